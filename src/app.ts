@@ -1,0 +1,91 @@
+/**
+ * buildApp(services) → a Fastify instance with every capability's routes, ready for inject() or listen().
+ * The order of the platform's hooks is the contract's order: request id → auth → rate limit →
+ * validation → idempotency → handler (price check, async window, charge) → envelope.
+ */
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Registry } from 'prom-client';
+import { CAPABILITIES } from './capabilities/index.ts';
+import { newId } from './platform/ids.ts';
+import { installAuth } from './platform/http/auth.ts';
+import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installIdempotency } from './platform/http/idempotency.ts';
+import { BackgroundOperations, wrapOperation } from './platform/http/operation.ts';
+import { openApiOptions } from './platform/http/openapi.ts';
+import { installRateLimits } from './platform/http/rate-limit.ts';
+import type { RegisteredRoute, RouteSchemas } from './platform/http/route.ts';
+import { installMetrics } from './platform/observability/metrics.ts';
+import type { Services } from './platform/services.ts';
+
+export interface AppContext {
+  services: Services;
+  routes: RegisteredRoute[];
+  metrics: Registry;
+  background: BackgroundOperations;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tramita: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  /** Extra routes mounted through exactly the same platform hooks (tests and the benchmark use this). */
+  extraRoutes?: (app: FastifyInstance, services: Services) => void;
+  /** Process-wide metrics (CPU, memory, event loop); off in tests that build many apps. */
+  defaultMetrics?: boolean;
+}
+
+export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    loggerInstance: services.log as FastifyBaseLogger,
+    // One access line per request comes from our onResponse hook (route pattern, no query string).
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newId('req'),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  const routes: RegisteredRoute[] = [];
+  const background = new BackgroundOperations();
+  app.decorate('tramita', { services, routes, metrics: undefined as unknown as Registry, background });
+
+  installErrorHandling(app);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime), requestId: req.id, account: req.auth?.account.id }, 'request');
+  });
+
+  // Collect every business route, check it is priced, and wrap its handler in the operation runner.
+  const deps = { db: services.db, clock: services.clock, config, prices: services.prices, asyncRequests: services.asyncRequests };
+  app.addHook('onRoute', (route) => {
+    const meta = route.config?.tramita;
+    if (!meta) return;
+    const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
+    routes.push({ method, url: route.url, meta, schema: (route.schema ?? {}) as RouteSchemas });
+    if (meta.charge) services.prices.assertPriced(meta.charge);
+    route.handler = wrapOperation(meta, route.handler as never, deps, background) as typeof route.handler;
+  });
+
+  await app.register(swagger, openApiOptions(services));
+  installAuth(app, services.accounts);
+  await installRateLimits(app, config.rateLimits);
+  installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 });
+  app.tramita.metrics = installMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
+
+  for (const capability of CAPABILITIES) capability.routes(app, services);
+  options.extraRoutes?.(app, services);
+
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
+  await app.ready();
+  return app;
+}

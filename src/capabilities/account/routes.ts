@@ -1,0 +1,63 @@
+/** Account: balance (spec §4.1, free at any balance), ledger statement and price list. */
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { statement } from '../../platform/billing/ledger.ts';
+import { toBrl } from '../../platform/billing/prices.ts';
+import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute } from '../../platform/http/route.ts';
+import type { Services } from '../../platform/services.ts';
+import { Balance, PriceList, StatementEntry, StatementQuery } from './schemas.ts';
+
+export function accountRoutes(app: FastifyInstance, s: Services): void {
+  defineRoute(app, {
+    method: 'GET', url: '/v1/conta/saldo',
+    meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Balance of prepaid credits', description: 'Free: creates no ledger entry and answers at zero balance.' },
+    schema: { data: Balance },
+    handler: async (req) => {
+      // The account row was read by auth for this very request: its balance is current.
+      const a = req.auth!.account;
+      return {
+        data: {
+          saldo: toBrl(a.balance_centavos), saldoCentavos: a.balance_centavos, moeda: 'BRL',
+          conta: { id: a.id, nome: a.name, plano: a.plan, status: a.status, sandbox: a.sandbox === 1 },
+        },
+      };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/conta/extrato',
+    meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Statement of the credits ledger, newest first', description: 'One entry per debit and per top-up. Free.' },
+    schema: { querystring: StatementQuery, data: Type.Array(StatementEntry) },
+    handler: async (req) => {
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const before = decodeCursor<{ createdAt: string; id: string }>('extrato', req.query.cursor, ['createdAt', 'id']);
+      const rows = await statement(s.db, req.auth!.account.id, limit + 1, before);
+      const { items, pagination } = page(rows, limit, 'extrato', (r) => ({ createdAt: r.created_at, id: r.id }));
+      return {
+        data: items.map((r) => ({
+          id: r.id, tipo: r.kind === 'debit' ? 'debito' : 'credito', valor: toBrl(r.delta_centavos), valorCentavos: r.delta_centavos,
+          saldoApos: toBrl(r.balance_after_centavos), saldoAposCentavos: r.balance_after_centavos, tipoConsulta: r.query_type,
+          requestId: r.operation_id, searchLogId: r.search_log_id, nota: r.note, criadoEm: r.created_at,
+        })),
+        meta: { pagination },
+      };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/conta/precos',
+    meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Prices of the account\'s plan, per query type', description: 'Free. To price one call before making it, send it with `Prefer: return=estimate`.' },
+    schema: { data: PriceList },
+    handler: async (req) => {
+      const plan = req.auth!.account.plan;
+      return {
+        data: {
+          plano: plan, moeda: 'BRL',
+          cobranca: 'Charged once per successful operation; errors, not-found and source failures are free; a 202 is charged when it completes.',
+          itens: s.prices.pricesOf(plan).map((p) => ({ tipoConsulta: p.queryType, descricao: p.description, preco: toBrl(p.centavos), precoCentavos: p.centavos })),
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Discovery (spec §4.1, §9): `GET /v1` answers without a key, names the auth mechanism and lists the
+ * catalog generated from the registered routes; `GET /v1/openapi.json` is the OpenAPI 3.1 document;
+ * `/docs` (registered in app.ts) is the interactive reference.
+ */
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { toBrl } from '../../platform/billing/prices.ts';
+import { defineRoute } from '../../platform/http/route.ts';
+import type { Services } from '../../platform/services.ts';
+
+const Catalog = Type.Object({
+  service: Type.String(),
+  namespace: Type.Literal('/v1'),
+  contractVersion: Type.String(),
+  authentication: Type.Object({ type: Type.Literal('apiKey'), header: Type.Literal('x-api-key'), alternative: Type.String() }),
+  documentation: Type.Object({ openapi: Type.String(), reference: Type.String() }),
+  resources: Type.Array(Type.Object({
+    method: Type.String(), path: Type.String(), summary: Type.String(), tag: Type.String(),
+    authenticated: Type.Boolean(), routeClass: Type.Union([Type.String(), Type.Null()]),
+    queryType: Type.Union([Type.String(), Type.Null()]), price: Type.Union([Type.Number(), Type.Null()]), async: Type.Boolean(),
+  })),
+});
+
+/** Fastify's `:param` written as the spec writes it, `{param}`. */
+export function specPath(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+export function discoveryRoutes(app: FastifyInstance, s: Services): void {
+  defineRoute(app, {
+    method: 'GET', url: '/v1',
+    meta: { class: 'reference', auth: false, tag: 'Descoberta', summary: 'Confirms the v1 namespace; auth mechanism and resource catalog', description: 'Public: no key needed. Validates the host; it does not replace an authenticated query.' },
+    schema: { data: Catalog },
+    handler: async () => ({
+      data: {
+        service: 'Tramita', namespace: '/v1', contractVersion: '1.0.0',
+        authentication: { type: 'apiKey', header: 'x-api-key', alternative: 'Authorization: Bearer <API_KEY>' },
+        documentation: { openapi: '/v1/openapi.json', reference: '/docs' },
+        resources: app.tramita.routes.map((r) => {
+          const price = r.meta.charge ? s.prices.priceFor(s.prices.defaultPlan, r.meta.charge) : null;
+          return {
+            method: r.method, path: specPath(r.url), summary: r.meta.summary, tag: r.meta.tag, authenticated: r.meta.auth,
+            routeClass: r.meta.class, queryType: r.meta.charge ?? null, price: price === null ? null : toBrl(price), async: Boolean(r.meta.async),
+          };
+        }),
+      },
+    }),
+  });
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
+}

@@ -1,0 +1,130 @@
+/** Operator commands over accounts, keys and credits. `--json` prints exactly one JSON object. */
+import { parseArgs } from 'node:util';
+import { brlToCentavos, ConfigError } from '../config.ts';
+import type { Account } from '../platform/accounts/store.ts';
+import { credit } from '../platform/billing/ledger.ts';
+import { toBrl } from '../platform/billing/prices.ts';
+import type { Services } from '../platform/services.ts';
+
+export class UsageError extends Error {}
+
+function out(json: boolean, value: unknown, text: string): void {
+  console.log(json ? JSON.stringify(value) : text);
+}
+
+function view(a: Account) {
+  return { id: a.id, name: a.name, plan: a.plan, status: a.status, sandbox: a.sandbox === 1, balance: toBrl(a.balance_centavos), balanceCentavos: a.balance_centavos, createdAt: a.created_at };
+}
+
+function line(a: Account): string {
+  return `${a.id}  ${a.status.padEnd(8)}  ${a.plan.padEnd(10)}  R$ ${(a.balance_centavos / 100).toFixed(2).padStart(10)}  ${a.name}`;
+}
+
+function amount(raw: string | undefined, name: string): number {
+  if (raw === undefined) throw new UsageError(`${name} is required`);
+  try {
+    return brlToCentavos(raw, name);
+  } catch (e) {
+    throw new UsageError((e as ConfigError).message);
+  }
+}
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`expected ${what}`);
+  return positionals[0];
+}
+
+async function mustGet(s: Services, id: string): Promise<Account> {
+  const account = await s.accounts.get(id);
+  if (!account) throw new UsageError(`no account ${id}`);
+  return account;
+}
+
+export async function accountsCommand(s: Services, argv: string[]): Promise<number> {
+  const [sub, ...args] = argv;
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: { name: { type: 'string' }, credits: { type: 'string' }, plan: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const json = values.json!;
+  switch (sub) {
+    case 'create': {
+      if (!values.name?.trim()) throw new UsageError('--name is required');
+      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      const plan = values.plan ?? s.prices.defaultPlan;
+      if (!s.prices.hasPlan(plan)) throw new UsageError(`unknown plan "${plan}" (plans: ${s.prices.plans().map((p) => p.name).join(', ')})`);
+      const centavos = values.credits === undefined ? 0 : amount(values.credits, '--credits');
+      const account = await s.accounts.create({ name: values.name.trim(), plan });
+      if (centavos > 0) await credit(s.db, s.clock, account.id, centavos, 'initial credits');
+      const key = await s.accounts.issueKey(account.id);
+      const created = (await s.accounts.get(account.id))!;
+      out(json, { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
+        `account ${created.id} created (plan ${plan}, balance R$ ${(created.balance_centavos / 100).toFixed(2)})\nAPI key (shown once, store it now): ${key.key}`);
+      return 0;
+    }
+    case 'list': {
+      const accounts = await s.accounts.list();
+      out(json, { accounts: accounts.map(view) }, accounts.length ? accounts.map(line).join('\n') : 'no accounts');
+      return 0;
+    }
+    case 'show': {
+      const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
+      const keys = await s.accounts.listKeys(account.id);
+      out(json, { account: view(account), keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
+        [line(account), ...keys.map((k) => `  key ${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`)].join('\n'));
+      return 0;
+    }
+    case 'deactivate':
+    case 'activate': {
+      const id = one(positionals, 'ACCOUNT_ID');
+      if (!(await s.accounts.setStatus(id, sub === 'activate' ? 'active' : 'inactive'))) throw new UsageError(`no account ${id}`);
+      out(json, { account: view((await s.accounts.get(id))!) }, `account ${id} ${sub}d`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown accounts command "${sub ?? ''}"`);
+  }
+}
+
+export async function keysCommand(s: Services, argv: string[]): Promise<number> {
+  const [sub, ...args] = argv;
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false } } });
+  const json = values.json!;
+  switch (sub) {
+    case 'create': {
+      const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
+      const key = await s.accounts.issueKey(account.id);
+      out(json, { id: key.id, prefix: key.prefix, key: key.key, accountId: account.id }, `key ${key.id} for ${account.id} (shown once, store it now):\n${key.key}`);
+      return 0;
+    }
+    case 'list': {
+      const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
+      const keys = await s.accounts.listKeys(account.id);
+      out(json, { keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
+        keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`).join('\n') || 'no keys');
+      return 0;
+    }
+    case 'revoke': {
+      const id = one(positionals, 'KEY_ID');
+      if (!(await s.accounts.revokeKey(id))) throw new UsageError(`no active key ${id}`);
+      out(json, { id, revoked: true }, `key ${id} revoked`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown keys command "${sub ?? ''}"`);
+  }
+}
+
+export async function creditsCommand(s: Services, argv: string[]): Promise<number> {
+  const [sub, ...args] = argv;
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { note: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  if (sub !== 'add') throw new UsageError(`unknown credits command "${sub ?? ''}"`);
+  if (positionals.length !== 2) throw new UsageError('expected ACCOUNT_ID AMOUNT_BRL');
+  const centavos = amount(positionals[1], 'AMOUNT_BRL');
+  if (centavos === 0) throw new UsageError('AMOUNT_BRL must be more than zero');
+  const balance = await credit(s.db, s.clock, positionals[0], centavos, values.note ?? null);
+  if (balance === undefined) throw new UsageError(`no account ${positionals[0]}`);
+  out(values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
+    `added R$ ${(centavos / 100).toFixed(2)} to ${positionals[0]}; balance R$ ${(balance / 100).toFixed(2)}`);
+  return 0;
+}

@@ -1,0 +1,180 @@
+/**
+ * Every setting Tramita reads, with its default and meaning, in one place.
+ * `docs/configuration.md` is generated from SETTINGS (`npm run docs`), and a test keeps the two equal.
+ * Environment variables are read only here; the rest of the code receives a Config.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const ROUTE_CLASSES = ['reference', 'lookup', 'search', 'async', 'monitor', 'download', 'account'] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
+export interface RateLimit { max: number; windowMs: number }
+
+export interface Config {
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  bodyLimitBytes: number;
+  syncWindowMs: number;
+  syncWindowMarginMs: number;
+  pollAfterMs: number;
+  requestRetentionHours: number;
+  idempotencyTtlHours: number;
+  pricesFile: string;
+  rateLimits: Record<RouteClass, RateLimit>;
+  workers: 'auto' | 'in-process' | 'off';
+  workerConcurrency: number;
+  jobLeaseMs: number;
+  jobPollMs: number;
+  sandboxCreditsCentavos: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+interface Setting<K extends keyof Config> {
+  env: string;
+  key: K;
+  default: string;
+  doc: string;
+  parse: (raw: string, env: Env) => Config[K];
+}
+
+export class ConfigError extends Error {}
+
+function int(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
+}
+
+function oneOf<T extends string>(name: string, values: readonly T[]) {
+  return (raw: string): T => {
+    if (!values.includes(raw as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+}
+
+function bool(name: string) {
+  return (raw: string): boolean => {
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no', ''].includes(raw)) return false;
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  };
+}
+
+/** Defaults per route class: requests per window, per API key (spec §8 leaves the numbers to us). */
+export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit> = {
+  reference: { max: 600, windowMs: 60_000 },
+  lookup: { max: 300, windowMs: 60_000 },
+  search: { max: 120, windowMs: 60_000 },
+  async: { max: 60, windowMs: 60_000 },
+  monitor: { max: 60, windowMs: 60_000 },
+  download: { max: 60, windowMs: 60_000 },
+  account: { max: 600, windowMs: 60_000 },
+};
+
+/** `lookup=300/60s,search=50/10s`: overrides some classes, the rest keep their defaults. */
+export function parseRateLimits(raw: string): Record<RouteClass, RateLimit> {
+  const limits = structuredClone(DEFAULT_RATE_LIMITS);
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([a-z]+)=(\d+)\/(\d+)(ms|s|m)$/.exec(part);
+    if (!m || !ROUTE_CLASSES.includes(m[1] as RouteClass)) {
+      throw new ConfigError(`TRAMITA_RATE_LIMITS: "${part}" is not CLASS=MAX/WINDOW (classes: ${ROUTE_CLASSES.join(', ')}; window like 60s, 500ms, 1m)`);
+    }
+    const unit = { ms: 1, s: 1000, m: 60_000 }[m[4] as 'ms' | 's' | 'm'];
+    const windowMs = Number(m[3]) * unit;
+    if (Number(m[2]) < 1 || windowMs < 1) throw new ConfigError(`TRAMITA_RATE_LIMITS: "${part}" must allow at least 1 request per window`);
+    limits[m[1] as RouteClass] = { max: Number(m[2]), windowMs };
+  }
+  return limits;
+}
+
+function describeRateLimits(): string {
+  return ROUTE_CLASSES.map((c) => `${c}=${DEFAULT_RATE_LIMITS[c].max}/${DEFAULT_RATE_LIMITS[c].windowMs / 1000}s`).join(',');
+}
+
+export const SETTINGS: Setting<keyof Config>[] = [
+  { env: 'TRAMITA_HOST', key: 'host', default: '127.0.0.1', parse: (r) => r,
+    doc: 'Address the HTTP server listens on. Set `0.0.0.0` to accept connections from other machines (behind TLS).' },
+  { env: 'PORT', key: 'port', default: '3000', parse: int('PORT', 0, 65535),
+    doc: 'TCP port of the HTTP server (`0` picks a free one).' },
+  { env: 'TRAMITA_PUBLIC_URL', key: 'publicUrl', default: '', parse: (r) => (r ? r.replace(/\/+$/, '') : undefined),
+    doc: 'Public base URL (e.g. `https://api.example.com`) used for absolute `Location` and `statusUrl`. Empty: derived from the request\'s Host.' },
+  { env: 'TRAMITA_TRUST_PROXY', key: 'trustProxy', default: 'false', parse: bool('TRAMITA_TRUST_PROXY'),
+    doc: 'Trust `X-Forwarded-*` headers (only behind a reverse proxy you control).' },
+  { env: 'TRAMITA_DATA_DIR', key: 'dataDir', default: './data', parse: (r) => path.resolve(r),
+    doc: 'Directory of the embedded SQLite database (`tramita.db`). Ignored for storage when `DATABASE_URL` is set.' },
+  { env: 'DATABASE_URL', key: 'databaseUrl', default: '', parse: (r) => {
+      if (!r) return undefined;
+      if (!/^postgres(ql)?:\/\//.test(r)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+      return r;
+    },
+    doc: 'PostgreSQL connection string. When set, PostgreSQL replaces the embedded SQLite and several API and `tramita worker` processes can share it.' },
+  { env: 'TRAMITA_LOG_LEVEL', key: 'logLevel', default: 'info', parse: oneOf('TRAMITA_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+    doc: 'pino log level. API keys, bearer tokens and secrets are redacted at every level.' },
+  { env: 'TRAMITA_BODY_LIMIT_BYTES', key: 'bodyLimitBytes', default: '1048576', parse: int('TRAMITA_BODY_LIMIT_BYTES', 1024),
+    doc: 'Largest request body accepted; larger bodies get 400 `BODY_TOO_LARGE`.' },
+  { env: 'TRAMITA_SYNC_WINDOW_MS', key: 'syncWindowMs', default: '30000', parse: int('TRAMITA_SYNC_WINDOW_MS', 1, 30_000),
+    doc: 'Synchronous window (spec §8): an eligible operation still running after it answers 202 and continues in the background. At most 30000.' },
+  { env: 'TRAMITA_SYNC_WINDOW_MARGIN_MS', key: 'syncWindowMarginMs', default: '250', parse: int('TRAMITA_SYNC_WINDOW_MARGIN_MS', 0, 5_000),
+    doc: 'How long before the window ends the 202 is sent, so it reaches the caller before the window closes.' },
+  { env: 'TRAMITA_POLL_AFTER_MS', key: 'pollAfterMs', default: '2000', parse: int('TRAMITA_POLL_AFTER_MS', 100, 600_000),
+    doc: 'Suggested wait before polling a pending operation (`Retry-After`, `pollAfterMs`, `nextPollAt`).' },
+  { env: 'TRAMITA_REQUEST_RETENTION_HOURS', key: 'requestRetentionHours', default: '72', parse: int('TRAMITA_REQUEST_RETENTION_HOURS', 24),
+    doc: 'How long the final response of a pending operation stays readable at `/v1/requests/{requestId}` (at least 24).' },
+  { env: 'TRAMITA_IDEMPOTENCY_TTL_HOURS', key: 'idempotencyTtlHours', default: '24', parse: int('TRAMITA_IDEMPOTENCY_TTL_HOURS', 24),
+    doc: 'How long an `Idempotency-Key` and its stored response are kept (at least 24).' },
+  { env: 'TRAMITA_PRICES_FILE', key: 'pricesFile', default: 'config/prices.json', parse: (r) => path.resolve(PROJECT_ROOT, r),
+    doc: 'Price table per plan and query type, in centavos (see docs/credits.md). Relative paths are resolved from the project root.' },
+  { env: 'TRAMITA_RATE_LIMITS', key: 'rateLimits', default: '', parse: parseRateLimits,
+    doc: `Per-key limits per route class, \`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: \`${describeRateLimits()}\`.` },
+  { env: 'TRAMITA_WORKERS', key: 'workers', default: 'auto', parse: oneOf('TRAMITA_WORKERS', ['auto', 'in-process', 'off'] as const),
+    doc: 'Where background jobs run. `auto`: inside the server on SQLite, in separate `tramita worker` processes on PostgreSQL. `in-process` forces them into the server; `off` leaves them to `tramita worker`.' },
+  { env: 'TRAMITA_WORKER_CONCURRENCY', key: 'workerConcurrency', default: '4', parse: int('TRAMITA_WORKER_CONCURRENCY', 1, 256),
+    doc: 'Jobs one worker runs at once.' },
+  { env: 'TRAMITA_JOB_LEASE_MS', key: 'jobLeaseMs', default: '60000', parse: int('TRAMITA_JOB_LEASE_MS', 1000),
+    doc: 'Lease of a claimed job; a worker that dies leaves its jobs to be taken again once the lease ends. Running jobs renew it.' },
+  { env: 'TRAMITA_JOB_POLL_MS', key: 'jobPollMs', default: '500', parse: int('TRAMITA_JOB_POLL_MS', 10),
+    doc: 'How often an idle worker looks for due jobs.' },
+  { env: 'TRAMITA_SANDBOX_CREDITS_BRL', key: 'sandboxCreditsCentavos', default: '100', parse: (r) => brlToCentavos(r, 'TRAMITA_SANDBOX_CREDITS_BRL'),
+    doc: 'Credits (BRL) of the sandbox account that `npm start` creates on an empty database.' },
+];
+
+/** "12,50" or "12.50" → 1250. Money is integer centavos everywhere past the edges. */
+export function brlToCentavos(raw: string, name = 'amount'): number {
+  const m = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(raw.trim());
+  if (!m) throw new ConfigError(`${name} must be an amount in BRL like 100 or 12,50, got "${raw}"`);
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const config = {} as Record<keyof Config, unknown>;
+  for (const s of SETTINGS) {
+    const raw = env[s.env];
+    config[s.key] = s.parse(raw === undefined || raw === '' ? s.default : raw, env);
+  }
+  return { ...(config as unknown as Config), ...overrides };
+}
+
+export function configurationMarkdown(): string {
+  const rows = SETTINGS.map((s) => `| \`${s.env}\` | \`${s.default}\` | ${s.doc} |`);
+  return [
+    '# Configuration',
+    '',
+    'Tramita reads these environment variables (the server, `tramita worker` and every CLI command alike).',
+    'This file is generated from `src/config.ts` by `npm run docs`; a test fails when they differ.',
+    '',
+    '| variable | default | meaning |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,63 @@
+/**
+ * Opens the storage engine the configuration asks for: PostgreSQL when DATABASE_URL is set, otherwise
+ * the embedded SQLite file under TRAMITA_DATA_DIR. Both run the same migrations and the same queries.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator, type MigrationProvider } from 'kysely/migration';
+import pg from 'pg';
+import type { Config } from '../../config.ts';
+import type { DB } from './schema.ts';
+import { nodeSqliteDialect } from './sqlite-dialect.ts';
+import { migrations } from './migrations/index.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** Where the data lives, for logs: a file path or the PostgreSQL URL without its password. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'tramita.db');
+}
+
+export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Database> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 10,
+      // bigint columns (centavos) come back as numbers: every amount is far below 2^53.
+      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(config.databaseUrl);
+    url.password = url.password ? '***' : '';
+    return { db, engine: 'postgres', location: url.toString(), close: () => db.destroy() };
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = sqliteFile(config);
+  const db = new Kysely<DB>({ dialect: nodeSqliteDialect(file) });
+  return { db, engine: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies pending migrations; returns the names applied. Throws with the failing migration's name. */
+export async function migrate(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function ping(database: Database): Promise<void> {
+  await sql`select 1`.execute(database.db);
+}

@@ -1,0 +1,7 @@
+/** The one migration set, applied at start and by `tramita migrate`, on both engines. */
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001_core.ts';
+
+export const migrations: Record<string, Migration> = {
+  '0001_core': m0001,
+};

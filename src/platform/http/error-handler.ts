@@ -1,0 +1,79 @@
+/**
+ * Turns every failure into the registry's `{error: {code, message, details?}}`: Fastify's own errors
+ * (bad JSON, wrong content type, oversized body, schema validation) get precise 400 codes naming the
+ * field; anything unexpected is logged and answered as INTERNAL_ERROR without a stack trace.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody, isApiError } from './errors.ts';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+const CONTEXT_NAMES: Record<string, string> = { querystring: 'query', params: 'path', body: 'body', headers: 'header' };
+
+function fieldName(instancePath: string, extra?: unknown): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (typeof extra === 'string') parts.push(extra);
+  return parts.join('.');
+}
+
+function fromValidation(validation: AjvError[], context: string | undefined): ApiError {
+  const first = validation[0];
+  const where = CONTEXT_NAMES[context ?? ''] ?? context ?? 'request';
+  if (first.keyword === 'additionalProperties') {
+    const field = fieldName(first.instancePath, first.params.additionalProperty);
+    return new ApiError('UNKNOWN_PARAMETER', `Unknown ${where} parameter "${field}".`, { field, in: where });
+  }
+  if (first.keyword === 'required') {
+    const field = fieldName(first.instancePath, first.params.missingProperty);
+    return new ApiError('MISSING_PARAMETER', `Missing required ${where} parameter "${field}".`, { field, in: where });
+  }
+  const field = fieldName(first.instancePath);
+  if (where === 'body' && !field) return new ApiError('INVALID_BODY', `The body ${first.message ?? 'has the wrong shape'}.`, { in: where });
+  return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" ${first.message ?? 'is invalid'}.`, { field, in: where, rule: first.keyword, ...first.params });
+}
+
+/** Maps any thrown value to an ApiError (the registry is the only vocabulary of failures). */
+export function toApiError(err: unknown): ApiError {
+  if (isApiError(err)) return err;
+  const e = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (e?.validation) return fromValidation(e.validation, e.validationContext);
+  switch (e?.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('UNSUPPORTED_CONTENT_TYPE', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('BODY_TOO_LARGE');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_JSON', 'The body is empty but Content-Type is application/json.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('INVALID_JSON', e.message);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('INVALID_BODY', 'Content-Length does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('INVALID_PARAMETER', 'The URL is malformed.');
+  }
+  if (e instanceof SyntaxError || e?.name === 'SyntaxError') return new ApiError('INVALID_JSON', e.message);
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError('INVALID_PARAMETER', e.message);
+  }
+  return new ApiError('INTERNAL_ERROR');
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tramita", ApiKey header="x-api-key"');
+  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(error, reply.request.id)));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, req: FastifyRequest, reply) => {
+    const error = toApiError(err);
+    if (error.code === 'INTERNAL_ERROR') req.log.error({ err }, 'unhandled error');
+    return sendError(reply, error);
+  });
+  app.setNotFoundHandler((req, reply) => sendError(reply, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.url.split('?')[0]}.`)));
+}

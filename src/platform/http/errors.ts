@@ -1,0 +1,93 @@
+/**
+ * The one registry of error codes (spec §7). Every error the API returns is one of these, with its
+ * status and meaning; `docs/errors.md` and the OpenAPI document are generated from this table.
+ */
+
+export const ERRORS = {
+  // 400: the request itself is wrong
+  INVALID_JSON: { status: 400, meaning: 'The body is not valid JSON.' },
+  INVALID_BODY: { status: 400, meaning: 'The body is valid JSON but not the shape the operation takes.' },
+  UNSUPPORTED_CONTENT_TYPE: { status: 400, meaning: 'The body\'s Content-Type is not one the operation accepts (send `application/json`).' },
+  BODY_TOO_LARGE: { status: 400, meaning: 'The body is larger than TRAMITA_BODY_LIMIT_BYTES.' },
+  MISSING_PARAMETER: { status: 400, meaning: 'A required parameter is missing; `details.field` names it.' },
+  UNKNOWN_PARAMETER: { status: 400, meaning: 'A parameter the operation does not take was sent; `details.field` names it.' },
+  INVALID_PARAMETER: { status: 400, meaning: 'A parameter has the wrong type, format or range; `details.field` names it.' },
+  INVALID_CURSOR: { status: 400, meaning: 'The pagination cursor is malformed or belongs to another listing.' },
+  INVALID_CNJ: { status: 400, meaning: 'Not a CNJ case number: wrong length, format or check digits (MOD 97-10).' },
+  INVALID_CPF_CNPJ: { status: 400, meaning: 'Not a valid CPF or CNPJ (numeric or alphanumeric): wrong length or check digits.' },
+  INVALID_OAB: { status: 400, meaning: 'Not an OAB registration: expected a UF and a number, e.g. `SP123456`, `123456/SP`, `OAB/SP 123.456`.' },
+  INVALID_NUP: { status: 400, meaning: 'Not a NUP (17 digits with mod-11 check digits).' },
+  INVALID_WEBHOOK_URL: { status: 400, meaning: 'The webhook URL is not HTTPS or points to a private, loopback or link-local address.' },
+  INVALID_IDEMPOTENCY_KEY: { status: 400, meaning: 'The Idempotency-Key header is empty, repeated, or longer than 255 characters.' },
+  // 401: who are you?
+  MISSING_API_KEY: { status: 401, meaning: 'No API key: send it in `x-api-key` or `Authorization: Bearer`.' },
+  INVALID_API_KEY: { status: 401, meaning: 'The API key is unknown or was revoked.' },
+  // 403: known, but not allowed
+  ACCOUNT_INACTIVE: { status: 403, meaning: 'The account bound to the key is deactivated.' },
+  INSUFFICIENT_CREDITS: { status: 403, meaning: 'The balance does not cover the price of the operation; nothing was charged.' },
+  OPERATION_NOT_ALLOWED: { status: 403, meaning: 'The account\'s plan does not include this operation.' },
+  // 404
+  ROUTE_NOT_FOUND: { status: 404, meaning: 'No operation at this method and path.' },
+  NOT_FOUND: { status: 404, meaning: 'The resource does not exist, or belongs to another account.' },
+  REQUEST_NOT_FOUND: { status: 404, meaning: 'No pending operation with this id for this account (unknown, another account\'s, or past retention).' },
+  // 409 / 422: well-formed, but a rule says no
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still running; retry after it finishes.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'This Idempotency-Key was used with a different request (method, path or body).' },
+  COURT_NOT_FOUND: { status: 422, meaning: 'The identifier is well-formed but names no court (e.g. a CNJ number whose J.TR is not a court).' },
+  // 429
+  RATE_LIMITED: { status: 429, meaning: 'Too many requests in this route class; wait `Retry-After` seconds.' },
+  // 5xx: our side or the source's
+  INTERNAL_ERROR: { status: 500, meaning: 'Unexpected failure on our side; nothing was charged. Quote `meta.requestId` to support.' },
+  SOURCE_UNAVAILABLE: { status: 503, meaning: 'The upstream source failed or is unavailable; nothing was charged. Retry later.' },
+  SOURCE_TIMEOUT: { status: 504, meaning: 'The upstream source did not answer in time; nothing was charged. Retry later.' },
+  OPERATION_INTERRUPTED: { status: 503, meaning: 'The server stopped while the operation ran in the background; nothing was charged. Send it again.' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'The server is starting or shutting down.' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+  constructor(code: ErrorCode, message?: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(message ?? ERRORS[code].meaning);
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.details = details;
+    this.headers = headers;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+  meta: { requestId: string };
+}
+
+export function errorBody(e: ApiError, requestId: string): ErrorBody {
+  return {
+    error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+    meta: { requestId },
+  };
+}
+
+export function errorsMarkdown(): string {
+  const rows = Object.entries(ERRORS).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.meaning} |`);
+  return [
+    '# Errors',
+    '',
+    'Every error is `{"error": {"code", "message", "details"?}, "meta": {"requestId"}}` with the HTTP status below (spec §7).',
+    'Branch on `error.code`, never on `message`. Errors are never charged.',
+    'This file is generated from `src/platform/http/errors.ts` by `npm run docs`; a test fails when they differ.',
+    '',
+    '| status | code | meaning |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

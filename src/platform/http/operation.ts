@@ -1,0 +1,205 @@
+/**
+ * Runs a route's handler the way the contract requires (spec §1.2, §3.2, §8):
+ * - prices it from the plan (403 OPERATION_NOT_ALLOWED / INSUFFICIENT_CREDITS before any work);
+ * - on success, in ONE transaction: the search log (the result record), the conditional debit and its
+ *   ledger row, and, for a pending operation, the final response its status URL will replay;
+ * - errors, not-found and source failures are never charged;
+ * - an async-eligible operation still running near the end of the window answers 202 and continues;
+ *   the charge happens once, when it completes.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import { addMs, iso, type Clock } from '../clock.ts';
+import type { AsyncRequestStore } from '../async/store.ts';
+import { debit } from '../billing/ledger.ts';
+import { toBrl, type PriceTable } from '../billing/prices.ts';
+import type { DB } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { ApiError, errorBody } from './errors.ts';
+import { toApiError } from './error-handler.ts';
+import { parsePrefer, type Preferences } from './prefer.ts';
+import type { Outcome, RouteMeta } from './route.ts';
+import { jsonResponse, sendStored, type StoredResponse } from './stored-response.ts';
+
+export interface OperationDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  prices: PriceTable;
+  asyncRequests: AsyncRequestStore;
+}
+
+type RawHandler = (req: FastifyRequest) => Promise<Outcome>;
+
+const WINDOW_ELAPSED = Symbol('window elapsed');
+
+/** Operations that answered 202 and still run here; shutdown waits for them. */
+export class BackgroundOperations {
+  readonly #running = new Set<Promise<unknown>>();
+  track(p: Promise<unknown>): void {
+    this.#running.add(p);
+    void p.finally(() => this.#running.delete(p));
+  }
+  get size(): number {
+    return this.#running.size;
+  }
+  /** Waits for running operations, at most `ms`; those still running are interrupted by their lease. */
+  async drain(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.#running]), new Promise((r) => { timer = setTimeout(r, ms); })]);
+    clearTimeout(timer);
+  }
+}
+
+/** One execution of one operation: knows whether it went pending, and finishes it exactly once. */
+class Run {
+  mode: 'sync' | 'finishing' | 'pending' = 'sync';
+  /** Resolves to whether the pending row was written (never rejects). */
+  opened: Promise<boolean> = Promise.resolve(false);
+  readonly #req: FastifyRequest;
+  readonly #meta: RouteMeta;
+  readonly #price: number;
+  readonly #deps: OperationDeps;
+
+  constructor(req: FastifyRequest, meta: RouteMeta, price: number, deps: OperationDeps) {
+    this.#req = req;
+    this.#meta = meta;
+    this.#price = price;
+    this.#deps = deps;
+  }
+
+  /** Never rejects: every failure becomes the stored error response. */
+  async execute(handler: RawHandler): Promise<StoredResponse> {
+    try {
+      return await this.#succeed(await handler(this.#req));
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+
+  async #succeed(outcome: Outcome): Promise<StoredResponse> {
+    if (this.mode === 'sync') this.mode = 'finishing';
+    const pending = await this.opened;
+    const { db, clock } = this.#deps;
+    const status = 'response' in outcome ? outcome.response.status : (outcome.status ?? 200);
+    const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined;
+    if (!charged) {
+      const response = render(outcome, { requestId: this.#req.id });
+      if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response);
+      return response;
+    }
+    return db.transaction().execute(async (trx) => {
+      const auth = this.#req.auth!;
+      const searchLogId = newId('sl');
+      await trx.insertInto('search_logs').values({
+        id: searchLogId, account_id: auth.account.id, request_id: this.#req.id, query_type: this.#meta.charge!,
+        method: this.#req.method, path: this.#req.url.split('?')[0], status_code: status,
+        charged_centavos: this.#price, created_at: iso(clock.now()),
+      }).execute();
+      const remaining = this.#price > 0
+        ? await debit(trx, clock, { accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!, searchLogId })
+        : auth.account.balance_centavos;
+      const response = render(outcome, {
+        requestId: this.#req.id, searchLogId, creditsCharged: toBrl(this.#price), creditsRemaining: toBrl(remaining),
+      });
+      if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response, trx);
+      return response;
+    });
+  }
+
+  async #fail(err: unknown): Promise<StoredResponse> {
+    const error = toApiError(err);
+    if (error.code === 'INTERNAL_ERROR') this.#req.log.error({ err }, 'operation failed');
+    const response = jsonResponse(error.status, errorBody(error, this.#req.id), error.headers);
+    if (await this.opened) {
+      await this.#deps.asyncRequests.complete(this.#req.id, response).catch((e) => this.#req.log.error({ err: e }, 'could not store the final response'));
+    }
+    return response;
+  }
+}
+
+/** The envelope (spec §2.1): `{data, meta}`; a file carries its charge in headers instead. */
+function render(outcome: Outcome, meta: Record<string, unknown>): StoredResponse {
+  if ('response' in outcome) return outcome.response;
+  const status = outcome.status ?? 200;
+  if ('file' in outcome) {
+    const headers: Record<string, string> = { 'content-type': outcome.file.contentType, 'x-request-id': String(meta.requestId) };
+    if (outcome.file.filename) headers['content-disposition'] = `attachment; filename="${outcome.file.filename.replace(/[^\w.-]/g, '_')}"`;
+    if (meta.searchLogId) headers['x-search-log-id'] = String(meta.searchLogId);
+    if (meta.creditsCharged !== undefined) headers['x-credits-charged'] = String(meta.creditsCharged);
+    if (meta.creditsRemaining !== undefined) headers['x-credits-remaining'] = String(meta.creditsRemaining);
+    return { status, headers, body: outcome.file.body };
+  }
+  return jsonResponse(status, { data: outcome.data, meta: { ...meta, ...outcome.meta } }, outcome.headers);
+}
+
+export function statusUrl(req: FastifyRequest, config: Config, requestId: string): string {
+  const base = config.publicUrl ?? `${req.protocol}://${req.host}`;
+  return `${base}/v1/requests/${requestId}`;
+}
+
+/** The 202 of a pending operation (spec §2.2), with fresh poll hints. */
+export function pendingResponse(req: FastifyRequest, deps: Pick<OperationDeps, 'clock' | 'config'>, requestId: string, submittedAt: string, extraHeaders: Record<string, string> = {}): StoredResponse {
+  const pollAfterMs = deps.config.pollAfterMs;
+  const url = statusUrl(req, deps.config, requestId);
+  const hints = {
+    pollAfterSeconds: Math.ceil(pollAfterMs / 1000),
+    pollAfterMs,
+    nextPollAt: iso(addMs(deps.clock.now(), pollAfterMs)),
+  };
+  return jsonResponse(202, {
+    data: { requestId, status: 'PROCESSANDO', statusUrl: url, submittedAt, ...hints },
+    ...hints,
+    meta: { requestId },
+  }, { location: url, 'retry-after': String(hints.pollAfterSeconds), ...extraHeaders });
+}
+
+function estimate(req: FastifyRequest, meta: RouteMeta, price: number): StoredResponse {
+  const balance = req.auth?.account.balance_centavos ?? 0;
+  return jsonResponse(200, {
+    data: {
+      queryType: meta.charge ?? null, plan: req.auth?.account.plan ?? null, currency: 'BRL',
+      price: toBrl(price), priceCentavos: price, balance: toBrl(balance), balanceCentavos: balance,
+      sufficient: balance >= price, chargedOn: 'success',
+    },
+    meta: { requestId: req.id, creditsCharged: 0, estimate: true },
+  }, { 'preference-applied': 'return=estimate' });
+}
+
+function windowMs(config: Config, prefs: Preferences): number {
+  if (prefs.respondAsync) return 0;
+  const window = Math.min(config.syncWindowMs, prefs.waitMs ?? Infinity);
+  return Math.max(0, window - config.syncWindowMarginMs);
+}
+
+export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: OperationDeps, background: BackgroundOperations) {
+  return async function operation(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const price = meta.charge && req.auth ? deps.prices.priceFor(req.auth.account.plan, meta.charge) : 0;
+    const prefs = parsePrefer(req);
+    if (prefs.estimate && req.auth) return sendStored(reply, estimate(req, meta, price));
+    if (price > 0 && req.auth!.account.balance_centavos < price) {
+      throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(price), balance: toBrl(req.auth!.account.balance_centavos) });
+    }
+    const run = new Run(req, meta, price, deps);
+    const work = run.execute(handler);
+    if (!meta.async || !req.auth) return sendStored(reply, await work);
+
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([work, new Promise<typeof WINDOW_ELAPSED>((r) => { timer = setTimeout(r, windowMs(deps.config, prefs), WINDOW_ELAPSED); })]);
+    clearTimeout(timer);
+    // Already writing its result: the answer is moments away, so it stays synchronous.
+    if (first !== WINDOW_ELAPSED || run.mode === 'finishing') return sendStored(reply, first === WINDOW_ELAPSED ? await work : first);
+
+    run.mode = 'pending';
+    const submittedAt = iso(deps.clock.now());
+    run.opened = deps.asyncRequests.open({ id: req.id, accountId: req.auth.account.id, method: req.method, path: req.url.split('?')[0] })
+      .then(() => true, (err) => { req.log.error({ err }, 'could not record the pending operation'); return false; });
+    // Without its row the status URL could not answer: wait for the result instead of a 202 that leads nowhere.
+    if (!(await run.opened)) return sendStored(reply, await work);
+    const renewal = setInterval(() => void deps.asyncRequests.renew(req.id).catch(() => {}), Math.max(250, deps.asyncRequests.leaseMs / 3));
+    renewal.unref();
+    background.track(work.finally(() => clearInterval(renewal)));
+    return sendStored(reply, pendingResponse(req, deps, req.id, submittedAt, prefs.respondAsync ? { 'preference-applied': 'respond-async' } : {}));
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * How a capability declares an endpoint. `defineRoute` takes the path, the TypeBox schemas, what the
+ * platform must do around it (auth, route class, price, async eligibility) and a handler that returns
+ * an Outcome; the platform adds the envelope, the charge, the 202 window, idempotency and rate limits.
+ * A route opts into the async window with `async: true` and into billing with `charge: '<query type>'`.
+ */
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import type { RouteClass } from '../../config.ts';
+import type { Account } from '../accounts/store.ts';
+import type { StoredResponse } from './stored-response.ts';
+
+export interface RouteMeta {
+  /** Rate-limit class (spec §8); null for operational endpoints that are never limited. */
+  class: RouteClass | null;
+  /** Whether an API key is required (true for every /v1 business operation). */
+  auth: boolean;
+  /** Query type of the price table; the operation is charged once, on success. */
+  charge?: string;
+  /** May answer 202 past the synchronous window (spec §3.2). */
+  async?: boolean;
+  /** Tag for OpenAPI and the /v1 catalog. */
+  tag: string;
+  summary: string;
+  description?: string;
+}
+
+export interface AuthContext {
+  keyId: string;
+  account: Account;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    tramita?: RouteMeta;
+  }
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
+
+/**
+ * What a handler returns; the platform turns it into the response: `data` goes into the envelope,
+ * `file` is sent as is (its charge in headers), `response` is replayed verbatim (status URL).
+ */
+export type Outcome =
+  | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> }
+  | { status?: number; file: { contentType: string; body: Buffer; filename?: string } }
+  | { response: StoredResponse };
+
+export interface RouteSchemas {
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  /** Schema of `data` in the 200 response (documentation and OpenAPI). */
+  data?: TSchema;
+}
+
+type Maybe<S> = S extends TSchema ? Static<S> : undefined;
+
+export type RouteRequest<S extends RouteSchemas> = FastifyRequest<{
+  Params: Maybe<S['params']>;
+  Querystring: Maybe<S['querystring']>;
+  Body: Maybe<S['body']>;
+}>;
+
+export type Handler<S extends RouteSchemas> = (req: RouteRequest<S>) => Promise<Outcome>;
+
+export interface RouteDefinition<S extends RouteSchemas> {
+  method: HTTPMethods;
+  url: string;
+  meta: RouteMeta;
+  schema: S;
+  handler: Handler<S>;
+}
+
+/** Metadata of every registered route, in registration order: feeds the /v1 catalog and the shared test suite. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  meta: RouteMeta;
+  schema: RouteSchemas;
+}
+
+export const StrictEmpty = Type.Object({}, { additionalProperties: false });
+
+export const Meta = Type.Object({
+  requestId: Type.String(),
+  searchLogId: Type.Optional(Type.String()),
+  creditsCharged: Type.Optional(Type.Number({ description: 'BRL charged by this response (0.05 = R$ 0,05).' })),
+  creditsRemaining: Type.Optional(Type.Number({ description: 'Balance in BRL after this response.' })),
+}, { additionalProperties: true });
+
+export function envelopeSchema(data: TSchema) {
+  return Type.Object({ data, meta: Meta });
+}
+
+/** The Fastify route options for a definition; the platform's onRoute hook wraps the handler. */
+export function defineRoute<S extends RouteSchemas>(app: FastifyInstance, def: RouteDefinition<S>): void {
+  const { params, querystring, body, data } = def.schema;
+  app.route({
+    method: def.method,
+    url: def.url,
+    schema: {
+      ...(params ? { params } : {}),
+      // Every route declares its query string, so an unknown parameter is a 400, never silently ignored.
+      querystring: querystring ?? StrictEmpty,
+      ...(body ? { body } : {}),
+      tags: [def.meta.tag],
+      summary: def.meta.summary,
+      ...(def.meta.description ? { description: def.meta.description } : {}),
+      ...(data ? { response: { 200: envelopeSchema(data) } } : {}),
+    },
+    config: { tramita: def.meta },
+    handler: def.handler as unknown as (req: FastifyRequest) => Promise<Outcome>,
+  });
+}

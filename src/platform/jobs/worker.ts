@@ -1,0 +1,128 @@
+/**
+ * Runs jobs from the durable queue. A worker claims due jobs up to its concurrency, renews their
+ * leases while they run, and settles each one: done, rescheduled by its handler's exact retry
+ * schedule, or failed after its last attempt. `tramita worker` runs this in its own process
+ * (PostgreSQL); on SQLite the server runs it in-process. Stopping hands unfinished jobs back.
+ */
+import type { Logger } from 'pino';
+import { addMs, type Clock } from '../clock.ts';
+import { newId } from '../ids.ts';
+import type { Job, JobQueue } from './queue.ts';
+
+export interface JobContext {
+  job: Job;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface JobHandler {
+  kind: string;
+  /** Returns a time to run again (recurring jobs), or nothing when done. Throws to retry. */
+  run(payload: unknown, ctx: JobContext): Promise<Date | void>;
+  /** Delay before attempt `attempt + 1` after a failure of attempt `attempt` (1-based). */
+  retryDelayMs?(attempt: number): number;
+}
+
+export const defaultRetryDelayMs = (attempt: number): number => Math.min(3_600_000, 2 ** attempt * 10_000);
+
+export interface WorkerOptions {
+  queue: JobQueue;
+  handlers: JobHandler[];
+  clock: Clock;
+  log: Logger;
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+}
+
+export class Worker {
+  readonly id = newId('wrk');
+  readonly #o: WorkerOptions;
+  readonly #handlers: Map<string, JobHandler>;
+  readonly #running = new Map<string, Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = true;
+  #ticking: Promise<void> | undefined;
+
+  constructor(options: WorkerOptions) {
+    this.#o = options;
+    this.#handlers = new Map(options.handlers.map((h) => [h.kind, h]));
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  /** Stops claiming, waits up to `graceMs` for running jobs, then hands the rest back. */
+  async stop(graceMs = 5_000): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#ticking;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.#running.values()]), new Promise((r) => { timer = setTimeout(r, graceMs); })]);
+    clearTimeout(timer);
+    await this.#o.queue.releaseAll(this.id);
+  }
+
+  /** Claims and runs what is due now, waiting for those jobs to settle (tests drive the worker with this). */
+  async runDue(): Promise<number> {
+    const jobs = await this.#claim();
+    await Promise.allSettled(jobs.map((j) => this.#running.get(j.id)));
+    return jobs.length;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#ticking = this.#claim().then(
+        (jobs) => this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs),
+        (err) => { this.#o.log.error({ err }, 'job claim failed'); this.#schedule(this.#o.pollMs); },
+      );
+    }, ms);
+    this.#timer.unref();
+  }
+
+  async #claim(): Promise<Job[]> {
+    const free = this.#o.concurrency - this.#running.size;
+    if (free <= 0) return [];
+    const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs);
+    for (const job of jobs) {
+      const p = this.#execute(job).finally(() => this.#running.delete(job.id));
+      this.#running.set(job.id, p);
+    }
+    return jobs;
+  }
+
+  async #execute(job: Job): Promise<void> {
+    const { queue, clock, log, leaseMs } = this.#o;
+    const handler = this.#handlers.get(job.kind);
+    if (!handler) {
+      await queue.fail(job.id, this.id, `no handler for job kind "${job.kind}"`);
+      return;
+    }
+    if (job.attempts > job.max_attempts) {
+      // Its lease lapsed on every attempt: the job kills or hangs its worker. Stop retrying it.
+      await queue.fail(job.id, this.id, job.last_error ?? 'lease lapsed on every attempt');
+      return;
+    }
+    const renewal = setInterval(() => void queue.renew(job.id, this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));
+    renewal.unref();
+    try {
+      const again = await handler.run(JSON.parse(job.payload), { job, clock, log: log.child({ job: job.id, kind: job.kind }) });
+      if (again) await queue.reschedule(job.id, this.id, again, { resetAttempts: true });
+      else await queue.complete(job.id, this.id);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts >= job.max_attempts) {
+        log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, err: message }, 'job failed for good');
+        await queue.fail(job.id, this.id, message);
+      } else {
+        const delay = (handler.retryDelayMs ?? defaultRetryDelayMs)(job.attempts);
+        await queue.reschedule(job.id, this.id, addMs(clock.now(), delay), { error: message });
+      }
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Housekeeping, as one recurring job (so several workers never run it twice at once): finish pending
+ * operations whose process died, and drop what is past retention (async results, idempotency keys,
+ * settled jobs).
+ */
+import { addMs, iso } from './clock.ts';
+import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
+import type { JobHandler } from './jobs/worker.ts';
+import type { Services } from './services.ts';
+
+export const MAINTENANCE_JOB = 'platform.maintenance';
+const EVERY_MS = 60_000;
+const SETTLED_JOB_RETENTION_MS = 7 * 24 * 3_600_000;
+
+export function maintenanceJob(s: Services): JobHandler {
+  return {
+    kind: MAINTENANCE_JOB,
+    async run(_payload, { clock, log }) {
+      const interrupted = await s.asyncRequests.interruptOrphans();
+      const results = await s.asyncRequests.purgeExpired();
+      const keys = await purgeExpiredIdempotencyKeys(s.db, clock);
+      const jobs = await s.db.deleteFrom('jobs').where('status', 'in', ['done', 'failed'])
+        .where('updated_at', '<', iso(addMs(clock.now(), -SETTLED_JOB_RETENTION_MS))).executeTakeFirst();
+      if (interrupted || results || keys || Number(jobs.numDeletedRows)) {
+        log.info({ interrupted, results, keys, jobs: Number(jobs.numDeletedRows) }, 'maintenance');
+      }
+      return addMs(clock.now(), EVERY_MS);
+    },
+  };
+}
+
+/** Makes sure the recurring maintenance job exists (a no-op when it already does). */
+export async function scheduleMaintenance(s: Services): Promise<void> {
+  await s.jobs.enqueue({ kind: MAINTENANCE_JOB, payload: null, dedupeKey: MAINTENANCE_JOB, maxAttempts: 1_000_000 });
+}

@@ -1,0 +1,40 @@
+/** What every capability may use: built once per process (server, worker or CLI) from the config. */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { AccountStore } from './accounts/store.ts';
+import { AsyncRequestStore } from './async/store.ts';
+import { PriceTable } from './billing/prices.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Database } from './db/database.ts';
+import type { DB } from './db/schema.ts';
+import { JobQueue } from './jobs/queue.ts';
+
+export interface Services {
+  config: Config;
+  database: Database;
+  db: Kysely<DB>;
+  clock: Clock;
+  log: Logger;
+  prices: PriceTable;
+  accounts: AccountStore;
+  asyncRequests: AsyncRequestStore;
+  jobs: JobQueue;
+}
+
+export interface ServiceOverrides {
+  clock?: Clock;
+  prices?: PriceTable;
+}
+
+export function createServices(config: Config, database: Database, log: Logger, overrides: ServiceOverrides = {}): Services {
+  const clock = overrides.clock ?? systemClock;
+  const db = database.db;
+  return {
+    config, database, db, clock, log,
+    prices: overrides.prices ?? PriceTable.fromFile(config.pricesFile),
+    accounts: new AccountStore(db, clock),
+    asyncRequests: new AsyncRequestStore(db, clock, { retentionHours: config.requestRetentionHours, leaseMs: config.jobLeaseMs }),
+    jobs: new JobQueue(db, clock, database.engine),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Test harness: a fresh app on a fresh database per call. SQLite by default (a temp dir); PostgreSQL
+ * when DATABASE_URL is set (a new database created from it and dropped at close), so the same tests
+ * run on both engines.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { Writable } from 'node:stream';
+import { buildApp, type BuildOptions } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { credit } from '../src/platform/billing/ledger.ts';
+import { PriceTable, type PriceFile } from '../src/platform/billing/prices.ts';
+import { ManualClock, systemClock, type Clock } from '../src/platform/clock.ts';
+import { migrate, openDatabase, type Database } from '../src/platform/db/database.ts';
+import { randomToken } from '../src/platform/ids.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
+import { createServices, type Services } from '../src/platform/services.ts';
+
+export interface HarnessOptions extends BuildOptions {
+  config?: Partial<Config>;
+  env?: Record<string, string>;
+  clock?: Clock | ManualClock;
+  prices?: PriceFile;
+  /** Captures every log line (to prove secrets never reach the logs). */
+  captureLogs?: boolean;
+}
+
+export interface TestAccount {
+  accountId: string;
+  key: string;
+  keyId: string;
+  headers: Record<string, string>;
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  logs: string[];
+  createAccount(opts?: { credits?: number; plan?: string; name?: string; status?: 'active' | 'inactive' }): Promise<TestAccount>;
+  inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** A database of its own for one harness; with PostgreSQL, created from DATABASE_URL and dropped after. */
+export async function freshDatabase(): Promise<{ database: Database; config: Pick<Config, 'dataDir' | 'databaseUrl'>; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-test-'));
+    const config = { dataDir, databaseUrl: undefined };
+    const database = await openDatabase(config);
+    return { database, config, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `tramita_t_${randomToken(10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const config = { dataDir: os.tmpdir(), databaseUrl: url.toString() };
+  const database = await openDatabase(config);
+  return {
+    database, config,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** A price table with test query types, on top of the shipped one. */
+export function testPrices(extra: Record<string, number> = {}): PriceFile {
+  const shipped = JSON.parse(fs.readFileSync(new URL('../config/prices.json', import.meta.url), 'utf8')) as PriceFile;
+  const types = { 'test.lookup': 'a charged test operation', 'test.free': 'a zero-priced test operation', ...Object.fromEntries(Object.keys(extra).map((k) => [k, k])) };
+  return {
+    ...shipped,
+    queryTypes: { ...shipped.queryTypes, ...types },
+    plans: {
+      ...shipped.plans,
+      padrao: { ...shipped.plans.padrao, prices: { ...shipped.plans.padrao.prices, 'test.lookup': 5, 'test.free': 0, ...extra } },
+      restrito: { description: 'test plan without test.lookup', inherits: 'padrao', exclude: ['test.lookup'] },
+    },
+  };
+}
+
+export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const fresh = await freshDatabase();
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: opts.captureLogs ? 'info' : 'silent', ...opts.env }, { ...fresh.config, ...opts.config });
+  const logs: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const log = createLogger(config.logLevel, opts.captureLogs ? sink : undefined);
+  await migrate(fresh.database);
+  const services = createServices(config, fresh.database, log, { clock: opts.clock ?? systemClock, prices: new PriceTable(opts.prices ?? testPrices()) });
+  const app = await buildApp(services, opts);
+  let n = 0;
+  return {
+    app, services, config, logs,
+    async createAccount(o = {}) {
+      const account = await services.accounts.create({ name: o.name ?? `Conta ${++n}`, plan: o.plan ?? 'padrao' });
+      if (o.credits) await credit(services.db, services.clock, account.id, o.credits, 'test top-up');
+      if (o.status === 'inactive') await services.accounts.setStatus(account.id, 'inactive');
+      const k = await services.accounts.issueKey(account.id);
+      return { accountId: account.id, key: k.key, keyId: k.id, headers: { 'x-api-key': k.key } };
+    },
+    inject: (o) => app.inject(o),
+    async close() {
+      await app.close();
+      await app.tramita.background.drain(5_000);
+      await fresh.database.close();
+      await fresh.drop();
+    },
+  };
+}
+
+/** JSON body of a response, with the whole response in the failure message when it is not JSON. */
+export function json<T = any>(res: LightMyRequestResponse): T {
+  try {
+    return res.json() as T;
+  } catch {
+    throw new Error(`expected JSON, got ${res.statusCode}: ${res.body.slice(0, 500)}`);
+  }
+}
