@@ -65,11 +65,24 @@ export async function freshDatabase(): Promise<{ database: Database; config: Pic
   const database = await openDatabase(config);
   return {
     database, config,
+    // pg's pool.end() resolves before its sockets close: a forced drop would kill connections still
+    // closing (an 'error' event nobody listens to), so retry a plain drop until they are gone.
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      try {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await c.query(`DROP DATABASE IF EXISTS ${name}`);
+            return;
+          } catch (e) {
+            if (attempt >= 50 || !/being accessed by other users/.test((e as Error).message)) throw e;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     },
   };
 }

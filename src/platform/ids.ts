@@ -18,6 +18,20 @@ export function randomToken(length: number, alphabet = ALPHABET): string {
   return out.join('');
 }
 
-export function newId(prefix: string, now = Date.now()): string {
-  return `${prefix}_${now.toString(36).padStart(9, '0')}${randomToken(12)}`;
+let lastMs = 0;
+let seq = 0;
+
+/**
+ * `<prefix>_` + 9 chars of milliseconds + 4 of a per-millisecond sequence + 8 random: ids made by one
+ * process sort in creation order even within one millisecond (statements list rows by id).
+ */
+export function newId(prefix: string): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    seq = 0;
+  } else {
+    seq++;
+  }
+  return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${seq.toString(36).padStart(4, '0')}${randomToken(8)}`;
 }

@@ -1,4 +1,70 @@
+/**
+ * Reference lists (spec §4.7, §4.9): the 92 courts with what Tramita covers for each, and the court
+ * systems. `/v1/tribunais/sistemas` is the historical path of `/v1/sistemas` and answers the same.
+ * Free operations, authenticated like every /v1 business route.
+ */
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
+import { coverageOf } from '../../sources/registry.ts';
+import { COURTS, SYSTEMS } from './data.ts';
 
-export function courtRoutes(_app: FastifyInstance, _s: Services): void {}
+const SEGMENTS = [...new Set(COURTS.map((c) => c.segmento))];
+
+const CourtView = Type.Object({
+  sigla: Type.String(), nome: Type.String(), segmento: Type.String(),
+  j: Type.String(), tr: Type.String(), codigoJTr: Type.String({ description: 'J.TR of the CNJ number, e.g. 8.26' }),
+  ufs: Type.Array(Type.String()),
+  sistemas: Type.Object({ atual: Type.String(), adicionais: Type.Array(Type.String()), legados: Type.Array(Type.String()) }),
+  datajudAlias: Type.Union([Type.String(), Type.Null()]),
+  cobertura: Type.Object({
+    fontes: Type.Array(Type.String(), { description: 'Connected sources that reach this court.' }),
+    recursos: Type.Array(Type.String(), { description: 'Resources those sources give for it.' }),
+  }),
+});
+
+const CourtsQuery = Type.Object({
+  segmento: Type.Optional(Type.Union(SEGMENTS.map((s) => Type.Literal(s)))),
+  uf: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Courts whose jurisdiction includes this UF (national courts included).' })),
+}, { additionalProperties: false });
+
+const SystemView = Type.Object({
+  nome: Type.String(),
+  tribunais: Type.Object({ atual: Type.Array(Type.String()), adicional: Type.Array(Type.String()), legado: Type.Array(Type.String()) }),
+});
+
+export function courtRoutes(app: FastifyInstance, _s: Services): void {
+  defineRoute(app, {
+    method: 'GET', url: '/v1/integrador',
+    meta: { class: 'reference', auth: true, tag: 'Referência', summary: 'The 92 courts and what Tramita covers for each' },
+    schema: { querystring: CourtsQuery, data: Type.Array(CourtView) },
+    handler: async (req) => {
+      const uf = req.query.uf?.toUpperCase();
+      const courts = COURTS.filter((c) => (!req.query.segmento || c.segmento === req.query.segmento) && (!uf || c.ufs.includes(uf) || c.ufs.includes('BR')));
+      return {
+        data: courts.map((c) => ({
+          sigla: c.sigla, nome: c.nome, segmento: c.segmento, j: c.j, tr: c.tr, codigoJTr: `${c.j}.${c.tr}`, ufs: c.ufs,
+          sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
+          datajudAlias: c.datajudAlias, cobertura: coverageOf(c),
+        })),
+        meta: { total: courts.length },
+      };
+    },
+  });
+
+  for (const url of ['/v1/sistemas', '/v1/tribunais/sistemas']) {
+    defineRoute(app, {
+      method: 'GET', url,
+      meta: {
+        class: 'reference', auth: true, tag: 'Referência',
+        summary: url === '/v1/sistemas' ? 'Court systems and the courts that use them' : 'Same as /v1/sistemas (historical path, spec §4.9)',
+      },
+      schema: { data: Type.Array(SystemView) },
+      handler: async () => ({
+        data: SYSTEMS.map((s) => ({ nome: s.nome, tribunais: { atual: s.atual, adicional: s.adicional, legado: s.legado } })),
+        meta: { total: SYSTEMS.length },
+      }),
+    });
+  }
+}
