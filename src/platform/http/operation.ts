@@ -168,7 +168,6 @@ function estimate(req: FastifyRequest, meta: RouteMeta, price: number): StoredRe
 }
 
 function windowMs(config: Config, prefs: Preferences): number {
-  if (prefs.respondAsync) return 0;
   const window = Math.min(config.syncWindowMs, prefs.waitMs ?? Infinity);
   return Math.max(0, window - config.syncWindowMarginMs);
 }
@@ -182,19 +181,26 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
       throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(price), balance: toBrl(req.auth!.account.balance_centavos) });
     }
     const run = new Run(req, meta, price, deps);
-    const work = run.execute(handler);
-    if (!meta.async || !req.auth) return sendStored(reply, await work);
+    if (!meta.async || !req.auth) return sendStored(reply, await run.execute(handler));
 
-    let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([work, new Promise<typeof WINDOW_ELAPSED>((r) => { timer = setTimeout(r, windowMs(deps.config, prefs), WINDOW_ELAPSED); })]);
-    clearTimeout(timer);
-    // Already writing its result: the answer is moments away, so it stays synchronous.
-    if (first !== WINDOW_ELAPSED || run.mode === 'finishing') return sendStored(reply, first === WINDOW_ELAPSED ? await work : first);
-
-    run.mode = 'pending';
+    const account = req.auth.account.id;
     const submittedAt = iso(deps.clock.now());
-    run.opened = deps.asyncRequests.open({ id: req.id, accountId: req.auth.account.id, method: req.method, path: req.url.split('?')[0] })
-      .then(() => true, (err) => { req.log.error({ err }, 'could not record the pending operation'); return false; });
+    const goPending = () => {
+      run.mode = 'pending';
+      run.opened = deps.asyncRequests.open({ id: req.id, accountId: account, method: req.method, path: req.url.split('?')[0] })
+        .then(() => true, (err) => { req.log.error({ err }, 'could not record the pending operation'); return false; });
+    };
+    // Asked for a 202: pending before the work starts, even if the work turns out to be instant.
+    if (prefs.respondAsync) goPending();
+    const work = run.execute(handler);
+    if (!prefs.respondAsync) {
+      let timer: NodeJS.Timeout | undefined;
+      const first = await Promise.race([work, new Promise<typeof WINDOW_ELAPSED>((r) => { timer = setTimeout(r, windowMs(deps.config, prefs), WINDOW_ELAPSED); })]);
+      clearTimeout(timer);
+      // Already writing its result: the answer is moments away, so it stays synchronous.
+      if (first !== WINDOW_ELAPSED || run.mode === 'finishing') return sendStored(reply, first === WINDOW_ELAPSED ? await work : first);
+      goPending();
+    }
     // Without its row the status URL could not answer: wait for the result instead of a 202 that leads nowhere.
     if (!(await run.opened)) return sendStored(reply, await work);
     const renewal = setInterval(() => void deps.asyncRequests.renew(req.id).catch(() => {}), Math.max(250, deps.asyncRequests.leaseMs / 3));

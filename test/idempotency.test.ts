@@ -1,0 +1,106 @@
+/** Idempotency-Key on POST/PUT/PATCH/DELETE: replay without running or charging, 422 on reuse, 409 while running. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHarness, json } from './harness.ts';
+import { calls, testRoutes } from './routes.ts';
+
+async function debits(h: Awaited<ReturnType<typeof createHarness>>) {
+  return (await h.services.db.selectFrom('ledger').selectAll().where('kind', '=', 'debit').execute()).length;
+}
+
+test('a replay with the same key returns the stored response byte for byte, without running or charging again', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const req = { method: 'POST' as const, url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'pedido-001' }, payload: { nome: 'X', quantidade: 2 } };
+  const first = await h.inject(req);
+  assert.equal(first.statusCode, 201, first.body);
+  const ran = calls.post;
+  const second = await h.inject(req);
+  assert.equal(second.statusCode, 201);
+  assert.equal(second.body, first.body);
+  assert.equal(second.headers['idempotent-replayed'], 'true');
+  assert.equal(calls.post, ran, 'not run again');
+  assert.equal(await debits(h), 1, 'charged once');
+});
+
+test('the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const headers = { ...a.headers, 'idempotency-key': 'k1' };
+  assert.equal((await h.inject({ method: 'POST', url: '/v1/test/orders', headers, payload: { nome: 'X' } })).statusCode, 201);
+  const other = await h.inject({ method: 'POST', url: '/v1/test/orders', headers, payload: { nome: 'Y' } });
+  assert.equal(other.statusCode, 422);
+  assert.equal(json(other).error.code, 'IDEMPOTENCY_KEY_REUSED');
+  assert.equal(await debits(h), 1);
+});
+
+test('the same key while the first request still runs is 409 IDEMPOTENCY_KEY_IN_USE', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const req = { method: 'POST' as const, url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'slow' }, payload: { nome: 'X', delayMs: 400 } };
+  const first = h.inject(req);
+  await new Promise((r) => setTimeout(r, 100));
+  const concurrent = await h.inject(req);
+  assert.equal(concurrent.statusCode, 409);
+  assert.equal(json(concurrent).error.code, 'IDEMPOTENCY_KEY_IN_USE');
+  assert.equal((await first).statusCode, 201);
+  assert.equal((await h.inject(req)).statusCode, 201, 'replayed once the first finished');
+  assert.equal(await debits(h), 1);
+});
+
+test('keys belong to one account: another account may use the same key for its own request', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const b = await h.createAccount({ credits: 100 });
+  const ra = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'same' }, payload: { nome: 'A' } });
+  const rb = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...b.headers, 'idempotency-key': 'same' }, payload: { nome: 'B' } });
+  assert.equal(json(ra).data.nome, 'A');
+  assert.equal(json(rb).data.nome, 'B');
+  assert.equal(await debits(h), 2);
+});
+
+test('a failed request (5xx) releases its key so it can be retried; a 4xx business answer is kept', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const headers = { ...a.headers, 'idempotency-key': 'retry-me' };
+  const failed = await h.inject({ method: 'POST', url: '/v1/test/orders', headers, payload: { nome: 'X', fail: 'source' } });
+  assert.equal(failed.statusCode, 503);
+  const retried = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...headers }, payload: { nome: 'X', fail: 'source' } });
+  assert.equal(retried.headers['idempotent-replayed'], undefined, 'ran again');
+  const notFound = { ...a.headers, 'idempotency-key': 'nf' };
+  const nf1 = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: notFound, payload: { nome: 'X', fail: 'not_found' } });
+  const nf2 = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: notFound, payload: { nome: 'X', fail: 'not_found' } });
+  assert.equal(nf1.statusCode, 404);
+  assert.equal(nf2.headers['idempotent-replayed'], 'true');
+  assert.equal(await debits(h), 0);
+});
+
+test('a malformed Idempotency-Key is 400 INVALID_IDEMPOTENCY_KEY', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const res = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'x'.repeat(256) }, payload: { nome: 'X' } });
+  assert.equal(res.statusCode, 400);
+  assert.equal(json(res).error.code, 'INVALID_IDEMPOTENCY_KEY');
+});
+
+test('an idempotent request that went pending replays its 202 and the status URL gives the one charged result', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes, env: { TRAMITA_SYNC_WINDOW_MS: '200', TRAMITA_SYNC_WINDOW_MARGIN_MS: '50' } });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const req = { method: 'POST' as const, url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'long' }, payload: { nome: 'X', delayMs: 500 } };
+  const first = await h.inject(req);
+  assert.equal(first.statusCode, 202);
+  const replay = await h.inject(req);
+  assert.equal(replay.statusCode, 202);
+  assert.equal(json(replay).data.statusUrl, json(first).data.statusUrl);
+  await new Promise((r) => setTimeout(r, 700));
+  const final = await h.inject({ method: 'GET', url: new URL(json(first).data.statusUrl).pathname, headers: a.headers });
+  assert.equal(final.statusCode, 201);
+  assert.equal(await debits(h), 1);
+});

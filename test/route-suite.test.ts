@@ -1,0 +1,142 @@
+/**
+ * The suite every registered /v1 route must pass (Unkey-style `runCommonRouteTests`): auth (missing,
+ * malformed, unknown, revoked key; inactive account; Bearer accepted), the error and success envelopes,
+ * unknown parameters, tenancy (another account's object is a 404) and per-class rate limits.
+ * A new route with path parameters must add a fixture to OWNED below, or this suite fails.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import type { RegisteredRoute } from '../src/platform/http/route.ts';
+import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
+
+type Fixture = (h: Harness, owner: TestAccount) => Promise<Record<string, string>>;
+
+/** For each route with path parameters: creates an object owned by `owner` and returns its params. */
+const OWNED: Record<string, Fixture> = {
+  '/v1/requests/:requestId': async (h, owner) => {
+    const id = `req_${'0'.repeat(9)}${Math.random().toString(36).slice(2, 14).padEnd(12, '0')}`;
+    await h.services.asyncRequests.open({ id, accountId: owner.accountId, method: 'GET', path: '/v1/x' });
+    return { requestId: id };
+  },
+};
+
+function fill(url: string, params: Record<string, string>): string {
+  return url.replace(/:([A-Za-z_]+)/g, (_, name) => {
+    if (!(name in params)) throw new Error(`no fixture value for :${name} in ${url}`);
+    return params[name];
+  });
+}
+
+function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: string): void {
+  assert.equal(res.statusCode, status, res.body);
+  const body = json(res);
+  assert.equal(body.error.code, code);
+  assert.equal(typeof body.error.message, 'string');
+  assert.equal(body.meta.requestId, res.headers['x-request-id']);
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+}
+
+async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, query = '') {
+  const method = route.method as 'GET';
+  return h.inject({ method, url: fill(route.url, params) + query, headers, ...(method === 'GET' ? {} : { payload: {} }) });
+}
+
+const harness = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
+const routes = harness.app.tramita.routes;
+const samples = (route: RegisteredRoute) => (route.url.includes(':') ? OWNED[route.url] : async () => ({}));
+
+test('the suite covers every route, and every route with path parameters has an ownership fixture', () => {
+  assert.ok(routes.length >= 8);
+  for (const r of routes) if (r.url.includes(':')) assert.ok(OWNED[r.url], `add a fixture for ${r.method} ${r.url} to OWNED`);
+});
+
+for (const route of routes.filter((r) => r.meta.auth)) {
+  const name = `${route.method} ${route.url}`;
+
+  test(`${name}: no key is 401 MISSING_API_KEY with WWW-Authenticate`, async () => {
+    const owner = await harness.createAccount();
+    const res = await request(harness, route, {}, await samples(route)(harness, owner));
+    assertErrorEnvelope(res, 401, 'MISSING_API_KEY');
+    assert.ok(res.headers['www-authenticate']);
+  });
+
+  test(`${name}: a malformed, unknown or revoked key is 401 INVALID_API_KEY`, async () => {
+    const owner = await harness.createAccount();
+    const params = await samples(route)(harness, owner);
+    for (const key of ['nope', 'trm_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      assertErrorEnvelope(await request(harness, route, { 'x-api-key': key }, params), 401, 'INVALID_API_KEY');
+    }
+    await harness.services.accounts.revokeKey(owner.keyId);
+    assertErrorEnvelope(await request(harness, route, owner.headers, params), 401, 'INVALID_API_KEY');
+  });
+
+  test(`${name}: an inactive account is 403 ACCOUNT_INACTIVE`, async () => {
+    const owner = await harness.createAccount({ credits: 1000 });
+    const params = await samples(route)(harness, owner);
+    await harness.services.accounts.setStatus(owner.accountId, 'inactive');
+    assertErrorEnvelope(await request(harness, route, owner.headers, params), 403, 'ACCOUNT_INACTIVE');
+  });
+
+  test(`${name}: the owner gets the {data, meta} envelope, by x-api-key or Bearer alike`, async () => {
+    const owner = await harness.createAccount({ credits: 1000 });
+    const params = await samples(route)(harness, owner);
+    for (const headers of [owner.headers, { authorization: `Bearer ${owner.key}` }]) {
+      const res = await request(harness, route, headers, params);
+      assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode} ${res.body}`);
+      const body = json(res);
+      assert.ok('data' in body);
+      // The status URL replays the operation's own meta.requestId; every other route uses this exchange's.
+      assert.equal(body.meta.requestId, route.url === '/v1/requests/:requestId' ? params.requestId : res.headers['x-request-id']);
+    }
+  });
+
+  test(`${name}: an unknown query parameter is 400 UNKNOWN_PARAMETER naming it`, async () => {
+    const owner = await harness.createAccount({ credits: 1000 });
+    const res = await request(harness, route, owner.headers, await samples(route)(harness, owner), '?definitelyNotAParameter=1');
+    assertErrorEnvelope(res, 400, 'UNKNOWN_PARAMETER');
+    assert.equal(json(res).error.details.field, 'definitelyNotAParameter');
+  });
+
+  if (route.url.includes(':')) {
+    test(`${name}: another account's object is 404, never 403 or its data`, async () => {
+      const owner = await harness.createAccount({ credits: 1000 });
+      const stranger = await harness.createAccount({ credits: 1000 });
+      const res = await request(harness, route, stranger.headers, await OWNED[route.url](harness, owner));
+      assert.equal(res.statusCode, 404, res.body);
+    });
+  }
+}
+
+test('GET /v1 answers without a key', async () => {
+  const res = await harness.inject({ method: 'GET', url: '/v1' });
+  assert.equal(res.statusCode, 200);
+  assert.equal(json(res).meta.requestId, res.headers['x-request-id']);
+});
+
+test('every route class is rate limited per key: the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async (t) => {
+  const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'reference=2/60s,lookup=2/60s,search=2/60s,async=2/60s,monitor=2/60s,download=2/60s,account=2/60s' } });
+  t.after(() => h.close());
+  for (const route of h.app.tramita.routes.filter((r) => r.meta.class)) {
+    const owner = await h.createAccount({ credits: 1000 });
+    const params = await samples(route)(h, owner);
+    const headers = route.meta.auth ? owner.headers : {};
+    const statuses: number[] = [];
+    let last: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await request(h, route, headers, params);
+      statuses.push(last.statusCode);
+    }
+    if (!route.meta.auth && statuses[2] !== 429) continue; // keyed by IP: an earlier public route may share the counter
+    assertErrorEnvelope(last!, 429, 'RATE_LIMITED');
+    assert.ok(Number(last!.headers['retry-after']) >= 1, `${route.url}: Retry-After`);
+    assert.equal(last!.headers['ratelimit-limit'], '2');
+    assert.equal(last!.headers['ratelimit-remaining'], '0');
+    assert.ok(last!.headers['ratelimit-reset'] !== undefined);
+  }
+  // another key keeps its own budget
+  const fresh = await h.createAccount();
+  assert.equal((await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: fresh.headers })).statusCode, 200);
+});
+
+test.after(() => harness.close());
