@@ -9,9 +9,13 @@ export const REDACTED_PATHS = [
   '*.apiKey', '*.api_key', '*.key', '*.secret', '*.token', '*.password', '*.authorization',
 ];
 
+/** Anything shaped like an API key, wherever it hides (an exception message, a URL): the last net. */
+const KEY_SHAPE = /trm_[0-9a-z]{10}_[0-9A-Za-z]{32}/g;
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({
     level,
+    hooks: { streamWrite: (line) => line.replace(KEY_SHAPE, 'trm_[redacted]') },
     base: { service: 'tramita' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {

@@ -1,0 +1,84 @@
+/** What the operator relies on: health, readiness, metrics, secret-free logs, generated docs and OpenAPI in sync. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/config.ts';
+import { GENERATED_DOCS } from '../scripts/generate-docs.ts';
+import { createHarness, json } from './harness.ts';
+import { testRoutes } from './routes.ts';
+
+test('healthz, readyz and Prometheus metrics answer without a key', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  assert.equal(json(await h.inject({ method: 'GET', url: '/healthz' })).status, 'ok');
+  const ready = await h.inject({ method: 'GET', url: '/readyz' });
+  assert.equal(ready.statusCode, 200);
+  assert.equal(json(ready).engine, h.services.database.engine);
+  await h.inject({ method: 'GET', url: '/v1' });
+  const metrics = await h.inject({ method: 'GET', url: '/metrics' });
+  assert.match(String(metrics.headers['content-type']), /^text\/plain/);
+  assert.match(metrics.body, /tramita_http_requests_total\{method="GET",route="\/v1",status="200"\} 1/);
+});
+
+test('readyz is 503 when the database is gone', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  await h.services.database.close();
+  const res = await h.inject({ method: 'GET', url: '/readyz' });
+  assert.equal(res.statusCode, 503);
+});
+
+test('logs never contain API keys, bearer tokens or the query string, whatever happens', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes, captureLogs: true });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 1000 });
+  await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: a.headers });
+  await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: { authorization: `Bearer ${a.key}` } });
+  await h.inject({ method: 'GET', url: '/v1/test/charged?fail=internal', headers: a.headers });
+  await h.inject({ method: 'GET', url: '/v1/conta/saldo?cpf_cnpj=12345678909', headers: a.headers });
+  await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{"nome":' });
+  const logs = h.logs.join('');
+  assert.ok(logs.includes('"request"'), 'requests are logged');
+  assert.ok(logs.includes('operation failed'), 'the internal error is logged');
+  assert.ok(!logs.includes(a.key), 'the API key never appears');
+  assert.ok(!logs.includes(a.key.split('_')[2]), 'not even the secret part');
+  assert.ok(!logs.includes('trm_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), 'a key inside an exception message is scrubbed too');
+  assert.ok(logs.includes('trm_[redacted]'));
+  assert.ok(!logs.includes('12345678909'), 'no CPF from a query string');
+});
+
+test('docs generated from code are up to date (run `npm run docs` after changing errors or settings)', () => {
+  for (const [file, render] of Object.entries(GENERATED_DOCS)) {
+    assert.equal(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8'), render(), `${file} is stale: npm run docs`);
+  }
+});
+
+test('OpenAPI is 3.1, lists every registered route with its security, 202 and error responses, and the /docs page serves', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const doc = json(await h.inject({ method: 'GET', url: '/v1/openapi.json' }));
+  assert.equal(doc.openapi, '3.1.0');
+  for (const r of h.app.tramita.routes) {
+    const op = doc.paths[r.url.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()];
+    assert.ok(op, `${r.method} ${r.url} is documented`);
+    assert.deepEqual(op.security, r.meta.auth ? [{ apiKey: [] }, { bearer: [] }] : []);
+    if (r.meta.auth) assert.match(op.responses['401'].description, /MISSING_API_KEY/);
+    if (r.meta.async) assert.ok(op.responses['202'], `${r.url} documents its 202`);
+  }
+  assert.equal(doc.paths['/healthz'], undefined, 'operational routes are not part of the contract');
+  const page = await h.inject({ method: 'GET', url: '/docs/' });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /swagger/i);
+});
+
+test('GET /v1 lists the catalog generated from the registered routes, with auth mechanism and prices', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const body = json(await h.inject({ method: 'GET', url: '/v1' })).data;
+  assert.equal(body.authentication.header, 'x-api-key');
+  assert.equal(body.resources.length, h.app.tramita.routes.length);
+  const charged = body.resources.find((r: any) => r.path === '/v1/test/charged');
+  assert.deepEqual({ price: charged.price, queryType: charged.queryType, async: charged.async, routeClass: charged.routeClass }, { price: 0.05, queryType: 'test.lookup', async: true, routeClass: 'lookup' });
+  assert.ok(body.resources.some((r: any) => r.path === '/v1/requests/{requestId}'));
+});
