@@ -7,7 +7,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './platform/db/database.ts';
 import { createLogger } from './platform/observability/logger.ts';
 import { createServices, type Services } from './platform/services.ts';
-import { accountsCommand, creditsCommand, keysCommand, UsageError } from './cli/admin.ts';
+import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './cli/admin.ts';
 import { serve, work } from './cli/serve.ts';
 
 const USAGE = `Usage: tramita <command> [options]
@@ -40,9 +40,10 @@ async function withServices<T>(config: Config, fn: (s: Services, database: Datab
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
+  if (!command) throw new UsageError('no command given');
+  if (command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
-    return command ? 0 : 2;
+    return 0;
   }
   const config = loadConfig();
   switch (command) {
@@ -80,6 +81,9 @@ main(process.argv.slice(2)).then(
     if (err instanceof UsageError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`tramita: ${(err as Error).message}\n\n${USAGE}`);
       process.exitCode = 2;
+    } else if (err instanceof NotFoundError) {
+      console.error(`tramita: ${err.message}`);
+      process.exitCode = 1;
     } else {
       console.error(`tramita: ${(err as Error).stack ?? err}`);
       process.exitCode = 1;

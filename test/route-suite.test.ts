@@ -44,7 +44,7 @@ async function request(h: Harness, route: RegisteredRoute, headers: Record<strin
 
 const harness = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
 const routes = harness.app.tramita.routes;
-const samples = (route: RegisteredRoute) => (route.url.includes(':') ? OWNED[route.url] : async () => ({}));
+const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : async () => ({}));
 
 test('the suite covers every route, and every route with path parameters has an ownership fixture', () => {
   assert.ok(routes.length >= 8);

@@ -6,7 +6,10 @@ import { credit } from '../platform/billing/ledger.ts';
 import { toBrl } from '../platform/billing/prices.ts';
 import type { Services } from '../platform/services.ts';
 
+/** The command line itself is wrong: exit 2 with the usage. */
 export class UsageError extends Error {}
+/** Well-formed, but names an account or key that does not exist (or is already revoked): exit 1. */
+export class NotFoundError extends Error {}
 
 function out(json: boolean, value: unknown, text: string): void {
   console.log(json ? JSON.stringify(value) : text);
@@ -36,7 +39,7 @@ function one(positionals: string[], what: string): string {
 
 async function mustGet(s: Services, id: string): Promise<Account> {
   const account = await s.accounts.get(id);
-  if (!account) throw new UsageError(`no account ${id}`);
+  if (!account) throw new NotFoundError(`no account ${id}`);
   return account;
 }
 
@@ -77,7 +80,7 @@ export async function accountsCommand(s: Services, argv: string[]): Promise<numb
     case 'deactivate':
     case 'activate': {
       const id = one(positionals, 'ACCOUNT_ID');
-      if (!(await s.accounts.setStatus(id, sub === 'activate' ? 'active' : 'inactive'))) throw new UsageError(`no account ${id}`);
+      if (!(await s.accounts.setStatus(id, sub === 'activate' ? 'active' : 'inactive'))) throw new NotFoundError(`no account ${id}`);
       out(json, { account: view((await s.accounts.get(id))!) }, `account ${id} ${sub}d`);
       return 0;
     }
@@ -106,7 +109,7 @@ export async function keysCommand(s: Services, argv: string[]): Promise<number> 
     }
     case 'revoke': {
       const id = one(positionals, 'KEY_ID');
-      if (!(await s.accounts.revokeKey(id))) throw new UsageError(`no active key ${id}`);
+      if (!(await s.accounts.revokeKey(id))) throw new NotFoundError(`no active key ${id}`);
       out(json, { id, revoked: true }, `key ${id} revoked`);
       return 0;
     }
@@ -123,7 +126,7 @@ export async function creditsCommand(s: Services, argv: string[]): Promise<numbe
   const centavos = amount(positionals[1], 'AMOUNT_BRL');
   if (centavos === 0) throw new UsageError('AMOUNT_BRL must be more than zero');
   const balance = await credit(s.db, s.clock, positionals[0], centavos, values.note ?? null);
-  if (balance === undefined) throw new UsageError(`no account ${positionals[0]}`);
+  if (balance === undefined) throw new NotFoundError(`no account ${positionals[0]}`);
   out(values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
     `added R$ ${(centavos / 100).toFixed(2)} to ${positionals[0]}; balance R$ ${(balance / 100).toFixed(2)}`);
   return 0;

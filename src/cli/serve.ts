@@ -59,16 +59,8 @@ export async function serve(config: Config): Promise<number> {
   if (applied.length) log.info({ applied }, 'migrations applied');
   const s = createServices(config, database, log);
   const app = await buildApp(s, { defaultMetrics: true });
-  const address = await app.listen({ host: config.host, port: config.port });
-  const baseUrl = config.publicUrl ?? address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
-  const inProcess = config.workers === 'in-process' || (config.workers === 'auto' && database.engine === 'sqlite');
   let worker: Worker | undefined;
-  if (inProcess) {
-    await scheduleMaintenance(s);
-    worker = startWorker(s);
-  }
-  log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
-  await bootstrapSandboxAccount(s, baseUrl);
+  // Installed before listening, so a signal at any point of start-up still shuts down cleanly.
   onSignal(async () => {
     log.info('shutting down: finishing in-flight requests');
     await app.close();
@@ -77,6 +69,15 @@ export async function serve(config: Config): Promise<number> {
     await database.close();
     log.info('stopped');
   });
+  const address = await app.listen({ host: config.host, port: config.port });
+  const baseUrl = config.publicUrl ?? address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
+  const inProcess = config.workers === 'in-process' || (config.workers === 'auto' && database.engine === 'sqlite');
+  if (inProcess) {
+    await scheduleMaintenance(s);
+    worker = startWorker(s);
+  }
+  log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
+  await bootstrapSandboxAccount(s, baseUrl);
   return new Promise<number>(() => {}); // runs until a signal
 }
 
