@@ -13,7 +13,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { randomToken } from '../src/platform/ids.ts';
+import { createPgDatabase } from './harness.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -57,14 +57,7 @@ async function freshStore(): Promise<Store> {
       drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `tramita_t_${randomToken(10)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const { url: databaseUrl, drop } = await createPgDatabase(base);
   return {
     dataDir, databaseUrl, env: { ...cleanEnv(), TRAMITA_DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
     async rows(table) {
@@ -78,10 +71,7 @@ async function freshStore(): Promise<Store> {
     },
     async drop() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await drop();
     },
   };
 }

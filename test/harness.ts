@@ -45,15 +45,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A database of its own for one harness; with PostgreSQL, created from DATABASE_URL and dropped after. */
-export async function freshDatabase(): Promise<{ database: Database; config: Pick<Config, 'dataDir' | 'databaseUrl'>; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL;
-  if (!base) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-test-'));
-    const config = { dataDir, databaseUrl: undefined };
-    const database = await openDatabase(config);
-    return { database, config, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  }
+/**
+ * A new, empty PostgreSQL database next to the one `base` names, and how to drop it.
+ * pg's pool.end() resolves before its sockets close: a forced drop would kill connections still
+ * closing (an 'error' event nobody listens to), so the drop retries a plain DROP until they are gone.
+ */
+export async function createPgDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `tramita_t_${randomToken(10)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -61,12 +58,8 @@ export async function freshDatabase(): Promise<{ database: Database; config: Pic
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const config = { dataDir: os.tmpdir(), databaseUrl: url.toString() };
-  const database = await openDatabase(config);
   return {
-    database, config,
-    // pg's pool.end() resolves before its sockets close: a forced drop would kill connections still
-    // closing (an 'error' event nobody listens to), so retry a plain drop until they are gone.
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
@@ -85,6 +78,20 @@ export async function freshDatabase(): Promise<{ database: Database; config: Pic
       }
     },
   };
+}
+
+/** A database of its own for one harness; with PostgreSQL, created from DATABASE_URL and dropped after. */
+export async function freshDatabase(): Promise<{ database: Database; config: Pick<Config, 'dataDir' | 'databaseUrl'>; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-test-'));
+    const config = { dataDir, databaseUrl: undefined };
+    const database = await openDatabase(config);
+    return { database, config, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const pgdb = await createPgDatabase(base);
+  const config = { dataDir: os.tmpdir(), databaseUrl: pgdb.url };
+  return { database: await openDatabase(config), config, drop: pgdb.drop };
 }
 
 /** A price table with test query types, on top of the shipped one. */
