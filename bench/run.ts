@@ -1,0 +1,372 @@
+/**
+ * `npm run bench`: throughput and p99 latency of Tramita next to a bare node:http server measured in
+ * the same run, on loopback, with autocannon (50 connections, fixed duration, a warm-up before each).
+ * Every server under test runs in a child process of its own, so the load generator here never shares
+ * an event loop with it. The charged path is then checked against the database: a bench that measures
+ * errors, or charges wrongly, fails loudly instead of printing a number.
+ *
+ * Environment: BENCH_DURATION_S (default 10), BENCH_WARMUP_S (default 2), DATABASE_URL (run the Tramita
+ * cases on PostgreSQL, in a fresh database created from it), BENCH_CPU_PROF=1 (servers write
+ * V8 CPU profiles into a temp dir, printed at the end; summarise one with bench/profile-summary.ts),
+ * BENCH_BREAKDOWN=1 (three more rows that split the charged path's cost: bare Fastify, a Tramita
+ * route without auth/limit/charge, one with auth + rate limit only). Writes nothing but stdout/stderr
+ * and temp dirs.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import { BENCH_ROUTES, type ChildMessage, type DriverMessage, type ReadyMessage } from './servers/ipc.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CONNECTIONS = 50;
+const TARGETS = { chargedRatio: 0.4, chargedP99Ms: 15 };
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+const IPC_TIMEOUT_MS = 30_000;
+
+interface Settings {
+  durationS: number;
+  warmupS: number;
+  profileDir: string | undefined;
+  breakdown: boolean;
+}
+
+interface Server {
+  ready: ReadyMessage;
+  child: ChildProcess;
+}
+
+interface CaseSpec {
+  name: string;
+  /** The baseline is the ratio's denominator; the charged case gets the targets and the billing check. */
+  role: 'baseline' | 'charged' | 'other';
+  /** Only with BENCH_BREAKDOWN=1: where the charged path's cost comes from. */
+  breakdown: boolean;
+  script: string;
+  path: (ready: ReadyMessage) => string;
+  headers: (ready: ReadyMessage) => Record<string, string>;
+}
+
+interface Measured {
+  spec: CaseSpec;
+  engine: string;
+  warmup: Result;
+  run: Result;
+  /** CPU time (user + system, all threads) the server spent per response of the measured run. */
+  serverCpuUsPerRequest: number;
+  ready: ReadyMessage;
+  stats?: Record<string, number>;
+}
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const children = new Set<ChildProcess>();
+
+// ---------------------------------------------------------------- settings and header
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new Error(`${name} must be a number of seconds in (0, 3600], got "${raw}"`);
+  return n;
+}
+
+function readSettings(): Settings {
+  const profile = process.env.BENCH_CPU_PROF === '1';
+  return {
+    durationS: positiveNumber('BENCH_DURATION_S', 10),
+    warmupS: positiveNumber('BENCH_WARMUP_S', 2),
+    profileDir: profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-bench-prof-')) : undefined,
+    breakdown: process.env.BENCH_BREAKDOWN === '1',
+  };
+}
+
+function maskedDatabaseUrl(): string | undefined {
+  const raw = process.env.DATABASE_URL;
+  if (!raw) return undefined;
+  const url = new URL(raw);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+function exactCommand(): string {
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN']
+    .filter((k) => process.env[k])
+    .map((k) => `${k}=${process.env[k]}`);
+  const db = maskedDatabaseUrl();
+  if (db) env.push(`DATABASE_URL=${db}`);
+  const cmd = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : `node ${path.relative(process.cwd(), fileURLToPath(import.meta.url))}`;
+  return [...env, cmd].join(' ');
+}
+
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+}
+
+function printHeader(settings: Settings): void {
+  const cpus = os.cpus();
+  console.log('Tramita benchmark');
+  console.log(`  command:  ${exactCommand()}`);
+  console.log(`  machine:  ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}`);
+  console.log(`  node:     ${process.version} (servers: same binary, ${process.execPath})`);
+  console.log(`  load:     autocannon, ${CONNECTIONS} connections, pipelining 1, 127.0.0.1, ${settings.warmupS} s warm-up + ${settings.durationS} s measured per case`);
+  console.log(`  servers:  each in its own child process (child_process.fork); the load generator runs in this one`);
+  console.log(`  load avg: ${loadAverage()} (1/5/15 min) at start — other processes on the machine skew every number`);
+  console.log(`  engine:   ${process.env.DATABASE_URL ? `PostgreSQL (fresh database created from ${maskedDatabaseUrl()})` : 'SQLite (fresh file in a temp TRAMITA_DATA_DIR)'}`);
+  console.log('');
+}
+
+// ---------------------------------------------------------------- child servers
+
+function waitForMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T, what: string): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const ms = type === 'ready' ? START_TIMEOUT_MS : IPC_TIMEOUT_MS;
+    const timer = setTimeout(() => finish(new Error(`${what}: no "${type}" message within ${ms / 1000} s`)), ms);
+    const onMessage = (m: ChildMessage) => { if (m.type === type) finish(undefined, m as Extract<ChildMessage, { type: T }>); };
+    const onExit = (code: number | null) => finish(new Error(`${what}: exited (code ${code}) before sending "${type}"`));
+    function finish(err?: Error, m?: Extract<ChildMessage, { type: T }>) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err); else resolve(m!);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+async function startServer(script: string, settings: Settings): Promise<Server> {
+  const execArgv = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
+  const child = fork(path.join(HERE, 'servers', script), [], {
+    execPath: process.execPath,
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return { child, ready: await waitForMessage(child, 'ready', script) };
+}
+
+function tell(child: ChildProcess, message: DriverMessage): void {
+  if (child.connected) child.send(message);
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  tell(child, { type: 'stop' });
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function serverCpuUs(server: Server): Promise<number> {
+  const reply = waitForMessage(server.child, 'cpu', 'cpu request');
+  tell(server.child, { type: 'cpu' });
+  const { userUs, systemUs } = await reply;
+  return userUs + systemUs;
+}
+
+async function serverStats(server: Server): Promise<Record<string, number>> {
+  const reply = waitForMessage(server.child, 'stats', 'stats request');
+  tell(server.child, { type: 'stats' });
+  return (await reply).stats;
+}
+
+/** Last resort (error or watchdog): the children we started, by pid. */
+function killChildren(): void {
+  for (const child of children) child.kill('SIGTERM');
+}
+
+// ---------------------------------------------------------------- load
+
+async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Result> {
+  const guardMs = (seconds + 30) * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`autocannon did not finish within ${guardMs / 1000} s`)), guardMs); });
+  try {
+    return await Promise.race([autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers }), guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function measure(spec: CaseSpec, settings: Settings): Promise<Measured> {
+  const server = await startServer(spec.script, settings);
+  try {
+    const { ready } = server;
+    const url = `http://127.0.0.1:${ready.port}${spec.path(ready)}`;
+    const headers = spec.headers(ready);
+    process.stdout.write(`  ${spec.name}: warm-up ${settings.warmupS} s, measuring ${settings.durationS} s ... `);
+    const warmup = await load(url, headers, settings.warmupS);
+    const cpuBefore = await serverCpuUs(server);
+    const run = await load(url, headers, settings.durationS);
+    const serverCpuUsPerRequest = (await serverCpuUs(server) - cpuBefore) / Math.max(1, run.requests.total);
+    console.log(`${Math.round(run.requests.mean)} req/s`);
+    // Requests cut off by autocannon's stop may still be finishing on the server: let them land first.
+    const stats = spec.role === 'charged' ? await settle(1_000).then(() => serverStats(server)) : undefined;
+    return { spec, engine: ready.engine ?? 'no DB', warmup, run, serverCpuUsPerRequest, ready, stats };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+function settle(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// ---------------------------------------------------------------- checks
+
+function responseCheck(m: Measured): Check {
+  const bad = [m.warmup, m.run].map((r) => ({ non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, codes: Object.keys(r.statusCodeStats).filter((c) => !c.startsWith('2')) }));
+  const ok = bad.every((b) => b.non2xx === 0 && b.errors === 0 && b.timeouts === 0);
+  const detail = ok
+    ? `all responses 2xx (warm-up ${m.warmup['2xx']}, measured ${m.run['2xx']}), no errors or timeouts`
+    : `warm-up ${JSON.stringify(bad[0])}, measured ${JSON.stringify(bad[1])}`;
+  return { name: `${m.spec.name}: only 2xx`, ok, detail };
+}
+
+/** Requests autocannon had sent but not seen answered when it stopped (it closes those sockets). */
+function inFlightAtStop(r: Result): number {
+  return Math.max(0, r.requests.sent - r.requests.total - r.errors);
+}
+
+/**
+ * Every 2xx autocannon counted must be exactly one debit of the price; the only other debits allowed
+ * are requests still in flight when autocannon closed its sockets (served and charged, answer unread).
+ */
+function billingCheck(m: Measured): Check[] {
+  const s = m.stats!;
+  const price = Number(m.ready.details.priceCentavos);
+  const initial = Number(m.ready.details.initialCentavos);
+  const ok2xx = m.warmup['2xx'] + m.run['2xx'];
+  const inFlight = inFlightAtStop(m.warmup) + inFlightAtStop(m.run);
+  const unread = s.debitRows - ok2xx;
+  return [
+    {
+      name: 'charged: ledger debit rows vs 2xx',
+      ok: unread >= 0 && unread <= inFlight,
+      detail: `${s.debitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, `
+        + `allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
+    },
+    {
+      name: 'charged: balance == initial - rows*price',
+      ok: s.balanceCentavos === initial - s.debitRows * price && s.debitedCentavos === s.debitRows * price,
+      detail: `balance ${s.balanceCentavos} = ${initial} - ${s.debitRows} x ${price} centavos (expected ${initial - s.debitRows * price}); ledger debits sum to ${s.debitedCentavos}`,
+    },
+    {
+      name: 'charged: one search log per debit',
+      ok: s.searchLogs === s.debitRows,
+      detail: `${s.searchLogs} search logs, ${s.debitRows} debit rows`,
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- output
+
+function pad(cells: string[], widths: number[]): string {
+  return `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+}
+
+function printTable(results: Measured[], baselineCase: Measured): void {
+  const baseline = baselineCase.run.requests.mean;
+  const head = ['case', 'engine', 'req/s (mean)', 'p99 (ms)', 'ratio to baseline', 'server CPU µs/req', '2xx (measured)', 'non-2xx + errors'];
+  const rows = results.map((m) => [
+    m.spec.name, m.engine, m.run.requests.mean.toFixed(0), m.run.latency.p99.toFixed(1),
+    (m.run.requests.mean / baseline).toFixed(3), m.serverCpuUsPerRequest.toFixed(0), String(m.run['2xx']), String(m.run.non2xx + m.run.errors),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  console.log('');
+  console.log(pad(head, widths));
+  console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const r of rows) console.log(pad(r, widths));
+  console.log('');
+}
+
+function printTargets(baseline: Measured, charged: Measured): boolean {
+  const ratio = charged.run.requests.mean / baseline.run.requests.mean;
+  const p99 = charged.run.latency.p99;
+  const ratioOk = ratio >= TARGETS.chargedRatio;
+  const p99Ok = p99 <= TARGETS.chargedP99Ms;
+  const scope = charged.engine === 'sqlite' ? '' : ' (the targets are set for SQLite; shown for reference)';
+  console.log(`Targets for the charged path${scope}:`);
+  console.log(`  ratio to baseline >= ${TARGETS.chargedRatio}: ${ratioOk ? 'MET' : 'NOT MET'} (${ratio.toFixed(3)})`);
+  console.log(`  p99 <= ${TARGETS.chargedP99Ms} ms:          ${p99Ok ? 'MET' : 'NOT MET'} (${p99.toFixed(1)} ms)`);
+  return ratioOk && p99Ok;
+}
+
+function printChecks(checks: Check[]): boolean {
+  console.log('Correctness:');
+  for (const c of checks) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+  return checks.every((c) => c.ok);
+}
+
+// ---------------------------------------------------------------- main
+
+const withKey = (r: ReadyMessage) => ({ 'x-api-key': String(r.details.key) });
+const noHeaders = () => ({});
+
+/** In running order; the breakdown rows sit between the cases they explain. */
+const CASES: CaseSpec[] = [
+  { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
+  { name: '(breakdown) bare Fastify hello-world', role: 'other', breakdown: true, script: 'fastify.ts', path: () => '/', headers: noHeaders },
+  { name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.open, headers: noHeaders },
+  { name: 'GET /v1/conta/saldo', role: 'other', breakdown: false, script: 'tramita.ts', path: () => '/v1/conta/saldo', headers: withKey },
+  { name: `(breakdown) GET ${BENCH_ROUTES.auth} (auth + limit)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.auth, headers: withKey },
+  { name: `GET ${BENCH_ROUTES.charged} (charged)`, role: 'charged', breakdown: false, script: 'tramita.ts', path: () => BENCH_ROUTES.charged, headers: withKey },
+];
+
+function selectCases(settings: Settings): CaseSpec[] {
+  return CASES.filter((c) => settings.breakdown || !c.breakdown);
+}
+
+function startWatchdog(settings: Settings, cases: number): void {
+  const budgetS = cases * (settings.warmupS + settings.durationS + 5) + 240;
+  setTimeout(() => {
+    console.error(`bench: FAIL — still running after ${budgetS} s, stopping the servers`);
+    killChildren();
+    setTimeout(() => process.exit(1), 5_000).unref();
+  }, budgetS * 1000).unref();
+}
+
+async function main(): Promise<number> {
+  const settings = readSettings();
+  printHeader(settings);
+  const cases = selectCases(settings);
+  startWatchdog(settings, cases.length);
+  const results: Measured[] = [];
+  for (const spec of cases) results.push(await measure(spec, settings));
+  const baseline = results.find((m) => m.spec.role === 'baseline')!;
+  const charged = results.find((m) => m.spec.role === 'charged')!;
+
+  printTable(results, baseline);
+  console.log(`Load average at the end: ${loadAverage()}. Server CPU µs/req: the server process's CPU time (all threads) over the measured run, divided by its responses.`);
+  console.log(`Rate limits: TRAMITA_RATE_LIMITS=${charged.ready.details.rateLimits} — the limiter runs on every request but never refuses one.`);
+  console.log(`Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`);
+  console.log('');
+  const correct = printChecks([...results.map(responseCheck), ...billingCheck(charged)]);
+  console.log('');
+  if (correct) printTargets(baseline, charged);
+  else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
+  if (settings.profileDir) console.log(`\nCPU profiles (one per server process): ${settings.profileDir}`);
+  if (!correct) console.error('\nbench: FAIL — the numbers above include errors or wrong charges; do not use them.');
+  return correct ? 0 : 1;
+}
+
+main().then(
+  (code) => { process.exitCode = code; },
+  (err) => {
+    console.error(`\nbench: FAIL — ${(err as Error).stack ?? err}`);
+    killChildren();
+    process.exitCode = 1;
+  },
+);

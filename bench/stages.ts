@@ -1,0 +1,98 @@
+/**
+ * Times the stages of the charged path one at a time, in one process, with no network and no
+ * concurrency, on a fresh SQLite database (the harness's): where `npm run bench`'s CPU goes.
+ * Usage: node bench/stages.ts [ITERATIONS]   (default 5000; SQLite only: DATABASE_URL must be unset)
+ */
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { performance } from 'node:perf_hooks';
+import type { Kysely } from 'kysely';
+import { hashKey } from '../src/platform/accounts/keys.ts';
+import { debit } from '../src/platform/billing/ledger.ts';
+import { iso, systemClock } from '../src/platform/clock.ts';
+import type { DB } from '../src/platform/db/schema.ts';
+import { defineRoute } from '../src/platform/http/route.ts';
+import { newId } from '../src/platform/ids.ts';
+import { createHarness, testPrices, type Harness, type TestAccount } from '../test/harness.ts';
+import { BENCH_ROUTES } from './servers/ipc.ts';
+
+const ITERATIONS = Number(process.argv[2] ?? 5000);
+const WARMUP = 500;
+
+async function time(label: string, fn: () => unknown): Promise<void> {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const start = performance.now();
+  for (let i = 0; i < ITERATIONS; i++) await fn();
+  const us = ((performance.now() - start) * 1000) / ITERATIONS;
+  console.log(`${label.padEnd(66)} ${us.toFixed(1).padStart(7)} µs/op  ${String(Math.round(1e6 / us)).padStart(7)} op/s`);
+}
+
+async function benchHarness(): Promise<Harness> {
+  return createHarness({
+    env: { TRAMITA_RATE_LIMITS: 'lookup=100000000/60s,account=100000000/60s', TRAMITA_LOG_LEVEL: 'warn' },
+    prices: testPrices({ 'bench.charged': 1 }),
+    extraRoutes: (app) => defineRoute(app, {
+      method: 'GET', url: BENCH_ROUTES.charged,
+      meta: { class: 'lookup', auth: true, charge: 'bench.charged', tag: 'Bench', summary: 'bench' },
+      schema: {}, handler: async () => ({ data: { ok: true } }),
+    }),
+  });
+}
+
+/** The charged transaction's three writes, as node:sqlite prepared statements (what Kysely ends up running). */
+function rawCharge(raw: DatabaseSync, accountId: string): () => void {
+  const insertLog = raw.prepare('insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?,?,?,?,?,?,?,?,?)');
+  const update: StatementSync = raw.prepare('update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos');
+  const insertLedger = raw.prepare('insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?,?,?,?,?,?,?,?,?,?)');
+  return () => {
+    const now = iso(systemClock.now());
+    const logId = newId('sl');
+    const requestId = newId('req');
+    raw.exec('BEGIN');
+    insertLog.run(logId, accountId, requestId, 'bench.charged', 'GET', BENCH_ROUTES.charged, 200, 1, now);
+    const row = update.all(1, now, accountId, 1)[0] as { balance_centavos: number };
+    insertLedger.run(newId('led'), accountId, 'debit', -1, row.balance_centavos, requestId, 'bench.charged', logId, null, now);
+    raw.exec('COMMIT');
+  };
+}
+
+/** The same transaction through Kysely and the platform's debit(), as operation.ts runs it. */
+function kyselyCharge(db: Kysely<DB>, accountId: string): () => Promise<void> {
+  return () => db.transaction().execute(async (trx) => {
+    const logId = newId('sl');
+    const requestId = newId('req');
+    await trx.insertInto('search_logs').values({
+      id: logId, account_id: accountId, request_id: requestId, query_type: 'bench.charged', method: 'GET',
+      path: BENCH_ROUTES.charged, status_code: 200, charged_centavos: 1, created_at: iso(systemClock.now()),
+    }).execute();
+    await debit(trx, systemClock, { accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', searchLogId: logId });
+  });
+}
+
+async function rawStages(file: string, account: TestAccount): Promise<void> {
+  const raw = new DatabaseSync(file);
+  raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  const charge = rawCharge(raw, account.accountId);
+  await time('node:sqlite: BEGIN + 3 writes + COMMIT (synchronous=NORMAL)', charge);
+  raw.exec('PRAGMA synchronous = OFF');
+  await time('node:sqlite: the same with synchronous=OFF (experiment only)', charge);
+  raw.close();
+}
+
+async function main(): Promise<void> {
+  if (process.env.DATABASE_URL) throw new Error('bench/stages.ts times SQLite: unset DATABASE_URL');
+  const h = await benchHarness();
+  try {
+    const account = await h.createAccount({ credits: 100_000_000 });
+    await time('ids: newId x3 + iso timestamp', () => { newId('req'); newId('sl'); newId('led'); iso(systemClock.now()); });
+    await time('auth: sha256 of the key', () => hashKey(account.key));
+    await time('auth: AccountStore.findByKey (Kysely, one indexed read)', () => h.services.accounts.findByKey(account.key));
+    await rawStages(`${h.config.dataDir}/tramita.db`, account);
+    await time('charge: Kysely transaction (search log + debit + ledger row)', kyselyCharge(h.services.db, account.accountId));
+    await time('whole request: app.inject GET /v1/conta/saldo', () => h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: account.headers }));
+    await time(`whole request: app.inject GET ${BENCH_ROUTES.charged}`, () => h.inject({ method: 'GET', url: BENCH_ROUTES.charged, headers: account.headers }));
+  } finally {
+    await h.close();
+  }
+}
+
+await main();
