@@ -104,3 +104,19 @@ test('an idempotent request that went pending replays its 202 and the status URL
   assert.equal(final.statusCode, 201);
   assert.equal(await debits(h), 1);
 });
+
+test('a request refused for lack of credit is not kept: after a top-up the same key runs it', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 0 });
+  const req = { method: 'POST' as const, url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'after-topup' }, payload: { nome: 'X' } };
+  const refused = await h.inject(req);
+  assert.equal(refused.statusCode, 403);
+  assert.equal(json(refused).error.code, 'INSUFFICIENT_CREDITS');
+  const { credit } = await import('../src/platform/billing/ledger.ts');
+  await credit(h.services.db, h.services.clock, a.accountId, 100, 'top-up');
+  const ran = await h.inject(req);
+  assert.equal(ran.statusCode, 201, ran.body);
+  assert.equal(ran.headers['idempotent-replayed'], undefined);
+  assert.equal(await debits(h), 1);
+});

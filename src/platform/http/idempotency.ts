@@ -5,7 +5,8 @@
  * - replay of a finished request: the stored response, byte for byte, never run or charged again;
  * - same key, different request (method, path, query or body): 422 IDEMPOTENCY_KEY_REUSED;
  * - same key while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE.
- * A 429 or 5xx is not stored: the key is released so the request can be retried.
+ * A refusal before the operation ran (401, 403, 429) or a failure (5xx) is not stored: the key is
+ * released, so the same request can be retried once the cause is gone (e.g. after a top-up).
  * Runs after auth and rate limits (preHandler), after validation: a 400 is never stored.
  */
 import { createHash } from 'node:crypto';
@@ -31,6 +32,11 @@ export interface IdempotencyOptions {
   ttlHours: number;
   /** A claim older than this is taken to be a crashed request's, and can be taken over. */
   staleAfterMs: number;
+}
+
+/** Whether a response is the operation's own answer, to be replayed (not a refusal or a failure). */
+function kept(status: number): boolean {
+  return status !== 401 && status !== 403 && status !== 429 && status < 500;
 }
 
 function fingerprint(req: FastifyRequest): string {
@@ -83,7 +89,7 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     const key = req.idempotencyKey;
     if (!key || !req.auth) return payload;
     const where = db.updateTable('idempotency_keys').where('account_id', '=', req.auth.account.id).where('key', '=', key);
-    if (reply.statusCode === 429 || reply.statusCode >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    if (!kept(reply.statusCode) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
       await db.deleteFrom('idempotency_keys').where('account_id', '=', req.auth.account.id).where('key', '=', key).execute();
       return payload;
     }
