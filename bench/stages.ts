@@ -7,7 +7,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { hashKey } from '../src/platform/accounts/keys.ts';
-import { debit } from '../src/platform/billing/ledger.ts';
+import type { Ledger } from '../src/platform/billing/ledger.ts';
 import { iso, systemClock } from '../src/platform/clock.ts';
 import type { DB } from '../src/platform/db/schema.ts';
 import { defineRoute } from '../src/platform/http/route.ts';
@@ -55,16 +55,16 @@ function rawCharge(raw: DatabaseSync, accountId: string): () => void {
   };
 }
 
-/** The same transaction through Kysely and the platform's debit(), as operation.ts runs it. */
-function kyselyCharge(db: Kysely<DB>, accountId: string): () => Promise<void> {
+/** The same transaction through the platform's Ledger, as operation.ts runs it. */
+function kyselyCharge(db: Kysely<DB>, ledger: Ledger, accountId: string): () => Promise<void> {
   return () => db.transaction().execute(async (trx) => {
     const logId = newId('sl');
     const requestId = newId('req');
-    await trx.insertInto('search_logs').values({
-      id: logId, account_id: accountId, request_id: requestId, query_type: 'bench.charged', method: 'GET',
-      path: BENCH_ROUTES.charged, status_code: 200, charged_centavos: 1, created_at: iso(systemClock.now()),
-    }).execute();
-    await debit(trx, systemClock, { accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', searchLogId: logId });
+    await ledger.recordSearch(trx, {
+      id: logId, accountId, requestId, queryType: 'bench.charged', method: 'GET',
+      path: BENCH_ROUTES.charged, statusCode: 200, chargedCentavos: 1,
+    });
+    await ledger.debit(trx, { accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', searchLogId: logId });
   });
 }
 
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     await time('auth: sha256 of the key', () => hashKey(account.key));
     await time('auth: AccountStore.findByKey (Kysely, one indexed read)', () => h.services.accounts.findByKey(account.key));
     await rawStages(`${h.config.dataDir}/tramita.db`, account);
-    await time('charge: Kysely transaction (search log + debit + ledger row)', kyselyCharge(h.services.db, account.accountId));
+    await time('charge: Kysely transaction (search log + debit + ledger row)', kyselyCharge(h.services.db, h.services.ledger, account.accountId));
     await time('whole request: app.inject GET /v1/conta/saldo', () => h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: account.headers }));
     await time(`whole request: app.inject GET ${BENCH_ROUTES.charged}`, () => h.inject({ method: 'GET', url: BENCH_ROUTES.charged, headers: account.headers }));
   } finally {

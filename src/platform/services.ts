@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { AccountStore } from './accounts/store.ts';
 import { AsyncRequestStore } from './async/store.ts';
+import { Ledger } from './billing/ledger.ts';
 import { PriceTable } from './billing/prices.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
@@ -17,6 +18,7 @@ export interface Services {
   clock: Clock;
   log: Logger;
   prices: PriceTable;
+  ledger: Ledger;
   accounts: AccountStore;
   asyncRequests: AsyncRequestStore;
   jobs: JobQueue;
@@ -33,6 +35,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
   return {
     config, database, db, clock, log,
     prices: overrides.prices ?? PriceTable.fromFile(config.pricesFile),
+    ledger: new Ledger(db, clock),
     accounts: new AccountStore(db, clock),
     asyncRequests: new AsyncRequestStore(db, clock, { retentionHours: config.requestRetentionHours, leaseMs: config.jobLeaseMs }),
     jobs: new JobQueue(db, clock, database.engine),

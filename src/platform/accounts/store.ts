@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { iso } from '../clock.ts';
 import type { AccountsTable, DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { prepared, type Prepared } from '../db/prepared.ts';
 import { generateKey, hashKey } from './keys.ts';
 
 export type Account = AccountsTable;
@@ -19,12 +20,21 @@ export interface IssuedKey {
   key: string;
 }
 
+type KeyRow = Account & { key_id: string; revoked_at: string | null };
+
 export class AccountStore {
   readonly #db: Kysely<DB>;
   readonly #clock: Clock;
+  /** Runs on every authenticated request: compiled once. */
+  readonly #byHash: Prepared<'hash', KeyRow>;
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
+    this.#byHash = prepared(['hash'], (p) => db.selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
+      .select(['accounts.id', 'accounts.name', 'accounts.plan', 'accounts.status', 'accounts.balance_centavos', 'accounts.sandbox', 'accounts.created_at', 'accounts.updated_at'])
+      .where('api_keys.hash', '=', p.hash));
   }
 
   async create(input: { name: string; plan: string; sandbox?: boolean }): Promise<Account> {
@@ -78,12 +88,7 @@ export class AccountStore {
 
   /** The live key's account, or undefined for an unknown or revoked key. */
   async findByKey(plaintext: string): Promise<KeyOwner | undefined> {
-    const row = await this.#db.selectFrom('api_keys')
-      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
-      .select(['accounts.id', 'accounts.name', 'accounts.plan', 'accounts.status', 'accounts.balance_centavos', 'accounts.sandbox', 'accounts.created_at', 'accounts.updated_at'])
-      .where('api_keys.hash', '=', hashKey(plaintext))
-      .executeTakeFirst();
+    const row = (await this.#byHash(this.#db, { hash: hashKey(plaintext) })).rows[0];
     if (!row || row.revoked_at) return undefined;
     const { key_id, revoked_at: _revoked, ...account } = row;
     return { keyId: key_id, account };

@@ -10,6 +10,7 @@ import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { prepared } from '../db/prepared.ts';
 
 export interface Debit {
   accountId: string;
@@ -19,22 +20,60 @@ export interface Debit {
   searchLogId: string | null;
 }
 
-/** Debits inside `trx`; 403 INSUFFICIENT_CREDITS (and the caller's rollback) when the balance is short. */
-export async function debit(trx: Transaction<DB>, clock: Clock, d: Debit): Promise<number> {
-  const now = iso(clock.now());
-  const row = await trx.updateTable('accounts')
-    .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', d.centavos), updated_at: now }))
-    .where('id', '=', d.accountId)
-    .where('balance_centavos', '>=', d.centavos)
-    .returning('balance_centavos')
-    .executeTakeFirst();
-  if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
-  await trx.insertInto('ledger').values({
-    id: newId('led'), account_id: d.accountId, kind: 'debit', delta_centavos: -d.centavos,
-    balance_after_centavos: row.balance_centavos, operation_id: d.operationId, query_type: d.queryType,
-    search_log_id: d.searchLogId, note: null, created_at: now,
-  }).execute();
-  return row.balance_centavos;
+export interface SearchLog {
+  id: string;
+  accountId: string;
+  requestId: string;
+  queryType: string;
+  method: string;
+  path: string;
+  statusCode: number;
+  chargedCentavos: number;
+}
+
+/** The charge of one operation. Its statements run on every charged request: compiled once. */
+export class Ledger {
+  readonly #clock: Clock;
+  readonly #takeBalance;
+  readonly #insertRow;
+  readonly #insertSearchLog;
+
+  constructor(db: Kysely<DB>, clock: Clock) {
+    this.#clock = clock;
+    this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
+      .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
+      .where('id', '=', p.accountId)
+      .where('balance_centavos', '>=', p.centavos)
+      .returning('balance_centavos'));
+    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'operationId', 'queryType', 'searchLogId', 'now'], (p) => db.insertInto('ledger').values({
+      id: p.id, account_id: p.accountId, kind: 'debit', delta_centavos: p.delta, balance_after_centavos: p.after,
+      operation_id: p.operationId, query_type: p.queryType, search_log_id: p.searchLogId, note: null, created_at: p.now,
+    }));
+    this.#insertSearchLog = prepared(['id', 'accountId', 'requestId', 'queryType', 'method', 'path', 'status', 'charged', 'now'], (p) => db.insertInto('search_logs').values({
+      id: p.id, account_id: p.accountId, request_id: p.requestId, query_type: p.queryType, method: p.method,
+      path: p.path, status_code: p.status, charged_centavos: p.charged, created_at: p.now,
+    }));
+  }
+
+  /** Debits inside `trx`; 403 INSUFFICIENT_CREDITS (and the caller's rollback) when the balance is short. */
+  async debit(trx: Transaction<DB>, d: Debit): Promise<number> {
+    const now = iso(this.#clock.now());
+    const row = (await this.#takeBalance(trx, { centavos: d.centavos, now, accountId: d.accountId })).rows[0];
+    if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
+    await this.#insertRow(trx, {
+      id: newId('led'), accountId: d.accountId, delta: -d.centavos, after: row.balance_centavos,
+      operationId: d.operationId, queryType: d.queryType, searchLogId: d.searchLogId, now,
+    });
+    return row.balance_centavos;
+  }
+
+  /** The record of an answered charged query (`meta.searchLogId`), written with its charge. */
+  async recordSearch(trx: Transaction<DB>, l: SearchLog): Promise<void> {
+    await this.#insertSearchLog(trx, {
+      id: l.id, accountId: l.accountId, requestId: l.requestId, queryType: l.queryType, method: l.method,
+      path: l.path, status: l.statusCode, charged: l.chargedCentavos, now: iso(this.#clock.now()),
+    });
+  }
 }
 
 /** Adds credits (operator top-up); one ledger row. Returns the new balance, or undefined for no such account. */

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { AsyncRequestStore } from '../async/store.ts';
-import { debit } from '../billing/ledger.ts';
+import type { Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -27,6 +27,7 @@ export interface OperationDeps {
   clock: Clock;
   config: Config;
   prices: PriceTable;
+  ledger: Ledger;
   asyncRequests: AsyncRequestStore;
 }
 
@@ -81,7 +82,7 @@ class Run {
   async #succeed(outcome: Outcome): Promise<StoredResponse> {
     if (this.mode === 'sync') this.mode = 'finishing';
     const pending = await this.opened;
-    const { db, clock } = this.#deps;
+    const { db, ledger } = this.#deps;
     const status = 'response' in outcome ? outcome.response.status : (outcome.status ?? 200);
     const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined;
     if (!charged) {
@@ -92,13 +93,12 @@ class Run {
     return db.transaction().execute(async (trx) => {
       const auth = this.#req.auth!;
       const searchLogId = newId('sl');
-      await trx.insertInto('search_logs').values({
-        id: searchLogId, account_id: auth.account.id, request_id: this.#req.id, query_type: this.#meta.charge!,
-        method: this.#req.method, path: this.#req.url.split('?')[0], status_code: status,
-        charged_centavos: this.#price, created_at: iso(clock.now()),
-      }).execute();
+      await ledger.recordSearch(trx, {
+        id: searchLogId, accountId: auth.account.id, requestId: this.#req.id, queryType: this.#meta.charge!,
+        method: this.#req.method, path: this.#req.url.split('?')[0], statusCode: status, chargedCentavos: this.#price,
+      });
       const remaining = this.#price > 0
-        ? await debit(trx, clock, { accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!, searchLogId })
+        ? await ledger.debit(trx, { accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!, searchLogId })
         : auth.account.balance_centavos;
       const response = render(outcome, {
         requestId: this.#req.id, searchLogId, creditsCharged: toBrl(this.#price), creditsRemaining: toBrl(remaining),
