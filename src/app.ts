@@ -55,13 +55,16 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
 
   const routes: RegisteredRoute[] = [];
   const background = new BackgroundOperations();
-  app.decorate('tramita', { services, routes, metrics: undefined as unknown as Registry, background });
+  const metrics = installMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
+  app.decorate('tramita', { services, routes, metrics, background });
 
   installErrorHandling(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
   app.addHook('onResponse', async (req, reply) => {
+    // Checked first: building the line's object on every request costs even when the level drops it.
+    if (!services.log.isLevelEnabled('info')) return;
     req.log.info({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime), requestId: req.id, account: req.auth?.account.id }, 'request');
   });
 
@@ -80,7 +83,6 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   installAuth(app, services.accounts);
   await installRateLimits(app, config.rateLimits);
   installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 });
-  app.tramita.metrics = installMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
 
   for (const capability of CAPABILITIES) capability.routes(app, services);
   options.extraRoutes?.(app, services);

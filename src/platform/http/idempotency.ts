@@ -51,6 +51,12 @@ function readKey(req: FastifyRequest): string | undefined {
 }
 
 export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: Clock, opts: IdempotencyOptions): void {
+  /** A fresh claim: running, no response yet, expiring after the TTL. */
+  const claim = (fingerprint: string, now: Date) => ({
+    fingerprint, status: 'running' as const, response_status: null, response_headers: null, response_body: null,
+    response_encoding: null, created_at: iso(now), expires_at: iso(addMs(now, opts.ttlHours * 3_600_000)),
+  });
+
   app.addHook('preHandler', async (req, reply) => {
     if (!METHODS.has(req.method) || !req.auth) return;
     const key = readKey(req);
@@ -58,10 +64,8 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     const accountId = req.auth.account.id;
     const fp = fingerprint(req);
     const now = clock.now();
-    const claimed = await db.insertInto('idempotency_keys').values({
-      account_id: accountId, key, fingerprint: fp, status: 'running', response_status: null, response_headers: null,
-      response_body: null, response_encoding: null, created_at: iso(now), expires_at: iso(addMs(now, opts.ttlHours * 3_600_000)),
-    }).onConflict((oc) => oc.columns(['account_id', 'key']).doNothing()).executeTakeFirst();
+    const claimed = await db.insertInto('idempotency_keys').values({ account_id: accountId, key, ...claim(fp, now) })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing()).executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) === 1) {
       req.idempotencyKey = key;
       return;
@@ -73,7 +77,7 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     if (expired || stale) {
       // Take the key over with a compare-and-set on the row we saw, so two takers cannot both win.
       const r = await db.updateTable('idempotency_keys')
-        .set({ fingerprint: fp, status: 'running', response_status: null, response_headers: null, response_body: null, response_encoding: null, created_at: iso(now), expires_at: iso(addMs(now, opts.ttlHours * 3_600_000)) })
+        .set(claim(fp, now))
         .where('account_id', '=', accountId).where('key', '=', key).where('created_at', '=', row.created_at).executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
       req.idempotencyKey = key;
@@ -88,9 +92,9 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
     const key = req.idempotencyKey;
     if (!key || !req.auth) return payload;
-    const where = db.updateTable('idempotency_keys').where('account_id', '=', req.auth.account.id).where('key', '=', key);
+    const accountId = req.auth.account.id;
     if (!kept(reply.statusCode) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      await db.deleteFrom('idempotency_keys').where('account_id', '=', req.auth.account.id).where('key', '=', key).execute();
+      await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -98,7 +102,8 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
       const v = reply.getHeader(name);
       if (v !== undefined) headers[name] = String(v);
     }
-    await where.set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) }).execute();
+    await db.updateTable('idempotency_keys').set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) })
+      .where('account_id', '=', accountId).where('key', '=', key).execute();
     return payload;
   });
 }

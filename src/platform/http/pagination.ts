@@ -14,8 +14,6 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The `meta.pagination.nextCursor` of the previous page.' })),
 };
 
-export const PaginationMeta = Type.Object({ limit: Type.Integer(), nextCursor: Type.Union([Type.String(), Type.Null()]) });
-
 export function encodeCursor(listing: string, position: Record<string, string | number>): string {
   return Buffer.from(JSON.stringify({ l: listing, p: position })).toString('base64url');
 }
