@@ -33,6 +33,17 @@ export interface Config {
   jobLeaseMs: number;
   jobPollMs: number;
   sandboxCreditsCentavos: number;
+  datajudUrl: string | undefined;
+  datajudApiKey: string;
+  datajudTimeoutMs: number;
+  datajudRequestsPerMinute: number;
+  datajudBatchSize: number;
+  portalUrl: string | undefined;
+  sandbox: 'auto' | 'on' | 'off';
+  sandboxCases: number;
+  sandboxSeed: number;
+  sandboxPort: number;
+  sandboxLatencyMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +112,9 @@ function describeRateLimits(): string {
   return ROUTE_CLASSES.map((c) => `${c}=${DEFAULT_RATE_LIMITS[c].max}/${DEFAULT_RATE_LIMITS[c].windowMs / 1000}s`).join(',');
 }
 
+/** The DataJud key the CNJ publishes for everyone (reference/upstream/datajud.md §2). */
+export const PUBLIC_DATAJUD_KEY = 'cDZHYzlZa0JadVREZDJCendQbXY6SkJlTzNjLV9TRENyQk1RdnFKZGRQdw==';
+
 export const SETTINGS: Setting<keyof Config>[] = [
   { env: 'TRAMITA_HOST', key: 'host', default: '127.0.0.1', parse: (r) => r,
     doc: 'Address the HTTP server listens on. Set `0.0.0.0` to accept connections from other machines (behind TLS).' },
@@ -146,7 +160,37 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'How often an idle worker looks for due jobs.' },
   { env: 'TRAMITA_SANDBOX_CREDITS_BRL', key: 'sandboxCreditsCentavos', default: '100', parse: (r) => brlToCentavos(r, 'TRAMITA_SANDBOX_CREDITS_BRL'),
     doc: 'Credits (BRL) of the sandbox account that `npm start` creates on an empty database.' },
+  { env: 'DATAJUD_URL', key: 'datajudUrl', default: '', parse: optionalUrl('DATAJUD_URL'),
+    doc: 'Base URL of the DataJud public API, e.g. `https://api-publica.datajud.cnj.jus.br`. Empty: the sandbox simulator is used (see `TRAMITA_SANDBOX`).' },
+  { env: 'DATAJUD_API_KEY', key: 'datajudApiKey', default: PUBLIC_DATAJUD_KEY, parse: (r) => r,
+    doc: 'DataJud API key, sent as `Authorization: APIKey …`. The default is the public key the CNJ publishes at datajud-wiki.cnj.jus.br/api-publica/acesso; the CNJ may change it.' },
+  { env: 'DATAJUD_TIMEOUT_MS', key: 'datajudTimeoutMs', default: '40000', parse: int('DATAJUD_TIMEOUT_MS', 100, 300_000),
+    doc: 'Timeout of one DataJud request (DataJud often takes 10–40 s). A timeout is `SOURCE_TIMEOUT`, never "not found".' },
+  { env: 'DATAJUD_REQUESTS_PER_MINUTE', key: 'datajudRequestsPerMinute', default: '100', parse: int('DATAJUD_REQUESTS_PER_MINUTE', 1, 100_000),
+    doc: 'Budget of DataJud requests per minute shared by every lookup, refresh and monitor in this process. The terms of use allow at most 120.' },
+  { env: 'DATAJUD_BATCH_SIZE', key: 'datajudBatchSize', default: '500', parse: int('DATAJUD_BATCH_SIZE', 1, 1000),
+    doc: 'Most case numbers asked in one DataJud `terms` request (one alias per request).' },
+  { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
+    doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
+  { env: 'TRAMITA_SANDBOX', key: 'sandbox', default: 'auto', parse: oneOf('TRAMITA_SANDBOX', ['auto', 'on', 'off'] as const),
+    doc: '`auto`: run the upstream simulator on loopback when `DATAJUD_URL` is empty and point the connectors at it. `on`: always; `off`: never.' },
+  { env: 'TRAMITA_SANDBOX_CASES', key: 'sandboxCases', default: '20000', parse: int('TRAMITA_SANDBOX_CASES', 1, 2_000_000),
+    doc: 'Number of fictitious cases the sandbox generates.' },
+  { env: 'TRAMITA_SANDBOX_SEED', key: 'sandboxSeed', default: '1', parse: int('TRAMITA_SANDBOX_SEED', 0, 2 ** 31 - 1),
+    doc: 'Seed of the sandbox data set: the same seed and size give the same cases.' },
+  { env: 'TRAMITA_SANDBOX_PORT', key: 'sandboxPort', default: '0', parse: int('TRAMITA_SANDBOX_PORT', 0, 65535),
+    doc: 'Port of the sandbox simulator on 127.0.0.1 (`0` picks a free one).' },
+  { env: 'TRAMITA_SANDBOX_LATENCY_MS', key: 'sandboxLatencyMs', default: '0', parse: int('TRAMITA_SANDBOX_LATENCY_MS', 0, 600_000),
+    doc: 'Added latency of every sandbox upstream response, to demonstrate the 30 s window (e.g. `35000`).' },
 ];
+
+function optionalUrl(name: string) {
+  return (raw: string): string | undefined => {
+    if (!raw) return undefined;
+    if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+    return raw.replace(/\/+$/, '');
+  };
+}
 
 /** "12,50" or "12.50" → 1250. Money is integer centavos everywhere past the edges. */
 export function brlToCentavos(raw: string, name = 'amount'): number {
