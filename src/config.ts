@@ -39,6 +39,7 @@ export interface Config {
   datajudRequestsPerMinute: number;
   datajudBatchSize: number;
   portalUrl: string | undefined;
+  caseFreshMinutes: number;
   sandbox: 'auto' | 'on' | 'off';
   sandboxCases: number;
   sandboxSeed: number;
@@ -172,6 +173,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Most case numbers asked in one DataJud `terms` request (one alias per request).' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
+  { env: 'TRAMITA_CASE_FRESH_MINUTES', key: 'caseFreshMinutes', default: '360', parse: int('TRAMITA_CASE_FRESH_MINUTES', 0, 525_600),
+    doc: 'Freshness policy of the case store: a cover or movement listing younger than this is answered from the store; older, DataJud is asked again first (and if DataJud fails, the stored copy is served marked `stale`). `POST …/solicitar-atualizacao` always asks the sources. `0`: always ask.' },
   { env: 'TRAMITA_SANDBOX', key: 'sandbox', default: 'auto', parse: oneOf('TRAMITA_SANDBOX', ['auto', 'on', 'off'] as const),
     doc: '`auto`: run the upstream simulator on loopback when `DATAJUD_URL` is empty and point the connectors at it. `on`: always; `off`: never.' },
   { env: 'TRAMITA_SANDBOX_CASES', key: 'sandboxCases', default: '20000', parse: int('TRAMITA_SANDBOX_CASES', 1, 2_000_000),

@@ -8,6 +8,10 @@ import { courtRoutes } from './courts/routes.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { operationsRoutes } from './operations/routes.ts';
 import { requestRoutes } from './requests/routes.ts';
+import { partyRoutes } from './parties/routes.ts';
+import { caseJobs } from './processes/module.ts';
+import { caseRoutes } from './processes/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 
 export interface Capability {
   name: string;
@@ -21,6 +25,9 @@ export const CAPABILITIES: Capability[] = [
   { name: 'account', routes: accountRoutes },
   { name: 'requests', routes: requestRoutes },
   { name: 'courts', routes: courtRoutes },
+  { name: 'processes', routes: caseRoutes, jobs: caseJobs },
+  { name: 'parties', routes: partyRoutes },
+  { name: 'search', routes: searchRoutes },
 ];
 
 export function jobHandlers(services: Services): JobHandler[] {

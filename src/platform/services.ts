@@ -10,6 +10,8 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
 import { JobQueue } from './jobs/queue.ts';
+import type { Sources } from '../sources/ports.ts';
+import { NO_SOURCES } from '../sources/unconfigured.ts';
 
 export interface Services {
   config: Config;
@@ -22,11 +24,14 @@ export interface Services {
   accounts: AccountStore;
   asyncRequests: AsyncRequestStore;
   jobs: JobQueue;
+  /** The upstream connectors (real services or the sandbox). */
+  sources: Sources;
 }
 
 export interface ServiceOverrides {
   clock?: Clock;
   prices?: PriceTable;
+  sources?: Sources;
 }
 
 export function createServices(config: Config, database: Database, log: Logger, overrides: ServiceOverrides = {}): Services {
@@ -39,5 +44,6 @@ export function createServices(config: Config, database: Database, log: Logger, 
     accounts: new AccountStore(db, clock),
     asyncRequests: new AsyncRequestStore(db, clock, { retentionHours: config.requestRetentionHours, leaseMs: config.jobLeaseMs }),
     jobs: new JobQueue(db, clock, database.engine),
+    sources: overrides.sources ?? NO_SOURCES,
   };
 }

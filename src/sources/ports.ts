@@ -77,6 +77,8 @@ export interface CaseMetadataSource {
   readonly info: SourceInfo;
   /** Looks many numbers up, batched per court alias; throws SourceError when the upstream fails. */
   fetchCases(numerosCnj: readonly string[], signal?: AbortSignal): Promise<Map<string, CaseRecord>>;
+  /** One number; concurrent calls are coalesced into batched requests. null when the upstream has no such case. */
+  fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<CaseRecord | null>;
 }
 
 /** Why an upstream call failed. Never means "not found". */
@@ -146,4 +148,12 @@ export interface CaseDetailsSource {
   findByName(nome: string, signal?: AbortSignal): Promise<string[]>;
   /** Streams a public document's bytes. */
   downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null>;
+}
+
+/** The upstreams this process talks to (real services, or the sandbox simulator). */
+export interface Sources {
+  cases: CaseMetadataSource;
+  /** null when no case-details provider is configured. */
+  details: CaseDetailsSource | null;
+  close(): Promise<void>;
 }

@@ -96,6 +96,100 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface CasesTable {
+  numero_cnj: string;
+  tribunal: string;
+  fonte: string;
+  sandbox: number;
+  classe_nome: string | null;
+  data_ajuizamento: string | null;
+  atualizado_em: string | null;
+  instancias: string;
+  raw: string;
+  valor_causa_centavos: number | null;
+  detalhes_em: string | null;
+  documentos_em: string | null;
+  movimentos_total: number;
+  consultado_em: string;
+  criado_em: string;
+}
+
+export interface CaseMovementsTable {
+  numero_cnj: string;
+  key: string;
+  grau: string;
+  codigo: string;
+  nome: string;
+  data_hora: string;
+  complementos: string;
+  orgao_julgador: string | null;
+  visto_em: string;
+}
+
+export interface CasePartiesTable {
+  id: string;
+  numero_cnj: string;
+  posicao: number;
+  polo: string;
+  tipo: string;
+  nome: string;
+  tipo_pessoa: string;
+  documento: string | null;
+}
+
+export interface CaseLawyersTable {
+  party_id: string;
+  numero_cnj: string;
+  posicao: number;
+  nome: string;
+  oab_uf: string | null;
+  oab_numero: string | null;
+}
+
+export interface CaseDocumentsTable {
+  numero_cnj: string;
+  documento_id: string;
+  titulo: string;
+  tipo: string;
+  data_juntada: string;
+  mime_type: string;
+  tamanho_bytes: number;
+}
+
+export type RefreshStatus = 'PENDENTE' | 'PROCESSANDO' | 'CONCLUIDA' | 'ERRO';
+
+export interface CaseRefreshesTable {
+  id: string;
+  account_id: string;
+  numero_cnj: string;
+  status: RefreshStatus;
+  request_id: string;
+  preco_centavos: number;
+  novas_movimentacoes: number | null;
+  erro_codigo: string | null;
+  erro_mensagem: string | null;
+  solicitado_em: string;
+  iniciado_em: string | null;
+  concluido_em: string | null;
+}
+
+export interface DomainEventsTable {
+  id: string;
+  kind: string;
+  numero_cnj: string | null;
+  tribunal: string | null;
+  account_id: string | null;
+  data: string;
+  raw: string | null;
+  created_at: string;
+}
+
+/** FTS5 virtual table on SQLite; a table with a tsvector column (`vetor`) on PostgreSQL. */
+export interface CaseSearchTable {
+  numero_cnj: string;
+  texto: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -104,4 +198,12 @@ export interface DB {
   async_requests: AsyncRequestsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  cases: CasesTable;
+  case_movements: CaseMovementsTable;
+  case_parties: CasePartiesTable;
+  case_lawyers: CaseLawyersTable;
+  case_documents: CaseDocumentsTable;
+  case_refreshes: CaseRefreshesTable;
+  domain_events: DomainEventsTable;
+  case_search: CaseSearchTable;
 }

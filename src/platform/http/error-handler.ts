@@ -4,6 +4,7 @@
  * field; anything unexpected is logged and answered as INTERNAL_ERROR without a stack trace.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SourceError } from '../../sources/ports.ts';
 import { ApiError, errorBody, isApiError } from './errors.ts';
 
 interface AjvError {
@@ -37,9 +38,19 @@ function fromValidation(validation: AjvError[], context: string | undefined): Ap
   return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" ${first.message ?? 'is invalid'}.`, { field, in: where, rule: first.keyword, ...first.params });
 }
 
+/** An upstream failure is never "not found" and never charged (DESIGN.md §5); a missing index is the court's, not ours. */
+function fromSource(e: SourceError): ApiError {
+  const details = { source: e.source, failure: e.failure };
+  if (e.failure === 'no_index') return new ApiError('COURT_NOT_COVERED', e.message, details);
+  if (e.failure === 'timeout') return new ApiError('SOURCE_TIMEOUT', `${e.source} did not answer in time; nothing was charged.`, details);
+  const retryAfter = e.retryAfterMs !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) } : undefined;
+  return new ApiError('SOURCE_UNAVAILABLE', `${e.source} failed (${e.failure}); nothing was charged. Retry later.`, details, retryAfter);
+}
+
 /** Maps any thrown value to an ApiError (the registry is the only vocabulary of failures). */
 export function toApiError(err: unknown): ApiError {
   if (isApiError(err)) return err;
+  if (err instanceof SourceError) return fromSource(err);
   const e = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (e?.validation) return fromValidation(e.validation, e.validationContext);
   switch (e?.code) {

@@ -29,11 +29,16 @@ export const ERRORS = {
   // 404
   ROUTE_NOT_FOUND: { status: 404, meaning: 'No operation at this method and path.' },
   NOT_FOUND: { status: 404, meaning: 'The resource does not exist, or belongs to another account.' },
+  CASE_NOT_FOUND: { status: 404, meaning: 'No case with this number at the source, nor in the store; nothing was charged.' },
+  DOCUMENT_NOT_FOUND: { status: 404, meaning: 'The case has no public document with this id.' },
   REQUEST_NOT_FOUND: { status: 404, meaning: 'No pending operation with this id for this account (unknown, another account\'s, or past retention).' },
   // 409 / 422: well-formed, but a rule says no
   IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still running; retry after it finishes.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'This Idempotency-Key was used with a different request (method, path or body).' },
   COURT_NOT_FOUND: { status: 422, meaning: 'The identifier is well-formed but names no court (e.g. a CNJ number whose J.TR is not a court).' },
+  COURT_NOT_COVERED: { status: 422, meaning: 'The number names a real court, but no source carries this data for it (STF has no DataJud index).' },
+  REFRESH_REQUIRED: { status: 422, meaning: 'Public documents are listed only after a completed refresh (spec §4.3): POST `solicitar-atualizacao` first.' },
+  DETAILS_UNAVAILABLE: { status: 422, meaning: 'No case-details provider is configured (TRAMITA_PORTAL_URL), so parties, values and documents cannot be looked up.' },
   // 429
   RATE_LIMITED: { status: 429, meaning: 'Too many requests in this route class; wait `Retry-After` seconds.' },
   // 5xx: our side or the source's

@@ -81,9 +81,11 @@ class Run {
     const pending = await this.opened;
     const { db, ledger } = this.#deps;
     const status = 'response' in outcome ? outcome.response.status : (outcome.status ?? 200);
-    const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined;
+    const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined && !('free' in outcome && outcome.free);
     if (!charged) {
-      const response = render(outcome, { requestId: this.#req.id });
+      const auth = this.#req.auth;
+      const free = this.#meta.charge !== undefined && auth !== undefined;
+      const response = render(outcome, free ? { requestId: this.#req.id, creditsCharged: 0, creditsRemaining: toBrl(auth.account.balance_centavos) } : { requestId: this.#req.id });
       if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response);
       return response;
     }
@@ -131,9 +133,13 @@ function render(outcome: Outcome, meta: Record<string, unknown>): StoredResponse
   return jsonResponse(status, { data: outcome.data, meta: { ...meta, ...outcome.meta } }, outcome.headers);
 }
 
+/** An absolute URL on this server (TRAMITA_PUBLIC_URL, or the request's own host). */
+export function absoluteUrl(req: FastifyRequest, config: Config, path: string): string {
+  return `${config.publicUrl ?? `${req.protocol}://${req.host}`}${path}`;
+}
+
 export function statusUrl(req: FastifyRequest, config: Config, requestId: string): string {
-  const base = config.publicUrl ?? `${req.protocol}://${req.host}`;
-  return `${base}/v1/requests/${requestId}`;
+  return absoluteUrl(req, config, `/v1/requests/${requestId}`);
 }
 
 /** The 202 of a pending operation (spec §2.2), with fresh poll hints. */

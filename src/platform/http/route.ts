@@ -44,7 +44,8 @@ declare module 'fastify' {
  * `file` is sent as is (its charge in headers), `response` is replayed verbatim (status URL).
  */
 export type Outcome =
-  | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> }
+  /** `free`: a success that costs nothing (an empty listing, a refresh already running returned again). */
+  | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string>; free?: boolean }
   | { status?: number; file: { contentType: string; body: Buffer; filename?: string } }
   | { response: StoredResponse };
 

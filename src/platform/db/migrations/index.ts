@@ -1,7 +1,9 @@
 /** The one migration set, applied at start and by `tramita migrate`, on both engines. */
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_core.ts';
+import * as m0002 from './0002_cases.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
+  '0002_cases': m0002,
 };

@@ -1,0 +1,66 @@
+/**
+ * Processes of a party (spec §4.2): `GET /v1/processos?cpf_cnpj=` lists them by page, and
+ * `GET /v1/envolvidos/resumo` sums them up. The case-details provider says where a CPF/CNPJ or name
+ * appears (DataJud has no parties); covers come through the case store's freshness policy.
+ * Price model (docs/credits.md): one flat charge per page or per summary, whatever the number of
+ * cases; an empty answer is free.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../../platform/http/errors.ts';
+import { decodeCursor, encodeCursor, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute } from '../../platform/http/route.ts';
+import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
+import type { Services } from '../../platform/services.ts';
+import { caseModule } from '../processes/module.ts';
+import { caseSummary } from '../processes/present.ts';
+import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
+import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
+
+const TAG = 'Envolvidos';
+
+export function partyRoutes(app: FastifyInstance, s: Services): void {
+  const m = caseModule(s);
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos',
+    meta: { class: 'search', auth: true, charge: 'processos.cpf_cnpj', async: true, tag: TAG, summary: 'Processes of a CPF or CNPJ',
+      description: 'Newest first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page, whatever it holds; a page with no case is free. `meta.pagination.total` counts every case found.' },
+    schema: { querystring: PartyQuery, data: Type.Array(PartyCase) },
+    handler: async (req) => {
+      const doc = parseCpfCnpj(req.query.cpf_cnpj, 'cpf_cnpj');
+      const listing = `processos:${doc.value}`;
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? 0;
+      const numbers = await m.service.numbersByDocument(doc.value);
+      const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(offset, offset + limit)));
+      const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
+      return {
+        data: cases.map((c) => {
+          const party = c.partes?.find((p) => p.documento === doc.value);
+          return { ...caseSummary(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
+        }),
+        meta: { pagination: { limit, nextCursor, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind } },
+        free: cases.length === 0,
+      };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/envolvidos/resumo',
+    meta: { class: 'search', auth: true, charge: 'envolvidos.resumo', async: true, tag: TAG, summary: 'Summary of a party\'s processes',
+      description: `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is free.` },
+    schema: { querystring: PartySummaryQuery, data: PartySummary },
+    handler: async (req) => {
+      const { cpf_cnpj: rawDoc, nome } = req.query;
+      if (rawDoc === undefined && nome === undefined) throw new ApiError('MISSING_PARAMETER', 'Give `cpf_cnpj` or `nome`.', { field: 'cpf_cnpj', in: 'query' });
+      if (rawDoc !== undefined && nome !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `cpf_cnpj` or `nome`, not both.', { field: 'nome', in: 'query' });
+      const doc = rawDoc === undefined ? undefined : parseCpfCnpj(rawDoc, 'cpf_cnpj');
+      const numbers = doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!);
+      const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(0, SUMMARY_MAX_CASES)));
+      const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
+      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, free: cases.length === 0 };
+    },
+  });
+}
+

@@ -1,0 +1,38 @@
+/** The cover as a PDF (GET …/pdf): the same fields as the JSON cover, laid out for people. */
+import PDFDocument from 'pdfkit';
+import type { CaseCover } from './present.ts';
+
+export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<Buffer> {
+  // Fixed metadata dates keep the bytes of one cover the same whenever it is rendered.
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Processo ${cover.numeroCnj}`, Creator: 'Tramita', CreationDate: new Date(generatedAt) } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => { doc.on('end', () => resolve(Buffer.concat(chunks))); doc.on('error', reject); });
+
+  doc.fontSize(16).text(`Processo ${cover.numeroCnj}`);
+  doc.fontSize(10).fillColor('#555').text(`${cover.tribunal} · ${cover.grau ?? ''} · fonte ${cover.fontes[0].nome}${cover.fontes[0].sandbox ? ' (SANDBOX: dados fictícios)' : ''}`);
+  doc.moveDown().fillColor('#000').fontSize(11);
+  const line = (label: string, value: string | number | null | undefined) => doc.text(`${label}: ${value ?? '—'}`);
+  line('Classe', cover.classe ? `${cover.classe.nome} (${cover.classe.codigo})` : null);
+  line('Assuntos', cover.assuntos.map((a) => a.nome).join('; ') || null);
+  line('Órgão julgador', cover.orgaoJulgador?.nome);
+  line('Sistema', cover.sistema?.nome);
+  line('Ajuizamento', cover.dataAjuizamento);
+  line('Última atualização', cover.ultimaAtualizacao);
+  line('Valor da causa', cover.valor_causa === null ? null : `R$ ${cover.valor_causa.toLocaleString('pt-BR', { minimumFractionDigits: 2 })}`);
+  line('Movimentações', cover.quantidadeMovimentacoes);
+  if (cover.partes && cover.partes.length > 0) {
+    doc.moveDown().fontSize(13).text('Partes').fontSize(11);
+    for (const p of cover.partes) {
+      doc.text(`${p.polo} · ${p.tipo}: ${p.nome}${p.documento ? ` (${p.documento})` : ''}`);
+      for (const a of p.advogados) doc.text(`    Advogado(a): ${a.nome}${a.oab ? ` (OAB ${a.oab})` : ''}`);
+    }
+  }
+  if (cover.ultimaMovimentacao) {
+    doc.moveDown().fontSize(13).text('Última movimentação').fontSize(11);
+    doc.text(`${cover.ultimaMovimentacao.dataHora} · ${cover.ultimaMovimentacao.nome}`);
+  }
+  doc.moveDown().fontSize(8).fillColor('#777').text(`Gerado por Tramita em ${generatedAt}. Espelho informativo da capa; não substitui certidão.`);
+  doc.end();
+  return done;
+}

@@ -1,0 +1,72 @@
+/** The JSON integrators see for a case, built from the store (one shape for covers, lists and PDFs). */
+import { toBrl } from '../../platform/billing/prices.ts';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
+import { courtBySigla } from '../courts/data.ts';
+import type { PartyRecord } from '../../sources/ports.ts';
+import { mainInstance, publicMovement, type StoredCase } from './store.ts';
+import type { Lookup } from './service.ts';
+
+/** `meta.source`: where the answer came from, and whether it is sandbox (fictitious) data. */
+export function sourceMeta(l: Lookup) {
+  return { source: { name: l.stored.row.fonte, sandbox: l.stored.row.sandbox === 1, servedFrom: l.servedFrom, stale: l.stale, consultadoEm: l.stored.row.consultado_em } };
+}
+
+export function partyView(p: PartyRecord) {
+  const documento = p.documento === null ? null : p.documento.length === 11 ? formatCpf(p.documento) : formatCnpj(p.documento);
+  return {
+    polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipoPessoa, documento,
+    advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null, oabUf: a.oab?.uf ?? null, oabNumero: a.oab?.numero ?? null })),
+  };
+}
+
+/** The headline fields of a case: what lists and search results show. */
+export function caseSummary(c: StoredCase) {
+  const main = mainInstance(c);
+  const court = courtBySigla(c.row.tribunal);
+  return {
+    numeroCnj: formatCnj(c.row.numero_cnj),
+    tribunal: c.row.tribunal,
+    segmento: court?.segmento ?? null,
+    ufs: court?.ufs ?? [],
+    classe: main?.classe ?? null,
+    orgaoJulgador: main?.orgaoJulgador ?? null,
+    grau: main?.grau ?? null,
+    dataAjuizamento: c.row.data_ajuizamento,
+    ultimaAtualizacao: c.row.atualizado_em,
+    valor_causa: valorCausa(c),
+  };
+}
+
+function valorCausa(c: StoredCase): number | null {
+  return c.row.valor_causa_centavos === null ? null : toBrl(c.row.valor_causa_centavos);
+}
+
+/** The cover (spec §2.3): `valor_causa` and its compatibility copy `fontes[0].capa.valor_causa`. */
+export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
+  const main = mainInstance(c);
+  const valor = valorCausa(c);
+  const enrichment = c.row.detalhes_em ? 'CONCLUIDO' : opts.detailsConfigured ? 'AGENDADO' : 'INDISPONIVEL';
+  return {
+    ...caseSummary(c),
+    numeroCnjDigitos: c.row.numero_cnj,
+    valorCausaCentavos: c.row.valor_causa_centavos,
+    assuntos: main?.assuntos ?? [],
+    sistema: main?.sistema ?? null,
+    formato: main?.formato ?? null,
+    nivelSigilo: main?.nivelSigilo ?? 0,
+    partes: c.partes?.map(partyView) ?? null,
+    instancias: c.instancias,
+    quantidadeMovimentacoes: c.row.movimentos_total,
+    ultimaMovimentacao: c.ultimaMovimentacao ? publicMovement(c.ultimaMovimentacao) : null,
+    documentosPublicosDisponiveis: c.row.documentos_em !== null,
+    // Parties and the case value come from the case-details provider, filled in the background.
+    enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em },
+    fontes: [{
+      nome: c.row.fonte, sandbox: c.row.sandbox === 1, consultadoEm: c.row.consultado_em,
+      capa: { valor_causa: valor, classe: main?.classe ?? null, assuntos: main?.assuntos ?? [], orgaoJulgador: main?.orgaoJulgador ?? null, dataAjuizamento: c.row.data_ajuizamento },
+    }],
+  };
+}
+
+export type CaseCover = ReturnType<typeof caseCover>;

@@ -1,0 +1,150 @@
+/**
+ * Asynchronous refresh of a case (spec §4.3): POST creates a refresh for the account (or returns the one
+ * already live, uncharged), one durable job per case does the work for every account waiting on it, and
+ * each account is charged once, in the transaction that marks its refresh done. A failed refresh is
+ * never charged. Public documents become listable when a refresh completes.
+ */
+import type { Kysely } from 'kysely';
+import { iso, type Clock } from '../../platform/clock.ts';
+import type { Ledger } from '../../platform/billing/ledger.ts';
+import type { CaseRefreshesTable, DB } from '../../platform/db/schema.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { ApiError, isApiError } from '../../platform/http/errors.ts';
+import { toApiError } from '../../platform/http/error-handler.ts';
+import { newId } from '../../platform/ids.ts';
+import type { JobHandler } from '../../platform/jobs/worker.ts';
+import type { Sources } from '../../sources/ports.ts';
+import { ENRICH_JOB, type CaseService } from './service.ts';
+import type { CaseStore } from './store.ts';
+
+export const REFRESH_JOB = 'processos.atualizar';
+export const REFRESH_QUERY_TYPE = 'processo.atualizacao';
+const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
+/** Retry schedule of a refresh whose source failed: 30 s, 2 min, 8 min, then ERRO. */
+export const REFRESH_ATTEMPTS = 4;
+const refreshRetryDelayMs = (attempt: number): number => 30_000 * 4 ** (attempt - 1);
+
+export interface RefreshDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ledger: Ledger;
+  store: CaseStore;
+  service: CaseService;
+  sources: Sources;
+  enqueue: (numeroCnj: string, trx: Kysely<DB>) => Promise<unknown>;
+}
+
+/** The live refresh of this account and case, or a new one with its job. `created` says which. */
+export async function requestRefresh(d: RefreshDeps, r: { accountId: string; numeroCnj: string; requestId: string; priceCentavos: number }): Promise<{ refresh: CaseRefreshesTable; created: boolean }> {
+  return d.db.transaction().execute(async (trx) => {
+    const live = await trx.selectFrom('case_refreshes').selectAll().where('account_id', '=', r.accountId)
+      .where('numero_cnj', '=', r.numeroCnj).where('status', 'in', LIVE).executeTakeFirst();
+    if (live) return { refresh: live, created: false };
+    const refresh: CaseRefreshesTable = {
+      id: newId('atu'), account_id: r.accountId, numero_cnj: r.numeroCnj, status: 'PENDENTE', request_id: r.requestId,
+      preco_centavos: r.priceCentavos, novas_movimentacoes: null, erro_codigo: null, erro_mensagem: null,
+      solicitado_em: iso(d.clock.now()), iniciado_em: null, concluido_em: null,
+    };
+    await trx.insertInto('case_refreshes').values(refresh).execute();
+    // Deduplicated per case: accounts asking for the same case share one upstream round trip.
+    await d.enqueue(r.numeroCnj, trx);
+    return { refresh, created: true };
+  });
+}
+
+/** The account's latest refresh of the case. */
+export async function latestRefresh(db: Kysely<DB>, accountId: string, numeroCnj: string): Promise<CaseRefreshesTable | undefined> {
+  return db.selectFrom('case_refreshes').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
+    .orderBy('solicitado_em', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export function refreshJob(d: RefreshDeps): JobHandler {
+  return {
+    kind: REFRESH_JOB,
+    retryDelayMs: refreshRetryDelayMs,
+    async run(payload, { job, log }) {
+      const { numeroCnj } = payload as { numeroCnj: string };
+      await markLive(d, numeroCnj, { status: 'PROCESSANDO', iniciado_em: iso(d.clock.now()) });
+      let newMovements: number;
+      try {
+        newMovements = await fetchAndSave(d, numeroCnj);
+      } catch (err) {
+        const error = toApiError(err);
+        // A missing case will not appear by retrying; a failing source may recover.
+        const final = error.code === 'CASE_NOT_FOUND' || error.code === 'COURT_NOT_COVERED' || job.attempts >= REFRESH_ATTEMPTS;
+        if (!final) throw err;
+        if (error.code === 'INTERNAL_ERROR') log.error({ err, numeroCnj }, 'refresh failed');
+        await markLive(d, numeroCnj, { status: 'ERRO', erro_codigo: error.code, erro_mensagem: error.message, concluido_em: iso(d.clock.now()) });
+        return;
+      }
+      await settleAll(d, numeroCnj, newMovements);
+    },
+  };
+}
+
+/** Asks both sources for everything (documents included) and saves it; returns the number of new movements. */
+async function fetchAndSave(d: RefreshDeps, numeroCnj: string): Promise<number> {
+  const [record, details] = await Promise.all([
+    d.sources.cases.fetchCase(numeroCnj),
+    d.sources.details ? d.sources.details.fetchDetails(numeroCnj) : Promise.resolve(null),
+  ]);
+  if (!record) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
+  return d.db.transaction().execute(async (trx) => {
+    const saved = await d.store.saveCase(record, d.sources.cases.info, trx);
+    if (details) await d.store.saveDetails(details, trx, { documents: true });
+    else await trx.updateTable('cases').set({ documentos_em: iso(d.clock.now()) }).where('numero_cnj', '=', numeroCnj).execute();
+    return saved.newMovements.length;
+  });
+}
+
+/** Completes each waiting account's refresh with its one charge; an account that can no longer pay gets ERRO. */
+async function settleAll(d: RefreshDeps, numeroCnj: string, newMovements: number): Promise<void> {
+  const waiting = await d.db.selectFrom('case_refreshes').selectAll().where('numero_cnj', '=', numeroCnj).where('status', 'in', LIVE).execute();
+  for (const refresh of waiting) {
+    try {
+      await settleOne(d, refresh, newMovements);
+    } catch (err) {
+      if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
+      await d.db.updateTable('case_refreshes').set({ status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the refresh when it completed; nothing was charged.', concluido_em: iso(d.clock.now()) })
+        .where('id', '=', refresh.id).execute();
+    }
+  }
+}
+
+async function settleOne(d: RefreshDeps, refresh: CaseRefreshesTable, newMovements: number): Promise<void> {
+  await d.db.transaction().execute(async (trx) => {
+    const now = iso(d.clock.now());
+    const done = await trx.updateTable('case_refreshes').set({ status: 'CONCLUIDA', novas_movimentacoes: newMovements, concluido_em: now })
+      .where('id', '=', refresh.id).where('status', 'in', LIVE).executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return; // settled by another worker meanwhile
+    if (refresh.preco_centavos > 0) {
+      const searchLogId = newId('sl');
+      await d.ledger.recordSearch(trx, {
+        id: searchLogId, accountId: refresh.account_id, requestId: refresh.request_id, queryType: REFRESH_QUERY_TYPE,
+        method: 'POST', path: `/v1/processos/cnj/${refresh.numero_cnj}/solicitar-atualizacao`, statusCode: 200, chargedCentavos: refresh.preco_centavos,
+      });
+      await d.ledger.debit(trx, { accountId: refresh.account_id, centavos: refresh.preco_centavos, operationId: refresh.id, queryType: REFRESH_QUERY_TYPE, searchLogId });
+    }
+    const row = await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', refresh.numero_cnj).executeTakeFirst();
+    await recordEvent(trx, d.clock, {
+      kind: 'atualizacao_processo_concluida', numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, accountId: refresh.account_id,
+      data: { numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, atualizacaoId: refresh.id, novasMovimentacoes: newMovements, concluidaEm: now },
+    });
+  });
+}
+
+async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefreshesTable>): Promise<void> {
+  await d.db.updateTable('case_refreshes').set(set).where('numero_cnj', '=', numeroCnj).where('status', 'in', LIVE).execute();
+}
+
+/** Fills parties, lawyers and the case value of a newly stored case (spec §2.3). Documents wait for a refresh. */
+export function enrichJob(d: Pick<RefreshDeps, 'sources' | 'service'>): JobHandler {
+  return {
+    kind: ENRICH_JOB,
+    retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
+    async run(payload) {
+      const { numeroCnj } = payload as { numeroCnj: string };
+      if (d.sources.details) await d.service.applyDetails(numeroCnj, await d.sources.details.fetchDetails(numeroCnj));
+    },
+  };
+}

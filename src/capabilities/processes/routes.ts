@@ -1,0 +1,137 @@
+/**
+ * Case endpoints by CNJ number (spec §4.2, §4.3): cover, PDF, movements, refresh and its status,
+ * public documents and their download. Lookups that may reach DataJud (10–40 s) are async-eligible.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { toBrl } from '../../platform/billing/prices.ts';
+import { iso } from '../../platform/clock.ts';
+import type { CaseRefreshesTable } from '../../platform/db/schema.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import { absoluteUrl } from '../../platform/http/operation.ts';
+import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
+import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
+import type { Services } from '../../platform/services.ts';
+import { caseModule } from './module.ts';
+import { coverPdf } from './pdf.ts';
+import { caseCover, sourceMeta } from './present.ts';
+import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
+import { CnjParams, Cover, DocumentParams, Movement, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
+import { publicMovement } from './store.ts';
+
+const TAG = 'Processos';
+
+export function caseRoutes(app: FastifyInstance, s: Services): void {
+  const m = caseModule(s);
+  const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parseCnjWithCourt(req.params.cnj, 'cnj');
+  const detailsConfigured = () => s.sources.details !== null;
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos/cnj/:cnj',
+    meta: { class: 'lookup', auth: true, charge: 'processo.capa', async: true, tag: TAG, summary: 'Case cover by CNJ number',
+      description: 'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. `data.valor_causa` (and its copy `data.fontes[0].capa.valor_causa`) is null until the case-details provider gave it; that is scheduled in the background, never waited for. `meta.source` says where the answer came from and whether it is sandbox data.' },
+    schema: { params: CnjParams, data: Cover },
+    handler: async (req) => {
+      const lookup = await m.service.lookup(cnjOf(req));
+      return { data: caseCover(lookup.stored, { detailsConfigured: detailsConfigured() }), meta: sourceMeta(lookup) };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos/cnj/:cnj/pdf',
+    meta: { class: 'lookup', auth: true, charge: 'processo.pdf', async: true, tag: TAG, summary: 'Case cover as a PDF', description: 'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`; the charge is in the `x-credits-*` headers.' },
+    schema: { params: CnjParams },
+    handler: async (req) => {
+      const lookup = await m.service.lookup(cnjOf(req));
+      const cover = caseCover(lookup.stored, { detailsConfigured: detailsConfigured() });
+      return { file: { contentType: 'application/pdf', body: await coverPdf(cover, iso(s.clock.now())), filename: `processo-${lookup.stored.row.numero_cnj}.pdf` } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos/cnj/:cnj/movimentacoes',
+    meta: { class: 'lookup', auth: true, charge: 'processo.movimentacoes', async: true, tag: TAG, summary: 'Movements of a case, newest first',
+      description: 'Every instance\'s movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`. Each page is one charge.' },
+    schema: { params: CnjParams, querystring: MovementsQuery, data: Type.Array(Movement) },
+    handler: async (req) => {
+      const cnj = cnjOf(req);
+      const listing = `movimentacoes:${cnj.digits}`;
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const before = decodeCursor<{ dataHora: string; key: string }>(listing, req.query.cursor, ['dataHora', 'key']);
+      const lookup = await m.service.lookup(cnj);
+      const rows = await m.store.movements(cnj.digits, limit + 1, before);
+      const { items, pagination } = page(rows, limit, listing, (r) => ({ dataHora: r.dataHora, key: r.key }));
+      return { data: items.map(publicMovement), meta: { pagination: { ...pagination, total: lookup.stored.row.movimentos_total }, ...sourceMeta(lookup) } };
+    },
+  });
+
+  const refreshView = (req: RouteRequest<{ params: typeof CnjParams }>, r: CaseRefreshesTable) => ({
+    id: r.id, numeroCnj: formatCnj(r.numero_cnj), status: r.status, solicitadoEm: r.solicitado_em, iniciadoEm: r.iniciado_em,
+    concluidoEm: r.concluido_em, novasMovimentacoes: r.novas_movimentacoes, erro: r.erro_codigo ? { code: r.erro_codigo, message: r.erro_mensagem } : null,
+    preco: toBrl(r.preco_centavos), statusUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${r.numero_cnj}/status-atualizacao`),
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/v1/processos/cnj/:cnj/solicitar-atualizacao',
+    meta: { class: 'async', auth: true, charge: REFRESH_QUERY_TYPE, tag: TAG, summary: 'Request an asynchronous refresh of a case',
+      description: 'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes.' },
+    schema: { params: CnjParams, data: Refresh },
+    handler: async (req) => {
+      const cnj = cnjOf(req);
+      if (!cnj.court.datajudAlias) throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
+      const auth = req.auth!;
+      const priceCentavos = s.prices.priceFor(auth.account.plan, REFRESH_QUERY_TYPE);
+      const { refresh } = await requestRefresh(m, { accountId: auth.account.id, numeroCnj: cnj.digits, requestId: req.id, priceCentavos });
+      return { data: refreshView(req, refresh), free: true };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos/cnj/:cnj/status-atualizacao',
+    meta: { class: 'lookup', auth: true, tag: TAG, summary: 'Status of the account\'s latest refresh of a case', description: 'Free. `PENDENTE` → `PROCESSANDO` → `CONCLUIDA` or `ERRO`. 404 when the account never asked for one.' },
+    schema: { params: CnjParams, data: Refresh },
+    handler: async (req) => {
+      const cnj = cnjOf(req);
+      const refresh = await latestRefresh(s.db, req.auth!.account.id, cnj.digits);
+      if (!refresh) throw new ApiError('NOT_FOUND', `No refresh of ${cnj.masked} was requested with this account.`);
+      return { data: refreshView(req, refresh) };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos/cnj/:cnj/documentos-publicos',
+    meta: { class: 'lookup', auth: true, charge: 'processo.documentos_publicos', tag: TAG, summary: 'Public documents of a case',
+      description: 'Listed only after a completed refresh (spec §4.3); before it, 422 REFRESH_REQUIRED. An empty list is free.' },
+    schema: { params: CnjParams, data: Type.Array(PublicDocument) },
+    handler: async (req) => {
+      const cnj = cnjOf(req);
+      const stored = await m.store.get(cnj.digits);
+      if (!stored?.row.documentos_em) throw new ApiError('REFRESH_REQUIRED', `Request a refresh of ${cnj.masked} (POST /v1/processos/cnj/${cnj.digits}/solicitar-atualizacao) and wait for it to complete.`);
+      const docs = await m.store.documents(cnj.digits);
+      return {
+        data: docs.map((d) => ({
+          id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada, mimeType: d.mime_type, tamanhoBytes: d.tamanho_bytes,
+          downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
+        })),
+        meta: { documentosEm: stored.row.documentos_em },
+        free: docs.length === 0,
+      };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/processos/cnj/:cnj/documentos/:documentId/download',
+    meta: { class: 'download', auth: true, charge: 'processo.documento_download', async: true, tag: TAG, summary: 'Download a public document', description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.' },
+    schema: { params: DocumentParams },
+    handler: async (req) => {
+      const cnj = parseCnjWithCourt(req.params.cnj, 'cnj');
+      const doc = await m.store.document(cnj.digits, req.params.documentId);
+      if (!doc) throw new ApiError('DOCUMENT_NOT_FOUND', `${cnj.masked} lists no public document "${req.params.documentId}".`);
+      const file = await m.service.details().downloadDocument(cnj.digits, doc.documento_id);
+      if (!file) throw new ApiError('DOCUMENT_NOT_FOUND', `The source no longer has document "${doc.documento_id}" of ${cnj.masked}.`);
+      const extension = file.mimeType === 'application/pdf' ? '.pdf' : '';
+      return { file: { contentType: file.mimeType, body: Buffer.from(file.body), filename: `${cnj.digits}-${doc.documento_id}${extension}` } };
+    },
+  });
+}

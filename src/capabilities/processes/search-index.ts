@@ -1,0 +1,54 @@
+/**
+ * Full-text index of the stored cases (numbers, party names, classes, subjects, court units), behind
+ * one interface: FTS5 with bm25 on SQLite, a GIN-indexed tsvector with ts_rank on PostgreSQL. Both are
+ * fed and queried with folded text (platform/text.ts), so accents and case never matter, and each
+ * query word matches as a prefix ("souz" finds "Souza").
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Engine } from '../../platform/db/database.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import { foldText, searchTokens } from '../../platform/text.ts';
+
+export interface SearchHit {
+  numeroCnj: string;
+  score: number;
+}
+
+export class CaseSearchIndex {
+  readonly #db: Kysely<DB>;
+  readonly #engine: Engine;
+  constructor(db: Kysely<DB>, engine: Engine) {
+    this.#db = db;
+    this.#engine = engine;
+  }
+
+  /** Replaces the indexed text of one case; call inside the transaction that saves the case. */
+  async put(trx: Transaction<DB> | Kysely<DB>, numeroCnj: string, parts: (string | null | undefined)[]): Promise<void> {
+    const texto = foldText(parts.filter(Boolean).join(' '));
+    if (this.#engine === 'sqlite') {
+      await trx.deleteFrom('case_search').where('numero_cnj', '=', numeroCnj).execute();
+      await trx.insertInto('case_search').values({ numero_cnj: numeroCnj, texto }).execute();
+      return;
+    }
+    await sql`INSERT INTO case_search (numero_cnj, texto, vetor) VALUES (${numeroCnj}, ${texto}, to_tsvector('simple', ${texto}))
+      ON CONFLICT (numero_cnj) DO UPDATE SET texto = excluded.texto, vetor = excluded.vetor`.execute(trx);
+  }
+
+  /** Best matches first; every query word must match (as a prefix). Empty when the query has no word. */
+  async search(query: string, limit: number, offset: number): Promise<SearchHit[]> {
+    const tokens = searchTokens(query);
+    if (tokens.length === 0) return [];
+    if (this.#engine === 'sqlite') {
+      // Each token quoted (no FTS5 syntax can be injected), `*` for prefix; bm25 is lower-is-better.
+      const match = tokens.map((t) => `"${t}"*`).join(' ');
+      const { rows } = await sql<{ numero_cnj: string; score: number }>`SELECT numero_cnj, -bm25(case_search) AS score
+        FROM case_search WHERE case_search MATCH ${match} ORDER BY score DESC, numero_cnj LIMIT ${limit} OFFSET ${offset}`.execute(this.#db);
+      return rows.map((r) => ({ numeroCnj: r.numero_cnj, score: Number(r.score) }));
+    }
+    const query_ = tokens.map((t) => `${t}:*`).join(' & ');
+    const { rows } = await sql<{ numero_cnj: string; score: number }>`SELECT numero_cnj, ts_rank(vetor, q) AS score
+      FROM case_search, to_tsquery('simple', ${query_}) q WHERE vetor @@ q
+      ORDER BY score DESC, numero_cnj LIMIT ${limit} OFFSET ${offset}`.execute(this.#db);
+    return rows.map((r) => ({ numeroCnj: r.numero_cnj, score: Number(r.score) }));
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Case lookups with the freshness policy (docs/architecture.md, "Case store"):
+ * - a stored case younger than TRAMITA_CASE_FRESH_MINUTES is answered from the store;
+ * - otherwise DataJud is asked; what it returns is saved (with its domain events) and answered;
+ * - when DataJud fails and a stored copy exists, the copy is answered marked `stale`; without one, the
+ *   failure is the answer (SOURCE_UNAVAILABLE / SOURCE_TIMEOUT, uncharged), never "not found".
+ * Parties, lawyers and the case value come from the case-details provider through an enrichment job,
+ * so a cover never waits for them (spec §2.3).
+ */
+import type { Kysely } from 'kysely';
+import { addMs, iso, type Clock } from '../../platform/clock.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import type { Cnj } from '../../platform/identifiers/cnj.ts';
+import type { Court } from '../courts/data.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } from '../../sources/ports.ts';
+import type { CaseStore, StoredCase } from './store.ts';
+
+export const ENRICH_JOB = 'processos.enriquecer';
+
+export interface Lookup {
+  stored: StoredCase;
+  servedFrom: 'store' | 'upstream';
+  stale: boolean;
+}
+
+export interface CaseServiceDeps {
+  db: Kysely<DB>;
+  store: CaseStore;
+  sources: Sources;
+  jobs: JobQueue;
+  clock: Clock;
+  freshMinutes: number;
+}
+
+export class CaseService {
+  readonly #d: CaseServiceDeps;
+  constructor(deps: CaseServiceDeps) {
+    this.#d = deps;
+  }
+
+  get sources(): Sources {
+    return this.#d.sources;
+  }
+
+  /** The case, from the store when fresh, else from DataJud (see the policy above). */
+  async lookup(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
+    const stored = await this.#d.store.get(cnj.digits);
+    if (stored && this.#isFresh(stored)) return { stored, servedFrom: 'store', stale: false };
+    if (!cnj.court.datajudAlias && !stored) {
+      throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be looked up.`, { tribunal: cnj.court.sigla });
+    }
+    let record: CaseRecord | null;
+    try {
+      record = await this.#d.sources.cases.fetchCase(cnj.digits, signal);
+    } catch (err) {
+      if (stored && err instanceof SourceError) return { stored, servedFrom: 'store', stale: true };
+      throw err;
+    }
+    if (!record) {
+      // Gone from the upstream (re-indexed, turned secret): what we stored is still the best answer.
+      if (stored) return { stored, servedFrom: 'store', stale: true };
+      throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name}.`, { numeroCnj: cnj.masked });
+    }
+    await this.save([record]);
+    return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
+  }
+
+  /** Saves upstream records, each in its own transaction with its events and, when needed, its enrichment job. */
+  async save(records: Iterable<CaseRecord>): Promise<void> {
+    for (const record of records) {
+      await this.#d.db.transaction().execute(async (trx) => {
+        await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
+        const row = await trx.selectFrom('cases').select('detalhes_em').where('numero_cnj', '=', record.numeroCnj).executeTakeFirstOrThrow();
+        if (row.detalhes_em === null && this.#d.sources.details) {
+          await this.#d.jobs.enqueue({ kind: ENRICH_JOB, payload: { numeroCnj: record.numeroCnj }, dedupeKey: `${ENRICH_JOB}:${record.numeroCnj}`, maxAttempts: 5 }, trx);
+        }
+      });
+    }
+  }
+
+  /**
+   * Stored cases for many numbers, asking DataJud (batched) for those missing or stale. Numbers the
+   * upstream does not know are left out. An upstream failure fails the call unless every number is stored.
+   */
+  async lookupMany(numeros: readonly string[], signal?: AbortSignal): Promise<StoredCase[]> {
+    const stored = new Map((await this.#d.store.many(numeros)).map((c) => [c.row.numero_cnj, c]));
+    const missing = numeros.filter((n) => !stored.has(n) || !this.#isFresh(stored.get(n)!));
+    if (missing.length > 0) {
+      try {
+        await this.save((await this.#d.sources.cases.fetchCases(missing, signal)).values());
+      } catch (err) {
+        if (!(err instanceof SourceError) || numeros.some((n) => !stored.has(n))) throw err;
+      }
+    }
+    return this.#d.store.many(numeros);
+  }
+
+  /** Numbers of the cases of a CPF/CNPJ: the provider's, then those only the store knows. */
+  async numbersByDocument(documento: string, signal?: AbortSignal): Promise<string[]> {
+    const fromProvider = this.#d.sources.details ? await this.#d.sources.details.findByDocument(documento, signal) : [];
+    return [...new Set([...fromProvider, ...(await this.#d.store.numbersByDocument(documento))])];
+  }
+
+  /** Fetches parties and values now for the cases that lack them (at most 8 at a time); returns the cases re-read. */
+  async withDetails(cases: StoredCase[], signal?: AbortSignal): Promise<StoredCase[]> {
+    const details = this.#d.sources.details;
+    const lacking = details ? cases.filter((c) => c.row.detalhes_em === null) : [];
+    if (lacking.length === 0) return cases;
+    await inBatches(lacking, 8, async (c) => this.applyDetails(c.row.numero_cnj, await details!.fetchDetails(c.row.numero_cnj, signal)));
+    return this.#d.store.many(cases.map((c) => c.row.numero_cnj));
+  }
+
+  /** Saves what the details provider said; when it does not know the case, records that it was asked. */
+  async applyDetails(numeroCnj: string, details: CaseDetailsRecord | null): Promise<void> {
+    await this.#d.db.transaction().execute(async (trx) => {
+      if (details) await this.#d.store.saveDetails(details, trx, { documents: false });
+      else await trx.updateTable('cases').set({ detalhes_em: iso(this.#d.clock.now()) }).where('numero_cnj', '=', numeroCnj).execute();
+    });
+  }
+
+  /** The case-details provider, or 422 DETAILS_UNAVAILABLE when none is configured. */
+  details() {
+    const details = this.#d.sources.details;
+    if (!details) throw new ApiError('DETAILS_UNAVAILABLE');
+    return details;
+  }
+
+  #isFresh(c: StoredCase): boolean {
+    return this.#d.freshMinutes > 0 && c.row.consultado_em > iso(addMs(this.#d.clock.now(), -this.#d.freshMinutes * 60_000));
+  }
+}
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}

@@ -1,0 +1,81 @@
+/**
+ * Search by term (spec §4.2) and its compatibility path `GET /v1/busca` (§4.9). A term that is a CNJ
+ * number finds that case; a CPF/CNPJ finds the party's cases; any other text is a ranked full-text
+ * search of the stored cases (numbers, party names, classes, subjects, court units; accents and case
+ * ignored, each word a prefix). On the first page of a text search, the case-details provider is also
+ * asked for parties of that name, and their cases join the store before the search runs.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../../platform/http/errors.ts';
+import { decodeCursor, encodeCursor, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
+import { isValidCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
+import { isValidCnpj, isValidCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
+import type { Services } from '../../platform/services.ts';
+import { foldText } from '../../platform/text.ts';
+import { caseModule, type CaseModule } from '../processes/module.ts';
+import { caseSummary } from '../processes/present.ts';
+import { SearchHit, SearchQuery } from '../processes/schemas.ts';
+import type { StoredCase } from '../processes/store.ts';
+
+const TAG = 'Busca';
+/** Cases a name search pulls in from the provider per query (each may cost a DataJud lookup). */
+const PROVIDER_MATCHES_PER_QUERY = 50;
+
+type Req = RouteRequest<{ querystring: typeof SearchQuery }>;
+
+export function searchRoutes(app: FastifyInstance, s: Services): void {
+  const m = caseModule(s);
+  for (const url of ['/v1/busca/termo', '/v1/busca']) {
+    defineRoute(app, {
+      method: 'GET', url,
+      meta: { class: 'search', auth: true, charge: 'busca.termo', async: true, tag: TAG,
+        summary: url === '/v1/busca' ? 'Search by term (compatibility path of /v1/busca/termo)' : 'Search by term: case number, CPF/CNPJ, names, classes, subjects',
+        description: 'Parameter `q` (or `termo`). Best matches first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page; a page with no result is free.' },
+      schema: { querystring: SearchQuery, data: Type.Array(SearchHit) },
+      handler: (req) => search(m, req),
+    });
+  }
+}
+
+async function search(m: CaseModule, req: Req) {
+  const term = (req.query.q ?? req.query.termo)?.trim();
+  if (!term) throw new ApiError('MISSING_PARAMETER', 'Give the term in `q`.', { field: 'q', in: 'query' });
+  if (req.query.q !== undefined && req.query.termo !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `q` or `termo`, not both.', { field: 'termo', in: 'query' });
+  const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+  const listing = `busca:${foldText(term)}`;
+  const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? 0;
+  const { hits, more } = await findCases(m, term, limit, offset);
+  return {
+    data: hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).map((p) => p.nome) })),
+    meta: { pagination: { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null }, consulta: { termo: term } },
+    free: hits.length === 0,
+  };
+}
+
+async function findCases(m: CaseModule, term: string, limit: number, offset: number): Promise<{ hits: { c: StoredCase; score: number }[]; more: boolean }> {
+  if (isValidCnj(term)) {
+    if (offset > 0) return { hits: [], more: false };
+    const lookup = await m.service.lookup(parseCnjWithCourt(term, 'q')).catch((err) => {
+      if (err instanceof ApiError && err.code === 'CASE_NOT_FOUND') return null;
+      throw err;
+    });
+    return { hits: lookup ? [{ c: lookup.stored, score: 1 }] : [], more: false };
+  }
+  if (isValidCpf(term) || isValidCnpj(term)) {
+    const numbers = await m.service.numbersByDocument(parseCpfCnpj(term, 'q').value);
+    const cases = await m.service.lookupMany(numbers.slice(offset, offset + limit));
+    return { hits: cases.map((c) => ({ c, score: 1 })), more: offset + limit < numbers.length };
+  }
+  if (offset === 0 && m.sources.details) await pullFromProvider(m, term);
+  const found = await m.search.search(term, limit + 1, offset);
+  const cases = new Map((await m.store.many(found.slice(0, limit).map((h) => h.numeroCnj))).map((c) => [c.row.numero_cnj, c]));
+  return { hits: found.slice(0, limit).flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])), more: found.length > limit };
+}
+
+/** Cases where the provider finds a party of that name join the store, with their parties indexed. */
+async function pullFromProvider(m: CaseModule, term: string): Promise<void> {
+  const numbers = (await m.sources.details!.findByName(term)).slice(0, PROVIDER_MATCHES_PER_QUERY);
+  if (numbers.length > 0) await m.service.withDetails(await m.service.lookupMany(numbers));
+}

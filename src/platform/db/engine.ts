@@ -1,0 +1,7 @@
+/** Which engine a Kysely instance talks to, for the few statements that differ (full-text search). */
+import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Engine } from './database.ts';
+
+export async function engineOf(db: Kysely<any>): Promise<Engine> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
