@@ -1,5 +1,5 @@
 /**
- * `tramita` — the one entry point: serve | worker | migrate | accounts | keys | credits.
+ * `tramita` — the one entry point: serve | worker | migrate | accounts | keys | credits | sandbox.
  * Every command reads the same environment as the server (src/config.ts).
  */
 import { parseArgs } from 'node:util';
@@ -9,6 +9,7 @@ import { createLogger } from './platform/observability/logger.ts';
 import { createServices, type Services } from './platform/services.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './cli/admin.ts';
 import { serve, work } from './cli/serve.ts';
+import { runSandboxCommand } from './sandbox/cli.ts';
 
 const USAGE = `Usage: tramita <command> [options]
 
@@ -24,6 +25,8 @@ Commands:
   keys list ACCOUNT_ID [--json]
   keys revoke KEY_ID
   credits add ACCOUNT_ID AMOUNT_BRL [--note TEXT] [--json]
+  sandbox [--cases N] [--seed S] [--port P] [--latency MS]
+                                          run the upstream simulator alone (fictitious DataJud + portal)
 
 Configuration comes from the environment: see docs/configuration.md.`;
 
@@ -64,6 +67,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'sandbox':
+      return runSandboxCommand(config, rest);
     case 'accounts':
       return withServices(config, (s) => accountsCommand(s, rest));
     case 'keys':

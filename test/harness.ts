@@ -18,6 +18,9 @@ import { migrate, openDatabase, type Database } from '../src/platform/db/databas
 import { randomToken } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices, type Services } from '../src/platform/services.ts';
+import { jobHandlers } from '../src/capabilities/index.ts';
+import { Worker } from '../src/platform/jobs/worker.ts';
+import { openSources, type OpenedSources } from '../src/sources/index.ts';
 
 export interface HarnessOptions extends BuildOptions {
   config?: Partial<Config>;
@@ -27,6 +30,9 @@ export interface HarnessOptions extends BuildOptions {
   /** Captures every log line (to prove secrets never reach the logs). */
   captureLogs?: boolean;
 }
+
+/** A small sandbox by default: generated in milliseconds, still every court alias. */
+const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000' };
 
 export interface TestAccount {
   accountId: string;
@@ -40,8 +46,12 @@ export interface Harness {
   services: Services;
   config: Config;
   logs: string[];
+  /** The upstreams (the sandbox simulator, with its fault knobs and data set). */
+  sources: OpenedSources;
   createAccount(opts?: { credits?: number; plan?: string; name?: string; status?: 'active' | 'inactive' }): Promise<TestAccount>;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Runs every due job (and those they enqueue) until none is due; returns how many ran. */
+  runJobs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -111,16 +121,18 @@ export function testPrices(extra: Record<string, number> = {}): PriceFile {
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: opts.captureLogs ? 'info' : 'silent', ...opts.env }, { ...fresh.config, ...opts.config });
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: opts.captureLogs ? 'info' : 'silent', ...TEST_SANDBOX_ENV, ...opts.env }, { ...fresh.config, ...opts.config });
   const logs: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
   const log = createLogger(config.logLevel, opts.captureLogs ? sink : undefined);
   await migrate(fresh.database);
-  const services = createServices(config, fresh.database, log, { clock: opts.clock ?? systemClock, prices: new PriceTable(opts.prices ?? testPrices()) });
+  const clock = opts.clock ?? systemClock;
+  const sources = await openSources(config, { clock });
+  const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
   const app = await buildApp(services, opts);
   let n = 0;
   return {
-    app, services, config, logs,
+    app, services, config, logs, sources,
     async createAccount(o = {}) {
       const account = await services.accounts.create({ name: o.name ?? `Conta ${++n}`, plan: o.plan ?? 'padrao' });
       if (o.credits) await credit(services.db, services.clock, account.id, o.credits, 'test top-up');
@@ -129,9 +141,16 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
       return { accountId: account.id, key: k.key, keyId: k.id, headers: { 'x-api-key': k.key } };
     },
     inject: (o) => app.inject(o),
+    async runJobs() {
+      const worker = new Worker({ queue: services.jobs, handlers: jobHandlers(services), clock, log, concurrency: 8, leaseMs: config.jobLeaseMs, pollMs: 10 });
+      let total = 0;
+      for (let ran = await worker.runDue(); ran > 0; ran = await worker.runDue()) total += ran;
+      return total;
+    },
     async close() {
       await app.close();
       await app.tramita.background.drain(5_000);
+      await sources.close();
       await fresh.database.close();
       await fresh.drop();
     },

@@ -8,18 +8,55 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { RegisteredRoute } from '../src/platform/http/route.ts';
+import { credit } from '../src/platform/billing/ledger.ts';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
 
 type Fixture = (h: Harness, owner: TestAccount) => Promise<Record<string, string>>;
 
 /** For each route with path parameters: creates an object owned by `owner` and returns its params. */
 const OWNED: Record<string, Fixture> = {
+  '/v1/processos/cnj/:cnj': async (h) => ({ cnj: sandboxCase(h) }),
+  '/v1/processos/cnj/:cnj/pdf': async (h) => ({ cnj: sandboxCase(h) }),
+  '/v1/processos/cnj/:cnj/movimentacoes': async (h) => ({ cnj: sandboxCase(h) }),
+  '/v1/processos/cnj/:cnj/solicitar-atualizacao': async (h) => ({ cnj: sandboxCase(h) }),
+  // The account's own refresh: another account has none of this case, so it gets 404.
+  '/v1/processos/cnj/:cnj/status-atualizacao': async (h, owner) => ({ cnj: await refreshed(h, owner) }),
+  '/v1/processos/cnj/:cnj/documentos-publicos': async (h, owner) => ({ cnj: await refreshed(h, owner) }),
+  '/v1/processos/cnj/:cnj/documentos/:documentId/download': async (h, owner) => {
+    const cnj = await refreshed(h, owner);
+    const docs = await h.services.db.selectFrom('case_documents').select('documento_id').where('numero_cnj', '=', cnj).execute();
+    return { cnj, documentId: docs[0].documento_id };
+  },
   '/v1/requests/:requestId': async (h, owner) => {
     const id = `req_${'0'.repeat(9)}${Math.random().toString(36).slice(2, 14).padEnd(12, '0')}`;
     await h.services.asyncRequests.open({ id, accountId: owner.accountId, method: 'GET', path: '/v1/x' });
     return { requestId: id };
   },
 };
+
+/** Public court data is the same for every account: these routes answer a stranger like the owner. */
+const PUBLIC_DATA = new Set(['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/movimentacoes',
+  '/v1/processos/cnj/:cnj/solicitar-atualizacao', '/v1/processos/cnj/:cnj/documentos-publicos', '/v1/processos/cnj/:cnj/documentos/:documentId/download']);
+
+/** Routes that answer a file instead of the JSON envelope. */
+const FILES = new Set(['/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/documentos/:documentId/download']);
+
+/** A visible sandbox case with public documents, a different one per call. */
+let nextCase = 0;
+function sandboxCase(h: Harness): string {
+  const cases = h.sources.sandbox!.dataset.cases.filter((c) => c.documentos.length > 0 && c.filedAt <= Date.now());
+  return cases[nextCase++ % cases.length].numero;
+}
+
+/** A case the owner refreshed, with the refresh completed. */
+async function refreshed(h: Harness, owner: TestAccount): Promise<string> {
+  const cnj = sandboxCase(h);
+  await credit(h.services.db, h.services.clock, owner.accountId, 1000, 'fixture: pays for the refresh');
+  const res = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${cnj}/solicitar-atualizacao`, headers: owner.headers });
+  assert.equal(res.statusCode, 200, res.body);
+  await h.runJobs();
+  return cnj;
+}
 
 function fill(url: string, params: Record<string, string>): string {
   return url.replace(/:([A-Za-z_]+)/g, (_, name) => {
@@ -37,9 +74,18 @@ function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: 
   assert.match(String(res.headers['content-type']), /^application\/json/);
 }
 
-async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, query = '') {
+/** Routes with required query parameters, and a valid query string for them. */
+const QUERY: Record<string, (h: Harness) => string> = {
+  '/v1/processos': (h) => `cpf_cnpj=${h.sources.sandbox!.dataset.examples().document}`,
+  '/v1/envolvidos/resumo': (h) => `cpf_cnpj=${h.sources.sandbox!.dataset.examples().document}`,
+  '/v1/busca/termo': () => 'q=teste',
+  '/v1/busca': () => 'q=teste',
+};
+
+async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, extraQuery = '') {
   const method = route.method as 'GET';
-  return h.inject({ method, url: fill(route.url, params) + query, headers, ...(method === 'GET' ? {} : { payload: {} }) });
+  const query = [QUERY[route.url]?.(h), extraQuery].filter(Boolean).join('&');
+  return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' ? {} : { payload: {} }) });
 }
 
 const harness = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
@@ -84,6 +130,11 @@ for (const route of routes.filter((r) => r.meta.auth)) {
     for (const headers of [owner.headers, { authorization: `Bearer ${owner.key}` }]) {
       const res = await request(harness, route, headers, params);
       assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode} ${res.body}`);
+      if (FILES.has(route.url)) {
+        // A file is sent as is: its request id and charge travel in headers.
+        assert.ok(res.headers['x-request-id'] && res.headers['x-credits-charged'] !== undefined);
+        continue;
+      }
       const body = json(res);
       assert.ok('data' in body);
       // The status URL replays the operation's own meta.requestId; every other route uses this exchange's.
@@ -93,12 +144,19 @@ for (const route of routes.filter((r) => r.meta.auth)) {
 
   test(`${name}: an unknown query parameter is 400 UNKNOWN_PARAMETER naming it`, async () => {
     const owner = await harness.createAccount({ credits: 1000 });
-    const res = await request(harness, route, owner.headers, await samples(route)(harness, owner), '?definitelyNotAParameter=1');
+    const res = await request(harness, route, owner.headers, await samples(route)(harness, owner), 'definitelyNotAParameter=1');
     assertErrorEnvelope(res, 400, 'UNKNOWN_PARAMETER');
     assert.equal(json(res).error.details.field, 'definitelyNotAParameter');
   });
 
-  if (route.url.includes(':')) {
+  if (route.url.includes(':') && PUBLIC_DATA.has(route.url)) {
+    test(`${name}: public court data answers another account as it answers the owner`, async () => {
+      const owner = await harness.createAccount({ credits: 1000 });
+      const stranger = await harness.createAccount({ credits: 1000 });
+      const res = await request(harness, route, stranger.headers, await OWNED[route.url](harness, owner));
+      assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode} ${res.body}`);
+    });
+  } else if (route.url.includes(':')) {
     test(`${name}: another account's object is 404, never 403 or its data`, async () => {
       const owner = await harness.createAccount({ credits: 1000 });
       const stranger = await harness.createAccount({ credits: 1000 });

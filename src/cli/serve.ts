@@ -12,6 +12,7 @@ import { Worker } from '../platform/jobs/worker.ts';
 import { scheduleMaintenance } from '../platform/maintenance.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
+import { openSources, type OpenedSources } from '../sources/index.ts';
 
 function startWorker(s: Services): Worker {
   const worker = new Worker({
@@ -34,7 +35,7 @@ function onSignal(stop: () => Promise<void>): void {
 }
 
 /** On an empty database: a sandbox account with credits, its key printed once with a first call to try. */
-async function bootstrapSandboxAccount(s: Services, baseUrl: string): Promise<void> {
+async function bootstrapSandboxAccount(s: Services, baseUrl: string, sources: OpenedSources): Promise<void> {
   if ((await s.accounts.count()) > 0) return;
   const account = await s.accounts.create({ name: 'Sandbox', plan: s.prices.hasPlan('sandbox') ? 'sandbox' : s.prices.defaultPlan, sandbox: true });
   if (s.config.sandboxCreditsCentavos > 0) await credit(s.db, s.clock, account.id, s.config.sandboxCreditsCentavos, 'sandbox credits');
@@ -47,9 +48,23 @@ async function bootstrapSandboxAccount(s: Services, baseUrl: string): Promise<vo
     '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ').',
     '',
     `  curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: ${key.key}'`,
+    ...sandboxExamples(baseUrl, key.key, sources),
     `  Reference: ${baseUrl}/docs`,
     '',
   ].join('\n'));
+}
+
+/** The upstreams, logging the sandbox's generation when it runs. */
+async function upstreams(config: Config, log: Services['log']): Promise<OpenedSources> {
+  let last = 0;
+  const sources = await openSources(config, {
+    onProgress: (done, total) => {
+      if (done === total || done - last >= total / 4) log.info({ done, total }, 'sandbox: generating the fictitious data set');
+      last = done;
+    },
+  });
+  if (sources.sandbox) log.info({ datajud: sources.sandbox.datajudUrl, portal: sources.sandbox.portalUrl }, 'sandbox upstreams running on loopback (fictitious data)');
+  return sources;
 }
 
 export async function serve(config: Config): Promise<number> {
@@ -57,7 +72,8 @@ export async function serve(config: Config): Promise<number> {
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  const s = createServices(config, database, log);
+  const sources = await upstreams(config, log);
+  const s = createServices(config, database, log, { sources });
   const app = await buildApp(s, { defaultMetrics: true });
   let worker: Worker | undefined;
   // Installed before listening, so a signal at any point of start-up still shuts down cleanly.
@@ -66,6 +82,7 @@ export async function serve(config: Config): Promise<number> {
     await app.close();
     await app.tramita.background.drain(config.syncWindowMs);
     await worker?.stop();
+    await sources.close();
     await database.close();
     log.info('stopped');
   });
@@ -77,7 +94,7 @@ export async function serve(config: Config): Promise<number> {
     worker = startWorker(s);
   }
   log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
-  await bootstrapSandboxAccount(s, baseUrl);
+  await bootstrapSandboxAccount(s, baseUrl, sources);
   return new Promise<number>(() => {}); // runs until a signal
 }
 
@@ -85,14 +102,31 @@ export async function work(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
   const database = await openDatabase(config);
   await migrate(database);
-  const s = createServices(config, database, log);
+  // With the sandbox, each worker runs its own simulator: same seed and size, same data set.
+  const sources = await upstreams(config, log);
+  const s = createServices(config, database, log, { sources });
   await scheduleMaintenance(s);
   const worker = startWorker(s);
   log.info({ worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency }, 'tramita worker running');
   onSignal(async () => {
     log.info('worker stopping: handing unfinished jobs back');
     await worker.stop();
+    await sources.close();
     await database.close();
   });
   return new Promise<number>(() => {});
+}
+
+/** First calls to try on the sandbox's fictitious data, for the start-up banner. */
+function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): string[] {
+  if (!sources.sandbox) return [];
+  const ex = sources.sandbox.dataset.examples();
+  const cnj = Object.values(ex.numbers)[0];
+  return [
+    '',
+    '  The upstreams are the sandbox simulator: fictitious cases, marked `meta.source.sandbox: true`.',
+    ...(cnj ? [`  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`] : []),
+    ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
+    `  More sample numbers: npx tramita sandbox`,
+  ];
 }

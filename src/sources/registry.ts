@@ -1,8 +1,7 @@
 /**
  * What each upstream connector covers, for `/v1/integrador` (spec §4.7). A connector registers the
  * courts it reaches and the resources it gives; the courts listing is derived from this, so it never
- * claims coverage that no connector provides. No connector is registered yet: the DataJud and DJEN
- * connectors add themselves here as they arrive.
+ * claims coverage that no connector provides.
  */
 import type { Court } from '../capabilities/courts/data.ts';
 
@@ -14,7 +13,10 @@ export interface SourceCoverage {
   covers(court: Court): boolean;
 }
 
-export const SOURCES: SourceCoverage[] = [];
+export const SOURCES: SourceCoverage[] = [
+  // Every court with a DataJud index (all but STF): cover, class, subjects, court unit and movements.
+  { name: 'DataJud', resources: ['capa', 'movimentacoes'], covers: (court) => court.datajudAlias !== null },
+];
 
 export function coverageOf(court: Court, sources: readonly SourceCoverage[] = SOURCES) {
   const covering = sources.filter((s) => s.covers(court));

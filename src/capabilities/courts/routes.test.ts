@@ -18,8 +18,10 @@ test('the courts listing has the 92 courts with J.TR, UFs, systems, DataJud alia
   assert.equal(tjsp.datajudAlias, 'api_publica_tjsp');
   assert.deepEqual(tjsp.ufs, ['SP']);
   assert.equal(typeof tjsp.sistemas.atual, 'string');
-  assert.deepEqual(tjsp.cobertura, { fontes: [], recursos: [] }, 'no connector yet: no coverage is claimed');
-  assert.equal(body.data.find((c: any) => c.sigla === 'STF').datajudAlias, null);
+  assert.deepEqual(tjsp.cobertura, { fontes: ['DataJud'], recursos: ['capa', 'movimentacoes'] });
+  const stf = body.data.find((c: any) => c.sigla === 'STF');
+  assert.equal(stf.datajudAlias, null);
+  assert.deepEqual(stf.cobertura, { fontes: [], recursos: [] }, 'no DataJud index: no coverage is claimed');
 });
 
 test('the courts listing filters by segment and UF, and rejects an unknown segment', async (t) => {

@@ -1,0 +1,197 @@
+/**
+ * The sandbox: one node:http server on 127.0.0.1 that simulates Tramita's upstreams with a
+ * deterministic, fictitious data set, so the real connectors run offline unchanged.
+ *   /datajud/<alias>/_search    the DataJud public API (datajud/server.ts)
+ *   /portal/api/v1/…            the case-details protocol (portal/server.ts documents it)
+ *   /_sandbox                   info (URLs, data set, example numbers)
+ *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
+ *   /_sandbox/stats             GET / DELETE: request counters per upstream
+ */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { systemClock, type Clock } from '../platform/clock.ts';
+import { generateDataset, type SandboxDataset } from './data/dataset.ts';
+import { dataJudHandler } from './datajud/server.ts';
+import { FaultError, parseFaultRequest, SandboxFaults, type AppliedFault, type Upstream } from './faults.ts';
+import { jsonResponse, type SimRequest, type SimResponse, type UpstreamHandler } from './http.ts';
+import { portalHandler } from './portal/server.ts';
+import { StatsCounter, type SandboxStats } from './stats.ts';
+
+export interface SandboxOptions {
+  cases: number;
+  seed: number;
+  /** 0 or omitted: a free port. */
+  port?: number;
+  /** Default added latency of both upstreams (TRAMITA_SANDBOX_LATENCY_MS). */
+  latencyMs?: number;
+  /** The key the DataJud simulator accepts (`Authorization: APIKey <key>`). */
+  datajudApiKey: string;
+  clock?: Clock;
+  onProgress?: (done: number, total: number) => void;
+  /** How many days after the anchor future cases/movements reach (default 7). */
+  futureDays?: number;
+}
+
+export interface Sandbox {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** `url + '/datajud'`: use as DATAJUD_URL. */
+  datajudUrl: string;
+  /** `url + '/portal'`: use as TRAMITA_PORTAL_URL. */
+  portalUrl: string;
+  dataset: SandboxDataset;
+  faults: SandboxFaults;
+  stats(): SandboxStats;
+  resetStats(): void;
+  /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 8 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(res: http.ServerResponse, r: SimResponse): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(r.status, { ...r.headers, 'content-length': String(r.body.length) });
+  res.end(r.body);
+}
+
+/** The answer of an injected failure, shaped like each upstream's own errors. */
+function failure(upstream: Upstream, status: number, retryAfterSeconds: number): SimResponse {
+  const retry: Record<string, string> = status === 429 ? { 'retry-after': String(retryAfterSeconds) } : {};
+  if (upstream === 'portal') return jsonResponse(status, { message: status === 429 ? 'limite de requisições excedido' : 'serviço indisponível (falha simulada)' }, retry);
+  if (status === 502) {
+    // What the gateway in front of Elasticsearch sends: HTML, not JSON.
+    return { status, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n') };
+  }
+  if (status === 429) return jsonResponse(429, { error: 'Too Many Requests', status: 429 }, retry);
+  const type = status === 503 ? 'cluster_block_exception' : 'internal_server_error';
+  const cause = { type, reason: `simulated failure (HTTP ${status})` };
+  return jsonResponse(status, { error: { root_cause: [cause], ...cause }, status });
+}
+
+/** A 200 cut in half: the "malformed JSON" fault (PDFs get cut too). */
+function truncate(r: SimResponse): SimResponse {
+  return { ...r, body: r.body.subarray(0, Math.floor(r.body.length / 2)) };
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const clock = options.clock ?? systemClock;
+  const dataset = generateDataset({ cases: options.cases, seed: options.seed, clock, onProgress: options.onProgress, futureDays: options.futureDays });
+  const faults = new SandboxFaults(options.latencyMs ?? 0);
+  const counters = new StatsCounter();
+  const closing = new AbortController();
+  const sockets = new Set<Socket>();
+  const handlers: Record<Upstream, UpstreamHandler> = {
+    datajud: dataJudHandler({ dataset, apiKey: options.datajudApiKey }),
+    portal: portalHandler({ dataset }),
+  };
+  let info: () => unknown = () => ({});
+
+  async function answer(upstream: Upstream, fault: AppliedFault, request: SimRequest): Promise<SimResponse | null> {
+    if (fault.latencyMs > 0) {
+      counters.fault(upstream, 'latency');
+      await delay(fault.latencyMs, undefined, { signal: closing.signal });
+    }
+    if (fault.hang) {
+      counters.fault(upstream, 'hang');
+      return null; // the socket stays open until the client aborts or close() destroys it
+    }
+    if (fault.status !== null) {
+      counters.fault(upstream, 'status');
+      return failure(upstream, fault.status, fault.retryAfterSeconds);
+    }
+    let response = await handlers[upstream](request, { now: dataset.now(), partialShards: fault.partialShards });
+    if (fault.partialShards && upstream === 'datajud') counters.fault(upstream, 'partialShards');
+    if (fault.malformed && response.status === 200) {
+      counters.fault(upstream, 'malformed');
+      response = truncate(response);
+    }
+    return response;
+  }
+
+  async function serveUpstream(upstream: Upstream, path: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    counters.request(upstream);
+    let response: SimResponse | null;
+    try {
+      const body = await readBody(req);
+      response = await answer(upstream, faults.take(upstream), { method: req.method ?? 'GET', path: path || '/', query: url.searchParams, headers: req.headers, body });
+    } catch (e) {
+      if (closing.signal.aborted) return;
+      response = e instanceof BodyTooLarge ? jsonResponse(413, { message: 'request body too large' }) : jsonResponse(500, { message: `sandbox internal error: ${(e as Error).message}` });
+    }
+    if (response === null) return;
+    counters.response(upstream, response.status);
+    send(res, response);
+  }
+
+  async function control(path: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (path === '/_sandbox/faults') {
+      if (req.method === 'PUT' || req.method === 'POST') {
+        try {
+          faults.set(parseFaultRequest(JSON.parse((await readBody(req)).toString('utf8') || '{}')));
+        } catch (e) {
+          return send(res, jsonResponse(400, { message: e instanceof FaultError || e instanceof SyntaxError ? e.message : String(e) }));
+        }
+      } else if (req.method === 'DELETE') faults.reset();
+      return send(res, jsonResponse(200, faults.get()));
+    }
+    if (path === '/_sandbox/stats') {
+      if (req.method === 'DELETE') counters.reset();
+      return send(res, jsonResponse(200, counters.snapshot()));
+    }
+    if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));
+    send(res, jsonResponse(404, { message: 'not found' }));
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const [, prefix] = /^\/([^/]*)/.exec(url.pathname) ?? [];
+    const rest = url.pathname.slice(prefix.length + 1);
+    const done = prefix === 'datajud' || prefix === 'portal' ? serveUpstream(prefix, rest, req, res, url) : control(url.pathname.replace(/\/+$/, '') || '/', req, res);
+    done.catch(() => res.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sandbox: Sandbox = {
+    url,
+    datajudUrl: `${url}/datajud`,
+    portalUrl: `${url}/portal`,
+    dataset,
+    faults,
+    stats: () => counters.snapshot(),
+    resetStats: () => counters.reset(),
+    close: async () => {
+      closing.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+  info = () => ({
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, cases: dataset.size, seed: dataset.seed,
+    anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
+  });
+  return sandbox;
+}

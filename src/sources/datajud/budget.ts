@@ -1,0 +1,98 @@
+/**
+ * The process-wide DataJud request budget: at most N requests in any rolling minute, across every
+ * alias, lookup, refresh and monitor (terms of use 3.13: ≤ 120/min, reference/upstream/datajud.md §3).
+ * A sliding log of grant times rather than a refilling bucket: a bucket of N that refills at N/min
+ * lets 2N through in some 60 s windows; the log never does. Callers queue (FIFO) and wait for a slot;
+ * waiting is abortable and never fails otherwise.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { raceAbort } from './concurrency.ts';
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Waits `ms`; an abort rejects with the signal's own reason (not a generic AbortError). */
+export const realSleep: Sleep = async (ms, signal) => {
+  try {
+    await delay(ms, undefined, signal ? { signal } : undefined);
+  } catch (err) {
+    throw signal?.aborted ? signal.reason : err;
+  }
+};
+
+export interface RequestBudgetOptions {
+  perMinute: number;
+  clock?: Clock;
+  sleep?: Sleep;
+  /** The rolling window; 60 000 ms unless a test says otherwise. */
+  windowMs?: number;
+  /** Called at each grant with its time (metrics, tests). */
+  onGrant?: (atMs: number) => void;
+}
+
+export class RequestBudget {
+  readonly perMinute: number;
+  readonly #windowMs: number;
+  readonly #clock: Clock;
+  readonly #sleep: Sleep;
+  readonly #onGrant: ((atMs: number) => void) | undefined;
+  /** Grant times (ms), oldest first; `#head` skips the expired ones without shifting the array. */
+  #grants: number[] = [];
+  #head = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #granted = 0;
+
+  constructor(options: RequestBudgetOptions) {
+    if (!Number.isInteger(options.perMinute) || options.perMinute < 1) throw new RangeError('RequestBudget: perMinute must be a positive integer');
+    this.perMinute = options.perMinute;
+    this.#windowMs = options.windowMs ?? 60_000;
+    this.#clock = options.clock ?? systemClock;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#onGrant = options.onGrant;
+  }
+
+  /** Requests granted so far (for stats and tests). */
+  get granted(): number {
+    return this.#granted;
+  }
+
+  /** Resolves when this caller may send one request; rejects only when `signal` aborts. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const turn = this.#tail.then(() => this.#waitForSlot(signal));
+    this.#tail = turn.catch(() => undefined);
+    return signal ? raceAbort(turn, signal) : turn;
+  }
+
+  async #waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      // An aborted caller gives its turn away without taking a slot.
+      signal?.throwIfAborted();
+      const waitMs = this.#tryTake();
+      if (waitMs === 0) return;
+      await this.#sleep(waitMs, signal);
+    }
+  }
+
+  /** Takes a slot and returns 0, or returns how long until the oldest grant leaves the window. */
+  #tryTake(): number {
+    const now = this.#clock.now().getTime();
+    if (this.#grants.length > this.#head && this.#grants[this.#grants.length - 1] > now) {
+      // The clock went back: forget the log rather than stall every caller until it catches up.
+      this.#grants = [];
+      this.#head = 0;
+    }
+    while (this.#head < this.#grants.length && this.#grants[this.#head] <= now - this.#windowMs) this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > this.#grants.length) {
+      this.#grants = this.#grants.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.#grants.length - this.#head < this.perMinute) {
+      this.#grants.push(now);
+      this.#granted++;
+      this.#onGrant?.(now);
+      return 0;
+    }
+    return Math.max(1, this.#grants[this.#head] + this.#windowMs - now);
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * One DataJud search: `POST <base>/<alias>/_search` with an Elasticsearch query (reference/upstream/
+ * datajud.md §2, §5). Maps every failure to a DataJudError and never turns one into "not found".
+ * No retries, budget or paging here: see transport.ts and paging.ts.
+ */
+import { Agent, request } from 'undici';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { DataJudError } from './errors.ts';
+
+/** One hit as this connector needs it; `_source` stays exactly as received. */
+export interface EsHit {
+  _index: string | null;
+  _id: string;
+  _source: unknown;
+  /** The hit's sort values (epoch millis of `@timestamp`) when the query sorted. */
+  sort: unknown[] | null;
+}
+
+export interface EsSearchResult {
+  hits: EsHit[];
+  /** `_shards.failed`: hits on failed shards are missing from this page (§7). */
+  shardsFailed: number;
+  timedOut: boolean;
+  total: number | null;
+}
+
+export interface DataJudClientOptions {
+  /** e.g. `https://api-publica.datajud.cnj.jus.br` (a path prefix is kept). */
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  /** Sockets the connector's own Agent may open to the upstream. */
+  connections?: number;
+  /** Turns an HTTP-date Retry-After into a delay. */
+  clock?: Clock;
+}
+
+const MAX_DETAIL = 300;
+
+export class DataJudClient {
+  readonly #base: string;
+  readonly #authorization: string;
+  readonly #timeoutMs: number;
+  readonly #clock: Clock;
+  readonly #agent: Agent;
+
+  constructor(options: DataJudClientOptions) {
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#authorization = `APIKey ${options.apiKey}`;
+    this.#timeoutMs = options.timeoutMs;
+    this.#clock = options.clock ?? systemClock;
+    // undici's own timeouts are a backstop only: the per-request timer below covers headers + body.
+    const backstop = options.timeoutMs + 1_000;
+    this.#agent = new Agent({ connections: options.connections ?? 8, headersTimeout: backstop, bodyTimeout: backstop });
+  }
+
+  /** Runs one search; resolves only with a well-formed ES response, otherwise throws DataJudError. */
+  async search(alias: string, body: unknown, signal?: AbortSignal): Promise<EsSearchResult> {
+    signal?.throwIfAborted();
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), this.#timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    try {
+      const response = await this.#post(alias, body, combined);
+      return this.#interpret(alias, response);
+    } catch (err) {
+      if (err instanceof DataJudError) throw err;
+      if (timer.signal.aborted) throw new DataJudError('timeout', `DataJud ${alias} did not answer within ${this.#timeoutMs} ms.`);
+      if (signal?.aborted) throw signal.reason;
+      throw networkFailure(alias, err);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #post(alias: string, body: unknown, signal: AbortSignal): Promise<RawResponse> {
+    const res = await request(`${this.#base}/${encodeURIComponent(alias)}/_search`, {
+      method: 'POST',
+      dispatcher: this.#agent,
+      headers: { authorization: this.#authorization, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    // Always read the body (even of errors) so the socket goes back to the pool.
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text };
+  }
+
+  #interpret(alias: string, res: RawResponse): EsSearchResult {
+    if (res.status >= 200 && res.status < 300) return parseSearchResponse(alias, res.text);
+    throw failureForStatus(alias, res, this.#clock.now().getTime());
+  }
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+function networkFailure(alias: string, err: unknown): DataJudError {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  const message = err instanceof Error ? err.message : String(err);
+  // undici's own timers (backstop) and connect timeouts are timeouts, not outages.
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new DataJudError('timeout', `DataJud ${alias} timed out (${code}).`);
+  }
+  return new DataJudError('unavailable', `DataJud ${alias} unreachable: ${code ? `${code} ` : ''}${message}`.trim());
+}
+
+/** Maps a non-2xx answer (§4: 404 index_not_found_exception is a missing index, e.g. api_publica_stf). */
+function failureForStatus(alias: string, res: RawResponse, nowMs: number): DataJudError {
+  const { status } = res;
+  const detail = esErrorDetail(res.text);
+  const where = `DataJud ${alias} answered HTTP ${status}${detail ? `: ${detail}` : ''}`;
+  if (status === 429) {
+    return new DataJudError('rate_limited', where, { status, retryAfterMs: retryAfterMs(res.headers['retry-after'], nowMs) });
+  }
+  if (status === 401 || status === 403) {
+    return new DataJudError('unauthorized', `${where}. The CNJ may have changed its public key: update DATAJUD_API_KEY from https://datajud-wiki.cnj.jus.br/api-publica/acesso.`, { status });
+  }
+  if (status === 404 && /index_not_found_exception/.test(res.text)) {
+    return new DataJudError('no_index', `DataJud has no index ${alias} (${where}).`, { status });
+  }
+  if (status >= 500) {
+    return new DataJudError('unavailable', where, { status, retryAfterMs: retryAfterMs(res.headers['retry-after'], nowMs) });
+  }
+  // Other 4xx: the upstream refused this query; asking again would get the same answer.
+  return new DataJudError('unavailable', where, { status, retryable: false });
+}
+
+/** `Retry-After` as delta-seconds or HTTP-date → milliseconds from now; undefined when absent/bad. */
+export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** ES error bodies: `{"error":{"type","reason"},"status"}` or `{"error":"..."}`; short, for messages. */
+function esErrorDetail(text: string): string {
+  let detail = text;
+  try {
+    const body: unknown = JSON.parse(text);
+    const error = isRecord(body) ? body.error : undefined;
+    if (typeof error === 'string') detail = error;
+    else if (isRecord(error)) detail = [error.type, error.reason].filter((x) => typeof x === 'string').join(': ');
+  } catch {
+    // not JSON: keep the raw text
+  }
+  detail = detail.replace(/\s+/g, ' ').trim();
+  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON or not the ES shape (§7). */
+export function parseSearchResponse(alias: string, text: string): EsSearchResult {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new DataJudError('malformed', `DataJud ${alias} answered with a body that is not JSON (${text.length} bytes).`);
+  }
+  return toSearchResult(alias, body);
+}
+
+export function toSearchResult(alias: string, body: unknown): EsSearchResult {
+  const outer = isRecord(body) ? body.hits : undefined;
+  const list = isRecord(outer) ? outer.hits : undefined;
+  if (!isRecord(body) || !Array.isArray(list)) {
+    throw new DataJudError('malformed', `DataJud ${alias} answered JSON without hits.hits: not an Elasticsearch search response.`);
+  }
+  const shards = isRecord(body._shards) ? body._shards : {};
+  const total = isRecord(outer) && isRecord(outer.total) ? outer.total.value : isRecord(outer) ? outer.total : undefined;
+  return {
+    hits: list.filter(isRecord).map(toHit),
+    shardsFailed: typeof shards.failed === 'number' ? shards.failed : 0,
+    timedOut: body.timed_out === true,
+    total: typeof total === 'number' ? total : null,
+  };
+}
+
+function toHit(hit: Record<string, unknown>): EsHit {
+  return {
+    _index: typeof hit._index === 'string' ? hit._index : null,
+    _id: typeof hit._id === 'string' ? hit._id : '',
+    _source: hit._source,
+    sort: Array.isArray(hit.sort) ? hit.sort : null,
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The DataJud connector (reference/upstream/datajud.md): case metadata and movements by CNJ number,
+ * batched per court alias with `terms` queries, plus an incremental scan for monitors. The sandbox
+ * simulator speaks the same protocol, so this code runs unchanged against it (`sandbox` only labels
+ * where the data came from).
+ */
+import type { Config } from '../../config.ts';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../ports.ts';
+import { AliasResolver, courtOfAlias, routeCnj } from './aliases.ts';
+import { Batcher } from './batcher.ts';
+import { RequestBudget, realSleep, type Sleep } from './budget.ts';
+import { DataJudClient, type EsHit, type EsSearchResult } from './client.ts';
+import { normalizeDataJudDate } from './dates.ts';
+import { DataJudError } from './errors.ts';
+import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
+import { numeroOf, parseHits } from './parse.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import { DataJudTransport, type DataJudStats } from './transport.ts';
+
+/** ES `max_result_window` / DataJud's largest page (§6). */
+const MAX_PAGE = 10_000;
+/** Room for one document per grau (G1, G2, JE, TR, …; §8.1) so a batch rarely needs a 2nd page. */
+const HITS_PER_NUMBER = 6;
+
+export interface DataJudConnectorOptions {
+  /** e.g. `https://api-publica.datajud.cnj.jus.br`, or the sandbox simulator's URL. */
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  /** Size of the connector's own budget; ignored when `budget` is given. */
+  requestsPerMinute: number;
+  /** Most numbers in one `terms` request. */
+  batchSize: number;
+  /** True when `baseUrl` is the sandbox simulator (reported in `info`). */
+  sandbox?: boolean;
+  /** A budget shared with other DataJud users of this process. */
+  budget?: RequestBudget;
+  clock?: Clock;
+  /** Used for backoff and budget waits; tests pass one that does not really wait. */
+  sleep?: Sleep;
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  /** How long `fetchCase` gathers concurrent lookups of one alias (default 5 ms). */
+  coalesceWindowMs?: number;
+  /** Requests in flight at once (default 8). */
+  maxInFlight?: number;
+}
+
+/** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
+export function dataJudOptionsFromConfig(
+  config: Pick<Config, 'datajudApiKey' | 'datajudTimeoutMs' | 'datajudRequestsPerMinute' | 'datajudBatchSize'>,
+  baseUrl: string,
+  sandbox: boolean,
+): DataJudConnectorOptions {
+  return {
+    baseUrl,
+    apiKey: config.datajudApiKey,
+    timeoutMs: config.datajudTimeoutMs,
+    requestsPerMinute: config.datajudRequestsPerMinute,
+    batchSize: config.datajudBatchSize,
+    sandbox,
+  };
+}
+
+export class DataJudConnector implements CaseMetadataSource {
+  readonly info: SourceInfo;
+  readonly #client: DataJudClient;
+  readonly #transport: DataJudTransport;
+  readonly #aliases: AliasResolver;
+  readonly #batcher: Batcher<CaseRecord>;
+  readonly #batchSize: number;
+  readonly #closing = new AbortController();
+
+  constructor(options: DataJudConnectorOptions) {
+    if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError('DataJudConnector: batchSize must be a positive integer');
+    const clock = options.clock ?? systemClock;
+    const sleep = options.sleep ?? realSleep;
+    const maxInFlight = options.maxInFlight ?? 8;
+    this.info = { name: 'DataJud', sandbox: options.sandbox ?? false };
+    this.#batchSize = options.batchSize;
+    this.#client = new DataJudClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs, connections: maxInFlight, clock });
+    this.#transport = new DataJudTransport({
+      client: this.#client,
+      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep }),
+      maxInFlight,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      sleep,
+      random: options.random ?? Math.random,
+    });
+    this.#aliases = new AliasResolver((alias) => this.#probe(alias));
+    this.#batcher = new Batcher<CaseRecord>({
+      windowMs: options.coalesceWindowMs ?? 5,
+      maxBatch: options.batchSize,
+      run: (alias, numbers) => this.#fetchChunk(alias, numbers, this.#closing.signal),
+    });
+  }
+
+  /**
+   * Cases by number (masked or bare), keyed by the 20 bare digits; numbers DataJud does not have are
+   * absent. Every number is routed before the first request, so one without an index (STF) fails
+   * the call with `no_index` and nothing is sent.
+   */
+  async fetchCases(numerosCnj: readonly string[], signal?: AbortSignal): Promise<Map<string, CaseRecord>> {
+    this.#assertOpen();
+    const chunks = this.#chunksByAlias(numerosCnj);
+    const result = new Map<string, CaseRecord>();
+    // One failed chunk fails the call: stop its siblings rather than spend budget on them.
+    const siblings = new AbortController();
+    const linked = AbortSignal.any([siblings.signal, this.#closing.signal, ...(signal ? [signal] : [])]);
+    await Promise.all(chunks.map(async ({ alias, numbers }) => {
+      try {
+        for (const [numero, record] of await this.#fetchChunk(alias, numbers, linked)) result.set(numero, record);
+      } catch (err) {
+        siblings.abort(new DOMException('another DataJud batch of this call failed', 'AbortError'));
+        throw err;
+      }
+    }));
+    return result;
+  }
+
+  /**
+   * One case, or null when DataJud does not have it. Concurrent calls for numbers of the same alias
+   * are coalesced into one `terms` request (window `coalesceWindowMs`, at most `batchSize` numbers).
+   */
+  async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<CaseRecord | null> {
+    this.#assertOpen();
+    const route = routeCnj(numeroCnj);
+    return this.#batcher.get(route.alias, route.digits, signal);
+  }
+
+  /**
+   * Documents of `alias` updated since `sinceIso`, a page at a time, oldest (re)indexing first
+   * (§5 incremental sync: range on dataHoraUltimaAtualizacao, sort @timestamp, search_after). A
+   * document is yielded once per scan (dedupe by `_id`, §6). One case's instances may arrive in
+   * different pages: a record holds the instances of its page; merge by number.
+   */
+  async *scanUpdatedSince(alias: string, sinceIso: string, pageSize = 1000, signal?: AbortSignal): AsyncGenerator<CaseRecord[]> {
+    this.#assertOpen();
+    const since = normalizeDataJudDate(sinceIso);
+    if (since === null) throw new RangeError(`scanUpdatedSince: ${JSON.stringify(sinceIso)} is not an ISO-8601 date`);
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) throw new RangeError(`scanUpdatedSince: pageSize must be 1..${MAX_PAGE}`);
+    const linked = signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
+    const actual = await this.#aliases.resolve(alias, linked);
+    const tribunal = courtOfAlias(alias)?.sigla;
+    const query = { bool: { filter: [{ range: { dataHoraUltimaAtualizacao: { gte: since } } }] } };
+    const seen = new Set<string>();
+    const fetchPage = (after: readonly unknown[] | undefined) => this.#completePage(actual, searchBody(pageSize, query, after), linked);
+    for await (const page of searchPages(fetchPage, pageSize, actual)) {
+      const fresh = page.hits.filter((hit) => hit._id === '' || !seen.has(hit._id));
+      for (const hit of fresh) seen.add(hit._id);
+      const cases = parseHits(fresh, { tribunal });
+      if (cases.length > 0) yield cases;
+    }
+  }
+
+  /** Counters since construction (for benchmarks). */
+  stats(): DataJudStats {
+    return { ...this.#transport.stats };
+  }
+
+  /** Rejects lookups still gathering, aborts requests in flight, closes the sockets. */
+  async close(): Promise<void> {
+    if (this.#closing.signal.aborted) return;
+    const closed = new DataJudError('unavailable', 'The DataJud connector was closed.', { retryable: false });
+    this.#batcher.rejectPending(closed);
+    this.#closing.abort(closed);
+    await this.#client.close();
+  }
+
+  #assertOpen(): void {
+    if (this.#closing.signal.aborted) throw new DataJudError('unavailable', 'The DataJud connector is closed.', { retryable: false });
+  }
+
+  /** Routes every number first (no_index throws here, before any request), then chunks per alias. */
+  #chunksByAlias(numeros: readonly string[]): Array<{ alias: string; numbers: string[] }> {
+    const byAlias = new Map<string, Set<string>>();
+    for (const numero of numeros) {
+      const route = routeCnj(numero);
+      let set = byAlias.get(route.alias);
+      if (!set) byAlias.set(route.alias, (set = new Set()));
+      set.add(route.digits);
+    }
+    const chunks: Array<{ alias: string; numbers: string[] }> = [];
+    for (const [alias, set] of byAlias) {
+      const all = [...set];
+      for (let i = 0; i < all.length; i += this.#batchSize) chunks.push({ alias, numbers: all.slice(i, i + this.#batchSize) });
+    }
+    return chunks;
+  }
+
+  /** One `terms` query (all its pages) for numbers of one alias. */
+  async #fetchChunk(alias: string, numbers: string[], signal: AbortSignal): Promise<Map<string, CaseRecord>> {
+    const actual = await this.#aliases.resolve(alias, signal);
+    try {
+      return await this.#termsLookup(actual, courtOfAlias(alias)?.sigla, numbers, signal);
+    } catch (err) {
+      // A cached spelling that stopped answering (CNJ renamed the index): probe again next time.
+      if (err instanceof DataJudError && err.failure === 'no_index' && this.#aliases.isDisputed(alias)) this.#aliases.forget(alias);
+      throw err;
+    }
+  }
+
+  /**
+   * Partial shard failures (`_shards.failed > 0`, §7) with numbers missing are retried and then fail
+   * as `unavailable`: a number on a failed shard must never be reported as absent.
+   */
+  async #termsLookup(alias: string, tribunal: string | undefined, numbers: string[], signal: AbortSignal): Promise<Map<string, CaseRecord>> {
+    const wanted = new Set(numbers);
+    const size = Math.min(MAX_PAGE, numbers.length * HITS_PER_NUMBER);
+    const query = { terms: { numeroProcesso: numbers } };
+    for (let attempt = 1; ; attempt++) {
+      const { hits, partial } = await this.#allPages(alias, size, query, signal);
+      const cases = parseHits(hits.filter((hit) => wanted.has(numeroOf(hit._source) ?? '')), { tribunal });
+      const found = new Map(cases.map((c) => [c.numeroCnj, c]));
+      if (!partial || found.size === wanted.size) return found;
+      if (attempt >= this.#transport.retry.attempts) {
+        const missing = wanted.size - found.size;
+        throw this.#transport.failed(new DataJudError('unavailable', `DataJud ${alias} answered with failed shards and ${missing} of ${wanted.size} numbers missing, ${attempt} times; they may exist.`));
+      }
+      await this.#transport.backoff(attempt, signal);
+    }
+  }
+
+  async #allPages(alias: string, size: number, query: unknown, signal: AbortSignal): Promise<{ hits: EsHit[]; partial: boolean }> {
+    const hits: EsHit[] = [];
+    let partial = false;
+    const fetchPage = (after: readonly unknown[] | undefined) => this.#transport.search(alias, searchBody(size, query, after), signal);
+    for await (const page of searchPages(fetchPage, size, alias)) {
+      for (const hit of page.hits) hits.push(hit);
+      partial ||= isPartial(page);
+    }
+    return { hits, partial };
+  }
+
+  /** A page with every shard answering; partial pages are asked again, then fail as `unavailable`. */
+  async #completePage(alias: string, body: unknown, signal: AbortSignal): Promise<EsSearchResult> {
+    for (let attempt = 1; ; attempt++) {
+      const page = await this.#transport.search(alias, body, signal);
+      if (!isPartial(page)) return page;
+      if (attempt >= this.#transport.retry.attempts) {
+        throw this.#transport.failed(new DataJudError('unavailable', `DataJud ${alias} answered with failed shards ${attempt} times; the page would be incomplete.`));
+      }
+      await this.#transport.backoff(attempt, signal);
+    }
+  }
+
+  /** `{"size":0}`: the cheapest request that tells whether an index exists (§11). */
+  async #probe(alias: string): Promise<void> {
+    await this.#transport.search(alias, { size: 0 }, this.#closing.signal);
+  }
+}
+
+function isPartial(page: EsSearchResult): boolean {
+  return page.shardsFailed > 0 || page.timedOut;
+}
+
+function searchBody(size: number, query: unknown, after: readonly unknown[] | undefined): Record<string, unknown> {
+  return { size, query, sort: SORT_BY_TIMESTAMP, ...(after ? { search_after: after } : {}) };
+}

@@ -1,0 +1,183 @@
+/**
+ * Case details (parties, lawyers, case value, public documents) from a provider that speaks the
+ * case-details protocol (documented in src/sandbox/portal/server.ts): the sandbox simulator, or
+ * whatever TRAMITA_PORTAL_URL points at. undici with a dedicated Agent; each attempt has its own
+ * timeout; 5xx, network failures, timeouts and 429 are retried twice with a short backoff.
+ * Failures become SourceError('portal', …): network/5xx → unavailable, timeout → timeout,
+ * 429 → rate_limited (with retryAfterMs), bad JSON or shape → malformed, 401/403 → unauthorized.
+ * A 404 on a case or a document is the answer "not found" (null), never an error.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type SourceInfo } from '../ports.ts';
+import { toCaseDetails, toCaseNumbers } from './wire.ts';
+
+export interface PortalConnectorOptions {
+  /** The provider's base URL, e.g. the sandbox's `portalUrl` (`http://127.0.0.1:4010/portal`). */
+  baseUrl: string;
+  /** Per attempt, headers and body included (default 10 000). */
+  timeoutMs?: number;
+  /** Marks the data as the simulator's (`info.sandbox`). */
+  sandbox?: boolean;
+  /** Retries after the first attempt (default 2). */
+  retries?: number;
+  /** Wait before each retry (default [200, 600]); a 429's Retry-After replaces it when shorter than maxRetryAfterMs. */
+  retryDelaysMs?: readonly number[];
+  /** A 429 asking to wait longer than this is not retried here: the caller gets rate_limited with retryAfterMs (default 2 000). */
+  maxRetryAfterMs?: number;
+  /** Sockets the connector's Agent may open (default 8). */
+  connections?: number;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+const MAX_DETAIL = 200;
+
+function header(raw: RawResponse, name: string): string | undefined {
+  const v = raw.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Retry-After in ms: delta-seconds or an HTTP date. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function isTimeoutCode(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+function detail(raw: RawResponse): string {
+  const text = raw.body.toString('utf8').replace(/\s+/g, ' ').trim();
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+}
+
+/** A PDF that ends before its `%%EOF` was cut in transit. */
+function looksComplete(mimeType: string, body: Buffer): boolean {
+  if (mimeType !== 'application/pdf') return true;
+  return body.subarray(0, 5).toString('latin1') === '%PDF-' && body.subarray(-1024).toString('latin1').includes('%%EOF');
+}
+
+export class PortalConnector implements CaseDetailsSource {
+  readonly info: SourceInfo;
+  readonly #base: string;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #delays: readonly number[];
+  readonly #maxRetryAfterMs: number;
+  readonly #agent: Agent;
+
+  constructor(options: PortalConnectorOptions) {
+    this.info = { name: 'Portal', sandbox: options.sandbox ?? false };
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#retries = options.retries ?? 2;
+    this.#delays = options.retryDelaysMs ?? [200, 600];
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 2_000;
+    // undici's own timeouts are a backstop: the per-attempt timer covers headers and body.
+    const backstop = this.#timeoutMs + 1_000;
+    this.#agent = new Agent({ connections: options.connections ?? 8, headersTimeout: backstop, bodyTimeout: backstop });
+  }
+
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+    const numero = numeroCnj.replace(/\D/g, '');
+    if (numero.length !== 20) return null; // no provider knows a number that is not one
+    const raw = await this.#get(`/api/v1/processos/${numero}`, signal, true);
+    return raw && toCaseDetails(this.#json(raw), numero);
+  }
+
+  async findByDocument(documento: string, signal?: AbortSignal): Promise<string[]> {
+    const key = documento.toUpperCase().replace(/[^0-9A-Z]/g, '');
+    if (key === '') return [];
+    return toCaseNumbers(this.#json((await this.#get(`/api/v1/partes/processos?${new URLSearchParams({ documento: key })}`, signal, false))!));
+  }
+
+  async findByName(nome: string, signal?: AbortSignal): Promise<string[]> {
+    const text = nome.trim().replace(/\s+/g, ' ');
+    if (!/[\p{L}\p{N}]/u.test(text)) return [];
+    return toCaseNumbers(this.#json((await this.#get(`/api/v1/partes/processos?${new URLSearchParams({ nome: text })}`, signal, false))!));
+  }
+
+  async downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null> {
+    const numero = numeroCnj.replace(/\D/g, '');
+    if (numero.length !== 20 || documentId === '') return null;
+    const raw = await this.#get(`/api/v1/processos/${numero}/documentos/${encodeURIComponent(documentId)}`, signal, true);
+    if (!raw) return null;
+    const mimeType = (header(raw, 'content-type') ?? 'application/octet-stream').split(';')[0].trim().toLowerCase();
+    if (!looksComplete(mimeType, raw.body)) throw new SourceError('portal', 'malformed', `Portal sent an incomplete ${mimeType} for document ${documentId} of ${numero}.`);
+    return { mimeType, body: new Uint8Array(raw.body.buffer, raw.body.byteOffset, raw.body.length) };
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  #json(raw: RawResponse): unknown {
+    try {
+      return JSON.parse(raw.body.toString('utf8'));
+    } catch {
+      throw new SourceError('portal', 'malformed', `Portal answered HTTP ${raw.status} with a body that is not JSON: ${detail(raw)}`);
+    }
+  }
+
+  /** GET with retries; resolves with a 200, or null on a 404 when `notFoundIsNull`; throws SourceError otherwise. */
+  async #get(path: string, signal: AbortSignal | undefined, notFoundIsNull: boolean): Promise<RawResponse | null> {
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      let failure: SourceError;
+      try {
+        const raw = await this.#attempt(path, signal);
+        if (raw.status === 200) return raw;
+        if (raw.status === 404 && notFoundIsNull) return null;
+        failure = this.#statusFailure(raw, path);
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (err instanceof SourceError) throw err;
+        failure = isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+          ? new SourceError('portal', 'timeout', `Portal did not answer ${path} within ${this.#timeoutMs} ms.`)
+          : new SourceError('portal', 'unavailable', `Portal unreachable for ${path}: ${(err as Error).message}`);
+      }
+      const retryable = failure.failure === 'unavailable' || failure.failure === 'timeout' || failure.failure === 'rate_limited';
+      const wait = failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined ? failure.retryAfterMs : this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
+      if (!retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
+      await sleep(wait, undefined, signal ? { signal } : undefined).catch(() => {
+        throw signal!.reason;
+      });
+    }
+  }
+
+  #statusFailure(raw: RawResponse, path: string): SourceError {
+    const what = `Portal answered HTTP ${raw.status} for ${path}`;
+    if (raw.status === 429) return new SourceError('portal', 'rate_limited', `${what}.`, retryAfterMs(header(raw, 'retry-after')));
+    if (raw.status === 401 || raw.status === 403) return new SourceError('portal', 'unauthorized', `${what}: ${detail(raw)}`);
+    if (raw.status >= 500) return new SourceError('portal', 'unavailable', `${what}: ${detail(raw)}`);
+    // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.
+    return new SourceError('portal', 'unavailable', `${what} (not expected by the case-details protocol): ${detail(raw)}`);
+  }
+
+  /** One request, body read in full, under this attempt's timeout. */
+  async #attempt(path: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const res = await request(`${this.#base}${path}`, { method: 'GET', dispatcher: this.#agent, signal: combined, headers: { accept: 'application/json, application/pdf;q=0.9, */*;q=0.5' } });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      return { status: res.statusCode, headers: res.headers, body };
+    } catch (err) {
+      if (timeout.aborted && !signal?.aborted) {
+        const e = new Error(`timeout after ${this.#timeoutMs} ms`);
+        e.name = 'TimeoutError';
+        throw e;
+      }
+      throw err;
+    }
+  }
+}
