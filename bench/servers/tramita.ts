@@ -16,6 +16,9 @@ import { createLogger } from '../../src/platform/observability/logger.ts';
 import { createServices, type Services } from '../../src/platform/services.ts';
 import { freshDatabase, testPrices } from '../../test/harness.ts';
 import { BENCH_ROUTES, handleDriver, send } from './ipc.ts';
+import { caseModule } from '../../src/capabilities/processes/module.ts';
+import { parseCnjWithCourt } from '../../src/platform/identifiers/cnj.ts';
+import { openSources, type OpenedSources } from '../../src/sources/index.ts';
 
 const QUERY_TYPE = 'bench.charged';
 const PRICE_CENTAVOS = 1;
@@ -38,7 +41,7 @@ function mountBenchRoutes(app: Parameters<typeof defineRoute>[0]): void {
 
 function benchConfig(fresh: Pick<Config, 'dataDir' | 'databaseUrl'>): Config {
   // An explicit environment: TRAMITA_* variables of the shell running the bench do not leak in.
-  return loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_RATE_LIMITS: RATE_LIMITS }, fresh);
+  return loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_RATE_LIMITS: RATE_LIMITS, TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '2000' }, fresh);
 }
 
 async function fundedKey(services: Services): Promise<{ accountId: string; key: string }> {
@@ -51,6 +54,15 @@ async function fundedKey(services: Services): Promise<{ accountId: string; key: 
 async function count(services: Services, query: ReturnType<typeof sql<{ n: number | string }>>): Promise<number> {
   const { rows } = await query.execute(services.db);
   return Number(rows[0].n);
+}
+
+/** A sandbox case looked up and enriched once, so the hot-cover case reads it from the store. */
+async function warmCase(services: Services, sources: OpenedSources): Promise<string> {
+  const c = sources.sandbox!.dataset.cases.find((x) => x.filedAt <= Date.now() && x.partes.length > 0 && x.instances.length > 1)!;
+  const m = caseModule(services);
+  await m.service.lookup(parseCnjWithCourt(c.numero));
+  await m.service.applyDetails(c.numero, await sources.details!.fetchDetails(c.numero));
+  return c.numero;
 }
 
 /** What the driver checks after the charged run: ledger rows, search logs and the balance. */
@@ -66,6 +78,7 @@ async function billingStats(services: Services, accountId: string): Promise<Reco
 interface Started {
   close: () => Promise<void>;
   stats: () => Promise<Record<string, number>>;
+  sources: OpenedSources;
 }
 
 /** Builds and starts the app; `started` is filled in as soon as there is something to close. */
@@ -73,9 +86,12 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
   const config = benchConfig(fresh.config);
   await migrate(fresh.database);
   const prices = new PriceTable(testPrices({ [QUERY_TYPE]: PRICE_CENTAVOS }));
-  const services = createServices(config, fresh.database, createLogger(config.logLevel), { prices });
+  const sources = await openSources(config);
+  started.sources = sources;
+  const services = createServices(config, fresh.database, createLogger(config.logLevel), { prices, sources });
   const app = await buildApp(services, { extraRoutes: mountBenchRoutes });
   started.close = async () => { await app.close(); };
+  const hotCnj = await warmCase(services, sources);
   const { accountId, key } = await fundedKey(services);
   started.stats = () => billingStats(services, accountId);
 
@@ -84,7 +100,7 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
     type: 'ready',
     port: (app.server.address() as AddressInfo).port,
     engine: fresh.database.engine,
-    details: { key, accountId, priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel },
+    details: { key, accountId, hotCnj, priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel },
   });
 }
 
@@ -94,6 +110,7 @@ async function main(): Promise<void> {
   // Registered before anything can fail, so a fresh PostgreSQL database is always dropped.
   const closeAll = async () => {
     await started.close?.().catch((err) => console.error('bench server: closing the app:', err));
+    await started.sources?.close();
     await fresh.database.close();
     await fresh.drop();
   };
