@@ -162,7 +162,7 @@ export const SETTINGS: Setting<keyof Config>[] = [
   { env: 'TRAMITA_SANDBOX_CREDITS_BRL', key: 'sandboxCreditsCentavos', default: '100', parse: (r) => brlToCentavos(r, 'TRAMITA_SANDBOX_CREDITS_BRL'),
     doc: 'Credits (BRL) of the sandbox account that `npm start` creates on an empty database.' },
   { env: 'DATAJUD_URL', key: 'datajudUrl', default: '', parse: optionalUrl('DATAJUD_URL'),
-    doc: 'Base URL of the DataJud public API, e.g. `https://api-publica.datajud.cnj.jus.br`. Empty: the sandbox simulator is used (see `TRAMITA_SANDBOX`).' },
+    doc: 'Base URL of the DataJud public API, e.g. `https://api-publica.datajud.cnj.jus.br`. Empty: the sandbox simulator when `TRAMITA_SANDBOX` is `auto`; with `TRAMITA_SANDBOX=off`, the public DataJud URL above.' },
   { env: 'DATAJUD_API_KEY', key: 'datajudApiKey', default: PUBLIC_DATAJUD_KEY, parse: (r) => r,
     doc: 'DataJud API key, sent as `Authorization: APIKey …`. The default is the public key the CNJ publishes at datajud-wiki.cnj.jus.br/api-publica/acesso; the CNJ may change it.' },
   { env: 'DATAJUD_TIMEOUT_MS', key: 'datajudTimeoutMs', default: '40000', parse: int('DATAJUD_TIMEOUT_MS', 100, 300_000),

@@ -11,8 +11,8 @@ import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import type { Cnj } from '../../platform/identifiers/cnj.ts';
-import type { Court } from '../courts/data.ts';
+import { isValidCnj, parseCnj, type Cnj } from '../../platform/identifiers/cnj.ts';
+import { courtByJTr, type Court } from '../courts/data.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } from '../../sources/ports.ts';
 import type { CaseStore, StoredCase } from './store.ts';
@@ -86,12 +86,13 @@ export class CaseService {
    */
   async lookupMany(numeros: readonly string[], signal?: AbortSignal): Promise<StoredCase[]> {
     const stored = new Map((await this.#d.store.many(numeros)).map((c) => [c.row.numero_cnj, c]));
-    const missing = numeros.filter((n) => !stored.has(n) || !this.#isFresh(stored.get(n)!));
+    // A provider may list numbers DataJud cannot answer for (STF, malformed): they are simply not found.
+    const missing = numeros.filter((n) => (!stored.has(n) || !this.#isFresh(stored.get(n)!)) && hasDataJudIndex(n));
     if (missing.length > 0) {
       try {
         await this.save((await this.#d.sources.cases.fetchCases(missing, signal)).values());
       } catch (err) {
-        if (!(err instanceof SourceError) || numeros.some((n) => !stored.has(n))) throw err;
+        if (!(err instanceof SourceError) || missing.some((n) => !stored.has(n))) throw err;
       }
     }
     return this.#d.store.many(numeros);
@@ -130,6 +131,12 @@ export class CaseService {
   #isFresh(c: StoredCase): boolean {
     return this.#d.freshMinutes > 0 && c.row.consultado_em > iso(addMs(this.#d.clock.now(), -this.#d.freshMinutes * 60_000));
   }
+}
+
+function hasDataJudIndex(numero: string): boolean {
+  if (!isValidCnj(numero)) return false;
+  const cnj = parseCnj(numero);
+  return Boolean(courtByJTr(cnj.segment, cnj.tribunal)?.datajudAlias);
 }
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
