@@ -13,7 +13,6 @@ import type { Sources } from './ports.ts';
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
 export interface OpenedSources extends Sources {
-  datajud: DataJudConnector;
   /** Set when this process runs the simulator. */
   sandbox: Sandbox | null;
 }
@@ -32,7 +31,7 @@ export async function openSources(config: Config, opts: { clock?: Clock; onProgr
   const datajud = new DataJudConnector(dataJudOptionsFromConfig(config, datajudUrl, sandbox !== null));
   const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: sandbox !== null }) : null;
   return {
-    cases: datajud, datajud, details, sandbox,
+    cases: datajud, details, sandbox,
     async close() {
       await datajud.close();
       await details?.close();

@@ -13,7 +13,7 @@ import { defineRoute } from '../../platform/http/route.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import { caseModule } from '../processes/module.ts';
-import { caseSummary } from '../processes/present.ts';
+import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
 
@@ -40,7 +40,7 @@ export function partyRoutes(app: FastifyInstance, s: Services): void {
           const party = c.partes?.find((p) => p.documento === doc.value);
           return { ...caseSummary(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
         }),
-        meta: { pagination: { limit, nextCursor, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind } },
+        meta: { pagination: { limit, nextCursor, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources) },
         free: cases.length === 0,
       };
     },
@@ -59,7 +59,7 @@ export function partyRoutes(app: FastifyInstance, s: Services): void {
       const numbers = doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!);
       const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(0, SUMMARY_MAX_CASES)));
       const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
-      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, free: cases.length === 0 };
+      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, meta: sourcesMeta(s.sources), free: cases.length === 0 };
     },
   });
 }

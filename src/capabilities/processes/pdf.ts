@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import type { CaseCover } from './present.ts';
 
 export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<Buffer> {
-  // Fixed metadata dates keep the bytes of one cover the same whenever it is rendered.
+  // The metadata date is the render time the footer prints, not the PDF library's own clock.
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Processo ${cover.numeroCnj}`, Creator: 'Tramita', CreationDate: new Date(generatedAt) } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

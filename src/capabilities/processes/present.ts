@@ -3,13 +3,18 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
 import { courtBySigla } from '../courts/data.ts';
-import type { PartyRecord } from '../../sources/ports.ts';
+import type { PartyRecord, Sources } from '../../sources/ports.ts';
 import { mainInstance, publicMovement, type StoredCase } from './store.ts';
 import type { Lookup } from './service.ts';
 
 /** `meta.source`: where the answer came from, and whether it is sandbox (fictitious) data. */
 export function sourceMeta(l: Lookup) {
   return { source: { name: l.stored.row.fonte, sandbox: l.stored.row.sandbox === 1, servedFrom: l.servedFrom, stale: l.stale, consultadoEm: l.stored.row.consultado_em } };
+}
+
+/** `meta.source` of listings, which mix cases fetched at different times: who answered, and whether it is sandbox data. */
+export function sourcesMeta(sources: Sources) {
+  return { source: { name: sources.cases.info.name, sandbox: sources.cases.info.sandbox, detalhes: sources.details?.info.name ?? null } };
 }
 
 export function partyView(p: PartyRecord) {

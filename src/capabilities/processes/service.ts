@@ -40,10 +40,6 @@ export class CaseService {
     this.#d = deps;
   }
 
-  get sources(): Sources {
-    return this.#d.sources;
-  }
-
   /** The case, from the store when fresh, else from DataJud (see the policy above). */
   async lookup(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
     const stored = await this.#d.store.get(cnj.digits);
@@ -71,9 +67,8 @@ export class CaseService {
   async save(records: Iterable<CaseRecord>): Promise<void> {
     for (const record of records) {
       await this.#d.db.transaction().execute(async (trx) => {
-        await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
-        const row = await trx.selectFrom('cases').select('detalhes_em').where('numero_cnj', '=', record.numeroCnj).executeTakeFirstOrThrow();
-        if (row.detalhes_em === null && this.#d.sources.details) {
+        const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
+        if (saved.needsDetails && this.#d.sources.details) {
           await this.#d.jobs.enqueue({ kind: ENRICH_JOB, payload: { numeroCnj: record.numeroCnj }, dedupeKey: `${ENRICH_JOB}:${record.numeroCnj}`, maxAttempts: 5 }, trx);
         }
       });

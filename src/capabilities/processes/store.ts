@@ -24,8 +24,9 @@ export interface StoredCase {
 }
 
 export interface SaveResult {
-  created: boolean;
   newMovements: MovementRecord[];
+  /** The details provider was never asked about this case (enrichment, spec §2.3). */
+  needsDetails: boolean;
 }
 
 export class CaseStore {
@@ -38,16 +39,12 @@ export class CaseStore {
     this.#search = search;
   }
 
-  get db(): Kysely<DB> {
-    return this.#db;
-  }
-
-  async get(numeroCnj: string, db: Executor = this.#db): Promise<StoredCase | undefined> {
-    const row = await db.selectFrom('cases').selectAll().where('numero_cnj', '=', numeroCnj).executeTakeFirst();
+  async get(numeroCnj: string): Promise<StoredCase | undefined> {
+    const row = await this.#db.selectFrom('cases').selectAll().where('numero_cnj', '=', numeroCnj).executeTakeFirst();
     if (!row) return undefined;
     const [partes, latest] = await Promise.all([
-      row.detalhes_em ? this.parties(numeroCnj, db) : Promise.resolve(null),
-      this.movements(numeroCnj, 1, undefined, db),
+      row.detalhes_em ? this.parties(numeroCnj) : Promise.resolve(null),
+      this.movements(numeroCnj, 1),
     ]);
     return { row, instancias: JSON.parse(row.instancias), partes, ultimaMovimentacao: latest[0] ?? null };
   }
@@ -55,7 +52,7 @@ export class CaseStore {
   /** Writes what the metadata upstream returned; new movements and new cases become domain events. */
   async saveCase(record: CaseRecord, source: SourceInfo, trx: Transaction<DB>): Promise<SaveResult> {
     const now = iso(this.#clock.now());
-    const existing = await trx.selectFrom('cases').select(['numero_cnj', 'valor_causa_centavos', 'detalhes_em']).where('numero_cnj', '=', record.numeroCnj).executeTakeFirst();
+    const existing = await trx.selectFrom('cases').select('detalhes_em').where('numero_cnj', '=', record.numeroCnj).executeTakeFirst();
     const known = new Set((await trx.selectFrom('case_movements').select('key').where('numero_cnj', '=', record.numeroCnj).execute()).map((r) => r.key));
     const all = record.instancias.flatMap((i) => i.movimentos);
     const fresh = all.filter((m) => !known.has(m.key));
@@ -76,7 +73,7 @@ export class CaseStore {
     } else if (fresh.length > 0) {
       await recordEvent(trx, this.#clock, { kind: 'nova_movimentacao', ...data, data: { ...data, movimentacoes: fresh.map(publicMovement) }, raw: record.raw });
     }
-    return { created: !existing, newMovements: fresh };
+    return { newMovements: fresh, needsDetails: !existing?.detalhes_em };
   }
 
   /** Parties, lawyers and case value from the case-details provider; documents only when asked (a refresh). */

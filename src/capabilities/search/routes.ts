@@ -15,7 +15,7 @@ import { isValidCnpj, isValidCpf, parseCpfCnpj } from '../../platform/identifier
 import type { Services } from '../../platform/services.ts';
 import { foldText } from '../../platform/text.ts';
 import { caseModule, type CaseModule } from '../processes/module.ts';
-import { caseSummary } from '../processes/present.ts';
+import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { SearchHit, SearchQuery } from '../processes/schemas.ts';
 import type { StoredCase } from '../processes/store.ts';
 
@@ -49,7 +49,7 @@ async function search(m: CaseModule, req: Req) {
   const { hits, more } = await findCases(m, term, limit, offset);
   return {
     data: hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).map((p) => p.nome) })),
-    meta: { pagination: { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null }, consulta: { termo: term } },
+    meta: { pagination: { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null }, consulta: { termo: term }, ...sourcesMeta(m.sources) },
     free: hits.length === 0,
   };
 }

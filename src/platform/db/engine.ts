@@ -2,6 +2,6 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Engine } from './database.ts';
 
-export async function engineOf(db: Kysely<any>): Promise<Engine> {
+export function engineOf(db: Kysely<any>): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }

@@ -84,8 +84,9 @@ class Run {
     const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined && !('free' in outcome && outcome.free);
     if (!charged) {
       const auth = this.#req.auth;
-      const free = this.#meta.charge !== undefined && auth !== undefined;
-      const response = render(outcome, free ? { requestId: this.#req.id, creditsCharged: 0, creditsRemaining: toBrl(auth.account.balance_centavos) } : { requestId: this.#req.id });
+      // A priced route whose outcome was free still tells the caller so.
+      const priced = this.#meta.charge !== undefined && auth !== undefined;
+      const response = render(outcome, priced ? { requestId: this.#req.id, creditsCharged: 0, creditsRemaining: toBrl(auth.account.balance_centavos) } : { requestId: this.#req.id });
       if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response);
       return response;
     }

@@ -124,7 +124,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('domain_events_order').on('domain_events').columns(['created_at', 'id']).execute();
   await db.schema.createIndex('domain_events_case').on('domain_events').columns(['numero_cnj', 'created_at']).execute();
 
-  if ((await engineOf(db)) === 'sqlite') {
+  if (engineOf(db) === 'sqlite') {
     // remove_diacritics 2: "Conceição" matches "conceicao"; the text is also normalized before indexing.
     await sql`CREATE VIRTUAL TABLE case_search USING fts5(numero_cnj UNINDEXED, texto, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
   } else {
