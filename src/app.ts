@@ -69,7 +69,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   });
 
   // Collect every business route, check it is priced, and wrap its handler in the operation runner.
-  const deps = { db: services.db, clock: services.clock, config, prices: services.prices, ledger: services.ledger, asyncRequests: services.asyncRequests };
+  const deps = { db: services.db, clock: services.clock, config, prices: services.prices, ledger: services.ledger, accounts: services.accounts, asyncRequests: services.asyncRequests };
   app.addHook('onRoute', (route) => {
     const meta = route.config?.tramita;
     if (!meta) return;

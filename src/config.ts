@@ -45,6 +45,12 @@ export interface Config {
   sandboxSeed: number;
   sandboxPort: number;
   sandboxLatencyMs: number;
+  secretKey: string | undefined;
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  webhookMaxAttempts: number;
+  webhookConcurrency: number;
+  monitorIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -185,7 +191,27 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Port of the sandbox simulator on 127.0.0.1 (`0` picks a free one).' },
   { env: 'TRAMITA_SANDBOX_LATENCY_MS', key: 'sandboxLatencyMs', default: '0', parse: int('TRAMITA_SANDBOX_LATENCY_MS', 0, 600_000),
     doc: 'Added latency of every sandbox upstream response, to demonstrate the 30 s window (e.g. `35000`).' },
+  { env: 'TRAMITA_SECRET_KEY', key: 'secretKey', default: '', parse: optionalSecretKey,
+    doc: 'Key that encrypts secrets at rest (webhook secrets and bearer tokens, AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: a key is generated once into `TRAMITA_DATA_DIR/secret.key` (mode 600). Set it explicitly when several hosts share one PostgreSQL, and keep it: without it stored secrets cannot be read.' },
+  { env: 'TRAMITA_WEBHOOK_ALLOW_PRIVATE', key: 'webhookAllowPrivate', default: 'false', parse: bool('TRAMITA_WEBHOOK_ALLOW_PRIVATE'),
+    doc: 'Development and tests only: accepts `http://` webhook URLs and loopback or private targets. Off by default; a warning is logged at start when on. Never enable it where webhook URLs come from people you do not trust (SSRF).' },
+  { env: 'TRAMITA_WEBHOOK_TIMEOUT_MS', key: 'webhookTimeoutMs', default: '10000', parse: int('TRAMITA_WEBHOOK_TIMEOUT_MS', 100, 10_000),
+    doc: 'Time a receiver has to answer a delivery (spec §6.1: 10 s, the maximum); past it the attempt fails and is retried.' },
+  { env: 'TRAMITA_WEBHOOK_MAX_ATTEMPTS', key: 'webhookMaxAttempts', default: '12', parse: int('TRAMITA_WEBHOOK_MAX_ATTEMPTS', 1, 100),
+    doc: 'Attempts per delivery before it is marked failed. Attempt n+1 comes `min(120, 2^n)` minutes after attempt n fails (spec §6.1), so the default 12 spans about 16 hours. A failed delivery can still be resent, and its event stays in `GET /v1/eventos`.' },
+  { env: 'TRAMITA_WEBHOOK_CONCURRENCY', key: 'webhookConcurrency', default: '64', parse: int('TRAMITA_WEBHOOK_CONCURRENCY', 1, 1024),
+    doc: 'Deliveries sent at once by one worker process (on top of `TRAMITA_WORKER_CONCURRENCY` for other jobs).' },
+  { env: 'TRAMITA_MONITOR_INTERVAL_MS', key: 'monitorIntervalMs', default: '3600000', parse: int('TRAMITA_MONITOR_INTERVAL_MS', 1000),
+    doc: 'Period of the most frequent monitor check (`HORARIA`): `DIARIA` is 24 of these, `SEMANAL` 168. The default, 1 h, is the floor for production use (it keeps a large deployment inside the DataJud budget); lower it only for demos and tests (e.g. `5000`), which scales every frequency with it.' },
 ];
+
+/** 32 bytes, as 64 hex characters or base64; empty means "generate one into the data directory". */
+function optionalSecretKey(raw: string): string | undefined {
+  if (!raw) return undefined;
+  const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (bytes.length !== 32) throw new ConfigError('TRAMITA_SECRET_KEY must be 32 bytes: 64 hex characters or 44 base64 characters');
+  return bytes.toString('hex');
+}
 
 function optionalUrl(name: string) {
   return (raw: string): string | undefined => {

@@ -18,7 +18,7 @@ import { migrate, openDatabase, type Database } from '../src/platform/db/databas
 import { randomToken } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices, type Services } from '../src/platform/services.ts';
-import { jobHandlers } from '../src/capabilities/index.ts';
+import { jobHandlers, scheduleRecurringJobs } from '../src/capabilities/index.ts';
 import { Worker } from '../src/platform/jobs/worker.ts';
 import { openSources, type OpenedSources } from '../src/sources/index.ts';
 
@@ -130,6 +130,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const sources = await openSources(config, { clock });
   const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
   const app = await buildApp(services, opts);
+  await scheduleRecurringJobs(services);
   let n = 0;
   return {
     app, services, config, logs, sources,
@@ -151,6 +152,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
       await app.close();
       await app.tramita.background.drain(5_000);
       await sources.close();
+      services.webhooks.sender.close();
       await fresh.database.close();
       await fresh.drop();
     },

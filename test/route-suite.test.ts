@@ -4,12 +4,16 @@
  * unknown parameters, tenancy (another account's object is a 404) and per-class rate limits.
  * A new route with path parameters must add a fixture to OWNED below, or this suite fails.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { RegisteredRoute } from '../src/platform/http/route.ts';
 import { credit } from '../src/platform/billing/ledger.ts';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
+import { monitorRouteBodies, monitorRouteFixtures } from '../src/capabilities/monitors/testing.ts';
+import { radarRouteBodies, radarRouteFixtures } from '../src/capabilities/radars/testing.ts';
 
 type Fixture = (h: Harness, owner: TestAccount) => Promise<Record<string, string>>;
 
@@ -27,12 +31,57 @@ const OWNED: Record<string, Fixture> = {
     const docs = await h.services.db.selectFrom('case_documents').select('documento_id').where('numero_cnj', '=', cnj).execute();
     return { cnj, documentId: docs[0].documento_id };
   },
+  ...monitorRouteFixtures,
+  ...radarRouteFixtures,
+  '/v1/conta/webhook/entregas/:id': async (h, owner) => ({ id: await delivered(h, owner) }),
+  '/v1/conta/webhook/entregas/:id/reenviar': async (h, owner) => ({ id: await delivered(h, owner) }),
   '/v1/requests/:requestId': async (h, owner) => {
     const id = `req_${'0'.repeat(9)}${Math.random().toString(36).slice(2, 14).padEnd(12, '0')}`;
     await h.services.asyncRequests.open({ id, accountId: owner.accountId, method: 'GET', path: '/v1/x' });
     return { requestId: id };
   },
 };
+
+/** Routes without path parameters that need some state of the owner first; the params they return feed BODY. */
+const SETUP: Record<string, Fixture> = {
+  '/v1/conta/webhook/teste': async (h, owner) => {
+    await withWebhook(h, owner);
+    return {};
+  },
+  '/v1/eventos/confirmar': async (h, owner) => {
+    await delivered(h, owner);
+    const feed = json(await h.inject({ method: 'GET', url: '/v1/eventos', headers: owner.headers }));
+    return { cursor: feed.meta.nextCursor };
+  },
+};
+
+/** Bodies of the routes that need one (others get `{}`): from the params their fixture returned, or from the capability's own. */
+const BODY: Record<string, (params: Record<string, string>) => unknown> = {
+  'POST /v1/eventos/confirmar': (p) => ({ cursor: p.cursor }),
+};
+const CAPABILITY_BODIES: Record<string, (h: Harness) => unknown> = { ...monitorRouteBodies, ...radarRouteBodies };
+
+/** A receiver on loopback for the webhook routes (the suite's harnesses allow private targets). */
+const receiver = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(204).end()); });
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+const RECEIVER_URL = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+test.after(() => new Promise<void>((r) => { receiver.closeAllConnections(); receiver.close(() => r()); }));
+
+async function withWebhook(h: Harness, owner: TestAccount): Promise<void> {
+  const res = await h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: owner.headers, payload: { url: RECEIVER_URL } });
+  assert.equal(res.statusCode, 200, res.body);
+}
+
+/** A delivery of the owner's, made: an event recorded for the account and the delivery job run. */
+async function delivered(h: Harness, owner: TestAccount): Promise<string> {
+  await withWebhook(h, owner);
+  await h.services.db.transaction().execute((trx) => h.services.events.record(trx, {
+    kind: 'atualizacao_processo_concluida', numeroCnj: null, tribunal: null, accountId: owner.accountId, data: { numeroCnj: null, tribunal: null },
+  }));
+  await h.runJobs();
+  const row = await h.services.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return row.id;
+}
 
 /** Public court data is the same for every account: these routes answer a stranger like the owner. */
 const PUBLIC_DATA = new Set(['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/movimentacoes',
@@ -85,12 +134,13 @@ const QUERY: Record<string, (h: Harness) => string> = {
 async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, extraQuery = '') {
   const method = route.method as 'GET';
   const query = [QUERY[route.url]?.(h), extraQuery].filter(Boolean).join('&');
-  return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' ? {} : { payload: {} }) });
+  const body = BODY[`${route.method} ${route.url}`]?.(params) ?? CAPABILITY_BODIES[route.url]?.(h) ?? {};
+  return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body as object }) });
 }
 
-const harness = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
+const harness = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
 const routes = harness.app.tramita.routes;
-const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : async () => ({}));
+const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : SETUP[route.url] ?? (async () => ({})));
 
 test('the suite covers every route, and every route with path parameters has an ownership fixture', () => {
   assert.ok(routes.length >= 8);
@@ -173,7 +223,7 @@ test('GET /v1 answers without a key', async () => {
 });
 
 test('every route class is rate limited per key: the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async (t) => {
-  const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'reference=2/60s,lookup=2/60s,search=2/60s,async=2/60s,monitor=2/60s,download=2/60s,account=2/60s' } });
+  const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_RATE_LIMITS: 'reference=2/60s,lookup=2/60s,search=2/60s,async=2/60s,monitor=2/60s,download=2/60s,account=2/60s' } });
   t.after(() => h.close());
   for (const route of h.app.tramita.routes.filter((r) => r.meta.class)) {
     const owner = await h.createAccount({ credits: 1000 });

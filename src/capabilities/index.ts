@@ -1,7 +1,7 @@
 /** Every capability of the API: its routes and the background jobs it contributes. */
 import type { FastifyInstance } from 'fastify';
 import type { JobHandler } from '../platform/jobs/worker.ts';
-import { maintenanceJob } from '../platform/maintenance.ts';
+import { maintenanceJob, scheduleMaintenance } from '../platform/maintenance.ts';
 import type { Services } from '../platform/services.ts';
 import { accountRoutes } from './account/routes.ts';
 import { courtRoutes } from './courts/routes.ts';
@@ -12,24 +12,39 @@ import { partyRoutes } from './parties/routes.ts';
 import { caseJobs } from './processes/module.ts';
 import { caseRoutes } from './processes/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import { monitorJobs, monitorRoutes, scheduleMonitorCycle } from './monitors/module.ts';
+import { radarJobs, scheduleRadarCycle } from './radars/module.ts';
+import { radarRoutes } from './radars/routes.ts';
+import { eventRoutes } from './events/routes.ts';
+import { webhookJobs, webhookRoutes } from './webhooks/routes.ts';
 
 export interface Capability {
   name: string;
   routes(app: FastifyInstance, services: Services): void;
   jobs?(services: Services): JobHandler[];
+  /** Makes sure its recurring jobs exist (idempotent); run at start by the server and every worker. */
+  schedule?(services: Services): Promise<void>;
 }
 
 export const CAPABILITIES: Capability[] = [
   { name: 'discovery', routes: discoveryRoutes },
-  { name: 'operations', routes: operationsRoutes, jobs: (s) => [maintenanceJob(s)] },
+  { name: 'operations', routes: operationsRoutes, jobs: (s) => [maintenanceJob(s)], schedule: scheduleMaintenance },
   { name: 'account', routes: accountRoutes },
   { name: 'requests', routes: requestRoutes },
   { name: 'courts', routes: courtRoutes },
   { name: 'processes', routes: caseRoutes, jobs: caseJobs },
   { name: 'parties', routes: partyRoutes },
   { name: 'search', routes: searchRoutes },
+  { name: 'webhooks', routes: webhookRoutes, jobs: webhookJobs },
+  { name: 'events', routes: eventRoutes },
+  { name: 'monitors', routes: monitorRoutes, jobs: monitorJobs, schedule: scheduleMonitorCycle },
+  { name: 'radars', routes: radarRoutes, jobs: radarJobs, schedule: scheduleRadarCycle },
 ];
 
 export function jobHandlers(services: Services): JobHandler[] {
   return CAPABILITIES.flatMap((c) => c.jobs?.(services) ?? []);
+}
+
+export async function scheduleRecurringJobs(services: Services): Promise<void> {
+  for (const c of CAPABILITIES) await c.schedule?.(services);
 }

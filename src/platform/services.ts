@@ -10,6 +10,11 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
 import { JobQueue } from './jobs/queue.ts';
+import { EventLog } from './events/log.ts';
+import { SecretBox } from './crypto/secret-box.ts';
+import { WebhookConfigStore } from './webhooks/config-store.ts';
+import { DeliveryPlanner, DeliveryStore } from './webhooks/deliveries.ts';
+import { WebhookSender } from './webhooks/send.ts';
 import type { Sources } from '../sources/ports.ts';
 import { NO_SOURCES } from '../sources/unconfigured.ts';
 
@@ -26,6 +31,14 @@ export interface Services {
   jobs: JobQueue;
   /** The upstream connectors (real services or the sandbox). */
   sources: Sources;
+  /** Records domain events and fans them out to feeds and webhook deliveries (platform/events). */
+  events: EventLog;
+  webhooks: {
+    configs: WebhookConfigStore;
+    planner: DeliveryPlanner;
+    deliveries: DeliveryStore;
+    sender: WebhookSender;
+  };
 }
 
 export interface ServiceOverrides {
@@ -37,13 +50,23 @@ export interface ServiceOverrides {
 export function createServices(config: Config, database: Database, log: Logger, overrides: ServiceOverrides = {}): Services {
   const clock = overrides.clock ?? systemClock;
   const db = database.db;
+  const jobs = new JobQueue(db, clock, database.engine);
+  const planner = new DeliveryPlanner(clock, jobs, config.webhookMaxAttempts);
+  const secrets = SecretBox.openSync({ secretKey: config.secretKey, dataDir: config.dataDir });
   return {
     config, database, db, clock, log,
     prices: overrides.prices ?? PriceTable.fromFile(config.pricesFile),
     ledger: new Ledger(db, clock),
     accounts: new AccountStore(db, clock),
     asyncRequests: new AsyncRequestStore(db, clock, { retentionHours: config.requestRetentionHours, leaseMs: config.jobLeaseMs }),
-    jobs: new JobQueue(db, clock, database.engine),
+    jobs,
     sources: overrides.sources ?? NO_SOURCES,
+    events: new EventLog(clock, planner),
+    webhooks: {
+      configs: new WebhookConfigStore(db, clock, secrets),
+      planner,
+      deliveries: new DeliveryStore(db, clock),
+      sender: new WebhookSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, maxSockets: config.webhookConcurrency }),
+    },
   };
 }

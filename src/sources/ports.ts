@@ -72,6 +72,11 @@ export interface SourceInfo {
   sandbox: boolean;
 }
 
+/** The `source` of events built from a source's data (spec §6.3): `datajud`, or `sandbox:datajud` for simulator data. */
+export function eventOrigin(info: SourceInfo): string {
+  return `${info.sandbox ? 'sandbox:' : ''}${info.name.toLowerCase()}`;
+}
+
 /** Case metadata by number (DataJud). Missing numbers are simply absent from the result map. */
 export interface CaseMetadataSource {
   readonly info: SourceInfo;

@@ -15,10 +15,10 @@ export function caseModule(s: Services): CaseModule {
   let m = modules.get(s);
   if (!m) {
     const search = new CaseSearchIndex(s.db, s.database.engine);
-    const store = new CaseStore(s.db, s.clock, search);
+    const store = new CaseStore(s.db, s.clock, search, s.events);
     const service = new CaseService({ db: s.db, store, sources: s.sources, jobs: s.jobs, clock: s.clock, freshMinutes: s.config.caseFreshMinutes });
     m = {
-      db: s.db, clock: s.clock, ledger: s.ledger, store, service, search, sources: s.sources,
+      db: s.db, clock: s.clock, ledger: s.ledger, events: s.events, store, service, search, sources: s.sources,
       enqueue: (numeroCnj, trx) => s.jobs.enqueue({ kind: REFRESH_JOB, payload: { numeroCnj }, dedupeKey: `${REFRESH_JOB}:${numeroCnj}`, maxAttempts: REFRESH_ATTEMPTS }, trx),
     };
     modules.set(s, m);

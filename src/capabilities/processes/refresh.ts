@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { Ledger } from '../../platform/billing/ledger.ts';
 import type { CaseRefreshesTable, DB } from '../../platform/db/schema.ts';
-import { recordEvent } from '../../platform/events/record.ts';
+import type { EventLog } from '../../platform/events/log.ts';
 import { ApiError, isApiError } from '../../platform/http/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { newId } from '../../platform/ids.ts';
@@ -28,6 +28,7 @@ export interface RefreshDeps {
   db: Kysely<DB>;
   clock: Clock;
   ledger: Ledger;
+  events: EventLog;
   store: CaseStore;
   service: CaseService;
   sources: Sources;
@@ -126,7 +127,7 @@ async function settleOne(d: RefreshDeps, refresh: CaseRefreshesTable, newMovemen
       await d.ledger.debit(trx, { accountId: refresh.account_id, centavos: refresh.preco_centavos, operationId: refresh.id, queryType: REFRESH_QUERY_TYPE, searchLogId });
     }
     const row = await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', refresh.numero_cnj).executeTakeFirst();
-    await recordEvent(trx, d.clock, {
+    await d.events.record(trx, {
       kind: 'atualizacao_processo_concluida', numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, accountId: refresh.account_id,
       data: { numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, atualizacaoId: refresh.id, novasMovimentacoes: newMovements, concluidaEm: now },
     });

@@ -7,8 +7,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
-import { recordEvent } from '../../platform/events/record.ts';
-import type { CaseDetailsRecord, CaseRecord, InstanceRecord, MovementRecord, PartyRecord, SourceInfo } from '../../sources/ports.ts';
+import type { EventLog } from '../../platform/events/log.ts';
+import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceRecord, type MovementRecord, type PartyRecord, type SourceInfo } from '../../sources/ports.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -33,10 +33,12 @@ export class CaseStore {
   readonly #db: Kysely<DB>;
   readonly #clock: Clock;
   readonly #search: CaseSearchIndex;
-  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex) {
+  readonly #events: EventLog;
+  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog) {
     this.#db = db;
     this.#clock = clock;
     this.#search = search;
+    this.#events = events;
   }
 
   async get(numeroCnj: string): Promise<StoredCase | undefined> {
@@ -69,9 +71,9 @@ export class CaseStore {
     await this.#reindex(trx, record.numeroCnj, record);
     const data = { numeroCnj: record.numeroCnj, tribunal: record.tribunal };
     if (!existing) {
-      await recordEvent(trx, this.#clock, { kind: 'novo_processo', ...data, data: { ...data, classe: main?.classe ?? null, dataAjuizamento: values.data_ajuizamento }, raw: record.raw });
+      await this.#events.record(trx, { kind: 'novo_processo', ...data, source: eventOrigin(source), data: { ...data, classe: main?.classe ?? null, dataAjuizamento: values.data_ajuizamento }, raw: record.raw });
     } else if (fresh.length > 0) {
-      await recordEvent(trx, this.#clock, { kind: 'nova_movimentacao', ...data, data: { ...data, movimentacoes: fresh.map(publicMovement) }, raw: record.raw });
+      await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source: eventOrigin(source), data: { ...data, movimentacoes: fresh.map(publicMovement) }, raw: record.raw });
     }
     return { newMovements: fresh, needsDetails: !existing?.detalhes_em };
   }

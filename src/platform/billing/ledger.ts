@@ -4,13 +4,17 @@
  * - every debit has exactly one ledger row, written in the caller's transaction, next to the result it
  *   pays for; UNIQUE(account_id, operation_id) makes a second charge of one operation impossible;
  * - money is integer centavos.
+ * The request path's charges run through `transact`: on SQLite they share a commit (group-commit.ts).
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
+import { engineOf } from '../db/engine.ts';
+import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
+import { GroupCommit, ownTransactions, type Transactor, type Work } from './group-commit.ts';
 
 export interface Debit {
   accountId: string;
@@ -34,12 +38,19 @@ export interface SearchLog {
 /** The charge of one operation. Its statements run on every charged request: compiled once. */
 export class Ledger {
   readonly #clock: Clock;
+  readonly #transactor: Transactor;
+  readonly #engine;
   readonly #takeBalance;
   readonly #insertRow;
+  readonly #debitInOneStatement;
   readonly #insertSearchLog;
+  readonly #balance;
 
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#clock = clock;
+    this.#engine = engineOf(db);
+    const sqlite = sqliteConnectionOf(db);
+    this.#transactor = sqlite ? new GroupCommit(db, sqlite) : ownTransactions(db);
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
       .where('id', '=', p.accountId)
@@ -49,15 +60,48 @@ export class Ledger {
       id: p.id, account_id: p.accountId, kind: 'debit', delta_centavos: p.delta, balance_after_centavos: p.after,
       operation_id: p.operationId, query_type: p.queryType, search_log_id: p.searchLogId, note: null, created_at: p.now,
     }));
+    // PostgreSQL: the account row stays locked from this statement to the COMMIT only, not across the
+    // round trips of a separate ledger INSERT (all charges of one account queue on that lock).
+    this.#debitInOneStatement = prepared(['centavos', 'now', 'accountId', 'id', 'operationId', 'queryType', 'searchLogId'], (p) => db
+      .with('d', (qc) => qc.updateTable('accounts')
+        .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
+        .where('id', '=', p.accountId)
+        .where('balance_centavos', '>=', p.centavos)
+        .returning('balance_centavos'))
+      .insertInto('ledger')
+      .columns(['id', 'account_id', 'kind', 'delta_centavos', 'balance_after_centavos', 'operation_id', 'query_type', 'search_log_id', 'note', 'created_at'])
+      .expression((eb) => eb.selectFrom('d').select([
+        sql<string>`${p.id}`.as('id'), sql<string>`${p.accountId}`.as('account_id'), sql<string>`'debit'`.as('kind'),
+        sql<number>`-cast(${p.centavos} as bigint)`.as('delta_centavos'), 'd.balance_centavos',
+        sql<string>`${p.operationId}`.as('operation_id'), sql<string>`${p.queryType}`.as('query_type'),
+        sql<string | null>`${p.searchLogId}`.as('search_log_id'), sql<null>`null`.as('note'), sql<string>`${p.now}`.as('created_at'),
+      ]))
+      .returning('balance_after_centavos'));
+    this.#balance = prepared(['accountId'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.accountId));
     this.#insertSearchLog = prepared(['id', 'accountId', 'requestId', 'queryType', 'method', 'path', 'status', 'charged', 'now'], (p) => db.insertInto('search_logs').values({
       id: p.id, account_id: p.accountId, request_id: p.requestId, query_type: p.queryType, method: p.method,
       path: p.path, status_code: p.status, charged_centavos: p.charged, created_at: p.now,
     }));
   }
 
+  /**
+   * Runs a charge's writes (search log, debit, and whatever must commit with them) atomically. On
+   * SQLite the charges of one event-loop turn share a transaction, each in its own savepoint: `work`
+   * must use only `trx` and wait on nothing but its statements.
+   */
+  transact<T>(work: Work<T>): Promise<T> {
+    return this.#transactor.run(work);
+  }
+
   /** Debits inside `trx`; 403 INSUFFICIENT_CREDITS (and the caller's rollback) when the balance is short. */
   async debit(trx: Transaction<DB>, d: Debit): Promise<number> {
     const now = iso(this.#clock.now());
+    if (this.#engine === 'postgres') {
+      const values = { centavos: d.centavos, now, accountId: d.accountId, id: newId('led'), operationId: d.operationId, queryType: d.queryType, searchLogId: d.searchLogId };
+      const row = (await this.#debitInOneStatement(trx, values)).rows[0];
+      if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
+      return row.balance_after_centavos;
+    }
     const row = (await this.#takeBalance(trx, { centavos: d.centavos, now, accountId: d.accountId })).rows[0];
     if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
     await this.#insertRow(trx, {
@@ -65,6 +109,11 @@ export class Ledger {
       operationId: d.operationId, queryType: d.queryType, searchLogId: d.searchLogId, now,
     });
     return row.balance_centavos;
+  }
+
+  /** The balance as `trx` sees it (a charge at price 0 still reports it). */
+  async balanceIn(trx: Transaction<DB>, accountId: string): Promise<number | undefined> {
+    return (await this.#balance(trx, { accountId })).rows[0]?.balance_centavos;
   }
 
   /** The record of an answered charged query (`meta.searchLogId`), written with its charge. */

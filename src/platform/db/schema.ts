@@ -181,7 +181,153 @@ export interface DomainEventsTable {
   account_id: string | null;
   data: string;
   raw: string | null;
+  source: string;
   created_at: string;
+}
+
+export type PayloadFormat = 'NORMALIZED' | 'RAW' | 'BOTH';
+
+export interface WebhookConfigsTable {
+  account_id: string;
+  url: string | null;
+  token_sealed: string | null;
+  secret_sealed: string;
+  secret_prefix: string;
+  formato: PayloadFormat;
+  ativo: number;
+  eventos: string | null;
+  nomes_legados: number;
+  feed_cursor: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventSubscriptionsTable {
+  id: string;
+  account_id: string;
+  topic: string;
+  monitor_type: string;
+  monitor_id: string;
+  kinds: string;
+  webhook_url: string | null;
+  created_at: string;
+}
+
+export interface AccountEventsTable {
+  id: string;
+  account_id: string;
+  event_id: string;
+  kind: string;
+  monitor_type: string | null;
+  monitor_id: string | null;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  event_id: string;
+  event_name: string;
+  monitor_type: string | null;
+  monitor_id: string | null;
+  url: string | null;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  resent_from: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  url: string | null;
+  started_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  next_attempt_at: string | null;
+}
+
+export type MonitorFrequency = 'HORARIA' | 'DIARIA' | 'SEMANAL';
+
+export interface CaseMonitorsTable {
+  id: string;
+  account_id: string;
+  numero_cnj: string;
+  tribunal: string;
+  datajud_alias: string;
+  webhook_url: string | null;
+  frequencia: MonitorFrequency;
+  status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
+  situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
+  preco_centavos: number;
+  verificacoes: number;
+  novidades: number;
+  ultima_verificacao_em: string | null;
+  proxima_verificacao_em: string;
+  proxima_cobranca_em: string;
+  periodo: number;
+  ultimo_erro: string | null;
+  criado_em: string;
+  atualizado_em: string;
+  removido_em: string | null;
+}
+
+export interface RadarsTable {
+  id: string;
+  account_id: string;
+  termo: string;
+  tipo: 'NOME' | 'CPF' | 'CNPJ';
+  termo_normalizado: string;
+  variacoes: string;
+  tribunais: string;
+  classes: string;
+  termos_obrigatorios: string;
+  termos_proibidos: string;
+  webhook_url: string | null;
+  frequencia: MonitorFrequency;
+  status: 'ATIVO' | 'SUSPENSO' | 'DESATIVADO';
+  preco_centavos: number;
+  resultados_total: number;
+  ultima_verificacao_em: string | null;
+  proxima_verificacao_em: string;
+  proxima_cobranca_em: string;
+  periodo: number;
+  ultima_sincronizacao_em: string | null;
+  ultimo_erro: string | null;
+  criado_em: string;
+  atualizado_em: string;
+  desativado_em: string | null;
+}
+
+export interface RadarResultsTable {
+  id: string;
+  radar_id: string;
+  account_id: string;
+  numero_cnj: string;
+  tribunal: string;
+  classe: string | null;
+  data_ajuizamento: string | null;
+  correspondencias: string;
+  linha_de_base: number;
+  encontrado_em: string;
+  dia: string;
+  qualificacao: string | null;
+  qualificacao_nota: string | null;
+  qualificado_em: string | null;
+  arquivado: number;
+  arquivado_em: string | null;
 }
 
 /** FTS5 virtual table on SQLite; a table with a tsvector column (`vetor`) on PostgreSQL. */
@@ -206,4 +352,12 @@ export interface DB {
   case_refreshes: CaseRefreshesTable;
   domain_events: DomainEventsTable;
   case_search: CaseSearchTable;
+  webhook_configs: WebhookConfigsTable;
+  event_subscriptions: EventSubscriptionsTable;
+  account_events: AccountEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  case_monitors: CaseMonitorsTable;
+  radars: RadarsTable;
+  radar_results: RadarResultsTable;
 }

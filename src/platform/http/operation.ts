@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { addMs, iso, type Clock } from '../clock.ts';
+import type { AccountStore } from '../accounts/store.ts';
 import type { AsyncRequestStore } from '../async/store.ts';
 import type { Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
@@ -28,6 +29,7 @@ export interface OperationDeps {
   config: Config;
   prices: PriceTable;
   ledger: Ledger;
+  accounts: AccountStore;
   asyncRequests: AsyncRequestStore;
 }
 
@@ -79,33 +81,38 @@ class Run {
   async #succeed(outcome: Outcome): Promise<StoredResponse> {
     if (this.mode === 'sync') this.mode = 'finishing';
     const pending = await this.opened;
-    const { db, ledger } = this.#deps;
+    const { ledger, accounts } = this.#deps;
     const status = 'response' in outcome ? outcome.response.status : (outcome.status ?? 200);
     const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined && !('free' in outcome && outcome.free);
     if (!charged) {
       const auth = this.#req.auth;
-      // A priced route whose outcome was free still tells the caller so.
+      // A priced route whose outcome was free still tells the caller so, with the balance as committed now.
       const priced = this.#meta.charge !== undefined && auth !== undefined;
-      const response = render(outcome, priced ? { requestId: this.#req.id, creditsCharged: 0, creditsRemaining: toBrl(auth.account.balance_centavos) } : { requestId: this.#req.id });
+      const meta = priced ? { requestId: this.#req.id, creditsCharged: 0, creditsRemaining: toBrl((await accounts.balance(auth.account.id)) ?? 0) } : { requestId: this.#req.id };
+      const response = render(outcome, meta);
       if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response);
       return response;
     }
-    return db.transaction().execute(async (trx) => {
-      const auth = this.#req.auth!;
+    const auth = this.#req.auth!;
+    let remaining: number | undefined;
+    const response = await ledger.transact(async (trx) => {
       const searchLogId = newId('sl');
       await ledger.recordSearch(trx, {
         id: searchLogId, accountId: auth.account.id, requestId: this.#req.id, queryType: this.#meta.charge!,
         method: this.#req.method, path: this.#req.url.split('?')[0], statusCode: status, chargedCentavos: this.#price,
       });
-      const remaining = this.#price > 0
+      remaining = this.#price > 0
         ? await ledger.debit(trx, { accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!, searchLogId })
-        : auth.account.balance_centavos;
+        : await ledger.balanceIn(trx, auth.account.id) ?? 0;
       const response = render(outcome, {
         requestId: this.#req.id, searchLogId, creditsCharged: toBrl(this.#price), creditsRemaining: toBrl(remaining),
       });
       if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response, trx);
       return response;
     });
+    // Committed: the next price checks of this account start from it.
+    accounts.noteBalance(auth.account.id, remaining!);
+    return response;
   }
 
   async #fail(err: unknown): Promise<StoredResponse> {
@@ -159,8 +166,7 @@ export function pendingResponse(req: FastifyRequest, deps: Pick<OperationDeps, '
   }, { location: url, 'retry-after': String(hints.pollAfterSeconds), ...extraHeaders });
 }
 
-function estimate(req: FastifyRequest, meta: RouteMeta, price: number): StoredResponse {
-  const balance = req.auth?.account.balance_centavos ?? 0;
+function estimate(req: FastifyRequest, meta: RouteMeta, price: number, balance: number): StoredResponse {
   return jsonResponse(200, {
     data: {
       queryType: meta.charge ?? null, plan: req.auth?.account.plan ?? null, currency: 'BRL',
@@ -180,9 +186,12 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
   return async function operation(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const price = meta.charge && req.auth ? deps.prices.priceFor(req.auth.account.plan, meta.charge) : 0;
     const prefs = parsePrefer(req);
-    if (prefs.estimate && req.auth) return sendStored(reply, estimate(req, meta, price));
+    if (prefs.estimate && req.auth) return sendStored(reply, estimate(req, meta, price, (await deps.accounts.balance(req.auth.account.id)) ?? 0));
+    // The balance auth saw may be seconds old (accounts/key-cache.ts): it may let a request through,
+    // where the conditional debit is the real check, but it never refuses one without a fresh read.
     if (price > 0 && req.auth!.account.balance_centavos < price) {
-      throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(price), balance: toBrl(req.auth!.account.balance_centavos) });
+      const balance = (await deps.accounts.balance(req.auth!.account.id)) ?? 0;
+      if (balance < price) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(price), balance: toBrl(balance) });
     }
     const run = new Run(req, meta, price, deps);
     if (!meta.async || !req.auth) return sendStored(reply, await run.execute(handler));

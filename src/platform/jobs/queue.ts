@@ -13,6 +13,12 @@ import { newId } from '../ids.ts';
 
 export type Job = Omit<JobsTable, 'attempts'> & { attempts: number };
 
+/** Which kinds a worker claims: webhook deliveries get a worker of their own, with more concurrency. */
+export interface KindFilter {
+  only?: string[];
+  except?: string[];
+}
+
 export interface EnqueueOptions {
   kind: string;
   payload: unknown;
@@ -48,13 +54,15 @@ export class JobQueue {
    * lapsed (their worker died). On PostgreSQL, FOR UPDATE SKIP LOCKED lets concurrent workers claim
    * disjoint sets without waiting on each other; SQLite has one writer, so the UPDATE is already atomic.
    */
-  async claim(workerId: string, limit: number, leaseMs: number): Promise<Job[]> {
+  async claim(workerId: string, limit: number, leaseMs: number, kinds?: KindFilter): Promise<Job[]> {
     const now = this.#clock.now();
     const due = this.#db.selectFrom('jobs').select('id')
       .where((eb) => eb.or([
         eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', iso(now))]),
         eb.and([eb('status', '=', 'running'), eb('locked_until', '<', iso(now))]),
       ]))
+      .$if(kinds?.only !== undefined, (q) => q.where('kind', 'in', kinds!.only!))
+      .$if(kinds?.except !== undefined, (q) => q.where('kind', 'not in', kinds!.except!))
       .orderBy('run_at').limit(limit)
       .$if(this.#engine === 'postgres', (q) => q.forUpdate().skipLocked());
     return this.#db.updateTable('jobs')
@@ -71,19 +79,19 @@ export class JobQueue {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async complete(id: string, workerId: string): Promise<void> {
-    await this.#settle(id, workerId, { status: 'done', last_error: null });
+  async complete(id: string, workerId: string, trx?: Transaction<DB>): Promise<void> {
+    await this.#settle(id, workerId, { status: 'done', last_error: null }, trx);
   }
 
   /** Puts a job this worker holds back in the queue, due at `runAt`, with its attempts reset when recurring. */
-  async reschedule(id: string, workerId: string, runAt: Date, opts: { resetAttempts?: boolean; error?: string } = {}): Promise<void> {
+  async reschedule(id: string, workerId: string, runAt: Date, opts: { resetAttempts?: boolean; error?: string } = {}, trx?: Transaction<DB>): Promise<void> {
     await this.#settle(id, workerId, {
       status: 'pending', run_at: iso(runAt), last_error: opts.error ?? null, ...(opts.resetAttempts ? { attempts: 0 } : {}),
-    });
+    }, trx);
   }
 
-  async fail(id: string, workerId: string, error: string): Promise<void> {
-    await this.#settle(id, workerId, { status: 'failed', last_error: error });
+  async fail(id: string, workerId: string, error: string, trx?: Transaction<DB>): Promise<void> {
+    await this.#settle(id, workerId, { status: 'failed', last_error: error }, trx);
   }
 
   /** Hands back every job this worker holds (graceful shutdown), due at once for the next worker. */
@@ -104,8 +112,8 @@ export class JobQueue {
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
-  async #settle(id: string, workerId: string, set: Partial<Omit<JobsTable, 'attempts'>> & { attempts?: number }): Promise<void> {
-    await this.#db.updateTable('jobs')
+  async #settle(id: string, workerId: string, set: Partial<Omit<JobsTable, 'attempts'>> & { attempts?: number }, trx: Kysely<DB> | Transaction<DB> = this.#db): Promise<void> {
+    await trx.updateTable('jobs')
       .set({ ...set, locked_by: null, locked_until: null, updated_at: iso(this.#clock.now()) })
       .where('id', '=', id).where('locked_by', '=', workerId).execute();
   }

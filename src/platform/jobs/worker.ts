@@ -4,15 +4,26 @@
  * schedule, or failed after its last attempt. `tramita worker` runs this in its own process
  * (PostgreSQL); on SQLite the server runs it in-process. Stopping hands unfinished jobs back.
  */
+import type { Transaction } from 'kysely';
 import type { Logger } from 'pino';
+import type { DB } from '../db/schema.ts';
 import { addMs, type Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
-import type { Job, JobQueue } from './queue.ts';
+import type { Job, JobQueue, KindFilter } from './queue.ts';
+
+/** Done (`{}`), due again at `retryAt`, or failed for good. */
+export type SettleOutcome = { retryAt?: undefined; failed?: undefined } | { retryAt: Date; error: string } | { failed: string };
 
 export interface JobContext {
   job: Job;
   clock: Clock;
   log: Logger;
+  /**
+   * Settles the job inside the handler's own transaction (done, or back in the queue at `retryAt`),
+   * so its result and its settlement commit together: one commit instead of two on a hot job.
+   * The worker then settles nothing more.
+   */
+  settleWithin(trx: Transaction<DB>, outcome: SettleOutcome): Promise<void>;
 }
 
 export interface JobHandler {
@@ -33,6 +44,8 @@ export interface WorkerOptions {
   concurrency: number;
   leaseMs: number;
   pollMs: number;
+  /** Only some kinds, or all but some (default: every kind). */
+  kinds?: KindFilter;
 }
 
 export class Worker {
@@ -43,6 +56,7 @@ export class Worker {
   #timer: NodeJS.Timeout | undefined;
   #stopped = true;
   #ticking: Promise<void> | undefined;
+  #claiming = false;
 
   constructor(options: WorkerOptions) {
     this.#o = options;
@@ -75,9 +89,10 @@ export class Worker {
   #schedule(ms: number): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
+      this.#claiming = true;
       this.#ticking = this.#claim().then(
-        (jobs) => this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs),
-        (err) => { this.#o.log.error({ err }, 'job claim failed'); this.#schedule(this.#o.pollMs); },
+        (jobs) => { this.#claiming = false; this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs); },
+        (err) => { this.#claiming = false; this.#o.log.error({ err }, 'job claim failed'); this.#schedule(this.#o.pollMs); },
       );
     }, ms);
     this.#timer.unref();
@@ -86,12 +101,26 @@ export class Worker {
   async #claim(): Promise<Job[]> {
     const free = this.#o.concurrency - this.#running.size;
     if (free <= 0) return [];
-    const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs);
+    const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs, this.#o.kinds);
     for (const job of jobs) {
-      const p = this.#execute(job).finally(() => this.#running.delete(job.id));
+      const p = this.#execute(job).finally(() => {
+        this.#running.delete(job.id);
+        this.#wake();
+      });
       this.#running.set(job.id, p);
     }
     return jobs;
+  }
+
+  /**
+   * A slot freed up: claim again now rather than at the next poll, unless a claim is under way (it
+   * reschedules itself). Without this, a worker whose slots were all busy at its last claim would wait
+   * a whole poll interval with free slots and due jobs.
+   */
+  #wake(): void {
+    if (this.#stopped || this.#claiming) return;
+    clearTimeout(this.#timer);
+    this.#schedule(0);
   }
 
   async #execute(job: Job): Promise<void> {
@@ -108,8 +137,16 @@ export class Worker {
     }
     const renewal = setInterval(() => void queue.renew(job.id, this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));
     renewal.unref();
+    let settled = false;
+    const settleWithin: JobContext['settleWithin'] = async (trx, outcome) => {
+      settled = true;
+      if ('retryAt' in outcome && outcome.retryAt) await queue.reschedule(job.id, this.id, outcome.retryAt, { error: outcome.error }, trx);
+      else if ('failed' in outcome && outcome.failed) await queue.fail(job.id, this.id, outcome.failed, trx);
+      else await queue.complete(job.id, this.id, trx);
+    };
     try {
-      const again = await handler.run(JSON.parse(job.payload), { job, clock, log: log.child({ job: job.id, kind: job.kind }) });
+      const again = await handler.run(JSON.parse(job.payload), { job, clock, log: log.child({ job: job.id, kind: job.kind }), settleWithin });
+      if (settled) return;
       if (again) await queue.reschedule(job.id, this.id, again, { resetAttempts: true });
       else await queue.complete(job.id, this.id);
     } catch (err) {

@@ -2,8 +2,10 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_core.ts';
 import * as m0002 from './0002_cases.ts';
+import * as m0003 from './0003_monitoring.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
   '0002_cases': m0002,
+  '0003_monitoring': m0003,
 };

@@ -1,0 +1,122 @@
+/**
+ * Webhook delivery bench (issue 4), SQLite by default: a fresh database, one account whose webhook
+ * points at a loopback receiver in its own process, and the delivery worker exactly as `serve` runs
+ * it (its own Worker, TRAMITA_WEBHOOK_CONCURRENCY, the delivery poll interval).
+ * - Throughput: N events recorded first (each one delivery job), then the worker starts; deliveries
+ *   per second until the receiver has them all and every delivery is ENTREGUE (target ≥ 2,000/s).
+ * - Latency: with the worker running, events recorded at a steady rate below capacity; the receiver
+ *   measures each event's `created_at` → arrival (target p99 ≤ 500 ms).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.ts';
+import { jobHandlers } from '../src/capabilities/index.ts';
+import { migrate } from '../src/platform/db/database.ts';
+import { Worker } from '../src/platform/jobs/worker.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
+import { createServices, type Services } from '../src/platform/services.ts';
+import { DELIVERY_JOB, DELIVERY_POLL_MS } from '../src/platform/webhooks/deliveries.ts';
+import { freshDatabase } from '../test/harness.ts';
+
+export const WEBHOOK_TARGETS = { deliveriesPerSecond: 2_000, p99Ms: 500 };
+
+export interface WebhookBenchResult {
+  engine: string;
+  throughput: { deliveries: number; seconds: number; perSecond: number };
+  latency: { deliveries: number; ratePerSecond: number; p50Ms: number; p99Ms: number; maxMs: number };
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function ask<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: { type: string }) => {
+      if (m.type === type) {
+        child.off('message', on);
+        resolve(m as T);
+      }
+    };
+    child.on('message', on);
+    if (type !== 'ready') child.send({ type });
+  });
+}
+
+async function recordEvents(s: Services, accountId: string, n: number, perTransaction = 250): Promise<void> {
+  for (let done = 0; done < n; done += perTransaction) {
+    await s.db.transaction().execute(async (trx) => {
+      for (let i = done; i < Math.min(n, done + perTransaction); i++) {
+        await s.events.record(trx, { kind: 'nova_movimentacao', numeroCnj: null, tribunal: null, accountId, data: { numeroCnj: null, tribunal: null, seq: i } });
+      }
+    });
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`webhook bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export async function webhookBench(opts: { deliveries?: number; latencySeconds?: number; ratePerSecond?: number } = {}): Promise<WebhookBenchResult> {
+  const deliveries = opts.deliveries ?? 20_000;
+  const latencySeconds = opts.latencySeconds ?? 5;
+  const rate = opts.ratePerSecond ?? 500;
+  const receiver = fork(path.join(here, 'servers/receiver.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const fresh = await freshDatabase();
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true' }, fresh.config);
+  await migrate(fresh.database);
+  const s = createServices(config, fresh.database, createLogger('warn'));
+  const worker = new Worker({
+    queue: s.jobs, handlers: jobHandlers(s), clock: s.clock, log: s.log, leaseMs: config.jobLeaseMs,
+    pollMs: DELIVERY_POLL_MS, concurrency: config.webhookConcurrency, kinds: { only: [DELIVERY_JOB] },
+  });
+  try {
+    const { url } = await ask<{ url: string }>(receiver, 'ready');
+    const account = await s.accounts.create({ name: 'bench webhooks', plan: s.prices.defaultPlan });
+    await s.webhooks.configs.update(account.id, { url });
+    const delivered = async () => Number((await s.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'ENTREGUE').executeTakeFirstOrThrow()).n);
+
+    await recordEvents(s, account.id, deliveries);
+    const started = performance.now();
+    worker.start();
+    await waitFor(async () => (await delivered()) >= deliveries, 600_000, `${deliveries} deliveries`);
+    const seconds = (performance.now() - started) / 1000;
+    const got = await ask<{ received: number }>(receiver, 'stats');
+    if (got.received !== deliveries) throw new Error(`webhook bench: the receiver got ${got.received} requests for ${deliveries} deliveries`);
+
+    receiver.send({ type: 'reset' });
+    const batch = Math.max(1, Math.round(rate / 20));
+    const total = Math.round(rate * latencySeconds);
+    for (let sent = 0; sent < total; sent += batch) {
+      const tick = performance.now();
+      await recordEvents(s, account.id, Math.min(batch, total - sent), batch);
+      await new Promise((r) => setTimeout(r, Math.max(0, 50 - (performance.now() - tick))));
+    }
+    await waitFor(async () => (await delivered()) >= deliveries + total, 120_000, 'the latency run');
+    const stats = await ask<{ received: number; latenciesMs: number[] }>(receiver, 'stats');
+    const sorted = [...stats.latenciesMs].sort((a, b) => a - b);
+    return {
+      engine: fresh.database.engine,
+      throughput: { deliveries, seconds, perSecond: deliveries / seconds },
+      latency: { deliveries: stats.received, ratePerSecond: rate, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1)! },
+    };
+  } finally {
+    await worker.stop();
+    s.webhooks.sender.close();
+    receiver.send({ type: 'stop' });
+    await fresh.database.close();
+    await fresh.drop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await webhookBench();
+  console.log(JSON.stringify(r, null, 2));
+}

@@ -1,0 +1,172 @@
+/**
+ * The case monitor cycle (spec §4.8, §6.4): one recurring job, `monitoramentos.processos.ciclo`, that
+ * every `cycleMs(TRAMITA_MONITOR_INTERVAL_MS)` first renews the monitors whose period ended
+ * (renew.ts), then checks the ones that are due.
+ *
+ * Checks are batched per DataJud alias: ONE `fetchCases` per alias for all its due numbers (the
+ * connector packs up to DATAJUD_BATCH_SIZE numbers into each upstream request), which keeps a large
+ * deployment at a few upstream requests per thousand monitored cases. What comes back is saved through
+ * the case service, so the store records `novo_processo` / `nova_movimentacao` itself and the monitors'
+ * subscriptions carry the movement news. Then each monitor's row is updated with its own events, in one
+ * transaction: `processo_encontrado` / `processo_nao_encontrado` on a change of situation,
+ * `atualizacao_processo_concluida` when the check stored new movements, `processo_verificado` always.
+ * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
+ * are tried again at the next cycle, while the other aliases go on.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { addMs, iso } from '../../platform/clock.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import type { EventKind } from '../../platform/events/kinds.ts';
+import type { JobHandler } from '../../platform/jobs/worker.ts';
+import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
+import type { Services } from '../../platform/services.ts';
+import { SourceError, type CaseRecord } from '../../sources/ports.ts';
+import { caseModule } from '../processes/module.ts';
+import { renewDue } from './renew.ts';
+import { dueForCheck, monitorAudience, type MonitorRow } from './store.ts';
+
+export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
+/** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
+const MAX_CHECKS_PER_RUN = 10_000;
+/** Aliases asked at the same time (the connector's shared budget still paces the requests). */
+const ALIAS_CONCURRENCY = 4;
+/** Rows per `IN (…)` list, well under both engines' bound-parameter limits. */
+const IN_LIST_CHUNK = 1000;
+
+type Situacao = MonitorRow['situacao'];
+
+export interface CheckSummary {
+  checked: number;
+  /** Aliases asked (one fetchCases each). */
+  aliases: number;
+  /** Aliases whose fetch failed: their monitors are tried again next cycle. */
+  failedAliases: number;
+}
+
+export function monitorCycleJob(s: Services): JobHandler {
+  return {
+    kind: MONITOR_CYCLE_JOB,
+    async run(_payload, { clock, log }) {
+      const now = clock.now();
+      const renewals = await renewDue(s, now, log);
+      const checks = await checkDue(s, now, log);
+      const busy = checks.aliases + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
+      log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'case monitor cycle');
+      return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
+    },
+  };
+}
+
+/** Checks the ATIVO monitors due by `now`, one upstream call per alias. */
+export async function checkDue(s: Services, now: Date, log: Logger): Promise<CheckSummary> {
+  const byAlias = Map.groupBy(await dueForCheck(s.db, iso(now), MAX_CHECKS_PER_RUN), (m) => m.datajud_alias);
+  const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0 };
+  await forEachConcurrently([...byAlias], ALIAS_CONCURRENCY, async ([alias, monitors]) => {
+    let checked: number | null = null;
+    try {
+      checked = await checkAlias(s, alias, monitors, now, log);
+    } catch (err) {
+      // A storage failure while completing checks: the rest stay due; other aliases go on.
+      log.error({ err, alias }, 'case monitor check failed');
+    }
+    if (checked === null) summary.failedAliases++;
+    else summary.checked += checked;
+  });
+  return summary;
+}
+
+/** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */
+async function checkAlias(s: Services, alias: string, monitors: MonitorRow[], now: Date, log: Logger): Promise<number | null> {
+  const numbers = [...new Set(monitors.map((m) => m.numero_cnj))];
+  const before = await movementTotals(s.db, numbers);
+  let found: Map<string, CaseRecord>;
+  try {
+    found = await s.sources.cases.fetchCases(numbers);
+    await caseModule(s).service.save(found.values());
+  } catch (err) {
+    if (err instanceof SourceError) log.warn({ alias, monitors: monitors.length, failure: err.failure }, 'case monitor check: upstream failed');
+    else log.error({ err, alias }, 'case monitor check failed');
+    await recordFailure(s.db, monitors, failureMessage(err, now), now);
+    return null;
+  }
+  const after = await movementTotals(s.db, [...found.keys()]);
+  let checked = 0;
+  for (const m of monitors) {
+    const isFound = found.has(m.numero_cnj);
+    // A case stored for the first time brings no news: its movements are the baseline.
+    const newMovements = isFound && before.has(m.numero_cnj) ? Math.max(0, after.get(m.numero_cnj)! - before.get(m.numero_cnj)!) : 0;
+    if (await completeCheck(s, m, { found: isFound, newMovements }, now)) checked++;
+  }
+  return checked;
+}
+
+/**
+ * The row's new state and the monitor's events, together. Nothing happens when the row changed since
+ * it was read (removed, suspended, or already checked by another run): no events for a stale check.
+ */
+async function completeCheck(s: Services, m: MonitorRow, r: { found: boolean; newMovements: number }, now: Date): Promise<boolean> {
+  const situacao: Situacao = r.found ? 'ENCONTRADO' : 'NAO_ENCONTRADO';
+  return s.db.transaction().execute(async (trx) => {
+    const done = await trx.updateTable('case_monitors').set((eb) => ({
+      situacao, verificacoes: eb('verificacoes', '+', 1), novidades: eb('novidades', '+', r.newMovements), ultimo_erro: null,
+      ultima_verificacao_em: iso(now), proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))), atualizado_em: iso(now),
+    })).where('id', '=', m.id).where('status', '=', 'ATIVO').where('proxima_verificacao_em', '=', m.proxima_verificacao_em).executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return false;
+    const common = { numeroCnj: m.numero_cnj, tribunal: m.tribunal, monitorId: m.id, verificadoEm: iso(now) };
+    for (const [kind, data] of checkEvents(m.situacao, situacao, r.newMovements)) {
+      await s.events.record(trx, {
+        kind, numeroCnj: m.numero_cnj, tribunal: m.tribunal, source: s.sources.cases.info.name, audience: monitorAudience(m), data: { ...common, ...data },
+      });
+    }
+    return true;
+  });
+}
+
+/** The monitor's own events for one completed check (spec §6.4), in the order they are recorded. */
+export function checkEvents(was: Situacao, is: Situacao, newMovements: number): [EventKind, Record<string, unknown>][] {
+  const events: [EventKind, Record<string, unknown>][] = [];
+  if (is === 'ENCONTRADO' && was !== 'ENCONTRADO') events.push(['processo_encontrado', {}]);
+  // Once per transition: a case still missing at the next check is not announced again.
+  if (is === 'NAO_ENCONTRADO' && was !== 'NAO_ENCONTRADO') events.push(['processo_nao_encontrado', {}]);
+  if (newMovements > 0) events.push(['atualizacao_processo_concluida', { novasMovimentacoes: newMovements }]);
+  events.push(['processo_verificado', { novasMovimentacoes: newMovements, situacao: is }]);
+  return events;
+}
+
+/** Leaves the monitors due (so the next cycle tries again) with the reason they were not checked. */
+async function recordFailure(db: Kysely<DB>, monitors: MonitorRow[], message: string, now: Date): Promise<void> {
+  for (const ids of chunks(monitors.map((m) => m.id), IN_LIST_CHUNK)) {
+    await db.updateTable('case_monitors').set({ ultimo_erro: message, atualizado_em: iso(now) }).where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
+  }
+}
+
+function failureMessage(err: unknown, now: Date): string {
+  const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
+  return `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
+}
+
+/** `movimentos_total` of the stored cases among `numbers`. */
+async function movementTotals(db: Kysely<DB>, numbers: string[]): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  for (const part of chunks(numbers, IN_LIST_CHUNK)) {
+    const rows = await db.selectFrom('cases').select(['numero_cnj', 'movimentos_total']).where('numero_cnj', 'in', part).execute();
+    for (const r of rows) totals.set(r.numero_cnj, r.movimentos_total);
+  }
+  return totals;
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time. */
+async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}

@@ -1,0 +1,136 @@
+/**
+ * Creating, reactivating and removing case monitors (spec §4.8). Each change and the monitor's
+ * subscription to its case are written in one transaction.
+ *
+ * The charge: the operation runner (platform/http/operation.ts) debits AFTER the handler returns, in a
+ * transaction of its own, so a monitor's row and its first charge cannot commit together. Two guards
+ * keep a failed debit from leaving an unpaid monitor behind:
+ * 1. the creation's transaction checks the balance against the price (the runner's own pre-check reads
+ *    the balance as it was when the key was looked up);
+ * 2. if the debit still fails (another request spent the balance in between), the route undoes the
+ *    creation before the 403 is sent (`undoCreation`, called from routes.ts).
+ */
+import type { Transaction } from 'kysely';
+import type { Court } from '../courts/data.ts';
+import { toBrl } from '../../platform/billing/prices.ts';
+import { addMs, iso } from '../../platform/clock.ts';
+import type { DB, MonitorFrequency } from '../../platform/db/schema.ts';
+import { unsubscribe } from '../../platform/events/subscriptions.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import type { Cnj } from '../../platform/identifiers/cnj.ts';
+import { newId } from '../../platform/ids.ts';
+import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
+import type { Services } from '../../platform/services.ts';
+import { findLiveMonitor, findMonitor, insertMonitor, subscribeMonitor, type MonitorRow } from './store.ts';
+
+export interface MonitorRequest {
+  accountId: string;
+  /** A case of a court with a DataJud index (the caller checked). */
+  cnj: Cnj & { court: Court };
+  /** undefined: keep (or none for a new monitor); null: remove. */
+  webhookUrl?: string | null;
+  /** undefined: keep (or DIARIA for a new monitor). */
+  frequencia?: MonitorFrequency;
+  priceCentavos: number;
+}
+
+/** What a create request did: `existing` is free; `created` and `reactivated` are charged. */
+export type Creation =
+  | { kind: 'existing'; monitor: MonitorRow }
+  | { kind: 'created'; monitor: MonitorRow }
+  | { kind: 'reactivated'; monitor: MonitorRow; previous: MonitorRow };
+
+/** The account's live monitor of the case (updated), a reactivated suspended one, or a new one. */
+export async function createMonitor(s: Services, r: MonitorRequest): Promise<Creation> {
+  return s.db.transaction().execute(async (trx): Promise<Creation> => {
+    const live = await findLiveMonitor(trx, r.accountId, r.cnj.digits);
+    if (live?.status === 'ATIVO') return { kind: 'existing', monitor: await applyChanges(s, trx, live, r) };
+    await assertBalanceCovers(trx, r.accountId, r.priceCentavos);
+    if (live) return { kind: 'reactivated', monitor: await reactivate(s, trx, live, r), previous: live };
+    const monitor = newMonitor(s, r);
+    if (!(await insertMonitor(trx, monitor))) {
+      // A concurrent request created it between our read and our insert: that one pays, this one is free.
+      const winner = await findLiveMonitor(trx, r.accountId, r.cnj.digits);
+      if (!winner) throw new Error(`case monitor of ${r.cnj.digits} conflicted but cannot be read`);
+      return { kind: 'existing', monitor: winner };
+    }
+    await subscribeMonitor(trx, s.clock, monitor);
+    return { kind: 'created', monitor };
+  });
+}
+
+/** Reverts a charged creation whose debit failed: a new monitor disappears, a reactivated one is suspended again. */
+export async function undoCreation(s: Services, c: Creation): Promise<void> {
+  if (c.kind === 'existing') return;
+  await s.db.transaction().execute(async (trx) => {
+    await unsubscribe(trx, c.monitor.id);
+    if (c.kind === 'created') await trx.deleteFrom('case_monitors').where('id', '=', c.monitor.id).execute();
+    else await trx.updateTable('case_monitors').set(c.previous).where('id', '=', c.monitor.id).execute();
+  });
+}
+
+/**
+ * Marks the monitor REMOVIDO and drops its subscription: checks and charges stop. Removing it again
+ * returns it unchanged; undefined for an unknown id or another account's.
+ */
+export async function removeMonitor(s: Services, accountId: string, id: string): Promise<MonitorRow | undefined> {
+  return s.db.transaction().execute(async (trx) => {
+    const m = await findMonitor(trx, accountId, id);
+    if (!m || m.status === 'REMOVIDO') return m;
+    const now = iso(s.clock.now());
+    const set = { status: 'REMOVIDO', removido_em: now, atualizado_em: now } as const;
+    await trx.updateTable('case_monitors').set(set).where('id', '=', id).execute();
+    await unsubscribe(trx, id);
+    return { ...m, ...set };
+  });
+}
+
+function newMonitor(s: Services, r: MonitorRequest): MonitorRow {
+  const now = s.clock.now();
+  return {
+    id: newId('mon'), account_id: r.accountId, numero_cnj: r.cnj.digits, tribunal: r.cnj.court.sigla, datajud_alias: r.cnj.court.datajudAlias!,
+    webhook_url: r.webhookUrl ?? null, frequencia: r.frequencia ?? DEFAULT_FREQUENCY, status: 'ATIVO', situacao: 'PENDENTE',
+    preco_centavos: r.priceCentavos, verificacoes: 0, novidades: 0, ultima_verificacao_em: null,
+    // Checked at the next cycle; paid for one period from now.
+    proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), periodo: 1,
+    ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
+  };
+}
+
+/** A repeated create may change the webhook_url or the frequency of the live monitor (free). */
+async function applyChanges(s: Services, trx: Transaction<DB>, live: MonitorRow, r: MonitorRequest): Promise<MonitorRow> {
+  const set: Partial<MonitorRow> = {};
+  if (r.webhookUrl !== undefined && r.webhookUrl !== live.webhook_url) set.webhook_url = r.webhookUrl;
+  if (r.frequencia !== undefined && r.frequencia !== live.frequencia) {
+    set.frequencia = r.frequencia;
+    // Counted from the last check; a monitor not yet checked is due already.
+    if (live.ultima_verificacao_em) set.proxima_verificacao_em = iso(addMs(new Date(live.ultima_verificacao_em), frequencyMs(r.frequencia, s.config.monitorIntervalMs)));
+  }
+  if (Object.keys(set).length === 0) return live;
+  set.atualizado_em = iso(s.clock.now());
+  await trx.updateTable('case_monitors').set(set).where('id', '=', live.id).execute();
+  const updated = { ...live, ...set };
+  if (set.webhook_url !== undefined) await subscribeMonitor(trx, s.clock, updated);
+  return updated;
+}
+
+/** A suspended monitor created again: a new paid period at today's price, checked at the next cycle. */
+async function reactivate(s: Services, trx: Transaction<DB>, suspended: MonitorRow, r: MonitorRequest): Promise<MonitorRow> {
+  const now = s.clock.now();
+  const set = {
+    status: 'ATIVO', periodo: suspended.periodo + 1, preco_centavos: r.priceCentavos, ultimo_erro: null,
+    webhook_url: r.webhookUrl !== undefined ? r.webhookUrl : suspended.webhook_url, frequencia: r.frequencia ?? suspended.frequencia,
+    proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
+  } as const;
+  await trx.updateTable('case_monitors').set(set).where('id', '=', suspended.id).execute();
+  const monitor = { ...suspended, ...set };
+  await subscribeMonitor(trx, s.clock, monitor);
+  return monitor;
+}
+
+/** 403 INSUFFICIENT_CREDITS, read inside the creation's transaction, before anything is written. */
+async function assertBalanceCovers(trx: Transaction<DB>, accountId: string, priceCentavos: number): Promise<void> {
+  if (priceCentavos <= 0) return;
+  const { balance_centavos: balance } = await trx.selectFrom('accounts').select('balance_centavos').where('id', '=', accountId).executeTakeFirstOrThrow();
+  if (balance < priceCentavos) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(priceCentavos), balance: toBrl(balance) });
+}

@@ -1,0 +1,120 @@
+/**
+ * Case monitor endpoints (spec §4.8): create (charged), list, read and remove (free). The checks
+ * themselves run in the cycle job (check.ts); renewals in renew.ts.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Court } from '../courts/data.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute } from '../../platform/http/route.ts';
+import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
+import type { Services } from '../../platform/services.ts';
+import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
+import { createMonitor, removeMonitor, undoCreation, type Creation } from './lifecycle.ts';
+import { CreateMonitorBody, ListMonitorsQuery, Monitor, MonitorParams } from './schemas.ts';
+import { findMonitor, listMonitors, MONITOR_QUERY_TYPE, monitorView } from './store.ts';
+
+const TAG = 'Monitoramento';
+const PATH = '/v1/monitoramentos/processos';
+
+const RULES = 'Frequency: `HORARIA`, `DIARIA` (default) and `SEMANAL` check every 1, 24 and 168 × TRAMITA_MONITOR_INTERVAL_MS (1 h by default). '
+  + 'Price: the plan\'s `monitor.processo` (`preco`), charged at creation and again every 30 days while ATIVO; a renewal the balance does not cover '
+  + 'suspends the monitor (SUSPENSO: no checks, no charges, no news) until it is created again. '
+  + 'Events (spec §6.4), to `webhook_url` when set, else the account webhook, and to the event feed: `processo_encontrado` (first found, or found again), '
+  + '`processo_nao_encontrado` (once per transition), `nova_movimentacao` (new movements, whoever\'s query or check found them), '
+  + '`atualizacao_processo_concluida` (a check stored new movements), `processo_verificado` (every completed check, with `novasMovimentacoes` and `situacao`). '
+  + 'A check whose source failed emits nothing, sets `ultimoErro` and is tried again at the next cycle.';
+
+export function monitorRoutes(app: FastifyInstance, s: Services): void {
+  // Charged creations of this request, undone if the runner's debit fails after the handler (lifecycle.ts).
+  const charged = new WeakMap<FastifyRequest, Creation>();
+  app.addHook('onSend', async (req, reply, payload) => {
+    const creation = charged.get(req);
+    if (creation && reply.statusCode >= 400) {
+      charged.delete(req);
+      await undoCreation(s, creation);
+    }
+    return payload;
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: PATH,
+    meta: { class: 'monitor', auth: true, charge: MONITOR_QUERY_TYPE, tag: TAG, summary: 'Create a case monitor',
+      description: `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`. 201 with the new monitor, checked at the next cycle. `
+        + 'The account\'s live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). '
+        + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}` },
+    schema: { body: CreateMonitorBody, data: Monitor },
+    handler: async (req) => {
+      const auth = req.auth!;
+      const cnj = monitoredCase(req.body);
+      const webhookUrl = typeof req.body.webhook_url === 'string'
+        ? (await checkWebhookUrl(req.body.webhook_url, { allowPrivate: s.config.webhookAllowPrivate, field: 'webhook_url' })).href
+        : req.body.webhook_url;
+      // Deliveries are signed with the account's secret: make sure the account has one (platform/webhooks/config-store.ts).
+      if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
+      const creation = await createMonitor(s, {
+        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia,
+        priceCentavos: s.prices.priceFor(auth.account.plan, MONITOR_QUERY_TYPE),
+      });
+      const data = monitorView(creation.monitor);
+      if (creation.kind === 'existing') return { data, free: true };
+      charged.set(req, creation);
+      return { status: creation.kind === 'created' ? 201 : 200, data };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: PATH,
+    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List case monitors, newest first',
+      description: 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.' },
+    schema: { querystring: ListMonitorsQuery, data: Type.Array(Monitor) },
+    handler: async (req) => {
+      const listing = `monitoramentos.processos:${req.query.status ?? 'vivos'}`;
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const before = decodeCursor<{ criadoEm: string; id: string }>(listing, req.query.cursor, ['criadoEm', 'id']);
+      const rows = await listMonitors(s.db, req.auth!.account.id, { status: req.query.status, limit: limit + 1, before });
+      const { items, pagination } = page(rows, limit, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
+      return { data: items.map(monitorView), meta: { pagination } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: `${PATH}/:id`,
+    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Read a case monitor',
+      description: 'Free. Its status, situation, counters, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.' },
+    schema: { params: MonitorParams, data: Monitor },
+    handler: async (req) => {
+      const monitor = await findMonitor(s.db, req.auth!.account.id, req.params.id);
+      if (!monitor) throw notFound(req.params.id);
+      return { data: monitorView(monitor) };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'DELETE', url: `${PATH}/:id`,
+    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Remove a case monitor',
+      description: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
+        + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
+    schema: { params: MonitorParams, data: Monitor },
+    handler: async (req) => {
+      const monitor = await removeMonitor(s, req.auth!.account.id, req.params.id);
+      if (!monitor) throw notFound(req.params.id);
+      return { data: monitorView(monitor) };
+    },
+  });
+}
+
+/** The case of the body (`numero_cnj` or its twin `numeroCnj`): 400 when invalid, 422 when DataJud has no index for its court. */
+function monitoredCase(body: { numero_cnj?: string; numeroCnj?: string }): Cnj & { court: Court } {
+  const given = (['numero_cnj', 'numeroCnj'] as const).filter((f) => body[f] !== undefined);
+  if (given.length === 0) throw new ApiError('MISSING_PARAMETER', 'Send the case number as `numero_cnj` (or `numeroCnj`).', { field: 'numero_cnj', in: 'body' });
+  const [cnj, twin] = given.map((f) => parseCnjWithCourt(body[f], f));
+  if (twin && twin.digits !== cnj.digits) throw new ApiError('INVALID_PARAMETER', '`numero_cnj` and `numeroCnj` name different cases; send one.', { field: 'numeroCnj', in: 'body' });
+  if (!cnj.court.datajudAlias) throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be monitored.`, { tribunal: cnj.court.sigla });
+  return cnj;
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError('NOT_FOUND', `No case monitor "${id}" in this account.`);
+}

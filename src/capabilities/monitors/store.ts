@@ -1,0 +1,86 @@
+/**
+ * The `case_monitors` table (spec §4.8) and what hangs off a row: its subscription to the case's
+ * topic (so `nova_movimentacao` reaches it whoever's query or check found the news), the audience of
+ * its own status events, and the view integrators get.
+ * Lifecycle: ATIVO → SUSPENSO (a renewal was not paid) → ATIVO again when re-created; REMOVIDO is final
+ * (the row stays readable: spec §3.2, "a physical deletion must not be assumed").
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { toBrl } from '../../platform/billing/prices.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { CaseMonitorsTable, DB } from '../../platform/db/schema.ts';
+import type { Audience } from '../../platform/events/log.ts';
+import { caseTopic, subscribe } from '../../platform/events/subscriptions.ts';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+
+export type MonitorRow = CaseMonitorsTable;
+export type MonitorStatus = MonitorRow['status'];
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The `monitor_type` of subscriptions, feed rows and deliveries. */
+export const MONITOR_TYPE = 'processo';
+/** The query type of the price table: charged at creation and at each renewal. */
+export const MONITOR_QUERY_TYPE = 'monitor.processo';
+
+/** The account's monitor, whatever its status; undefined for an unknown id or another account's. */
+export async function findMonitor(db: Db, accountId: string, id: string): Promise<MonitorRow | undefined> {
+  return db.selectFrom('case_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** The account's one monitor of this case that is not REMOVIDO (a partial unique index keeps it one). */
+export async function findLiveMonitor(db: Db, accountId: string, numeroCnj: string): Promise<MonitorRow | undefined> {
+  return db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
+    .where('status', '<>', 'REMOVIDO').executeTakeFirst();
+}
+
+/** A page of the account's monitors, newest first; `before` is the last row of the previous page. */
+export async function listMonitors(db: Db, accountId: string, f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } }): Promise<MonitorRow[]> {
+  let q = db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId);
+  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
+  if (f.before) {
+    const { criadoEm, id } = f.before;
+    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
+  }
+  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+/** Inserts a monitor; false when the account already has a live one of the case (a concurrent create won). */
+export async function insertMonitor(trx: Db, row: MonitorRow): Promise<boolean> {
+  const r = await trx.insertInto('case_monitors').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** ATIVO monitors whose period ends by `now`, the most overdue first. */
+export async function dueForRenewal(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
+  return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_cobranca_em', '<=', now)
+    .orderBy('proxima_cobranca_em').limit(limit).execute();
+}
+
+/** ATIVO monitors whose check is due by `now`, the most overdue first. */
+export async function dueForCheck(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
+  return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
+    .orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
+}
+
+/** Movement news of the case reach the monitor (and its webhook_url) from now on; re-subscribing updates it. */
+export async function subscribeMonitor(trx: Db, clock: Clock, m: Pick<MonitorRow, 'id' | 'account_id' | 'numero_cnj' | 'webhook_url'>): Promise<void> {
+  await subscribe(trx, clock, {
+    accountId: m.account_id, topic: caseTopic(m.numero_cnj), monitorType: MONITOR_TYPE, monitorId: m.id, kinds: ['nova_movimentacao'], webhookUrl: m.webhook_url,
+  });
+}
+
+/** Who hears the monitor's own status events: its account, through this monitor (and its webhook_url). */
+export function monitorAudience(m: Pick<MonitorRow, 'id' | 'account_id' | 'webhook_url'>): Audience[] {
+  return [{ accountId: m.account_id, monitorType: MONITOR_TYPE, monitorId: m.id, webhookUrl: m.webhook_url }];
+}
+
+/** The monitor as integrators see it; next check and charge times only while it is ATIVO. */
+export function monitorView(m: MonitorRow) {
+  const active = m.status === 'ATIVO';
+  return {
+    id: m.id, numeroCnj: formatCnj(m.numero_cnj), tribunal: m.tribunal, frequencia: m.frequencia, webhookUrl: m.webhook_url,
+    status: m.status, situacao: m.situacao, preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades,
+    ultimaVerificacaoEm: m.ultima_verificacao_em, proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
+    proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, removidoEm: m.removido_em,
+  };
+}

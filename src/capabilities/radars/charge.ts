@@ -1,0 +1,40 @@
+/**
+ * A route's charge written inside the transaction of its own writes. The operation runner
+ * (platform/http/operation.ts) charges in a transaction of its own after the handler returned, so a
+ * radar the handler wrote would survive a debit that fails there (the balance spent meanwhile by a
+ * concurrent request). Creating a radar therefore charges here, writing exactly what the runner
+ * would (search log, conditional debit, ledger row), and the route answers `free: true` with this
+ * charge in its `meta`, so the runner neither charges again nor reports 0.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import { toBrl } from '../../platform/billing/prices.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Services } from '../../platform/services.ts';
+
+export interface InlineCharge {
+  queryType: string;
+  priceCentavos: number;
+  /** The ledger's operation id (unique per account): what makes a second charge impossible. */
+  operationId: string;
+  /** The HTTP status the route answers with (recorded in the search log). */
+  status: number;
+}
+
+/** The meta of a charged answer (`searchLogId`, `creditsCharged`, `creditsRemaining`). */
+export type ChargeMeta = { searchLogId: string; creditsCharged: number; creditsRemaining: number };
+
+/** Debits in `trx`; throws 403 INSUFFICIENT_CREDITS (rolling `trx` back) when the balance no longer covers it. */
+export async function chargeInTransaction(s: Services, trx: Transaction<DB>, req: FastifyRequest, c: InlineCharge): Promise<ChargeMeta> {
+  const account = req.auth!.account;
+  const searchLogId = newId('sl');
+  await s.ledger.recordSearch(trx, {
+    id: searchLogId, accountId: account.id, requestId: req.id, queryType: c.queryType,
+    method: req.method, path: req.url.split('?')[0], statusCode: c.status, chargedCentavos: c.priceCentavos,
+  });
+  const remaining = c.priceCentavos > 0
+    ? await s.ledger.debit(trx, { accountId: account.id, centavos: c.priceCentavos, operationId: c.operationId, queryType: c.queryType, searchLogId })
+    : (await trx.selectFrom('accounts').select('balance_centavos').where('id', '=', account.id).executeTakeFirstOrThrow()).balance_centavos;
+  return { searchLogId, creditsCharged: toBrl(c.priceCentavos), creditsRemaining: toBrl(remaining) };
+}

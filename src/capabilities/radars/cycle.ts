@@ -1,0 +1,90 @@
+/**
+ * The radars' recurring job (one per deployment: its dedupe key keeps a single live copy). Each run:
+ * 1. renews the periods that ended (spec §8 "monitor.novos_processos", per 30 days): one debit per
+ *    radar and period, keyed `<radar>:<period>` so it can never be charged twice; a balance that does
+ *    not cover it suspends the radar (SUSPENSO: no checks), and every later cycle tries the renewal
+ *    again, so a top-up resumes it;
+ * 2. checks the ATIVO radars that are due. A failed check (upstream down) records `ultimo_erro`, sends
+ *    nothing, charges nothing, and leaves the radar due for the next cycle.
+ * DESATIVADO radars are never touched again (spec §3.2).
+ */
+import type { Logger } from 'pino';
+import { addMs, iso } from '../../platform/clock.ts';
+import type { RadarsTable } from '../../platform/db/schema.ts';
+import { isApiError } from '../../platform/http/errors.ts';
+import type { JobHandler } from '../../platform/jobs/worker.ts';
+import { cycleMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
+import type { Services } from '../../platform/services.ts';
+import { SourceError } from '../../sources/ports.ts';
+import { checkRadar } from './check.ts';
+import type { RadarModule } from './module.ts';
+
+export const RADAR_CYCLE_JOB = 'monitoramentos.novos_processos.ciclo';
+export const RADAR_QUERY_TYPE = 'monitor.novos_processos';
+/** Radars renewed and checked per run at most; the rest stay due for the next run. */
+const BATCH = 200;
+
+export function radarCycleJob(m: RadarModule): JobHandler {
+  return {
+    kind: RADAR_CYCLE_JOB,
+    async run(_payload, { clock, log }) {
+      await renewDue(m, log);
+      await checkDue(m, log);
+      return addMs(clock.now(), cycleMs(m.services.config.monitorIntervalMs));
+    },
+  };
+}
+
+/** Makes sure the cycle job exists (a no-op when it already does). */
+export async function scheduleCycle(s: Services): Promise<void> {
+  await s.jobs.enqueue({ kind: RADAR_CYCLE_JOB, payload: null, dedupeKey: RADAR_CYCLE_JOB, maxAttempts: 1_000_000 });
+}
+
+async function renewDue(m: RadarModule, log: Logger): Promise<void> {
+  for (const radar of await m.store.dueForRenewal(iso(m.services.clock.now()), BATCH)) {
+    try {
+      await renew(m, radar);
+    } catch (err) {
+      log.error({ err, radarId: radar.id }, 'radar renewal failed');
+    }
+  }
+}
+
+/** Charges the next period; INSUFFICIENT_CREDITS suspends the radar (and rolls the period back). */
+export async function renew(m: RadarModule, radar: RadarsTable): Promise<'renewed' | 'suspended' | 'skipped'> {
+  const { db, clock, ledger } = m.services;
+  const now = clock.now();
+  const periodo = radar.periodo + 1;
+  const end = addMs(new Date(radar.proxima_cobranca_em), RENEWAL_PERIOD_MS);
+  // Periods are not charged retroactively: after a suspension, the new period starts now.
+  const next = end > now ? end : addMs(now, RENEWAL_PERIOD_MS);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const claimed = await trx.updateTable('radars').set({ periodo, proxima_cobranca_em: iso(next), status: 'ATIVO' })
+        .where('id', '=', radar.id).where('periodo', '=', radar.periodo).where('status', 'in', ['ATIVO', 'SUSPENSO']).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return 'skipped'; // renewed elsewhere, or deactivated meanwhile
+      if (radar.preco_centavos > 0) {
+        await ledger.debit(trx, { accountId: radar.account_id, centavos: radar.preco_centavos, operationId: `${radar.id}:${periodo}`, queryType: RADAR_QUERY_TYPE, searchLogId: null });
+      }
+      return 'renewed';
+    });
+  } catch (err) {
+    if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
+    await db.updateTable('radars').set({ status: 'SUSPENSO' }).where('id', '=', radar.id).where('status', '=', 'ATIVO').execute();
+    return 'suspended';
+  }
+}
+
+async function checkDue(m: RadarModule, log: Logger): Promise<void> {
+  for (const due of await m.store.dueForCheck(iso(m.services.clock.now()), BATCH)) {
+    // Read again: an earlier check of this run may have taken long enough for a DELETE or PATCH to land.
+    const radar = await m.store.byId(due.id);
+    if (radar?.status !== 'ATIVO') continue;
+    try {
+      await checkRadar(m, radar);
+    } catch (err) {
+      // Already recorded on the radar; an upstream failure is expected now and then, anything else is a bug.
+      if (!(err instanceof SourceError)) log.error({ err, radarId: radar.id }, 'radar check failed');
+    }
+  }
+}

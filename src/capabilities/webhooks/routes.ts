@@ -1,0 +1,154 @@
+/**
+ * The account webhook (spec §2.4, §6): its configuration, the secret (shown once, regenerable), a free
+ * signed test delivery, the delivery history with every attempt, and resend. Deliveries themselves
+ * are made by the `webhooks.entregar` job (platform/webhooks/deliver-job.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { iso } from '../../platform/clock.ts';
+import type { WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
+import { EVENT_NAMES, isEventKind } from '../../platform/events/kinds.ts';
+import { eventBody } from '../../platform/events/payload.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute } from '../../platform/http/route.ts';
+import type { Services } from '../../platform/services.ts';
+import { attemptDelivery, deliveryJob } from '../../platform/webhooks/deliver-job.ts';
+import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
+import { Delivery, DeliveryParams, DeliveryQuery, Secret, TestResult, WebhookConfig, WebhookConfigBody } from './schemas.ts';
+
+const TAG = 'Webhooks';
+
+export function configView(c: WebhookConfigsTable, secret?: string) {
+  return {
+    url: c.url, formato: c.formato, ativo: c.ativo === 1, eventos: c.eventos === null ? null : (JSON.parse(c.eventos) as string[]),
+    eventosDisponiveis: EVENT_NAMES, nomesLegados: c.nomes_legados === 1, tokenConfigurado: c.token_sealed !== null,
+    segredoPrefixo: c.secret_prefix, segredo: secret ?? null, atualizadoEm: c.updated_at,
+  };
+}
+
+export function deliveryView(d: WebhookDeliveriesTable, attempts: WebhookAttemptsTable[]) {
+  return {
+    id: d.id, eventoId: d.event_id, evento: d.event_name, status: d.status, destino: d.monitor_id ? 'monitor' as const : 'conta' as const,
+    monitor: d.monitor_id ? { tipo: d.monitor_type!, id: d.monitor_id } : null, url: d.url, tentativas: d.attempts, maxTentativas: d.max_attempts,
+    ultimoStatusHttp: d.last_status_code, ultimoErro: d.last_error, proximaTentativaEm: d.next_attempt_at, reenvioDe: d.resent_from,
+    criadaEm: d.created_at, entregueEm: d.delivered_at,
+    historico: attempts.map((a) => ({
+      tentativa: a.attempt, url: a.url, iniciadaEm: a.started_at, statusHttp: a.status_code, latenciaMs: a.latency_ms, erro: a.error,
+      respostaTrecho: a.response_excerpt, proximaTentativaEm: a.next_attempt_at,
+    })),
+  };
+}
+
+export function webhookRoutes(app: FastifyInstance, s: Services): void {
+  const { configs, deliveries, planner } = s.webhooks;
+  const withAttempts = async (d: WebhookDeliveriesTable) => deliveryView(d, (await deliveries.attempts([d.id])).get(d.id)!);
+  const ownDelivery = async (accountId: string, id: string) => {
+    const d = await deliveries.get(id, accountId);
+    if (!d) throw new ApiError('NOT_FOUND', `No delivery "${id}" in this account.`);
+    return d;
+  };
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/conta/webhook',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'The account webhook configuration',
+      description: 'Free. The first read creates the configuration (no URL, active, every event, NORMALIZED) with a new HMAC secret, shown in `segredo` in that response only; afterwards only `segredoPrefixo`. The bearer token is never shown back.' },
+    schema: { data: WebhookConfig },
+    handler: async (req) => {
+      const { config, secret } = await configs.ensure(req.auth!.account.id);
+      return { data: configView(config, secret) };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'PUT', url: '/v1/conta/webhook',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'Set the account webhook',
+      description: 'Free. Fields left out keep their value; `null` clears `url`, `token` or `eventos` (null = every kind). The URL must be HTTPS and reach a public address (400 INVALID_WEBHOOK_URL); it is checked again at every connection. `ativo: false` stops every delivery of the account (to the account URL and to monitors\' `webhook_url`); events stay readable in GET /v1/eventos.' },
+    schema: { body: WebhookConfigBody, data: WebhookConfig },
+    handler: async (req) => {
+      const b = req.body;
+      const url = b.url === undefined || b.url === null ? b.url : (await checkWebhookUrl(b.url, { allowPrivate: s.config.webhookAllowPrivate, field: 'url' })).href;
+      const unknown = b.eventos?.find((e) => !isEventKind(e));
+      if (unknown) throw new ApiError('INVALID_PARAMETER', `"${unknown}" is not an event kind. Known: ${EVENT_NAMES.join(', ')}.`, { field: 'eventos', in: 'body', value: unknown });
+      const { config, secret } = await configs.update(req.auth!.account.id, {
+        url, token: b.token, formato: b.formato, ativo: b.ativo, eventos: b.eventos, nomesLegados: b.nomes_legados,
+      });
+      return { data: configView(config, secret) };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/v1/conta/webhook/segredo',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'Regenerate the HMAC secret',
+      description: 'Free. Returns the new secret once; the old one stops signing at once, including retries of pending deliveries.' },
+    schema: { body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Secret },
+    handler: async (req) => {
+      const { config, secret } = await configs.regenerateSecret(req.auth!.account.id);
+      return { data: { segredo: secret, segredoPrefixo: config.secret_prefix } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/v1/conta/webhook/teste',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'Send a signed test delivery now',
+      description: 'Free. One attempt to the account URL, made during this request (even while the webhook is inactive), recorded in the history; event `teste`. 422 WEBHOOK_NOT_CONFIGURED without a URL.' },
+    schema: { body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: TestResult },
+    handler: async (req) => {
+      const accountId = req.auth!.account.id;
+      const { config } = await configs.ensure(accountId);
+      if (!config.url) throw new ApiError('WEBHOOK_NOT_CONFIGURED');
+      const deliveryId = await s.db.transaction().execute(async (trx) => {
+        const data = { mensagem: 'Entrega de teste do Tramita.', contaId: accountId, numeroCnj: null, tribunal: null };
+        const eventId = await s.events.record(trx, { kind: 'teste', numeroCnj: null, tribunal: null, data });
+        const body = eventBody(config.formato, { id: eventId, event: 'teste', source: 'tramita', created_at: iso(s.clock.now()), data, raw: null });
+        return planner.create(trx, { accountId, eventId, eventName: 'teste', monitorType: null, monitorId: null, url: null, body, maxAttempts: 1, enqueue: false });
+      });
+      const result = await attemptDelivery(s, deliveryId, { attempt: 1, maxAttempts: 1, evenIfInactive: true });
+      return { data: { entregue: result?.ok ?? false, entrega: await withAttempts((await deliveries.get(deliveryId))!) } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/conta/webhook/entregas',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'Delivery history, newest first',
+      description: 'Free. Every delivery with each attempt (time, HTTP status, latency, the first KiB of the answer, the next attempt). Filters: `status`, `evento`. Cursor pagination.' },
+    schema: { querystring: DeliveryQuery, data: Type.Array(Delivery) },
+    handler: async (req) => {
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const listing = `entregas:${req.query.status ?? ''}:${req.query.evento ?? ''}`;
+      const before = decodeCursor<{ id: string }>(listing, req.query.cursor, ['id'])?.id;
+      const rows = await deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before, limit: limit + 1 });
+      const { items, pagination } = page(rows, limit, listing, (d) => ({ id: d.id }));
+      const attempts = await deliveries.attempts(items.map((d) => d.id));
+      return { data: items.map((d) => deliveryView(d, attempts.get(d.id)!)), meta: { pagination } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/conta/webhook/entregas/:id',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'One delivery with its attempts', description: 'Free. Another account\'s delivery is 404.' },
+    schema: { params: DeliveryParams, data: Delivery },
+    handler: async (req) => ({ data: await withAttempts(await ownDelivery(req.auth!.account.id, req.params.id)) }),
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/v1/conta/webhook/entregas/:id/reenviar',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'Resend a delivery',
+      description: 'Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event\'s, so receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go to the account URL and there is none.' },
+    schema: { params: DeliveryParams, body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Delivery },
+    handler: async (req) => {
+      const accountId = req.auth!.account.id;
+      const original = await ownDelivery(accountId, req.params.id);
+      if (original.url === null && !(await configs.get(accountId))?.url) throw new ApiError('WEBHOOK_NOT_CONFIGURED');
+      const id = await s.db.transaction().execute((trx) => planner.create(trx, {
+        accountId, eventId: original.event_id, eventName: original.event_name, monitorType: original.monitor_type, monitorId: original.monitor_id,
+        url: original.url, body: original.body, resentFrom: original.id,
+      }));
+      return { status: 201, data: await withAttempts((await deliveries.get(id))!) };
+    },
+  });
+}
+
+export function webhookJobs(s: Services) {
+  return [deliveryJob(s)];
+}

@@ -1,0 +1,75 @@
+/** Request and response schemas of the account webhook (spec §2.4, §6). */
+import { Type } from 'typebox';
+import { EVENT_NAMES } from '../../platform/events/kinds.ts';
+import { PageQuery } from '../../platform/http/pagination.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Format = Type.Union([Type.Literal('NORMALIZED'), Type.Literal('RAW'), Type.Literal('BOTH')]);
+const EventName = Type.String({ minLength: 1, maxLength: 64, description: `One of: ${EVENT_NAMES.join(', ')}.` });
+
+export const WebhookConfig = Type.Object({
+  url: Nullable(Type.String()),
+  formato: Format,
+  ativo: Type.Boolean(),
+  eventos: Nullable(Type.Array(Type.String())),
+  eventosDisponiveis: Type.Array(Type.String()),
+  nomesLegados: Type.Boolean(),
+  tokenConfigurado: Type.Boolean(),
+  segredoPrefixo: Type.String({ description: 'The first characters of the current secret, to tell secrets apart.' }),
+  segredo: Nullable(Type.String({ description: 'The secret itself: only in the response that created it (first use, or POST …/segredo).' })),
+  atualizadoEm: Type.String(),
+});
+
+export const WebhookConfigBody = Type.Object({
+  url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'HTTPS URL of the receiver; null removes it.' }))),
+  token: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 512, pattern: '^[\\x21-\\x7E]+$', description: 'Sent as `Authorization: Bearer <token>`; null removes it. Never shown back.' }))),
+  formato: Type.Optional(Format),
+  ativo: Type.Optional(Type.Boolean()),
+  eventos: Type.Optional(Nullable(Type.Array(EventName, { maxItems: 64, uniqueItems: true, description: 'Kinds to send; null = all.' }))),
+  nomes_legados: Type.Optional(Type.Boolean({ description: 'Also send the legacy `atualizacao_concluida` next to `atualizacao_processo_concluida` (spec §9.4).' })),
+}, { additionalProperties: false });
+
+export const Secret = Type.Object({ segredo: Type.String(), segredoPrefixo: Type.String() });
+
+export const Attempt = Type.Object({
+  tentativa: Type.Integer(),
+  url: Nullable(Type.String()),
+  iniciadaEm: Type.String(),
+  statusHttp: Nullable(Type.Integer()),
+  latenciaMs: Type.Integer(),
+  erro: Nullable(Type.String()),
+  respostaTrecho: Nullable(Type.String({ description: 'The first bytes of the receiver\'s answer (at most 1 KiB).' })),
+  proximaTentativaEm: Nullable(Type.String()),
+});
+
+export const Delivery = Type.Object({
+  id: Type.String({ description: 'X-Service-Delivery-Id.' }),
+  eventoId: Type.String({ description: 'The payload `id` and `webhook-id`: the same across retries and resends.' }),
+  evento: Type.String(),
+  status: Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s))),
+  destino: Type.Union([Type.Literal('conta'), Type.Literal('monitor')]),
+  monitor: Nullable(Type.Object({ tipo: Type.String(), id: Type.String() })),
+  url: Nullable(Type.String({ description: 'The monitor\'s URL; null = the account URL at each attempt.' })),
+  tentativas: Type.Integer(),
+  maxTentativas: Type.Integer(),
+  ultimoStatusHttp: Nullable(Type.Integer()),
+  ultimoErro: Nullable(Type.String()),
+  proximaTentativaEm: Nullable(Type.String()),
+  reenvioDe: Nullable(Type.String()),
+  criadaEm: Type.String(),
+  entregueEm: Nullable(Type.String()),
+  historico: Type.Array(Attempt),
+});
+
+export const DeliveryQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s)))),
+  evento: Type.Optional(EventName),
+}, { additionalProperties: false });
+
+export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+
+export const TestResult = Type.Object({
+  entregue: Type.Boolean(),
+  entrega: Delivery,
+});

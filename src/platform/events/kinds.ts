@@ -1,0 +1,30 @@
+/**
+ * The event catalog (spec §6.4): every name Tramita emits, what emits it, and the legacy twin.
+ * Receivers must handle `event` tolerantly (the list is open), so adding a kind is not a breaking change.
+ */
+export const EVENT_KINDS = {
+  novo_processo: 'A case became known: stored for the first time, or found by a radar searching by name.',
+  novo_processo_envolvido: 'A radar searching by CPF or CNPJ found a new case naming that party.',
+  nova_movimentacao: 'New movements of a monitored case (whoever\'s query or check brought them).',
+  processo_encontrado: 'The first check of a case monitor found the case at the source (or found it again after not finding it).',
+  processo_nao_encontrado: 'A case monitor\'s check did not find the case at the source (sent once per transition).',
+  processo_verificado: 'A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed.',
+  atualizacao_processo_concluida: 'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case.',
+  publicacao_judicial_nova: 'A new gazette publication matched a publication monitor (issue 5).',
+  diario_movimentacao_nova: 'A new gazette communication of a monitored case (issue 5).',
+  resultado_busca_oab_async: 'An asynchronous OAB publication search finished (issue 5).',
+  teste: 'A test delivery asked for with POST /v1/conta/webhook/teste.',
+} as const;
+
+export type EventKind = keyof typeof EVENT_KINDS;
+
+/** Legacy names (spec §9.4), sent as a second delivery of the same event when the account asks for them. */
+export const LEGACY_NAMES: Partial<Record<EventKind, string>> = {
+  atualizacao_processo_concluida: 'atualizacao_concluida',
+};
+
+export const EVENT_NAMES = Object.keys(EVENT_KINDS) as EventKind[];
+
+export function isEventKind(name: string): name is EventKind {
+  return Object.hasOwn(EVENT_KINDS, name);
+}

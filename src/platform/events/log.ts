@@ -1,0 +1,93 @@
+/**
+ * The event engine. `record` runs inside the transaction of the change that caused the event, and in
+ * that same transaction: stores the domain event, works out who hears about it (the account it belongs
+ * to, explicit audiences such as a radar's, and subscriptions on the case's topic), adds it to each
+ * account's pull feed, and creates the webhook deliveries with their jobs. So an event exists exactly
+ * when its change does, and every delivery it owes is durable from that moment (at least once).
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { iso, type Clock } from '../clock.ts';
+import type { DB, WebhookConfigsTable } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import type { DeliveryPlanner } from '../webhooks/deliveries.ts';
+import type { EventKind } from './kinds.ts';
+import { caseTopic } from './subscriptions.ts';
+
+/** One recipient: an account, and the monitor through which it hears (its webhook_url wins over the account's). */
+export interface Audience {
+  accountId: string;
+  monitorType?: string;
+  monitorId?: string;
+  webhookUrl?: string | null;
+}
+
+export interface NewDomainEvent {
+  kind: EventKind;
+  numeroCnj: string | null;
+  tribunal: string | null;
+  /** The origin marker of spec §6.3: the upstream behind the change, or `tramita`. */
+  source?: string;
+  /** Set for events that belong to one account (the refresh it asked for). */
+  accountId?: string;
+  /** Further recipients known to the caller (a monitor's own status events, a radar's results). */
+  audience?: Audience[];
+  data: Record<string, unknown>;
+  /** The upstream record(s) behind the event, for RAW and BOTH payloads. */
+  raw?: unknown;
+}
+
+type Db = Transaction<DB> | Kysely<DB>;
+
+export class EventLog {
+  readonly #clock: Clock;
+  readonly #deliveries: DeliveryPlanner;
+
+  constructor(clock: Clock, deliveries: DeliveryPlanner) {
+    this.#clock = clock;
+    this.#deliveries = deliveries;
+  }
+
+  async record(trx: Db, e: NewDomainEvent): Promise<string> {
+    const id = newId('evt');
+    const createdAt = iso(this.#clock.now());
+    const source = e.source ?? 'tramita';
+    await trx.insertInto('domain_events').values({
+      id, kind: e.kind, numero_cnj: e.numeroCnj, tribunal: e.tribunal, account_id: e.accountId ?? null, source,
+      data: JSON.stringify(e.data), raw: e.raw === undefined ? null : JSON.stringify(e.raw), created_at: createdAt,
+    }).execute();
+    const audience = await this.#audience(trx, e);
+    if (audience.length === 0) return id;
+
+    const accounts = [...new Set(audience.map((a) => a.accountId))];
+    for (const a of audience) {
+      await trx.insertInto('account_events').values({
+        id: newId('aev'), account_id: a.accountId, event_id: id, kind: e.kind,
+        monitor_type: a.monitorType ?? null, monitor_id: a.monitorId ?? null, created_at: createdAt,
+      }).onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing()).execute();
+    }
+    const configs = new Map<string, WebhookConfigsTable>(
+      (await trx.selectFrom('webhook_configs').selectAll().where('account_id', 'in', accounts).execute()).map((c) => [c.account_id, c]),
+    );
+    const envelope = { id, event: e.kind, source, created_at: createdAt, data: e.data, raw: e.raw ?? null };
+    for (const a of audience) {
+      const config = configs.get(a.accountId);
+      if (config) await this.#deliveries.plan(trx, config, a, envelope, e.kind);
+    }
+    return id;
+  }
+
+  async #audience(trx: Db, e: NewDomainEvent): Promise<Audience[]> {
+    const out: Audience[] = [...(e.audience ?? [])];
+    if (e.accountId && !out.some((a) => a.accountId === e.accountId && !a.monitorId)) out.push({ accountId: e.accountId });
+    if (e.numeroCnj) {
+      const subs = await trx.selectFrom('event_subscriptions').select(['account_id', 'monitor_type', 'monitor_id', 'kinds', 'webhook_url'])
+        .where('topic', '=', caseTopic(e.numeroCnj)).execute();
+      for (const s of subs) {
+        if (!(JSON.parse(s.kinds) as string[]).includes(e.kind)) continue;
+        if (out.some((a) => a.monitorId === s.monitor_id)) continue;
+        out.push({ accountId: s.account_id, monitorType: s.monitor_type, monitorId: s.monitor_id, webhookUrl: s.webhook_url });
+      }
+    }
+    return out;
+  }
+}

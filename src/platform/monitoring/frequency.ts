@@ -1,0 +1,22 @@
+/**
+ * Check frequencies of monitors and radars, and their renewal period. One unit is
+ * TRAMITA_MONITOR_INTERVAL_MS (default 1 h, the production floor): HORARIA is one unit, DIARIA 24,
+ * SEMANAL 168, so lowering the setting for a demo or a test speeds every frequency alike.
+ */
+import type { MonitorFrequency } from '../db/schema.ts';
+
+export const FREQUENCIES: readonly MonitorFrequency[] = ['HORARIA', 'DIARIA', 'SEMANAL'];
+export const DEFAULT_FREQUENCY: MonitorFrequency = 'DIARIA';
+const UNITS: Record<MonitorFrequency, number> = { HORARIA: 1, DIARIA: 24, SEMANAL: 168 };
+
+export function frequencyMs(f: MonitorFrequency, intervalMs: number): number {
+  return UNITS[f] * intervalMs;
+}
+
+/** A monitor or radar is paid per period of 30 days: at creation, then at each renewal. */
+export const RENEWAL_PERIOD_MS = 30 * 24 * 3_600_000;
+
+/** How often the recurring cycle jobs look for due monitors: often enough for the shortest frequency. */
+export function cycleMs(intervalMs: number): number {
+  return Math.min(intervalMs, 60_000);
+}
