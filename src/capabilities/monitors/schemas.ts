@@ -1,9 +1,9 @@
 /** Request and response schemas of the case monitors (spec §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const described = (description?: string) => (description ? { description } : {});
 const Frequency = (description?: string) => Type.Union([Type.Literal('HORARIA'), Type.Literal('DIARIA'), Type.Literal('SEMANAL')], described(description));
 const Status = (description?: string) => Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], described(description));

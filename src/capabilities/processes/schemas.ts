@@ -1,8 +1,8 @@
 /** Request and response schemas of the case endpoints (spec §4.2, §4.3); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const CodeName = Type.Object({ codigo: Type.String(), nome: Type.String() });
 
 export const CnjParams = Type.Object({

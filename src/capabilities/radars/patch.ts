@@ -41,5 +41,5 @@ export async function patchRadar(m: RadarModule, radar: RadarsTable, body: Patch
  * a 422 `MONITOR_DEACTIVATED` is registered (then only this line changes).
  */
 export function deactivatedError(radar: RadarsTable): ApiError {
-  return new ApiError('INVALID_PARAMETER', `Radar ${radar.id} was deactivated at ${radar.desativado_em}: it can no longer be changed. Create a new radar.`, { field: 'id', in: 'path', status: radar.status });
+  return new ApiError('MONITOR_DEACTIVATED', `Radar ${radar.id} was deactivated at ${radar.desativado_em}: it can no longer be changed. Create a new radar.`, { id: radar.id, status: radar.status });
 }

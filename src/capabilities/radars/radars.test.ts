@@ -32,7 +32,7 @@ const ENV = {
 };
 const PRICE = 500; // monitor.novos_processos in config/prices.json (padrao)
 /** The code a change to a deactivated radar answers with (patch.ts: INVALID_PARAMETER until a 422 code is registered). */
-const DEACTIVATED = { status: 400, code: 'INVALID_PARAMETER' };
+const DEACTIVATED = { status: 422, code: 'MONITOR_DEACTIVATED' };
 
 interface World {
   h: Harness;

@@ -1,14 +1,8 @@
 /** Request and response schemas of the new-case radars (spec §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-/**
- * Nullable in a request body: null first, because the validator coerces types (coerceTypes) and, with
- * the string branch first, would turn `null` into "" instead of letting it mean "remove".
- */
-const NullOr = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
 export const MAX_VARIATIONS = 20;
 export const MAX_ARCHIVE_IDS = 500;
@@ -24,7 +18,7 @@ const filters = {
   classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: 'Case classes, by name (accents and case ignored) or TPU code; empty: every class.' })),
   termos_obrigatorios: Type.Optional(Words(20, 'Every one must appear (whole words, accents and case ignored) in the case\'s parties, classes or subjects.')),
   termos_proibidos: Type.Optional(Words(20, 'None may appear in the case\'s parties, classes or subjects.')),
-  webhook_url: Type.Optional(NullOr(Type.String({ maxLength: 2048, description: 'HTTPS endpoint that receives this radar\'s events instead of the account URL (spec §6).' }))),
+  webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'HTTPS endpoint that receives this radar\'s events instead of the account URL (spec §6).' }))),
   frequencia: Type.Optional(Frequency),
 };
 
@@ -66,7 +60,7 @@ export const DayQuery = Type.Object({
 
 export const QualifyBody = Type.Object({
   qualificacao: Type.Union(QUALIFICATIONS.map((q) => Type.Literal(q))),
-  nota: Type.Optional(NullOr(Type.String({ maxLength: 1000 }))),
+  nota: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 }, { additionalProperties: false });
 
 export const ArchiveBody = Type.Object({

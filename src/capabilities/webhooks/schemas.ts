@@ -1,9 +1,9 @@
 /** Request and response schemas of the account webhook (spec §2.4, §6). */
 import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { EVENT_NAMES } from '../../platform/events/kinds.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Format = Type.Union([Type.Literal('NORMALIZED'), Type.Literal('RAW'), Type.Literal('BOTH')]);
 const EventName = Type.String({ minLength: 1, maxLength: 64, description: `One of: ${EVENT_NAMES.join(', ')}.` });
 

@@ -315,3 +315,13 @@ test('without TRAMITA_WEBHOOK_ALLOW_PRIVATE, http and private targets are 400 IN
   }
 });
 
+
+test('null clears: url, token and eventos go back to none', async () => {
+  const { acc } = await configured({ token: 'tok', eventos: ['teste'] });
+  const res = await call(acc, 'PUT', '/v1/conta/webhook', { url: null, token: null, eventos: null });
+  assert.equal(res.statusCode, 200, res.body);
+  const data = json(res).data;
+  assert.equal(data.url, null);
+  assert.equal(data.tokenConfigurado, false);
+  assert.equal(data.eventos, null);
+});

@@ -38,6 +38,7 @@ export const ERRORS = {
   COURT_NOT_FOUND: { status: 422, meaning: 'The identifier is well-formed but names no court (e.g. a CNJ number whose J.TR is not a court).' },
   COURT_NOT_COVERED: { status: 422, meaning: 'The number names a real court, but no source carries this data for it (STF has no DataJud index).' },
   REFRESH_REQUIRED: { status: 422, meaning: 'Public documents are listed only after a completed refresh (spec §4.3): POST `solicitar-atualizacao` first.' },
+  MONITOR_DEACTIVATED: { status: 422, meaning: 'The monitor or radar was deactivated (DELETE): its history stays readable, but it can no longer be changed. Create a new one.' },
   WEBHOOK_NOT_CONFIGURED: { status: 422, meaning: 'The account webhook has no URL: set one with PUT /v1/conta/webhook first.' },
   DETAILS_UNAVAILABLE: { status: 422, meaning: 'No case-details provider is configured (TRAMITA_PORTAL_URL), so parties, values and documents cannot be looked up.' },
   // 429

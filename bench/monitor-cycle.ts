@@ -1,0 +1,55 @@
+/**
+ * One case-monitor check cycle (issue 4): 10,000 monitors on visible sandbox cases (20,000 cases over
+ * every DataJud alias), one run of the cycle's checks, and the DataJud requests it made, per 1,000
+ * monitored cases (target ≤ 10). The cycle asks once per alias, the connector batching up to
+ * DATAJUD_BATCH_SIZE numbers per `terms` request. The DataJud budget is raised for the run; at the
+ * default 100 requests per minute the same cycle makes the same requests, spread over about a minute.
+ */
+import { loadConfig } from '../src/config.ts';
+import { checkDue } from '../src/capabilities/monitors/check.ts';
+import { createMonitor } from '../src/capabilities/monitors/lifecycle.ts';
+import { migrate } from '../src/platform/db/database.ts';
+import { parseCnjWithCourt } from '../src/platform/identifiers/cnj.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
+import { createServices } from '../src/platform/services.ts';
+import { openSources } from '../src/sources/index.ts';
+import { freshDatabase } from '../test/harness.ts';
+
+export const MONITOR_CYCLE_TARGET_PER_1000 = 10;
+
+export interface MonitorCycleResult {
+  monitors: number;
+  checked: number;
+  aliases: number;
+  upstreamRequests: number;
+  requestsPer1000: number;
+  seconds: number;
+}
+
+export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResult> {
+  const fresh = await freshDatabase();
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '20000', DATAJUD_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
+  await migrate(fresh.database);
+  const sources = await openSources(config);
+  const log = createLogger('warn');
+  const s = createServices(config, fresh.database, log, { sources });
+  try {
+    const account = await s.accounts.create({ name: 'bench monitors', plan: s.prices.defaultPlan });
+    const now = Date.now();
+    const numbers = sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias).slice(0, monitors).map((c) => c.numero);
+    for (const n of numbers) await createMonitor(s, { accountId: account.id, cnj: parseCnjWithCourt(n), priceCentavos: 0 });
+    sources.sandbox!.resetStats();
+    const started = performance.now();
+    const summary = await checkDue(s, s.clock.now(), log);
+    const seconds = (performance.now() - started) / 1000;
+    const upstreamRequests = sources.sandbox!.stats().datajud.requests;
+    return { monitors: numbers.length, checked: summary.checked, aliases: summary.aliases, upstreamRequests, requestsPer1000: (upstreamRequests * 1000) / numbers.length, seconds };
+  } finally {
+    s.webhooks.sender.close();
+    await sources.close();
+    await fresh.database.close();
+    await fresh.drop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await monitorCycle(), null, 2));
