@@ -1,22 +1,14 @@
 /**
- * Creating, reactivating and removing case monitors (spec §4.8). Each change and the monitor's
- * subscription to its case are written in one transaction.
- *
- * The charge: the operation runner (platform/http/operation.ts) debits AFTER the handler returns, in a
- * transaction of its own, so a monitor's row and its first charge cannot commit together. Two guards
- * keep a failed debit from leaving an unpaid monitor behind:
- * 1. the creation's transaction checks the balance against the price (the runner's own pre-check reads
- *    the balance as it was when the key was looked up);
- * 2. if the debit still fails (another request spent the balance in between), the route undoes the
- *    creation before the 403 is sent (`undoCreation`, called from routes.ts).
+ * Creating, reactivating and removing case monitors (spec §4.8). Each change, the monitor's
+ * subscription to its case and, for a paid creation, its charge (platform/billing/inline-charge.ts)
+ * are written in one transaction: a debit that fails leaves no monitor behind.
  */
 import type { Transaction } from 'kysely';
 import type { Court } from '../courts/data.ts';
-import { toBrl } from '../../platform/billing/prices.ts';
+import type { ChargeMeta } from '../../platform/billing/inline-charge.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { DB, MonitorFrequency } from '../../platform/db/schema.ts';
 import { unsubscribe } from '../../platform/events/subscriptions.ts';
-import { ApiError } from '../../platform/http/errors.ts';
 import type { Cnj } from '../../platform/identifiers/cnj.ts';
 import { newId } from '../../platform/ids.ts';
 import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
@@ -32,21 +24,24 @@ export interface MonitorRequest {
   /** undefined: keep (or DIARIA for a new monitor). */
   frequencia?: MonitorFrequency;
   priceCentavos: number;
+  /** Charges a created or reactivated monitor inside the creation's transaction (throws when the balance is short). */
+  charge?: (trx: Transaction<DB>, monitor: MonitorRow) => Promise<ChargeMeta>;
 }
 
 /** What a create request did: `existing` is free; `created` and `reactivated` are charged. */
 export type Creation =
   | { kind: 'existing'; monitor: MonitorRow }
-  | { kind: 'created'; monitor: MonitorRow }
-  | { kind: 'reactivated'; monitor: MonitorRow; previous: MonitorRow };
+  | { kind: 'created' | 'reactivated'; monitor: MonitorRow; charge?: ChargeMeta };
 
 /** The account's live monitor of the case (updated), a reactivated suspended one, or a new one. */
 export async function createMonitor(s: Services, r: MonitorRequest): Promise<Creation> {
   return s.db.transaction().execute(async (trx): Promise<Creation> => {
     const live = await findLiveMonitor(trx, r.accountId, r.cnj.digits);
     if (live?.status === 'ATIVO') return { kind: 'existing', monitor: await applyChanges(s, trx, live, r) };
-    await assertBalanceCovers(trx, r.accountId, r.priceCentavos);
-    if (live) return { kind: 'reactivated', monitor: await reactivate(s, trx, live, r), previous: live };
+    if (live) {
+      const monitor = await reactivate(s, trx, live, r);
+      return { kind: 'reactivated', monitor, charge: await r.charge?.(trx, monitor) };
+    }
     const monitor = newMonitor(s, r);
     if (!(await insertMonitor(trx, monitor))) {
       // A concurrent request created it between our read and our insert: that one pays, this one is free.
@@ -55,17 +50,7 @@ export async function createMonitor(s: Services, r: MonitorRequest): Promise<Cre
       return { kind: 'existing', monitor: winner };
     }
     await subscribeMonitor(trx, s.clock, monitor);
-    return { kind: 'created', monitor };
-  });
-}
-
-/** Reverts a charged creation whose debit failed: a new monitor disappears, a reactivated one is suspended again. */
-export async function undoCreation(s: Services, c: Creation): Promise<void> {
-  if (c.kind === 'existing') return;
-  await s.db.transaction().execute(async (trx) => {
-    await unsubscribe(trx, c.monitor.id);
-    if (c.kind === 'created') await trx.deleteFrom('case_monitors').where('id', '=', c.monitor.id).execute();
-    else await trx.updateTable('case_monitors').set(c.previous).where('id', '=', c.monitor.id).execute();
+    return { kind: 'created', monitor, charge: await r.charge?.(trx, monitor) };
   });
 }
 
@@ -126,11 +111,4 @@ async function reactivate(s: Services, trx: Transaction<DB>, suspended: MonitorR
   const monitor = { ...suspended, ...set };
   await subscribeMonitor(trx, s.clock, monitor);
   return monitor;
-}
-
-/** 403 INSUFFICIENT_CREDITS, read inside the creation's transaction, before anything is written. */
-async function assertBalanceCovers(trx: Transaction<DB>, accountId: string, priceCentavos: number): Promise<void> {
-  if (priceCentavos <= 0) return;
-  const { balance_centavos: balance } = await trx.selectFrom('accounts').select('balance_centavos').where('id', '=', accountId).executeTakeFirstOrThrow();
-  if (balance < priceCentavos) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(priceCentavos), balance: toBrl(balance) });
 }

@@ -2,7 +2,7 @@
  * Case monitor endpoints (spec §4.8): create (charged), list, read and remove (free). The checks
  * themselves run in the cycle job (check.ts); renewals in renew.ts.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Court } from '../courts/data.ts';
 import { ApiError } from '../../platform/http/errors.ts';
@@ -11,7 +11,8 @@ import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
-import { createMonitor, removeMonitor, undoCreation, type Creation } from './lifecycle.ts';
+import { chargeInTransaction } from '../../platform/billing/inline-charge.ts';
+import { createMonitor, removeMonitor } from './lifecycle.ts';
 import { CreateMonitorBody, ListMonitorsQuery, Monitor, MonitorParams } from './schemas.ts';
 import { findMonitor, listMonitors, MONITOR_QUERY_TYPE, monitorView } from './store.ts';
 
@@ -27,17 +28,6 @@ const RULES = 'Frequency: `HORARIA`, `DIARIA` (default) and `SEMANAL` check ever
   + 'A check whose source failed emits nothing, sets `ultimoErro` and is tried again at the next cycle.';
 
 export function monitorRoutes(app: FastifyInstance, s: Services): void {
-  // Charged creations of this request, undone if the runner's debit fails after the handler (lifecycle.ts).
-  const charged = new WeakMap<FastifyRequest, Creation>();
-  app.addHook('onSend', async (req, reply, payload) => {
-    const creation = charged.get(req);
-    if (creation && reply.statusCode >= 400) {
-      charged.delete(req);
-      await undoCreation(s, creation);
-    }
-    return payload;
-  });
-
   defineRoute(app, {
     method: 'POST', url: PATH,
     meta: { class: 'monitor', auth: true, charge: MONITOR_QUERY_TYPE, tag: TAG, summary: 'Create a case monitor',
@@ -53,14 +43,18 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         : req.body.webhook_url;
       // Deliveries are signed with the account's secret: make sure the account has one (platform/webhooks/config-store.ts).
       if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
+      const priceCentavos = s.prices.priceFor(auth.account.plan, MONITOR_QUERY_TYPE);
       const creation = await createMonitor(s, {
-        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia,
-        priceCentavos: s.prices.priceFor(auth.account.plan, MONITOR_QUERY_TYPE),
+        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos,
+        // The first period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
+        charge: (trx, m) => chargeInTransaction(s, trx, req, {
+          queryType: MONITOR_QUERY_TYPE, priceCentavos, operationId: `${m.id}:${m.periodo}`, status: m.periodo === 1 ? 201 : 200,
+        }),
       });
       const data = monitorView(creation.monitor);
       if (creation.kind === 'existing') return { data, free: true };
-      charged.set(req, creation);
-      return { status: creation.kind === 'created' ? 201 : 200, data };
+      // Charged above, with the monitor: the runner must not charge again.
+      return { status: creation.kind === 'created' ? 201 : 200, data, meta: creation.charge, free: true };
     },
   });
 

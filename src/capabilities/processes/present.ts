@@ -1,5 +1,6 @@
 /** The JSON integrators see for a case, built from the store (one shape for covers, lists and PDFs). */
 import { toBrl } from '../../platform/billing/prices.ts';
+import { JsonText } from '../../platform/http/stored-response.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
 import { courtBySigla } from '../courts/data.ts';
@@ -75,3 +76,17 @@ export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
 }
 
 export type CaseCover = ReturnType<typeof caseCover>;
+
+/** Serialized covers, per stored case object: CaseStore hands out the same object while the case is unchanged. */
+const coverTexts = { configured: new WeakMap<StoredCase, JsonText>(), unconfigured: new WeakMap<StoredCase, JsonText>() };
+
+/** `caseCover` as JSON text for the envelope, serialized once per version of the case. */
+export function caseCoverJson(c: StoredCase, opts: { detailsConfigured: boolean }): JsonText {
+  const texts = opts.detailsConfigured ? coverTexts.configured : coverTexts.unconfigured;
+  let text = texts.get(c);
+  if (!text) {
+    text = new JsonText(JSON.stringify(caseCover(c, opts)));
+    texts.set(c, text);
+  }
+  return text;
+}

@@ -15,7 +15,7 @@ import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts'
 import type { Services } from '../../platform/services.ts';
 import { caseModule } from './module.ts';
 import { coverPdf } from './pdf.ts';
-import { caseCover, sourceMeta } from './present.ts';
+import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
 import { CnjParams, Cover, DocumentParams, Movement, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
 import { publicMovement } from './store.ts';
@@ -34,7 +34,7 @@ export function caseRoutes(app: FastifyInstance, s: Services): void {
     schema: { params: CnjParams, data: Cover },
     handler: async (req) => {
       const lookup = await m.service.lookup(cnjOf(req));
-      return { data: caseCover(lookup.stored, { detailsConfigured: detailsConfigured() }), meta: sourceMeta(lookup) };
+      return { data: caseCoverJson(lookup.stored, { detailsConfigured: detailsConfigured() }), meta: sourceMeta(lookup) };
     },
   });
 

@@ -2,6 +2,9 @@
  * The case store: what the upstreams told us about each case, kept so lookups answer fast and so
  * monitors can tell what is new. Saving a case records, in the same transaction, the domain events its
  * changes produce (`novo_processo`, `nova_movimentacao`), which monitors and webhooks consume.
+ *
+ * `get` keeps recently read cases in memory (CaseCache, below) and answers from there while the case
+ * row's stamp is unchanged; every write of a case changes its stamp, whichever process made it.
  */
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
@@ -10,12 +13,14 @@ import { newId } from '../../platform/ids.ts';
 import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceRecord, type MovementRecord, type PartyRecord, type SourceInfo } from '../../sources/ports.ts';
 import type { CaseSearchIndex } from './search-index.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
 /** An instance as stored on the case row: its movements live in case_movements. */
 export type StoredInstance = Omit<InstanceRecord, 'movimentos'> & { quantidadeMovimentacoes: number };
 
+/** Read-only: `get` may hand the same object to many requests (CaseCache, below). */
 export interface StoredCase {
   row: CasesTable;
   instancias: StoredInstance[];
@@ -34,25 +39,48 @@ export class CaseStore {
   readonly #clock: Clock;
   readonly #search: CaseSearchIndex;
   readonly #events: EventLog;
+  readonly #cache = new CaseCache();
+  // A cover reads these on every request: compiled once (platform/db/prepared.ts).
+  readonly #stamp;
+  readonly #row;
+  readonly #parties;
+  readonly #lawyers;
+  readonly #latestMovement;
   constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog) {
     this.#db = db;
     this.#clock = clock;
     this.#search = search;
     this.#events = events;
+    this.#stamp = prepared(['n'], (p) => db.selectFrom('cases').select(STAMP_COLUMNS).where('numero_cnj', '=', p.n));
+    this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
+    this.#parties = prepared(['n'], (p) => db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', p.n).orderBy('posicao'));
+    // Through the parties: case_lawyers is keyed by (party_id, posicao), with no index on numero_cnj.
+    this.#lawyers = prepared(['n'], (p) => db.selectFrom('case_lawyers').innerJoin('case_parties', 'case_parties.id', 'case_lawyers.party_id')
+      .selectAll('case_lawyers').where('case_parties.numero_cnj', '=', p.n).orderBy('case_lawyers.party_id').orderBy('case_lawyers.posicao'));
+    this.#latestMovement = prepared(['n'], (p) => db.selectFrom('case_movements').selectAll().where('numero_cnj', '=', p.n)
+      .orderBy('data_hora', 'desc').orderBy('key', 'desc').limit(1));
   }
 
   async get(numeroCnj: string): Promise<StoredCase | undefined> {
-    const row = await this.#db.selectFrom('cases').selectAll().where('numero_cnj', '=', numeroCnj).executeTakeFirst();
+    const stamp = (await this.#stamp(this.#db, { n: numeroCnj })).rows[0];
+    if (!stamp) return undefined;
+    const cached = this.#cache.get(numeroCnj, stampOf(stamp));
+    if (cached) return cached;
+    const generation = this.#cache.generation();
+    const row = (await this.#row(this.#db, { n: numeroCnj })).rows[0];
     if (!row) return undefined;
     const [partes, latest] = await Promise.all([
       row.detalhes_em ? this.parties(numeroCnj) : Promise.resolve(null),
-      this.movements(numeroCnj, 1),
+      this.#latestMovement(this.#db, { n: numeroCnj }),
     ]);
-    return { row, instancias: JSON.parse(row.instancias), partes, ultimaMovimentacao: latest[0] ?? null };
+    const stored: StoredCase = { row, instancias: JSON.parse(row.instancias), partes, ultimaMovimentacao: latest.rows[0] ? movementOfRow(latest.rows[0]) : null };
+    this.#cache.set(numeroCnj, stampOf(row), stored, generation);
+    return stored;
   }
 
   /** Writes what the metadata upstream returned; new movements and new cases become domain events. */
   async saveCase(record: CaseRecord, source: SourceInfo, trx: Transaction<DB>): Promise<SaveResult> {
+    this.#cache.forget(record.numeroCnj);
     const now = iso(this.#clock.now());
     const existing = await trx.selectFrom('cases').select('detalhes_em').where('numero_cnj', '=', record.numeroCnj).executeTakeFirst();
     const known = new Set((await trx.selectFrom('case_movements').select('key').where('numero_cnj', '=', record.numeroCnj).execute()).map((r) => r.key));
@@ -82,7 +110,9 @@ export class CaseStore {
   async saveDetails(details: CaseDetailsRecord, trx: Transaction<DB>, opts: { documents: boolean }): Promise<void> {
     const now = iso(this.#clock.now());
     const n = details.numeroCnj;
-    await trx.deleteFrom('case_lawyers').where('numero_cnj', '=', n).execute();
+    this.#cache.forget(n);
+    // Through the parties' ids, the lawyers' primary key: there is no index on case_lawyers.numero_cnj.
+    await trx.deleteFrom('case_lawyers').where('party_id', 'in', (eb) => eb.selectFrom('case_parties').select('id').where('numero_cnj', '=', n)).execute();
     await trx.deleteFrom('case_parties').where('numero_cnj', '=', n).execute();
     for (const [posicao, p] of details.partes.entries()) {
       const id = newId('pty');
@@ -115,10 +145,7 @@ export class CaseStore {
   }
 
   async parties(numeroCnj: string, db: Executor = this.#db): Promise<PartyRecord[]> {
-    const [parties, lawyers] = await Promise.all([
-      db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', numeroCnj).orderBy('posicao').execute(),
-      db.selectFrom('case_lawyers').selectAll().where('numero_cnj', '=', numeroCnj).orderBy('posicao').execute(),
-    ]);
+    const [{ rows: parties }, { rows: lawyers }] = await Promise.all([this.#parties(db, { n: numeroCnj }), this.#lawyers(db, { n: numeroCnj })]);
     return parties.map((p) => ({
       polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipo_pessoa, documento: p.documento,
       advogados: lawyers.filter((l) => l.party_id === p.id).map((l) => ({ nome: l.nome, oab: l.oab_uf && l.oab_numero ? { uf: l.oab_uf, numero: l.oab_numero } : null })),
@@ -196,4 +223,60 @@ export function mainInstance<T extends { grau: string }>(c: { instancias: T[] })
 
 function earliest(dates: (string | null)[]): string | null {
   return dates.filter((d): d is string => d !== null).sort()[0] ?? null;
+}
+
+/**
+ * Recently read cases, kept in memory so that a hot cover costs one small indexed read (the stamp)
+ * instead of four queries and a JSON parse. An entry is used only while the case row's stamp (the
+ * columns below) still matches the database, and every write of a case changes its stamp: saving what
+ * DataJud returned sets `consultado_em` (and `movimentos_total`), saving details sets `detalhes_em`
+ * (and the value), a refresh sets `documentos_em`. That holds whichever process wrote, so other API
+ * processes and workers never leave a stale entry here. Writes through this CaseStore also drop the
+ * entry at once, which covers two writes within one clock millisecond (a frozen test clock).
+ */
+const STAMP_COLUMNS = ['consultado_em', 'detalhes_em', 'documentos_em', 'movimentos_total', 'atualizado_em', 'valor_causa_centavos'] as const;
+
+type Stamped = Pick<CasesTable, (typeof STAMP_COLUMNS)[number]>;
+
+function stampOf(r: Stamped): string {
+  return `${r.consultado_em}|${r.detalhes_em}|${r.documentos_em}|${r.movimentos_total}|${r.atualizado_em}|${r.valor_causa_centavos}`;
+}
+
+/** About 20 KB per case (the raw upstream JSON included): a few tens of MB at most. */
+const MAX_CASES = 1_000;
+
+class CaseCache {
+  readonly #entries = new Map<string, { stamp: string; stored: StoredCase }>();
+  /** Bumped by every forget: a read that started before one must not put back what it dropped. */
+  #generation = 0;
+
+  get(numeroCnj: string, stamp: string): StoredCase | undefined {
+    const e = this.#entries.get(numeroCnj);
+    if (!e) return undefined;
+    if (e.stamp !== stamp) {
+      this.#entries.delete(numeroCnj);
+      return undefined;
+    }
+    // Re-inserted so that Map order is least recently used first.
+    this.#entries.delete(numeroCnj);
+    this.#entries.set(numeroCnj, e);
+    return e.stored;
+  }
+
+  /** Pass to `set`: taken before the reads whose result will be remembered. */
+  generation(): number {
+    return this.#generation;
+  }
+
+  set(numeroCnj: string, stamp: string, stored: StoredCase, generation: number): void {
+    if (generation !== this.#generation) return;
+    this.#entries.delete(numeroCnj);
+    if (this.#entries.size >= MAX_CASES) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(numeroCnj, { stamp, stored });
+  }
+
+  forget(numeroCnj: string): void {
+    this.#generation++;
+    this.#entries.delete(numeroCnj);
+  }
 }

@@ -12,7 +12,7 @@ import { ApiError } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { SourceError } from '../../sources/ports.ts';
-import { chargeInTransaction, type ChargeMeta } from './charge.ts';
+import { chargeInTransaction, type ChargeMeta } from '../../platform/billing/inline-charge.ts';
 import { describeFailure, findMatches, recordResult, type RadarMatch } from './check.ts';
 import { RADAR_QUERY_TYPE } from './cycle.ts';
 import { filterColumns, type FilterInput } from './input.ts';

@@ -21,7 +21,7 @@ import { ApiError, errorBody } from './errors.ts';
 import { toApiError } from './error-handler.ts';
 import { parsePrefer, type Preferences } from './prefer.ts';
 import type { Outcome, RouteMeta } from './route.ts';
-import { jsonResponse, sendStored, type StoredResponse } from './stored-response.ts';
+import { envelopeJson, JSON_TYPE, jsonResponse, sendStored, type StoredResponse } from './stored-response.ts';
 
 export interface OperationDeps {
   db: Kysely<DB>;
@@ -138,7 +138,7 @@ function render(outcome: Outcome, meta: Record<string, unknown>): StoredResponse
     if (meta.creditsRemaining !== undefined) headers['x-credits-remaining'] = String(meta.creditsRemaining);
     return { status, headers, body: outcome.file.body };
   }
-  return jsonResponse(status, { data: outcome.data, meta: { ...meta, ...outcome.meta } }, outcome.headers);
+  return { status, headers: { 'content-type': JSON_TYPE, ...outcome.headers }, body: envelopeJson(outcome.data, { ...meta, ...outcome.meta }) };
 }
 
 /** An absolute URL on this server (TRAMITA_PUBLIC_URL, or the request's own host). */

@@ -45,3 +45,19 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): StoredResponse {
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(body) };
 }
+
+/**
+ * `data` already serialized, for an answer whose data is cached (a hot case cover): the envelope
+ * embeds the text as is instead of serializing the same object again. `text` must be JSON.stringify's.
+ */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** `{data, meta}` as JSON.stringify would write it. */
+export function envelopeJson(data: unknown, meta: Record<string, unknown>): string {
+  return data instanceof JsonText ? `{"data":${data.text},"meta":${JSON.stringify(meta)}}` : JSON.stringify({ data, meta });
+}

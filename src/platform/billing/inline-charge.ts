@@ -1,17 +1,18 @@
 /**
  * A route's charge written inside the transaction of its own writes. The operation runner
- * (platform/http/operation.ts) charges in a transaction of its own after the handler returned, so a
- * radar the handler wrote would survive a debit that fails there (the balance spent meanwhile by a
- * concurrent request). Creating a radar therefore charges here, writing exactly what the runner
- * would (search log, conditional debit, ledger row), and the route answers `free: true` with this
- * charge in its `meta`, so the runner neither charges again nor reports 0.
+ * (platform/http/operation.ts) charges in a transaction of its own after the handler returned, so
+ * an object the handler created (a monitor, a radar) would survive a debit that fails there (the
+ * balance spent meanwhile by a concurrent request). Routes that create paid objects charge here
+ * instead, writing exactly what the runner would (search log, conditional debit, ledger row), and
+ * answer `free: true` with this charge in their `meta`, so the runner neither charges again nor
+ * reports 0. A failed debit throws 403 INSUFFICIENT_CREDITS and rolls the object back with it.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import { toBrl } from '../../platform/billing/prices.ts';
-import type { DB } from '../../platform/db/schema.ts';
-import { newId } from '../../platform/ids.ts';
-import type { Services } from '../../platform/services.ts';
+import { toBrl } from './prices.ts';
+import type { DB } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import type { Services } from '../services.ts';
 
 export interface InlineCharge {
   queryType: string;
