@@ -5,6 +5,7 @@
  * Lifecycle: ATIVO → SUSPENSO (a renewal was not paid) → ATIVO again when re-created; REMOVIDO is final
  * (the row stays readable: spec §3.2, "a physical deletion must not be assumed").
  */
+import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -51,19 +52,16 @@ export async function insertMonitor(trx: Db, row: MonitorRow): Promise<boolean> 
 }
 
 /** ATIVO monitors whose period ends by `now`, the most overdue first. */
-/** Accounts that are active: a deactivated account's monitors are neither renewed nor checked until it is reactivated. */
-const activeAccounts = (db: Db) => db.selectFrom('accounts').select('id').where('status', '=', 'active');
-
 export async function dueForRenewal(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
   return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_cobranca_em', '<=', now)
-    .where('account_id', 'in', activeAccounts(db))
+    .where('account_id', 'in', activeAccountIds(db))
     .orderBy('proxima_cobranca_em').limit(limit).execute();
 }
 
 /** ATIVO monitors whose check is due by `now`, the most overdue first. */
 export async function dueForCheck(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
   return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
-    .where('account_id', 'in', activeAccounts(db))
+    .where('account_id', 'in', activeAccountIds(db))
     .orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
 }
 

@@ -4,6 +4,7 @@
  * A result is unique per (radar, case): inserting it twice is a no-op, so two workers (or a cycle
  * and a `sincronizar`) can never report the same case twice.
  */
+import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { DB, RadarResultsTable, RadarsTable } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
@@ -64,12 +65,14 @@ export class RadarStore {
   /** ATIVO radars whose check is due, the most overdue first. */
   async dueForCheck(now: string, limit: number): Promise<RadarsTable[]> {
     return this.#db.selectFrom('radars').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
+      .where('account_id', 'in', activeAccountIds(this.#db))
       .orderBy('proxima_verificacao_em').limit(limit).execute();
   }
 
   /** ATIVO radars whose period ends, and SUSPENSO ones (their renewal is tried again every cycle). */
   async dueForRenewal(now: string, limit: number): Promise<RadarsTable[]> {
     return this.#db.selectFrom('radars').selectAll().where('status', 'in', ['ATIVO', 'SUSPENSO']).where('proxima_cobranca_em', '<=', now)
+      .where('account_id', 'in', activeAccountIds(this.#db))
       .orderBy('proxima_cobranca_em').limit(limit).execute();
   }
 
