@@ -51,6 +51,7 @@ export interface Config {
   webhookMaxAttempts: number;
   webhookConcurrency: number;
   monitorIntervalMs: number;
+  feedSettleMs: number | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -203,6 +204,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Deliveries sent at once by one worker process (on top of `TRAMITA_WORKER_CONCURRENCY` for other jobs).' },
   { env: 'TRAMITA_MONITOR_INTERVAL_MS', key: 'monitorIntervalMs', default: '3600000', parse: int('TRAMITA_MONITOR_INTERVAL_MS', 1000),
     doc: 'Period of the most frequent monitor check (`HORARIA`): `DIARIA` is 24 of these, `SEMANAL` 168. The default, 1 h, is the floor for production use (it keeps a large deployment inside the DataJud budget); lower it only for demos and tests (e.g. `5000`), which scales every frequency with it.' },
+  { env: 'TRAMITA_FEED_SETTLE_MS', key: 'feedSettleMs', default: '', parse: (r) => (r === '' ? undefined : int('TRAMITA_FEED_SETTLE_MS', 0, 60_000)(r)),
+    doc: 'How old an event must be before `GET /v1/eventos` lists it. Empty: 0 on SQLite (one writer commits in order) and 2000 on PostgreSQL, where concurrent transactions can commit out of id order; the window keeps a late commit from landing behind a cursor a reader already passed. Raise it if transactions that record events can run longer.' },
 ];
 
 /** 32 bytes, as 64 hex characters or base64; empty means "generate one into the data directory". */

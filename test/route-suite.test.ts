@@ -138,7 +138,8 @@ async function request(h: Harness, route: RegisteredRoute, headers: Record<strin
   return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body as object }) });
 }
 
-const harness = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
+// The feed's settling window would hide the fixture's fresh event on PostgreSQL (webhooks.test.ts covers the window).
+const harness = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
 const routes = harness.app.tramita.routes;
 const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : SETUP[route.url] ?? (async () => ({})));
 
@@ -223,7 +224,7 @@ test('GET /v1 answers without a key', async () => {
 });
 
 test('every route class is rate limited per key: the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async (t) => {
-  const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_RATE_LIMITS: 'reference=2/60s,lookup=2/60s,search=2/60s,async=2/60s,monitor=2/60s,download=2/60s,account=2/60s' } });
+  const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=2/60s,lookup=2/60s,search=2/60s,async=2/60s,monitor=2/60s,download=2/60s,account=2/60s' } });
   t.after(() => h.close());
   for (const route of h.app.tramita.routes.filter((r) => r.meta.class)) {
     const owner = await h.createAccount({ credits: 1000 });

@@ -3,7 +3,7 @@
  * events in order, each in the normalized webhook shape, read from a cursor and acknowledged. A
  * receiver that was down reads from its acknowledged cursor and catches up, whatever happened to the
  * deliveries. On PostgreSQL, transactions can commit out of id order, so the feed shows only events
- * older than a short settling window: a later page never gains an event before the cursor.
+ * older than a short settling window (TRAMITA_FEED_SETTLE_MS): a later page never gains an event before the cursor.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -15,7 +15,7 @@ import type { Services } from '../../platform/services.ts';
 
 const TAG = 'Eventos';
 const FEED_DEFAULT_LIMIT = 50;
-/** PostgreSQL only: how old an event must be to be listed (longer than any transaction that records events). */
+/** PostgreSQL's default for TRAMITA_FEED_SETTLE_MS: longer than any transaction that records events. */
 export const FEED_SETTLE_MS_POSTGRES = 2_000;
 const CURSOR = /^aev_[0-9a-z]{1,40}$/;
 
@@ -38,7 +38,7 @@ function cursorOf(raw: string | undefined, field: string): string | undefined {
 }
 
 export function eventRoutes(app: FastifyInstance, s: Services): void {
-  const settleMs = s.database.engine === 'postgres' ? FEED_SETTLE_MS_POSTGRES : 0;
+  const settleMs = s.config.feedSettleMs ?? (s.database.engine === 'postgres' ? FEED_SETTLE_MS_POSTGRES : 0);
 
   defineRoute(app, {
     method: 'GET', url: '/v1/eventos',

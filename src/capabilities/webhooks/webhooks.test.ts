@@ -58,6 +58,11 @@ async function emit(accountId: string, e: Partial<NewDomainEvent> = {}): Promise
   }));
 }
 
+/** Lets the feed's settling window pass (2 s on PostgreSQL, 0 on SQLite). */
+function settle(): void {
+  clock.advance(2_000);
+}
+
 async function deliveriesOf(acc: TestAccount, query = '') {
   return json(await call(acc, 'GET', `/v1/conta/webhook/entregas${query}`)).data as any[];
 }
@@ -161,6 +166,7 @@ test('an inactive webhook sends nothing, and the event stays in the pull feed', 
   await h.runJobs();
   assert.equal(rx.received.filter((x) => x.headers['webhook-id'] === eventId).length, 0);
   assert.equal((await deliveriesOf(acc)).length, 0);
+  settle();
   const feed = json(await call(acc, 'GET', '/v1/eventos'));
   assert.deepEqual(feed.data.map((e: any) => e.id), [eventId]);
 });
@@ -268,6 +274,7 @@ test('the test delivery: 422 without a URL, otherwise sent during the request, s
 test('the pull feed: in order, from the acknowledged cursor, acknowledgement only moves forward', async () => {
   const { acc } = await configured({ ativo: false });
   const ids = [await emit(acc.accountId), await emit(acc.accountId), await emit(acc.accountId)];
+  settle();
   const page1 = json(await call(acc, 'GET', '/v1/eventos?limit=2'));
   assert.deepEqual(page1.data.map((e: any) => e.id), ids.slice(0, 2));
   assert.equal(page1.meta.hasMore, true);
@@ -324,4 +331,17 @@ test('null clears: url, token and eventos go back to none', async () => {
   assert.equal(data.url, null);
   assert.equal(data.tokenConfigurado, false);
   assert.equal(data.eventos, null);
+});
+
+test('on PostgreSQL the feed holds an event back for its settling window; SQLite lists it at once', async () => {
+  const { acc } = await configured({ ativo: false });
+  const id = await emit(acc.accountId);
+  const listed = async () => json(await call(acc, 'GET', '/v1/eventos')).data.map((e: any) => e.id);
+  if (h.services.database.engine === 'postgres') {
+    assert.deepEqual(await listed(), []);
+    clock.advance(1_999);
+    assert.deepEqual(await listed(), []);
+    clock.advance(1);
+  }
+  assert.deepEqual(await listed(), [id]);
 });
