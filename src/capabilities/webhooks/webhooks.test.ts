@@ -14,6 +14,9 @@ import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../../platform/clock.ts';
 import type { NewDomainEvent } from '../../platform/events/log.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
+import { jobHandlers } from '../index.ts';
+import { Worker } from '../../platform/jobs/worker.ts';
+import { createServices } from '../../platform/services.ts';
 
 interface Received { headers: http.IncomingHttpHeaders; body: string }
 
@@ -344,4 +347,34 @@ test('on PostgreSQL the feed holds an event back for its settling window; SQLite
     clock.advance(1);
   }
   assert.deepEqual(await listed(), [id]);
+});
+
+test('a restart in the middle of the ladder: a new process on the same database goes on from the next attempt, nothing lost or repeated', async () => {
+  const failing = await receiver([500, 500]);
+  try {
+    const { acc } = await configured({}, failing.url);
+    const eventId = await emit(acc.accountId);
+    await h.runJobs();
+    assert.equal(failing.received.length, 1);
+    // "Restart": new services, stores, sender and worker over the same database, as `tramita serve` builds them.
+    const restarted = createServices(h.config, h.services.database, h.services.log, { clock, sources: h.sources });
+    const worker = new Worker({ queue: restarted.jobs, handlers: jobHandlers(restarted), clock, log: restarted.log, concurrency: 4, leaseMs: h.config.jobLeaseMs, pollMs: 10 });
+    try {
+      assert.equal(await worker.runDue(), 0, 'the second attempt is not due yet');
+      clock.advance(2 * 60_000);
+      await worker.runDue();
+      assert.equal(failing.received.length, 2);
+      clock.advance(4 * 60_000);
+      await worker.runDue();
+      assert.equal(failing.received.length, 3);
+    } finally {
+      restarted.webhooks.sender.close();
+    }
+    assert.ok(failing.received.every((r) => r.headers['webhook-id'] === eventId));
+    const [d] = await deliveriesOf(acc);
+    assert.equal(d.status, 'ENTREGUE');
+    assert.deepEqual(d.historico.map((a: any) => [a.tentativa, a.statusHttp]), [[1, 500], [2, 500], [3, 200]]);
+  } finally {
+    await failing.close();
+  }
 });
