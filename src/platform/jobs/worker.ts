@@ -119,6 +119,9 @@ export class Worker {
    */
   #wake(): void {
     if (this.#stopped || this.#claiming) return;
+    // Claim in batches: a claim is a write, so wait until a quarter of the slots are free (or all are).
+    const free = this.#o.concurrency - this.#running.size;
+    if (free < Math.max(1, Math.floor(this.#o.concurrency / 4)) && this.#running.size > 0) return;
     clearTimeout(this.#timer);
     this.#schedule(0);
   }
