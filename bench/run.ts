@@ -2,8 +2,8 @@
  * `npm run bench`: throughput and p99 latency of Tramita next to a bare node:http server measured in
  * the same run, on loopback, with autocannon (50 connections, fixed duration, a warm-up before each).
  * Every server under test runs in a child process of its own, so the load generator here never shares
- * an event loop with it. The charged path is then checked against the database: a bench that measures
- * errors, or charges wrongly, fails loudly instead of printing a number.
+ * an event loop with it. The charged cases (the charged route, the hot cover) are then checked against the
+ * database: a bench that measures errors, or charges wrongly, fails loudly instead of printing a number.
  *
  * Environment: BENCH_DURATION_S (default 10), BENCH_WARMUP_S (default 2), DATABASE_URL (run the Tramita
  * cases on PostgreSQL, in a fresh database created from it), BENCH_CPU_PROF=1 (servers write
@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { BENCH_ROUTES, type ChildMessage, type DriverMessage, type ReadyMessage } from './servers/ipc.ts';
 import { coldBatch, COLD_BATCH_TARGET_PER_1000 } from './cold-batch.ts';
+import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts';
+import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = 50;
@@ -214,7 +216,7 @@ async function measure(spec: CaseSpec, settings: Settings): Promise<Measured> {
     const serverCpuUsPerRequest = (await serverCpuUs(server) - cpuBefore) / Math.max(1, run.requests.total);
     console.log(`${Math.round(run.requests.mean)} req/s`);
     // Requests cut off by autocannon's stop may still be finishing on the server: let them land first.
-    const stats = spec.role === 'charged' ? await settle(1_000).then(() => serverStats(server)) : undefined;
+    const stats = spec.role === 'charged' || spec.role === 'cover' ? await settle(1_000).then(() => serverStats(server)) : undefined;
     return { spec, engine: ready.engine ?? 'no DB', warmup, run, serverCpuUsPerRequest, ready, stats };
   } finally {
     await stopServer(server);
@@ -268,6 +270,36 @@ function billingCheck(m: Measured): Check[] {
       name: 'charged: one search log per debit',
       ok: s.searchLogs === s.debitRows,
       detail: `${s.searchLogs} search logs, ${s.debitRows} debit rows`,
+    },
+  ];
+}
+
+/**
+ * The hot-cover case is charged too (processo.capa, group-committed like any charge): the same
+ * accounting as billingCheck, and no debit of anything else.
+ */
+function coverBillingCheck(m: Measured): Check[] {
+  const s = m.stats!;
+  const price = Number(m.ready.details.coverPriceCentavos);
+  const initial = Number(m.ready.details.initialCentavos);
+  const ok2xx = m.warmup['2xx'] + m.run['2xx'];
+  const inFlight = inFlightAtStop(m.warmup) + inFlightAtStop(m.run);
+  const unread = s.coverDebitRows - ok2xx;
+  return [
+    {
+      name: 'cover: ledger debit rows vs 2xx',
+      ok: unread >= 0 && unread <= inFlight,
+      detail: `${s.coverDebitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
+    },
+    {
+      name: 'cover: balance == initial - rows*price',
+      ok: s.balanceCentavos === initial - s.coverDebitRows * price && s.debitedCentavos === s.coverDebitRows * price,
+      detail: `balance ${s.balanceCentavos} = ${initial} - ${s.coverDebitRows} x ${price} centavos (expected ${initial - s.coverDebitRows * price}); ledger debits sum to ${s.debitedCentavos}`,
+    },
+    {
+      name: 'cover: one search log per debit',
+      ok: s.coverSearchLogs === s.coverDebitRows,
+      detail: `${s.coverSearchLogs} search logs, ${s.coverDebitRows} debit rows`,
     },
   ];
 }
@@ -332,7 +364,8 @@ function selectCases(settings: Settings): CaseSpec[] {
 }
 
 function startWatchdog(settings: Settings, cases: number): void {
-  const budgetS = cases * (settings.warmupS + settings.durationS + 5) + 240;
+  // + the cold batch, the webhook bench and one monitor cycle (each well under two minutes).
+  const budgetS = cases * (settings.warmupS + settings.durationS + 5) + 480;
   setTimeout(() => {
     console.error(`bench: FAIL — still running after ${budgetS} s, stopping the servers`);
     killChildren();
@@ -355,14 +388,18 @@ async function main(): Promise<number> {
   console.log(`Rate limits: TRAMITA_RATE_LIMITS=${charged.ready.details.rateLimits} — the limiter runs on every request but never refuses one.`);
   console.log(`Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`);
   console.log('');
-  const correct = printChecks([...results.map(responseCheck), ...billingCheck(charged)]);
+  const cover = results.find((m) => m.spec.role === 'cover');
+  const correct = printChecks([...results.map(responseCheck), ...billingCheck(charged), ...(cover ? coverBillingCheck(cover) : [])]);
   console.log('');
   if (correct) {
     printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
-    const cover = results.find((m) => m.spec.role === 'cover');
     if (cover) printTargets(baseline, cover, 'the hot case cover', { ratio: TARGETS.coverRatio, p99Ms: TARGETS.coverP99Ms });
     const batch = await coldBatch();
     console.log(`Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`);
+    const wh = await webhookBench();
+    console.log(`Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s = ${Math.round(wh.throughput.perSecond)}/s (target >= ${WEBHOOK_TARGETS.deliveriesPerSecond}: ${wh.throughput.perSecond >= WEBHOOK_TARGETS.deliveriesPerSecond ? 'MET' : 'NOT MET'}); at ${wh.latency.ratePerSecond} events/s, enqueue -> delivered p50 ${wh.latency.p50Ms} ms, p99 ${wh.latency.p99Ms} ms (target <= ${WEBHOOK_TARGETS.p99Ms}: ${wh.latency.p99Ms <= WEBHOOK_TARGETS.p99Ms ? 'MET' : 'NOT MET'}), max ${wh.latency.maxMs} ms.`);
+    const mc = await monitorCycle();
+    console.log(`Case monitor cycle: ${mc.monitors} monitors over ${mc.aliases} aliases, ${mc.checked} checked with ${mc.upstreamRequests} DataJud requests = ${mc.requestsPer1000.toFixed(1)} per 1,000 monitored (target <= ${MONITOR_CYCLE_TARGET_PER_1000}: ${mc.requestsPer1000 <= MONITOR_CYCLE_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${mc.seconds.toFixed(1)} s.`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
   if (settings.profileDir) console.log(`\nCPU profiles (one per server process): ${settings.profileDir}`);

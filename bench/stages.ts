@@ -1,11 +1,12 @@
 /**
- * Times the stages of the charged path one at a time, in one process, with no network and no
- * concurrency, on a fresh SQLite database (the harness's): where `npm run bench`'s CPU goes.
+ * Times the stages of the charged path one at a time, in one process, with no network, on a fresh
+ * SQLite database (the harness's): where `npm run bench`'s CPU goes. Rows marked "x50" queue 50
+ * operations in one tick, as 50 connections do, and report the cost per operation.
  * Usage: node bench/stages.ts [ITERATIONS]   (default 5000; SQLite only: DATABASE_URL must be unset)
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { hashKey } from '../src/platform/accounts/keys.ts';
 import type { Ledger } from '../src/platform/billing/ledger.ts';
 import { iso, systemClock } from '../src/platform/clock.ts';
@@ -18,12 +19,12 @@ import { BENCH_ROUTES } from './servers/ipc.ts';
 const ITERATIONS = Number(process.argv[2] ?? 5000);
 const WARMUP = 500;
 
-async function time(label: string, fn: () => unknown): Promise<void> {
-  for (let i = 0; i < WARMUP; i++) await fn();
+async function time(label: string, fn: () => unknown, perCall = 1): Promise<void> {
+  for (let i = 0; i < WARMUP / perCall; i++) await fn();
   const start = performance.now();
-  for (let i = 0; i < ITERATIONS; i++) await fn();
+  for (let i = 0; i < ITERATIONS / perCall; i++) await fn();
   const us = ((performance.now() - start) * 1000) / ITERATIONS;
-  console.log(`${label.padEnd(66)} ${us.toFixed(1).padStart(7)} µs/op  ${String(Math.round(1e6 / us)).padStart(7)} op/s`);
+  console.log(`${label.padEnd(74)} ${us.toFixed(1).padStart(7)} µs/op  ${String(Math.round(1e6 / us)).padStart(7)} op/s`);
 }
 
 async function benchHarness(): Promise<Harness> {
@@ -55,9 +56,9 @@ function rawCharge(raw: DatabaseSync, accountId: string): () => void {
   };
 }
 
-/** The same transaction through the platform's Ledger, as operation.ts runs it. */
-function kyselyCharge(db: Kysely<DB>, ledger: Ledger, accountId: string): () => Promise<void> {
-  return () => db.transaction().execute(async (trx) => {
+/** The charge's unit of work, as operation.ts runs it: the search log, then the debit. */
+function chargeWork(ledger: Ledger, accountId: string) {
+  return async (trx: Transaction<DB>) => {
     const logId = newId('sl');
     const requestId = newId('req');
     await ledger.recordSearch(trx, {
@@ -65,7 +66,17 @@ function kyselyCharge(db: Kysely<DB>, ledger: Ledger, accountId: string): () => 
       path: BENCH_ROUTES.charged, statusCode: 200, chargedCentavos: 1,
     });
     await ledger.debit(trx, { accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', searchLogId: logId });
-  });
+  };
+}
+
+/** In a Kysely transaction of its own (what every charge did before the group commit). */
+function ownTransactionCharge(db: Kysely<DB>, ledger: Ledger, accountId: string): () => Promise<void> {
+  return () => db.transaction().execute(chargeWork(ledger, accountId));
+}
+
+/** `n` charges queued in the same tick through Ledger.transact: on SQLite they share one COMMIT. */
+function groupCharges(ledger: Ledger, accountId: string, n: number): () => Promise<unknown> {
+  return () => Promise.all(Array.from({ length: n }, () => ledger.transact(chargeWork(ledger, accountId))));
 }
 
 async function rawStages(file: string, account: TestAccount): Promise<void> {
@@ -85,11 +96,16 @@ async function main(): Promise<void> {
     const account = await h.createAccount({ credits: 100_000_000 });
     await time('ids: newId x3 + iso timestamp', () => { newId('req'); newId('sl'); newId('led'); iso(systemClock.now()); });
     await time('auth: sha256 of the key', () => hashKey(account.key));
-    await time('auth: AccountStore.findByKey (Kysely, one indexed read)', () => h.services.accounts.findByKey(account.key));
+    await time('auth: AccountStore.findByKey (cached key, sha256 + map)', () => h.services.accounts.findByKey(account.key));
+    await time('one indexed read through prepared() (AccountStore.balance)', () => h.services.accounts.balance(account.accountId));
     await rawStages(`${h.config.dataDir}/tramita.db`, account);
-    await time('charge: Kysely transaction (search log + debit + ledger row)', kyselyCharge(h.services.db, h.services.ledger, account.accountId));
+    await time('charge: own Kysely transaction (search log + debit + ledger row)', ownTransactionCharge(h.services.db, h.services.ledger, account.accountId));
+    await time('charge: Ledger.transact, one alone (its own COMMIT)', groupCharges(h.services.ledger, account.accountId, 1));
+    await time('charge: Ledger.transact x50 (group commit), per charge', groupCharges(h.services.ledger, account.accountId, 50), 50);
     await time('whole request: app.inject GET /v1/conta/saldo', () => h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: account.headers }));
     await time(`whole request: app.inject GET ${BENCH_ROUTES.charged}`, () => h.inject({ method: 'GET', url: BENCH_ROUTES.charged, headers: account.headers }));
+    const inject50 = () => Promise.all(Array.from({ length: 50 }, () => h.inject({ method: 'GET', url: BENCH_ROUTES.charged, headers: account.headers })));
+    await time(`whole request: app.inject GET ${BENCH_ROUTES.charged} x50, per request`, inject50, 50);
   } finally {
     await h.close();
   }

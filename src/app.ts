@@ -17,6 +17,7 @@ import { openApiOptions } from './platform/http/openapi.ts';
 import { installRateLimits } from './platform/http/rate-limit.ts';
 import type { RegisteredRoute, RouteSchemas } from './platform/http/route.ts';
 import { installMetrics } from './platform/observability/metrics.ts';
+import { lazyChildLogger } from './platform/observability/request-logger.ts';
 import type { Services } from './platform/services.ts';
 
 export interface AppContext {
@@ -45,6 +46,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     loggerInstance: services.log as FastifyBaseLogger,
     // One access line per request comes from our onResponse hook (route pattern, no query string).
     logController: new LogController({ disableRequestLogging: true }),
+    // req.log is made only when a request logs something (observability/request-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     genReqId: () => newId('req'),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -59,13 +62,17 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   app.decorate('tramita', { services, routes, metrics, background });
 
   installErrorHandling(app);
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback-style hooks: on every request, an async hook's promise is pure overhead.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     // Checked first: building the line's object on every request costs even when the level drops it.
-    if (!services.log.isLevelEnabled('info')) return;
-    req.log.info({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime), requestId: req.id, account: req.auth?.account.id }, 'request');
+    if (services.log.isLevelEnabled('info')) {
+      req.log.info({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime), requestId: req.id, account: req.auth?.account.id }, 'request');
+    }
+    done();
   });
 
   // Collect every business route, check it is priced, and wrap its handler in the operation runner.

@@ -21,6 +21,8 @@ import { parseCnjWithCourt } from '../../src/platform/identifiers/cnj.ts';
 import { openSources, type OpenedSources } from '../../src/sources/index.ts';
 
 const QUERY_TYPE = 'bench.charged';
+/** What the hot-cover case is charged as. */
+const COVER_QUERY_TYPE = 'processo.capa';
 const PRICE_CENTAVOS = 1;
 /** R$ 1.000.000: far more than any run can spend at 1 centavo a request. */
 const INITIAL_CENTAVOS = 100_000_000;
@@ -65,13 +67,22 @@ async function warmCase(services: Services, sources: OpenedSources): Promise<str
   return c.numero;
 }
 
-/** What the driver checks after the charged run: ledger rows, search logs and the balance. */
+/** What the driver checks after a charged run: ledger rows, search logs and the balance. */
 async function billingStats(services: Services, accountId: string): Promise<Record<string, number>> {
   return {
     debitRows: await count(services, sql`select count(*) as n from ledger where account_id = ${accountId} and kind = 'debit' and query_type = ${QUERY_TYPE}`),
     debitedCentavos: await count(services, sql`select coalesce(-sum(delta_centavos), 0) as n from ledger where account_id = ${accountId} and kind = 'debit'`),
     searchLogs: await count(services, sql`select count(*) as n from search_logs where account_id = ${accountId} and query_type = ${QUERY_TYPE}`),
     balanceCentavos: (await balanceOf(services.db, accountId)) ?? Number.NaN,
+    ...await coverBillingStats(services, accountId),
+  };
+}
+
+/** The same for the hot-cover case, whose requests are charged as processo.capa. */
+async function coverBillingStats(services: Services, accountId: string): Promise<Record<string, number>> {
+  return {
+    coverDebitRows: await count(services, sql`select count(*) as n from ledger where account_id = ${accountId} and kind = 'debit' and query_type = ${COVER_QUERY_TYPE}`),
+    coverSearchLogs: await count(services, sql`select count(*) as n from search_logs where account_id = ${accountId} and query_type = ${COVER_QUERY_TYPE}`),
   };
 }
 
@@ -100,7 +111,10 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
     type: 'ready',
     port: (app.server.address() as AddressInfo).port,
     engine: fresh.database.engine,
-    details: { key, accountId, hotCnj, priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel },
+    details: {
+      key, accountId, hotCnj, priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel,
+      coverPriceCentavos: prices.priceFor('padrao', COVER_QUERY_TYPE),
+    },
   });
 }
 

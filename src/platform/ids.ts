@@ -35,6 +35,8 @@ export function randomToken(length: number, alphabet = ALPHABET): string {
 
 let lastMs = 0;
 let seq = 0;
+/** `lastMs` in base 36, padded: made once per millisecond rather than once per id. */
+let msPart = '';
 
 /**
  * `<prefix>_` + 9 chars of milliseconds + 4 of a per-millisecond sequence + 8 random: ids made by one
@@ -45,8 +47,9 @@ export function newId(prefix: string): string {
   if (now > lastMs) {
     lastMs = now;
     seq = 0;
+    msPart = now.toString(36).padStart(9, '0');
   } else {
     seq++;
   }
-  return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${seq.toString(36).padStart(4, '0')}${randomToken(8)}`;
+  return `${prefix}_${msPart}${seq.toString(36).padStart(4, '0')}${randomToken(8)}`;
 }

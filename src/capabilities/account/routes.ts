@@ -14,11 +14,12 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
     meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Balance of prepaid credits', description: 'Free: creates no ledger entry and answers at zero balance.' },
     schema: { data: Balance },
     handler: async (req) => {
-      // The account row was read by auth for this very request: its balance is current.
       const a = req.auth!.account;
+      // Auth's account may be seconds old (platform/accounts/key-cache.ts): the balance is read as committed now.
+      const balance = (await s.accounts.balance(a.id)) ?? 0;
       return {
         data: {
-          saldo: toBrl(a.balance_centavos), saldoCentavos: a.balance_centavos, moeda: 'BRL',
+          saldo: toBrl(balance), saldoCentavos: balance, moeda: 'BRL',
           conta: { id: a.id, nome: a.name, plano: a.plan, status: a.status, sandbox: a.sandbox === 1 },
         },
       };

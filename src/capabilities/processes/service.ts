@@ -36,6 +36,7 @@ export interface CaseServiceDeps {
 
 export class CaseService {
   readonly #d: CaseServiceDeps;
+  #cutoff = { ms: Number.NaN, iso: '' };
   constructor(deps: CaseServiceDeps) {
     this.#d = deps;
   }
@@ -124,7 +125,14 @@ export class CaseService {
   }
 
   #isFresh(c: StoredCase): boolean {
-    return this.#d.freshMinutes > 0 && c.row.consultado_em > iso(addMs(this.#d.clock.now(), -this.#d.freshMinutes * 60_000));
+    return this.#d.freshMinutes > 0 && c.row.consultado_em > this.#freshSince();
+  }
+
+  /** The oldest `consultado_em` still fresh, formatted once per millisecond (every cover asks). */
+  #freshSince(): string {
+    const now = this.#d.clock.now();
+    if (now.getTime() !== this.#cutoff.ms) this.#cutoff = { ms: now.getTime(), iso: iso(addMs(now, -this.#d.freshMinutes * 60_000)) };
+    return this.#cutoff.iso;
   }
 }
 

@@ -1,4 +1,7 @@
-/** Accounts and their API keys: what the CLI manages and what authentication reads. */
+/**
+ * Accounts and their API keys: what the CLI manages and what authentication reads. Key lookups are
+ * remembered a few seconds (key-cache.ts: the bound on a revocation made by another process).
+ */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { iso } from '../clock.ts';
@@ -6,6 +9,7 @@ import type { AccountsTable, DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { prepared, type Prepared } from '../db/prepared.ts';
 import { generateKey, hashKey } from './keys.ts';
+import { KeyCache } from './key-cache.ts';
 
 export type Account = AccountsTable;
 
@@ -27,9 +31,12 @@ export class AccountStore {
   readonly #clock: Clock;
   /** Runs on every authenticated request: compiled once. */
   readonly #byHash: Prepared<'hash', KeyRow>;
+  readonly #balanceOf: Prepared<'id', Pick<Account, 'balance_centavos'>>;
+  readonly #keys = new KeyCache();
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
+    this.#balanceOf = prepared(['id'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.id));
     this.#byHash = prepared(['hash'], (p) => db.selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
@@ -63,6 +70,7 @@ export class AccountStore {
   /** Returns false when no such account exists. */
   async setStatus(id: string, status: Account['status']): Promise<boolean> {
     const r = await this.#db.updateTable('accounts').set({ status, updated_at: iso(this.#clock.now()) }).where('id', '=', id).executeTakeFirst();
+    this.#keys.forgetAccount(id);
     return Number(r.numUpdatedRows) === 1;
   }
 
@@ -83,14 +91,34 @@ export class AccountStore {
   async revokeKey(keyId: string): Promise<boolean> {
     const r = await this.#db.updateTable('api_keys').set({ revoked_at: iso(this.#clock.now()) })
       .where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+    this.#keys.forgetKey(keyId);
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** The live key's account, or undefined for an unknown or revoked key. */
+  /**
+   * The live key's account, or undefined for an unknown or revoked key. The account may be a few
+   * seconds old (key-cache.ts): read `balance()` for a balance to show.
+   */
   async findByKey(plaintext: string): Promise<KeyOwner | undefined> {
-    const row = (await this.#byHash(this.#db, { hash: hashKey(plaintext) })).rows[0];
+    const hash = hashKey(plaintext);
+    const cached = this.#keys.get(hash);
+    if (cached) return cached;
+    const generation = this.#keys.generation();
+    const row = (await this.#byHash(this.#db, { hash })).rows[0];
     if (!row || row.revoked_at) return undefined;
     const { key_id, revoked_at: _revoked, ...account } = row;
-    return { keyId: key_id, account };
+    return this.#keys.set(hash, { keyId: key_id, account }, generation);
+  }
+
+  /** The balance as committed now, or undefined for no such account. */
+  async balance(accountId: string): Promise<number | undefined> {
+    const centavos = (await this.#balanceOf(this.#db, { id: accountId })).rows[0]?.balance_centavos;
+    if (centavos !== undefined) this.#keys.noteBalance(accountId, centavos);
+    return centavos;
+  }
+
+  /** A balance this process saw committed (a debit's result): the next price checks start from it. */
+  noteBalance(accountId: string, centavos: number): void {
+    this.#keys.noteBalance(accountId, centavos);
   }
 }

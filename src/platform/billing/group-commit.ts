@@ -4,7 +4,7 @@
  * three statements of a charge together). Each charge stays atomic: it runs inside its own SAVEPOINT,
  * and a charge that fails (a debit the balance cannot cover) rolls back to its savepoint, leaving the
  * others alone. Every caller's promise settles only after the shared COMMIT has returned, so no
- * response ever reports a charge that was not durable; if the COMMIT fails, every charge of the batch
+ * response ever reports a charge that was not committed; if the COMMIT fails, every charge of the batch
  * fails and none of them was written.
  *
  * A unit of work must use only the transaction it is given (it holds the one connection: anything
@@ -25,6 +25,9 @@ export interface Transactor {
 export function ownTransactions(db: Kysely<DB>): Transactor {
   return { run: (work) => db.transaction().execute(work) };
 }
+
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
 
 /** At most this many units per transaction: a batch holds the connection, so reads wait for it. */
 const MAX_BATCH = 256;
@@ -75,13 +78,12 @@ export class GroupCommit implements Transactor {
         const release = registerSqliteHolder(trx, this.#connection);
         try {
           for (const q of batch) settled.push(await this.#one(trx, q.work));
-          // Nothing failed past its savepoint if we got here; Kysely commits when this callback returns.
         } finally {
           release();
         }
       });
     } catch (error) {
-      // BEGIN, a savepoint or the COMMIT failed: Kysely rolled back, so nothing of the batch was written.
+      // BEGIN, a savepoint, a unit's fatal error or the COMMIT failed: Kysely rolled back, nothing was written.
       for (const q of batch) q.reject(error);
       return;
     }
@@ -99,10 +101,22 @@ export class GroupCommit implements Transactor {
       this.#exec('release charge');
       return { ok: true, value };
     } catch (error) {
+      if (this.#endsTheBatch(error)) throw error;
       this.#exec('rollback to charge');
       this.#exec('release charge');
       return { ok: false, error };
     }
+  }
+
+  /**
+   * Errors that are not this unit's alone: SQLite rolled the whole transaction back, or the database is
+   * locked by another process (the next units would each wait busy_timeout for the same lock). They
+   * fail the batch at once; its other units are refused uncharged rather than delayed.
+   */
+  #endsTheBatch(error: unknown): boolean {
+    // The primary result code is the low byte of an extended one (SQLITE_BUSY_SNAPSHOT is 5 | 2 << 8).
+    const code = ((error as { errcode?: number }).errcode ?? 0) & 0xff;
+    return !this.#connection.raw.isTransaction || code === SQLITE_BUSY || code === SQLITE_LOCKED;
   }
 
   /** Directly on the connection: this batch's transaction holds it. */

@@ -45,6 +45,8 @@ export class Ledger {
   readonly #debitInOneStatement;
   readonly #insertSearchLog;
   readonly #balance;
+  /** The last timestamp made, by millisecond: the charges of one batch mostly share it. */
+  #stamp = { ms: Number.NaN, iso: '' };
 
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#clock = clock;
@@ -95,7 +97,7 @@ export class Ledger {
 
   /** Debits inside `trx`; 403 INSUFFICIENT_CREDITS (and the caller's rollback) when the balance is short. */
   async debit(trx: Transaction<DB>, d: Debit): Promise<number> {
-    const now = iso(this.#clock.now());
+    const now = this.#now();
     if (this.#engine === 'postgres') {
       const values = { centavos: d.centavos, now, accountId: d.accountId, id: newId('led'), operationId: d.operationId, queryType: d.queryType, searchLogId: d.searchLogId };
       const row = (await this.#debitInOneStatement(trx, values)).rows[0];
@@ -120,8 +122,16 @@ export class Ledger {
   async recordSearch(trx: Transaction<DB>, l: SearchLog): Promise<void> {
     await this.#insertSearchLog(trx, {
       id: l.id, accountId: l.accountId, requestId: l.requestId, queryType: l.queryType, method: l.method,
-      path: l.path, status: l.statusCode, charged: l.chargedCentavos, now: iso(this.#clock.now()),
+      path: l.path, status: l.statusCode, charged: l.chargedCentavos, now: this.#now(),
     });
+  }
+
+  /** iso(clock.now()), formatted once per millisecond. */
+  #now(): string {
+    const d = this.#clock.now();
+    const ms = d.getTime();
+    if (ms !== this.#stamp.ms) this.#stamp = { ms, iso: iso(d) };
+    return this.#stamp.iso;
   }
 }
 

@@ -9,7 +9,7 @@ import { Migrator, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { DB } from './schema.ts';
-import { nodeSqliteDialect } from './sqlite-dialect.ts';
+import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -41,8 +41,11 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = sqliteFile(config);
-  const db = new Kysely<DB>({ dialect: nodeSqliteDialect(file) });
-  return { db, engine: 'sqlite', location: file, close: () => db.destroy() };
+  const { dialect, connection } = nodeSqliteDialect(file);
+  const db = new Kysely<DB>({ dialect });
+  registerSqliteRoot(db, connection);
+  // Kysely closes the connection only if it ever used it; the connection is open from the start.
+  return { db, engine: 'sqlite', location: file, close: async () => { await db.destroy(); connection.close(); } };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

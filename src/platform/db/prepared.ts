@@ -1,10 +1,16 @@
 /**
  * A Kysely query built and compiled once, then executed many times with new values. For the hot path
- * (key lookup, debit, ledger row), where building and compiling the query on every call was a fifth
- * of a charged request's CPU. The query is still written with Kysely, so it stays portable: it is
- * compiled by the engine's own dialect with marker values, and each marker's slot is filled per call.
+ * (key lookup, debit, ledger row, case reads), where building and compiling the query on every call was
+ * a fifth of a charged request's CPU. The query is still written with Kysely, so it stays portable: it
+ * is compiled by the engine's own dialect with marker values, and each marker's slot is filled per call.
+ *
+ * On SQLite, when nothing else can be using the connection at that moment (sqlite-dialect.ts,
+ * `synchronousSqlite`), the statement runs directly on node:sqlite: no connection mutex, no executor
+ * plumbing. The result is what Kysely's own SQLite driver would have returned. Everywhere else
+ * (PostgreSQL, or a transaction in progress) it goes through Kysely as before.
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { synchronousSqlite } from './sqlite-dialect.ts';
 
 export type Prepared<P extends string, R> = (executor: Kysely<any>, values: Record<P, unknown>) => Promise<QueryResult<R>>;
 
@@ -13,8 +19,14 @@ export function prepared<P extends string, R>(names: readonly P[], build: (p: Re
   const compiled = build(marks).compile();
   const slots = compiled.parameters.map((v) => names.find((n) => marks[n] === v));
   for (const n of names) if (!slots.includes(n)) throw new Error(`prepared query does not use parameter "${n}"`);
-  return (executor, values) => executor.executeQuery({
-    ...compiled,
-    parameters: slots.map((n, i) => (n === undefined ? compiled.parameters[i] : values[n])),
-  } as CompiledQuery<R>);
+  return (executor, values) => {
+    const parameters = slots.map((n, i) => (n === undefined ? compiled.parameters[i] : values[n]));
+    const sqlite = synchronousSqlite(executor);
+    if (!sqlite) return executor.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
+    try {
+      return Promise.resolve(sqlite.prepare(compiled.sql).execute<R>(parameters));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
 }

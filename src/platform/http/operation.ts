@@ -1,8 +1,10 @@
 /**
  * Runs a route's handler the way the contract requires (spec §1.2, §3.2, §8):
  * - prices it from the plan (403 OPERATION_NOT_ALLOWED / INSUFFICIENT_CREDITS before any work);
- * - on success, in ONE transaction: the search log (the result record), the conditional debit and its
- *   ledger row, and, for a pending operation, the final response its status URL will replay;
+ * - on success, atomically (Ledger.transact: on SQLite, a savepoint in a transaction shared with the
+ *   other charges of the same tick): the search log (the result record), the conditional debit and its
+ *   ledger row, and, for a pending operation, the final response its status URL will replay; the
+ *   response leaves only after the COMMIT;
  * - errors, not-found and source failures are never charged;
  * - an async-eligible operation still running near the end of the window answers 202 and continues;
  *   the charge happens once, when it completes.
@@ -197,7 +199,8 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
     if (!meta.async || !req.auth) return sendStored(reply, await run.execute(handler));
 
     const account = req.auth.account.id;
-    const submittedAt = iso(deps.clock.now());
+    // Formatted only if the operation goes pending: most finish within the window.
+    const submitted = deps.clock.now();
     const goPending = () => {
       run.mode = 'pending';
       run.opened = deps.asyncRequests.open({ id: req.id, accountId: account, method: req.method, path: req.url.split('?')[0] })
@@ -219,6 +222,6 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
     const renewal = setInterval(() => void deps.asyncRequests.renew(req.id).catch(() => {}), Math.max(250, deps.asyncRequests.leaseMs / 3));
     renewal.unref();
     background.track(work.finally(() => clearInterval(renewal)));
-    return sendStored(reply, pendingResponse(req, deps, req.id, submittedAt, prefs.respondAsync ? { 'preference-applied': 'respond-async' } : {}));
+    return sendStored(reply, pendingResponse(req, deps, req.id, iso(submitted), prefs.respondAsync ? { 'preference-applied': 'respond-async' } : {}));
   };
 }

@@ -14,10 +14,23 @@ export function installMetrics(app: FastifyInstance, opts: { defaultMetrics: boo
     labelNames: ['method', 'route'] as const, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 30],
     registers: [registry],
   });
-  app.addHook('onResponse', async (req, reply) => {
+  // Labelled children kept per (method, route, status): prom-client would otherwise hash the label
+  // object on every request. The set is small: route patterns × methods × statuses.
+  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: req.method, route, status: String(reply.statusCode) });
-    duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    const status = String(reply.statusCode);
+    const key = `${req.method} ${route} ${status}`;
+    let s = series.get(key);
+    if (!s) {
+      const counter = requests.labels(req.method, route, status);
+      const histogram = duration.labels(req.method, route);
+      s = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
+      series.set(key, s);
+    }
+    s.count();
+    s.time(reply.elapsedTime / 1000);
+    done();
   });
   return registry;
 }
