@@ -12,13 +12,19 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { registerSqliteHolder, type NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
+import { registerSqliteHolder, sqliteConnectionOf, type NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 
 export type Work<T> = (trx: Transaction<DB>) => Promise<T>;
 
 /** Runs units of work, each atomically, each in a transaction of its own or shared with others. */
 export interface Transactor {
   run<T>(work: Work<T>): Promise<T>;
+}
+
+/** Group commit on SQLite, a transaction per unit on PostgreSQL: for any hot, short write path. */
+export function transactorFor(db: Kysely<DB>): Transactor {
+  const sqlite = sqliteConnectionOf(db);
+  return sqlite ? new GroupCommit(db, sqlite) : ownTransactions(db);
 }
 
 /** PostgreSQL: one transaction per unit; the server overlaps them (row locks, not one connection). */

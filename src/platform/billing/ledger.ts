@@ -10,11 +10,10 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
 import { engineOf } from '../db/engine.ts';
-import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
-import { GroupCommit, ownTransactions, type Transactor, type Work } from './group-commit.ts';
+import { transactorFor, type Transactor, type Work } from './group-commit.ts';
 
 export interface Debit {
   accountId: string;
@@ -51,8 +50,7 @@ export class Ledger {
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#clock = clock;
     this.#engine = engineOf(db);
-    const sqlite = sqliteConnectionOf(db);
-    this.#transactor = sqlite ? new GroupCommit(db, sqlite) : ownTransactions(db);
+    this.#transactor = transactorFor(db);
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
       .where('id', '=', p.accountId)

@@ -4,7 +4,8 @@
  * attempt), within the timeout, success on any 2xx. A failure records the attempt with the time of the
  * next one, `min(120, 2^attempt)` minutes later, and puts the job back in the queue for exactly then;
  * the last attempt marks the delivery FALHOU. The attempt's record and the job's new state commit in
- * one transaction, so a crash before that commit repeats that one attempt (at least once, never lost).
+ * one transaction (on SQLite grouped with other deliveries' through group commit), so a crash before
+ * that commit repeats that one attempt (at least once, never lost).
  */
 import type { Transaction } from 'kysely';
 import { addMs, iso } from '../clock.ts';

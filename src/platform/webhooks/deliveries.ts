@@ -12,6 +12,7 @@ import type { Audience } from '../events/log.ts';
 import { LEGACY_NAMES, type EventKind } from '../events/kinds.ts';
 import { eventBody, type EventEnvelope } from '../events/payload.ts';
 import { newId } from '../ids.ts';
+import { transactorFor, type Transactor } from '../billing/group-commit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.entregar';
@@ -91,10 +92,13 @@ export interface AttemptRecord {
 export class DeliveryStore {
   readonly #db: Kysely<DB>;
   readonly #clock: Clock;
+  /** Attempts settle through group commit on SQLite: many deliveries finishing together share one COMMIT. */
+  readonly #transactor: Transactor;
 
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
+    this.#transactor = transactorFor(db);
   }
 
   async get(id: string, accountId?: string): Promise<WebhookDeliveriesTable | undefined> {
@@ -123,7 +127,7 @@ export class DeliveryStore {
   /** One attempt's outcome and the delivery's new state, together (with `also`: the job's settlement). */
   async recordAttempt(deliveryId: string, a: AttemptRecord, also?: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
     const now = iso(this.#clock.now());
-    await this.#db.transaction().execute(async (trx) => {
+    await this.#transactor.run(async (trx) => {
       await also?.(trx);
       await trx.insertInto('webhook_attempts').values({
         id: newId('att'), delivery_id: deliveryId, attempt: a.attempt, url: a.url, started_at: a.startedAt, status_code: a.statusCode,
