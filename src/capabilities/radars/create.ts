@@ -1,7 +1,7 @@
 /**
  * Creating a radar (spec §4.8). Validate; take the baseline (what the provider lists now is not news);
  * then ONE transaction writes the radar, its baseline results (linha_de_base = 1, no events) and its
- * first period's charge, so a failed debit leaves no radar behind (charge.ts says why the route
+ * first period's charge, so a failed debit leaves no radar behind (platform/billing/inline-charge.ts says why the route
  * charges itself). When the provider fails, the radar is created anyway, with `ultimo_erro` and due
  * at once: the next cycle (or a `sincronizar`) takes the baseline, still without events.
  */

@@ -51,7 +51,7 @@ export function radarRoutes(app: FastifyInstance, s: Services): void {
     schema: { body: CreateRadarBody, data: Radar },
     handler: async (req) => {
       const { radar, charge } = await createRadar(m, req, req.body);
-      // Charged inside the radar's own transaction (charge.ts): the runner must not charge again.
+      // Charged inside the radar's own transaction (platform/billing/inline-charge.ts): the runner must not charge again.
       return { status: 201, data: radarView(radar), meta: charge, free: true };
     },
   });
