@@ -243,66 +243,42 @@ function inFlightAtStop(r: Result): number {
   return Math.max(0, r.requests.sent - r.requests.total - r.errors);
 }
 
+/** What one charged case's accounting is checked against: its label, price and counts. */
+interface Charges { label: string; price: number; debitRows: number; searchLogs: number }
+
 /**
  * Every 2xx autocannon counted must be exactly one debit of the price; the only other debits allowed
  * are requests still in flight when autocannon closed its sockets (served and charged, answer unread).
+ * Each case runs on an account of its own, so the balance and the debit sum are that case's alone.
  */
-function billingCheck(m: Measured): Check[] {
+function billingCheck(m: Measured, c: Charges): Check[] {
   const s = m.stats!;
-  const price = Number(m.ready.details.priceCentavos);
   const initial = Number(m.ready.details.initialCentavos);
   const ok2xx = m.warmup['2xx'] + m.run['2xx'];
   const inFlight = inFlightAtStop(m.warmup) + inFlightAtStop(m.run);
-  const unread = s.debitRows - ok2xx;
+  const unread = c.debitRows - ok2xx;
   return [
     {
-      name: 'charged: ledger debit rows vs 2xx',
+      name: `${c.label}: ledger debit rows vs 2xx`,
       ok: unread >= 0 && unread <= inFlight,
-      detail: `${s.debitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, `
+      detail: `${c.debitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, `
         + `allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
     },
     {
-      name: 'charged: balance == initial - rows*price',
-      ok: s.balanceCentavos === initial - s.debitRows * price && s.debitedCentavos === s.debitRows * price,
-      detail: `balance ${s.balanceCentavos} = ${initial} - ${s.debitRows} x ${price} centavos (expected ${initial - s.debitRows * price}); ledger debits sum to ${s.debitedCentavos}`,
+      name: `${c.label}: balance == initial - rows*price`,
+      ok: s.balanceCentavos === initial - c.debitRows * c.price && s.debitedCentavos === c.debitRows * c.price,
+      detail: `balance ${s.balanceCentavos} = ${initial} - ${c.debitRows} x ${c.price} centavos (expected ${initial - c.debitRows * c.price}); ledger debits sum to ${s.debitedCentavos}`,
     },
     {
-      name: 'charged: one search log per debit',
-      ok: s.searchLogs === s.debitRows,
-      detail: `${s.searchLogs} search logs, ${s.debitRows} debit rows`,
+      name: `${c.label}: one search log per debit`,
+      ok: c.searchLogs === c.debitRows,
+      detail: `${c.searchLogs} search logs, ${c.debitRows} debit rows`,
     },
   ];
 }
 
-/**
- * The hot-cover case is charged too (processo.capa, group-committed like any charge): the same
- * accounting as billingCheck, and no debit of anything else.
- */
-function coverBillingCheck(m: Measured): Check[] {
-  const s = m.stats!;
-  const price = Number(m.ready.details.coverPriceCentavos);
-  const initial = Number(m.ready.details.initialCentavos);
-  const ok2xx = m.warmup['2xx'] + m.run['2xx'];
-  const inFlight = inFlightAtStop(m.warmup) + inFlightAtStop(m.run);
-  const unread = s.coverDebitRows - ok2xx;
-  return [
-    {
-      name: 'cover: ledger debit rows vs 2xx',
-      ok: unread >= 0 && unread <= inFlight,
-      detail: `${s.coverDebitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
-    },
-    {
-      name: 'cover: balance == initial - rows*price',
-      ok: s.balanceCentavos === initial - s.coverDebitRows * price && s.debitedCentavos === s.coverDebitRows * price,
-      detail: `balance ${s.balanceCentavos} = ${initial} - ${s.coverDebitRows} x ${price} centavos (expected ${initial - s.coverDebitRows * price}); ledger debits sum to ${s.debitedCentavos}`,
-    },
-    {
-      name: 'cover: one search log per debit',
-      ok: s.coverSearchLogs === s.coverDebitRows,
-      detail: `${s.coverSearchLogs} search logs, ${s.coverDebitRows} debit rows`,
-    },
-  ];
-}
+const chargedCharges = (m: Measured): Charges => ({ label: 'charged', price: Number(m.ready.details.priceCentavos), debitRows: m.stats!.debitRows, searchLogs: m.stats!.searchLogs });
+const coverCharges = (m: Measured): Charges => ({ label: 'cover', price: Number(m.ready.details.coverPriceCentavos), debitRows: m.stats!.coverDebitRows, searchLogs: m.stats!.coverSearchLogs });
 
 // ---------------------------------------------------------------- output
 
@@ -389,7 +365,7 @@ async function main(): Promise<number> {
   console.log(`Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`);
   console.log('');
   const cover = results.find((m) => m.spec.role === 'cover');
-  const correct = printChecks([...results.map(responseCheck), ...billingCheck(charged), ...(cover ? coverBillingCheck(cover) : [])]);
+  const correct = printChecks([...results.map(responseCheck), ...billingCheck(charged, chargedCharges(charged)), ...(cover ? billingCheck(cover, coverCharges(cover)) : [])]);
   console.log('');
   if (correct) {
     printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });

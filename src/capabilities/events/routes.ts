@@ -16,7 +16,7 @@ import type { Services } from '../../platform/services.ts';
 const TAG = 'Eventos';
 const FEED_DEFAULT_LIMIT = 50;
 /** PostgreSQL's default for TRAMITA_FEED_SETTLE_MS: longer than any transaction that records events. */
-export const FEED_SETTLE_MS_POSTGRES = 2_000;
+const FEED_SETTLE_MS_POSTGRES = 2_000;
 const CURSOR = /^aev_[0-9a-z]{1,40}$/;
 
 const Cursor = Type.String({ minLength: 1, maxLength: 64, description: 'An `cursor` of a listed event (`meta.nextCursor`).' });

@@ -14,6 +14,7 @@ import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagi
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { attemptDelivery, deliveryJob } from '../../platform/webhooks/deliver-job.ts';
+import { enabledKinds } from '../../platform/webhooks/deliveries.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { Delivery, DeliveryParams, DeliveryQuery, Secret, TestResult, WebhookConfig, WebhookConfigBody } from './schemas.ts';
 
@@ -21,7 +22,7 @@ const TAG = 'Webhooks';
 
 export function configView(c: WebhookConfigsTable, secret?: string) {
   return {
-    url: c.url, formato: c.formato, ativo: c.ativo === 1, eventos: c.eventos === null ? null : (JSON.parse(c.eventos) as string[]),
+    url: c.url, formato: c.formato, ativo: c.ativo === 1, eventos: enabledKinds(c),
     eventosDisponiveis: EVENT_NAMES, nomesLegados: c.nomes_legados === 1, tokenConfigurado: c.token_sealed !== null,
     segredoPrefixo: c.secret_prefix, segredo: secret ?? null, atualizadoEm: c.updated_at,
   };
