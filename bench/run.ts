@@ -9,8 +9,9 @@
  * cases on PostgreSQL, in a fresh database created from it), BENCH_CPU_PROF=1 (servers write
  * V8 CPU profiles into a temp dir, printed at the end; summarise one with bench/profile-summary.ts),
  * BENCH_BREAKDOWN=1 (three more rows that split the charged path's cost: bare Fastify, a Tramita
- * route without auth/limit/charge, one with auth + rate limit only). Writes nothing but stdout/stderr
- * and temp dirs.
+ * route without auth/limit/charge, one with auth + rate limit only), BENCH_MATCH_COMMUNICATIONS
+ * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage
+ * (bench/matching.ts). Writes nothing but stdout/stderr and temp dirs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,7 +22,9 @@ import autocannon, { type Result } from 'autocannon';
 import { BENCH_ROUTES, type ChildMessage, type DriverMessage, type ReadyMessage } from './servers/ipc.ts';
 import { coldBatch, COLD_BATCH_TARGET_PER_1000 } from './cold-batch.ts';
 import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts';
+import { cadernoIngest } from './caderno-ingest.ts';
 import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
+import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = 50;
@@ -101,7 +104,7 @@ function maskedDatabaseUrl(): string | undefined {
 }
 
 function exactCommand(): string {
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN']
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${process.env[k]}`);
   const db = maskedDatabaseUrl();
@@ -340,8 +343,9 @@ function selectCases(settings: Settings): CaseSpec[] {
 }
 
 function startWatchdog(settings: Settings, cases: number): void {
-  // + the cold batch, the webhook bench and one monitor cycle (each well under two minutes).
-  const budgetS = cases * (settings.warmupS + settings.durationS + 5) + 480;
+  // + the cold batch, the webhook bench and one monitor cycle (each well under two minutes), and the
+  // publication-matching stage (its grep runs are bounded by their own timeout).
+  const budgetS = cases * (settings.warmupS + settings.durationS + 5) + 540 + matchingBenchSettings().budgetS;
   setTimeout(() => {
     console.error(`bench: FAIL — still running after ${budgetS} s, stopping the servers`);
     killChildren();
@@ -376,6 +380,11 @@ async function main(): Promise<number> {
     console.log(`Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s = ${Math.round(wh.throughput.perSecond)}/s (target >= ${WEBHOOK_TARGETS.deliveriesPerSecond}: ${wh.throughput.perSecond >= WEBHOOK_TARGETS.deliveriesPerSecond ? 'MET' : 'NOT MET'}); at ${wh.latency.ratePerSecond} events/s, enqueue -> delivered p50 ${wh.latency.p50Ms} ms, p99 ${wh.latency.p99Ms} ms (target <= ${WEBHOOK_TARGETS.p99Ms}: ${wh.latency.p99Ms <= WEBHOOK_TARGETS.p99Ms ? 'MET' : 'NOT MET'}), max ${wh.latency.maxMs} ms.`);
     const mc = await monitorCycle();
     console.log(`Case monitor cycle: ${mc.monitors} monitors over ${mc.aliases} aliases, ${mc.checked} checked with ${mc.upstreamRequests} DataJud requests = ${mc.requestsPer1000.toFixed(1)} per 1,000 monitored (target <= ${MONITOR_CYCLE_TARGET_PER_1000}: ${mc.requestsPer1000 <= MONITOR_CYCLE_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${mc.seconds.toFixed(1)} s.`);
+    const pm = await runMatchingBench();
+    const grepRate = pm.grepUtf8Sample ? `${pm.grepUtf8Sample.scanMbPerS.toFixed(3)} MB/s (full run ${pm.grepUtf8.killed ? 'killed' : 'done'} after ${pm.grepUtf8.seconds.toFixed(0)} s; rate from its first lines)` : `${pm.grepUtf8.scanMbPerS.toFixed(1)} MB/s`;
+    console.log(`Publication matching: ${pm.communications} communications (${(pm.textBytes / 1e6).toFixed(0)} MB) against ${pm.patterns.oab} OABs + ${pm.patterns.termos} terms: ours ${pm.ours.mbPerS.toFixed(1)} MB/s (build ${pm.ours.buildSeconds.toFixed(2)} s, ${pm.ours.matcherMb.toFixed(1)} MB), GNU grep -F -i (C.UTF-8) ${grepRate}, ratio ${pm.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${pm.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); grep bytes mode ${pm.grepC.scanMbPerS.toFixed(1)} MB/s (ratio ${pm.ratioVsC.toFixed(2)}); planted monitors missed ${pm.ours.plantedMissed}.`);
+    const ci = await cadernoIngest();
+    console.log(`Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} MB (sandbox data set included).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
   if (settings.profileDir) console.log(`\nCPU profiles (one per server process): ${settings.profileDir}`);

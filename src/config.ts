@@ -39,6 +39,11 @@ export interface Config {
   datajudRequestsPerMinute: number;
   datajudBatchSize: number;
   portalUrl: string | undefined;
+  djenUrl: string | undefined;
+  djenTimeoutMs: number;
+  djenRequestsPerMinute: number;
+  /** DJEN siglas upper-cased, or ['all']. */
+  djenCadernos: string[];
   caseFreshMinutes: number;
   sandbox: 'auto' | 'on' | 'off';
   sandboxCases: number;
@@ -178,6 +183,14 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Budget of DataJud requests per minute shared by every lookup, refresh and monitor in this process. The terms of use allow at most 120.' },
   { env: 'DATAJUD_BATCH_SIZE', key: 'datajudBatchSize', default: '500', parse: int('DATAJUD_BATCH_SIZE', 1, 1000),
     doc: 'Most case numbers asked in one DataJud `terms` request (one alias per request).' },
+  { env: 'DJEN_URL', key: 'djenUrl', default: '', parse: optionalUrl('DJEN_URL'),
+    doc: 'Base URL of DJEN / Comunica PJe (publications, intimações, cadernos), e.g. `https://comunicaapi.pje.jus.br` (paths `/api/v1/…` are appended). Empty: the sandbox simulator when it runs, otherwise that public URL. DJEN answers 403 outside Brazil: a self-hosted server abroad needs a Brazilian egress (reported as `SOURCE_UNAVAILABLE` with `failure: geoblocked`).' },
+  { env: 'DJEN_TIMEOUT_MS', key: 'djenTimeoutMs', default: '30000', parse: int('DJEN_TIMEOUT_MS', 100, 300_000),
+    doc: 'Timeout of one DJEN request (a caderno download gets ten times this). A timeout is `SOURCE_TIMEOUT`, never "no publications".' },
+  { env: 'DJEN_REQUESTS_PER_MINUTE', key: 'djenRequestsPerMinute', default: '20', parse: int('DJEN_REQUESTS_PER_MINUTE', 1, 100_000),
+    doc: 'Budget of DJEN requests per minute shared by every search, monitor and caderno in this process. DJEN allows 20 per IP and calls several IPs abuse; a 429 waits 60 s.' },
+  { env: 'TRAMITA_DJEN_CADERNOS', key: 'djenCadernos', default: '', parse: parseList,
+    doc: 'Courts (DJEN siglas, comma-separated, e.g. `TJSP,TRF4`) whose daily bulk caderno is ingested by the publication cycle instead of asking DJEN once per monitored OAB, term or case; `all` for every court. Empty: targeted queries only. One caderno is one request per court and day, however many monitors there are.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
   { env: 'TRAMITA_CASE_FRESH_MINUTES', key: 'caseFreshMinutes', default: '360', parse: int('TRAMITA_CASE_FRESH_MINUTES', 0, 525_600),
@@ -214,6 +227,11 @@ function optionalSecretKey(raw: string): string | undefined {
   const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (bytes.length !== 32) throw new ConfigError('TRAMITA_SECRET_KEY must be 32 bytes: 64 hex characters or 44 base64 characters');
   return bytes.toString('hex');
+}
+
+/** "TJSP, trf4" → ['TJSP', 'TRF4']; empty → []. */
+function parseList(raw: string): string[] {
+  return raw.split(',').map((v) => v.trim().toUpperCase()).filter((v) => v !== '').map((v) => (v === 'ALL' ? 'all' : v));
 }
 
 function optionalUrl(name: string) {

@@ -32,7 +32,7 @@ export interface HarnessOptions extends BuildOptions {
 }
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
-const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000' };
+const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000' };
 
 export interface TestAccount {
   accountId: string;

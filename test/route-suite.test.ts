@@ -14,6 +14,11 @@ import { credit } from '../src/platform/billing/ledger.ts';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
 import { monitorRouteBodies, monitorRouteFixtures } from '../src/capabilities/monitors/testing.ts';
 import { radarRouteBodies, radarRouteFixtures } from '../src/capabilities/radars/testing.ts';
+import {
+  intimationPublicRoutes, intimationRouteBodies, intimationRouteFixtures, intimationRouteQueries, intimationRouteSetups,
+} from '../src/capabilities/intimations/testing.ts';
+import { publicationMonitorRouteBodies, publicationMonitorRouteFixtures } from '../src/capabilities/publication-monitors/testing.ts';
+import { lawyerPublicRoutes, lawyerRouteBodies, lawyerRouteFixtures, lawyerRouteQueries } from '../src/capabilities/lawyers/testing.ts';
 
 type Fixture = (h: Harness, owner: TestAccount) => Promise<Record<string, string>>;
 
@@ -33,6 +38,9 @@ const OWNED: Record<string, Fixture> = {
   },
   ...monitorRouteFixtures,
   ...radarRouteFixtures,
+  ...intimationRouteFixtures,
+  ...publicationMonitorRouteFixtures,
+  ...lawyerRouteFixtures,
   '/v1/conta/webhook/entregas/:id': async (h, owner) => ({ id: await delivered(h, owner) }),
   '/v1/conta/webhook/entregas/:id/reenviar': async (h, owner) => ({ id: await delivered(h, owner) }),
   '/v1/requests/:requestId': async (h, owner) => {
@@ -53,13 +61,14 @@ const SETUP: Record<string, Fixture> = {
     const feed = json(await h.inject({ method: 'GET', url: '/v1/eventos', headers: owner.headers }));
     return { cursor: feed.meta.nextCursor };
   },
+  ...intimationRouteSetups,
 };
 
 /** Bodies of the routes that need one (others get `{}`): from the params their fixture returned, or from the capability's own. */
 const BODY: Record<string, (params: Record<string, string>) => unknown> = {
   'POST /v1/eventos/confirmar': (p) => ({ cursor: p.cursor }),
 };
-const CAPABILITY_BODIES: Record<string, (h: Harness) => unknown> = { ...monitorRouteBodies, ...radarRouteBodies };
+const CAPABILITY_BODIES: Record<string, (h: Harness) => unknown> = { ...monitorRouteBodies, ...radarRouteBodies, ...intimationRouteBodies, ...publicationMonitorRouteBodies, ...lawyerRouteBodies };
 
 /** A receiver on loopback for the webhook routes (the suite's harnesses allow private targets). */
 const receiver = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(204).end()); });
@@ -85,7 +94,8 @@ async function delivered(h: Harness, owner: TestAccount): Promise<string> {
 
 /** Public court data is the same for every account: these routes answer a stranger like the owner. */
 const PUBLIC_DATA = new Set(['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/movimentacoes',
-  '/v1/processos/cnj/:cnj/solicitar-atualizacao', '/v1/processos/cnj/:cnj/documentos-publicos', '/v1/processos/cnj/:cnj/documentos/:documentId/download']);
+  '/v1/processos/cnj/:cnj/solicitar-atualizacao', '/v1/processos/cnj/:cnj/documentos-publicos', '/v1/processos/cnj/:cnj/documentos/:documentId/download',
+  ...intimationPublicRoutes, ...lawyerPublicRoutes]);
 
 /** Routes that answer a file instead of the JSON envelope. */
 const FILES = new Set(['/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/documentos/:documentId/download']);
@@ -123,8 +133,10 @@ function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: 
   assert.match(String(res.headers['content-type']), /^application\/json/);
 }
 
-/** Routes with required query parameters, and a valid query string for them. */
+/** Routes with required query parameters, and a valid query string for them (by url, or by `METHOD url` when methods differ). */
 const QUERY: Record<string, (h: Harness) => string> = {
+  ...intimationRouteQueries,
+  ...lawyerRouteQueries,
   '/v1/processos': (h) => `cpf_cnpj=${h.sources.sandbox!.dataset.examples().document}`,
   '/v1/envolvidos/resumo': (h) => `cpf_cnpj=${h.sources.sandbox!.dataset.examples().document}`,
   '/v1/busca/termo': () => 'q=teste',
@@ -133,7 +145,7 @@ const QUERY: Record<string, (h: Harness) => string> = {
 
 async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, extraQuery = '') {
   const method = route.method as 'GET';
-  const query = [QUERY[route.url]?.(h), extraQuery].filter(Boolean).join('&');
+  const query = [(QUERY[`${route.method} ${route.url}`] ?? QUERY[route.url])?.(h), extraQuery].filter(Boolean).join('&');
   const body = BODY[`${route.method} ${route.url}`]?.(params) ?? CAPABILITY_BODIES[route.url]?.(h) ?? {};
   return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body as object }) });
 }

@@ -17,6 +17,11 @@ import { radarJobs, scheduleRadarCycle } from './radars/module.ts';
 import { radarRoutes } from './radars/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookJobs, webhookRoutes } from './webhooks/routes.ts';
+import { lawyerJobs, lawyerRoutes } from './lawyers/module.ts';
+import { publicationRoutes } from './publications/routes.ts';
+import { publicationCycleJob, schedulePublicationCycle } from './publications/cycle.ts';
+import { intimationRoutes } from './intimations/routes.ts';
+import { publicationMonitorRoutes } from './publication-monitors/routes.ts';
 
 export interface Capability {
   name: string;
@@ -39,6 +44,12 @@ export const CAPABILITIES: Capability[] = [
   { name: 'events', routes: eventRoutes },
   { name: 'monitors', routes: monitorRoutes, jobs: monitorJobs, schedule: scheduleMonitorCycle },
   { name: 'radars', routes: radarRoutes, jobs: radarJobs, schedule: scheduleRadarCycle },
+  { name: 'publications', routes: publicationRoutes },
+  { name: 'lawyers', routes: lawyerRoutes, jobs: lawyerJobs },
+  { name: 'intimations', routes: intimationRoutes },
+  { name: 'publication-monitors', routes: publicationMonitorRoutes },
+  // Polls DJEN for both (and ingests the configured cadernos); no routes of its own.
+  { name: 'publication-cycle', routes: () => {}, jobs: (s) => [publicationCycleJob(s)], schedule: schedulePublicationCycle },
 ];
 
 export function jobHandlers(services: Services): JobHandler[] {

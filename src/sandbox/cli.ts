@@ -1,8 +1,8 @@
 /**
  * `tramita sandbox [--cases N] [--seed N] [--port N] [--latency MS]`: runs the upstream simulator on
- * its own (DataJud + case-details portal on 127.0.0.1) until SIGINT/SIGTERM, and prints where it
- * listens, sample case numbers per justice segment and a party document to try. Defaults come
- * from the TRAMITA_SANDBOX_* settings.
+ * its own (DataJud + case-details portal + DJEN on 127.0.0.1) until SIGINT/SIGTERM, and prints where it
+ * listens, sample case numbers per justice segment, a party document and a DJEN OAB query to try.
+ * Defaults come from the TRAMITA_SANDBOX_* settings.
  */
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
@@ -23,17 +23,31 @@ function banner(sandbox: Sandbox, seconds: string): string {
     `  Tramita sandbox: ${sandbox.dataset.size} fictitious cases (seed ${sandbox.dataset.seed}) generated in ${seconds} s.`,
     `  DataJud simulator  ${sandbox.datajudUrl}      (POST /<alias>/_search, Authorization: APIKey <DATAJUD_API_KEY>)`,
     `  Portal simulator   ${sandbox.portalUrl}       (GET /api/v1/processos/{cnj}, /api/v1/partes/processos?documento=…)`,
+    `  DJEN simulator     ${sandbox.djenUrl}         (GET /api/v1/comunicacao?numeroOab=…, /api/v1/caderno/{sigla}/{data}/D; ${sandbox.djen.size()} communications)`,
     `  Faults and stats   ${sandbox.url}/_sandbox/faults   ${sandbox.url}/_sandbox/stats`,
     '',
     '  Point a Tramita server at it:',
-    `    DATAJUD_URL=${sandbox.datajudUrl} TRAMITA_PORTAL_URL=${sandbox.portalUrl} TRAMITA_SANDBOX=off npm start`,
+    `    DATAJUD_URL=${sandbox.datajudUrl} TRAMITA_PORTAL_URL=${sandbox.portalUrl} DJEN_URL=${sandbox.djenUrl} TRAMITA_SANDBOX=off npm start`,
     '',
     '  Sample case numbers:',
     ...Object.entries(ex.numbers).map(([segmento, numero]) => `    ${segmento.padEnd(17)} ${formatCnj(numero)}  (${numero})`),
   ];
   if (ex.document) lines.push('', `  A party in several cases: ${ex.name} (documento ${ex.document})`, `    curl -s '${sandbox.portalUrl}/api/v1/partes/processos?documento=${ex.document}'`);
+  lines.push(...djenLines(sandbox));
   lines.push('', '  Every name is fictitious ("… de Teste …", "… Fictício/Fictícia …"). Ctrl-C stops.', '');
   return lines.join('\n');
+}
+
+/** A DJEN OAB to query in both spellings (the simulator hides dotted `numero_oab` from a plain query). */
+function djenLines(sandbox: Sandbox): string[] {
+  const { oab } = sandbox.djen.examples();
+  if (!oab) return [];
+  const dotted = oab.numero.replace(/\B(?=(\d{3})+$)/g, '.');
+  const query = (numero: string) => `    curl -s '${sandbox.djenUrl}/api/v1/comunicacao?numeroOab=${numero}&ufOab=${oab.uf}&itensPorPagina=100'`;
+  return [
+    '', `  DJEN communications of ${oab.nome} (OAB ${oab.uf} ${oab.numero}; ${oab.comunicacoes} so far, ${oab.spellings.dotted} printed "${dotted}"):`,
+    query(oab.numero), query(dotted),
+  ];
 }
 
 export async function runSandboxCommand(config: Config, argv: string[]): Promise<number> {

@@ -24,9 +24,20 @@ describe('SandboxFaults', () => {
     assert.equal(f.get().datajud.hang, true);
   });
 
+  test("'all' and the older 'both' reach every upstream, DJEN included", () => {
+    const f = new SandboxFaults();
+    f.set({ upstream: 'both', status: 403 });
+    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen']);
+    assert.equal(f.take('djen').status, 403);
+    f.set({ upstream: 'all', status: 503 });
+    assert.ok(Object.values(f.get()).every((a) => a.status === 503));
+    f.reset('all');
+    assert.ok(Object.values(f.get()).every((a) => a.status === null));
+  });
+
   test('bad settings are refused', () => {
     const f = new SandboxFaults();
-    for (const bad of [{ status: 404 }, { latencyMs: -1 }, { times: 0 }, { upstream: 'djen' }, { upstream: 'portal', partialShards: true }, { colour: 'red' }, { hang: 'yes' }]) {
+    for (const bad of [{ status: 404 }, { latencyMs: -1 }, { times: 0 }, { upstream: 'dje' }, { upstream: 'portal', partialShards: true }, { upstream: 'djen', partialShards: true }, { colour: 'red' }, { hang: 'yes' }]) {
       assert.throws(() => f.set(bad as never), FaultError, JSON.stringify(bad));
     }
   });

@@ -1,9 +1,11 @@
 /**
  * Fault injection for the sandbox upstreams, so tests and benchmarks can see how Tramita behaves when
- * DataJud or the portal is slow, down, rate-limiting, hanging or answering garbage. Per upstream
- * (`datajud`, `portal` or `both`):
+ * DataJud, the portal or DJEN is slow, down, rate-limiting, geoblocking, hanging or answering garbage.
+ * Per upstream (`datajud`, `portal`, `djen`, or `all` = every one; `both` is the older name of `all`,
+ * kept for callers written when there were two upstreams):
  * - `latencyMs`: added before answering (default: the sandbox's `latencyMs`, TRAMITA_SANDBOX_LATENCY_MS);
- * - `status`: answer 500/502/503, or 429 with `Retry-After: retryAfterSeconds` (default 1);
+ * - `status`: answer 500/502/503, 429 with `Retry-After: retryAfterSeconds` (default 1), or 403 (for
+ *   DJEN, CloudFront's "blocked access from your country" page: the geoblock, djen.md §3);
  * - `hang`: never answer; the request stays open until the client gives up (the server still closes cleanly);
  * - `malformed`: a 200 whose body is cut in half (truncated JSON);
  * - `partialShards` (DataJud only): `_shards.failed: 1` and that shard's hits missing;
@@ -12,10 +14,11 @@
  * Controlled in process (`sandbox.faults`) or over HTTP (`PUT`/`GET`/`DELETE /_sandbox/faults`).
  */
 
-export const UPSTREAMS = ['datajud', 'portal'] as const;
+export const UPSTREAMS = ['datajud', 'portal', 'djen'] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
-export type UpstreamTarget = Upstream | 'both';
-export const FAULT_STATUSES = [429, 500, 502, 503] as const;
+/** 'all' and 'both' both mean every upstream. */
+export type UpstreamTarget = Upstream | 'all' | 'both';
+export const FAULT_STATUSES = [403, 429, 500, 502, 503] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 export interface FaultSettings {
@@ -29,7 +32,7 @@ export interface FaultSettings {
 }
 
 export interface FaultRequest extends FaultSettings {
-  /** Default 'both'. */
+  /** Default 'all'. */
   upstream?: UpstreamTarget;
 }
 
@@ -58,19 +61,20 @@ function check(ok: boolean, message: string): void {
 
 const isInt = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
 const isBool = (v: unknown) => v === undefined || typeof v === 'boolean';
+const isEvery = (v: unknown) => v === 'all' || v === 'both';
 
 /** Validates a fault request (from code or from the HTTP control endpoint); throws FaultError. */
 export function parseFaultRequest(input: unknown): FaultRequest {
   check(typeof input === 'object' && input !== null && !Array.isArray(input), 'faults: expected a JSON object');
   const r = input as Record<string, unknown>;
   for (const key of Object.keys(r)) check(KEYS.has(key), `faults: unknown setting "${key}" (known: ${[...KEYS].join(', ')})`);
-  check(r.upstream === undefined || r.upstream === 'both' || UPSTREAMS.includes(r.upstream as Upstream), 'faults: upstream must be datajud, portal or both');
+  check(r.upstream === undefined || isEvery(r.upstream) || UPSTREAMS.includes(r.upstream as Upstream), `faults: upstream must be ${UPSTREAMS.join(', ')} or all`);
   check(r.latencyMs === undefined || isInt(r.latencyMs, 0), 'faults: latencyMs must be an integer ≥ 0');
   check(r.status === undefined || FAULT_STATUSES.includes(r.status as FaultStatus), `faults: status must be one of ${FAULT_STATUSES.join(', ')}`);
   check(r.retryAfterSeconds === undefined || isInt(r.retryAfterSeconds, 0), 'faults: retryAfterSeconds must be an integer ≥ 0');
   check(r.times === undefined || isInt(r.times, 1), 'faults: times must be an integer ≥ 1');
   check(isBool(r.hang) && isBool(r.malformed) && isBool(r.partialShards), 'faults: hang, malformed and partialShards must be booleans');
-  check(!(r.partialShards && r.upstream === 'portal'), 'faults: partialShards applies to DataJud only');
+  check(!(r.partialShards && r.upstream !== undefined && r.upstream !== 'datajud' && !isEvery(r.upstream)), 'faults: partialShards applies to DataJud only');
   return r as FaultRequest;
 }
 
@@ -87,8 +91,8 @@ export class SandboxFaults {
     return { latencyMs: this.defaultLatencyMs, status: null, retryAfterSeconds: 1, hang: false, malformed: false, partialShards: false, remaining: null };
   }
 
-  #targets(target: UpstreamTarget = 'both'): Upstream[] {
-    return target === 'both' ? [...UPSTREAMS] : [target];
+  #targets(target: UpstreamTarget = 'all'): Upstream[] {
+    return isEvery(target) ? [...UPSTREAMS] : [target as Upstream];
   }
 
   /** Replaces the faults of the named upstream(s); throws FaultError on a bad setting. */
@@ -108,10 +112,10 @@ export class SandboxFaults {
   }
 
   get(): Record<Upstream, ActiveFault> {
-    return { datajud: { ...this.#active.get('datajud')! }, portal: { ...this.#active.get('portal')! } };
+    return Object.fromEntries(UPSTREAMS.map((u) => [u, { ...this.#active.get(u)! }])) as Record<Upstream, ActiveFault>;
   }
 
-  reset(target: UpstreamTarget = 'both'): void {
+  reset(target: UpstreamTarget = 'all'): void {
     for (const upstream of this.#targets(target)) this.#active.set(upstream, this.#defaults());
   }
 

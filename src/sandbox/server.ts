@@ -3,9 +3,12 @@
  * deterministic, fictitious data set, so the real connectors run offline unchanged.
  *   /datajud/<alias>/_search    the DataJud public API (datajud/server.ts)
  *   /portal/api/v1/…            the case-details protocol (portal/server.ts documents it)
+ *   /djen/api/v1/…              DJEN / Comunica PJe: communications, certidões, cadernos (djen/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
+ *   /_sandbox/djen              GET: DJEN examples
+ *   /_sandbox/djen/comunicacoes POST (JSON, see djen/publish.ts): publish a communication dated today
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -13,7 +16,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock, type Clock } from '../platform/clock.ts';
 import { generateDataset, type SandboxDataset } from './data/dataset.ts';
 import { dataJudHandler } from './datajud/server.ts';
-import { FaultError, parseFaultRequest, SandboxFaults, type AppliedFault, type Upstream } from './faults.ts';
+import { djenFailure } from './djen/failure.ts';
+import { DjenPublishError } from './djen/publish.ts';
+import { createDjenSimulator, type SandboxDjen } from './djen/simulator.ts';
+import { FaultError, parseFaultRequest, SandboxFaults, UPSTREAMS, type AppliedFault, type Upstream } from './faults.ts';
 import { jsonResponse, type SimRequest, type SimResponse, type UpstreamHandler } from './http.ts';
 import { portalHandler } from './portal/server.ts';
 import { StatsCounter, type SandboxStats } from './stats.ts';
@@ -23,7 +29,7 @@ export interface SandboxOptions {
   seed: number;
   /** 0 or omitted: a free port. */
   port?: number;
-  /** Default added latency of both upstreams (TRAMITA_SANDBOX_LATENCY_MS). */
+  /** Default added latency of every upstream (TRAMITA_SANDBOX_LATENCY_MS). */
   latencyMs?: number;
   /** The key the DataJud simulator accepts (`Authorization: APIKey <key>`). */
   datajudApiKey: string;
@@ -40,7 +46,11 @@ export interface Sandbox {
   datajudUrl: string;
   /** `url + '/portal'`: use as TRAMITA_PORTAL_URL. */
   portalUrl: string;
+  /** `url + '/djen'`: use as DJEN_URL (the API lives at `/api/v1/…` below it). */
+  djenUrl: string;
   dataset: SandboxDataset;
+  /** The DJEN simulator's communications: publish on demand, examples. */
+  djen: SandboxDjen;
   faults: SandboxFaults;
   stats(): SandboxStats;
   resetStats(): void;
@@ -49,6 +59,8 @@ export interface Sandbox {
 }
 
 const MAX_BODY = 8 * 1024 * 1024;
+
+const isUpstream = (prefix: string | undefined): prefix is Upstream => (UPSTREAMS as readonly string[]).includes(prefix ?? '');
 
 class BodyTooLarge extends Error {}
 
@@ -72,13 +84,17 @@ function send(res: http.ServerResponse, r: SimResponse): void {
 /** The answer of an injected failure, shaped like each upstream's own errors. */
 function failure(upstream: Upstream, status: number, retryAfterSeconds: number): SimResponse {
   const retry: Record<string, string> = status === 429 ? { 'retry-after': String(retryAfterSeconds) } : {};
-  if (upstream === 'portal') return jsonResponse(status, { message: status === 429 ? 'limite de requisições excedido' : 'serviço indisponível (falha simulada)' }, retry);
+  if (upstream === 'djen') return djenFailure(status, retry);
+  if (upstream === 'portal') {
+    const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
+    return jsonResponse(status, { message }, retry);
+  }
   if (status === 502) {
     // What the gateway in front of Elasticsearch sends: HTML, not JSON.
     return { status, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n') };
   }
   if (status === 429) return jsonResponse(429, { error: 'Too Many Requests', status: 429 }, retry);
-  const type = status === 503 ? 'cluster_block_exception' : 'internal_server_error';
+  const type = status === 503 ? 'cluster_block_exception' : status === 403 ? 'security_exception' : 'internal_server_error';
   const cause = { type, reason: `simulated failure (HTTP ${status})` };
   return jsonResponse(status, { error: { root_cause: [cause], ...cause }, status });
 }
@@ -95,9 +111,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
+  let djenUrl = '';
+  const djen = createDjenSimulator(dataset, () => djenUrl);
   const handlers: Record<Upstream, UpstreamHandler> = {
     datajud: dataJudHandler({ dataset, apiKey: options.datajudApiKey }),
     portal: portalHandler({ dataset }),
+    djen: djen.handler,
   };
   let info: () => unknown = () => ({});
 
@@ -153,6 +172,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       if (req.method === 'DELETE') counters.reset();
       return send(res, jsonResponse(200, counters.snapshot()));
     }
+    if (path === '/_sandbox/djen/comunicacoes' && req.method === 'POST') {
+      try {
+        return send(res, jsonResponse(201, djen.control.publish(JSON.parse((await readBody(req)).toString('utf8') || '{}'))));
+      } catch (e) {
+        if (e instanceof DjenPublishError || e instanceof SyntaxError) return send(res, jsonResponse(400, { message: e.message }));
+        throw e;
+      }
+    }
+    if (path === '/_sandbox/djen') return send(res, jsonResponse(200, { comunicacoes: djen.control.size(), examples: djen.control.examples() }));
     if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));
     send(res, jsonResponse(404, { message: 'not found' }));
   }
@@ -161,7 +189,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const [, prefix] = /^\/([^/]*)/.exec(url.pathname) ?? [];
     const rest = url.pathname.slice(prefix.length + 1);
-    const done = prefix === 'datajud' || prefix === 'portal' ? serveUpstream(prefix, rest, req, res, url) : control(url.pathname.replace(/\/+$/, '') || '/', req, res);
+    const done = isUpstream(prefix) ? serveUpstream(prefix, rest, req, res, url) : control(url.pathname.replace(/\/+$/, '') || '/', req, res);
     done.catch(() => res.destroy());
   });
   server.on('connection', (socket) => {
@@ -174,11 +202,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  djenUrl = `${url}/djen`;
   const sandbox: Sandbox = {
     url,
     datajudUrl: `${url}/datajud`,
     portalUrl: `${url}/portal`,
+    djenUrl,
     dataset,
+    djen: djen.control,
     faults,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
@@ -190,8 +221,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
+    djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });
   return sandbox;
 }

@@ -1,4 +1,4 @@
-/** Request counters per sandbox upstream, so benchmarks can count what reached "DataJud" and the portal. */
+/** Request counters per sandbox upstream, so benchmarks can count what reached "DataJud", the portal and "DJEN". */
 import { UPSTREAMS, type Upstream } from './faults.ts';
 
 export interface UpstreamStats {

@@ -1,12 +1,25 @@
 /** Sources for processes that never talk to upstreams (CLI commands): any call is a clear failure. */
 import { SourceError, type Sources } from './ports.ts';
 
+function unconfigured(what: string): SourceError {
+  return new SourceError('none', 'unavailable', `no ${what} source is configured in this process`);
+}
+
 export const NO_SOURCES: Sources = {
   cases: {
     info: { name: 'none', sandbox: false },
-    fetchCases: async () => { throw new SourceError('none', 'unavailable', 'no case source is configured in this process'); },
-    fetchCase: async () => { throw new SourceError('none', 'unavailable', 'no case source is configured in this process'); },
+    fetchCases: async () => { throw unconfigured('case'); },
+    fetchCase: async () => { throw unconfigured('case'); },
   },
   details: null,
+  publications: {
+    info: { name: 'none', sandbox: false },
+    search: async () => { throw unconfigured('publication'); },
+    fetchOne: async () => { throw unconfigured('publication'); },
+    caderno: async () => { throw unconfigured('publication'); },
+    certidao: async () => { throw unconfigured('publication'); },
+    certidaoUrl: () => { throw unconfigured('publication'); },
+    close: async () => {},
+  },
   close: async () => {},
 };

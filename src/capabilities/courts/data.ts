@@ -17,6 +17,7 @@
  * - "PJe-JT" (the labour courts' PJe) is kept distinct from "PJe", as the column spells it.
  */
 import { readFileSync } from 'node:fs';
+import { ApiError } from '../../platform/http/errors.ts';
 
 export interface Court {
   sigla: string;
@@ -132,4 +133,11 @@ export function courtBySigla(sigla: string): Court | undefined {
 /** Court whose own CNJ code is exactly J.TR (e.g. '8', '26' → TJSP); undefined when none. */
 export function courtByJTr(j: string, tr: string): Court | undefined {
   return BY_JTR.get(`${j}.${tr}`);
+}
+
+/** The court a request names by sigla (any case), or 422 UNKNOWN_COURT naming the field. */
+export function requireCourtSigla(sigla: string, field: string): Court {
+  const court = courtBySigla(sigla);
+  if (!court) throw new ApiError('UNKNOWN_COURT', `${JSON.stringify(sigla)} is not a court sigla; GET /v1/tribunais lists the 92 (e.g. TJSP, TRF4, TRE-SP).`, { field, value: sigla });
+  return court;
 }

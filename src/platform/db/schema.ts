@@ -336,6 +336,126 @@ export interface CaseSearchTable {
   texto: string;
 }
 
+export interface PublicationsTable {
+  id: string;
+  hash: string | null;
+  fonte: string;
+  sandbox: number;
+  tribunal: string;
+  /** yyyy-mm-dd */
+  data_disponibilizacao: string;
+  tipo_comunicacao: string;
+  tipo_documento: string | null;
+  /** JSON {id, nome} | null */
+  orgao: string | null;
+  /** JSON {codigo, nome} | null */
+  classe: string | null;
+  meio: string;
+  numero_comunicacao: string | null;
+  numero_cnj: string | null;
+  texto: string;
+  link: string | null;
+  ativo: number;
+  /** JSON {data, motivo} | null */
+  cancelamento: string | null;
+  destinatarios: string;
+  advogados: string;
+  raw: string;
+  ingerido_em: string;
+}
+
+export interface PublicationLawyersTable {
+  /** Canonical, e.g. SP123456 */
+  oab: string;
+  data_disponibilizacao: string;
+  publicacao_id: string;
+  numero_cnj: string | null;
+  tribunal: string;
+  nome: string;
+}
+
+export interface PublicationSearchTable {
+  publicacao_id: string;
+  texto: string;
+}
+
+export type ConsolidationStatus = 'PENDENTE' | 'EM_ANDAMENTO' | 'CONCLUIDA' | 'ERRO';
+
+export interface OabHistoriesTable {
+  oab: string;
+  recente_em: string | null;
+  consolidacao: ConsolidationStatus;
+  consolidado_em: string | null;
+  paginas: number;
+  ultimo_erro: string | null;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+export interface PublicationSyncsTable {
+  chave: string;
+  sincronizado_em: string;
+}
+
+export type PublicationMonitorOrigin = 'INTIMACOES' | 'PUBLICACOES';
+export type PublicationMonitorType = 'OAB' | 'TERMO' | 'PROCESSO';
+
+export interface PublicationMonitorsTable {
+  id: string;
+  account_id: string;
+  origem: PublicationMonitorOrigin;
+  tipo: PublicationMonitorType;
+  valor: string;
+  termo: string;
+  tribunais: string | null;
+  webhook_url: string | null;
+  status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
+  preco_centavos: number;
+  periodo: number;
+  proxima_cobranca_em: string;
+  desde: string;
+  publicacoes: number;
+  ultima_verificacao_em: string | null;
+  proxima_verificacao_em: string;
+  ultimo_erro: string | null;
+  criado_em: string;
+  atualizado_em: string;
+  removido_em: string | null;
+}
+
+export interface PublicationMatchesTable {
+  monitor_id: string;
+  publicacao_id: string;
+  account_id: string;
+  origem: PublicationMonitorOrigin;
+  data_disponibilizacao: string;
+  evento_id: string | null;
+  criado_em: string;
+}
+
+export type OabSearchStatus = 'PENDENTE' | 'PROCESSANDO' | 'SUCESSO' | 'ERRO';
+
+export interface OabSearchesTable {
+  id: Generated<number>;
+  account_id: string;
+  tribunal: string;
+  oab: string;
+  permitir_parcial: number;
+  enviar_callback: number;
+  status: OabSearchStatus;
+  paginas: number;
+  publicacoes: number;
+  parcial: number;
+  resultado: string | null;
+  preco_centavos: number;
+  request_id: string;
+  erro_codigo: string | null;
+  erro_mensagem: string | null;
+  criado_em: string;
+  iniciado_em: string | null;
+  concluido_em: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -360,4 +480,12 @@ export interface DB {
   case_monitors: CaseMonitorsTable;
   radars: RadarsTable;
   radar_results: RadarResultsTable;
+  publications: PublicationsTable;
+  publication_lawyers: PublicationLawyersTable;
+  publication_search: PublicationSearchTable;
+  oab_histories: OabHistoriesTable;
+  publication_syncs: PublicationSyncsTable;
+  publication_monitors: PublicationMonitorsTable;
+  publication_matches: PublicationMatchesTable;
+  oab_searches: OabSearchesTable;
 }

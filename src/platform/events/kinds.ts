@@ -10,9 +10,9 @@ export const EVENT_KINDS = {
   processo_nao_encontrado: 'A case monitor\'s check did not find the case at the source (sent once per transition).',
   processo_verificado: 'A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed.',
   atualizacao_processo_concluida: 'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case.',
-  publicacao_judicial_nova: 'A new gazette publication matched a publication monitor (issue 5).',
-  diario_movimentacao_nova: 'A new gazette communication of a monitored case (issue 5).',
-  resultado_busca_oab_async: 'An asynchronous OAB publication search finished (issue 5).',
+  publicacao_judicial_nova: 'A new gazette publication (DJEN) matched a publication monitor by term or OAB.',
+  diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',
+  resultado_busca_oab_async: 'An asynchronous OAB publication search (POST /v1/advogados/oab/monitorar, enviar_callback) ended in SUCESSO or ERRO.',
   teste: 'A test delivery asked for with POST /v1/conta/webhook/teste.',
 } as const;
 

@@ -1,0 +1,50 @@
+/**
+ * What the shared route suite (test/route-suite.test.ts) needs to exercise the intimação routes: an
+ * owner's monitor of one fixed OAB (written directly, priced 0: the suite's owners may have no credits),
+ * the query strings and bodies that name it, and a stored publication for the content route.
+ */
+import type { Harness, TestAccount } from '../../../test/harness.ts';
+import { createMonitorIn } from '../publications/monitors.ts';
+import { publicationModule } from '../publications/module.ts';
+import { publicationRecord } from '../publications/testing.ts';
+
+/** Every owner is a new account, so one OAB serves them all. */
+const OAB = 'SP999001';
+
+async function monitored(h: Harness, owner: TestAccount): Promise<Record<string, string>> {
+  const s = h.services;
+  await s.db.transaction().execute((trx) => createMonitorIn(s, trx, {
+    accountId: owner.accountId, origem: 'INTIMACOES', target: { tipo: 'OAB', valor: OAB, termo: OAB }, priceCentavos: 0,
+  }));
+  return {};
+}
+
+async function storedPublication(h: Harness): Promise<Record<string, string>> {
+  // No hash: the content route then needs no certidão URL from the source.
+  const record = publicationRecord({ oabs: [OAB], hash: null });
+  await publicationModule(h.services).ingest.ingest([record], { name: 'DJEN', sandbox: true });
+  return { diarioId: record.id };
+}
+
+export const intimationRouteFixtures: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
+  '/v1/intimacoes/publicacoes/:diarioId': (h) => storedPublication(h),
+};
+
+export const intimationRouteSetups: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
+  '/v1/intimacoes/oab': monitored,
+  '/v1/intimacoes': monitored,
+};
+
+/** Query strings by route (`METHOD url`). */
+export const intimationRouteQueries: Record<string, () => string> = {
+  'GET /v1/intimacoes': () => `oab=${OAB}`,
+  'DELETE /v1/intimacoes/oab': () => `oab=${OAB}`,
+};
+
+/** POST creates it again (reused, free) and PUT changes nothing: both valid for any owner. */
+export const intimationRouteBodies: Record<string, () => unknown> = {
+  '/v1/intimacoes/oab': () => ({ oab: OAB }),
+};
+
+/** The content of a publication is public gazette data: any account reads it. */
+export const intimationPublicRoutes = ['/v1/intimacoes/publicacoes/:diarioId'];

@@ -1,0 +1,174 @@
+/**
+ * The asynchronous OAB publication search (spec §4.4): POST answers at once with a numeric id and its
+ * `statusUrl`; a job reads the OAB's whole DJEN history at the court (history.ts: year windows, split
+ * when capped), ingests it, and ends SUCESSO with the processes found (`resposta[].processos`, kept for
+ * compatibility, §9.3) or ERRO. Charged once, in the transaction that marks it SUCESSO; ERRO is free.
+ * `permitir_parcial`: a search that could not read everything (DJEN failed midway, or capped a single
+ * day) ends SUCESSO with `parcial: true` and what it read, instead of ERRO. `enviar_callback`: the
+ * account webhook receives `resultado_busca_oab_async` when it ends, either way.
+ */
+import { iso } from '../../platform/clock.ts';
+import type { Selectable, Transaction, Updateable } from 'kysely';
+import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
+import { ApiError, isApiError } from '../../platform/http/errors.ts';
+import { toApiError } from '../../platform/http/error-handler.ts';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import type { Oab } from '../../platform/identifiers/oab.ts';
+import { newId } from '../../platform/ids.ts';
+import type { JobHandler } from '../../platform/jobs/worker.ts';
+import type { Services } from '../../platform/services.ts';
+import { eventOrigin, type PublicationRecord } from '../../sources/ports.ts';
+import { day, fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
+import { publicationModule } from '../publications/module.ts';
+
+/** A search as read from the table (`id` is a number there). */
+type OabSearchesTable = Selectable<Table>;
+
+export const OAB_SEARCH_JOB = 'advogados.oab.busca';
+export const OAB_SEARCH_QUERY_TYPE = 'advogados.oab_monitorar';
+const TERMINAL = ['SUCESSO', 'ERRO'] as const;
+
+export interface FoundProcess {
+  numeroCnj: string;
+  numeroCnjFormatado: string;
+  tribunal: string;
+  publicacoes: number;
+  primeiraPublicacao: string;
+  ultimaPublicacao: string;
+  tiposComunicacao: string[];
+}
+
+export async function createOabSearch(s: Services, r: { accountId: string; tribunal: string; oab: Oab; permitirParcial: boolean; enviarCallback: boolean; requestId: string; priceCentavos: number }): Promise<OabSearchesTable> {
+  return s.db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto('oab_searches').values({
+      account_id: r.accountId, tribunal: r.tribunal, oab: r.oab.canonical, permitir_parcial: r.permitirParcial ? 1 : 0, enviar_callback: r.enviarCallback ? 1 : 0,
+      status: 'PENDENTE', paginas: 0, publicacoes: 0, parcial: 0, resultado: null, preco_centavos: r.priceCentavos, request_id: r.requestId,
+      erro_codigo: null, erro_mensagem: null, criado_em: iso(s.clock.now()), iniciado_em: null, concluido_em: null,
+    }).returningAll().executeTakeFirstOrThrow();
+    await s.jobs.enqueue({ kind: OAB_SEARCH_JOB, payload: { id: Number(row.id) }, maxAttempts: 4 }, trx);
+    return row;
+  });
+}
+
+export async function findOabSearch(s: Services, accountId: string, id: number): Promise<OabSearchesTable | undefined> {
+  return s.db.selectFrom('oab_searches').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** Processes of the items, grouped by CNJ number (publications without a valid number are not a process). */
+export class ProcessTally {
+  readonly #byCnj = new Map<string, FoundProcess>();
+  publicacoes = 0;
+
+  add(items: readonly PublicationRecord[]): void {
+    for (const p of items) {
+      this.publicacoes++;
+      if (!p.numeroCnj) continue;
+      const f = this.#byCnj.get(p.numeroCnj);
+      if (!f) {
+        this.#byCnj.set(p.numeroCnj, { numeroCnj: p.numeroCnj, numeroCnjFormatado: formatCnj(p.numeroCnj), tribunal: p.tribunal, publicacoes: 1,
+          primeiraPublicacao: p.dataDisponibilizacao, ultimaPublicacao: p.dataDisponibilizacao, tiposComunicacao: [p.tipoComunicacao] });
+        continue;
+      }
+      f.publicacoes++;
+      if (p.dataDisponibilizacao < f.primeiraPublicacao) f.primeiraPublicacao = p.dataDisponibilizacao;
+      if (p.dataDisponibilizacao > f.ultimaPublicacao) f.ultimaPublicacao = p.dataDisponibilizacao;
+      if (!f.tiposComunicacao.includes(p.tipoComunicacao)) f.tiposComunicacao.push(p.tipoComunicacao);
+    }
+  }
+
+  processes(): FoundProcess[] {
+    return [...this.#byCnj.values()].sort((a, b) => (a.ultimaPublicacao < b.ultimaPublicacao ? 1 : a.ultimaPublicacao > b.ultimaPublicacao ? -1 : a.numeroCnj < b.numeroCnj ? -1 : 1));
+  }
+}
+
+export function oabSearchJob(s: Services): JobHandler {
+  return {
+    kind: OAB_SEARCH_JOB,
+    retryDelayMs: (attempt) => 60_000 * 2 ** (attempt - 1),
+    async run(payload, { job }) {
+      const { id } = payload as { id: number };
+      const search = await s.db.selectFrom('oab_searches').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!search || (TERMINAL as readonly string[]).includes(search.status)) return;
+      await s.db.updateTable('oab_searches').set({ status: 'PROCESSANDO', iniciado_em: search.iniciado_em ?? iso(s.clock.now()) }).where('id', '=', id).execute();
+      const tally = new ProcessTally();
+      let failure: ApiError | null = null;
+      let complete = false;
+      try {
+        const source = s.sources.publications;
+        const ingest = publicationModule(s).ingest;
+        const r = await fetchHistory(source, { oab: parseOabKey(search.oab), tribunal: search.tribunal }, { desde: HISTORY_START, ate: day(s.clock.now()) }, async (items) => {
+          tally.add(items);
+          await ingest.ingest(items, source.info);
+          await s.db.updateTable('oab_searches').set({ publicacoes: tally.publicacoes }).where('id', '=', id).execute();
+        });
+        complete = r.complete;
+        await s.db.updateTable('oab_searches').set({ paginas: r.requests }).where('id', '=', id).execute();
+      } catch (err) {
+        failure = toApiError(err);
+        // A source that may recover gets the job's retries first, unless partial results are welcome.
+        if (!search.permitir_parcial && job.attempts < job.max_attempts && !isApiError(err)) throw err;
+      }
+      if (failure && !search.permitir_parcial) return finish(s, search, { status: 'ERRO', erro_codigo: failure.code, erro_mensagem: failure.message });
+      const processos = tally.processes();
+      await finish(s, search, { status: 'SUCESSO', parcial: complete ? 0 : 1, publicacoes: tally.publicacoes, resultado: JSON.stringify(processos),
+        erro_codigo: failure?.code ?? null, erro_mensagem: failure?.message ?? null });
+    },
+  };
+}
+
+/** The terminal state, its charge (SUCESSO only) and its callback, in one transaction. */
+async function finish(s: Services, search: OabSearchesTable, set: Updateable<Table>): Promise<void> {
+  const now = iso(s.clock.now());
+  try {
+    await s.db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable('oab_searches').set({ ...set, concluido_em: now }).where('id', '=', search.id).where('status', 'not in', TERMINAL).executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) return;
+      if (set.status === 'SUCESSO') await charge(s, trx, search);
+      if (search.enviar_callback) await callback(s, trx, { ...search, ...set, concluido_em: now } as OabSearchesTable);
+    });
+  } catch (err) {
+    if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
+    await finish(s, search, { status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the search when it completed; nothing was charged.' });
+  }
+}
+
+async function charge(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {
+  if (search.preco_centavos <= 0) return;
+  const searchLogId = newId('sl');
+  await s.ledger.recordSearch(trx, {
+    id: searchLogId, accountId: search.account_id, requestId: search.request_id, queryType: OAB_SEARCH_QUERY_TYPE,
+    method: 'POST', path: '/v1/advogados/oab/monitorar', statusCode: 200, chargedCentavos: search.preco_centavos,
+  });
+  await s.ledger.debit(trx, { accountId: search.account_id, centavos: search.preco_centavos, operationId: `oab-busca:${search.id}`, queryType: OAB_SEARCH_QUERY_TYPE, searchLogId });
+}
+
+async function callback(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {
+  await s.events.record(trx, {
+    kind: 'resultado_busca_oab_async', numeroCnj: null, tribunal: search.tribunal, source: eventOrigin(s.sources.publications.info), accountId: search.account_id,
+    data: { id: Number(search.id), status: search.status, tribunal: search.tribunal, oab: search.oab, parcial: search.parcial === 1,
+      processos: search.resultado ? (JSON.parse(search.resultado) as FoundProcess[]).length : 0, statusPath: `/v1/advogados/oab/monitoramentos/${search.id}`,
+      erro: search.erro_codigo ? { code: search.erro_codigo, message: search.erro_mensagem } : null },
+  });
+}
+
+export function oabSearchView(search: OabSearchesTable, statusUrl: string) {
+  const processos = search.resultado ? JSON.parse(search.resultado) as FoundProcess[] : [];
+  const oab = parseOabKey(search.oab);
+  return {
+    id: Number(search.id),
+    status: search.status,
+    statusUrl,
+    tribunal: search.tribunal,
+    oab: { estado: oab.uf, numero: oab.numero, oab: search.oab },
+    permitirParcial: search.permitir_parcial === 1,
+    enviarCallback: search.enviar_callback === 1,
+    progresso: { publicacoesLidas: search.publicacoes, requisicoes: search.paginas },
+    parcial: search.parcial === 1,
+    quantidadeProcessos: processos.length,
+    resposta: search.status === 'SUCESSO' ? [{ tribunal: search.tribunal, oab: search.oab, processos }] : [],
+    erro: search.erro_codigo ? { code: search.erro_codigo, message: search.erro_mensagem } : null,
+    criadoEm: search.criado_em,
+    iniciadoEm: search.iniciado_em,
+    concluidoEm: search.concluido_em,
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Lawyer endpoints by OAB (spec §4.4). Each lookup first brings the OAB's recent publications up to
+ * date (publications/history.ts `syncRecent`, under the freshness policy) and starts the consolidation
+ * of its whole history in the background; answers come from the store. All may reach DJEN, so they are
+ * async-eligible. The asynchronous OAB search has its own id and status (oab-search.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { requireCourtSigla } from '../courts/data.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import { absoluteUrl } from '../../platform/http/operation.ts';
+import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { defineRoute } from '../../platform/http/route.ts';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import { parseOabParts } from '../../platform/identifiers/oab.ts';
+import type { Services } from '../../platform/services.ts';
+import { HISTORY_START, syncRecent } from '../publications/history.ts';
+import { publicationModule } from '../publications/module.ts';
+import { oabOfRequest } from '../publications/oab-params.ts';
+import { publicationView } from '../publications/present.ts';
+import { Publication } from '../publications/schemas.ts';
+import { publicationsOfOab, storedPublication } from '../publications/store.ts';
+import { createOabSearch, findOabSearch, OAB_SEARCH_QUERY_TYPE, oabSearchView } from './oab-search.ts';
+import { confirmedActive, gazetteCoverage, nameVariants, processesOfOab, RECENT_PROCESS_DAYS } from './portfolio.ts';
+import { LawyerProcess, LawyerSummary, OabPageQuery, OabQuery, OabSearch, OabSearchBody, OabSearchParams } from './schemas.ts';
+
+const TAG = 'Advogados';
+const FRESHNESS = 'Before answering, the OAB\'s publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; '
+  + 'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).';
+
+export function lawyerRoutes(app: FastifyInstance, s: Services): void {
+  const pub = publicationModule(s);
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/advogados/processos',
+    meta: { class: 'search', auth: true, charge: 'advogados.processos', async: true, tag: TAG, summary: 'Processes of a lawyer (OAB)',
+      description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN) or listed as the lawyer of a stored case. Newest publication first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
+    schema: { querystring: OabPageQuery, data: Type.Array(LawyerProcess) },
+    handler: async (req) => {
+      const oab = oabOfRequest(req.query, 'query');
+      await syncRecent(s, pub.ingest, oab.canonical);
+      const listing = `advogados.processos:${oab.canonical}`;
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const after = decodeCursor<{ i: number }>(listing, req.query.cursor, ['i'])?.i ?? 0;
+      const all = await processesOfOab(s.db, oab);
+      const slice = all.slice(after, after + limit + 1);
+      const { items, pagination } = page(slice, limit, listing, () => ({ i: after + limit }));
+      const classes = await classesOf(s, items.map((p) => p.numeroCnj));
+      const data = items.map((p) => ({ ...p, numeroCnj: formatCnj(p.numeroCnj), classe: classes.get(p.numeroCnj) ?? null }));
+      return { data, meta: { pagination: { ...pagination, total: all.length } }, free: data.length === 0 };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/advogados/diarios-oficiais',
+    meta: { class: 'search', auth: true, charge: 'advogados.diarios_oficiais', async: true, tag: TAG, summary: 'Gazette publications naming a lawyer (OAB)',
+      description: `The publications (DJEN) that name one exact OAB, in any spelling the court printed, each with its process; newest first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
+    schema: { querystring: OabPageQuery, data: Type.Array(Publication) },
+    handler: async (req) => {
+      const oab = oabOfRequest(req.query, 'query');
+      await syncRecent(s, pub.ingest, oab.canonical);
+      const listing = `advogados.diarios:${oab.canonical}`;
+      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
+      const rows = await publicationsOfOab(s.db, [oab.canonical], { limit: limit + 1, before });
+      const { items, pagination } = page(rows, limit, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
+      return { data: items.map((r) => publicationView(storedPublication(r), pub.links)), meta: { pagination }, free: items.length === 0 };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/advogados/resumo',
+    meta: { class: 'search', auth: true, charge: 'advogados.resumo', async: true, tag: TAG, summary: 'Summary of one exact OAB',
+      description: 'Counts deduplicated by CNJ number, kept apart: `quantidadeRecentes` (a publication in the last 90 days), `quantidadeHistoricos`, and `quantidadeAtivosConfirmados` (confirmed active by the case store, since a recent publication alone does not prove the case is running). '
+        + 'Also the name variants the gazettes print and the official coverage used. `cobertura.parcial` is true while the OAB\'s history is being consolidated (the counts may grow); `cobertura.completa` once it is (spec §2.3, §3.2). '
+        + `**Each call is a new charged query** (spec §4.4, §8), reported in \`meta.creditsCharged\`; an OAB with no process is free. Poll sparingly: the consolidation takes minutes at DJEN's 20 requests a minute. ${FRESHNESS}` },
+    schema: { querystring: OabQuery, data: LawyerSummary },
+    handler: async (req) => {
+      const oab = oabOfRequest(req.query, 'query');
+      const history = await syncRecent(s, pub.ingest, oab.canonical);
+      const now = s.clock.now();
+      const processes = await processesOfOab(s.db, oab);
+      const recentSince = new Date(now.getTime() - RECENT_PROCESS_DAYS * 86_400_000).toISOString().slice(0, 10);
+      const recentes = processes.filter((p) => p.ultimaPublicacao !== null && p.ultimaPublicacao >= recentSince).length;
+      const ativos = await confirmedActive(s.db, processes.map((p) => p.numeroCnj), now);
+      const completa = history.consolidacao === 'CONCLUIDA';
+      const data = {
+        oab: { estado: oab.uf, numero: `${oab.numero}${oab.suffix ?? ''}`, oab: oab.canonical },
+        quantidadeProcessos: processes.length,
+        quantidadeRecentes: recentes,
+        quantidadeHistoricos: processes.length - recentes,
+        quantidadeAtivosConfirmados: ativos.size,
+        variantesNome: await nameVariants(s.db, oab),
+        coberturaOficial: {
+          fonte: `DJEN — Diário de Justiça Eletrônico Nacional (Comunica PJe)${s.sources.publications.info.sandbox ? ', sandbox' : ''}`,
+          tribunais: await gazetteCoverage(s.db, oab),
+          historicoDesde: HISTORY_START,
+          observacao: 'Only cases identified in official publications (spec §1.7), plus cases whose stored parties list this lawyer; not the lawyer\'s full portfolio at the courts.',
+        },
+        cobertura: { parcial: !completa, completa, consolidacao: history.consolidacao, consolidadoEm: history.consolidado_em },
+      };
+      return { data, meta: { cobranca: 'Each call to /v1/advogados/resumo is a new charged query (spec §4.4); poll sparingly.' }, free: processes.length === 0 };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/v1/advogados/oab/monitorar',
+    meta: { class: 'async', auth: true, tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
+      description: 'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); '
+        + 'poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB\'s whole DJEN history at that court. '
+        + `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.` },
+    schema: { body: OabSearchBody, data: OabSearch },
+    handler: async (req) => {
+      const auth = req.auth!;
+      const court = requireCourtSigla(req.body.tribunal, 'tribunal');
+      const oab = parseOabParts(req.body.oab_estado, req.body.oab_numero, { uf: 'oab_estado', numero: 'oab_numero' });
+      const enviarCallback = req.body.enviar_callback === true;
+      if (enviarCallback && !(await s.webhooks.configs.get(auth.account.id))?.url) {
+        throw new ApiError('WEBHOOK_NOT_CONFIGURED', '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll `statusUrl`.', { field: 'enviar_callback', in: 'body' });
+      }
+      // Priced now (refused now when the plan excludes it or the balance cannot cover it); charged at SUCESSO.
+      const priceCentavos = s.prices.priceFor(auth.account.plan, OAB_SEARCH_QUERY_TYPE);
+      if (((await s.accounts.balance(auth.account.id)) ?? 0) < priceCentavos) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos });
+      const search = await createOabSearch(s, { accountId: auth.account.id, tribunal: court.sigla, oab, permitirParcial: req.body.permitir_parcial === true, enviarCallback, requestId: req.id, priceCentavos });
+      const statusUrl = absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`);
+      const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
+      return { status: 202, data: oabSearchView(search, statusUrl), headers: { location: statusUrl, 'retry-after': retryAfter }, free: true };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: '/v1/advogados/oab/monitoramentos/:id',
+    meta: { class: 'lookup', auth: true, tag: TAG, summary: 'Status and result of an asynchronous OAB search',
+      description: 'Free. Stop polling at `SUCESSO` or `ERRO`. `resposta[].processos` is kept for compatibility (spec §9.3). Another account\'s id is 404 NOT_FOUND.' },
+    schema: { params: OabSearchParams, data: OabSearch },
+    handler: async (req) => {
+      const search = await findOabSearch(s, req.auth!.account.id, Number(req.params.id));
+      if (!search) throw new ApiError('NOT_FOUND', `No OAB search ${req.params.id} in this account.`);
+      return { data: oabSearchView(search, absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`)) };
+    },
+  });
+}
+
+async function classesOf(s: Services, numeros: string[]): Promise<Map<string, string | null>> {
+  if (numeros.length === 0) return new Map();
+  const rows = await s.db.selectFrom('cases').select(['numero_cnj', 'classe_nome']).where('numero_cnj', 'in', numeros).execute();
+  return new Map(rows.map((r) => [r.numero_cnj, r.classe_nome]));
+}

@@ -1,0 +1,25 @@
+/**
+ * What the shared route suite (test/route-suite.test.ts) needs to exercise the publication monitor
+ * routes: an owned monitor for the paths with `:id` (written directly, priced 0) and a create body.
+ */
+import type { Harness, TestAccount } from '../../../test/harness.ts';
+import { createMonitorIn } from '../publications/monitors.ts';
+
+let next = 0;
+
+async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
+  const s = h.services;
+  const termo = `Empresa de Teste ${++next}`;
+  const { monitor } = await s.db.transaction().execute((trx) => createMonitorIn(s, trx, {
+    accountId: owner.accountId, origem: 'PUBLICACOES', target: { tipo: 'TERMO', valor: termo.toLowerCase(), termo }, priceCentavos: 0,
+  }));
+  return monitor.id;
+}
+
+export const publicationMonitorRouteFixtures: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
+  '/v1/monitoramentos/publicacoes/:id': async (h, owner) => ({ id: await ownedMonitor(h, owner) }),
+};
+
+export const publicationMonitorRouteBodies: Record<string, () => unknown> = {
+  '/v1/monitoramentos/publicacoes': () => ({ termo: 'Construtora Exemplo Ltda' }),
+};

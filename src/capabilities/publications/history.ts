@@ -1,0 +1,133 @@
+/**
+ * What Tramita knows of one OAB's publications, and how it learns more (spec §2.3, §3.2):
+ * - a recent window (the last RECENT_DAYS days), fetched when a lawyer endpoint finds it older than the
+ *   store's freshness policy (TRAMITA_CASE_FRESH_MINUTES);
+ * - the consolidated history: a background job that walks DJEN year by year back to HISTORY_START,
+ *   halving any window that hits DJEN's 10,000-result cap, until every window was read whole. Until
+ *   then the lawyer summary says `cobertura.parcial`; from then on `cobertura.completa`.
+ */
+import { addMs, iso } from '../../platform/clock.ts';
+import type { OabHistoriesTable } from '../../platform/db/schema.ts';
+import type { JobHandler } from '../../platform/jobs/worker.ts';
+import type { Services } from '../../platform/services.ts';
+import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../sources/ports.ts';
+import type { PublicationIngest } from './ingest.ts';
+import { publicationModule } from './module.ts';
+
+export const RECENT_DAYS = 30;
+/** DJEN's national gazette starts here; nothing older exists to consolidate. */
+export const HISTORY_START = '2020-01-01';
+export const CONSOLIDATION_JOB = 'advogados.historico.consolidar';
+const DAY_MS = 86_400_000;
+
+export const day = (d: Date): string => iso(d).slice(0, 10);
+const dayAfter = (d: string, n: number): string => day(addMs(new Date(`${d}T00:00:00Z`), n * DAY_MS));
+
+export interface HistoryFetch {
+  /** Every window was read to its short page. */
+  complete: boolean;
+  requests: number;
+}
+
+/**
+ * Every publication of the query from `desde` to `ate`, window by window (newest first); a window
+ * DJEN caps is split in halves, down to single days. `onWindow` sees each window's items as they come
+ * (ingest as you go: a failure halfway keeps what was read, and memory holds one window at a time).
+ */
+export async function fetchHistory(source: PublicationSource, query: PublicationQuery, range: { desde: string; ate: string },
+  onWindow: (items: PublicationRecord[]) => Promise<void>, signal?: AbortSignal): Promise<HistoryFetch> {
+  const out: HistoryFetch = { complete: true, requests: 0 };
+  const pending: { desde: string; ate: string }[] = yearWindows(range.desde, range.ate);
+  while (pending.length > 0) {
+    const w = pending.shift()!;
+    const r = await source.search({ ...query, desde: w.desde, ate: w.ate }, { signal });
+    out.requests += r.requests;
+    await onWindow(r.items);
+    if (r.complete) continue;
+    const days = (Date.parse(w.ate) - Date.parse(w.desde)) / DAY_MS;
+    if (days < 1) {
+      out.complete = false;
+      continue;
+    }
+    const middle = dayAfter(w.desde, Math.floor(days / 2));
+    pending.unshift({ desde: dayAfter(middle, 1), ate: w.ate }, { desde: w.desde, ate: middle });
+  }
+  return out;
+}
+
+/** [desde, ate] cut into calendar-year windows, newest first. */
+function yearWindows(desde: string, ate: string): { desde: string; ate: string }[] {
+  const out: { desde: string; ate: string }[] = [];
+  for (let y = Number(ate.slice(0, 4)); y >= Number(desde.slice(0, 4)); y--) {
+    out.push({ desde: `${y}-01-01` > desde ? `${y}-01-01` : desde, ate: `${y}-12-31` < ate ? `${y}-12-31` : ate });
+  }
+  return out;
+}
+
+export async function oabHistory(s: Services, oab: string): Promise<OabHistoriesTable | undefined> {
+  return s.db.selectFrom('oab_histories').selectAll().where('oab', '=', oab).executeTakeFirst();
+}
+
+/** The row of this OAB, created (with its consolidation job) on first use. */
+export async function ensureHistory(s: Services, oab: string): Promise<OabHistoriesTable> {
+  const now = iso(s.clock.now());
+  await s.db.transaction().execute(async (trx) => {
+    const inserted = await trx.insertInto('oab_histories').values({
+      oab, recente_em: null, consolidacao: 'PENDENTE', consolidado_em: null, paginas: 0, ultimo_erro: null, criado_em: now, atualizado_em: now,
+    }).onConflict((oc) => oc.column('oab').doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) await enqueueConsolidation(s, oab, trx);
+  });
+  return (await oabHistory(s, oab))!;
+}
+
+async function enqueueConsolidation(s: Services, oab: string, trx = s.db): Promise<void> {
+  await s.jobs.enqueue({ kind: CONSOLIDATION_JOB, payload: { oab }, dedupeKey: `${CONSOLIDATION_JOB}:${oab}`, maxAttempts: 6 }, trx);
+}
+
+export function parseOabKey(oab: string): { uf: string; numero: string } {
+  return { uf: oab.slice(0, 2), numero: oab.slice(2) };
+}
+
+/** Fetches the recent window when the stored one is older than the freshness policy; returns the history row. */
+export async function syncRecent(s: Services, ingest: PublicationIngest, oab: string, signal?: AbortSignal): Promise<OabHistoriesTable> {
+  const history = await ensureHistory(s, oab);
+  const now = s.clock.now();
+  const freshMs = s.config.caseFreshMinutes * 60_000;
+  if (history.recente_em && now.getTime() - Date.parse(history.recente_em) < freshMs) return history;
+  const source = s.sources.publications;
+  const r = await source.search({ oab: parseOabKey(oab), desde: day(addMs(now, -RECENT_DAYS * DAY_MS)), ate: day(now) }, { signal });
+  await ingest.ingest(r.items, source.info);
+  const set = { recente_em: iso(now), atualizado_em: iso(now) };
+  await s.db.updateTable('oab_histories').set(set).where('oab', '=', oab).execute();
+  return { ...history, ...set };
+}
+
+export function consolidationJob(s: Services): JobHandler {
+  return {
+    kind: CONSOLIDATION_JOB,
+    // DJEN's budget is 20 requests a minute: failures wait minutes, not seconds.
+    retryDelayMs: (attempt) => Math.min(3_600_000, 120_000 * 2 ** (attempt - 1)),
+    async run(payload, { job }) {
+      const { oab } = payload as { oab: string };
+      const started = s.clock.now();
+      await s.db.updateTable('oab_histories').set({ consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) }).where('oab', '=', oab).execute();
+      const source = s.sources.publications;
+      try {
+        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: day(started) }, async (items) => {
+          await publicationModule(s).ingest.ingest(items, source.info);
+        });
+        const done = iso(s.clock.now());
+        await s.db.updateTable('oab_histories').set({
+          consolidacao: r.complete ? 'CONCLUIDA' : 'ERRO', consolidado_em: r.complete ? done : null, paginas: r.requests,
+          // The history also covers the recent window.
+          recente_em: done, ultimo_erro: r.complete ? null : 'DJEN capped a single day at 10,000 results; that day stays partial.', atualizado_em: done,
+        }).where('oab', '=', oab).execute();
+      } catch (err) {
+        const final = job.attempts >= job.max_attempts;
+        await s.db.updateTable('oab_histories').set({ consolidacao: final ? 'ERRO' : 'PENDENTE', ultimo_erro: (err as Error).message, atualizado_em: iso(s.clock.now()) })
+          .where('oab', '=', oab).execute();
+        if (!final) throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Ingesting DJEN communications, from whatever brought them (a monitor's query, a lawyer lookup, an
+ * OAB search, a caderno): each publication is stored once (by DJEN id) and, when new, matched in one
+ * pass against every live intimação and publication monitor (platform/matching). Each match is
+ * recorded once per (monitor, publication) and, when the publication is news to that monitor, becomes
+ * an event with its webhook deliveries, all in the batch's transaction: nothing is stored without its
+ * events, and a publication seen again never notifies twice.
+ */
+import type { Transaction } from 'kysely';
+import { iso } from '../../platform/clock.ts';
+import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
+import type { EventKind } from '../../platform/events/kinds.ts';
+import type { Services } from '../../platform/services.ts';
+import { eventOrigin, type PublicationRecord, type SourceInfo } from '../../sources/ports.ts';
+import { MonitorIndex } from './monitor-index.ts';
+import { publicationView, type PublicationLinks } from './present.ts';
+import { lawyerRows, publicationRow, PublicationSearchIndex, searchableText } from './store.ts';
+
+export interface IngestSummary {
+  /** Publications stored for the first time. */
+  novas: number;
+  /** Already stored (a cancellation seen later updates the stored copy). */
+  conhecidas: number;
+  /** Matches recorded (monitor × publication). */
+  correspondencias: number;
+  /** Events emitted (matches that were news to their monitor). */
+  eventos: number;
+}
+
+/** Rows per transaction: large cadernos are ingested in slices, so no transaction holds the writer long. */
+const SLICE = 500;
+
+/** Intimação monitors and process monitors report a gazette movement; term and OAB publication monitors a new publication. */
+export function eventKindFor(m: Pick<PublicationMonitorsTable, 'origem' | 'tipo'>): EventKind {
+  return m.origem === 'INTIMACOES' || m.tipo === 'PROCESSO' ? 'diario_movimentacao_nova' : 'publicacao_judicial_nova';
+}
+
+export class PublicationIngest {
+  readonly #s: Services;
+  readonly #search: PublicationSearchIndex;
+  readonly #monitors: MonitorIndex;
+  readonly #links: PublicationLinks;
+
+  constructor(s: Services, links: PublicationLinks) {
+    this.#s = s;
+    this.#links = links;
+    this.#search = new PublicationSearchIndex(s.database.engine);
+    this.#monitors = new MonitorIndex(s.db);
+  }
+
+  async ingest(records: readonly PublicationRecord[], info: SourceInfo): Promise<IngestSummary> {
+    const total: IngestSummary = { novas: 0, conhecidas: 0, correspondencias: 0, eventos: 0 };
+    const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+    for (let i = 0; i < unique.length; i += SLICE) {
+      const slice = unique.slice(i, i + SLICE);
+      const matcher = await this.#monitors.current();
+      const s = await this.#s.db.transaction().execute((trx) => this.#slice(trx, slice, info, matcher));
+      total.novas += s.novas;
+      total.conhecidas += s.conhecidas;
+      total.correspondencias += s.correspondencias;
+      total.eventos += s.eventos;
+    }
+    return total;
+  }
+
+  async #slice(trx: Transaction<DB>, records: PublicationRecord[], info: SourceInfo, matcher: Awaited<ReturnType<MonitorIndex['current']>>): Promise<IngestSummary> {
+    const now = iso(this.#s.clock.now());
+    const known = new Map((await trx.selectFrom('publications').select(['id', 'ativo']).where('id', 'in', records.map((r) => r.id)).execute()).map((r) => [r.id, r.ativo]));
+    const fresh = records.filter((r) => !known.has(r.id));
+    await this.#updateCancellations(trx, records.filter((r) => known.get(r.id) === 1 && !r.ativo));
+    if (fresh.length > 0) {
+      await trx.insertInto('publications').values(fresh.map((r) => publicationRow(r, info, now))).execute();
+      const lawyers = fresh.flatMap(lawyerRows);
+      if (lawyers.length > 0) await trx.insertInto('publication_lawyers').values(lawyers).onConflict((oc) => oc.doNothing()).execute();
+      await this.#search.add(trx, fresh.map((r) => ({ id: r.id, texto: searchableText(r) })));
+    }
+    let correspondencias = 0;
+    let eventos = 0;
+    for (const r of fresh) {
+      for (const monitor of matcher.monitorsMatching(r)) {
+        const outcome = await this.#record(trx, monitor, r, info, now);
+        if (outcome === 'none') continue;
+        correspondencias++;
+        if (outcome === 'event') eventos++;
+      }
+    }
+    return { novas: fresh.length, conhecidas: records.length - fresh.length, correspondencias, eventos };
+  }
+
+  /** DJEN cancelled a publication we stored as active: keep it, marked. */
+  async #updateCancellations(trx: Transaction<DB>, cancelled: PublicationRecord[]): Promise<void> {
+    for (const r of cancelled) {
+      await trx.updateTable('publications').set({ ativo: 0, cancelamento: JSON.stringify(r.cancelamento), raw: JSON.stringify(r.raw) }).where('id', '=', r.id).execute();
+    }
+  }
+
+  /** One match, once: an event when the publication is news to the monitor (active, dated from its `desde` on). */
+  async #record(trx: Transaction<DB>, m: PublicationMonitorsTable, r: PublicationRecord, info: SourceInfo, now: string): Promise<'none' | 'history' | 'event'> {
+    const news = r.ativo && r.dataDisponibilizacao >= m.desde;
+    const inserted = await trx.insertInto('publication_matches').values({
+      monitor_id: m.id, publicacao_id: r.id, account_id: m.account_id, origem: m.origem, data_disponibilizacao: r.dataDisponibilizacao, evento_id: null, criado_em: now,
+    }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'none';
+    await trx.updateTable('publication_monitors').set((eb) => ({ publicacoes: eb('publicacoes', '+', 1) })).where('id', '=', m.id).execute();
+    if (!news) return 'history';
+    const eventId = await this.#s.events.record(trx, {
+      kind: eventKindFor(m), numeroCnj: r.numeroCnj, tribunal: r.tribunal, source: eventOrigin(info),
+      audience: [{ accountId: m.account_id, monitorType: m.origem === 'INTIMACOES' ? 'intimacao_oab' : 'publicacoes', monitorId: m.id, webhookUrl: m.webhook_url }],
+      data: {
+        numeroCnj: r.numeroCnj, tribunal: r.tribunal,
+        monitoramento: { id: m.id, origem: m.origem, tipo: m.tipo, termo: m.termo },
+        publicacao: publicationView(r, this.#links),
+      },
+      raw: r.raw,
+    });
+    await trx.updateTable('publication_matches').set({ evento_id: eventId }).where('monitor_id', '=', m.id).where('publicacao_id', '=', r.id).execute();
+    return 'event';
+  }
+}

@@ -1,0 +1,40 @@
+/** The intimação / publication monitor as monitors.ts `monitorView` shows it, and the fields both create bodies share (OpenAPI and validation). */
+import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/nullable.ts';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
+
+const described = (description?: string) => (description ? { description } : {});
+export const MonitorStatus = (description?: string) => Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], described(description));
+
+export const WebhookUrlField = Type.Optional(Nullable(Type.String({
+  maxLength: MAX_WEBHOOK_URL_LENGTH,
+  description: 'HTTPS receiver of this monitor\'s events instead of the account webhook (spec §6, pattern 2; INVALID_WEBHOOK_URL otherwise); null removes it.',
+})));
+
+export const CourtsField = Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
+  maxItems: 100,
+  description: 'Court siglas (GET /v1/tribunais, e.g. TJSP, TRF4, TRE-SP; 422 UNKNOWN_COURT otherwise): only their publications count. Absent on create, empty or null: every court.',
+})));
+
+export const PublicationMonitor = Type.Object({
+  id: Type.String(),
+  origem: Type.Union([Type.Literal('INTIMACOES'), Type.Literal('PUBLICACOES')], { description: 'INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes.' }),
+  tipo: Type.Union([Type.Literal('OAB'), Type.Literal('TERMO'), Type.Literal('PROCESSO')]),
+  termo: Type.String({ description: 'What it follows, as written (an OAB in canonical form, a masked CNJ number).' }),
+  oab: Nullable(Type.String({ description: 'Canonical OAB (SP123456) when `tipo` is OAB.' })),
+  numeroCnj: Nullable(Type.String({ description: 'Masked CNJ number when `tipo` is PROCESSO.' })),
+  tribunais: Nullable(Type.Array(Type.String(), { description: 'null: every court.' })),
+  webhookUrl: Nullable(Type.String()),
+  evento: Type.String({ description: 'The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO).' }),
+  status: MonitorStatus('ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable).'),
+  preco: Type.Number({ description: 'BRL charged at creation and at each 30-day renewal.' }),
+  desde: Type.String({ description: 'yyyy-mm-dd: publications of this day on are news (events); older ones are history.' }),
+  publicacoes: Type.Integer({ description: 'Publications it matched, news and history.' }),
+  ultimaVerificacaoEm: Nullable(Type.String()),
+  proximaVerificacaoEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
+  proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
+  ultimoErro: Nullable(Type.String()),
+  criadoEm: Type.String(),
+  atualizadoEm: Type.String(),
+  removidoEm: Nullable(Type.String()),
+});

@@ -1,0 +1,75 @@
+/**
+ * How a publication looks in every answer and event: the stored record with its text as plain text
+ * (DJEN sends HTML, with `<style>` blocks), the CNJ number in both forms, and three links kept apart
+ * because integrators mix them up (reference/peers.md): `link_publicacao_tribunal`, the act in the
+ * court's own system (opens in a browser, may be null); `certidao`, DJEN's public certificate PDF;
+ * `link_api`, this publication in Tramita's API (needs the API key).
+ */
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import type { PublicationRecord } from '../../sources/ports.ts';
+
+export interface PublicationLinks {
+  /** TRAMITA_PUBLIC_URL; without it `link_api` is a path. */
+  publicUrl: string | undefined;
+  certidaoUrl(hash: string): string;
+}
+
+const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: '\'' };
+
+/** HTML → readable plain text: blocks and rows become lines, tags go, entities are decoded, blank runs collapse. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<(br|\/p|\/div|\/tr|\/h\d|\/li|\/center|\/table)\b[^>]*>/gi, '\n')
+    .replace(/<\/td>\s*<td[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => decodeEntity(e) ?? m)
+    .replace(/\r\n?|\n\r/g, '\n')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ *\n[\n ]*/g, '\n')
+    .trim();
+}
+
+function decodeEntity(e: string): string | undefined {
+  if (e[0] === '#') {
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : undefined;
+  }
+  const named = ENTITIES[e.toLowerCase()];
+  if (named) return named;
+  // Latin-1 letters with accents: &ccedil; &atilde; &eacute; …
+  const m = /^([a-z])(acute|grave|circ|tilde|uml|cedil)$/i.exec(e);
+  if (!m) return undefined;
+  const mark = { acute: '\u0301', grave: '\u0300', circ: '\u0302', tilde: '\u0303', uml: '\u0308', cedil: '\u0327' }[m[2].toLowerCase() as 'acute'];
+  return (m[1] + mark).normalize('NFC');
+}
+
+export function publicationPath(id: string): string {
+  return `/v1/intimacoes/publicacoes/${encodeURIComponent(id)}`;
+}
+
+export function publicationView(p: Omit<PublicationRecord, 'raw'>, links: PublicationLinks) {
+  return {
+    id: p.id,
+    numeroCnj: p.numeroCnj,
+    numeroCnjFormatado: p.numeroCnj ? formatCnj(p.numeroCnj) : null,
+    tribunal: p.tribunal,
+    dataDisponibilizacao: p.dataDisponibilizacao,
+    tipoComunicacao: p.tipoComunicacao,
+    tipoDocumento: p.tipoDocumento,
+    orgao: p.orgao,
+    classe: p.classe,
+    meio: p.meio,
+    numeroComunicacao: p.numeroComunicacao,
+    ativo: p.ativo,
+    cancelamento: p.cancelamento,
+    destinatarios: p.destinatarios.map((d) => ({ nome: d.nome, polo: d.polo === 'A' ? 'ATIVO' : d.polo === 'P' ? 'PASSIVO' : d.polo })),
+    advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null })),
+    texto: htmlToText(p.texto),
+    link_publicacao_tribunal: p.link,
+    certidao: p.hash ? links.certidaoUrl(p.hash) : null,
+    link_api: `${links.publicUrl ?? ''}${publicationPath(p.id)}`,
+  };
+}
+
+export type PublicationView = ReturnType<typeof publicationView>;

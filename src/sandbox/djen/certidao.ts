@@ -1,0 +1,42 @@
+/**
+ * The certidão de publicação (`GET /comunicacao/{hash}/certidao`): a small real PDF made with pdfkit,
+ * like the portal's documents (portal/pdf.ts): deterministic (CreationDate fixed to the communication's
+ * sending time), plainly fictitious.
+ */
+import PDFDocument from 'pdfkit';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import { brDay } from './dates.ts';
+import { lawyersOf, type Communication } from './model.ts';
+import { MEIO_COMPLETO } from './render.ts';
+
+const NOTICE = 'CERTIDÃO FICTÍCIA gerada pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou publicação real.';
+
+export function renderCertidao(c: Communication): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const pdf = new PDFDocument({
+      size: 'A4', margin: 56, compress: true,
+      info: { Title: `Certidão de publicação - ${c.hash}`, Author: 'Tramita sandbox', Creator: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(c.createdAt) },
+    });
+    const chunks: Buffer[] = [];
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+    pdf.font('Helvetica-Bold').fontSize(16).text('Certidão de Publicação');
+    pdf.moveDown(0.5).font('Helvetica-Oblique').fontSize(9).fillColor('#a00000').text(NOTICE).fillColor('black');
+    pdf.moveDown().font('Helvetica').fontSize(11);
+    pdf.text(`Certifico que a comunicação abaixo foi disponibilizada no ${MEIO_COMPLETO[c.meio]} em ${brDay(c.day)}, considerando-se publicada no primeiro dia útil seguinte (Lei nº 11.419/2006, art. 4º, § 3º).`, { align: 'justify' });
+    pdf.moveDown();
+    pdf.text(`Processo nº ${formatCnj(c.numero)}`);
+    pdf.text(`Tribunal: ${c.tribunal}`);
+    pdf.text(`Órgão: ${c.orgao.nome}`);
+    pdf.text(`Tipo de comunicação: ${c.tipoComunicacao} (${c.tipoDocumento})`);
+    pdf.text(`Comunicação nº ${c.numeroComunicacao} (id ${c.id})`);
+    pdf.text(`Código de verificação (hash): ${c.hash}`);
+    if (c.cancelamento) pdf.text(`Cancelada: ${c.cancelamento.motivo}`);
+    pdf.moveDown();
+    for (const d of c.destinatarios) pdf.text(`Destinatário (polo ${d.polo}): ${d.nome}`);
+    for (const l of lawyersOf(c)) pdf.text(`Advogado(a): ${l.nome}${l.numero ? ` (OAB ${l.uf} ${l.numero})` : ''}`);
+    pdf.moveDown(2).font('Helvetica-Oblique').fontSize(9).text(NOTICE);
+    pdf.end();
+  });
+}

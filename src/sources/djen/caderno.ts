@@ -1,0 +1,127 @@
+/**
+ * A day's bulk caderno of one court (djen.md §4.6): metadata with a temporary URL, then a ZIP of JSON
+ * pages (`{"items":[…]}`, ~1,000 items each). The ZIP is streamed to a temporary file (TJSP's is
+ * ~120 MB) and read one entry at a time, each page handed to the sink before the next is read, so
+ * memory holds one page, never the whole caderno. The temporary file is removed in every case.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openPromise, type Entry, type ZipFile } from 'yauzl';
+import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../ports.ts';
+import { DjenError, malformed } from './errors.ts';
+import { toPublications, type CadernoMetadata } from './parse.ts';
+
+/** `status` of a caderno ready to download; any other is returned without calling the sink. */
+export const PROCESSED = 'Processado';
+/** Largest JSON page read into memory (a page is ~1 MB per 1,000 items). */
+export const DEFAULT_MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+
+export interface CadernoSteps {
+  /** What the messages call this caderno, e.g. `caderno TJSP 2025-10-29 D`. */
+  what: string;
+  metadata(signal?: AbortSignal): Promise<CadernoMetadata>;
+  /** Streams `url` into `file` (one request of the budget). */
+  download(url: string, file: string, signal?: AbortSignal): Promise<void>;
+  /** Where the temporary directory goes (os.tmpdir() in production). */
+  tempDir: string;
+  maxEntryBytes: number;
+}
+
+export async function ingestCaderno(steps: CadernoSteps, sink: (items: PublicationRecord[]) => Promise<void>, options: CadernoIngestOptions = {}): Promise<CadernoInfo> {
+  const { signal } = options;
+  let meta = await steps.metadata(signal);
+  if (meta.status !== PROCESSED) return infoOf(meta);
+  const dir = await mkdtemp(join(steps.tempDir, 'tramita-djen-caderno-'));
+  try {
+    const file = join(dir, 'caderno.zip');
+    try {
+      await steps.download(urlOf(meta, steps.what), file, signal);
+    } catch (err) {
+      if (!isRefusedUrl(err)) throw err;
+      // The temporary URL expired while this request queued for the budget: ask for a fresh one, once.
+      meta = await steps.metadata(signal);
+      if (meta.status !== PROCESSED) return infoOf(meta);
+      await steps.download(urlOf(meta, steps.what), file, signal);
+    }
+    await readPages(file, steps, meta.total, sink, options);
+    return infoOf(meta);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function infoOf(meta: CadernoMetadata): CadernoInfo {
+  return { tribunal: meta.tribunal, data: meta.data, meio: meta.meio, status: meta.status, total: meta.total, paginas: meta.paginas };
+}
+
+function urlOf(meta: CadernoMetadata, what: string): string {
+  if (meta.url === null || !URL.canParse(meta.url)) throw malformed(`DJEN says the ${what} is ${PROCESSED} but gives no absolute download url (${JSON.stringify(meta.url)}).`);
+  return meta.url;
+}
+
+function isRefusedUrl(err: unknown): boolean {
+  return err instanceof DjenError && !err.retryable && (err.status === 403 || err.status === 404);
+}
+
+/** Each `.json` entry in ZIP order: read, parsed, mapped, and awaited by the sink before the next. */
+async function readPages(file: string, steps: CadernoSteps, total: number, sink: (items: PublicationRecord[]) => Promise<void>, options: CadernoIngestOptions): Promise<void> {
+  const zip = await zipOperation(steps.what, () => openPromise(file, { lazyEntries: true, autoClose: false }));
+  try {
+    const entries = zip.eachEntry();
+    let done = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const next = await zipOperation(steps.what, () => entries.next());
+      if (next.done) return;
+      const entry: Entry = next.value;
+      if (!entry.fileName.toLowerCase().endsWith('.json')) continue;
+      const page = `${steps.what} page ${entry.fileName}`;
+      const bytes = await readEntry(zip, entry, steps.maxEntryBytes, page, options.signal);
+      const records = toPublications(parseJson(bytes, page), page);
+      await sink(records);
+      done += records.length;
+      options.onProgress?.(done, total);
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, page: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  if (entry.uncompressedSize > maxBytes) throw malformed(`DJEN ${page} declares ${entry.uncompressedSize} bytes, over the ${maxBytes}-byte limit of one page.`);
+  const stream = await zipOperation(page, () => zip.openReadStreamPromise(entry));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      signal?.throwIfAborted();
+      size += chunk.length;
+      if (size > maxBytes) throw malformed(`DJEN ${page} is over the ${maxBytes}-byte limit of one page.`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof DjenError || signal?.aborted) throw err;
+    throw malformed(`DJEN ${page} could not be unzipped: ${(err as Error).message}`);
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function parseJson(bytes: Buffer, page: string): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw malformed(`DJEN ${page} is not JSON (${bytes.length} bytes).`);
+  }
+}
+
+/** yauzl's failures (not a ZIP, truncated, bad CRC or sizes) are a malformed caderno. */
+async function zipOperation<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof DjenError) throw err;
+    throw malformed(`DJEN ${what} is not a readable ZIP: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * DJEN over HTTP (reference/upstream/djen.md §4): one GET per call, each under its own timeout,
+ * every failure mapped to a DjenError and never to "no results". No budget, retries or paging here:
+ * see transport.ts and the connector.
+ */
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { DjenError, malformed } from './errors.ts';
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+export interface DjenClientOptions {
+  /** e.g. `https://comunicaapi.pje.jus.br`, or the sandbox's `http://127.0.0.1:4010/djen` (a path prefix is kept). */
+  baseUrl: string;
+  /** One request, headers and body; a caderno download gets ten times this. */
+  timeoutMs: number;
+  connections?: number;
+  /** Turns an HTTP-date Retry-After into a delay. */
+  clock?: Clock;
+  /** Sees the headers of every answer (the `x-ratelimit-remaining` gate, djen.md §4.4). */
+  onHeaders?: (headers: ResponseHeaders) => void;
+}
+
+/** djen.md §4.4: "Ao receber um erro 429 orienta-se aguardar 1 minuto". */
+export const DEFAULT_RETRY_AFTER_MS = 60_000;
+const DOWNLOAD_TIMEOUT_FACTOR = 10;
+const MAX_DETAIL = 300;
+
+interface RawResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: Buffer;
+}
+
+export class DjenClient {
+  readonly timeoutMs: number;
+  readonly #base: string;
+  readonly #clock: Clock;
+  readonly #onHeaders: (headers: ResponseHeaders) => void;
+  readonly #agent: Agent;
+  /** Downloads follow redirects: the caderno's temporary URL is another host's (S3-like, §4.6). */
+  readonly #downloads: Dispatcher;
+
+  constructor(options: DjenClientOptions) {
+    // DJEN_URL may be given as the API base (`…/api/v1`, as djen.md §1 writes it): paths add it back.
+    this.#base = options.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    this.timeoutMs = options.timeoutMs;
+    this.#clock = options.clock ?? systemClock;
+    this.#onHeaders = options.onHeaders ?? (() => {});
+    // undici's own timeouts are a backstop only: the per-request timer covers headers + body.
+    const backstop = options.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR + 1_000;
+    this.#agent = new Agent({ connections: options.connections ?? 4, headersTimeout: backstop, bodyTimeout: backstop });
+    this.#downloads = this.#agent.compose(interceptors.redirect({ maxRedirections: 3 }));
+  }
+
+  /** `<base>/api/v1/<path>?<params>`; `path` segments must already be encoded. */
+  url(path: string, params?: URLSearchParams): string {
+    const query = params && params.size > 0 ? `?${params}` : '';
+    return `${this.#base}/api/v1/${path}${query}`;
+  }
+
+  /** A JSON body; null on 404 when `notFoundIsNull`. */
+  async getJson(url: string, what: string, signal?: AbortSignal, opts: { notFoundIsNull?: boolean } = {}): Promise<unknown> {
+    const res = await this.#get(url, 'application/json', what, signal);
+    if (res.status === 404 && opts.notFoundIsNull) return null;
+    if (res.status < 200 || res.status >= 300) throw this.#failure(res, what);
+    try {
+      return JSON.parse(res.body.toString('utf8'));
+    } catch {
+      throw malformed(`DJEN answered ${what} with a body that is not JSON (${res.body.length} bytes): ${detail(res.body)}`);
+    }
+  }
+
+  /** Bytes of a PDF (the certidão, §4.7); null on 404. */
+  async getPdf(url: string, what: string, signal?: AbortSignal): Promise<Buffer | null> {
+    const res = await this.#get(url, 'application/pdf', what, signal);
+    if (res.status === 404) return null;
+    if (res.status < 200 || res.status >= 300) throw this.#failure(res, what);
+    if (res.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
+      throw malformed(`DJEN answered ${what} with something that is not a PDF (${res.body.length} bytes): ${detail(res.body)}`);
+    }
+    return res.body;
+  }
+
+  /**
+   * Streams `url` (absolute, any host) into `file`, overwriting it, under ten times the request
+   * timeout. Never holds the body in memory.
+   */
+  async download(url: string, file: string, what: string, signal?: AbortSignal): Promise<void> {
+    const timeoutMs = this.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR;
+    await this.#withTimeout(what, timeoutMs, signal, async (combined) => {
+      const res = await request(url, { method: 'GET', dispatcher: this.#downloads, signal: combined });
+      this.#onHeaders(res.headers);
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        await pipeline(res.body, createWriteStream(file));
+        return;
+      }
+      const body = Buffer.from(await res.body.arrayBuffer());
+      if (res.statusCode === 403 || res.statusCode === 404) {
+        // The temporary URL lives ≈5 min (§4.6): the caller may ask the metadata again for a new one.
+        throw new DjenError('unavailable', `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${detail(body)}`.trim(), { status: res.statusCode, retryable: false });
+      }
+      throw this.#failure({ status: res.statusCode, headers: res.headers, body }, `the caderno file of ${what}`);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #get(url: string, accept: string, what: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    return this.#withTimeout(what, this.timeoutMs, signal, async (combined) => {
+      const res = await request(url, { method: 'GET', dispatcher: this.#agent, headers: { accept }, signal: combined });
+      // Always read the body (even of errors) so the socket goes back to the pool.
+      const body = Buffer.from(await res.body.arrayBuffer());
+      this.#onHeaders(res.headers);
+      return { status: res.statusCode, headers: res.headers, body };
+    });
+  }
+
+  /** Runs `send` under a timer covering headers and body; network failures become DjenErrors. */
+  async #withTimeout<T>(what: string, timeoutMs: number, signal: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    signal?.throwIfAborted();
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    try {
+      return await send(combined);
+    } catch (err) {
+      if (err instanceof DjenError) throw err;
+      if (timer.signal.aborted) throw new DjenError('timeout', `DJEN did not answer ${what} within ${timeoutMs} ms.`);
+      if (signal?.aborted) throw signal.reason;
+      throw networkFailure(what, err);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  #failure(res: RawResponse, what: string): DjenError {
+    return failureForStatus(res.status, res.headers, res.body, what, this.#clock.now().getTime());
+  }
+}
+
+function networkFailure(what: string, err: unknown): DjenError {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new DjenError('timeout', `DJEN timed out on ${what} (${code}).`);
+  }
+  return new DjenError('unavailable', `DJEN unreachable for ${what}: ${code ? `${code} ` : ''}${message}`.trim());
+}
+
+/** Maps a non-2xx answer. 403 is CloudFront's geoblock (§3), never "no results". */
+export function failureForStatus(status: number, headers: ResponseHeaders, body: Buffer, what: string, nowMs: number): DjenError {
+  const where = `DJEN answered ${what} with HTTP ${status}`;
+  const text = detail(body);
+  if (status === 403) {
+    return new DjenError('geoblocked', `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic through a Brazilian egress/relay (DJEN_URL). ${text}`.trim(), { status });
+  }
+  if (status === 429) {
+    const wait = retryAfterMs(headers['retry-after'], nowMs) ?? DEFAULT_RETRY_AFTER_MS;
+    return new DjenError('rate_limited', `${where}: rate limited (about 20 requests per minute per IP); retry in ${Math.ceil(wait / 1000)} s.`, { status, retryAfterMs: wait });
+  }
+  if (status >= 500) {
+    return new DjenError('unavailable', `${where}${text ? `: ${text}` : ''}`, { status, retryAfterMs: retryAfterMs(headers['retry-after'], nowMs) });
+  }
+  // Other 4xx: DJEN refused this query (e.g. a missing required filter); asking again gets the same answer.
+  return new DjenError('unavailable', `${where}${text ? `: ${text}` : ''}`, { status, retryable: false });
+}
+
+/** `Retry-After` as delta-seconds or HTTP-date → milliseconds from now; undefined when absent or bad. */
+export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+function detail(body: Buffer): string {
+  const text = body.subarray(0, MAX_DETAIL * 4).toString('utf8').replace(/\s+/g, ' ').trim();
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+}

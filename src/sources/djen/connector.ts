@@ -1,0 +1,203 @@
+/**
+ * The DJEN / Comunica PJe connector (reference/upstream/djen.md): publications by OAB, case number,
+ * party, lawyer, text or court; one communication; its certidão; a day's bulk caderno. The sandbox
+ * simulator speaks the same protocol, so this code runs unchanged against it (`sandbox` only labels
+ * where the data came from). DJEN allows about 20 requests per minute per IP (§4.4): every HTTP
+ * attempt spends one request of a process-wide budget, and DJEN's own rate-limit signals pause all.
+ */
+import { tmpdir } from 'node:os';
+import type { Config } from '../../config.ts';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
+import type {
+  CadernoInfo, CadernoIngestOptions, PublicationQuery, PublicationRecord, PublicationSearchOptions, PublicationSearchResult, PublicationSource, SourceInfo,
+} from '../ports.ts';
+import { DEFAULT_MAX_ENTRY_BYTES, ingestCaderno } from './caderno.ts';
+import { DjenClient } from './client.ts';
+import { DjenError, malformed } from './errors.ts';
+import { RateLimitGate } from './gate.ts';
+import { toCadernoMetadata, toPublications } from './parse.ts';
+import { PAGE_SIZE, RESULT_CAP, pageParams, searchFilters } from './query.ts';
+import { DEFAULT_DJEN_RETRY, type DjenRetryPolicy } from './retry.ts';
+import { DjenTransport, type DjenStats, type Tally } from './transport.ts';
+
+export const PUBLIC_DJEN_URL = 'https://comunicaapi.pje.jus.br';
+
+export interface DjenConnectorOptions {
+  /** Default `https://comunicaapi.pje.jus.br`; or the sandbox simulator's URL (a path prefix is kept). */
+  baseUrl?: string;
+  /** One request; a caderno download gets ten times this. */
+  timeoutMs: number;
+  /** Size of the connector's own budget; ignored when `budget` is given. */
+  requestsPerMinute: number;
+  /** True when `baseUrl` is the sandbox simulator (reported in `info`). */
+  sandbox?: boolean;
+  /** A budget shared with other DJEN users of this process. */
+  budget?: RequestBudget;
+  clock?: Clock;
+  /** Used for backoff, 429 and budget waits; tests pass one that does not really wait. */
+  sleep?: Sleep;
+  random?: () => number;
+  retry?: Partial<DjenRetryPolicy>;
+  /** Requests in flight at once (default 2: DJEN's quota is per minute, not per connection). */
+  maxInFlight?: number;
+  /** Where caderno ZIPs are downloaded to (default os.tmpdir()). */
+  tempDir?: string;
+  /** Largest JSON page of a caderno read into memory (default 256 MB). */
+  maxCadernoPageBytes?: number;
+}
+
+/** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
+export function djenOptionsFromConfig(config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute'>, baseUrl: string, sandbox: boolean): DjenConnectorOptions {
+  return { baseUrl, timeoutMs: config.djenTimeoutMs, requestsPerMinute: config.djenRequestsPerMinute, sandbox };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export class DjenConnector implements PublicationSource {
+  readonly info: SourceInfo;
+  readonly #client: DjenClient;
+  readonly #transport: DjenTransport;
+  readonly #tempDir: string;
+  readonly #maxEntryBytes: number;
+  readonly #closing = new AbortController();
+
+  constructor(options: DjenConnectorOptions) {
+    const clock = options.clock ?? systemClock;
+    const sleep = options.sleep ?? realSleep;
+    const maxInFlight = options.maxInFlight ?? 2;
+    const gate = new RateLimitGate({ clock, sleep });
+    this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
+    this.#client = new DjenClient({ baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, onHeaders: (h) => gate.note(h) });
+    this.#transport = new DjenTransport({
+      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep }),
+      gate,
+      maxInFlight,
+      retry: { ...DEFAULT_DJEN_RETRY, ...options.retry },
+      sleep,
+      random: options.random ?? Math.random,
+    });
+    this.#tempDir = options.tempDir ?? tmpdir();
+    this.#maxEntryBytes = options.maxCadernoPageBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+  }
+
+  /**
+   * Every page of every spelling (query.ts `searchFilters`), each until a page shorter than asked:
+   * DJEN's `count` is unreliable and never read (§4.3). `complete` is false when `maxPages` or DJEN's
+   * 10,000-result cap stopped a spelling early. Throws RangeError for a query DJEN would refuse.
+   */
+  async search(query: PublicationQuery, options: PublicationSearchOptions = {}): Promise<PublicationSearchResult> {
+    this.#assertOpen();
+    const { maxPages } = options;
+    if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1)) throw new RangeError('search: maxPages must be a positive integer');
+    const filters = searchFilters(query);
+    const signal = this.#linked(options.signal);
+    const tally: Tally = { requests: 0 };
+    const byId = new Map<string, PublicationRecord>();
+    let pages = 0;
+    let complete = true;
+    for (const filter of filters) {
+      const finished = await this.#pageThrough(filter, maxPages, signal, tally, (records) => {
+        for (const record of records) if (!byId.has(record.id)) byId.set(record.id, record);
+        options.onPage?.(++pages, byId.size);
+      });
+      complete &&= finished;
+    }
+    return { items: newestFirst([...byId.values()]), complete, requests: tally.requests };
+  }
+
+  async fetchOne(id: string, signal?: AbortSignal): Promise<PublicationRecord | null> {
+    this.#assertOpen();
+    const key = id.trim().replace(/^0+(?=\d)/, '');
+    if (!/^\d+$/.test(key)) return null; // DJEN ids are integers: nothing else can exist
+    const what = `comunicacao ${key}`;
+    return this.#transport.run(async (s) => {
+      const body = await this.#client.getJson(this.#client.url(`comunicacao/${key}`), what, s, { notFoundIsNull: true });
+      if (body === null) return null;
+      const records = toPublications(body, what);
+      const match = records.find((r) => r.id === key);
+      if (!match && records.length > 0) throw malformed(`DJEN answered ${what} with other communications (${records.map((r) => r.id).join(', ')}).`);
+      return match ?? null;
+    }, this.#linked(signal));
+  }
+
+  async certidao(hash: string, signal?: AbortSignal): Promise<Uint8Array | null> {
+    this.#assertOpen();
+    const key = hash.trim();
+    if (key === '') return null;
+    const pdf = await this.#transport.run((s) => this.#client.getPdf(this.certidaoUrl(key), `the certidão of ${key}`, s), this.#linked(signal));
+    return pdf && new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.length);
+  }
+
+  /** `<base>/api/v1/comunicacao/<hash>/certidao`: public, no key, opens in a browser (§4.7). */
+  certidaoUrl(hash: string): string {
+    return this.#client.url(`comunicacao/${encodeURIComponent(hash.trim())}/certidao`);
+  }
+
+  async caderno(tribunal: string, data: string, meio: 'D' | 'E', sink: (items: PublicationRecord[]) => Promise<void>, options: CadernoIngestOptions = {}): Promise<CadernoInfo> {
+    this.#assertOpen();
+    const sigla = tribunal.trim().toUpperCase();
+    if (sigla === '') throw new RangeError('caderno: tribunal is empty');
+    if (!DAY.test(data)) throw new RangeError(`caderno: ${JSON.stringify(data)} is not a yyyy-mm-dd day`);
+    if (meio !== 'D' && meio !== 'E') throw new RangeError(`caderno: meio must be D or E, not ${JSON.stringify(meio)}`);
+    const what = `caderno ${sigla} ${data} ${meio}`;
+    const metadataUrl = this.#client.url(`caderno/${encodeURIComponent(sigla)}/${data}/${meio}`);
+    const signal = this.#linked(options.signal);
+    try {
+      return await ingestCaderno({
+        what,
+        metadata: (s) => this.#transport.run(async (s2) => toCadernoMetadata(await this.#client.getJson(metadataUrl, what, s2), sigla, data, meio), s),
+        download: (url, file, s) => this.#transport.run((s2) => this.#client.download(url, file, what, s2), s),
+        tempDir: this.#tempDir,
+        maxEntryBytes: this.#maxEntryBytes,
+      }, sink, { ...options, signal });
+    } catch (err) {
+      // Failures of the ZIP itself happen outside the transport: count them too (each error once).
+      throw this.#transport.failed(err, signal);
+    }
+  }
+
+  /** Counters since construction (for benchmarks). */
+  stats(): DjenStats {
+    return { ...this.#transport.stats };
+  }
+
+  /** Aborts requests in flight (and their waits), closes the sockets. */
+  async close(): Promise<void> {
+    if (this.#closing.signal.aborted) return;
+    this.#closing.abort(new DjenError('unavailable', 'The DJEN connector was closed.', { retryable: false }));
+    await this.#client.close();
+  }
+
+  #assertOpen(): void {
+    if (this.#closing.signal.aborted) throw new DjenError('unavailable', 'The DJEN connector is closed.', { retryable: false });
+  }
+
+  #linked(signal: AbortSignal | undefined): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
+  }
+
+  /** Pages of one set of filters; true when the last page was short (everything was read). */
+  async #pageThrough(filter: URLSearchParams, maxPages: number | undefined, signal: AbortSignal, tally: Tally, onRecords: (records: PublicationRecord[]) => void): Promise<boolean> {
+    let received = 0;
+    for (let pagina = 1; ; pagina++) {
+      if (maxPages !== undefined && pagina > maxPages) return false;
+      const url = this.#client.url('comunicacao', pageParams(filter, pagina));
+      const what = `comunicacao page ${pagina}`;
+      const records = await this.#transport.run(async (s) => toPublications(await this.#client.getJson(url, what, s), what), signal, tally);
+      onRecords(records);
+      received += records.length;
+      if (records.length < PAGE_SIZE) return true;
+      if (received >= RESULT_CAP) return false;
+    }
+  }
+}
+
+/** Newest day first; within a day, the higher (later) DJEN id first. */
+function newestFirst(records: PublicationRecord[]): PublicationRecord[] {
+  return records.sort((a, b) => {
+    if (a.dataDisponibilizacao !== b.dataDisponibilizacao) return a.dataDisponibilizacao < b.dataDisponibilizacao ? 1 : -1;
+    if (a.id.length !== b.id.length) return b.id.length - a.id.length;
+    return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  });
+}
