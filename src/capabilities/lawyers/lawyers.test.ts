@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
 
-const ENV = { TRAMITA_RATE_LIMITS: 'search=100000/60s,lookup=100000/60s,async=100000/60s,account=100000/60s', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true' };
+// No feed settling window: on PostgreSQL it would hide the callback's fresh event (webhooks.test.ts covers the window).
+const ENV = { TRAMITA_RATE_LIMITS: 'search=100000/60s,lookup=100000/60s,async=100000/60s,account=100000/60s', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0' };
 const h = await createHarness({ env: ENV });
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;
