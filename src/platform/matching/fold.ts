@@ -239,7 +239,11 @@ function tagEnd(text: string, i: number): number {
  * (KIND_*), `sepFlags[i]` (SEP_* of the separator run before it) and `sepCount[i]` (its length in
  * characters, at most 255; a tag counts 2).
  */
+let nextFoldedTextId = 1;
+
 export class FoldedText {
+  /** Distinct per instance: lets readers keep per-text state without holding the object. */
+  readonly id = nextFoldedTextId++;
   chars: Uint16Array = new Uint16Array(4096);
   /** Incremented by every `scan`: tells readers keeping per-text state that the words changed. */
   generation = 0;
@@ -303,7 +307,23 @@ export class FoldedText {
         }
         if (i === n) break;
       }
-      // Not a letter or digit as it stands: a mark, an entity, a tag, a rare character, a separator.
+      // Not a letter or digit as it stands. Most often a plain separator (space, punctuation):
+      if (v >= S_WS) {
+        if (inWord) {
+          if (count === start.length) {
+            this.#growWords();
+            start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
+          }
+          start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
+          sepFlags[count] = sf; sepCount[count] = sc > 255 ? 255 : sc; count++;
+          inWord = false; sf = 0; sc = 0;
+        }
+        sf |= 1 << (v - S_WS);
+        sc++;
+        i++;
+        continue;
+      }
+      // Else a mark, an entity, a tag, a rare character.
       if (v === MARK) { i++; continue; }
       let unit = -1;
       if (v === AMP) {
@@ -361,7 +381,7 @@ export class FoldedText {
           start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
         }
         start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-        sepFlags[count] = sf; sepCount[count] = sc; count++;
+        sepFlags[count] = sf; sepCount[count] = sc > 255 ? 255 : sc; count++;
         inWord = false; sf = 0; sc = 0;
       }
       sf |= 1 << (v - S_WS);
@@ -375,7 +395,7 @@ export class FoldedText {
         start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
       }
       start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-      sepFlags[count] = sf; sepCount[count] = sc; count++;
+      sepFlags[count] = sf; sepCount[count] = sc > 255 ? 255 : sc; count++;
     }
     this.length = p;
     this.count = count;

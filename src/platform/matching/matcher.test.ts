@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PublicationMatcher, type MatchablePublication, type MatchPattern } from './index.ts';
 
-const SAMPLE = path.resolve(import.meta.dirname, '../../../../shared/reference/upstream/djen-comunicacao-sample.json');
+// The real DJEN sample as the connector's fixtures keep it (a copy of reference/upstream/djen-comunicacao-sample.json).
+const SAMPLE = path.resolve(import.meta.dirname, '../../sources/djen/fixtures/djen-comunicacao-sample.json');
 
 interface DjenItem {
   texto: string;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { parseOab, parseOabParts } from '../identifiers/oab.ts';
 import { extractCnjMentions, extractOabMentions, oabKeyCanonical, oabKeyOfParts } from './index.ts';
 
-const SAMPLE = path.resolve(import.meta.dirname, '../../../../shared/reference/upstream/djen-comunicacao-sample.json');
+// The real DJEN sample as the connector's fixtures keep it (a copy of reference/upstream/djen-comunicacao-sample.json).
+const SAMPLE = path.resolve(import.meta.dirname, '../../sources/djen/fixtures/djen-comunicacao-sample.json');
 
 test('OAB mentions: every spelling courts print, canonical as parseOab gives it', () => {
   const spellings = [

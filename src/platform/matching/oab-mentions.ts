@@ -385,13 +385,13 @@ function isWord(t: FoldedText, i: number, word: string): boolean {
 
 // The last mention found (its text, that text's scan generation, its last word): in a list of lawyers
 // ("ADV: A (62492/RS), B (12345/RS), C (…)") each mention is the next one's context.
-let lastText: FoldedText | null = null;
+let lastText = 0;
 let lastGeneration = -1;
 let lastEnd = -1;
 
 /** A lawyer word, or the end of a mention, among the CONTEXT_WORDS words before word i. */
 function lawyerContext(t: FoldedText, i: number): boolean {
-  if (lastText === t && lastGeneration === t.generation && lastEnd < i && lastEnd >= i - CONTEXT_WORDS) {
+  if (lastText === t.id && lastGeneration === t.generation && lastEnd < i && lastEnd >= i - CONTEXT_WORDS) {
     let tag = false;
     for (let w = lastEnd + 1; w <= i; w++) if ((t.sepFlags[w] & SEP_TAG) !== 0) tag = true;
     if (!tag) return true;
@@ -431,7 +431,7 @@ export function oabMentionAt(t: FoldedText, i: number): number {
   numLast = -1;
   const key = mentionAt(t, i);
   if (key >= 0) {
-    lastText = t;
+    lastText = t.id;
     lastGeneration = t.generation;
     lastEnd = Math.max(i, numLast);
   }
