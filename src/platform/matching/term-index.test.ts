@@ -47,6 +47,14 @@ test('terms: duplicates share a state and are each reported; empty terms are lis
   assert.equal(index.stats.terms, 5);
 });
 
+test('terms: words that start no term (the last ones learned) send the automaton back to its root', () => {
+  // 5,000 terms whose later words are new: their ids run past every word that starts a term.
+  const terms = Array.from({ length: 5_000 }, (_, i) => `inicio${i % 7} meio${i} fim${i}`);
+  const index = TermIndex.build(terms);
+  assert.deepEqual(index.find('fim4999 meio4999 fim4999 inicio2 meio4999 fim4999 inicio1 meio4999 fim4999 inicio3'), [4_999]); // 4999 % 7 = 1
+  assert.deepEqual(index.find('fim10 fim11 meio12'), []);
+});
+
 test('terms: digits and mixed words are words like any other', () => {
   const terms = ['Parte 15', 'RS062492'];
   const index = TermIndex.build(terms);

@@ -216,7 +216,9 @@ export class TermIndex {
       endState[t] = state;
     }
     const wordCount = offsets.length;
-    const rootNext = rootNextBuild.slice(0, wordCount);
+    // Every word id gets an entry, also the words that start no term (ids past what the build grew).
+    const rootNext = new Int32Array(wordCount).fill(EMPTY);
+    rootNext.set(rootNextBuild.subarray(0, Math.min(wordCount, rootNextBuild.length)));
 
     const states = parent.length;
 
