@@ -33,3 +33,10 @@ export function iso(d: Date): string {
 export function addMs(d: Date, ms: number): Date {
   return new Date(d.getTime() + ms);
 }
+
+export const DAY_MS = 86_400_000;
+
+/** The UTC day (`yyyy-mm-dd`) `days` days before `d` (0: its own day). */
+export function dayBefore(d: Date, days = 0): string {
+  return iso(addMs(d, -days * DAY_MS)).slice(0, 10);
+}

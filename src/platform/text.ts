@@ -1,9 +1,13 @@
 /** Text folding shared by every search: the same rule for what is indexed and what is asked. */
 
-/** Lower case, no diacritics, runs of anything but letters and digits become one space. */
-export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
+import { foldText } from './matching/fold.ts';
+
+/**
+ * Lower case, no diacritics, runs of anything but letters and digits become one space (HTML tags
+ * dropped, entities decoded): the matcher's one scanner (platform/matching/fold.ts), so what the
+ * searches index and what the monitors match are folded by the same code.
+ */
+export { foldText };
 
 /** The folded words of a query, at most `max` of them, each at most 40 characters. */
 export function searchTokens(text: string, max = 8): string[] {

@@ -7,7 +7,7 @@
  * day) ends SUCESSO with `parcial: true` and what it read, instead of ERRO. `enviar_callback`: the
  * account webhook receives `resultado_busca_oab_async` when it ends, either way.
  */
-import { iso } from '../../platform/clock.ts';
+import { dayBefore, iso } from '../../platform/clock.ts';
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
 import { ApiError, isApiError } from '../../platform/http/errors.ts';
@@ -18,7 +18,7 @@ import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type PublicationRecord } from '../../sources/ports.ts';
-import { day, fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
+import { fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
 import { publicationModule } from '../publications/module.ts';
 
 /** A search as read from the table (`id` is a number there). */
@@ -96,7 +96,7 @@ export function oabSearchJob(s: Services): JobHandler {
       try {
         const source = s.sources.publications;
         const ingest = publicationModule(s).ingest;
-        const r = await fetchHistory(source, { oab: parseOabKey(search.oab), tribunal: search.tribunal }, { desde: HISTORY_START, ate: day(s.clock.now()) }, async (items) => {
+        const r = await fetchHistory(source, { oab: parseOabKey(search.oab), tribunal: search.tribunal }, { desde: HISTORY_START, ate: dayBefore(s.clock.now()) }, async (items) => {
           tally.add(items);
           await ingest.ingest(items, source.info);
           await s.db.updateTable('oab_searches').set({ publicacoes: tally.publicacoes }).where('id', '=', id).execute();

@@ -6,7 +6,7 @@
  * store's own movements (DataJud) confirm that (`quantidadeAtivosConfirmados`).
  */
 import type { Kysely } from 'kysely';
-import { addMs } from '../../platform/clock.ts';
+import { addMs, DAY_MS } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
 
@@ -54,7 +54,7 @@ function newestFirst(a: LawyerProcess, b: LawyerProcess): number {
 
 /** The processes whose stored case has a recent movement that does not close it. */
 export async function confirmedActive(db: Kysely<DB>, numeros: readonly string[], now: Date): Promise<Set<string>> {
-  const since = addMs(now, -ACTIVE_MOVEMENT_DAYS * 86_400_000).toISOString();
+  const since = addMs(now, -ACTIVE_MOVEMENT_DAYS * DAY_MS).toISOString();
   const active = new Set<string>();
   for (let i = 0; i < numeros.length; i += 500) {
     const chunk = numeros.slice(i, i + 500);

@@ -13,6 +13,7 @@ import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagi
 import { defineRoute } from '../../platform/http/route.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOabParts } from '../../platform/identifiers/oab.ts';
+import { dayBefore } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
 import { HISTORY_START, syncRecent } from '../publications/history.ts';
 import { publicationModule } from '../publications/module.ts';
@@ -80,7 +81,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services): void {
       const history = await syncRecent(s, pub.ingest, oab.canonical);
       const now = s.clock.now();
       const processes = await processesOfOab(s.db, oab);
-      const recentSince = new Date(now.getTime() - RECENT_PROCESS_DAYS * 86_400_000).toISOString().slice(0, 10);
+      const recentSince = dayBefore(now, RECENT_PROCESS_DAYS);
       const recentes = processes.filter((p) => p.ultimaPublicacao !== null && p.ultimaPublicacao >= recentSince).length;
       const ativos = await confirmedActive(s.db, processes.map((p) => p.numeroCnj), now);
       const completa = history.consolidacao === 'CONCLUIDA';

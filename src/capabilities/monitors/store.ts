@@ -51,13 +51,6 @@ export async function insertMonitor(trx: Db, row: MonitorRow): Promise<boolean> 
   return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-/** ATIVO monitors whose period ends by `now`, the most overdue first. */
-export async function dueForRenewal(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
-  return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_cobranca_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_cobranca_em').limit(limit).execute();
-}
-
 /** ATIVO monitors whose check is due by `now`, the most overdue first. */
 export async function dueForCheck(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
   return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)

@@ -8,16 +8,14 @@
  * every minute.
  */
 import type { Logger } from 'pino';
-import { addMs, iso } from '../../platform/clock.ts';
+import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../sources/ports.ts';
 import { COURTS } from '../courts/data.ts';
 import type { CycleBudget } from './cycle-budget.ts';
-import { day } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
 
 const FINAL = new Set(['Processado', 'Sem comunicações', 'Cancelado']);
-const DAY_MS = 86_400_000;
 
 export interface CadernoSummary {
   ingested: number;
@@ -40,7 +38,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
   const courts = cadernoCourts(s.config.djenCadernos);
   if (courts.length === 0) return summary;
   // Yesterday first: it is the one most likely final.
-  const days = [day(addMs(now, -DAY_MS)), day(now)];
+  const days = [dayBefore(now, 1), dayBefore(now)];
   const wanted = days.flatMap((data) => courts.map((sigla) => ({ sigla, data })));
   const known = await syncTimes(s, wanted.flatMap(({ sigla, data }) => [cadernoKey(sigla, data), attemptKey(sigla, data)]));
   const retryBefore = addMs(now, -s.config.monitorIntervalMs).getTime();
@@ -71,7 +69,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
 export async function coveredCourts(s: Services, now: Date): Promise<Set<string>> {
   const courts = cadernoCourts(s.config.djenCadernos);
   if (courts.length === 0) return new Set();
-  const yesterday = day(addMs(now, -DAY_MS));
+  const yesterday = dayBefore(now, 1);
   const done = await syncTimes(s, courts.map((sigla) => cadernoKey(sigla, yesterday)));
   return new Set(courts.filter((sigla) => done.has(cadernoKey(sigla, yesterday))));
 }

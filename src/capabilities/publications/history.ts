@@ -6,7 +6,7 @@
  *   halving any window that hits DJEN's 10,000-result cap, until every window was read whole. Until
  *   then the lawyer summary says `cobertura.parcial`; from then on `cobertura.completa`.
  */
-import { addMs, iso } from '../../platform/clock.ts';
+import { dayBefore, DAY_MS, iso } from '../../platform/clock.ts';
 import type { OabHistoriesTable } from '../../platform/db/schema.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
@@ -18,10 +18,7 @@ export const RECENT_DAYS = 30;
 /** DJEN's national gazette starts here; nothing older exists to consolidate. */
 export const HISTORY_START = '2020-01-01';
 export const CONSOLIDATION_JOB = 'advogados.historico.consolidar';
-const DAY_MS = 86_400_000;
-
-export const day = (d: Date): string => iso(d).slice(0, 10);
-const dayAfter = (d: string, n: number): string => day(addMs(new Date(`${d}T00:00:00Z`), n * DAY_MS));
+const dayAfter = (d: string, n: number): string => dayBefore(new Date(`${d}T00:00:00Z`), -n);
 
 export interface HistoryFetch {
   /** Every window was read to its short page. */
@@ -95,7 +92,7 @@ export async function syncRecent(s: Services, ingest: PublicationIngest, oab: st
   const freshMs = s.config.caseFreshMinutes * 60_000;
   if (history.recente_em && now.getTime() - Date.parse(history.recente_em) < freshMs) return history;
   const source = s.sources.publications;
-  const r = await source.search({ oab: parseOabKey(oab), desde: day(addMs(now, -RECENT_DAYS * DAY_MS)), ate: day(now) }, { signal });
+  const r = await source.search({ oab: parseOabKey(oab), desde: dayBefore(now, RECENT_DAYS), ate: dayBefore(now) }, { signal });
   await ingest.ingest(r.items, source.info);
   const set = { recente_em: iso(now), atualizado_em: iso(now) };
   await s.db.updateTable('oab_histories').set(set).where('oab', '=', oab).execute();
@@ -113,7 +110,7 @@ export function consolidationJob(s: Services): JobHandler {
       await s.db.updateTable('oab_histories').set({ consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) }).where('oab', '=', oab).execute();
       const source = s.sources.publications;
       try {
-        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: day(started) }, async (items) => {
+        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: dayBefore(started) }, async (items) => {
           await publicationModule(s).ingest.ingest(items, source.info);
         });
         const done = iso(s.clock.now());

@@ -9,7 +9,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { addMs, iso } from '../../platform/clock.ts';
+import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { DB, PublicationMonitorOrigin, PublicationMonitorsTable, PublicationMonitorType } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
@@ -18,7 +18,6 @@ import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { requireCourtSigla } from '../courts/data.ts';
-import { day } from './history.ts';
 import { eventKindFor } from './ingest.ts';
 
 export type PublicationMonitorRow = PublicationMonitorsTable;
@@ -175,7 +174,7 @@ function newMonitor(s: Services, r: MonitorRequest): PublicationMonitorRow {
     id: newId(ID_PREFIX[r.origem]), account_id: r.accountId, origem: r.origem, tipo: r.target.tipo, valor: r.target.valor, termo: r.target.termo,
     tribunais: courtsColumn(r.tribunais), webhook_url: r.webhookUrl ?? null, status: 'ATIVO', preco_centavos: r.priceCentavos, periodo: 1,
     // Paid for one period from now; checked at the next cycle. Publications before today are history, not news.
-    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), desde: day(now), publicacoes: 0,
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), desde: dayBefore(now), publicacoes: 0,
     ultima_verificacao_em: null, proxima_verificacao_em: iso(now), ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
   };
 }
@@ -188,7 +187,7 @@ async function reactivate(s: Services, trx: Transaction<DB>, suspended: Publicat
     webhook_url: r.webhookUrl !== undefined ? r.webhookUrl : suspended.webhook_url,
     tribunais: r.tribunais !== undefined ? courtsColumn(r.tribunais) : suspended.tribunais,
     // What was published while it was suspended is history: the integrator did not pay for those days.
-    desde: day(now), proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
+    desde: dayBefore(now), proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
   } as const;
   await trx.updateTable('publication_monitors').set(set).where('id', '=', suspended.id).execute();
   return { ...suspended, ...set };

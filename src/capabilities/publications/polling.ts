@@ -12,18 +12,17 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { addMs, iso } from '../../platform/clock.ts';
+import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError, type PublicationQuery } from '../../sources/ports.ts';
 import { cadernoCourts } from './cadernos.ts';
 import type { CycleBudget } from './cycle-budget.ts';
-import { day, parseOabKey, RECENT_DAYS } from './history.ts';
+import { parseOabKey, RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
 import type { PublicationMonitorRow } from './monitors.ts';
 
-const DAY_MS = 86_400_000;
 /** DJEN publishes late: each check reads again the days before the previous one (djen.md §5.6). */
 export const BACKFILL_DAYS = 3;
 /** Most due monitors read in one run; the most overdue first, the rest stay due. */
@@ -100,7 +99,7 @@ export function queryOf(monitors: readonly PublicationMonitorRow[], now: Date): 
   const courts = new Set(monitors.map((x) => x.tribunais));
   const only = courts.size === 1 && m.tribunais !== null ? JSON.parse(m.tribunais) as string[] : [];
   const desde = monitors.map((x) => windowStart(x, now)).sort()[0];
-  return { ...target, ...(only.length === 1 ? { tribunal: only[0] } : {}), desde, ate: day(now) };
+  return { ...target, ...(only.length === 1 ? { tribunal: only[0] } : {}), desde, ate: dayBefore(now) };
 }
 
 type CheckTimes = Pick<PublicationMonitorRow, 'ultima_verificacao_em' | 'desde'>;
@@ -112,8 +111,8 @@ function isFirstCheck(m: CheckTimes): boolean {
 
 /** From 3 days before the previous check; the recent history on a first check. */
 export function windowStart(m: CheckTimes, now: Date): string {
-  if (isFirstCheck(m)) return day(addMs(now, -RECENT_DAYS * DAY_MS));
-  return day(addMs(new Date(m.ultima_verificacao_em!), -BACKFILL_DAYS * DAY_MS));
+  if (isFirstCheck(m)) return dayBefore(now, RECENT_DAYS);
+  return dayBefore(new Date(m.ultima_verificacao_em!), BACKFILL_DAYS);
 }
 
 /** Past its first check, and every court it follows has its caderno ingested (`everyCourt` for a monitor of all courts). */

@@ -6,6 +6,7 @@
  * `link_api`, this publication in Tramita's API (needs the API key).
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import { decodeHtmlEntities } from '../../platform/matching/index.ts';
 import type { PublicationRecord } from '../../sources/ports.ts';
 
 export interface PublicationLinks {
@@ -14,34 +15,17 @@ export interface PublicationLinks {
   certidaoUrl(hash: string): string;
 }
 
-const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: '\'' };
-
 /** HTML → readable plain text: blocks and rows become lines, tags go, entities are decoded, blank runs collapse. */
 export function htmlToText(html: string): string {
-  return html
+  return decodeHtmlEntities(html
     .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<(br|\/p|\/div|\/tr|\/h\d|\/li|\/center|\/table)\b[^>]*>/gi, '\n')
     .replace(/<\/td>\s*<td[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => decodeEntity(e) ?? m)
+    .replace(/<[^>]*>/g, ' '))
     .replace(/\r\n?|\n\r/g, '\n')
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/ *\n[\n ]*/g, '\n')
     .trim();
-}
-
-function decodeEntity(e: string): string | undefined {
-  if (e[0] === '#') {
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : undefined;
-  }
-  const named = ENTITIES[e.toLowerCase()];
-  if (named) return named;
-  // Latin-1 letters with accents: &ccedil; &atilde; &eacute; …
-  const m = /^([a-z])(acute|grave|circ|tilde|uml|cedil)$/i.exec(e);
-  if (!m) return undefined;
-  const mark = { acute: '\u0301', grave: '\u0300', circ: '\u0302', tilde: '\u0303', uml: '\u0308', cedil: '\u0327' }[m[2].toLowerCase() as 'acute'];
-  return (m[1] + mark).normalize('NFC');
 }
 
 export function publicationPath(id: string): string {

@@ -71,10 +71,10 @@ export function lawyerRows(p: PublicationRecord): DB['publication_lawyers'][] {
   return [...seen.values()];
 }
 
-/** What the full-text search sees of a publication: its number, court, parties, lawyers and text. */
+/** What the full-text search sees of a publication: its number, court, parties, lawyers and text (HTML folded to words). */
 export function searchableText(p: PublicationRecord): string {
   return foldText([p.numeroCnj, p.tribunal, p.tipoComunicacao, p.tipoDocumento, p.classe?.nome, p.orgao?.nome,
-    ...p.destinatarios.map((d) => d.nome), ...p.advogados.map((a) => a.nome), p.texto.replace(/<[^>]*>/g, ' ')].filter(Boolean).join(' '));
+    ...p.destinatarios.map((d) => d.nome), ...p.advogados.map((a) => a.nome), p.texto].filter(Boolean).join(' '));
 }
 
 /** Full-text index of publications (FTS5 on SQLite, tsvector on PostgreSQL), fed with folded text. */

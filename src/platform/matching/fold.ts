@@ -184,6 +184,20 @@ function decodeEntity(text: string, i: number): number {
   return cp;
 }
 
+/** Every HTML entity of `text` decoded (the set the scanner knows); anything else is left as written. */
+export function decodeHtmlEntities(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
+    const cp = decodeEntity(text, i);
+    if (cp < 0) continue;
+    out += text.slice(from, i) + String.fromCodePoint(cp);
+    from = entityEnd + 1;
+    i = entityEnd;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 // ---------------------------------------------------------------- HTML tags
 
 function isAsciiLetter(c: number): boolean {

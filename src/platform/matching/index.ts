@@ -1,5 +1,5 @@
 /** Publication matching: every monitor (OAB, term, case number) against a publication in one pass. */
-export { foldText, foldTerm, FoldedText } from './fold.ts';
+export { decodeHtmlEntities, foldText, foldTerm, FoldedText } from './fold.ts';
 export { extractOabMentions, oabKey, oabKeyCanonical, oabKeyOfParts } from './oab-mentions.ts';
 export { extractCnjMentions } from './cnj-mentions.ts';
 export { TermIndex, type TermIndexStats } from './term-index.ts';
