@@ -11,7 +11,7 @@
  * BENCH_BREAKDOWN=1 (three more rows that split the charged path's cost: bare Fastify, a Tramita
  * route without auth/limit/charge, one with auth + rate limit only), BENCH_MATCH_COMMUNICATIONS
  * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage
- * (bench/matching.ts). Writes nothing but stdout/stderr and temp dirs.
+ * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases). Writes nothing but stdout/stderr and temp dirs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +38,8 @@ interface Settings {
   warmupS: number;
   profileDir: string | undefined;
   breakdown: boolean;
+  /** BENCH_HTTP_ONLY=1: stop after the HTTP cases (for iterating on the request path). */
+  httpOnly: boolean;
 }
 
 interface Server {
@@ -92,6 +94,7 @@ function readSettings(): Settings {
     warmupS: positiveNumber('BENCH_WARMUP_S', 2),
     profileDir: profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-bench-prof-')) : undefined,
     breakdown: process.env.BENCH_BREAKDOWN === '1',
+    httpOnly: process.env.BENCH_HTTP_ONLY === '1',
   };
 }
 
@@ -104,7 +107,7 @@ function maskedDatabaseUrl(): string | undefined {
 }
 
 function exactCommand(): string {
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_HTTP_ONLY', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${process.env[k]}`);
   const db = maskedDatabaseUrl();
@@ -374,6 +377,7 @@ async function main(): Promise<number> {
   if (correct) {
     printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
     if (cover) printTargets(baseline, cover, 'the hot case cover', { ratio: TARGETS.coverRatio, p99Ms: TARGETS.coverP99Ms });
+    if (settings.httpOnly) return 0;
     const batch = await coldBatch();
     console.log(`Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`);
     const wh = await webhookBench();

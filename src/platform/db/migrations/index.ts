@@ -4,10 +4,12 @@ import * as m0001 from './0001_core.ts';
 import * as m0002 from './0002_cases.ts';
 import * as m0003 from './0003_monitoring.ts';
 import * as m0004 from './0004_publications.ts';
+import * as m0005 from './0005_charge_tables.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
   '0002_cases': m0002,
   '0003_monitoring': m0003,
   '0004_publications': m0004,
+  '0005_charge_tables': m0005,
 };
