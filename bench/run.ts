@@ -50,7 +50,7 @@ interface Server {
 interface CaseSpec {
   name: string;
   /** The baseline is the ratio's denominator; the charged case gets the targets and the billing check. */
-  role: 'baseline' | 'charged' | 'cover' | 'other';
+  role: 'baseline' | 'floor' | 'charged' | 'cover' | 'other';
   /** Only with BENCH_BREAKDOWN=1: where the charged path's cost comes from. */
   breakdown: boolean;
   script: string;
@@ -319,6 +319,16 @@ function printTargets(baseline: Measured, m: Measured, what: string, target: { r
   return ratioOk && p99Ok;
 }
 
+/** Where the ratio targets stand against what no implementation of the money rules can beat here. */
+function printFloor(baseline: Measured, floor: Measured): void {
+  const ratio = floor.run.requests.mean / baseline.run.requests.mean;
+  const above = [['charged', TARGETS.chargedRatio], ['cover', TARGETS.coverRatio]].filter(([, r]) => (r as number) > ratio).map(([n, r]) => `${n} ${r}`);
+  console.log(`Floor (bench/servers/floor.ts: bare node:http, the charge as raw SQLite statements, no framework): ratio ${ratio.toFixed(3)}, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req.`);
+  console.log(above.length > 0
+    ? `  The ratio target(s) ${above.join(', ')} lie above the floor: unreachable on this machine by any server that commits each charge before answering.`
+    : '  Both ratio targets are at or below the floor on this machine.');
+}
+
 function printChecks(checks: Check[]): boolean {
   console.log('Correctness:');
   for (const c of checks) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
@@ -333,6 +343,7 @@ const noHeaders = () => ({});
 /** In running order; the breakdown rows sit between the cases they explain. */
 const CASES: CaseSpec[] = [
   { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
+  { name: 'floor: node:http + raw SQLite charge, no framework', role: 'floor', breakdown: false, script: 'floor.ts', path: () => '/v1/bench/charged', headers: withKey },
   { name: '(breakdown) bare Fastify hello-world', role: 'other', breakdown: true, script: 'fastify.ts', path: () => '/', headers: noHeaders },
   { name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.open, headers: noHeaders },
   { name: 'GET /v1/conta/saldo', role: 'other', breakdown: false, script: 'tramita.ts', path: () => '/v1/conta/saldo', headers: withKey },
@@ -342,7 +353,8 @@ const CASES: CaseSpec[] = [
 ];
 
 function selectCases(settings: Settings): CaseSpec[] {
-  return CASES.filter((c) => settings.breakdown || !c.breakdown);
+  // The floor is SQLite's (bench/servers/floor.ts); the Tramita cases follow DATABASE_URL.
+  return CASES.filter((c) => (settings.breakdown || !c.breakdown) && !(c.role === 'floor' && process.env.DATABASE_URL));
 }
 
 function startWatchdog(settings: Settings, cases: number): void {
@@ -377,6 +389,8 @@ async function main(): Promise<number> {
   if (correct) {
     printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
     if (cover) printTargets(baseline, cover, 'the hot case cover', { ratio: TARGETS.coverRatio, p99Ms: TARGETS.coverP99Ms });
+    const floor = results.find((m) => m.spec.role === 'floor');
+    if (floor) printFloor(baseline, floor);
     if (settings.httpOnly) return 0;
     const batch = await coldBatch();
     console.log(`Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`);

@@ -9,14 +9,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Registry } from 'prom-client';
 import { CAPABILITIES } from './capabilities/index.ts';
 import { newId } from './platform/ids.ts';
-import { installAuth } from './platform/http/auth.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installGate } from './platform/http/gate.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { BackgroundOperations, wrapOperation } from './platform/http/operation.ts';
 import { openApiOptions } from './platform/http/openapi.ts';
-import { installRateLimits } from './platform/http/rate-limit.ts';
 import type { RegisteredRoute, RouteSchemas } from './platform/http/route.ts';
-import { installMetrics } from './platform/observability/metrics.ts';
+import { httpMetrics } from './platform/observability/metrics.ts';
 import { lazyChildLogger } from './platform/observability/request-logger.ts';
 import type { Services } from './platform/services.ts';
 
@@ -58,16 +57,15 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
 
   const routes: RegisteredRoute[] = [];
   const background = new BackgroundOperations();
-  const metrics = installMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
-  app.decorate('tramita', { services, routes, metrics, background });
+  const metrics = httpMetrics({ defaultMetrics: options.defaultMetrics ?? false });
+  app.decorate('tramita', { services, routes, metrics: metrics.registry, background });
 
   installErrorHandling(app);
-  // Callback-style hooks: on every request, an async hook's promise is pure overhead.
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id);
-    done();
-  });
+  // request id → auth → rate limit, as one hook (gate.ts).
+  installGate(app, services.accounts, config.rateLimits);
+  // Callback-style: on every request, an async hook's promise is pure overhead.
   app.addHook('onResponse', (req, reply, done) => {
+    metrics.observe(req, reply);
     // Checked first: building the line's object on every request costs even when the level drops it.
     if (services.log.isLevelEnabled('info')) {
       req.log.info({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime), requestId: req.id, account: req.auth?.account.id }, 'request');
@@ -87,8 +85,6 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   });
 
   await app.register(swagger, openApiOptions(services));
-  installAuth(app, services.accounts);
-  await installRateLimits(app, config.rateLimits);
   installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 });
 
   for (const capability of CAPABILITIES) capability.routes(app, services);

@@ -100,9 +100,19 @@ export class AccountStore {
    * seconds old (key-cache.ts): read `balance()` for a balance to show.
    */
   async findByKey(plaintext: string): Promise<KeyOwner | undefined> {
+    return this.findByKeyNow(plaintext);
+  }
+
+  /**
+   * The key's owner at once when this process remembers it (key-cache.ts), else the lookup's promise:
+   * authentication answers most requests without a promise of its own.
+   */
+  findByKeyNow(plaintext: string): KeyOwner | Promise<KeyOwner | undefined> {
     const hash = hashKey(plaintext);
-    const cached = this.#keys.get(hash);
-    if (cached) return cached;
+    return this.#keys.get(hash) ?? this.#lookUp(hash);
+  }
+
+  async #lookUp(hash: string): Promise<KeyOwner | undefined> {
     const generation = this.#keys.generation();
     const row = (await this.#byHash(this.#db, { hash })).rows[0];
     if (!row || row.revoked_at) return undefined;

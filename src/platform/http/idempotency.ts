@@ -57,7 +57,7 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     response_encoding: null, created_at: iso(now), expires_at: iso(addMs(now, opts.ttlHours * 3_600_000)),
   });
 
-  app.addHook('preHandler', async (req, reply) => {
+  const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     if (!METHODS.has(req.method) || !req.auth) return;
     const key = readKey(req);
     if (!key) return;
@@ -87,9 +87,9 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     if (row.status === 'running') throw new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { key });
     reply.header('idempotent-replayed', 'true');
     return sendStored(reply, fromColumns(row));
-  });
+  };
 
-  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
+  const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const key = req.idempotencyKey;
     if (!key || !req.auth) return payload;
     const accountId = req.auth.account.id;
@@ -105,7 +105,20 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     await db.updateTable('idempotency_keys').set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) })
       .where('account_id', '=', accountId).where('key', '=', key).execute();
     return payload;
+  };
+
+  // Only on the routes whose methods take the header: a GET pays for no hook at all.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => METHODS.has(m))) return;
+    route.preHandler = [...asArray(route.preHandler), preHandler];
+    route.onSend = [...asArray(route.onSend), onSend];
   });
+}
+
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Kysely<DB>, clock: Clock): Promise<number> {

@@ -1,29 +1,71 @@
 /**
- * Rate limits per route class and per API key (spec §8), with @fastify/rate-limit: one counter per
- * (class, key), fixed windows, in memory per process. 429 carries `Retry-After` and `RateLimit-*`.
- * Runs right after auth; a limited request never reaches billing. Unauthenticated routes count per IP.
+ * Rate limits per route class and per API key (spec §8): one counter per (class, key), fixed windows
+ * that start at a key's first request, in memory per process. Unauthenticated routes count per IP.
+ * Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+ * (seconds, IETF draft); the request past the limit is 429 RATE_LIMITED with `Retry-After`.
+ * It runs right after auth (platform/http/gate.ts): a limited request never reaches billing.
+ *
+ * Synchronous on purpose: it runs on every request, and a promise per request costs more than the
+ * counting itself.
  */
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimit, RouteClass } from '../../config.ts';
 import { ApiError } from './errors.ts';
 
-export async function installRateLimits(app: FastifyInstance, limits: Record<RouteClass, RateLimit>): Promise<void> {
-  // Give each route its class's limit before the plugin's own onRoute hook reads it.
-  app.addHook('onRoute', (route) => {
-    const cls = route.config?.tramita?.class;
-    if (!cls) return;
-    const limit = limits[cls];
-    route.config = { ...route.config, rateLimit: { max: limit.max, timeWindow: limit.windowMs, groupId: cls } } as typeof route.config;
-  });
-  await app.register(rateLimit, {
-    global: false,
-    enableDraftSpec: true,
-    keyGenerator: (req: FastifyRequest) => (req.auth ? req.auth.keyId : `ip:${req.ip}`),
-    errorResponseBuilder: (req, ctx) => {
-      const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
-      const routeClass = req.routeOptions.config.tramita?.class;
-      return new ApiError('RATE_LIMITED', `More than ${ctx.max} requests in the "${routeClass}" class this window; retry in ${seconds} s.`, { routeClass, limit: ctx.max, retryAfterSeconds: seconds });
-    },
-  });
+/** Counters kept at most; past it, ended windows go first, then the longest-kept. */
+const MAX_COUNTERS = 10_000;
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+export class RateLimiter {
+  readonly #limits: Record<RouteClass, RateLimit>;
+  readonly #now: () => number;
+  readonly #windows = new Map<string, Window>();
+
+  constructor(limits: Record<RouteClass, RateLimit>, now: () => number = Date.now) {
+    this.#limits = limits;
+    this.#now = now;
+  }
+
+  /** Counts the request; sets the RateLimit-* headers; throws RATE_LIMITED past the class's limit. */
+  check(req: FastifyRequest, reply: FastifyReply, routeClass: RouteClass): void {
+    const { max, windowMs } = this.#limits[routeClass];
+    const now = this.#now();
+    const window = this.#count(`${routeClass} ${req.auth ? req.auth.keyId : `ip:${req.ip}`}`, now, windowMs);
+    const resetSeconds = Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
+    reply.header('ratelimit-limit', max);
+    reply.header('ratelimit-remaining', Math.max(0, max - window.count));
+    reply.header('ratelimit-reset', resetSeconds);
+    if (window.count > max) {
+      throw new ApiError('RATE_LIMITED', `More than ${max} requests in the "${routeClass}" class this window; retry in ${resetSeconds} s.`,
+        { routeClass, limit: max, retryAfterSeconds: resetSeconds }, { 'retry-after': String(resetSeconds) });
+    }
+  }
+
+  #count(key: string, now: number, windowMs: number): Window {
+    const current = this.#windows.get(key);
+    if (current && current.startedAt + windowMs > now) {
+      current.count++;
+      return current;
+    }
+    // A new window: (re)inserted last, so Map order is oldest window first.
+    if (current) this.#windows.delete(key);
+    else if (this.#windows.size >= MAX_COUNTERS) this.#evict(now);
+    const fresh = { startedAt: now, count: 1 };
+    this.#windows.set(key, fresh);
+    return fresh;
+  }
+
+  /** Drops the windows that have ended; if none has, the oldest one. */
+  #evict(now: number): void {
+    const longest = Math.max(...Object.values(this.#limits).map((l) => l.windowMs));
+    for (const [key, w] of this.#windows) {
+      if (w.startedAt + longest > now) break; // oldest first: the rest are younger still
+      this.#windows.delete(key);
+    }
+    if (this.#windows.size >= MAX_COUNTERS) this.#windows.delete(this.#windows.keys().next().value!);
+  }
 }

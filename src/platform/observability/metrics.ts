@@ -1,8 +1,14 @@
 /** Prometheus metrics of one app instance (a registry of its own, so tests can build several apps). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export function installMetrics(app: FastifyInstance, opts: { defaultMetrics: boolean }): Registry {
+export interface HttpMetrics {
+  registry: Registry;
+  /** Counts one answered request (called from the app's onResponse hook). */
+  observe(req: FastifyRequest, reply: FastifyReply): void;
+}
+
+export function httpMetrics(opts: { defaultMetrics: boolean }): HttpMetrics {
   const registry = new Registry();
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -17,7 +23,7 @@ export function installMetrics(app: FastifyInstance, opts: { defaultMetrics: boo
   // Labelled children kept per (method, route, status): prom-client would otherwise hash the label
   // object on every request. The set is small: route patterns × methods × statuses.
   const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
-  app.addHook('onResponse', (req, reply, done) => {
+  const observe = (req: FastifyRequest, reply: FastifyReply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
     const key = `${req.method} ${route} ${status}`;
@@ -30,7 +36,6 @@ export function installMetrics(app: FastifyInstance, opts: { defaultMetrics: boo
     }
     s.count();
     s.time(reply.elapsedTime / 1000);
-    done();
-  });
-  return registry;
+  };
+  return { registry, observe };
 }
