@@ -54,6 +54,8 @@ interface CaseSpec {
   /** Only with BENCH_BREAKDOWN=1: where the charged path's cost comes from. */
   breakdown: boolean;
   script: string;
+  /** Extra environment for the server's process. */
+  env?: Record<string, string>;
   path: (ready: ReadyMessage) => string;
   headers: (ready: ReadyMessage) => Record<string, string>;
 }
@@ -152,11 +154,12 @@ function waitForMessage<T extends ChildMessage['type']>(child: ChildProcess, typ
   });
 }
 
-async function startServer(script: string, settings: Settings): Promise<Server> {
+async function startServer(script: string, settings: Settings, env: Record<string, string> = {}): Promise<Server> {
   const execArgv = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
   const child = fork(path.join(HERE, 'servers', script), [], {
     execPath: process.execPath,
     execArgv,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);
@@ -210,7 +213,7 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 }
 
 async function measure(spec: CaseSpec, settings: Settings): Promise<Measured> {
-  const server = await startServer(spec.script, settings);
+  const server = await startServer(spec.script, settings, spec.env);
   try {
     const { ready } = server;
     const url = `http://127.0.0.1:${ready.port}${spec.path(ready)}`;
@@ -344,6 +347,7 @@ const noHeaders = () => ({});
 const CASES: CaseSpec[] = [
   { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
   { name: 'floor: node:http + raw SQLite charge, no framework', role: 'floor', breakdown: false, script: 'floor.ts', path: () => '/v1/bench/charged', headers: withKey },
+  { name: '(breakdown) floor, batched SQL (one INSERT per table, one UPDATE per batch)', role: 'other', breakdown: true, script: 'floor.ts', env: { FLOOR_SQL: 'batched' }, path: () => '/v1/bench/charged', headers: withKey },
   { name: '(breakdown) bare Fastify hello-world', role: 'other', breakdown: true, script: 'fastify.ts', path: () => '/', headers: noHeaders },
   { name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.open, headers: noHeaders },
   { name: 'GET /v1/conta/saldo', role: 'other', breakdown: false, script: 'tramita.ts', path: () => '/v1/conta/saldo', headers: withKey },
@@ -354,7 +358,7 @@ const CASES: CaseSpec[] = [
 
 function selectCases(settings: Settings): CaseSpec[] {
   // The floor is SQLite's (bench/servers/floor.ts); the Tramita cases follow DATABASE_URL.
-  return CASES.filter((c) => (settings.breakdown || !c.breakdown) && !(c.role === 'floor' && process.env.DATABASE_URL));
+  return CASES.filter((c) => (settings.breakdown || !c.breakdown) && !(c.script === 'floor.ts' && process.env.DATABASE_URL));
 }
 
 function startWatchdog(settings: Settings, cases: number): void {
