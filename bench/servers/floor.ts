@@ -5,9 +5,10 @@
  * limiter, and the charge as raw node:sqlite prepared statements on Tramita's own migrated SQLite
  * schema: the charges of one event-loop turn in one transaction, each in a savepoint (as
  * platform/billing/group-commit.ts does), answered after the COMMIT with the envelope Tramita sends.
- * With FLOOR_SQL=batched (the breakdown's second floor row) the batch is written the cheapest way
- * the rules allow, as no general unit-of-work API could: the balance read once, every charge decided
- * in JS, one multi-row INSERT per table and one UPDATE of the account per batch, no savepoints.
+ * By default the batch is written the cheapest way the rules allow (as Tramita's
+ * billing/charge-batch.ts does): the balance read once, every charge decided in JS, one multi-row
+ * INSERT per table and one UPDATE of the account per batch. FLOOR_SQL=per-charge (a breakdown row)
+ * writes each charge as its own statements in a savepoint instead.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   const keys = new Map([[hashKey(KEY), ACCOUNT]]);
   const s = chargeStatements(db);
 
-  const batched = process.env.FLOOR_SQL === 'batched' ? batchedWriter(db) : undefined;
+  const batched = process.env.FLOOR_SQL === 'per-charge' ? undefined : batchedWriter(db);
   let queue: Pending[] = [];
   const perCharge = (batch: Pending[], at: string, answers: Answer[]) => {
     for (const p of batch) {

@@ -1,5 +1,5 @@
 /**
- * Ledger.transact: charges queued in the same tick commit together on SQLite (group-commit.ts), yet
+ * Ledger.transact and Ledger.charge: charges queued in the same tick commit together on SQLite (group-commit.ts), yet
  * each one stays atomic: a unit that fails after writing leaves nothing behind, the others commit,
  * nothing is charged twice, and every caller hears back only after the COMMIT. The atomicity tests
  * run on both engines (PostgreSQL gives each unit its own transaction).
@@ -87,4 +87,57 @@ test('SQLite: with the database locked by another process, the batch fails at it
   for (const r of results) assert.equal(((r as PromiseRejectedResult).reason as { errcode: number }).errcode, 5, 'SQLITE_BUSY');
   assert.equal(started, 1, 'the units after the first were not each left to wait for the lock');
   assert.deepEqual(await writes(h, a), { logs: [], debits: [], balance: 100 });
+});
+
+/** The request path's charge (Ledger.charge: on SQLite, written in bulk with the others of its tick). */
+function answered(h: Harness, a: TestAccount, operationId: string, centavos: number) {
+  return h.services.ledger.charge({ accountId: a.accountId, centavos, operationId, queryType: 'test.lookup', requestId: operationId, method: 'GET', path: '/t', statusCode: 200 });
+}
+
+test('charges of one tick: decided in order against the balance; a refused one writes nothing; each result is its own', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 25 });
+  const b = await h.createAccount({ credits: 5 });
+  const results = await Promise.allSettled([
+    answered(h, a, 'op_1', 10), answered(h, b, 'op_b1', 5), answered(h, a, 'op_2', 10),
+    answered(h, a, 'op_3', 10), answered(h, b, 'op_b2', 5), answered(h, a, 'op_4', 5), answered(h, a, 'op_5', 0),
+  ]);
+  // SQLite decides in queue order; on PostgreSQL each charge has its own transaction and any one of
+  // the three 10s may be the one the balance no longer covers. Either way exactly one is refused.
+  const tens = [0, 2, 3];
+  const refused = process.env.DATABASE_URL ? tens.find((i) => results[i].status === 'rejected')! : 3;
+  assert.deepEqual(results.map((r, i) => (i === refused || i === 4 ? 'rejected' : 'fulfilled')), results.map((r) => r.status));
+  for (const i of [refused, 4]) assert.equal((results[i] as PromiseRejectedResult).reason.code, 'INSUFFICIENT_CREDITS');
+  const accepted = ['op_1', 'op_2', 'op_3'].filter((_, k) => tens[k] !== refused);
+  assert.deepEqual(await writes(h, a), { logs: [...accepted, 'op_4', 'op_5'].sort(), debits: [...accepted, 'op_4'].sort(), balance: 0 });
+  assert.deepEqual(await writes(h, b), { logs: ['op_b1'], debits: ['op_b1'], balance: 0 });
+  // Each caller got its own search log and the balance its own debit left; the ledger says the same.
+  const value = (i: number) => (results[i] as PromiseFulfilledResult<{ searchLogId: string; remaining: number }>).value;
+  const rows = await h.services.db.selectFrom('ledger').select(['operation_id', 'balance_after_centavos', 'search_log_id']).where('account_id', '=', a.accountId).where('kind', '=', 'debit').execute();
+  for (const [i, op] of [[0, 'op_1'], [2, 'op_2'], [3, 'op_3'], [5, 'op_4']] as const) {
+    if (i === refused) continue;
+    const row = rows.find((r) => r.operation_id === op)!;
+    assert.deepEqual({ ...row }, { operation_id: op, balance_after_centavos: value(i).remaining, search_log_id: value(i).searchLogId });
+  }
+  // The free charge (op_5) records its search log and reports the balance it saw.
+  if (!process.env.DATABASE_URL) assert.deepEqual([0, 2, 5, 6].map((i) => value(i).remaining), [15, 5, 0, 0]);
+});
+
+test('a second charge of one operation in the same tick fails alone; the others still commit', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const results = await Promise.allSettled([answered(h, a, 'op_x', 10), answered(h, a, 'op_y', 10), answered(h, a, 'op_x', 10), answered(h, a, 'op_z', 10)]);
+  assert.deepEqual(results.slice(1).map((r) => r.status), ['fulfilled', results[0].status === 'fulfilled' ? 'rejected' : 'fulfilled', 'fulfilled']);
+  assert.deepEqual(await writes(h, a), { logs: ['op_x', 'op_y', 'op_z'], debits: ['op_x', 'op_y', 'op_z'], balance: 70 });
+});
+
+test('charges and ordinary units queued in the same tick commit together', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const [unit, bulk] = await Promise.all([charge(h, a, 'op_unit', 10), answered(h, a, 'op_bulk', 10)]);
+  assert.deepEqual([unit, bulk.remaining].sort(), [80, 90]);
+  assert.deepEqual(await writes(h, a), { logs: ['op_bulk', 'op_unit'], debits: ['op_bulk', 'op_unit'], balance: 80 });
 });

@@ -7,6 +7,10 @@
  * response ever reports a charge that was not committed; if the COMMIT fails, every charge of the batch
  * fails and none of them was written.
  *
+ * Work of one repeated shape (a Batchable: the request path's charges) is written for all its callers
+ * at once, before the other units, in one savepoint; if that fails, each caller's item runs as an
+ * ordinary unit instead, so one bad item still fails alone.
+ *
  * A unit of work must use only the transaction it is given (it holds the one connection: anything
  * else would wait for it forever) and must not wait on anything but its statements.
  */
@@ -15,6 +19,24 @@ import type { DB } from '../db/schema.ts';
 import { registerSqliteHolder, sqliteConnectionOf, type NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 
 export type Work<T> = (trx: Transaction<DB>) => Promise<T>;
+
+/** One caller's result in a batch: its value, or the error that refused it (its writes undone). */
+export type Settled<T = unknown> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * Work of one shape that many callers queue in the same tick and the batch can write all at once
+ * (the request path's charges: billing/charge-batch.ts), cheaper than one savepoint and a few
+ * statements per caller.
+ */
+export interface Batchable<I, R> {
+  /**
+   * Every queued item, synchronously, on the connection the batch holds; one Settled per item, in
+   * order. Throwing undoes all of it, and each item then runs `one` in a savepoint of its own.
+   */
+  all(items: I[]): Array<Settled<R>>;
+  /** The same work for one item, as an ordinary unit of work. */
+  one(item: I): Work<R>;
+}
 
 /** Runs units of work, each atomically, each in a transaction of its own or shared with others. */
 export interface Transactor {
@@ -38,18 +60,25 @@ const SQLITE_LOCKED = 6;
 /** At most this many units per transaction: a batch holds the connection, so reads wait for it. */
 const MAX_BATCH = 256;
 
-interface Queued {
-  work: Work<unknown>;
+interface Caller {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+interface Queued extends Caller {
+  work: Work<unknown>;
+}
+
+interface QueuedItem extends Caller {
+  kind: Batchable<unknown, unknown>;
+  item: unknown;
+}
 
 export class GroupCommit implements Transactor {
   readonly #db: Kysely<DB>;
   readonly #connection: NodeSqliteDatabase;
   #queue: Queued[] = [];
+  #items: QueuedItem[] = [];
   #scheduled = false;
 
   constructor(db: Kysely<DB>, connection: NodeSqliteDatabase) {
@@ -64,40 +93,69 @@ export class GroupCommit implements Transactor {
     });
   }
 
+  /** Queues `item` for `kind.all`, written with the other items of its kind queued in this tick. */
+  runBatched<I, R>(kind: Batchable<I, R>, item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#items.push({ kind: kind as Batchable<unknown, unknown>, item, resolve: resolve as (v: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
   /** After the current I/O phase: every request parsed in it has queued its charge by then. */
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      const batch = this.#queue.splice(0, MAX_BATCH);
-      if (this.#queue.length > 0) this.#schedule();
-      void this.#commit(batch);
+      const items = this.#items.splice(0, MAX_BATCH);
+      const units = this.#queue.splice(0, MAX_BATCH);
+      if (this.#queue.length > 0 || this.#items.length > 0) this.#schedule();
+      void this.#commit(items, units);
     });
   }
 
-  async #commit(batch: Queued[]): Promise<void> {
+  async #commit(items: QueuedItem[], units: Queued[]): Promise<void> {
+    const groups = byKind(items);
     const settled: Settled[] = [];
     try {
       await this.#db.transaction().execute(async (trx) => {
         // This transaction holds the connection until it ends: its statements may run synchronously.
         const release = registerSqliteHolder(trx, this.#connection);
         try {
-          for (const q of batch) settled.push(await this.#one(trx, q.work));
+          for (const [kind, ofKind] of groups) settled.push(...await this.#all(trx, kind, ofKind.map((q) => q.item)));
+          for (const q of units) settled.push(await this.#one(trx, q.work));
         } finally {
           release();
         }
       });
     } catch (error) {
       // BEGIN, a savepoint, a unit's fatal error or the COMMIT failed: Kysely rolled back, nothing was written.
-      for (const q of batch) q.reject(error);
+      for (const q of [...items, ...units]) q.reject(error);
       return;
     }
-    batch.forEach((q, i) => {
+    // The same order as above: items grouped by kind, then the units.
+    [...groups.values(), units].flat().forEach((q: Caller, i) => {
       const s = settled[i];
       if (s.ok) q.resolve(s.value);
       else q.reject(s.error);
     });
+  }
+
+  /** A kind's items at once in a savepoint; if that throws, one savepoint each, as ordinary units. */
+  async #all(trx: Transaction<DB>, kind: Batchable<unknown, unknown>, items: unknown[]): Promise<Settled[]> {
+    this.#exec('savepoint batch');
+    try {
+      const settled = kind.all(items);
+      this.#exec('release batch');
+      return settled;
+    } catch (error) {
+      if (this.#endsTheBatch(error)) throw error;
+      this.#exec('rollback to batch');
+      this.#exec('release batch');
+      const one: Settled[] = [];
+      for (const item of items) one.push(await this.#one(trx, kind.one(item)));
+      return one;
+    }
   }
 
   async #one(trx: Transaction<DB>, work: Work<unknown>): Promise<Settled> {
@@ -129,4 +187,15 @@ export class GroupCommit implements Transactor {
   #exec(sql: string): void {
     this.#connection.prepare(sql).execute([]);
   }
+}
+
+/** Items grouped by kind, each group in queue order (Map order: first seen first). */
+function byKind(items: QueuedItem[]): Map<Batchable<unknown, unknown>, QueuedItem[]> {
+  const groups = new Map<Batchable<unknown, unknown>, QueuedItem[]>();
+  for (const q of items) {
+    const group = groups.get(q.kind);
+    if (group) group.push(q);
+    else groups.set(q.kind, [q]);
+  }
+  return groups;
 }

@@ -11,7 +11,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { toBrl } from './prices.ts';
 import type { DB } from '../db/schema.ts';
-import { newId } from '../ids.ts';
 import type { Services } from '../services.ts';
 
 export interface InlineCharge {
@@ -28,14 +27,9 @@ export type ChargeMeta = { searchLogId: string; creditsCharged: number; creditsR
 
 /** Debits in `trx`; throws 403 INSUFFICIENT_CREDITS (rolling `trx` back) when the balance no longer covers it. */
 export async function chargeInTransaction(s: Services, trx: Transaction<DB>, req: FastifyRequest, c: InlineCharge): Promise<ChargeMeta> {
-  const account = req.auth!.account;
-  const searchLogId = newId('sl');
-  await s.ledger.recordSearch(trx, {
-    id: searchLogId, accountId: account.id, requestId: req.id, queryType: c.queryType,
-    method: req.method, path: req.url.split('?')[0], statusCode: c.status, chargedCentavos: c.priceCentavos,
+  const { searchLogId, remaining } = await s.ledger.chargeIn(trx, {
+    accountId: req.auth!.account.id, centavos: c.priceCentavos, operationId: c.operationId, queryType: c.queryType,
+    requestId: req.id, method: req.method, path: req.url.split('?')[0], statusCode: c.status,
   });
-  const remaining = c.priceCentavos > 0
-    ? await s.ledger.debit(trx, { accountId: account.id, centavos: c.priceCentavos, operationId: c.operationId, queryType: c.queryType, searchLogId })
-    : (await trx.selectFrom('accounts').select('balance_centavos').where('id', '=', account.id).executeTakeFirstOrThrow()).balance_centavos;
   return { searchLogId, creditsCharged: toBrl(c.priceCentavos), creditsRemaining: toBrl(remaining) };
 }

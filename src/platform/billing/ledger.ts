@@ -4,7 +4,8 @@
  * - every debit has exactly one ledger row, written in the caller's transaction, next to the result it
  *   pays for; UNIQUE(account_id, operation_id) makes a second charge of one operation impossible;
  * - money is integer centavos.
- * The request path's charges run through `transact`: on SQLite they share a commit (group-commit.ts).
+ * The request path's charges run through `charge` (or `transact` with `chargeIn`, when more must commit
+ * with them): on SQLite they share a commit (group-commit.ts), written in bulk (charge-batch.ts).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
@@ -13,7 +14,11 @@ import { engineOf } from '../db/engine.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
-import { transactorFor, type Transactor, type Work } from './group-commit.ts';
+import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
+import { sqliteChargeBatch, type Charge, type Charged } from './charge-batch.ts';
+import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work } from './group-commit.ts';
+
+export type { Charge, Charged } from './charge-batch.ts';
 
 export interface Debit {
   accountId: string;
@@ -38,6 +43,8 @@ export interface SearchLog {
 export class Ledger {
   readonly #clock: Clock;
   readonly #transactor: Transactor;
+  /** SQLite: the charges of one group commit, written at once. */
+  readonly #chargeBatch: Batchable<Charge, Charged> | undefined;
   readonly #engine;
   readonly #takeBalance;
   readonly #insertRow;
@@ -51,6 +58,10 @@ export class Ledger {
     this.#clock = clock;
     this.#engine = engineOf(db);
     this.#transactor = transactorFor(db);
+    const connection = sqliteConnectionOf(db);
+    this.#chargeBatch = connection && this.#transactor instanceof GroupCommit
+      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, c))
+      : undefined;
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
       .where('id', '=', p.accountId)
@@ -91,6 +102,29 @@ export class Ledger {
    */
   transact<T>(work: Work<T>): Promise<T> {
     return this.#transactor.run(work);
+  }
+
+  /**
+   * Charges one answered request on its own: the search log, the conditional debit and its ledger row
+   * (at price 0, the search log and the balance), committed before this resolves; 403
+   * INSUFFICIENT_CREDITS, writing nothing, when the balance does not cover it.
+   */
+  charge(c: Charge): Promise<Charged> {
+    if (this.#chargeBatch) return (this.#transactor as GroupCommit).runBatched(this.#chargeBatch, c);
+    return this.transact((trx) => this.chargeIn(trx, c));
+  }
+
+  /** The writes of `charge` inside `trx`, with whatever else must commit with them. */
+  async chargeIn(trx: Transaction<DB>, c: Charge): Promise<Charged> {
+    const searchLogId = newId('sl');
+    await this.recordSearch(trx, {
+      id: searchLogId, accountId: c.accountId, requestId: c.requestId, queryType: c.queryType,
+      method: c.method, path: c.path, statusCode: c.statusCode, chargedCentavos: c.centavos,
+    });
+    const remaining = c.centavos > 0
+      ? await this.debit(trx, { accountId: c.accountId, centavos: c.centavos, operationId: c.operationId, queryType: c.queryType, searchLogId })
+      : (await this.balanceIn(trx, c.accountId)) ?? 0;
+    return { searchLogId, remaining };
   }
 
   /** Debits inside `trx`; 403 INSUFFICIENT_CREDITS (and the caller's rollback) when the balance is short. */

@@ -1,10 +1,10 @@
 /**
  * Runs a route's handler the way the contract requires (spec §1.2, §3.2, §8):
  * - prices it from the plan (403 OPERATION_NOT_ALLOWED / INSUFFICIENT_CREDITS before any work);
- * - on success, atomically (Ledger.transact: on SQLite, a savepoint in a transaction shared with the
- *   other charges of the same tick): the search log (the result record), the conditional debit and its
- *   ledger row, and, for a pending operation, the final response its status URL will replay; the
- *   response leaves only after the COMMIT;
+ * - on success, atomically (Ledger.charge; on SQLite in a transaction shared with the other charges
+ *   of the same tick, billing/group-commit.ts): the search log (the result record), the conditional
+ *   debit and its ledger row, and, for a pending operation, the final response its status URL will
+ *   replay (Ledger.transact + chargeIn); the response leaves only after the COMMIT;
  * - errors, not-found and source failures are never charged;
  * - an async-eligible operation still running near the end of the window answers 202 and continues;
  *   the charge happens once, when it completes.
@@ -15,10 +15,9 @@ import type { Config } from '../../config.ts';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { AccountStore } from '../accounts/store.ts';
 import type { AsyncRequestStore } from '../async/store.ts';
-import type { Ledger } from '../billing/ledger.ts';
+import type { Charged, Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
-import { newId } from '../ids.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { toApiError } from './error-handler.ts';
 import { parsePrefer, type Preferences } from './prefer.ts';
@@ -85,8 +84,8 @@ class Run {
     const pending = await this.opened;
     const { ledger, accounts } = this.#deps;
     const status = 'response' in outcome ? outcome.response.status : (outcome.status ?? 200);
-    const charged = this.#meta.charge !== undefined && this.#req.auth !== undefined && !('free' in outcome && outcome.free);
-    if (!charged) {
+    const paid = this.#meta.charge !== undefined && this.#req.auth !== undefined && !('free' in outcome && outcome.free);
+    if (!paid) {
       const auth = this.#req.auth;
       // A priced route whose outcome was free still tells the caller so, with the balance as committed now.
       const priced = this.#meta.charge !== undefined && auth !== undefined;
@@ -96,24 +95,24 @@ class Run {
       return response;
     }
     const auth = this.#req.auth!;
-    let remaining: number | undefined;
-    const response = await ledger.transact(async (trx) => {
-      const searchLogId = newId('sl');
-      await ledger.recordSearch(trx, {
-        id: searchLogId, accountId: auth.account.id, requestId: this.#req.id, queryType: this.#meta.charge!,
-        method: this.#req.method, path: this.#req.url.split('?')[0], statusCode: status, chargedCentavos: this.#price,
-      });
-      remaining = this.#price > 0
-        ? await ledger.debit(trx, { accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!, searchLogId })
-        : await ledger.balanceIn(trx, auth.account.id) ?? 0;
-      const response = render(outcome, {
-        requestId: this.#req.id, searchLogId, creditsCharged: toBrl(this.#price), creditsRemaining: toBrl(remaining),
-      });
-      if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response, trx);
-      return response;
+    const charge = {
+      accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!,
+      requestId: this.#req.id, method: this.#req.method, path: this.#req.url.split('?')[0], statusCode: status,
+    };
+    const answer = (c: Charged) => render(outcome, {
+      requestId: this.#req.id, searchLogId: c.searchLogId, creditsCharged: toBrl(this.#price), creditsRemaining: toBrl(c.remaining),
     });
+    // A pending operation's final response, which its status URL replays, commits with the charge.
+    const { charged, response } = pending
+      ? await ledger.transact(async (trx) => {
+        const c = await ledger.chargeIn(trx, charge);
+        const r = answer(c);
+        await this.#deps.asyncRequests.complete(this.#req.id, r, trx);
+        return { charged: c, response: r };
+      })
+      : await ledger.charge(charge).then((c) => ({ charged: c, response: answer(c) }));
     // Committed: the next price checks of this account start from it.
-    accounts.noteBalance(auth.account.id, remaining!);
+    accounts.noteBalance(auth.account.id, charged.remaining);
     return response;
   }
 
