@@ -79,6 +79,14 @@ function groupCharges(ledger: Ledger, accountId: string, n: number): () => Promi
   return () => Promise.all(Array.from({ length: n }, () => ledger.transact(chargeWork(ledger, accountId))));
 }
 
+/** `n` request-path charges in one tick through Ledger.charge: on SQLite one bulk write (charge-batch.ts). */
+function bulkCharges(ledger: Ledger, accountId: string, n: number): () => Promise<unknown> {
+  return () => Promise.all(Array.from({ length: n }, () => {
+    const requestId = newId('req');
+    return ledger.charge({ accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 });
+  }));
+}
+
 async function rawStages(file: string, account: TestAccount): Promise<void> {
   const raw = new DatabaseSync(file);
   raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
@@ -102,6 +110,7 @@ async function main(): Promise<void> {
     await time('charge: own Kysely transaction (search log + debit + ledger row)', ownTransactionCharge(h.services.db, h.services.ledger, account.accountId));
     await time('charge: Ledger.transact, one alone (its own COMMIT)', groupCharges(h.services.ledger, account.accountId, 1));
     await time('charge: Ledger.transact x50 (group commit), per charge', groupCharges(h.services.ledger, account.accountId, 50), 50);
+    await time('charge: Ledger.charge x50 (group commit, written in bulk), per charge', bulkCharges(h.services.ledger, account.accountId, 50), 50);
     await time('whole request: app.inject GET /v1/conta/saldo', () => h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: account.headers }));
     await time(`whole request: app.inject GET ${BENCH_ROUTES.charged}`, () => h.inject({ method: 'GET', url: BENCH_ROUTES.charged, headers: account.headers }));
     const inject50 = () => Promise.all(Array.from({ length: 50 }, () => h.inject({ method: 'GET', url: BENCH_ROUTES.charged, headers: account.headers })));

@@ -45,13 +45,23 @@ const LEDGER_COLUMNS = ['id', 'account_id', 'kind', 'delta_centavos', 'balance_a
 const MAX_ROWS_PER_INSERT = 64;
 
 export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, one: (charge: Charge) => Work<Charged>): Batchable<Charge, Charged> {
+  const texts = new Map<string, string>();
+  /** `insert into table (…) values (…), …` for n rows, its text made once (it keys the statement cache). */
+  const insertText = (table: string, columns: string[], n: number) => {
+    const key = `${table} ${n}`;
+    let text = texts.get(key);
+    if (!text) {
+      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(n).fill(tuple).join(', ')}`;
+      texts.set(key, text);
+    }
+    return text;
+  };
   const insert = (table: string, columns: string[], rows: Value[][]) => {
     for (let at = 0; at < rows.length;) {
       let n = MAX_ROWS_PER_INSERT;
       while (n > rows.length - at) n >>= 1;
-      const tuple = `(${columns.map(() => '?').join(', ')})`;
-      connection.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(n).fill(tuple).join(', ')}`)
-        .execute(rows.slice(at, at + n).flat());
+      connection.prepare(insertText(table, columns, n)).execute(rows.slice(at, at + n).flat());
       at += n;
     }
   };
