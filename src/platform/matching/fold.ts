@@ -321,72 +321,59 @@ export class FoldedText {
         }
         if (i === n) break;
       }
-      // Not a letter or digit as it stands. Most often a plain separator (space, punctuation):
-      if (v >= S_WS) {
-        if (inWord) {
-          if (count === start.length) {
-            this.#growWords();
-            start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
-          }
-          start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-          sepFlags[count] = sf; sepCount[count] = sc > 255 ? 255 : sc; count++;
-          inWord = false; sf = 0; sc = 0;
-        }
-        sf |= 1 << (v - S_WS);
-        sc++;
-        i++;
-        continue;
-      }
-      // Else a mark, an entity, a tag, a rare character.
-      if (v === MARK) { i++; continue; }
-      let unit = -1;
-      if (v === AMP) {
-        const cp = decodeEntity(text, i);
-        if (cp < 0) v = S_OTHER;
-        else {
-          i = entityEnd;
-          v = cp > 0xffff ? EXPAND : T[cp];
-          if (v >= 48) {
-            if (!inWord) {
-              if (count > 0) buf[p++] = 32;
-              inWord = true; wordStart = p; h = FNV_OFFSET; k = 0;
+      // Not a letter or digit as it stands. Most often a plain separator (space, punctuation), which
+      // goes straight to the separator code below; else a mark, an entity, a tag, a rare character.
+      if (v < S_WS) {
+        if (v === MARK) { i++; continue; }
+        let unit = -1;
+        if (v === AMP) {
+          const cp = decodeEntity(text, i);
+          if (cp < 0) v = S_OTHER;
+          else {
+            i = entityEnd;
+            v = cp > 0xffff ? EXPAND : T[cp];
+            if (v >= 48) {
+              if (!inWord) {
+                if (count > 0) buf[p++] = 32;
+                inWord = true; wordStart = p; h = FNV_OFFSET; k = 0;
+              }
+              buf[p++] = v;
+              h = Math.imul(h ^ v, FNV_PRIME);
+              k |= v <= 57 ? KIND_DIGITS : KIND_LETTERS;
+              i++;
+              continue;
             }
-            buf[p++] = v;
-            h = Math.imul(h ^ v, FNV_PRIME);
-            k |= v <= 57 ? KIND_DIGITS : KIND_LETTERS;
-            i++;
-            continue;
+            if (v === MARK) { i++; continue; }
+            if (v === EXPAND) unit = cp;
+            else if (v === LT || v === AMP || v === HIGH_SURROGATE) v = S_OTHER;
           }
-          if (v === MARK) { i++; continue; }
-          if (v === EXPAND) unit = cp;
-          else if (v === LT || v === AMP || v === HIGH_SURROGATE) v = S_OTHER;
+        } else if (v === LT) {
+          const e = tagEnd(text, i);
+          if (e < 0) v = S_OTHER;
+          else { i = e; v = S_TAG; }
+        } else if (v === EXPAND) unit = text.charCodeAt(i);
+        else if (v === HIGH_SURROGATE) {
+          unit = text.charCodeAt(i);
+          const lo = text.charCodeAt(i + 1);
+          if (lo >= 0xdc00 && lo <= 0xdfff) { unit = 0x10000 + ((unit - 0xd800) << 10) + (lo - 0xdc00); i++; }
         }
-      } else if (v === LT) {
-        const e = tagEnd(text, i);
-        if (e < 0) v = S_OTHER;
-        else { i = e; v = S_TAG; }
-      } else if (v === EXPAND) unit = text.charCodeAt(i);
-      else if (v === HIGH_SURROGATE) {
-        unit = text.charCodeAt(i);
-        const lo = text.charCodeAt(i + 1);
-        if (lo >= 0xdc00 && lo <= 0xdfff) { unit = 0x10000 + ((unit - 0xd800) << 10) + (lo - 0xdc00); i++; }
-      }
-      if (unit >= 0) {
-        // Rare: a character folding to several code units, or an astral one.
-        const folded = slowFold(unit);
-        if (buf.length < p + folded.length + (n - i) + 16) {
-          const bigger = new Uint16Array((p + folded.length + (n - i) + 16) * 2);
-          bigger.set(buf.subarray(0, p));
-          this.chars = buf = bigger;
+        if (unit >= 0) {
+          // Rare: a character folding to several code units, or an astral one.
+          const folded = slowFold(unit);
+          if (buf.length < p + folded.length + (n - i) + 16) {
+            const bigger = new Uint16Array((p + folded.length + (n - i) + 16) * 2);
+            bigger.set(buf.subarray(0, p));
+            this.chars = buf = bigger;
+          }
+          this.#p = p; this.#count = count; this.#inWord = inWord; this.#wordStart = wordStart;
+          this.#h = h; this.#k = k; this.#sf = sf; this.#sc = sc;
+          this.#units(folded, unit > 0xffff);
+          p = this.#p; count = this.#count; inWord = this.#inWord; wordStart = this.#wordStart;
+          h = this.#h; k = this.#k; sf = this.#sf; sc = this.#sc;
+          start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
+          i++;
+          continue;
         }
-        this.#p = p; this.#count = count; this.#inWord = inWord; this.#wordStart = wordStart;
-        this.#h = h; this.#k = k; this.#sf = sf; this.#sc = sc;
-        this.#units(folded, unit > 0xffff);
-        p = this.#p; count = this.#count; inWord = this.#inWord; wordStart = this.#wordStart;
-        h = this.#h; k = this.#k; sf = this.#sf; sc = this.#sc;
-        start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
-        i++;
-        continue;
       }
       // A separator: close the current word, accumulate the separator run.
       if (inWord) {
