@@ -4,8 +4,8 @@
  * connector uses (terms on numeroProcesso, range on dataHoraUltimaAtualizacao, size, sort on
  * @timestamp asc with strict search_after, 404 index_not_found_exception). Test-only code.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { FakeUpstream, type Handler as FakeHandler, type RawRequest, type Reply } from '../../testing/fake-upstream.ts';
 import { cnjCheckDigits } from '../../../platform/identifiers/cnj.ts';
 
 export interface RecordedRequest {
@@ -18,82 +18,27 @@ export interface RecordedRequest {
   body: any;
 }
 
-export interface Reply {
-  status?: number;
-  headers?: Record<string, string>;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** Sent verbatim (wins over `json`). */
-  text?: string;
-  /** Wait before answering. */
-  delayMs?: number;
-  /** Drop the connection without answering. */
-  hangUp?: boolean;
-}
+export type { Reply } from '../../testing/fake-upstream.ts';
+export type Handler = FakeHandler<RecordedRequest>;
 
-export type Handler = (req: RecordedRequest) => Reply | Promise<Reply>;
-
-export class FakeDataJud {
-  readonly requests: RecordedRequest[] = [];
-  handler: Handler;
-  readonly #server: Server;
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  url = '';
-
-  private constructor(handler: Handler) {
-    this.handler = handler;
-    this.#server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void this.#answer(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks).toString('utf8'), res));
-    });
-  }
-
+export class FakeDataJud extends FakeUpstream<RecordedRequest> {
   static async start(handler: Handler): Promise<FakeDataJud> {
-    const fake = new FakeDataJud(handler);
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
-    fake.url = `http://127.0.0.1:${(fake.#server.address() as AddressInfo).port}`;
-    return fake;
+    return new FakeDataJud(handler).listen();
   }
 
   requestsTo(alias: string): RecordedRequest[] {
     return this.requests.filter((r) => r.alias === alias);
   }
 
-  async close(): Promise<void> {
-    for (const t of this.#timers) clearTimeout(t);
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #answer(method: string, path: string, headers: IncomingHttpHeaders, raw: string, res: import('node:http').ServerResponse): Promise<void> {
-    let body: unknown;
+  protected record({ method, url, headers, body }: RawRequest): RecordedRequest {
+    let parsed: unknown;
     try {
-      body = JSON.parse(raw);
+      parsed = JSON.parse(body);
     } catch {
-      body = undefined;
+      parsed = undefined;
     }
-    const alias = decodeURIComponent(/^\/([^/]+)\/_search$/.exec(path)?.[1] ?? '');
-    const recorded: RecordedRequest = { method, path, alias, headers, body };
-    this.requests.push(recorded);
-    const reply = await this.handler(recorded);
-    if (reply.delayMs) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          this.#timers.delete(t);
-          resolve();
-        }, reply.delayMs);
-        this.#timers.add(t);
-      });
-    }
-    if (res.destroyed) return;
-    if (reply.hangUp) {
-      res.socket?.destroy();
-      return;
-    }
-    const text = reply.text ?? JSON.stringify(reply.json ?? {});
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-    res.end(text);
+    const alias = decodeURIComponent(/^\/([^/]+)\/_search$/.exec(url)?.[1] ?? '');
+    return { method, path: url, alias, headers, body: parsed };
   }
 }
 

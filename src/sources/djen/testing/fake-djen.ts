@@ -2,8 +2,8 @@
  * Test double of DJEN on 127.0.0.1 (random port): records every request and answers through a
  * handler; plus item and ZIP builders. Test-only code.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { FakeUpstream, type Handler as FakeHandler, type RawRequest } from '../../testing/fake-upstream.ts';
 import { readFileSync } from 'node:fs';
 import { ZipFile } from 'yazl';
 import { cnjCheckDigits } from '../../../platform/identifiers/cnj.ts';
@@ -17,66 +17,17 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
 }
 
-export interface Reply {
-  status?: number;
-  headers?: Record<string, string>;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** Sent verbatim (wins over `json`). */
-  text?: string;
-  /** Sent verbatim (wins over `text`). */
-  body?: Buffer;
-  delayMs?: number;
-}
+export type { Reply } from '../../testing/fake-upstream.ts';
+export type Handler = FakeHandler<RecordedRequest>;
 
-export type Handler = (req: RecordedRequest) => Reply | Promise<Reply>;
-
-export class FakeDjen {
-  readonly requests: RecordedRequest[] = [];
-  handler: Handler;
-  url = '';
-  readonly #server: Server;
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-
-  private constructor(handler: Handler) {
-    this.handler = handler;
-    this.#server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => void this.#answer(req.method ?? '', req.url ?? '/', req.headers, res));
-    });
-  }
-
+export class FakeDjen extends FakeUpstream<RecordedRequest> {
   static async start(handler: Handler): Promise<FakeDjen> {
-    const fake = new FakeDjen(handler);
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
-    fake.url = `http://127.0.0.1:${(fake.#server.address() as AddressInfo).port}`;
-    return fake;
+    return new FakeDjen(handler).listen();
   }
 
-  async close(): Promise<void> {
-    for (const t of this.#timers) clearTimeout(t);
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #answer(method: string, url: string, headers: IncomingHttpHeaders, res: ServerResponse): Promise<void> {
+  protected record({ method, url, headers }: RawRequest): RecordedRequest {
     const parsed = new URL(url, 'http://fake');
-    const recorded: RecordedRequest = { method, path: parsed.pathname, query: parsed.searchParams, headers };
-    this.requests.push(recorded);
-    const reply = await this.handler(recorded);
-    if (reply.delayMs) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          this.#timers.delete(t);
-          resolve();
-        }, reply.delayMs);
-        this.#timers.add(t);
-      });
-    }
-    if (res.destroyed) return;
-    const body = reply.body ?? Buffer.from(reply.text ?? JSON.stringify(reply.json ?? {}));
-    res.writeHead(reply.status ?? 200, { 'content-type': reply.body ? 'application/octet-stream' : 'application/json', ...reply.headers });
-    res.end(body);
+    return { method, path: parsed.pathname, query: parsed.searchParams, headers };
   }
 }
 
