@@ -24,10 +24,13 @@ export class RateLimiter {
   readonly #limits: Record<RouteClass, RateLimit>;
   readonly #now: () => number;
   readonly #windows = new Map<string, Window>();
+  /** A window this old has ended whatever its class. */
+  readonly #longestWindowMs: number;
 
   constructor(limits: Record<RouteClass, RateLimit>, now: () => number = Date.now) {
     this.#limits = limits;
     this.#now = now;
+    this.#longestWindowMs = Math.max(...Object.values(limits).map((l) => l.windowMs));
   }
 
   /** Counts the request; sets the RateLimit-* headers; throws RATE_LIMITED past the class's limit. */
@@ -61,9 +64,8 @@ export class RateLimiter {
 
   /** Drops the windows that have ended; if none has, the oldest one. */
   #evict(now: number): void {
-    const longest = Math.max(...Object.values(this.#limits).map((l) => l.windowMs));
     for (const [key, w] of this.#windows) {
-      if (w.startedAt + longest > now) break; // oldest first: the rest are younger still
+      if (w.startedAt + this.#longestWindowMs > now) break; // oldest first: the rest are younger still
       this.#windows.delete(key);
     }
     if (this.#windows.size >= MAX_COUNTERS) this.#windows.delete(this.#windows.keys().next().value!);
