@@ -10,7 +10,7 @@ import { publicationModule } from '../src/capabilities/publications/module.ts';
 import { migrate } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices } from '../src/platform/services.ts';
-import { openSources } from '../src/sources/index.ts';
+import { openUpstreams } from '../src/cli/upstreams.ts';
 import { freshDatabase } from '../test/harness.ts';
 
 export interface CadernoIngestResult {
@@ -26,7 +26,7 @@ export async function cadernoIngest(target = Number(process.env.CADERNO_BENCH_CO
   const fresh = await freshDatabase();
   const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '20000', DJEN_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
   await migrate(fresh.database);
-  const sources = await openSources(config);
+  const sources = await openUpstreams(config);
   const s = createServices(config, fresh.database, createLogger('warn'), { sources });
   const ingest = publicationModule(s).ingest;
   const source = sources.publications;

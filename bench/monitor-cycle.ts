@@ -12,7 +12,7 @@ import { migrate } from '../src/platform/db/database.ts';
 import { parseCnjWithCourt } from '../src/platform/identifiers/cnj.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices } from '../src/platform/services.ts';
-import { openSources } from '../src/sources/index.ts';
+import { openUpstreams } from '../src/cli/upstreams.ts';
 import { freshDatabase } from '../test/harness.ts';
 
 export const MONITOR_CYCLE_TARGET_PER_1000 = 10;
@@ -30,7 +30,7 @@ export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResul
   const fresh = await freshDatabase();
   const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '20000', DATAJUD_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
   await migrate(fresh.database);
-  const sources = await openSources(config);
+  const sources = await openUpstreams(config);
   const log = createLogger('warn');
   const s = createServices(config, fresh.database, log, { sources });
   try {

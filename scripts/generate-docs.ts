@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';
-import { errorsMarkdown } from '../src/platform/http/errors.ts';
+import { errorsMarkdown } from '../src/platform/errors.ts';
 
 export const GENERATED_DOCS: Record<string, () => string> = {
   'docs/errors.md': errorsMarkdown,

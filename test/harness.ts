@@ -20,7 +20,7 @@ import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices, type Services } from '../src/platform/services.ts';
 import { jobHandlers, scheduleRecurringJobs } from '../src/capabilities/index.ts';
 import { Worker } from '../src/platform/jobs/worker.ts';
-import { openSources, type OpenedSources } from '../src/sources/index.ts';
+import { openUpstreams, type OpenedSources } from '../src/cli/upstreams.ts';
 
 export interface HarnessOptions extends BuildOptions {
   config?: Partial<Config>;
@@ -127,7 +127,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const log = createLogger(config.logLevel, opts.captureLogs ? sink : undefined);
   await migrate(fresh.database);
   const clock = opts.clock ?? systemClock;
-  const sources = await openSources(config, { clock });
+  const sources = await openUpstreams(config, { clock });
   const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
   const app = await buildApp(services, opts);
   await scheduleRecurringJobs(services);

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ApiError } from '../src/platform/http/errors.ts';
+import { ApiError } from '../src/platform/errors.ts';
 import { defineRoute } from '../src/platform/http/route.ts';
 
 export const FAILURES = ['not_found', 'source', 'timeout', 'internal', 'bad_input'] as const;

@@ -18,7 +18,7 @@ import { freshDatabase, testPrices } from '../../test/harness.ts';
 import { BENCH_ROUTES, handleDriver, send } from './ipc.ts';
 import { caseModule } from '../../src/capabilities/processes/module.ts';
 import { parseCnjWithCourt } from '../../src/platform/identifiers/cnj.ts';
-import { openSources, type OpenedSources } from '../../src/sources/index.ts';
+import { openUpstreams, type OpenedSources } from '../../src/cli/upstreams.ts';
 
 const QUERY_TYPE = 'bench.charged';
 /** What the hot-cover case is charged as. */
@@ -97,7 +97,7 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
   const config = benchConfig(fresh.config);
   await migrate(fresh.database);
   const prices = new PriceTable(testPrices({ [QUERY_TYPE]: PRICE_CENTAVOS }));
-  const sources = await openSources(config);
+  const sources = await openUpstreams(config);
   started.sources = sources;
   const services = createServices(config, fresh.database, createLogger(config.logLevel), { prices, sources });
   const app = await buildApp(services, { extraRoutes: mountBenchRoutes });

@@ -12,7 +12,7 @@ import { Worker } from '../platform/jobs/worker.ts';
 import { DELIVERY_JOB, DELIVERY_POLL_MS } from '../platform/webhooks/deliveries.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
-import { openSources, type OpenedSources } from '../sources/index.ts';
+import { openUpstreams, type OpenedSources } from './upstreams.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
 function startWorkers(s: Services): { id: string; stop(): Promise<void> } {
@@ -72,7 +72,7 @@ async function bootstrapSandboxAccount(s: Services, baseUrl: string, sources: Op
 /** The upstreams, logging the sandbox's generation when it runs. */
 async function upstreams(config: Config, log: Services['log']): Promise<OpenedSources> {
   let last = 0;
-  const sources = await openSources(config, {
+  const sources = await openUpstreams(config, {
     onProgress: (done, total) => {
       if (done === total || done - last >= total / 4) log.info({ done, total }, 'sandbox: generating the fictitious data set');
       last = done;

@@ -15,8 +15,8 @@ import { SecretBox } from './crypto/secret-box.ts';
 import { WebhookConfigStore } from './webhooks/config-store.ts';
 import { DeliveryPlanner, DeliveryStore } from './webhooks/deliveries.ts';
 import { WebhookSender } from './webhooks/send.ts';
-import type { Sources } from '../sources/ports.ts';
-import { NO_SOURCES } from '../sources/unconfigured.ts';
+import type { Sources } from './ports/sources.ts';
+import { NO_SOURCES } from './ports/unconfigured.ts';
 
 export interface Services {
   config: Config;

@@ -3,7 +3,7 @@
  * courts it reaches and the resources it gives; the courts listing is derived from this, so it never
  * claims coverage that no connector provides.
  */
-import type { Court } from '../capabilities/courts/data.ts';
+import type { Court } from '../platform/courts/table.ts';
 
 export interface SourceCoverage {
   /** Name shown to integrators, e.g. "DataJud". */

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { coverageOf } from '../../sources/registry.ts';
-import { COURTS, SYSTEMS } from './data.ts';
+import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
 
 const SEGMENTS = [...new Set(COURTS.map((c) => c.segmento))];
 

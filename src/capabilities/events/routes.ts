@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { addMs, iso } from '../../platform/clock.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { PAGE_LIMIT_MAX } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';

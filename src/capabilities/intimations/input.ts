@@ -4,7 +4,7 @@
  * `oabs` (a list, or a comma-separated query value), each item also as `UF:NUMBER`; all are merged,
  * each registration once, in canonical form (SP123456).
  */
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { parseOab, parseOabParts, type Oab } from '../../platform/identifiers/oab.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
 

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import { SourceError, type PublicationRecord } from '../../sources/ports.ts';
+import { SourceError, type PublicationRecord } from '../../platform/ports/sources.ts';
 import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
 import { CycleBudget } from '../publications/cycle-budget.ts';
 import { publicationModule } from '../publications/module.ts';

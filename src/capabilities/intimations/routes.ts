@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';

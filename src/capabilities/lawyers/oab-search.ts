@@ -10,14 +10,14 @@
 import { dayBefore, iso } from '../../platform/clock.ts';
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
-import { ApiError, isApiError } from '../../platform/http/errors.ts';
+import { ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
 import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
-import { eventOrigin, type PublicationRecord } from '../../sources/ports.ts';
+import { eventOrigin, type PublicationRecord } from '../../platform/ports/sources.ts';
 import { fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
 import { publicationModule } from '../publications/module.ts';
 

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { requireCourtSigla } from '../courts/data.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { requireCourtSigla } from '../../platform/courts/table.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/operation.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';

@@ -21,7 +21,7 @@ import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
-import { SourceError, type CaseRecord } from '../../sources/ports.ts';
+import { SourceError, type CaseRecord } from '../../platform/ports/sources.ts';
 import { caseModule } from '../processes/module.ts';
 import { renewDue } from './renew.ts';
 import { dueForCheck, monitorAudience, type MonitorRow } from './store.ts';

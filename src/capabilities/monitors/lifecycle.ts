@@ -4,7 +4,7 @@
  * are written in one transaction: a debit that fails leaves no monitor behind.
  */
 import type { Transaction } from 'kysely';
-import type { Court } from '../courts/data.ts';
+import type { Court } from '../../platform/courts/table.ts';
 import type { ChargeMeta } from '../../platform/billing/inline-charge.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { DB, MonitorFrequency } from '../../platform/db/schema.ts';

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Court } from '../courts/data.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import type { Court } from '../../platform/courts/table.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';

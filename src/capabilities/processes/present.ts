@@ -3,8 +3,8 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import { JsonText } from '../../platform/http/stored-response.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
-import { courtBySigla } from '../courts/data.ts';
-import type { PartyRecord, Sources } from '../../sources/ports.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
+import type { PartyRecord, Sources } from '../../platform/ports/sources.ts';
 import { mainInstance, publicMovement, type StoredCase } from './store.ts';
 import type { Lookup } from './service.ts';
 

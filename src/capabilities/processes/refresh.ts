@@ -9,11 +9,11 @@ import { iso, type Clock } from '../../platform/clock.ts';
 import type { Ledger } from '../../platform/billing/ledger.ts';
 import type { CaseRefreshesTable, DB } from '../../platform/db/schema.ts';
 import type { EventLog } from '../../platform/events/log.ts';
-import { ApiError, isApiError } from '../../platform/http/errors.ts';
+import { ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import type { Sources } from '../../sources/ports.ts';
+import type { Sources } from '../../platform/ports/sources.ts';
 import { ENRICH_JOB, type CaseService } from './service.ts';
 import type { CaseStore } from './store.ts';
 

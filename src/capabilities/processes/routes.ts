@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { iso } from '../../platform/clock.ts';
 import type { CaseRefreshesTable } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/operation.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';

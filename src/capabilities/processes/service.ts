@@ -10,11 +10,11 @@
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { isValidCnj, parseCnj, type Cnj } from '../../platform/identifiers/cnj.ts';
-import { courtByJTr, type Court } from '../courts/data.ts';
+import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } from '../../sources/ports.ts';
+import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } from '../../platform/ports/sources.ts';
 import type { CaseStore, StoredCase } from './store.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';

@@ -11,7 +11,7 @@ import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 import type { EventLog } from '../../platform/events/log.ts';
-import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceRecord, type MovementRecord, type PartyRecord, type SourceInfo } from '../../sources/ports.ts';
+import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceRecord, type MovementRecord, type PartyRecord, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 

@@ -5,7 +5,7 @@
  * Two kinds at once, or a `tipo` that contradicts the field given, is 400 INVALID_PARAMETER.
  */
 import type { PublicationMonitorType } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { formatCnj, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOab } from '../../platform/identifiers/oab.ts';
 import { foldText } from '../../platform/text.ts';

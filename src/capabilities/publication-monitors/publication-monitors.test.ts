@@ -10,7 +10,7 @@ import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import type { PublicationRecord } from '../../sources/ports.ts';
+import type { PublicationRecord } from '../../platform/ports/sources.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
 import { publicationModule } from '../publications/module.ts';
 import { publicationRecord, ScriptedSource, tjspNumber } from '../publications/testing.ts';

@@ -10,8 +10,8 @@
 import type { Logger } from 'pino';
 import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
-import { SourceError } from '../../sources/ports.ts';
-import { COURTS } from '../courts/data.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
+import { COURTS } from '../../platform/courts/table.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import type { PublicationIngest } from './ingest.ts';
 

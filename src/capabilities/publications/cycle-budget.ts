@@ -5,7 +5,7 @@
  * the rest wait for the next. A geoblock or a rate limit ends the run at once: every further query
  * would fail the same way.
  */
-import { SourceError } from '../../sources/ports.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
 
 export class CycleBudget {
   readonly max: number;

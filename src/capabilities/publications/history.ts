@@ -10,7 +10,7 @@ import { dayBefore, DAY_MS, iso } from '../../platform/clock.ts';
 import type { OabHistoriesTable } from '../../platform/db/schema.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
-import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../sources/ports.ts';
+import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../platform/ports/sources.ts';
 import type { PublicationIngest } from './ingest.ts';
 import { publicationModule } from './module.ts';
 

@@ -11,7 +11,7 @@ import { iso } from '../../platform/clock.ts';
 import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { Services } from '../../platform/services.ts';
-import { eventOrigin, type PublicationRecord, type SourceInfo } from '../../sources/ports.ts';
+import { eventOrigin, type PublicationRecord, type SourceInfo } from '../../platform/ports/sources.ts';
 import { MonitorIndex } from './monitor-index.ts';
 import { publicationView, type PublicationLinks } from './present.ts';
 import { lawyerRows, publicationRow, PublicationSearchIndex, searchableText } from './store.ts';

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { PublicationMatcher } from '../../platform/matching/index.ts';
-import type { PublicationRecord } from '../../sources/ports.ts';
+import type { PublicationRecord } from '../../platform/ports/sources.ts';
 
 export interface LiveMonitors {
   /** The live monitors a publication matches (court filters applied), each once. */

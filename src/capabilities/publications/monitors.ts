@@ -11,13 +11,13 @@ import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { DB, PublicationMonitorOrigin, PublicationMonitorsTable, PublicationMonitorType } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { newId } from '../../platform/ids.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
-import { requireCourtSigla } from '../courts/data.ts';
+import { requireCourtSigla } from '../../platform/courts/table.ts';
 import { eventKindFor } from './ingest.ts';
 
 export type PublicationMonitorRow = PublicationMonitorsTable;

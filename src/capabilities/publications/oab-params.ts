@@ -4,7 +4,7 @@
  * /oab.ts reads: `SP123456`, `123.456/SP`, `OAB/SP 123456`). Both at once must agree.
  */
 import { Type } from 'typebox';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { parseOab, parseOabParts, type Oab } from '../../platform/identifiers/oab.ts';
 
 export const OabFields = {

@@ -16,7 +16,7 @@ import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { Services } from '../../platform/services.ts';
-import { SourceError, type PublicationQuery } from '../../sources/ports.ts';
+import { SourceError, type PublicationQuery } from '../../platform/ports/sources.ts';
 import { cadernoCourts } from './cadernos.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { parseOabKey, RECENT_DAYS } from './history.ts';

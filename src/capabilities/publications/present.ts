@@ -7,7 +7,7 @@
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { decodeHtmlEntities } from '../../platform/matching/index.ts';
-import type { PublicationRecord } from '../../sources/ports.ts';
+import type { PublicationRecord } from '../../platform/ports/sources.ts';
 
 export interface PublicationLinks {
   /** TRAMITA_PUBLIC_URL; without it `link_api` is a path. */

@@ -3,7 +3,7 @@
  * normalizes them) and a scripted PublicationSource that records what it was asked. Test-only code.
  */
 import { cnjCheckDigits } from '../../platform/identifiers/cnj.ts';
-import type { CadernoInfo, PublicationQuery, PublicationRecord, PublicationSource, PublicationSearchResult } from '../../sources/ports.ts';
+import type { CadernoInfo, PublicationQuery, PublicationRecord, PublicationSource, PublicationSearchResult } from '../../platform/ports/sources.ts';
 
 let nextId = 910_000_000;
 let nextSeq = 7_100_000;

@@ -11,9 +11,9 @@
 import type { Transaction } from 'kysely';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { DB, RadarsTable } from '../../platform/db/schema.ts';
-import { ApiError, isApiError } from '../../platform/http/errors.ts';
+import { ApiError, isApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
-import { SourceError, type CaseDetailsSource } from '../../sources/ports.ts';
+import { SourceError, type CaseDetailsSource } from '../../platform/ports/sources.ts';
 import type { CaseModule } from '../processes/module.ts';
 import type { StoredCase } from '../processes/store.ts';
 import { correspondences, criteriaOf, mayBeInCourts, passesFilters, searchedNames, type Correspondence, type RadarCriteria } from './match.ts';

@@ -8,10 +8,10 @@
 import type { FastifyRequest } from 'fastify';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import { SourceError } from '../../sources/ports.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
 import { chargeInTransaction, type ChargeMeta } from '../../platform/billing/inline-charge.ts';
 import { describeFailure, findMatches, recordResult, type RadarMatch } from './check.ts';
 import { RADAR_QUERY_TYPE } from './cycle.ts';

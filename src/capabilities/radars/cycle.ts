@@ -11,11 +11,11 @@
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
-import { isApiError } from '../../platform/http/errors.ts';
+import { isApiError } from '../../platform/errors.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
-import { SourceError } from '../../sources/ports.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
 import { checkRadar } from './check.ts';
 import type { RadarModule } from './module.ts';
 

@@ -1,6 +1,6 @@
 /** Create and PATCH bodies → radar columns, each field validated (400 naming it, spec §7). */
 import type { MonitorFrequency } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { checkName, normalizeCourts, normalizeWords, type RadarKind } from './match.ts';

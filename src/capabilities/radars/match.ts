@@ -4,12 +4,12 @@
  * classes, required and forbidden words) decide whether the case is reported at all.
  */
 import type { RadarsTable } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import { foldText } from '../../platform/text.ts';
-import type { PartyRecord } from '../../sources/ports.ts';
-import { courtByJTr, courtBySigla } from '../courts/data.ts';
+import type { PartyRecord } from '../../platform/ports/sources.ts';
+import { courtByJTr, courtBySigla } from '../../platform/courts/table.ts';
 import type { StoredCase } from '../processes/store.ts';
 
 export type RadarKind = RadarsTable['tipo'];

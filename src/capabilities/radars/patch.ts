@@ -6,7 +6,7 @@
  */
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 import { filterColumns, type FilterInput } from './input.ts';
 import { criteriaOf, widens } from './match.ts';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';

@@ -5,7 +5,7 @@
  */
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { pendingResponse } from '../../platform/http/operation.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { fromColumns } from '../../platform/http/stored-response.ts';

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, encodeCursor, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { isValidCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';

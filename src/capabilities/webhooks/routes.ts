@@ -9,7 +9,7 @@ import { iso } from '../../platform/clock.ts';
 import type { WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
 import { EVENT_NAMES, isEventKind } from '../../platform/events/kinds.ts';
 import { eventBody } from '../../platform/events/payload.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';

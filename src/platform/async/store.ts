@@ -7,7 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { AsyncRequestsTable, DB } from '../db/schema.ts';
-import { ApiError, errorBody } from '../http/errors.ts';
+import { ApiError, errorBody } from '../errors.ts';
 import { jsonResponse, toColumns, type StoredResponse } from '../http/stored-response.ts';
 
 export class AsyncRequestStore {

@@ -14,7 +14,7 @@
 import type { Clock } from '../clock.ts';
 import { iso } from '../clock.ts';
 import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Batchable, Settled, Work } from './group-commit.ts';
 

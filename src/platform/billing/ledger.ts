@@ -11,7 +11,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
 import { engineOf } from '../db/engine.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';

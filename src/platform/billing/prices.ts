@@ -5,7 +5,7 @@
  * A plan may inherit another and exclude query types; an excluded type is 403 OPERATION_NOT_ALLOWED.
  */
 import fs from 'node:fs';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 export interface PlanSpec {
   description?: string;

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountStore, KeyOwner } from '../accounts/store.ts';
 import { looksLikeKey } from '../accounts/keys.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import type { AuthContext } from './route.ts';
 
 export function presentedKey(req: FastifyRequest): string | undefined {

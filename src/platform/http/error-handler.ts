@@ -4,8 +4,8 @@
  * field; anything unexpected is logged and answered as INTERNAL_ERROR without a stack trace.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SourceError } from '../../sources/ports.ts';
-import { ApiError, errorBody, isApiError } from './errors.ts';
+import { SourceError } from '../ports/sources.ts';
+import { ApiError, errorBody, isApiError } from '../errors.ts';
 
 interface AjvError {
   keyword: string;

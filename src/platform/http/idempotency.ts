@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { fromColumns, sendStored, toColumns } from './stored-response.ts';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -4,7 +4,7 @@
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Services } from '../services.ts';
-import { ERRORS } from './errors.ts';
+import { ERRORS } from '../errors.ts';
 import type { RouteMeta } from './route.ts';
 
 const ERROR_SCHEMA = {

@@ -18,7 +18,7 @@ import type { AsyncRequestStore } from '../async/store.ts';
 import type { Charged, Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError, errorBody } from '../errors.ts';
 import { toApiError } from './error-handler.ts';
 import { parsePrefer, type Preferences } from './prefer.ts';
 import type { Outcome, RouteMeta } from './route.ts';

@@ -4,7 +4,7 @@
  * and tagged with its listing, so a cursor from elsewhere is 400 INVALID_CURSOR, not a wrong page.
  */
 import { Type } from 'typebox';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimit, RouteClass } from '../../config.ts';
-import { isApiError } from './errors.ts';
+import { isApiError } from '../errors.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 const LIMITS = { lookup: { max: 2, windowMs: 60_000 }, account: { max: 1, windowMs: 1_000 } } as unknown as Record<RouteClass, RateLimit>;

@@ -10,7 +10,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimit, RouteClass } from '../../config.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 /** Counters kept at most; past it, ended windows go first, then the longest-kept. */
 const MAX_COUNTERS = 10_000;

@@ -3,8 +3,8 @@
  * ISO 7064 MOD 97-10 check digits (Anexo VIII) and the J.TR → court mapping (Res. 65 codes, see
  * reference/upstream/cnj-number.md §3–4). Unknown J.TR combinations throw; nothing defaults.
  */
-import { ApiError } from '../http/errors.ts';
-import { courtBySigla, type Court } from '../../capabilities/courts/data.ts';
+import { ApiError } from '../errors.ts';
+import { courtBySigla, type Court } from '../courts/table.ts';
 import { identifierError, quoted } from './error.ts';
 import { ufOfStateTr } from './uf.ts';
 

@@ -2,7 +2,7 @@
  * Shared helper for the identifier parsers: builds the ApiError they throw, with
  * `details = { field?, value }` (value = the input as received).
  */
-import { ApiError, type ErrorCode } from '../http/errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 
 export function identifierError(code: ErrorCode, message: string, input: unknown, field?: string): ApiError {
   return new ApiError(code, message, { ...(field ? { field } : {}), value: input });

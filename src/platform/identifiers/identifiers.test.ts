@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../http/errors.ts';
-import { COURTS } from '../../capabilities/courts/data.ts';
+import { ApiError } from '../errors.ts';
+import { COURTS } from '../courts/table.ts';
 import {
   cnjCheckDigits, cnjCourtSigla, courtOfCnj, formatCnj, isValidCnj, parseCnj, parseCnjWithCourt,
   cnpjCheckDigits, cpfCheckDigits, isValidCnpj, isValidCpf, parseCnpj, parseCpf, parseCpfCnpj,

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { toBrl } from '../billing/prices.ts';
 import { addMs, iso } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
-import { isApiError } from '../http/errors.ts';
+import { isApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { activeAccountIds } from './active-accounts.ts';
 import { RENEWAL_PERIOD_MS } from './frequency.ts';

@@ -7,7 +7,7 @@
  */
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { isPublicAddress } from './address.ts';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { isPublicAddress } from './address.ts';
 import { guardedLookup, PRIVATE_ADDRESS_CODE, type LookupAll } from './lookup.ts';
 import { WebhookSender, RESPONSE_EXCERPT_BYTES } from './send.ts';

@@ -12,7 +12,7 @@
  *   órgão names come with the "EXECU??O" encoding glitch.
  * Sistema codes: 1 "Pje" and 4 "EPROC" are real [V]; the others are [I].
  */
-import { COURTS, type Court } from '../../capabilities/courts/data.ts';
+import { COURTS, type Court } from '../../platform/courts/table.ts';
 import type { Grau, UnitKind } from './families.ts';
 import type { Orgao } from './model.ts';
 import { personName } from './names.ts';

@@ -1,7 +1,7 @@
 /** The generated data set: determinism, valid identifiers, routing, structure, indexes, time. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { courtBySigla } from '../../capabilities/courts/data.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { isValidCnpj, isValidCpf } from '../../platform/identifiers/cpf-cnpj.ts';

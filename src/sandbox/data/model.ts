@@ -2,7 +2,7 @@
  * The sandbox's own records: what the simulators render into DataJud documents and portal answers.
  * Times are epoch milliseconds. Nothing here is real data (see names.ts for the naming scheme).
  */
-import type { Court } from '../../capabilities/courts/data.ts';
+import type { Court } from '../../platform/courts/table.ts';
 import type { Grau } from './families.ts';
 import type { Code, MovementType } from './tpu.ts';
 

@@ -4,7 +4,7 @@
  * a court (`siglaTribunal`, or the court the number names). It is visible at once in searches, in
  * today's caderno and at `/comunicacao/{id}`.
  */
-import { courtBySigla, type Court } from '../../capabilities/courts/data.ts';
+import { courtBySigla, type Court } from '../../platform/courts/table.ts';
 import { cnjCourtSigla, isValidCnj, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { isUf } from '../../platform/identifiers/uf.ts';
 import { hash32, Random } from '../data/prng.ts';

@@ -6,7 +6,7 @@
  * - plain: TJRJ-style plain text with "\n\r" separators (and `link: null`).
  * Names are printed upper case; `nomeClasse` in DJEN's odd casing ("APELAçãO CíVEL").
  */
-import { courtBySigla } from '../../capabilities/courts/data.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { hash32 } from '../data/prng.ts';
 import { foldText } from '../data/text.ts';

@@ -12,7 +12,7 @@
  * does not enforce the limit (the fault layer's 429 does), and a client that backs off at ≤ 2
  * remaining must not stall a test. Communications dated after the clock's day do not exist yet.
  */
-import { courtBySigla } from '../../capabilities/courts/data.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
 import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts';
 import { CADERNO_URL_TTL_MS, type Cadernos } from './caderno.ts';
 import { renderCertidao } from './certidao.ts';

@@ -3,7 +3,7 @@
  * reference/upstream/cnj-number.md §4, datajud.md §9). Numbers of courts without an index (STF, the
  * CNJ, the councils) fail with `no_index` before any request: the caller answers 422, not 500.
  */
-import { COURTS, courtBySigla, type Court } from '../../capabilities/courts/data.ts';
+import { COURTS, courtBySigla, type Court } from '../../platform/courts/table.ts';
 import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { raceAbort } from './concurrency.ts';
 import { DataJudError } from './errors.ts';

@@ -1,7 +1,7 @@
 /** The DataJud connector against a fake server: batching, coalescing, paging, retries, failures, budget. */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { COURTS } from '../../capabilities/courts/data.ts';
+import { COURTS } from '../../platform/courts/table.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from './budget.ts';
 import type { DataJudConnector, DataJudConnectorOptions } from './connector.ts';

@@ -1,10 +1,10 @@
 /**
- * Raw DataJud hits → normalized CaseRecords (src/sources/ports.ts). One hit is one instance (grau)
+ * Raw DataJud hits → normalized CaseRecords (src/platform/ports/sources.ts). One hit is one instance (grau)
  * of a case (reference/upstream/datajud.md §8.1), so hits are grouped by `numeroProcesso`. Every
  * quirk of §7–§8 is absorbed here; a field missing from one hit becomes null/empty, never a throw.
  */
 import { createHash } from 'node:crypto';
-import type { CaseRecord, CodeName, InstanceRecord, MovementComplement, MovementRecord, OrgaoJulgador } from '../ports.ts';
+import type { CaseRecord, CodeName, InstanceRecord, MovementComplement, MovementRecord, OrgaoJulgador } from '../../platform/ports/sources.ts';
 import type { EsHit } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
 

@@ -3,7 +3,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from '../datajud/budget.ts';
-import { SourceError } from '../ports.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
 import { DjenConnector, djenOptionsFromConfig, type DjenConnectorOptions } from './connector.ts';
 import { FakeDjen, fakeItem, page, pagedHandler, realSample, recordingSleep, type Handler } from './testing/fake-djen.ts';
 

@@ -11,7 +11,7 @@ import { systemClock, type Clock } from '../../platform/clock.ts';
 import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
 import type {
   CadernoInfo, CadernoIngestOptions, PublicationQuery, PublicationRecord, PublicationSearchOptions, PublicationSearchResult, PublicationSource, SourceInfo,
-} from '../ports.ts';
+} from '../../platform/ports/sources.ts';
 import { DEFAULT_MAX_ENTRY_BYTES, ingestCaderno } from './caderno.ts';
 import { DjenClient } from './client.ts';
 import { DjenError, malformed } from './errors.ts';

@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type SourceInfo } from '../ports.ts';
+import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type SourceInfo } from '../../platform/ports/sources.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 
 export interface PortalConnectorOptions {

@@ -4,7 +4,7 @@
  * a provider that answers garbage must never look like "no parties" or "not found".
  */
 import { parseOab } from '../../platform/identifiers/oab.ts';
-import { SourceError, type CaseDetailsRecord, type LawyerRecord, type PartyRecord, type PublicDocumentRecord } from '../ports.ts';
+import { SourceError, type CaseDetailsRecord, type LawyerRecord, type PartyRecord, type PublicDocumentRecord } from '../../platform/ports/sources.ts';
 
 type Json = Record<string, unknown>;
 

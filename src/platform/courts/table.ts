@@ -17,7 +17,7 @@
  * - "PJe-JT" (the labour courts' PJe) is kept distinct from "PJe", as the column spells it.
  */
 import { readFileSync } from 'node:fs';
-import { ApiError } from '../../platform/http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 export interface Court {
   sigla: string;

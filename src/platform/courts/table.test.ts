@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { COURTS, SYSTEMS, courtByJTr, courtBySigla } from './data.ts';
+import { COURTS, SYSTEMS, courtByJTr, courtBySigla } from './table.ts';
 
 const count = (segmento: string) => COURTS.filter((c) => c.segmento === segmento).length;
 

@@ -93,7 +93,7 @@ export function errorsMarkdown(): string {
     '',
     'Every error is `{"error": {"code", "message", "details"?}, "meta": {"requestId"}}` with the HTTP status below (spec §7).',
     'Branch on `error.code`, never on `message`. Errors are never charged.',
-    'This file is generated from `src/platform/http/errors.ts` by `npm run docs`; a test fails when they differ.',
+    'This file is generated from `src/platform/errors.ts` by `npm run docs`; a test fails when they differ.',
     '',
     '| status | code | meaning |',
     '|---|---|---|',
