@@ -1,5 +1,5 @@
 /**
- * The request path's charges of one group commit, written all at once on SQLite (group-commit.ts
+ * The request path's charges of one group commit, written all at once on SQLite (db/group-commit.ts
  * `Batchable`): each account's balance read once inside the batch's transaction, every charge decided
  * in order against it (a charge the balance no longer covers is refused, 403 INSUFFICIENT_CREDITS,
  * and writes nothing), then one multi-row INSERT per table and one UPDATE per account. The same rows
@@ -16,7 +16,7 @@ import { iso } from '../clock.ts';
 import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Batchable, Settled, Work } from './group-commit.ts';
+import type { Batchable, Settled, Work } from '../db/group-commit.ts';
 
 /** What the operation runner charges for one answered request. */
 export interface Charge {

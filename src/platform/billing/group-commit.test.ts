@@ -1,5 +1,5 @@
 /**
- * Ledger.transact and Ledger.charge: charges queued in the same tick commit together on SQLite (group-commit.ts), yet
+ * Ledger.transact and Ledger.charge: charges queued in the same tick commit together on SQLite (db/group-commit.ts), yet
  * each one stays atomic: a unit that fails after writing leaves nothing behind, the others commit,
  * nothing is charged twice, and every caller hears back only after the COMMIT. The atomicity tests
  * run on both engines (PostgreSQL gives each unit its own transaction).

@@ -5,7 +5,7 @@
  *   pays for; UNIQUE(account_id, operation_id) makes a second charge of one operation impossible;
  * - money is integer centavos.
  * The request path's charges run through `charge` (or `transact` with `chargeIn`, when more must commit
- * with them): on SQLite they share a commit (group-commit.ts), written in bulk (charge-batch.ts).
+ * with them): on SQLite they share a commit (db/group-commit.ts), written in bulk (charge-batch.ts).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
@@ -16,7 +16,7 @@ import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
 import { sqliteChargeBatch, type Charge, type Charged } from './charge-batch.ts';
-import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work } from './group-commit.ts';
+import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work } from '../db/group-commit.ts';
 
 export type { Charge, Charged } from './charge-batch.ts';
 

@@ -88,7 +88,7 @@ export function registerSqliteRoot(db: Kysely<any>, connection: NodeSqliteDataba
 
 /**
  * Marks a transaction as holding `connection` until `release` is called: queries on it may run
- * synchronously, since no other work can reach the connection meanwhile (billing/group-commit.ts).
+ * synchronously, since no other work can reach the connection meanwhile (db/group-commit.ts).
  */
 export function registerSqliteHolder(trx: Kysely<any>, connection: NodeSqliteDatabase): () => void {
   holders.set(trx, connection);

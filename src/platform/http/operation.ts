@@ -2,7 +2,7 @@
  * Runs a route's handler the way the contract requires (spec §1.2, §3.2, §8):
  * - prices it from the plan (403 OPERATION_NOT_ALLOWED / INSUFFICIENT_CREDITS before any work);
  * - on success, atomically (Ledger.charge; on SQLite in a transaction shared with the other charges
- *   of the same tick, billing/group-commit.ts): the search log (the result record), the conditional
+ *   of the same tick, db/group-commit.ts): the search log (the result record), the conditional
  *   debit and its ledger row, and, for a pending operation, the final response its status URL will
  *   replay (Ledger.transact + chargeIn); the response leaves only after the COMMIT;
  * - errors, not-found and source failures are never charged;

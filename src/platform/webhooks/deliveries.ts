@@ -12,7 +12,7 @@ import type { Audience } from '../events/log.ts';
 import { LEGACY_NAMES, type EventKind } from '../events/kinds.ts';
 import { eventBody, type EventEnvelope } from '../events/payload.ts';
 import { newId } from '../ids.ts';
-import { transactorFor, type Transactor } from '../billing/group-commit.ts';
+import { transactorFor, type Transactor } from '../db/group-commit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.entregar';

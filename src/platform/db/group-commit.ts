@@ -15,8 +15,8 @@
  * else would wait for it forever) and must not wait on anything but its statements.
  */
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { registerSqliteHolder, sqliteConnectionOf, type NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
+import type { DB } from './schema.ts';
+import { registerSqliteHolder, sqliteConnectionOf, type NodeSqliteDatabase } from './sqlite-dialect.ts';
 
 export type Work<T> = (trx: Transaction<DB>) => Promise<T>;
 
