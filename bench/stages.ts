@@ -59,13 +59,11 @@ function rawCharge(raw: DatabaseSync, accountId: string): () => void {
 /** The charge's unit of work, as operation.ts runs it: the search log, then the debit. */
 function chargeWork(ledger: Ledger, accountId: string) {
   return async (trx: Transaction<DB>) => {
-    const logId = newId('sl');
     const requestId = newId('req');
-    await ledger.recordSearch(trx, {
-      id: logId, accountId, requestId, queryType: 'bench.charged', method: 'GET',
-      path: BENCH_ROUTES.charged, statusCode: 200, chargedCentavos: 1,
+    await ledger.chargeIn(trx, {
+      accountId, queryType: 'bench.charged', origin: { requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 },
+      debits: [{ operationId: requestId, centavos: 1 }],
     });
-    await ledger.debit(trx, { accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', searchLogId: logId });
   };
 }
 

@@ -13,7 +13,7 @@ import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagi
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
 import type { Services } from '../../platform/services.ts';
-import { chargeMonitors } from '../publications/monitor-charge.ts';
+import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter, createMonitorIn, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
   monitorView, removeMonitor, updateMonitor, webhookUrlOf, type Creation, type MonitorPosition, type PublicationMonitorRow,
@@ -55,19 +55,21 @@ export function intimationRoutes(app: FastifyInstance, s: Services): void {
         + 'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a SUSPENSO one is reactivated and charged a new period. '
         + `201 when any monitor was created or reactivated, else 200. \`data.cobranca\` details the charge; \`meta.creditsCharged\` is its total. ${RULES}` },
     schema: { body: CreateIntimationBody, data: CreatedIntimationMonitors },
-    handler: async (req) => {
+    handler: async (req, op) => {
       const account = req.auth!.account;
       const oabs = requestedOabs(req.body, 'body');
       const tribunais = courtFilter(req.body.tribunais);
       const webhookUrl = await webhookUrlOf(s, account.id, req.body.webhook_url);
-      const priceCentavos = s.prices.priceFor(account.plan, QUERY_TYPE);
-      const { creations, charge } = await s.db.transaction().execute(async (trx) => {
+      const priceCentavos = op.priceCentavos;
+      const creations = await s.db.transaction().execute(async (trx) => {
         const creations: Creation[] = [];
         for (const oab of oabs) {
           creations.push(await createMonitorIn(s, trx, { accountId: account.id, origem: 'INTIMACOES', target: oabTarget(oab), webhookUrl, tribunais, priceCentavos }));
         }
+        // One search log with the total, one ledger row per monitor billed; a short balance creates none.
         const billed = creations.filter((c) => c.kind !== 'existing').map((c) => c.monitor);
-        return { creations, charge: billed.length > 0 ? await chargeMonitors(s, trx, req, { queryType: QUERY_TYPE, status: 201, monitors: billed }) : undefined };
+        if (billed.length > 0) await op.chargeIn(trx, { debits: billed.map(periodDebit), status: 201 });
+        return creations;
       });
       const billed = creations.filter((c) => c.kind !== 'existing');
       const data = {
@@ -75,9 +77,8 @@ export function intimationRoutes(app: FastifyInstance, s: Services): void {
         cobranca: { oabsCobradas: billed.map((c) => c.monitor.valor), precoPorOab: toBrl(priceCentavos), total: toBrl(billed.reduce((n, c) => n + c.monitor.preco_centavos, 0)) },
         reutilizados: creations.filter((c) => c.kind === 'existing').map((c) => c.monitor.valor),
       };
-      // Charged above with the monitors: the runner must not charge again.
-      if (!charge) return { data, free: true };
-      return { status: 201, data, meta: charge, free: true };
+      if (billed.length === 0) return { data, free: true };
+      return { status: 201, data };
     },
   });
 

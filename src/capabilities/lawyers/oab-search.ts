@@ -14,7 +14,6 @@ import { ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
-import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type PublicationRecord } from '../../platform/ports/sources.ts';
@@ -134,12 +133,11 @@ async function finish(s: Services, search: OabSearchesTable, set: Updateable<Tab
 
 async function charge(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {
   if (search.preco_centavos <= 0) return;
-  const searchLogId = newId('sl');
-  await s.ledger.recordSearch(trx, {
-    id: searchLogId, accountId: search.account_id, requestId: search.request_id, queryType: OAB_SEARCH_QUERY_TYPE,
-    method: 'POST', path: '/v1/advogados/oab/monitorar', statusCode: 200, chargedCentavos: search.preco_centavos,
+  await s.ledger.chargeIn(trx, {
+    accountId: search.account_id, queryType: OAB_SEARCH_QUERY_TYPE,
+    origin: { requestId: search.request_id, method: 'POST', path: '/v1/advogados/oab/monitorar', statusCode: 200 },
+    debits: [{ operationId: `oab-busca:${search.id}`, centavos: search.preco_centavos }],
   });
-  await s.ledger.debit(trx, { accountId: search.account_id, centavos: search.preco_centavos, operationId: `oab-busca:${search.id}`, queryType: OAB_SEARCH_QUERY_TYPE, searchLogId });
 }
 
 async function callback(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {

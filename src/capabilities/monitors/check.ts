@@ -24,9 +24,10 @@ import type { Services } from '../../platform/services.ts';
 import { SourceError, type CaseRecord } from '../../platform/ports/sources.ts';
 import { caseModule } from '../processes/module.ts';
 import { renewDue } from './renew.ts';
-import { dueForCheck, monitorAudience, type MonitorRow } from './store.ts';
+import { dueForCheck, MONITOR_CYCLE_JOB, monitorAudience, type MonitorRow } from './store.ts';
 
-export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
+export { MONITOR_CYCLE_JOB } from './store.ts';
+
 /** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
 const MAX_CHECKS_PER_RUN = 10_000;
 /** Aliases asked at the same time (the connector's shared budget still paces the requests). */

@@ -1,11 +1,10 @@
 /**
  * Creating, reactivating and removing case monitors (spec §4.8). Each change, the monitor's
- * subscription to its case and, for a paid creation, its charge (platform/billing/inline-charge.ts)
+ * subscription to its case and, for a paid creation, its charge (the runner's OperationContext.chargeIn)
  * are written in one transaction: a debit that fails leaves no monitor behind.
  */
 import type { Transaction } from 'kysely';
 import type { Court } from '../../platform/courts/table.ts';
-import type { ChargeMeta } from '../../platform/billing/inline-charge.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { DB, MonitorFrequency } from '../../platform/db/schema.ts';
 import { unsubscribe } from '../../platform/events/subscriptions.ts';
@@ -25,13 +24,13 @@ export interface MonitorRequest {
   frequencia?: MonitorFrequency;
   priceCentavos: number;
   /** Charges a created or reactivated monitor inside the creation's transaction (throws when the balance is short). */
-  charge?: (trx: Transaction<DB>, monitor: MonitorRow) => Promise<ChargeMeta>;
+  charge?: (trx: Transaction<DB>, monitor: MonitorRow) => Promise<void>;
 }
 
 /** What a create request did: `existing` is free; `created` and `reactivated` are charged. */
 export type Creation =
   | { kind: 'existing'; monitor: MonitorRow }
-  | { kind: 'created' | 'reactivated'; monitor: MonitorRow; charge?: ChargeMeta };
+  | { kind: 'created' | 'reactivated'; monitor: MonitorRow };
 
 /** The account's live monitor of the case (updated), a reactivated suspended one, or a new one. */
 export async function createMonitor(s: Services, r: MonitorRequest): Promise<Creation> {
@@ -40,7 +39,8 @@ export async function createMonitor(s: Services, r: MonitorRequest): Promise<Cre
     if (live?.status === 'ATIVO') return { kind: 'existing', monitor: await applyChanges(s, trx, live, r) };
     if (live) {
       const monitor = await reactivate(s, trx, live, r);
-      return { kind: 'reactivated', monitor, charge: await r.charge?.(trx, monitor) };
+      await r.charge?.(trx, monitor);
+      return { kind: 'reactivated', monitor };
     }
     const monitor = newMonitor(s, r);
     if (!(await insertMonitor(trx, monitor))) {
@@ -50,7 +50,8 @@ export async function createMonitor(s: Services, r: MonitorRequest): Promise<Cre
       return { kind: 'existing', monitor: winner };
     }
     await subscribeMonitor(trx, s.clock, monitor);
-    return { kind: 'created', monitor, charge: await r.charge?.(trx, monitor) };
+    await r.charge?.(trx, monitor);
+    return { kind: 'created', monitor };
   });
 }
 

@@ -177,16 +177,16 @@ test('a balance short of the price is 403 INSUFFICIENT_CREDITS and leaves no mon
   // Another request spends the balance between the creation's commit and the runner's debit.
   const racing = await h.createAccount({ credits: 1000 });
   const ledger = h.services.ledger;
-  const realDebit = ledger.debit;
-  ledger.debit = async function (trx, d) {
-    await trx.updateTable('accounts').set({ balance_centavos: 0 }).where('id', '=', d.accountId).execute();
-    return realDebit.call(this, trx, d);
+  const realChargeIn = ledger.chargeIn;
+  ledger.chargeIn = async function (trx, c) {
+    await trx.updateTable('accounts').set({ balance_centavos: 0 }).where('id', '=', c.accountId).execute();
+    return realChargeIn.call(this, trx, c);
   };
   let raced;
   try {
     raced = await create(racing, { numero_cnj: freshCase().numero });
   } finally {
-    ledger.debit = realDebit;
+    ledger.chargeIn = realChargeIn;
   }
   assert.equal(raced.statusCode, 403, raced.body);
   for (const acc of [poor, racing]) {

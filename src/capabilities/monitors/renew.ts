@@ -7,13 +7,14 @@ import type { Logger } from 'pino';
 import { unsubscribe } from '../../platform/events/subscriptions.ts';
 import { renewDue as renewDueIn, type RenewalPlan, type RenewalSummary } from '../../platform/monitoring/renewal.ts';
 import type { Services } from '../../platform/services.ts';
-import { MONITOR_QUERY_TYPE, type MonitorRow } from './store.ts';
+import { MONITOR_CYCLE_JOB, MONITOR_QUERY_TYPE, type MonitorRow } from './store.ts';
 
 export type { RenewalSummary } from '../../platform/monitoring/renewal.ts';
 
 const CASE_MONITOR_RENEWAL: RenewalPlan<MonitorRow> = {
   table: 'case_monitors',
   label: 'case monitor',
+  jobKind: MONITOR_CYCLE_JOB,
   queryType: () => MONITOR_QUERY_TYPE,
   stampsPeriod: true,
   onSuspend: (trx, m) => unsubscribe(trx, m.id),

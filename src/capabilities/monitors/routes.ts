@@ -11,7 +11,7 @@ import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
-import { chargeInTransaction } from '../../platform/billing/inline-charge.ts';
+import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import { createMonitor, removeMonitor } from './lifecycle.ts';
 import { CreateMonitorBody, ListMonitorsQuery, Monitor, MonitorParams } from './schemas.ts';
 import { findMonitor, listMonitors, MONITOR_QUERY_TYPE, monitorView } from './store.ts';
@@ -35,7 +35,7 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         + 'The account\'s live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). '
         + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}` },
     schema: { body: CreateMonitorBody, data: Monitor },
-    handler: async (req) => {
+    handler: async (req, op) => {
       const auth = req.auth!;
       const cnj = monitoredCase(req.body);
       const webhookUrl = typeof req.body.webhook_url === 'string'
@@ -43,18 +43,14 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         : req.body.webhook_url;
       // Deliveries are signed with the account's secret: make sure the account has one (platform/webhooks/config-store.ts).
       if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
-      const priceCentavos = s.prices.priceFor(auth.account.plan, MONITOR_QUERY_TYPE);
       const creation = await createMonitor(s, {
-        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos,
-        // The first period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
-        charge: (trx, m) => chargeInTransaction(s, trx, req, {
-          queryType: MONITOR_QUERY_TYPE, priceCentavos, operationId: `${m.id}:${m.periodo}`, status: m.periodo === 1 ? 201 : 200,
-        }),
+        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos,
+        // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
+        charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
       });
       const data = monitorView(creation.monitor);
       if (creation.kind === 'existing') return { data, free: true };
-      // Charged above, with the monitor: the runner must not charge again.
-      return { status: creation.kind === 'created' ? 201 : 200, data, meta: creation.charge, free: true };
+      return { status: creation.kind === 'created' ? 201 : 200, data };
     },
   });
 

@@ -21,6 +21,8 @@ type Db = Kysely<DB> | Transaction<DB>;
 /** The `monitor_type` of subscriptions, feed rows and deliveries. */
 export const MONITOR_TYPE = 'processo';
 /** The query type of the price table: charged at creation and at each renewal. */
+/** The recurring job of case monitors: renewals, then checks (check.ts). */
+export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
 export const MONITOR_QUERY_TYPE = 'monitor.processo';
 
 /** The account's monitor, whatever its status; undefined for an unknown id or another account's. */

@@ -119,12 +119,11 @@ async function settleOne(d: RefreshDeps, refresh: CaseRefreshesTable, newMovemen
       .where('id', '=', refresh.id).where('status', 'in', LIVE).executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // settled by another worker meanwhile
     if (refresh.preco_centavos > 0) {
-      const searchLogId = newId('sl');
-      await d.ledger.recordSearch(trx, {
-        id: searchLogId, accountId: refresh.account_id, requestId: refresh.request_id, queryType: REFRESH_QUERY_TYPE,
-        method: 'POST', path: `/v1/processos/cnj/${refresh.numero_cnj}/solicitar-atualizacao`, statusCode: 200, chargedCentavos: refresh.preco_centavos,
+      await d.ledger.chargeIn(trx, {
+        accountId: refresh.account_id, queryType: REFRESH_QUERY_TYPE,
+        origin: { requestId: refresh.request_id, method: 'POST', path: `/v1/processos/cnj/${refresh.numero_cnj}/solicitar-atualizacao`, statusCode: 200 },
+        debits: [{ operationId: refresh.id, centavos: refresh.preco_centavos }],
       });
-      await d.ledger.debit(trx, { accountId: refresh.account_id, centavos: refresh.preco_centavos, operationId: refresh.id, queryType: REFRESH_QUERY_TYPE, searchLogId });
     }
     const row = await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', refresh.numero_cnj).executeTakeFirst();
     await d.events.record(trx, {

@@ -10,7 +10,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
-import { chargeMonitors } from '../publications/monitor-charge.ts';
+import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter, createMonitorIn, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, removeMonitor, webhookUrlOf, type MonitorPosition,
 } from '../publications/monitors.ts';
@@ -36,22 +36,19 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
         + '201 with the new monitor, charged. The account\'s live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` applied); '
         + `a SUSPENSO one is reactivated (200, charged, a new period). ${RULES}` },
     schema: { body: CreatePublicationMonitorBody, data: PublicationMonitorView },
-    handler: async (req) => {
+    handler: async (req, op) => {
       const account = req.auth!.account;
       const target = targetOf(req.body);
       const tribunais = courtFilter(req.body.tribunais);
       const webhookUrl = await webhookUrlOf(s, account.id, req.body.webhook_url);
-      const priceCentavos = s.prices.priceFor(account.plan, QUERY_TYPE);
-      const { creation, charge } = await s.db.transaction().execute(async (trx) => {
-        const creation = await createMonitorIn(s, trx, { accountId: account.id, origem: 'PUBLICACOES', target, tribunais, webhookUrl, priceCentavos });
-        if (creation.kind === 'existing') return { creation, charge: undefined };
-        const status = creation.kind === 'created' ? 201 : 200;
-        return { creation, charge: await chargeMonitors(s, trx, req, { queryType: QUERY_TYPE, status, monitors: [creation.monitor] }) };
+      const creation = await s.db.transaction().execute(async (trx) => {
+        const creation = await createMonitorIn(s, trx, { accountId: account.id, origem: 'PUBLICACOES', target, tribunais, webhookUrl, priceCentavos: op.priceCentavos });
+        if (creation.kind !== 'existing') await op.chargeIn(trx, { debits: [periodDebit(creation.monitor)], status: creation.kind === 'created' ? 201 : 200 });
+        return creation;
       });
       const data = { ...monitorView(creation.monitor), reused: creation.kind === 'existing' };
-      if (!charge) return { data, free: true };
-      // Charged above, with the monitor: the runner must not charge again.
-      return { status: creation.kind === 'created' ? 201 : 200, data, meta: charge, free: true };
+      if (creation.kind === 'existing') return { data, free: true };
+      return { status: creation.kind === 'created' ? 201 : 200, data };
     },
   });
 

@@ -24,6 +24,7 @@ export const PUBLICATION_CYCLE_JOB = 'publicacoes.monitores.ciclo';
 const RENEWAL: RenewalPlan<PublicationMonitorRow> = {
   table: 'publication_monitors',
   label: 'publication monitor',
+  jobKind: PUBLICATION_CYCLE_JOB,
   queryType: (m) => MONITOR_QUERY_TYPES[m.origem],
   // A new period changes nothing the matcher reads: no rebuild for it.
   stampsPeriod: false,

@@ -1,20 +1,19 @@
 /**
  * Creating a radar (spec §4.8). Validate; take the baseline (what the provider lists now is not news);
  * then ONE transaction writes the radar, its baseline results (linha_de_base = 1, no events) and its
- * first period's charge, so a failed debit leaves no radar behind (platform/billing/inline-charge.ts says why the route
- * charges itself). When the provider fails, the radar is created anyway, with `ultimo_erro` and due
+ * first period's charge (the runner's OperationContext.chargeIn), so a failed debit leaves no radar behind. When the provider fails, the radar is created anyway, with `ultimo_erro` and due
  * at once: the next cycle (or a `sincronizar`) takes the baseline, still without events.
  */
 import type { FastifyRequest } from 'fastify';
+import type { OperationContext } from '../../platform/http/route.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
+import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
-import { chargeInTransaction, type ChargeMeta } from '../../platform/billing/inline-charge.ts';
 import { describeFailure, findMatches, recordResult, type RadarMatch } from './check.ts';
-import { RADAR_QUERY_TYPE } from './cycle.ts';
 import { filterColumns, type FilterInput } from './input.ts';
 import { criteriaOf, parseTerm, type RadarTerm } from './match.ts';
 import type { RadarModule } from './module.ts';
@@ -24,14 +23,14 @@ export interface CreateInput extends FilterInput {
   termo: string;
 }
 
-export async function createRadar(m: RadarModule, req: FastifyRequest, body: CreateInput): Promise<{ radar: RadarsTable; charge: ChargeMeta }> {
+export async function createRadar(m: RadarModule, req: FastifyRequest, op: OperationContext, body: CreateInput): Promise<RadarsTable> {
   const s = m.services;
   const term = parseTerm(body.termo);
   const filters = await filterColumns(s, body, term.tipo);
   const details = s.sources.details;
   if (!details) throw new ApiError('DETAILS_UNAVAILABLE', 'No case-details provider is configured (TRAMITA_PORTAL_URL): a radar needs one to know where a party appears.');
   const account = req.auth!.account;
-  const draft = radarRow(m, account.id, s.prices.priceFor(account.plan, RADAR_QUERY_TYPE), term, filters);
+  const draft = radarRow(m, account.id, op.priceCentavos, term, filters);
 
   let matches: RadarMatch[] = [];
   try {
@@ -43,12 +42,12 @@ export async function createRadar(m: RadarModule, req: FastifyRequest, body: Cre
   // Per-radar webhook_url deliveries are signed with the account's secret: make sure the account has one.
   if (draft.webhook_url) await s.webhooks.configs.ensure(account.id);
 
-  const charge = await s.db.transaction().execute(async (trx) => {
+  await s.db.transaction().execute(async (trx) => {
     await m.store.insert(trx, draft);
     for (const match of matches) await recordResult(m, trx, draft, match, true);
-    return chargeInTransaction(s, trx, req, { queryType: RADAR_QUERY_TYPE, priceCentavos: draft.preco_centavos, operationId: `${draft.id}:1`, status: 201 });
+    await op.chargeIn(trx, { debits: [periodDebit(draft)], status: 201 });
   });
-  return { radar: (await m.store.byId(draft.id))!, charge };
+  return (await m.store.byId(draft.id))!;
 }
 
 /** A new radar, ATIVO, in its first period, checked now (the baseline). */

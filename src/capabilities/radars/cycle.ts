@@ -9,11 +9,13 @@
  * DESATIVADO radars are never touched again (spec §3.2).
  */
 import type { Logger } from 'pino';
+import { jobOrigin } from '../../platform/billing/ledger.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { isApiError } from '../../platform/errors.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
+import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { checkRadar } from './check.ts';
@@ -64,7 +66,8 @@ export async function renew(m: RadarModule, radar: RadarsTable): Promise<'renewe
         .where('id', '=', radar.id).where('periodo', '=', radar.periodo).where('status', 'in', ['ATIVO', 'SUSPENSO']).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return 'skipped'; // renewed elsewhere, or deactivated meanwhile
       if (radar.preco_centavos > 0) {
-        await ledger.debit(trx, { accountId: radar.account_id, centavos: radar.preco_centavos, operationId: `${radar.id}:${periodo}`, queryType: RADAR_QUERY_TYPE, searchLogId: null });
+        const debit = periodDebit({ ...radar, periodo });
+        await ledger.chargeIn(trx, { accountId: radar.account_id, queryType: RADAR_QUERY_TYPE, origin: jobOrigin(RADAR_CYCLE_JOB, debit.operationId), debits: [debit] });
       }
       return 'renewed';
     });

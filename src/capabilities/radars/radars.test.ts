@@ -11,6 +11,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyRequest } from 'fastify';
 import { credit } from '../../platform/billing/ledger.ts';
+import type { OperationContext } from '../../platform/http/route.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
@@ -509,7 +510,13 @@ test('a failed debit leaves no radar behind (the balance spent between the price
   const account = (await h.services.accounts.get(acc.accountId))!;
   // As the runner would call it after its price check passed on a balance read earlier.
   const req = { auth: { keyId: acc.keyId, account: { ...account, balance_centavos: PRICE } }, id: 'req_race', method: 'POST', url: BASE } as unknown as FastifyRequest;
-  await assert.rejects(createRadar(radarModule(h.services), req, { termo: person.documento! }), (e: any) => e.code === 'INSUFFICIENT_CREDITS');
+  const op: OperationContext = {
+    priceCentavos: PRICE,
+    chargeIn: async (trx, o = {}) => {
+      await h.services.ledger.chargeIn(trx, { accountId: acc.accountId, queryType: 'monitor.novos_processos', origin: { requestId: req.id, method: 'POST', path: BASE, statusCode: 201 }, debits: o.debits ?? [] });
+    },
+  };
+  await assert.rejects(createRadar(radarModule(h.services), req, op, { termo: person.documento! }), (e: any) => e.code === 'INSUFFICIENT_CREDITS');
   assert.equal((await h.services.db.selectFrom('radars').selectAll().where('account_id', '=', acc.accountId).execute()).length, 0);
   assert.equal((await h.services.db.selectFrom('radar_results').selectAll().where('account_id', '=', acc.accountId).execute()).length, 0);
   assert.equal((await debits(h, acc.accountId)).length, 0);

@@ -49,11 +49,7 @@ export function radarRoutes(app: FastifyInstance, s: Services): void {
     method: 'POST', url: BASE,
     meta: { class: 'monitor', auth: true, charge: RADAR_QUERY_TYPE, tag: TAG, summary: 'Create a new-case radar', description: CREATE_DESCRIPTION },
     schema: { body: CreateRadarBody, data: Radar },
-    handler: async (req) => {
-      const { radar, charge } = await createRadar(m, req, req.body);
-      // Charged inside the radar's own transaction (platform/billing/inline-charge.ts): the runner must not charge again.
-      return { status: 201, data: radarView(radar), meta: charge, free: true };
-    },
+    handler: async (req, op) => ({ status: 201, data: radarView(await createRadar(m, req, op, req.body)) }),
   });
 
   defineRoute(app, {

@@ -11,14 +11,20 @@ import type { Transaction } from 'kysely';
 import { createHarness, type Harness, type TestAccount } from '../../../test/harness.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
 import type { DB } from '../db/schema.ts';
-import { newId } from '../ids.ts';
+import type { ChargeSpec } from './ledger.ts';
 
-/** The runner's unit of work: the search log, then the debit. */
+/** The charge of `operationId`: the search log, then the debits (none: the search log alone). */
+function spec(a: TestAccount, operationId: string, centavos: number | null): ChargeSpec {
+  return {
+    accountId: a.accountId, queryType: 'test.lookup', origin: { requestId: operationId, method: 'GET', path: '/t', statusCode: 200 },
+    debits: centavos === null ? [] : [{ operationId, centavos }],
+  };
+}
+
+/** The runner's unit of work: the charge, then whatever else the unit does. */
 function charge(h: Harness, a: TestAccount, operationId: string, centavos: number, after?: () => void) {
   return h.services.ledger.transact(async (trx: Transaction<DB>) => {
-    const searchLogId = newId('sl');
-    await h.services.ledger.recordSearch(trx, { id: searchLogId, accountId: a.accountId, requestId: operationId, queryType: 'test.lookup', method: 'GET', path: '/t', statusCode: 200, chargedCentavos: centavos });
-    const remaining = await h.services.ledger.debit(trx, { accountId: a.accountId, centavos, operationId, queryType: 'test.lookup', searchLogId });
+    const { remaining } = await h.services.ledger.chargeIn(trx, spec(a, operationId, centavos));
     after?.();
     return remaining;
   });
@@ -58,7 +64,7 @@ test('SQLite: units of the same tick share one transaction, and each caller hear
   const seen: string[][] = [];
   const sees = (trx: Transaction<DB>) => trx.selectFrom('search_logs').select('request_id').where('account_id', '=', a.accountId).orderBy('request_id').execute();
   const [first, second] = await Promise.all(['op_1', 'op_2'].map((id) => h.services.ledger.transact(async (trx) => {
-    await h.services.ledger.recordSearch(trx, { id: newId('sl'), accountId: a.accountId, requestId: id, queryType: 'test.lookup', method: 'GET', path: '/t', statusCode: 200, chargedCentavos: 0 });
+    await h.services.ledger.chargeIn(trx, spec(a, id, null));
     seen.push((await sees(trx)).map((r) => r.request_id));
     return connection.raw.isTransaction;
   })));
@@ -79,7 +85,7 @@ test('SQLite: with the database locked by another process, the batch fails at it
   let started = 0;
   const results = await Promise.allSettled(['op_1', 'op_2', 'op_3'].map((id) => h.services.ledger.transact(async (trx) => {
     started++;
-    await h.services.ledger.debit(trx, { accountId: a.accountId, centavos: 10, operationId: id, queryType: 'test.lookup', searchLogId: null });
+    await h.services.ledger.chargeIn(trx, spec(a, id, 10));
   })));
   other.exec('ROLLBACK');
   other.close();

@@ -12,6 +12,7 @@ import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
 import { engineOf } from '../db/engine.ts';
 import { ApiError } from '../errors.ts';
+import { toBrl } from './prices.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
@@ -20,23 +21,54 @@ import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work 
 
 export type { Charge, Charged } from './charge-batch.ts';
 
-export interface Debit {
-  accountId: string;
-  centavos: number;
-  operationId: string;
-  queryType: string;
-  searchLogId: string | null;
-}
-
-export interface SearchLog {
-  id: string;
-  accountId: string;
+/**
+ * What the search log records about a charge: the answered request, or, for a background job that
+ * charges an account (a renewal, a refresh completing), `jobOrigin`.
+ */
+export interface ChargeOrigin {
   requestId: string;
-  queryType: string;
   method: string;
   path: string;
   statusCode: number;
-  chargedCentavos: number;
+}
+
+/** One debit: one ledger row. Its operation id is unique per account, so it can never be charged twice. */
+export interface DebitLine {
+  operationId: string;
+  centavos: number;
+}
+
+/** Everything one charge writes: one search log (the total), one ledger row per debit of more than 0. */
+export interface ChargeSpec {
+  accountId: string;
+  queryType: string;
+  origin: ChargeOrigin;
+  debits: readonly DebitLine[];
+}
+
+/** What a charge reports (`meta.searchLogId`, `creditsCharged`, `creditsRemaining`), in centavos. */
+export interface ChargeReceipt {
+  searchLogId: string;
+  centavos: number;
+  remaining: number;
+}
+
+/** The origin of a charge made by a background job for an account: `JOB <kind>`, under the debit's operation id. */
+export function jobOrigin(jobKind: string, operationId: string): ChargeOrigin {
+  return { requestId: operationId, method: 'JOB', path: jobKind, statusCode: 200 };
+}
+
+/** A receipt as the envelope's `meta` reports it (BRL). */
+export function chargeMeta(r: ChargeReceipt): { searchLogId: string; creditsCharged: number; creditsRemaining: number } {
+  return { searchLogId: r.searchLogId, creditsCharged: toBrl(r.centavos), creditsRemaining: toBrl(r.remaining) };
+}
+
+/** The runner's charge of one answered request (one debit): the shape the SQLite batch writes in bulk. */
+export function specOf(c: Charge): ChargeSpec {
+  return {
+    accountId: c.accountId, queryType: c.queryType, debits: [{ operationId: c.operationId, centavos: c.centavos }],
+    origin: { requestId: c.requestId, method: c.method, path: c.path, statusCode: c.statusCode },
+  };
 }
 
 /** The charge of one operation. Its statements run on every charged request: compiled once. */
@@ -60,7 +92,7 @@ export class Ledger {
     this.#transactor = transactorFor(db);
     const connection = sqliteConnectionOf(db);
     this.#chargeBatch = connection && this.#transactor instanceof GroupCommit
-      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, c))
+      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, specOf(c)).then(({ searchLogId, remaining }) => ({ searchLogId, remaining })))
       : undefined;
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
@@ -111,50 +143,54 @@ export class Ledger {
    */
   charge(c: Charge): Promise<Charged> {
     if (this.#chargeBatch) return (this.#transactor as GroupCommit).runBatched(this.#chargeBatch, c);
-    return this.transact((trx) => this.chargeIn(trx, c));
+    return this.transact((trx) => this.chargeIn(trx, specOf(c)));
   }
 
-  /** The writes of `charge` inside `trx`, with whatever else must commit with them. */
-  async chargeIn(trx: Transaction<DB>, c: Charge): Promise<Charged> {
+  /**
+   * THE charge recipe: every debit, in a request or in a background job, is written here, inside the
+   * caller's transaction, next to what it pays for: one search log with the total, then each debit
+   * (a conditional UPDATE of the balance and its ledger row). 403 INSUFFICIENT_CREDITS when the balance
+   * does not cover a debit: the caller's transaction, and so everything it wrote, rolls back.
+   */
+  async chargeIn(trx: Transaction<DB>, c: ChargeSpec): Promise<ChargeReceipt> {
     const searchLogId = newId('sl');
-    await this.recordSearch(trx, {
-      id: searchLogId, accountId: c.accountId, requestId: c.requestId, queryType: c.queryType,
-      method: c.method, path: c.path, statusCode: c.statusCode, chargedCentavos: c.centavos,
-    });
-    const remaining = c.centavos > 0
-      ? await this.debit(trx, { accountId: c.accountId, centavos: c.centavos, operationId: c.operationId, queryType: c.queryType, searchLogId })
-      : (await this.balanceIn(trx, c.accountId)) ?? 0;
-    return { searchLogId, remaining };
+    const centavos = c.debits.reduce((sum, d) => sum + d.centavos, 0);
+    await this.#recordSearch(trx, searchLogId, c, centavos);
+    let remaining: number | undefined;
+    for (const d of c.debits) {
+      if (d.centavos > 0) remaining = await this.#debit(trx, c, d, searchLogId);
+    }
+    remaining ??= (await this.#balanceIn(trx, c.accountId)) ?? 0;
+    return { searchLogId, centavos, remaining };
   }
 
-  /** Debits inside `trx`; 403 INSUFFICIENT_CREDITS (and the caller's rollback) when the balance is short. */
-  async debit(trx: Transaction<DB>, d: Debit): Promise<number> {
+  async #debit(trx: Transaction<DB>, c: ChargeSpec, d: DebitLine, searchLogId: string): Promise<number> {
     const now = this.#now();
     if (this.#engine === 'postgres') {
-      const values = { centavos: d.centavos, now, accountId: d.accountId, id: newId('led'), operationId: d.operationId, queryType: d.queryType, searchLogId: d.searchLogId };
+      const values = { centavos: d.centavos, now, accountId: c.accountId, id: newId('led'), operationId: d.operationId, queryType: c.queryType, searchLogId };
       const row = (await this.#debitInOneStatement(trx, values)).rows[0];
       if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
       return row.balance_after_centavos;
     }
-    const row = (await this.#takeBalance(trx, { centavos: d.centavos, now, accountId: d.accountId })).rows[0];
+    const row = (await this.#takeBalance(trx, { centavos: d.centavos, now, accountId: c.accountId })).rows[0];
     if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
     await this.#insertRow(trx, {
-      id: newId('led'), accountId: d.accountId, delta: -d.centavos, after: row.balance_centavos,
-      operationId: d.operationId, queryType: d.queryType, searchLogId: d.searchLogId, now,
+      id: newId('led'), accountId: c.accountId, delta: -d.centavos, after: row.balance_centavos,
+      operationId: d.operationId, queryType: c.queryType, searchLogId, now,
     });
     return row.balance_centavos;
   }
 
   /** The balance as `trx` sees it (a charge at price 0 still reports it). */
-  async balanceIn(trx: Transaction<DB>, accountId: string): Promise<number | undefined> {
+  async #balanceIn(trx: Transaction<DB>, accountId: string): Promise<number | undefined> {
     return (await this.#balance(trx, { accountId })).rows[0]?.balance_centavos;
   }
 
-  /** The record of an answered charged query (`meta.searchLogId`), written with its charge. */
-  async recordSearch(trx: Transaction<DB>, l: SearchLog): Promise<void> {
+  /** The record of a charged answer or job (`meta.searchLogId`), written with its charge. */
+  async #recordSearch(trx: Transaction<DB>, id: string, c: ChargeSpec, centavos: number): Promise<void> {
+    const { requestId, method, path, statusCode } = c.origin;
     await this.#insertSearchLog(trx, {
-      id: l.id, accountId: l.accountId, requestId: l.requestId, queryType: l.queryType, method: l.method,
-      path: l.path, status: l.statusCode, charged: l.chargedCentavos, now: this.#now(),
+      id, accountId: c.accountId, requestId, queryType: c.queryType, method, path, status: statusCode, charged: centavos, now: this.#now(),
     });
   }
 

@@ -10,18 +10,18 @@
  *   the charge happens once, when it completes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.ts';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { AccountStore } from '../accounts/store.ts';
 import type { AsyncRequestStore } from '../async/store.ts';
-import type { Charged, Ledger } from '../billing/ledger.ts';
+import { chargeMeta, specOf, type ChargeReceipt, type Charged, type DebitLine, type Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { toApiError } from './error-handler.ts';
 import { parsePrefer, type Preferences } from './prefer.ts';
-import type { Outcome, RouteMeta } from './route.ts';
+import type { OperationContext, Outcome, RouteMeta } from './route.ts';
 import { envelopeJson, JSON_TYPE, jsonResponse, sendStored, type StoredResponse } from './stored-response.ts';
 
 export interface OperationDeps {
@@ -34,7 +34,7 @@ export interface OperationDeps {
   asyncRequests: AsyncRequestStore;
 }
 
-type RawHandler = (req: FastifyRequest) => Promise<Outcome>;
+type RawHandler = (req: FastifyRequest, op: OperationContext) => Promise<Outcome>;
 
 const WINDOW_ELAPSED = Symbol('window elapsed');
 
@@ -54,7 +54,7 @@ export class BackgroundOperations {
 }
 
 /** One execution of one operation: knows whether it went pending, and finishes it exactly once. */
-class Run {
+class Run implements OperationContext {
   mode: 'sync' | 'finishing' | 'pending' = 'sync';
   /** Resolves to whether the pending row was written (never rejects). */
   opened: Promise<boolean> = Promise.resolve(false);
@@ -62,6 +62,8 @@ class Run {
   readonly #meta: RouteMeta;
   readonly #price: number;
   readonly #deps: OperationDeps;
+  /** Set when the handler charged inside its own transaction (chargeIn): the runner charges nothing more. */
+  #charged: ChargeReceipt | undefined;
 
   constructor(req: FastifyRequest, meta: RouteMeta, price: number, deps: OperationDeps) {
     this.#req = req;
@@ -70,10 +72,25 @@ class Run {
     this.#deps = deps;
   }
 
+  get priceCentavos(): number {
+    return this.#price;
+  }
+
+  async chargeIn(trx: Transaction<DB>, opts: { debits?: readonly DebitLine[]; status?: number } = {}): Promise<void> {
+    const req = this.#req;
+    if (!this.#meta.charge || !req.auth) throw new Error(`${req.method} ${req.routeOptions.url} is not a charged route`);
+    if (this.#charged) throw new Error('an operation is charged once');
+    this.#charged = await this.#deps.ledger.chargeIn(trx, {
+      accountId: req.auth.account.id, queryType: this.#meta.charge,
+      origin: { requestId: req.id, method: req.method, path: req.url.split('?')[0], statusCode: opts.status ?? 200 },
+      debits: opts.debits ?? [{ operationId: req.id, centavos: this.#price }],
+    });
+  }
+
   /** Never rejects: every failure becomes the stored error response. */
   async execute(handler: RawHandler): Promise<StoredResponse> {
     try {
-      return await this.#succeed(await handler(this.#req));
+      return await this.#succeed(await handler(this.#req, this));
     } catch (err) {
       return this.#fail(err);
     }
@@ -84,6 +101,13 @@ class Run {
     const pending = await this.opened;
     const { ledger, accounts } = this.#deps;
     const status = 'response' in outcome ? outcome.response.status : (outcome.status ?? 200);
+    if (this.#charged) {
+      // Charged by the handler, in the transaction of what it created: committed by now.
+      accounts.noteBalance(this.#req.auth!.account.id, this.#charged.remaining);
+      const response = render(outcome, { requestId: this.#req.id, ...chargeMeta(this.#charged) });
+      if (pending) await this.#deps.asyncRequests.complete(this.#req.id, response);
+      return response;
+    }
     const paid = this.#meta.charge !== undefined && this.#req.auth !== undefined && !('free' in outcome && outcome.free);
     if (!paid) {
       const auth = this.#req.auth;
@@ -99,13 +123,11 @@ class Run {
       accountId: auth.account.id, centavos: this.#price, operationId: this.#req.id, queryType: this.#meta.charge!,
       requestId: this.#req.id, method: this.#req.method, path: this.#req.url.split('?')[0], statusCode: status,
     };
-    const answer = (c: Charged) => render(outcome, {
-      requestId: this.#req.id, searchLogId: c.searchLogId, creditsCharged: toBrl(this.#price), creditsRemaining: toBrl(c.remaining),
-    });
+    const answer = (c: Charged) => render(outcome, { requestId: this.#req.id, ...chargeMeta({ ...c, centavos: this.#price }) });
     // A pending operation's final response, which its status URL replays, commits with the charge.
     const { charged, response } = pending
       ? await ledger.transact(async (trx) => {
-        const c = await ledger.chargeIn(trx, charge);
+        const c = await ledger.chargeIn(trx, specOf(charge));
         const r = answer(c);
         await this.#deps.asyncRequests.complete(this.#req.id, r, trx);
         return { charged: c, response: r };

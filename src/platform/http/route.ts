@@ -5,9 +5,12 @@
  * A route opts into the async window with `async: true` and into billing with `charge: '<query type>'`.
  */
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Transaction } from 'kysely';
 import { Type, type Static, type TSchema } from 'typebox';
 import type { RouteClass } from '../../config.ts';
 import type { Account } from '../accounts/store.ts';
+import type { DebitLine } from '../billing/ledger.ts';
+import type { DB } from '../db/schema.ts';
 import type { StoredResponse } from './stored-response.ts';
 
 export interface RouteMeta {
@@ -39,12 +42,29 @@ declare module 'fastify' {
   }
 }
 
+/** What the operation runner (operation.ts) gives a handler besides its request. */
+export interface OperationContext {
+  /** This operation's price for the account's plan, in centavos (0 on a free route): priced once, by the runner. */
+  readonly priceCentavos: number;
+  /**
+   * Charges inside the handler's own transaction, for what must not outlive an unpaid debit (a
+   * monitor's or radar's first period): the search log and one ledger row per debit (by default one
+   * of `priceCentavos` under the request id), through the one recipe (billing/ledger.ts chargeIn). The
+   * runner then charges nothing more and reports this charge in `meta`. A short balance throws 403
+   * INSUFFICIENT_CREDITS and rolls `trx` back with everything it wrote.
+   */
+  chargeIn(trx: Transaction<DB>, opts?: { debits?: readonly DebitLine[]; status?: number }): Promise<void>;
+}
+
 /**
  * What a handler returns; the platform turns it into the response: `data` goes into the envelope,
  * `file` is sent as is (its charge in headers), `response` is replayed verbatim (status URL).
  */
 export type Outcome =
-  /** `free`: a success that costs nothing (an empty listing, a refresh already running returned again). */
+  /**
+   * `free`: this answer charges nothing (docs/credits.md): the thing asked for already existed or is
+   * already running (returned again), or the work it starts charges when it completes (a refresh).
+   */
   | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string>; free?: boolean }
   | { status?: number; file: { contentType: string; body: Buffer; filename?: string } }
   | { response: StoredResponse };
@@ -65,7 +85,7 @@ export type RouteRequest<S extends RouteSchemas> = FastifyRequest<{
   Body: Maybe<S['body']>;
 }>;
 
-export type Handler<S extends RouteSchemas> = (req: RouteRequest<S>) => Promise<Outcome>;
+export type Handler<S extends RouteSchemas> = (req: RouteRequest<S>, op: OperationContext) => Promise<Outcome>;
 
 export interface RouteDefinition<S extends RouteSchemas> {
   method: HTTPMethods;
@@ -113,6 +133,6 @@ export function defineRoute<S extends RouteSchemas>(app: FastifyInstance, def: R
       ...(data ? { response: { 200: envelopeSchema(data) } } : {}),
     },
     config: { tramita: def.meta },
-    handler: def.handler as unknown as (req: FastifyRequest) => Promise<Outcome>,
+    handler: def.handler as unknown as (req: FastifyRequest) => Promise<Outcome>, // the runner (app.ts onRoute) passes the OperationContext
   });
 }

@@ -9,6 +9,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
+import { jobOrigin, type DebitLine } from '../billing/ledger.ts';
 import { toBrl } from '../billing/prices.ts';
 import { addMs, iso } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
@@ -29,6 +30,14 @@ export interface RenewableRow {
   atualizado_em: string;
 }
 
+/**
+ * The debit of one paid period: operation id `<monitor id>:<period>`, so the ledger's
+ * UNIQUE(account_id, operation_id) makes a second charge of one period impossible.
+ */
+export function periodDebit(m: Pick<RenewableRow, 'id' | 'periodo' | 'preco_centavos'>): DebitLine {
+  return { operationId: `${m.id}:${m.periodo}`, centavos: m.preco_centavos };
+}
+
 /** The tables of DB whose rows are renewable monitors. */
 export type RenewableTable = { [T in keyof DB]: DB[T] extends RenewableRow ? T : never }[keyof DB];
 
@@ -36,6 +45,8 @@ export interface RenewalPlan<R extends RenewableRow> {
   table: RenewableTable;
   /** What the log says it renews ("case monitor"). */
   label: string;
+  /** The recurring job that renews (what the renewal's search log names as its origin). */
+  jobKind: string;
   /** The price table's query type of the debit. */
   queryType(m: R): string;
   /**
@@ -96,7 +107,8 @@ async function renewOne<R extends RenewableRow>(s: Services, plan: RenewalPlan<R
       .where('id', '=', m.id).where('status', '=', 'ATIVO').where('periodo', '=', m.periodo).executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
     if (m.preco_centavos > 0) {
-      await s.ledger.debit(trx, { accountId: m.account_id, centavos: m.preco_centavos, operationId: `${m.id}:${periodo}`, queryType: plan.queryType(m), searchLogId: null });
+      const debit = periodDebit({ ...m, periodo });
+      await s.ledger.chargeIn(trx, { accountId: m.account_id, queryType: plan.queryType(m), origin: jobOrigin(plan.jobKind, debit.operationId), debits: [debit] });
     }
     return true;
   });
