@@ -6,7 +6,7 @@
  * second and the process's peak RSS (which also holds the sandbox's data set).
  */
 import { loadConfig } from '../src/config.ts';
-import { publicationModule } from '../src/capabilities/publications/module.ts';
+import { buildCapabilities } from '../src/capabilities/index.ts';
 import { migrate } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices } from '../src/platform/services.ts';
@@ -28,7 +28,7 @@ export async function cadernoIngest(target = Number(process.env.CADERNO_BENCH_CO
   await migrate(fresh.database);
   const sources = await openUpstreams(config);
   const s = createServices(config, fresh.database, createLogger('warn'), { sources });
-  const ingest = publicationModule(s).ingest;
+  const ingest = buildCapabilities(s).publications.ingest;
   const source = sources.publications;
   const sandbox = sources.sandbox!;
   // One big day: the simulator publishes `target` communications today at the busiest court, as a

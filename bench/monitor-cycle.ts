@@ -6,6 +6,7 @@
  * default 100 requests per minute the same cycle makes the same requests, spread over about a minute.
  */
 import { loadConfig } from '../src/config.ts';
+import { buildCapabilities } from '../src/capabilities/index.ts';
 import { checkDue } from '../src/capabilities/monitors/check.ts';
 import { createMonitor } from '../src/capabilities/monitors/lifecycle.ts';
 import { migrate } from '../src/platform/db/database.ts';
@@ -40,7 +41,7 @@ export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResul
     for (const n of numbers) await createMonitor(s, { accountId: account.id, cnj: parseCnjWithCourt(n), priceCentavos: 0 });
     sources.sandbox!.resetStats();
     const started = performance.now();
-    const summary = await checkDue(s, s.clock.now(), log);
+    const summary = await checkDue(s, buildCapabilities(s).cases, s.clock.now(), log);
     const seconds = (performance.now() - started) / 1000;
     const upstreamRequests = sources.sandbox!.stats().datajud.requests;
     return { monitors: numbers.length, checked: summary.checked, aliases: summary.aliases, upstreamRequests, requestsPer1000: (upstreamRequests * 1000) / numbers.length, seconds };

@@ -11,7 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
-import { jobHandlers } from '../src/capabilities/index.ts';
+import { buildCapabilities, jobHandlers } from '../src/capabilities/index.ts';
 import { migrate } from '../src/platform/db/database.ts';
 import { Worker } from '../src/platform/jobs/worker.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
@@ -74,7 +74,7 @@ export async function webhookBench(opts: { deliveries?: number; latencySeconds?:
   await migrate(fresh.database);
   const s = createServices(config, fresh.database, createLogger('warn'));
   const worker = new Worker({
-    queue: s.jobs, handlers: jobHandlers(s), clock: s.clock, log: s.log, leaseMs: config.jobLeaseMs,
+    queue: s.jobs, handlers: jobHandlers(buildCapabilities(s)), clock: s.clock, log: s.log, leaseMs: config.jobLeaseMs,
     pollMs: DELIVERY_POLL_MS, concurrency: config.webhookConcurrency, kinds: { only: [DELIVERY_JOB] },
   });
   try {

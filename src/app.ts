@@ -1,5 +1,6 @@
 /**
- * buildApp(services) → a Fastify instance with every capability's routes, ready for inject() or listen().
+ * buildApp(services, capabilities) → a Fastify instance with every capability's routes, ready for
+ * inject() or listen().
  * The order of the platform's hooks is the contract's order: request id → auth → rate limit →
  * validation → idempotency → handler (price check, async window, charge) → envelope.
  */
@@ -7,12 +8,13 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Registry } from 'prom-client';
-import { CAPABILITIES } from './capabilities/index.ts';
+import type { Capabilities } from './capabilities/index.ts';
 import { newId } from './platform/ids.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { installGate } from './platform/http/gate.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
-import { BackgroundOperations, wrapOperation } from './platform/http/operation.ts';
+import { BackgroundOperations } from './platform/async/window.ts';
+import { wrapOperation } from './platform/http/operation.ts';
 import { openApiOptions } from './platform/http/openapi.ts';
 import type { RegisteredRoute, RouteSchemas } from './platform/http/route.ts';
 import { httpMetrics } from './platform/observability/metrics.ts';
@@ -21,6 +23,7 @@ import type { Services } from './platform/services.ts';
 
 export interface AppContext {
   services: Services;
+  capabilities: Capabilities;
   routes: RegisteredRoute[];
   metrics: Registry;
   background: BackgroundOperations;
@@ -39,7 +42,7 @@ export interface BuildOptions {
   defaultMetrics?: boolean;
 }
 
-export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(services: Services, capabilities: Capabilities, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
@@ -58,7 +61,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   const routes: RegisteredRoute[] = [];
   const background = new BackgroundOperations();
   const metrics = httpMetrics({ defaultMetrics: options.defaultMetrics ?? false });
-  app.decorate('tramita', { services, routes, metrics: metrics.registry, background });
+  app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background });
 
   installErrorHandling(app);
   // request id → auth → rate limit, as one hook (gate.ts).
@@ -74,20 +77,20 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   });
 
   // Collect every business route, check it is priced, and wrap its handler in the operation runner.
-  const deps = { db: services.db, clock: services.clock, config, prices: services.prices, ledger: services.ledger, accounts: services.accounts, asyncRequests: services.asyncRequests };
+  const deps = { clock: services.clock, config, prices: services.prices, ledger: services.ledger, accounts: services.accounts, asyncRequests: services.asyncRequests, background };
   app.addHook('onRoute', (route) => {
     const meta = route.config?.tramita;
     if (!meta) return;
     const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
     routes.push({ method, url: route.url, meta, schema: (route.schema ?? {}) as RouteSchemas });
     if (meta.charge) services.prices.assertPriced(meta.charge);
-    route.handler = wrapOperation(meta, route.handler as never, deps, background) as typeof route.handler;
+    route.handler = wrapOperation(meta, route.handler as never, deps) as typeof route.handler;
   });
 
   await app.register(swagger, openApiOptions(services));
   installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 });
 
-  for (const capability of CAPABILITIES) capability.routes(app, services);
+  for (const capability of capabilities.all) capability.routes(app);
   options.extraRoutes?.(app, services);
 
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });

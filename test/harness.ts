@@ -18,7 +18,7 @@ import { migrate, openDatabase, type Database } from '../src/platform/db/databas
 import { randomToken } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices, type Services } from '../src/platform/services.ts';
-import { jobHandlers, scheduleRecurringJobs } from '../src/capabilities/index.ts';
+import { buildCapabilities, jobHandlers, scheduleRecurringJobs, type Capabilities } from '../src/capabilities/index.ts';
 import { Worker } from '../src/platform/jobs/worker.ts';
 import { openUpstreams, type OpenedSources } from '../src/cli/upstreams.ts';
 
@@ -44,6 +44,8 @@ export interface TestAccount {
 export interface Harness {
   app: FastifyInstance;
   services: Services;
+  /** Every capability, built once, with the shared parts (cases, publications, radars). */
+  capabilities: Capabilities;
   config: Config;
   logs: string[];
   /** The upstreams (the sandbox simulator, with its fault knobs and data set). */
@@ -129,11 +131,12 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const clock = opts.clock ?? systemClock;
   const sources = await openUpstreams(config, { clock });
   const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
-  const app = await buildApp(services, opts);
-  await scheduleRecurringJobs(services);
+  const capabilities = buildCapabilities(services);
+  const app = await buildApp(services, capabilities, opts);
+  await scheduleRecurringJobs(services, capabilities);
   let n = 0;
   return {
-    app, services, config, logs, sources,
+    app, services, capabilities, config, logs, sources,
     async createAccount(o = {}) {
       const account = await services.accounts.create({ name: o.name ?? `Conta ${++n}`, plan: o.plan ?? 'padrao' });
       if (o.credits) await credit(services.db, services.clock, account.id, o.credits, 'test top-up');
@@ -143,7 +146,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     },
     inject: (o) => app.inject(o),
     async runJobs() {
-      const worker = new Worker({ queue: services.jobs, handlers: jobHandlers(services), clock, log, concurrency: 8, leaseMs: config.jobLeaseMs, pollMs: 10 });
+      const worker = new Worker({ queue: services.jobs, handlers: jobHandlers(capabilities), clock, log, concurrency: 8, leaseMs: config.jobLeaseMs, pollMs: 10 });
       let total = 0;
       for (let ran = await worker.runDue(); ran > 0; ran = await worker.runDue()) total += ran;
       return total;

@@ -16,7 +16,8 @@ import { createLogger } from '../../src/platform/observability/logger.ts';
 import { createServices, type Services } from '../../src/platform/services.ts';
 import { freshDatabase, testPrices } from '../../test/harness.ts';
 import { BENCH_ROUTES, handleDriver, send } from './ipc.ts';
-import { caseModule } from '../../src/capabilities/processes/module.ts';
+import { buildCapabilities } from '../../src/capabilities/index.ts';
+import type { CaseParts } from '../../src/capabilities/processes/parts.ts';
 import { parseCnjWithCourt } from '../../src/platform/identifiers/cnj.ts';
 import { openUpstreams, type OpenedSources } from '../../src/cli/upstreams.ts';
 
@@ -59,9 +60,8 @@ async function count(services: Services, query: ReturnType<typeof sql<{ n: numbe
 }
 
 /** A sandbox case looked up and enriched once, so the hot-cover case reads it from the store. */
-async function warmCase(services: Services, sources: OpenedSources): Promise<string> {
+async function warmCase(m: CaseParts, sources: OpenedSources): Promise<string> {
   const c = sources.sandbox!.dataset.cases.find((x) => x.filedAt <= Date.now() && x.partes.length > 0 && x.instances.length > 1)!;
-  const m = caseModule(services);
   await m.service.lookup(parseCnjWithCourt(c.numero));
   await m.service.applyDetails(c.numero, await sources.details!.fetchDetails(c.numero));
   return c.numero;
@@ -100,9 +100,10 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
   const sources = await openUpstreams(config);
   started.sources = sources;
   const services = createServices(config, fresh.database, createLogger(config.logLevel), { prices, sources });
-  const app = await buildApp(services, { extraRoutes: mountBenchRoutes });
+  const capabilities = buildCapabilities(services);
+  const app = await buildApp(services, capabilities, { extraRoutes: mountBenchRoutes });
   started.close = async () => { await app.close(); };
-  const hotCnj = await warmCase(services, sources);
+  const hotCnj = await warmCase(capabilities.cases, sources);
   const { accountId, key } = await fundedKey(services);
   started.stats = () => billingStats(services, accountId);
 

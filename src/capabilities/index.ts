@@ -1,61 +1,76 @@
-/** Every capability of the API: its routes and the background jobs it contributes. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Every capability, built once at start (each folder's `capability.ts` factory) in the order the /v1
+ * catalog lists their routes. Capabilities built on another's parts (stored cases, ingested
+ * publications) receive them here. `app.ts` mounts `routes`; workers run `jobs`; `schedules` are the
+ * recurring jobs every process with a worker makes sure exist.
+ */
+import type { Capability } from '../platform/capability.ts';
 import type { JobHandler } from '../platform/jobs/worker.ts';
-import { maintenanceJob, scheduleMaintenance } from '../platform/maintenance.ts';
+import { ensureRecurring } from '../platform/jobs/recurring.ts';
+import { platformCapability } from '../platform/own-capability.ts';
 import type { Services } from '../platform/services.ts';
-import { accountRoutes } from './account/routes.ts';
-import { courtRoutes } from './courts/routes.ts';
-import { discoveryRoutes } from './discovery/routes.ts';
-import { operationsRoutes } from './operations/routes.ts';
-import { requestRoutes } from './requests/routes.ts';
-import { partyRoutes } from './parties/routes.ts';
-import { caseJobs } from './processes/module.ts';
-import { caseRoutes } from './processes/routes.ts';
-import { searchRoutes } from './search/routes.ts';
-import { monitorJobs, monitorRoutes, scheduleMonitorCycle } from './monitors/module.ts';
-import { radarJobs, scheduleRadarCycle } from './radars/module.ts';
-import { radarRoutes } from './radars/routes.ts';
-import { eventRoutes } from './events/routes.ts';
-import { webhookJobs, webhookRoutes } from './webhooks/routes.ts';
-import { lawyerJobs, lawyerRoutes } from './lawyers/module.ts';
-import { publicationRoutes } from './publications/routes.ts';
-import { publicationCycleJob, schedulePublicationCycle } from './publications/cycle.ts';
-import { intimationRoutes } from './intimations/routes.ts';
-import { publicationMonitorRoutes } from './publication-monitors/routes.ts';
+import { accountCapability } from './account/capability.ts';
+import { courtsCapability } from './courts/capability.ts';
+import { discoveryCapability } from './discovery/capability.ts';
+import { eventsCapability } from './events/capability.ts';
+import { intimationsCapability } from './intimations/capability.ts';
+import { lawyersCapability } from './lawyers/capability.ts';
+import { monitorsCapability } from './monitors/capability.ts';
+import { operationsCapability } from './operations/capability.ts';
+import { partiesCapability } from './parties/capability.ts';
+import type { CaseParts } from './processes/parts.ts';
+import { processesCapability } from './processes/capability.ts';
+import { publicationMonitorsCapability } from './publication-monitors/capability.ts';
+import type { PublicationParts } from './publications/parts.ts';
+import { publicationsCapability } from './publications/capability.ts';
+import type { RadarParts } from './radars/parts.ts';
+import { radarsCapability } from './radars/capability.ts';
+import { searchCapability } from './search/capability.ts';
+import { webhooksCapability } from './webhooks/capability.ts';
 
-export interface Capability {
-  name: string;
-  routes(app: FastifyInstance, services: Services): void;
-  jobs?(services: Services): JobHandler[];
-  /** Makes sure its recurring jobs exist (idempotent); run at start by the server and every worker. */
-  schedule?(services: Services): Promise<void>;
+export interface Capabilities {
+  /** The platform's own share first, then every capability. */
+  all: Capability[];
+  /** Shared parts, also what tests and the benchmark reach in through. */
+  cases: CaseParts;
+  publications: PublicationParts;
+  radars: RadarParts;
 }
 
-export const CAPABILITIES: Capability[] = [
-  { name: 'discovery', routes: discoveryRoutes },
-  { name: 'operations', routes: operationsRoutes, jobs: (s) => [maintenanceJob(s)], schedule: scheduleMaintenance },
-  { name: 'account', routes: accountRoutes },
-  { name: 'requests', routes: requestRoutes },
-  { name: 'courts', routes: courtRoutes },
-  { name: 'processes', routes: caseRoutes, jobs: caseJobs },
-  { name: 'parties', routes: partyRoutes },
-  { name: 'search', routes: searchRoutes },
-  { name: 'webhooks', routes: webhookRoutes, jobs: webhookJobs },
-  { name: 'events', routes: eventRoutes },
-  { name: 'monitors', routes: monitorRoutes, jobs: monitorJobs, schedule: scheduleMonitorCycle },
-  { name: 'radars', routes: radarRoutes, jobs: radarJobs, schedule: scheduleRadarCycle },
-  { name: 'publications', routes: publicationRoutes },
-  { name: 'lawyers', routes: lawyerRoutes, jobs: lawyerJobs },
-  { name: 'intimations', routes: intimationRoutes },
-  { name: 'publication-monitors', routes: publicationMonitorRoutes },
-  // Polls DJEN for both (and ingests the configured cadernos); no routes of its own.
-  { name: 'publication-cycle', routes: () => {}, jobs: (s) => [publicationCycleJob(s)], schedule: schedulePublicationCycle },
-];
-
-export function jobHandlers(services: Services): JobHandler[] {
-  return CAPABILITIES.flatMap((c) => c.jobs?.(services) ?? []);
+export function buildCapabilities(s: Services): Capabilities {
+  const processes = processesCapability(s);
+  const publications = publicationsCapability(s);
+  const radars = radarsCapability(s, processes.cases);
+  return {
+    all: [
+      discoveryCapability(s),
+      operationsCapability(s),
+      accountCapability(s),
+      platformCapability(s),
+      courtsCapability(s),
+      processes,
+      partiesCapability(s, processes.cases),
+      searchCapability(s, processes.cases),
+      webhooksCapability(s),
+      eventsCapability(s),
+      monitorsCapability(s, processes.cases),
+      radars,
+      publications,
+      lawyersCapability(s, publications.publications),
+      intimationsCapability(s, publications.publications),
+      publicationMonitorsCapability(s),
+    ],
+    cases: processes.cases,
+    publications: publications.publications,
+    radars: radars.radars,
+  };
 }
 
-export async function scheduleRecurringJobs(services: Services): Promise<void> {
-  for (const c of CAPABILITIES) await c.schedule?.(services);
+export function jobHandlers(c: Capabilities): JobHandler[] {
+  return c.all.flatMap((x) => x.jobs);
+}
+
+/** Makes sure every recurring job exists (idempotent): run at start by the server and every worker. */
+export async function scheduleRecurringJobs(s: Services, c: Capabilities): Promise<void> {
+  await ensureRecurring(s.jobs, c.all.flatMap((x) => x.schedules));
 }

@@ -4,7 +4,7 @@
  * the sync window to finish, hand unfinished jobs back (release leases), close the database.
  */
 import { buildApp } from '../app.ts';
-import { jobHandlers, scheduleRecurringJobs } from '../capabilities/index.ts';
+import { buildCapabilities, jobHandlers, scheduleRecurringJobs, type Capabilities } from '../capabilities/index.ts';
 import type { Config } from '../config.ts';
 import { credit } from '../platform/billing/ledger.ts';
 import { migrate, openDatabase } from '../platform/db/database.ts';
@@ -15,8 +15,8 @@ import { createServices, type Services } from '../platform/services.ts';
 import { openUpstreams, type OpenedSources } from './upstreams.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
-function startWorkers(s: Services): { id: string; stop(): Promise<void> } {
-  const handlers = jobHandlers(s);
+function startWorkers(s: Services, capabilities: Capabilities): { id: string; stop(): Promise<void> } {
+  const handlers = jobHandlers(capabilities);
   const common = { queue: s.jobs, handlers, clock: s.clock, leaseMs: s.config.jobLeaseMs, pollMs: s.config.jobPollMs };
   const jobs = new Worker({ ...common, log: s.log.child({ component: 'worker' }), concurrency: s.config.workerConcurrency, kinds: { except: [DELIVERY_JOB] } });
   // Deliveries poll more often: an event's delivery should leave within tens of milliseconds (bench target p99 ≤ 500 ms).
@@ -89,7 +89,8 @@ export async function serve(config: Config): Promise<number> {
   if (applied.length) log.info({ applied }, 'migrations applied');
   const sources = await upstreams(config, log);
   const s = createServices(config, database, log, { sources });
-  const app = await buildApp(s, { defaultMetrics: true });
+  const capabilities = buildCapabilities(s);
+  const app = await buildApp(s, capabilities, { defaultMetrics: true });
   warnIfPrivateWebhooks(s);
   let worker: ReturnType<typeof startWorkers> | undefined;
   // Installed before listening, so a signal at any point of start-up still shuts down cleanly.
@@ -106,8 +107,8 @@ export async function serve(config: Config): Promise<number> {
   const baseUrl = config.publicUrl ?? address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
   const inProcess = config.workers === 'in-process' || (config.workers === 'auto' && database.engine === 'sqlite');
   if (inProcess) {
-    await scheduleRecurringJobs(s);
-    worker = startWorkers(s);
+    await scheduleRecurringJobs(s, capabilities);
+    worker = startWorkers(s, capabilities);
   }
   log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
   await bootstrapSandboxAccount(s, baseUrl, sources);
@@ -122,8 +123,9 @@ export async function work(config: Config): Promise<number> {
   const sources = await upstreams(config, log);
   const s = createServices(config, database, log, { sources });
   warnIfPrivateWebhooks(s);
-  await scheduleRecurringJobs(s);
-  const worker = startWorkers(s);
+  const capabilities = buildCapabilities(s);
+  await scheduleRecurringJobs(s, capabilities);
+  const worker = startWorkers(s, capabilities);
   log.info({ worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency }, 'tramita worker running');
   onSignal(async () => {
     log.info('worker stopping: handing unfinished jobs back');

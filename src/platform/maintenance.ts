@@ -16,8 +16,7 @@ export function maintenanceJob(s: Services): JobHandler {
   return {
     kind: MAINTENANCE_JOB,
     async run(_payload, { clock, log }) {
-      const interrupted = await s.asyncRequests.interruptOrphans();
-      const results = await s.asyncRequests.purgeExpired();
+      const { interrupted, results } = await s.asyncRequests.sweep();
       const keys = await purgeExpiredIdempotencyKeys(s.db, clock);
       const jobs = await s.db.deleteFrom('jobs').where('status', 'in', ['done', 'failed'])
         .where('updated_at', '<', iso(addMs(clock.now(), -SETTLED_JOB_RETENTION_MS))).executeTakeFirst();
@@ -27,9 +26,4 @@ export function maintenanceJob(s: Services): JobHandler {
       return addMs(clock.now(), EVERY_MS);
     },
   };
-}
-
-/** Makes sure the recurring maintenance job exists (a no-op when it already does). */
-export async function scheduleMaintenance(s: Services): Promise<void> {
-  await s.jobs.enqueue({ kind: MAINTENANCE_JOB, payload: null, dedupeKey: MAINTENANCE_JOB, maxAttempts: 1_000_000 });
 }

@@ -17,7 +17,6 @@ import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { SourceError, type PublicationRecord } from '../../platform/ports/sources.ts';
 import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
 import { CycleBudget } from '../publications/cycle-budget.ts';
-import { publicationModule } from '../publications/module.ts';
 import { publicationRecord, ScriptedSource } from '../publications/testing.ts';
 
 const INTERVAL_MS = 1000;
@@ -58,7 +57,7 @@ function call(acc: TestAccount, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: 
 const create = (acc: TestAccount, body: object) => call(acc, 'POST', PATH, body);
 
 function ingest(records: PublicationRecord[]) {
-  return publicationModule(h.services).ingest.ingest(records, { name: 'DJEN', sandbox: true });
+  return h.capabilities.publications.ingest.ingest(records, { name: 'DJEN', sandbox: true });
 }
 
 async function debits(accountId: string) {

@@ -18,7 +18,7 @@ import {
   courtFilter, createMonitorIn, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
   monitorView, removeMonitor, updateMonitor, webhookUrlOf, type Creation, type MonitorPosition, type PublicationMonitorRow,
 } from '../publications/monitors.ts';
-import { publicationModule } from '../publications/module.ts';
+import type { PublicationParts } from '../publications/parts.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
 import { publicationView, type PublicationLinks } from '../publications/present.ts';
 import { findPublication, storedPublication } from '../publications/store.ts';
@@ -44,8 +44,7 @@ const RULES = 'Each OAB is followed in every court (or in `tribunais` only) from
 
 const matchListing = (oabs: readonly string[] | undefined, range: { desde?: string; ate?: string }) => `intimacoes.historico:${listingTag([...(oabs ?? []), range.desde ?? '', range.ate ?? ''])}`;
 
-export function intimationRoutes(app: FastifyInstance, s: Services): void {
-  const pub = publicationModule(s);
+export function intimationRoutes(app: FastifyInstance, s: Services, pub: PublicationParts): void {
 
   defineRoute(app, {
     method: 'POST', url: PATH,

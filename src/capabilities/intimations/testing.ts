@@ -5,7 +5,6 @@
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import { createMonitorIn } from '../publications/monitors.ts';
-import { publicationModule } from '../publications/module.ts';
 import { publicationRecord } from '../publications/testing.ts';
 
 /** Every owner is a new account, so one OAB serves them all. */
@@ -22,7 +21,7 @@ async function monitored(h: Harness, owner: TestAccount): Promise<Record<string,
 async function storedPublication(h: Harness): Promise<Record<string, string>> {
   // No hash: the content route then needs no certidão URL from the source.
   const record = publicationRecord({ oabs: [OAB], hash: null });
-  await publicationModule(h.services).ingest.ingest([record], { name: 'DJEN', sandbox: true });
+  await h.capabilities.publications.ingest.ingest([record], { name: 'DJEN', sandbox: true });
   return { diarioId: record.id };
 }
 

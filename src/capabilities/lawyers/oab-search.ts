@@ -18,7 +18,7 @@ import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type PublicationRecord } from '../../platform/ports/sources.ts';
 import { fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
-import { publicationModule } from '../publications/module.ts';
+import type { PublicationIngest } from '../publications/ingest.ts';
 
 /** A search as read from the table (`id` is a number there). */
 type OabSearchesTable = Selectable<Table>;
@@ -80,7 +80,7 @@ export class ProcessTally {
   }
 }
 
-export function oabSearchJob(s: Services): JobHandler {
+export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler {
   return {
     kind: OAB_SEARCH_JOB,
     retryDelayMs: (attempt) => 60_000 * 2 ** (attempt - 1),
@@ -94,7 +94,6 @@ export function oabSearchJob(s: Services): JobHandler {
       let complete = false;
       try {
         const source = s.sources.publications;
-        const ingest = publicationModule(s).ingest;
         const r = await fetchHistory(source, { oab: parseOabKey(search.oab), tribunal: search.tribunal }, { desde: HISTORY_START, ate: dayBefore(s.clock.now()) }, async (items) => {
           tally.add(items);
           await ingest.ingest(items, source.info);

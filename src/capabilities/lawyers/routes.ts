@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { absoluteUrl } from '../../platform/http/operation.ts';
+import { absoluteUrl } from '../../platform/http/absolute-url.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
@@ -16,7 +16,7 @@ import { parseOabParts } from '../../platform/identifiers/oab.ts';
 import { dayBefore } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
 import { HISTORY_START, syncRecent } from '../publications/history.ts';
-import { publicationModule } from '../publications/module.ts';
+import type { PublicationParts } from '../publications/parts.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
 import { publicationView } from '../publications/present.ts';
 import { Publication } from '../publications/schemas.ts';
@@ -29,8 +29,7 @@ const TAG = 'Advogados';
 const FRESHNESS = 'Before answering, the OAB\'s publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; '
   + 'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).';
 
-export function lawyerRoutes(app: FastifyInstance, s: Services): void {
-  const pub = publicationModule(s);
+export function lawyerRoutes(app: FastifyInstance, s: Services, pub: PublicationParts): void {
 
   defineRoute(app, {
     method: 'GET', url: '/v1/advogados/processos',

@@ -22,7 +22,7 @@ import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError, type CaseRecord } from '../../platform/ports/sources.ts';
-import { caseModule } from '../processes/module.ts';
+import type { CaseParts } from '../processes/parts.ts';
 import { renewDue } from './renew.ts';
 import { dueForCheck, MONITOR_CYCLE_JOB, monitorAudience, type MonitorRow } from './store.ts';
 
@@ -45,13 +45,13 @@ export interface CheckSummary {
   failedAliases: number;
 }
 
-export function monitorCycleJob(s: Services): JobHandler {
+export function monitorCycleJob(s: Services, cases: CaseParts): JobHandler {
   return {
     kind: MONITOR_CYCLE_JOB,
     async run(_payload, { clock, log }) {
       const now = clock.now();
       const renewals = await renewDue(s, now, log);
-      const checks = await checkDue(s, now, log);
+      const checks = await checkDue(s, cases, now, log);
       const busy = checks.aliases + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
       log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'case monitor cycle');
       return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
@@ -60,13 +60,13 @@ export function monitorCycleJob(s: Services): JobHandler {
 }
 
 /** Checks the ATIVO monitors due by `now`, one upstream call per alias. */
-export async function checkDue(s: Services, now: Date, log: Logger): Promise<CheckSummary> {
+export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Logger): Promise<CheckSummary> {
   const byAlias = Map.groupBy(await dueForCheck(s.db, iso(now), MAX_CHECKS_PER_RUN), (m) => m.datajud_alias);
   const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0 };
   await forEachConcurrently([...byAlias], ALIAS_CONCURRENCY, async ([alias, monitors]) => {
     let checked: number | null = null;
     try {
-      checked = await checkAlias(s, alias, monitors, now, log);
+      checked = await checkAlias(s, cases, alias, monitors, now, log);
     } catch (err) {
       // A storage failure while completing checks: the rest stay due; other aliases go on.
       log.error({ err, alias }, 'case monitor check failed');
@@ -78,13 +78,13 @@ export async function checkDue(s: Services, now: Date, log: Logger): Promise<Che
 }
 
 /** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */
-async function checkAlias(s: Services, alias: string, monitors: MonitorRow[], now: Date, log: Logger): Promise<number | null> {
+async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors: MonitorRow[], now: Date, log: Logger): Promise<number | null> {
   const numbers = [...new Set(monitors.map((m) => m.numero_cnj))];
   const before = await movementTotals(s.db, numbers);
   let found: Map<string, CaseRecord>;
   try {
     found = await s.sources.cases.fetchCases(numbers);
-    await caseModule(s).service.save(found.values());
+    await cases.service.save(found.values());
   } catch (err) {
     if (err instanceof SourceError) log.warn({ alias, monitors: monitors.length, failure: err.failure }, 'case monitor check: upstream failed');
     else log.error({ err, alias }, 'case monitor check failed');

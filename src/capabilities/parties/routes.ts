@@ -12,15 +12,14 @@ import { decodeCursor, encodeCursor, PAGE_LIMIT_DEFAULT } from '../../platform/h
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
-import { caseModule } from '../processes/module.ts';
+import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
 
 const TAG = 'Envolvidos';
 
-export function partyRoutes(app: FastifyInstance, s: Services): void {
-  const m = caseModule(s);
+export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos',

@@ -8,12 +8,12 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import { iso } from '../../platform/clock.ts';
 import type { CaseRefreshesTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { absoluteUrl } from '../../platform/http/operation.ts';
+import { absoluteUrl } from '../../platform/http/absolute-url.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
-import { caseModule } from './module.ts';
+import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
@@ -37,8 +37,7 @@ function parsedCnj(raw: string): ReturnType<typeof parseCnjWithCourt> {
   return cnj;
 }
 
-export function caseRoutes(app: FastifyInstance, s: Services): void {
-  const m = caseModule(s);
+export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
   const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parsedCnj(req.params.cnj);
   const detailsConfigured = () => s.sources.details !== null;
 

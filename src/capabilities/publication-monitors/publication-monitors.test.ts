@@ -12,7 +12,6 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { PublicationRecord } from '../../platform/ports/sources.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
-import { publicationModule } from '../publications/module.ts';
 import { publicationRecord, ScriptedSource, tjspNumber } from '../publications/testing.ts';
 
 const INTERVAL_MS = 1000;
@@ -39,7 +38,7 @@ const db = h.services.db;
 const today = () => clock.now().toISOString().slice(0, 10);
 const create = (acc: TestAccount, body: object) => h.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: body });
 const get = (acc: TestAccount, url: string) => h.inject({ method: 'GET', url, headers: acc.headers });
-const ingest = (records: PublicationRecord[]) => publicationModule(h.services).ingest.ingest(records, { name: 'DJEN', sandbox: true });
+const ingest = (records: PublicationRecord[]) => h.capabilities.publications.ingest.ingest(records, { name: 'DJEN', sandbox: true });
 
 async function debits(accountId: string) {
   return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();

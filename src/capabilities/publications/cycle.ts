@@ -15,8 +15,8 @@ import { renewDue, type RenewalPlan } from '../../platform/monitoring/renewal.ts
 import type { Services } from '../../platform/services.ts';
 import { coveredCourts, ingestCadernos } from './cadernos.ts';
 import { CycleBudget, queriesPerRun } from './cycle-budget.ts';
-import { publicationModule } from './module.ts';
 import { MONITOR_QUERY_TYPES, type PublicationMonitorRow } from './monitors.ts';
+import type { PublicationIngest } from './ingest.ts';
 import { pollDue } from './polling.ts';
 
 export const PUBLICATION_CYCLE_JOB = 'publicacoes.monitores.ciclo';
@@ -30,12 +30,11 @@ const RENEWAL: RenewalPlan<PublicationMonitorRow> = {
   stampsPeriod: false,
 };
 
-export function publicationCycleJob(s: Services): JobHandler {
+export function publicationCycleJob(s: Services, ingest: PublicationIngest): JobHandler {
   return {
     kind: PUBLICATION_CYCLE_JOB,
     async run(_payload, { clock, log }) {
       const now = clock.now();
-      const { ingest } = publicationModule(s);
       const renewals = await renewDue(s, RENEWAL, now, log);
       const budget = new CycleBudget(queriesPerRun(s.config.djenRequestsPerMinute));
       const cadernos = await ingestCadernos(s, ingest, now, budget, log);
@@ -45,10 +44,4 @@ export function publicationCycleJob(s: Services): JobHandler {
       return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
     },
   };
-}
-
-/** Makes sure the recurring cycle job exists (a no-op when it does): one live job, whatever the number of workers. */
-export async function schedulePublicationCycle(s: Services): Promise<void> {
-  // Recurring: each run reschedules itself with its attempts reset, so maxAttempts only bounds crash loops.
-  await s.jobs.enqueue({ kind: PUBLICATION_CYCLE_JOB, payload: null, dedupeKey: PUBLICATION_CYCLE_JOB, maxAttempts: 1_000_000 });
 }

@@ -12,7 +12,6 @@ import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../platform/ports/sources.ts';
 import type { PublicationIngest } from './ingest.ts';
-import { publicationModule } from './module.ts';
 
 export const RECENT_DAYS = 30;
 /** DJEN's national gazette starts here; nothing older exists to consolidate. */
@@ -99,7 +98,7 @@ export async function syncRecent(s: Services, ingest: PublicationIngest, oab: st
   return { ...history, ...set };
 }
 
-export function consolidationJob(s: Services): JobHandler {
+export function consolidationJob(s: Services, ingest: PublicationIngest): JobHandler {
   return {
     kind: CONSOLIDATION_JOB,
     // DJEN's budget is 20 requests a minute: failures wait minutes, not seconds.
@@ -111,7 +110,7 @@ export function consolidationJob(s: Services): JobHandler {
       const source = s.sources.publications;
       try {
         const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: dayBefore(started) }, async (items) => {
-          await publicationModule(s).ingest.ingest(items, source.info);
+          await ingest.ingest(items, source.info);
         });
         const done = iso(s.clock.now());
         await s.db.updateTable('oab_histories').set({

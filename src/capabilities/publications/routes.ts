@@ -9,7 +9,7 @@ import { decodeCursor, page, PAGE_LIMIT_DEFAULT, PageQuery } from '../../platfor
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
-import { publicationModule } from './module.ts';
+import type { PublicationParts } from './parts.ts';
 import { publicationView } from './present.ts';
 import { Publication } from './schemas.ts';
 import { publicationsOfCase, storedPublication } from './store.ts';
@@ -18,8 +18,7 @@ const NumeroParams = Type.Object({
   numero: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number, masked or 20 digits.' }),
 }, { additionalProperties: false });
 
-export function publicationRoutes(app: FastifyInstance, s: Services): void {
-  const pub = publicationModule(s);
+export function publicationRoutes(app: FastifyInstance, s: Services, pub: PublicationParts): void {
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos/numero/:numero/diarios-oficiais',

@@ -14,10 +14,10 @@ import type { DB, RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError, isApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 import { SourceError, type CaseDetailsSource } from '../../platform/ports/sources.ts';
-import type { CaseModule } from '../processes/module.ts';
+import type { CaseParts } from '../processes/parts.ts';
 import type { StoredCase } from '../processes/store.ts';
 import { correspondences, criteriaOf, mayBeInCourts, passesFilters, searchedNames, type Correspondence, type RadarCriteria } from './match.ts';
-import type { RadarModule } from './module.ts';
+import type { RadarParts } from './parts.ts';
 import { correspondenceView } from './present.ts';
 
 export interface RadarMatch {
@@ -41,7 +41,7 @@ export async function candidateNumbers(details: CaseDetailsSource, c: RadarCrite
 }
 
 /** The cases not in `known` that the radar reports now. Throws SourceError when an upstream fails. */
-export async function findMatches(cases: CaseModule, details: CaseDetailsSource, c: RadarCriteria, known: ReadonlySet<string>): Promise<RadarMatch[]> {
+export async function findMatches(cases: CaseParts, details: CaseDetailsSource, c: RadarCriteria, known: ReadonlySet<string>): Promise<RadarMatch[]> {
   const numbers = (await candidateNumbers(details, c)).filter((n) => !known.has(n) && mayBeInCourts(n, c));
   if (numbers.length === 0) return [];
   const stored = await loadCases(cases, numbers);
@@ -53,7 +53,7 @@ export async function findMatches(cases: CaseModule, details: CaseDetailsSource,
  * good enough to match on (its class and parties do not go stale the way movements do). Numbers
  * DataJud does not know (yet) are left out and asked again at the next check.
  */
-async function loadCases(m: CaseModule, numbers: string[]): Promise<StoredCase[]> {
+async function loadCases(m: CaseParts, numbers: string[]): Promise<StoredCase[]> {
   const inStore = new Set((await m.db.selectFrom('cases').select('numero_cnj').where('numero_cnj', 'in', numbers).execute()).map((r) => r.numero_cnj));
   const missing = numbers.filter((n) => !inStore.has(n));
   if (missing.length > 0) await m.service.lookupMany(missing);
@@ -61,7 +61,7 @@ async function loadCases(m: CaseModule, numbers: string[]): Promise<StoredCase[]
 }
 
 /** Inserts one result (once) and, unless it is the baseline, its event: both in `trx`. True when created now. */
-export async function recordResult(m: RadarModule, trx: Transaction<DB>, radar: RadarsTable, match: RadarMatch, baseline: boolean): Promise<boolean> {
+export async function recordResult(m: RadarParts, trx: Transaction<DB>, radar: RadarsTable, match: RadarMatch, baseline: boolean): Promise<boolean> {
   const { row } = match.caso;
   const result = { numeroCnj: row.numero_cnj, tribunal: row.tribunal, classe: row.classe_nome, dataAjuizamento: row.data_ajuizamento, correspondencias: match.correspondencias };
   const id = await m.store.insertResult(trx, radar, result, { now: iso(m.services.clock.now()), baseline });
@@ -82,7 +82,7 @@ export async function recordResult(m: RadarModule, trx: Transaction<DB>, radar: 
  * Checks the radar now and schedules its next check. On failure the radar keeps `ultimo_erro`, stays
  * due (the next cycle retries) and nothing is recorded; the error is rethrown for the caller.
  */
-export async function checkRadar(m: RadarModule, radar: RadarsTable): Promise<CheckOutcome> {
+export async function checkRadar(m: RadarParts, radar: RadarsTable): Promise<CheckOutcome> {
   const { clock, config, db } = m.services;
   const baseline = radar.ultima_verificacao_em === null;
   try {

@@ -16,14 +16,14 @@ import { SourceError } from '../../platform/ports/sources.ts';
 import { describeFailure, findMatches, recordResult, type RadarMatch } from './check.ts';
 import { filterColumns, type FilterInput } from './input.ts';
 import { criteriaOf, parseTerm, type RadarTerm } from './match.ts';
-import type { RadarModule } from './module.ts';
+import type { RadarParts } from './parts.ts';
 import type { RadarFilterSet } from './store.ts';
 
 export interface CreateInput extends FilterInput {
   termo: string;
 }
 
-export async function createRadar(m: RadarModule, req: FastifyRequest, op: OperationContext, body: CreateInput): Promise<RadarsTable> {
+export async function createRadar(m: RadarParts, req: FastifyRequest, op: OperationContext, body: CreateInput): Promise<RadarsTable> {
   const s = m.services;
   const term = parseTerm(body.termo);
   const filters = await filterColumns(s, body, term.tipo);
@@ -51,7 +51,7 @@ export async function createRadar(m: RadarModule, req: FastifyRequest, op: Opera
 }
 
 /** A new radar, ATIVO, in its first period, checked now (the baseline). */
-function radarRow(m: RadarModule, accountId: string, priceCentavos: number, term: RadarTerm, f: RadarFilterSet): RadarsTable {
+function radarRow(m: RadarParts, accountId: string, priceCentavos: number, term: RadarTerm, f: RadarFilterSet): RadarsTable {
   const now = m.services.clock.now();
   const frequencia = f.frequencia ?? DEFAULT_FREQUENCY;
   return {

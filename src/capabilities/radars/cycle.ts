@@ -16,17 +16,16 @@ import { isApiError } from '../../platform/errors.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
-import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { checkRadar } from './check.ts';
-import type { RadarModule } from './module.ts';
+import type { RadarParts } from './parts.ts';
 
 export const RADAR_CYCLE_JOB = 'monitoramentos.novos_processos.ciclo';
 export const RADAR_QUERY_TYPE = 'monitor.novos_processos';
 /** Radars renewed and checked per run at most; the rest stay due for the next run. */
 const BATCH = 200;
 
-export function radarCycleJob(m: RadarModule): JobHandler {
+export function radarCycleJob(m: RadarParts): JobHandler {
   return {
     kind: RADAR_CYCLE_JOB,
     async run(_payload, { clock, log }) {
@@ -37,12 +36,7 @@ export function radarCycleJob(m: RadarModule): JobHandler {
   };
 }
 
-/** Makes sure the cycle job exists (a no-op when it already does). */
-export async function scheduleCycle(s: Services): Promise<void> {
-  await s.jobs.enqueue({ kind: RADAR_CYCLE_JOB, payload: null, dedupeKey: RADAR_CYCLE_JOB, maxAttempts: 1_000_000 });
-}
-
-async function renewDue(m: RadarModule, log: Logger): Promise<void> {
+async function renewDue(m: RadarParts, log: Logger): Promise<void> {
   for (const radar of await m.store.dueForRenewal(iso(m.services.clock.now()), BATCH)) {
     try {
       await renew(m, radar);
@@ -53,7 +47,7 @@ async function renewDue(m: RadarModule, log: Logger): Promise<void> {
 }
 
 /** Charges the next period; INSUFFICIENT_CREDITS suspends the radar (and rolls the period back). */
-export async function renew(m: RadarModule, radar: RadarsTable): Promise<'renewed' | 'suspended' | 'skipped'> {
+export async function renew(m: RadarParts, radar: RadarsTable): Promise<'renewed' | 'suspended' | 'skipped'> {
   const { db, clock, ledger } = m.services;
   const now = clock.now();
   const periodo = radar.periodo + 1;
@@ -78,7 +72,7 @@ export async function renew(m: RadarModule, radar: RadarsTable): Promise<'renewe
   }
 }
 
-async function checkDue(m: RadarModule, log: Logger): Promise<void> {
+async function checkDue(m: RadarParts, log: Logger): Promise<void> {
   for (const due of await m.store.dueForCheck(iso(m.services.clock.now()), BATCH)) {
     // Read again: an earlier check of this run may have taken long enough for a DELETE or PATCH to land.
     const radar = await m.store.byId(due.id);

@@ -10,13 +10,13 @@ import { ApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 import { filterColumns, type FilterInput } from './input.ts';
 import { criteriaOf, widens } from './match.ts';
-import type { RadarModule } from './module.ts';
+import type { RadarParts } from './parts.ts';
 
 export interface PatchInput extends FilterInput {
   termo?: unknown;
 }
 
-export async function patchRadar(m: RadarModule, radar: RadarsTable, body: PatchInput): Promise<RadarsTable> {
+export async function patchRadar(m: RadarParts, radar: RadarsTable, body: PatchInput): Promise<RadarsTable> {
   if (body.termo !== undefined) {
     throw new ApiError('INVALID_PARAMETER', 'The term of a radar cannot change: create another radar (and DELETE this one).', { field: 'termo', in: 'body' });
   }

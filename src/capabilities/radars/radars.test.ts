@@ -22,7 +22,6 @@ import type { StoredCase } from '../processes/store.ts';
 import { recordResult } from './check.ts';
 import { createRadar } from './create.ts';
 import { correspondences, passesFilters, widens, type RadarCriteria } from './match.ts';
-import { radarModule } from './module.ts';
 import { insertRadar, insertResult } from './testing.ts';
 
 const BASE = '/v1/monitoramentos/novos-processos';
@@ -516,7 +515,7 @@ test('a failed debit leaves no radar behind (the balance spent between the price
       await h.services.ledger.chargeIn(trx, { accountId: acc.accountId, queryType: 'monitor.novos_processos', origin: { requestId: req.id, method: 'POST', path: BASE, statusCode: 201 }, debits: o.debits ?? [] });
     },
   };
-  await assert.rejects(createRadar(radarModule(h.services), req, op, { termo: person.documento! }), (e: any) => e.code === 'INSUFFICIENT_CREDITS');
+  await assert.rejects(createRadar(h.capabilities.radars, req, op, { termo: person.documento! }), (e: any) => e.code === 'INSUFFICIENT_CREDITS');
   assert.equal((await h.services.db.selectFrom('radars').selectAll().where('account_id', '=', acc.accountId).execute()).length, 0);
   assert.equal((await h.services.db.selectFrom('radar_results').selectAll().where('account_id', '=', acc.accountId).execute()).length, 0);
   assert.equal((await debits(h, acc.accountId)).length, 0);
@@ -653,7 +652,7 @@ test('a case is reported once per radar: a second worker recording the same hit 
   const radar = await insertRadar(h, acc, { tipo: 'CPF', termo: '529.982.247-25', termo_normalizado: '52998224725' });
   const numero = h.sources.sandbox!.dataset.cases[0].numero;
   const match = { caso: { row: { numero_cnj: numero, tribunal: 'TJSP', classe_nome: null, data_ajuizamento: null } } as unknown as StoredCase, correspondencias: [] };
-  const m = radarModule(h.services);
+  const m = h.capabilities.radars;
   const record = () => h.services.db.transaction().execute((trx) => recordResult(m, trx, radar, match, false));
   const outcomes = await Promise.all([record(), record()]);
   assert.deepEqual(outcomes.sort(), [false, true]);

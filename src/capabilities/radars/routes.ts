@@ -12,10 +12,9 @@ import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
-import type { Services } from '../../platform/services.ts';
 import { createRadar } from './create.ts';
 import { RADAR_QUERY_TYPE } from './cycle.ts';
-import { radarModule } from './module.ts';
+import type { RadarParts } from './parts.ts';
 import { patchRadar } from './patch.ts';
 import { radarView, resultView } from './present.ts';
 import {
@@ -37,8 +36,8 @@ const CREATE_DESCRIPTION = [
   '422 DETAILS_UNAVAILABLE when no case-details provider is configured.',
 ].join(' ');
 
-export function radarRoutes(app: FastifyInstance, s: Services): void {
-  const m = radarModule(s);
+export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
+  const s = m.services;
   const own = async (accountId: string, id: string): Promise<RadarsTable> => {
     const radar = await m.store.get(accountId, id);
     if (!radar) throw new ApiError('NOT_FOUND', `No radar "${id}" in this account.`);

@@ -7,7 +7,7 @@
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { checkRadar } from './check.ts';
-import type { RadarModule } from './module.ts';
+import type { RadarParts } from './parts.ts';
 
 export const SYNC_MIN_INTERVAL_MS = 60_000;
 
@@ -16,7 +16,7 @@ export type SyncMeta =
   | { executada: false; motivo: 'INTERVALO_MINIMO' | 'RADAR_SUSPENSO' | 'RADAR_DESATIVADO'; proximaPermitidaEm: string | null };
 
 /** Runs the check, or says why not; an upstream failure is thrown (SOURCE_UNAVAILABLE, uncharged). */
-export async function synchronize(m: RadarModule, radar: RadarsTable): Promise<SyncMeta> {
+export async function synchronize(m: RadarParts, radar: RadarsTable): Promise<SyncMeta> {
   if (radar.status !== 'ATIVO') return { executada: false, motivo: radar.status === 'DESATIVADO' ? 'RADAR_DESATIVADO' : 'RADAR_SUSPENSO', proximaPermitidaEm: null };
   const now = m.services.clock.now();
   if (!(await m.store.claimSync(radar.id, iso(now), iso(addMs(now, -SYNC_MIN_INTERVAL_MS))))) {

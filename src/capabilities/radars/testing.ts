@@ -7,7 +7,6 @@ import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import { radarModule } from './module.ts';
 
 const BASE = '/v1/monitoramentos/novos-processos';
 
@@ -21,13 +20,13 @@ export async function insertRadar(h: Harness, owner: TestAccount, overrides: Par
     proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), periodo: 1, ultima_sincronizacao_em: null, ultimo_erro: null,
     criado_em: iso(now), atualizado_em: iso(now), desativado_em: null, ...overrides,
   };
-  await radarModule(h.services).store.insert(h.services.db, row);
+  await h.capabilities.radars.store.insert(h.services.db, row);
   return row;
 }
 
 /** A result of `radar` for a sandbox case number; returns the 20 digits. */
 export async function insertResult(h: Harness, radar: RadarsTable, numeroCnj = h.sources.sandbox!.dataset.cases[0].numero): Promise<string> {
-  const m = radarModule(h.services);
+  const m = h.capabilities.radars;
   await h.services.db.transaction().execute((trx) => m.store.insertResult(trx, radar, {
     numeroCnj, tribunal: 'TJSP', classe: 'Procedimento Comum Cível', dataAjuizamento: null, correspondencias: [],
   }, { now: iso(h.services.clock.now()), baseline: true }));

@@ -14,7 +14,7 @@ import { isValidCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts
 import { isValidCnpj, isValidCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import { foldText } from '../../platform/text.ts';
-import { caseModule, type CaseModule } from '../processes/module.ts';
+import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { SearchHit, SearchQuery } from '../processes/schemas.ts';
 import type { StoredCase } from '../processes/store.ts';
@@ -25,8 +25,7 @@ const PROVIDER_MATCHES_PER_QUERY = 50;
 
 type Req = RouteRequest<{ querystring: typeof SearchQuery }>;
 
-export function searchRoutes(app: FastifyInstance, s: Services): void {
-  const m = caseModule(s);
+export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
   for (const url of ['/v1/busca/termo', '/v1/busca']) {
     defineRoute(app, {
       method: 'GET', url,
@@ -39,7 +38,7 @@ export function searchRoutes(app: FastifyInstance, s: Services): void {
   }
 }
 
-async function search(m: CaseModule, req: Req) {
+async function search(m: CaseParts, req: Req) {
   const term = (req.query.q ?? req.query.termo)?.trim();
   if (!term) throw new ApiError('MISSING_PARAMETER', 'Give the term in `q`.', { field: 'q', in: 'query' });
   if (req.query.q !== undefined && req.query.termo !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `q` or `termo`, not both.', { field: 'termo', in: 'query' });
@@ -54,7 +53,7 @@ async function search(m: CaseModule, req: Req) {
   };
 }
 
-async function findCases(m: CaseModule, term: string, limit: number, offset: number): Promise<{ hits: { c: StoredCase; score: number }[]; more: boolean }> {
+async function findCases(m: CaseParts, term: string, limit: number, offset: number): Promise<{ hits: { c: StoredCase; score: number }[]; more: boolean }> {
   if (isValidCnj(term)) {
     if (offset > 0) return { hits: [], more: false };
     const lookup = await m.service.lookup(parseCnjWithCourt(term, 'q')).catch((err) => {
@@ -75,7 +74,7 @@ async function findCases(m: CaseModule, term: string, limit: number, offset: num
 }
 
 /** Cases where the provider finds a party of that name join the store, with their parties indexed. */
-async function pullFromProvider(m: CaseModule, term: string): Promise<void> {
+async function pullFromProvider(m: CaseParts, term: string): Promise<void> {
   const numbers = (await m.sources.details!.findByName(term)).slice(0, PROVIDER_MATCHES_PER_QUERY);
   if (numbers.length > 0) await m.service.withDetails(await m.service.lookupMany(numbers));
 }

@@ -13,7 +13,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
-import { attemptDelivery, deliveryJob } from '../../platform/webhooks/deliver-job.ts';
+import { attemptDelivery } from '../../platform/webhooks/deliver-job.ts';
 import { enabledKinds } from '../../platform/webhooks/deliveries.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { Delivery, DeliveryParams, DeliveryQuery, Secret, TestResult, WebhookConfig, WebhookConfigBody } from './schemas.ts';
@@ -148,8 +148,4 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       return { status: 201, data: await withAttempts((await deliveries.get(id))!) };
     },
   });
-}
-
-export function webhookJobs(s: Services) {
-  return [deliveryJob(s)];
 }

@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../../platform/clock.ts';
 import type { NewDomainEvent } from '../../platform/events/log.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
-import { jobHandlers } from '../index.ts';
+import { buildCapabilities, jobHandlers } from '../index.ts';
 import { Worker } from '../../platform/jobs/worker.ts';
 import { createServices } from '../../platform/services.ts';
 
@@ -358,7 +358,7 @@ test('a restart in the middle of the ladder: a new process on the same database 
     assert.equal(failing.received.length, 1);
     // "Restart": new services, stores, sender and worker over the same database, as `tramita serve` builds them.
     const restarted = createServices(h.config, h.services.database, h.services.log, { clock, sources: h.sources });
-    const worker = new Worker({ queue: restarted.jobs, handlers: jobHandlers(restarted), clock, log: restarted.log, concurrency: 8, leaseMs: h.config.jobLeaseMs, pollMs: 10 });
+    const worker = new Worker({ queue: restarted.jobs, handlers: jobHandlers(buildCapabilities(restarted)), clock, log: restarted.log, concurrency: 8, leaseMs: h.config.jobLeaseMs, pollMs: 10 });
     try {
       assert.equal(await worker.runDue(), 0, 'the second attempt is not due yet');
       clock.advance(2 * 60_000);

@@ -58,6 +58,11 @@ export class AsyncRequestStore {
     return row;
   }
 
+  /** Housekeeping (the maintenance job): orphans finished, expired results dropped. */
+  async sweep(): Promise<{ interrupted: number; results: number }> {
+    return { interrupted: await this.interruptOrphans(), results: await this.purgeExpired() };
+  }
+
   /** Finishes operations whose process died (lease lapsed) with an uncharged OPERATION_INTERRUPTED. */
   async interruptOrphans(): Promise<number> {
     const now = iso(this.#clock.now());

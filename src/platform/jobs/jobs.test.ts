@@ -11,8 +11,9 @@ import { freshDatabase } from '../../../test/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { addMs, iso, ManualClock } from '../clock.ts';
 import { migrate } from '../db/database.ts';
-import { scheduleMaintenance, MAINTENANCE_JOB } from '../maintenance.ts';
-import { jobHandlers } from '../../capabilities/index.ts';
+import { MAINTENANCE_JOB } from '../maintenance.ts';
+import { ensureRecurring } from './recurring.ts';
+import { buildCapabilities, jobHandlers } from '../../capabilities/index.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createServices, type Services } from '../services.ts';
 import type { Job, JobQueue } from './queue.ts';
@@ -352,10 +353,10 @@ test('maintenance interrupts a pending operation whose lease lapsed with a store
   await s.asyncRequests.open({ id: requestId, accountId: account.id, method: 'GET', path: '/v1/processos/cnj/x' });
   const live = 'req_alive00000000000001';
 
-  await scheduleMaintenance(s);
-  await scheduleMaintenance(s);
+  await ensureRecurring(s.jobs, [MAINTENANCE_JOB]);
+  await ensureRecurring(s.jobs, [MAINTENANCE_JOB]);
   assert.equal(await jobCount(s, { kind: MAINTENANCE_JOB }), 1, 'one maintenance job however often it is scheduled');
-  const w = worker(jobHandlers(s));
+  const w = worker(jobHandlers(buildCapabilities(s)));
 
   // Within the lease: the operation's process may still be running it.
   clock.advance(LEASE_MS);

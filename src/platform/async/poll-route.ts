@@ -5,13 +5,13 @@
  */
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../platform/errors.ts';
-import { pendingResponse } from '../../platform/http/operation.ts';
-import { defineRoute } from '../../platform/http/route.ts';
-import { fromColumns } from '../../platform/http/stored-response.ts';
-import type { Services } from '../../platform/services.ts';
+import { ApiError } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import { fromColumns } from '../http/stored-response.ts';
+import type { Services } from '../services.ts';
+import { pendingResponse } from './window.ts';
 
-export function requestRoutes(app: FastifyInstance, s: Services): void {
+export function pollRoute(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/requests/:requestId',
     meta: {

@@ -1,0 +1,24 @@
+/**
+ * What the case capability shares with the capabilities built on stored cases (parties, search,
+ * monitors, radars): its store, lookups, refresh queue and search index. Built once, by the
+ * capability's factory (capability.ts), and handed to the others.
+ */
+import type { Services } from '../../platform/services.ts';
+import { REFRESH_ATTEMPTS, REFRESH_JOB, type RefreshDeps } from './refresh.ts';
+import { CaseSearchIndex } from './search-index.ts';
+import { CaseService } from './service.ts';
+import { CaseStore } from './store.ts';
+
+export interface CaseParts extends RefreshDeps {
+  search: CaseSearchIndex;
+}
+
+export function buildCaseParts(s: Services): CaseParts {
+  const search = new CaseSearchIndex(s.db, s.database.engine);
+  const store = new CaseStore(s.db, s.clock, search, s.events);
+  const service = new CaseService({ db: s.db, store, sources: s.sources, jobs: s.jobs, clock: s.clock, freshMinutes: s.config.caseFreshMinutes });
+  return {
+    db: s.db, clock: s.clock, ledger: s.ledger, events: s.events, store, service, search, sources: s.sources,
+    enqueue: (numeroCnj, trx) => s.jobs.enqueue({ kind: REFRESH_JOB, payload: { numeroCnj }, dedupeKey: `${REFRESH_JOB}:${numeroCnj}`, maxAttempts: REFRESH_ATTEMPTS }, trx),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The pending side of one operation run (spec §3.2): whether it answered 202, and so whether its final
+ * response must be stored for the status URL. Its state changes only through its own methods:
+ * sync → finishing (the work ended inside the window: it stays synchronous) or sync → pending (the
+ * window elapsed, or the client asked for 202: the row is written). Once finishing it never goes
+ * pending, so a result that is being written is never also answered with a 202.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import type { DB } from '../db/schema.ts';
+import type { StoredResponse } from '../http/stored-response.ts';
+import type { AsyncRequestStore } from './store.ts';
+
+export interface PendingRow {
+  id: string;
+  accountId: string;
+  method: string;
+  path: string;
+}
+
+export class PendingOperation {
+  #state: 'sync' | 'finishing' | 'pending' = 'sync';
+  /** Resolves to whether the pending row was written (never rejects). */
+  #opened: Promise<boolean> = Promise.resolve(false);
+  readonly #store: AsyncRequestStore;
+  readonly #row: PendingRow;
+  readonly #log: Logger;
+
+  constructor(store: AsyncRequestStore, row: PendingRow, log: Logger) {
+    this.#store = store;
+    this.#row = row;
+    this.#log = log;
+  }
+
+  /** Writes the pending row, unless the work already finished; false then. */
+  goPending(): boolean {
+    if (this.#state === 'finishing') return false;
+    this.#state = 'pending';
+    this.#opened = this.#store.open(this.#row)
+      .then(() => true, (err) => { this.#log.error({ err }, 'could not record the pending operation'); return false; });
+    return true;
+  }
+
+  /** Whether the pending row was written (after goPending, once it is). */
+  get opened(): Promise<boolean> {
+    return this.#opened;
+  }
+
+  /** The work ended: a run still synchronous stays so. Resolves to whether the operation is pending. */
+  finish(): Promise<boolean> {
+    if (this.#state === 'sync') this.#state = 'finishing';
+    return this.#opened;
+  }
+
+  /** Stores the final response of a pending operation (inside `trx` when it commits with the charge). */
+  async complete(response: StoredResponse, trx?: Kysely<DB> | Transaction<DB>): Promise<void> {
+    if (await this.#opened) await this.#store.complete(this.#row.id, response, trx);
+  }
+}
