@@ -22,23 +22,8 @@ import { publicMovement } from './store.ts';
 
 const TAG = 'Processos';
 
-/** Numbers parsed lately, as given in the path: a hot case is asked for again and again. Read-only. */
-const recentNumbers = new Map<string, ReturnType<typeof parseCnjWithCourt>>();
-const MAX_RECENT_NUMBERS = 1_000;
-
-/** parseCnjWithCourt (check digits, court) once per distinct path value; an invalid one throws every time. */
-function parsedCnj(raw: string): ReturnType<typeof parseCnjWithCourt> {
-  let cnj = recentNumbers.get(raw);
-  if (!cnj) {
-    cnj = parseCnjWithCourt(raw, 'cnj');
-    if (recentNumbers.size >= MAX_RECENT_NUMBERS) recentNumbers.delete(recentNumbers.keys().next().value!);
-    recentNumbers.set(raw, cnj);
-  }
-  return cnj;
-}
-
 export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
-  const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parsedCnj(req.params.cnj);
+  const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parseCnjWithCourt(req.params.cnj, 'cnj');
   const detailsConfigured = () => s.sources.details !== null;
 
   defineRoute(app, {

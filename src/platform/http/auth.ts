@@ -27,17 +27,28 @@ function admit(owner: KeyOwner | undefined): AuthContext {
 }
 
 /**
- * Sets `req.auth`, or throws the refusal. Synchronous when this process remembers the key (most
- * requests), a promise only when the database must be read.
+ * Sets `req.auth` and calls `then()`, or calls `then(refusal)`. Callback-style, like the gate's hook:
+ * `then` runs at once when this process remembers the key (most requests: no promise at all on the
+ * hot path), after the database read otherwise.
  */
-export function authenticate(req: FastifyRequest, accounts: AccountStore): void | Promise<void> {
-  const key = presentedKey(req);
-  if (!key) throw new ApiError('MISSING_API_KEY');
-  if (!looksLikeKey(key)) throw new ApiError('INVALID_API_KEY');
-  const owner = accounts.findByKeyNow(key);
-  if (!(owner instanceof Promise)) {
-    req.auth = admit(owner);
-    return;
+export function authenticate(req: FastifyRequest, accounts: AccountStore, then: (err?: Error) => void): void {
+  let owner: ReturnType<AccountStore['findByKeyNow']>;
+  try {
+    const key = presentedKey(req);
+    if (!key) throw new ApiError('MISSING_API_KEY');
+    if (!looksLikeKey(key)) throw new ApiError('INVALID_API_KEY');
+    owner = accounts.findByKeyNow(key);
+  } catch (err) {
+    return then(err as Error);
   }
-  return owner.then((o) => { req.auth = admit(o); });
+  const admitted = (o: KeyOwner | undefined) => {
+    try {
+      req.auth = admit(o);
+    } catch (err) {
+      return then(err as Error);
+    }
+    then();
+  };
+  if (owner instanceof Promise) owner.then(admitted, then);
+  else admitted(owner);
 }

@@ -2,7 +2,7 @@
  * What every request passes before validation, as one onRequest hook in the contract's order:
  * the request id (also a response header), authentication (auth.ts), then the route class's rate
  * limit (rate-limit.ts). One callback-style hook instead of three: on the hot path each Fastify hook,
- * and each promise, costs about as much as the work it does; authentication is synchronous whenever
+ * and each promise, costs about as much as the work it does; authentication answers at once whenever
  * the key is remembered, so most requests pass without a promise at all.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -21,16 +21,16 @@ export function installGate(app: FastifyInstance, accounts: AccountStore, limits
     reply.header('x-request-id', req.id);
     const meta = req.routeOptions.config.tramita;
     if (!meta) return done();
-    try {
-      const pending = meta.auth ? authenticate(req, accounts) : undefined;
-      if (pending) {
-        pending.then(() => limit(req, reply, meta.class)).then(() => done(), done);
-        return;
+    const limitThenDone = (err?: Error) => {
+      if (err) return done(err);
+      try {
+        limit(req, reply, meta.class);
+      } catch (e) {
+        return done(e as Error);
       }
-      limit(req, reply, meta.class);
       done();
-    } catch (err) {
-      done(err as Error);
-    }
+    };
+    if (meta.auth) authenticate(req, accounts, limitThenDone);
+    else limitThenDone();
   });
 }
