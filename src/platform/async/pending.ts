@@ -11,11 +11,13 @@ import type { DB } from '../db/schema.ts';
 import type { StoredResponse } from '../http/stored-response.ts';
 import type { AsyncRequestStore } from './store.ts';
 
-export interface PendingRow {
+/** What the pending row records of its request; read only when the run goes pending (most never do). */
+export interface PendingRequest {
   id: string;
-  accountId: string;
   method: string;
-  path: string;
+  url: string;
+  auth?: { account: { id: string } };
+  log: Pick<Logger, 'error'>;
 }
 
 export class PendingOperation {
@@ -23,21 +25,20 @@ export class PendingOperation {
   /** Resolves to whether the pending row was written (never rejects). */
   #opened: Promise<boolean> = Promise.resolve(false);
   readonly #store: AsyncRequestStore;
-  readonly #row: PendingRow;
-  readonly #log: Logger;
+  readonly #req: PendingRequest;
 
-  constructor(store: AsyncRequestStore, row: PendingRow, log: Logger) {
+  constructor(store: AsyncRequestStore, req: PendingRequest) {
     this.#store = store;
-    this.#row = row;
-    this.#log = log;
+    this.#req = req;
   }
 
   /** Writes the pending row, unless the work already finished; false then. */
   goPending(): boolean {
     if (this.#state === 'finishing') return false;
     this.#state = 'pending';
-    this.#opened = this.#store.open(this.#row)
-      .then(() => true, (err) => { this.#log.error({ err }, 'could not record the pending operation'); return false; });
+    const req = this.#req;
+    this.#opened = this.#store.open({ id: req.id, accountId: req.auth!.account.id, method: req.method, path: req.url.split('?')[0] })
+      .then(() => true, (err) => { req.log.error({ err }, 'could not record the pending operation'); return false; });
     return true;
   }
 
@@ -54,6 +55,6 @@ export class PendingOperation {
 
   /** Stores the final response of a pending operation (inside `trx` when it commits with the charge). */
   async complete(response: StoredResponse, trx?: Kysely<DB> | Transaction<DB>): Promise<void> {
-    if (await this.#opened) await this.#store.complete(this.#row.id, response, trx);
+    if (await this.#opened) await this.#store.complete(this.#req.id, response, trx);
   }
 }

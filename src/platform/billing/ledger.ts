@@ -12,7 +12,6 @@ import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
 import { engineOf } from '../db/engine.ts';
 import { ApiError } from '../errors.ts';
-import { toBrl } from './prices.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
@@ -56,11 +55,6 @@ export interface ChargeReceipt {
 /** The origin of a charge made by a background job for an account: `JOB <kind>`, under the debit's operation id. */
 export function jobOrigin(jobKind: string, operationId: string): ChargeOrigin {
   return { requestId: operationId, method: 'JOB', path: jobKind, statusCode: 200 };
-}
-
-/** A receipt as the envelope's `meta` reports it (BRL). */
-export function chargeMeta(r: ChargeReceipt): { searchLogId: string; creditsCharged: number; creditsRemaining: number } {
-  return { searchLogId: r.searchLogId, creditsCharged: toBrl(r.centavos), creditsRemaining: toBrl(r.remaining) };
 }
 
 /** The runner's charge of one answered request (one debit): the shape the SQLite batch writes in bulk. */

@@ -7,7 +7,6 @@ import type { FastifyRequest } from 'fastify';
 import type { AccountStore, KeyOwner } from '../accounts/store.ts';
 import { looksLikeKey } from '../accounts/keys.ts';
 import { ApiError } from '../errors.ts';
-import type { AuthContext } from './route.ts';
 
 export function presentedKey(req: FastifyRequest): string | undefined {
   const header = req.headers['x-api-key'];
@@ -20,10 +19,11 @@ export function presentedKey(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function admit(owner: KeyOwner | undefined): AuthContext {
-  if (!owner) throw new ApiError('INVALID_API_KEY');
-  if (owner.account.status !== 'active') throw new ApiError('ACCOUNT_INACTIVE');
-  return owner;
+function admit(req: FastifyRequest, owner: KeyOwner | undefined, then: (err?: Error) => void): void {
+  if (!owner) return then(new ApiError('INVALID_API_KEY'));
+  if (owner.account.status !== 'active') return then(new ApiError('ACCOUNT_INACTIVE'));
+  req.auth = owner;
+  then();
 }
 
 /**
@@ -32,23 +32,10 @@ function admit(owner: KeyOwner | undefined): AuthContext {
  * hot path), after the database read otherwise.
  */
 export function authenticate(req: FastifyRequest, accounts: AccountStore, then: (err?: Error) => void): void {
-  let owner: ReturnType<AccountStore['findByKeyNow']>;
-  try {
-    const key = presentedKey(req);
-    if (!key) throw new ApiError('MISSING_API_KEY');
-    if (!looksLikeKey(key)) throw new ApiError('INVALID_API_KEY');
-    owner = accounts.findByKeyNow(key);
-  } catch (err) {
-    return then(err as Error);
-  }
-  const admitted = (o: KeyOwner | undefined) => {
-    try {
-      req.auth = admit(o);
-    } catch (err) {
-      return then(err as Error);
-    }
-    then();
-  };
-  if (owner instanceof Promise) owner.then(admitted, then);
-  else admitted(owner);
+  const key = presentedKey(req);
+  if (!key) return then(new ApiError('MISSING_API_KEY'));
+  if (!looksLikeKey(key)) return then(new ApiError('INVALID_API_KEY'));
+  const owner = accounts.findByKeyNow(key);
+  if (owner instanceof Promise) owner.then((o) => admit(req, o, then), then);
+  else admit(req, owner, then);
 }

@@ -30,7 +30,11 @@ export function installGate(app: FastifyInstance, accounts: AccountStore, limits
       }
       done();
     };
-    if (meta.auth) authenticate(req, accounts, limitThenDone);
-    else limitThenDone();
+    if (!meta.auth) return limitThenDone();
+    try {
+      authenticate(req, accounts, limitThenDone);
+    } catch (err) {
+      done(err as Error); // the key store failed before answering
+    }
   });
 }

@@ -12,14 +12,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../clock.ts';
 import type { AccountStore } from '../accounts/store.ts';
 import { PendingOperation } from '../async/pending.ts';
 import type { AsyncRequestStore } from '../async/store.ts';
 import { answerWithinWindow, type BackgroundOperations } from '../async/window.ts';
-import { chargeMeta, specOf, type Charge, type ChargeReceipt, type DebitLine, type Ledger } from '../billing/ledger.ts';
+import { specOf, type Charge, type ChargeReceipt, type DebitLine, type Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody } from '../errors.ts';
@@ -56,9 +55,7 @@ class Run implements OperationContext {
     this.#meta = meta;
     this.#price = price;
     this.#deps = deps;
-    this.pending = meta.async && req.auth
-      ? new PendingOperation(deps.asyncRequests, { id: req.id, accountId: req.auth.account.id, method: req.method, path: req.url.split('?')[0] }, req.log as Logger)
-      : null;
+    this.pending = meta.async && req.auth ? new PendingOperation(deps.asyncRequests, req) : null;
   }
 
   get priceCentavos(): number {
@@ -97,7 +94,7 @@ class Run implements OperationContext {
     if (this.#charged) {
       // Charged by the handler, in the transaction of what it created: committed by now.
       this.#deps.accounts.noteBalance(auth!.account.id, this.#charged.remaining);
-      return this.#finished(render(outcome, { requestId, ...chargeMeta(this.#charged) }));
+      return this.#finished(render(outcome, chargedMeta(requestId, this.#charged.searchLogId, this.#charged.centavos, this.#charged.remaining)));
     }
     const priced = this.#meta.charge !== undefined && auth !== undefined;
     if (!priced) return this.#finished(render(outcome, { requestId }));
@@ -112,11 +109,11 @@ class Run implements OperationContext {
     const { remaining, response } = pending
       ? await ledger.transact(async (trx) => {
         const c = await ledger.chargeIn(trx, specOf(charge));
-        const r = render(outcome, { requestId, ...chargeMeta(c) });
+        const r = render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining));
         await this.pending!.complete(r, trx);
         return { remaining: c.remaining, response: r };
       })
-      : await ledger.charge(charge).then((c) => ({ remaining: c.remaining, response: render(outcome, { requestId, ...chargeMeta({ ...c, centavos: charge.centavos }) }) }));
+      : await ledger.charge(charge).then((c) => ({ remaining: c.remaining, response: render(outcome, chargedMeta(requestId, c.searchLogId, charge.centavos, c.remaining)) }));
     // Committed: the next price checks of this account start from it.
     accounts.noteBalance(auth.account.id, remaining);
     return response;
@@ -135,6 +132,11 @@ class Run implements OperationContext {
     await this.pending?.complete(response);
     return response;
   }
+}
+
+/** The meta of a charged answer (spec §8): what it charged and what is left, in BRL. */
+function chargedMeta(requestId: string, searchLogId: string, centavos: number, remaining: number) {
+  return { requestId, searchLogId, creditsCharged: toBrl(centavos), creditsRemaining: toBrl(remaining) };
 }
 
 /** The envelope (spec §2.1): `{data, meta}`; a file carries its charge in headers instead. */

@@ -132,7 +132,7 @@ export function courtOfCnj(cnj: Pick<Cnj, 'masked' | 'segment' | 'tribunal'>, fi
 /** parseCnj + courtOfCnj: INVALID_CNJ (400) for a bad number, COURT_NOT_FOUND (422) for no court. */
 /**
  * Numbers parsed lately, as given: a hot case is asked for again and again, and the check digits and
- * the court lookup are on its path (measured in docs/benchmarks.md). Shared, so frozen.
+ * the court lookup are on its path (measured in docs/benchmarks.md). Shared by requests: read-only.
  */
 const recentlyParsed = new Map<string, Readonly<Cnj & { court: Court }>>();
 const MAX_RECENTLY_PARSED = 1_000;
@@ -144,7 +144,7 @@ export function parseCnjWithCourt(input: unknown, field?: string): Readonly<Cnj 
     if (known) return known;
   }
   const cnj = parseCnj(input, field);
-  const parsed = Object.freeze({ ...cnj, court: courtOfCnj(cnj, field) });
+  const parsed = { ...cnj, court: courtOfCnj(cnj, field) };
   if (typeof input === 'string') {
     if (recentlyParsed.size >= MAX_RECENTLY_PARSED) recentlyParsed.delete(recentlyParsed.keys().next().value!);
     recentlyParsed.set(input, parsed);
