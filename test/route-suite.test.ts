@@ -2,120 +2,46 @@
  * The suite every registered /v1 route must pass (Unkey-style `runCommonRouteTests`): auth (missing,
  * malformed, unknown, revoked key; inactive account; Bearer accepted), the error and success envelopes,
  * unknown parameters, tenancy (another account's object is a 404) and per-class rate limits.
- * A new route with path parameters must add a fixture to OWNED below, or this suite fails.
+ * A new route with path parameters must add a fixture (`owned`) to its capability's testing.ts
+ * (test/route-fixtures.ts), or this suite fails.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { RegisteredRoute } from '../src/platform/http/route.ts';
-import { credit } from '../src/platform/billing/ledger.ts';
-import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
-import { monitorRouteBodies, monitorRouteFixtures } from '../src/capabilities/monitors/testing.ts';
-import { radarRouteBodies, radarRouteFixtures } from '../src/capabilities/radars/testing.ts';
-import {
-  intimationPublicRoutes, intimationRouteBodies, intimationRouteFixtures, intimationRouteQueries, intimationRouteSetups,
-} from '../src/capabilities/intimations/testing.ts';
-import { publicationMonitorRouteBodies, publicationMonitorRouteFixtures } from '../src/capabilities/publication-monitors/testing.ts';
-import { lawyerPublicRoutes, lawyerRouteBodies, lawyerRouteFixtures, lawyerRouteQueries } from '../src/capabilities/lawyers/testing.ts';
+import { createHarness, json, type Harness } from './harness.ts';
+import type { Fixture, RouteFixtures } from './route-fixtures.ts';
+import { routeFixtures as pollFixtures } from '../src/platform/async/testing.ts';
+import { routeFixtures as caseFixtures } from '../src/capabilities/processes/testing.ts';
+import { routeFixtures as partyFixtures } from '../src/capabilities/parties/testing.ts';
+import { routeFixtures as searchFixtures } from '../src/capabilities/search/testing.ts';
+import { closeReceiver, routeFixtures as webhookFixtures } from '../src/capabilities/webhooks/testing.ts';
+import { routeFixtures as eventFixtures } from '../src/capabilities/events/testing.ts';
+import { routeFixtures as monitorFixtures } from '../src/capabilities/monitors/testing.ts';
+import { routeFixtures as radarFixtures } from '../src/capabilities/radars/testing.ts';
+import { routeFixtures as intimationFixtures } from '../src/capabilities/intimations/testing.ts';
+import { routeFixtures as publicationMonitorFixtures } from '../src/capabilities/publication-monitors/testing.ts';
+import { routeFixtures as lawyerFixtures } from '../src/capabilities/lawyers/testing.ts';
 
-type Fixture = (h: Harness, owner: TestAccount) => Promise<Record<string, string>>;
+/** Every capability's fixtures, kept beside its routes (its testing.ts). */
+const FIXTURES: RouteFixtures[] = [pollFixtures, caseFixtures, partyFixtures, searchFixtures, webhookFixtures, eventFixtures,
+  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures];
+const merged = <K extends 'owned' | 'setups' | 'bodies' | 'queries'>(k: K) => Object.assign({}, ...FIXTURES.map((f) => f[k] ?? {})) as NonNullable<RouteFixtures[K]>;
 
 /** For each route with path parameters: creates an object owned by `owner` and returns its params. */
-const OWNED: Record<string, Fixture> = {
-  '/v1/processos/cnj/:cnj': async (h) => ({ cnj: sandboxCase(h) }),
-  '/v1/processos/cnj/:cnj/pdf': async (h) => ({ cnj: sandboxCase(h) }),
-  '/v1/processos/cnj/:cnj/movimentacoes': async (h) => ({ cnj: sandboxCase(h) }),
-  '/v1/processos/cnj/:cnj/solicitar-atualizacao': async (h) => ({ cnj: sandboxCase(h) }),
-  // The account's own refresh: another account has none of this case, so it gets 404.
-  '/v1/processos/cnj/:cnj/status-atualizacao': async (h, owner) => ({ cnj: await refreshed(h, owner) }),
-  '/v1/processos/cnj/:cnj/documentos-publicos': async (h, owner) => ({ cnj: await refreshed(h, owner) }),
-  '/v1/processos/cnj/:cnj/documentos/:documentId/download': async (h, owner) => {
-    const cnj = await refreshed(h, owner);
-    const docs = await h.services.db.selectFrom('case_documents').select('documento_id').where('numero_cnj', '=', cnj).execute();
-    return { cnj, documentId: docs[0].documento_id };
-  },
-  ...monitorRouteFixtures,
-  ...radarRouteFixtures,
-  ...intimationRouteFixtures,
-  ...publicationMonitorRouteFixtures,
-  ...lawyerRouteFixtures,
-  '/v1/conta/webhook/entregas/:id': async (h, owner) => ({ id: await delivered(h, owner) }),
-  '/v1/conta/webhook/entregas/:id/reenviar': async (h, owner) => ({ id: await delivered(h, owner) }),
-  '/v1/requests/:requestId': async (h, owner) => {
-    const id = `req_${'0'.repeat(9)}${Math.random().toString(36).slice(2, 14).padEnd(12, '0')}`;
-    await h.services.asyncRequests.open({ id, accountId: owner.accountId, method: 'GET', path: '/v1/x' });
-    return { requestId: id };
-  },
-};
-
-/** Routes without path parameters that need some state of the owner first; the params they return feed BODY. */
-const SETUP: Record<string, Fixture> = {
-  '/v1/conta/webhook/teste': async (h, owner) => {
-    await withWebhook(h, owner);
-    return {};
-  },
-  '/v1/eventos/confirmar': async (h, owner) => {
-    await delivered(h, owner);
-    const feed = json(await h.inject({ method: 'GET', url: '/v1/eventos', headers: owner.headers }));
-    return { cursor: feed.meta.nextCursor };
-  },
-  ...intimationRouteSetups,
-};
-
-/** Bodies of the routes that need one (others get `{}`): from the params their fixture returned, or from the capability's own. */
-const BODY: Record<string, (params: Record<string, string>) => unknown> = {
-  'POST /v1/eventos/confirmar': (p) => ({ cursor: p.cursor }),
-};
-const CAPABILITY_BODIES: Record<string, (h: Harness) => unknown> = { ...monitorRouteBodies, ...radarRouteBodies, ...intimationRouteBodies, ...publicationMonitorRouteBodies, ...lawyerRouteBodies };
-
-/** A receiver on loopback for the webhook routes (the suite's harnesses allow private targets). */
-const receiver = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(204).end()); });
-await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-const RECEIVER_URL = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-test.after(() => new Promise<void>((r) => { receiver.closeAllConnections(); receiver.close(() => r()); }));
-
-async function withWebhook(h: Harness, owner: TestAccount): Promise<void> {
-  const res = await h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: owner.headers, payload: { url: RECEIVER_URL } });
-  assert.equal(res.statusCode, 200, res.body);
-}
-
-/** A delivery of the owner's, made: an event recorded for the account and the delivery job run. */
-async function delivered(h: Harness, owner: TestAccount): Promise<string> {
-  await withWebhook(h, owner);
-  await h.services.db.transaction().execute((trx) => h.services.events.record(trx, {
-    kind: 'atualizacao_processo_concluida', numeroCnj: null, tribunal: null, accountId: owner.accountId, data: { numeroCnj: null, tribunal: null },
-  }));
-  await h.runJobs();
-  const row = await h.services.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  return row.id;
-}
-
+const OWNED = merged('owned');
+/** Routes without path parameters that need some state of the owner first; the params they return feed the body. */
+const SETUP = merged('setups');
+/** Bodies of the routes that need one (others get `{}`), by `METHOD url` or url. */
+const BODY = merged('bodies');
+/** Routes with required query parameters, and a valid query string for them (by `METHOD url` or url). */
+const QUERY = merged('queries');
 /** Public court data is the same for every account: these routes answer a stranger like the owner. */
-const PUBLIC_DATA = new Set(['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/movimentacoes',
-  '/v1/processos/cnj/:cnj/solicitar-atualizacao', '/v1/processos/cnj/:cnj/documentos-publicos', '/v1/processos/cnj/:cnj/documentos/:documentId/download',
-  ...intimationPublicRoutes, ...lawyerPublicRoutes]);
-
+const PUBLIC_DATA = new Set(FIXTURES.flatMap((f) => f.publicData ?? []));
 /** Routes that answer a file instead of the JSON envelope. */
-const FILES = new Set(['/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/documentos/:documentId/download']);
+const FILES = new Set(FIXTURES.flatMap((f) => f.files ?? []));
 
-/** A visible sandbox case with public documents, a different one per call. */
-let nextCase = 0;
-function sandboxCase(h: Harness): string {
-  const cases = h.sources.sandbox!.dataset.cases.filter((c) => c.documentos.length > 0 && c.filedAt <= Date.now());
-  return cases[nextCase++ % cases.length].numero;
-}
-
-/** A case the owner refreshed, with the refresh completed. */
-async function refreshed(h: Harness, owner: TestAccount): Promise<string> {
-  const cnj = sandboxCase(h);
-  await credit(h.services.db, h.services.clock, owner.accountId, 1000, 'fixture: pays for the refresh');
-  const res = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${cnj}/solicitar-atualizacao`, headers: owner.headers });
-  assert.equal(res.statusCode, 200, res.body);
-  await h.runJobs();
-  return cnj;
-}
+test.after(() => closeReceiver());
 
 function fill(url: string, params: Record<string, string>): string {
   return url.replace(/:([A-Za-z_]+)/g, (_, name) => {
@@ -133,20 +59,10 @@ function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: 
   assert.match(String(res.headers['content-type']), /^application\/json/);
 }
 
-/** Routes with required query parameters, and a valid query string for them (by url, or by `METHOD url` when methods differ). */
-const QUERY: Record<string, (h: Harness) => string> = {
-  ...intimationRouteQueries,
-  ...lawyerRouteQueries,
-  '/v1/processos': (h) => `cpf_cnpj=${h.sources.sandbox!.dataset.examples().document}`,
-  '/v1/envolvidos/resumo': (h) => `cpf_cnpj=${h.sources.sandbox!.dataset.examples().document}`,
-  '/v1/busca/termo': () => 'q=teste',
-  '/v1/busca': () => 'q=teste',
-};
-
 async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, extraQuery = '') {
   const method = route.method as 'GET';
   const query = [(QUERY[`${route.method} ${route.url}`] ?? QUERY[route.url])?.(h), extraQuery].filter(Boolean).join('&');
-  const body = BODY[`${route.method} ${route.url}`]?.(params) ?? CAPABILITY_BODIES[route.url]?.(h) ?? {};
+  const body = (BODY[`${route.method} ${route.url}`] ?? BODY[route.url])?.(h, params) ?? {};
   return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body as object }) });
 }
 
@@ -157,7 +73,7 @@ const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? 
 
 test('the suite covers every route, and every route with path parameters has an ownership fixture', () => {
   assert.ok(routes.length >= 8);
-  for (const r of routes) if (r.url.includes(':')) assert.ok(OWNED[r.url], `add a fixture for ${r.method} ${r.url} to OWNED`);
+  for (const r of routes) if (r.url.includes(':')) assert.ok(OWNED[r.url], `add an owned fixture for ${r.method} ${r.url} to its capability's testing.ts`);
 });
 
 for (const route of routes.filter((r) => r.meta.auth)) {

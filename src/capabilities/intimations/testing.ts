@@ -4,6 +4,7 @@
  * the query strings and bodies that name it, and a stored publication for the content route.
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
+import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { createMonitorIn } from '../publications/monitors.ts';
 import { publicationRecord } from '../publications/testing.ts';
 
@@ -25,25 +26,13 @@ async function storedPublication(h: Harness): Promise<Record<string, string>> {
   return { diarioId: record.id };
 }
 
-export const intimationRouteFixtures: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
-  '/v1/intimacoes/publicacoes/:diarioId': (h) => storedPublication(h),
+export const routeFixtures: RouteFixtures = {
+  owned: { '/v1/intimacoes/publicacoes/:diarioId': (h) => storedPublication(h) },
+  setups: { '/v1/intimacoes/oab': monitored, '/v1/intimacoes': monitored },
+  // Query strings by route (`METHOD url`).
+  queries: { 'GET /v1/intimacoes': () => `oab=${OAB}`, 'DELETE /v1/intimacoes/oab': () => `oab=${OAB}` },
+  // POST creates it again (reused, free) and PUT changes nothing: both valid for any owner.
+  bodies: { '/v1/intimacoes/oab': () => ({ oab: OAB }) },
+  // The content of a publication is public gazette data: any account reads it.
+  publicData: ['/v1/intimacoes/publicacoes/:diarioId'],
 };
-
-export const intimationRouteSetups: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
-  '/v1/intimacoes/oab': monitored,
-  '/v1/intimacoes': monitored,
-};
-
-/** Query strings by route (`METHOD url`). */
-export const intimationRouteQueries: Record<string, () => string> = {
-  'GET /v1/intimacoes': () => `oab=${OAB}`,
-  'DELETE /v1/intimacoes/oab': () => `oab=${OAB}`,
-};
-
-/** POST creates it again (reused, free) and PUT changes nothing: both valid for any owner. */
-export const intimationRouteBodies: Record<string, () => unknown> = {
-  '/v1/intimacoes/oab': () => ({ oab: OAB }),
-};
-
-/** The content of a publication is public gazette data: any account reads it. */
-export const intimationPublicRoutes = ['/v1/intimacoes/publicacoes/:diarioId'];

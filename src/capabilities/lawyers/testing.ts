@@ -3,12 +3,13 @@
  * of a case: the sandbox's example OAB and case, an owned OAB search for the path with `:id`, and the
  * search's body.
  */
-import type { Harness, TestAccount } from '../../../test/harness.ts';
+import type { Harness } from '../../../test/harness.ts';
+import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { createOabSearch } from './oab-search.ts';
 
 const exampleOab = (h: Harness) => h.sources.sandbox!.djen.examples().oab!;
 
-export const lawyerRouteFixtures: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
+const owned: RouteFixtures['owned'] = {
   '/v1/processos/numero/:numero/diarios-oficiais': async (h) => ({ numero: h.sources.sandbox!.djen.examples().numeroProcesso! }),
   '/v1/advogados/oab/monitoramentos/:id': async (h, owner) => {
     const oab = exampleOab(h);
@@ -22,15 +23,10 @@ export const lawyerRouteFixtures: Record<string, (h: Harness, owner: TestAccount
 
 const oabQuery = (h: Harness) => `oab_estado=${exampleOab(h).uf}&oab_numero=${exampleOab(h).numero}`;
 
-export const lawyerRouteQueries: Record<string, (h: Harness) => string> = {
-  '/v1/advogados/processos': oabQuery,
-  '/v1/advogados/diarios-oficiais': oabQuery,
-  '/v1/advogados/resumo': oabQuery,
+export const routeFixtures: RouteFixtures = {
+  owned,
+  queries: { '/v1/advogados/processos': oabQuery, '/v1/advogados/diarios-oficiais': oabQuery, '/v1/advogados/resumo': oabQuery },
+  bodies: { '/v1/advogados/oab/monitorar': (h) => ({ tribunal: 'TJSP', oab_estado: exampleOab(h).uf, oab_numero: exampleOab(h).numero }) },
+  // Public court data: the gazettes of a case answer any account alike.
+  publicData: ['/v1/processos/numero/:numero/diarios-oficiais'],
 };
-
-export const lawyerRouteBodies: Record<string, (h: Harness) => unknown> = {
-  '/v1/advogados/oab/monitorar': (h) => ({ tribunal: 'TJSP', oab_estado: exampleOab(h).uf, oab_numero: exampleOab(h).numero }),
-};
-
-/** Public court data: the gazettes of a case answer any account alike. */
-export const lawyerPublicRoutes = ['/v1/processos/numero/:numero/diarios-oficiais'];

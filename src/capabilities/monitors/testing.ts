@@ -3,6 +3,7 @@
  * owned monitor for each path with `:id`, and a valid body for each POST.
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
+import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import { createMonitor } from './lifecycle.ts';
 
@@ -22,10 +23,7 @@ async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
   return monitor.id;
 }
 
-export const monitorRouteFixtures: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
-  '/v1/monitoramentos/processos/:id': async (h, owner) => ({ id: await ownedMonitor(h, owner) }),
-};
-
-export const monitorRouteBodies: Record<string, (h: Harness) => unknown> = {
-  '/v1/monitoramentos/processos': (h) => ({ numero_cnj: caseNumber(h) }),
+export const routeFixtures: RouteFixtures = {
+  owned: { '/v1/monitoramentos/processos/:id': async (h, owner) => ({ id: await ownedMonitor(h, owner) }) },
+  bodies: { '/v1/monitoramentos/processos': (h) => ({ numero_cnj: caseNumber(h) }) },
 };

@@ -3,6 +3,7 @@
  * routes: an owned monitor for the paths with `:id` (written directly, priced 0) and a create body.
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
+import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { createMonitorIn } from '../publications/monitors.ts';
 
 let next = 0;
@@ -16,10 +17,7 @@ async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
   return monitor.id;
 }
 
-export const publicationMonitorRouteFixtures: Record<string, (h: Harness, owner: TestAccount) => Promise<Record<string, string>>> = {
-  '/v1/monitoramentos/publicacoes/:id': async (h, owner) => ({ id: await ownedMonitor(h, owner) }),
-};
-
-export const publicationMonitorRouteBodies: Record<string, () => unknown> = {
-  '/v1/monitoramentos/publicacoes': () => ({ termo: 'Construtora Exemplo Ltda' }),
+export const routeFixtures: RouteFixtures = {
+  owned: { '/v1/monitoramentos/publicacoes/:id': async (h, owner) => ({ id: await ownedMonitor(h, owner) }) },
+  bodies: { '/v1/monitoramentos/publicacoes': () => ({ termo: 'Construtora Exemplo Ltda' }) },
 };

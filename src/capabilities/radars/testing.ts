@@ -3,6 +3,7 @@
  * written straight into the store (no upstream, no charge, any balance), and a valid body per route.
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
+import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
@@ -33,10 +34,9 @@ export async function insertResult(h: Harness, radar: RadarsTable, numeroCnj = h
   return numeroCnj;
 }
 
-type Fixture = (h: Harness, owner: TestAccount) => Promise<Record<string, string>>;
 
 /** For each radar route with path parameters: an object `owner` owns, and its params. */
-export const radarRouteFixtures: Record<string, Fixture> = {
+const owned: RouteFixtures['owned'] = {
   [`${BASE}/:id`]: async (h, owner) => ({ id: (await insertRadar(h, owner)).id }),
   [`${BASE}/:id/resultados`]: async (h, owner) => ({ id: (await insertRadar(h, owner)).id }),
   [`${BASE}/:id/resultados/:numeroCnj/qualificar`]: async (h, owner) => {
@@ -46,10 +46,12 @@ export const radarRouteFixtures: Record<string, Fixture> = {
 };
 
 /** A valid body for each radar POST / PATCH route (creation finds nothing, so it stays fast). */
-export const radarRouteBodies: Record<string, (h: Harness) => unknown> = {
+const bodies: RouteFixtures['bodies'] = {
   [BASE]: () => ({ termo: 'Pessoa Inexistente de Fixture', frequencia: 'SEMANAL' }),
   [`${BASE}/:id`]: () => ({ frequencia: 'SEMANAL', termos_proibidos: ['arquivamento'] }),
   [`${BASE}/:id/resultados/:numeroCnj/qualificar`]: () => ({ qualificacao: 'RELEVANTE', nota: 'fixture' }),
   [`${BASE}/resultados/arquivar`]: () => ({ ids: ['rrs_fixture_unknown'] }),
   [`${BASE}/resultados/desarquivar`]: () => ({ ids: ['rrs_fixture_unknown'] }),
 };
+
+export const routeFixtures: RouteFixtures = { owned, bodies };

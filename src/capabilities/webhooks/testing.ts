@@ -1,0 +1,56 @@
+/**
+ * Webhook fixtures for the shared route suite (test/route-suite.test.ts) and the event feed's: the
+ * owner's webhook pointed at a receiver on loopback (the suite's harness allows private targets), and
+ * a delivery made through the real event engine and delivery job.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import assert from 'node:assert/strict';
+import type { Harness, TestAccount } from '../../../test/harness.ts';
+import type { RouteFixtures } from '../../../test/route-fixtures.ts';
+
+let receiver: Promise<{ server: http.Server; url: string }> | undefined;
+
+/** A loopback receiver that answers 204 to everything, started on first use. */
+function receiverUrl(): Promise<string> {
+  receiver ??= new Promise((resolve) => {
+    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(204).end()); });
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` }));
+  });
+  return receiver.then((r) => r.url);
+}
+
+export async function closeReceiver(): Promise<void> {
+  const r = await receiver;
+  receiver = undefined;
+  if (r) await new Promise<void>((done) => { r.server.closeAllConnections(); r.server.close(() => done()); });
+}
+
+export async function withWebhook(h: Harness, owner: TestAccount): Promise<void> {
+  const res = await h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: owner.headers, payload: { url: await receiverUrl() } });
+  assert.equal(res.statusCode, 200, res.body);
+}
+
+/** A delivery of the owner's, made: an event recorded for the account and the delivery job run. */
+export async function delivered(h: Harness, owner: TestAccount): Promise<string> {
+  await withWebhook(h, owner);
+  await h.services.db.transaction().execute((trx) => h.services.events.record(trx, {
+    kind: 'atualizacao_processo_concluida', numeroCnj: null, tribunal: null, accountId: owner.accountId, data: { numeroCnj: null, tribunal: null },
+  }));
+  await h.runJobs();
+  const row = await h.services.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const routeFixtures: RouteFixtures = {
+  owned: {
+    '/v1/conta/webhook/entregas/:id': async (h, owner) => ({ id: await delivered(h, owner) }),
+    '/v1/conta/webhook/entregas/:id/reenviar': async (h, owner) => ({ id: await delivered(h, owner) }),
+  },
+  setups: {
+    '/v1/conta/webhook/teste': async (h, owner) => {
+      await withWebhook(h, owner);
+      return {};
+    },
+  },
+};
