@@ -105,12 +105,12 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
 
   defineRoute(app, {
     method: 'POST', url: '/v1/advogados/oab/monitorar',
-    meta: { class: 'async', auth: true, tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
+    meta: { class: 'async', auth: true, charge: OAB_SEARCH_QUERY_TYPE, tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
       description: 'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); '
         + 'poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB\'s whole DJEN history at that court. '
         + `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.` },
     schema: { body: OabSearchBody, data: OabSearch },
-    handler: async (req) => {
+    handler: async (req, op) => {
       const auth = req.auth!;
       const court = requireCourtSigla(req.body.tribunal, 'tribunal');
       const oab = parseOabParts(req.body.oab_estado, req.body.oab_numero, { uf: 'oab_estado', numero: 'oab_numero' });
@@ -118,10 +118,8 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       if (enviarCallback && !(await s.webhooks.configs.get(auth.account.id))?.url) {
         throw new ApiError('WEBHOOK_NOT_CONFIGURED', '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll `statusUrl`.', { field: 'enviar_callback', in: 'body' });
       }
-      // Priced now (refused now when the plan excludes it or the balance cannot cover it); charged at SUCESSO.
-      const priceCentavos = s.prices.priceFor(auth.account.plan, OAB_SEARCH_QUERY_TYPE);
-      if (((await s.accounts.balance(auth.account.id)) ?? 0) < priceCentavos) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos });
-      const search = await createOabSearch(s, { accountId: auth.account.id, tribunal: court.sigla, oab, permitirParcial: req.body.permitir_parcial === true, enviarCallback, requestId: req.id, priceCentavos });
+      // Priced by the runner (refused before any work when the plan excludes it or the balance cannot cover it); charged at SUCESSO, by the job.
+      const search = await createOabSearch(s, { accountId: auth.account.id, tribunal: court.sigla, oab, permitirParcial: req.body.permitir_parcial === true, enviarCallback, requestId: req.id, priceCentavos: op.priceCentavos });
       const statusUrl = absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`);
       const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
       return { status: 202, data: oabSearchView(search, statusUrl), headers: { location: statusUrl, 'retry-after': retryAfter }, free: true };

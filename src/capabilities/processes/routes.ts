@@ -76,12 +76,11 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     meta: { class: 'async', auth: true, charge: REFRESH_QUERY_TYPE, tag: TAG, summary: 'Request an asynchronous refresh of a case',
       description: 'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes.' },
     schema: { params: CnjParams, data: Refresh },
-    handler: async (req) => {
+    handler: async (req, op) => {
       const cnj = cnjOf(req);
       if (!cnj.court.datajudAlias) throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
-      const auth = req.auth!;
-      const priceCentavos = s.prices.priceFor(auth.account.plan, REFRESH_QUERY_TYPE);
-      const { refresh } = await requestRefresh(m, { accountId: auth.account.id, numeroCnj: cnj.digits, requestId: req.id, priceCentavos });
+      const { refresh } = await requestRefresh(m, { accountId: req.auth!.account.id, numeroCnj: cnj.digits, requestId: req.id, priceCentavos: op.priceCentavos });
+      // This answer charges nothing: the refresh job charges once, when it completes.
       return { data: refreshView(req, refresh), free: true };
     },
   });
