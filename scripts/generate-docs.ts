@@ -1,17 +1,19 @@
-/** Regenerates the docs that are derived from code: docs/errors.md and docs/configuration.md. */
+/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md and docs/endpoints.md. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';
 import { errorsMarkdown } from '../src/platform/errors.ts';
+import { endpointsMarkdown } from './endpoints.ts';
 
-export const GENERATED_DOCS: Record<string, () => string> = {
+export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/errors.md': errorsMarkdown,
   'docs/configuration.md': configurationMarkdown,
+  'docs/endpoints.md': endpointsMarkdown,
 };
 
 if (import.meta.main) {
   for (const [file, render] of Object.entries(GENERATED_DOCS)) {
-    fs.writeFileSync(path.join(PROJECT_ROOT, file), render());
+    fs.writeFileSync(path.join(PROJECT_ROOT, file), await render());
     console.log(`wrote ${file}`);
   }
 }

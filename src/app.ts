@@ -82,7 +82,7 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
     const meta = route.config?.tramita;
     if (!meta) return;
     const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
-    routes.push({ method, url: route.url, meta, schema: (route.schema ?? {}) as RouteSchemas });
+    routes.push({ method, url: route.url, meta, schema: (route.schema ?? {}) as RouteSchemas, file: route.config?.tramitaFile ?? null });
     if (meta.charge) services.prices.assertPriced(meta.charge);
     route.handler = wrapOperation(meta, route.handler as never, deps) as typeof route.handler;
   });

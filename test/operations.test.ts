@@ -48,9 +48,9 @@ test('logs never contain API keys, bearer tokens or the query string, whatever h
   assert.ok(!logs.includes('12345678909'), 'no CPF from a query string');
 });
 
-test('docs generated from code are up to date (run `npm run docs` after changing errors or settings)', () => {
+test('docs generated from code are up to date (run `npm run docs` after changing errors, settings or routes)', async () => {
   for (const [file, render] of Object.entries(GENERATED_DOCS)) {
-    assert.equal(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8'), render(), `${file} is stale: npm run docs`);
+    assert.equal(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8'), await render(), `${file} is stale: npm run docs`);
   }
 });
 

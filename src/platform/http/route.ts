@@ -4,10 +4,13 @@
  * an Outcome; the platform adds the envelope, the charge, the 202 window, idempotency and rate limits.
  * A route opts into the async window with `async: true` and into billing with `charge: '<query type>'`.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getCallSites } from 'node:util';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Type, type Static, type TSchema } from 'typebox';
-import type { RouteClass } from '../../config.ts';
+import { PROJECT_ROOT, type RouteClass } from '../../config.ts';
 import type { Account } from '../accounts/store.ts';
 import type { DebitLine } from '../billing/ledger.ts';
 import type { DB } from '../db/schema.ts';
@@ -36,6 +39,8 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyContextConfig {
     tramita?: RouteMeta;
+    /** The file that declared the route (defineRoute), relative to the project root: docs/endpoints.md. */
+    tramitaFile?: string;
   }
   interface FastifyRequest {
     auth?: AuthContext;
@@ -101,6 +106,8 @@ export interface RegisteredRoute {
   url: string;
   meta: RouteMeta;
   schema: RouteSchemas;
+  /** The file that declares it, relative to the project root (docs/endpoints.md maps the spec to it). */
+  file: string | null;
 }
 
 export const StrictEmpty = Type.Object({}, { additionalProperties: false });
@@ -115,6 +122,16 @@ export const Meta = Type.Object({
 export function envelopeSchema(data: TSchema) {
   return Type.Object({ data, meta: Meta });
 }
+
+/** The file of the code that called defineRoute, relative to the project root (once per route, at start). */
+function declaringFile(): string | null {
+  for (const site of getCallSites(6).slice(1)) {
+    const file = site.scriptName.startsWith('file:') ? fileURLToPath(site.scriptName) : site.scriptName;
+    if (file && file !== THIS_FILE) return path.relative(PROJECT_ROOT, file).split(path.sep).join('/');
+  }
+  return null;
+}
+const THIS_FILE = fileURLToPath(import.meta.url);
 
 /** The Fastify route options for a definition; the platform's onRoute hook wraps the handler. */
 export function defineRoute<S extends RouteSchemas>(app: FastifyInstance, def: RouteDefinition<S>): void {
@@ -132,7 +149,7 @@ export function defineRoute<S extends RouteSchemas>(app: FastifyInstance, def: R
       ...(def.meta.description ? { description: def.meta.description } : {}),
       ...(data ? { response: { 200: envelopeSchema(data) } } : {}),
     },
-    config: { tramita: def.meta },
+    config: { tramita: def.meta, tramitaFile: declaringFile() ?? undefined },
     handler: def.handler as unknown as (req: FastifyRequest) => Promise<Outcome>, // the runner (app.ts onRoute) passes the OperationContext
   });
 }
