@@ -23,6 +23,7 @@ import { BENCH_ROUTES, type ChildMessage, type DriverMessage, type ReadyMessage 
 import { coldBatch, COLD_BATCH_TARGET_PER_1000 } from './cold-batch.ts';
 import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts';
 import { cadernoIngest } from './caderno-ingest.ts';
+import { SANDBOX_DJEN_BUDGET, sandboxStart } from './sandbox-start.ts';
 import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
 
@@ -409,6 +410,9 @@ async function main(): Promise<number> {
     console.log(`Publication matching: ${pm.communications} communications (${(pm.textBytes / 1e6).toFixed(0)} MB) against ${pm.patterns.oab} OABs + ${pm.patterns.termos} terms: ours ${pm.ours.mbPerS.toFixed(1)} MB/s (build ${pm.ours.buildSeconds.toFixed(2)} s, ${pm.ours.matcherMb.toFixed(1)} MB), GNU grep -F -i (C.UTF-8) ${grepRate}, ratio ${pm.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${pm.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); grep bytes mode ${pm.grepC.scanMbPerS.toFixed(1)} MB/s (ratio ${pm.ratioVsC.toFixed(2)}); planted monitors missed ${pm.ours.plantedMissed}.`);
     const ci = await cadernoIngest();
     console.log(`Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} MB (sandbox data set included).`);
+    const ss = sandboxStart();
+    const withinBudget = ss.djenMs < SANDBOX_DJEN_BUDGET.ms && ss.djenMb < SANDBOX_DJEN_BUDGET.mb;
+    console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
   if (settings.profileDir) console.log(`\nCPU profiles (one per server process): ${settings.profileDir}`);

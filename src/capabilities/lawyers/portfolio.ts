@@ -5,6 +5,7 @@
  * says the lawyer acts in the case, not that the case is still running at the court; only the case
  * store's own movements (DataJud) confirm that (`quantidadeAtivosConfirmados`).
  */
+import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import { addMs, DAY_MS } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -56,8 +57,7 @@ function newestFirst(a: LawyerProcess, b: LawyerProcess): number {
 export async function confirmedActive(db: Kysely<DB>, numeros: readonly string[], now: Date): Promise<Set<string>> {
   const since = addMs(now, -ACTIVE_MOVEMENT_DAYS * DAY_MS).toISOString();
   const active = new Set<string>();
-  for (let i = 0; i < numeros.length; i += 500) {
-    const chunk = numeros.slice(i, i + 500);
+  for (const chunk of inLists(numeros)) {
     const latest = await db.selectFrom('case_movements as m')
       .select(['m.numero_cnj', 'm.codigo', 'm.data_hora'])
       .where('m.numero_cnj', 'in', chunk)

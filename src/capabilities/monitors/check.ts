@@ -13,6 +13,7 @@
  * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
  * are tried again at the next cycle, while the other aliases go on.
  */
+import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
@@ -33,7 +34,6 @@ const MAX_CHECKS_PER_RUN = 10_000;
 /** Aliases asked at the same time (the connector's shared budget still paces the requests). */
 const ALIAS_CONCURRENCY = 4;
 /** Rows per `IN (…)` list, well under both engines' bound-parameter limits. */
-const IN_LIST_CHUNK = 1000;
 
 type Situacao = MonitorRow['situacao'];
 
@@ -137,7 +137,7 @@ export function checkEvents(was: Situacao, is: Situacao, newMovements: number): 
 
 /** Leaves the monitors due (so the next cycle tries again) with the reason they were not checked. */
 async function recordFailure(db: Kysely<DB>, monitors: MonitorRow[], message: string, now: Date): Promise<void> {
-  for (const ids of chunks(monitors.map((m) => m.id), IN_LIST_CHUNK)) {
+  for (const ids of inLists(monitors.map((m) => m.id))) {
     await db.updateTable('case_monitors').set({ ultimo_erro: message, atualizado_em: iso(now) }).where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
   }
 }
@@ -150,18 +150,13 @@ function failureMessage(err: unknown, now: Date): string {
 /** `movimentos_total` of the stored cases among `numbers`. */
 async function movementTotals(db: Kysely<DB>, numbers: string[]): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
-  for (const part of chunks(numbers, IN_LIST_CHUNK)) {
+  for (const part of inLists(numbers)) {
     const rows = await db.selectFrom('cases').select(['numero_cnj', 'movimentos_total']).where('numero_cnj', 'in', part).execute();
     for (const r of rows) totals.set(r.numero_cnj, r.movimentos_total);
   }
   return totals;
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** Runs `fn` over `items` with at most `limit` at a time. */
 async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -7,6 +7,7 @@
  * TRAMITA_MONITOR_INTERVAL_MS (`caderno-tentativa:…`), so the cycle does not spend DJEN's budget on it
  * every minute.
  */
+import { inLists } from '../../platform/db/in-lists.ts';
 import type { Logger } from 'pino';
 import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
@@ -76,8 +77,8 @@ export async function coveredCourts(s: Services, now: Date): Promise<Set<string>
 
 async function syncTimes(s: Services, keys: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (let i = 0; i < keys.length; i += 500) {
-    const rows = await s.db.selectFrom('publication_syncs').select(['chave', 'sincronizado_em']).where('chave', 'in', keys.slice(i, i + 500)).execute();
+  for (const list of inLists(keys)) {
+    const rows = await s.db.selectFrom('publication_syncs').select(['chave', 'sincronizado_em']).where('chave', 'in', list).execute();
     for (const r of rows) out.set(r.chave, r.sincronizado_em);
   }
   return out;

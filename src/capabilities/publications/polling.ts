@@ -10,6 +10,7 @@
  * `GET /v1/intimacoes` has the recent history at once. A monitor whose courts' cadernos are ingested
  * (cadernos.ts) needs no query after its first check: the caderno brings its publications.
  */
+import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { addMs, dayBefore, iso } from '../../platform/clock.ts';
@@ -29,7 +30,6 @@ export const BACKFILL_DAYS = 3;
 const MAX_DUE_PER_RUN = 10_000;
 /** Pages of one query (per OAB spelling): bounds a run's time on a term that matches thousands. */
 const MAX_PAGES_PER_QUERY = 20;
-const IN_LIST_CHUNK = 1000;
 
 export interface PollSummary {
   /** Monitors whose check completed (asked, or covered by cadernos). */
@@ -125,8 +125,7 @@ function isCovered(m: PublicationMonitorRow, covered: ReadonlySet<string>, every
 /** Completed: next check one interval from now. Not `atualizado_em`: a check changes nothing the matcher reads. */
 async function markChecked(s: Services, monitors: readonly PublicationMonitorRow[], now: Date): Promise<void> {
   const next = iso(addMs(now, s.config.monitorIntervalMs));
-  for (let i = 0; i < monitors.length; i += IN_LIST_CHUNK) {
-    const ids = monitors.slice(i, i + IN_LIST_CHUNK).map((m) => m.id);
+  for (const ids of inLists(monitors.map((m) => m.id))) {
     await s.db.updateTable('publication_monitors').set({ ultima_verificacao_em: iso(now), proxima_verificacao_em: next, ultimo_erro: null })
       .where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
   }
@@ -134,8 +133,7 @@ async function markChecked(s: Services, monitors: readonly PublicationMonitorRow
 
 /** Leaves the monitors due (the next run tries again) with the reason they were not checked. */
 async function recordFailure(db: Kysely<DB>, monitors: readonly PublicationMonitorRow[], message: string): Promise<void> {
-  for (let i = 0; i < monitors.length; i += IN_LIST_CHUNK) {
-    const ids = monitors.slice(i, i + IN_LIST_CHUNK).map((m) => m.id);
+  for (const ids of inLists(monitors.map((m) => m.id))) {
     await db.updateTable('publication_monitors').set({ ultimo_erro: message }).where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
   }
 }

@@ -22,14 +22,6 @@ export function oabKey(oab: { uf: string; numero: string }): string {
   return `${oab.uf}${oab.numero}`;
 }
 
-/** Whole rows of the listed ids (any order). */
-export async function publicationsByIds(db: Db, ids: readonly string[]): Promise<PublicationsTable[]> {
-  const out: PublicationsTable[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    out.push(...await db.selectFrom('publications').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute());
-  }
-  return out;
-}
 
 export async function findPublication(db: Db, id: string): Promise<StoredPublication | undefined> {
   const row = await db.selectFrom('publications').selectAll().where('id', '=', id).executeTakeFirst();

@@ -472,13 +472,6 @@ function decodeUnits(units: Uint16Array, from: number, to: number): string {
   return s;
 }
 
-/** The hash `FoldedText` gives a word, for a word that is already folded. */
-export function wordHash(folded: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < folded.length; i++) h = Math.imul(h ^ folded.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
 const shared = new FoldedText();
 
 /** Lower case, no diacritics, HTML tags dropped and entities decoded, runs of anything else → one space. */

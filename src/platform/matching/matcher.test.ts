@@ -135,10 +135,8 @@ test('matcher: 100,000 OABs + 100,000 terms build once and match', () => {
     patterns.push({ id: i, kind: 'termo', value: `Nome de Teste ${made}` });
     patterns.push({ id: 100_000 + i, kind: 'oab', value: `${ufs[i % 8]}${10_000 + i}` });
   }
-  const started = performance.now();
+  // Its build time is measured by the bench (bench/matching.ts), not here.
   const m = PublicationMatcher.build(patterns);
-  const ms = performance.now() - started;
-  assert.ok(ms < 10_000, `built in ${ms.toFixed(0)} ms`);
   assert.equal(m.stats.oab + m.stats.termos, 200_000);
   const name = patterns[2 * 4321].value.toUpperCase();
   assert.deepEqual(sorted(m.match(pub(`<td>ADVOGADO(A)</td><td>: ${name} (OAB ${ufs[9876 % 8]}0${10_000 + 9876})</td>`))), [4321, 109_876]);

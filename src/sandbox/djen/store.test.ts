@@ -138,14 +138,12 @@ test('count lies like the real one; the filter rule; results newest first', () =
   assert.throws(() => query('siglaTribunal=TJSP&dataDisponibilizacaoInicio=2026-02-30'), /yyyy-mm-dd/);
 });
 
-test('20,000 cases: communications add < 1 s and < 60 MB', (t) => {
+// Its build time is measured by the bench (bench/sandbox-start.ts): timing never belongs in a test.
+test('20,000 cases: the communications table stays under 60 MB', (t) => {
   const dataset = generateDataset({ cases: 20_000, seed: 1, clock: new ManualClock(ANCHOR) });
-  const started = performance.now();
   const store = new DjenStore(dataset);
-  const ms = performance.now() - started;
   // The table is what stays (the lawyer index is a few thousand numbers); heap deltas without a forced GC are noise.
   const mb = store.table.bytes() / 1e6;
-  t.diagnostic(`${store.table.count} communications in ${ms.toFixed(0)} ms, table ${mb.toFixed(1)} MB`);
-  assert.ok(ms < 1000, `${ms} ms`);
+  t.diagnostic(`${store.table.count} communications, table ${mb.toFixed(1)} MB`);
   assert.ok(mb < 60, `${mb} MB`);
 });
