@@ -59,7 +59,7 @@ export interface Config {
   feedSettleMs: number | undefined;
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 interface Setting<K extends keyof Config> {
   env: string;

@@ -1,7 +1,9 @@
 /**
- * The `tramita` CLI as an operator uses it: real processes (`node bin/tramita.mjs …`, `npx tramita`,
- * `npm run tramita`) against a fresh data directory, or a fresh PostgreSQL database created from
- * DATABASE_URL (as test/harness.ts freshDatabase() does) when it is set, so this runs on both engines.
+ * The `tramita` CLI as an operator uses it, against a fresh data directory, or a fresh PostgreSQL
+ * database created from DATABASE_URL (as test/harness.ts freshDatabase() does) when it is set, so this
+ * runs on both engines. The commands run in-process (the same runCli the bin calls, with the
+ * environment and output streams given); real processes smoke-test the bin (`node bin/tramita.mjs`,
+ * `npx tramita`, `npm run tramita`) and `serve`.
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createPgDatabase } from './harness.ts';
+import { runCli } from '../src/cli/run.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
@@ -104,9 +107,15 @@ function describeRun(args: string[], r: Result): string {
   return `tramita ${args.join(' ')} → exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 }
 
-/** `node bin/tramita.mjs …` with the store's environment (plus `extra`). */
-function tramita(store: Store, args: string[], extra: Record<string, string> = {}): Promise<Result> {
-  return exec(NODE, [BIN, ...args], { ...store.env, ...extra });
+/**
+ * `tramita …` in this process (src/cli/run.ts, what bin/tramita.mjs runs), with the store's
+ * environment (plus `extra`) and its output captured. The real process is smoke-tested below.
+ */
+async function tramita(store: Store, args: string[], extra: Record<string, string> = {}): Promise<Result> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { env: { ...store.env, ...extra }, out: (t) => { stdout += `${t}\n`; }, err: (t) => { stderr += `${t}\n`; } });
+  return { code, signal: null, stdout, stderr };
 }
 
 /** Runs a command that must succeed and print exactly one JSON object; returns it. */
@@ -319,6 +328,13 @@ describe('tramita CLI', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /PORT must be an integer/);
     assert.match(r.stderr, /"abc"/);
+    assert.equal(r.stdout, '');
+  });
+
+  test('node bin/tramita.mjs: a failing command\'s exit code and message reach the shell (a real process)', async () => {
+    const r = await exec(NODE, [BIN, 'frobnicate'], store.env);
+    assert.equal(r.code, 2, describeRun(['frobnicate (bin)'], r));
+    assert.match(r.stderr, /unknown command "frobnicate"/);
     assert.equal(r.stdout, '');
   });
 

@@ -11,8 +11,12 @@ export class UsageError extends Error {}
 /** Well-formed, but names an account or key that does not exist (or is already revoked): exit 1. */
 export class NotFoundError extends Error {}
 
-function out(json: boolean, value: unknown, text: string): void {
-  console.log(json ? JSON.stringify(value) : text);
+/** Where a command writes its lines (the CLI's output stream). */
+export type Print = (text: string) => void;
+
+/** `--json`: exactly one JSON object; else the text for a person. */
+function show(print: Print, json: boolean, value: unknown, text: string): void {
+  print(json ? JSON.stringify(value) : text);
 }
 
 function view(a: Account) {
@@ -43,7 +47,7 @@ async function mustGet(s: Services, id: string): Promise<Account> {
   return account;
 }
 
-export async function accountsCommand(s: Services, argv: string[]): Promise<number> {
+export async function accountsCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
   const { values, positionals } = parseArgs({
     args, allowPositionals: true, strict: true,
@@ -61,19 +65,19 @@ export async function accountsCommand(s: Services, argv: string[]): Promise<numb
       if (centavos > 0) await credit(s.db, s.clock, account.id, centavos, 'initial credits');
       const key = await s.accounts.issueKey(account.id);
       const created = (await s.accounts.get(account.id))!;
-      out(json, { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
+      show(print, json, { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
         `account ${created.id} created (plan ${plan}, balance R$ ${(created.balance_centavos / 100).toFixed(2)})\nAPI key (shown once, store it now): ${key.key}`);
       return 0;
     }
     case 'list': {
       const accounts = await s.accounts.list();
-      out(json, { accounts: accounts.map(view) }, accounts.length ? accounts.map(line).join('\n') : 'no accounts');
+      show(print, json, { accounts: accounts.map(view) }, accounts.length ? accounts.map(line).join('\n') : 'no accounts');
       return 0;
     }
     case 'show': {
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const keys = await s.accounts.listKeys(account.id);
-      out(json, { account: view(account), keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
+      show(print, json, { account: view(account), keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
         [line(account), ...keys.map((k) => `  key ${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`)].join('\n'));
       return 0;
     }
@@ -81,7 +85,7 @@ export async function accountsCommand(s: Services, argv: string[]): Promise<numb
     case 'activate': {
       const id = one(positionals, 'ACCOUNT_ID');
       if (!(await s.accounts.setStatus(id, sub === 'activate' ? 'active' : 'inactive'))) throw new NotFoundError(`no account ${id}`);
-      out(json, { account: view((await s.accounts.get(id))!) }, `account ${id} ${sub}d`);
+      show(print, json, { account: view((await s.accounts.get(id))!) }, `account ${id} ${sub}d`);
       return 0;
     }
     default:
@@ -89,7 +93,7 @@ export async function accountsCommand(s: Services, argv: string[]): Promise<numb
   }
 }
 
-export async function keysCommand(s: Services, argv: string[]): Promise<number> {
+export async function keysCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
   const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false } } });
   const json = values.json!;
@@ -97,20 +101,20 @@ export async function keysCommand(s: Services, argv: string[]): Promise<number> 
     case 'create': {
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const key = await s.accounts.issueKey(account.id);
-      out(json, { id: key.id, prefix: key.prefix, key: key.key, accountId: account.id }, `key ${key.id} for ${account.id} (shown once, store it now):\n${key.key}`);
+      show(print, json, { id: key.id, prefix: key.prefix, key: key.key, accountId: account.id }, `key ${key.id} for ${account.id} (shown once, store it now):\n${key.key}`);
       return 0;
     }
     case 'list': {
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const keys = await s.accounts.listKeys(account.id);
-      out(json, { keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
+      show(print, json, { keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
         keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`).join('\n') || 'no keys');
       return 0;
     }
     case 'revoke': {
       const id = one(positionals, 'KEY_ID');
       if (!(await s.accounts.revokeKey(id))) throw new NotFoundError(`no active key ${id}`);
-      out(json, { id, revoked: true }, `key ${id} revoked`);
+      show(print, json, { id, revoked: true }, `key ${id} revoked`);
       return 0;
     }
     default:
@@ -118,7 +122,7 @@ export async function keysCommand(s: Services, argv: string[]): Promise<number> 
   }
 }
 
-export async function creditsCommand(s: Services, argv: string[]): Promise<number> {
+export async function creditsCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
   const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { note: { type: 'string' }, json: { type: 'boolean', default: false } } });
   if (sub !== 'add') throw new UsageError(`unknown credits command "${sub ?? ''}"`);
@@ -127,7 +131,7 @@ export async function creditsCommand(s: Services, argv: string[]): Promise<numbe
   if (centavos === 0) throw new UsageError('AMOUNT_BRL must be more than zero');
   const balance = await credit(s.db, s.clock, positionals[0], centavos, values.note ?? null);
   if (balance === undefined) throw new NotFoundError(`no account ${positionals[0]}`);
-  out(values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
+  show(print, values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
     `added R$ ${(centavos / 100).toFixed(2)} to ${positionals[0]}; balance R$ ${(balance / 100).toFixed(2)}`);
   return 0;
 }

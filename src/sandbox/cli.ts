@@ -50,7 +50,13 @@ function djenLines(sandbox: Sandbox): string[] {
   ];
 }
 
-export async function runSandboxCommand(config: Config, argv: string[]): Promise<number> {
+/** Where the command writes (the CLI's streams). */
+export interface SandboxCommandIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export async function runSandboxCommand(config: Config, argv: string[], io: SandboxCommandIo): Promise<number> {
   let values: { cases?: string; seed?: string; port?: string; latency?: string };
   let cases: number;
   let seed: number;
@@ -63,13 +69,13 @@ export async function runSandboxCommand(config: Config, argv: string[]): Promise
     port = intOption('port', values.port, config.sandboxPort, 0, 65535);
     latencyMs = intOption('latency', values.latency, config.sandboxLatencyMs, 0, 600_000);
   } catch (e) {
-    console.error(`tramita sandbox: ${(e as Error).message}\nUsage: tramita sandbox [--cases N] [--seed N] [--port N] [--latency MS]`);
+    io.err(`tramita sandbox: ${(e as Error).message}\nUsage: tramita sandbox [--cases N] [--seed N] [--port N] [--latency MS]`);
     return 2;
   }
   const started = performance.now();
-  process.stderr.write(`Generating ${cases} fictitious cases…\n`);
+  io.err(`Generating ${cases} fictitious cases…`);
   const sandbox = await startSandbox({ cases, seed, port, latencyMs, datajudApiKey: config.datajudApiKey });
-  console.log(banner(sandbox, ((performance.now() - started) / 1000).toFixed(1)));
+  io.out(banner(sandbox, ((performance.now() - started) / 1000).toFixed(1)));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
