@@ -64,6 +64,9 @@ class Run implements OperationContext {
 
   async chargeIn(trx: Transaction<DB>, opts: { debits?: readonly DebitLine[]; status?: number } = {}): Promise<void> {
     if (this.#charged) throw new Error('an operation is charged once');
+    // A pending operation's stored response must commit with its charge, and it is rendered only after
+    // the handler returns: such a route is charged by the runner, never from inside its handler.
+    if (this.pending) throw new Error(`${this.#req.routeOptions.url} may answer 202: it cannot charge inside its handler`);
     const c = this.#charge(opts.status ?? 200);
     this.#charged = await this.#deps.ledger.chargeIn(trx, { ...specOf(c), debits: opts.debits ?? [{ operationId: c.operationId, centavos: c.centavos }] });
   }

@@ -56,7 +56,8 @@ export interface OperationContext {
    * monitor's or radar's first period): the search log and one ledger row per debit (by default one
    * of `priceCentavos` under the request id), through the one recipe (billing/ledger.ts chargeIn). The
    * runner then charges nothing more and reports this charge in `meta`. A short balance throws 403
-   * INSUFFICIENT_CREDITS and rolls `trx` back with everything it wrote.
+   * INSUFFICIENT_CREDITS and rolls `trx` back with everything it wrote. Only on routes that are not
+   * async-eligible (a pending operation's stored response commits with its charge, in the runner).
    */
   chargeIn(trx: Transaction<DB>, opts?: { debits?: readonly DebitLine[]; status?: number }): Promise<void>;
 }
