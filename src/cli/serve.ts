@@ -6,12 +6,12 @@
 import { buildApp } from '../app.ts';
 import { buildCapabilities, jobHandlers, scheduleRecurringJobs, type Capabilities } from '../capabilities/index.ts';
 import type { Config } from '../config.ts';
-import { credit } from '../platform/billing/ledger.ts';
 import { migrate, openDatabase } from '../platform/db/database.ts';
 import { Worker } from '../platform/jobs/worker.ts';
 import { DELIVERY_JOB, DELIVERY_POLL_MS } from '../platform/webhooks/deliveries.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
+import { firstStart } from './first-start.ts';
 import { openUpstreams, type OpenedSources } from './upstreams.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
@@ -47,26 +47,6 @@ function onSignal(stop: () => Promise<void>): void {
       void stop().then(() => process.exit(0), () => process.exit(1));
     });
   }
-}
-
-/** On an empty database: a sandbox account with credits, its key printed once with a first call to try. */
-async function bootstrapSandboxAccount(s: Services, baseUrl: string, sources: OpenedSources): Promise<void> {
-  if ((await s.accounts.count()) > 0) return;
-  const account = await s.accounts.create({ name: 'Sandbox', plan: s.prices.hasPlan('sandbox') ? 'sandbox' : s.prices.defaultPlan, sandbox: true });
-  if (s.config.sandboxCreditsCentavos > 0) await credit(s.db, s.clock, account.id, s.config.sandboxCreditsCentavos, 'sandbox credits');
-  const key = await s.accounts.issueKey(account.id);
-  console.log([
-    '',
-    '  Tramita: a sandbox account was created on this empty database.',
-    `  account  ${account.id}  (R$ ${(s.config.sandboxCreditsCentavos / 100).toFixed(2)} of credits)`,
-    `  API key  ${key.key}`,
-    '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ').',
-    '',
-    `  curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: ${key.key}'`,
-    ...sandboxExamples(baseUrl, key.key, sources),
-    `  Reference: ${baseUrl}/docs`,
-    '',
-  ].join('\n'));
 }
 
 /** The upstreams, logging the sandbox's generation when it runs. */
@@ -111,7 +91,8 @@ export async function serve(config: Config): Promise<number> {
     worker = startWorkers(s, capabilities);
   }
   log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
-  await bootstrapSandboxAccount(s, baseUrl, sources);
+  const banner = await firstStart(s, baseUrl, sources);
+  if (banner) console.log(banner);
   return new Promise<number>(() => {}); // runs until a signal
 }
 
@@ -134,18 +115,4 @@ export async function work(config: Config): Promise<number> {
     await database.close();
   });
   return new Promise<number>(() => {});
-}
-
-/** First calls to try on the sandbox's fictitious data, for the start-up banner. */
-function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): string[] {
-  if (!sources.sandbox) return [];
-  const ex = sources.sandbox.dataset.examples();
-  const cnj = Object.values(ex.numbers)[0];
-  return [
-    '',
-    '  The upstreams are the sandbox simulator: fictitious cases, marked `meta.source.sandbox: true`.',
-    ...(cnj ? [`  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`] : []),
-    ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
-    `  More sample numbers: npx tramita sandbox`,
-  ];
 }

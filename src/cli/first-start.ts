@@ -1,0 +1,58 @@
+/**
+ * What `tramita serve` says on an empty database. With the sandbox running, a sandbox account with
+ * credits is created and its key printed once, with first calls to try on the fictitious data.
+ * Against the real upstreams nothing is created: a funded account and a working key printed to
+ * stdout would end up in whatever collects the logs; the operator is told how to create one instead.
+ */
+import { credit } from '../platform/billing/ledger.ts';
+import type { Services } from '../platform/services.ts';
+import type { OpenedSources } from './upstreams.ts';
+
+/** The banner for a first start (nothing when the database already has accounts). */
+export async function firstStart(s: Services, baseUrl: string, sources: OpenedSources): Promise<string | null> {
+  if ((await s.accounts.count()) > 0) return null;
+  if (!sources.sandbox) return realUpstreamsBanner(baseUrl);
+  const account = await s.accounts.create({ name: 'Sandbox', plan: s.prices.hasPlan('sandbox') ? 'sandbox' : s.prices.defaultPlan, sandbox: true });
+  if (s.config.sandboxCreditsCentavos > 0) await credit(s.db, s.clock, account.id, s.config.sandboxCreditsCentavos, 'sandbox credits');
+  const key = await s.accounts.issueKey(account.id);
+  return [
+    '',
+    '  Tramita: a sandbox account was created on this empty database.',
+    `  account  ${account.id}  (R$ ${(s.config.sandboxCreditsCentavos / 100).toFixed(2)} of credits)`,
+    `  API key  ${key.key}`,
+    '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ').',
+    '',
+    `  curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: ${key.key}'`,
+    ...sandboxExamples(baseUrl, key.key, sources),
+    `  Reference: ${baseUrl}/docs`,
+    '',
+  ].join('\n');
+}
+
+function realUpstreamsBanner(baseUrl: string): string {
+  return [
+    '',
+    '  Tramita: this database has no account yet, and the upstreams are the real ones (no sandbox), so',
+    '  none was created. Create the first one, with its key, on this machine:',
+    '',
+    '    npx tramita accounts create --name "Escritório Exemplo" --credits 50 --json',
+    '',
+    `  then: curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: trm_…'`,
+    `  Reference: ${baseUrl}/docs`,
+    '',
+  ].join('\n');
+}
+
+/** First calls to try on the sandbox's fictitious data, for the start-up banner. */
+function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): string[] {
+  if (!sources.sandbox) return [];
+  const ex = sources.sandbox.dataset.examples();
+  const cnj = Object.values(ex.numbers)[0];
+  return [
+    '',
+    '  The upstreams are the sandbox simulator: fictitious cases, marked `meta.source.sandbox: true`.',
+    ...(cnj ? [`  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`] : []),
+    ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
+    `  More sample numbers: npx tramita sandbox`,
+  ];
+}
