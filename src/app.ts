@@ -10,8 +10,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Registry } from 'prom-client';
 import type { Capabilities } from './capabilities/index.ts';
 import { newId } from './platform/ids.ts';
-import { installErrorHandling } from './platform/http/error-handler.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './platform/http/error-handler.ts';
 import { installGate } from './platform/http/gate.ts';
+import { installJsonBody } from './platform/http/json-body.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { BackgroundOperations } from './platform/async/window.ts';
 import { wrapOperation } from './platform/http/operation.ts';
@@ -55,6 +56,9 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
     trustProxy: config.trustProxy,
     exposeHeadRoutes: false,
     return503OnClosing: true,
+    // Errors raised before any route runs answer in the envelope too (error-handler.ts).
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
 
@@ -64,6 +68,7 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background });
 
   installErrorHandling(app);
+  installJsonBody(app);
   // request id → auth → rate limit, as one hook (gate.ts).
   installGate(app, services.accounts, config.rateLimits);
   // Callback-style: on every request, an async hook's promise is pure overhead.

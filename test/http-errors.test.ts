@@ -1,6 +1,7 @@
 /** Bad input is a precise 4xx naming the problem and the field, never a 500 or a stack trace (spec §7). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { createHarness, json } from './harness.ts';
 import { testRoutes } from './routes.ts';
 
@@ -26,6 +27,18 @@ const cases: [string, () => ReturnType<typeof post>, number, string, Record<stri
   ['a malformed query value', () => h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=abc', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'delayMs', in: 'query' }],
   ['an unknown route', () => h.inject({ method: 'GET', url: '/v1/processos/nada/aqui', headers: a.headers }), 404, 'ROUTE_NOT_FOUND'],
   ['an unknown method on a known path', () => h.inject({ method: 'DELETE', url: '/v1/conta/saldo', headers: a.headers }), 404, 'ROUTE_NOT_FOUND'],
+  // What the fuzz drills found answering 500 (issue 14): each is refused before it reaches a handler or the database.
+  ['a body nested deeper than 32 levels, with an Idempotency-Key', () => h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'content-type': 'application/json', 'idempotency-key': 'deep-1' }, payload: '{"a":'.repeat(100) + '1' + '}'.repeat(100) }), 400, 'INVALID_BODY', { in: 'body' }],
+  ['a deeply nested array body', () => post('['.repeat(1_000) + ']'.repeat(1_000)), 400, 'INVALID_BODY'],
+  ['a NUL character in a body string', () => post('{"nome":"a\\u0000b"}'), 400, 'INVALID_BODY', { field: 'nome', in: 'body' }],
+  ['a body number too large to be finite (1e309)', () => post('{"nome":"x","quantidade":1e309}'), 400, 'INVALID_BODY', { field: 'quantidade', in: 'body' }],
+  ['?limit=Infinity', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos?limit=Infinity', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'limit', in: 'query' }],
+  ['?limit=1e309', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos?limit=1e309', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'limit', in: 'query' }],
+  ['?limit=-Infinity', () => h.inject({ method: 'GET', url: '/v1/conta/extrato?limit=-Infinity', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'limit', in: 'query' }],
+  ['a NUL character in a path parameter', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos/%00', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'id', in: 'path' }],
+  ['a NUL character in a query value', () => h.inject({ method: 'GET', url: '/v1/busca/termo?q=ab%00cd', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'q', in: 'query' }],
+  ['a malformed URL (a % not followed by two hex digits)', () => h.inject({ method: 'GET', url: '/v1/processos/cnj/%zz', headers: a.headers }), 400, 'MALFORMED_URL'],
+  ['a path segment over 100 characters', () => h.inject({ method: 'GET', url: `/v1/processos/cnj/${'1'.repeat(200)}`, headers: a.headers }), 414, 'URI_TOO_LONG'],
 ];
 
 for (const [what, send, status, code, details] of cases) {
@@ -43,4 +56,33 @@ for (const [what, send, status, code, details] of cases) {
 test('nothing was charged for any of the bad requests', async () => {
   const ledger = await h.services.db.selectFrom('ledger').selectAll().where('account_id', '=', a.accountId).where('kind', '=', 'debit').execute();
   assert.equal(ledger.length, 0);
+});
+
+/** Sends raw bytes on a new connection and returns everything the server wrote before it closed. */
+async function raw(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    let got = '';
+    socket.setEncoding('utf8').on('data', (d: string) => { got += d; });
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+  });
+}
+
+test('requests Node cannot even parse get the envelope with a code and Connection: close, over a real socket', async (t) => {
+  await h.app.listen({ host: '127.0.0.1', port: 0 });
+  t.after(() => h.app.server.close());
+  const { port } = h.app.server.address() as net.AddressInfo;
+  for (const [request, status, code] of [
+    [`GET /v1/conta/saldo HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    ['NOT AN HTTP REQUEST\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+  ] as const) {
+    const answer = await raw(port, request);
+    const [head, body] = answer.split('\r\n\r\n');
+    assert.match(head, new RegExp(`^HTTP/1.1 ${status} `), answer);
+    assert.match(head, /\r\nConnection: close(\r\n|$)/i, 'a keep-alive client is told the connection ends');
+    assert.equal(JSON.parse(body).error.code, code);
+    assert.match(head, /\r\nx-request-id: req_/i);
+  }
 });

@@ -19,6 +19,11 @@ export const ERRORS = {
   INVALID_NUP: { status: 400, meaning: 'Not a NUP (17 digits with mod-11 check digits).' },
   INVALID_WEBHOOK_URL: { status: 400, meaning: 'The webhook URL is not HTTPS or points to a private, loopback or link-local address.' },
   INVALID_IDEMPOTENCY_KEY: { status: 400, meaning: 'The Idempotency-Key header is empty, repeated, or longer than 255 characters.' },
+  MALFORMED_URL: { status: 400, meaning: 'The URL is not valid: a percent sign not followed by two hex digits, or an unencoded character where only encoded ones are allowed.' },
+  MALFORMED_REQUEST: { status: 400, meaning: 'The HTTP request itself could not be read (a malformed request line or header); the connection is closed.' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'The request was not received in time; the connection is closed.' },
+  URI_TOO_LONG: { status: 414, meaning: 'A path segment is longer than the server accepts (100 characters).' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'The request\'s headers are larger than the server accepts (16 KiB); the connection is closed.' },
   // 401: who are you?
   MISSING_API_KEY: { status: 401, meaning: 'No API key: send it in `x-api-key` or `Authorization: Bearer`.' },
   INVALID_API_KEY: { status: 401, meaning: 'The API key is unknown or was revoked.' },

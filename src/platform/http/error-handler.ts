@@ -3,7 +3,10 @@
  * (bad JSON, wrong content type, oversized body, schema validation) get precise 400 codes naming the
  * field; anything unexpected is logged and answered as INTERNAL_ERROR without a stack trace.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { newId } from '../ids.ts';
 import { SourceError } from '../ports/sources.ts';
 import { ApiError, errorBody, isApiError } from '../errors.ts';
 
@@ -67,7 +70,9 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('INVALID_BODY', 'Content-Length does not match the body.');
     case 'FST_ERR_BAD_URL':
-      return new ApiError('INVALID_PARAMETER', 'The URL is malformed.');
+      return new ApiError('MALFORMED_URL', 'The URL is malformed: percent-encode every character outside A-Z a-z 0-9 - . _ ~ (a % must be followed by two hex digits).');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('URI_TOO_LONG');
   }
   if (e instanceof SyntaxError || e?.name === 'SyntaxError') return new ApiError('INVALID_JSON', e.message);
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
@@ -80,6 +85,33 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tramita", ApiKey header="x-api-key"');
   return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(error, reply.request.id)));
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs (a malformed
+ * URL, a path segment too long) answers in the envelope like everything else.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', req.id);
+  sendError(reply, toApiError(err));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser could not even read (headers too large, a
+ * malformed request line, a timeout) gets the envelope too, with `Connection: close`, since the
+ * socket is closed after it (a keep-alive client then opens a new one instead of failing on this one).
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const error = err.code === 'HPE_HEADER_OVERFLOW' ? new ApiError('HEADERS_TOO_LARGE')
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ApiError('REQUEST_TIMEOUT')
+      : new ApiError('MALFORMED_REQUEST');
+  const requestId = newId('req');
+  const body = JSON.stringify(errorBody(error, requestId));
+  if (!socket.writable) return void socket.destroy();
+  const head = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n`;
+  socket.end(head + body, () => socket.destroy());
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
