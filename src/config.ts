@@ -54,6 +54,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
   webhookMaxAttempts: number;
+  /** Development only: webhook retry delays are divided by this (1 in production). */
+  devTimeScale: number;
   webhookConcurrency: number;
   monitorIntervalMs: number;
   feedSettleMs: number | undefined;
@@ -213,6 +215,12 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Time a receiver has to answer a delivery (spec §6.1: 10 s, the maximum); past it the attempt fails and is retried.' },
   { env: 'TRAMITA_WEBHOOK_MAX_ATTEMPTS', key: 'webhookMaxAttempts', default: '12', parse: int('TRAMITA_WEBHOOK_MAX_ATTEMPTS', 1, 100),
     doc: 'Attempts per delivery before it is marked failed. Attempt n+1 comes `min(120, 2^n)` minutes after attempt n fails (spec §6.1), so the default 12 spans about 16 hours. A failed delivery can still be resent, and its event stays in `GET /v1/eventos`.' },
+  { env: 'TRAMITA_DEV_TIME_SCALE', key: 'devTimeScale', default: '1', parse: (r, env) => {
+      const scale = int('TRAMITA_DEV_TIME_SCALE', 1, 1_000_000)(r);
+      if (scale > 1 && env.NODE_ENV === 'production') throw new ConfigError('TRAMITA_DEV_TIME_SCALE is for development and tests only: it is refused when NODE_ENV=production');
+      return scale;
+    },
+    doc: 'Development and tests only (refused when `NODE_ENV=production`): divides the webhook retry ladder\'s delays by this number, so the whole ladder can be watched end to end (`1000`: 2 min becomes 120 ms, and the default 12 attempts take about 45 s). Monitor checks have their own knob, `TRAMITA_MONITOR_INTERVAL_MS`.' },
   { env: 'TRAMITA_WEBHOOK_CONCURRENCY', key: 'webhookConcurrency', default: '64', parse: int('TRAMITA_WEBHOOK_CONCURRENCY', 1, 1024),
     doc: 'Deliveries sent at once by one worker process (on top of `TRAMITA_WORKER_CONCURRENCY` for other jobs).' },
   { env: 'TRAMITA_MONITOR_INTERVAL_MS', key: 'monitorIntervalMs', default: '3600000', parse: int('TRAMITA_MONITOR_INTERVAL_MS', 1000),

@@ -51,7 +51,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
   const clock = overrides.clock ?? systemClock;
   const db = database.db;
   const jobs = new JobQueue(db, clock, database.engine);
-  const planner = new DeliveryPlanner(clock, jobs, config.webhookMaxAttempts);
+  const planner = new DeliveryPlanner(clock, jobs, config.webhookMaxAttempts, config.devTimeScale);
   const secrets = SecretBox.openSync({ secretKey: config.secretKey, dataDir: config.dataDir });
   return {
     config, database, db, clock, log,

@@ -104,7 +104,7 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
         const body = eventBody(config.formato, { id: eventId, event: 'teste', source: 'tramita', created_at: iso(s.clock.now()), data, raw: null });
         return planner.create(trx, { accountId, eventId, eventName: 'teste', monitorType: null, monitorId: null, url: null, body, maxAttempts: 1, enqueue: false });
       });
-      const result = await attemptDelivery(s, deliveryId, { attempt: 1, maxAttempts: 1, evenIfInactive: true });
+      const result = await attemptDelivery(s, deliveryId, { evenIfInactive: true });
       return { data: { entregue: result?.ok ?? false, entrega: await withAttempts((await deliveries.get(deliveryId))!) } };
     },
   });

@@ -32,6 +32,12 @@ export interface JobHandler {
   run(payload: unknown, ctx: JobContext): Promise<Date | void>;
   /** Delay before attempt `attempt + 1` after a failure of attempt `attempt` (1-based). */
   retryDelayMs?(attempt: number): number;
+  /**
+   * Runs instead of `run` when the job was claimed more times than it may be attempted (each claim's
+   * lease lapsed: the process died or hung mid-run), before the job is marked failed: what the job
+   * was for is settled (a delivery ends FALHOU) instead of staying pending forever.
+   */
+  exhausted?(payload: unknown, ctx: Pick<JobContext, 'job' | 'clock' | 'log'>): Promise<void>;
 }
 
 export const defaultRetryDelayMs = (attempt: number): number => Math.min(3_600_000, 2 ** attempt * 10_000);
@@ -135,7 +141,14 @@ export class Worker {
     }
     if (job.attempts > job.max_attempts) {
       // Its lease lapsed on every attempt: the job kills or hangs its worker. Stop retrying it.
-      await queue.fail(job.id, this.id, job.last_error ?? 'lease lapsed on every attempt');
+      const error = job.last_error ?? 'lease lapsed on every attempt';
+      log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, err: error }, 'job exhausted: every attempt was interrupted');
+      try {
+        await handler.exhausted?.(JSON.parse(job.payload), { job, clock, log: log.child({ job: job.id, kind: job.kind }) });
+      } catch (err) {
+        log.error({ err, job: job.id, kind: job.kind }, 'settling an exhausted job failed');
+      }
+      await queue.fail(job.id, this.id, error);
       return;
     }
     const renewal = setInterval(() => void queue.renew(job.id, this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));

@@ -19,9 +19,12 @@ export const DELIVERY_JOB = 'webhooks.entregar';
 /** How often an idle delivery worker looks for due deliveries (one indexed query). */
 export const DELIVERY_POLL_MS = 50;
 
-/** Spec §6.1: attempt n+1 comes min(120, 2^n) minutes after attempt n failed. */
-export function deliveryRetryDelayMs(attempt: number): number {
-  return Math.min(120, 2 ** attempt) * 60_000;
+/**
+ * Spec §6.1: attempt n+1 comes min(120, 2^n) minutes after attempt n failed; divided by
+ * TRAMITA_DEV_TIME_SCALE (1 in production) so a development run can walk the whole ladder.
+ */
+export function deliveryRetryDelayMs(attempt: number, timeScale = 1): number {
+  return (Math.min(120, 2 ** attempt) * 60_000) / timeScale;
 }
 
 type Db = Transaction<DB> | Kysely<DB>;
@@ -35,11 +38,18 @@ export class DeliveryPlanner {
   readonly #clock: Clock;
   readonly #jobs: JobQueue;
   readonly #maxAttempts: number;
+  readonly #timeScale: number;
 
-  constructor(clock: Clock, jobs: JobQueue, maxAttempts: number) {
+  constructor(clock: Clock, jobs: JobQueue, maxAttempts: number, timeScale = 1) {
     this.#clock = clock;
     this.#jobs = jobs;
     this.#maxAttempts = maxAttempts;
+    this.#timeScale = timeScale;
+  }
+
+  /** The wait after a failed attempt `attempt` (the ladder, under this deployment's time scale). */
+  retryDelayMs(attempt: number): number {
+    return deliveryRetryDelayMs(attempt, this.#timeScale);
   }
 
   /** The deliveries one recipient of an event is owed under its account's configuration (none when inactive or not enabled). */
@@ -74,6 +84,9 @@ export class DeliveryPlanner {
     return id;
   }
 }
+
+/** What an attempt whose outcome was never written says in the history. */
+export const INTERRUPTED_ATTEMPT = 'interrupted: the server stopped during this attempt, before the receiver\'s answer was recorded';
 
 export interface AttemptRecord {
   attempt: number;
@@ -124,19 +137,44 @@ export class DeliveryStore {
     return { delivery: delivery as WebhookDeliveriesTable, config };
   }
 
+  /**
+   * Records an attempt as started, before anything is sent: it counts, and stays in the history as
+   * interrupted, if the process dies before its outcome is written (a crash, kill -9, a hang past the
+   * lease). Returns the attempt's id for `recordAttempt`.
+   */
+  async startAttempt(deliveryId: string, attempt: number, url: string, startedAt: string): Promise<string> {
+    const id = newId('att');
+    await this.#transactor.run(async (trx) => {
+      await trx.insertInto('webhook_attempts').values({
+        id, delivery_id: deliveryId, attempt, url, started_at: startedAt, status_code: null,
+        latency_ms: 0, error: INTERRUPTED_ATTEMPT, response_excerpt: null, next_attempt_at: null,
+      }).execute();
+      await trx.updateTable('webhook_deliveries').set({ attempts: attempt, updated_at: iso(this.#clock.now()) }).where('id', '=', deliveryId).execute();
+    });
+    return id;
+  }
+
   /** One attempt's outcome and the delivery's new state, together (with `also`: the job's settlement). */
-  async recordAttempt(deliveryId: string, a: AttemptRecord, also?: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
+  async recordAttempt(deliveryId: string, attemptId: string, a: AttemptRecord, also?: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
     const now = iso(this.#clock.now());
     await this.#transactor.run(async (trx) => {
       await also?.(trx);
-      await trx.insertInto('webhook_attempts').values({
-        id: newId('att'), delivery_id: deliveryId, attempt: a.attempt, url: a.url, started_at: a.startedAt, status_code: a.statusCode,
-        latency_ms: a.latencyMs, error: a.error, response_excerpt: a.responseExcerpt, next_attempt_at: a.nextAttemptAt,
-      }).execute();
+      await trx.updateTable('webhook_attempts').set({
+        status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, response_excerpt: a.responseExcerpt, next_attempt_at: a.nextAttemptAt,
+      }).where('id', '=', attemptId).execute();
       await trx.updateTable('webhook_deliveries').set({
         status: a.status, attempts: a.attempt, last_status_code: a.statusCode, last_error: a.error, next_attempt_at: a.nextAttemptAt,
         updated_at: now, delivered_at: a.status === 'ENTREGUE' ? now : null,
       }).where('id', '=', deliveryId).execute();
+    });
+  }
+
+  /** Every attempt used up without a final outcome (the last ones were interrupted): FALHOU, with `also` (the job's settlement). */
+  async exhaust(deliveryId: string, also?: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
+    await this.#transactor.run(async (trx) => {
+      await also?.(trx);
+      await trx.updateTable('webhook_deliveries').set({ status: 'FALHOU', last_error: INTERRUPTED_ATTEMPT, next_attempt_at: null, updated_at: iso(this.#clock.now()) })
+        .where('id', '=', deliveryId).where('status', '=', 'PENDENTE').execute();
     });
   }
 
