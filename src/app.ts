@@ -93,7 +93,7 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   });
 
   await app.register(swagger, openApiOptions(services));
-  installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 });
+  installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 / config.devTimeScale });
 
   for (const capability of capabilities.all) capability.routes(app);
   options.extraRoutes?.(app, services);

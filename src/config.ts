@@ -56,6 +56,8 @@ export interface Config {
   webhookMaxAttempts: number;
   /** Development only: webhook retry delays are divided by this (1 in production). */
   devTimeScale: number;
+  /** Crash drill only: the process kills itself right after a charge commits, before answering. */
+  devCrashAfterCharge: boolean;
   webhookConcurrency: number;
   monitorIntervalMs: number;
   feedSettleMs: number | undefined;
@@ -220,7 +222,13 @@ export const SETTINGS: Setting<keyof Config>[] = [
       if (scale > 1 && env.NODE_ENV === 'production') throw new ConfigError('TRAMITA_DEV_TIME_SCALE is for development and tests only: it is refused when NODE_ENV=production');
       return scale;
     },
-    doc: 'Development and tests only (refused when `NODE_ENV=production`): divides the webhook retry ladder\'s delays by this number, so the whole ladder can be watched end to end (`1000`: 2 min becomes 120 ms, and the default 12 attempts take about 45 s). Monitor checks have their own knob, `TRAMITA_MONITOR_INTERVAL_MS`.' },
+    doc: 'Development and tests only (refused when `NODE_ENV=production`): divides the webhook retry ladder\'s delays by this number, so the whole ladder can be watched end to end (`1000`: 2 min becomes 120 ms, and the default 12 attempts take about 45 s), and the 60 s margin after which an unanswered `Idempotency-Key` is taken to be a crashed request\'s. Monitor checks have their own knob, `TRAMITA_MONITOR_INTERVAL_MS`.' },
+  { env: 'TRAMITA_DEV_CRASH_AFTER_CHARGE', key: 'devCrashAfterCharge', default: 'false', parse: (r, env) => {
+      const on = bool('TRAMITA_DEV_CRASH_AFTER_CHARGE')(r);
+      if (on && env.NODE_ENV === 'production') throw new ConfigError('TRAMITA_DEV_CRASH_AFTER_CHARGE is a crash drill for tests: it is refused when NODE_ENV=production');
+      return on;
+    },
+    doc: 'Crash drill only (refused when `NODE_ENV=production`): the process kills itself (SIGKILL) right after the first charge commits, before the answer is sent, to prove that a replayed `Idempotency-Key` is never run or charged again (test/crash.test.ts).' },
   { env: 'TRAMITA_WEBHOOK_CONCURRENCY', key: 'webhookConcurrency', default: '64', parse: int('TRAMITA_WEBHOOK_CONCURRENCY', 1, 1024),
     doc: 'Deliveries sent at once by one worker process (on top of `TRAMITA_WORKER_CONCURRENCY` for other jobs).' },
   { env: 'TRAMITA_MONITOR_INTERVAL_MS', key: 'monitorIntervalMs', default: '3600000', parse: int('TRAMITA_MONITOR_INTERVAL_MS', 1000),

@@ -1,6 +1,7 @@
 /** Idempotency-Key on POST/PUT/PATCH/DELETE: replay without running or charging, 422 on reuse, 409 while running. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ManualClock } from '../src/platform/clock.ts';
 import { createHarness, json } from './harness.ts';
 import { calls, testRoutes } from './routes.ts';
 
@@ -120,3 +121,62 @@ test('a request refused for lack of credit is not kept: after a top-up the same 
   assert.equal(ran.headers['idempotent-replayed'], undefined);
   assert.equal(await debits(h), 1);
 });
+
+test('a charged answer is stored for replay in the charge\'s own transaction: committed before the response leaves', async (t) => {
+  let storedWhenSent: { status: string; body: string | null } | undefined;
+  const h = await createHarness({
+    extraRoutes: (app, services) => {
+      // Runs before the idempotency hook's own onSend: whatever it sees was committed with the charge.
+      app.addHook('onSend', async (req, _reply, payload) => {
+        if (req.headers['idempotency-key'] === 'commit-with-charge') {
+          const row = await services.db.selectFrom('idempotency_keys').select(['status', 'response_body']).where('key', '=', 'commit-with-charge').executeTakeFirst();
+          storedWhenSent = row && { status: row.status, body: row.response_body };
+        }
+        return payload;
+      });
+      testRoutes(app, services);
+    },
+  });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const res = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'commit-with-charge' }, payload: { nome: 'X' } });
+  assert.equal(res.statusCode, 201, res.body);
+  assert.deepEqual(storedWhenSent, { status: 'done', body: res.body });
+  const replay = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'commit-with-charge' }, payload: { nome: 'X' } });
+  assert.equal(replay.body, res.body);
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.equal(await debits(h), 1);
+});
+
+test('a request charged inside its handler whose answer never came is never run again: 409 IDEMPOTENCY_ANSWER_LOST names the charge', async (t) => {
+  const clock = new ManualClock(new Date());
+  const h = await createHarness({ extraRoutes: testRoutes, clock });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  // The handler charges, then takes 1.5 s to answer: for the replays below, as if the process had died there.
+  const req = { method: 'POST' as const, url: '/v1/test/subscriptions', headers: { ...a.headers, 'idempotency-key': 'assinatura-1' }, payload: { nome: 'X', delayAfterChargeMs: 1500 } };
+  const first = h.inject(req);
+  await until(async () => (await debits(h)) === 1);
+  const ran = calls.subscriptions;
+  const soon = await h.inject(req);
+  assert.equal(soon.statusCode, 409);
+  assert.equal(json(soon).error.code, 'IDEMPOTENCY_KEY_IN_USE', 'charged moments ago: still running');
+  clock.advance(h.config.syncWindowMs + 60_001);
+  const lost = await h.inject(req);
+  assert.equal(lost.statusCode, 409, lost.body);
+  assert.equal(json(lost).error.code, 'IDEMPOTENCY_ANSWER_LOST');
+  const searchLog = await h.services.db.selectFrom('search_logs').select('id').where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
+  assert.equal(json(lost).error.details.searchLogId, searchLog.id);
+  assert.equal(calls.subscriptions, ran, 'not run again');
+  // The answer, once sent, replaces the refusal: later replays get it.
+  const answered = await first;
+  assert.equal(answered.statusCode, 201);
+  const replay = await h.inject(req);
+  assert.equal(replay.body, answered.body);
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.equal(await debits(h), 1, 'charged once');
+});
+
+async function until(probe: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await probe()); i++) await new Promise((r) => setTimeout(r, 10));
+}

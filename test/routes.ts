@@ -1,10 +1,12 @@
 /**
  * Routes that only tests mount (through `buildApp(…, { extraRoutes })`), going through exactly the
  * platform hooks a real capability does: a charged async lookup that can be told to be slow or to
- * fail in each way, a charged POST with a body, and a zero-priced one.
+ * fail in each way, a charged POST with a body, a POST whose handler charges inside its own
+ * transaction (as monitor and radar creation do), and a zero-priced one.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../src/platform/services.ts';
 import { Type } from 'typebox';
 import { ApiError } from '../src/platform/errors.ts';
 import { defineRoute } from '../src/platform/http/route.ts';
@@ -19,9 +21,9 @@ function maybeFail(fail: string | undefined): void {
   if (fail === 'internal') throw new Error('boom: a bug with a secret trm_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA in it');
 }
 
-export const calls = { charged: 0, post: 0 };
+export const calls = { charged: 0, post: 0, subscriptions: 0 };
 
-export function testRoutes(app: FastifyInstance): void {
+export function testRoutes(app: FastifyInstance, services: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/test/charged',
     meta: { class: 'lookup', auth: true, charge: 'test.lookup', async: true, tag: 'Test', summary: 'charged async test operation' },
@@ -56,6 +58,24 @@ export function testRoutes(app: FastifyInstance): void {
       if (req.body.delayMs) await sleep(req.body.delayMs);
       maybeFail(req.body.fail);
       return { status: 201, data: { pedido: `ped_${calls.post}`, nome: req.body.nome, quantidade: req.body.quantidade ?? 1 } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/v1/test/subscriptions',
+    meta: { class: 'monitor', auth: true, charge: 'test.lookup', tag: 'Test', summary: 'POST charged inside its handler\'s transaction' },
+    schema: {
+      body: Type.Object({
+        nome: Type.String({ minLength: 1 }),
+        /** Time the handler takes after its charge committed, before it answers. */
+        delayAfterChargeMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+      }, { additionalProperties: false }),
+    },
+    handler: async (req, op) => {
+      calls.subscriptions++;
+      await services.ledger.transact((trx) => op.chargeIn(trx, { status: 201 }));
+      if (req.body.delayAfterChargeMs) await sleep(req.body.delayAfterChargeMs);
+      return { status: 201, data: { assinatura: `ass_${calls.subscriptions}`, nome: req.body.nome } };
     },
   });
 

@@ -40,6 +40,7 @@ export const ERRORS = {
   REQUEST_NOT_FOUND: { status: 404, meaning: 'No pending operation with this id for this account (unknown, another account\'s, or past retention).' },
   // 409 / 422: well-formed, but a rule says no
   IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still running; retry after it finishes.' },
+  IDEMPOTENCY_ANSWER_LOST: { status: 409, meaning: 'The request with this Idempotency-Key was completed and charged, but the server stopped before answering it; it is never run again. `details.searchLogId` names the charge: look up what it created (e.g. GET the monitor or radar list).' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'This Idempotency-Key was used with a different request (method, path or body).' },
   COURT_NOT_FOUND: { status: 422, meaning: 'The identifier is well-formed but names no court (e.g. a CNJ number whose J.TR is not a court).' },
   UNKNOWN_COURT: { status: 422, meaning: 'The court sigla is not one of the 92 courts of GET /v1/tribunais (e.g. TJSP, TRF4, TRE-SP).' },

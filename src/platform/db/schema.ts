@@ -70,7 +70,8 @@ export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
   fingerprint: string;
-  status: 'running' | 'done';
+  /** 'charged': a handler's transaction charged, its answer not stored yet (http/idempotency.ts). */
+  status: 'running' | 'charged' | 'done';
   response_status: number | null;
   response_headers: string | null;
   response_body: string | null;

@@ -8,14 +8,21 @@
  * A refusal before the operation ran (401, 403, 429) or a failure (5xx) is not stored: the key is
  * released, so the same request can be retried once the cause is gone (e.g. after a top-up).
  * Runs after auth and rate limits (preHandler), after validation: a 400 is never stored.
+ *
+ * A charge is never followed by a second run, even across a crash between its COMMIT and the
+ * response (issue 14): the transaction that charges also writes what a replay answers
+ * (keepIdempotentAnswer). The runner writes the final answer itself; a handler that charges inside
+ * its own transaction (monitor and radar creation) writes 'charged' with an answer saying the request
+ * was charged, which the real answer replaces once it is sent. A 'charged' key whose answer never
+ * came (the process died) replays 409 IDEMPOTENCY_ANSWER_LOST, with the search log of the charge.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError } from '../errors.ts';
-import { fromColumns, sendStored, toColumns } from './stored-response.ts';
+import { ApiError, errorBody } from '../errors.ts';
+import { fromColumns, jsonResponse, sendStored, toColumns, type StoredResponse } from './stored-response.ts';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -25,6 +32,10 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string;
+    /** Set once this request's answer is in its idempotency row as 'done': onSend has nothing to write. */
+    idempotentAnswerKept?: boolean;
+    /** Set once this request charged inside a handler's transaction: its key is never released. */
+    idempotentCharged?: boolean;
   }
 }
 
@@ -41,6 +52,41 @@ function kept(status: number): boolean {
 
 function fingerprint(req: FastifyRequest): string {
   return createHash('sha256').update(`${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`).digest('hex');
+}
+
+/** The headers of a response worth replaying, read from the reply or from a stored response. */
+function replayedHeaders(get: (name: string) => unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const v = get(name);
+    if (v !== undefined) headers[name] = String(v);
+  }
+  return headers;
+}
+
+/** The row of this request's key, while no answer is stored in it yet (a 202's may already be). */
+function unanswered(db: Kysely<DB>, req: FastifyRequest) {
+  return db.updateTable('idempotency_keys')
+    .where('account_id', '=', req.auth!.account.id).where('key', '=', req.idempotencyKey!).where('status', '!=', 'done');
+}
+
+/**
+ * Writes, in the transaction that charges (`trx`), what a replay of this request answers: `answer` as
+ * 'done', or, for a handler's charge whose answer is not rendered yet, the lost-answer refusal as
+ * 'charged'. Nothing when the request carries no Idempotency-Key.
+ */
+export async function keepIdempotentAnswer(trx: Kysely<DB>, req: FastifyRequest, answer: StoredResponse | { chargedBy: string }): Promise<void> {
+  if (!req.idempotencyKey || !req.auth) return;
+  if ('chargedBy' in answer) {
+    const error = new ApiError('IDEMPOTENCY_ANSWER_LOST', undefined, { requestId: req.id, searchLogId: answer.chargedBy });
+    const lost = jsonResponse(error.status, errorBody(error, req.id));
+    await unanswered(trx, req).set({ status: 'charged', ...toColumns(lost) }).execute();
+    req.idempotentCharged = true;
+    return;
+  }
+  const headers = replayedHeaders((name) => answer.headers[name]);
+  await unanswered(trx, req).set({ status: 'done', ...toColumns({ ...answer, headers }) }).execute();
+  req.idempotentAnswerKept = true;
 }
 
 function readKey(req: FastifyRequest): string | undefined {
@@ -73,8 +119,8 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     const row = await db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
     if (!row) throw new ApiError('IDEMPOTENCY_KEY_IN_USE'); // released between our insert and select: retry
     const expired = row.expires_at <= iso(now);
-    const stale = row.status === 'running' && row.created_at <= iso(addMs(now, -opts.staleAfterMs));
-    if (expired || stale) {
+    const stale = row.status !== 'done' && row.created_at <= iso(addMs(now, -opts.staleAfterMs));
+    if (expired || (stale && row.status === 'running')) {
       // Take the key over with a compare-and-set on the row we saw, so two takers cannot both win.
       const r = await db.updateTable('idempotency_keys')
         .set(claim(fp, now))
@@ -84,6 +130,8 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
       return;
     }
     if (row.fingerprint !== fp) throw new ApiError('IDEMPOTENCY_KEY_REUSED', undefined, { key });
+    // Charged, and its answer still not stored long after: the process died before sending it.
+    if (row.status === 'charged' && !stale) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { key });
     if (row.status === 'running') throw new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { key });
     reply.header('idempotent-replayed', 'true');
     return sendStored(reply, fromColumns(row));
@@ -91,19 +139,15 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
 
   const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const key = req.idempotencyKey;
-    if (!key || !req.auth) return payload;
-    const accountId = req.auth.account.id;
-    if (!kept(reply.statusCode) || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+    if (!key || !req.auth || req.idempotentAnswerKept) return payload;
+    const storable = typeof payload === 'string' || Buffer.isBuffer(payload);
+    // A charged request keeps its key whatever it answered: it must never run again.
+    if (!storable || (!kept(reply.statusCode) && !req.idempotentCharged)) {
+      await db.deleteFrom('idempotency_keys').where('account_id', '=', req.auth.account.id).where('key', '=', key).where('status', '=', 'running').execute();
       return payload;
     }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const v = reply.getHeader(name);
-      if (v !== undefined) headers[name] = String(v);
-    }
-    await db.updateTable('idempotency_keys').set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) })
-      .where('account_id', '=', accountId).where('key', '=', key).execute();
+    const headers = replayedHeaders((name) => reply.getHeader(name));
+    await unanswered(db, req).set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) }).execute();
     return payload;
   };
 

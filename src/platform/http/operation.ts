@@ -4,7 +4,8 @@
  *   and hands the price to the handler (OperationContext);
  * - on success, atomically, through the one charge recipe (billing/ledger.ts): the search log, the
  *   conditional debit and its ledger row, and, for a pending operation, the final response its status
- *   URL will replay; the response leaves only after the COMMIT. A handler that charged inside its own
+ *   URL will replay, and, for a request with an Idempotency-Key, the answer its replays send (so a
+ *   crash after the COMMIT never lets it run again); the response leaves only after the COMMIT. A handler that charged inside its own
  *   transaction (OperationContext.chargeIn) is not charged again;
  * - errors, not-found and source failures are never charged;
  * - an async-eligible operation still running near the end of the window answers 202 and continues
@@ -23,6 +24,7 @@ import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { toApiError } from './error-handler.ts';
+import { keepIdempotentAnswer } from './idempotency.ts';
 import { parsePrefer } from './prefer.ts';
 import type { OperationContext, Outcome, RouteMeta } from './route.ts';
 import { envelopeJson, JSON_TYPE, jsonResponse, sendStored, type StoredResponse } from './stored-response.ts';
@@ -69,6 +71,7 @@ class Run implements OperationContext {
     if (this.pending) throw new Error(`${this.#req.routeOptions.url} may answer 202: it cannot charge inside its handler`);
     const c = this.#charge(opts.status ?? 200);
     this.#charged = await this.#deps.ledger.chargeIn(trx, { ...specOf(c), debits: opts.debits ?? [{ operationId: c.operationId, centavos: c.centavos }] });
+    await keepIdempotentAnswer(trx, this.#req, { chargedBy: this.#charged.searchLogId });
   }
 
   /** Never rejects: every failure becomes the stored error response. */
@@ -96,6 +99,7 @@ class Run implements OperationContext {
     const requestId = this.#req.id;
     if (this.#charged) {
       // Charged by the handler, in the transaction of what it created: committed by now.
+      this.#afterChargeCommitted();
       this.#deps.accounts.noteBalance(auth!.account.id, this.#charged.remaining);
       return this.#finished(render(outcome, chargedMeta(requestId, this.#charged.searchLogId, this.#charged.centavos, this.#charged.remaining)));
     }
@@ -108,18 +112,26 @@ class Run implements OperationContext {
     }
     const { ledger, accounts } = this.#deps;
     const charge = this.#charge('response' in outcome ? outcome.response.status : (outcome.status ?? 200));
-    // A pending operation's final response, which its status URL replays, commits with the charge.
-    const { remaining, response } = pending
+    // What replays this answer (a pending operation's status URL, an Idempotency-Key) commits with the
+    // charge; an answer nothing replays takes the batched charge (group commit).
+    const { remaining, response } = pending || this.#req.idempotencyKey
       ? await ledger.transact(async (trx) => {
         const c = await ledger.chargeIn(trx, specOf(charge));
         const r = render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining));
-        await this.pending!.complete(r, trx);
+        if (pending) await this.pending!.complete(r, trx);
+        await keepIdempotentAnswer(trx, this.#req, r);
         return { remaining: c.remaining, response: r };
       })
       : await ledger.charge(charge).then((c) => ({ remaining: c.remaining, response: render(outcome, chargedMeta(requestId, c.searchLogId, charge.centavos, c.remaining)) }));
+    this.#afterChargeCommitted();
     // Committed: the next price checks of this account start from it.
     accounts.noteBalance(auth.account.id, remaining);
     return response;
+  }
+
+  /** The fault-injection point of the crash drill (TRAMITA_DEV_CRASH_AFTER_CHARGE): dies between COMMIT and response. */
+  #afterChargeCommitted(): void {
+    if (this.#deps.config.devCrashAfterCharge) process.kill(process.pid, 'SIGKILL');
   }
 
   async #fail(err: unknown): Promise<StoredResponse> {
