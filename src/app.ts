@@ -12,6 +12,7 @@ import type { Capabilities } from './capabilities/index.ts';
 import { newId } from './platform/ids.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './platform/http/error-handler.ts';
 import { installGate } from './platform/http/gate.ts';
+import { buildValidator } from './platform/http/validation.ts';
 import { installJsonBody } from './platform/http/json-body.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { BackgroundOperations } from './platform/async/window.ts';
@@ -59,7 +60,8 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
     // Errors raised before any route runs answer in the envelope too (error-handler.ts).
     frameworkErrors,
     clientErrorHandler,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // Text parts coerce types (and scalars into arrays), JSON bodies only scalars (http/validation.ts).
+    schemaController: { compilersFactory: { buildValidator } },
   });
 
   const routes: RegisteredRoute[] = [];

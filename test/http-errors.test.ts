@@ -38,6 +38,8 @@ const cases: [string, () => ReturnType<typeof post>, number, string, Record<stri
   ['a NUL character in a path parameter', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos/%00', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'id', in: 'path' }],
   ['a NUL character in a query value', () => h.inject({ method: 'GET', url: '/v1/busca/termo?q=ab%00cd', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'q', in: 'query' }],
   ['a malformed URL (a % not followed by two hex digits)', () => h.inject({ method: 'GET', url: '/v1/processos/cnj/%zz', headers: a.headers }), 400, 'MALFORMED_URL'],
+  ['a one-element array where a nullable string is expected (JSON bodies are never unwrapped)', () => h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{"token":["abc"]}' }), 400, 'INVALID_PARAMETER', { field: 'token', in: 'body', type: 'string' }],
+  ['a one-element array where a number is expected in a body', () => post('{"nome":"x","quantidade":[2]}'), 400, 'INVALID_PARAMETER', { field: 'quantidade', in: 'body' }],
   ['a path segment over 100 characters', () => h.inject({ method: 'GET', url: `/v1/processos/cnj/${'1'.repeat(200)}`, headers: a.headers }), 414, 'URI_TOO_LONG'],
 ];
 

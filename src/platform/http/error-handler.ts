@@ -25,8 +25,17 @@ function fieldName(instancePath: string, extra?: unknown): string {
   return parts.join('.');
 }
 
+/**
+ * The error worth reporting: a `null | T` union (http/nullable.ts) that fails reports its null branch
+ * first ("must be null") and then the summary "must match a schema in anyOf"; what T wanted says more.
+ */
+function mostTelling(validation: AjvError[]): AjvError {
+  const telling = validation.filter((e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && e.params.type === 'null'));
+  return telling[0] ?? validation[0];
+}
+
 function fromValidation(validation: AjvError[], context: string | undefined): ApiError {
-  const first = validation[0];
+  const first = mostTelling(validation);
   const where = CONTEXT_NAMES[context ?? ''] ?? context ?? 'request';
   if (first.keyword === 'additionalProperties') {
     const field = fieldName(first.instancePath, first.params.additionalProperty);
