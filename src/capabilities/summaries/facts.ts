@@ -1,0 +1,86 @@
+/**
+ * What a summary is written from: the case as Tramita holds it (cover, parties, movements, public
+ * documents, gazette publications linked by number), gathered once per execution. The same facts give
+ * the same summary and the same fingerprint, which is how `GET resumo-ia` tells an outdated summary.
+ */
+import type { CodeName, LawyerRecord, MovementComplement } from '../../platform/ports/sources.ts';
+
+export interface FactInstance {
+  /** G1, G2, JE, TR, SUP, … */
+  grau: string;
+  classe: CodeName | null;
+  assuntos: CodeName[];
+  orgaoJulgador: CodeName | null;
+  sistema: CodeName | null;
+  dataAjuizamento: string | null;
+  nivelSigilo: number;
+  quantidadeMovimentacoes: number;
+}
+
+export interface FactParty {
+  /** ATIVO | PASSIVO | OUTROS */
+  polo: string;
+  /** AUTOR, RÉU, RECLAMANTE, … */
+  tipo: string;
+  nome: string;
+  /** FISICA | JURIDICA */
+  tipoPessoa: string;
+  advogados: LawyerRecord[];
+}
+
+export interface FactMovement {
+  grau: string;
+  /** TPU movement code, as a string. */
+  codigo: string;
+  nome: string;
+  /** ISO-8601 UTC. */
+  dataHora: string;
+  complementos: MovementComplement[];
+  orgaoJulgador: string | null;
+}
+
+export interface FactPublication {
+  id: string;
+  /** yyyy-mm-dd */
+  data: string;
+  tribunal: string;
+  tipoComunicacao: string;
+  tipoDocumento: string | null;
+  orgao: string | null;
+  /** As received: HTML or plain text. */
+  texto: string;
+}
+
+export interface FactDocument {
+  titulo: string;
+  tipo: string;
+  dataJuntada: string;
+}
+
+export interface CaseFacts {
+  /** 20 digits. */
+  numeroCnj: string;
+  /** NNNNNNN-DD.AAAA.J.TR.OOOO */
+  numeroCnjFormatado: string;
+  /** Court sigla, e.g. TJSP. */
+  tribunal: string;
+  /** G1 first. */
+  instancias: FactInstance[];
+  valorCausaCentavos: number | null;
+  /** null when the details provider was never asked or has none (DataJud carries no parties). */
+  partes: FactParty[] | null;
+  /** Newest first, at most MAX_FACT_MOVEMENTS. */
+  movimentos: FactMovement[];
+  movimentosTotal: number;
+  /** Newest first, at most MAX_FACT_PUBLICATIONS. */
+  publicacoes: FactPublication[];
+  documentos: FactDocument[];
+  /** The source's last update of the case (ISO) and when Tramita last read it. */
+  atualizadoEm: string | null;
+  consultadoEm: string;
+  /** The day the facts describe (yyyy-mm-dd): "N days without movement" is counted to it. */
+  dataReferencia: string;
+}
+
+export const MAX_FACT_MOVEMENTS = 500;
+export const MAX_FACT_PUBLICATIONS = 20;
