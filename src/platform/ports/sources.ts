@@ -88,7 +88,8 @@ export interface CaseMetadataSource {
 
 /** Why an upstream call failed. Never means "not found". */
 /** `geoblocked`: the upstream refuses this host's country (DJEN's CloudFront 403 outside Brazil, djen.md §3). */
-export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked';
+/** `input_too_long`: a language model refused the prompt as longer than its context (ports/model.ts). */
+export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked' | 'input_too_long';
 
 export class SourceError extends Error {
   readonly source: string;
