@@ -15,7 +15,8 @@ function post(payload: string, contentType = 'application/json') {
 
 const cases: [string, () => ReturnType<typeof post>, number, string, Record<string, unknown>?][] = [
   ['invalid JSON', () => post('{"nome": '), 400, 'INVALID_JSON'],
-  ['an empty JSON body', () => post(''), 400, 'INVALID_JSON'],
+  // An empty body is no body (issue 13): the route then names the first field it needs.
+  ['an empty JSON body where fields are required', () => post(''), 400, 'MISSING_PARAMETER', { field: 'nome', in: 'body' }],
   ['a JSON array where an object is expected', () => post('[1,2]'), 400, 'INVALID_BODY'],
   ['a wrong content type', () => post('nome=x', 'application/x-www-form-urlencoded'), 400, 'UNSUPPORTED_CONTENT_TYPE'],
   ['an oversized body', () => post(JSON.stringify({ nome: 'x'.repeat(4096) })), 400, 'BODY_TOO_LARGE'],
@@ -87,4 +88,16 @@ test('requests Node cannot even parse get the envelope with a code and Connectio
     assert.equal(JSON.parse(body).error.code, code);
     assert.match(head, /\r\nx-request-id: req_/i);
   }
+});
+
+test('an action that needs no body runs with none, an empty one, or Content-Type: application/json and nothing', async () => {
+  const variants: Record<string, string>[] = [{}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }];
+  for (const extra of variants) {
+    const res = await h.inject({ method: 'POST', url: '/v1/conta/webhook/segredo', headers: { ...a.headers, ...extra }, ...(extra['content-type'] ? { payload: '' } : {}) });
+    assert.equal(res.statusCode, 200, `${JSON.stringify(extra)}: ${res.body}`);
+    assert.match(json(res).data.segredo, /^whsec_/);
+  }
+  const del = await h.inject({ method: 'DELETE', url: '/v1/monitoramentos/processos/mon_inexistente', headers: { ...a.headers, 'content-type': 'application/json' } });
+  assert.equal(del.statusCode, 404, 'reaches the route: an empty DELETE with a JSON content type is not a bad body');
+  assert.equal(json(del).error.code, 'NOT_FOUND');
 });

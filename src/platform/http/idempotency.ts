@@ -22,6 +22,7 @@ import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody } from '../errors.ts';
+import { appendRouteHook } from './hooks.ts';
 import { fromColumns, jsonResponse, sendStored, toColumns, type StoredResponse } from './stored-response.ts';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -155,14 +156,9 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => METHODS.has(m))) return;
-    route.preHandler = [...asArray(route.preHandler), preHandler];
-    route.onSend = [...asArray(route.onSend), onSend];
+    appendRouteHook(route, 'preHandler', preHandler);
+    appendRouteHook(route, 'onSend', onSend);
   });
-}
-
-function asArray<T>(hooks: T | T[] | undefined): T[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Kysely<DB>, clock: Clock): Promise<number> {
