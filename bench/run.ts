@@ -25,6 +25,7 @@ import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts'
 import { cadernoIngest } from './caderno-ingest.ts';
 import { SANDBOX_DJEN_BUDGET, sandboxStart } from './sandbox-start.ts';
 import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
+import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -412,6 +413,7 @@ async function main(): Promise<number> {
     console.log(`Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} MB (sandbox data set included).`);
     const ss = sandboxStart();
     const withinBudget = ss.djenMs < SANDBOX_DJEN_BUDGET.ms && ss.djenMb < SANDBOX_DJEN_BUDGET.mb;
+    console.log(describeOfflineSummary(offlineSummaryBench()));
     console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');

@@ -39,6 +39,14 @@ export interface Config {
   datajudRequestsPerMinute: number;
   datajudBatchSize: number;
   portalUrl: string | undefined;
+  /** Who writes AI summaries: a chat-completions model, the offline writer, or auto (issue 15). */
+  summaryProvider: 'auto' | 'modelo' | 'extrativo';
+  summaryUrl: string | undefined;
+  summaryApiKey: string;
+  summaryModel: string;
+  summaryTimeoutMs: number;
+  summaryMaxInputTokens: number;
+  summaryMaxOutputTokens: number;
   djenUrl: string | undefined;
   djenTimeoutMs: number;
   djenRequestsPerMinute: number;
@@ -197,6 +205,20 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Courts (DJEN siglas, comma-separated, e.g. `TJSP,TRF4`) whose daily bulk caderno is ingested by the publication cycle instead of asking DJEN once per monitored OAB, term or case; `all` for every court. Empty: targeted queries only. One caderno is one request per court and day, however many monitors there are.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
+  { env: 'TRAMITA_SUMMARY_PROVIDER', key: 'summaryProvider', default: 'auto', parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),
+    doc: 'Who writes AI case summaries (`…/resumo-ia`). `modelo`: the OpenAI-compatible chat-completions server at `TRAMITA_SUMMARY_URL` (or the sandbox\'s simulated model). `extrativo`: the offline writer, deterministic code that summarises the stored case without a language model. `auto`: `modelo` when `TRAMITA_SUMMARY_URL` is set or the sandbox runs, else `extrativo`.' },
+  { env: 'TRAMITA_SUMMARY_URL', key: 'summaryUrl', default: '', parse: optionalUrl('TRAMITA_SUMMARY_URL'),
+    doc: 'Base URL of an OpenAI-compatible chat-completions API, up to `/v1` (requests go to `<url>/chat/completions`): a hosted service, vLLM (`http://host:8000/v1`), llama.cpp\'s `llama-server` (`http://127.0.0.1:8080/v1`) or Ollama (`http://localhost:11434/v1`). Empty: the sandbox\'s simulated model when the sandbox runs, else the offline writer.' },
+  { env: 'TRAMITA_SUMMARY_API_KEY', key: 'summaryApiKey', default: '', parse: (r) => r,
+    doc: 'Sent as `Authorization: Bearer <key>` to the model server (a placeholder is sent when empty: Ollama wants some key). Never logged.' },
+  { env: 'TRAMITA_SUMMARY_MODEL', key: 'summaryModel', default: 'sandbox-resumo-1', parse: (r) => r,
+    doc: 'The `model` of each chat-completions request (e.g. `gpt-4o-mini`, `llama3.1:8b`, the name vLLM serves). The default names the sandbox\'s simulated model: set it whenever `TRAMITA_SUMMARY_URL` points at a real server (which answers 404 `model_not_found` to a name it does not serve, and the summary ends in ERRO saying so).' },
+  { env: 'TRAMITA_SUMMARY_TIMEOUT_MS', key: 'summaryTimeoutMs', default: '120000', parse: int('TRAMITA_SUMMARY_TIMEOUT_MS', 100, 1_800_000),
+    doc: 'Time one model request may take (a CPU server can need minutes). Summaries are written by a background job, never inside the 30 s window.' },
+  { env: 'TRAMITA_SUMMARY_MAX_INPUT_TOKENS', key: 'summaryMaxInputTokens', default: '6000', parse: int('TRAMITA_SUMMARY_MAX_INPUT_TOKENS', 500, 1_000_000),
+    doc: 'Budget of the prompt, in tokens (estimated as characters / 4): the case facts are cut (oldest movements and publication texts first) to fit. Keep it under the server\'s context: Ollama silently truncates longer prompts (a summary whose `usage.prompt_tokens` comes back far below what was sent is flagged in `aviso`).' },
+  { env: 'TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS', key: 'summaryMaxOutputTokens', default: '1200', parse: int('TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS', 100, 100_000),
+    doc: '`max_tokens` of each request. A summary cut at this length (`finish_reason: length`) is asked once more with twice the budget, then ends in ERRO.' },
   { env: 'TRAMITA_CASE_FRESH_MINUTES', key: 'caseFreshMinutes', default: '360', parse: int('TRAMITA_CASE_FRESH_MINUTES', 0, 525_600),
     doc: 'Freshness policy of the case store: a cover or movement listing younger than this is answered from the store; older, DataJud is asked again first (and if DataJud fails, the stored copy is served marked `stale`). `POST …/solicitar-atualizacao` always asks the sources. `0`: always ask.' },
   { env: 'TRAMITA_SANDBOX', key: 'sandbox', default: 'auto', parse: oneOf('TRAMITA_SANDBOX', ['auto', 'on', 'off'] as const),

@@ -26,6 +26,7 @@ import { publicationsCapability } from './publications/capability.ts';
 import type { RadarParts } from './radars/parts.ts';
 import { radarsCapability } from './radars/capability.ts';
 import { searchCapability } from './search/capability.ts';
+import { summariesCapability } from './summaries/capability.ts';
 import { webhooksCapability } from './webhooks/capability.ts';
 
 export interface Capabilities {
@@ -49,6 +50,7 @@ export function buildCapabilities(s: Services): Capabilities {
       platformCapability(s),
       courtsCapability(s),
       processes,
+      summariesCapability(s, processes.cases),
       partiesCapability(s, processes.cases),
       searchCapability(s, processes.cases),
       webhooksCapability(s),

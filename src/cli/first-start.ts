@@ -51,7 +51,13 @@ function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): 
   return [
     '',
     '  The upstreams are the sandbox simulator: fictitious cases, marked `meta.source.sandbox: true`.',
-    ...(cnj ? [`  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`] : []),
+    ...(cnj ? [
+      `  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`,
+      '  Its AI summary: ask for one, follow its status until FINALIZADO, then read it:',
+      `  curl -s -X POST ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia/solicitar-atualizacao -H 'x-api-key: ${key}'`,
+      `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia/status -H 'x-api-key: ${key}'`,
+      `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia -H 'x-api-key: ${key}'`,
+    ] : []),
     ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
     `  More sample numbers: npx tramita sandbox`,
   ];

@@ -55,6 +55,7 @@ export const ERRORS = {
   // 5xx: our side or the source's
   INTERNAL_ERROR: { status: 500, meaning: 'Unexpected failure on our side; nothing was charged. Quote `meta.requestId` to support.' },
   SOURCE_UNAVAILABLE: { status: 503, meaning: 'The upstream source failed or is unavailable; nothing was charged. Retry later.' },
+  MODEL_OUTPUT_INCOMPLETE: { status: 502, meaning: 'The language model stopped before finishing the summary, even with twice the output budget (TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS); nothing was charged.' },
   SOURCE_TIMEOUT: { status: 504, meaning: 'The upstream source did not answer in time; nothing was charged. Retry later.' },
   OPERATION_INTERRUPTED: { status: 503, meaning: 'The server stopped while the operation ran in the background; nothing was charged. Send it again.' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'The server is starting or shutting down.' },

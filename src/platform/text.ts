@@ -1,6 +1,6 @@
 /** Text folding shared by every search: the same rule for what is indexed and what is asked. */
 
-import { foldText } from './matching/fold.ts';
+import { decodeHtmlEntities, foldText } from './matching/fold.ts';
 
 /**
  * Lower case, no diacritics, runs of anything but letters and digits become one space (HTML tags
@@ -12,4 +12,13 @@ export { foldText };
 /** The folded words of a query, at most `max` of them, each at most 40 characters. */
 export function searchTokens(text: string, max = 8): string[] {
   return foldText(text).split(' ').filter((t) => t.length > 0).slice(0, max).map((t) => t.slice(0, 40));
+}
+
+/**
+ * Readable text of a gazette's HTML (or of plain text): line breaks where blocks end, tags dropped,
+ * entities decoded, blank runs collapsed. For people, not for matching (that is foldText).
+ */
+export function htmlToText(html: string): string {
+  return decodeHtmlEntities(html.replace(/<br\s*\/?>|<\/(p|div|li|tr|h\d)>/gi, '\n').replace(/<[^>]*>/g, ' '))
+    .replace(/[ \t\u00a0]+/g, ' ').replace(/ *\n[ \n]*/g, '\n').trim();
 }

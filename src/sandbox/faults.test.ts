@@ -24,11 +24,12 @@ describe('SandboxFaults', () => {
     assert.equal(f.get().datajud.hang, true);
   });
 
-  test("'all' and the older 'both' reach every upstream, DJEN included", () => {
+  test("'all' and the older 'both' reach every upstream, DJEN and the model included", () => {
     const f = new SandboxFaults();
     f.set({ upstream: 'both', status: 403 });
-    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen']);
+    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen', 'llm']);
     assert.equal(f.take('djen').status, 403);
+    assert.equal(f.take('llm').status, 403);
     f.set({ upstream: 'all', status: 503 });
     assert.ok(Object.values(f.get()).every((a) => a.status === 503));
     f.reset('all');

@@ -4,11 +4,13 @@
  *   /datajud/<alias>/_search    the DataJud public API (datajud/server.ts)
  *   /portal/api/v1/…            the case-details protocol (portal/server.ts documents it)
  *   /djen/api/v1/…              DJEN / Comunica PJe: communications, certidões, cadernos (djen/server.ts)
+ *   /llm/v1/…                   an OpenAI-compatible chat-completions model (llm/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
  *   /_sandbox/djen              GET: DJEN examples
  *   /_sandbox/djen/comunicacoes POST (JSON, see djen/publish.ts): publish a communication dated today
+ *   /_sandbox/llm               GET / PUT (JSON, see llm/knobs.ts) / DELETE: the model's misbehaviours
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,6 +23,8 @@ import { DjenPublishError } from './djen/publish.ts';
 import { createDjenSimulator, type SandboxDjen } from './djen/simulator.ts';
 import { FaultError, parseFaultRequest, SandboxFaults, UPSTREAMS, type AppliedFault, type Upstream } from './faults.ts';
 import { jsonResponse, type SimRequest, type SimResponse, type UpstreamHandler } from './http.ts';
+import { LlmKnobError, SandboxLlm } from './llm/knobs.ts';
+import { llmHandler, openAiError } from './llm/server.ts';
 import { portalHandler } from './portal/server.ts';
 import { StatsCounter, type SandboxStats } from './stats.ts';
 
@@ -48,10 +52,14 @@ export interface Sandbox {
   portalUrl: string;
   /** `url + '/djen'`: use as DJEN_URL (the API lives at `/api/v1/…` below it). */
   djenUrl: string;
+  /** `url + '/llm/v1'`: use as TRAMITA_SUMMARY_URL (model `sandbox-resumo-1`). */
+  llmUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
   faults: SandboxFaults;
+  /** The simulated model's misbehaviours (llm/knobs.ts). */
+  llm: SandboxLlm;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -85,6 +93,11 @@ function send(res: http.ServerResponse, r: SimResponse): void {
 function failure(upstream: Upstream, status: number, retryAfterSeconds: number): SimResponse {
   const retry: Record<string, string> = status === 429 ? { 'retry-after': String(retryAfterSeconds) } : {};
   if (upstream === 'djen') return djenFailure(status, retry);
+  if (upstream === 'llm') {
+    if (status === 429) return openAiError(429, 'Rate limit reached for requests (simulated failure).', 'requests', 'rate_limit_exceeded', retry);
+    if (status === 403) return openAiError(403, 'Your API key does not have access to this model (simulated failure).', 'invalid_request_error', 'model_not_allowed');
+    return openAiError(status, `The server had an error while processing your request (simulated HTTP ${status}).`, 'server_error', null);
+  }
   if (upstream === 'portal') {
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
@@ -108,6 +121,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const clock = options.clock ?? systemClock;
   const dataset = generateDataset({ cases: options.cases, seed: options.seed, clock, onProgress: options.onProgress, futureDays: options.futureDays });
   const faults = new SandboxFaults(options.latencyMs ?? 0);
+  const llm = new SandboxLlm();
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -117,6 +131,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     datajud: dataJudHandler({ dataset, apiKey: options.datajudApiKey }),
     portal: portalHandler({ dataset }),
     djen: djen.handler,
+    llm: llmHandler({ knobs: llm }),
   };
   let info: () => unknown = () => ({});
 
@@ -180,6 +195,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         throw e;
       }
     }
+    if (path === '/_sandbox/llm') {
+      if (req.method === 'PUT' || req.method === 'POST') {
+        try {
+          llm.set(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
+        } catch (e) {
+          return send(res, jsonResponse(400, { message: e instanceof LlmKnobError || e instanceof SyntaxError ? e.message : String(e) }));
+        }
+      } else if (req.method === 'DELETE') llm.reset();
+      return send(res, jsonResponse(200, llm.get()));
+    }
     if (path === '/_sandbox/djen') return send(res, jsonResponse(200, { comunicacoes: djen.control.size(), examples: djen.control.examples() }));
     if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));
     send(res, jsonResponse(404, { message: 'not found' }));
@@ -208,9 +233,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     datajudUrl: `${url}/datajud`,
     portalUrl: `${url}/portal`,
     djenUrl,
+    llmUrl: `${url}/llm/v1`,
     dataset,
     djen: djen.control,
     faults,
+    llm,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {
@@ -221,7 +248,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });

@@ -4,10 +4,11 @@
  * sandbox simulator (cli/upstreams.ts), its loopback URLs, which the same connectors talk to
  * (DESIGN.md §5). One DataJud budget per process, shared by every caller.
  */
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import type { Sources } from '../platform/ports/sources.ts';
 import { DataJudConnector, dataJudOptionsFromConfig } from './datajud/index.ts';
 import { DjenConnector, djenOptionsFromConfig, PUBLIC_DJEN_URL } from './djen/index.ts';
+import { ChatCompletionsConnector } from './chat/connector.ts';
 import { PortalConnector } from './portal/connector.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
@@ -17,6 +18,28 @@ export interface SimulatedUpstreams {
   datajudUrl: string;
   portalUrl: string;
   djenUrl: string;
+  /** The simulated chat-completions model, up to `/v1`. */
+  llmUrl: string;
+}
+
+/**
+ * The model that writes AI summaries (TRAMITA_SUMMARY_PROVIDER): a configured URL wins; `auto` uses
+ * the simulator's beside the sandbox; `extrativo`, or nothing configured, means the offline writer.
+ */
+const MODEL_RETRY_DELAYS_MS = [1_000, 4_000];
+
+function connectModel(config: Config, simulated: SimulatedUpstreams | null): ChatCompletionsConnector | null {
+  if (config.summaryProvider === 'extrativo') return null;
+  const baseUrl = config.summaryUrl ?? simulated?.llmUrl;
+  if (!baseUrl && config.summaryProvider === 'modelo') {
+    throw new ConfigError('TRAMITA_SUMMARY_PROVIDER=modelo needs TRAMITA_SUMMARY_URL (an OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama), or the sandbox running; use extrativo for the offline writer');
+  }
+  if (!baseUrl) return null;
+  return new ChatCompletionsConnector({
+    baseUrl, apiKey: config.summaryApiKey || undefined, model: config.summaryModel, timeoutMs: config.summaryTimeoutMs, sandbox: !config.summaryUrl,
+    // TRAMITA_DEV_TIME_SCALE shortens the waits between attempts in development and tests.
+    retryDelaysMs: MODEL_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), maxRetryAfterMs: 30_000,
+  });
 }
 
 export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null): Sources {
@@ -28,12 +51,14 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
   const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null }) : null;
+  const model = connectModel(config, simulated);
   return {
-    cases: datajud, details, publications,
+    cases: datajud, details, publications, model,
     async close() {
       await datajud.close();
       await publications.close();
       await details?.close();
+      await model?.close();
     },
   };
 }

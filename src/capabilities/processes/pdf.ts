@@ -1,5 +1,6 @@
 /** The cover as a PDF (GET …/pdf): the same fields as the JSON cover, laid out for people. */
 import PDFDocument from 'pdfkit';
+import { formatReais } from '../../platform/format.ts';
 import type { CaseCover } from './present.ts';
 
 export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<Buffer> {
@@ -19,7 +20,7 @@ export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<B
   line('Sistema', cover.sistema?.nome);
   line('Ajuizamento', cover.dataAjuizamento);
   line('Última atualização', cover.ultimaAtualizacao);
-  line('Valor da causa', cover.valor_causa === null ? null : `R$ ${cover.valor_causa.toLocaleString('pt-BR', { minimumFractionDigits: 2 })}`);
+  line('Valor da causa', cover.valor_causa === null ? null : formatReais(Math.round(cover.valor_causa * 100)));
   line('Movimentações', cover.quantidadeMovimentacoes);
   if (cover.partes && cover.partes.length > 0) {
     doc.moveDown().fontSize(13).text('Partes').fontSize(11);

@@ -67,6 +67,19 @@ test('enrichment fills parties and the case value; valor_causa and its compatibi
   assert.equal(body.data.partes[0].nome, c.partes[0].person.nome);
 });
 
+test('two saves of the same case\'s details at once (the enrichment job and a summary\'s) leave one whole set of parties and lawyers', async () => {
+  const acc = await h.createAccount({ credits: 1000 });
+  const c = freshCase((x) => x.partes.length > 1 && x.partes.some((p) => p.advogados.length > 0));
+  await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
+  const { service } = h.capabilities.cases;
+  const details = await h.sources.details!.fetchDetails(c.numero);
+  await Promise.all(Array.from({ length: 4 }, () => service.applyDetails(c.numero, details)));
+  const body = json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers));
+  assert.deepEqual(body.data.partes.map((p: { nome: string }) => p.nome), c.partes.map((p) => p.person.nome));
+  const lawyers = await h.services.db.selectFrom('case_lawyers').select('party_id').where('numero_cnj', '=', c.numero).execute();
+  assert.equal(lawyers.length, c.partes.reduce((n, p) => n + p.advogados.length, 0));
+});
+
 test('bad numbers: 400 INVALID_CNJ, STF 422 COURT_NOT_COVERED, unknown case 404 CASE_NOT_FOUND; none charged', async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const invalid = await get('/v1/processos/cnj/1234567-00.2020.8.26.0001', acc.headers);

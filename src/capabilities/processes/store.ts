@@ -111,6 +111,11 @@ export class CaseStore {
     const now = iso(this.#clock.now());
     const n = details.numeroCnj;
     this.#cache.forget(n);
+    // The case row first: on PostgreSQL its row lock queues a concurrent save of the same case's details
+    // (the enrichment job and a summary's), which would otherwise delete parties the other is inserting lawyers for.
+    const set: Partial<CasesTable> = { valor_causa_centavos: details.valorCausaCentavos, detalhes_em: now };
+    if (opts.documents) set.documentos_em = now;
+    await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
     // Through the parties' ids, the lawyers' primary key: there is no index on case_lawyers.numero_cnj.
     await trx.deleteFrom('case_lawyers').where('party_id', 'in', (eb) => eb.selectFrom('case_parties').select('id').where('numero_cnj', '=', n)).execute();
     await trx.deleteFrom('case_parties').where('numero_cnj', '=', n).execute();
@@ -121,15 +126,12 @@ export class CaseStore {
         await trx.insertInto('case_lawyers').values({ party_id: id, numero_cnj: n, posicao: i, nome: a.nome, oab_uf: a.oab?.uf ?? null, oab_numero: a.oab?.numero ?? null }).execute();
       }
     }
-    const set: Partial<CasesTable> = { valor_causa_centavos: details.valorCausaCentavos, detalhes_em: now };
     if (opts.documents) {
       await trx.deleteFrom('case_documents').where('numero_cnj', '=', n).execute();
       for (const d of details.documentos) {
         await trx.insertInto('case_documents').values({ numero_cnj: n, documento_id: d.id, titulo: d.titulo, tipo: d.tipo, data_juntada: d.dataJuntada, mime_type: d.mimeType, tamanho_bytes: d.tamanhoBytes }).execute();
       }
-      set.documentos_em = now;
     }
-    await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
     const row = await trx.selectFrom('cases').select(['instancias', 'tribunal']).where('numero_cnj', '=', n).executeTakeFirstOrThrow();
     await this.#reindex(trx, n, { numeroCnj: n, tribunal: row.tribunal, instancias: JSON.parse(row.instancias) }, details.partes);
   }

@@ -457,6 +457,36 @@ export interface OabSearchesTable {
   concluido_em: string | null;
 }
 
+export type SummaryStatus = 'PENDENTE' | 'PROCESSANDO' | 'FINALIZADO' | 'ERRO';
+export type SummaryStage = 'na_fila' | 'atualizando_processo' | 'escrevendo' | 'concluido';
+
+export interface CaseSummariesTable {
+  /** The execution's `providerRequestId` (`res_…`). */
+  id: string;
+  account_id: string;
+  numero_cnj: string;
+  status: SummaryStatus;
+  etapa: SummaryStage;
+  enviar_callback: number;
+  request_id: string;
+  preco_centavos: number;
+  refresh_id: string | null;
+  /** `extrativo-v1` (the offline writer) or `modelo` (a chat-completions model). */
+  metodo: string | null;
+  modelo: string | null;
+  conteudo: string | null;
+  /** sha256 of the case facts the text was written from. */
+  entrada_hash: string | null;
+  aviso: string | null;
+  tokens_entrada: number | null;
+  tokens_saida: number | null;
+  erro_codigo: string | null;
+  erro_mensagem: string | null;
+  criado_em: string;
+  iniciado_em: string | null;
+  concluido_em: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -489,4 +519,5 @@ export interface DB {
   publication_monitors: PublicationMonitorsTable;
   publication_matches: PublicationMatchesTable;
   oab_searches: OabSearchesTable;
+  case_summaries: CaseSummariesTable;
 }

@@ -13,6 +13,7 @@ export const EVENT_KINDS = {
   publicacao_judicial_nova: 'A new gazette publication (DJEN) matched a publication monitor by term or OAB.',
   diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',
   resultado_busca_oab_async: 'An asynchronous OAB publication search (POST /v1/advogados/oab/monitorar, enviar_callback) ended in SUCESSO or ERRO.',
+  resumo_ia_concluido: 'An AI summary requested with POST …/resumo-ia/solicitar-atualizacao and `enviar_callback` ended in FINALIZADO or ERRO.',
   teste: 'A test delivery asked for with POST /v1/conta/webhook/teste.',
 } as const;
 

@@ -6,6 +6,7 @@
  * Conventions: CNJ numbers are the 20 bare digits; dates are ISO-8601 UTC strings; codes are strings
  * (upstreams mix numbers and strings); money is integer centavos.
  */
+import type { ChatModel } from './model.ts';
 
 /** A code/name pair from the TPU tables or an upstream's own catalogue. */
 export interface CodeName {
@@ -296,5 +297,7 @@ export interface Sources {
   details: CaseDetailsSource | null;
   /** DJEN: the real API, or the sandbox's simulator. */
   publications: PublicationSource;
+  /** The language model that writes AI summaries (ports/model.ts); null: the offline writer does. */
+  model: ChatModel | null;
   close(): Promise<void>;
 }

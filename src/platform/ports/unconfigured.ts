@@ -12,6 +12,7 @@ export const NO_SOURCES: Sources = {
     fetchCase: async () => { throw unconfigured('case'); },
   },
   details: null,
+  model: null,
   publications: {
     info: { name: 'none', sandbox: false },
     search: async () => { throw unconfigured('publication'); },

@@ -5,6 +5,7 @@ import * as m0002 from './0002_cases.ts';
 import * as m0003 from './0003_monitoring.ts';
 import * as m0004 from './0004_publications.ts';
 import * as m0005 from './0005_charge_tables.ts';
+import * as m0006 from './0006_case_summaries.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_monitoring': m0003,
   '0004_publications': m0004,
   '0005_charge_tables': m0005,
+  '0006_case_summaries': m0006,
 };

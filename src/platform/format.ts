@@ -1,0 +1,26 @@
+/**
+ * How a person in Brazil reads amounts and dates: `R$ 1.234,56` and `dd/mm/aaaa`. Court times are
+ * stored in UTC; a day is the day in Brasília (UTC−3 all year since daylight saving ended in 2019),
+ * so a movement at 01:30Z on the 5th is read as the 4th, as the court's own page shows it.
+ */
+const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const BRASILIA_OFFSET_MS = -3 * 3_600_000;
+
+/** `R$ 1.234,56` from integer centavos (a non-breaking space after R$ becomes a plain one). */
+export function formatReais(centavos: number): string {
+  return BRL.format(centavos / 100).replace(/\u00a0/g, ' ');
+}
+
+/** `dd/mm/aaaa` of an ISO date (`2024-03-05`) or instant (`2024-03-05T01:30:00Z`, read in Brasília); the input itself when it is neither. */
+export function formatDateBr(iso: string): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : brasiliaDay(iso);
+  if (!day) return iso;
+  return `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
+}
+
+/** `yyyy-mm-dd` in Brasília of an ISO instant; null when it does not parse. */
+export function brasiliaDay(iso: string): string | null {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return null;
+  return new Date(at + BRASILIA_OFFSET_MS).toISOString().slice(0, 10);
+}

@@ -1,0 +1,236 @@
+/**
+ * The language model (platform/ports/model.ts) through an OpenAI-compatible chat-completions API:
+ * hosted services, vLLM, llama.cpp's `llama-server`, Ollama, or the sandbox's simulated model
+ * (reference/upstream/wave2.md §A.2). One non-streaming `POST <baseUrl>/chat/completions` per attempt,
+ * undici with a dedicated Agent, each attempt under its own timeout.
+ *
+ * Failures become SourceError('modelo', …) (a ChatModelError): 401/403 → unauthorized; 429 →
+ * rate_limited (retried when Retry-After is at most maxRetryAfterMs); 5xx and network failures →
+ * unavailable and timeouts → timeout (both retried); a 400/413/422 saying the prompt exceeds the
+ * context → input_too_long; any other 4xx, a body that is not JSON, no `choices`, no content →
+ * malformed. The API key never appears in a message.
+ *
+ * The answer's `<think>…</think>` reasoning (reasoning models put it in `content`) is removed;
+ * `reasoning_content` is ignored.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
+import { RetryableSourceError, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import { retryAfterMs } from '../portal/connector.ts';
+
+export const SOURCE_NAME = 'modelo';
+
+/** Sent as the bearer when no key is configured: Ollama's compatibility layer wants a non-empty one. */
+export const PLACEHOLDER_API_KEY = 'tramita';
+
+export interface ChatCompletionsOptions {
+  /** Up to `/v1`, e.g. `http://127.0.0.1:11434/v1`; requests go to `<baseUrl>/chat/completions`. */
+  baseUrl: string;
+  /** `Authorization: Bearer <apiKey>`; omitted or empty: a placeholder. Never logged nor put in errors. */
+  apiKey?: string;
+  /** The `model` of each request. */
+  model: string;
+  /** Per attempt, headers and body included (default 120 000: CPU servers are slow). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 2). */
+  retries?: number;
+  /** Wait before each retry (default [1000, 4000]); a 429's Retry-After replaces it. */
+  retryDelaysMs?: readonly number[];
+  /** A 429 asking to wait longer than this is not retried: the caller gets rate_limited with retryAfterMs (default 30 000). */
+  maxRetryAfterMs?: number;
+  /** Marks the simulated model (`info.sandbox`). */
+  sandbox?: boolean;
+  /** Sockets the connector's Agent may open (default 4). */
+  connections?: number;
+}
+
+/** Failures worth another attempt: 5xx, network, timeouts and 429 (after its wait). */
+const TRANSIENT: ReadonlySet<SourceFailure> = new Set(['unavailable', 'timeout', 'rate_limited']);
+
+export class ChatModelError extends RetryableSourceError {
+  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
+    super(SOURCE_NAME, TRANSIENT, failure, message, opts);
+    this.name = 'ChatModelError';
+  }
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+const MAX_DETAIL = 200;
+const DEFAULT_TEMPERATURE = 0.2;
+
+/**
+ * What servers say when the prompt does not fit: OpenAI `context_length_exceeded`, vLLM "maximum
+ * context length is N tokens", llama.cpp "exceeds the available context size", Anthropic-compatible
+ * "prompt is too long", TGI "`inputs` tokens + `max_new_tokens` must be <= N".
+ */
+const CONTEXT_EXCEEDED = /context|too long|too many tokens|maximum.{0,20}length|input.{0,40}(length|tokens)|prompt.{0,40}tokens/i;
+
+function header(raw: RawResponse, name: string): string | undefined {
+  const v = raw.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function isTimeoutCode(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+/**
+ * The answer without reasoning: every `<think>…</think>` block, an unterminated `<think>` block (the
+ * model was cut while thinking), and the reasoning before a lone `</think>` (chat templates that open
+ * the block in the prompt), then trimmed.
+ */
+export function stripThinking(content: string): string {
+  let text = content.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const open = text.search(/<think>/i);
+  if (open >= 0 && text.slice(0, open).trim() === '') text = '';
+  const close = text.search(/<\/think>/i);
+  if (close >= 0) text = text.slice(close + '</think>'.length);
+  return text.trim();
+}
+
+/** `content` as a string, or the text of its parts (`[{type: 'text', text}]`); null when neither. */
+function contentText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return null;
+  const parts = content.filter((p): p is { text: string } => typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' && ((p as { type?: unknown }).type ?? 'text') === 'text');
+  return parts.length > 0 ? parts.map((p) => p.text).join('') : null;
+}
+
+const tokens = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+
+export class ChatCompletionsConnector implements ChatModel {
+  readonly info: SourceInfo & { model: string };
+  readonly #url: string;
+  readonly #apiKey: string;
+  /** The configured key, to scrub from messages (the placeholder is no secret). */
+  readonly #secret: string | null;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #delays: readonly number[];
+  readonly #maxRetryAfterMs: number;
+  readonly #agent: Agent;
+
+  constructor(options: ChatCompletionsOptions) {
+    this.info = { name: 'Modelo', sandbox: options.sandbox ?? false, model: options.model };
+    this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
+    this.#secret = options.apiKey || null;
+    this.#timeoutMs = options.timeoutMs ?? 120_000;
+    this.#retries = options.retries ?? 2;
+    this.#delays = options.retryDelaysMs ?? [1_000, 4_000];
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+    // undici's own timeouts are a backstop: the per-attempt timer covers headers and body.
+    const backstop = this.#timeoutMs + 1_000;
+    this.#agent = new Agent({ connections: options.connections ?? 4, headersTimeout: backstop, bodyTimeout: backstop });
+  }
+
+  async complete(req: ChatRequest): Promise<ChatAnswer> {
+    const body = JSON.stringify({
+      model: this.info.model,
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      temperature: req.temperature ?? DEFAULT_TEMPERATURE,
+      max_tokens: req.maxTokens,
+      stream: false,
+    });
+    const { signal } = req;
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      let failure: ChatModelError;
+      try {
+        const raw = await this.#attempt(body, signal);
+        if (raw.status >= 200 && raw.status < 300) return this.#answer(raw);
+        failure = this.#statusFailure(raw);
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (err instanceof ChatModelError) throw err;
+        failure = isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+          ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
+          : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
+      }
+      const wait = failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined ? failure.retryAfterMs : this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
+      if (!failure.retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
+      await sleep(wait, undefined, signal ? { signal } : undefined).catch(() => {
+        throw signal!.reason;
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  /** Never lets the key out, even when a server echoes it. */
+  #redact(text: string): string {
+    return this.#secret ? text.split(this.#secret).join('***') : text;
+  }
+
+  #detail(raw: RawResponse): string {
+    const text = this.#redact(raw.body.toString('utf8').replace(/\s+/g, ' ').trim());
+    return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+  }
+
+  #answer(raw: RawResponse): ChatAnswer {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.body.toString('utf8'));
+    } catch {
+      throw new ChatModelError('malformed', `The model answered HTTP ${raw.status} with a body that is not JSON: ${this.#detail(raw)}`, { status: raw.status });
+    }
+    const r = (typeof json === 'object' && json !== null ? json : {}) as { choices?: unknown; model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null };
+    if (!Array.isArray(r.choices) || r.choices.length === 0) {
+      throw new ChatModelError('malformed', `The model answered without choices: ${this.#detail(raw)}`, { status: raw.status });
+    }
+    const choice = (r.choices[0] ?? {}) as { message?: { content?: unknown } | null; finish_reason?: unknown };
+    const content = contentText(choice.message?.content);
+    if (content === null) throw new ChatModelError('malformed', `The model's first choice has no message content: ${this.#detail(raw)}`, { status: raw.status });
+    const usage = typeof r.usage === 'object' && r.usage !== null ? r.usage : {};
+    return {
+      text: stripThinking(content),
+      model: typeof r.model === 'string' && r.model !== '' ? r.model : this.info.model,
+      finishReason: typeof choice.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : 'unknown',
+      promptTokens: tokens(usage.prompt_tokens),
+      completionTokens: tokens(usage.completion_tokens),
+    };
+  }
+
+  #statusFailure(raw: RawResponse): ChatModelError {
+    const what = `The model server answered HTTP ${raw.status}`;
+    const status = raw.status;
+    if (status === 429) return new ChatModelError('rate_limited', `${what} (rate limited): ${this.#detail(raw)}`, { status, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) });
+    if (status === 401 || status === 403) return new ChatModelError('unauthorized', `${what}: check TRAMITA_SUMMARY_API_KEY and the model's access. ${this.#detail(raw)}`, { status });
+    if (status >= 500) return new ChatModelError('unavailable', `${what}: ${this.#detail(raw)}`, { status });
+    const text = raw.body.toString('utf8');
+    if (status === 413 || ((status === 400 || status === 422) && CONTEXT_EXCEEDED.test(text))) {
+      return new ChatModelError('input_too_long', `${what}: the prompt does not fit the model's context. ${this.#detail(raw)}`, { status });
+    }
+    return new ChatModelError('malformed', `${what} (the request was refused): ${this.#detail(raw)}`, { status });
+  }
+
+  /** One request, body read in full, under this attempt's timeout. */
+  async #attempt(body: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const res = await request(this.#url, {
+        method: 'POST', dispatcher: this.#agent, signal: combined, body,
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
+      });
+      const received = Buffer.from(await res.body.arrayBuffer());
+      return { status: res.statusCode, headers: res.headers, body: received };
+    } catch (err) {
+      if (timeout.aborted && !signal?.aborted) {
+        const e = new Error(`timeout after ${this.#timeoutMs} ms`);
+        e.name = 'TimeoutError';
+        throw e;
+      }
+      throw err;
+    }
+  }
+}
