@@ -61,28 +61,53 @@ function factsOf(prompt: string): Loose | null {
   }
 }
 
+/** What the last movements say about where the case stands, read by name as a model would. */
+function stateOf(moves: Loose[]): string {
+  const names = moves.map((m) => str(m.nome) ?? '');
+  const when = (i: number) => formatDateBr(str(moves[i].dataHora) ?? '');
+  const closed = names.findIndex((n) => /^(Definitivo|Baixa Definitiva)$/i.test(n));
+  if (closed === 0) return `O processo parece encerrado: o último movimento, em ${when(0)}, é "${names[0]}".`;
+  const res = names.findIndex((n) => /trânsito em julgado/i.test(n));
+  if (res >= 0) return `Houve trânsito em julgado em ${when(res)}; a fase seguinte é a de cumprimento ou de arquivamento.`;
+  const judged = names.findIndex((n) => /procedência|improcedência|provimento|julgado/i.test(n));
+  if (judged >= 0) return `Há julgamento registrado em ${when(judged)} ("${names[judged]}"), sem trânsito em julgado: pode haver recurso em curso.`;
+  return moves[0] ? `O processo está em andamento; o último movimento, em ${when(0)}, é "${names[0]}".` : 'Não há movimentos registrados.';
+}
+
 /** Fictitious prose in the five sections the summary prompt asks for. */
 export function writeFromFacts(facts: Loose, model: string): string {
-  const instance = list(facts.instancias)[0] ?? {};
+  const instances = list(facts.instancias);
+  const instance = instances[0] ?? {};
   const classe = str((instance.classe as Loose | null)?.nome) ?? 'classe não informada';
   const orgao = str((instance.orgaoJulgador as Loose | null)?.nome);
   const filed = str(instance.dataAjuizamento);
+  const subjects = list(instance.assuntos).map((a) => str(a.nome)).filter(Boolean);
   const value = typeof facts.valorCausaCentavos === 'number' ? formatReais(facts.valorCausaCentavos) : 'não informado';
   const moves = list(facts.movimentos);
   const partes = facts.partes === null ? null : list(facts.partes);
   const publications = list(facts.publicacoes);
   const when = (m: Loose) => `${formatDateBr(str(m.dataHora) ?? '')} — ${str(m.nome) ?? 'movimento'}`;
+  const lawyers = (p: Loose) => list(p.advogados).map((a) => {
+    const oab = a.oab as Loose | null;
+    return oab ? `${str(a.nome)} (OAB/${str(oab.uf)} ${str(oab.numero)})` : str(a.nome);
+  });
+  const party = (p: Loose) => {
+    const adv = lawyers(p);
+    return `- ${str(p.nome) ?? '?'} (${str(p.tipo) ?? str(p.polo) ?? 'parte'})${adv.length > 0 ? `, representado(a) por ${adv.join(', ')}` : ''}`;
+  };
+  const appeal = instances.length > 1 ? ` O processo chegou a outra instância (${instances.slice(1).map((i) => `${str((i.classe as Loose | null)?.nome) ?? 'recurso'}, ${str(i.grau)}`).join('; ')}).` : '';
   return [
     '## Resumo',
-    `Processo ${str(facts.numeroCnjFormatado) ?? ''} (${classe}), em trâmite no ${str(facts.tribunal) ?? 'tribunal'}${orgao ? `, ${orgao}` : ''}${filed ? `, ajuizado em ${formatDateBr(filed)}` : ''}. Valor da causa: ${value}.`,
+    `Processo ${str(facts.numeroCnjFormatado) ?? ''} (${classe}), em trâmite no ${str(facts.tribunal) ?? 'tribunal'}${orgao ? `, ${orgao}` : ''}${filed ? `, ajuizado em ${formatDateBr(filed)}` : ''}. ${subjects.length > 0 ? `Trata de ${subjects.join(', ')}. ` : ''}Valor da causa: ${value}.${appeal}`,
     '## Partes',
-    partes === null ? 'A fonte não informa as partes.' : partes.length === 0 ? 'Nenhuma parte pública.' : partes.map((p) => `- ${str(p.nome) ?? '?'} (${str(p.tipo) ?? str(p.polo) ?? 'parte'})`).join('\n'),
+    partes === null ? 'A fonte não informa as partes.' : partes.length === 0 ? 'Nenhuma parte pública.' : partes.map(party).join('\n'),
     '## Andamento',
-    `O processo tem ${typeof facts.movimentosTotal === 'number' ? facts.movimentosTotal : moves.length} movimentos. ${moves.length > 0 ? `Os mais recentes: ${moves.slice(0, 3).map(when).join('; ')}.` : ''}`.trim(),
+    `O processo tem ${typeof facts.movimentosTotal === 'number' ? facts.movimentosTotal : moves.length} movimentos. ${moves.length > 0 ? `Os mais recentes:\n${moves.slice(0, 5).map((m) => `- ${when(m)}`).join('\n')}` : ''}`.trim(),
     '## Situação atual',
-    moves[0] ? `O último movimento é de ${when(moves[0])}.` : 'Sem movimentos registrados.',
+    stateOf(moves),
     '## Pontos de atenção',
     publications.length > 0 ? `- Há ${publications.length} publicação(ões) no Diário de Justiça ligadas ao processo; verifique os prazos.` : '- Nenhuma publicação ligada ao processo nos dados enviados.',
+    '- Confirme nos autos antes de agir: este texto foi escrito a partir dos movimentos registrados.',
     '',
     `_Texto fictício do modelo simulado do sandbox (${model})._`,
   ].join('\n');
