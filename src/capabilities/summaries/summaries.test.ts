@@ -177,6 +177,17 @@ test('bad requests: an invalid number is 400, an unknown case 404, a callback wi
   assert.equal((await debits(h, acc.accountId)).length, 0);
 });
 
+test('Prefer: return=estimate prices the request (50 c), the read (0) and the status (free) without starting anything', async () => {
+  const acc = await h.createAccount({ credits: 1000 });
+  const cnj = aCase();
+  const estimate = async (method: 'GET' | 'POST', url: string) => json(await h.inject({ method, url, headers: { ...acc.headers, prefer: 'return=estimate' } })).data;
+  const asked = await estimate('POST', `${base(cnj)}/solicitar-atualizacao`);
+  assert.deepEqual([asked.queryType, asked.priceCentavos, asked.chargedOn], ['resumo_ia.solicitacao', PRICE, 'success']);
+  assert.equal((await estimate('GET', base(cnj))).priceCentavos, 0);
+  assert.equal((await estimate('GET', `${base(cnj)}/status`)).priceCentavos, 0);
+  assert.equal((await h.services.db.selectFrom('case_summaries').select('id').where('account_id', '=', acc.accountId).execute()).length, 0);
+});
+
 test('with enviar_callback the account hears resumo_ia_concluido when it ends', async () => {
   const acc = await h.createAccount({ credits: 1000 });
   await withWebhook(h, acc);
