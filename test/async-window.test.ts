@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../src/config.ts';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
 import { testRoutes } from './routes.ts';
 
@@ -42,6 +43,9 @@ test('an operation past the window answers 202 with Location, Retry-After and po
   assert.equal(body.pollAfterMs, 1500);
   assert.ok(Date.parse(body.data.nextPollAt) > Date.now());
   assert.equal(body.data.status, 'PROCESSANDO');
+  assert.equal(body.data.requestId, requestId);
+  assert.ok(Date.parse(body.data.submittedAt) <= Date.now());
+  assert.match(body.data.message, /processamento/);
   assert.equal(body.meta.creditsCharged, undefined, 'no debit while pending');
 
   const stillRunning = await h.inject({ method: 'GET', url: path(body.data.statusUrl), headers: a.headers });
@@ -62,6 +66,42 @@ test('an operation past the window answers 202 with Location, Retry-After and po
   const debits = await h.services.db.selectFrom('ledger').selectAll().where('kind', '=', 'debit').execute();
   assert.equal(debits.length, 1);
   assert.equal(debits[0].operation_id, requestId);
+});
+
+test('the window runs from the request\'s arrival: time spent before the handler counts, so the 202 still beats a 30 s client; the default window is 25 s', async (t) => {
+  assert.equal(loadConfig({}).syncWindowMs, 25_000);
+  const h = await createHarness({ extraRoutes: testRoutes, env: { ...WINDOW, TRAMITA_SYNC_WINDOW_MS: '600' } });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  // 400 ms before the handler + 400 ms of work: within a window counted from the handler, past one counted from arrival.
+  const res = await h.inject({ method: 'GET', url: '/v1/test/charged?arrivalDelayMs=400&delayMs=400', headers: a.headers });
+  assert.equal(res.statusCode, 202, res.body);
+});
+
+test('GET /v1/requests: the account\'s 202s newest first, running then finished, so a lost requestId is found again; another account sees none', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes, env: WINDOW });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const stranger = await h.createAccount({ credits: 100 });
+  const first = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=600', headers: a.headers });
+  const second = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=600&fail=source', headers: a.headers });
+  assert.deepEqual([first.statusCode, second.statusCode], [202, 202]);
+  const list = json(await h.inject({ method: 'GET', url: '/v1/requests', headers: a.headers })).data;
+  assert.deepEqual(list.items.map((r: any) => r.requestId), [second.headers['x-request-id'], first.headers['x-request-id']]);
+  assert.deepEqual(list.items.map((r: any) => r.status), ['PROCESSANDO', 'PROCESSANDO']);
+  assert.equal(list.items[1].statusUrl, json(first).data.statusUrl);
+  assert.equal(list.items[1].path, '/v1/test/charged');
+  await poll(h, a, path(json(first).data.statusUrl));
+  await poll(h, a, path(json(second).data.statusUrl));
+  const done = json(await h.inject({ method: 'GET', url: '/v1/requests?page=1&limit=1', headers: a.headers })).data;
+  assert.equal(done.items.length, 1);
+  assert.equal(done.items[0].status, 'CONCLUIDO');
+  assert.equal(done.items[0].httpStatus, 503);
+  assert.equal(done.pagination.hasNextPage, true);
+  const next = json(await h.inject({ method: 'GET', url: '/v1/requests?page=2&limit=1', headers: a.headers })).data;
+  assert.deepEqual([next.items[0].requestId, next.items[0].httpStatus], [first.headers['x-request-id'], 200]);
+  assert.equal(json(await h.inject({ method: 'GET', url: '/v1/requests?page=3&limit=1', headers: a.headers })).data.items.length, 0, 'past the end: an empty page');
+  assert.equal(json(await h.inject({ method: 'GET', url: '/v1/requests', headers: stranger.headers })).data.items.length, 0);
 });
 
 test('a pending operation that fails stores the error as its final response, uncharged', async (t) => {

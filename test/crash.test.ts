@@ -67,7 +67,7 @@ test('a crash during a delivery\'s last attempt ends it FALHOU after the restart
   await until('the restarted server to answer', 30_000, () => fetch(`${base}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
   const delivery = await until('the delivery to settle', 30_000, async () => {
     const res = await fetch(`${base}/v1/conta/webhook/entregas`, { headers: { 'x-api-key': key } });
-    const [d] = (await res.json() as { data: any[] }).data;
+    const [d] = (await res.json() as { data: { items: any[] } }).data.items;
     return d && d.status !== 'PENDENTE' ? d : undefined;
   });
   assert.equal(delivery.status, 'FALHOU', JSON.stringify(delivery));
@@ -108,7 +108,7 @@ test('a crash between a charge\'s COMMIT and its answer: the replayed Idempotenc
   });
   assert.equal(replay.status, 409, JSON.stringify(replay.body));
   assert.equal(replay.body.error.code, 'IDEMPOTENCY_ANSWER_LOST');
-  const read = async (path: string) => ((await (await fetch(`${base}${path}`, { headers: { 'x-api-key': key } })).json()) as { data: any[] }).data;
+  const read = async (path: string) => ((await (await fetch(`${base}${path}`, { headers: { 'x-api-key': key } })).json()) as { data: { items: any[] } }).data.items;
   const debits = (await read('/v1/conta/extrato')).filter((e) => e.tipo === 'debito');
   assert.equal(debits.length, 1, 'charged once');
   assert.equal(debits[0].searchLogId, replay.body.error.details.searchLogId, 'the refusal names the charge');

@@ -142,7 +142,7 @@ test('the statement lists debits and top-ups newest first, by cursor pages, and 
   do {
     const res = await h.inject({ method: 'GET', url: `/v1/conta/extrato?limit=2${cursor ? `&cursor=${cursor}` : ''}`, headers: a.headers });
     assert.equal(res.statusCode, 200, res.body);
-    seen.push(...json(res).data);
+    seen.push(...json(res).data.items);
     cursor = json(res).meta.pagination.nextCursor;
   } while (cursor);
   assert.equal(seen.length, 5);
@@ -165,7 +165,7 @@ test('another account\'s statement is never visible', async (t) => {
   const b = await h.createAccount({ credits: 7 });
   await h.inject({ method: 'GET', url: '/v1/test/charged', headers: a.headers });
   const res = await h.inject({ method: 'GET', url: '/v1/conta/extrato', headers: b.headers });
-  assert.deepEqual(json(res).data.map((e: any) => e.valorCentavos), [7]);
+  assert.deepEqual(json(res).data.items.map((e: any) => e.valorCentavos), [7]);
 });
 
 test('the price list shows the plan\'s prices, including the spec\'s R$ 0,05 and R$ 0,12', async (t) => {

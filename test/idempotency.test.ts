@@ -1,4 +1,4 @@
-/** Idempotency-Key on POST/PUT/PATCH/DELETE: replay without running or charging, 422 on reuse, 409 while running. */
+/** Idempotency-Key on POST/PUT/PATCH/DELETE and charged GETs: replay without running or charging, 422 on reuse, 409 while running. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -23,6 +23,24 @@ test('a replay with the same key returns the stored response byte for byte, with
   assert.equal(second.headers['idempotent-replayed'], 'true');
   assert.equal(calls.post, ran, 'not run again');
   assert.equal(await debits(h), 1, 'charged once');
+});
+
+test('a charged GET honours Idempotency-Key: the lookup whose answer was lost is asked again with its key and answered without a second charge', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes });
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const req = { method: 'GET' as const, url: '/v1/test/charged', headers: { ...a.headers, 'idempotency-key': 'consulta-001' } };
+  const first = await h.inject(req);
+  assert.equal(first.statusCode, 200, first.body);
+  const ran = calls.charged;
+  const second = await h.inject(req);
+  assert.equal(second.body, first.body);
+  assert.equal(second.headers['idempotent-replayed'], 'true');
+  assert.equal(calls.charged, ran, 'not run again');
+  assert.equal(await debits(h), 1, 'charged once');
+  // Without a key every GET is a new query, charged again.
+  await h.inject({ method: 'GET', url: '/v1/test/charged', headers: a.headers });
+  assert.equal(await debits(h), 2);
 });
 
 test('the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED', async (t) => {

@@ -32,7 +32,7 @@ test('with TRAMITA_DEV_TIME_SCALE the whole ladder of 12 attempts runs in second
   let delivery: any;
   do {
     await h.runJobs();
-    [delivery] = json(await h.inject({ method: 'GET', url: '/v1/conta/webhook/entregas', headers: owner.headers })).data;
+    [delivery] = json(await h.inject({ method: 'GET', url: '/v1/conta/webhook/entregas', headers: owner.headers })).data.items;
     if (delivery?.status === 'PENDENTE') await new Promise((r) => setTimeout(r, 10));
   } while (delivery?.status === 'PENDENTE' && Date.now() < deadline);
 

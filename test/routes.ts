@@ -24,12 +24,18 @@ function maybeFail(fail: string | undefined): void {
 export const calls = { charged: 0, post: 0, subscriptions: 0 };
 
 export function testRoutes(app: FastifyInstance, services: Services): void {
+  // Time spent before the route runs (a slow client body, a busy event loop): `?arrivalDelayMs=` on /v1/test/charged.
+  app.addHook('onRequest', async (req) => {
+    const m = /[?&]arrivalDelayMs=(\d+)/.exec(req.url);
+    if (m && req.url.startsWith('/v1/test/charged')) await sleep(Number(m[1]));
+  });
   defineRoute(app, {
     method: 'GET', url: '/v1/test/charged',
     meta: { class: 'lookup', auth: true, charge: 'test.lookup', async: true, tag: 'Test', summary: 'charged async test operation' },
     schema: {
       querystring: Type.Object({
         delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+        arrivalDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
         fail: Type.Optional(Type.Union(FAILURES.map((f) => Type.Literal(f)))),
       }, { additionalProperties: false }),
       data: Type.Object({ ok: Type.Boolean() }),

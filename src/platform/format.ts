@@ -24,3 +24,10 @@ export function brasiliaDay(iso: string): string | null {
   if (Number.isNaN(at)) return null;
   return new Date(at + BRASILIA_OFFSET_MS).toISOString().slice(0, 10);
 }
+
+/** `yyyy-mm-dd HH:MM:SS` in Brasília, no zone (what the commercial service prints); the input itself when it does not parse. */
+export function brasiliaDateTime(iso: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  return new Date(at + BRASILIA_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+}

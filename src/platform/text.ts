@@ -14,11 +14,15 @@ export function searchTokens(text: string, max = 8): string[] {
   return foldText(text).split(' ').filter((t) => t.length > 0).slice(0, max).map((t) => t.slice(0, 40));
 }
 
-/**
- * Readable text of a gazette's HTML (or of plain text): line breaks where blocks end, tags dropped,
- * entities decoded, blank runs collapsed. For people, not for matching (that is foldText).
- */
+/** HTML → readable plain text (gazettes, summaries): blocks and rows become lines, tags go, entities are decoded, blank runs collapse. */
 export function htmlToText(html: string): string {
-  return decodeHtmlEntities(html.replace(/<br\s*\/?>|<\/(p|div|li|tr|h\d)>/gi, '\n').replace(/<[^>]*>/g, ' '))
-    .replace(/[ \t\u00a0]+/g, ' ').replace(/ *\n[ \n]*/g, '\n').trim();
+  return decodeHtmlEntities(html
+    .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<(br|\/p|\/div|\/tr|\/h\d|\/li|\/center|\/table)\b[^>]*>/gi, '\n')
+    .replace(/<\/td>\s*<td[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' '))
+    .replace(/\r\n?|\n\r/g, '\n')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ *\n[\n ]*/g, '\n')
+    .trim();
 }

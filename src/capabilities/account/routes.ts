@@ -1,9 +1,9 @@
 /** Account: balance (spec §4.1, free at any balance), ledger statement and price list. */
-import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { statement } from '../../platform/billing/ledger.ts';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { Balance, PriceList, StatementEntry, StatementQuery } from './schemas.ts';
@@ -29,18 +29,18 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/conta/extrato',
     meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Statement of the credits ledger, newest first', description: 'One entry per debit and per top-up. Free.' },
-    schema: { querystring: StatementQuery, data: Type.Array(StatementEntry) },
+    schema: { querystring: StatementQuery, data: listSchema('items', StatementEntry) },
     handler: async (req) => {
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<{ createdAt: string; id: string }>('extrato', req.query.cursor, ['createdAt', 'id']);
-      const rows = await statement(s.db, req.auth!.account.id, limit + 1, before);
-      const { items, pagination } = page(rows, limit, 'extrato', (r) => ({ createdAt: r.created_at, id: r.id }));
+      const rows = await statement(s.db, req.auth!.account.id, w.read, before);
+      const { items, pagination } = page(rows, w, 'extrato', (r) => ({ createdAt: r.created_at, id: r.id }));
       return {
-        data: items.map((r) => ({
+        data: listData(req, s.config, 'items', items.map((r) => ({
           id: r.id, tipo: r.kind === 'debit' ? 'debito' : 'credito', valor: toBrl(r.delta_centavos), valorCentavos: r.delta_centavos,
           saldoApos: toBrl(r.balance_after_centavos), saldoAposCentavos: r.balance_after_centavos, tipoConsulta: r.query_type,
           requestId: r.operation_id, searchLogId: r.search_log_id, nota: r.note, criadoEm: r.created_at,
-        })),
+        })), pagination),
         meta: { pagination },
       };
     },

@@ -52,8 +52,11 @@ export interface DayRange {
 }
 
 /** `data_inicio` / `data_fim` (yyyy-mm-dd, inclusive): calendar days, in order (400 INVALID_PARAMETER otherwise). */
-export function dayRange(v: { data_inicio?: string; data_fim?: string }): DayRange {
-  const desde = v.data_inicio === undefined ? undefined : calendarDay(v.data_inicio, 'data_inicio');
+export function dayRange(v: { data_inicio?: string; data_fim?: string; desde?: string }): DayRange {
+  // `desde` is what integrators of the commercial service send (conventions §4.11): the same first day.
+  if (v.desde !== undefined && v.data_inicio !== undefined) throw new ApiError('INVALID_PARAMETER', 'Send `desde` or `data_inicio`, not both.', { field: 'desde', in: 'query' });
+  const first = v.data_inicio ?? v.desde;
+  const desde = first === undefined ? undefined : calendarDay(first, v.data_inicio === undefined ? 'desde' : 'data_inicio');
   const ate = v.data_fim === undefined ? undefined : calendarDay(v.data_fim, 'data_fim');
   if (desde && ate && desde > ate) throw new ApiError('INVALID_PARAMETER', `\`data_inicio\` (${desde}) is after \`data_fim\` (${ate}).`, { field: 'data_fim', in: 'query' });
   return { desde, ate };

@@ -248,17 +248,17 @@ test('GET /v1/intimacoes/oab: newest first, the cursor walks every monitor once;
   do {
     const res = await call(acc, 'GET', `${PATH}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
     assert.equal(res.statusCode, 200, res.body);
-    seen.push(...json(res).data.map((m: { id: string }) => m.id));
+    seen.push(...json(res).data.items.map((m: { id: string }) => m.id));
     cursor = json(res).meta.pagination.nextCursor;
   } while (cursor);
   assert.deepEqual(seen, [...ids].reverse());
 
   const oab = (await monitorsOf(acc.accountId)).find((m) => m.id === ids[0])!.valor;
   await call(acc, 'DELETE', `${PATH}?oab=${oab}`);
-  assert.deepEqual(json(await call(acc, 'GET', PATH)).data.map((m: { id: string }) => m.id), ids.slice(1).reverse());
-  assert.deepEqual(json(await call(acc, 'GET', `${PATH}?status=REMOVIDO`)).data.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.deepEqual(json(await call(acc, 'GET', PATH)).data.items.map((m: { id: string }) => m.id), ids.slice(1).reverse());
+  assert.deepEqual(json(await call(acc, 'GET', `${PATH}?status=REMOVIDO`)).data.items.map((m: { id: string }) => m.id), [ids[0]]);
   const other = await h.createAccount();
-  assert.deepEqual(json(await call(other, 'GET', PATH)).data, []);
+  assert.deepEqual(json(await call(other, 'GET', PATH)).data.items, []);
 });
 
 // ---- reading intimações ----------------------------------------------------------------------------
@@ -278,26 +278,26 @@ test('GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, 
   const body = json(res);
   assert.deepEqual(body.meta.oabs, [a]);
   assert.deepEqual(body.meta.missingMonitorings, [b]);
-  assert.equal(body.data.length, 6, 'the publications naming the monitored OAB, each once');
-  assert.ok(!body.data.some((p: { id: string }) => p.id === onlyB.id));
-  assert.deepEqual(body.data.map((p: any) => p.dataDisponibilizacao), [...body.data.map((p: any) => p.dataDisponibilizacao)].sort().reverse(), 'newest first');
-  const item = body.data.find((p: { id: string }) => p.id === records[0].id);
+  assert.equal(body.data.intimacoes.length, 6, 'the publications naming the monitored OAB, each once');
+  assert.ok(!body.data.intimacoes.some((p: { id: string }) => p.id === onlyB.id));
+  assert.deepEqual(body.data.intimacoes.map((p: any) => p.dataDisponibilizacao), [...body.data.intimacoes.map((p: any) => p.dataDisponibilizacao)].sort().reverse(), 'newest first');
+  const item = body.data.intimacoes.find((p: { id: string }) => p.id === records[0].id);
   assert.deepEqual([item.intimacaoId, item.diarioId, item.tribunal], [records[0].id, records[0].id, 'TJSP']);
   assert.ok(!item.texto.includes('<p>'), 'plain text');
   assert.equal(item.link_api, `/v1/intimacoes/publicacoes/${records[0].id}`);
   assert.equal(body.meta.creditsCharged, PAGE_PRICE_CENTAVOS / 100);
 
   const range = json(await call(acc, 'GET', `/v1/intimacoes?oabs=${a}&data_inicio=${daysAgo(3)}&data_fim=${daysAgo(1)}`));
-  assert.deepEqual(range.data.map((p: any) => p.dataDisponibilizacao), [daysAgo(1), daysAgo(2), daysAgo(2), daysAgo(3)]);
+  assert.deepEqual(range.data.intimacoes.map((p: any) => p.dataDisponibilizacao), [daysAgo(1), daysAgo(2), daysAgo(2), daysAgo(3)]);
   const editais = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&tipo_comunicacao=Edital`));
-  assert.deepEqual(editais.data.map((p: { id: string }) => p.id), [edital.id]);
+  assert.deepEqual(editais.data.intimacoes.map((p: { id: string }) => p.id), [edital.id]);
 
   const seen: string[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
     const page: any = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&limit=4${cursor ? `&cursor=${cursor}` : ''}`));
-    seen.push(...page.data.map((p: { id: string }) => p.id));
+    seen.push(...page.data.intimacoes.map((p: { id: string }) => p.id));
     cursor = page.meta.pagination.nextCursor;
     pages++;
   } while (cursor);
@@ -306,7 +306,7 @@ test('GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, 
   assert.equal(seen.length, 6);
 
   const empty = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&data_inicio=2020-01-01&data_fim=2020-01-31`));
-  assert.deepEqual([empty.data, empty.meta.creditsCharged], [[], 0]);
+  assert.deepEqual([empty.data.intimacoes, empty.meta.creditsCharged], [[], 0]);
   const rows = (await debits(acc.accountId)).slice(debitsBefore);
   assert.deepEqual(rows.map((r) => [r.query_type, r.delta_centavos]), Array(5).fill(['intimacoes.consulta', -PAGE_PRICE_CENTAVOS]), 'one charge per non-empty page');
 });
@@ -397,12 +397,12 @@ test('a new publication naming a monitored OAB: one diario_movimentacao_nova in 
     assert.equal((await feed(acc)).length, 1);
 
     const history = json(await call(acc, 'GET', '/v1/intimacoes/historico'));
-    assert.deepEqual(history.data.map((x: any) => [x.publicacao.id, x.notificado, x.monitoramentoId, x.oab]).sort(),
+    assert.deepEqual(history.data.items.map((x: any) => [x.publicacao.id, x.notificado, x.monitoramentoId, x.oab]).sort(),
       [[news.id, true, monitor.id, oab], [old.id, false, monitor.id, oab]].sort());
-    const notified = history.data.find((x: any) => x.notificado);
+    const notified = history.data.items.find((x: any) => x.notificado);
     assert.deepEqual([notified.eventoId, notified.entrega?.status], [events[0].id, 'ENTREGUE']);
-    assert.equal(history.data.find((x: any) => !x.notificado).entrega, null);
-    const monitorNow = json(await call(acc, 'GET', PATH)).data.find((m: { id: string }) => m.id === monitor.id);
+    assert.equal(history.data.items.find((x: any) => !x.notificado).entrega, null);
+    const monitorNow = json(await call(acc, 'GET', PATH)).data.items.find((m: { id: string }) => m.id === monitor.id);
     assert.equal(monitorNow.publicacoes, 2);
   } finally {
     await rx.close();
@@ -419,21 +419,21 @@ test('GET /v1/intimacoes/historico: newest first, filtered by OAB and day, curso
   const debitsBefore = (await debits(acc.accountId)).length;
 
   const all = json(await call(acc, 'GET', '/v1/intimacoes/historico'));
-  assert.equal(all.data.length, 4);
-  assert.equal(all.data[0].oab, b, 'newest match first');
+  assert.equal(all.data.items.length, 4);
+  assert.equal(all.data.items[0].oab, b, 'newest match first');
   const onlyA = json(await call(acc, 'GET', `/v1/intimacoes/historico?oab=${a}&data_inicio=${daysAgo(1)}`));
-  assert.deepEqual(onlyA.data.map((x: any) => x.publicacao.dataDisponibilizacao).sort(), [daysAgo(1), today()]);
+  assert.deepEqual(onlyA.data.items.map((x: any) => x.publicacao.dataDisponibilizacao).sort(), [daysAgo(1), today()]);
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
     const page: any = json(await call(acc, 'GET', `/v1/intimacoes/historico?limit=3${cursor ? `&cursor=${cursor}` : ''}`));
-    seen.push(...page.data.map((x: any) => x.publicacao.id));
+    seen.push(...page.data.items.map((x: any) => x.publicacao.id));
     cursor = page.meta.pagination.nextCursor;
   } while (cursor);
-  assert.deepEqual(seen, all.data.map((x: any) => x.publicacao.id));
+  assert.deepEqual(seen, all.data.items.map((x: any) => x.publicacao.id));
   assert.equal((await debits(acc.accountId)).length, debitsBefore, 'free');
   const stranger = await h.createAccount();
-  assert.deepEqual(json(await call(stranger, 'GET', '/v1/intimacoes/historico')).data, []);
+  assert.deepEqual(json(await call(stranger, 'GET', '/v1/intimacoes/historico')).data.items, []);
 });
 
 // ---- the cycle ---------------------------------------------------------------------------------------
@@ -459,12 +459,12 @@ test('the cycle: one DJEN query per distinct OAB (however many accounts), with i
   assert.equal(queries.find((q) => q.oab!.numero === wide.slice(2))!.tribunal, undefined, 'two courts: no court filter');
 
   // The history is readable at once; only today's publication was news.
-  const listed = json(await call(acc1, 'GET', `/v1/intimacoes?oab=${shared}`)).data.map((p: { id: string }) => p.id);
+  const listed = json(await call(acc1, 'GET', `/v1/intimacoes?oab=${shared}`)).data.intimacoes.map((p: { id: string }) => p.id);
   assert.deepEqual(listed, [fresh.id, recent.id]);
   for (const acc of [acc1, acc2]) {
     assert.deepEqual((await feed(acc)).map((e) => [e.event, e.data.publicacao.id]), [['diario_movimentacao_nova', fresh.id]]);
   }
-  const m = json(await call(acc1, 'GET', PATH)).data[0];
+  const m = json(await call(acc1, 'GET', PATH)).data.items[0];
   assert.deepEqual([m.ultimaVerificacaoEm, m.proximaVerificacaoEm, m.ultimoErro], [started.toISOString(), new Date(started.getTime() + INTERVAL_MS).toISOString(), null]);
 
   source.queries.length = 0;
@@ -623,7 +623,7 @@ test('end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes nam
   } finally {
     sandbox.faults.reset();
   }
-  const blocked = json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data[0];
+  const blocked = json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data.items[0];
   assert.match(blocked.ultimoErro, /geoblocked|Brazil/);
 
   const item = sandbox.djen.publish({
@@ -632,7 +632,7 @@ test('end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes nam
   c3.advance(INTERVAL_MS);
   await h3.runJobs();
 
-  assert.equal(json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data[0].ultimoErro, null);
+  assert.equal(json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data.items[0].ultimoErro, null);
   assert.equal(rx.received.length, 1, 'one delivery');
   const [delivery] = rx.received;
   assert.equal(delivery.headers['x-service-event'], 'diario_movimentacao_nova');
@@ -642,7 +642,7 @@ test('end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes nam
   assert.equal(delivery.body.data.monitoramento.id, monitorId);
 
   const listed = json(await h3.inject({ method: 'GET', url: '/v1/intimacoes?oab_estado=PR&oab_numero=7654321', headers: acc.headers }));
-  assert.ok(listed.data.some((p: { id: string }) => p.id === String(item.id)));
+  assert.ok(listed.data.intimacoes.some((p: { id: string }) => p.id === String(item.id)));
   const content = json(await h3.inject({ method: 'GET', url: `/v1/intimacoes/publicacoes/${item.id}`, headers: acc.headers })).data;
   assert.match(content.certidao, new RegExp(`/api/v1/comunicacao/${item.hash}/certidao$`));
   c3.advance(INTERVAL_MS);

@@ -9,8 +9,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { defineRoute } from '../../platform/http/route.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
@@ -25,7 +28,7 @@ import { findPublication, storedPublication } from '../publications/store.ts';
 import { dayRange, requestedOabs } from './input.ts';
 import {
   CreatedIntimationMonitors, CreateIntimationBody, HistoryQuery, Intimation, IntimationMatch, IntimationMonitor, IntimationsQuery,
-  ListIntimationMonitorsQuery, OneOabQuery, PublicationParams, UpdateIntimationBody,
+  ListIntimationMonitorsQuery, OneOabQuery, PublicationParams, UpdateIntimationBody, OabPair,
 } from './schemas.ts';
 import { deliveriesOf, intimationsOf, matchesOf, type DayPosition, type MatchPosition } from './store.ts';
 import { listingTag } from './listing.ts';
@@ -111,14 +114,14 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
     method: 'GET', url: PATH,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List intimação monitors, newest first',
       description: 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.' },
-    schema: { querystring: ListIntimationMonitorsQuery, data: Type.Array(IntimationMonitor) },
+    schema: { querystring: ListIntimationMonitorsQuery, data: listSchema('items', IntimationMonitor) },
     handler: async (req) => {
       const listing = `intimacoes.oab:${req.query.status ?? 'vivos'}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<MonitorPosition>(listing, req.query.cursor, ['criadoEm', 'id']);
-      const rows = await listMonitors(s.db, req.auth!.account.id, 'INTIMACOES', { status: req.query.status, limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-      return { data: items.map(intimationView), meta: { pagination } };
+      const rows = await listMonitors(s.db, req.auth!.account.id, 'INTIMACOES', { status: req.query.status, limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map(intimationView), pagination), meta: { pagination } };
     },
   });
 
@@ -129,7 +132,13 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         + 'The stored DJEN publications naming those OABs, newest first, each with `diarioId` for GET /v1/intimacoes/publicacoes/{diarioId}. '
         + 'Only OABs with a live intimação monitor of the account are read; the others are listed in `meta.missingMonitorings` (none monitored: 422 MONITOR_REQUIRED). '
         + 'One flat charge (`intimacoes.consulta`) per page; an empty page is free.' },
-    schema: { querystring: IntimationsQuery, data: Type.Array(Intimation) },
+    schema: {
+      querystring: IntimationsQuery,
+      data: listSchema('intimacoes', Intimation, {
+        oabs: Type.Array(OabPair), missingMonitorings: Type.Array(OabPair, { description: 'OABs asked for without a live intimação monitor: nothing is read for them.' }),
+        filters: Type.Object({ desde: Nullable(Type.String()), ate: Nullable(Type.String()) }),
+      }),
+    },
     handler: async (req) => {
       const oabs = requestedOabs(req.query, 'query').map((o) => o.canonical);
       const range = dayRange(req.query);
@@ -141,12 +150,16 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const read = oabs.filter((o) => monitored.has(o));
       const tipoComunicacao = req.query.tipo_comunicacao;
       const listing = `intimacoes:${listingTag([...read, range.desde ?? '', range.ate ?? '', tipoComunicacao ?? ''])}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<DayPosition>(listing, req.query.cursor, ['data', 'id']);
-      const rows = await intimationsOf(s.db, read, { ...range, tipoComunicacao, limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      const data = items.map((r) => intimationItem(storedPublication(r), pub.links));
-      return { data, meta: { pagination, oabs: read, missingMonitorings }, free: data.length === 0 };
+      const rows = await intimationsOf(s.db, read, { ...range, tipoComunicacao, limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
+      const intimacoes = items.map((r) => intimationItem(storedPublication(r), pub.links, read));
+      const data = {
+        oabs: read.map(oabPair), missingMonitorings: missingMonitorings.map(oabPair), filters: { desde: range.desde ?? null, ate: range.ate ?? null },
+        ...listData(req, s.config, 'intimacoes', intimacoes, pagination),
+      };
+      return { data, meta: { pagination, oabs: read, missingMonitorings }, free: intimacoes.length === 0 };
     },
   });
 
@@ -156,24 +169,24 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       description: 'Free. Every publication an intimação monitor of the account matched, newest match first: the monitor, the OAB, whether it was news '
         + '(`notificado`: an event was emitted, with `eventoId`) and its webhook delivery, and the publication itself. '
         + `Filters: ${OAB_FORMS} (repeatable, or \`oabs\`), \`data_inicio\` / \`data_fim\` (the publication's day, inclusive). Cursor pagination.` },
-    schema: { querystring: HistoryQuery, data: Type.Array(IntimationMatch) },
+    schema: { querystring: HistoryQuery, data: listSchema('items', IntimationMatch) },
     handler: async (req) => {
       const q = req.query;
       const named = q.oab !== undefined || q.oabs !== undefined || q.oab_estado !== undefined || q.oab_numero !== undefined;
       const oabs = named ? requestedOabs(q, 'query').map((o) => o.canonical) : undefined;
       const range = dayRange(q);
       const listing = matchListing(oabs, range);
-      const limit = q.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(q);
       const before = decodeCursor<MatchPosition>(listing, q.cursor, ['c', 'p', 'm']);
-      const rows = await matchesOf(s.db, req.auth!.account.id, { ...range, oabs, limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ c: r.criado_em, p: r.publicacao_id, m: r.monitor_id }));
+      const rows = await matchesOf(s.db, req.auth!.account.id, { ...range, oabs, limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ c: r.criado_em, p: r.publicacao_id, m: r.monitor_id }));
       const deliveries = await deliveriesOf(s.db, items.filter((r) => r.evento_id).map((r) => ({ eventId: r.evento_id!, monitorId: r.monitor_id })));
       const data = items.map((r) => ({
         monitoramentoId: r.monitor_id, oab: r.oab, correspondidoEm: r.criado_em, notificado: r.evento_id !== null, eventoId: r.evento_id,
         entrega: (r.evento_id && deliveries.get(`${r.evento_id}|${r.monitor_id}`)) || null,
-        publicacao: intimationItem(storedPublication(r.publication), pub.links),
+        publicacao: intimationItem(storedPublication(r.publication), pub.links, [r.oab]),
       }));
-      return { data, meta: { pagination } };
+      return { data: listData(req, s.config, 'items', data, pagination), meta: { pagination } };
     },
   });
 
@@ -206,8 +219,34 @@ function intimationView(m: PublicationMonitorRow) {
   return { ...monitorView(m), oab_estado: oab.slice(0, 2), oab_numero: oab.slice(2) };
 }
 
-function intimationItem(p: Parameters<typeof publicationView>[0], links: PublicationLinks) {
-  return { ...publicationView(p, links), intimacaoId: p.id, diarioId: p.id };
+const EXCERPT_CHARS = 400;
+
+/** `SP123456` → `{estado: 'SP', numero: '123456'}`, the form integrators read (conventions §4.11). */
+function oabPair(canonical: string): { estado: string; numero: string } {
+  return { estado: canonical.slice(0, 2), numero: canonical.slice(2) };
+}
+
+/**
+ * A publication as an intimação: the publication's own fields, plus those integrators of the
+ * commercial service read (conventions §4.11): `oab` (the monitored OAB it names, when asked for some),
+ * `dataPublicacao`, `diario`, `processo`, `titulo`, `conteudo` (an excerpt), `conteudoCompletoHtml`, `link`.
+ */
+function intimationItem(p: Parameters<typeof publicationView>[0], links: PublicationLinks, asked: readonly string[] = []) {
+  const view = publicationView(p, links);
+  const named = p.advogados.map((a) => (a.oab ? `${a.oab.uf}${a.oab.numero}` : null)).find((o) => o !== null && asked.includes(o));
+  const excerpt = view.texto.length > EXCERPT_CHARS ? `${view.texto.slice(0, EXCERPT_CHARS).replace(/\s+\S*$/, '')}…` : view.texto;
+  return {
+    ...view, intimacaoId: p.id, diarioId: p.id,
+    oab: named ? oabPair(named) : null,
+    dataPublicacao: p.dataDisponibilizacao,
+    diario: { nome: `Diário de Justiça Eletrônico Nacional (DJEN) — ${p.tribunal}`, sigla: p.tribunal, estado: courtBySigla(p.tribunal)?.ufs.find((uf) => uf !== 'BR') ?? null },
+    processo: { numeroCnj: view.numeroCnjFormatado, titulo: p.classe ?? null },
+    titulo: [p.tipoComunicacao, p.tipoDocumento].filter(Boolean).join(' — ') || null,
+    conteudo: excerpt,
+    conteudoCompletoHtml: p.texto,
+    pagina: null, caderno: null,
+    link: p.link,
+  };
 }
 
 /** The account's monitor of this OAB for an update (404, or 422 once removed) or a removal (the removed one again). */

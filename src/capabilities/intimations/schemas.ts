@@ -42,6 +42,7 @@ const OabQueryFields = {
 export const IntimationsQuery = Type.Object({
   ...PageQuery,
   ...OabQueryFields,
+  desde: Day('Same as `data_inicio` (the name integrators of the commercial service send).'),
   tipo_comunicacao: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only this DJEN `tipoComunicacao`, e.g. `Intimação`, `Edital`, `Lista de distribuição`.' })),
 }, { additionalProperties: false });
 
@@ -74,9 +75,21 @@ export const CreatedIntimationMonitors = Type.Object({
   reutilizados: Type.Array(Type.String(), { description: 'OABs that already had a live monitor: not charged again.' }),
 });
 
+export const OabPair = Type.Object({ estado: Type.String(), numero: Type.String() });
+
 export const Intimation = Type.Intersect([Publication, Type.Object({
   intimacaoId: Type.String({ description: 'Same as `id`.' }),
   diarioId: Type.String({ description: 'Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}.' }),
+  oab: Nullable(OabPair),
+  dataPublicacao: Type.String({ description: 'Same as `dataDisponibilizacao`.' }),
+  diario: Type.Object({ nome: Type.String(), sigla: Type.String(), estado: Nullable(Type.String()) }),
+  processo: Type.Object({ numeroCnj: Nullable(Type.String({ description: 'Masked.' })), titulo: Nullable(Type.String()) }),
+  titulo: Nullable(Type.String()),
+  conteudo: Type.String({ description: 'An excerpt of the text.' }),
+  conteudoCompletoHtml: Type.String({ description: 'The text as the court published it (HTML or plain text).' }),
+  pagina: Nullable(Type.Integer()),
+  caderno: Nullable(Type.String()),
+  link: Nullable(Type.String({ description: 'The court\'s page of the publication.' })),
 })]);
 
 export const IntimationMatch = Type.Object({

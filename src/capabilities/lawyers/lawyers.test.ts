@@ -32,13 +32,13 @@ test('GET /v1/advogados/diarios-oficiais lists every publication of the OAB, wha
   assert.equal(r.statusCode, 200, r.body);
   const body = json(r);
   const canonical = `${example.uf}${example.numero}`;
-  assert.ok(body.data.length > 0);
-  for (const p of body.data) assert.ok(p.advogados.some((a: { oab: string }) => a.oab === canonical), 'each names the OAB');
-  const dates = body.data.map((p: { dataDisponibilizacao: string }) => p.dataDisponibilizacao);
+  assert.ok(body.data.items.length > 0);
+  for (const p of body.data.items) assert.ok(p.advogados.some((a: { oab: string }) => a.oab === canonical), 'each names the OAB');
+  const dates = body.data.items.map((p: { dataDisponibilizacao: string }) => p.dataDisponibilizacao);
   assert.deepEqual(dates, [...dates].sort().reverse());
   assert.equal(body.meta.creditsCharged, 0.2);
   assert.equal(await ledgerRows(acc, 'advogados.diarios_oficiais'), 1);
-  const p = body.data[0];
+  const p = body.data.items[0];
   assert.equal(typeof p.texto, 'string');
   assert.ok(!/<[a-z]/i.test(p.texto), 'plain text');
   assert.match(p.link_api, /^\/v1\/intimacoes\/publicacoes\//);
@@ -67,7 +67,7 @@ test('the summary is partial until the history is consolidated, then complete; e
 test('GET /v1/advogados/processos lists the OAB\'s processes deduplicated by CNJ number', async () => {
   const acc = await h.createAccount({ credits: 100 });
   const r = json(await h.inject({ method: 'GET', url: `/v1/advogados/processos?${OAB_QS}&limit=100`, headers: acc.headers }));
-  const numbers = r.data.map((p: { numeroCnj: string }) => p.numeroCnj);
+  const numbers = r.data.processos.map((p: { numeroCnj: string }) => p.numeroCnj);
   assert.ok(numbers.length > 0);
   assert.equal(new Set(numbers).size, numbers.length);
   assert.equal(r.meta.pagination.total, numbers.length);
@@ -77,7 +77,7 @@ test('an OAB with no publication is an empty, free answer', async () => {
   const acc = await h.createAccount({ credits: 100 });
   const r = await h.inject({ method: 'GET', url: '/v1/advogados/processos?oab_estado=AC&oab_numero=9999999', headers: acc.headers });
   assert.equal(r.statusCode, 200, r.body);
-  assert.deepEqual(json(r).data, []);
+  assert.deepEqual(json(r).data.processos, []);
   assert.equal(json(r).meta.creditsCharged, 0);
 });
 
@@ -173,8 +173,8 @@ test('GET /v1/processos/numero/{numero}/diarios-oficiais lists the case\'s gazet
   const r = await h.inject({ method: 'GET', url: `/v1/processos/numero/${numero}/diarios-oficiais`, headers: acc.headers });
   assert.equal(r.statusCode, 200, r.body);
   const body = json(r);
-  assert.ok(body.data.length >= 1);
-  for (const p of body.data) assert.equal(p.numeroCnj, numero.replace(/\D/g, ''));
+  assert.ok(body.data.items.length >= 1);
+  for (const p of body.data.items) assert.equal(p.numeroCnj, numero.replace(/\D/g, ''));
   assert.equal(body.meta.creditsCharged, 0.1);
   const invalid = await h.inject({ method: 'GET', url: '/v1/processos/numero/123/diarios-oficiais', headers: acc.headers });
   assert.equal(json(invalid).error.code, 'INVALID_CNJ');

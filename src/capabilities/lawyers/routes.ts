@@ -5,11 +5,11 @@
  * async-eligible. The asynchronous OAB search has its own id and status (oab-search.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOabParts } from '../../platform/identifiers/oab.ts';
@@ -35,19 +35,19 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
     method: 'GET', url: '/v1/advogados/processos',
     meta: { class: 'search', auth: true, charge: 'advogados.processos', async: true, tag: TAG, summary: 'Processes of a lawyer (OAB)',
       description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN) or listed as the lawyer of a stored case. Newest publication first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
-    schema: { querystring: OabPageQuery, data: Type.Array(LawyerProcess) },
+    schema: { querystring: OabPageQuery, data: listSchema('processos', LawyerProcess) },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
       await syncRecent(s, pub.ingest, oab.canonical);
       const listing = `advogados.processos:${oab.canonical}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const after = decodeCursor<{ i: number }>(listing, req.query.cursor, ['i'])?.i ?? 0;
       const all = await processesOfOab(s.db, oab);
-      const slice = all.slice(after, after + limit + 1);
-      const { items, pagination } = page(slice, limit, listing, () => ({ i: after + limit }));
+      const slice = all.slice(after, after + w.read);
+      const { items, pagination } = page(slice, w, listing, () => ({ i: after + w.skip + w.limit }));
       const classes = await classesOf(s, items.map((p) => p.numeroCnj));
       const data = items.map((p) => ({ ...p, numeroCnj: formatCnj(p.numeroCnj), classe: classes.get(p.numeroCnj) ?? null }));
-      return { data, meta: { pagination: { ...pagination, total: all.length } }, free: data.length === 0 };
+      return { data: listData(req, s.config, 'processos', data, pagination, all.length), meta: { pagination: { ...pagination, total: all.length } }, free: data.length === 0 };
     },
   });
 
@@ -55,16 +55,16 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
     method: 'GET', url: '/v1/advogados/diarios-oficiais',
     meta: { class: 'search', auth: true, charge: 'advogados.diarios_oficiais', async: true, tag: TAG, summary: 'Gazette publications naming a lawyer (OAB)',
       description: `The publications (DJEN) that name one exact OAB, in any spelling the court printed, each with its process; newest first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
-    schema: { querystring: OabPageQuery, data: Type.Array(Publication) },
+    schema: { querystring: OabPageQuery, data: listSchema('items', Publication) },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
       await syncRecent(s, pub.ingest, oab.canonical);
       const listing = `advogados.diarios:${oab.canonical}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
-      const rows = await publicationsOfOab(s.db, [oab.canonical], { limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: items.map((r) => publicationView(storedPublication(r), pub.links)), meta: { pagination }, free: items.length === 0 };
+      const rows = await publicationsOfOab(s.db, [oab.canonical], { limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, free: items.length === 0 };
     },
   });
 

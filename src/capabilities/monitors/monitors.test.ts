@@ -208,7 +208,7 @@ test('another account\'s monitor is 404 on GET and DELETE, and stays untouched',
   const unknown = await h.inject({ method: 'GET', url: `${URL_BASE}/mon_doesnotexist`, headers: owner.headers });
   assert.equal(unknown.statusCode, 404);
   assert.equal((await monitorOf(owner, id)).status, 'ATIVO');
-  assert.equal(json(await h.inject({ method: 'GET', url: URL_BASE, headers: stranger.headers })).data.length, 0);
+  assert.equal(json(await h.inject({ method: 'GET', url: URL_BASE, headers: stranger.headers })).data.items.length, 0);
 });
 
 test('list: newest first, the cursor walks every monitor once; removed ones only with status=REMOVIDO', async () => {
@@ -224,17 +224,17 @@ test('list: newest first, the cursor walks every monitor once; removed ones only
     const res = await h.inject({ method: 'GET', url: `${URL_BASE}?limit=2${cursor ? `&cursor=${cursor}` : ''}`, headers: acc.headers });
     assert.equal(res.statusCode, 200, res.body);
     const body = json(res);
-    assert.ok(body.data.length <= 2);
-    seen.push(...body.data.map((m: { id: string }) => m.id));
+    assert.ok(body.data.items.length <= 2);
+    seen.push(...body.data.items.map((m: { id: string }) => m.id));
     cursor = body.meta.pagination.nextCursor;
   } while (cursor);
   assert.deepEqual(seen, [...ids].reverse());
 
   await h.inject({ method: 'DELETE', url: `${URL_BASE}/${ids[0]}`, headers: acc.headers });
   const live = json(await h.inject({ method: 'GET', url: `${URL_BASE}?limit=100`, headers: acc.headers }));
-  assert.deepEqual(live.data.map((m: { id: string }) => m.id), ids.slice(1).reverse());
+  assert.deepEqual(live.data.items.map((m: { id: string }) => m.id), ids.slice(1).reverse());
   const removed = json(await h.inject({ method: 'GET', url: `${URL_BASE}?status=REMOVIDO`, headers: acc.headers }));
-  assert.deepEqual(removed.data.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.deepEqual(removed.data.items.map((m: { id: string }) => m.id), [ids[0]]);
 
   const first = json(await h.inject({ method: 'GET', url: `${URL_BASE}?limit=1`, headers: acc.headers }));
   const foreign = await h.inject({ method: 'GET', url: `${URL_BASE}?status=ATIVO&cursor=${first.meta.pagination.nextCursor}`, headers: acc.headers });

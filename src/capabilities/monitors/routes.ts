@@ -3,10 +3,10 @@
  * themselves run in the cycle job (check.ts); renewals in renew.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { Court } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
@@ -58,14 +58,14 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
     method: 'GET', url: PATH,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List case monitors, newest first',
       description: 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.' },
-    schema: { querystring: ListMonitorsQuery, data: Type.Array(Monitor) },
+    schema: { querystring: ListMonitorsQuery, data: listSchema('items', Monitor) },
     handler: async (req) => {
       const listing = `monitoramentos.processos:${req.query.status ?? 'vivos'}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<{ criadoEm: string; id: string }>(listing, req.query.cursor, ['criadoEm', 'id']);
-      const rows = await listMonitors(s.db, req.auth!.account.id, { status: req.query.status, limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-      return { data: items.map(monitorView), meta: { pagination } };
+      const rows = await listMonitors(s.db, req.auth!.account.id, { status: req.query.status, limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map(monitorView), pagination), meta: { pagination } };
     },
   });
 

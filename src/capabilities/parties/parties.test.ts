@@ -22,7 +22,7 @@ test('GET /v1/processos?cpf_cnpj= lists the party\'s cases newest first, with it
     const body = json(res);
     assert.equal(body.meta.creditsCharged, 0.3);
     assert.equal(body.meta.pagination.total, expected.length);
-    for (const item of body.data) {
+    for (const item of body.data.processos) {
       seen.push(item.numeroCnj);
       assert.equal(item.envolvimento.nome, example.name);
     }
@@ -39,7 +39,7 @@ test('an invalid CPF/CNPJ is 400 INVALID_CPF_CNPJ; a valid one with no case is a
   const base = '000000019';
   const nobody = await h.inject({ method: 'GET', url: `/v1/processos?cpf_cnpj=${base}${cpfCheckDigits(base)}`, headers: acc.headers });
   assert.equal(nobody.statusCode, 200, nobody.body);
-  assert.deepEqual(json(nobody).data, []);
+  assert.deepEqual(json(nobody).data.processos, []);
   assert.equal(json(nobody).meta.creditsCharged, 0);
 });
 

@@ -8,8 +8,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, encodeCursor, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, encodeCursor, pageWindow } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
@@ -19,27 +21,52 @@ import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
 
 const TAG = 'Envolvidos';
 
+/** `{current_page, from, last_page, per_page, to, total}`: 1-based positions of this page's first and last item. */
+function laravelPagination(offset: number, count: number, perPage: number, total: number) {
+  return {
+    current_page: Math.floor(offset / perPage) + 1, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)),
+    from: count > 0 ? offset + 1 : null, to: count > 0 ? offset + count : null,
+  };
+}
+
 export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos',
     meta: { class: 'search', auth: true, charge: 'processos.cpf_cnpj', async: true, tag: TAG, summary: 'Processes of a CPF or CNPJ',
       description: 'Newest first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page, whatever it holds; a page with no case is free. `meta.pagination.total` counts every case found.' },
-    schema: { querystring: PartyQuery, data: Type.Array(PartyCase) },
+    schema: {
+      querystring: PartyQuery,
+      data: listSchema('processos', PartyCase, {
+        document: Type.String({ description: 'The CPF or CNPJ, digits only.' }), documentType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')]),
+        envolvido: Nullable(Type.Object({ nome: Type.String(), tipoPessoa: Type.String(), quantidadeProcessos: Type.Integer() })),
+      }),
+    },
     handler: async (req) => {
       const doc = parseCpfCnpj(req.query.cpf_cnpj, 'cpf_cnpj');
       const listing = `processos:${doc.value}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
-      const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? 0;
+      const w = pageWindow(req.query);
+      const limit = w.limit;
+      const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
       const numbers = await m.service.numbersByDocument(doc.value);
       const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(offset, offset + limit)));
       const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
+      const processos = cases.map((c) => {
+        const party = c.partes?.find((p) => p.documento === doc.value);
+        return { ...caseSummary(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
+      });
+      const pagination = { limit, nextCursor, page: w.pageNumber };
+      const named = cases.flatMap((c) => c.partes ?? []).find((p) => p.documento === doc.value);
+      const list = listData(req, s.config, 'processos', processos, pagination, numbers.length);
       return {
-        data: cases.map((c) => {
-          const party = c.partes?.find((p) => p.documento === doc.value);
-          return { ...caseSummary(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
-        }),
-        meta: { pagination: { limit, nextCursor, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources) },
+        data: {
+          document: doc.value, documentType: doc.kind,
+          envolvido: named ? { nome: named.nome, tipoPessoa: named.tipoPessoa, quantidadeProcessos: numbers.length } : null,
+          ...list,
+          // The page-number vocabulary CPF searches are read with (conventions §4.7), beside the common one.
+          pagination: { ...(list.pagination as object), ...laravelPagination(offset, processos.length, limit, numbers.length) },
+        },
+        meta: { pagination: { ...pagination, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources) },
         free: cases.length === 0,
       };
     },

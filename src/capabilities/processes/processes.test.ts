@@ -127,7 +127,7 @@ test('movements: newest first, the cursor walks every movement exactly once; pag
     const res = await get(`/v1/processos/cnj/${c.numero}/movimentacoes?limit=5${cursor ? `&cursor=${cursor}` : ''}`, acc.headers);
     assert.equal(res.statusCode, 200, res.body);
     const body = json(res);
-    for (const m of body.data) {
+    for (const m of body.data.movimentacoes) {
       assert.ok(m.dataHora <= last, 'newest first');
       last = m.dataHora;
       seen.push(m.id);
@@ -177,8 +177,8 @@ test('refresh: pending, not started or charged twice, documents only after it co
   assert.equal(rows[0].operation_id, first.data.id);
 
   const docs = json(await get(`/v1/processos/cnj/${c.numero}/documentos-publicos`, acc.headers));
-  assert.equal(docs.data.length, c.documentos.length);
-  const doc = docs.data[0];
+  assert.equal(docs.data.documentos.length, c.documentos.length);
+  const doc = docs.data.documentos[0];
   const file = await get(`/v1/processos/cnj/${c.numero}/documentos/${doc.id}/download`, acc.headers);
   assert.equal(file.statusCode, 200);
   assert.equal(file.headers['content-type'], doc.mimeType);

@@ -9,16 +9,21 @@ import { iso } from '../../platform/clock.ts';
 import type { CaseRefreshesTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
+import { brasiliaDateTime } from '../../platform/format.ts';
 import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
-import { CnjParams, Cover, DocumentParams, Movement, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
+import { CnjParams, Cover, DocumentParams, DocumentsQuery, Movement, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
 import { publicMovement } from './store.ts';
+
+const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png' };
+const extensionOf = (mime: string) => EXTENSIONS[mime] ?? null;
 
 const TAG = 'Processos';
 
@@ -52,16 +57,17 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     method: 'GET', url: '/v1/processos/cnj/:cnj/movimentacoes',
     meta: { class: 'lookup', auth: true, charge: 'processo.movimentacoes', async: true, tag: TAG, summary: 'Movements of a case, newest first',
       description: 'Every instance\'s movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`. Each page is one charge.' },
-    schema: { params: CnjParams, querystring: MovementsQuery, data: Type.Array(Movement) },
+    schema: { params: CnjParams, querystring: MovementsQuery, data: listSchema('movimentacoes', Movement, { numeroCnj: Type.String() }) },
     handler: async (req) => {
       const cnj = cnjOf(req);
       const listing = `movimentacoes:${cnj.digits}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<{ dataHora: string; key: string }>(listing, req.query.cursor, ['dataHora', 'key']);
       const lookup = await m.service.lookup(cnj);
-      const rows = await m.store.movements(cnj.digits, limit + 1, before);
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ dataHora: r.dataHora, key: r.key }));
-      return { data: items.map(publicMovement), meta: { pagination: { ...pagination, total: lookup.stored.row.movimentos_total }, ...sourceMeta(lookup) } };
+      const rows = await m.store.movements(cnj.digits, w.read, before);
+      const { items, pagination } = page(rows, w, listing, (r) => ({ dataHora: r.dataHora, key: r.key }));
+      const total = lookup.stored.row.movimentos_total;
+      return { data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'movimentacoes', items.map(publicMovement), pagination, total) }, meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup) } };
     },
   });
 
@@ -101,19 +107,24 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     method: 'GET', url: '/v1/processos/cnj/:cnj/documentos-publicos',
     meta: { class: 'lookup', auth: true, charge: 'processo.documentos_publicos', tag: TAG, summary: 'Public documents of a case',
       description: 'Listed only after a completed refresh (spec §4.3); before it, 422 REFRESH_REQUIRED. An empty list is free.' },
-    schema: { params: CnjParams, data: Type.Array(PublicDocument) },
+    schema: { params: CnjParams, querystring: DocumentsQuery, data: listSchema('documentos', PublicDocument, { numeroCnj: Type.String() }) },
     handler: async (req) => {
       const cnj = cnjOf(req);
       const stored = await m.store.get(cnj.digits);
       if (!stored?.row.documentos_em) throw new ApiError('REFRESH_REQUIRED', `Request a refresh of ${cnj.masked} (POST /v1/processos/cnj/${cnj.digits}/solicitar-atualizacao) and wait for it to complete.`);
-      const docs = await m.store.documents(cnj.digits);
+      const all = await m.store.documents(cnj.digits);
+      const w = pageWindow(req.query);
+      const after = decodeCursor<{ i: number }>(`documentos:${cnj.digits}`, req.query.cursor, ['i'])?.i ?? 0;
+      const { items, pagination } = page(all.slice(after, after + w.read), w, `documentos:${cnj.digits}`, () => ({ i: after + w.skip + w.limit }));
+      const documentos = items.map((d) => ({
+        id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada, mimeType: d.mime_type, tamanhoBytes: d.tamanho_bytes,
+        downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
+        descricao: null, data: brasiliaDateTime(d.data_juntada), extensaoArquivo: extensionOf(d.mime_type), quantidadePaginas: null,
+      }));
       return {
-        data: docs.map((d) => ({
-          id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada, mimeType: d.mime_type, tamanhoBytes: d.tamanho_bytes,
-          downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
-        })),
-        meta: { documentosEm: stored.row.documentos_em },
-        free: docs.length === 0,
+        data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'documentos', documentos, pagination, all.length) },
+        meta: { documentosEm: stored.row.documentos_em, pagination: { ...pagination, total: all.length } },
+        free: documentos.length === 0,
       };
     },
   });

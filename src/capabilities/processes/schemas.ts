@@ -76,7 +76,14 @@ export const Refresh = Type.Object({
 export const PublicDocument = Type.Object({
   id: Type.String(), titulo: Type.String(), tipo: Type.String(), dataJuntada: Type.String(),
   mimeType: Type.String(), tamanhoBytes: Type.Integer(), downloadUrl: Type.String(),
+  // The names integrators of the commercial service read (conventions §4.4).
+  descricao: Nullable(Type.String()),
+  data: Type.String({ description: '`dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone.' }),
+  extensaoArquivo: Nullable(Type.String({ description: 'e.g. `pdf`.' })),
+  quantidadePaginas: Nullable(Type.Integer()),
 });
+
+export const DocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
 export const PartyQuery = Type.Object({
   cpf_cnpj: Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ (numeric or alphanumeric), with or without punctuation.' }),

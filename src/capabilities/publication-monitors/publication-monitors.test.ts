@@ -127,7 +127,7 @@ test('another account\'s monitor is 404 on GET and DELETE; an intimação monito
   assert.equal(json(await get(owner, `${PATH}/${id}`)).data.status, 'ATIVO');
   const intimacao = json(await h.inject({ method: 'POST', url: '/v1/intimacoes/oab', headers: owner.headers, payload: { oab: 'SP777' } })).data.monitoramentos[0];
   assert.equal((await get(owner, `${PATH}/${intimacao.id}`)).statusCode, 404);
-  assert.ok(!json(await get(owner, PATH)).data.some((m: { id: string }) => m.id === intimacao.id));
+  assert.ok(!json(await get(owner, PATH)).data.items.some((m: { id: string }) => m.id === intimacao.id));
 });
 
 test('DELETE deactivates (REMOVIDO, readable, free); again unchanged; listing by cursor, removed ones only with status=REMOVIDO', async () => {
@@ -150,11 +150,11 @@ test('DELETE deactivates (REMOVIDO, readable, free); again unchanged; listing by
   let cursor: string | null = null;
   do {
     const page: any = json(await get(acc, `${PATH}?limit=2${cursor ? `&cursor=${cursor}` : ''}`));
-    seen.push(...page.data.map((m: { id: string }) => m.id));
+    seen.push(...page.data.items.map((m: { id: string }) => m.id));
     cursor = page.meta.pagination.nextCursor;
   } while (cursor);
   assert.deepEqual(seen, ids.slice(1).reverse());
-  assert.deepEqual(json(await get(acc, `${PATH}?status=REMOVIDO`)).data.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.deepEqual(json(await get(acc, `${PATH}?status=REMOVIDO`)).data.items.map((m: { id: string }) => m.id), [ids[0]]);
   assert.equal((await debits(acc.accountId)).length, 4, 'removal is free');
 });
 

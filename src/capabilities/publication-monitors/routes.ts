@@ -5,9 +5,9 @@
  * (publications/cycle.ts) asks DJEN for them and the ingest emits the events.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
@@ -56,14 +56,14 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
     method: 'GET', url: PATH,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List judicial-publication monitors, newest first',
       description: 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.' },
-    schema: { querystring: ListPublicationMonitorsQuery, data: Type.Array(PublicationMonitorView) },
+    schema: { querystring: ListPublicationMonitorsQuery, data: listSchema('items', PublicationMonitorView) },
     handler: async (req) => {
       const listing = `monitoramentos.publicacoes:${req.query.status ?? 'vivos'}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<MonitorPosition>(listing, req.query.cursor, ['criadoEm', 'id']);
-      const rows = await listMonitors(s.db, req.auth!.account.id, 'PUBLICACOES', { status: req.query.status, limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-      return { data: items.map(monitorView), meta: { pagination } };
+      const rows = await listMonitors(s.db, req.auth!.account.id, 'PUBLICACOES', { status: req.query.status, limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map(monitorView), pagination), meta: { pagination } };
     },
   });
 

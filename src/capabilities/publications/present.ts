@@ -6,26 +6,13 @@
  * `link_api`, this publication in Tramita's API (needs the API key).
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
-import { decodeHtmlEntities } from '../../platform/matching/index.ts';
+import { htmlToText } from '../../platform/text.ts';
 import type { PublicationRecord } from '../../platform/ports/sources.ts';
 
 export interface PublicationLinks {
   /** TRAMITA_PUBLIC_URL; without it `link_api` is a path. */
   publicUrl: string | undefined;
   certidaoUrl(hash: string): string;
-}
-
-/** HTML → readable plain text: blocks and rows become lines, tags go, entities are decoded, blank runs collapse. */
-export function htmlToText(html: string): string {
-  return decodeHtmlEntities(html
-    .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<(br|\/p|\/div|\/tr|\/h\d|\/li|\/center|\/table)\b[^>]*>/gi, '\n')
-    .replace(/<\/td>\s*<td[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' '))
-    .replace(/\r\n?|\n\r/g, '\n')
-    .replace(/[ \t\u00a0]+/g, ' ')
-    .replace(/ *\n[\n ]*/g, '\n')
-    .trim();
 }
 
 export function publicationPath(id: string): string {

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT, PageQuery } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow, PageQuery } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
@@ -25,16 +26,16 @@ export function publicationRoutes(app: FastifyInstance, s: Services, pub: Public
     meta: { class: 'lookup', auth: true, charge: 'processo.diarios_oficiais', async: true, tag: 'Processos', summary: 'Gazette publications of a case',
       description: 'The case\'s communications in the national gazette (DJEN / Comunica PJe: intimações, citações, editais, pautas…), newest first, with the full text, '
         + 'addressees, lawyers and the court\'s own link. DJEN is asked when the stored copy is older than TRAMITA_CASE_FRESH_MINUTES. `limit` 1–100, `cursor`. One flat charge per page; an empty page is free.' },
-    schema: { params: NumeroParams, querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }), data: Type.Array(Publication) },
+    schema: { params: NumeroParams, querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }), data: listSchema('items', Publication) },
     handler: async (req) => {
       const cnj = parseCnj(req.params.numero, 'numero');
       await pub.syncIfStale(`cnj:${cnj.digits}`, { numeroCnj: cnj.digits });
       const listing = `diarios:${cnj.digits}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
-      const rows = await publicationsOfCase(s.db, cnj.digits, { limit: limit + 1, before });
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: items.map((r) => publicationView(storedPublication(r), pub.links)), meta: { pagination }, free: items.length === 0 };
+      const rows = await publicationsOfCase(s.db, cnj.digits, { limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, free: items.length === 0 };
     },
   });
 }

@@ -82,7 +82,9 @@ async function create(h: Harness, acc: TestAccount, body: Record<string, unknown
 async function results(h: Harness, acc: TestAccount, id: string, query = '') {
   const res = await call(h, acc, 'GET', `${BASE}/${id}/resultados?limit=100${query}`);
   assert.equal(res.statusCode, 200, res.body);
-  return json(res);
+  const body = json(res);
+  // The results under data.items; the rest of the listing (pagination, links) beside them.
+  return { ...body, data: body.data.items, list: body.data };
 }
 
 // ---- database -----------------------------------------------------------------------------------
@@ -314,7 +316,7 @@ test('DELETE deactivates: results stay readable, checks and charges stop, no mor
   const patch = await call(h, acc, 'PATCH', `${BASE}/${radar.id}`, { frequencia: 'DIARIA' });
   assert.equal(patch.statusCode, DEACTIVATED.status, patch.body);
   assert.equal(json(patch).error.code, DEACTIVATED.code);
-  const listed = json(await call(h, acc, 'GET', BASE)).data;
+  const listed = json(await call(h, acc, 'GET', BASE)).data.items;
   assert.deepEqual(listed.map((r: any) => [r.id, r.status]), [[radar.id, 'DESATIVADO']]);
 });
 
@@ -400,9 +402,9 @@ test('archive and unarchive results, the by-day listing of all radars, and pagin
 
   const day = json(await call(h, acc, 'GET', `${BASE}/resultados?limit=100`));
   assert.equal(day.meta.dia, today);
-  assert.equal(day.data.length, total, 'every radar of the account');
-  assert.equal(json(await call(h, stranger, 'GET', `${BASE}/resultados`)).data.length, 0);
-  assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?dia=2025-12-31`)).data.length, 0);
+  assert.equal(day.data.items.length, total, 'every radar of the account');
+  assert.equal(json(await call(h, stranger, 'GET', `${BASE}/resultados`)).data.items.length, 0);
+  assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?dia=2025-12-31`)).data.items.length, 0);
   const badDay = await call(h, acc, 'GET', `${BASE}/resultados?dia=2026-02-30`);
   assert.equal(badDay.statusCode, 400);
   assert.equal(json(badDay).error.details.field, 'dia');
@@ -411,7 +413,7 @@ test('archive and unarchive results, the by-day listing of all radars, and pagin
   let cursor: string | null = null;
   do {
     const body: any = json(await call(h, acc, 'GET', `${BASE}/resultados?limit=1${cursor ? `&cursor=${cursor}` : ''}`));
-    seen.push(...body.data.map((r: any) => r.id));
+    seen.push(...body.data.items.map((r: any) => r.id));
     cursor = body.meta.pagination.nextCursor;
   } while (cursor);
   assert.equal(new Set(seen).size, total, 'the cursor walks every result once');
@@ -423,14 +425,14 @@ test('archive and unarchive results, the by-day listing of all radars, and pagin
   assert.deepEqual(json(await call(h, acc, 'POST', `${BASE}/resultados/arquivar`, { ids })).data, { alterados: 0, naoEncontrados: 0 }, 'idempotent');
   assert.deepEqual(json(await call(h, stranger, 'POST', `${BASE}/resultados/desarquivar`, { ids })).data, { alterados: 0, naoEncontrados: ids.length }, 'another account\'s ids are not touched');
 
-  assert.deepEqual(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=true`)).data.map((r: any) => r.id).sort(), [...ids].sort());
-  assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=false&limit=100`)).data.length, total - ids.length);
+  assert.deepEqual(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=true`)).data.items.map((r: any) => r.id).sort(), [...ids].sort());
+  assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=false&limit=100`)).data.items.length, total - ids.length);
   const perRadar = await results(h, acc, radar.id, '&arquivados=true');
   assert.ok(perRadar.data.every((r: any) => r.arquivado && r.arquivadoEm));
   assert.equal(perRadar.data.length, ids.length);
 
   assert.deepEqual(json(await call(h, acc, 'POST', `${BASE}/resultados/desarquivar`, { ids })).data, { alterados: ids.length, naoEncontrados: 0 });
-  assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=true`)).data.length, 0);
+  assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=true`)).data.items.length, 0);
   for (const body of [{ ids: [] }, { ids: Array.from({ length: 501 }, (_, i) => `rrs_${i}`) }, {}]) {
     const bad = await call(h, acc, 'POST', `${BASE}/resultados/arquivar`, body);
     assert.equal(bad.statusCode, 400, bad.body);
@@ -548,7 +550,7 @@ test('another account\'s radar is 404 on every :id route, and is left untouched'
   assert.equal(read.status, 'ATIVO');
   assert.equal(read.frequencia, 'DIARIA');
   assert.equal(read.ultimaSincronizacaoEm, null);
-  assert.equal(json(await call(h, stranger, 'GET', BASE)).data.length, 0);
+  assert.equal(json(await call(h, stranger, 'GET', BASE)).data.items.length, 0);
 });
 
 test('invalid bodies are 400 naming the field; nothing is created or charged', async (t) => {
@@ -576,7 +578,7 @@ test('invalid bodies are 400 naming the field; nothing is created or charged', a
     assert.equal(json(res).error.code, code, res.body);
     assert.equal(json(res).error.details.field, field, res.body);
   }
-  assert.equal(json(await call(h, acc, 'GET', BASE)).data.length, 0);
+  assert.equal(json(await call(h, acc, 'GET', BASE)).data.items.length, 0);
   assert.equal((await debits(h, acc.accountId)).length, 0);
 
   const details = h.services.sources.details;
@@ -600,10 +602,10 @@ test('the list of radars: newest first, by page; alphanumeric CNPJ and masked in
     clock.advance(1000);
   }
   const first = json(await call(h, acc, 'GET', `${BASE}?limit=2`));
-  assert.deepEqual(first.data.map((r: any) => r.id), [ids[2], ids[1]]);
-  assert.deepEqual(first.data.map((r: any) => [r.tipo, r.termo]), [['NOME', 'Fulana de Teste Lista'], ['CNPJ', '12.ABC.345/01DE-35']]);
+  assert.deepEqual(first.data.items.map((r: any) => r.id), [ids[2], ids[1]]);
+  assert.deepEqual(first.data.items.map((r: any) => [r.tipo, r.termo]), [['NOME', 'Fulana de Teste Lista'], ['CNPJ', '12.ABC.345/01DE-35']]);
   const second = json(await call(h, acc, 'GET', `${BASE}?limit=2&cursor=${first.meta.pagination.nextCursor}`));
-  assert.deepEqual(second.data.map((r: any) => [r.id, r.tipo, r.termo]), [[ids[0], 'CPF', '529.982.247-25']]);
+  assert.deepEqual(second.data.items.map((r: any) => [r.id, r.tipo, r.termo]), [[ids[0], 'CPF', '529.982.247-25']]);
   assert.equal(second.meta.pagination.nextCursor, null);
 });
 

@@ -5,11 +5,11 @@
  * listing, synchronizing, qualifying and archiving are free. Another account's radar is a 404.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { createRadar } from './create.ts';
@@ -54,13 +54,13 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
   defineRoute(app, {
     method: 'GET', url: BASE,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List the account\'s radars, newest first', description: 'Free. Deactivated radars are listed too (`status: DESATIVADO`). Cursor pagination.' },
-    schema: { querystring: RadarListQuery, data: Type.Array(Radar) },
+    schema: { querystring: RadarListQuery, data: listSchema('items', Radar) },
     handler: async (req) => {
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const before = decodeCursor<{ c: string; id: string }>('radares', req.query.cursor, ['c', 'id']);
-      const rows = await m.store.list(req.auth!.account.id, limit + 1, before);
-      const { items, pagination } = page(rows, limit, 'radares', (r) => ({ c: r.criado_em, id: r.id }));
-      return { data: items.map(radarView), meta: { pagination } };
+      const rows = await m.store.list(req.auth!.account.id, w.read, before);
+      const { items, pagination } = page(rows, w, 'radares', (r) => ({ c: r.criado_em, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map(radarView), pagination), meta: { pagination } };
     },
   });
 
@@ -68,7 +68,7 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
     method: 'GET', url: `${BASE}/resultados`,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Results of all the account\'s radars found on one day',
       description: 'Free. `dia` is the UTC day the results were found (default today); `arquivados=true|false` filters. Newest first, cursor pagination. Results of deactivated radars stay listed.' },
-    schema: { querystring: DayQuery, data: Type.Array(RadarResult) },
+    schema: { querystring: DayQuery, data: listSchema('items', RadarResult) },
     handler: async (req) => {
       const dia = req.query.dia ?? iso(s.clock.now()).slice(0, 10);
       if (Number.isNaN(Date.parse(`${dia}T00:00:00Z`)) || iso(new Date(`${dia}T00:00:00Z`)).slice(0, 10) !== dia) {
@@ -76,10 +76,10 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       }
       const filters = { arquivados: req.query.arquivados };
       const listing = `radar-resultados-dia:${dia}:${filters.arquivados ?? ''}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
-      const rows = await m.store.resultsOfDay(req.auth!.account.id, dia, filters, limit + 1, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
-      return { data: items.map(resultView), meta: { pagination, dia } };
+      const w = pageWindow(req.query);
+      const rows = await m.store.resultsOfDay(req.auth!.account.id, dia, filters, w.read, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
+      const { items, pagination } = page(rows, w, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map(resultView), pagination), meta: { pagination, dia } };
     },
   });
 
@@ -131,17 +131,17 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
     method: 'GET', url: `${BASE}/:id/resultados`,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Persisted results of a radar, newest first',
       description: `Free. Filters \`arquivados=true|false\` and \`qualificacao\`; \`meta.resultadosTotal\` counts every result of the radar. \`sincronizar=true\` checks the radar first (it may query the provider: use it sparingly), at most once per radar every ${SYNC_MIN_INTERVAL_MS / 1000} s: \`meta.sincronizacao\` is \`{executada: true, novos}\`, or \`{executada: false, motivo, proximaPermitidaEm}\` with the stored results. A provider failure during it is 503 SOURCE_UNAVAILABLE (free).` },
-    schema: { params: RadarParams, querystring: ResultsQuery, data: Type.Array(RadarResult) },
+    schema: { params: RadarParams, querystring: ResultsQuery, data: listSchema('items', RadarResult) },
     handler: async (req) => {
       const radar = await own(req.auth!.account.id, req.params.id);
       const sincronizacao = req.query.sincronizar ? await synchronize(m, radar) : undefined;
       const filters = { arquivados: req.query.arquivados, qualificacao: req.query.qualificacao };
       const listing = `radar-resultados:${radar.id}:${filters.arquivados ?? ''}:${filters.qualificacao ?? ''}`;
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
-      const rows = await m.store.results(radar.id, filters, limit + 1, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
-      const { items, pagination } = page(rows, limit, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
+      const w = pageWindow(req.query);
+      const rows = await m.store.results(radar.id, filters, w.read, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
+      const { items, pagination } = page(rows, w, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
       const resultadosTotal = (await m.store.byId(radar.id))!.resultados_total;
-      return { data: items.map(resultView), meta: { pagination, resultadosTotal, ...(sincronizacao ? { sincronizacao } : {}) } };
+      return { data: listData(req, s.config, 'items', items.map(resultView), pagination, resultadosTotal), meta: { pagination, resultadosTotal, ...(sincronizacao ? { sincronizacao } : {}) } };
     },
   });
 

@@ -6,9 +6,9 @@
  * asked for parties of that name, and their cases join the store before the search runs.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, encodeCursor, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, encodeCursor, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { isValidCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import { isValidCnpj, isValidCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
@@ -32,23 +32,26 @@ export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): v
       meta: { class: 'search', auth: true, charge: 'busca.termo', async: true, tag: TAG,
         summary: url === '/v1/busca' ? 'Search by term (compatibility path of /v1/busca/termo)' : 'Search by term: case number, CPF/CNPJ, names, classes, subjects',
         description: 'Parameter `q` (or `termo`). Best matches first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page; a page with no result is free.' },
-      schema: { querystring: SearchQuery, data: Type.Array(SearchHit) },
-      handler: (req) => search(m, req),
+      schema: { querystring: SearchQuery, data: listSchema('items', SearchHit) },
+      handler: (req) => search(m, req, s.config),
     });
   }
 }
 
-async function search(m: CaseParts, req: Req) {
+async function search(m: CaseParts, req: Req, config: Services['config']) {
   const term = (req.query.q ?? req.query.termo)?.trim();
   if (!term) throw new ApiError('MISSING_PARAMETER', 'Give the term in `q`.', { field: 'q', in: 'query' });
   if (req.query.q !== undefined && req.query.termo !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `q` or `termo`, not both.', { field: 'termo', in: 'query' });
-  const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+  const w = pageWindow(req.query);
+  const limit = w.limit;
   const listing = `busca:${foldText(term)}`;
-  const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? 0;
+  const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
   const { hits, more } = await findCases(m, term, limit, offset);
+  const pagination = { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null, page: w.pageNumber };
+  const items = hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).map((p) => p.nome) }));
   return {
-    data: hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).map((p) => p.nome) })),
-    meta: { pagination: { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null }, consulta: { termo: term }, ...sourcesMeta(m.sources) },
+    data: listData(req, config, 'items', items, pagination),
+    meta: { pagination, consulta: { termo: term }, ...sourcesMeta(m.sources) },
     free: hits.length === 0,
   };
 }

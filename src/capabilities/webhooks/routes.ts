@@ -10,7 +10,8 @@ import type { WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable 
 import { EVENT_NAMES, isEventKind } from '../../platform/events/kinds.ts';
 import { eventBody } from '../../platform/events/payload.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, PAGE_LIMIT_DEFAULT } from '../../platform/http/pagination.ts';
+import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { attemptDelivery } from '../../platform/webhooks/deliver-job.ts';
@@ -113,15 +114,15 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
     method: 'GET', url: '/v1/conta/webhook/entregas',
     meta: { class: 'account', auth: true, tag: TAG, summary: 'Delivery history, newest first',
       description: 'Free. Every delivery with each attempt (time, HTTP status, latency, the first KiB of the answer, the next attempt). Filters: `status`, `evento`. Cursor pagination.' },
-    schema: { querystring: DeliveryQuery, data: Type.Array(Delivery) },
+    schema: { querystring: DeliveryQuery, data: listSchema('items', Delivery) },
     handler: async (req) => {
-      const limit = req.query.limit ?? PAGE_LIMIT_DEFAULT;
+      const w = pageWindow(req.query);
       const listing = `entregas:${req.query.status ?? ''}:${req.query.evento ?? ''}`;
       const before = decodeCursor<{ id: string }>(listing, req.query.cursor, ['id'])?.id;
-      const rows = await deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before, limit: limit + 1 });
-      const { items, pagination } = page(rows, limit, listing, (d) => ({ id: d.id }));
+      const rows = await deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before, limit: w.read });
+      const { items, pagination } = page(rows, w, listing, (d) => ({ id: d.id }));
       const attempts = await deliveries.attempts(items.map((d) => d.id));
-      return { data: items.map((d) => deliveryView(d, attempts.get(d.id)!)), meta: { pagination } };
+      return { data: listData(req, s.config, 'items', items.map((d) => deliveryView(d, attempts.get(d.id)!)), pagination), meta: { pagination } };
     },
   });
 

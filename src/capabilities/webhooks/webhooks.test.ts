@@ -67,7 +67,7 @@ function settle(): void {
 }
 
 async function deliveriesOf(acc: TestAccount, query = '') {
-  return json(await call(acc, 'GET', `/v1/conta/webhook/entregas${query}`)).data as any[];
+  return json(await call(acc, 'GET', `/v1/conta/webhook/entregas${query}`)).data.items as any[];
 }
 
 test('the first read creates the configuration and shows the secret once; later reads show only its prefix', async () => {

@@ -58,6 +58,13 @@ export class AsyncRequestStore {
     return row;
   }
 
+  /** The account's operations newest first (unexpired), `limit` of them after `before`. */
+  async list(accountId: string, limit: number, before?: { c: string; id: string }): Promise<AsyncRequestsTable[]> {
+    let q = this.#db.selectFrom('async_requests').selectAll().where('account_id', '=', accountId).where('expires_at', '>', iso(this.#clock.now()));
+    if (before) q = q.where((eb) => eb.or([eb('created_at', '<', before.c), eb.and([eb('created_at', '=', before.c), eb('id', '<', before.id)])]));
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
   /** Housekeeping (the maintenance job): orphans finished, expired results dropped. */
   async sweep(): Promise<{ interrupted: number; results: number }> {
     return { interrupted: await this.interruptOrphans(), results: await this.purgeExpired() };

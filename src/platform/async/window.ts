@@ -36,16 +36,17 @@ export interface WindowDeps {
   background: BackgroundOperations;
 }
 
-function windowMs(config: Config, prefs: Preferences): number {
+/** What is left of the window, which runs from the request's arrival (`elapsedMs` ago), not from the handler's start. */
+function windowMs(config: Config, prefs: Preferences, elapsedMs: number): number {
   const window = Math.min(config.syncWindowMs, prefs.waitMs ?? Infinity);
-  return Math.max(0, window - config.syncWindowMarginMs);
+  return Math.max(0, window - config.syncWindowMarginMs - elapsedMs);
 }
 
 /**
  * The answer of an async-eligible run: its result when it ends within the window, else a 202 while
  * the work goes on (tracked, its lease renewed). `start` begins the work; its promise never rejects.
  */
-export async function answerWithinWindow(req: FastifyRequest, pending: PendingOperation, start: () => Promise<StoredResponse>, prefs: Preferences, deps: WindowDeps): Promise<StoredResponse> {
+export async function answerWithinWindow(req: FastifyRequest, pending: PendingOperation, start: () => Promise<StoredResponse>, prefs: Preferences, deps: WindowDeps, elapsedMs = 0): Promise<StoredResponse> {
   // Formatted only if the operation goes pending: most finish within the window.
   const submitted = deps.clock.now();
   // Asked for a 202: pending before the work starts, even if it turns out to be instant.
@@ -53,7 +54,7 @@ export async function answerWithinWindow(req: FastifyRequest, pending: PendingOp
   const work = start();
   if (!prefs.respondAsync) {
     let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([work, new Promise<typeof WINDOW_ELAPSED>((r) => { timer = setTimeout(r, windowMs(deps.config, prefs), WINDOW_ELAPSED); })]);
+    const first = await Promise.race([work, new Promise<typeof WINDOW_ELAPSED>((r) => { timer = setTimeout(r, windowMs(deps.config, prefs, elapsedMs), WINDOW_ELAPSED); })]);
     clearTimeout(timer);
     if (first !== WINDOW_ELAPSED) return first;
     // Already writing its result: the answer is moments away, so it stays synchronous.
@@ -72,6 +73,8 @@ export function statusUrl(req: FastifyRequest, config: Config, requestId: string
   return absoluteUrl(req, config, `/v1/requests/${requestId}`);
 }
 
+const PENDING_MESSAGE = 'A consulta continua em processamento no servidor. Consulte statusUrl após pollAfterMs; a cobrança acontece uma única vez, quando terminar.';
+
 /** The 202 of a pending operation (spec §2.2), with fresh poll hints. */
 export function pendingResponse(req: FastifyRequest, deps: { clock: Clock; config: Config }, requestId: string, submittedAt: string, extraHeaders: Record<string, string> = {}): StoredResponse {
   const pollAfterMs = deps.config.pollAfterMs;
@@ -82,7 +85,7 @@ export function pendingResponse(req: FastifyRequest, deps: { clock: Clock; confi
     nextPollAt: iso(addMs(deps.clock.now(), pollAfterMs)),
   };
   return jsonResponse(202, {
-    data: { requestId, status: 'PROCESSANDO', statusUrl: url, submittedAt, ...hints },
+    data: { requestId, status: 'PROCESSANDO', statusUrl: url, submittedAt, ...hints, message: PENDING_MESSAGE },
     ...hints,
     meta: { requestId },
   }, { location: url, 'retry-after': String(hints.pollAfterSeconds), ...extraHeaders });

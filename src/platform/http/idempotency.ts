@@ -1,6 +1,7 @@
 /**
- * `Idempotency-Key` on POST/PUT/PATCH/DELETE (beyond the spec; IETF draft semantics), per account,
- * kept TRAMITA_IDEMPOTENCY_TTL_HOURS:
+ * `Idempotency-Key` on POST/PUT/PATCH/DELETE and on charged GETs (beyond the spec; IETF draft
+ * semantics), per account, kept TRAMITA_IDEMPOTENCY_TTL_HOURS: a client that lost a lookup's answer
+ * sends it again with the same key and gets that answer, not a second charge.
  * - first use: claimed (INSERT … ON CONFLICT DO NOTHING), run, and its response stored;
  * - replay of a finished request: the stored response, byte for byte, never run or charged again;
  * - same key, different request (method, path, query or body): 422 IDEMPOTENCY_KEY_REUSED;
@@ -105,7 +106,7 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
   });
 
   const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!METHODS.has(req.method) || !req.auth) return;
+    if (req.method === 'HEAD' || !req.auth) return;
     const key = readKey(req);
     if (!key) return;
     const accountId = req.auth.account.id;
@@ -152,10 +153,11 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     return payload;
   };
 
-  // Only on the routes whose methods take the header: a GET pays for no hook at all.
+  // Only on the routes that take the header: writes, and GETs that charge. A free GET pays for no hook at all.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((m) => METHODS.has(m))) return;
+    const chargedGet = methods.includes('GET') && Boolean((route.config as { tramita?: { charge?: string } } | undefined)?.tramita?.charge);
+    if (!methods.some((m) => METHODS.has(m)) && !chargedGet) return;
     appendRouteHook(route, 'preHandler', preHandler);
     appendRouteHook(route, 'onSend', onSend);
   });

@@ -193,6 +193,6 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
     }
     const run = new Run(req, meta, price, deps);
     if (!run.pending) return sendStored(reply, await run.execute(handler));
-    return sendStored(reply, await answerWithinWindow(req, run.pending, () => run.execute(handler), prefs, deps));
+    return sendStored(reply, await answerWithinWindow(req, run.pending, () => run.execute(handler), prefs, deps, reply.elapsedTime));
   };
 }

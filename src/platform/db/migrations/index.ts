@@ -6,6 +6,7 @@ import * as m0003 from './0003_monitoring.ts';
 import * as m0004 from './0004_publications.ts';
 import * as m0005 from './0005_charge_tables.ts';
 import * as m0006 from './0006_case_summaries.ts';
+import * as m0007 from './0007_requests_by_account.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_publications': m0004,
   '0005_charge_tables': m0005,
   '0006_case_summaries': m0006,
+  '0007_requests_by_account': m0007,
 };
