@@ -21,6 +21,7 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
         data: {
           saldo: toBrl(balance), saldoCentavos: balance, moeda: 'BRL',
           conta: { id: a.id, nome: a.name, plano: a.plan, status: a.status, sandbox: a.sandbox === 1 },
+          credits: toBrl(balance), currency: 'BRL', accountStatus: a.status === 'active' ? 'ACTIVE' : 'INACTIVE',
         },
       };
     },

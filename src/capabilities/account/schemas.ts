@@ -9,6 +9,10 @@ export const Balance = Type.Object({
     id: Type.String(), nome: Type.String(), plano: Type.String(),
     status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]), sandbox: Type.Boolean(),
   }),
+  // What integrators of the commercial service read and validate (conventions §4.1).
+  credits: Type.Number({ description: 'Same as `saldo`.' }),
+  currency: Type.Literal('BRL'),
+  accountStatus: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]),
 });
 
 export const StatementEntry = Type.Object({

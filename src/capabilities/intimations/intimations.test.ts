@@ -124,7 +124,10 @@ test('POST creates one monitor per OAB, each charged once; creating an existing 
   const body = json(first);
   const [m] = body.data.monitoramentos;
   assert.match(m.id, /^int_/);
-  assert.deepEqual([m.oab, m.oab_estado, m.oab_numero, m.tipo, m.origem, m.status, m.reused], ['SP123456', 'SP', '123456', 'OAB', 'INTIMACOES', 'ATIVO', false]);
+  assert.deepEqual([m.oab, m.oab_estado, m.oab_numero, m.tipo, m.origem, m.status, m.situacao, m.reused], [{ estado: 'SP', numero: '123456' }, 'SP', '123456', 'OAB', 'INTIMACOES', 'ACTIVE', 'ATIVO', false]);
+  assert.deepEqual([m.estado, m.numero, m.termo, m.callbackEnabled], ['SP', '123456', 'OAB/SP 123456', false]);
+  assert.deepEqual(body.data.billing, { billableOabs: 1, pricePerNewOab: 1, creditsCharged: 1 });
+  assert.deepEqual(body.data.callback, { enabled: false, mode: null });
   assert.deepEqual([m.desde, m.evento, m.tribunais, m.webhookUrl, m.preco], [today(), 'diario_movimentacao_nova', null, null, 1]);
   assert.equal(m.proximaVerificacaoEm, clock.now().toISOString(), 'checked at the next cycle');
   assert.equal(m.proximaCobrancaEm, new Date(clock.now().getTime() + RENEWAL_PERIOD_MS).toISOString());
@@ -139,12 +142,14 @@ test('POST creates one monitor per OAB, each charged once; creating an existing 
   assert.equal(json(again).data.monitoramentos[0].reused, true);
   assert.deepEqual(json(again).data.reutilizados, ['SP123456']);
   assert.deepEqual(json(again).data.cobranca, { oabsCobradas: [], precoPorOab: 1, total: 0 });
+  assert.deepEqual(json(again).data.billing, { billableOabs: 0, pricePerNewOab: 1, creditsCharged: 0 });
   assert.equal(json(again).meta.creditsCharged, 0);
 
   const many = await create(acc, { oab: 'MG 55555', oabs: ['SP:123456', '98.765/RJ', 'rj:098765'] });
   assert.equal(many.statusCode, 201, many.body);
   const manyBody = json(many);
-  assert.deepEqual(manyBody.data.monitoramentos.map((x: any) => [x.oab, x.reused]), [['MG55555', false], ['SP123456', true], ['RJ98765', false]]);
+  assert.deepEqual(manyBody.data.monitoramentos.map((x: any) => [x.termo, x.reused]), [['OAB/MG 55555', false], ['OAB/SP 123456', true], ['OAB/RJ 98765', false]]);
+  assert.deepEqual(manyBody.data.billing, { billableOabs: 2, pricePerNewOab: 1, creditsCharged: 2 });
   assert.deepEqual(manyBody.data.cobranca, { oabsCobradas: ['MG55555', 'RJ98765'], precoPorOab: 1, total: 2 });
   assert.deepEqual(manyBody.data.reutilizados, ['SP123456']);
   assert.deepEqual([manyBody.meta.creditsCharged, manyBody.meta.creditsRemaining], [2, 7]);
@@ -218,7 +223,7 @@ test('PUT changes webhook_url and tribunais for free; DELETE removes (again: unc
   const del = await call(acc, 'DELETE', `${PATH}?oab_estado=${oab.slice(0, 2)}&oab_numero=${oab.slice(2)}`);
   assert.equal(del.statusCode, 200, del.body);
   const removed = json(del).data;
-  assert.deepEqual([removed.id, removed.status, removed.removidoEm, removed.proximaVerificacaoEm], [created.id, 'REMOVIDO', clock.now().toISOString(), null]);
+  assert.deepEqual([removed.id, removed.status, removed.situacao, removed.removidoEm, removed.proximaVerificacaoEm], [created.id, 'INACTIVE', 'REMOVIDO', clock.now().toISOString(), null]);
   const again = await call(acc, 'DELETE', `${PATH}?oab=${oab}`);
   assert.equal(again.statusCode, 200);
   assert.deepEqual(json(again).data, removed);
@@ -545,7 +550,7 @@ test('renewal: every 30 days one more debit per OAB; a balance that no longer co
   const back = await create(poor, { oab: poorOab });
   assert.equal(back.statusCode, 201, back.body);
   const revived = json(back).data.monitoramentos[0];
-  assert.deepEqual([revived.id, revived.status, revived.reused, revived.desde], [poorId, 'ATIVO', false, today()]);
+  assert.deepEqual([revived.id, revived.status, revived.situacao, revived.reused, revived.desde], [poorId, 'ACTIVE', 'ATIVO', false, today()]);
   assert.deepEqual((await debits(poor.accountId)).map((r) => r.operation_id), [`${poorId}:1`, `${poorId}:2`]);
   source.queries.length = 0;
   await cycle();

@@ -28,7 +28,7 @@ import { findPublication, storedPublication } from '../publications/store.ts';
 import { dayRange, requestedOabs } from './input.ts';
 import {
   CreatedIntimationMonitors, CreateIntimationBody, HistoryQuery, Intimation, IntimationMatch, IntimationMonitor, IntimationsQuery,
-  ListIntimationMonitorsQuery, OneOabQuery, PublicationParams, UpdateIntimationBody, OabPair,
+  ListIntimationMonitorsQuery, OneOabQuery, OptionalOabQuery, PublicationParams, UpdateIntimationBody, OabPair,
 } from './schemas.ts';
 import { deliveriesOf, intimationsOf, matchesOf, type DayPosition, type MatchPosition } from './store.ts';
 import { listingTag } from './listing.ts';
@@ -74,10 +74,19 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         return creations;
       });
       const billed = creations.filter((c) => c.kind !== 'existing');
+      const callback = await callbackOf(s, account.id, webhookUrl ?? null);
+      const total = toBrl(billed.reduce((n, c) => n + c.monitor.preco_centavos, 0));
       const data = {
-        monitoramentos: creations.map((c) => ({ ...intimationView(c.monitor), reused: c.kind === 'existing' })),
-        cobranca: { oabsCobradas: billed.map((c) => c.monitor.valor), precoPorOab: toBrl(priceCentavos), total: toBrl(billed.reduce((n, c) => n + c.monitor.preco_centavos, 0)) },
+        monitoramentos: creations.map((c) => {
+          const view = intimationView(c.monitor);
+          return { ...view, estado: view.oab.estado, numero: view.oab.numero, callbackEnabled: c.monitor.webhook_url !== null || callback.enabled, reused: c.kind === 'existing' };
+        }),
+        cobranca: { oabsCobradas: billed.map((c) => c.monitor.valor), precoPorOab: toBrl(priceCentavos), total },
         reutilizados: creations.filter((c) => c.kind === 'existing').map((c) => c.monitor.valor),
+        // The names integrators of the commercial service read (conventions §4.12).
+        billing: { billableOabs: billed.length, pricePerNewOab: toBrl(priceCentavos), creditsCharged: total },
+        callback,
+        oabs: oabs.map((o) => oabPair(o.canonical)),
       };
       if (billed.length === 0) return { data, free: true };
       return { status: 201, data };
@@ -87,12 +96,19 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   defineRoute(app, {
     method: 'PUT', url: PATH,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Update an intimação monitor',
-      description: `Free. Body: ${OAB_FORMS}; \`webhook_url\` (HTTPS; null removes it: the account webhook then), \`tribunais\` (siglas; empty or null: every court). Fields left out keep their value. `
+      description: `Free. Body (or query, as integrators send it): ${OAB_FORMS}; \`webhook_url\` (HTTPS; null removes it: the account webhook then), \`tribunais\` (siglas; empty or null: every court). Fields left out keep their value. `
         + '404 NOT_FOUND when the account has no monitor of this OAB; 422 MONITOR_DEACTIVATED when it was removed (create it again instead).' },
-    schema: { body: UpdateIntimationBody, data: IntimationMonitor },
+    schema: { querystring: OptionalOabQuery, body: UpdateIntimationBody, data: IntimationMonitor },
     handler: async (req) => {
       const accountId = req.auth!.account.id;
-      const monitor = await ownMonitor(s, accountId, oabOfRequest(req.body, 'body'), 'update');
+      // Integrators send the OAB in the query and in the body (conventions §4.12); either names it.
+      const inQuery = req.query.oab !== undefined || req.query.oab_estado !== undefined || req.query.oab_numero !== undefined;
+      const inBody = req.body.oab !== undefined || req.body.oab_estado !== undefined || req.body.oab_numero !== undefined;
+      const oab = inBody || !inQuery ? oabOfRequest(req.body, 'body') : oabOfRequest(req.query, 'query');
+      if (inBody && inQuery && oabOfRequest(req.query, 'query').canonical !== oab.canonical) {
+        throw new ApiError('INVALID_PARAMETER', 'The OAB in the query and the one in the body differ.', { field: 'oab_numero', in: 'query' });
+      }
+      const monitor = await ownMonitor(s, accountId, oab, 'update');
       const changes = { tribunais: courtFilter(req.body.tribunais), webhookUrl: await webhookUrlOf(s, accountId, req.body.webhook_url) };
       return { data: intimationView(await updateMonitor(s, monitor, changes)) };
     },
@@ -113,9 +129,16 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   defineRoute(app, {
     method: 'GET', url: PATH,
     meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List intimação monitors, newest first',
-      description: 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.' },
+      description: `Free. ATIVO and SUSPENSO monitors unless \`status\` asks for one status (REMOVIDO included), newest first, \`limit\` 1–100 with \`cursor\` or \`page\`. With one OAB (${OAB_FORMS}): that OAB's monitor alone, 404 NOT_FOUND when the account never monitored it.` },
     schema: { querystring: ListIntimationMonitorsQuery, data: listSchema('items', IntimationMonitor) },
     handler: async (req) => {
+      const q = req.query;
+      if (q.oab !== undefined || q.oab_estado !== undefined || q.oab_numero !== undefined) {
+        // One OAB (what integrators ask, conventions §4.12): its monitor, live or removed; 404 when never monitored.
+        const monitor = await ownMonitor(s, req.auth!.account.id, oabOfRequest(q, 'query'), 'remove');
+        const pagination = { limit: 1, nextCursor: null, page: 1 };
+        return { data: listData(req, s.config, 'items', [intimationView(monitor)], pagination, 1), meta: { pagination } };
+      }
       const listing = `intimacoes.oab:${req.query.status ?? 'vivos'}`;
       const w = pageWindow(req.query);
       const before = decodeCursor<MonitorPosition>(listing, req.query.cursor, ['criadoEm', 'id']);
@@ -215,8 +238,11 @@ function oabTarget(oab: Oab) {
 }
 
 function intimationView(m: PublicationMonitorRow) {
-  const oab = m.valor;
-  return { ...monitorView(m), oab_estado: oab.slice(0, 2), oab_numero: oab.slice(2) };
+  const oab = oabPair(m.valor);
+  return {
+    ...monitorView(m), status: m.status === 'ATIVO' ? 'ACTIVE' : 'INACTIVE', situacao: m.status,
+    oab, termo: `OAB/${oab.estado} ${oab.numero}`, oab_estado: oab.estado, oab_numero: oab.numero,
+  };
 }
 
 const EXCERPT_CHARS = 400;
@@ -247,6 +273,13 @@ function intimationItem(p: Parameters<typeof publicationView>[0], links: Publica
     pagina: null, caderno: null,
     link: p.link,
   };
+}
+
+/** Whether this request's monitors will call back: their own `webhook_url` (MONITOR), else the account's active webhook (CONTA). */
+async function callbackOf(s: Services, accountId: string, webhookUrl: string | null): Promise<{ enabled: boolean; mode: 'MONITOR' | 'CONTA' | null }> {
+  if (webhookUrl) return { enabled: true, mode: 'MONITOR' };
+  const config = await s.webhooks.configs.get(accountId);
+  return config?.url && config.ativo ? { enabled: true, mode: 'CONTA' } : { enabled: false, mode: null };
 }
 
 /** The account's monitor of this OAB for an update (404, or 422 once removed) or a removal (the removed one again). */

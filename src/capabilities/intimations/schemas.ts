@@ -25,8 +25,12 @@ export const UpdateIntimationBody = Type.Object({
 
 export const OneOabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
 
+/** The OAB in the query of a PUT, beside (or instead of) the body. */
+export const OptionalOabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
+
 export const ListIntimationMonitorsQuery = Type.Object({
   ...PageQuery,
+  ...OabFields,
   status: Type.Optional(MonitorStatus('Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for).')),
 }, { additionalProperties: false });
 
@@ -60,22 +64,33 @@ export const PublicationParams = Type.Object({
   diarioId: Type.String({ minLength: 1, maxLength: 64, description: 'The publication id (`diarioId` / `intimacaoId` of GET /v1/intimacoes: DJEN\'s id).' }),
 }, { additionalProperties: false });
 
-export const IntimationMonitor = Type.Intersect([PublicationMonitor, Type.Object({
+export const OabPair = Type.Object({ estado: Type.String(), numero: Type.String() });
+
+/** A publication monitor whose status, OAB and term have the shapes integrators read (conventions §4.12). */
+export const IntimationMonitor = Type.Intersect([Type.Omit(PublicationMonitor, ['status', 'oab', 'termo']), Type.Object({
+  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], { description: 'ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which).' }),
+  situacao: MonitorStatus('ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable).'),
+  oab: OabPair,
+  termo: Type.String({ description: 'e.g. `OAB/SP 123456`.' }),
   oab_estado: Type.String(),
   oab_numero: Type.String(),
 })]);
 
 export const CreatedIntimationMonitors = Type.Object({
-  monitoramentos: Type.Array(Type.Intersect([IntimationMonitor, Type.Object({ reused: Type.Boolean({ description: 'true: the account\'s live monitor of this OAB, returned free.' }) })])),
+  monitoramentos: Type.Array(Type.Intersect([IntimationMonitor, Type.Object({
+    estado: Type.String(), numero: Type.String(), callbackEnabled: Type.Boolean(),
+    reused: Type.Boolean({ description: 'true: the account\'s live monitor of this OAB, returned free.' }),
+  })])),
   cobranca: Type.Object({
     oabsCobradas: Type.Array(Type.String(), { description: 'OABs charged by this request (created or reactivated).' }),
     precoPorOab: Type.Number({ description: 'BRL per OAB and 30-day period (`intimacoes.monitor_oab`).' }),
     total: Type.Number({ description: 'BRL charged by this request (= meta.creditsCharged).' }),
   }),
   reutilizados: Type.Array(Type.String(), { description: 'OABs that already had a live monitor: not charged again.' }),
+  billing: Type.Object({ billableOabs: Type.Integer(), pricePerNewOab: Type.Number(), creditsCharged: Type.Number() }, { description: 'The same charge in the names integrators read.' }),
+  callback: Type.Object({ enabled: Type.Boolean(), mode: Nullable(Type.Union([Type.Literal('MONITOR'), Type.Literal('CONTA')])) }),
+  oabs: Type.Array(OabPair),
 });
-
-export const OabPair = Type.Object({ estado: Type.String(), numero: Type.String() });
 
 export const Intimation = Type.Intersect([Publication, Type.Object({
   intimacaoId: Type.String({ description: 'Same as `id`.' }),

@@ -5,7 +5,11 @@ import { PageQuery } from '../../platform/http/pagination.ts';
 import { OabFields } from '../publications/oab-params.ts';
 
 export const OabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
-export const OabPageQuery = Type.Object({ ...OabFields, ...PageQuery }, { additionalProperties: false });
+export const OabPageQuery = Type.Object({
+  ...OabFields, ...PageQuery,
+  // Sent by integrators of the commercial service (conventions §4.8). DJEN prints no inscription type, so it filters nothing here.
+  oab_tipo: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed.' })),
+}, { additionalProperties: false });
 
 export const LawyerProcess = Type.Object({
   numeroCnj: Type.String({ description: 'Masked CNJ number.' }),

@@ -144,7 +144,7 @@ test('bad numbers: 400 INVALID_CNJ, 400 MISSING_PARAMETER, STF 422 COURT_NOT_COV
   const notCovered = await create(acc, { numero_cnj: stf });
   assert.equal(notCovered.statusCode, 422, notCovered.body);
   assert.equal(json(notCovered).error.code, 'COURT_NOT_COVERED');
-  const badFrequency = await create(acc, { numero_cnj: freshCase().numero, frequencia: 'MENSAL' });
+  const badFrequency = await create(acc, { numero_cnj: freshCase().numero, frequencia: 'ANUAL' });
   assert.equal(badFrequency.statusCode, 400);
   assert.equal((await debits(acc.accountId)).length, 0);
   assert.equal((await db.selectFrom('case_monitors').select('id').where('account_id', '=', acc.accountId).execute()).length, 0);

@@ -1,11 +1,12 @@
 /** Request and response schemas of the case monitors (spec §4.8); they feed validation and OpenAPI. */
+import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
 
 const described = (description?: string) => (description ? { description } : {});
-const Frequency = (description?: string) => Type.Union([Type.Literal('HORARIA'), Type.Literal('DIARIA'), Type.Literal('SEMANAL')], described(description));
+const Frequency = (description?: string) => Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), described(description));
 const Status = (description?: string) => Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], described(description));
 const CnjField = (name: string) => Type.String({ minLength: 1, maxLength: 40, description: `CNJ number, masked or 20 digits (\`${name}\`; send this or its twin).` });
 
@@ -17,6 +18,7 @@ export const CreateMonitorBody = Type.Object({
     description: 'HTTPS receiver of this monitor\'s events (spec §6, pattern 2); null or absent: the account webhook.',
   }))),
   frequencia: Type.Optional(Frequency('How often the case is checked; default DIARIA.')),
+  tribunal: Type.Optional(Nullable(Type.String({ minLength: 2, maxLength: 10, description: 'Court sigla (what integrators of the commercial service send). It must be the court of the number: DataJud indexes a case under its own court, with every instance of it.' }))),
 }, { additionalProperties: false });
 
 export const MonitorParams = Type.Object({
@@ -45,4 +47,15 @@ export const Monitor = Type.Object({
   ultimoErro: Nullable(Type.String()),
   criadoEm: Type.String(),
   removidoEm: Nullable(Type.String()),
+  // The names integrators of the commercial service read (conventions §4.13).
+  numero_cnj: Type.String({ description: 'Same as `numeroCnj`.' }),
+  ativo: Type.Boolean({ description: '`status` is ATIVO.' }),
+  valorMensal: Type.Number({ description: 'Same as `preco`: BRL per 30-day period.' }),
+  moeda: Type.Literal('BRL'),
+  cobranca: Type.Object({
+    recorrencia: Type.Literal('MENSAL'), valorMensal: Type.Number(), proximoDebitoEm: Nullable(Type.String()),
+    status: Type.String({ description: 'Same as the monitor\'s `status`.' }), observacao: Nullable(Type.String()),
+  }),
+  atualizadoEm: Type.String(),
+  desativadoEm: Nullable(Type.String({ description: 'Same as `removidoEm`.' })),
 });

@@ -80,5 +80,11 @@ export function monitorView(m: MonitorRow) {
     status: m.status, situacao: m.situacao, preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades,
     ultimaVerificacaoEm: m.ultima_verificacao_em, proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
     proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, removidoEm: m.removido_em,
+    numero_cnj: formatCnj(m.numero_cnj), ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
+    cobranca: {
+      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
+      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
+    },
+    atualizadoEm: m.atualizado_em, desativadoEm: m.removido_em,
   };
 }

@@ -11,7 +11,7 @@ export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<B
   const done = new Promise<Buffer>((resolve, reject) => { doc.on('end', () => resolve(Buffer.concat(chunks))); doc.on('error', reject); });
 
   doc.fontSize(16).text(`Processo ${cover.numeroCnj}`);
-  doc.fontSize(10).fillColor('#555').text(`${cover.tribunal} · ${cover.grau ?? ''} · fonte ${cover.fontes[0].nome}${cover.fontes[0].sandbox ? ' (SANDBOX: dados fictícios)' : ''}`);
+  doc.fontSize(10).fillColor('#555').text(`${cover.tribunal} · ${cover.grau ?? ''} · fonte ${cover.fontes[0]?.fonteDados ?? '—'}${cover.fontes[0]?.sandbox ? ' (SANDBOX: dados fictícios)' : ''}`);
   doc.moveDown().fillColor('#000').fontSize(11);
   const line = (label: string, value: string | number | null | undefined) => doc.text(`${label}: ${value ?? '—'}`);
   line('Classe', cover.classe ? `${cover.classe.nome} (${cover.classe.codigo})` : null);
@@ -20,7 +20,7 @@ export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<B
   line('Sistema', cover.sistema?.nome);
   line('Ajuizamento', cover.dataAjuizamento);
   line('Última atualização', cover.ultimaAtualizacao);
-  line('Valor da causa', cover.valor_causa === null ? null : formatReais(Math.round(cover.valor_causa * 100)));
+  line('Valor da causa', cover.valorCausaCentavos === null ? null : formatReais(cover.valorCausaCentavos));
   line('Movimentações', cover.quantidadeMovimentacoes);
   if (cover.partes && cover.partes.length > 0) {
     doc.moveDown().fontSize(13).text('Partes').fontSize(11);

@@ -1,10 +1,10 @@
 /** The JSON integrators see for a case, built from the store (one shape for covers, lists and PDFs). */
-import { toBrl } from '../../platform/billing/prices.ts';
 import { JsonText } from '../../platform/http/stored-response.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
 import { courtBySigla } from '../../platform/courts/table.ts';
 import type { PartyRecord, Sources } from '../../platform/ports/sources.ts';
+import { processObject, valorCausaObject } from './process-object.ts';
 import { mainInstance, publicMovement, type StoredCase } from './store.ts';
 import type { Lookup } from './service.ts';
 
@@ -40,18 +40,16 @@ export function caseSummary(c: StoredCase) {
     grau: main?.grau ?? null,
     dataAjuizamento: c.row.data_ajuizamento,
     ultimaAtualizacao: c.row.atualizado_em,
-    valor_causa: valorCausa(c),
+    valor_causa: valorCausaObject(c.row.valor_causa_centavos),
   };
 }
 
-function valorCausa(c: StoredCase): number | null {
-  return c.row.valor_causa_centavos === null ? null : toBrl(c.row.valor_causa_centavos);
-}
-
-/** The cover (spec §2.3): `valor_causa` and its compatibility copy `fontes[0].capa.valor_causa`. */
+/**
+ * The cover (spec §2.3): Tramita's fields and the process object integrators read (process-object.ts),
+ * whose `valor_causa` object is the same at `data.valor_causa` and `data.fontes[0].capa.valor_causa`.
+ */
 export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
   const main = mainInstance(c);
-  const valor = valorCausa(c);
   const enrichment = c.row.detalhes_em ? 'CONCLUIDO' : opts.detailsConfigured ? 'AGENDADO' : 'INDISPONIVEL';
   return {
     ...caseSummary(c),
@@ -68,10 +66,7 @@ export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
     documentosPublicosDisponiveis: c.row.documentos_em !== null,
     // Parties and the case value come from the case-details provider, filled in the background.
     enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em },
-    fontes: [{
-      nome: c.row.fonte, sandbox: c.row.sandbox === 1, consultadoEm: c.row.consultado_em,
-      capa: { valor_causa: valor, classe: main?.classe ?? null, assuntos: main?.assuntos ?? [], orgaoJulgador: main?.orgaoJulgador ?? null, dataAjuizamento: c.row.data_ajuizamento },
-    }],
+    ...processObject(c),
   };
 }
 

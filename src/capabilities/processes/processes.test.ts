@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { formatReais } from '../../platform/format.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { createHarness, json } from '../../../test/harness.ts';
 
@@ -61,8 +62,9 @@ test('enrichment fills parties and the case value; valor_causa and its compatibi
   const body = json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers));
   assert.equal(body.data.enriquecimento.status, 'CONCLUIDO');
   assert.equal(body.data.valorCausaCentavos, c.valorCausaCentavos);
-  assert.equal(body.data.valor_causa, c.valorCausaCentavos! / 100);
-  assert.equal(body.data.fontes[0].capa.valor_causa, body.data.valor_causa);
+  assert.deepEqual(body.data.valor_causa, { valor: (c.valorCausaCentavos! / 100).toFixed(2), moeda: 'R$', valor_formatado: formatReais(c.valorCausaCentavos!) });
+  assert.deepEqual(body.data.fontes[0].capa.valor_causa, body.data.valor_causa);
+  assert.equal(Number(body.data.valor_causa.valor) * 100, c.valorCausaCentavos, 'integrators read it with Number()');
   assert.equal(body.data.partes.length, c.partes.length);
   assert.equal(body.data.partes[0].nome, c.partes[0].person.nome);
 });

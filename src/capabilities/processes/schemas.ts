@@ -22,11 +22,45 @@ export const Movement = Type.Object({
   grau: Type.String(),
   complementos: Type.Array(Type.Object({ codigo: Type.String(), nome: Type.String(), valor: Type.String(), descricao: Type.String() })),
   orgaoJulgador: Nullable(CodeName),
+  data: Type.String({ description: 'The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }),
+  conteudo: Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }),
+  tipo: Type.Literal('ANDAMENTO'),
+  classificacao_predita: Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }),
 });
 
 export const Party = Type.Object({
   polo: Type.String(), tipo: Type.String(), nome: Type.String(), tipoPessoa: Type.String(), documento: Nullable(Type.String()),
   advogados: Type.Array(Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()) })),
+});
+
+export const ValorCausa = Type.Object({
+  valor: Type.String({ description: 'Decimal string, e.g. `50000.00`.' }),
+  moeda: Type.String({ description: '`R$`.' }),
+  valor_formatado: Type.String({ description: 'e.g. `R$ 50.000,00`.' }),
+}, { description: 'The case value; null until the case-details provider gave it.' });
+
+const Envolvido = Type.Object({
+  nome: Type.String(), tipo: Type.String(), tipo_normalizado: Type.String(),
+  polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }), tipo_pessoa: Type.String(), tipoPessoa: Type.String(),
+  cpf: Nullable(Type.String()), cnpj: Nullable(Type.String()), documento: Nullable(Type.String()),
+  documentos: Type.Array(Type.Object({ numero: Type.String(), tipo: Type.String() })),
+  advogados: Type.Array(Type.Object({ nome: Type.String(), tipo_pessoa: Type.String(), oab: Type.Array(Type.Object({ numero: Type.String(), uf: Type.String() })) })),
+});
+
+const Fonte = Type.Object({
+  id: Type.String(), processo_fonte_id: Type.String(), descricao: Type.String({ description: 'e.g. `TJSP - 2º grau`.' }),
+  nome: Type.String({ description: 'The court\'s name.' }), sigla: Type.String(), tipo: Type.Literal('TRIBUNAL'),
+  grau: Type.Integer({ description: '1, 2 or 3.' }), grau_formatado: Type.String(), sistema: Nullable(Type.String()),
+  tribunal: Type.Object({ sigla: Type.String(), nome: Type.String(), segmento: Nullable(Type.String({ description: 'e.g. `JUSTICA_ESTADUAL`.' })), jtr: Nullable(Type.String()), estados: Type.Array(Type.String()) }),
+  capa: Type.Object({
+    classe: Nullable(Type.String()), assunto: Nullable(Type.String()), orgao_julgador: Nullable(Type.String()), valor_causa: Nullable(ValorCausa),
+    data_distribuicao: Nullable(Type.String({ description: 'yyyy-mm-dd' })), data_ajuizamento: Nullable(Type.String()),
+    situacao: Type.String({ description: '`Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement.' }),
+    ultimo_movimento: Nullable(Type.Object({ data: Type.String(), data_hora: Type.String(), descricao: Type.String(), codigo: Type.Integer() })),
+  }),
+  envolvidos: Type.Array(Envolvido),
+  quantidade_movimentacoes: Type.Integer(), segredo_justica: Type.Boolean(), arquivado: Type.Boolean(),
+  fonteDados: Type.String({ description: 'Where Tramita read it (DataJud).' }), sandbox: Type.Boolean(), consultadoEm: Type.String(),
 });
 
 export const CaseSummary = Type.Object({
@@ -39,7 +73,7 @@ export const CaseSummary = Type.Object({
   grau: Nullable(Type.String()),
   dataAjuizamento: Nullable(Type.String()),
   ultimaAtualizacao: Nullable(Type.String()),
-  valor_causa: Nullable(Type.Number({ description: 'Case value in BRL; null until the case-details provider gave it.' })),
+  valor_causa: Nullable(ValorCausa),
 }, { additionalProperties: true });
 
 export const Cover = Type.Intersect([CaseSummary, Type.Object({
@@ -52,10 +86,14 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
   ultimaMovimentacao: Nullable(Movement),
   documentosPublicosDisponiveis: Type.Boolean(),
   enriquecimento: Type.Object({ status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')]), concluidoEm: Nullable(Type.String()) }),
-  fontes: Type.Array(Type.Object({
-    nome: Type.String(), sandbox: Type.Boolean(), consultadoEm: Type.String(),
-    capa: Type.Object({ valor_causa: Nullable(Type.Number()) }, { additionalProperties: true }),
-  })),
+  // The process object integrators of the commercial service read (conventions §4.2).
+  numero_cnj: Type.String({ description: 'Masked.' }),
+  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
+  poloAtivo: Nullable(Type.String()), poloPassivo: Nullable(Type.String()),
+  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
+  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
+  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valorCausa: Nullable(ValorCausa),
+  fontes: Type.Array(Fonte, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
 })]);
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });

@@ -6,6 +6,8 @@
  * `get` keeps recently read cases in memory (CaseCache, below) and answers from there while the case
  * row's stamp is unchanged; every write of a case changes its stamp, whichever process made it.
  */
+import { formatDateBr } from '../../platform/format.ts';
+import { describeMovement } from './movement-text.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
@@ -209,8 +211,18 @@ function movementOfRow(r: CaseMovementsTable): MovementRecord {
 }
 
 /** A movement as integrators see it (the same shape in the API and in events). */
+/**
+ * A movement in REST and in events alike: Tramita's fields (TPU code, instance, complements) and the
+ * ones integrators of the commercial service read (conventions §4.3): `data` (dd/mm/aaaa, Brasília),
+ * `conteudo` (its text), `tipo` and `classificacao_predita` (here the TPU's own classification).
+ */
 export function publicMovement(m: MovementRecord) {
-  return { id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador };
+  const conteudo = describeMovement(m);
+  return {
+    id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador,
+    data: formatDateBr(m.dataHora), conteudo, tipo: 'ANDAMENTO' as const,
+    classificacao_predita: { nome: m.nome, descricao: conteudo, hierarquia: `TPU ${m.codigo}` },
+  };
 }
 
 function withoutMovements(i: InstanceRecord): StoredInstance {

@@ -265,7 +265,7 @@ test('PATCH refines the filters; the term is immutable; widening makes the next 
     [{ tribunais: ['TJSP', 'TJXX'] }, 'tribunais.1', 'INVALID_PARAMETER'],
     [{ variacoes: ['Outro Nome Qualquer'] }, 'variacoes', 'INVALID_PARAMETER'],
     [{ webhook_url: 'ftp://example.com/x' }, 'webhook_url', 'INVALID_WEBHOOK_URL'],
-    [{ frequencia: 'MENSAL' }, 'frequencia', 'INVALID_PARAMETER'],
+    [{ frequencia: 'ANUAL' }, 'frequencia', 'INVALID_PARAMETER'],
   ] as const) {
     const res = await call(h, acc, 'PATCH', url, body);
     assert.equal(res.statusCode, 400, res.body);
@@ -569,7 +569,7 @@ test('invalid bodies are 400 naming the field; nothing is created or charged', a
     [{ termo: 'Maria da Silva', termos_proibidos: ['!!!'] }, 'INVALID_PARAMETER', 'termos_proibidos.0'],
     [{ termo: 'Maria da Silva', classes: [''] }, 'INVALID_PARAMETER', 'classes.0'],
     [{ termo: 'Maria da Silva', webhook_url: 'ftp://example.com/hook' }, 'INVALID_WEBHOOK_URL', 'webhook_url'],
-    [{ termo: 'Maria da Silva', frequencia: 'MENSAL' }, 'INVALID_PARAMETER', 'frequencia'],
+    [{ termo: 'Maria da Silva', frequencia: 'ANUAL' }, 'INVALID_PARAMETER', 'frequencia'],
     [{ termo: 'Maria da Silva', outra: 1 }, 'UNKNOWN_PARAMETER', 'outra'],
   ];
   for (const [body, code, field] of cases) {

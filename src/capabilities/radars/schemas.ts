@@ -8,7 +8,7 @@ export const MAX_VARIATIONS = 20;
 export const MAX_ARCHIVE_IDS = 500;
 export const QUALIFICATIONS = ['RELEVANTE', 'IRRELEVANTE', 'EM_ANALISE'] as const;
 
-const Frequency = Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), { description: 'HORARIA, DIARIA (default) or SEMANAL.' });
+const Frequency = Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), { description: 'HORARIA, DIARIA (default), SEMANAL or MENSAL.' });
 const Words = (max: number, description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: max, description });
 
 /** The filters a radar can be created with and refined by PATCH (everything but the term). */

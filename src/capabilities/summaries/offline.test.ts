@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CaseFacts, FactMovement } from './facts.ts';
 import { OFFLINE_METHOD, SUMMARY_DISCLAIMER, writeOfflineSummary } from './offline.ts';
-import { describeMovement, phaseOf } from './phases.ts';
+import { describeMovement } from '../processes/movement-text.ts';
+import { phaseOf } from './phases.ts';
 
 const move = (grau: string, codigo: number, nome: string, dataHora: string, complemento?: string): FactMovement => ({
   grau, codigo: String(codigo), nome, dataHora, orgaoJulgador: null,

@@ -10,7 +10,8 @@
 import { formatDateBr, formatReais } from '../../platform/format.ts';
 import { htmlToText } from '../../platform/text.ts';
 import type { CaseFacts, FactInstance, FactMovement, FactParty } from './facts.ts';
-import { describeMovement as describe, phaseOf, type Phase } from './phases.ts';
+import { describeMovement as describe } from '../processes/movement-text.ts';
+import { phaseOf, type Phase } from './phases.ts';
 
 export const OFFLINE_METHOD = 'extrativo-v1';
 

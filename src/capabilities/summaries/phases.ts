@@ -50,19 +50,3 @@ export function phaseOf(m: Pick<FactMovement, 'codigo' | 'nome' | 'complementos'
   return null;
 }
 
-/** TPU leaves whose name only makes sense under their parent ("Definitivo" under "Arquivamento"). */
-const LEAF_NAMES = new Map<number, string>([[245, 'Arquivamento provisório'], [246, 'Arquivamento definitivo']]);
-
-/** The movement as a person reads it: its name, or its parent's with it, and what its complements add. */
-export function describeMovement(m: Pick<FactMovement, 'codigo' | 'nome' | 'complementos'>): string {
-  const name = LEAF_NAMES.get(Number(m.codigo)) ?? m.nome;
-  const lower = name.toLocaleLowerCase('pt-BR');
-  const extra: string[] = [];
-  for (const c of m.complementos) {
-    if (!c.nome || c.nome.toLocaleLowerCase('pt-BR') === lower) continue;
-    // "Petição" with complement "Petição (outras)": the complement says it all.
-    if (c.nome.toLocaleLowerCase('pt-BR').startsWith(lower)) return c.nome;
-    extra.push(c.nome);
-  }
-  return extra.length > 0 ? `${name} (${extra.join('; ')})` : name;
-}

@@ -260,7 +260,7 @@ export interface WebhookAttemptsTable {
   next_attempt_at: string | null;
 }
 
-export type MonitorFrequency = 'HORARIA' | 'DIARIA' | 'SEMANAL';
+export type MonitorFrequency = 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
 
 export interface CaseMonitorsTable {
   id: string;

@@ -1,13 +1,14 @@
 /**
  * Check frequencies of monitors and radars, and their renewal period. One unit is
  * TRAMITA_MONITOR_INTERVAL_MS (default 1 h, the production floor): HORARIA is one unit, DIARIA 24,
- * SEMANAL 168, so lowering the setting for a demo or a test speeds every frequency alike.
+ * SEMANAL 168, MENSAL 720 (30 days, what integrators of the commercial service send, conventions
+ * §4.13), so lowering the setting for a demo or a test speeds every frequency alike.
  */
 import type { MonitorFrequency } from '../db/schema.ts';
 
-export const FREQUENCIES: readonly MonitorFrequency[] = ['HORARIA', 'DIARIA', 'SEMANAL'];
+export const FREQUENCIES: readonly MonitorFrequency[] = ['HORARIA', 'DIARIA', 'SEMANAL', 'MENSAL'];
 export const DEFAULT_FREQUENCY: MonitorFrequency = 'DIARIA';
-const UNITS: Record<MonitorFrequency, number> = { HORARIA: 1, DIARIA: 24, SEMANAL: 168 };
+const UNITS: Record<MonitorFrequency, number> = { HORARIA: 1, DIARIA: 24, SEMANAL: 168, MENSAL: 720 };
 
 export function frequencyMs(f: MonitorFrequency, intervalMs: number): number {
   return UNITS[f] * intervalMs;

@@ -1,0 +1,111 @@
+/**
+ * The cover in the shape integrators of the commercial service read (reference/integrator-conventions.md
+ * §4.2, the Escavador process object): case-level fields at the top in snake_case, court data inside
+ * `fontes[]` (one per instance, first instance first) with `tribunal {sigla, …}`, a `capa` of strings
+ * and `envolvidos[]`. Tramita's own fields stay beside them (present.ts). `valor_causa` is the object
+ * `{valor: "50000.00", moeda: "R$", valor_formatado: "R$ 50.000,00"}` at the top and in every `capa`
+ * (spec §2.3: the same value at `data.valor_causa` and `data.fontes[0].capa.valor_causa`).
+ */
+import { brasiliaDateTime, formatReais } from '../../platform/format.ts';
+import { courtBySigla, type Court } from '../../platform/courts/table.ts';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import type { MovementRecord, PartyRecord } from '../../platform/ports/sources.ts';
+import { describeMovement } from './movement-text.ts';
+import type { StoredCase, StoredInstance } from './store.ts';
+
+/** TPU codes that close a case (tpu.md §4): 246 arquivamento definitivo, 22 baixa definitiva; 245 is provisional. */
+const CLOSING_CODES = new Set(['246', '22']);
+const PROVISIONAL_ARCHIVE = '245';
+
+const GRAUS: Record<string, { numero: number; nome: string }> = {
+  G1: { numero: 1, nome: '1º grau' }, JE: { numero: 1, nome: 'Juizado Especial' }, G2: { numero: 2, nome: '2º grau' },
+  TR: { numero: 2, nome: 'Turma Recursal' }, TRU: { numero: 2, nome: 'Turma Regional de Uniformização' },
+  TNU: { numero: 3, nome: 'Turma Nacional de Uniformização' }, SUP: { numero: 3, nome: 'Tribunal superior' },
+};
+const grauOf = (grau: string) => GRAUS[grau] ?? { numero: 1, nome: grau };
+
+const SEGMENTOS: Record<string, string> = {
+  Estadual: 'JUSTICA_ESTADUAL', Federal: 'JUSTICA_FEDERAL', Trabalho: 'JUSTICA_DO_TRABALHO', Eleitoral: 'JUSTICA_ELEITORAL',
+  Militar: 'JUSTICA_MILITAR', 'Militar Estadual': 'JUSTICA_MILITAR_ESTADUAL', Superior: 'TRIBUNAL_SUPERIOR',
+};
+
+export interface ValorCausa {
+  valor: string;
+  moeda: string;
+  valor_formatado: string;
+}
+
+export function valorCausaObject(centavos: number | null): ValorCausa | null {
+  if (centavos === null) return null;
+  return { valor: (centavos / 100).toFixed(2), moeda: 'R$', valor_formatado: formatReais(centavos) };
+}
+
+/** What the movements say of the case's state: `Arquivado` after a closing movement, else `Ativo`. */
+export function situacaoOf(latest: MovementRecord | null): string {
+  if (!latest) return 'Ativo';
+  if (CLOSING_CODES.has(latest.codigo)) return 'Arquivado';
+  if (latest.codigo === PROVISIONAL_ARCHIVE) return 'Arquivado provisoriamente';
+  return 'Ativo';
+}
+
+function tribunalObject(sigla: string, court: Court | undefined) {
+  return { sigla, nome: court?.nome ?? sigla, segmento: court ? SEGMENTOS[court.segmento] ?? court.segmento : null, jtr: court ? `${court.j}${court.tr}` : null, estados: court?.ufs ?? [] };
+}
+
+function envolvido(p: PartyRecord) {
+  const documento = p.documento;
+  const cpf = documento && documento.length === 11 ? documento : null;
+  const cnpj = documento && documento.length === 14 ? documento : null;
+  return {
+    nome: p.nome, tipo: p.tipo, tipo_normalizado: p.tipo, polo: p.polo.toUpperCase(), tipo_pessoa: p.tipoPessoa, tipoPessoa: p.tipoPessoa,
+    cpf, cnpj, documento, documentos: documento ? [{ numero: documento, tipo: cpf ? 'CPF' : 'CNPJ' }] : [],
+    advogados: p.advogados.map((a) => ({ nome: a.nome, tipo_pessoa: 'FISICA', oab: a.oab ? [{ numero: a.oab.numero, uf: a.oab.uf }] : [] })),
+  };
+}
+
+function ultimoMovimento(m: MovementRecord) {
+  const local = brasiliaDateTime(m.dataHora);
+  return { data: local.slice(0, 10), data_hora: local.replace(' ', 'T'), descricao: describeMovement(m), codigo: Number(m.codigo) || -1 };
+}
+
+function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situacao: string) {
+  const grau = grauOf(i.grau);
+  const latest = c.ultimaMovimentacao && c.ultimaMovimentacao.grau === i.grau ? c.ultimaMovimentacao : null;
+  return {
+    id: i.upstreamId, processo_fonte_id: i.upstreamId, descricao: `${c.row.tribunal} - ${grau.nome}`, nome: court?.nome ?? c.row.tribunal, sigla: c.row.tribunal,
+    tipo: 'TRIBUNAL', grau: grau.numero, grau_formatado: grau.nome, sistema: i.sistema?.nome ?? null,
+    tribunal: tribunalObject(c.row.tribunal, court),
+    capa: {
+      classe: i.classe?.nome ?? null, assunto: i.assuntos[0]?.nome ?? null, orgao_julgador: i.orgaoJulgador?.nome ?? null,
+      valor_causa: valorCausaObject(c.row.valor_causa_centavos), data_distribuicao: i.dataAjuizamento?.slice(0, 10) ?? null,
+      data_ajuizamento: i.dataAjuizamento, situacao, ultimo_movimento: latest ? ultimoMovimento(latest) : null,
+    },
+    envolvidos: (c.partes ?? []).map(envolvido),
+    quantidade_movimentacoes: i.quantidadeMovimentacoes, segredo_justica: i.nivelSigilo > 0, arquivado: situacao.startsWith('Arquivado'),
+    // Tramita's own: where the data came from, and whether it is the sandbox's.
+    fonteDados: c.row.fonte, sandbox: c.row.sandbox === 1, consultadoEm: c.row.consultado_em,
+  };
+}
+
+/** The top-level fields and `fontes[]` of the process object. */
+export function processObject(c: StoredCase) {
+  const court = courtBySigla(c.row.tribunal);
+  const situacao = situacaoOf(c.ultimaMovimentacao);
+  const ordered = [...c.instancias].sort((a, b) => grauOf(a.grau).numero - grauOf(b.grau).numero);
+  const first = (polo: string) => c.partes?.find((p) => p.polo === polo)?.nome ?? null;
+  const valor = valorCausaObject(c.row.valor_causa_centavos);
+  const inicio = c.row.data_ajuizamento?.slice(0, 10) ?? null;
+  return {
+    numero_cnj: formatCnj(c.row.numero_cnj),
+    titulo_polo_ativo: first('ATIVO'), titulo_polo_passivo: first('PASSIVO'), poloAtivo: first('ATIVO'), poloPassivo: first('PASSIVO'),
+    ano_inicio: inicio ? Number(inicio.slice(0, 4)) : null, data_inicio: inicio,
+    data_ultima_movimentacao: c.ultimaMovimentacao ? brasiliaDateTime(c.ultimaMovimentacao.dataHora).slice(0, 10) : null,
+    quantidade_movimentacoes: c.row.movimentos_total,
+    fontes_tribunais_estao_arquivadas: situacao === 'Arquivado',
+    nivel_sigilo: Math.max(0, ...c.instancias.map((i) => i.nivelSigilo)),
+    ativo: situacao === 'Ativo',
+    data_ultima_verificacao: c.row.consultado_em,
+    valor_causa: valor, valorCausa: valor,
+    fontes: ordered.map((i) => fonte(c, i, court, situacao)),
+  };
+}
