@@ -40,6 +40,7 @@ export interface Config {
   datajudBatchSize: number;
   portalUrl: string | undefined;
   /** Who writes AI summaries: a chat-completions model, the offline writer, or auto (issue 15). */
+  webhookProduct: string;
   summaryProvider: 'auto' | 'modelo' | 'extrativo';
   summaryUrl: string | undefined;
   summaryApiKey: string;
@@ -235,6 +236,11 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Key that encrypts secrets at rest (webhook secrets and bearer tokens, AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: a key is generated once into `TRAMITA_DATA_DIR/secret.key` (mode 600). Set it explicitly when several hosts share one PostgreSQL, and keep it: without it stored secrets cannot be read.' },
   { env: 'TRAMITA_WEBHOOK_ALLOW_PRIVATE', key: 'webhookAllowPrivate', default: 'false', parse: bool('TRAMITA_WEBHOOK_ALLOW_PRIVATE'),
     doc: 'Development and tests only: accepts `http://` webhook URLs and loopback or private targets. Off by default; a warning is logged at start when on. Never enable it where webhook URLs come from people you do not trust (SSRF).' },
+  { env: 'TRAMITA_WEBHOOK_PRODUCT', key: 'webhookProduct', default: 'Service', parse: (r) => {
+      if (!/^[A-Za-z][A-Za-z0-9]{0,39}$/.test(r)) throw new ConfigError(`TRAMITA_WEBHOOK_PRODUCT must be letters and digits, starting with a letter (at most 40), got "${r}"`);
+      return r;
+    },
+    doc: 'Product name of the webhook headers (spec §6.2): `X-<name>-Signature`, `X-<name>-Event`, `X-<name>-Delivery-Id`, `X-<name>-Timestamp` and `User-Agent: <name>-Webhook/1.0`. Default `Service`, as the spec writes them; set the name your integrators\' receivers read (e.g. `BuscaProcessos` sends `x-buscaprocessos-signature`). The Standard Webhooks headers (`webhook-*`) do not change.' },
   { env: 'TRAMITA_WEBHOOK_TIMEOUT_MS', key: 'webhookTimeoutMs', default: '10000', parse: int('TRAMITA_WEBHOOK_TIMEOUT_MS', 100, 10_000),
     doc: 'Time a receiver has to answer a delivery (spec §6.1: 10 s, the maximum); past it the attempt fails and is retried.' },
   { env: 'TRAMITA_WEBHOOK_MAX_ATTEMPTS', key: 'webhookMaxAttempts', default: '12', parse: int('TRAMITA_WEBHOOK_MAX_ATTEMPTS', 1, 100),

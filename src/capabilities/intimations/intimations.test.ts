@@ -13,6 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { SourceError, type PublicationRecord } from '../../platform/ports/sources.ts';
 import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
@@ -386,7 +387,12 @@ test('a new publication naming a monitored OAB: one diario_movimentacao_nova in 
     assert.equal(delivery.headers['x-service-event'], 'diario_movimentacao_nova');
     assert.equal(delivery.headers['x-service-signature'], signature(secret, delivery.raw));
     assert.equal(delivery.body.event, 'diario_movimentacao_nova');
-    assert.deepEqual([delivery.body.data.numeroCnj, delivery.body.data.tribunal], [news.numeroCnj, 'TJSP']);
+    assert.deepEqual([delivery.body.data.numeroCnjDigitos, delivery.body.data.tribunal], [news.numeroCnj, 'TJSP']);
+    // The commercial service's gazette shape, which integrators' receivers extract (conventions §9.3).
+    const movimentacao = delivery.body.data.movimentacao;
+    assert.equal(movimentacao.numero_processo, formatCnj(news.numeroCnj!));
+    assert.equal(movimentacao.processo.numero_novo, formatCnj(news.numeroCnj!));
+    assert.equal(movimentacao.conteudo, news.texto, 'the text as the court published it');
     assert.equal(delivery.body.data.publicacao.id, news.id);
     assert.deepEqual(delivery.body.data.monitoramento, { id: monitor.id, origem: 'INTIMACOES', tipo: 'OAB', termo: oab });
 

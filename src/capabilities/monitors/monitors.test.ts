@@ -259,7 +259,7 @@ test('the cycle: the first check finds the case (processo_encontrado + processo_
   assert.equal(events.length, 2);
   for (const e of events) {
     const data = JSON.parse(e.data);
-    assert.deepEqual([data.numeroCnj, data.tribunal, data.monitorId], [c.numero, c.court.sigla, id]);
+    assert.deepEqual([data.numeroCnjDigitos, data.numeroCnj, data.tribunal, data.monitorId], [c.numero, formatCnj(c.numero), c.court.sigla, id]);
   }
   assert.deepEqual(JSON.parse(events.find((e) => e.kind === 'processo_verificado')!.data).situacao, 'ENCONTRADO');
   assert.ok(await db.selectFrom('cases').select('numero_cnj').where('numero_cnj', '=', c.numero).executeTakeFirst(), 'the check stored the case');
@@ -304,7 +304,11 @@ test('new movements: nova_movimentacao and atualizacao_processo_concluida reach 
     assert.equal(update.data.novasMovimentacoes, m.novidades);
     assert.equal(update.data.monitorId, created.id);
     const news = rx.received.find((r) => r.event === 'nova_movimentacao')!.body;
-    assert.equal(news.data.numeroCnj, c.numero);
+    assert.equal(news.data.numeroCnj, formatCnj(c.numero));
+    assert.equal(news.data.processo.numero_unico, formatCnj(c.numero));
+    // The newest movement as the REST listing prints it: receivers deduplicate on data + conteudo.
+    const listed = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/movimentacoes?limit=1`, headers: acc.headers })).data.movimentacoes[0];
+    assert.deepEqual(news.data.event_data, { id: listed.id, data: listed.data, conteudo: listed.conteudo });
     assert.equal(news.data.movimentacoes.length, m.novidades);
     const verified = rx.received.slice(2).find((r) => r.event === 'processo_verificado')!.body;
     assert.deepEqual([verified.data.novasMovimentacoes, verified.data.situacao], [m.novidades, 'ENCONTRADO']);

@@ -19,8 +19,13 @@ import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
-import { CnjParams, Cover, DocumentParams, DocumentsQuery, Movement, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
+import { CnjParams, Cover, DocumentParams, DocumentsQuery, Movement, RefreshBody, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
 import { publicMovement } from './store.ts';
+
+const REFRESH_MESSAGE: Record<string, string> = {
+  PENDENTE: 'Atualização solicitada: o processo será consultado de novo nas fontes. Acompanhe em statusUrl; a cobrança acontece só quando ela terminar.',
+  PROCESSANDO: 'Uma atualização deste processo já está em andamento: acompanhe em statusUrl. Nada foi cobrado por este pedido.',
+};
 
 const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png' };
 const extensionOf = (mime: string) => EXTENSIONS[mime] ?? null;
@@ -80,14 +85,15 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
   defineRoute(app, {
     method: 'POST', url: '/v1/processos/cnj/:cnj/solicitar-atualizacao',
     meta: { class: 'async', auth: true, charge: REFRESH_QUERY_TYPE, tag: TAG, summary: 'Request an asynchronous refresh of a case',
-      description: 'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes.' },
-    schema: { params: CnjParams, data: Refresh },
+      description: 'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. '
+        + 'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is refreshed either way, at no extra cost.' },
+    schema: { params: CnjParams, body: RefreshBody, data: Refresh },
     handler: async (req, op) => {
       const cnj = cnjOf(req);
       if (!cnj.court.datajudAlias) throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
       const { refresh } = await requestRefresh(m, { accountId: req.auth!.account.id, numeroCnj: cnj.digits, requestId: req.id, priceCentavos: op.priceCentavos });
       // This answer charges nothing: the refresh job charges once, when it completes.
-      return { data: refreshView(req, refresh), free: true };
+      return { data: { ...refreshView(req, refresh), message: REFRESH_MESSAGE[refresh.status] ?? REFRESH_MESSAGE.PENDENTE }, free: true };
     },
   });
 

@@ -98,6 +98,10 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
+export const RefreshBody = Type.Object({
+  documentos_publicos: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: the public documents are refreshed either way.' })),
+}, { additionalProperties: false });
+
 export const Refresh = Type.Object({
   id: Type.String(),
   numeroCnj: Type.String(),
@@ -109,6 +113,7 @@ export const Refresh = Type.Object({
   erro: Nullable(Type.Object({ code: Type.String(), message: Nullable(Type.String()) })),
   preco: Type.Number({ description: 'BRL charged once, when the refresh completes.' }),
   statusUrl: Type.String(),
+  message: Type.Optional(Type.String({ description: 'What happens next, for a person (on the request only).' })),
 });
 
 export const PublicDocument = Type.Object({

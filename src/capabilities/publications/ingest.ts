@@ -109,7 +109,8 @@ export class PublicationIngest {
       data: {
         numeroCnj: r.numeroCnj, tribunal: r.tribunal,
         monitoramento: { id: m.id, origem: m.origem, tipo: m.tipo, termo: m.termo },
-        publicacao: publicationView(r, this.#links),
+        // The text as the court published it (HTML) beside publicationView's plain text: receivers read either.
+        publicacao: { ...publicationView(r, this.#links), textoHtml: r.texto },
       },
       raw: r.raw,
     });

@@ -177,7 +177,7 @@ test('a CPF/CNPJ radar: charged once, baseline without events; a new case of the
   assert.ok(mine.every((e) => e.kind === 'novo_processo_envolvido' && e.monitor_type === 'radar'));
   const delivered = rx.received.filter((r) => r.body.data?.radarId === radar.id);
   assert.equal(delivered.length, fresh.length, 'delivered to the radar\'s webhook_url');
-  assert.ok(delivered.some((r) => r.body.event === 'novo_processo_envolvido' && r.body.data.numeroCnj === caso.numero && r.headers['x-service-event'] === 'novo_processo_envolvido'));
+  assert.ok(delivered.some((r) => r.body.event === 'novo_processo_envolvido' && r.body.data.numeroCnjDigitos === caso.numero && r.body.data.numeroCnj === formatCnj(caso.numero) && r.headers['x-service-event'] === 'novo_processo_envolvido'));
   assert.equal((await debits(h, acc.accountId)).length, 1, 'checks are not charged');
 
   // Nothing new since: the next check adds nothing and announces nothing.

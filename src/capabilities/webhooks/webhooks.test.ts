@@ -117,7 +117,9 @@ test('a delivery is exactly the spec request: headers, bearer, HMAC over the raw
   }
   const body = JSON.parse(r.body);
   assert.deepEqual(Object.keys(body), ['id', 'event', 'source', 'created_at', 'data']);
-  assert.equal(body.data.numeroCnj, '00012345620248260100');
+  assert.equal(body.data.numeroCnj, '0001234-56.2024.8.26.0100', 'masked, as in REST');
+  assert.equal(body.data.numeroCnjDigitos, '00012345620248260100');
+  assert.equal(body.data.processo.numero_unico, '0001234-56.2024.8.26.0100');
   assert.equal(body.data.tribunal, 'TJSP');
   assert.equal(body.created_at, clock.now().toISOString());
 
@@ -299,7 +301,7 @@ test('a refresh the account asked for reaches its webhook as atualizacao_process
   const c = h.sources.sandbox!.dataset.cases.find((x) => x.filedAt <= clock.now().getTime())!;
   assert.equal((await call(acc, 'POST', `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, {})).statusCode, 200);
   await h.runJobs();
-  const r = rx.received.find((x) => JSON.parse(x.body).event === 'atualizacao_processo_concluida' && JSON.parse(x.body).data.numeroCnj === c.numero);
+  const r = rx.received.find((x) => JSON.parse(x.body).event === 'atualizacao_processo_concluida' && JSON.parse(x.body).data.numeroCnjDigitos === c.numero);
   assert.ok(r, 'delivered');
   assert.equal(JSON.parse(r.body).data.tribunal, c.court.sigla);
 });

@@ -5,6 +5,7 @@
  * account's pull feed, and creates the webhook deliveries with their jobs. So an event exists exactly
  * when its change does, and every delivery it owes is durable from that moment (at least once).
  */
+import { integratorData } from './integrator-shape.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, WebhookConfigsTable } from '../db/schema.ts';
@@ -51,9 +52,10 @@ export class EventLog {
     const id = newId('evt');
     const createdAt = iso(this.#clock.now());
     const source = e.source ?? 'tramita';
+    const data = integratorData(e.data);
     await trx.insertInto('domain_events').values({
       id, kind: e.kind, numero_cnj: e.numeroCnj, tribunal: e.tribunal, account_id: e.accountId ?? null, source,
-      data: JSON.stringify(e.data), raw: e.raw === undefined ? null : JSON.stringify(e.raw), created_at: createdAt,
+      data: JSON.stringify(data), raw: e.raw === undefined ? null : JSON.stringify(e.raw), created_at: createdAt,
     }).execute();
     const audience = await this.#audience(trx, e);
     if (audience.length === 0) return id;
@@ -68,7 +70,7 @@ export class EventLog {
     const configs = new Map<string, WebhookConfigsTable>(
       (await trx.selectFrom('webhook_configs').selectAll().where('account_id', 'in', accounts).execute()).map((c) => [c.account_id, c]),
     );
-    const envelope = { id, event: e.kind, source, created_at: createdAt, data: e.data, raw: e.raw ?? null };
+    const envelope = { id, event: e.kind, source, created_at: createdAt, data, raw: e.raw ?? null };
     for (const a of audience) {
       const config = configs.get(a.accountId);
       if (config) await this.#deliveries.plan(trx, config, a, envelope, e.kind);

@@ -50,7 +50,7 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
   const { secret, token } = configs.credentials(config);
   const headers = signDelivery({
     body: delivery.body, secret, token, event: delivery.event_name, deliveryId: delivery.id, messageId: delivery.event_id,
-    timestampSeconds: Math.floor(startedAt.getTime() / 1000),
+    timestampSeconds: Math.floor(startedAt.getTime() / 1000), product: s.config.webhookProduct,
   });
   const result = await sender.send({ url, headers, body: delivery.body });
   const last = attempt >= delivery.max_attempts;

@@ -1,14 +1,21 @@
 /**
  * The headers of one webhook delivery and its two signatures (docs/webhooks.md, "Signatures"):
- * - `X-Service-Signature` (spec §6.2): `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the
- *   secret string exactly as the customer sees it;
+ * - `X-Service-Signature` (spec §6.2; `Service` is TRAMITA_WEBHOOK_PRODUCT, so a deployment can send
+ *   the header names its integrators' receivers read): `sha256=` + hex HMAC-SHA256 of the raw body,
+ *   keyed with the secret string exactly as the customer sees it;
  * - `webhook-signature` (Standard Webhooks, standardwebhooks.com): `v1,` + base64 HMAC-SHA256 of
  *   `${id}.${timestamp}.${body}`, keyed with the base64-decoded part of the `whsec_…` secret, so any
  *   Standard Webhooks library verifies our deliveries.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-export const WEBHOOK_USER_AGENT = 'Service-Webhook/1.0';
+/** The product name of spec §6.2's header prefix and User-Agent; TRAMITA_WEBHOOK_PRODUCT replaces it. */
+export const DEFAULT_WEBHOOK_PRODUCT = 'Service';
+export const WEBHOOK_USER_AGENT = userAgentOf(DEFAULT_WEBHOOK_PRODUCT);
+
+export function userAgentOf(product: string): string {
+  return `${product}-Webhook/1.0`;
+}
 const SECRET_PREFIX = 'whsec_';
 
 /** A new signing secret in the Standard Webhooks format: `whsec_` + base64 of 24 random bytes. */
@@ -27,6 +34,8 @@ export interface DeliveryToSign {
   /** Identifies the message across resends: webhook-id. */
   messageId: string;
   timestampSeconds: number;
+  /** The product name in `X-<Product>-…` and `<Product>-Webhook/1.0` (default `Service`, spec §6.2). */
+  product?: string;
 }
 
 export function signDelivery(input: DeliveryToSign): Record<string, string> {
@@ -34,15 +43,17 @@ export function signDelivery(input: DeliveryToSign): Record<string, string> {
     throw new TypeError('signDelivery: timestampSeconds must be an integer number of seconds');
   }
   const timestamp = String(input.timestampSeconds);
+  const product = input.product ?? DEFAULT_WEBHOOK_PRODUCT;
+  const prefix = `x-${product.toLowerCase()}-`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'user-agent': WEBHOOK_USER_AGENT,
-    'x-service-event': input.event,
-    'x-service-delivery-id': input.deliveryId,
-    'x-service-timestamp': timestamp,
+    'user-agent': userAgentOf(product),
+    [`${prefix}event`]: input.event,
+    [`${prefix}delivery-id`]: input.deliveryId,
+    [`${prefix}timestamp`]: timestamp,
   };
   if (input.token) headers.authorization = `Bearer ${input.token}`;
-  if (input.secret) headers['x-service-signature'] = serviceSignature(input.secret, input.body);
+  if (input.secret) headers[`${prefix}signature`] = serviceSignature(input.secret, input.body);
   headers['webhook-id'] = input.messageId;
   headers['webhook-timestamp'] = timestamp;
   if (input.secret) {

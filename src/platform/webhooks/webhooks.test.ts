@@ -4,6 +4,7 @@
  * library and recomputed independently), the test vectors published in docs/webhooks.md, and the
  * sender against real HTTP receivers on 127.0.0.1.
  */
+import { loadConfig } from '../../config.ts';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -556,4 +557,18 @@ test('invalid header values and closed senders give errors, never exceptions', a
   assert.match((await sender.send({ url: 'not a url', headers: {}, body: '' })).error ?? '', /invalid URL/);
   sender.close();
   assert.equal((await sender.send({ url: urlOf(server), headers: {}, body: '{}' })).error, 'sender is closed');
+});
+
+test('TRAMITA_WEBHOOK_PRODUCT names the header prefix and the User-Agent; the HMAC and the Standard Webhooks headers stay', () => {
+  const input = sampleDelivery();
+  const branded = signDelivery({ ...input, product: 'BuscaProcessos' });
+  const plain = signDelivery(input);
+  assert.equal(branded['x-buscaprocessos-signature'], plain['x-service-signature']);
+  assert.equal(branded['x-buscaprocessos-event'], input.event);
+  assert.equal(branded['x-buscaprocessos-delivery-id'], input.deliveryId);
+  assert.equal(branded['user-agent'], 'BuscaProcessos-Webhook/1.0');
+  assert.equal(branded['webhook-signature'], plain['webhook-signature']);
+  assert.equal(branded['x-service-signature'], undefined);
+  assert.equal(loadConfig({}).webhookProduct, 'Service');
+  assert.throws(() => loadConfig({ TRAMITA_WEBHOOK_PRODUCT: 'Busca Processos' }), /TRAMITA_WEBHOOK_PRODUCT/);
 });
