@@ -19,7 +19,7 @@ const cases: [string, () => ReturnType<typeof post>, number, string, Record<stri
   ['an empty JSON body where fields are required', () => post(''), 400, 'MISSING_PARAMETER', { field: 'nome', in: 'body' }],
   ['a JSON array where an object is expected', () => post('[1,2]'), 400, 'INVALID_BODY'],
   ['a wrong content type', () => post('nome=x', 'application/x-www-form-urlencoded'), 400, 'UNSUPPORTED_CONTENT_TYPE'],
-  ['an oversized body', () => post(JSON.stringify({ nome: 'x'.repeat(4096) })), 400, 'BODY_TOO_LARGE'],
+  ['an oversized body', () => post(JSON.stringify({ nome: 'x'.repeat(4096) })), 413, 'BODY_TOO_LARGE'],
   ['a missing required field', () => post('{}'), 400, 'MISSING_PARAMETER', { field: 'nome', in: 'body' }],
   ['an unknown field', () => post('{"nome":"x","cor":"azul"}'), 400, 'UNKNOWN_PARAMETER', { field: 'cor', in: 'body' }],
   ['a field of the wrong type', () => post('{"nome":"x","quantidade":"muitos"}'), 400, 'INVALID_PARAMETER', { field: 'quantidade', in: 'body' }],
@@ -27,7 +27,7 @@ const cases: [string, () => ReturnType<typeof post>, number, string, Record<stri
   ['a prototype-poisoning body', () => post('{"nome":"x","__proto__":{"admin":true}}'), 400, 'INVALID_JSON'],
   ['a malformed query value', () => h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=abc', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'delayMs', in: 'query' }],
   ['an unknown route', () => h.inject({ method: 'GET', url: '/v1/processos/nada/aqui', headers: a.headers }), 404, 'ROUTE_NOT_FOUND'],
-  ['an unknown method on a known path', () => h.inject({ method: 'DELETE', url: '/v1/conta/saldo', headers: a.headers }), 404, 'ROUTE_NOT_FOUND'],
+  ['an unknown method on a known path', () => h.inject({ method: 'DELETE', url: '/v1/conta/saldo', headers: a.headers }), 405, 'METHOD_NOT_ALLOWED'],
   // What the fuzz drills found answering 500 (issue 14): each is refused before it reaches a handler or the database.
   ['a body nested deeper than 32 levels, with an Idempotency-Key', () => h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'content-type': 'application/json', 'idempotency-key': 'deep-1' }, payload: '{"a":'.repeat(100) + '1' + '}'.repeat(100) }), 400, 'INVALID_BODY', { in: 'body' }],
   ['a deeply nested array body', () => post('['.repeat(1_000) + ']'.repeat(1_000)), 400, 'INVALID_BODY'],
@@ -100,4 +100,35 @@ test('an action that needs no body runs with none, an empty one, or Content-Type
   const del = await h.inject({ method: 'DELETE', url: '/v1/monitoramentos/processos/mon_inexistente', headers: { ...a.headers, 'content-type': 'application/json' } });
   assert.equal(del.statusCode, 404, 'reaches the route: an empty DELETE with a JSON content type is not a bad body');
   assert.equal(json(del).error.code, 'NOT_FOUND');
+});
+
+test('messages are Portuguese by default, with the English text in detail; Accept-Language: en answers English', async () => {
+  const url = '/v1/processos/cnj/1234567-00.2020.8.26.0001';
+  const pt = json(await h.inject({ method: 'GET', url, headers: a.headers }));
+  assert.equal(pt.error.code, 'INVALID_CNJ');
+  assert.match(pt.error.message, /número CNJ é inválido/);
+  assert.match(pt.error.detail, /check digits/);
+  const en = json(await h.inject({ method: 'GET', url, headers: { ...a.headers, 'accept-language': 'en-US,en;q=0.9' } }));
+  assert.match(en.error.message, /check digits/);
+  assert.equal(en.error.detail, undefined);
+  const field = json(await h.inject({ method: 'GET', url: '/v1/conta/extrato?limit=0', headers: a.headers }));
+  assert.match(field.error.message, /Campo: limit \(na query\)/, 'names the field in Portuguese');
+});
+
+test('a known path with the wrong method is 405 with Allow; an enum names every allowed value; an unknown parameter names the accepted ones', async () => {
+  const wrong = await h.inject({ method: 'PATCH', url: '/v1/monitoramentos/processos/mon_x', headers: a.headers });
+  assert.equal(wrong.statusCode, 405);
+  assert.equal(json(wrong).error.code, 'METHOD_NOT_ALLOWED');
+  assert.deepEqual(wrong.headers.allow!.split(', ').sort(), ['DELETE', 'GET', 'HEAD']);
+  assert.equal((await h.inject({ method: 'GET', url: '/v1/nao-existe', headers: a.headers })).statusCode, 404);
+
+  const bad = json(await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: a.headers, payload: { numero_cnj: '5001234-56.2024.4.04.7100', frequencia: 'ANUAL' } }));
+  assert.equal(bad.error.code, 'INVALID_PARAMETER');
+  assert.deepEqual(bad.error.details.allowedValues, ['HORARIA', 'DIARIA', 'SEMANAL', 'MENSAL']);
+  assert.match(bad.error.message, /Valores aceitos: HORARIA, DIARIA, SEMANAL, MENSAL/);
+
+  const unknown = json(await h.inject({ method: 'GET', url: '/v1/conta/extrato?pagina=2', headers: a.headers }));
+  assert.equal(unknown.error.code, 'UNKNOWN_PARAMETER');
+  assert.deepEqual(unknown.error.details.accepted, ['limit', 'cursor', 'page']);
+  assert.match(unknown.error.message, /Parâmetros aceitos: limit, cursor, page/);
 });

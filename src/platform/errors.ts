@@ -1,3 +1,5 @@
+import { mensagem } from './errors-pt.ts';
+
 /**
  * The one registry of error codes (spec §7). Every error the API returns is one of these, with its
  * status and meaning; `docs/errors.md` and the OpenAPI document are generated from this table.
@@ -8,7 +10,7 @@ export const ERRORS = {
   INVALID_JSON: { status: 400, meaning: 'The body is not valid JSON.' },
   INVALID_BODY: { status: 400, meaning: 'The body is valid JSON but not the shape the operation takes.' },
   UNSUPPORTED_CONTENT_TYPE: { status: 400, meaning: 'The body\'s Content-Type is not one the operation accepts (send `application/json`).' },
-  BODY_TOO_LARGE: { status: 400, meaning: 'The body is larger than TRAMITA_BODY_LIMIT_BYTES.' },
+  BODY_TOO_LARGE: { status: 413, meaning: 'The body is larger than TRAMITA_BODY_LIMIT_BYTES.' },
   MISSING_PARAMETER: { status: 400, meaning: 'A required parameter is missing; `details.field` names it.' },
   UNKNOWN_PARAMETER: { status: 400, meaning: 'A parameter the operation does not take was sent; `details.field` names it.' },
   INVALID_PARAMETER: { status: 400, meaning: 'A parameter has the wrong type, format or range; `details.field` names it.' },
@@ -21,6 +23,7 @@ export const ERRORS = {
   INVALID_IDEMPOTENCY_KEY: { status: 400, meaning: 'The Idempotency-Key header is empty, repeated, or longer than 255 characters.' },
   MALFORMED_URL: { status: 400, meaning: 'The URL is not valid: a percent sign not followed by two hex digits, or an unencoded character where only encoded ones are allowed.' },
   MALFORMED_REQUEST: { status: 400, meaning: 'The HTTP request itself could not be read (a malformed request line or header); the connection is closed.' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists, but not with this method; the `Allow` header lists the methods it takes.' },
   REQUEST_TIMEOUT: { status: 408, meaning: 'The request was not received in time; the connection is closed.' },
   URI_TOO_LONG: { status: 414, meaning: 'A path segment is longer than the server accepts (100 characters).' },
   HEADERS_TOO_LARGE: { status: 431, meaning: 'The request\'s headers are larger than the server accepts (16 KiB); the connection is closed.' },
@@ -82,13 +85,25 @@ export function isApiError(e: unknown): e is ApiError {
 }
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+  error: { code: ErrorCode; message: string; detail?: string; details?: Record<string, unknown> };
   meta: { requestId: string };
 }
 
-export function errorBody(e: ApiError, requestId: string): ErrorBody {
+export type Language = 'pt' | 'en';
+
+/** `Accept-Language: en…` (its first tag) asks for English; anything else, or nothing, is Portuguese. */
+export function languageOf(acceptLanguage: string | undefined): Language {
+  return /^\s*en\b/i.test(acceptLanguage ?? '') ? 'en' : 'pt';
+}
+
+/**
+ * The error envelope (spec §7). `message` is for a person: Portuguese by default (errors-pt.ts), with
+ * the English text, often more specific, in `detail`; in English, `message` is that text.
+ */
+export function errorBody(e: ApiError, requestId: string, language: Language = 'pt'): ErrorBody {
+  const message = language === 'en' ? e.message : mensagem(e.code, e.details);
   return {
-    error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+    error: { code: e.code, message, ...(language === 'pt' ? { detail: e.message } : {}), ...(e.details ? { details: e.details } : {}) },
     meta: { requestId },
   };
 }

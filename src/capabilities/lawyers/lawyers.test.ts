@@ -160,7 +160,8 @@ test('DJEN refusing this country is a clear SOURCE_UNAVAILABLE, never "no public
     assert.equal(r.statusCode, 503, r.body);
     assert.equal(json(r).error.code, 'SOURCE_UNAVAILABLE');
     assert.equal(json(r).error.details.failure, 'geoblocked');
-    assert.match(json(r).error.message, /Brazil/);
+    assert.match(json(r).error.message, /fora do Brasil/, 'Portuguese by default, and actionable');
+    assert.match(json(r).error.detail, /Brazil/);
     assert.equal(await ledgerRows(acc, 'advogados.diarios_oficiais'), 0);
   } finally {
     sandbox.faults.reset();

@@ -6,9 +6,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { newId } from '../ids.ts';
 import { SourceError } from '../ports/sources.ts';
-import { ApiError, errorBody, isApiError } from '../errors.ts';
+import { ApiError, errorBody, isApiError, languageOf } from '../errors.ts';
 
 interface AjvError {
   keyword: string;
@@ -47,6 +48,12 @@ function fromValidation(validation: AjvError[], context: string | undefined): Ap
   }
   const field = fieldName(first.instancePath);
   if (where === 'body' && !field) return new ApiError('INVALID_BODY', `The body ${first.message ?? 'has the wrong shape'}.`, { in: where });
+  // A union of literals fails once per literal: name them all, not the first.
+  const allowedValues = validation.filter((e) => e.instancePath === first.instancePath && (e.keyword === 'const' || e.keyword === 'enum'))
+    .flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : (e.params.allowedValues as unknown[] | undefined) ?? []));
+  if (allowedValues.length > 0) {
+    return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" must be one of: ${allowedValues.join(', ')}.`, { field, in: where, allowedValues });
+  }
   return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" ${first.message ?? 'is invalid'}.`, { field, in: where, rule: first.keyword, ...first.params });
 }
 
@@ -93,7 +100,7 @@ export function toApiError(err: unknown): ApiError {
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tramita", ApiKey header="x-api-key"');
-  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(error, reply.request.id)));
+  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(error, reply.request.id, languageOf(reply.request.headers['accept-language']))));
 }
 
 /**
@@ -123,11 +130,52 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   socket.end(head + body, () => socket.destroy());
 }
 
+/** An unknown parameter's refusal names the ones the operation takes, from its schema. */
+function withAcceptedParameters(error: ApiError, req: FastifyRequest): ApiError {
+  if (error.code !== 'UNKNOWN_PARAMETER') return error;
+  const part = error.details?.in === 'query' ? 'querystring' : error.details?.in === 'body' ? 'body' : null;
+  const schema = part ? (req.routeOptions.schema as Record<string, { properties?: Record<string, unknown> } | undefined> | undefined)?.[part] : undefined;
+  const accepted = Object.keys(schema?.properties ?? {});
+  if (accepted.length === 0) return new ApiError(error.code, `${error.message} This operation takes no ${error.details?.in} parameters.`, { ...error.details, accepted });
+  return new ApiError(error.code, `${error.message} Accepted: ${accepted.join(', ')}.`, { ...error.details, accepted });
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * Every route's path in a router of its own, to tell a path that exists with other methods (405 with
+ * `Allow`) from one that does not (404). Fastify's own router answers only "not found".
+ */
+function knownPaths(app: FastifyInstance): (method: string, path: string) => string[] {
+  const router = FindMyWay();
+  const noop = () => {};
+  app.addHook('onRoute', (route) => {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      if ((METHODS as readonly string[]).includes(method) && !router.hasRoute(method as HTTPMethod, route.url)) router.on(method as HTTPMethod, route.url, noop);
+    }
+  });
+  return (method, path) => {
+    const allowed = METHODS.filter((m) => router.find(m, path) !== null);
+    // Fastify answers HEAD on every GET route (exposeHeadRoutes) without announcing it to onRoute.
+    if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
+    return allowed.includes(method as (typeof METHODS)[number]) ? [] : allowed;
+  };
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
+  const allowedMethods = knownPaths(app);
   app.setErrorHandler((err, req: FastifyRequest, reply) => {
-    const error = toApiError(err);
+    const error = withAcceptedParameters(toApiError(err), req);
     if (error.code === 'INTERNAL_ERROR') req.log.error({ err }, 'unhandled error');
     return sendError(reply, error);
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.url.split('?')[0]}.`)));
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allow = allowedMethods(req.method, path);
+    if (allow.length > 0) {
+      reply.header('allow', allow.join(', '));
+      return sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${path} takes ${allow.join(', ')}, not ${req.method}.`, { method: req.method, allow }));
+    }
+    return sendError(reply, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${path}.`));
+  });
 }

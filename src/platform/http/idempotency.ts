@@ -22,7 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError, errorBody } from '../errors.ts';
+import { ApiError, errorBody, languageOf } from '../errors.ts';
 import { appendRouteHook } from './hooks.ts';
 import { fromColumns, jsonResponse, sendStored, toColumns, type StoredResponse } from './stored-response.ts';
 
@@ -81,7 +81,7 @@ export async function keepIdempotentAnswer(trx: Kysely<DB>, req: FastifyRequest,
   if (!req.idempotencyKey || !req.auth) return;
   if ('chargedBy' in answer) {
     const error = new ApiError('IDEMPOTENCY_ANSWER_LOST', undefined, { requestId: req.id, searchLogId: answer.chargedBy });
-    const lost = jsonResponse(error.status, errorBody(error, req.id));
+    const lost = jsonResponse(error.status, errorBody(error, req.id, languageOf(req.headers['accept-language'])));
     await unanswered(trx, req).set({ status: 'charged', ...toColumns(lost) }).execute();
     req.idempotentCharged = true;
     return;

@@ -22,7 +22,7 @@ import { answerWithinWindow, type BackgroundOperations } from '../async/window.t
 import { specOf, type Charge, type ChargeReceipt, type DebitLine, type Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError, errorBody } from '../errors.ts';
+import { ApiError, errorBody, languageOf } from '../errors.ts';
 import { toApiError } from './error-handler.ts';
 import { keepIdempotentAnswer } from './idempotency.ts';
 import { parsePrefer } from './prefer.ts';
@@ -137,7 +137,7 @@ class Run implements OperationContext {
   async #fail(err: unknown): Promise<StoredResponse> {
     const error = toApiError(err);
     if (error.code === 'INTERNAL_ERROR') this.#req.log.error({ err }, 'operation failed');
-    const response = jsonResponse(error.status, errorBody(error, this.#req.id), error.headers);
+    const response = jsonResponse(error.status, errorBody(error, this.#req.id, languageOf(this.#req.headers['accept-language'])), error.headers);
     await this.pending?.complete(response).catch((e) => this.#req.log.error({ err: e }, 'could not store the final response'));
     return response;
   }
