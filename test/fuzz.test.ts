@@ -11,7 +11,8 @@ import { createHarness, type Harness, type TestAccount } from './harness.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface Parameter { in: 'path' | 'query' | 'header'; name: string }
-interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }
+interface BodySchema { properties?: Record<string, unknown>; $ref?: string }
+interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: BodySchema }> } }
 interface Shot { method: string; url: string; headers?: Record<string, string>; payload?: string }
 
 const DEEP = 2_000;
@@ -55,7 +56,7 @@ function withSegment(path: string, name: string, raw: string): string {
   return path.replace(`{${name}}`, raw).replace(/\{(\w+)\}/g, 'x1');
 }
 
-function shotsFor(method: string, path: string, op: Operation): Shot[] {
+function shotsFor(method: string, path: string, op: Operation, schemas: Record<string, BodySchema>): Shot[] {
   const params = op.parameters ?? [];
   const base = sample(path, params);
   const shots: Shot[] = [];
@@ -81,7 +82,10 @@ function shotsFor(method: string, path: string, op: Operation): Shot[] {
   }
   for (const type of CONTENT_TYPES) shots.push({ method, url: base, headers: { 'content-type': type }, payload: 'a=1' });
   for (const key of ['', ' ', 'ç', 'x'.repeat(256)]) shots.push({ method, url: base, headers: { ...json, 'idempotency-key': key }, payload: '{}' });
-  const properties = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  // Bodies are named schemas under components (`$ref`).
+  const named = body?.$ref ? schemas[body.$ref.replace('#/components/schemas/', '')] : body;
+  const properties = Object.keys(named?.properties ?? {});
   for (const name of properties) {
     for (const value of [...VALUES, ...TEXTS]) shots.push({ method, url: base, headers: json, payload: JSON.stringify({ [name]: value }) });
   }
@@ -110,13 +114,13 @@ test('hostile inputs to every operation of the OpenAPI document: no 5xx, and err
   const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'false' } });
   t.after(() => h.close());
   const account = await h.createAccount({ credits: 10_000 });
-  const doc = JSON.parse((await h.inject({ method: 'GET', url: '/v1/openapi.json', headers: account.headers })).body) as { paths: Record<string, Record<string, Operation>> };
+  const doc = JSON.parse((await h.inject({ method: 'GET', url: '/v1/openapi.json', headers: account.headers })).body) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, BodySchema> } };
   const failures: string[] = [];
   let sent = 0;
   const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
   assert.ok(operations.length >= 50, `the document lists every operation (${operations.length})`);
   for (const { path, method, op } of operations) {
-    for (const shot of shotsFor(method, path, op)) {
+    for (const shot of shotsFor(method, path, op, doc.components.schemas)) {
       sent++;
       const broken = await fire(h, account, shot);
       if (broken) failures.push(broken);

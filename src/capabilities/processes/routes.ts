@@ -49,7 +49,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos/cnj/:cnj/pdf',
-    meta: { class: 'lookup', auth: true, charge: 'processo.pdf', async: true, tag: TAG, summary: 'Case cover as a PDF', description: 'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`; the charge is in the `x-credits-*` headers.' },
+    meta: { class: 'lookup', auth: true, charge: 'processo.pdf', async: true, tag: TAG, summary: 'Case cover as a PDF', binary: 'application/pdf', description: 'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`; the charge is in the `x-credits-*` headers.' },
     schema: { params: CnjParams },
     handler: async (req) => {
       const lookup = await m.service.lookup(cnjOf(req));
@@ -137,7 +137,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos/cnj/:cnj/documentos/:documentId/download',
-    meta: { class: 'download', auth: true, charge: 'processo.documento_download', async: true, tag: TAG, summary: 'Download a public document', description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.' },
+    meta: { class: 'download', auth: true, charge: 'processo.documento_download', async: true, tag: TAG, summary: 'Download a public document', binary: 'application/octet-stream', description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.' },
     schema: { params: DocumentParams },
     handler: async (req) => {
       const cnj = parseCnjWithCourt(req.params.cnj, 'cnj');

@@ -1,11 +1,18 @@
 /**
- * OpenAPI 3.1 generated from the route schemas (spec §9). Error responses come from the error registry:
- * each operation lists the statuses it can answer, with the codes of each status.
+ * OpenAPI 3.1 generated from the route schemas (spec §9), for tools as well as people: every operation
+ * has an `operationId`, named schemas under `components` (`<OperationId>Response`, `<OperationId>Request`,
+ * `Error`, `Pending`) so generated clients get named types, an example built from its schema, the
+ * headers of spec §2.2 (Location, Retry-After), of rate limits (RateLimit-*) and of idempotency, and
+ * binary responses where the answer is a file. Error responses come from the error registry: each
+ * operation lists the statuses it can answer, with the codes of each status. `redocly lint` checks it
+ * in the suite (test/openapi.test.ts).
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Services } from '../services.ts';
 import { ERRORS } from '../errors.ts';
 import type { RouteMeta } from './route.ts';
+
+type Json = Record<string, unknown>;
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -16,7 +23,8 @@ const ERROR_SCHEMA = {
       required: ['code', 'message'],
       properties: {
         code: { type: 'string', enum: Object.keys(ERRORS) },
-        message: { type: 'string' },
+        message: { type: 'string', description: 'For a person: Portuguese by default, English with `Accept-Language: en`.' },
+        detail: { type: 'string', description: 'The English text, when the message is Portuguese.' },
         details: { type: 'object', additionalProperties: true },
       },
     },
@@ -33,7 +41,7 @@ const PENDING_SCHEMA = {
       properties: {
         requestId: { type: 'string' }, status: { type: 'string', const: 'PROCESSANDO' }, statusUrl: { type: 'string', format: 'uri' },
         submittedAt: { type: 'string', format: 'date-time' }, pollAfterSeconds: { type: 'integer' }, pollAfterMs: { type: 'integer' },
-        nextPollAt: { type: 'string', format: 'date-time' },
+        nextPollAt: { type: 'string', format: 'date-time' }, message: { type: 'string' },
       },
     },
     pollAfterSeconds: { type: 'integer' }, pollAfterMs: { type: 'integer' }, nextPollAt: { type: 'string', format: 'date-time' },
@@ -41,24 +49,67 @@ const PENDING_SCHEMA = {
   },
 };
 
-function codesWithStatus(status: number, relevant: (code: string) => boolean): string[] {
-  return Object.entries(ERRORS).filter(([code, e]) => e.status === status && relevant(code)).map(([code]) => code);
+/** A response header as @fastify/swagger takes it (a JSON schema; it writes the OpenAPI header object). */
+const header = (description: string, type = 'string') => ({ type, description });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': header('Requests allowed per window in this route class.', 'integer'),
+  'RateLimit-Remaining': header('Requests left in the current window.', 'integer'),
+  'RateLimit-Reset': header('Seconds until the window resets.', 'integer'),
+};
+const PENDING_HEADERS = {
+  Location: header('The status URL (`GET /v1/requests/{requestId}`), spec §2.2.'),
+  'Retry-After': header('Seconds to wait before polling, spec §2.2.', 'integer'),
+};
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function codesWithStatus(status: number): string[] {
+  return Object.entries(ERRORS).filter(([, e]) => e.status === status).map(([code]) => code);
 }
 
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
 /** The error statuses an operation can answer, by what the platform does around it. */
-function errorResponses(meta: RouteMeta, hasInput: boolean): Record<string, unknown> {
-  const statuses = new Set<number>([404, 500]);
+function errorResponses(meta: RouteMeta, hasInput: boolean, method: string): Record<string, unknown> {
+  const statuses = new Set<number>([404, 405, 500]);
   if (hasInput || meta.auth) statuses.add(400);
+  if (method !== 'GET') statuses.add(413);
   if (meta.auth) { statuses.add(401); statuses.add(403); }
   if (meta.class) statuses.add(429);
   if (meta.charge || meta.async) { statuses.add(503); statuses.add(504); statuses.add(422); statuses.add(409); }
   const out: Record<string, unknown> = {};
   for (const status of [...statuses].sort()) {
-    const codes = codesWithStatus(status, () => true);
+    const codes = codesWithStatus(status);
     if (codes.length === 0) continue;
-    out[String(status)] = { description: `error.code one of: ${codes.join(', ')}`, content: { 'application/json': { schema: ERROR_SCHEMA } } };
+    out[String(status)] = {
+      description: `error.code one of: ${codes.join(', ')}`, content: { 'application/json': { schema: ERROR_REF } },
+      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': header('Seconds to wait before trying again.', 'integer') } } : {}),
+    };
   }
   return out;
+}
+
+/** `GET /v1/processos/cnj/:cnj/movimentacoes` → `getProcessosCnjByCnjMovimentacoes`. */
+export function operationIdOf(method: string, url: string): string {
+  const words = url.replace(/^\/v1\/?/, '').split('/').filter(Boolean).flatMap((segment) => {
+    const param = /^:(.+)$/.exec(segment) ?? /^\{(.+)\}$/.exec(segment);
+    return param ? ['by', param[1]] : segment.split(/[^A-Za-z0-9]+/);
+  }).filter(Boolean);
+  const pascal = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return method.toLowerCase() + (pascal || 'Root');
+}
+
+/** The request headers an operation reads beyond the key: the language, and idempotency and estimates where they apply. */
+function headerParameters(meta: RouteMeta, method: string): Json {
+  const properties: Json = {
+    'accept-language': { type: 'string', description: '`en` for English error messages; Portuguese otherwise.' },
+  };
+  if (meta.auth && (WRITE_METHODS.has(method) || meta.charge)) {
+    properties['idempotency-key'] = { type: 'string', maxLength: 255, description: 'Replays the first answer of this key (24 h) without running or charging again.' };
+  }
+  if (meta.charge || meta.async) {
+    properties.prefer = { type: 'string', description: '`return=estimate` prices the call without running it; `respond-async` asks for the 202 at once; `wait=N` shortens the window.' };
+  }
+  return { type: 'object', properties };
 }
 
 export function openApiOptions(services: Services): SwaggerOptions {
@@ -68,11 +119,14 @@ export function openApiOptions(services: Services): SwaggerOptions {
       info: {
         title: 'Tramita: Judicial Process Data Service',
         version: '1.0.0',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description: 'Public Brazilian court-process data under /v1. Send the API key in `x-api-key` (or `Authorization: Bearer`). '
           + 'Charged operations report `meta.creditsCharged` and `meta.creditsRemaining`; `Prefer: return=estimate` prices one without running it. '
-          + 'Past the synchronous window an eligible operation answers 202 with a status URL (`/v1/requests/{requestId}`).',
+          + 'Past the synchronous window an eligible operation answers 202 with a status URL (`/v1/requests/{requestId}`). '
+          + 'Guide in Portuguese: docs/integracao.md.',
       },
-      ...(services.config.publicUrl ? { servers: [{ url: services.config.publicUrl }] } : {}),
+      // Relative to where this document is served, unless TRAMITA_PUBLIC_URL names the public address.
+      servers: [{ url: services.config.publicUrl ?? '/', description: 'This Tramita server' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -83,13 +137,96 @@ export function openApiOptions(services: Services): SwaggerOptions {
     transform: ({ schema, url, route }) => {
       const meta = route.config?.tramita as RouteMeta | undefined;
       if (!meta) return { schema: { ...schema, hide: true }, url };
+      const method = String(Array.isArray(route.method) ? route.method[0] : route.method);
       const s = { ...(schema as Record<string, unknown>) };
       const hasInput = Boolean(s.params || s.body || (s.querystring as { properties?: object })?.properties);
-      s.response = { ...(s.response as object ?? {}), ...(meta.async ? { 202: PENDING_SCHEMA } : {}), ...errorResponses(meta, hasInput) };
+      const ok = binaryOk(meta) ?? (url === '/v1/requests/:requestId' ? replayOk() : undefined);
+      const declared = (s.response ?? {}) as Record<string, Json>;
+      const withLimits = declared[200] && meta.class ? { 200: { ...declared[200], headers: RATE_LIMIT_HEADERS } } : {};
+      s.response = {
+        ...declared, ...withLimits, ...(ok ? { 200: ok } : {}),
+        ...(meta.async ? { 202: { ...PENDING_SCHEMA, headers: PENDING_HEADERS } } : {}), ...errorResponses(meta, hasInput, method),
+      };
+      s.headers = headerParameters(meta, method);
+      s.operationId = operationIdOf(method, url);
       s.security = meta.auth ? [{ apiKey: [] }, { bearer: [] }] : [];
       if (meta.charge) s['x-tramita-query-type'] = meta.charge;
       if (meta.class) s['x-tramita-route-class'] = meta.class;
       return { schema: s, url };
     },
+    transformObject: (doc) => nameSchemas((doc as { openapiObject: Json }).openapiObject),
   };
+}
+
+function binaryOk(meta: RouteMeta) {
+  if (!meta.binary) return undefined;
+  return { description: `The file (${meta.binary}); the charge is in the x-credits-* headers.`, content: { [meta.binary]: { schema: { type: 'string', format: 'binary' } } } };
+}
+
+function replayOk() {
+  return { description: 'The final response of the operation, exactly as it would have answered (its own status and body).', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } };
+}
+
+/**
+ * Moves each operation's JSON bodies into `components.schemas` under names derived from its
+ * operationId, with the shared `Error` and `Pending`, and gives each JSON response an example.
+ */
+function nameSchemas(doc: Json): Json {
+  const components = (doc.components ?? {}) as Json;
+  const schemas: Json = { ...(components.schemas as Json ?? {}), Error: ERROR_SCHEMA, Pending: PENDING_SCHEMA };
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const op of Object.values(item) as Json[]) {
+      if (typeof op !== 'object' || op === null || typeof op.operationId !== 'string') continue;
+      const name = op.operationId.charAt(0).toUpperCase() + op.operationId.slice(1);
+      const body = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+      if (body?.['application/json']?.schema) {
+        schemas[`${name}Request`] = body['application/json'].schema;
+        body['application/json'] = { ...body['application/json'], schema: { $ref: `#/components/schemas/${name}Request` } };
+      }
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        const json = (response.content as Record<string, Json> | undefined)?.['application/json'];
+        if (!json?.schema) continue;
+        const ref = (json.schema as Json).$ref;
+        if (status === '202') json.schema = { $ref: '#/components/schemas/Pending' };
+        else if (status === '200' && !ref) {
+          schemas[`${name}Response`] = json.schema;
+          json.schema = { $ref: `#/components/schemas/${name}Response` };
+        }
+        const target = resolve(json.schema as Json, schemas);
+        if (status.startsWith('2')) json.example = sampleOf(target, schemas, 0);
+      }
+    }
+  }
+  return { ...doc, components: { ...components, schemas } };
+}
+
+function resolve(schema: Json, schemas: Json): Json {
+  const ref = typeof schema.$ref === 'string' ? schema.$ref.replace('#/components/schemas/', '') : null;
+  return ref ? (schemas[ref] as Json) : schema;
+}
+
+const SAMPLE_STRINGS: Record<string, string> = { 'date-time': '2026-03-10T14:32:10.000Z', date: '2026-03-10', uri: 'https://api.example.com/v1/requests/req_0mwv000000000000000000', binary: '' };
+
+/** A plausible value of a JSON schema: its example, default, const or first enum value, else one of its type. */
+export function sampleOf(schema: Json | undefined, schemas: Json, depth: number): unknown {
+  if (!schema || depth > 12) return null;
+  if (typeof schema.$ref === 'string') return sampleOf(resolve(schema, schemas), schemas, depth + 1);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  if (branches) return sampleOf(branches.find((b) => b.type !== 'null') ?? branches[0], schemas, depth + 1);
+  if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((b) => sampleOf(b as Json, schemas, depth + 1)));
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([k, v]) => [k, sampleOf(v, schemas, depth + 1)]));
+    case 'array': return [sampleOf(schema.items as Json, schemas, depth + 1)];
+    case 'integer': return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'number': return 0.5;
+    case 'boolean': return true;
+    case 'string': return SAMPLE_STRINGS[String(schema.format)] ?? 'string';
+    case 'null': return null;
+    default: return null;
+  }
 }

@@ -29,6 +29,8 @@ export interface RouteMeta {
   tag: string;
   summary: string;
   description?: string;
+  /** The media type of a binary 200 (a PDF, a downloaded file) instead of the JSON envelope. */
+  binary?: string;
 }
 
 export interface AuthContext {
