@@ -15,6 +15,7 @@ import { Nullable } from '../../platform/http/nullable.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
+import { processObject } from '../processes/process-object.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
@@ -53,7 +54,8 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
       const processos = cases.map((c) => {
         const party = c.partes?.find((p) => p.documento === doc.value);
-        return { ...caseSummary(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
+        // Each a process object, as a cover is (conventions §4.7), with the searched party's role.
+        return { ...caseSummary(c), ...processObject(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
       });
       const pagination = { limit, nextCursor, page: w.pageNumber };
       const named = cases.flatMap((c) => c.partes ?? []).find((p) => p.documento === doc.value);

@@ -63,6 +63,17 @@ const Fonte = Type.Object({
   fonteDados: Type.String({ description: 'Where Tramita read it (DataJud).' }), sandbox: Type.Boolean(), consultadoEm: Type.String(),
 });
 
+/** The process object integrators of the commercial service read (conventions §4.2): covers and CPF/CNPJ search results. */
+const ProcessObject = Type.Object({
+  numero_cnj: Type.String({ description: 'Masked.' }),
+  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
+  poloAtivo: Nullable(Type.String()), poloPassivo: Nullable(Type.String()),
+  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
+  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
+  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valorCausa: Nullable(ValorCausa),
+  fontes: Type.Array(Fonte, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
+});
+
 export const CaseSummary = Type.Object({
   numeroCnj: Type.String(),
   tribunal: Type.String(),
@@ -86,15 +97,7 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
   ultimaMovimentacao: Nullable(Movement),
   documentosPublicosDisponiveis: Type.Boolean(),
   enriquecimento: Type.Object({ status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')]), concluidoEm: Nullable(Type.String()) }),
-  // The process object integrators of the commercial service read (conventions §4.2).
-  numero_cnj: Type.String({ description: 'Masked.' }),
-  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
-  poloAtivo: Nullable(Type.String()), poloPassivo: Nullable(Type.String()),
-  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
-  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
-  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valorCausa: Nullable(ValorCausa),
-  fontes: Type.Array(Fonte, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
-})]);
+}), ProcessObject]);
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
@@ -144,7 +147,7 @@ export const SearchQuery = Type.Object({
   ...PageQuery,
 }, { additionalProperties: false });
 
-export const PartyCase = Type.Intersect([CaseSummary, Type.Object({
+export const PartyCase = Type.Intersect([CaseSummary, ProcessObject, Type.Object({
   envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Type.String(), nome: Type.String() })),
 })]);
 

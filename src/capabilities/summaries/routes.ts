@@ -27,7 +27,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
   defineRoute(app, {
     method: 'POST', url: '/v1/processos/cnj/:cnj/resumo-ia/solicitar-atualizacao',
     meta: { class: 'async', auth: true, charge: SUMMARY_QUERY_TYPE, tag: TAG, summary: 'Request an AI summary of a case',
-      description: 'Answers 202 at once with `providerRequestId` and `statusUrl` (also in `Location`); a background job writes the summary from the case data Tramita holds '
+      description: 'Answers at once (200: the request is recorded; a 202 would tell integrators of the commercial service to poll /v1/requests) with `providerRequestId` and `statusUrl` (also in `Location`); a background job writes the summary from the case data Tramita holds '
         + '(refreshing the case first, as a charged refresh, when it is older than TRAMITA_CASE_FRESH_MINUTES). '
         + `Charged the plan's \`${SUMMARY_QUERY_TYPE}\` once, when it ends FINALIZADO; ERRO is free; refused at once (403) when the balance cannot cover it. `
         + 'Asking again while one runs for the case returns it, uncharged. Body optional: `enviar_callback` (or `send_callback`) sends `resumo_ia_concluido` to the account webhook when it ends.' },
@@ -51,7 +51,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
       const view = executionView(req, s.config, summary);
       const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
       // Charges nothing now: the job charges once, when the summary is FINALIZADO.
-      return { status: 202, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl, 'retry-after': retryAfter }, free: true };
+      return { status: 200, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl, 'retry-after': retryAfter }, free: true };
     },
   });
 

@@ -209,7 +209,7 @@ const SAMPLE_STRINGS: Record<string, string> = { 'date-time': '2026-03-10T14:32:
 
 /** A plausible value of a JSON schema: its example, default, const or first enum value, else one of its type. */
 export function sampleOf(schema: Json | undefined, schemas: Json, depth: number): unknown {
-  if (!schema || depth > 12) return null;
+  if (!schema || depth > 40) return null; // schemas are not recursive: this only guards against a cycle
   if (typeof schema.$ref === 'string') return sampleOf(resolve(schema, schemas), schemas, depth + 1);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if ('default' in schema) return schema.default;
