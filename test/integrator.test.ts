@@ -129,9 +129,17 @@ test('CPF search with page=1: data.processos[] of process objects, documentType,
 });
 
 test('OAB search with oab_estado, oab_numero, oab_tipo, page and limit: data.processos (§4.8)', async () => {
-  const lawyer = sandbox.dataset.cases.flatMap((c) => c.partes.flatMap((p) => p.advogados)).find((l) => l.oab)!;
+  const c = visible((x) => x.partes.some((p) => p.advogados.some((l) => l.oab)));
+  const lawyer = c.partes.flatMap((p) => p.advogados).find((l) => l.oab)!;
+  await call('GET', `/v1/processos/cnj/${encodeURIComponent(formatCnj(c.numero))}`);
+  await h.runJobs(); // the case's lawyers are stored by the enrichment job
   const res = await call('GET', `/v1/advogados/processos?oab_estado=${lawyer.oab!.uf}&oab_numero=${lawyer.oab!.numero}&oab_tipo=PRINCIPAL&page=1&limit=10`);
-  assert.ok(Array.isArray(res.data.processos));
+  assert.ok(res.data.processos.length > 0, 'the OAB of a stored case lists it');
+  assert.deepEqual(res.data.advogado.oab, { estado: lawyer.oab!.uf, numero: lawyer.oab!.numero });
+  for (const p of res.data.processos) {
+    assert.match(p.numeroCnj, /^\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}$/);
+    for (const field of ['poloAtivo', 'poloPassivo', 'anoInicio', 'classe', 'orgaoJulgador', 'classificacao', 'statusProcessual']) assert.ok(field in p, field);
+  }
 });
 
 test('intimação monitors and intimações by OAB, the flat forms the integrator sends (§4.11, §4.12)', async () => {

@@ -5,6 +5,7 @@
  * says the lawyer acts in the case, not that the case is still running at the court; only the case
  * store's own movements (DataJud) confirm that (`quantidadeAtivosConfirmados`).
  */
+import { isClosingMovement } from '../processes/process-object.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import { addMs, DAY_MS } from '../../platform/clock.ts';
@@ -15,8 +16,6 @@ import type { Oab } from '../../platform/identifiers/oab.ts';
 export const RECENT_PROCESS_DAYS = 90;
 /** A stored case counts as confirmed active when its newest movement is this recent and does not close it. */
 export const ACTIVE_MOVEMENT_DAYS = 365;
-/** TPU codes that end a case (reference/upstream/tpu.md §4): 22 Baixa Definitiva, 246 Arquivamento definitivo. */
-const CLOSING_MOVEMENTS = new Set(['22', '246']);
 
 export interface LawyerProcess {
   numeroCnj: string;
@@ -53,18 +52,26 @@ function newestFirst(a: LawyerProcess, b: LawyerProcess): number {
   return x < y ? 1 : x > y ? -1 : a.numeroCnj < b.numeroCnj ? -1 : a.numeroCnj > b.numeroCnj ? 1 : 0;
 }
 
-/** The processes whose stored case has a recent movement that does not close it. */
-export async function confirmedActive(db: Kysely<DB>, numeros: readonly string[], now: Date): Promise<Set<string>> {
-  const since = addMs(now, -ACTIVE_MOVEMENT_DAYS * DAY_MS).toISOString();
-  const active = new Set<string>();
+/** Each stored case's latest movement (its code and time). */
+export async function latestMovements(db: Kysely<DB>, numeros: readonly string[]): Promise<Map<string, { codigo: string; dataHora: string }>> {
+  const out = new Map<string, { codigo: string; dataHora: string }>();
   for (const chunk of inLists(numeros)) {
     const latest = await db.selectFrom('case_movements as m')
       .select(['m.numero_cnj', 'm.codigo', 'm.data_hora'])
       .where('m.numero_cnj', 'in', chunk)
       .where('m.data_hora', '=', (eb) => eb.selectFrom('case_movements as n').select((x) => x.fn.max('n.data_hora').as('d')).whereRef('n.numero_cnj', '=', 'm.numero_cnj'))
       .execute();
-    const closed = new Set(latest.filter((m) => CLOSING_MOVEMENTS.has(m.codigo)).map((m) => m.numero_cnj));
-    for (const m of latest) if (m.data_hora >= since && !closed.has(m.numero_cnj)) active.add(m.numero_cnj);
+    for (const m of latest) out.set(m.numero_cnj, { codigo: m.codigo, dataHora: m.data_hora });
+  }
+  return out;
+}
+
+/** The processes whose stored case has a recent movement that does not close it. */
+export async function confirmedActive(db: Kysely<DB>, numeros: readonly string[], now: Date): Promise<Set<string>> {
+  const since = addMs(now, -ACTIVE_MOVEMENT_DAYS * DAY_MS).toISOString();
+  const active = new Set<string>();
+  for (const [numero, latest] of await latestMovements(db, numeros)) {
+    if (latest.dataHora >= since && !isClosingMovement(latest.codigo)) active.add(numero);
   }
   return active;
 }

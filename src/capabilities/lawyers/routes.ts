@@ -5,6 +5,7 @@
  * async-eligible. The asynchronous OAB search has its own id and status (oab-search.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { situacaoOf } from '../processes/process-object.ts';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
@@ -22,8 +23,8 @@ import { publicationView } from '../publications/present.ts';
 import { Publication } from '../publications/schemas.ts';
 import { publicationsOfOab, storedPublication } from '../publications/store.ts';
 import { createOabSearch, findOabSearch, OAB_SEARCH_QUERY_TYPE, oabSearchView } from './oab-search.ts';
-import { confirmedActive, gazetteCoverage, nameVariants, processesOfOab, RECENT_PROCESS_DAYS } from './portfolio.ts';
-import { LawyerProcess, LawyerSummary, OabPageQuery, OabQuery, OabSearch, OabSearchBody, OabSearchParams } from './schemas.ts';
+import { confirmedActive, gazetteCoverage, latestMovements, nameVariants, processesOfOab, RECENT_PROCESS_DAYS } from './portfolio.ts';
+import { LawyerProcess, LawyerSummary, OabPageQuery, OabQuery, OabSearch, OabSearchBody, OabSearchParams, LawyerOfList } from './schemas.ts';
 
 const TAG = 'Advogados';
 const FRESHNESS = 'Before answering, the OAB\'s publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; '
@@ -35,7 +36,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
     method: 'GET', url: '/v1/advogados/processos',
     meta: { class: 'search', auth: true, charge: 'advogados.processos', async: true, tag: TAG, summary: 'Processes of a lawyer (OAB)',
       description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN) or listed as the lawyer of a stored case. Newest publication first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
-    schema: { querystring: OabPageQuery, data: listSchema('processos', LawyerProcess) },
+    schema: { querystring: OabPageQuery, data: listSchema('processos', LawyerProcess, { advogado: LawyerOfList }) },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
       await syncRecent(s, pub.ingest, oab.canonical);
@@ -45,9 +46,11 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const all = await processesOfOab(s.db, oab);
       const slice = all.slice(after, after + w.read);
       const { items, pagination } = page(slice, w, listing, () => ({ i: after + w.skip + w.limit }));
-      const classes = await classesOf(s, items.map((p) => p.numeroCnj));
-      const data = items.map((p) => ({ ...p, numeroCnj: formatCnj(p.numeroCnj), classe: classes.get(p.numeroCnj) ?? null }));
-      return { data: listData(req, s.config, 'processos', data, pagination, all.length), meta: { pagination: { ...pagination, total: all.length } }, free: data.length === 0 };
+      const headlines = await headlinesOf(s, items.map((p) => p.numeroCnj));
+      const none: Headline = { classe: null, orgaoJulgador: null, anoInicio: null, poloAtivo: null, poloPassivo: null, statusProcessual: null };
+      const data = items.map((p) => ({ ...p, ...(headlines.get(p.numeroCnj) ?? none), numeroCnj: formatCnj(p.numeroCnj), classificacao: p.fontes.join(', ') }));
+      const advogado = { oab: { estado: oab.uf, numero: oab.numero }, nome: (await nameVariants(s.db, oab))[0]?.nome ?? null };
+      return { data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) }, meta: { pagination: { ...pagination, total: all.length } }, free: data.length === 0 };
     },
   });
 
@@ -139,8 +142,36 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
   });
 }
 
-async function classesOf(s: Services, numeros: string[]): Promise<Map<string, string | null>> {
+interface Headline {
+  classe: string | null;
+  orgaoJulgador: string | null;
+  anoInicio: number | null;
+  poloAtivo: string | null;
+  poloPassivo: string | null;
+  statusProcessual: string | null;
+}
+
+/**
+ * What the summary shape integrators read shows of each stored case (conventions §4.8): class, court
+ * division, filing year, first party of each side and the state its last movement shows; all null for
+ * a case known only from gazettes.
+ */
+async function headlinesOf(s: Services, numeros: string[]): Promise<Map<string, Headline>> {
   if (numeros.length === 0) return new Map();
-  const rows = await s.db.selectFrom('cases').select(['numero_cnj', 'classe_nome']).where('numero_cnj', 'in', numeros).execute();
-  return new Map(rows.map((r) => [r.numero_cnj, r.classe_nome]));
+  const [cases, parties, moves] = await Promise.all([
+    s.db.selectFrom('cases').select(['numero_cnj', 'classe_nome', 'data_ajuizamento', 'instancias']).where('numero_cnj', 'in', numeros).execute(),
+    s.db.selectFrom('case_parties').select(['numero_cnj', 'polo', 'nome']).where('numero_cnj', 'in', numeros).orderBy('posicao').execute(),
+    latestMovements(s.db, numeros),
+  ]);
+  const out = new Map<string, Headline>();
+  for (const c of cases) {
+    const first = (JSON.parse(c.instancias) as { orgaoJulgador?: { nome?: string } | null }[])[0];
+    const side = (polo: string) => parties.find((p) => p.numero_cnj === c.numero_cnj && p.polo === polo)?.nome ?? null;
+    const latest = moves.get(c.numero_cnj);
+    out.set(c.numero_cnj, {
+      classe: c.classe_nome, orgaoJulgador: first?.orgaoJulgador?.nome ?? null, anoInicio: c.data_ajuizamento ? Number(c.data_ajuizamento.slice(0, 4)) : null,
+      poloAtivo: side('ATIVO'), poloPassivo: side('PASSIVO'), statusProcessual: latest ? situacaoOf({ codigo: latest.codigo }) : null,
+    });
+  }
+  return out;
 }

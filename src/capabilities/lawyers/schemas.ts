@@ -18,6 +18,18 @@ export const LawyerProcess = Type.Object({
   publicacoes: Type.Integer({ description: 'Gazette publications naming the OAB in this case.' }),
   ultimaPublicacao: Nullable(Type.String({ description: 'yyyy-mm-dd' })),
   classe: Nullable(Type.String({ description: 'From the case store when the case is stored.' })),
+  // The summary shape integrators of the commercial service read (conventions §4.8); null for a case known only from gazettes.
+  orgaoJulgador: Nullable(Type.String()),
+  anoInicio: Nullable(Type.Integer()),
+  poloAtivo: Nullable(Type.String({ description: 'The first party of the active side.' })),
+  poloPassivo: Nullable(Type.String()),
+  statusProcessual: Nullable(Type.String({ description: '`Ativo`, `Arquivado` or `Arquivado provisoriamente`, from the TPU code of the last movement.' })),
+  classificacao: Type.String({ description: 'Where the lawyer was found: `DJEN`, `PORTAL` or both.' }),
+});
+
+export const LawyerOfList = Type.Object({
+  oab: Type.Object({ estado: Type.String(), numero: Type.String() }),
+  nome: Nullable(Type.String({ description: 'The name the gazettes print most for this OAB.' })),
 });
 
 export const Coverage = Type.Object({

@@ -40,8 +40,12 @@ export function valorCausaObject(centavos: number | null): ValorCausa | null {
   return { valor: (centavos / 100).toFixed(2), moeda: 'R$', valor_formatado: formatReais(centavos) };
 }
 
+export function isClosingMovement(codigo: string): boolean {
+  return CLOSING_CODES.has(codigo);
+}
+
 /** What the movements say of the case's state: `Arquivado` after a closing movement, else `Ativo`. */
-export function situacaoOf(latest: MovementRecord | null): string {
+export function situacaoOf(latest: Pick<MovementRecord, 'codigo'> | null): string {
   if (!latest) return 'Ativo';
   if (CLOSING_CODES.has(latest.codigo)) return 'Arquivado';
   if (latest.codigo === PROVISIONAL_ARCHIVE) return 'Arquivado provisoriamente';
