@@ -4,7 +4,8 @@
  * Free operations, authenticated like every /v1 business route.
  */
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { coverageOf } from '../../sources/registry.ts';
@@ -34,20 +35,23 @@ const SystemView = Type.Object({
   tribunais: Type.Object({ atual: Type.Array(Type.String()), adicional: Type.Array(Type.String()), legado: Type.Array(Type.String()) }),
 });
 
-export function courtRoutes(app: FastifyInstance, _s: Services): void {
+/** A reference list, whole: one page in the common list body (platform/http/list.ts). */
+const whole = <T>(req: FastifyRequest, s: Services, items: T[]) => listData(req, s.config, 'items', items, { limit: Math.max(1, items.length), nextCursor: null, page: 1 }, items.length);
+
+export function courtRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/integrador',
     meta: { class: 'reference', auth: true, tag: 'Referência', summary: 'The 92 courts and what Tramita covers for each' },
-    schema: { querystring: CourtsQuery, data: Type.Array(CourtView) },
+    schema: { querystring: CourtsQuery, data: listSchema('items', CourtView) },
     handler: async (req) => {
       const uf = req.query.uf?.toUpperCase();
       const courts = COURTS.filter((c) => (!req.query.segmento || c.segmento === req.query.segmento) && (!uf || c.ufs.includes(uf) || c.ufs.includes('BR')));
       return {
-        data: courts.map((c) => ({
+        data: whole(req, s, courts.map((c) => ({
           sigla: c.sigla, nome: c.nome, segmento: c.segmento, j: c.j, tr: c.tr, codigoJTr: `${c.j}.${c.tr}`, ufs: c.ufs,
           sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
           datajudAlias: c.datajudAlias, cobertura: coverageOf(c),
-        })),
+        }))),
         meta: { total: courts.length },
       };
     },
@@ -60,9 +64,9 @@ export function courtRoutes(app: FastifyInstance, _s: Services): void {
         class: 'reference', auth: true, tag: 'Referência',
         summary: url === '/v1/sistemas' ? 'Court systems and the courts that use them' : 'Same as /v1/sistemas (historical path, spec §4.9)',
       },
-      schema: { data: Type.Array(SystemView) },
-      handler: async () => ({
-        data: SYSTEMS.map((s) => ({ nome: s.nome, tribunais: { atual: s.atual, adicional: s.adicional, legado: s.legado } })),
+      schema: { data: listSchema('items', SystemView) },
+      handler: async (req) => ({
+        data: whole(req, s, SYSTEMS.map((sys) => ({ nome: sys.nome, tribunais: { atual: sys.atual, adicional: sys.adicional, legado: sys.legado } }))),
         meta: { total: SYSTEMS.length },
       }),
     });

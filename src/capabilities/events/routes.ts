@@ -9,6 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { addMs, iso } from '../../platform/clock.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { absoluteUrl } from '../../platform/http/absolute-url.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { Nullable } from '../../platform/http/nullable.ts';
 import { PAGE_LIMIT_MAX } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
@@ -49,7 +52,7 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
         after: Type.Optional(Cursor),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: FEED_DEFAULT_LIMIT })),
       }, { additionalProperties: false }),
-      data: Type.Array(FeedEvent),
+      data: listSchema('items', FeedEvent, { confirmadoAte: Nullable(Type.String()) }),
     },
     handler: async (req) => {
       const accountId = req.auth!.account.id;
@@ -63,12 +66,22 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
       if (settleMs > 0) q = q.where('a.created_at', '<=', iso(addMs(s.clock.now(), -settleMs)));
       const rows = await q.orderBy('a.id').limit(limit + 1).execute();
       const items = rows.slice(0, limit);
+      const nextCursor = items.at(-1)?.cursor ?? after ?? null;
+      const hasMore = rows.length > limit;
+      const next = new URL(req.url, 'http://x');
+      if (nextCursor) next.searchParams.set('after', nextCursor);
       return {
-        data: items.map((r) => ({
-          cursor: r.cursor, id: r.id, event: r.kind, source: r.source, created_at: r.created_at, data: JSON.parse(r.data),
-          monitor: r.monitor_id ? { tipo: r.monitor_type!, id: r.monitor_id } : null,
-        })),
-        meta: { nextCursor: items.at(-1)?.cursor ?? after ?? null, hasMore: rows.length > limit, confirmadoAte: acked },
+        // The common list body (items, pagination, links), with the feed's own cursor: `after`, which continues even past the last event.
+        data: {
+          items: items.map((r) => ({
+            cursor: r.cursor, id: r.id, event: r.kind, source: r.source, created_at: r.created_at, data: JSON.parse(r.data),
+            monitor: r.monitor_id ? { tipo: r.monitor_type!, id: r.monitor_id } : null,
+          })),
+          pagination: { currentPage: null, perPage: limit, hasNextPage: hasMore, hasPreviousPage: after !== undefined, nextCursor },
+          links: { next: hasMore && nextCursor ? { href: absoluteUrl(req, s.config, `${next.pathname}?${next.searchParams}`), cursor: nextCursor } : null },
+          confirmadoAte: acked,
+        },
+        meta: { nextCursor, hasMore, confirmadoAte: acked },
       };
     },
   });

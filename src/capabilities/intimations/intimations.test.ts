@@ -113,7 +113,7 @@ const signature = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256'
 async function feed(acc: TestAccount, harness: Harness = h) {
   const res = await harness.inject({ method: 'GET', url: '/v1/eventos?limit=100', headers: acc.headers });
   assert.equal(res.statusCode, 200, res.body);
-  return json(res).data as { id: string; event: string; data: any; monitor: { tipo: string; id: string } | null }[];
+  return json(res).data.items as { id: string; event: string; data: any; monitor: { tipo: string; id: string } | null }[];
 }
 
 // ---- monitors: creation ----------------------------------------------------------------------------

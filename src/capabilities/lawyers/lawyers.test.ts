@@ -120,7 +120,7 @@ test('the async OAB search ends in SUCESSO with its processes, charged once, wit
   await h.runJobs();
   assert.equal(await ledgerRows(acc, 'advogados.oab_monitorar'), 1, 'never charged twice');
   const feed = json(await h.inject({ method: 'GET', url: '/v1/eventos', headers: acc.headers }));
-  assert.ok(feed.data.some((e: { event: string; data: { id: number } }) => e.event === 'resultado_busca_oab_async' && e.data.id === id));
+  assert.ok(feed.data.items.some((e: { event: string; data: { id: number } }) => e.event === 'resultado_busca_oab_async' && e.data.id === id));
   const other = await h.createAccount({ credits: 100 });
   assert.equal((await h.inject({ method: 'GET', url: `/v1/advogados/oab/monitoramentos/${id}`, headers: other.headers })).statusCode, 404);
 });

@@ -47,7 +47,7 @@ async function debits(accountId: string) {
 async function heard(acc: TestAccount) {
   const res = await get(acc, '/v1/eventos?limit=100');
   assert.equal(res.statusCode, 200, res.body);
-  return json(res).data.map((e: any) => ({ event: e.event, monitor: e.monitor?.id, publicacao: e.data.publicacao.id }));
+  return json(res).data.items.map((e: any) => ({ event: e.event, monitor: e.monitor?.id, publicacao: e.data.publicacao.id }));
 }
 
 let nextTerm = 0;

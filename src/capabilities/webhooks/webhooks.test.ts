@@ -173,7 +173,7 @@ test('an inactive webhook sends nothing, and the event stays in the pull feed', 
   assert.equal((await deliveriesOf(acc)).length, 0);
   settle();
   const feed = json(await call(acc, 'GET', '/v1/eventos'));
-  assert.deepEqual(feed.data.map((e: any) => e.id), [eventId]);
+  assert.deepEqual(feed.data.items.map((e: any) => e.id), [eventId]);
 });
 
 test('the retry ladder: min(120, 2^attempt) minutes exactly, the same event id every time, then FALHOU', async () => {
@@ -281,17 +281,19 @@ test('the pull feed: in order, from the acknowledged cursor, acknowledgement onl
   const ids = [await emit(acc.accountId), await emit(acc.accountId), await emit(acc.accountId)];
   settle();
   const page1 = json(await call(acc, 'GET', '/v1/eventos?limit=2'));
-  assert.deepEqual(page1.data.map((e: any) => e.id), ids.slice(0, 2));
+  assert.deepEqual(page1.data.items.map((e: any) => e.id), ids.slice(0, 2));
+  assert.equal(page1.data.pagination.hasNextPage, true);
+  assert.equal(new URL(page1.data.links.next.href).searchParams.get('after'), page1.meta.nextCursor);
   assert.equal(page1.meta.hasMore, true);
   const page2 = json(await call(acc, 'GET', `/v1/eventos?after=${page1.meta.nextCursor}`));
-  assert.deepEqual(page2.data.map((e: any) => e.id), ids.slice(2));
+  assert.deepEqual(page2.data.items.map((e: any) => e.id), ids.slice(2));
   assert.equal(json(await call(acc, 'POST', '/v1/eventos/confirmar', { cursor: page1.meta.nextCursor })).data.confirmadoAte, page1.meta.nextCursor);
-  assert.deepEqual(json(await call(acc, 'GET', '/v1/eventos')).data.map((e: any) => e.id), ids.slice(2));
+  assert.deepEqual(json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id), ids.slice(2));
   // an older cursor does not move the acknowledgement back
-  await call(acc, 'POST', '/v1/eventos/confirmar', { cursor: page1.data[0].cursor });
-  assert.deepEqual(json(await call(acc, 'GET', '/v1/eventos')).data.map((e: any) => e.id), ids.slice(2));
+  await call(acc, 'POST', '/v1/eventos/confirmar', { cursor: page1.data.items[0].cursor });
+  assert.deepEqual(json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id), ids.slice(2));
   const stranger = await h.createAccount();
-  assert.equal(json(await call(stranger, 'GET', '/v1/eventos')).data.length, 0);
+  assert.equal(json(await call(stranger, 'GET', '/v1/eventos')).data.items.length, 0);
   assert.equal((await call(stranger, 'POST', '/v1/eventos/confirmar', { cursor: page1.meta.nextCursor })).statusCode, 400);
   assert.equal((await call(acc, 'GET', '/v1/eventos?after=nope')).statusCode, 400);
 });
@@ -341,7 +343,7 @@ test('null clears: url, token and eventos go back to none', async () => {
 test('on PostgreSQL the feed holds an event back for its settling window; SQLite lists it at once', async () => {
   const { acc } = await configured({ ativo: false });
   const id = await emit(acc.accountId);
-  const listed = async () => json(await call(acc, 'GET', '/v1/eventos')).data.map((e: any) => e.id);
+  const listed = async () => json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id);
   if (h.services.database.engine === 'postgres') {
     assert.deepEqual(await listed(), []);
     clock.advance(1_999);
