@@ -15,7 +15,8 @@ export interface SimRequest {
 
 export interface SimResponse {
   status: number;
-  headers: Record<string, string>;
+  /** An array for a header sent several times (`set-cookie`). */
+  headers: Record<string, string | string[]>;
   body: Buffer;
 }
 

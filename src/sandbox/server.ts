@@ -5,12 +5,14 @@
  *   /portal/api/v1/…            the case-details protocol (portal/server.ts documents it)
  *   /djen/api/v1/…              DJEN / Comunica PJe: communications, certidões, cadernos (djen/server.ts)
  *   /llm/v1/…                   an OpenAI-compatible chat-completions model (llm/server.ts)
+ *   /stf/decisoes-publicacoes/… the STF gazette API, CSRF handshake included (stf/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
  *   /_sandbox/djen              GET: DJEN examples
  *   /_sandbox/djen/comunicacoes POST (JSON, see djen/publish.ts): publish a communication dated today
  *   /_sandbox/llm               GET / PUT (JSON, see llm/knobs.ts) / DELETE: the model's misbehaviours
+ *   /_sandbox/stf               GET / PUT (JSON, see stf/server.ts) / DELETE: the STF API's misbehaviours
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -26,6 +28,8 @@ import { jsonResponse, type SimRequest, type SimResponse, type UpstreamHandler }
 import { LlmKnobError, SandboxLlm } from './llm/knobs.ts';
 import { llmHandler, openAiError } from './llm/server.ts';
 import { portalHandler } from './portal/server.ts';
+import { StfGazette } from './stf/publications.ts';
+import { SandboxStf, StfKnobError, stfHandler } from './stf/server.ts';
 import { StatsCounter, type SandboxStats } from './stats.ts';
 
 export interface SandboxOptions {
@@ -54,12 +58,16 @@ export interface Sandbox {
   djenUrl: string;
   /** `url + '/llm/v1'`: use as TRAMITA_SUMMARY_URL (model `sandbox-resumo-1`). */
   llmUrl: string;
+  /** `url + '/stf'`: the STF gazette's host (its API lives at `/decisoes-publicacoes/api/public`). */
+  stfUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
   faults: SandboxFaults;
   /** The simulated model's misbehaviours (llm/knobs.ts). */
   llm: SandboxLlm;
+  /** The STF gazette's publications and misbehaviours (stf/). */
+  stf: { gazette: StfGazette; knobs: SandboxStf };
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -98,6 +106,10 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
     if (status === 403) return openAiError(403, 'Your API key does not have access to this model (simulated failure).', 'invalid_request_error', 'model_not_allowed');
     return openAiError(status, `The server had an error while processing your request (simulated HTTP ${status}).`, 'server_error', null);
   }
+  if (upstream === 'stf') {
+    // Spring's error body, as the STF API answers it.
+    return jsonResponse(status, { timestamp: '2026-01-01T00:00:00.000+00:00', status, error: status === 429 ? 'Too Many Requests' : status === 403 ? 'Forbidden' : 'Internal Server Error', path: '/decisoes-publicacoes/api/public/publicacoes' }, retry);
+  }
   if (upstream === 'portal') {
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
@@ -122,6 +134,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const dataset = generateDataset({ cases: options.cases, seed: options.seed, clock, onProgress: options.onProgress, futureDays: options.futureDays });
   const faults = new SandboxFaults(options.latencyMs ?? 0);
   const llm = new SandboxLlm();
+  const stf = { gazette: new StfGazette(dataset), knobs: new SandboxStf() };
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -132,6 +145,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     portal: portalHandler({ dataset }),
     djen: djen.handler,
     llm: llmHandler({ knobs: llm }),
+    stf: stfHandler(stf),
   };
   let info: () => unknown = () => ({});
 
@@ -205,6 +219,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       } else if (req.method === 'DELETE') llm.reset();
       return send(res, jsonResponse(200, llm.get()));
     }
+    if (path === '/_sandbox/stf') {
+      if (req.method === 'PUT' || req.method === 'POST') {
+        try {
+          stf.knobs.set(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
+        } catch (e) {
+          return send(res, jsonResponse(400, { message: e instanceof StfKnobError || e instanceof SyntaxError ? e.message : String(e) }));
+        }
+      } else if (req.method === 'DELETE') stf.knobs.reset();
+      return send(res, jsonResponse(200, stf.knobs.get()));
+    }
     if (path === '/_sandbox/djen') return send(res, jsonResponse(200, { comunicacoes: djen.control.size(), examples: djen.control.examples() }));
     if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));
     send(res, jsonResponse(404, { message: 'not found' }));
@@ -234,10 +258,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     portalUrl: `${url}/portal`,
     djenUrl,
     llmUrl: `${url}/llm/v1`,
+    stfUrl: `${url}/stf`,
     dataset,
     djen: djen.control,
     faults,
     llm,
+    stf,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {
@@ -248,7 +274,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });
