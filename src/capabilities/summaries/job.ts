@@ -19,7 +19,7 @@ import { ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { SourceError, type SourceFailure } from '../../platform/ports/sources.ts';
+import { SourceError, TRANSIENT_FAILURES } from '../../platform/ports/sources.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { REFRESH_QUERY_TYPE, requestRefresh } from '../processes/refresh.ts';
 import { factsFingerprint, gatherFacts } from './gather.ts';
@@ -33,8 +33,6 @@ export const SUMMARY_ATTEMPTS = 4;
 /** How often a job waiting on its case's refresh looks again, and how long it waits at most. */
 const REFRESH_POLL_MS = 1_000;
 const REFRESH_WAIT_MS = 15 * 60_000;
-/** Model failures worth another attempt of the job (after the connector's own retries). */
-const TRANSIENT: ReadonlySet<SourceFailure> = new Set(['unavailable', 'timeout', 'rate_limited']);
 
 export interface SummaryDeps {
   db: Kysely<DB>;
@@ -73,7 +71,7 @@ export function summaryJob(d: SummaryDeps): JobHandler {
           tokens_entrada: w.tokensEntrada, tokens_saida: w.tokensSaida,
         });
       } catch (err) {
-        if (err instanceof SourceError && TRANSIENT.has(err.failure) && job.attempts < job.max_attempts) throw err;
+        if (err instanceof SourceError && TRANSIENT_FAILURES.has(err.failure) && job.attempts < job.max_attempts) throw err;
         const error = toApiError(err);
         if (error.code === 'INTERNAL_ERROR') log.error({ err, summary: summary.id }, 'summary failed');
         else log.warn({ summary: summary.id, code: error.code, failure: err instanceof SourceError ? err.failure : undefined }, 'summary ended in ERRO');

@@ -105,6 +105,9 @@ export class SourceError extends Error {
   }
 }
 
+/** Failures worth another attempt: 5xx, network, timeouts and 429 (after its wait). */
+export const TRANSIENT_FAILURES: ReadonlySet<SourceFailure> = new Set(['unavailable', 'timeout', 'rate_limited']);
+
 /**
  * A connector's SourceError that knows whether another attempt may help: each connector subclasses it
  * with its name and its own set of transient failures, so its retry loop can tell a transient failure

@@ -16,7 +16,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
-import { RetryableSourceError, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import { header, underTimeout } from '../attempt.ts';
 import { retryAfterMs } from '../portal/connector.ts';
 
 export const SOURCE_NAME = 'modelo';
@@ -45,12 +46,10 @@ export interface ChatCompletionsOptions {
   connections?: number;
 }
 
-/** Failures worth another attempt: 5xx, network, timeouts and 429 (after its wait). */
-const TRANSIENT: ReadonlySet<SourceFailure> = new Set(['unavailable', 'timeout', 'rate_limited']);
 
 export class ChatModelError extends RetryableSourceError {
   constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super(SOURCE_NAME, TRANSIENT, failure, message, opts);
+    super(SOURCE_NAME, TRANSIENT_FAILURES, failure, message, opts);
     this.name = 'ChatModelError';
   }
 }
@@ -70,11 +69,6 @@ const DEFAULT_TEMPERATURE = 0.2;
  * "prompt is too long", TGI "`inputs` tokens + `max_new_tokens` must be <= N".
  */
 const CONTEXT_EXCEEDED = /context|too long|too many tokens|maximum.{0,20}length|input.{0,40}(length|tokens)|prompt.{0,40}tokens/i;
-
-function header(raw: RawResponse, name: string): string | undefined {
-  const v = raw.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function isTimeoutCode(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
@@ -214,23 +208,14 @@ export class ChatCompletionsConnector implements ChatModel {
   }
 
   /** One request, body read in full, under this attempt's timeout. */
-  async #attempt(body: string, signal: AbortSignal | undefined): Promise<RawResponse> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    try {
+  #attempt(body: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    return underTimeout(this.#timeoutMs, signal, async (combined) => {
       const res = await request(this.#url, {
         method: 'POST', dispatcher: this.#agent, signal: combined, body,
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
       });
       const received = Buffer.from(await res.body.arrayBuffer());
       return { status: res.statusCode, headers: res.headers, body: received };
-    } catch (err) {
-      if (timeout.aborted && !signal?.aborted) {
-        const e = new Error(`timeout after ${this.#timeoutMs} ms`);
-        e.name = 'TimeoutError';
-        throw e;
-      }
-      throw err;
-    }
+    });
   }
 }

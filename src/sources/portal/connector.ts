@@ -10,6 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type SourceInfo } from '../../platform/ports/sources.ts';
+import { header, underTimeout } from '../attempt.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 
 export interface PortalConnectorOptions {
@@ -36,11 +37,6 @@ interface RawResponse {
 }
 
 const MAX_DETAIL = 200;
-
-function header(raw: RawResponse, name: string): string | undefined {
-  const v = raw.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** Retry-After in ms: delta-seconds or an HTTP date. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
@@ -164,20 +160,11 @@ export class PortalConnector implements CaseDetailsSource {
   }
 
   /** One request, body read in full, under this attempt's timeout. */
-  async #attempt(path: string, signal: AbortSignal | undefined): Promise<RawResponse> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    try {
+  #attempt(path: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    return underTimeout(this.#timeoutMs, signal, async (combined) => {
       const res = await request(`${this.#base}${path}`, { method: 'GET', dispatcher: this.#agent, signal: combined, headers: { accept: 'application/json, application/pdf;q=0.9, */*;q=0.5' } });
       const body = Buffer.from(await res.body.arrayBuffer());
       return { status: res.statusCode, headers: res.headers, body };
-    } catch (err) {
-      if (timeout.aborted && !signal?.aborted) {
-        const e = new Error(`timeout after ${this.#timeoutMs} ms`);
-        e.name = 'TimeoutError';
-        throw e;
-      }
-      throw err;
-    }
+    });
   }
 }

@@ -1,0 +1,238 @@
+/**
+ * The STF gazette (platform/ports/stf.ts) through its public JSON API (reference/upstream/wave2.md
+ * §B.1): `GET …/ultimo-dje` opens a session (cookies `XSRF-TOKEN`, `JSESSIONID`), `POST …/publicacoes`
+ * sends the token back in `X-XSRF-TOKEN`. A day is read by divulgação in pages of 500 until a short
+ * page (`total` is valid on page 1 only). Discipline of the other connectors: one request budget per
+ * process (STF asks for about one request a second), a timeout per attempt, retries on 5xx, network
+ * failures and 429 (its Retry-After honoured), a 403 answered by one new handshake, a WAF challenge
+ * (202 + `x-amzn-waf-action`) reported as unavailable, never as data.
+ *
+ * TLS: `*.stf.jus.br` is served without its intermediate certificate (wave2.md §B.1); verification is
+ * never disabled: the operator gives the missing chain in TRAMITA_STF_CA_FILE (PEM), added to Node's roots.
+ */
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { StfGazetteSource, StfParty, StfPublicationRecord } from '../../platform/ports/stf.ts';
+import { realSleep, RequestBudget, type Sleep } from '../datajud/budget.ts';
+import { header, underTimeout } from '../attempt.ts';
+import { retryAfterMs } from '../portal/connector.ts';
+
+export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';
+const API = '/decisoes-publicacoes/api/public';
+const PAGE = 500;
+const BRASILIA_OFFSET_MS = 3 * 3_600_000;
+const MAX_DETAIL = 200;
+/** More pages than any real day has (~742 items at most): a server that never ends a day is broken. */
+const MAX_PAGES = 40;
+
+export interface StfConnectorOptions {
+  /** The host, e.g. https://digital.stf.jus.br or the sandbox's `stfUrl`. */
+  baseUrl: string;
+  sandbox?: boolean;
+  /** Per attempt (default 30 000). */
+  timeoutMs?: number;
+  /** Requests per minute for the whole process (default 60: about one a second). */
+  perMinute?: number;
+  /** Retries after the first attempt (default 2), waiting retryDelaysMs (default [2 000, 8 000]). */
+  retries?: number;
+  retryDelaysMs?: readonly number[];
+  /** A 429 asking to wait longer than this fails at once as rate_limited (default 60 000). */
+  maxRetryAfterMs?: number;
+  /** PEM file with extra CA certificates (the intermediate STF's server omits). */
+  caFile?: string;
+  /** Items per page (default and maximum 500, what STF allows). */
+  pageSize?: number;
+  sleep?: Sleep;
+}
+
+
+export class StfError extends RetryableSourceError {
+  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
+    super('stf', TRANSIENT_FAILURES, failure, message, opts);
+    this.name = 'StfError';
+  }
+}
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+interface Session {
+  cookie: string;
+  token: string;
+}
+
+/** "OAB 12345/SP", "OAB 12.345-A/SP" → {uf, numero}. */
+export function parseOab(text: string): { uf: string; numero: string } | null {
+  const m = /OAB\s*:?\s*([\dA-Za-z.\-]+)\s*\/\s*([A-Za-z]{2})/i.exec(text);
+  if (!m) return null;
+  const numero = m[1].replace(/[.\-]/g, '').toUpperCase().replace(/^0+(?=\d)/, '');
+  return numero ? { uf: m[2].toUpperCase(), numero } : null;
+}
+
+/** "10/03/2026" → "2026-03-10"; null when it is not a date. */
+function isoOf(br: unknown): string | null {
+  const m = typeof br === 'string' ? /^(\d{2})\/(\d{2})\/(\d{4})/.exec(br) : null;
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+
+function toRecord(item: unknown, day: string): StfPublicationRecord {
+  const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+  const id = str(r.id);
+  if (!id || typeof r.texto !== 'string') throw new StfError('malformed', `STF answered an item without id or texto: ${JSON.stringify(item).slice(0, MAX_DETAIL)}`);
+  const envolvidos: StfParty[] = (Array.isArray(r.envolvidos) ? r.envolvidos : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).map((e) => ({
+    nome: String(e.nome ?? ''), polo: str(e.polo), categoria: String(e.categoria ?? ''),
+    oabs: (Array.isArray(e.identificacoes) ? e.identificacoes : []).map((i) => parseOab(String(i))).filter((o): o is { uf: string; numero: string } => o !== null),
+  }));
+  return {
+    id, processo: String(r.processo ?? ''), processoId: str(r.processoId), tipo: String(r.tipo ?? ''), relator: str(r.relator),
+    divulgacao: isoOf(r.divulgacao) ?? day, publicacao: isoOf(r.publicacao), html: r.texto,
+    colegiado: str(r.colegiado), sessao: str(r.sessao), descricao: str(r.descricao), envolvidos, raw: item,
+  };
+}
+
+export class StfConnector implements StfGazetteSource {
+  readonly info: SourceInfo;
+  readonly #base: string;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #delays: readonly number[];
+  readonly #maxRetryAfterMs: number;
+  readonly #budget: RequestBudget;
+  readonly #sleep: Sleep;
+  readonly #agent: Agent;
+  readonly #pageSize: number;
+  #session: Promise<Session> | null = null;
+
+  constructor(options: StfConnectorOptions) {
+    this.info = { name: 'STF', sandbox: options.sandbox ?? false };
+    this.#base = `${options.baseUrl.replace(/\/+$/, '')}${API}`;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#retries = options.retries ?? 2;
+    this.#delays = options.retryDelaysMs ?? [2_000, 8_000];
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
+    this.#budget = new RequestBudget({ perMinute: options.perMinute ?? 60, sleep: this.#sleep });
+    const ca = options.caFile ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
+    const backstop = this.#timeoutMs + 1_000;
+    this.#agent = new Agent({ connections: 2, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca } } : {}) });
+  }
+
+  async lastDay(signal?: AbortSignal): Promise<string> {
+    const { day } = await this.#handshake(signal);
+    return day;
+  }
+
+  async day(day: string, signal?: AbortSignal): Promise<StfPublicationRecord[]> {
+    const start = Date.parse(`${day}T00:00:00.000Z`) + BRASILIA_OFFSET_MS;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) throw new RangeError(`StfConnector.day: "${day}" is not yyyy-mm-dd`);
+    const out: StfPublicationRecord[] = [];
+    for (let pagina = 1; pagina <= MAX_PAGES; pagina++) {
+      const body = { termo: '', processo: '', pagina, quantidade: this.#pageSize, data: start, dataFim: start + 86_400_000 - 1, tipoPesquisa: ['DIVULGACAO'], filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] } };
+      const page = this.#items(await this.#search(body, signal));
+      out.push(...page.map((item) => toRecord(item, day)));
+      if (page.length < this.#pageSize) return out;
+    }
+    throw new StfError('malformed', `STF kept answering full pages for ${day} past ${MAX_PAGES} pages.`);
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  #items(raw: Raw): unknown[] {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.body);
+    } catch {
+      throw new StfError('malformed', `STF answered a body that is not JSON: ${raw.body.slice(0, MAX_DETAIL)}`);
+    }
+    const list = (json as { publicacoes?: unknown } | null)?.publicacoes;
+    if (!Array.isArray(list)) throw new StfError('malformed', `STF answered without publicacoes: ${raw.body.slice(0, MAX_DETAIL)}`);
+    return list;
+  }
+
+  /** One search page; a 403 (the session died with the server's) gets one new handshake. */
+  async #search(body: unknown, signal?: AbortSignal): Promise<Raw> {
+    for (let handshakes = 0; ; handshakes++) {
+      const session = await this.#sessionOf(signal);
+      const raw = await this.#send('POST', '/publicacoes', signal, JSON.stringify(body), { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.token });
+      if (raw.status !== 403 || handshakes >= 1) return this.#ok(raw, '/publicacoes');
+      this.#session = null;
+    }
+  }
+
+  #sessionOf(signal?: AbortSignal): Promise<Session> {
+    this.#session ??= this.#handshake(signal).then(({ session }) => session, (err) => {
+      this.#session = null;
+      throw err;
+    });
+    return this.#session;
+  }
+
+  async #handshake(signal?: AbortSignal): Promise<{ day: string; session: Session }> {
+    const raw = this.#ok(await this.#send('GET', '/ultimo-dje', signal), '/ultimo-dje');
+    const cookies = [raw.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0].trim());
+    const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
+    if (!token) throw new StfError('malformed', 'STF opened no session: ultimo-dje set no XSRF-TOKEN cookie.');
+    let day: unknown;
+    try {
+      day = JSON.parse(raw.body);
+    } catch {
+      day = null;
+    }
+    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new StfError('malformed', `STF's ultimo-dje is not a day: ${raw.body.slice(0, MAX_DETAIL)}`);
+    const session = { cookie: cookies.join('; '), token };
+    this.#session = Promise.resolve(session);
+    return { day, session };
+  }
+
+  /** A 200, or the failure its status means. */
+  #ok(raw: Raw, path: string): Raw {
+    if (raw.status === 200) return raw;
+    const what = `STF answered HTTP ${raw.status} for ${path}`;
+    if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw new StfError('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
+    if (raw.status === 403) throw new StfError('unauthorized', `${what}: ${raw.body.slice(0, MAX_DETAIL)}`, { status: 403, retryable: false });
+    if (raw.status === 422) throw new StfError('malformed', `${what} (refused the query): ${raw.body.slice(0, MAX_DETAIL)}`, { status: 422, retryable: false });
+    throw new StfError('unavailable', `${what}: ${raw.body.slice(0, MAX_DETAIL)}`, { status: raw.status, retryable: false });
+  }
+
+  /** One request through the budget, with retries on 5xx, 429, network failures and timeouts. */
+  async #send(method: 'GET' | 'POST', path: string, signal: AbortSignal | undefined, body?: string, headers: Record<string, string> = {}): Promise<Raw> {
+    for (let attempt = 0; ; attempt++) {
+      await this.#budget.acquire(signal);
+      let failure: StfError;
+      try {
+        const raw = await this.#attempt(method, path, signal, body, headers);
+        if (raw.status < 500 && raw.status !== 429) return raw;
+        failure = raw.status === 429
+          ? new StfError('rate_limited', `STF answered 429 for ${path}.`, { status: 429, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) })
+          : new StfError('unavailable', `STF answered HTTP ${raw.status} for ${path}: ${raw.body.slice(0, MAX_DETAIL)}`, { status: raw.status });
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (err instanceof StfError) throw err;
+        failure = (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
+          ? new StfError('timeout', `STF did not answer ${path} within ${this.#timeoutMs} ms.`)
+          : new StfError('unavailable', `STF unreachable for ${path}: ${(err as Error).message}`);
+      }
+      const wait = failure.retryAfterMs ?? this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
+      if (attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
+      await this.#sleep(wait, signal);
+    }
+  }
+
+  #attempt(method: string, path: string, signal: AbortSignal | undefined, body: string | undefined, headers: Record<string, string>): Promise<Raw> {
+    return underTimeout(this.#timeoutMs, signal, async (combined) => {
+      const res = await request(`${this.#base}${path}`, { method, dispatcher: this.#agent, signal: combined, body, headers: { accept: 'application/json', ...headers } });
+      return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+    });
+  }
+}
+
