@@ -63,11 +63,12 @@ describe('faults over HTTP', () => {
   const datajud = (query: unknown = { size: 100 }) => esSearch(sb, alias, query);
 
   test('latency delays the answer', async () => {
-    sb.faults.set({ upstream: 'portal', latencyMs: 150 });
-    const started = performance.now();
-    assert.equal((await portal()).status, 200);
-    assert.ok(performance.now() - started >= 140);
-    assert.equal(sb.stats().portal.faults.latency, 1);
+    sb.faults.set({ upstream: 'portal', latencyMs: 60_000 });
+    // Held back a minute, the answer cannot beat a client that gives up after 50 ms.
+    await assert.rejects(fetch(`${sb.portalUrl}/api/v1/processos/${numero}`, { signal: AbortSignal.timeout(50) }), { name: 'TimeoutError' });
+    sb.faults.set({ upstream: 'portal', latencyMs: 1 });
+    assert.equal((await portal()).status, 200, 'a delayed answer is still the answer');
+    assert.equal(sb.stats().portal.faults.latency, 2);
   });
 
   test('status for the next N requests, 429 with Retry-After, 502 as the gateway HTML', async () => {

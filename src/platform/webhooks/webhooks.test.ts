@@ -75,15 +75,6 @@ test('isPublicAddress agrees with net.BlockList on random IPv4 addresses, bare a
   }
 });
 
-test('isPublicAddress is cheap enough to run at every connection', () => {
-  const started = performance.now();
-  for (let i = 0; i < 100_000; i++) {
-    isPublicAddress('2606:4700:4700::1111');
-    isPublicAddress('93.184.215.14');
-  }
-  assert.ok(performance.now() - started < 1_000, '200k checks took over a second');
-});
-
 // ---------------------------------------------------------------------------------------------
 // URL guard
 
@@ -426,16 +417,16 @@ test('a redirect is not followed', async (t) => {
 });
 
 test('a receiver that never answers times out within timeoutMs', async (t) => {
-  const server = await listen(t, () => { /* never answers */ });
+  let hungUp!: () => void;
+  const abandoned = new Promise<void>((resolve) => { hungUp = resolve; });
+  const server = await listen(t, (req) => { req.socket.on('close', () => hungUp()); /* never answers */ });
   const sender = newSender(t, { timeoutMs: 300 });
-  const started = performance.now();
   const result = await sender.send({ url: urlOf(server), headers: {}, body: '{}' });
-  const elapsed = performance.now() - started;
   assert.equal(result.ok, false);
   assert.equal(result.statusCode, null);
   assert.equal(result.responseExcerpt, null);
   assert.equal(result.error, 'timeout after 300ms');
-  assert.ok(elapsed >= 290 && elapsed < 800, `took ${elapsed}ms`);
+  await abandoned; // the sender hung up on the receiver instead of waiting for it
 });
 
 test('a huge answer is cut to a 1 KiB excerpt, and the pool keeps working', async (t) => {

@@ -136,10 +136,9 @@ describe('PortalConnector', () => {
   test('a hanging provider → timeout after every attempt', async () => {
     const quick = make({ timeoutMs: 150 });
     sb.faults.set({ upstream: 'portal', hang: true });
-    const started = performance.now();
+    // The provider never answers: only the connector's own timeout ends each attempt.
     await expectFailure(quick.fetchDetails(visibleCase().numero), 'timeout');
-    assert.equal(sb.stats().portal.requests, 3);
-    assert.ok(performance.now() - started < 2_000);
+    assert.equal(sb.stats().portal.requests, 3, 'every attempt timed out and the next one went out');
   });
 
   test('truncated JSON or PDF → malformed, not retried', async () => {
