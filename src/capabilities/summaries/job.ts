@@ -23,6 +23,7 @@ import { SourceError, TRANSIENT_FAILURES } from '../../platform/ports/sources.ts
 import type { CaseParts } from '../processes/parts.ts';
 import { REFRESH_QUERY_TYPE, requestRefresh } from '../processes/refresh.ts';
 import { factsFingerprint, gatherFacts } from './gather.ts';
+import { requestPath, statusPath, summaryPath } from './present.ts';
 import { LIVE, type SummaryStore } from './store.ts';
 import type { SummaryWriter } from './writers.ts';
 
@@ -158,7 +159,7 @@ async function charge(d: SummaryDeps, trx: Transaction<DB>, summary: CaseSummari
   if (summary.preco_centavos <= 0) return;
   await d.ledger.chargeIn(trx, {
     accountId: summary.account_id, queryType: SUMMARY_QUERY_TYPE,
-    origin: { requestId: summary.request_id, method: 'POST', path: `/v1/processos/cnj/${summary.numero_cnj}/resumo-ia/solicitar-atualizacao`, statusCode: 202 },
+    origin: { requestId: summary.request_id, method: 'POST', path: requestPath(summary.numero_cnj), statusCode: 200 },
     debits: [{ operationId: summary.id, centavos: summary.preco_centavos }],
   });
 }
@@ -168,9 +169,10 @@ async function callback(d: SummaryDeps, trx: Transaction<DB>, s: CaseSummariesTa
   await d.events.record(trx, {
     kind: 'resumo_ia_concluido', numeroCnj: s.numero_cnj, tribunal, accountId: s.account_id,
     data: {
-      providerRequestId: s.id, numeroCnj: formatCnj(s.numero_cnj), numeroCnjDigitos: s.numero_cnj, tribunal, status: s.status,
+      // The digits: EventLog masks them and adds numeroCnjDigitos and processo, as for every event.
+      providerRequestId: s.id, numeroCnj: s.numero_cnj, tribunal, status: s.status,
       metodo: s.metodo, modelo: s.modelo, concluidoEm: s.concluido_em, erro: s.erro_codigo ? { codigo: s.erro_codigo, mensagem: s.erro_mensagem } : null,
-      resumoPath: `/v1/processos/cnj/${s.numero_cnj}/resumo-ia?request_id=${s.id}`, statusPath: `/v1/processos/cnj/${s.numero_cnj}/resumo-ia/status?request_id=${s.id}`,
+      resumoPath: summaryPath(s.numero_cnj, s.id), statusPath: statusPath(s.numero_cnj, s.id),
     },
   });
 }

@@ -49,9 +49,8 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
         return { summary: row, created: true };
       });
       const view = executionView(req, s.config, summary);
-      const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
       // Charges nothing now: the job charges once, when the summary is FINALIZADO.
-      return { status: 200, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl, 'retry-after': retryAfter }, free: true };
+      return { status: 200, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl }, free: true };
     },
   });
 

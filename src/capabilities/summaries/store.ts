@@ -5,7 +5,6 @@ import type { CaseSummariesTable, DB } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 
 export const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
-export const TERMINAL = ['FINALIZADO', 'ERRO'] as const;
 
 export class SummaryStore {
   readonly #db: Kysely<DB>;

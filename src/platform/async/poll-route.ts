@@ -49,7 +49,6 @@ export function pollRoute(app: FastifyInstance, s: Services): void {
     },
   });
 
-
   defineRoute(app, {
     method: 'GET', url: '/v1/requests/:requestId',
     meta: {
