@@ -53,6 +53,15 @@ export interface Config {
   djenRequestsPerMinute: number;
   /** DJEN siglas upper-cased, or ['all']. */
   djenCadernos: string[];
+  stfUrl: string | undefined;
+  stfCaFile: string | undefined;
+  djeUrl: string | undefined;
+  gazetteRequestsPerMinute: number;
+  /** STF, TSE, TRE-<UF> upper-cased, or ['all'], or [] (no ingest). */
+  gazetteCourts: string[];
+  gazetteBackfillDays: number;
+  muralProviderUrl: string | undefined;
+  muralProviderToken: string;
   caseFreshMinutes: number;
   sandbox: 'auto' | 'on' | 'off';
   sandboxCases: number;
@@ -204,6 +213,22 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Budget of DJEN requests per minute shared by every search, monitor and caderno in this process. DJEN allows 20 per IP and calls several IPs abuse; a 429 waits 60 s.' },
   { env: 'TRAMITA_DJEN_CADERNOS', key: 'djenCadernos', default: '', parse: parseList,
     doc: 'Courts (DJEN siglas, comma-separated, e.g. `TJSP,TRF4`) whose daily bulk caderno is ingested by the publication cycle instead of asking DJEN once per monitored OAB, term or case; `all` for every court. Empty: targeted queries only. One caderno is one request per court and day, however many monitors there are.' },
+  { env: 'TRAMITA_STF_URL', key: 'stfUrl', default: '', parse: optionalUrl('TRAMITA_STF_URL'),
+    doc: 'Host of the STF gazette API (DJe STF), `https://digital.stf.jus.br` (paths `/decisoes-publicacoes/api/public/…` are appended). Empty: the sandbox simulator when it runs, otherwise that public host.' },
+  { env: 'TRAMITA_STF_CA_FILE', key: 'stfCaFile', default: '', parse: (r) => r || undefined,
+    doc: 'PEM file with the intermediate and root certificates `*.stf.jus.br` does not send (GlobalSign GCC R6 AlphaSSL CA 2025, valid until 2027-05-21), added to Node\'s trusted roots for the STF connector only. Without it Node answers "unable to get local issuer certificate" and the STF gazette is `SOURCE_UNAVAILABLE`. Verification is never turned off.' },
+  { env: 'TRAMITA_DJE_URL', key: 'djeUrl', default: '', parse: optionalUrl('TRAMITA_DJE_URL'),
+    doc: 'Host of the electoral gazettes\' consultation service (TSE and TREs), `https://dje-consulta.tse.jus.br` (paths `/dje-consulta/rest/…` are appended; routes in src/sources/dje/connector.ts). Empty: the sandbox simulator when it runs, otherwise that public host.' },
+  { env: 'TRAMITA_GAZETTE_REQUESTS_PER_MINUTE', key: 'gazetteRequestsPerMinute', default: '60', parse: int('TRAMITA_GAZETTE_REQUESTS_PER_MINUTE', 1, 100_000),
+    doc: 'Budget of requests per minute to each gazette host (STF, DJE eleitoral) in this process. STF\'s API is undocumented: about one request a second keeps it friendly.' },
+  { env: 'TRAMITA_GAZETTE_COURTS', key: 'gazetteCourts', default: 'all', parse: parseList,
+    doc: 'Gazettes ingested day by day in the background (comma-separated): `STF`, `TSE`, `TRE-SP`…; `all` for the STF and every electoral court; empty for none (searches then fetch the days they ask on demand).' },
+  { env: 'TRAMITA_GAZETTE_BACKFILL_DAYS', key: 'gazetteBackfillDays', default: '14', parse: int('TRAMITA_GAZETTE_BACKFILL_DAYS', 0, 3_660),
+    doc: 'How many days back the background ingest fills each gazette the first time (then it keeps up day by day). A search or listing with a period fetches the missing days it asks, whatever this says.' },
+  { env: 'TRAMITA_MURAL_PROVIDER_URL', key: 'muralProviderUrl', default: '', parse: optionalUrl('TRAMITA_MURAL_PROVIDER_URL'),
+    doc: 'Base URL of a provider of the electoral bulletin board (Mural Eletrônico) speaking the protocol of docs/providers.md. The board\'s own search needs a reCAPTCHA token that only a person obtains: Tramita never solves one. Empty: the sandbox\'s provider when it runs, otherwise `/v1/mural-eleitoral/…` answers 503 `SOURCE_NOT_CONFIGURED`.' },
+  { env: 'TRAMITA_MURAL_PROVIDER_TOKEN', key: 'muralProviderToken', default: '', parse: (r) => r,
+    doc: 'Sent to the mural provider as `Authorization: Bearer <token>` when set. Never logged.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
   { env: 'TRAMITA_SUMMARY_PROVIDER', key: 'summaryProvider', default: 'auto', parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),

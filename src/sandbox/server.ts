@@ -6,6 +6,9 @@
  *   /djen/api/v1/…              DJEN / Comunica PJe: communications, certidões, cadernos (djen/server.ts)
  *   /llm/v1/…                   an OpenAI-compatible chat-completions model (llm/server.ts)
  *   /stf/decisoes-publicacoes/… the STF gazette API, CSRF handshake included (stf/server.ts)
+ *   /dje/dje-consulta/rest/…    the electoral gazettes (TSE, TREs): day index and edition PDFs (dje/server.ts)
+ *   /mural/mural-consulta-back-end/… the electoral bulletin board's back end, reCAPTCHA-gated search (mural/server.ts)
+ *   /provedor/mural/…           the mural provider protocol of docs/providers.md (mural/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -13,6 +16,9 @@
  *   /_sandbox/djen/comunicacoes POST (JSON, see djen/publish.ts): publish a communication dated today
  *   /_sandbox/llm               GET / PUT (JSON, see llm/knobs.ts) / DELETE: the model's misbehaviours
  *   /_sandbox/stf               GET / PUT (JSON, see stf/server.ts) / DELETE: the STF API's misbehaviours
+ *   /_sandbox/dje               GET / PUT (JSON, see dje/server.ts) / DELETE: holidays, truncated PDFs
+ *   /_sandbox/dje/edicao-extra  POST {tribunal, parte?, advogado?, oab?}: an extra electoral edition today
+ *   /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -31,6 +37,10 @@ import { portalHandler } from './portal/server.ts';
 import { StfGazette } from './stf/publications.ts';
 import { SandboxStf, StfKnobError, stfHandler } from './stf/server.ts';
 import { StatsCounter, type SandboxStats } from './stats.ts';
+import { DjeGazette } from './dje/editions.ts';
+import { DjeKnobError, djeHandler, SandboxDje } from './dje/server.ts';
+import { MuralBoard } from './mural/board.ts';
+import { muralBackEndHandler, muralProviderHandler } from './mural/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -60,6 +70,12 @@ export interface Sandbox {
   llmUrl: string;
   /** `url + '/stf'`: the STF gazette's host (its API lives at `/decisoes-publicacoes/api/public`). */
   stfUrl: string;
+  /** `url + '/dje'`: the electoral gazettes' host (`/dje-consulta/rest/…` below it). */
+  djeUrl: string;
+  /** `url + '/mural'`: the bulletin board's back end (Tramita never searches it: reCAPTCHA). */
+  muralUrl: string;
+  /** `url + '/provedor/mural'`: a provider speaking docs/providers.md for the mural (TRAMITA_MURAL_PROVIDER_URL). */
+  muralProviderUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -68,6 +84,10 @@ export interface Sandbox {
   llm: SandboxLlm;
   /** The STF gazette's publications and misbehaviours (stf/). */
   stf: { gazette: StfGazette; knobs: SandboxStf };
+  /** The electoral gazettes' editions and misbehaviours (dje/). */
+  dje: SandboxDje;
+  /** The electoral bulletin board (mural/). */
+  mural: MuralBoard;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -110,6 +130,8 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
     // Spring's error body, as the STF API answers it.
     return jsonResponse(status, { timestamp: '2026-01-01T00:00:00.000+00:00', status, error: status === 429 ? 'Too Many Requests' : status === 403 ? 'Forbidden' : 'Internal Server Error', path: '/decisoes-publicacoes/api/public/publicacoes' }, retry);
   }
+  if (upstream === 'dje') return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...retry }, body: Buffer.from(status === 429 ? 'Too Many Requests' : `Erro interno (falha simulada, HTTP ${status})`) };
+  if (upstream === 'mural' || upstream === 'provedor') return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
   if (upstream === 'portal') {
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
@@ -135,6 +157,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const faults = new SandboxFaults(options.latencyMs ?? 0);
   const llm = new SandboxLlm();
   const stf = { gazette: new StfGazette(dataset), knobs: new SandboxStf() };
+  const dje = new SandboxDje(new DjeGazette(dataset));
+  const mural = new MuralBoard(dataset);
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -146,6 +170,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     djen: djen.handler,
     llm: llmHandler({ knobs: llm }),
     stf: stfHandler(stf),
+    dje: djeHandler(dje),
+    mural: muralBackEndHandler(mural),
+    provedor: muralProviderHandler(mural),
   };
   let info: () => unknown = () => ({});
 
@@ -229,6 +256,37 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       } else if (req.method === 'DELETE') stf.knobs.reset();
       return send(res, jsonResponse(200, stf.knobs.get()));
     }
+    if (path === '/_sandbox/dje/edicao-extra' && req.method === 'POST') {
+      try {
+        return send(res, jsonResponse(201, dje.publish(JSON.parse((await readBody(req)).toString('utf8') || '{}'))));
+      } catch (e) {
+        if (e instanceof RangeError || e instanceof SyntaxError || (e as { code?: string }).code === 'INVALID_OAB') return send(res, jsonResponse(400, { message: (e as Error).message }));
+        throw e;
+      }
+    }
+    if (path === '/_sandbox/dje') {
+      if (req.method === 'PUT' || req.method === 'POST') {
+        try {
+          dje.set(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
+        } catch (e) {
+          return send(res, jsonResponse(400, { message: e instanceof DjeKnobError || e instanceof SyntaxError ? e.message : String(e) }));
+        }
+      } else if (req.method === 'DELETE') dje.reset();
+      return send(res, jsonResponse(200, dje.get()));
+    }
+    if (path === '/_sandbox/mural') {
+      if (req.method === 'PUT' || req.method === 'POST') {
+        let body: { outOfPeriod?: unknown };
+        try {
+          body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+        } catch (e) {
+          return send(res, jsonResponse(400, { message: (e as Error).message }));
+        }
+        if (body.outOfPeriod !== undefined && typeof body.outOfPeriod !== 'boolean') return send(res, jsonResponse(400, { message: 'mural: outOfPeriod must be a boolean' }));
+        mural.outOfPeriod = body.outOfPeriod === true;
+      } else if (req.method === 'DELETE') mural.outOfPeriod = false;
+      return send(res, jsonResponse(200, { outOfPeriod: mural.outOfPeriod }));
+    }
     if (path === '/_sandbox/djen') return send(res, jsonResponse(200, { comunicacoes: djen.control.size(), examples: djen.control.examples() }));
     if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));
     send(res, jsonResponse(404, { message: 'not found' }));
@@ -259,11 +317,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     djenUrl,
     llmUrl: `${url}/llm/v1`,
     stfUrl: `${url}/stf`,
+    djeUrl: `${url}/dje`,
+    muralUrl: `${url}/mural`,
+    muralProviderUrl: `${url}/provedor/mural`,
     dataset,
     djen: djen.control,
     faults,
     llm,
     stf,
+    dje,
+    mural,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {
@@ -274,7 +337,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });

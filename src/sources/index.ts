@@ -10,6 +10,9 @@ import { DataJudConnector, dataJudOptionsFromConfig } from './datajud/index.ts';
 import { DjenConnector, djenOptionsFromConfig, PUBLIC_DJEN_URL } from './djen/index.ts';
 import { ChatCompletionsConnector } from './chat/connector.ts';
 import { PortalConnector } from './portal/connector.ts';
+import { DjeConnector, PUBLIC_DJE_URL } from './dje/connector.ts';
+import { MuralConnector } from './mural/connector.ts';
+import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
@@ -20,6 +23,25 @@ export interface SimulatedUpstreams {
   djenUrl: string;
   /** The simulated chat-completions model, up to `/v1`. */
   llmUrl: string;
+  stfUrl: string;
+  djeUrl: string;
+  muralProviderUrl: string;
+}
+
+/** Waits between a gazette request's attempts; TRAMITA_DEV_TIME_SCALE shortens them in tests. */
+const GAZETTE_RETRY_DELAYS_MS = [2_000, 8_000];
+
+/**
+ * The gazettes (STF, DJE eleitoral) and the mural's provider: a configured URL wins, else the
+ * simulator's when it runs, else the public host (the mural has none: no provider, no mural).
+ */
+function connectGazettes(config: Config, simulated: SimulatedUpstreams | null): Pick<Sources, 'stf' | 'electoral' | 'mural'> {
+  const common = { timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale) };
+  const stf = new StfConnector({ ...common, baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: !config.stfUrl && simulated !== null, caFile: config.stfCaFile });
+  const electoral = new DjeConnector({ ...common, baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: !config.djeUrl && simulated !== null });
+  const muralUrl = config.muralProviderUrl ?? simulated?.muralProviderUrl;
+  const mural = muralUrl ? new MuralConnector({ ...common, baseUrl: muralUrl, token: config.muralProviderToken || undefined, sandbox: !config.muralProviderUrl }) : null;
+  return { stf, electoral, mural };
 }
 
 /**
@@ -52,9 +74,13 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
   const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null }) : null;
   const model = connectModel(config, simulated);
+  const gazettes = connectGazettes(config, simulated);
   return {
-    cases: datajud, details, publications, model,
+    cases: datajud, details, publications, model, ...gazettes,
     async close() {
+      await gazettes.stf.close();
+      await gazettes.electoral.close();
+      await gazettes.mural?.close();
       await datajud.close();
       await publications.close();
       await details?.close();

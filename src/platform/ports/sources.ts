@@ -7,6 +7,9 @@
  * (upstreams mix numbers and strings); money is integer centavos.
  */
 import type { ChatModel } from './model.ts';
+import type { ElectoralGazetteSource } from './electoral.ts';
+import type { MuralSource } from './mural.ts';
+import type { StfGazetteSource } from './stf.ts';
 
 /** A code/name pair from the TPU tables or an upstream's own catalogue. */
 export interface CodeName {
@@ -302,5 +305,11 @@ export interface Sources {
   publications: PublicationSource;
   /** The language model that writes AI summaries (ports/model.ts); null: the offline writer does. */
   model: ChatModel | null;
+  /** The STF's own gazette (ports/stf.ts). */
+  stf: StfGazetteSource;
+  /** The electoral gazettes, TSE and TREs (ports/electoral.ts). */
+  electoral: ElectoralGazetteSource;
+  /** The electoral bulletin board's provider (ports/mural.ts); null when none is configured. */
+  mural: MuralSource | null;
   close(): Promise<void>;
 }

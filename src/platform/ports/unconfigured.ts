@@ -22,5 +22,19 @@ export const NO_SOURCES: Sources = {
     certidaoUrl: () => { throw unconfigured('publication'); },
     close: async () => {},
   },
+  stf: {
+    info: { name: 'none', sandbox: false },
+    lastDay: async () => { throw unconfigured('STF gazette'); },
+    day: async () => { throw unconfigured('STF gazette'); },
+    close: async () => {},
+  },
+  electoral: {
+    info: { name: 'none', sandbox: false },
+    editions: async () => { throw unconfigured('electoral gazette'); },
+    pdf: async () => { throw unconfigured('electoral gazette'); },
+    publications: async () => { throw unconfigured('electoral gazette'); },
+    close: async () => {},
+  },
+  mural: null,
   close: async () => {},
 };

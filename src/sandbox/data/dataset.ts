@@ -50,6 +50,8 @@ export class SandboxDataset {
   readonly clock: Clock;
   readonly cases: readonly SandboxCase[];
   readonly profiles: ReadonlyMap<string, CourtProfile>;
+  /** Every party of the cases, each once, in generation order (the gazettes' simulators name them). */
+  people: readonly Person[] = [];
   /** Wall time the generation took (ms). */
   readonly generationMs: number;
   readonly #byNumber = new Map<string, SandboxCase>();
@@ -86,6 +88,7 @@ export class SandboxDataset {
       for (const inst of c.instances) refs.push({ c, inst });
       for (const p of c.partes) persons.add(p.person);
     }
+    this.people = [...persons];
     for (const person of persons) {
       if (person.documento) this.#byDocument.set(documentKey(person.documento), person);
       for (const token of nameTokens(person.nome)) {

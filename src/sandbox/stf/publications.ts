@@ -80,15 +80,13 @@ const oabText = (l: Lawyer) => (l.oab ? `OAB ${l.oab.numero}/${l.oab.uf}` : null
 export class StfGazette {
   readonly #dataset: SandboxDataset;
   readonly #perDay: number;
-  readonly #people: Person[];
+  readonly #people: readonly Person[];
   readonly #cache = new Map<number, StfItem[]>();
 
   constructor(dataset: SandboxDataset, perDay = 30) {
     this.#dataset = dataset;
     this.#perDay = perDay;
-    const people = new Set<Person>();
-    for (const c of dataset.cases) for (const p of c.partes) people.add(p.person);
-    this.#people = [...people];
+    this.#people = dataset.people;
   }
 
   /** The publications divulged on `day` (an epoch day number). */

@@ -10,20 +10,16 @@
  * TLS: `*.stf.jus.br` is served without its intermediate certificate (wave2.md §B.1); verification is
  * never disabled: the operator gives the missing chain in TRAMITA_STF_CA_FILE (PEM), added to Node's roots.
  */
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { StfGazetteSource, StfParty, StfPublicationRecord } from '../../platform/ports/stf.ts';
-import { realSleep, RequestBudget, type Sleep } from '../datajud/budget.ts';
-import { header, underTimeout } from '../attempt.ts';
-import { retryAfterMs } from '../portal/connector.ts';
+import type { Sleep } from '../datajud/budget.ts';
+import { header } from '../attempt.ts';
+import { detailOf, HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
 
 export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';
 const API = '/decisoes-publicacoes/api/public';
 const PAGE = 500;
 const BRASILIA_OFFSET_MS = 3 * 3_600_000;
-const MAX_DETAIL = 200;
 /** More pages than any real day has (~742 items at most): a server that never ends a day is broken. */
 const MAX_PAGES = 40;
 
@@ -55,12 +51,6 @@ export class StfError extends RetryableSourceError {
   }
 }
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 interface Session {
   cookie: string;
   token: string;
@@ -85,7 +75,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 function toRecord(item: unknown, day: string): StfPublicationRecord {
   const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
   const id = str(r.id);
-  if (!id || typeof r.texto !== 'string') throw new StfError('malformed', `STF answered an item without id or texto: ${JSON.stringify(item).slice(0, MAX_DETAIL)}`);
+  if (!id || typeof r.texto !== 'string') throw new StfError('malformed', `STF answered an item without id or texto: ${JSON.stringify(item).slice(0, 200)}`);
   const envolvidos: StfParty[] = (Array.isArray(r.envolvidos) ? r.envolvidos : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).map((e) => ({
     nome: String(e.nome ?? ''), polo: str(e.polo), categoria: String(e.categoria ?? ''),
     oabs: (Array.isArray(e.identificacoes) ? e.identificacoes : []).map((i) => parseOab(String(i))).filter((o): o is { uf: string; numero: string } => o !== null),
@@ -99,30 +89,18 @@ function toRecord(item: unknown, day: string): StfPublicationRecord {
 
 export class StfConnector implements StfGazetteSource {
   readonly info: SourceInfo;
-  readonly #base: string;
-  readonly #timeoutMs: number;
-  readonly #retries: number;
-  readonly #delays: readonly number[];
-  readonly #maxRetryAfterMs: number;
-  readonly #budget: RequestBudget;
-  readonly #sleep: Sleep;
-  readonly #agent: Agent;
+  readonly #http: HttpUpstream;
   readonly #pageSize: number;
   #session: Promise<Session> | null = null;
 
   constructor(options: StfConnectorOptions) {
     this.info = { name: 'STF', sandbox: options.sandbox ?? false };
-    this.#base = `${options.baseUrl.replace(/\/+$/, '')}${API}`;
-    this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#retries = options.retries ?? 2;
-    this.#delays = options.retryDelaysMs ?? [2_000, 8_000];
-    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-    this.#sleep = options.sleep ?? realSleep;
     this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
-    this.#budget = new RequestBudget({ perMinute: options.perMinute ?? 60, sleep: this.#sleep });
-    const ca = options.caFile ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
-    const backstop = this.#timeoutMs + 1_000;
-    this.#agent = new Agent({ connections: 2, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca } } : {}) });
+    this.#http = new HttpUpstream({
+      baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, label: 'STF', error: (f, m, o) => new StfError(f, m, o),
+      timeoutMs: options.timeoutMs, perMinute: options.perMinute, retries: options.retries, retryDelaysMs: options.retryDelaysMs,
+      maxRetryAfterMs: options.maxRetryAfterMs, caFile: options.caFile, sleep: options.sleep,
+    });
   }
 
   async lastDay(signal?: AbortSignal): Promise<string> {
@@ -144,26 +122,20 @@ export class StfConnector implements StfGazetteSource {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#http.close();
   }
 
-  #items(raw: Raw): unknown[] {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.body);
-    } catch {
-      throw new StfError('malformed', `STF answered a body that is not JSON: ${raw.body.slice(0, MAX_DETAIL)}`);
-    }
-    const list = (json as { publicacoes?: unknown } | null)?.publicacoes;
-    if (!Array.isArray(list)) throw new StfError('malformed', `STF answered without publicacoes: ${raw.body.slice(0, MAX_DETAIL)}`);
+  #items(raw: UpstreamResponse): unknown[] {
+    const list = (this.#http.json(raw, '/publicacoes') as { publicacoes?: unknown } | null)?.publicacoes;
+    if (!Array.isArray(list)) throw new StfError('malformed', `STF answered without publicacoes: ${detailOf(raw)}`);
     return list;
   }
 
   /** One search page; a 403 (the session died with the server's) gets one new handshake. */
-  async #search(body: unknown, signal?: AbortSignal): Promise<Raw> {
+  async #search(body: unknown, signal?: AbortSignal): Promise<UpstreamResponse> {
     for (let handshakes = 0; ; handshakes++) {
       const session = await this.#sessionOf(signal);
-      const raw = await this.#send('POST', '/publicacoes', signal, JSON.stringify(body), { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.token });
+      const raw = await this.#http.send('POST', '/publicacoes', { signal, body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.token } });
       if (raw.status !== 403 || handshakes >= 1) return this.#ok(raw, '/publicacoes');
       this.#session = null;
     }
@@ -178,61 +150,29 @@ export class StfConnector implements StfGazetteSource {
   }
 
   async #handshake(signal?: AbortSignal): Promise<{ day: string; session: Session }> {
-    const raw = this.#ok(await this.#send('GET', '/ultimo-dje', signal), '/ultimo-dje');
+    const raw = this.#ok(await this.#http.send('GET', '/ultimo-dje', { signal }), '/ultimo-dje');
     const cookies = [raw.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0].trim());
     const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
     if (!token) throw new StfError('malformed', 'STF opened no session: ultimo-dje set no XSRF-TOKEN cookie.');
     let day: unknown;
     try {
-      day = JSON.parse(raw.body);
+      day = JSON.parse(raw.body.toString('utf8'));
     } catch {
       day = null;
     }
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new StfError('malformed', `STF's ultimo-dje is not a day: ${raw.body.slice(0, MAX_DETAIL)}`);
+    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new StfError('malformed', `STF's ultimo-dje is not a day: ${detailOf(raw)}`);
     const session = { cookie: cookies.join('; '), token };
     this.#session = Promise.resolve(session);
     return { day, session };
   }
 
   /** A 200, or the failure its status means. */
-  #ok(raw: Raw, path: string): Raw {
+  #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
     const what = `STF answered HTTP ${raw.status} for ${path}`;
     if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw new StfError('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
-    if (raw.status === 403) throw new StfError('unauthorized', `${what}: ${raw.body.slice(0, MAX_DETAIL)}`, { status: 403, retryable: false });
-    if (raw.status === 422) throw new StfError('malformed', `${what} (refused the query): ${raw.body.slice(0, MAX_DETAIL)}`, { status: 422, retryable: false });
-    throw new StfError('unavailable', `${what}: ${raw.body.slice(0, MAX_DETAIL)}`, { status: raw.status, retryable: false });
-  }
-
-  /** One request through the budget, with retries on 5xx, 429, network failures and timeouts. */
-  async #send(method: 'GET' | 'POST', path: string, signal: AbortSignal | undefined, body?: string, headers: Record<string, string> = {}): Promise<Raw> {
-    for (let attempt = 0; ; attempt++) {
-      await this.#budget.acquire(signal);
-      let failure: StfError;
-      try {
-        const raw = await this.#attempt(method, path, signal, body, headers);
-        if (raw.status < 500 && raw.status !== 429) return raw;
-        failure = raw.status === 429
-          ? new StfError('rate_limited', `STF answered 429 for ${path}.`, { status: 429, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) })
-          : new StfError('unavailable', `STF answered HTTP ${raw.status} for ${path}: ${raw.body.slice(0, MAX_DETAIL)}`, { status: raw.status });
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        if (err instanceof StfError) throw err;
-        failure = (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
-          ? new StfError('timeout', `STF did not answer ${path} within ${this.#timeoutMs} ms.`)
-          : new StfError('unavailable', `STF unreachable for ${path}: ${(err as Error).message}`);
-      }
-      const wait = failure.retryAfterMs ?? this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
-      if (attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
-      await this.#sleep(wait, signal);
-    }
-  }
-
-  #attempt(method: string, path: string, signal: AbortSignal | undefined, body: string | undefined, headers: Record<string, string>): Promise<Raw> {
-    return underTimeout(this.#timeoutMs, signal, async (combined) => {
-      const res = await request(`${this.#base}${path}`, { method, dispatcher: this.#agent, signal: combined, body, headers: { accept: 'application/json', ...headers } });
-      return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
-    });
+    if (raw.status === 403) throw new StfError('unauthorized', `${what}: ${detailOf(raw)}`, { status: 403, retryable: false });
+    if (raw.status === 422) throw new StfError('malformed', `${what} (refused the query): ${detailOf(raw)}`, { status: 422, retryable: false });
+    throw new StfError('unavailable', `${what}: ${detailOf(raw)}`, { status: raw.status, retryable: false });
   }
 }
-

@@ -1,0 +1,101 @@
+/**
+ * The electoral gazettes (platform/ports/electoral.ts) through the DJE consultation service of the
+ * TSE, which serves the TSE and every TRE (reference/upstream/wave2.md §C). Its routes are not yet
+ * confirmed from a capture: they live in ROUTES alone (the shape of the same product at TJSC, with the
+ * court as `trib`), so a capture changes one table. A day's index lists its editions; an edition is a
+ * PDF whose matérias split.ts reads. Discipline of the other connectors (http-upstream.ts): a budget,
+ * timeouts, retries honouring Retry-After; a PDF that is not one (cut, or an HTML error page with a
+ * 200) is `malformed`, never an empty edition.
+ */
+import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { Sleep } from '../datajud/budget.ts';
+import { detailOf, HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
+import { pdfLines, splitMaterias } from './split.ts';
+
+export const PUBLIC_DJE_URL = 'https://dje-consulta.tse.jus.br';
+
+/** The routes, relative to the host (wave2.md §C: to be confirmed by one browser capture from Brazil). */
+export const ROUTES = {
+  day: (tribunal: string, day: string) => `/dje-consulta/rest/diario/dia?dia=${day.split('-').reverse().join('/')}&trib=${encodeURIComponent(tribunal)}`,
+  pdf: (tribunal: string, numero: number) => `/dje-consulta/rest/diario/caderno?edicao=${numero}&trib=${encodeURIComponent(tribunal)}`,
+};
+
+export interface DjeConnectorOptions {
+  baseUrl: string;
+  sandbox?: boolean;
+  timeoutMs?: number;
+  perMinute?: number;
+  retries?: number;
+  retryDelaysMs?: readonly number[];
+  maxRetryAfterMs?: number;
+  caFile?: string;
+  sleep?: Sleep;
+}
+
+export class DjeError extends RetryableSourceError {
+  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
+    super('dje', TRANSIENT_FAILURES, failure, message, opts);
+    this.name = 'DjeError';
+  }
+}
+
+const PDF_MAGIC = Buffer.from('%PDF-');
+const PDF_END = Buffer.from('%%EOF');
+
+export class DjeConnector implements ElectoralGazetteSource {
+  readonly info: SourceInfo;
+  readonly #http: HttpUpstream;
+
+  constructor(o: DjeConnectorOptions) {
+    this.info = { name: 'DJE eleitoral', sandbox: o.sandbox ?? false };
+    this.#http = new HttpUpstream({
+      baseUrl: o.baseUrl, label: 'DJE eleitoral', error: (f, m, opts) => new DjeError(f, m, opts),
+      timeoutMs: o.timeoutMs, perMinute: o.perMinute, retries: o.retries, retryDelaysMs: o.retryDelaysMs, maxRetryAfterMs: o.maxRetryAfterMs, caFile: o.caFile, sleep: o.sleep,
+    });
+  }
+
+  async editions(tribunal: string, day: string, signal?: AbortSignal): Promise<ElectoralEditionRecord[]> {
+    const path = ROUTES.day(tribunal, day);
+    const raw = this.#ok(await this.#http.send('GET', path, { signal }), path);
+    const json = this.#http.json(raw, path) as Record<string, unknown> | null;
+    // `{"2026-03-10": [{"edicao": 123}]}`; a day without editions may come as `{}` or with an empty list.
+    const list = json && typeof json === 'object' ? (json[day] ?? []) : null;
+    if (!Array.isArray(list)) throw new DjeError('malformed', `DJE eleitoral's day index is not {"${day}": [...]}: ${detailOf(raw)}`, { retryable: false });
+    return list.map((e) => {
+      const numero = Number((e as { edicao?: unknown } | null)?.edicao);
+      if (!Number.isInteger(numero) || numero <= 0) throw new DjeError('malformed', `DJE eleitoral listed an edition without a number: ${JSON.stringify(e).slice(0, 200)}`, { retryable: false });
+      return { tribunal, numero, data: day, extra: (e as { extra?: unknown }).extra === true, raw: e };
+    });
+  }
+
+  async pdf(tribunal: string, numero: number, signal?: AbortSignal): Promise<Buffer> {
+    const path = ROUTES.pdf(tribunal, numero);
+    const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: { accept: 'application/pdf' } }), path);
+    // A cut transfer or an error page served with a 200 is no edition.
+    if (!raw.body.subarray(0, 5).equals(PDF_MAGIC) || raw.body.lastIndexOf(PDF_END) < raw.body.length - 1024) {
+      throw new DjeError('malformed', `DJE eleitoral's edition ${tribunal} ${numero} is not a whole PDF (${raw.body.length} bytes).`);
+    }
+    return raw.body;
+  }
+
+  async publications(edition: ElectoralEditionRecord, signal?: AbortSignal): Promise<ElectoralPublicationRecord[]> {
+    const bytes = await this.pdf(edition.tribunal, edition.numero, signal);
+    try {
+      return splitMaterias(edition, await pdfLines(new Uint8Array(bytes)));
+    } catch (err) {
+      throw new DjeError('malformed', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${(err as Error).message}`, { retryable: false });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#http.close();
+  }
+
+  #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
+    if (raw.status === 200) return raw;
+    const what = `DJE eleitoral answered HTTP ${raw.status} for ${path}: ${detailOf(raw)}`;
+    if (raw.status === 401 || raw.status === 403) throw new DjeError('unauthorized', what, { status: raw.status, retryable: false });
+    throw new DjeError(raw.status === 404 || raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
+  }
+}
