@@ -12,7 +12,7 @@ import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
-  courtFilter, createMonitorIn, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, removeMonitor, webhookUrlOf, type MonitorPosition,
+  courtFilter, createMonitorIn, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, removeMonitor, sourceFilter, webhookUrlOf, type MonitorPosition,
 } from '../publications/monitors.ts';
 import { targetOf } from './input.ts';
 import { CreatePublicationMonitorBody, ListPublicationMonitorsQuery, PublicationMonitorParams, PublicationMonitorView } from './schemas.ts';
@@ -32,17 +32,18 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
     method: 'POST', url: PATH,
     meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, tag: TAG, summary: 'Create a judicial-publication monitor',
       description: 'Body: `tipo` (TERMO, OAB or PROCESSO; inferred when absent) and its value: `termo` (3–200 characters), `oab` or `oab_estado` + `oab_numero`, or `numero_cnj` '
-        + '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). '
-        + '201 with the new monitor, charged. The account\'s live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` applied); '
+        + '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `fontes` (DJEN, STF, TSE, TRE-<UF>: the gazettes watched; absent: all); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). '
+        + '201 with the new monitor, charged. The account\'s live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` / `fontes` applied); '
         + `a SUSPENSO one is reactivated (200, charged, a new period). ${RULES}` },
     schema: { body: CreatePublicationMonitorBody, data: PublicationMonitorView },
     handler: async (req, op) => {
       const account = req.auth!.account;
       const target = targetOf(req.body);
       const tribunais = courtFilter(req.body.tribunais);
+      const fontes = sourceFilter(req.body.fontes);
       const webhookUrl = await webhookUrlOf(s, account.id, req.body.webhook_url);
       const creation = await s.db.transaction().execute(async (trx) => {
-        const creation = await createMonitorIn(s, trx, { accountId: account.id, origem: 'PUBLICACOES', target, tribunais, webhookUrl, priceCentavos: op.priceCentavos });
+        const creation = await createMonitorIn(s, trx, { accountId: account.id, origem: 'PUBLICACOES', target, tribunais, fontes, webhookUrl, priceCentavos: op.priceCentavos });
         if (creation.kind !== 'existing') await op.chargeIn(trx, { debits: [periodDebit(creation.monitor)], status: creation.kind === 'created' ? 201 : 200 });
         return creation;
       });

@@ -1,7 +1,7 @@
 /** Request and response schemas of the publication monitors (spec §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { CourtsField, MonitorStatus, PublicationMonitor, WebhookUrlField } from '../publications/monitor-schemas.ts';
+import { CourtsField, MonitorStatus, PublicationMonitor, SourcesField, WebhookUrlField } from '../publications/monitor-schemas.ts';
 import { OabFields } from '../publications/oab-params.ts';
 import { MAX_TERM_LENGTH } from './input.ts';
 
@@ -13,6 +13,7 @@ export const CreatePublicationMonitorBody = Type.Object({
   ...OabFields,
   numero_cnj: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'A case number (masked or 20 digits): its gazette communications.' })),
   tribunais: CourtsField,
+  fontes: SourcesField,
   webhook_url: WebhookUrlField,
 }, { additionalProperties: false });
 

@@ -77,7 +77,7 @@ export class PublicationIngest {
     let correspondencias = 0;
     let eventos = 0;
     for (const r of fresh) {
-      for (const monitor of matcher.monitorsMatching(r)) {
+      for (const monitor of matcher.monitorsMatching(r, info.name)) {
         const outcome = await this.#record(trx, monitor, r, info, now);
         if (outcome === 'none') continue;
         correspondencias++;

@@ -8,10 +8,14 @@ import type { Kysely } from 'kysely';
 import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { PublicationMatcher } from '../../platform/matching/index.ts';
 import type { PublicationRecord } from '../../platform/ports/sources.ts';
+import { monitorSourceOf } from './monitors.ts';
 
 export interface LiveMonitors {
-  /** The live monitors a publication matches (court filters applied), each once. */
-  monitorsMatching(p: PublicationRecord): PublicationMonitorsTable[];
+  /**
+   * The live monitors a publication of `fonte` (DJEN, STF, DJE eleitoral) matches, each once, with
+   * their filters applied: courts, sources (`fontes`), and intimação monitors hear DJEN only.
+   */
+  monitorsMatching(p: PublicationRecord, fonte: string): PublicationMonitorsTable[];
   readonly size: number;
 }
 
@@ -36,13 +40,15 @@ function build(monitors: PublicationMonitorsTable[]): LiveMonitors {
     owners[id].push(m);
   }
   const courts = new Map(monitors.filter((m) => m.tribunais).map((m) => [m.id, new Set(JSON.parse(m.tribunais!) as string[])]));
+  const sources = new Map(monitors.filter((m) => m.fontes || m.origem === 'INTIMACOES').map((m) => [m.id, new Set(m.fontes ? JSON.parse(m.fontes) as string[] : ['DJEN'])]));
   const matcher = PublicationMatcher.build(patterns);
   return {
     size: monitors.length,
-    monitorsMatching(p) {
+    monitorsMatching(p, fonte) {
+      const source = monitorSourceOf(fonte, p.tribunal);
       const out: PublicationMonitorsTable[] = [];
       for (const id of matcher.match(p)) {
-        for (const m of owners[id]) if (courts.get(m.id)?.has(p.tribunal) ?? true) out.push(m);
+        for (const m of owners[id]) if ((courts.get(m.id)?.has(p.tribunal) ?? true) && (sources.get(m.id)?.has(source) ?? true)) out.push(m);
       }
       return out;
     },

@@ -16,6 +16,12 @@ export const CourtsField = Type.Optional(Nullable(Type.Array(Type.String({ minLe
   description: 'Court siglas (GET /v1/tribunais, e.g. TJSP, TRF4, TRE-SP; 422 UNKNOWN_COURT otherwise): only their publications count. Absent on create, empty or null: every court.',
 })));
 
+export const SourcesField = Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 10 }), {
+  maxItems: 40,
+  description: 'Sources to watch (issue 16): `DJEN` (the national gazette), `STF` (the supreme court\'s DJe), `TSE` or `TRE-<UF>` (the electoral gazette of that court); 400 INVALID_PARAMETER otherwise. Absent on create, empty or null: every source.',
+  examples: [['DJEN', 'STF', 'TSE', 'TRE-SP']],
+})));
+
 export const PublicationMonitor = Type.Object({
   id: Type.String(),
   origem: Type.Union([Type.Literal('INTIMACOES'), Type.Literal('PUBLICACOES')], { description: 'INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes.' }),
@@ -24,6 +30,7 @@ export const PublicationMonitor = Type.Object({
   oab: Nullable(Type.String({ description: 'Canonical OAB (SP123456) when `tipo` is OAB.' })),
   numeroCnj: Nullable(Type.String({ description: 'Masked CNJ number when `tipo` is PROCESSO.' })),
   tribunais: Nullable(Type.Array(Type.String(), { description: 'null: every court.' })),
+  fontes: Nullable(Type.Array(Type.String(), { description: 'Sources watched (DJEN, STF, TSE, TRE-<UF>); null: every source. Intimação monitors hear DJEN only.' })),
   webhookUrl: Nullable(Type.String()),
   evento: Type.String({ description: 'The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO).' }),
   status: MonitorStatus('ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable).'),

@@ -18,6 +18,7 @@ import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
+import { ELECTORAL_COURTS } from '../../platform/ports/electoral.ts';
 import { eventKindFor } from './ingest.ts';
 
 export type PublicationMonitorRow = PublicationMonitorsTable;
@@ -44,6 +45,8 @@ export interface MonitorChanges {
   webhookUrl?: string | null;
   /** Validated siglas (courtFilter); null: every court. */
   tribunais?: string[] | null;
+  /** Validated sources (sourceFilter); null: every source. */
+  fontes?: string[] | null;
 }
 
 export interface MonitorRequest extends MonitorChanges {
@@ -64,6 +67,26 @@ export function courtFilter(siglas: readonly string[] | null | undefined, field 
   if (siglas === undefined || siglas === null) return siglas;
   const courts = [...new Set(siglas.map((s, i) => requireCourtSigla(s.trim(), `${field}.${i}`).sigla))].sort();
   return courts.length === 0 ? null : courts;
+}
+
+/** What a publication monitor may watch (issue 16): DJEN, the STF's gazette, the electoral gazette of one court. */
+export const MONITOR_SOURCES: readonly string[] = ['DJEN', 'STF', ...ELECTORAL_COURTS];
+
+/** The source key a publication answers to in `fontes`: DJEN, STF, or the electoral court. */
+export function monitorSourceOf(fonte: string, tribunal: string): string {
+  return fonte === 'DJEN' ? 'DJEN' : fonte === 'STF' ? 'STF' : tribunal;
+}
+
+/** A request's `fontes`, validated (400 INVALID_PARAMETER naming the item), deduplicated; empty means every source (null). */
+export function sourceFilter(fontes: readonly string[] | null | undefined, field = 'fontes'): string[] | null | undefined {
+  if (fontes === undefined || fontes === null) return fontes;
+  const out = new Set<string>();
+  fontes.forEach((f, i) => {
+    const key = f.trim().toUpperCase();
+    if (!MONITOR_SOURCES.includes(key)) throw new ApiError('INVALID_PARAMETER', `\`${field}[${i}]\` "${f}" is not a source: DJEN, STF, TSE or TRE-<UF>.`, { field: `${field}.${i}`, allowedValues: [...MONITOR_SOURCES] });
+    out.add(key);
+  });
+  return out.size === 0 ? null : [...out].sort();
 }
 
 /**
@@ -161,6 +184,7 @@ export function monitorView(m: PublicationMonitorRow) {
     oab: m.tipo === 'OAB' ? m.valor : null,
     numeroCnj: m.tipo === 'PROCESSO' ? formatCnj(m.valor) : null,
     tribunais: m.tribunais === null ? null : JSON.parse(m.tribunais) as string[],
+    fontes: m.fontes === null ? null : JSON.parse(m.fontes) as string[],
     webhookUrl: m.webhook_url, evento: eventKindFor(m), status: m.status, preco: toBrl(m.preco_centavos),
     desde: m.desde, publicacoes: m.publicacoes, ultimaVerificacaoEm: m.ultima_verificacao_em,
     proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
@@ -172,7 +196,7 @@ function newMonitor(s: Services, r: MonitorRequest): PublicationMonitorRow {
   const now = s.clock.now();
   return {
     id: newId(ID_PREFIX[r.origem]), account_id: r.accountId, origem: r.origem, tipo: r.target.tipo, valor: r.target.valor, termo: r.target.termo,
-    tribunais: courtsColumn(r.tribunais), webhook_url: r.webhookUrl ?? null, status: 'ATIVO', preco_centavos: r.priceCentavos, periodo: 1,
+    tribunais: courtsColumn(r.tribunais), fontes: courtsColumn(r.fontes), webhook_url: r.webhookUrl ?? null, status: 'ATIVO', preco_centavos: r.priceCentavos, periodo: 1,
     // Paid for one period from now; checked at the next cycle. Publications before today are history, not news.
     proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), desde: dayBefore(now), publicacoes: 0,
     ultima_verificacao_em: null, proxima_verificacao_em: iso(now), ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
@@ -186,6 +210,7 @@ async function reactivate(s: Services, trx: Transaction<DB>, suspended: Publicat
     status: 'ATIVO', periodo: suspended.periodo + 1, preco_centavos: r.priceCentavos, ultimo_erro: null, termo: r.target.termo,
     webhook_url: r.webhookUrl !== undefined ? r.webhookUrl : suspended.webhook_url,
     tribunais: r.tribunais !== undefined ? courtsColumn(r.tribunais) : suspended.tribunais,
+    fontes: r.fontes !== undefined ? courtsColumn(r.fontes) : suspended.fontes,
     // What was published while it was suspended is history: the integrator did not pay for those days.
     desde: dayBefore(now), proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
   } as const;
@@ -197,12 +222,14 @@ async function applyChanges(s: Services, trx: Transaction<DB>, m: PublicationMon
   const set: Partial<PublicationMonitorRow> = {};
   if (c.webhookUrl !== undefined && c.webhookUrl !== m.webhook_url) set.webhook_url = c.webhookUrl;
   if (c.tribunais !== undefined && courtsColumn(c.tribunais) !== m.tribunais) set.tribunais = courtsColumn(c.tribunais);
+  if (c.fontes !== undefined && courtsColumn(c.fontes) !== m.fontes) set.fontes = courtsColumn(c.fontes);
   if (Object.keys(set).length === 0) return m;
   set.atualizado_em = iso(s.clock.now());
   await trx.updateTable('publication_monitors').set(set).where('id', '=', m.id).execute();
   return { ...m, ...set };
 }
 
-function courtsColumn(tribunais: string[] | null | undefined): string | null {
-  return tribunais ? JSON.stringify(tribunais) : null;
+/** A JSON list column (courts, sources); null for every one. */
+function courtsColumn(list: string[] | null | undefined): string | null {
+  return list ? JSON.stringify(list) : null;
 }

@@ -409,6 +409,8 @@ export interface PublicationMonitorsTable {
   valor: string;
   termo: string;
   tribunais: string | null;
+  /** JSON array of DJEN, STF, TSE, TRE-<UF>; null: every source (0008). */
+  fontes: string | null;
   webhook_url: string | null;
   status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
   preco_centavos: number;
@@ -487,6 +489,28 @@ export interface CaseSummariesTable {
   concluido_em: string | null;
 }
 
+/** A gazette day read whole (0008): `fonte` is STF, TSE or TRE-<UF>. */
+export interface GazetteDaysTable {
+  fonte: string;
+  dia: string;
+  publicacoes: number;
+  edicoes: number;
+  ingerido_em: string;
+}
+
+/** An electoral edition (0008), id `<tribunal>:<número>`. */
+export interface GazetteEditionsTable {
+  id: string;
+  tribunal: string;
+  numero: number;
+  data: string;
+  extra: number;
+  publicacoes: number;
+  sandbox: number;
+  raw: string;
+  ingerido_em: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -520,4 +544,6 @@ export interface DB {
   publication_matches: PublicationMatchesTable;
   oab_searches: OabSearchesTable;
   case_summaries: CaseSummariesTable;
+  gazette_days: GazetteDaysTable;
+  gazette_editions: GazetteEditionsTable;
 }

@@ -7,6 +7,7 @@ import * as m0004 from './0004_publications.ts';
 import * as m0005 from './0005_charge_tables.ts';
 import * as m0006 from './0006_case_summaries.ts';
 import * as m0007 from './0007_requests_by_account.ts';
+import * as m0008 from './0008_gazettes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_charge_tables': m0005,
   '0006_case_summaries': m0006,
   '0007_requests_by_account': m0007,
+  '0008_gazettes': m0008,
 };
