@@ -13,9 +13,11 @@ import { accountCapability } from './account/capability.ts';
 import { courtsCapability } from './courts/capability.ts';
 import { discoveryCapability } from './discovery/capability.ts';
 import { eventsCapability } from './events/capability.ts';
+import { gazettesCapability } from './gazettes/capability.ts';
 import { intimationsCapability } from './intimations/capability.ts';
 import { lawyersCapability } from './lawyers/capability.ts';
 import { monitorsCapability } from './monitors/capability.ts';
+import { muralCapability } from './mural/capability.ts';
 import { operationsCapability } from './operations/capability.ts';
 import { partiesCapability } from './parties/capability.ts';
 import type { CaseParts } from './processes/parts.ts';
@@ -24,6 +26,7 @@ import { publicationMonitorsCapability } from './publication-monitors/capability
 import type { PublicationParts } from './publications/parts.ts';
 import { publicationsCapability } from './publications/capability.ts';
 import type { RadarParts } from './radars/parts.ts';
+import type { GazetteDays } from './gazettes/days.ts';
 import { radarsCapability } from './radars/capability.ts';
 import { searchCapability } from './search/capability.ts';
 import { summariesCapability } from './summaries/capability.ts';
@@ -36,12 +39,15 @@ export interface Capabilities {
   cases: CaseParts;
   publications: PublicationParts;
   radars: RadarParts;
+  /** The gazette days read on demand or in the background (STF, DJE eleitoral). */
+  gazettes: GazetteDays;
 }
 
 export function buildCapabilities(s: Services): Capabilities {
   const processes = processesCapability(s);
   const publications = publicationsCapability(s);
   const radars = radarsCapability(s, processes.cases);
+  const gazettes = gazettesCapability(s, publications.publications);
   return {
     all: [
       discoveryCapability(s),
@@ -61,10 +67,13 @@ export function buildCapabilities(s: Services): Capabilities {
       lawyersCapability(s, publications.publications),
       intimationsCapability(s, publications.publications),
       publicationMonitorsCapability(s),
+      gazettes,
+      muralCapability(s),
     ],
     cases: processes.cases,
     publications: publications.publications,
     radars: radars.radars,
+    gazettes: gazettes.days,
   };
 }
 

@@ -5,6 +5,7 @@
  * each registration once, in canonical form (SP123456).
  */
 import { ApiError } from '../../platform/errors.ts';
+import { calendarDay } from '../../platform/http/period.ts';
 import { parseOab, parseOabParts, type Oab } from '../../platform/identifiers/oab.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
 
@@ -60,12 +61,4 @@ export function dayRange(v: { data_inicio?: string; data_fim?: string; desde?: s
   const ate = v.data_fim === undefined ? undefined : calendarDay(v.data_fim, 'data_fim');
   if (desde && ate && desde > ate) throw new ApiError('INVALID_PARAMETER', `\`data_inicio\` (${desde}) is after \`data_fim\` (${ate}).`, { field: 'data_fim', in: 'query' });
   return { desde, ate };
-}
-
-function calendarDay(text: string, field: string): string {
-  const at = Date.parse(`${text}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== text) {
-    throw new ApiError('INVALID_PARAMETER', `\`${field}\` "${text}" is not a calendar day (yyyy-mm-dd).`, { field, in: 'query' });
-  }
-  return text;
 }

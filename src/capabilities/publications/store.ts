@@ -63,9 +63,9 @@ export function lawyerRows(p: PublicationRecord): DB['publication_lawyers'][] {
   return [...seen.values()];
 }
 
-/** What the full-text search sees of a publication: its number, court, parties, lawyers and text (HTML folded to words). */
+/** What the full-text search sees of a publication: its numbers (CNJ; the communication's, an STF case's), court, parties, lawyers and text (HTML folded to words). */
 export function searchableText(p: PublicationRecord): string {
-  return foldText([p.numeroCnj, p.tribunal, p.tipoComunicacao, p.tipoDocumento, p.classe?.nome, p.orgao?.nome,
+  return foldText([p.numeroCnj, p.tribunal, p.numeroComunicacao, p.tipoComunicacao, p.tipoDocumento, p.classe?.nome, p.orgao?.nome,
     ...p.destinatarios.map((d) => d.nome), ...p.advogados.map((a) => a.nome), p.texto].filter(Boolean).join(' '));
 }
 
@@ -87,6 +87,15 @@ export class PublicationSearchIndex {
       await sql`INSERT INTO publication_search (publicacao_id, texto, vetor) VALUES (${i.id}, ${i.texto}, to_tsvector('simple', ${i.texto}))
         ON CONFLICT (publicacao_id) DO NOTHING`.execute(trx);
     }
+  }
+
+  /** A subquery of the ids where every word occurs (as a prefix), to filter with `id IN (…)`. */
+  idsMatching(tokens: readonly string[]) {
+    if (this.#engine === 'sqlite') {
+      const match = tokens.map((t) => `"${t}"*`).join(' ');
+      return sql<string>`SELECT publicacao_id FROM publication_search WHERE publication_search MATCH ${match}`;
+    }
+    return sql<string>`SELECT publicacao_id FROM publication_search WHERE vetor @@ to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')})`;
   }
 
   /** Ids of the publications where every word occurs (as a prefix), best first. */

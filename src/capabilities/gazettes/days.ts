@@ -1,0 +1,109 @@
+/**
+ * Gazette days read whole into the publication store (issue 16): STF by divulgação day, each electoral
+ * court by the editions of its day. A day before today is final once recorded in `gazette_days`, so
+ * the ingest is resumable (a run that stops mid-way leaves the days it finished) and idempotent (a
+ * publication is stored once by id; an edition once by `<tribunal>:<número>`). Today is read again
+ * when its copy is older than TODAY_FRESH_MS (editions extra, late divulgação). Every publication goes
+ * through the one ingest (publications/ingest.ts): indexed, matched against monitors, events emitted.
+ * A source failure throws SourceError: the day stays unread, nothing is half-recorded as done.
+ */
+import type { Logger } from 'pino';
+import { iso } from '../../platform/clock.ts';
+import { brasiliaDay } from '../../platform/format.ts';
+import { eachDay, type Period } from '../../platform/http/period.ts';
+import { ELECTORAL_COURTS, type ElectoralEditionRecord } from '../../platform/ports/electoral.ts';
+import type { Services } from '../../platform/services.ts';
+import type { PublicationIngest } from '../publications/ingest.ts';
+import { electoralRecord, stfRecord } from './records.ts';
+
+const TODAY_FRESH_MS = 30 * 60_000;
+
+/** Every gazette Tramita ingests: the STF and each electoral court. */
+export const GAZETTES: readonly string[] = ['STF', ...ELECTORAL_COURTS];
+
+/** TRAMITA_GAZETTE_COURTS as gazettes: `all`, or the listed ones that exist. */
+export function configuredGazettes(list: readonly string[]): string[] {
+  return list.includes('ALL') || list.includes('all') ? [...GAZETTES] : GAZETTES.filter((g) => list.map((x) => x.toUpperCase()).includes(g));
+}
+
+export interface DaysSummary {
+  dias: number;
+  publicacoes: number;
+  novas: number;
+  eventos: number;
+}
+
+export class GazetteDays {
+  readonly #s: Services;
+  readonly #ingest: PublicationIngest;
+
+  constructor(s: Services, ingest: PublicationIngest) {
+    this.#s = s;
+    this.#ingest = ingest;
+  }
+
+  /** Today in Brasília: what a gazette calls today. */
+  today(): string {
+    return brasiliaDay(iso(this.#s.clock.now()))!;
+  }
+
+  /**
+   * Reads every day of `period` (up to today) that `gazette` (STF, TSE, TRE-<UF>) does not have yet;
+   * `refreshToday` reads today again whatever its age (the background job's rhythm).
+   */
+  async ensure(gazette: string, period: Period, o: { refreshToday?: boolean; signal?: AbortSignal; log?: Logger } = {}): Promise<DaysSummary> {
+    const today = this.today();
+    const days = eachDay({ inicio: period.inicio, fim: period.fim < today ? period.fim : today });
+    const known = new Map((await this.#s.db.selectFrom('gazette_days').select(['dia', 'ingerido_em']).where('fonte', '=', gazette)
+      .where('dia', '>=', period.inicio).where('dia', '<=', period.fim).execute()).map((r) => [r.dia, r.ingerido_em]));
+    const now = this.#s.clock.now().getTime();
+    const due = days.filter((d) => {
+      const at = known.get(d);
+      if (at === undefined) return true;
+      return d === today && (o.refreshToday || now - Date.parse(at) > TODAY_FRESH_MS);
+    });
+    const total: DaysSummary = { dias: 0, publicacoes: 0, novas: 0, eventos: 0 };
+    for (const day of due) {
+      const r = gazette === 'STF' ? await this.#stfDay(day, o.signal) : await this.#electoralDay(gazette, day, o.signal);
+      await this.#s.db.insertInto('gazette_days').values({ fonte: gazette, dia: day, publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()) })
+        .onConflict((oc) => oc.columns(['fonte', 'dia']).doUpdateSet({ publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()) })).execute();
+      total.dias++;
+      total.publicacoes += r.publicacoes;
+      total.novas += r.novas;
+      total.eventos += r.eventos;
+    }
+    return total;
+  }
+
+  async #stfDay(day: string, signal?: AbortSignal) {
+    const source = this.#s.sources.stf;
+    const items = await source.day(day, signal);
+    const summary = await this.#ingest.ingest(items.map(stfRecord), source.info);
+    return { publicacoes: items.length, edicoes: 0, novas: summary.novas, eventos: summary.eventos };
+  }
+
+  /** Each edition of the day not stored yet: its matérias ingested, then the edition recorded (so a failure retries it whole). */
+  async #electoralDay(tribunal: string, day: string, signal?: AbortSignal) {
+    const source = this.#s.sources.electoral;
+    const editions = await source.editions(tribunal, day, signal);
+    const stored = new Set((await this.#s.db.selectFrom('gazette_editions').select('id').where('tribunal', '=', tribunal).where('data', '=', day).execute()).map((r) => r.id));
+    const out = { publicacoes: 0, edicoes: editions.length, novas: 0, eventos: 0 };
+    for (const e of editions) {
+      if (stored.has(editionId(e))) continue;
+      const pubs = await source.publications(e, signal);
+      const summary = await this.#ingest.ingest(pubs.map(electoralRecord), source.info);
+      await this.#s.db.insertInto('gazette_editions').values({
+        id: editionId(e), tribunal: e.tribunal, numero: e.numero, data: e.data, extra: e.extra ? 1 : 0, publicacoes: pubs.length,
+        sandbox: source.info.sandbox ? 1 : 0, raw: JSON.stringify(e.raw), ingerido_em: iso(this.#s.clock.now()),
+      }).onConflict((oc) => oc.column('id').doNothing()).execute();
+      out.publicacoes += pubs.length;
+      out.novas += summary.novas;
+      out.eventos += summary.eventos;
+    }
+    return out;
+  }
+}
+
+export function editionId(e: Pick<ElectoralEditionRecord, 'tribunal' | 'numero'>): string {
+  return `${e.tribunal}:${e.numero}`;
+}

@@ -1,0 +1,47 @@
+/**
+ * The gazettes' publications as the publication store keeps them (publications/store.ts): one table,
+ * one full-text index, one OAB index and one matching path with DJEN's. Each source's own fields map
+ * onto the common record; what has no column (an STF item's relator, sessão, dates) stays in `raw`,
+ * where the views (present.ts) read it (`raw` is what the source gave, for RAW webhooks). Ids never collide with DJEN's numeric ones: `STF:<id>` and
+ * `<tribunal>:<edição>:<ordem>`.
+ */
+import type { ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
+import type { PublicationLawyer, PublicationRecord } from '../../platform/ports/sources.ts';
+import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
+
+export const STF_ID_PREFIX = 'STF:';
+
+/** The store's id of an STF publication, from the id its searches show (STF's own). */
+export function stfStoreId(id: string): string {
+  return `${STF_ID_PREFIX}${id}`;
+}
+
+const LAWYER_CATEGORY = /^ADV/i;
+
+export function stfRecord(r: StfPublicationRecord): PublicationRecord {
+  const lawyers = r.envolvidos.filter((e) => LAWYER_CATEGORY.test(e.categoria));
+  const sigla = /^[A-Za-z]+/.exec(r.processo)?.[0] ?? null;
+  return {
+    id: stfStoreId(r.id), hash: null, numeroCnj: null, tribunal: 'STF', dataDisponibilizacao: r.divulgacao,
+    tipoComunicacao: r.tipo, tipoDocumento: r.descricao, orgao: { id: null, nome: r.colegiado ?? r.relator ?? 'STF' },
+    classe: sigla ? { codigo: sigla, nome: sigla } : null, meio: 'D', numeroComunicacao: r.processo, texto: r.html,
+    link: r.processoId ? `https://portal.stf.jus.br/processos/detalhe.asp?incidente=${encodeURIComponent(r.processoId)}` : null,
+    ativo: true, cancelamento: null,
+    destinatarios: r.envolvidos.filter((e) => !LAWYER_CATEGORY.test(e.categoria)).map((e) => ({ nome: e.nome, polo: e.polo === 'ATIVO' ? 'A' : e.polo === 'PASSIVO' ? 'P' : (e.polo ?? '') })),
+    advogados: lawyers.flatMap((l): PublicationLawyer[] => (l.oabs.length > 0 ? l.oabs.map((oab) => ({ nome: l.nome, oab })) : [{ nome: l.nome, oab: null }])),
+    // The item exactly as STF sent it (RAW webhooks); the view reads relator, sessão and dates from it.
+    raw: r.raw,
+  };
+}
+
+export function electoralRecord(r: ElectoralPublicationRecord): PublicationRecord {
+  return {
+    id: r.id, hash: null, numeroCnj: r.numeroCnj, tribunal: r.tribunal, dataDisponibilizacao: r.data,
+    tipoComunicacao: 'Publicação', tipoDocumento: null, orgao: { id: null, nome: r.tribunal },
+    classe: r.classe ? { codigo: /\((\d+)\)/.exec(r.classe)?.[1] ?? r.classe, nome: r.classe.replace(/\s*\(\d+\)\s*$/, '') } : null,
+    meio: 'D', numeroComunicacao: `${r.edicao}/${r.ordem}`, texto: r.texto, link: null, ativo: true, cancelamento: null,
+    destinatarios: r.partes.map((p) => ({ nome: p.nome, polo: p.papel })),
+    advogados: r.advogados,
+    raw: r.raw,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Local search of the gazettes' publications in the publication store, on both engines: by source,
+ * court, period, lawyer (OAB index), case number, and words (the full-text index, folded by
+ * platform/text.ts as every publication is: accents, case and punctuation ignored, every word as a
+ * prefix), newest first with a (day, id) cursor.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../../platform/db/database.ts';
+import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
+import { foldText } from '../../platform/text.ts';
+import { PublicationSearchIndex, type DayCursor } from '../publications/store.ts';
+
+export interface GazetteFilter {
+  /** The store's `fonte` (the source's name: STF, DJE eleitoral). */
+  fonte: string;
+  tribunal?: string;
+  inicio?: string;
+  fim?: string;
+  /** Canonical OAB (SP123456). */
+  oab?: string;
+  numeroCnj?: string;
+  /** Free words: the text, parties, lawyers, process. */
+  palavras?: string[];
+}
+
+/** The folded words of what a person typed (several fields at once), each once. */
+export function searchWords(...texts: (string | undefined)[]): string[] {
+  return [...new Set(texts.flatMap((t) => (t ? foldText(t).split(' ') : [])).filter((w) => w !== ''))];
+}
+
+export async function searchGazette(db: Kysely<DB>, engine: Engine, f: GazetteFilter, o: { limit: number; before?: DayCursor }): Promise<PublicationsTable[]> {
+  let q = db.selectFrom('publications as p').selectAll('p').where('p.fonte', '=', f.fonte);
+  if (f.tribunal) q = q.where('p.tribunal', '=', f.tribunal);
+  if (f.inicio) q = q.where('p.data_disponibilizacao', '>=', f.inicio);
+  if (f.fim) q = q.where('p.data_disponibilizacao', '<=', f.fim);
+  if (f.numeroCnj) q = q.where('p.numero_cnj', '=', f.numeroCnj);
+  if (f.oab) {
+    const oab = f.oab;
+    q = q.where('p.id', 'in', (eb) => eb.selectFrom('publication_lawyers').select('publicacao_id').where('oab', '=', oab));
+  }
+  if (f.palavras && f.palavras.length > 0) q = q.where(sql<boolean>`p.id IN (${new PublicationSearchIndex(engine).idsMatching(f.palavras)})`);
+  if (o.before) {
+    const b = o.before;
+    q = q.where((eb) => eb.or([eb('p.data_disponibilizacao', '<', b.data), eb.and([eb('p.data_disponibilizacao', '=', b.data), eb('p.id', '<', b.id)])]));
+  }
+  return q.orderBy('p.data_disponibilizacao', 'desc').orderBy('p.id', 'desc').limit(o.limit).execute();
+}
