@@ -22,11 +22,13 @@ import { routeFixtures as radarFixtures } from '../src/capabilities/radars/testi
 import { routeFixtures as intimationFixtures } from '../src/capabilities/intimations/testing.ts';
 import { routeFixtures as publicationMonitorFixtures } from '../src/capabilities/publication-monitors/testing.ts';
 import { routeFixtures as lawyerFixtures } from '../src/capabilities/lawyers/testing.ts';
+import { routeFixtures as gazetteFixtures } from '../src/capabilities/gazettes/testing.ts';
+import { routeFixtures as muralFixtures } from '../src/capabilities/mural/testing.ts';
 import { routeFixtures as summaryFixtures } from '../src/capabilities/summaries/testing.ts';
 
 /** Every capability's fixtures, kept beside its routes (its testing.ts). */
 const FIXTURES: RouteFixtures[] = [pollFixtures, caseFixtures, summaryFixtures, partyFixtures, searchFixtures, webhookFixtures, eventFixtures,
-  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures];
+  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures, gazetteFixtures, muralFixtures];
 const merged = <K extends 'owned' | 'setups' | 'bodies' | 'queries'>(k: K) => Object.assign({}, ...FIXTURES.map((f) => f[k] ?? {})) as NonNullable<RouteFixtures[K]>;
 
 /** For each route with path parameters: creates an object owned by `owner` and returns its params. */
