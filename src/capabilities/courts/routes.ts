@@ -8,6 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
+import { sourcesStatus } from '../../platform/ports/status.ts';
+import { SourcesStatus } from '../discovery/routes.ts';
 import { coverageOf } from '../../sources/registry.ts';
 import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
 
@@ -42,16 +44,20 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/integrador',
     meta: { class: 'reference', auth: true, tag: 'Referência', summary: 'The 92 courts and what Tramita covers for each' },
-    schema: { querystring: CourtsQuery, data: listSchema('items', CourtView) },
+    schema: { querystring: CourtsQuery, data: listSchema('items', CourtView, { fontes: SourcesStatus }) },
     handler: async (req) => {
       const uf = req.query.uf?.toUpperCase();
       const courts = COURTS.filter((c) => (!req.query.segmento || c.segmento === req.query.segmento) && (!uf || c.ufs.includes(uf) || c.ufs.includes('BR')));
       return {
-        data: whole(req, s, courts.map((c) => ({
-          sigla: c.sigla, nome: c.nome, segmento: c.segmento, j: c.j, tr: c.tr, codigoJTr: `${c.j}.${c.tr}`, ufs: c.ufs,
-          sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
-          datajudAlias: c.datajudAlias, cobertura: coverageOf(c),
-        }))),
+        data: {
+          ...whole(req, s, courts.map((c) => ({
+            sigla: c.sigla, nome: c.nome, segmento: c.segmento, j: c.j, tr: c.tr, codigoJTr: `${c.j}.${c.tr}`, ufs: c.ufs,
+            sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
+            datajudAlias: c.datajudAlias, cobertura: coverageOf(c),
+          }))),
+          // Which sources this deployment has, beside what each court could have.
+          fontes: sourcesStatus(s.sources),
+        },
         meta: { total: courts.length },
       };
     },

@@ -8,6 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
+import { sourcesStatus } from '../../platform/ports/status.ts';
+
+/** What GET /v1 and /v1/integrador say of the sources (platform/ports/status.ts). */
+export const SourcesStatus = Type.Array(Type.Object({
+  nome: Type.String(), serve: Type.String(),
+  configurada: Type.Boolean({ description: 'false: the operations it serves answer 503 SOURCE_NOT_CONFIGURED (or, for the portal, 422 DETAILS_UNAVAILABLE).' }),
+  sandbox: Type.Boolean({ description: 'true: the sandbox\'s simulator answers (fictitious data).' }),
+  provedor: Type.Boolean({ description: 'Served through a provider the operator configures (docs/providers.md).' }),
+}), { description: 'The sources of this deployment.' });
 
 const Catalog = Type.Object({
   service: Type.String(),
@@ -15,6 +24,7 @@ const Catalog = Type.Object({
   contractVersion: Type.String(),
   authentication: Type.Object({ type: Type.Literal('apiKey'), header: Type.Literal('x-api-key'), alternative: Type.String() }),
   documentation: Type.Object({ openapi: Type.String(), reference: Type.String() }),
+  fontes: SourcesStatus,
   resources: Type.Array(Type.Object({
     method: Type.String(), path: Type.String(), summary: Type.String(), tag: Type.String(),
     authenticated: Type.Boolean(), routeClass: Type.Union([Type.String(), Type.Null()]),
@@ -37,6 +47,7 @@ export function discoveryRoutes(app: FastifyInstance, s: Services): void {
         service: 'Tramita', namespace: '/v1', contractVersion: '1.0.0',
         authentication: { type: 'apiKey', header: 'x-api-key', alternative: 'Authorization: Bearer <API_KEY>' },
         documentation: { openapi: '/v1/openapi.json', reference: '/docs' },
+        fontes: sourcesStatus(s.sources),
         resources: app.tramita.routes.map((r) => {
           const price = r.meta.charge ? s.prices.priceFor(s.prices.defaultPlan, r.meta.charge) : null;
           return {
