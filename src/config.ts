@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isUf } from './platform/identifiers/uf.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -221,8 +222,13 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Host of the electoral gazettes\' consultation service (TSE and TREs), `https://dje-consulta.tse.jus.br` (paths `/dje-consulta/rest/…` are appended; routes in src/sources/dje/connector.ts). Empty: the sandbox simulator when it runs, otherwise that public host.' },
   { env: 'TRAMITA_GAZETTE_REQUESTS_PER_MINUTE', key: 'gazetteRequestsPerMinute', default: '60', parse: int('TRAMITA_GAZETTE_REQUESTS_PER_MINUTE', 1, 100_000),
     doc: 'Budget of requests per minute to each gazette host (STF, DJE eleitoral) in this process. STF\'s API is undocumented: about one request a second keeps it friendly.' },
-  { env: 'TRAMITA_GAZETTE_COURTS', key: 'gazetteCourts', default: 'all', parse: parseList,
-    doc: 'Gazettes ingested day by day in the background (comma-separated): `STF`, `TSE`, `TRE-SP`…; `all` for the STF and every electoral court; empty for none (searches then fetch the days they ask on demand).' },
+  { env: 'TRAMITA_GAZETTE_COURTS', key: 'gazetteCourts', default: 'all', parse: (r) => {
+      const list = parseList(r);
+      const bad = list.find((v) => !/^(all|NONE|STF|TSE|TRE-[A-Z]{2})$/.test(v) || (v.startsWith('TRE-') && !isUf(v.slice(4))));
+      if (bad) throw new ConfigError(`TRAMITA_GAZETTE_COURTS: "${bad}" is not a gazette (STF, TSE, TRE-<UF>, all or none)`);
+      return list;
+    },
+    doc: 'Gazettes ingested day by day in the background (comma-separated): `STF`, `TSE`, `TRE-SP`…; `all` (the default) for the STF and every electoral court; `none` for none (searches and listings still read the days they ask, on demand).' },
   { env: 'TRAMITA_GAZETTE_BACKFILL_DAYS', key: 'gazetteBackfillDays', default: '14', parse: int('TRAMITA_GAZETTE_BACKFILL_DAYS', 0, 3_660),
     doc: 'How many days back the background ingest fills each gazette the first time (then it keeps up day by day). A search or listing with a period fetches the missing days it asks, whatever this says.' },
   { env: 'TRAMITA_MURAL_PROVIDER_URL', key: 'muralProviderUrl', default: '', parse: optionalUrl('TRAMITA_MURAL_PROVIDER_URL'),

@@ -33,7 +33,7 @@ export interface HarnessOptions extends BuildOptions {
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
 // No background gazette ingest: a test reads the days it asks (on demand) or runs the ingest itself.
-const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: '' };
+const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: 'none' };
 
 export interface TestAccount {
   accountId: string;

@@ -27,7 +27,7 @@ describe('SandboxFaults', () => {
   test("'all' and the older 'both' reach every upstream, DJEN and the model included", () => {
     const f = new SandboxFaults();
     f.set({ upstream: 'both', status: 403 });
-    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen', 'llm', 'stf']);
+    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor']);
     assert.equal(f.take('djen').status, 403);
     assert.equal(f.take('llm').status, 403);
     f.set({ upstream: 'all', status: 503 });
@@ -38,7 +38,7 @@ describe('SandboxFaults', () => {
 
   test('bad settings are refused', () => {
     const f = new SandboxFaults();
-    for (const bad of [{ status: 404 }, { latencyMs: -1 }, { times: 0 }, { upstream: 'dje' }, { upstream: 'portal', partialShards: true }, { upstream: 'djen', partialShards: true }, { colour: 'red' }, { hang: 'yes' }]) {
+    for (const bad of [{ status: 404 }, { latencyMs: -1 }, { times: 0 }, { upstream: 'tjsp' }, { upstream: 'portal', partialShards: true }, { upstream: 'djen', partialShards: true }, { colour: 'red' }, { hang: 'yes' }]) {
       assert.throws(() => f.set(bad as never), FaultError, JSON.stringify(bad));
     }
   });

@@ -21,9 +21,10 @@ const TODAY_FRESH_MS = 30 * 60_000;
 /** Every gazette Tramita ingests: the STF and each electoral court. */
 export const GAZETTES: readonly string[] = ['STF', ...ELECTORAL_COURTS];
 
-/** TRAMITA_GAZETTE_COURTS as gazettes: `all`, or the listed ones that exist. */
+/** TRAMITA_GAZETTE_COURTS as gazettes: `all`, `none`, or the listed ones (config.ts refuses unknown names). */
 export function configuredGazettes(list: readonly string[]): string[] {
-  return list.includes('ALL') || list.includes('all') ? [...GAZETTES] : GAZETTES.filter((g) => list.map((x) => x.toUpperCase()).includes(g));
+  const upper = list.map((x) => x.toUpperCase());
+  return upper.includes('ALL') ? [...GAZETTES] : GAZETTES.filter((g) => upper.includes(g));
 }
 
 export interface DaysSummary {

@@ -12,8 +12,9 @@ import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
-  courtFilter, createMonitorIn, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, removeMonitor, sourceFilter, webhookUrlOf, type MonitorPosition,
+  courtFilter, createMonitorIn, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, removeMonitor, webhookUrlOf, type MonitorPosition,
 } from '../publications/monitors.ts';
+import { sourceFilter } from '../publications/monitor-sources.ts';
 import { targetOf } from './input.ts';
 import { CreatePublicationMonitorBody, ListPublicationMonitorsQuery, PublicationMonitorParams, PublicationMonitorView } from './schemas.ts';
 

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { PublicationMatcher } from '../../platform/matching/index.ts';
 import type { PublicationRecord } from '../../platform/ports/sources.ts';
-import { monitorSourceOf } from './monitors.ts';
+import { monitorSourceOf } from './monitor-sources.ts';
 
 export interface LiveMonitors {
   /**

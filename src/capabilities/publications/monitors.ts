@@ -18,7 +18,6 @@ import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
-import { ELECTORAL_COURTS } from '../../platform/ports/electoral.ts';
 import { eventKindFor } from './ingest.ts';
 
 export type PublicationMonitorRow = PublicationMonitorsTable;
@@ -67,26 +66,6 @@ export function courtFilter(siglas: readonly string[] | null | undefined, field 
   if (siglas === undefined || siglas === null) return siglas;
   const courts = [...new Set(siglas.map((s, i) => requireCourtSigla(s.trim(), `${field}.${i}`).sigla))].sort();
   return courts.length === 0 ? null : courts;
-}
-
-/** What a publication monitor may watch (issue 16): DJEN, the STF's gazette, the electoral gazette of one court. */
-export const MONITOR_SOURCES: readonly string[] = ['DJEN', 'STF', ...ELECTORAL_COURTS];
-
-/** The source key a publication answers to in `fontes`: DJEN, STF, or the electoral court. */
-export function monitorSourceOf(fonte: string, tribunal: string): string {
-  return fonte === 'DJEN' ? 'DJEN' : fonte === 'STF' ? 'STF' : tribunal;
-}
-
-/** A request's `fontes`, validated (400 INVALID_PARAMETER naming the item), deduplicated; empty means every source (null). */
-export function sourceFilter(fontes: readonly string[] | null | undefined, field = 'fontes'): string[] | null | undefined {
-  if (fontes === undefined || fontes === null) return fontes;
-  const out = new Set<string>();
-  fontes.forEach((f, i) => {
-    const key = f.trim().toUpperCase();
-    if (!MONITOR_SOURCES.includes(key)) throw new ApiError('INVALID_PARAMETER', `\`${field}[${i}]\` "${f}" is not a source: DJEN, STF, TSE or TRE-<UF>.`, { field: `${field}.${i}`, allowedValues: [...MONITOR_SOURCES] });
-    out.add(key);
-  });
-  return out.size === 0 ? null : [...out].sort();
 }
 
 /**
