@@ -27,6 +27,7 @@ import { SANDBOX_DJEN_BUDGET, sandboxStart } from './sandbox-start.ts';
 import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
 import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { describeUrlGuard } from './url-guard.ts';
+import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -416,6 +417,7 @@ async function main(): Promise<number> {
     const withinBudget = ss.djenMs < SANDBOX_DJEN_BUDGET.ms && ss.djenMb < SANDBOX_DJEN_BUDGET.mb;
     console.log(describeOfflineSummary(offlineSummaryBench()));
     console.log(describeUrlGuard());
+    console.log(describeGazettes(await gazetteBench()));
     console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');

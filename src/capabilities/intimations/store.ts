@@ -9,9 +9,10 @@ import type { DayRange } from './input.ts';
 
 export type DayPosition = { data: string; id: string };
 
-/** Publications naming any of `oabs` within the range (and of one communication type), newest first, each once. */
+/** DJEN's communications naming any of `oabs` within the range (and of one communication type), newest first, each once (the other gazettes' publications are not intimações). */
 export async function intimationsOf(db: Kysely<DB>, oabs: readonly string[], f: DayRange & { tipoComunicacao?: string; limit: number; before?: DayPosition }): Promise<PublicationsTable[]> {
-  let q = db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id').selectAll('p').where('l.oab', 'in', oabs);
+  let q = db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id').selectAll('p').where('l.oab', 'in', oabs)
+    .where('p.fonte', '=', 'DJEN');
   if (f.desde) q = q.where('l.data_disponibilizacao', '>=', f.desde);
   if (f.ate) q = q.where('l.data_disponibilizacao', '<=', f.ate);
   if (f.tipoComunicacao) q = q.where('p.tipo_comunicacao', '=', f.tipoComunicacao);

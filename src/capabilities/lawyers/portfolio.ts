@@ -20,7 +20,7 @@ export const ACTIVE_MOVEMENT_DAYS = 365;
 export interface LawyerProcess {
   numeroCnj: string;
   tribunal: string;
-  /** Where the link comes from: DJEN (publications) and/or the case-details source. */
+  /** Where the link comes from: the gazettes (DJEN, STF, DJE eleitoral) and/or the case-details source (PORTAL). */
   fontes: string[];
   publicacoes: number;
   ultimaPublicacao: string | null;
@@ -28,15 +28,23 @@ export interface LawyerProcess {
 
 /** Every process of the OAB, newest publication first (cases known only from the store last, by number). */
 export async function processesOfOab(db: Kysely<DB>, oab: Oab): Promise<LawyerProcess[]> {
-  const fromGazettes = await db.selectFrom('publication_lawyers')
-    .select((eb) => ['numero_cnj', eb.fn.max('tribunal').as('tribunal'), eb.fn.countAll<number>().as('n'), eb.fn.max('data_disponibilizacao').as('ultima')])
-    .where('oab', '=', oab.canonical).where('numero_cnj', 'is not', null).groupBy('numero_cnj').execute();
+  // Per case and gazette (DJEN, STF, DJE eleitoral): a case named in several gazettes lists each.
+  const fromGazettes = await db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id')
+    .select((eb) => ['l.numero_cnj', 'p.fonte', eb.fn.max('l.tribunal').as('tribunal'), eb.fn.countAll<number>().as('n'), eb.fn.max('l.data_disponibilizacao').as('ultima')])
+    .where('l.oab', '=', oab.canonical).where('l.numero_cnj', 'is not', null).groupBy(['l.numero_cnj', 'p.fonte']).execute();
   const fromCases = await db.selectFrom('case_lawyers as l').innerJoin('cases as c', 'c.numero_cnj', 'l.numero_cnj')
     .select(['l.numero_cnj', 'c.tribunal']).distinct()
     .where('l.oab_uf', '=', oab.uf).where('l.oab_numero', '=', `${oab.numero}${oab.suffix ?? ''}`).execute();
   const byCnj = new Map<string, LawyerProcess>();
   for (const r of fromGazettes) {
-    byCnj.set(r.numero_cnj!, { numeroCnj: r.numero_cnj!, tribunal: String(r.tribunal), fontes: ['DJEN'], publicacoes: Number(r.n), ultimaPublicacao: r.ultima as string });
+    const known = byCnj.get(r.numero_cnj!);
+    if (!known) {
+      byCnj.set(r.numero_cnj!, { numeroCnj: r.numero_cnj!, tribunal: String(r.tribunal), fontes: [r.fonte], publicacoes: Number(r.n), ultimaPublicacao: r.ultima as string });
+      continue;
+    }
+    known.fontes.push(r.fonte);
+    known.publicacoes += Number(r.n);
+    if ((r.ultima as string) > (known.ultimaPublicacao ?? '')) known.ultimaPublicacao = r.ultima as string;
   }
   for (const r of fromCases) {
     const known = byCnj.get(r.numero_cnj);

@@ -64,7 +64,7 @@ export class SandboxDje {
     let p = this.#pdfs.get(key);
     if (!p) {
       p = renderEdition(e);
-      if (this.#pdfs.size > 200) this.#pdfs.delete(this.#pdfs.keys().next().value!);
+      if (this.#pdfs.size > 400) this.#pdfs.delete(this.#pdfs.keys().next().value!);
       this.#pdfs.set(key, p);
     }
     return p;
