@@ -31,14 +31,14 @@ import { DjenPublishError } from './djen/publish.ts';
 import { createDjenSimulator, type SandboxDjen } from './djen/simulator.ts';
 import { FaultError, parseFaultRequest, SandboxFaults, UPSTREAMS, type AppliedFault, type Upstream } from './faults.ts';
 import { jsonResponse, type SimRequest, type SimResponse, type UpstreamHandler } from './http.ts';
-import { LlmKnobError, SandboxLlm } from './llm/knobs.ts';
+import { SandboxLlm } from './llm/knobs.ts';
 import { llmHandler, openAiError } from './llm/server.ts';
 import { portalHandler } from './portal/server.ts';
 import { StfGazette } from './stf/publications.ts';
-import { SandboxStf, StfKnobError, stfHandler } from './stf/server.ts';
+import { SandboxStf, stfHandler } from './stf/server.ts';
 import { StatsCounter, type SandboxStats } from './stats.ts';
 import { DjeGazette } from './dje/editions.ts';
-import { DjeKnobError, djeHandler, SandboxDje } from './dje/server.ts';
+import { djeHandler, SandboxDje } from './dje/server.ts';
 import { MuralBoard } from './mural/board.ts';
 import { muralBackEndHandler, muralProviderHandler } from './mural/server.ts';
 
@@ -174,6 +174,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     mural: muralBackEndHandler(mural),
     provedor: muralProviderHandler(mural),
   };
+  /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
+  const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
+    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural,
+  };
   let info: () => unknown = () => ({});
 
   async function answer(upstream: Upstream, fault: AppliedFault, request: SimRequest): Promise<SimResponse | null> {
@@ -236,25 +240,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         throw e;
       }
     }
-    if (path === '/_sandbox/llm') {
+    const knobs = KNOB_PATHS[path];
+    if (knobs) {
       if (req.method === 'PUT' || req.method === 'POST') {
         try {
-          llm.set(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
+          knobs.set(JSON.parse((await readBody(req)).toString('utf8') || '{}') as never);
         } catch (e) {
-          return send(res, jsonResponse(400, { message: e instanceof LlmKnobError || e instanceof SyntaxError ? e.message : String(e) }));
+          return send(res, jsonResponse(400, { message: e instanceof Error ? e.message : String(e) }));
         }
-      } else if (req.method === 'DELETE') llm.reset();
-      return send(res, jsonResponse(200, llm.get()));
-    }
-    if (path === '/_sandbox/stf') {
-      if (req.method === 'PUT' || req.method === 'POST') {
-        try {
-          stf.knobs.set(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
-        } catch (e) {
-          return send(res, jsonResponse(400, { message: e instanceof StfKnobError || e instanceof SyntaxError ? e.message : String(e) }));
-        }
-      } else if (req.method === 'DELETE') stf.knobs.reset();
-      return send(res, jsonResponse(200, stf.knobs.get()));
+      } else if (req.method === 'DELETE') knobs.reset();
+      return send(res, jsonResponse(200, knobs.get()));
     }
     if (path === '/_sandbox/dje/edicao-extra' && req.method === 'POST') {
       try {
@@ -263,29 +258,6 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         if (e instanceof RangeError || e instanceof SyntaxError || (e as { code?: string }).code === 'INVALID_OAB') return send(res, jsonResponse(400, { message: (e as Error).message }));
         throw e;
       }
-    }
-    if (path === '/_sandbox/dje') {
-      if (req.method === 'PUT' || req.method === 'POST') {
-        try {
-          dje.set(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
-        } catch (e) {
-          return send(res, jsonResponse(400, { message: e instanceof DjeKnobError || e instanceof SyntaxError ? e.message : String(e) }));
-        }
-      } else if (req.method === 'DELETE') dje.reset();
-      return send(res, jsonResponse(200, dje.get()));
-    }
-    if (path === '/_sandbox/mural') {
-      if (req.method === 'PUT' || req.method === 'POST') {
-        let body: { outOfPeriod?: unknown };
-        try {
-          body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
-        } catch (e) {
-          return send(res, jsonResponse(400, { message: (e as Error).message }));
-        }
-        if (body.outOfPeriod !== undefined && typeof body.outOfPeriod !== 'boolean') return send(res, jsonResponse(400, { message: 'mural: outOfPeriod must be a boolean' }));
-        mural.outOfPeriod = body.outOfPeriod === true;
-      } else if (req.method === 'DELETE') mural.outOfPeriod = false;
-      return send(res, jsonResponse(200, { outOfPeriod: mural.outOfPeriod }));
     }
     if (path === '/_sandbox/djen') return send(res, jsonResponse(200, { comunicacoes: djen.control.size(), examples: djen.control.examples() }));
     if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));

@@ -19,13 +19,8 @@ export interface UpstreamResponse {
   body: Buffer;
 }
 
-export interface HttpUpstreamOptions {
-  /** Everything up to the paths the connector asks, e.g. `https://digital.stf.jus.br/decisoes-publicacoes/api/public`. */
-  baseUrl: string;
-  /** How messages name the upstream (`STF`, `DJE eleitoral`). */
-  label: string;
-  /** The connector's own error, so failures carry its source name. */
-  error: (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
+/** How a connector over HttpUpstream may be tuned (each connector's options extend this). */
+export interface UpstreamTuning {
   /** Per attempt (default 30 000). */
   timeoutMs?: number;
   /** Requests per minute for the whole process (default 60). */
@@ -38,6 +33,15 @@ export interface HttpUpstreamOptions {
   /** PEM file with extra CA certificates, added to Node's roots (never a disabled verification). */
   caFile?: string;
   sleep?: Sleep;
+}
+
+export interface HttpUpstreamOptions extends UpstreamTuning {
+  /** Everything up to the paths the connector asks, e.g. `https://digital.stf.jus.br/decisoes-publicacoes/api/public`. */
+  baseUrl: string;
+  /** How messages name the upstream (`STF`, `DJE eleitoral`). */
+  label: string;
+  /** The connector's own error, so failures carry its source name. */
+  error: (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
 }
 
 const MAX_DETAIL = 200;

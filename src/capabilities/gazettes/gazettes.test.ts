@@ -5,11 +5,9 @@
  * fault mapped to an uncharged documented error; the background ingest (resumable, idempotent); and
  * publication monitors hearing the STF and electoral gazettes through `fontes`, with signed webhooks.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { receiver, signature } from '../../../test/webhook-receiver.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
 import { pdfLines } from '../../sources/dje/split.ts';
 import { GAZETTE_INGEST_JOB } from './job.ts';
@@ -229,23 +227,7 @@ test('the background ingest reads the configured gazettes\' missing days once (r
 
 // ---- monitors -------------------------------------------------------------------------------------------
 
-/** A receiver on loopback that records every delivery with its raw body. */
-async function receiver() {
-  const received: { headers: http.IncomingHttpHeaders; raw: Buffer; body: any }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      received.push({ headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
 
-const signature = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;
 
 test('a publication monitor on an OAB with fontes [TRE-SP] receives, signed, the next electoral publication naming it; one watching DJEN only does not', async () => {
   const rx = await receiver();

@@ -8,14 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { SourceError, type PublicationRecord } from '../../platform/ports/sources.ts';
+import { receiver, signature } from '../../../test/webhook-receiver.ts';
 import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
 import { CycleBudget } from '../publications/cycle-budget.ts';
 import { publicationRecord, ScriptedSource } from '../publications/testing.ts';
@@ -82,24 +80,6 @@ async function retireAll(): Promise<void> {
   source.cadernos.length = 0;
 }
 
-/** A receiver on loopback that records every delivery with its raw body. */
-async function receiver() {
-  const received: { headers: http.IncomingHttpHeaders; raw: Buffer; body: any }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      received.push({ headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
 
 /** The account's webhook secret (shown whole on the first read only). */
 async function secretOf(acc: TestAccount, harness: Harness = h): Promise<string> {
@@ -108,7 +88,6 @@ async function secretOf(acc: TestAccount, harness: Harness = h): Promise<string>
   return json(res).data.segredo;
 }
 
-const signature = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;
 
 async function feed(acc: TestAccount, harness: Harness = h) {
   const res = await harness.inject({ method: 'GET', url: '/v1/eventos?limit=100', headers: acc.headers });

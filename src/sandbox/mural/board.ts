@@ -48,6 +48,21 @@ export class MuralBoard {
     this.#dataset = dataset;
   }
 
+  /** `/_sandbox/mural`: `{outOfPeriod}`. */
+  set(knobs: { outOfPeriod?: unknown }): void {
+    for (const k of Object.keys(knobs)) if (k !== 'outOfPeriod') throw new RangeError(`mural: unknown setting "${k}" (known: outOfPeriod)`);
+    if (knobs.outOfPeriod !== undefined && typeof knobs.outOfPeriod !== 'boolean') throw new RangeError('mural: outOfPeriod must be a boolean');
+    this.outOfPeriod = knobs.outOfPeriod === true;
+  }
+
+  get(): { outOfPeriod: boolean } {
+    return { outOfPeriod: this.outOfPeriod };
+  }
+
+  reset(): void {
+    this.outOfPeriod = false;
+  }
+
   /** The items `tribunal` posted on `day`, in order. */
   day(tribunal: string, day: number): MuralItem[] {
     const people = this.#dataset.people;

@@ -9,8 +9,7 @@
  */
 import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
-import type { Sleep } from '../datajud/budget.ts';
-import { detailOf, HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
+import { detailOf, HttpUpstream, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 import { pdfLines, splitMaterias } from './split.ts';
 
 export const PUBLIC_DJE_URL = 'https://dje-consulta.tse.jus.br';
@@ -21,16 +20,9 @@ export const ROUTES = {
   pdf: (tribunal: string, numero: number) => `/dje-consulta/rest/diario/caderno?edicao=${numero}&trib=${encodeURIComponent(tribunal)}`,
 };
 
-export interface DjeConnectorOptions {
+export interface DjeConnectorOptions extends UpstreamTuning {
   baseUrl: string;
   sandbox?: boolean;
-  timeoutMs?: number;
-  perMinute?: number;
-  retries?: number;
-  retryDelaysMs?: readonly number[];
-  maxRetryAfterMs?: number;
-  caFile?: string;
-  sleep?: Sleep;
 }
 
 export class DjeError extends RetryableSourceError {
@@ -49,10 +41,7 @@ export class DjeConnector implements ElectoralGazetteSource {
 
   constructor(o: DjeConnectorOptions) {
     this.info = { name: 'DJE eleitoral', sandbox: o.sandbox ?? false };
-    this.#http = new HttpUpstream({
-      baseUrl: o.baseUrl, label: 'DJE eleitoral', error: (f, m, opts) => new DjeError(f, m, opts),
-      timeoutMs: o.timeoutMs, perMinute: o.perMinute, retries: o.retries, retryDelaysMs: o.retryDelaysMs, maxRetryAfterMs: o.maxRetryAfterMs, caFile: o.caFile, sleep: o.sleep,
-    });
+    this.#http = new HttpUpstream({ ...o, label: 'DJE eleitoral', error: (f, m, opts) => new DjeError(f, m, opts) });
   }
 
   async editions(tribunal: string, day: string, signal?: AbortSignal): Promise<ElectoralEditionRecord[]> {

@@ -7,20 +7,14 @@
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { MuralDocument, MuralDocumentKind, MuralPage, MuralPublicationRecord, MuralQuery, MuralSource } from '../../platform/ports/mural.ts';
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
-import type { Sleep } from '../datajud/budget.ts';
 import { header } from '../attempt.ts';
-import { detailOf, HttpUpstream, pathOnly, type UpstreamResponse } from '../http-upstream.ts';
+import { detailOf, HttpUpstream, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 
-export interface MuralConnectorOptions {
+export interface MuralConnectorOptions extends UpstreamTuning {
   /** The provider's base URL, e.g. https://provedor.example/mural. */
   baseUrl: string;
   token?: string;
   sandbox?: boolean;
-  timeoutMs?: number;
-  perMinute?: number;
-  retries?: number;
-  retryDelaysMs?: readonly number[];
-  sleep?: Sleep;
 }
 
 export class MuralError extends RetryableSourceError {
@@ -58,10 +52,7 @@ export class MuralConnector implements MuralSource {
   constructor(o: MuralConnectorOptions) {
     this.info = { name: 'Mural eleitoral', sandbox: o.sandbox ?? false };
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
-    this.#http = new HttpUpstream({
-      baseUrl: o.baseUrl, label: 'The mural provider', error: (f, m, opts) => new MuralError(f, m, opts),
-      timeoutMs: o.timeoutMs, perMinute: o.perMinute, retries: o.retries, retryDelaysMs: o.retryDelaysMs, sleep: o.sleep,
-    });
+    this.#http = new HttpUpstream({ ...o, label: 'The mural provider', error: (f, m, opts) => new MuralError(f, m, opts) });
   }
 
   async search(q: MuralQuery, signal?: AbortSignal): Promise<MuralPage> {

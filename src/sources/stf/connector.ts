@@ -12,9 +12,8 @@
  */
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { StfGazetteSource, StfParty, StfPublicationRecord } from '../../platform/ports/stf.ts';
-import type { Sleep } from '../datajud/budget.ts';
 import { header } from '../attempt.ts';
-import { detailOf, HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
+import { detailOf, HttpUpstream, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 
 export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';
 const API = '/decisoes-publicacoes/api/public';
@@ -23,24 +22,12 @@ const BRASILIA_OFFSET_MS = 3 * 3_600_000;
 /** More pages than any real day has (~742 items at most): a server that never ends a day is broken. */
 const MAX_PAGES = 40;
 
-export interface StfConnectorOptions {
+export interface StfConnectorOptions extends UpstreamTuning {
   /** The host, e.g. https://digital.stf.jus.br or the sandbox's `stfUrl`. */
   baseUrl: string;
   sandbox?: boolean;
-  /** Per attempt (default 30 000). */
-  timeoutMs?: number;
-  /** Requests per minute for the whole process (default 60: about one a second). */
-  perMinute?: number;
-  /** Retries after the first attempt (default 2), waiting retryDelaysMs (default [2 000, 8 000]). */
-  retries?: number;
-  retryDelaysMs?: readonly number[];
-  /** A 429 asking to wait longer than this fails at once as rate_limited (default 60 000). */
-  maxRetryAfterMs?: number;
-  /** PEM file with extra CA certificates (the intermediate STF's server omits). */
-  caFile?: string;
   /** Items per page (default and maximum 500, what STF allows). */
   pageSize?: number;
-  sleep?: Sleep;
 }
 
 
@@ -96,11 +83,7 @@ export class StfConnector implements StfGazetteSource {
   constructor(options: StfConnectorOptions) {
     this.info = { name: 'STF', sandbox: options.sandbox ?? false };
     this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
-    this.#http = new HttpUpstream({
-      baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, label: 'STF', error: (f, m, o) => new StfError(f, m, o),
-      timeoutMs: options.timeoutMs, perMinute: options.perMinute, retries: options.retries, retryDelaysMs: options.retryDelaysMs,
-      maxRetryAfterMs: options.maxRetryAfterMs, caFile: options.caFile, sleep: options.sleep,
-    });
+    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, label: 'STF', error: (f, m, o) => new StfError(f, m, o) });
   }
 
   async lastDay(signal?: AbortSignal): Promise<string> {
