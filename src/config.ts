@@ -230,7 +230,7 @@ export const SETTINGS: Setting<keyof Config>[] = [
     },
     doc: 'Gazettes ingested day by day in the background (comma-separated): `STF`, `TSE`, `TRE-SP`…; `all` (the default) for the STF and every electoral court; `none` for none (searches and listings still read the days they ask, on demand).' },
   { env: 'TRAMITA_GAZETTE_BACKFILL_DAYS', key: 'gazetteBackfillDays', default: '14', parse: int('TRAMITA_GAZETTE_BACKFILL_DAYS', 0, 3_660),
-    doc: 'How many days back the background ingest fills each gazette the first time (then it keeps up day by day). A search or listing with a period fetches the missing days it asks, whatever this says.' },
+    doc: 'How many days back the background ingest fills each gazette the first time (then it keeps up day by day, reading today again every 30 minutes, or every `TRAMITA_MONITOR_INTERVAL_MS` when shorter). A search or listing fetches the missing days of its period, whatever this says.' },
   { env: 'TRAMITA_MURAL_PROVIDER_URL', key: 'muralProviderUrl', default: '', parse: optionalUrl('TRAMITA_MURAL_PROVIDER_URL'),
     doc: 'Base URL of a provider of the electoral bulletin board (Mural Eletrônico) speaking the protocol of docs/providers.md. The board\'s own search needs a reCAPTCHA token that only a person obtains: Tramita never solves one. Empty: the sandbox\'s provider when it runs, otherwise `/v1/mural-eleitoral/…` answers 503 `SOURCE_NOT_CONFIGURED`.' },
   { env: 'TRAMITA_MURAL_PROVIDER_TOKEN', key: 'muralProviderToken', default: '', parse: (r) => r,

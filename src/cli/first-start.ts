@@ -43,6 +43,19 @@ function realUpstreamsBanner(baseUrl: string): string {
   ].join('\n');
 }
 
+/** The gazettes (STF, DJE eleitoral): last week's TSE editions, an STF search for a party, and how to see a monitor hear an extra edition. */
+function gazetteExamples(baseUrl: string, key: string, sandbox: NonNullable<OpenedSources['sandbox']>): string[] {
+  const today = Math.floor(sandbox.dataset.now() / 86_400_000);
+  let parte: string | undefined;
+  for (let day = today; day > today - 7 && !parte; day--) parte = sandbox.stf.gazette.day(day)[0]?.envolvidos[0]?.nome;
+  return [
+    '  Gazettes: last week\'s TSE editions (then GET …/edicoes/{id}/pdf), and the STF gazette searched for a party:',
+    `  curl -s '${baseUrl}/v1/dje-eleitoral/edicoes?tribunal=TSE' -H 'x-api-key: ${key}'`,
+    ...(parte ? [`  curl -s '${baseUrl}/v1/stf/publicacoes?parte=${encodeURIComponent(parte)}' -H 'x-api-key: ${key}'`] : []),
+    `  An electoral publication naming an OAB, for a monitor to hear: curl -s -X POST ${sandbox.url}/_sandbox/dje/edicao-extra -d '{"tribunal":"TRE-SP","oab":"SP123456"}'`,
+  ];
+}
+
 /** First calls to try on the sandbox's fictitious data, for the start-up banner. */
 function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): string[] {
   if (!sources.sandbox) return [];
@@ -59,6 +72,7 @@ function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): 
       `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia -H 'x-api-key: ${key}'`,
     ] : []),
     ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
+    ...gazetteExamples(baseUrl, key, sources.sandbox),
     `  More sample numbers: npx tramita sandbox`,
   ];
 }

@@ -1,5 +1,6 @@
 /**
- * The gazettes' background ingest, `diarios.ingestao`: every INGEST_EVERY_MS, for each gazette
+ * The gazettes' background ingest, `diarios.ingestao`: every INGEST_EVERY_MS (or TRAMITA_MONITOR_INTERVAL_MS
+ * when shorter, so a demo's publication monitors hear a new edition within seconds), for each gazette
  * TRAMITA_GAZETTE_COURTS lists, the days from TRAMITA_GAZETTE_BACKFILL_DAYS back to today that the
  * store lacks, today always again (days.ts). Resumable and idempotent by construction: the days done
  * stay done. One line per gazette that brought something, a warning per gazette that failed (the
@@ -35,7 +36,7 @@ export function gazetteIngestJob(s: Services, days: GazetteDays): JobHandler {
         }
       }
       if (gazettes.length > 0) log[total.novas > 0 || total.falhas > 0 ? 'info' : 'debug']({ ...total, inicio, fim }, 'gazette ingest run');
-      return addMs(clock.now(), INGEST_EVERY_MS);
+      return addMs(clock.now(), Math.min(INGEST_EVERY_MS, s.config.monitorIntervalMs));
     },
   };
 }

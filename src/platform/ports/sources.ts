@@ -76,9 +76,9 @@ export interface SourceInfo {
   sandbox: boolean;
 }
 
-/** The `source` of events built from a source's data (spec §6.3): `datajud`, or `sandbox:datajud` for simulator data. */
+/** The `source` of events built from a source's data (spec §6.3): `datajud`, `dje-eleitoral`, or `sandbox:datajud` for simulator data. */
 export function eventOrigin(info: SourceInfo): string {
-  return `${info.sandbox ? 'sandbox:' : ''}${info.name.toLowerCase()}`;
+  return `${info.sandbox ? 'sandbox:' : ''}${info.name.toLowerCase().replace(/\s+/g, '-')}`;
 }
 
 /** Case metadata by number (DataJud). Missing numbers are simply absent from the result map. */
