@@ -7,7 +7,6 @@
  * through the one ingest (publications/ingest.ts): indexed, matched against monitors, events emitted.
  * A source failure throws SourceError: the day stays unread, nothing is half-recorded as done.
  */
-import type { Logger } from 'pino';
 import { iso } from '../../platform/clock.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { eachDay, type Period } from '../../platform/http/period.ts';
@@ -37,6 +36,7 @@ export interface DaysSummary {
 export class GazetteDays {
   readonly #s: Services;
   readonly #ingest: PublicationIngest;
+  readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(s: Services, ingest: PublicationIngest) {
     this.#s = s;
@@ -50,9 +50,21 @@ export class GazetteDays {
 
   /**
    * Reads every day of `period` (up to today) that `gazette` (STF, TSE, TRE-<UF>) does not have yet;
-   * `refreshToday` reads today again whatever its age (the background job's rhythm).
+   * `refreshToday` reads today again whatever its age (the background job's rhythm). One gazette's
+   * reads run one after another in this process (a search and the job never fetch a day twice at once).
    */
-  async ensure(gazette: string, period: Period, o: { refreshToday?: boolean; signal?: AbortSignal; log?: Logger } = {}): Promise<DaysSummary> {
+  async ensure(gazette: string, period: Period, o: { refreshToday?: boolean; signal?: AbortSignal } = {}): Promise<DaysSummary> {
+    const previous = this.#queues.get(gazette) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.#ensure(gazette, period, o));
+    this.#queues.set(gazette, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#queues.get(gazette) === run) this.#queues.delete(gazette);
+    }
+  }
+
+  async #ensure(gazette: string, period: Period, o: { refreshToday?: boolean; signal?: AbortSignal }): Promise<DaysSummary> {
     const today = this.today();
     const days = eachDay({ inicio: period.inicio, fim: period.fim < today ? period.fim : today });
     const known = new Map((await this.#s.db.selectFrom('gazette_days').select(['dia', 'ingerido_em']).where('fonte', '=', gazette)

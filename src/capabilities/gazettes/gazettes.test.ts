@@ -204,6 +204,19 @@ test('every fault of the sources is an uncharged documented error, and the day s
   assert.equal((await get(acc, url)).statusCode, 200, 'once the source answers, the day is read');
 });
 
+test('two searches of the same unread day at once: both answer, the day is read once, each publication stored once', async () => {
+  const acc = await h.createAccount({ credits: 1000 });
+  const day = '2026-02-03';
+  sandbox.resetStats();
+  const url = `/v1/stf/publicacoes?data_inicio=${day}&data_fim=${day}&limit=100`;
+  const [a, b] = await Promise.all([get(acc, url), get(acc, url)]);
+  assert.deepEqual([a.statusCode, b.statusCode], [200, 200], `${a.body} ${b.body}`);
+  assert.deepEqual(json(a).data.items.map((p: any) => p.id), json(b).data.items.map((p: any) => p.id));
+  const rows = await db.selectFrom('publications').select('id').where('fonte', '=', 'STF').where('data_disponibilizacao', '=', day).execute();
+  assert.equal(rows.length, sandbox.stf.gazette.day(epochDay(day)).length);
+  assert.ok(sandbox.stats().stf.requests <= 3, 'one handshake and one page (a session may be opened again), not two reads');
+});
+
 test('the background ingest reads the configured gazettes\' missing days once (resumable, idempotent) and logs what it did', async () => {
   const h2 = await createHarness({ env: { ...ENV, TRAMITA_GAZETTE_COURTS: 'STF,TRE-MG', TRAMITA_GAZETTE_BACKFILL_DAYS: '3' } });
   try {

@@ -66,10 +66,14 @@ export class PublicationIngest {
   async #slice(trx: Transaction<DB>, records: PublicationRecord[], info: SourceInfo, matcher: Awaited<ReturnType<MonitorIndex['current']>>): Promise<IngestSummary> {
     const now = iso(this.#s.clock.now());
     const known = new Map((await trx.selectFrom('publications').select(['id', 'ativo']).where('id', 'in', records.map((r) => r.id)).execute()).map((r) => [r.id, r.ativo]));
-    const fresh = records.filter((r) => !known.has(r.id));
+    const unseen = records.filter((r) => !known.has(r.id));
     await this.#updateCancellations(trx, records.filter((r) => known.get(r.id) === 1 && !r.ativo));
+    // Another writer (a search reading the same gazette day, another worker) may store some of them
+    // between the read and the insert: what it stored is not ours to index, match or announce.
+    const inserted = unseen.length === 0 ? new Set<string>() : new Set((await trx.insertInto('publications').values(unseen.map((r) => publicationRow(r, info, now)))
+      .onConflict((oc) => oc.column('id').doNothing()).returning('id').execute()).map((r) => r.id));
+    const fresh = unseen.filter((r) => inserted.has(r.id));
     if (fresh.length > 0) {
-      await trx.insertInto('publications').values(fresh.map((r) => publicationRow(r, info, now))).execute();
       const lawyers = fresh.flatMap(lawyerRows);
       if (lawyers.length > 0) await trx.insertInto('publication_lawyers').values(lawyers).onConflict((oc) => oc.doNothing()).execute();
       await this.#search.add(trx, fresh.map((r) => ({ id: r.id, texto: searchableText(r) })));
