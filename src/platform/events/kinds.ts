@@ -10,7 +10,7 @@ export const EVENT_KINDS = {
   processo_nao_encontrado: 'A case monitor\'s check did not find the case at the source (sent once per transition).',
   processo_verificado: 'A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed.',
   atualizacao_processo_concluida: 'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case.',
-  publicacao_judicial_nova: 'A new gazette publication (DJEN) matched a publication monitor by term or OAB.',
+  publicacao_judicial_nova: 'A new gazette publication (DJEN, the STF\'s DJe or an electoral DJE, as the monitor\'s fontes allow) matched a publication monitor by term or OAB.',
   diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',
   resultado_busca_oab_async: 'An asynchronous OAB publication search (POST /v1/advogados/oab/monitorar, enviar_callback) ended in SUCESSO or ERRO.',
   resumo_ia_concluido: 'An AI summary requested with POST …/resumo-ia/solicitar-atualizacao and `enviar_callback` ended in FINALIZADO or ERRO.',
