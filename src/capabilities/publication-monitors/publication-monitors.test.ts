@@ -185,7 +185,7 @@ test('events: publicacao_judicial_nova for TERMO and OAB matches, diario_movimen
   assert.equal(json(await get(acc, `${PATH}/${termMonitor.id}`)).data.publicacoes, 2, 'the old one is history: matched, no event');
 });
 
-test('the cycle asks DJEN once per target (texto, oab, numeroCnj) and ingests the answer', async () => {
+test('the cycle asks DJEN once per target (texto, oab, numeroCnj) of the monitors that watch it, and ingests the answer', async () => {
   await db.updateTable('publication_monitors').set({ status: 'REMOVIDO', atualizado_em: clock.now().toISOString() }).where('status', '<>', 'REMOVIDO').execute();
   const [a, b] = [await h.createAccount({ credits: 5000 }), await h.createAccount({ credits: 5000 })];
   const termo = freshTerm();
@@ -194,6 +194,8 @@ test('the cycle asks DJEN once per target (texto, oab, numeroCnj) and ingests th
   await create(b, { termo: termo.toLowerCase() });
   await create(a, { numero_cnj: numero, tribunais: ['TJSP'] });
   await create(b, { oab: 'PE 4242' });
+  // Watching only the STF's and an electoral gazette: heard through their ingest, never asked of DJEN.
+  await create(a, { oab: 'PE 4343', fontes: ['STF', 'TRE-PE'] });
   const news = publicationRecord({ corpo: termo, dataDisponibilizacao: today() });
   source.records.push(news);
   source.queries.length = 0;

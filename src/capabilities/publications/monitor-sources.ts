@@ -24,3 +24,8 @@ export function sourceFilter(fontes: readonly string[] | null | undefined, field
   return out.size === 0 ? null : [...out].sort();
 }
 
+
+/** Whether a monitor hears DJEN (no `fontes`, or DJEN among them): only those are polled at DJEN. */
+export function watchesDjen(m: { fontes: string | null }): boolean {
+  return m.fontes === null || (JSON.parse(m.fontes) as string[]).includes('DJEN');
+}

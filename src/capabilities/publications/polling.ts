@@ -23,6 +23,7 @@ import type { CycleBudget } from './cycle-budget.ts';
 import { parseOabKey, RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
 import type { PublicationMonitorRow } from './monitors.ts';
+import { watchesDjen } from './monitor-sources.ts';
 
 /** DJEN publishes late: each check reads again the days before the previous one (djen.md §5.6). */
 export const BACKFILL_DAYS = 3;
@@ -47,7 +48,8 @@ export async function pollDue(s: Services, ingest: PublicationIngest, now: Date,
   const due = await dueForCheck(s.db, iso(now), MAX_DUE_PER_RUN);
   // A monitor of every court is covered only when every court's caderno is read.
   const everyCourt = s.config.djenCadernos.includes('all') && cadernoCourts(s.config.djenCadernos).every((c) => covered.has(c));
-  const [byCaderno, toAsk] = partition(due, (m) => isCovered(m, covered, everyCourt));
+  // A monitor that does not watch DJEN (fontes: only the STF or electoral gazettes) hears the gazette ingest alone.
+  const [byCaderno, toAsk] = partition(due, (m) => !watchesDjen(m) || isCovered(m, covered, everyCourt));
   await markChecked(s, byCaderno, now);
   summary.checked += byCaderno.length;
   const groups = [...Map.groupBy(toAsk, queryKey).values()];
