@@ -63,6 +63,9 @@ export interface Config {
   gazetteBackfillDays: number;
   muralProviderUrl: string | undefined;
   muralProviderToken: string;
+  warrantsProviderUrl: string | undefined;
+  warrantsProviderToken: string;
+  warrantsProviderProtocol: 'tramita' | 'predictus';
   caseFreshMinutes: number;
   sandbox: 'auto' | 'on' | 'off';
   sandboxCases: number;
@@ -235,6 +238,12 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Base URL of a provider of the electoral bulletin board (Mural Eletrônico) speaking the protocol of docs/providers.md. The board\'s own search needs a reCAPTCHA token that only a person obtains: Tramita never solves one. Empty: the sandbox\'s provider when it runs, otherwise `/v1/mural-eleitoral/…` answers 503 `SOURCE_NOT_CONFIGURED`.' },
   { env: 'TRAMITA_MURAL_PROVIDER_TOKEN', key: 'muralProviderToken', default: '', parse: (r) => r,
     doc: 'Sent to the mural provider as `Authorization: Bearer <token>` when set. Never logged.' },
+  { env: 'TRAMITA_WARRANTS_PROVIDER_URL', key: 'warrantsProviderUrl', default: '', parse: optionalUrl('TRAMITA_WARRANTS_PROVIDER_URL'),
+    doc: 'Base URL of a warrants provider (`GET /v1/mandados`). BNMP\'s public portal needs a captcha and a browser fingerprint: Tramita never solves one, so warrants come from a provider you contract (a commercial one, or the restricted BNMP API of an authorized institution behind your own adapter). Empty: the sandbox\'s provider when it runs, otherwise `/v1/mandados` answers 503 `SOURCE_NOT_CONFIGURED`, never `NADA_CONSTA`.' },
+  { env: 'TRAMITA_WARRANTS_PROVIDER_PROTOCOL', key: 'warrantsProviderProtocol', default: 'tramita', parse: oneOf('TRAMITA_WARRANTS_PROVIDER_PROTOCOL', ['tramita', 'predictus'] as const),
+    doc: '`tramita`: the provider speaks docs/providers.md (by CPF and by piece number). `predictus`: Predictus\'s documented API (`POST …/mandados/prisao/buscarPorCPF`, 204 for none; by CPF only; set the URL up to `/predictus-api`).' },
+  { env: 'TRAMITA_WARRANTS_PROVIDER_TOKEN', key: 'warrantsProviderToken', default: '', parse: (r) => r,
+    doc: 'Sent to the warrants provider as `Authorization: Bearer <token>` when set. Never logged.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
   { env: 'TRAMITA_SUMMARY_PROVIDER', key: 'summaryProvider', default: 'auto', parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),

@@ -31,6 +31,7 @@ import { radarsCapability } from './radars/capability.ts';
 import { searchCapability } from './search/capability.ts';
 import { summariesCapability } from './summaries/capability.ts';
 import { webhooksCapability } from './webhooks/capability.ts';
+import { warrantsCapability } from './warrants/capability.ts';
 
 export interface Capabilities {
   /** The platform's own share first, then every capability. */
@@ -69,6 +70,7 @@ export function buildCapabilities(s: Services): Capabilities {
       publicationMonitorsCapability(s),
       gazettes,
       muralCapability(s),
+      warrantsCapability(s),
     ],
     cases: processes.cases,
     publications: publications.publications,

@@ -56,6 +56,17 @@ function gazetteExamples(baseUrl: string, key: string, sandbox: NonNullable<Open
   ];
 }
 
+/** Warrants of a sandbox CPF that has one (CONSTA) and of one that has none (NADA_CONSTA). */
+function warrantExamples(baseUrl: string, key: string, sandbox: NonNullable<OpenedSources['sandbox']>): string[] {
+  const { comMandado, semMandado } = sandbox.warrants.examples();
+  if (!comMandado || !semMandado) return [];
+  return [
+    '  Arrest warrants (the sandbox\'s fictitious provider): a CPF with one, and one without:',
+    `  curl -s '${baseUrl}/v1/mandados?cpf=${comMandado}' -H 'x-api-key: ${key}'`,
+    `  curl -s '${baseUrl}/v1/mandados?cpf=${semMandado}' -H 'x-api-key: ${key}'`,
+  ];
+}
+
 /** First calls to try on the sandbox's fictitious data, for the start-up banner. */
 function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): string[] {
   if (!sources.sandbox) return [];
@@ -73,6 +84,7 @@ function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): 
     ] : []),
     ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
     ...gazetteExamples(baseUrl, key, sources.sandbox),
+    ...warrantExamples(baseUrl, key, sources.sandbox),
     `  More sample numbers: npx tramita sandbox`,
   ];
 }

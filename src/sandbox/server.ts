@@ -9,6 +9,7 @@
  *   /dje/dje-consulta/rest/…    the electoral gazettes (TSE, TREs): day index and edition PDFs (dje/server.ts)
  *   /mural/mural-consulta-back-end/… the electoral bulletin board's back end, reCAPTCHA-gated search (mural/server.ts)
  *   /provedor/mural/…           the mural provider protocol of docs/providers.md (mural/server.ts)
+ *   /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -19,6 +20,7 @@
  *   /_sandbox/dje               GET / PUT (JSON, see dje/server.ts) / DELETE: holidays, truncated PDFs
  *   /_sandbox/dje/edicao-extra  POST {tribunal, parte?, advogado?, oab?}: an extra electoral edition today
  *   /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
+ *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -41,6 +43,8 @@ import { DjeGazette } from './dje/editions.ts';
 import { djeHandler, SandboxDje } from './dje/server.ts';
 import { MuralBoard } from './mural/board.ts';
 import { muralBackEndHandler, muralProviderHandler } from './mural/server.ts';
+import { WarrantsRegistry } from './warrants/registry.ts';
+import { warrantsHandler } from './warrants/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -76,6 +80,8 @@ export interface Sandbox {
   muralUrl: string;
   /** `url + '/provedor/mural'`: a provider speaking docs/providers.md for the mural (TRAMITA_MURAL_PROVIDER_URL). */
   muralProviderUrl: string;
+  /** `url + '/mandados/tramita'`: a warrants provider speaking docs/providers.md (TRAMITA_WARRANTS_PROVIDER_URL). */
+  warrantsProviderUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -88,6 +94,8 @@ export interface Sandbox {
   dje: SandboxDje;
   /** The electoral bulletin board (mural/). */
   mural: MuralBoard;
+  /** The warrants providers' people and warrants (warrants/). */
+  warrants: WarrantsRegistry;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -131,7 +139,7 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
     return jsonResponse(status, { timestamp: '2026-01-01T00:00:00.000+00:00', status, error: status === 429 ? 'Too Many Requests' : status === 403 ? 'Forbidden' : 'Internal Server Error', path: '/decisoes-publicacoes/api/public/publicacoes' }, retry);
   }
   if (upstream === 'dje') return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...retry }, body: Buffer.from(status === 429 ? 'Too Many Requests' : `Erro interno (falha simulada, HTTP ${status})`) };
-  if (upstream === 'mural' || upstream === 'provedor') return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
+  if (upstream === 'mural' || upstream === 'provedor' || upstream === 'mandados') return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
   if (upstream === 'portal') {
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
@@ -159,6 +167,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const stf = { gazette: new StfGazette(dataset), knobs: new SandboxStf() };
   const dje = new SandboxDje(new DjeGazette(dataset));
   const mural = new MuralBoard(dataset);
+  const warrants = new WarrantsRegistry(dataset);
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -173,10 +182,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     dje: djeHandler(dje),
     mural: muralBackEndHandler(mural),
     provedor: muralProviderHandler(mural),
+    mandados: warrantsHandler(warrants),
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
-    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural,
+    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants,
   };
   let info: () => unknown = () => ({});
 
@@ -292,6 +302,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     djeUrl: `${url}/dje`,
     muralUrl: `${url}/mural`,
     muralProviderUrl: `${url}/provedor/mural`,
+    warrantsProviderUrl: `${url}/mandados/tramita`,
     dataset,
     djen: djen.control,
     faults,
@@ -299,6 +310,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     stf,
     dje,
     mural,
+    warrants,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {
@@ -309,7 +321,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, warrantsProviderUrl: sandbox.warrantsProviderUrl, mandados: warrants.examples(), cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });

@@ -12,6 +12,7 @@ import { ChatCompletionsConnector } from './chat/connector.ts';
 import { PortalConnector } from './portal/connector.ts';
 import { DjeConnector, PUBLIC_DJE_URL } from './dje/connector.ts';
 import { MuralConnector } from './mural/connector.ts';
+import { WarrantsConnector } from './warrants/connector.ts';
 import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
@@ -26,22 +27,29 @@ export interface SimulatedUpstreams {
   stfUrl: string;
   djeUrl: string;
   muralProviderUrl: string;
+  /** A warrants provider speaking our protocol (docs/providers.md). */
+  warrantsProviderUrl: string;
 }
 
 /** Waits between a gazette request's attempts; TRAMITA_DEV_TIME_SCALE shortens them in tests. */
 const GAZETTE_RETRY_DELAYS_MS = [2_000, 8_000];
 
 /**
- * The gazettes (STF, DJE eleitoral) and the mural's provider: a configured URL wins, else the
- * simulator's when it runs, else the public host (the mural has none: no provider, no mural).
+ * The gazettes (STF, DJE eleitoral) and the providers (mural, warrants): a configured URL wins, else
+ * the simulator's when it runs, else the public host (a provider has none: no provider, no source).
  */
-function connectGazettes(config: Config, simulated: SimulatedUpstreams | null): Pick<Sources, 'stf' | 'electoral' | 'mural'> {
+function connectGazettes(config: Config, simulated: SimulatedUpstreams | null): Pick<Sources, 'stf' | 'electoral' | 'mural' | 'warrants'> {
   const common = { timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale) };
   const stf = new StfConnector({ ...common, baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: !config.stfUrl && simulated !== null, caFile: config.stfCaFile });
   const electoral = new DjeConnector({ ...common, baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: !config.djeUrl && simulated !== null });
   const muralUrl = config.muralProviderUrl ?? simulated?.muralProviderUrl;
   const mural = muralUrl ? new MuralConnector({ ...common, baseUrl: muralUrl, token: config.muralProviderToken || undefined, sandbox: !config.muralProviderUrl }) : null;
-  return { stf, electoral, mural };
+  const warrantsUrl = config.warrantsProviderUrl ?? simulated?.warrantsProviderUrl;
+  const warrants = warrantsUrl ? new WarrantsConnector({
+    ...common, baseUrl: warrantsUrl, protocol: config.warrantsProviderUrl ? config.warrantsProviderProtocol : 'tramita',
+    token: config.warrantsProviderToken || undefined, sandbox: !config.warrantsProviderUrl,
+  }) : null;
+  return { stf, electoral, mural, warrants };
 }
 
 /**
@@ -81,6 +89,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
       await gazettes.stf.close();
       await gazettes.electoral.close();
       await gazettes.mural?.close();
+      await gazettes.warrants?.close();
       await datajud.close();
       await publications.close();
       await details?.close();

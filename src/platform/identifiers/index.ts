@@ -4,3 +4,4 @@ export * from './cpf-cnpj.ts';
 export * from './nup.ts';
 export * from './oab.ts';
 export * from './uf.ts';
+export * from './peca.ts';

@@ -10,6 +10,7 @@ import type { ChatModel } from './model.ts';
 import type { ElectoralGazetteSource } from './electoral.ts';
 import type { MuralSource } from './mural.ts';
 import type { StfGazetteSource } from './stf.ts';
+import type { WarrantsSource } from './warrants.ts';
 
 /** A code/name pair from the TPU tables or an upstream's own catalogue. */
 export interface CodeName {
@@ -311,5 +312,7 @@ export interface Sources {
   electoral: ElectoralGazetteSource;
   /** The electoral bulletin board's provider (ports/mural.ts); null when none is configured. */
   mural: MuralSource | null;
+  /** The warrants provider (ports/warrants.ts); null when none is configured. */
+  warrants: WarrantsSource | null;
   close(): Promise<void>;
 }

@@ -24,6 +24,7 @@ export function sourcesStatus(s: Sources): SourceStatus[] {
     one('STF', 'Diário da Justiça eletrônico do STF', s.stf),
     one('DJE eleitoral', 'diários eletrônicos do TSE e dos TREs', s.electoral),
     one('Mural eleitoral', 'mural eletrônico do TSE e dos TREs', s.mural, true),
+    one('Mandados', 'mandados de prisão do BNMP', s.warrants, true),
     one('Modelo', 'resumos por IA (sem ele, o redator offline)', s.model),
   ];
 }

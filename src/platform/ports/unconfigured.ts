@@ -36,5 +36,6 @@ export const NO_SOURCES: Sources = {
     close: async () => {},
   },
   mural: null,
+  warrants: null,
   close: async () => {},
 };
