@@ -32,6 +32,7 @@ import { searchCapability } from './search/capability.ts';
 import { summariesCapability } from './summaries/capability.ts';
 import { webhooksCapability } from './webhooks/capability.ts';
 import { warrantsCapability } from './warrants/capability.ts';
+import { precatoriosCapability } from './precatorios/capability.ts';
 
 export interface Capabilities {
   /** The platform's own share first, then every capability. */
@@ -71,6 +72,7 @@ export function buildCapabilities(s: Services): Capabilities {
       gazettes,
       muralCapability(s),
       warrantsCapability(s),
+      precatoriosCapability(s),
     ],
     cases: processes.cases,
     publications: publications.publications,

@@ -4,9 +4,14 @@
  * Against the real upstreams nothing is created: a funded account and a working key printed to
  * stdout would end up in whatever collects the logs; the operator is told how to create one instead.
  */
+import { fileURLToPath } from 'node:url';
 import { credit } from '../platform/billing/ledger.ts';
 import type { Services } from '../platform/services.ts';
 import type { OpenedSources } from './upstreams.ts';
+import { importPrecatorios } from '../capabilities/precatorios/import.ts';
+
+/** The fictitious precatório list shipped for the sandbox (and as an example of the import's format). */
+export const SAMPLE_PRECATORIOS = fileURLToPath(new URL('../../config/samples/precatorios-exemplo.csv', import.meta.url));
 
 /** The banner for a first start (nothing when the database already has accounts). */
 export async function firstStart(s: Services, baseUrl: string, sources: OpenedSources): Promise<string | null> {
@@ -15,6 +20,8 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
   const account = await s.accounts.create({ name: 'Sandbox', plan: s.prices.hasPlan('sandbox') ? 'sandbox' : s.prices.defaultPlan, sandbox: true });
   if (s.config.sandboxCreditsCentavos > 0) await credit(s.db, s.clock, account.id, s.config.sandboxCreditsCentavos, 'sandbox credits');
   const key = await s.accounts.issueKey(account.id);
+  // The sample list (fictitious) makes /v1/precatorios answer on a fresh sandbox, as an imported list would.
+  const sample = await importPrecatorios(s, SAMPLE_PRECATORIOS, { tribunal: 'TJSP', fonteUrl: 'config/samples/precatorios-exemplo.csv (fictício)' });
   return [
     '',
     '  Tramita: a sandbox account was created on this empty database.',
@@ -24,6 +31,8 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
     '',
     `  curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: ${key.key}'`,
     ...sandboxExamples(baseUrl, key.key, sources),
+    `  Precatórios: ${sample.aceitas} fictitious records of TJSP imported from the sample list (your own lists: npx tramita precatorios import FILE --tribunal SIGLA):`,
+    `  curl -s '${baseUrl}/v1/precatorios?tribunal=TJSP' -H 'x-api-key: ${key.key}'`,
     `  Reference: ${baseUrl}/docs`,
     '',
   ].join('\n');

@@ -12,6 +12,7 @@ import { createServices, type Services } from '../platform/services.ts';
 import { runSandboxCommand } from '../sandbox/cli.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './admin.ts';
 import { serve, work } from './serve.ts';
+import { precatoriosCommand } from './precatorios.ts';
 
 /** Where a run reads its settings and writes its lines. */
 export interface CliIo {
@@ -42,6 +43,8 @@ Commands:
   keys list ACCOUNT_ID [--json]
   keys revoke KEY_ID
   credits add ACCOUNT_ID AMOUNT_BRL [--note TEXT] [--json]
+  precatorios import FILE --tribunal SIGLA [--fonte-url URL] [--json]
+                                          a court's precatório list (CSV) into the store; re-importing updates
   sandbox [--cases N] [--seed S] [--port P] [--latency MS]
                                           run the upstream simulator alone (fictitious DataJud + portal)
 
@@ -95,6 +98,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return withServices(config, (s) => keysCommand(s, rest, io.out));
     case 'credits':
       return withServices(config, (s) => creditsCommand(s, rest, io.out));
+    case 'precatorios':
+      return withServices(config, (s) => precatoriosCommand(s, rest, io.out));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -33,6 +33,8 @@ export interface Services {
   sources: Sources;
   /** Records domain events and fans them out to feeds and webhook deliveries (platform/events). */
   events: EventLog;
+  /** Secrets at rest and keyed fingerprints of personal identifiers (TRAMITA_SECRET_KEY). */
+  secrets: SecretBox;
   webhooks: {
     configs: WebhookConfigStore;
     planner: DeliveryPlanner;
@@ -54,7 +56,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
   const planner = new DeliveryPlanner(clock, jobs, config.webhookMaxAttempts, config.devTimeScale);
   const secrets = SecretBox.openSync({ secretKey: config.secretKey, dataDir: config.dataDir });
   return {
-    config, database, db, clock, log,
+    config, database, db, clock, log, secrets,
     prices: overrides.prices ?? PriceTable.fromFile(config.pricesFile),
     ledger: new Ledger(db, clock),
     accounts: new AccountStore(db, clock),

@@ -6,7 +6,7 @@
  * The key is TRAMITA_SECRET_KEY (64 hex characters) or, when unset, `<dataDir>/secret.key`, generated
  * on first start. Losing the key makes every sealed value unreadable.
  */
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -44,6 +44,16 @@ export class SecretBox {
   static fromKey(hex: string): SecretBox {
     if (!KEY_HEX.test(hex)) throw new Error('secret box: the key must be 32 bytes written as 64 hex characters');
     return new SecretBox(Buffer.from(hex, 'hex'));
+  }
+
+  /**
+   * A keyed fingerprint of personal identifiers (a creditor's CPF/CNPJ): HMAC-SHA256 under a key
+   * derived from this box's, hex. Equal inputs match; without the key a CPF cannot be found again by
+   * trying the billion possible ones, as it could from a plain hash.
+   */
+  fingerprint(value: string): string {
+    const key = createHmac('sha256', this.#key.export()).update('tramita:fingerprint:v1').digest();
+    return createHmac('sha256', key).update(value).digest('hex');
   }
 
   seal(plain: string): string {

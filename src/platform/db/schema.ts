@@ -511,6 +511,39 @@ export interface GazetteEditionsTable {
   ingerido_em: string;
 }
 
+/** A precatório or RPV record (0009): never a creditor's CPF/CNPJ in clear, only `credor_hash`. */
+export interface PrecatoriosTable {
+  id: string;
+  fonte: string;
+  tribunal: string;
+  numero: string;
+  numero_processo: string | null;
+  ente_devedor: string | null;
+  ente_busca: string | null;
+  natureza: string | null;
+  ano_orcamento: number | null;
+  ordem: number | null;
+  situacao: string | null;
+  valor_centavos: number | null;
+  credor_hash: string | null;
+  fonte_url: string | null;
+  importacao_id: string | null;
+  coletado_em: string;
+  ordenacao: string;
+}
+
+export interface PrecatorioImportsTable {
+  id: string;
+  arquivo: string;
+  tribunal: string;
+  fonte_url: string | null;
+  linhas: number;
+  aceitas: number;
+  rejeitadas: number;
+  iniciado_em: string;
+  concluido_em: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -546,4 +579,6 @@ export interface DB {
   case_summaries: CaseSummariesTable;
   gazette_days: GazetteDaysTable;
   gazette_editions: GazetteEditionsTable;
+  precatorios: PrecatoriosTable;
+  precatorio_imports: PrecatorioImportsTable;
 }

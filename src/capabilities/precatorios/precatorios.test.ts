@@ -1,0 +1,113 @@
+/**
+ * Precatórios (issue 17): a court's list imported through the CLI command (bad rows reported with their
+ * line and reason, a re-import updating instead of duplicating, no creditor document stored in clear),
+ * then listed through HTTP in the court's order with every filter, charged per page, empty pages free.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
+import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
+import { precatoriosCommand } from '../../cli/precatorios.ts';
+import { SAMPLE_PRECATORIOS } from '../../cli/first-start.ts';
+import { centavosOf } from './rows.ts';
+
+const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'search=100000/60s' } });
+test.after(() => h.close());
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-precatorios-'));
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const cnj = (seq: string) => {
+  const [year, j, tr, origin] = ['2019', '8', '19', '0001'];
+  return formatCnj(`${seq}${cnjCheckDigits(seq, year, j, tr, origin)}${year}${j}${tr}${origin}`);
+};
+const CREDOR = '52998224725';
+
+async function runImport(file: string, tribunal: string, extra: string[] = []) {
+  const lines: string[] = [];
+  const code = await precatoriosCommand(h.services, ['import', file, '--tribunal', tribunal, '--json', ...extra], (t) => lines.push(t));
+  assert.equal(code, 0);
+  return JSON.parse(lines[0]);
+}
+
+async function charged(acc: TestAccount): Promise<number> {
+  const rows = await h.services.db.selectFrom('ledger').select('delta_centavos').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').execute();
+  return rows.length;
+}
+
+test('values in reais as courts write them become exact centavos', () => {
+  assert.equal(centavosOf('R$ 1.234.567,89'), 123_456_789);
+  assert.equal(centavosOf('1234567,8'), 123_456_780);
+  assert.equal(centavosOf('1234567.89'), 123_456_789);
+  assert.equal(centavosOf('1.234.567'), 123_456_700);
+  assert.throws(() => centavosOf('mil reais'));
+  assert.throws(() => centavosOf('-10,00'));
+});
+
+test('an import reports each bad line with its reason, stores the good ones once (a re-import updates), and never stores a creditor\'s document', async () => {
+  const file = path.join(dir, 'tjrj.csv');
+  fs.writeFileSync(file, [
+    '\uFEFFordem,número,número do processo,entidade devedora,natureza,orçamento,situação,saldo atualizado,cpf',
+    `"1º",2024.001,${cnj('0000001')},"Município Fictício de Itaguaí, RJ",Alimentar,2024,Pendente,"1.500,00",${CREDOR}`,
+    `2,2024.002,${cnj('0000002')},Estado Fictício do Rio,Comum,2024,Pago,"R$ 20.000,50",`,
+    `3,2025.003,,Estado Fictício do Rio,Comum,2025,Pendente,300.00,`,
+    `4,2025.004,1234567-00.2019.8.19.0001,Estado Fictício do Rio,Comum,2025,Pendente,10,`,
+    `5,2025.005,,Estado Fictício do Rio,Comum,2025,Pendente,muito,`,
+    `6,2025.006,,Estado Fictício do Rio,Comum,2025,Pendente,10,11111111111`,
+    `7,2025.007,,Estado Fictício do Rio,Comum,1500,Pendente,10,`,
+    ``,
+  ].join('\r\n'));
+  const report = await runImport(file, 'tjrj', ['--fonte-url', 'https://www3.tjrj.jus.br/PortalConhecimento/precatorio']);
+  assert.deepEqual([report.tribunal, report.linhas, report.aceitas, report.rejeitadas], ['TJRJ', 7, 3, 4]);
+  assert.deepEqual(report.rejeicoes.map((r: any) => r.linha), [5, 6, 7, 8]);
+  assert.match(report.rejeicoes[0].motivo, /não é um número CNJ válido/);
+  assert.match(report.rejeicoes[1].motivo, /valor "muito"/);
+  assert.match(report.rejeicoes[2].motivo, /CPF\/CNPJ do credor inválido/);
+  assert.match(report.rejeicoes[3].motivo, /ano do orçamento "1500"/);
+
+  const stored = await h.services.db.selectFrom('precatorios').selectAll().where('tribunal', '=', 'TJRJ').execute();
+  assert.equal(stored.length, 3);
+  assert.ok(!JSON.stringify(stored).includes(CREDOR), 'the CPF is stored only as a fingerprint');
+  assert.equal(stored.find((r) => r.numero === '2024.001')!.credor_hash, h.services.secrets.fingerprint(CREDOR));
+
+  const again = await runImport(file, 'TJRJ');
+  assert.equal(again.aceitas, 3);
+  assert.equal((await h.services.db.selectFrom('precatorios').select('id').where('tribunal', '=', 'TJRJ').execute()).length, 3, 'no duplicates');
+  const imports = await h.services.db.selectFrom('precatorio_imports').selectAll().where('tribunal', '=', 'TJRJ').execute();
+  assert.deepEqual(imports.map((i) => [i.linhas, i.aceitas, i.rejeitadas, i.concluido_em !== null]), [[7, 3, 4, true], [7, 3, 4, true]]);
+});
+
+test('GET /v1/precatorios lists a court\'s records in its order, with value and source, filtered every way; charged per page, an empty page free', async () => {
+  await runImport(SAMPLE_PRECATORIOS, 'TJSP');
+  const acc = await h.createAccount({ credits: 1000 });
+  const get = (qs: string) => h.inject({ method: 'GET', url: `/v1/precatorios?${qs}`, headers: acc.headers });
+  const res = await get('tribunal=tjsp&limit=100');
+  assert.equal(res.statusCode, 200, res.body);
+  const items = json(res).data.items;
+  assert.equal(items.length, 60);
+  const order = items.map((p: any) => [p.anoOrcamento, p.ordem]);
+  assert.deepEqual(order, [...order].sort((a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1]), 'budget year, then chronological order');
+  const first = items[0];
+  assert.equal(first.valor.moeda, 'BRL');
+  assert.equal(first.valor.valor, first.valorCentavos / 100);
+  assert.match(first.valor.valor_formatado, /^R\$ /);
+  assert.equal(first.fonte.nome, 'importacao');
+
+  const rj = json(await get('tribunal=TJRJ&ente=itaguai')).data.items;
+  assert.deepEqual(rj.map((p: any) => p.numero), ['2024.001'], 'a fragment of the debtor, accents ignored');
+  assert.equal(rj[0].numeroProcesso, cnj('0000001'));
+  assert.deepEqual(json(await get(`credor=${CREDOR.replace(/(\d{3})(\d{3})(\d{3})(\d{2})/, '$1.$2.$3-$4')}`)).data.items.map((p: any) => p.numero), ['2024.001'], 'by creditor, through the fingerprint');
+  assert.deepEqual(json(await get(`numero_processo=${cnj('0000002')}`)).data.items.map((p: any) => p.situacao), ['Pago']);
+  assert.ok(json(await get('tribunal=TJRJ&ano=2025&situacao=pendente')).data.items.every((p: any) => p.anoOrcamento === 2025));
+  const page1 = json(await get('tribunal=TJSP&limit=25'));
+  const page2 = json(await get(`tribunal=TJSP&limit=25&cursor=${page1.data.pagination.nextCursor}`));
+  assert.deepEqual([...page1.data.items, ...page2.data.items].map((p: any) => p.id), items.slice(0, 50).map((p: any) => p.id));
+  const before = await charged(acc);
+  assert.deepEqual(json(await get('tribunal=TJAC')).data.items, []);
+  assert.equal(await charged(acc), before, 'an empty page is free');
+  for (const [qs, code] of [['tribunal=XX', 'UNKNOWN_COURT'], ['credor=123', 'INVALID_CPF_CNPJ'], ['numero_processo=1', 'INVALID_CNJ'], ['ano=1900', 'INVALID_PARAMETER']]) {
+    assert.equal(json(await get(qs)).error.code, code, qs);
+  }
+});

@@ -1,0 +1,71 @@
+/**
+ * The precatório store: records upserted by `<fonte>:<tribunal>:<numero>` (a re-import updates, never
+ * duplicates), the creditor only as a keyed fingerprint, and the listing in the order a court's list
+ * reads (court, budget year, chronological order) with a keyset cursor on `ordenacao`.
+ */
+import type { Kysely } from 'kysely';
+import type { DB, PrecatoriosTable } from '../../platform/db/schema.ts';
+import { foldText } from '../../platform/text.ts';
+import type { PrecatorioRow } from './rows.ts';
+
+export interface RecordOrigin {
+  fonte: string;
+  tribunal: string;
+  fonteUrl: string | null;
+  importacaoId: string | null;
+  coletadoEm: string;
+}
+
+function ordenacao(tribunal: string, ano: number | null, ordem: number | null): string {
+  return `${tribunal}|${ano ?? 9999}|${String(ordem ?? 999_999_999).padStart(9, '0')}`;
+}
+
+export function precatorioRecord(r: PrecatorioRow, o: RecordOrigin, fingerprint: (doc: string) => string): PrecatoriosTable {
+  return {
+    id: `${o.fonte}:${o.tribunal}:${r.numero}`, fonte: o.fonte, tribunal: o.tribunal, numero: r.numero, numero_processo: r.numeroProcesso,
+    ente_devedor: r.enteDevedor, ente_busca: r.enteDevedor ? foldText(r.enteDevedor) : null, natureza: r.natureza, ano_orcamento: r.anoOrcamento,
+    ordem: r.ordem, situacao: r.situacao, valor_centavos: r.valorCentavos, credor_hash: r.credorDocumento ? fingerprint(r.credorDocumento) : null,
+    fonte_url: o.fonteUrl, importacao_id: o.importacaoId, coletado_em: o.coletadoEm, ordenacao: ordenacao(o.tribunal, r.anoOrcamento, r.ordem),
+  };
+}
+
+/** Inserts or updates records (one statement per slice); the same id twice in a slice: the last wins. */
+export async function upsertPrecatorios(db: Kysely<DB>, rows: PrecatoriosTable[]): Promise<void> {
+  const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+  if (unique.length === 0) return;
+  await db.insertInto('precatorios').values(unique).onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+    numero_processo: eb.ref('excluded.numero_processo'), ente_devedor: eb.ref('excluded.ente_devedor'), ente_busca: eb.ref('excluded.ente_busca'),
+    natureza: eb.ref('excluded.natureza'), ano_orcamento: eb.ref('excluded.ano_orcamento'), ordem: eb.ref('excluded.ordem'), situacao: eb.ref('excluded.situacao'),
+    valor_centavos: eb.ref('excluded.valor_centavos'), credor_hash: eb.ref('excluded.credor_hash'), fonte_url: eb.ref('excluded.fonte_url'),
+    importacao_id: eb.ref('excluded.importacao_id'), coletado_em: eb.ref('excluded.coletado_em'), ordenacao: eb.ref('excluded.ordenacao'),
+  }))).execute();
+}
+
+export interface PrecatorioFilter {
+  tribunal?: string;
+  /** Folded fragment of the debtor's name. */
+  ente?: string;
+  ano?: number;
+  situacao?: string;
+  natureza?: string;
+  numeroProcesso?: string;
+  credorHash?: string;
+}
+
+export type PrecatorioPosition = { ordenacao: string; id: string };
+
+export async function listPrecatorios(db: Kysely<DB>, f: PrecatorioFilter, o: { limit: number; after?: PrecatorioPosition }): Promise<PrecatoriosTable[]> {
+  let q = db.selectFrom('precatorios').selectAll();
+  if (f.tribunal) q = q.where('tribunal', '=', f.tribunal);
+  if (f.ente) q = q.where('ente_busca', 'like', `%${f.ente.replace(/[%_\\]/g, '')}%`);
+  if (f.ano !== undefined) q = q.where('ano_orcamento', '=', f.ano);
+  if (f.situacao) q = q.where((eb) => eb(eb.fn('lower', ['situacao']), '=', f.situacao!.toLowerCase()));
+  if (f.natureza) q = q.where((eb) => eb(eb.fn('lower', ['natureza']), '=', f.natureza!.toLowerCase()));
+  if (f.numeroProcesso) q = q.where('numero_processo', '=', f.numeroProcesso);
+  if (f.credorHash) q = q.where('credor_hash', '=', f.credorHash);
+  if (o.after) {
+    const a = o.after;
+    q = q.where((eb) => eb.or([eb('ordenacao', '>', a.ordenacao), eb.and([eb('ordenacao', '=', a.ordenacao), eb('id', '>', a.id)])]));
+  }
+  return q.orderBy('ordenacao').orderBy('id').limit(o.limit).execute();
+}
