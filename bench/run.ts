@@ -28,6 +28,7 @@ import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
 import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { describeUrlGuard } from './url-guard.ts';
 import { describeGazettes, gazetteBench } from './gazettes.ts';
+import { describePrecatorios, precatorioBench } from './precatorios.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -418,6 +419,7 @@ async function main(): Promise<number> {
     console.log(describeOfflineSummary(offlineSummaryBench()));
     console.log(describeUrlGuard());
     console.log(describeGazettes(await gazetteBench()));
+    console.log(describePrecatorios(await precatorioBench()));
     console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');

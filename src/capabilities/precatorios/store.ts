@@ -56,16 +56,21 @@ export type PrecatorioPosition = { ordenacao: string; id: string };
 
 export async function listPrecatorios(db: Kysely<DB>, f: PrecatorioFilter, o: { limit: number; after?: PrecatorioPosition }): Promise<PrecatoriosTable[]> {
   let q = db.selectFrom('precatorios').selectAll();
-  if (f.tribunal) q = q.where('tribunal', '=', f.tribunal);
+  // A court, or a court and a year, is a prefix of `ordenacao`: one range of its index ('}' follows
+  // '|'). A cursor raises the range's start, so a deep page starts its walk where the last one ended.
+  const prefix = f.tribunal ? (f.ano !== undefined ? `${f.tribunal}|${f.ano}|` : `${f.tribunal}|`) : '';
+  const from = o.after && o.after.ordenacao > prefix ? o.after.ordenacao : prefix;
+  if (from) q = q.where('ordenacao', '>=', from);
+  if (prefix) q = q.where('ordenacao', '<', `${prefix.slice(0, -1)}}`);
+  if (o.after) {
+    const a = o.after;
+    q = q.where((eb) => eb.or([eb('ordenacao', '>', a.ordenacao), eb('id', '>', a.id)]));
+  }
   if (f.ente) q = q.where('ente_busca', 'like', `%${f.ente.replace(/[%_\\]/g, '')}%`);
   if (f.ano !== undefined) q = q.where('ano_orcamento', '=', f.ano);
   if (f.situacao) q = q.where((eb) => eb(eb.fn('lower', ['situacao']), '=', f.situacao!.toLowerCase()));
   if (f.natureza) q = q.where((eb) => eb(eb.fn('lower', ['natureza']), '=', f.natureza!.toLowerCase()));
   if (f.numeroProcesso) q = q.where('numero_processo', '=', f.numeroProcesso);
   if (f.credorHash) q = q.where('credor_hash', '=', f.credorHash);
-  if (o.after) {
-    const a = o.after;
-    q = q.where((eb) => eb.or([eb('ordenacao', '>', a.ordenacao), eb.and([eb('ordenacao', '=', a.ordenacao), eb('id', '>', a.id)])]));
-  }
   return q.orderBy('ordenacao').orderBy('id').limit(o.limit).execute();
 }

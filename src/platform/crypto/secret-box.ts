@@ -24,6 +24,8 @@ export interface SecretBoxOptions {
 
 export class SecretBox {
   readonly #key: KeyObject;
+  /** Derived once from #key: fingerprints never use the encryption key itself. */
+  #fingerprintKey: Buffer | undefined;
 
   private constructor(key: Buffer) {
     this.#key = createSecretKey(key);
@@ -52,8 +54,8 @@ export class SecretBox {
    * trying the billion possible ones, as it could from a plain hash.
    */
   fingerprint(value: string): string {
-    const key = createHmac('sha256', this.#key.export()).update('tramita:fingerprint:v1').digest();
-    return createHmac('sha256', key).update(value).digest('hex');
+    this.#fingerprintKey ??= createHmac('sha256', this.#key.export()).update('tramita:fingerprint:v1').digest();
+    return createHmac('sha256', this.#fingerprintKey).update(value).digest('hex');
   }
 
   seal(plain: string): string {

@@ -5,9 +5,11 @@
  * never stored: only its keyed fingerprint (SecretBox.fingerprint), to answer "the records of this
  * creditor". Each import is recorded with its counts.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { engineOf } from '../engine.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const sqlite = engineOf(db) === 'sqlite';
   await db.schema
     .createTable('precatorios')
     // `<fonte>:<tribunal>:<numero>`
@@ -30,8 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('importacao_id', 'text')
     .addColumn('coletado_em', 'text', (c) => c.notNull())
     // `<tribunal>|<ano or 9999>|<ordem, 9 digits, or 999999999>`: the listing's order (court, budget
-    // year, chronological order; unknowns last) as one text column both engines compare alike.
-    .addColumn('ordenacao', 'text', (c) => c.notNull())
+    // year, chronological order; unknowns last) as one text column both engines compare byte by byte
+    // (COLLATE "C" on PostgreSQL, SQLite's default), so a court or a court-year is one index range.
+    .addColumn('ordenacao', 'text', (c) => (sqlite ? c.notNull() : c.notNull().modifyEnd(sql`COLLATE "C"`)))
     .execute();
   await db.schema.createIndex('precatorios_order').on('precatorios').columns(['ordenacao', 'id']).execute();
   await db.schema.createIndex('precatorios_process').on('precatorios').columns(['numero_processo']).execute();
