@@ -70,7 +70,7 @@ export class WarrantsConnector implements WarrantsSource {
     this.supports = o.protocol === 'predictus' ? ['cpf'] : ['cpf', 'numeroPeca'];
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
     // A warrant query is answered once or not at all: a retry after a timeout would repeat a slow provider's work.
-    this.#http = new HttpUpstream({ retries: 1, ...o, label: 'The warrants provider', error: (f, m, opts) => new WarrantsError(f, m, opts) });
+    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, label: 'The warrants provider', error: (f, m, opts) => new WarrantsError(f, m, opts) });
   }
 
   async query(q: WarrantQuery, signal?: AbortSignal): Promise<WarrantRecord[]> {
