@@ -116,7 +116,7 @@ export async function precatorioBench() {
 
 export function describePrecatorios(r: Awaited<ReturnType<typeof precatorioBench>>): string {
   return [
-    `Precatório import (${r.engine}): ${r.imported} rows in ${r.importS.toFixed(1)} s = ${Math.round(r.importPerSecond)} rows/s (read and parse only: ${Math.round(r.parsePerSecond)} rows/s, ratio ${(r.importPerSecond / r.parsePerSecond).toFixed(2)}); store ${r.storeMb.toFixed(0)} MB.`,
+    `Precatório import (${r.engine}, CSV): ${r.imported} rows in ${r.importS.toFixed(1)} s = ${Math.round(r.importPerSecond)} rows/s (read and parse only: ${Math.round(r.parsePerSecond)} rows/s, ratio ${(r.importPerSecond / r.parsePerSecond).toFixed(2)}); store ${r.storeMb.toFixed(0)} MB.`,
     ...r.search.map((x) => `  listing, ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.rows} rows; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`),
     `  primary-key read: p50 ${r.pkP50Ms.toFixed(3)} ms`,
   ].join('\n');

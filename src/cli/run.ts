@@ -44,7 +44,7 @@ Commands:
   keys revoke KEY_ID
   credits add ACCOUNT_ID AMOUNT_BRL [--note TEXT] [--json]
   precatorios import FILE --tribunal SIGLA [--fonte-url URL] [--json]
-                                          a court's precatório list (CSV) into the store; re-importing updates
+                                          a court's precatório list (CSV or XLSX) into the store; re-importing updates
   sandbox [--cases N] [--seed S] [--port P] [--latency MS]
                                           run the upstream simulator alone (fictitious DataJud + portal)
 

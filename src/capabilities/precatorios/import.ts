@@ -1,11 +1,12 @@
 /**
- * `tramita precatorios import FILE --tribunal SIGLA`: a court's list (CSV) into the store, read line
- * by line (a million-row list stays out of memory), in slices of SLICE rows per statement. Idempotent:
+ * `tramita precatorios import FILE --tribunal SIGLA`: a court's list (CSV, or the first worksheet of an
+ * XLSX) into the store, read row by row (a million-row list stays out of memory), in slices of SLICE rows per statement. Idempotent:
  * records are keyed by source, court and number, so importing the same file again updates them. Every
  * rejected line is reported with its number and reason; the import itself is recorded with its counts.
  * Progress is reported by bytes read, for a terminal's progress bar.
  */
 import { createReadStream, statSync } from 'node:fs';
+import ExcelJS from 'exceljs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { iso } from '../../platform/clock.ts';
@@ -40,33 +41,24 @@ export async function importPrecatorios(s: Services, file: string, o: { tribunal
   const origin = { fonte: IMPORT_SOURCE, tribunal: o.tribunal, fonteUrl: o.fonteUrl ?? null, importacaoId, coletadoEm: now };
   const fingerprint = (doc: string) => s.secrets.fingerprint(doc);
   const report: ImportReport = { importacaoId, arquivo: path.basename(file), tribunal: o.tribunal, linhas: 0, aceitas: 0, rejeitadas: 0, rejeicoes: [], segundos: 0 };
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  let bytes = 0;
-  stream.on('data', (chunk) => {
-    bytes += Buffer.byteLength(chunk as string);
-    o.onProgress?.(bytes, total);
-  });
+  const onBytes = (bytes: number) => o.onProgress?.(bytes, total);
+  const rows = /\.xlsx$/i.test(file) ? xlsxRows(file, onBytes) : csvRows(file, onBytes);
   let map: ReturnType<typeof headerMap> | null = null;
-  let delimiter = ';';
   let slice: PrecatoriosTable[] = [];
-  let lineNo = 0;
-  for await (const raw of createInterface({ input: stream, crlfDelay: Infinity })) {
-    lineNo++;
-    const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-    if (line.trim() === '') continue;
+  for await (const { line, fields } of rows) {
+    if (fields.every((f) => f === '')) continue;
     if (!map) {
-      delimiter = delimiterOf(line);
-      map = headerMap(splitCsvLine(line, delimiter));
+      map = headerMap(fields);
       continue;
     }
     report.linhas++;
     try {
-      slice.push(precatorioRecord(rowOf(splitCsvLine(line, delimiter), map), origin, fingerprint));
+      slice.push(precatorioRecord(rowOf(fields, map), origin, fingerprint));
       report.aceitas++;
     } catch (err) {
       if (!(err instanceof RowError)) throw err;
       report.rejeitadas++;
-      if (report.rejeicoes.length < MAX_REJECTIONS) report.rejeicoes.push({ linha: lineNo, motivo: (err as Error).message });
+      if (report.rejeicoes.length < MAX_REJECTIONS) report.rejeicoes.push({ linha: line, motivo: err.message });
     }
     if (slice.length >= SLICE) {
       await upsertPrecatorios(s.db, slice);
@@ -78,4 +70,58 @@ export async function importPrecatorios(s: Services, file: string, o: { tribunal
   await s.db.updateTable('precatorio_imports').set({ linhas: report.linhas, aceitas: report.aceitas, rejeitadas: report.rejeitadas, concluido_em: iso(s.clock.now()) }).where('id', '=', importacaoId).execute();
   report.segundos = (performance.now() - started) / 1000;
   return report;
+}
+
+interface SourceRow {
+  /** 1-based line (CSV) or row (XLSX) number, as a person finds it in the file. */
+  line: number;
+  fields: string[];
+}
+
+/** A byte counter on a file stream, for the progress bar. */
+function counted(file: string, onBytes: (bytes: number) => void, encoding?: BufferEncoding) {
+  const stream = createReadStream(file, encoding ? { encoding } : {});
+  let bytes = 0;
+  stream.on('data', (chunk) => {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    onBytes(bytes);
+  });
+  return stream;
+}
+
+/** A CSV line by line: the delimiter read from the header (`;` or `,`), a leading BOM dropped. */
+async function* csvRows(file: string, onBytes: (bytes: number) => void): AsyncGenerator<SourceRow> {
+  let delimiter: string | null = null;
+  let line = 0;
+  for await (const raw of createInterface({ input: counted(file, onBytes, 'utf8'), crlfDelay: Infinity })) {
+    line++;
+    const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (text.trim() === '') continue;
+    delimiter ??= delimiterOf(text);
+    yield { line, fields: splitCsvLine(text, delimiter) };
+  }
+}
+
+/** The first worksheet of an XLSX, streamed row by row; numbers and dates become text as a person would write them. */
+async function* xlsxRows(file: string, onBytes: (bytes: number) => void): AsyncGenerator<SourceRow> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(counted(file, onBytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+  for await (const sheet of reader) {
+    for await (const row of sheet) {
+      const values = (row.values as unknown[]).slice(1);
+      yield { line: row.number, fields: values.map(cellText) };
+    }
+    return; // the first worksheet is the list
+  }
+}
+
+function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    const o = v as { text?: unknown; result?: unknown; richText?: { text: string }[] };
+    if (o.richText) return o.richText.map((r) => r.text).join('').trim();
+    if (o.result !== undefined) return cellText(o.result);
+    if (o.text !== undefined) return String(o.text).trim();
+  }
+  return String(v).trim();
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { precatoriosCommand } from '../../cli/precatorios.ts';
@@ -77,6 +78,23 @@ test('an import reports each bad line with its reason, stores the good ones once
   assert.equal((await h.services.db.selectFrom('precatorios').select('id').where('tribunal', '=', 'TJRJ').execute()).length, 3, 'no duplicates');
   const imports = await h.services.db.selectFrom('precatorio_imports').selectAll().where('tribunal', '=', 'TJRJ').execute();
   assert.deepEqual(imports.map((i) => [i.linhas, i.aceitas, i.rejeitadas, i.concluido_em !== null]), [[7, 3, 4, true], [7, 3, 4, true]]);
+});
+
+test('an XLSX list (its first worksheet) imports like a CSV: numbers as Excel keeps them, a CPF that lost its leading zero', async () => {
+  const file = path.join(dir, 'trf1.xlsx');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Precatórios');
+  ws.addRow(['Número do Precatório', 'Número da Ação Originária', 'Ente Devedor', 'Natureza', 'Ano', 'Valor', 'CPF']);
+  ws.addRow(['2026.0001', cnj('0000101'), 'União Fictícia', 'Alimentar', 2026, 1500.5, Number('04417843058')]);
+  ws.addRow(['2026.0002', cnj('0000102'), 'União Fictícia', 'Comum', 2026, 'R$ 2.000,00', null]);
+  ws.addRow(['', '', '', '', 2026, 10, null]);
+  wb.addWorksheet('Notas').addRow(['ignored']);
+  await wb.xlsx.writeFile(file);
+  const report = await runImport(file, 'TRF1');
+  assert.deepEqual([report.linhas, report.aceitas, report.rejeitadas, report.rejeicoes[0]?.linha], [3, 2, 1, 4]);
+  const rows = await h.services.db.selectFrom('precatorios').selectAll().where('tribunal', '=', 'TRF1').orderBy('numero').execute();
+  assert.deepEqual(rows.map((r) => [r.numero, r.valor_centavos, r.ano_orcamento]), [['2026.0001', 150_050, 2026], ['2026.0002', 200_000, 2026]]);
+  assert.equal(rows[0].credor_hash, h.services.secrets.fingerprint('04417843058'));
 });
 
 test('GET /v1/precatorios lists a court\'s records in its order, with value and source, filtered every way; charged per page, an empty page free', async () => {

@@ -1,5 +1,6 @@
 /**
- * A court's precatório list as a file (CSV, `;` or `,`, quoted fields, a header line) read into
+ * A court's precatório list as a file (CSV with `;` or `,` and quoted fields, or an XLSX's first
+ * worksheet; a header line first) read into
  * records. Courts name their columns differently (TJSP's DEPRE: ORDEM DE PAGAMENTO, NÚMERO DO
  * PROCESSO, ENTE DEVEDOR, NATUREZA…; TJRJ: ordem, número, situação, orçamento, saldo atualizado…,
  * reference/upstream/precatorios.md, wave2.md §G): a header is folded and matched against the aliases
@@ -105,7 +106,9 @@ export function rowOf(fields: string[], map: Record<Field, number>): PrecatorioR
   if (processo && !isValidCnj(processo)) throw new RowError(`número do processo "${processo}" não é um número CNJ válido`);
   const numero = get('numero') || processo;
   if (!numero) throw new RowError('sem número do precatório nem do processo');
-  const doc = get('credorDocumento').toUpperCase().replace(/[.\-/\s]/g, '');
+  // A spreadsheet that kept a CPF as a number dropped its leading zeros: put them back.
+  const typed = get('credorDocumento').toUpperCase().replace(/[.\-/\s]/g, '');
+  const doc = /^\d{9,10}$/.test(typed) ? typed.padStart(11, '0') : typed;
   if (doc && !(isValidCpf(doc) || isValidCnpj(doc))) throw new RowError('CPF/CNPJ do credor inválido');
   const ano = get('anoOrcamento');
   const ordem = get('ordem');
