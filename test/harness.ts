@@ -32,8 +32,8 @@ export interface HarnessOptions extends BuildOptions {
 }
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
-// No background gazette ingest: a test reads the days it asks (on demand) or runs the ingest itself.
-const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: 'none' };
+// No background gazette ingest nor precatório harvest: a test reads the days it asks (on demand) or runs them itself.
+const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: 'none', TRAMITA_PRECATORIOS_DATAJUD: 'none' };
 
 export interface TestAccount {
   accountId: string;

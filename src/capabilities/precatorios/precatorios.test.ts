@@ -129,3 +129,30 @@ test('GET /v1/precatorios lists a court\'s records in its order, with value and 
     assert.equal(json(await get(qs)).error.code, code, qs);
   }
 });
+
+test('the DataJud harvest stores the sandbox\'s precatórios and RPVs (classes 1265/1266) of the configured courts once, and a second run asks only what changed', async () => {
+  const h2 = await createHarness({ env: { TRAMITA_PRECATORIOS_DATAJUD: 'TJSP,TRF3,TJMG', TRAMITA_RATE_LIMITS: 'search=100000/60s' } });
+  try {
+    const sandbox = h2.sources.sandbox!;
+    const expected = sandbox.dataset.precatorios.filter((c) => ['TJSP', 'TRF3', 'TJMG'].includes(c.court.sigla));
+    await h2.runJobs();
+    const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'datajud').execute();
+    assert.deepEqual(rows.map((r) => r.numero_processo).sort(), expected.map((c) => c.numero).sort());
+    assert.ok(rows.every((r) => r.classe === 'Precatório' || r.classe === 'Requisição de Pequeno Valor'));
+    assert.ok(rows.every((r) => r.situacao !== null && r.valor_centavos === null && r.credor_hash === null), 'DataJud has no value nor creditor');
+    const marks = await h2.services.db.selectFrom('precatorio_harvests').selectAll().orderBy('tribunal').execute();
+    assert.deepEqual(marks.map((m) => m.tribunal), ['TJMG', 'TJSP', 'TRF3']);
+
+    const acc = await h2.createAccount({ credits: 1000 });
+    const sp = expected.find((c) => c.court.sigla === 'TJSP');
+    if (sp) {
+      const listed = json(await h2.inject({ method: 'GET', url: `/v1/precatorios?numero_processo=${sp.numero}`, headers: acc.headers })).data.items;
+      assert.deepEqual(listed.map((p: any) => [p.tribunal, p.fonte.nome, p.numeroProcesso]), [['TJSP', 'datajud', formatCnj(sp.numero)]]);
+    }
+    await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.datajud').execute();
+    await h2.runJobs();
+    assert.equal((await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'datajud').execute()).length, rows.length, 'nothing duplicated');
+  } finally {
+    await h2.close();
+  }
+});

@@ -26,18 +26,19 @@ const Precatorio = Type.Object({
   numeroProcesso: Nullable(Type.String({ description: 'Masked CNJ number of the case, when the source gives a valid one.' })),
   enteDevedor: Nullable(Type.String()),
   natureza: Nullable(Type.String({ description: 'e.g. Alimentar, Comum.' })),
+  classe: Nullable(Type.String({ description: 'The TPU class (Precatório, Requisição de Pequeno Valor) when the source is DataJud.' })),
   anoOrcamento: Nullable(Type.Integer()),
   ordem: Nullable(Type.Integer({ description: 'Position in the court\'s chronological order.' })),
   situacao: Nullable(Type.String()),
   valor: Nullable(Type.Object({ valor: Type.Number(), moeda: Type.Literal('BRL'), valor_formatado: Type.String() })),
   valorCentavos: Nullable(Type.Integer()),
-  fonte: Type.Object({ nome: Type.String({ description: '`importacao` (a list the operator imported), later `tjrj`, `datajud`.' }), url: Nullable(Type.String()), coletadoEm: Type.String() }),
+  fonte: Type.Object({ nome: Type.String({ description: '`importacao` (a list the operator imported) or `datajud` (the classes 1265/1266 harvest).' }), url: Nullable(Type.String()), coletadoEm: Type.String() }),
 });
 
 function view(r: PrecatoriosTable) {
   return {
     id: r.id, tribunal: r.tribunal, numero: r.numero, numeroProcesso: r.numero_processo ? formatCnj(r.numero_processo) : null, enteDevedor: r.ente_devedor,
-    natureza: r.natureza, anoOrcamento: r.ano_orcamento, ordem: r.ordem, situacao: r.situacao,
+    natureza: r.natureza, classe: r.classe, anoOrcamento: r.ano_orcamento, ordem: r.ordem, situacao: r.situacao,
     valor: r.valor_centavos === null ? null : { valor: r.valor_centavos / 100, moeda: 'BRL' as const, valor_formatado: formatReais(r.valor_centavos) },
     valorCentavos: r.valor_centavos, fonte: { nome: r.fonte, url: r.fonte_url, coletadoEm: r.coletado_em },
   };
@@ -47,7 +48,7 @@ export function precatorioRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/precatorios',
     meta: { class: 'search', auth: true, charge: 'precatorios.consulta', tag: 'Precatórios', summary: 'List precatório and RPV records',
-      description: 'Records Tramita holds (court lists the operator imported with `tramita precatorios import`), in each court\'s order: `tribunal` (422 UNKNOWN_COURT), `ente` (a fragment of the debtor\'s name, accents ignored), '
+      description: 'Records Tramita holds (court lists the operator imported with `tramita precatorios import`, and DataJud\'s precatório and RPV processes, classes 1265/1266, harvested daily), in each court\'s order: `tribunal` (422 UNKNOWN_COURT), `ente` (a fragment of the debtor\'s name, accents ignored), '
         + '`ano` (budget year), `situacao`, `natureza`, `numero_processo` (CNJ), `credor` (CPF/CNPJ of a creditor, matched by a keyed fingerprint: Tramita never stores the document). `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.' },
     schema: {
       querystring: Type.Object({

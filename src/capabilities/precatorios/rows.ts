@@ -22,9 +22,11 @@ export interface PrecatorioRow {
   valorCentavos: number | null;
   /** Digits (CPF) or the 14 characters (CNPJ), to fingerprint; never stored. */
   credorDocumento: string | null;
+  /** The TPU class (DataJud's harvest); lists do not say it. */
+  classe?: string | null;
 }
 
-type Field = keyof PrecatorioRow;
+type Field = Exclude<keyof PrecatorioRow, 'classe'>;
 
 /** Folded header → field; the first alias found in a header wins (an updated value before a historical one). */
 const ALIASES: Record<Field, string[]> = {

@@ -26,6 +26,7 @@ export function precatorioRecord(r: PrecatorioRow, o: RecordOrigin, fingerprint:
     ente_devedor: r.enteDevedor, ente_busca: r.enteDevedor ? foldText(r.enteDevedor) : null, natureza: r.natureza, ano_orcamento: r.anoOrcamento,
     ordem: r.ordem, situacao: r.situacao, valor_centavos: r.valorCentavos, credor_hash: r.credorDocumento ? fingerprint(r.credorDocumento) : null,
     fonte_url: o.fonteUrl, importacao_id: o.importacaoId, coletado_em: o.coletadoEm, ordenacao: ordenacao(o.tribunal, r.anoOrcamento, r.ordem),
+    classe: r.classe ?? null,
   };
 }
 
@@ -38,6 +39,7 @@ export async function upsertPrecatorios(db: Kysely<DB>, rows: PrecatoriosTable[]
     natureza: eb.ref('excluded.natureza'), ano_orcamento: eb.ref('excluded.ano_orcamento'), ordem: eb.ref('excluded.ordem'), situacao: eb.ref('excluded.situacao'),
     valor_centavos: eb.ref('excluded.valor_centavos'), credor_hash: eb.ref('excluded.credor_hash'), fonte_url: eb.ref('excluded.fonte_url'),
     importacao_id: eb.ref('excluded.importacao_id'), coletado_em: eb.ref('excluded.coletado_em'), ordenacao: eb.ref('excluded.ordenacao'),
+    classe: eb.ref('excluded.classe'),
   }))).execute();
 }
 

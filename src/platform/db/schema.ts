@@ -530,6 +530,16 @@ export interface PrecatoriosTable {
   importacao_id: string | null;
   coletado_em: string;
   ordenacao: string;
+  /** TPU class name (DataJud harvest, 0010); null for imported lists. */
+  classe: string | null;
+}
+
+/** How far the DataJud precatório harvest read each court (0010). */
+export interface PrecatorioHarvestsTable {
+  tribunal: string;
+  desde: string;
+  registros: number;
+  atualizado_em: string;
 }
 
 export interface PrecatorioImportsTable {
@@ -581,4 +591,5 @@ export interface DB {
   gazette_editions: GazetteEditionsTable;
   precatorios: PrecatoriosTable;
   precatorio_imports: PrecatorioImportsTable;
+  precatorio_harvests: PrecatorioHarvestsTable;
 }

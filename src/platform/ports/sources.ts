@@ -89,6 +89,11 @@ export interface CaseMetadataSource {
   fetchCases(numerosCnj: readonly string[], signal?: AbortSignal): Promise<Map<string, CaseRecord>>;
   /** One number; concurrent calls are coalesced into batched requests. null when the upstream has no such case. */
   fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<CaseRecord | null>;
+  /**
+   * The documents of one court alias updated since an instant, a page at a time (incremental sync),
+   * optionally only those of some TPU classes (e.g. 1265/1266, the precatório harvest). Throws SourceError.
+   */
+  scanUpdatedSince(alias: string, sinceIso: string, pageSize?: number, signal?: AbortSignal, classes?: readonly number[]): AsyncGenerator<CaseRecord[]>;
 }
 
 /** Why an upstream call failed. Never means "not found". */

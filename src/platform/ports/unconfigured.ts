@@ -10,6 +10,7 @@ export const NO_SOURCES: Sources = {
     info: { name: 'none', sandbox: false },
     fetchCases: async () => { throw unconfigured('case'); },
     fetchCase: async () => { throw unconfigured('case'); },
+    scanUpdatedSince: async function* () { throw unconfigured('case'); },
   },
   details: null,
   model: null,

@@ -8,7 +8,7 @@
  */
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import type { CourtProfile } from './courts.ts';
-import { generateCase, generationContext, profilesByAlias } from './generate.ts';
+import { generateCase, generatePrecatorioCase, generationContext, profilesByAlias } from './generate.ts';
 import { isCaseVisible, type Instance, type Person, type SandboxCase } from './model.ts';
 import { buildPools } from './people.ts';
 import { documentKey, nameTokens } from './text.ts';
@@ -50,6 +50,8 @@ export class SandboxDataset {
   readonly clock: Clock;
   readonly cases: readonly SandboxCase[];
   readonly profiles: ReadonlyMap<string, CourtProfile>;
+  /** Precatórios and RPVs (TPU 1265/1266) DataJud serves beside the cases (generatePrecatorioCase). */
+  precatorios: readonly SandboxCase[] = [];
   /** Every party of the cases, each once, in generation order (the gazettes' simulators name them). */
   people: readonly Person[] = [];
   /** Wall time the generation took (ms). */
@@ -76,16 +78,24 @@ export class SandboxDataset {
     }
     this.cases = cases;
     this.#index(cases);
+    // Precatórios and RPVs (classes 1265/1266), numbered after the regular cases: indexed for DataJud and
+    // lookups by number only, so the regular cases, their parties and every example stay the same.
+    this.precatorios = Array.from({ length: Math.max(24, Math.ceil(options.cases / 50)) }, (_, k) => generatePrecatorioCase(options.cases + k, ctx));
+    for (const c of this.precatorios) this.#indexCase(c);
     this.generationMs = performance.now() - started;
+  }
+
+  #indexCase(c: SandboxCase): void {
+    this.#byNumber.set(c.numero, c);
+    let refs = this.#byAlias.get(c.alias);
+    if (!refs) this.#byAlias.set(c.alias, (refs = []));
+    for (const inst of c.instances) refs.push({ c, inst });
   }
 
   #index(cases: readonly SandboxCase[]): void {
     const persons = new Set<Person>();
     for (const c of cases) {
-      this.#byNumber.set(c.numero, c);
-      let refs = this.#byAlias.get(c.alias);
-      if (!refs) this.#byAlias.set(c.alias, (refs = []));
-      for (const inst of c.instances) refs.push({ c, inst });
+      this.#indexCase(c);
       for (const p of c.partes) persons.add(p.person);
     }
     this.people = [...persons];

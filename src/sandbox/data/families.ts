@@ -140,6 +140,12 @@ const SUPERIOR: Readonly<Record<string, readonly CaseFamily[]>> = {
 };
 
 /** The families a court draws from; `ownNumber` is true for superior courts' own (x.00.0000) cases. */
+/** A precatório or RPV (never drawn by weight: generatePrecatorioCase asks for it). */
+export function precatorioFamily(classe: Code, federal: boolean): CaseFamily {
+  return family({ key: 'precatorio', weight: 0, firstGrau: 'G1', firstClass: classe, unit: federal ? 'federal' : 'fazenda', roles: { ativo: 'REQUERENTE', passivo: 'REQUERIDO' },
+    ativo: ['person'], passivo: [federal ? 'federalTreasury' : 'publicEntity'], assuntos: ASSUNTOS.civil, hasValue: true });
+}
+
 export function familiesOf(segmento: string, sigla: string, ownNumber: boolean): readonly CaseFamily[] {
   if (segmento === 'Superior') return ownNumber ? SUPERIOR[sigla] : MILITAR; // STM below TR 00: the CJMs
   switch (segmento) {

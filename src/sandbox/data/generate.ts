@@ -7,12 +7,12 @@
  */
 import { cnjCheckDigits } from '../../platform/identifiers/cnj.ts';
 import { buildCourtProfiles, courtWeight, type CourtProfile } from './courts.ts';
-import { familiesOf, type CaseFamily, type Grau, type PartyKind } from './families.ts';
+import { familiesOf, precatorioFamily, type CaseFamily, type Grau, type PartyKind } from './families.ts';
 import type { Instance, Lawyer, Movement, Orgao, Party, Person, PublicDocument, SandboxCase } from './model.ts';
 import type { Pools } from './people.ts';
 import { Random } from './prng.ts';
 import { appendFuture, cutOpen, placeInTime, TIME, writeScript, type DocumentKind, type Script } from './timeline.ts';
-import type { Code } from './tpu.ts';
+import { CLASSES, type Code } from './tpu.ts';
 
 const YEAR = 365.25 * TIME.DAY;
 const FORMATO_ELETRONICO: Code = Object.freeze({ codigo: 1, nome: 'Eletrônico' });
@@ -245,18 +245,33 @@ export function generateCase(index: number, ctx: GenerationContext): SandboxCase
   const rng = new Random(ctx.seed, 'case', index);
   const profile = courtFor(index, rng, ctx);
   const family = familyFor(rng, profile);
+  const c = buildCase(index, rng, ctx, profile, family);
+  for (const p of c.partes) p.person.cases.push(c);
+  return c;
+}
+
+/**
+ * A precatório or RPV (TPU classes 1265/1266) at a state or federal court: what DataJud's precatório
+ * harvest finds (issue 17). Its parties are drawn from the pools but it is not added to their case
+ * lists, so the regular data set's lookups (by party, by lawyer) and examples stay exactly as they were.
+ */
+export function generatePrecatorioCase(index: number, ctx: GenerationContext): SandboxCase {
+  const rng = new Random(ctx.seed, 'precatorio', index);
+  const profile = rng.pick(ctx.profiles.filter((p) => (p.court.segmento === 'Estadual' && p.units.fazenda?.length) || (p.court.segmento === 'Federal' && p.units.federal?.length)));
+  return buildCase(index, rng, ctx, profile, precatorioFamily(rng.chance(0.6) ? CLASSES.precatorio : CLASSES.rpv, profile.court.segmento === 'Federal'));
+}
+
+function buildCase(index: number, rng: Random, ctx: GenerationContext, profile: CourtProfile, family: CaseFamily): SandboxCase {
   const units = family.firstGrau === 'SUP' ? profile.recourse.SUP! : profile.units[family.unit]!;
   const unit = rng.pick(units);
   const tl = planTimeline(rng, ctx, family, rng.chance(0.01));
   const firstAjuizamento = ajuizamento(rng, profile, tl.script.steps[0].at);
   const numero = caseNumber(rng, ctx, profile, unit, new Date(firstAjuizamento).getUTCFullYear());
   const instances = buildInstances(rng, profile, family, unit, tl, numero, firstAjuizamento);
-  const c: SandboxCase = {
+  return {
     index, numero, court: profile.court, alias: profile.alias, familyKey: family.key, filedAt: instances[0].movements[0].at,
     instances, valorCausaCentavos: valorCausa(rng, family), partes: buildParties(rng, family, ctx.pools, unit.uf), documentos: buildDocuments(rng, tl.script),
   };
-  for (const p of c.partes) p.person.cases.push(c);
-  return c;
 }
 
 /** The profile of every alias, for the DataJud renderer's quirks. */

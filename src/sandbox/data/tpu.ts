@@ -27,6 +27,8 @@ const code = (codigo: number, nome: string): Code => Object.freeze({ codigo, nom
 
 export const CLASSES = Object.freeze({
   procedimentoComum: code(7, 'Procedimento Comum Cível'), // [V]
+  precatorio: code(1265, 'Precatório'), // [V] wave2.md §G
+  rpv: code(1266, 'Requisição de Pequeno Valor'), // [V] wave2.md §G
   monitoria: code(40, 'Monitória'), // [R]
   buscaApreensaoFiduciaria: code(81, 'Busca e Apreensão em Alienação Fiduciária'), // [R]
   mandadoSeguranca: code(120, 'Mandado de Segurança Cível'), // [R]

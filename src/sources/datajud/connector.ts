@@ -133,9 +133,10 @@ export class DataJudConnector implements CaseMetadataSource {
    * Documents of `alias` updated since `sinceIso`, a page at a time, oldest (re)indexing first
    * (§5 incremental sync: range on dataHoraUltimaAtualizacao, sort @timestamp, search_after). A
    * document is yielded once per scan (dedupe by `_id`, §6). One case's instances may arrive in
-   * different pages: a record holds the instances of its page; merge by number.
+   * different pages: a record holds the instances of its page; merge by number. `classes` narrows
+   * the scan to documents of those TPU classes.
    */
-  async *scanUpdatedSince(alias: string, sinceIso: string, pageSize = 1000, signal?: AbortSignal): AsyncGenerator<CaseRecord[]> {
+  async *scanUpdatedSince(alias: string, sinceIso: string, pageSize = 1000, signal?: AbortSignal, classes?: readonly number[]): AsyncGenerator<CaseRecord[]> {
     this.#assertOpen();
     const since = normalizeDataJudDate(sinceIso);
     if (since === null) throw new RangeError(`scanUpdatedSince: ${JSON.stringify(sinceIso)} is not an ISO-8601 date`);
@@ -143,7 +144,8 @@ export class DataJudConnector implements CaseMetadataSource {
     const linked = signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
     const actual = await this.#aliases.resolve(alias, linked);
     const tribunal = courtOfAlias(alias)?.sigla;
-    const query = { bool: { filter: [{ range: { dataHoraUltimaAtualizacao: { gte: since } } }] } };
+    // `classes`: only documents of these TPU classes (e.g. 1265 Precatório, 1266 RPV, wave2.md §G).
+    const query = { bool: { filter: [{ range: { dataHoraUltimaAtualizacao: { gte: since } } }, ...(classes?.length ? [{ terms: { 'classe.codigo': [...classes] } }] : [])] } };
     const seen = new Set<string>();
     const fetchPage = (after: readonly unknown[] | undefined) => this.#completePage(actual, searchBody(pageSize, query, after), linked);
     for await (const page of searchPages(fetchPage, pageSize, actual)) {

@@ -9,6 +9,7 @@ import * as m0006 from './0006_case_summaries.ts';
 import * as m0007 from './0007_requests_by_account.ts';
 import * as m0008 from './0008_gazettes.ts';
 import * as m0009 from './0009_precatorios.ts';
+import * as m0010 from './0010_precatorio_harvest.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_requests_by_account': m0007,
   '0008_gazettes': m0008,
   '0009_precatorios': m0009,
+  '0010_precatorio_harvest': m0010,
 };
