@@ -240,13 +240,13 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Base URL of a provider of the electoral bulletin board (Mural Eletrônico) speaking the protocol of docs/providers.md. The board\'s own search needs a reCAPTCHA token that only a person obtains: Tramita never solves one. Empty: the sandbox\'s provider when it runs, otherwise `/v1/mural-eleitoral/…` answers 503 `SOURCE_NOT_CONFIGURED`.' },
   { env: 'TRAMITA_MURAL_PROVIDER_TOKEN', key: 'muralProviderToken', default: '', parse: (r) => r,
     doc: 'Sent to the mural provider as `Authorization: Bearer <token>` when set. Never logged.' },
-  { env: 'TRAMITA_PRECATORIOS_DATAJUD', key: 'precatoriosDatajud', default: 'all', parse: (r) => {
+  { env: 'TRAMITA_PRECATORIOS_DATAJUD', key: 'precatoriosDatajud', default: 'none', parse: (r) => {
       const list = parseList(r);
       const bad = list.find((v) => v !== 'all' && v !== 'NONE' && !/^[A-Z0-9-]{2,8}$/.test(v));
       if (bad) throw new ConfigError(`TRAMITA_PRECATORIOS_DATAJUD: "${bad}" is not a court sigla (or all, none)`);
       return list;
     },
-    doc: 'Courts whose precatório and RPV processes (TPU classes 1265/1266) the daily `precatorios.datajud` job reads from DataJud into `/v1/precatorios` (number, class, latest movement; DataJud has no value or debtor: import the courts\' lists for those). `all`: every state, federal and labour court; `none`: no harvest; or siglas (`TJSP,TRF3`). Each run asks only what changed since the last.' },
+    doc: 'Courts whose precatório and RPV processes (TPU classes 1265/1266) the daily `precatorios.datajud` job reads from DataJud into `/v1/precatorios` (number, class, latest movement; DataJud has no value or debtor: import the courts\' lists for those). `none` (the default): no harvest; `all`: every state, federal and labour court; or siglas (`TJSP,TRF3`). Each run asks only what changed since the last, but a court\'s first run reads its whole history of those classes (a large court has hundreds of thousands) through the DataJud budget every lookup shares: start with the courts you need.' },
   { env: 'TRAMITA_WARRANTS_PROVIDER_URL', key: 'warrantsProviderUrl', default: '', parse: optionalUrl('TRAMITA_WARRANTS_PROVIDER_URL'),
     doc: 'Base URL of a warrants provider (`GET /v1/mandados`). BNMP\'s public portal needs a captcha and a browser fingerprint: Tramita never solves one, so warrants come from a provider you contract (a commercial one, or the restricted BNMP API of an authorized institution behind your own adapter). Empty: the sandbox\'s provider when it runs, otherwise `/v1/mandados` answers 503 `SOURCE_NOT_CONFIGURED`, never `NADA_CONSTA`.' },
   { env: 'TRAMITA_WARRANTS_PROVIDER_PROTOCOL', key: 'warrantsProviderProtocol', default: 'tramita', parse: oneOf('TRAMITA_WARRANTS_PROVIDER_PROTOCOL', ['tramita', 'predictus'] as const),
