@@ -48,7 +48,7 @@ export function precatorioRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/precatorios',
     meta: { class: 'search', auth: true, charge: 'precatorios.consulta', tag: 'Precatórios', summary: 'List precatório and RPV records',
-      description: 'Records Tramita holds (court lists the operator imported with `tramita precatorios import`, and DataJud\'s precatório and RPV processes, classes 1265/1266, harvested daily), in each court\'s order: `tribunal` (422 UNKNOWN_COURT), `ente` (a fragment of the debtor\'s name, accents ignored), '
+      description: 'Records Tramita holds (court lists the operator imported with `tramita precatorios import`, and DataJud\'s precatório and RPV processes, classes 1265/1266, harvested daily for the courts TRAMITA_PRECATORIOS_DATAJUD names), in each court\'s order: `tribunal` (422 UNKNOWN_COURT), `ente` (a fragment of the debtor\'s name, accents ignored), '
         + '`ano` (budget year), `situacao`, `natureza`, `numero_processo` (CNJ), `credor` (CPF/CNPJ of a creditor, matched by a keyed fingerprint: Tramita never stores the document). `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.' },
     schema: {
       querystring: Type.Object({
