@@ -32,7 +32,7 @@ export function harvestCourts(list: readonly string[]): Court[] {
 }
 
 function rowOfCase(r: CaseRecord): PrecatorioRow {
-  const instance = r.instancias.find((i) => PRECATORIO_CLASSES.includes(Number(i.classe?.codigo) as 1265)) ?? r.instancias[0];
+  const instance = r.instancias.find((i) => (PRECATORIO_CLASSES as readonly number[]).includes(Number(i.classe?.codigo))) ?? r.instancias[0];
   const latest = r.instancias.flatMap((i) => i.movimentos).sort((a, b) => (a.dataHora < b.dataHora ? 1 : -1))[0];
   return {
     numero: formatCnj(r.numeroCnj), numeroProcesso: r.numeroCnj, enteDevedor: null, natureza: null, anoOrcamento: null, ordem: null,
