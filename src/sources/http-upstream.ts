@@ -40,6 +40,8 @@ export interface HttpUpstreamOptions extends UpstreamTuning {
   baseUrl: string;
   /** How messages name the upstream (`STF`, `DJE eleitoral`). */
   label: string;
+  /** Answers may carry personal data (warrants): failure messages then never quote the body. */
+  personalData?: boolean;
   /** The connector's own error, so failures carry its source name. */
   error: (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
 }
@@ -91,7 +93,7 @@ export class HttpUpstream {
         if (raw.status < 500 && raw.status !== 429) return raw;
         failure = raw.status === 429
           ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, { status: 429, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) })
-          : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)}: ${detailOf(raw)}`, { status: raw.status });
+          : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)}: ${this.#detail(raw)}`, { status: raw.status });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         failure = (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
@@ -109,12 +111,17 @@ export class HttpUpstream {
     try {
       return JSON.parse(raw.body.toString('utf8'));
     } catch {
-      throw this.#o.error('malformed', `${this.#o.label} answered a body that is not JSON for ${pathOnly(path)}: ${detailOf(raw)}`, { retryable: false });
+      throw this.#o.error('malformed', `${this.#o.label} answered a body that is not JSON for ${pathOnly(path)}: ${this.#detail(raw)}`, { retryable: false });
     }
   }
 
   async close(): Promise<void> {
     await this.#agent.close();
+  }
+
+  /** What a failure message quotes of an answer: its start, or only its size when it may hold personal data. */
+  #detail(raw: UpstreamResponse): string {
+    return this.#o.personalData ? `(${raw.body.length} bytes, not quoted: personal data)` : detailOf(raw);
   }
 
   #attempt(method: string, path: string, o: { signal?: AbortSignal; body?: string; headers?: Record<string, string> }): Promise<UpstreamResponse> {

@@ -10,7 +10,7 @@
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { WarrantQuery, WarrantRecord, WarrantsSource } from '../../platform/ports/warrants.ts';
-import { detailOf, HttpUpstream, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { HttpUpstream, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 
 export const WARRANT_PROTOCOLS = ['tramita', 'predictus'] as const;
 export type WarrantProtocol = (typeof WARRANT_PROTOCOLS)[number];
@@ -70,7 +70,7 @@ export class WarrantsConnector implements WarrantsSource {
     this.supports = o.protocol === 'predictus' ? ['cpf'] : ['cpf', 'numeroPeca'];
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
     // A warrant query is answered once or not at all: a retry after a timeout would repeat a slow provider's work.
-    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, label: 'The warrants provider', error: (f, m, opts) => new WarrantsError(f, m, opts) });
+    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, personalData: true, label: 'The warrants provider', error: (f, m, opts) => new WarrantsError(f, m, opts) });
   }
 
   async query(q: WarrantQuery, signal?: AbortSignal): Promise<WarrantRecord[]> {
@@ -92,7 +92,7 @@ export class WarrantsConnector implements WarrantsSource {
 
   #list(raw: UpstreamResponse, path: string, pick: (json: unknown) => unknown): WarrantRecord[] {
     const list = pick(this.#http.json(raw, path));
-    if (!Array.isArray(list)) throw new WarrantsError('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants: ${detailOf(raw).replace(/\d{11}/g, '…')}`, { retryable: false });
+    if (!Array.isArray(list)) throw new WarrantsError('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${raw.body.length} bytes).`, { retryable: false });
     return list.map(toRecord);
   }
 
