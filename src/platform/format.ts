@@ -18,6 +18,12 @@ export function formatDateBr(iso: string): string {
   return `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 }
 
+/** `dd/mm/aaaa` (the way courts and gazettes print a day, text after it ignored) → `yyyy-mm-dd`; null otherwise. The inverse of formatDateBr. */
+export function isoDayOfBr(text: unknown): string | null {
+  const m = typeof text === 'string' ? /^(\d{2})\/(\d{2})\/(\d{4})/.exec(text.trim()) : null;
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
+}
+
 /** `yyyy-mm-dd` in Brasília of an ISO instant; null when it does not parse. */
 export function brasiliaDay(iso: string): string | null {
   const at = Date.parse(iso);

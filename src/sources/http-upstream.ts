@@ -8,10 +8,17 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import type { RetryableSourceError, SourceFailure } from '../platform/ports/sources.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/sources.ts';
 import { realSleep, RequestBudget, type Sleep } from './datajud/budget.ts';
 import { header, underTimeout } from './attempt.ts';
 import { retryAfterMs } from './portal/connector.ts';
+
+export type UpstreamErrorFactory = (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
+
+/** A connector's failures, named by its source (`stf`, `dje`, `mural`, `mandados`): transient ones retryable. */
+export function upstreamError(source: string): UpstreamErrorFactory {
+  return (failure, message, opts = {}) => new RetryableSourceError(source, TRANSIENT_FAILURES, failure, message, opts);
+}
 
 export interface UpstreamResponse {
   status: number;
@@ -43,7 +50,7 @@ export interface HttpUpstreamOptions extends UpstreamTuning {
   /** Answers may carry personal data (warrants): failure messages then never quote the body. */
   personalData?: boolean;
   /** The connector's own error, so failures carry its source name. */
-  error: (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
+  error: UpstreamErrorFactory;
 }
 
 const MAX_DETAIL = 200;

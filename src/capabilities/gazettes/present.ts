@@ -5,6 +5,7 @@
  * asked). Links: `link_api` is the item in Tramita's API, `link_pdf` the edition's PDF there.
  */
 import type { GazetteEditionsTable, PublicationsTable } from '../../platform/db/schema.ts';
+import { isoDayOfBr } from '../../platform/format.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { htmlToText } from '../../platform/text.ts';
 import { storedPublication } from '../publications/store.ts';
@@ -24,12 +25,6 @@ interface StfItem {
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-/** "11/03/2026" → "2026-03-11"; null otherwise. */
-function isoOfBr(v: unknown): string | null {
-  const m = typeof v === 'string' ? /^(\d{2})\/(\d{2})\/(\d{4})/.exec(v) : null;
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
-}
-
 export function stfView(row: PublicationsTable, publicUrl: string | undefined, o: { html?: boolean } = {}) {
   const p = storedPublication(row);
   const item = (JSON.parse(row.raw) ?? {}) as StfItem;
@@ -44,7 +39,7 @@ export function stfView(row: PublicationsTable, publicUrl: string | undefined, o
     orgaoJulgador: text(item.colegiado),
     sessao: text(item.sessao),
     dataDivulgacao: p.dataDisponibilizacao,
-    dataPublicacao: isoOfBr(item.publicacao),
+    dataPublicacao: isoDayOfBr(item.publicacao),
     envolvidos: (Array.isArray(item.envolvidos) ? item.envolvidos : []).map((e) => ({
       nome: String(e.nome ?? ''), polo: text(e.polo), categoria: text(e.categoria),
       identificacoes: Array.isArray(e.identificacoes) ? e.identificacoes.map(String) : [],

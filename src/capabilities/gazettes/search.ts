@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../platform/db/database.ts';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
-import { foldText } from '../../platform/text.ts';
+import { searchTokens } from '../../platform/text.ts';
 import { PublicationSearchIndex, type DayCursor } from '../publications/store.ts';
 
 export interface GazetteFilter {
@@ -23,9 +23,12 @@ export interface GazetteFilter {
   palavras?: string[];
 }
 
-/** The folded words of what a person typed (several fields at once), each once. */
+/** Most words one gazette search sends to the full-text index (termo, parte, processo, relator together). */
+const MAX_WORDS = 24;
+
+/** The folded words of what a person typed in several fields at once (platform/text.ts searchTokens). */
 export function searchWords(...texts: (string | undefined)[]): string[] {
-  return [...new Set(texts.flatMap((t) => (t ? foldText(t).split(' ') : [])).filter((w) => w !== ''))];
+  return searchTokens(texts.filter(Boolean).join(' '), MAX_WORDS);
 }
 
 export async function searchGazette(db: Kysely<DB>, engine: Engine, f: GazetteFilter, o: { limit: number; before?: DayCursor }): Promise<PublicationsTable[]> {

@@ -11,7 +11,7 @@ import { UFS } from '../../platform/identifiers/uf.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Lawyer, Person } from '../data/model.ts';
 import { Random } from '../data/prng.ts';
-import { isoDay } from '../djen/dates.ts';
+import { brDay } from '../djen/dates.ts';
 import { isBusinessDay } from '../stf/publications.ts';
 
 export const DJE_COURTS: readonly string[] = ['TSE', ...UFS.map((uf) => `TRE-${uf}`)];
@@ -140,7 +140,7 @@ export class DjeGazette {
     const classe = rng.pick(CLASSES);
     const partes: DjeMateria['partes'] = [{ papel: classe.papeis[0], nome: first.nome, advogados: first.lawyers }];
     if (other) partes.push({ papel: classe.papeis[1], nome: other.nome.toUpperCase(), advogados: other.lawyers.slice(0, 1).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabText(l) })) });
-    const texto = `${rng.pick(DECISOES)} Publique-se. ${tribunal === 'TSE' ? 'Brasília' : tribunal.slice(4)}, ${isoDay(day).split('-').reverse().join('/')}. Documento fictício do sandbox do Tramita.`;
+    const texto = `${rng.pick(DECISOES)} Publique-se. ${tribunal === 'TSE' ? 'Brasília' : tribunal.slice(4)}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`;
     return { numeroCnj: formatCnj(electoralCnj(rng, tribunal)), classe: classe.nome, partes, texto };
   }
 }

@@ -9,6 +9,7 @@
  * in half, with a 200). `POST /_sandbox/dje/edicao-extra {tribunal, parte?, advogado?, oab?}` publishes
  * an extra edition today. The fault layer (upstream `dje`) adds latency, 5xx, 429, hangs, cut bodies.
  */
+import { isoDayOfBr } from '../../platform/format.ts';
 import { parseOab } from '../../platform/identifiers/oab.ts';
 import { parseIsoDay } from '../djen/dates.ts';
 import { jsonResponse, type SimRequest, type SimResponse } from '../http.ts';
@@ -77,10 +78,10 @@ export class SandboxDje {
 
 const text = (status: number, message: string): SimResponse => ({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(message) });
 
-/** "10/03/2026" → epoch day, or null. */
+/** "10/03/2026" (exactly) → epoch day, or null. */
 function brDayNumber(v: string | null): number | null {
-  const m = v ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v) : null;
-  return m ? parseIsoDay(`${m[3]}-${m[2]}-${m[1]}`) : null;
+  const iso = v && /^\d{2}\/\d{2}\/\d{4}$/.test(v) ? isoDayOfBr(v) : null;
+  return iso ? parseIsoDay(iso) : null;
 }
 
 export function djeHandler(dje: SandboxDje) {

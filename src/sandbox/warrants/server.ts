@@ -6,6 +6,7 @@
  *        {"cpf"} → 200 array, 204 when none, 400 for an invalid CPF
  * Knob (`/_sandbox/mandados`): `empty`. The fault layer (upstream `mandados`) gives timeouts, 503, 403…
  */
+import { formatDateBr } from '../../platform/format.ts';
 import { jsonResponse, type HandlerContext, type SimRequest, type SimResponse } from '../http.ts';
 import type { SandboxWarrant, WarrantsRegistry } from './registry.ts';
 
@@ -14,10 +15,9 @@ function tramitaShape(w: SandboxWarrant) {
 }
 
 function predictusShape(w: SandboxWarrant) {
-  const br = w.dataExpedicao.split('-').reverse().join('/');
   return {
     nome: w.nome, nomePai: null, nomeMae: null, alcunha: w.alcunha, cpf: w.cpf, dataNascimento: null, sexo: null, profissao: null,
-    descricaoPeca: w.tipoPeca, numeroPeca: w.numeroPeca, numeroProcesso: w.numeroProcesso, orgaoJudiciario: w.orgao, dataExpedicao: br, statusMandado: w.status,
+    descricaoPeca: w.tipoPeca, numeroPeca: w.numeroPeca, numeroProcesso: w.numeroProcesso, orgaoJudiciario: w.orgao, dataExpedicao: formatDateBr(w.dataExpedicao), statusMandado: w.status,
   };
 }
 

@@ -7,16 +7,17 @@
  * timeouts, retries honouring Retry-After; a PDF that is not one (cut, or an HTML error page with a
  * 200) is `malformed`, never an empty edition.
  */
+import { formatDateBr } from '../../platform/format.ts';
 import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
-import { detailOf, HttpUpstream, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import type { SourceInfo } from '../../platform/ports/sources.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 import { pdfLines, splitMaterias } from './split.ts';
 
 export const PUBLIC_DJE_URL = 'https://dje-consulta.tse.jus.br';
 
 /** The routes, relative to the host (wave2.md §C: to be confirmed by one browser capture from Brazil). */
 export const ROUTES = {
-  day: (tribunal: string, day: string) => `/dje-consulta/rest/diario/dia?dia=${day.split('-').reverse().join('/')}&trib=${encodeURIComponent(tribunal)}`,
+  day: (tribunal: string, day: string) => `/dje-consulta/rest/diario/dia?dia=${formatDateBr(day)}&trib=${encodeURIComponent(tribunal)}`,
   pdf: (tribunal: string, numero: number) => `/dje-consulta/rest/diario/caderno?edicao=${numero}&trib=${encodeURIComponent(tribunal)}`,
 };
 
@@ -25,12 +26,7 @@ export interface DjeConnectorOptions extends UpstreamTuning {
   sandbox?: boolean;
 }
 
-export class DjeError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super('dje', TRANSIENT_FAILURES, failure, message, opts);
-    this.name = 'DjeError';
-  }
-}
+const fail = upstreamError('dje');
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 const PDF_END = Buffer.from('%%EOF');
@@ -41,7 +37,7 @@ export class DjeConnector implements ElectoralGazetteSource {
 
   constructor(o: DjeConnectorOptions) {
     this.info = { name: 'DJE eleitoral', sandbox: o.sandbox ?? false };
-    this.#http = new HttpUpstream({ ...o, label: 'DJE eleitoral', error: (f, m, opts) => new DjeError(f, m, opts) });
+    this.#http = new HttpUpstream({ ...o, label: 'DJE eleitoral', error: fail });
   }
 
   async editions(tribunal: string, day: string, signal?: AbortSignal): Promise<ElectoralEditionRecord[]> {
@@ -50,10 +46,10 @@ export class DjeConnector implements ElectoralGazetteSource {
     const json = this.#http.json(raw, path) as Record<string, unknown> | null;
     // `{"2026-03-10": [{"edicao": 123}]}`; a day without editions may come as `{}` or with an empty list.
     const list = json && typeof json === 'object' ? (json[day] ?? []) : null;
-    if (!Array.isArray(list)) throw new DjeError('malformed', `DJE eleitoral's day index is not {"${day}": [...]}: ${detailOf(raw)}`, { retryable: false });
+    if (!Array.isArray(list)) throw fail('malformed', `DJE eleitoral's day index is not {"${day}": [...]}: ${detailOf(raw)}`, { retryable: false });
     return list.map((e) => {
       const numero = Number((e as { edicao?: unknown } | null)?.edicao);
-      if (!Number.isInteger(numero) || numero <= 0) throw new DjeError('malformed', `DJE eleitoral listed an edition without a number: ${JSON.stringify(e).slice(0, 200)}`, { retryable: false });
+      if (!Number.isInteger(numero) || numero <= 0) throw fail('malformed', `DJE eleitoral listed an edition without a number: ${JSON.stringify(e).slice(0, 200)}`, { retryable: false });
       return { tribunal, numero, data: day, extra: (e as { extra?: unknown }).extra === true, raw: e };
     });
   }
@@ -63,7 +59,7 @@ export class DjeConnector implements ElectoralGazetteSource {
     const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: { accept: 'application/pdf' } }), path);
     // A cut transfer or an error page served with a 200 is no edition.
     if (!raw.body.subarray(0, 5).equals(PDF_MAGIC) || raw.body.lastIndexOf(PDF_END) < raw.body.length - 1024) {
-      throw new DjeError('malformed', `DJE eleitoral's edition ${tribunal} ${numero} is not a whole PDF (${raw.body.length} bytes).`);
+      throw fail('malformed', `DJE eleitoral's edition ${tribunal} ${numero} is not a whole PDF (${raw.body.length} bytes).`);
     }
     return raw.body;
   }
@@ -73,7 +69,7 @@ export class DjeConnector implements ElectoralGazetteSource {
     try {
       return splitMaterias(edition, await pdfLines(new Uint8Array(bytes)));
     } catch (err) {
-      throw new DjeError('malformed', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${(err as Error).message}`, { retryable: false });
+      throw fail('malformed', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${(err as Error).message}`, { retryable: false });
     }
   }
 
@@ -84,7 +80,7 @@ export class DjeConnector implements ElectoralGazetteSource {
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
     const what = `DJE eleitoral answered HTTP ${raw.status} for ${path}: ${detailOf(raw)}`;
-    if (raw.status === 401 || raw.status === 403) throw new DjeError('unauthorized', what, { status: raw.status, retryable: false });
-    throw new DjeError(raw.status === 404 || raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
+    if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
+    throw fail(raw.status === 404 || raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }
 }

@@ -6,9 +6,9 @@
  */
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { MuralDocument, MuralDocumentKind, MuralPage, MuralPublicationRecord, MuralQuery, MuralSource } from '../../platform/ports/mural.ts';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/sources.ts';
 import { header } from '../attempt.ts';
-import { detailOf, HttpUpstream, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { detailOf, HttpUpstream, upstreamError, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 
 export interface MuralConnectorOptions extends UpstreamTuning {
   /** The provider's base URL, e.g. https://provedor.example/mural. */
@@ -17,12 +17,7 @@ export interface MuralConnectorOptions extends UpstreamTuning {
   sandbox?: boolean;
 }
 
-export class MuralError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super('mural', TRANSIENT_FAILURES, failure, message, opts);
-    this.name = 'MuralError';
-  }
-}
+const fail = upstreamError('mural');
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -31,7 +26,7 @@ function toRecord(item: unknown): MuralPublicationRecord {
   const id = str(r.id);
   const tribunal = str(r.tribunal);
   const publicadoEm = str(r.publicadoEm);
-  if (!id || !tribunal || !publicadoEm || Number.isNaN(Date.parse(publicadoEm))) throw new MuralError('malformed', `The mural provider answered an item without id, tribunal or publicadoEm: ${JSON.stringify(item).slice(0, 200)}`, { retryable: false });
+  if (!id || !tribunal || !publicadoEm || Number.isNaN(Date.parse(publicadoEm))) throw fail('malformed', `The mural provider answered an item without id, tribunal or publicadoEm: ${JSON.stringify(item).slice(0, 200)}`, { retryable: false });
   const numero = str(r.numeroProcesso);
   return {
     id, tribunal, numero: str(r.numero), publicadoEm: new Date(publicadoEm).toISOString(), tipoDocumento: str(r.tipoDocumento),
@@ -52,7 +47,7 @@ export class MuralConnector implements MuralSource {
   constructor(o: MuralConnectorOptions) {
     this.info = { name: 'Mural eleitoral', sandbox: o.sandbox ?? false };
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
-    this.#http = new HttpUpstream({ ...o, label: 'The mural provider', error: (f, m, opts) => new MuralError(f, m, opts) });
+    this.#http = new HttpUpstream({ ...o, label: 'The mural provider', error: fail });
   }
 
   async search(q: MuralQuery, signal?: AbortSignal): Promise<MuralPage> {
@@ -61,7 +56,7 @@ export class MuralConnector implements MuralSource {
     const path = `/publicacoes?${params}`;
     const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: this.#auth }), path);
     const json = this.#http.json(raw, path) as { publicacoes?: unknown; proximaPagina?: unknown; total?: unknown } | null;
-    if (!json || !Array.isArray(json.publicacoes)) throw new MuralError('malformed', `The mural provider answered without publicacoes: ${detailOf(raw)}`, { retryable: false });
+    if (!json || !Array.isArray(json.publicacoes)) throw fail('malformed', `The mural provider answered without publicacoes: ${detailOf(raw)}`, { retryable: false });
     return { items: json.publicacoes.map(toRecord), proxima: json.proximaPagina === true, total: typeof json.total === 'number' ? json.total : null };
   }
 
@@ -81,7 +76,7 @@ export class MuralConnector implements MuralSource {
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
     const what = `The mural provider answered HTTP ${raw.status} for ${pathOnly(path)}: ${detailOf(raw)}`;
-    if (raw.status === 401 || raw.status === 403) throw new MuralError('unauthorized', what, { status: raw.status, retryable: false });
-    throw new MuralError(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
+    if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
+    throw fail(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }
 }

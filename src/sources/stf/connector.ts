@@ -10,10 +10,11 @@
  * TLS: `*.stf.jus.br` is served without its intermediate certificate (wave2.md §B.1); verification is
  * never disabled: the operator gives the missing chain in TRAMITA_STF_CA_FILE (PEM), added to Node's roots.
  */
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/sources.ts';
 import type { StfGazetteSource, StfParty, StfPublicationRecord } from '../../platform/ports/stf.ts';
+import { isoDayOfBr } from '../../platform/format.ts';
 import { header } from '../attempt.ts';
-import { detailOf, HttpUpstream, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 
 export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';
 const API = '/decisoes-publicacoes/api/public';
@@ -31,12 +32,7 @@ export interface StfConnectorOptions extends UpstreamTuning {
 }
 
 
-export class StfError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super('stf', TRANSIENT_FAILURES, failure, message, opts);
-    this.name = 'StfError';
-  }
-}
+const fail = upstreamError('stf');
 
 interface Session {
   cookie: string;
@@ -51,25 +47,19 @@ export function parseOab(text: string): { uf: string; numero: string } | null {
   return numero ? { uf: m[2].toUpperCase(), numero } : null;
 }
 
-/** "10/03/2026" → "2026-03-10"; null when it is not a date. */
-function isoOf(br: unknown): string | null {
-  const m = typeof br === 'string' ? /^(\d{2})\/(\d{2})\/(\d{4})/.exec(br) : null;
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
-}
-
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
 function toRecord(item: unknown, day: string): StfPublicationRecord {
   const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
   const id = str(r.id);
-  if (!id || typeof r.texto !== 'string') throw new StfError('malformed', `STF answered an item without id or texto: ${JSON.stringify(item).slice(0, 200)}`);
+  if (!id || typeof r.texto !== 'string') throw fail('malformed', `STF answered an item without id or texto: ${JSON.stringify(item).slice(0, 200)}`);
   const envolvidos: StfParty[] = (Array.isArray(r.envolvidos) ? r.envolvidos : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).map((e) => ({
     nome: String(e.nome ?? ''), polo: str(e.polo), categoria: String(e.categoria ?? ''),
     oabs: (Array.isArray(e.identificacoes) ? e.identificacoes : []).map((i) => parseOab(String(i))).filter((o): o is { uf: string; numero: string } => o !== null),
   }));
   return {
     id, processo: String(r.processo ?? ''), processoId: str(r.processoId), tipo: String(r.tipo ?? ''), relator: str(r.relator),
-    divulgacao: isoOf(r.divulgacao) ?? day, publicacao: isoOf(r.publicacao), html: r.texto,
+    divulgacao: isoDayOfBr(r.divulgacao) ?? day, publicacao: isoDayOfBr(r.publicacao), html: r.texto,
     colegiado: str(r.colegiado), sessao: str(r.sessao), descricao: str(r.descricao), envolvidos, raw: item,
   };
 }
@@ -83,7 +73,7 @@ export class StfConnector implements StfGazetteSource {
   constructor(options: StfConnectorOptions) {
     this.info = { name: 'STF', sandbox: options.sandbox ?? false };
     this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
-    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, label: 'STF', error: (f, m, o) => new StfError(f, m, o) });
+    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, label: 'STF', error: fail });
   }
 
   async lastDay(signal?: AbortSignal): Promise<string> {
@@ -101,7 +91,7 @@ export class StfConnector implements StfGazetteSource {
       out.push(...page.map((item) => toRecord(item, day)));
       if (page.length < this.#pageSize) return out;
     }
-    throw new StfError('malformed', `STF kept answering full pages for ${day} past ${MAX_PAGES} pages.`);
+    throw fail('malformed', `STF kept answering full pages for ${day} past ${MAX_PAGES} pages.`);
   }
 
   async close(): Promise<void> {
@@ -110,7 +100,7 @@ export class StfConnector implements StfGazetteSource {
 
   #items(raw: UpstreamResponse): unknown[] {
     const list = (this.#http.json(raw, '/publicacoes') as { publicacoes?: unknown } | null)?.publicacoes;
-    if (!Array.isArray(list)) throw new StfError('malformed', `STF answered without publicacoes: ${detailOf(raw)}`);
+    if (!Array.isArray(list)) throw fail('malformed', `STF answered without publicacoes: ${detailOf(raw)}`);
     return list;
   }
 
@@ -136,14 +126,14 @@ export class StfConnector implements StfGazetteSource {
     const raw = this.#ok(await this.#http.send('GET', '/ultimo-dje', { signal }), '/ultimo-dje');
     const cookies = [raw.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0].trim());
     const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
-    if (!token) throw new StfError('malformed', 'STF opened no session: ultimo-dje set no XSRF-TOKEN cookie.');
+    if (!token) throw fail('malformed', 'STF opened no session: ultimo-dje set no XSRF-TOKEN cookie.');
     let day: unknown;
     try {
       day = JSON.parse(raw.body.toString('utf8'));
     } catch {
       day = null;
     }
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new StfError('malformed', `STF's ultimo-dje is not a day: ${detailOf(raw)}`);
+    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw fail('malformed', `STF's ultimo-dje is not a day: ${detailOf(raw)}`);
     const session = { cookie: cookies.join('; '), token };
     this.#session = Promise.resolve(session);
     return { day, session };
@@ -153,9 +143,9 @@ export class StfConnector implements StfGazetteSource {
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
     const what = `STF answered HTTP ${raw.status} for ${path}`;
-    if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw new StfError('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
-    if (raw.status === 403) throw new StfError('unauthorized', `${what}: ${detailOf(raw)}`, { status: 403, retryable: false });
-    if (raw.status === 422) throw new StfError('malformed', `${what} (refused the query): ${detailOf(raw)}`, { status: 422, retryable: false });
-    throw new StfError('unavailable', `${what}: ${detailOf(raw)}`, { status: raw.status, retryable: false });
+    if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw fail('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
+    if (raw.status === 403) throw fail('unauthorized', `${what}: ${detailOf(raw)}`, { status: 403, retryable: false });
+    if (raw.status === 422) throw fail('malformed', `${what} (refused the query): ${detailOf(raw)}`, { status: 422, retryable: false });
+    throw fail('unavailable', `${what}: ${detailOf(raw)}`, { status: raw.status, retryable: false });
   }
 }

@@ -7,10 +7,11 @@
  * Anything but a definitive answer throws (never "nothing found"). The provider's token is sent as
  * `Authorization: Bearer` and never logged; the CPF travels in the query or body, never in messages.
  */
+import { isoDayOfBr } from '../../platform/format.ts';
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/sources.ts';
 import type { WarrantQuery, WarrantRecord, WarrantsSource } from '../../platform/ports/warrants.ts';
-import { HttpUpstream, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { HttpUpstream, upstreamError, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 
 export const WARRANT_PROTOCOLS = ['tramita', 'predictus'] as const;
 export type WarrantProtocol = (typeof WARRANT_PROTOCOLS)[number];
@@ -22,12 +23,7 @@ export interface WarrantsConnectorOptions extends UpstreamTuning {
   sandbox?: boolean;
 }
 
-export class WarrantsError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super('mandados', TRANSIENT_FAILURES, failure, message, opts);
-    this.name = 'WarrantsError';
-  }
-}
+const fail = upstreamError('mandados');
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null);
 
@@ -35,9 +31,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
 function dayOf(v: unknown): string | null {
   const s = str(v);
   if (!s) return null;
-  const br = /^(\d{2})\/(\d{2})\/(\d{4})/.exec(s);
-  if (br) return `${br[3]}-${br[2]}-${br[1]}`;
-  return /^\d{4}-\d{2}-\d{2}/.test(s) ? s.slice(0, 10) : null;
+  return isoDayOfBr(s) ?? (/^\d{4}-\d{2}-\d{2}/.test(s) ? s.slice(0, 10) : null);
 }
 
 function digitsIf(v: unknown, length: number): string | null {
@@ -47,7 +41,7 @@ function digitsIf(v: unknown, length: number): string | null {
 
 /** One warrant, from either shape (the field names of BNMP's DTOs and of the provider's). */
 function toRecord(item: unknown): WarrantRecord {
-  if (typeof item !== 'object' || item === null) throw new WarrantsError('malformed', 'The warrants provider answered an item that is not an object.', { retryable: false });
+  if (typeof item !== 'object' || item === null) throw fail('malformed', 'The warrants provider answered an item that is not an object.', { retryable: false });
   const r = item as Record<string, unknown>;
   const processo = digitsIf(r.numeroProcesso, 20);
   return {
@@ -70,12 +64,12 @@ export class WarrantsConnector implements WarrantsSource {
     this.supports = o.protocol === 'predictus' ? ['cpf'] : ['cpf', 'numeroPeca'];
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
     // A warrant query is answered once or not at all: a retry after a timeout would repeat a slow provider's work.
-    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, personalData: true, label: 'The warrants provider', error: (f, m, opts) => new WarrantsError(f, m, opts) });
+    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, personalData: true, label: 'The warrants provider', error: fail });
   }
 
   async query(q: WarrantQuery, signal?: AbortSignal): Promise<WarrantRecord[]> {
     if (this.#protocol === 'predictus') {
-      if (!('cpf' in q)) throw new WarrantsError('unavailable', 'This warrants provider searches by CPF only.', { retryable: false });
+      if (!('cpf' in q)) throw fail('unavailable', 'This warrants provider searches by CPF only.', { retryable: false });
       const path = '/mandados/prisao/buscarPorCPF';
       const raw = await this.#http.send('POST', path, { signal, body: JSON.stringify({ cpf: q.cpf }), headers: { ...this.#auth, 'content-type': 'application/json' } });
       if (raw.status === 204) return [];
@@ -92,15 +86,15 @@ export class WarrantsConnector implements WarrantsSource {
 
   #list(raw: UpstreamResponse, path: string, pick: (json: unknown) => unknown): WarrantRecord[] {
     const list = pick(this.#http.json(raw, path));
-    if (!Array.isArray(list)) throw new WarrantsError('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${raw.body.length} bytes).`, { retryable: false });
+    if (!Array.isArray(list)) throw fail('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${raw.body.length} bytes).`, { retryable: false });
     return list.map(toRecord);
   }
 
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
     const what = `The warrants provider answered HTTP ${raw.status} for ${pathOnly(path)}`;
-    if (raw.status === 401 || raw.status === 403) throw new WarrantsError('unauthorized', what, { status: raw.status, retryable: false });
+    if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
     // A 400 is the provider refusing what Tramita already validated: a disagreement, not "nothing found".
-    throw new WarrantsError(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
+    throw fail(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }
 }
