@@ -61,7 +61,7 @@ export function editionPath(id: string): string {
 
 export function electoralView(row: PublicationsTable, publicUrl: string | undefined) {
   const p = storedPublication(row);
-  const raw = (JSON.parse(row.raw) ?? {}) as { edicao?: unknown; pagina?: unknown };
+  const raw = (JSON.parse(row.raw) ?? {}) as { pagina?: unknown };
   const [tribunal, numero, ordem] = p.id.split(':');
   const edicaoId = `${tribunal}:${numero}`;
   return {
