@@ -69,6 +69,11 @@ export interface Config {
   warrantsProviderToken: string;
   warrantsProviderProtocol: 'tramita' | 'predictus';
   caseFreshMinutes: number;
+  protocoloUrl: string | undefined;
+  protocoloRequestsPerMinute: number;
+  administrativeFreshMinutes: number;
+  /** JSON file of the covered administrative bodies (GET /v1/orgaos-administrativos). */
+  bodiesFile: string;
   sandbox: 'auto' | 'on' | 'off';
   sandboxCases: number;
   sandboxSeed: number;
@@ -253,6 +258,14 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: '`tramita`: the provider speaks docs/providers.md (by CPF and by piece number). `predictus`: Predictus\'s documented API (`POST …/mandados/prisao/buscarPorCPF`, 204 for none; by CPF only; set the URL up to `/predictus-api`).' },
   { env: 'TRAMITA_WARRANTS_PROVIDER_TOKEN', key: 'warrantsProviderToken', default: '', parse: (r) => r,
     doc: 'Sent to the warrants provider as `Authorization: Bearer <token>` when set. Never logged.' },
+  { env: 'TRAMITA_PROTOCOLO_URL', key: 'protocoloUrl', default: '', parse: optionalUrl('TRAMITA_PROTOCOLO_URL'),
+    doc: 'Base URL of Protocolo Integrado (administrative processes by NUP), up to `/protocolo` (the detail page `documento/detalhes_documento.jsf?protocolo=<NUP>` is appended). Empty: the sandbox\'s imitation when it runs, otherwise `https://protocolointegrado.gov.br/protocolo`. A captcha page is answered as an uncharged 503 `SOURCE_UNAVAILABLE` (`failure: captcha`): Tramita never solves one.' },
+  { env: 'TRAMITA_PROTOCOLO_REQUESTS_PER_MINUTE', key: 'protocoloRequestsPerMinute', default: '20', parse: int('TRAMITA_PROTOCOLO_REQUESTS_PER_MINUTE', 1, 100_000),
+    doc: 'Requests per minute this process sends to Protocolo Integrado: lookups and the administrative monitors\' checks share it (checks never take more than half of a cycle\'s worth).' },
+  { env: 'TRAMITA_ADMINISTRATIVE_FRESH_MINUTES', key: 'administrativeFreshMinutes', default: '1440', parse: int('TRAMITA_ADMINISTRATIVE_FRESH_MINUTES', 0, 525_600),
+    doc: 'A stored administrative process younger than this answers `GET /v1/processos/administrativos/nup/{nup}` without asking the source (`POST` may ask for another age with `dias_ultima_atualizacao`).' },
+  { env: 'TRAMITA_ORGAOS_FILE', key: 'bodiesFile', default: 'config/orgaos-administrativos.json', parse: (r) => path.resolve(PROJECT_ROOT, r),
+    doc: 'JSON file of the administrative bodies Tramita covers (`GET /v1/orgaos-administrativos`; a NUP whose first five digits name none is 422 `BODY_NOT_COVERED`). Relative paths are read from the project folder. The shipped file says its source and date; replace it with your own list in the same shape (docs/administrative.md).' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
   { env: 'TRAMITA_SUMMARY_PROVIDER', key: 'summaryProvider', default: 'auto', parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),

@@ -33,6 +33,8 @@ import { summariesCapability } from './summaries/capability.ts';
 import { webhooksCapability } from './webhooks/capability.ts';
 import { warrantsCapability } from './warrants/capability.ts';
 import { precatoriosCapability } from './precatorios/capability.ts';
+import { administrativeCapability } from './administrative/capability.ts';
+import type { AdministrativeService } from './administrative/service.ts';
 
 export interface Capabilities {
   /** The platform's own share first, then every capability. */
@@ -43,6 +45,8 @@ export interface Capabilities {
   radars: RadarParts;
   /** The gazette days read on demand or in the background (STF, DJE eleitoral). */
   gazettes: GazetteDays;
+  /** Administrative processes by NUP (lookups, and what their monitors' checks save through). */
+  administrative: AdministrativeService;
 }
 
 export function buildCapabilities(s: Services): Capabilities {
@@ -50,6 +54,7 @@ export function buildCapabilities(s: Services): Capabilities {
   const publications = publicationsCapability(s);
   const radars = radarsCapability(s, processes.cases);
   const gazettes = gazettesCapability(s, publications.publications);
+  const administrative = administrativeCapability(s);
   return {
     all: [
       discoveryCapability(s),
@@ -72,12 +77,14 @@ export function buildCapabilities(s: Services): Capabilities {
       gazettes,
       muralCapability(s),
       warrantsCapability(s),
+      administrative,
       precatoriosCapability(s),
     ],
     cases: processes.cases,
     publications: publications.publications,
     radars: radars.radars,
     gazettes: gazettes.days,
+    administrative: administrative.service,
   };
 }
 

@@ -19,6 +19,8 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   INVALID_CPF_CNPJ: 'O CPF ou CNPJ é inválido: confira o tamanho e os dígitos verificadores.',
   INVALID_OAB: 'A OAB é inválida: informe a UF e o número, por exemplo SP123456, 123456/SP ou OAB/SP 123.456.',
   INVALID_NUMERO_PECA: 'O número da peça é inválido: são 28 dígitos (NNNNNNN-DD.AAAA.J.TR.OOOO.TT.SSSS-DV) e o número do processo contido nele precisa ter dígitos verificadores válidos.',
+  ADMINISTRATIVE_PROCESS_NOT_FOUND: 'A fonte respondeu que não tem processo administrativo com este NUP; nada foi cobrado.',
+  BODY_NOT_COVERED: 'O NUP é válido, mas os cinco primeiros dígitos (a unidade protocolizadora) não são de nenhum órgão de GET /v1/orgaos-administrativos.',
   INVALID_NUP: 'O NUP é inválido: são 17 dígitos com dígitos verificadores (módulo 11).',
   INVALID_DATE: 'A data não é um dia válido no formato AAAA-MM-DD.',
   INVALID_ELECTORAL_COURT: 'O tribunal eleitoral deve ser TSE ou TRE- seguido de uma das 27 UFs (por exemplo TRE-SP).',
@@ -69,6 +71,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
 /** What a source's failure (SourceFailure, details.failure) tells the person who reads it. */
 const FALHAS: Record<string, string> = {
   geoblocked: 'O DJEN (comunicaapi.pje.jus.br) recusa conexões de fora do Brasil: rode o Tramita numa rede brasileira ou encaminhe o tráfego do DJEN por um relay no Brasil (DJEN_URL).',
+  captcha: 'A fonte exibiu um captcha no lugar dos dados; o Tramita nunca resolve captchas. Tente de novo mais tarde.',
   rate_limited: 'A fonte limitou o número de requisições.',
   unauthorized: 'A fonte recusou as credenciais configuradas pelo operador.',
   malformed: 'A fonte respondeu algo que não pôde ser lido.',

@@ -24,6 +24,14 @@ export function isoDayOfBr(text: unknown): string | null {
   return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
 }
 
+/** `dd/mm/aaaa HH:MM[:SS]` in Brasília (how government pages print an instant) → ISO-8601 UTC; a bare day is midnight there; null otherwise. */
+export function instantOfBr(text: unknown): string | null {
+  const m = typeof text === 'string' ? /^(\d{2})\/(\d{2})\/(\d{4})(?:[ T]+(\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text.trim()) : null;
+  if (!m) return null;
+  const at = Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)) - BRASILIA_OFFSET_MS;
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
+}
+
 /** `yyyy-mm-dd` in Brasília of an ISO instant; null when it does not parse. */
 export function brasiliaDay(iso: string): string | null {
   const at = Date.parse(iso);

@@ -10,6 +10,7 @@
  *   /mural/mural-consulta-back-end/… the electoral bulletin board's back end, reCAPTCHA-gated search (mural/server.ts)
  *   /provedor/mural/…           the mural provider protocol of docs/providers.md (mural/server.ts)
  *   /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
+ *   /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -21,6 +22,8 @@
  *   /_sandbox/dje/edicao-extra  POST {tribunal, parte?, advogado?, oab?}: an extra electoral edition today
  *   /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
  *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
+ *   /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
+ *   /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -45,6 +48,8 @@ import { MuralBoard } from './mural/board.ts';
 import { muralBackEndHandler, muralProviderHandler } from './mural/server.ts';
 import { WarrantsRegistry } from './warrants/registry.ts';
 import { warrantsHandler } from './warrants/server.ts';
+import { ProtocoloRegistry } from './protocolo/registry.ts';
+import { protocoloHandler } from './protocolo/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -82,6 +87,8 @@ export interface Sandbox {
   muralProviderUrl: string;
   /** `url + '/mandados/tramita'`: a warrants provider speaking docs/providers.md (TRAMITA_WARRANTS_PROVIDER_URL). */
   warrantsProviderUrl: string;
+  /** `url + '/protocolo'`: Protocolo Integrado's imitation (TRAMITA_PROTOCOLO_URL). */
+  protocoloUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -96,6 +103,8 @@ export interface Sandbox {
   mural: MuralBoard;
   /** The warrants providers' people and warrants (warrants/). */
   warrants: WarrantsRegistry;
+  /** Protocolo Integrado's administrative processes (protocolo/). */
+  protocolo: ProtocoloRegistry;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -168,6 +177,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const dje = new SandboxDje(new DjeGazette(dataset));
   const mural = new MuralBoard(dataset);
   const warrants = new WarrantsRegistry(dataset);
+  const protocolo = new ProtocoloRegistry(dataset);
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -183,10 +193,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     mural: muralBackEndHandler(mural),
     provedor: muralProviderHandler(mural),
     mandados: warrantsHandler(warrants),
+    protocolo: protocoloHandler(protocolo),
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
-    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants,
+    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo,
   };
   let info: () => unknown = () => ({});
 
@@ -269,6 +280,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         throw e;
       }
     }
+    if (path === '/_sandbox/protocolo/tramitacao' && req.method === 'POST') {
+      try {
+        const { nup, operacao } = JSON.parse((await readBody(req)).toString('utf8') || '{}') as { nup?: unknown; operacao?: unknown };
+        if (typeof nup !== 'string' || (operacao !== undefined && typeof operacao !== 'string')) throw new RangeError('send {"nup": "<17 digits>", "operacao"?: "…"}');
+        return send(res, jsonResponse(201, protocolo.addMovement(nup.replace(/\D/g, ''), dataset.now(), operacao)));
+      } catch (e) {
+        if (e instanceof RangeError || e instanceof SyntaxError) return send(res, jsonResponse(400, { message: e.message }));
+        throw e;
+      }
+    }
     if (path === '/_sandbox/djen') return send(res, jsonResponse(200, { comunicacoes: djen.control.size(), examples: djen.control.examples() }));
     if (path === '/_sandbox' || path === '/') return send(res, jsonResponse(200, info()));
     send(res, jsonResponse(404, { message: 'not found' }));
@@ -303,6 +324,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     muralUrl: `${url}/mural`,
     muralProviderUrl: `${url}/provedor/mural`,
     warrantsProviderUrl: `${url}/mandados/tramita`,
+    protocoloUrl: `${url}/protocolo`,
     dataset,
     djen: djen.control,
     faults,
@@ -311,6 +333,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     dje,
     mural,
     warrants,
+    protocolo,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {
@@ -321,7 +344,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, warrantsProviderUrl: sandbox.warrantsProviderUrl, mandados: warrants.examples(), cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, warrantsProviderUrl: sandbox.warrantsProviderUrl, mandados: warrants.examples(), protocoloUrl: sandbox.protocoloUrl, nups: protocolo.examples(), cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });

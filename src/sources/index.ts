@@ -14,6 +14,7 @@ import { DjeConnector, PUBLIC_DJE_URL } from './dje/connector.ts';
 import { MuralConnector } from './mural/connector.ts';
 import { WarrantsConnector } from './warrants/connector.ts';
 import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
+import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
@@ -29,6 +30,8 @@ export interface SimulatedUpstreams {
   muralProviderUrl: string;
   /** A warrants provider speaking our protocol (docs/providers.md). */
   warrantsProviderUrl: string;
+  /** Protocolo Integrado's imitation, up to `/protocolo`. */
+  protocoloUrl: string;
 }
 
 /** Waits between a gazette request's attempts; TRAMITA_DEV_TIME_SCALE shortens them in tests. */
@@ -83,9 +86,14 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null }) : null;
   const model = connectModel(config, simulated);
   const gazettes = connectGazettes(config, simulated);
+  const administrative = new ProtocoloConnector({
+    baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: !config.protocoloUrl && simulated !== null,
+    timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.protocoloRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+  });
   return {
-    cases: datajud, details, publications, model, ...gazettes,
+    cases: datajud, details, publications, model, ...gazettes, administrative,
     async close() {
+      await administrative.close();
       await gazettes.stf.close();
       await gazettes.electoral.close();
       await gazettes.mural?.close();

@@ -285,6 +285,29 @@ export interface CaseMonitorsTable {
   removido_em: string | null;
 }
 
+/** Administrative processes read from Protocolo Integrado (migration 0011). */
+export interface AdministrativeProcessesTable {
+  nup: string;
+  unidade: string;
+  tipo: string | null;
+  assunto: string | null;
+  /** JSON array of names. */
+  interessados: string;
+  orgao_origem: string | null;
+  data_autuacao: string | null;
+  /** JSON array of ports/administrative.ts AdministrativeMovement, oldest first. */
+  tramitacoes: string;
+  tramitacoes_total: number;
+  fonte: string;
+  coletado_em: string;
+  criado_em: string;
+}
+
+/** Monitors of administrative processes by NUP: the columns of case monitors, keyed by NUP. */
+export interface AdministrativeMonitorsTable extends Omit<CaseMonitorsTable, 'numero_cnj' | 'tribunal' | 'datajud_alias'> {
+  nup: string;
+}
+
 export interface RadarsTable {
   id: string;
   account_id: string;
@@ -576,6 +599,8 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   case_monitors: CaseMonitorsTable;
+  administrative_processes: AdministrativeProcessesTable;
+  administrative_monitors: AdministrativeMonitorsTable;
   radars: RadarsTable;
   radar_results: RadarResultsTable;
   publications: PublicationsTable;

@@ -14,6 +14,8 @@ export const EVENT_KINDS = {
   diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',
   resultado_busca_oab_async: 'An asynchronous OAB publication search (POST /v1/advogados/oab/monitorar, enviar_callback) ended in SUCESSO or ERRO.',
   resumo_ia_concluido: 'An AI summary requested with POST …/resumo-ia/solicitar-atualizacao and `enviar_callback` ended in FINALIZADO or ERRO.',
+  nova_movimentacao_administrativa: 'New tramitações of an administrative process (by NUP) that an administrative-process monitor follows, whoever\'s lookup or check found them.',
+  resultado_processo_async: 'A lookup of an administrative process asked with `enviar_callback` (POST /v1/processos/administrativos/nup/{nup}) ended in SUCESSO or ERRO.',
   teste: 'A test delivery asked for with POST /v1/conta/webhook/teste.',
 } as const;
 

@@ -11,6 +11,7 @@ import type { ElectoralGazetteSource } from './electoral.ts';
 import type { MuralSource } from './mural.ts';
 import type { StfGazetteSource } from './stf.ts';
 import type { WarrantsSource } from './warrants.ts';
+import type { AdministrativeSource } from './administrative.ts';
 
 /** A code/name pair from the TPU tables or an upstream's own catalogue. */
 export interface CodeName {
@@ -99,7 +100,8 @@ export interface CaseMetadataSource {
 /** Why an upstream call failed. Never means "not found". */
 /** `geoblocked`: the upstream refuses this host's country (DJEN's CloudFront 403 outside Brazil, djen.md §3). */
 /** `input_too_long`: a language model refused the prompt as longer than its context (ports/model.ts). */
-export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked' | 'input_too_long';
+/** `captcha`: the upstream answered a captcha page; Tramita never solves one (DESIGN.md), so it is a failure. */
+export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked' | 'input_too_long' | 'captcha';
 
 export class SourceError extends Error {
   readonly source: string;
@@ -319,5 +321,7 @@ export interface Sources {
   mural: MuralSource | null;
   /** The warrants provider (ports/warrants.ts); null when none is configured. */
   warrants: WarrantsSource | null;
+  /** Protocolo Integrado (ports/administrative.ts): the real site, or the sandbox's. */
+  administrative: AdministrativeSource;
   close(): Promise<void>;
 }

@@ -38,5 +38,10 @@ export const NO_SOURCES: Sources = {
   },
   mural: null,
   warrants: null,
+  administrative: {
+    info: { name: 'none', sandbox: false },
+    lookup: async () => { throw unconfigured('administrative process'); },
+    close: async () => {},
+  },
   close: async () => {},
 };

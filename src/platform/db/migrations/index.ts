@@ -10,6 +10,7 @@ import * as m0007 from './0007_requests_by_account.ts';
 import * as m0008 from './0008_gazettes.ts';
 import * as m0009 from './0009_precatorios.ts';
 import * as m0010 from './0010_precatorio_harvest.ts';
+import * as m0011 from './0011_administrative.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_gazettes': m0008,
   '0009_precatorios': m0009,
   '0010_precatorio_harvest': m0010,
+  '0011_administrative': m0011,
 };

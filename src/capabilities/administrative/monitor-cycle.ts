@@ -1,0 +1,76 @@
+/**
+ * The administrative monitors' cycle: one recurring job, `monitoramentos.administrativos.ciclo`,
+ * that every cycle first renews the monitors whose period ended (the shared renewal), then checks the
+ * due ones: ONE source lookup per NUP however many accounts follow it, at most half of what the
+ * Protocolo Integrado budget allows in a cycle (lookups by integrators keep the other half); the rest
+ * stay due for the next cycle, the most overdue first. What the source says is saved through the
+ * service, which turns new tramitações into `nova_movimentacao_administrativa` for every monitor of
+ * the NUP. A failed lookup (5xx, timeout, captcha page…) is a warn line and `ultimo_erro` on its
+ * monitors, which stay due; the other NUPs go on.
+ */
+import type { Logger } from 'pino';
+import { addMs, iso } from '../../platform/clock.ts';
+import type { JobHandler } from '../../platform/jobs/worker.ts';
+import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
+import { renewDue, type RenewalPlan } from '../../platform/monitoring/renewal.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
+import type { Services } from '../../platform/services.ts';
+import { ADMIN_MONITOR_CYCLE_JOB, ADMIN_MONITOR_QUERY_TYPE, dueAdminMonitors, type AdminMonitorRow } from './monitor-store.ts';
+import type { AdministrativeService } from './service.ts';
+
+const RENEWAL: RenewalPlan<AdminMonitorRow> = {
+  table: 'administrative_monitors', label: 'administrative monitor', jobKind: ADMIN_MONITOR_CYCLE_JOB, queryType: () => ADMIN_MONITOR_QUERY_TYPE, stampsPeriod: true,
+};
+
+export interface AdminCheckSummary {
+  nups: number;
+  checked: number;
+  failedNups: number;
+}
+
+export function adminMonitorCycleJob(s: Services, service: AdministrativeService): JobHandler {
+  return {
+    kind: ADMIN_MONITOR_CYCLE_JOB,
+    async run(_payload, { clock, log }) {
+      const now = clock.now();
+      const renewals = await renewDue(s, RENEWAL, now, log);
+      const checks = await checkDueAdminMonitors(s, service, now, log);
+      const busy = checks.nups + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
+      log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'administrative monitor cycle');
+      return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
+    },
+  };
+}
+
+/** How many NUPs one cycle may look up: half the source's budget over a cycle, at least one. */
+function lookupsPerCycle(s: Services): number {
+  return Math.max(1, Math.floor((s.config.protocoloRequestsPerMinute * cycleMs(s.config.monitorIntervalMs)) / 60_000 / 2));
+}
+
+export async function checkDueAdminMonitors(s: Services, service: AdministrativeService, now: Date, log: Logger): Promise<AdminCheckSummary> {
+  const due = await dueAdminMonitors(s.db, iso(now), 10_000);
+  const byNup = [...Map.groupBy(due, (m) => m.nup)].slice(0, lookupsPerCycle(s));
+  const summary: AdminCheckSummary = { nups: byNup.length, checked: 0, failedNups: 0 };
+  for (const [nup, monitors] of byNup) {
+    let found: boolean;
+    try {
+      found = (await service.refresh(nup)) !== null;
+    } catch (err) {
+      summary.failedNups++;
+      if (err instanceof SourceError) log.warn({ nup, monitors: monitors.map((m) => m.id), failure: err.failure }, 'administrative monitor check: source failed');
+      else log.error({ err, nup }, 'administrative monitor check failed');
+      const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
+      await s.db.updateTable('administrative_monitors').set({ ultimo_erro: `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`, atualizado_em: iso(now) })
+        .where('id', 'in', monitors.map((m) => m.id)).where('status', '=', 'ATIVO').execute();
+      continue;
+    }
+    for (const m of monitors) {
+      const done = await s.db.updateTable('administrative_monitors').set((eb) => ({
+        situacao: found ? 'ENCONTRADO' : 'NAO_ENCONTRADO', verificacoes: eb('verificacoes', '+', 1), ultimo_erro: null, ultima_verificacao_em: iso(now),
+        proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))), atualizado_em: iso(now),
+      })).where('id', '=', m.id).where('status', '=', 'ATIVO').where('proxima_verificacao_em', '=', m.proxima_verificacao_em).executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 1) summary.checked++;
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,59 @@
+/**
+ * The `administrative_monitors` table (spec §4.8 `processos-administrativos`) and the view
+ * integrators get. Lifecycle as case monitors: ATIVO → SUSPENSO (a renewal was not paid) → ATIVO
+ * again when created again; REMOVIDO (DELETE) is final and the row stays readable (spec §3.2).
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { toBrl } from '../../platform/billing/prices.ts';
+import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
+import { formatNup } from '../../platform/identifiers/nup.ts';
+import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+
+export type AdminMonitorRow = AdministrativeMonitorsTable;
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The `monitor_type` of feed rows and deliveries. */
+export const MONITOR_TYPE = 'processo_administrativo';
+/** The price table's query type: charged at creation and at each renewal. */
+export const ADMIN_MONITOR_QUERY_TYPE = 'monitor.processo_administrativo';
+/** The recurring job: renewals, then checks (monitor-cycle.ts). */
+export const ADMIN_MONITOR_CYCLE_JOB = 'monitoramentos.administrativos.ciclo';
+
+export async function findAdminMonitor(db: Db, accountId: string, id: string): Promise<AdminMonitorRow | undefined> {
+  return db.selectFrom('administrative_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** The account's one monitor of the NUP that is not REMOVIDO (a partial unique index keeps it one). */
+export async function findLiveAdminMonitor(db: Db, accountId: string, nup: string): Promise<AdminMonitorRow | undefined> {
+  return db.selectFrom('administrative_monitors').selectAll().where('account_id', '=', accountId).where('nup', '=', nup).where('status', '<>', 'REMOVIDO').executeTakeFirst();
+}
+
+export async function listAdminMonitors(db: Db, accountId: string, f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } }): Promise<AdminMonitorRow[]> {
+  let q = db.selectFrom('administrative_monitors').selectAll().where('account_id', '=', accountId);
+  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
+  if (f.before) {
+    const { criadoEm, id } = f.before;
+    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
+  }
+  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+/** ATIVO monitors of active accounts whose check is due by `now`, the most overdue first. */
+export async function dueAdminMonitors(db: Db, now: string, limit: number): Promise<AdminMonitorRow[]> {
+  return db.selectFrom('administrative_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
+    .where('account_id', 'in', activeAccountIds(db)).orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
+}
+
+export function adminMonitorView(m: AdminMonitorRow) {
+  const active = m.status === 'ATIVO';
+  return {
+    id: m.id, nup: formatNup(m.nup), frequencia: m.frequencia, webhookUrl: m.webhook_url, status: m.status, situacao: m.situacao,
+    preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades, ultimaVerificacaoEm: m.ultima_verificacao_em,
+    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro,
+    criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em, ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
+    cobranca: {
+      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
+      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
+    },
+  };
+}

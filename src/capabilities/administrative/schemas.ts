@@ -1,0 +1,91 @@
+/** Request and response schemas of administrative processes and their monitors (spec §4.7, §4.8); they feed validation and OpenAPI. */
+import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/nullable.ts';
+import { PageQuery } from '../../platform/http/pagination.ts';
+import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
+
+const NupText = (description: string) => Type.String({ minLength: 1, maxLength: 40, description });
+
+export const NupParams = Type.Object({ nup: NupText('NUP, masked (`00000.000000/0000-00`) or 17 digits.') }, { additionalProperties: false });
+
+export const LookupBody = Type.Object({
+  orgao: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP\'s own body: 422 INVALID_PARAMETER otherwise.' })),
+  origem: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Alias of `orgao` (the commercial service\'s name).' })),
+  fonte: Type.Optional(Type.Literal('PROTOCOLO_INTEGRADO', { description: 'The source to ask; the only one today.' })),
+  dias_ultima_atualizacao: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Maximum age, in days, of a stored copy to answer with; 0 always asks the source. Absent: TRAMITA_ADMINISTRATIVE_FRESH_MINUTES.' })),
+  enviar_callback: Type.Optional(Type.Boolean({ description: 'true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when it has no URL).' })),
+  send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
+}, { additionalProperties: false });
+
+const Movement = Type.Object({
+  id: Type.String({ description: 'Stable key of the tramitação.' }),
+  dataHora: Type.String({ description: 'ISO-8601 (UTC).' }),
+  data: Type.String({ description: 'dd/mm/aaaa in Brasília.' }),
+  operacao: Type.String(),
+  unidadeOrigem: Nullable(Type.String()),
+  unidadeDestino: Nullable(Type.String()),
+});
+
+const BodyRef = Type.Object({ sigla: Type.String(), nome: Type.String(), esfera: Type.String(), unidadeProtocolizadora: Type.String({ description: 'The NUP\'s first five digits.' }) });
+
+export const AdministrativeProcess = Type.Object({
+  nup: Type.String({ description: 'Masked.' }),
+  nupDigitos: Type.String(),
+  orgao: BodyRef,
+  tipo: Nullable(Type.String()),
+  assunto: Nullable(Type.String()),
+  interessados: Type.Array(Type.Object({ nome: Type.String() }), { description: 'As published.' }),
+  orgaoOrigem: Nullable(Type.String()),
+  dataAutuacao: Nullable(Type.String({ description: 'yyyy-mm-dd' })),
+  quantidadeTramitacoes: Type.Integer(),
+  ultimaTramitacao: Nullable(Movement),
+  tramitacoes: Type.Array(Movement, { description: 'Newest first.' }),
+  fonte: Type.Object({
+    nome: Type.String(), url: Nullable(Type.String({ description: 'The official public page; null for sandbox data.' })),
+    coletadoEm: Type.String({ description: 'When the source was read.' }), sandbox: Type.Boolean(),
+  }),
+});
+
+export const BodiesList = Type.Object({
+  fonte: Type.String({ description: 'Where the list comes from.' }),
+  fonteUrl: Nullable(Type.String()),
+  data: Type.String({ description: 'yyyy-mm-dd: when it was compiled.' }),
+  quantidade: Type.Integer(),
+  orgaos: Type.Array(Type.Object({
+    codigo: Type.String({ description: 'The first protocol-unit code of the body.' }),
+    codigos: Type.Array(Type.String(), { description: 'Every protocol-unit code (NUP prefix) of the body.' }),
+    sigla: Type.String(), nome: Type.String(), esfera: Type.String(), natureza: Type.String(),
+    fonte: Type.String({ description: 'Where its processes are read (PROTOCOLO_INTEGRADO).' }),
+    recursos: Type.Object({ consulta: Type.Boolean(), tramitacoes: Type.Boolean(), monitoramento: Type.Boolean(), documentos: Type.Boolean({ description: 'false: Protocolo Integrado publishes metadata, never the documents.' }) }),
+  })),
+});
+
+const Frequency = Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), { description: 'How often the NUP is checked; default DIARIA.' });
+const Status = Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')]);
+
+export const CreateAdminMonitorBody = Type.Object({
+  nup: NupText('NUP of the process, masked or 17 digits.'),
+  webhook_url: Type.Optional(Nullable(Type.String({ maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'HTTPS receiver of this monitor\'s events (spec §6, pattern 2); null or absent: the account webhook.' }))),
+  frequencia: Type.Optional(Frequency),
+}, { additionalProperties: false });
+
+export const AdminMonitorParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The monitor\'s `id`.' }) }, { additionalProperties: false });
+
+export const ListAdminMonitorsQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(Status),
+}, { additionalProperties: false });
+
+export const AdminMonitor = Type.Object({
+  id: Type.String(), nup: Type.String({ description: 'Masked.' }), frequencia: Frequency, webhookUrl: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], { description: 'ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final).' }),
+  situacao: Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], { description: 'PENDENTE until the first completed check.' }),
+  preco: Type.Number({ description: 'BRL charged at creation and at each 30-day renewal.' }),
+  verificacoes: Type.Integer(), novidades: Type.Integer({ description: 'New tramitações announced to it, in total.' }),
+  ultimaVerificacaoEm: Nullable(Type.String()), proximaVerificacaoEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
+  proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })), ultimoErro: Nullable(Type.String()),
+  criadoEm: Type.String(), atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
+  ativo: Type.Boolean(), valorMensal: Type.Number(), moeda: Type.Literal('BRL'),
+  cobranca: Type.Object({ recorrencia: Type.Literal('MENSAL'), valorMensal: Type.Number(), proximoDebitoEm: Nullable(Type.String()), status: Type.String(), observacao: Nullable(Type.String()) }),
+});
