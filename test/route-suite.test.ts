@@ -26,10 +26,11 @@ import { routeFixtures as gazetteFixtures } from '../src/capabilities/gazettes/t
 import { routeFixtures as muralFixtures } from '../src/capabilities/mural/testing.ts';
 import { routeFixtures as warrantFixtures } from '../src/capabilities/warrants/testing.ts';
 import { routeFixtures as summaryFixtures } from '../src/capabilities/summaries/testing.ts';
+import { routeFixtures as administrativeFixtures } from '../src/capabilities/administrative/testing.ts';
 
 /** Every capability's fixtures, kept beside its routes (its testing.ts). */
 const FIXTURES: RouteFixtures[] = [pollFixtures, caseFixtures, summaryFixtures, partyFixtures, searchFixtures, webhookFixtures, eventFixtures,
-  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures, gazetteFixtures, muralFixtures, warrantFixtures];
+  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures, gazetteFixtures, muralFixtures, warrantFixtures, administrativeFixtures];
 const merged = <K extends 'owned' | 'setups' | 'bodies' | 'queries'>(k: K) => Object.assign({}, ...FIXTURES.map((f) => f[k] ?? {})) as NonNullable<RouteFixtures[K]>;
 
 /** For each route with path parameters: creates an object owned by `owner` and returns its params. */

@@ -76,6 +76,17 @@ function warrantExamples(baseUrl: string, key: string, sandbox: NonNullable<Open
   ];
 }
 
+/** An administrative process by NUP, a monitor of it, and how to make the simulator add a tramitação it hears. */
+function administrativeExamples(baseUrl: string, key: string, sandbox: NonNullable<OpenedSources['sandbox']>): string[] {
+  const { encontrado } = sandbox.protocolo.examples();
+  return [
+    '  An administrative process by NUP (the sandbox\'s Protocolo Integrado), a monitor of it, and a new tramitação for it to hear:',
+    `  curl -s ${baseUrl}/v1/processos/administrativos/nup/${encontrado} -H 'x-api-key: ${key}'`,
+    `  curl -s -X POST ${baseUrl}/v1/monitoramentos/processos-administrativos -H 'x-api-key: ${key}' -H 'content-type: application/json' -d '{"nup":"${encontrado}"}'`,
+    `  curl -s -X POST ${sandbox.url}/_sandbox/protocolo/tramitacao -d '{"nup":"${encontrado}"}'`,
+  ];
+}
+
 /** First calls to try on the sandbox's fictitious data, for the start-up banner. */
 function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): string[] {
   if (!sources.sandbox) return [];
@@ -94,6 +105,7 @@ function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): 
     ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
     ...gazetteExamples(baseUrl, key, sources.sandbox),
     ...warrantExamples(baseUrl, key, sources.sandbox),
+    ...administrativeExamples(baseUrl, key, sources.sandbox),
     `  More sample numbers: npx tramita sandbox`,
   ];
 }
