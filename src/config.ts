@@ -70,6 +70,8 @@ export interface Config {
   warrantsProviderProtocol: 'tramita' | 'predictus';
   caseFreshMinutes: number;
   protocoloUrl: string | undefined;
+  tjrjPrecatoriosUrl: string | undefined;
+  precatoriosTjrj: boolean;
   protocoloRequestsPerMinute: number;
   administrativeFreshMinutes: number;
   /** JSON file of the covered administrative bodies (GET /v1/orgaos-administrativos). */
@@ -252,6 +254,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
       return list;
     },
     doc: 'Courts whose precatório and RPV processes (TPU classes 1265/1266) the daily `precatorios.datajud` job reads from DataJud into `/v1/precatorios` (number, class, latest movement; DataJud has no value or debtor: import the courts\' lists for those). `none` (the default): no harvest; `all`: every state, federal and labour court; or siglas (`TJSP,TRF3`). Each run asks only what changed since the last, but a court\'s first run reads its whole history of those classes (a large court has hundreds of thousands) through the DataJud budget every lookup shares: start with the courts you need.' },
+  { env: 'TRAMITA_PRECATORIOS_TJRJ', key: 'precatoriosTjrj', default: 'false', parse: bool('TRAMITA_PRECATORIOS_TJRJ'),
+    doc: '`true`: the daily `precatorios.tjrj` job reads TJRJ\'s public precatório API (every debtor entity\'s chronological order: number, order, nature, budget year, status, updated balance, process) into `/v1/precatorios` (fonte `tjrj`). Off by default: it walks every entity, within `TRAMITA_GAZETTE_REQUESTS_PER_MINUTE`.' },
+  { env: 'TRAMITA_TJRJ_PRECATORIOS_URL', key: 'tjrjPrecatoriosUrl', default: '', parse: optionalUrl('TRAMITA_TJRJ_PRECATORIOS_URL'),
+    doc: 'Base URL of TJRJ\'s precatório API, up to `/api/precatorios`. Empty: the sandbox\'s imitation when it runs, otherwise `https://www3.tjrj.jus.br/PortalConhecimento/api/precatorios`.' },
   { env: 'TRAMITA_WARRANTS_PROVIDER_URL', key: 'warrantsProviderUrl', default: '', parse: optionalUrl('TRAMITA_WARRANTS_PROVIDER_URL'),
     doc: 'Base URL of a warrants provider (`GET /v1/mandados`). BNMP\'s public portal needs a captcha and a browser fingerprint: Tramita never solves one, so warrants come from a provider you contract (a commercial one, or the restricted BNMP API of an authorized institution behind your own adapter). Empty: the sandbox\'s provider when it runs, otherwise `/v1/mandados` answers 503 `SOURCE_NOT_CONFIGURED`, never `NADA_CONSTA`.' },
   { env: 'TRAMITA_WARRANTS_PROVIDER_PROTOCOL', key: 'warrantsProviderProtocol', default: 'tramita', parse: oneOf('TRAMITA_WARRANTS_PROVIDER_PROTOCOL', ['tramita', 'predictus'] as const),

@@ -11,6 +11,7 @@
  *   /provedor/mural/…           the mural provider protocol of docs/providers.md (mural/server.ts)
  *   /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
  *   /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
+ *   /tjrj/entDev, /tjrj/ordemPagamento   TJRJ's precatório API (tjrj/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -50,6 +51,7 @@ import { WarrantsRegistry } from './warrants/registry.ts';
 import { warrantsHandler } from './warrants/server.ts';
 import { ProtocoloRegistry } from './protocolo/registry.ts';
 import { protocoloHandler } from './protocolo/server.ts';
+import { TjrjPrecatorios, tjrjHandler } from './tjrj/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -89,6 +91,8 @@ export interface Sandbox {
   warrantsProviderUrl: string;
   /** `url + '/protocolo'`: Protocolo Integrado's imitation (TRAMITA_PROTOCOLO_URL). */
   protocoloUrl: string;
+  /** `url + '/tjrj'`: TJRJ's precatório API (TRAMITA_TJRJ_PRECATORIOS_URL). */
+  tjrjPrecatoriosUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -105,6 +109,8 @@ export interface Sandbox {
   warrants: WarrantsRegistry;
   /** Protocolo Integrado's administrative processes (protocolo/). */
   protocolo: ProtocoloRegistry;
+  /** TJRJ's debtor entities and their fictitious precatórios (tjrj/). */
+  tjrj: TjrjPrecatorios;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -178,6 +184,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const mural = new MuralBoard(dataset);
   const warrants = new WarrantsRegistry(dataset);
   const protocolo = new ProtocoloRegistry(dataset);
+  const tjrj = new TjrjPrecatorios(dataset.seed);
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -194,6 +201,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     provedor: muralProviderHandler(mural),
     mandados: warrantsHandler(warrants),
     protocolo: protocoloHandler(protocolo),
+    tjrj: tjrjHandler(tjrj),
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
@@ -325,6 +333,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     muralProviderUrl: `${url}/provedor/mural`,
     warrantsProviderUrl: `${url}/mandados/tramita`,
     protocoloUrl: `${url}/protocolo`,
+    tjrjPrecatoriosUrl: `${url}/tjrj`,
     dataset,
     djen: djen.control,
     faults,
@@ -334,6 +343,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     mural,
     warrants,
     protocolo,
+    tjrj,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {

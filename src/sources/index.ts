@@ -15,6 +15,7 @@ import { MuralConnector } from './mural/connector.ts';
 import { WarrantsConnector } from './warrants/connector.ts';
 import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
+import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
@@ -32,6 +33,7 @@ export interface SimulatedUpstreams {
   warrantsProviderUrl: string;
   /** Protocolo Integrado's imitation, up to `/protocolo`. */
   protocoloUrl: string;
+  tjrjPrecatoriosUrl: string;
 }
 
 /** Waits between a gazette request's attempts; TRAMITA_DEV_TIME_SCALE shortens them in tests. */
@@ -90,10 +92,15 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
     baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: !config.protocoloUrl && simulated !== null,
     timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.protocoloRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
   });
+  const tjrj = new TjrjConnector({
+    baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: !config.tjrjPrecatoriosUrl && simulated !== null,
+    timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+  });
   return {
-    cases: datajud, details, publications, model, ...gazettes, administrative,
+    cases: datajud, details, publications, model, ...gazettes, administrative, tjrj,
     async close() {
       await administrative.close();
+      await tjrj.close();
       await gazettes.stf.close();
       await gazettes.electoral.close();
       await gazettes.mural?.close();

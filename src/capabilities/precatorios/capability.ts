@@ -1,9 +1,10 @@
-/** Precatórios and RPVs (spec §4.2): the listing over the store that court lists are imported into (import.ts, the CLI) and DataJud's classes 1265/1266 are harvested into (harvest.ts). */
+/** Precatórios and RPVs (spec §4.2): the listing over the store that court lists are imported into (import.ts, the CLI), and that DataJud's classes 1265/1266 (harvest.ts) and TJRJ's API (tjrj.ts) are harvested into. */
 import type { Capability } from '../../platform/capability.ts';
 import type { Services } from '../../platform/services.ts';
 import { PRECATORIO_HARVEST_JOB, precatorioHarvestJob } from './harvest.ts';
 import { precatorioRoutes } from './routes.ts';
+import { TJRJ_HARVEST_JOB, tjrjHarvestJob } from './tjrj.ts';
 
 export function precatoriosCapability(s: Services): Capability {
-  return { name: 'precatorios', routes: (app) => precatorioRoutes(app, s), jobs: [precatorioHarvestJob(s)], schedules: [PRECATORIO_HARVEST_JOB] };
+  return { name: 'precatorios', routes: (app) => precatorioRoutes(app, s), jobs: [precatorioHarvestJob(s), tjrjHarvestJob(s)], schedules: [PRECATORIO_HARVEST_JOB, TJRJ_HARVEST_JOB] };
 }

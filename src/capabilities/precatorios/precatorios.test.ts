@@ -156,3 +156,31 @@ test('the DataJud harvest stores the sandbox\'s precatórios and RPVs (classes 1
     await h2.close();
   }
 });
+
+test('the TJRJ harvest reads every debtor entity\'s order, both regimes, page by page, into records with value, order and source; again updates, never duplicates; a failing source loses nothing', async () => {
+  const h2 = await createHarness({ captureLogs: true, env: { TRAMITA_PRECATORIOS_TJRJ: 'true', TRAMITA_DEV_TIME_SCALE: '1000', DJEN_TIMEOUT_MS: '300', TRAMITA_RATE_LIMITS: 'search=100000/60s' } });
+  try {
+    const sandbox = h2.sources.sandbox!;
+    const expected = sandbox.tjrj.entities().flatMap((e) => sandbox.tjrj.list(e.IdEntidade));
+    assert.ok(expected.length > 100, 'more than one page for the biggest entity');
+    await h2.runJobs();
+    const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'tjrj').execute();
+    assert.deepEqual(rows.map((r) => r.numero).sort(), expected.map((p) => String(p.NumeroPrecatorio)).sort());
+    const first = expected[0];
+    const row = rows.find((r) => r.numero === first.NumeroPrecatorio)!;
+    assert.deepEqual([row.tribunal, row.ordem, row.ano_orcamento, row.natureza, row.valor_centavos, row.ente_devedor, row.numero_processo],
+      ['TJRJ', first.Ordem, first.AnoOrcamento, first.Natureza, Math.round(Number(first.SaldoAtualizado) * 100), first.EntidadeDevedora, first.NumeroProcesso]);
+
+    const acc = await h2.createAccount({ credits: 1000 });
+    const listed = json(await h2.inject({ method: 'GET', url: `/v1/precatorios?tribunal=TJRJ&ente=${encodeURIComponent('niterói')}&ano=2019&limit=3`, headers: acc.headers })).data.items;
+    assert.deepEqual(listed.map((p: any) => [p.fonte.nome, p.enteDevedor, p.ordem]), [1, 2, 3].map((o) => ['tjrj', 'MUNICÍPIO DE NITERÓI', o]));
+
+    sandbox.faults.set({ upstream: 'tjrj', status: 503, times: 3 });
+    await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.tjrj').execute();
+    await h2.runJobs();
+    sandbox.faults.reset();
+    assert.equal((await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'tjrj').execute()).length, rows.length, 'nothing duplicated, nothing lost');
+  } finally {
+    await h2.close();
+  }
+});

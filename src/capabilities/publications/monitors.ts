@@ -9,7 +9,8 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { addMs, dayBefore, iso } from '../../platform/clock.ts';
+import { addMs, iso } from '../../platform/clock.ts';
+import { brasiliaDay } from '../../platform/format.ts';
 import type { DB, PublicationMonitorOrigin, PublicationMonitorsTable, PublicationMonitorType } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
@@ -19,6 +20,9 @@ import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
 import { eventKindFor } from './ingest.ts';
+
+/** A monitor hears publications from the day it is created, a gazette day: the day in Brasília (at 22:00 there it is already tomorrow in UTC). */
+const creationDay = (now: Date): string => brasiliaDay(iso(now))!;
 
 export type PublicationMonitorRow = PublicationMonitorsTable;
 export type PublicationMonitorStatus = PublicationMonitorRow['status'];
@@ -177,7 +181,7 @@ function newMonitor(s: Services, r: MonitorRequest): PublicationMonitorRow {
     id: newId(ID_PREFIX[r.origem]), account_id: r.accountId, origem: r.origem, tipo: r.target.tipo, valor: r.target.valor, termo: r.target.termo,
     tribunais: courtsColumn(r.tribunais), fontes: courtsColumn(r.fontes), webhook_url: r.webhookUrl ?? null, status: 'ATIVO', preco_centavos: r.priceCentavos, periodo: 1,
     // Paid for one period from now; checked at the next cycle. Publications before today are history, not news.
-    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), desde: dayBefore(now), publicacoes: 0,
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), desde: creationDay(now), publicacoes: 0,
     ultima_verificacao_em: null, proxima_verificacao_em: iso(now), ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
   };
 }
@@ -191,7 +195,7 @@ async function reactivate(s: Services, trx: Transaction<DB>, suspended: Publicat
     tribunais: r.tribunais !== undefined ? courtsColumn(r.tribunais) : suspended.tribunais,
     fontes: r.fontes !== undefined ? courtsColumn(r.fontes) : suspended.fontes,
     // What was published while it was suspended is history: the integrator did not pay for those days.
-    desde: dayBefore(now), proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
+    desde: creationDay(now), proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
   } as const;
   await trx.updateTable('publication_monitors').set(set).where('id', '=', suspended.id).execute();
   return { ...suspended, ...set };

@@ -12,6 +12,7 @@ import type { MuralSource } from './mural.ts';
 import type { StfGazetteSource } from './stf.ts';
 import type { WarrantsSource } from './warrants.ts';
 import type { AdministrativeSource } from './administrative.ts';
+import type { TjrjPrecatorioSource } from './tjrj.ts';
 
 /** A code/name pair from the TPU tables or an upstream's own catalogue. */
 export interface CodeName {
@@ -323,5 +324,7 @@ export interface Sources {
   warrants: WarrantsSource | null;
   /** Protocolo Integrado (ports/administrative.ts): the real site, or the sandbox's. */
   administrative: AdministrativeSource;
+  /** TJRJ's precatório API (ports/tjrj.ts): the real one, or the sandbox's. */
+  tjrj: TjrjPrecatorioSource;
   close(): Promise<void>;
 }

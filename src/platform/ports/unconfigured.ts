@@ -43,5 +43,11 @@ export const NO_SOURCES: Sources = {
     lookup: async () => { throw unconfigured('administrative process'); },
     close: async () => {},
   },
+  tjrj: {
+    info: { name: 'none', sandbox: false },
+    entities: async () => { throw unconfigured('TJRJ precatório'); },
+    orderPage: async () => { throw unconfigured('TJRJ precatório'); },
+    close: async () => {},
+  },
   close: async () => {},
 };

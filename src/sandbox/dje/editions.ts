@@ -11,7 +11,7 @@ import { UFS } from '../../platform/identifiers/uf.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Lawyer, Person } from '../data/model.ts';
 import { Random } from '../data/prng.ts';
-import { brDay } from '../djen/dates.ts';
+import { brasiliaDayOf, brDay } from '../djen/dates.ts';
 import { isBusinessDay } from '../stf/publications.ts';
 
 export const DJE_COURTS: readonly string[] = ['TSE', ...UFS.map((uf) => `TRE-${uf}`)];
@@ -90,7 +90,7 @@ export class DjeGazette {
     if (!DJE_COURTS.includes(tribunal)) return [];
     const key = `${tribunal}:${day}`;
     const extras = this.#extras.get(key) ?? [];
-    if (!isBusinessDay(day) || this.holidays.has(day) || this.#dataset.people.length === 0 || day > Math.floor(this.#dataset.now() / 86_400_000)) return extras;
+    if (!isBusinessDay(day) || this.holidays.has(day) || this.#dataset.people.length === 0 || day > brasiliaDayOf(this.#dataset.now())) return extras;
     let ordinary = this.#cache.get(key);
     if (!ordinary) {
       ordinary = [this.#generate(tribunal, day)];
@@ -108,7 +108,8 @@ export class DjeGazette {
   /** Publishes an extra edition today with one matéria naming `parte` and a lawyer with `oab` (`{uf, numero}`). */
   publishExtra(tribunal: string, o: { parte?: string; advogado?: string; oab?: { uf: string; numero: string } }): DjeEdition {
     if (!DJE_COURTS.includes(tribunal)) throw new RangeError(`dje: unknown tribunal "${tribunal}" (TSE or TRE-<UF>)`);
-    const day = Math.floor(this.#dataset.now() / 86_400_000);
+    // Today as the gazette dates it: the day in Brasília.
+    const day = brasiliaDayOf(this.#dataset.now());
     const key = `${tribunal}:${day}`;
     const list = this.#extras.get(key) ?? [];
     const numero = EXTRA_BASE + (day - NUMBERING_EPOCH) * 10 + list.length;

@@ -6,6 +6,11 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY);
 }
 
+/** The day in Brasília of an instant: what a Brazilian gazette calls that instant's day. */
+export function brasiliaDayOf(ms: number): number {
+  return Math.floor((ms + BRASILIA_OFFSET) / DAY);
+}
+
 export function dayStart(day: number): number {
   return day * DAY;
 }

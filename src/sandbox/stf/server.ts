@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { foldText } from '../data/text.ts';
-import { dayOf } from '../djen/dates.ts';
+import { brasiliaDayOf } from '../djen/dates.ts';
 import { jsonResponse, type HandlerContext, type SimRequest, type SimResponse } from '../http.ts';
 import { isBusinessDay, type StfGazette, type StfItem } from './publications.ts';
 
@@ -22,7 +22,6 @@ export const STF_API_PREFIX = '/decisoes-publicacoes/api/public';
 const CSRF_REFUSAL = 'An expected CSRF token cannot be found';
 const TERMO = /^[a-zA-Z\d,\-\s]{0,2010}$/;
 const MAX_QUANTIDADE = 500;
-const BRASILIA_OFFSET_MS = 3 * 3_600_000;
 const MAX_SESSIONS = 10_000;
 
 export interface StfKnobs {
@@ -65,13 +64,11 @@ function cookiesOf(header: string | string[] | undefined): Record<string, string
 
 /** The last business day at or before `now`, Brasília time. */
 function lastDje(now: number): number {
-  let day = dayOf(now - BRASILIA_OFFSET_MS);
+  let day = brasiliaDayOf(now);
   while (!isBusinessDay(day)) day--;
   return day;
 }
 
-/** Epoch ms of a Brasília instant → its Brasília day. */
-const brasiliaDay = (ms: number) => dayOf(ms - BRASILIA_OFFSET_MS);
 
 interface Search {
   termo: string;
@@ -138,7 +135,7 @@ export function stfHandler(options: { gazette: StfGazette; knobs: SandboxStf }) 
       if ('status' in search) return search;
       const last = lastDje(ctx.now);
       const found: StfItem[] = [];
-      for (let day = brasiliaDay(search.data); day <= Math.min(brasiliaDay(search.dataFim), last); day++) {
+      for (let day = brasiliaDayOf(search.data); day <= Math.min(brasiliaDayOf(search.dataFim), last); day++) {
         for (const item of gazette.day(day)) if (matches(item, search)) found.push(item);
       }
       const start = (search.pagina - 1) * search.quantidade;
