@@ -1,6 +1,7 @@
 /** DjeConnector against the sandbox's electoral gazettes on 127.0.0.1: day indexes, real PDFs split into matérias, and the failures it maps. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { brasiliaDay } from '../../platform/format.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { DjeConnector } from './connector.ts';
@@ -48,7 +49,8 @@ test('a weekend and a holiday have no edition; an extra edition appears beside t
     sb.dje.reset();
   }
   const published = sb.dje.publish({ tribunal: 'TSE', parte: 'FULANO DE TESTE', oab: 'DF12345' });
-  const today = sb.clock.now().toISOString().slice(0, 10);
+  // Today as the gazette dates it: the day in Brasília.
+  const today = brasiliaDay(sb.clock.now().toISOString())!;
   const editions = await dje.editions('TSE', today);
   const extra = editions.find((e) => e.extra)!;
   assert.equal(extra.numero, published.edicao);
