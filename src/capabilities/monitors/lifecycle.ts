@@ -5,12 +5,11 @@
  */
 import type { Transaction } from 'kysely';
 import type { Court } from '../../platform/courts/table.ts';
-import { addMs, iso } from '../../platform/clock.ts';
 import type { DB, MonitorFrequency } from '../../platform/db/schema.ts';
 import { unsubscribe } from '../../platform/events/subscriptions.ts';
 import type { Cnj } from '../../platform/identifiers/cnj.ts';
 import { newId } from '../../platform/ids.ts';
-import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
+import { newMonitorState, reactivation, removal, repeatedCreateChanges } from '../../platform/monitoring/lifecycle.ts';
 import type { Services } from '../../platform/services.ts';
 import { findLiveMonitor, findMonitor, insertMonitor, subscribeMonitor, type MonitorRow } from './store.ts';
 
@@ -63,8 +62,7 @@ export async function removeMonitor(s: Services, accountId: string, id: string):
   return s.db.transaction().execute(async (trx) => {
     const m = await findMonitor(trx, accountId, id);
     if (!m || m.status === 'REMOVIDO') return m;
-    const now = iso(s.clock.now());
-    const set = { status: 'REMOVIDO', removido_em: now, atualizado_em: now } as const;
+    const set = removal(s.clock.now());
     await trx.updateTable('case_monitors').set(set).where('id', '=', id).execute();
     await unsubscribe(trx, id);
     return { ...m, ...set };
@@ -72,28 +70,16 @@ export async function removeMonitor(s: Services, accountId: string, id: string):
 }
 
 function newMonitor(s: Services, r: MonitorRequest): MonitorRow {
-  const now = s.clock.now();
   return {
     id: newId('mon'), account_id: r.accountId, numero_cnj: r.cnj.digits, tribunal: r.cnj.court.sigla, datajud_alias: r.cnj.court.datajudAlias!,
-    webhook_url: r.webhookUrl ?? null, frequencia: r.frequencia ?? DEFAULT_FREQUENCY, status: 'ATIVO', situacao: 'PENDENTE',
-    preco_centavos: r.priceCentavos, verificacoes: 0, novidades: 0, ultima_verificacao_em: null,
-    // Checked at the next cycle; paid for one period from now.
-    proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), periodo: 1,
-    ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
+    ...newMonitorState(r, s.clock.now()),
   };
 }
 
 /** A repeated create may change the webhook_url or the frequency of the live monitor (free). */
 async function applyChanges(s: Services, trx: Transaction<DB>, live: MonitorRow, r: MonitorRequest): Promise<MonitorRow> {
-  const set: Partial<MonitorRow> = {};
-  if (r.webhookUrl !== undefined && r.webhookUrl !== live.webhook_url) set.webhook_url = r.webhookUrl;
-  if (r.frequencia !== undefined && r.frequencia !== live.frequencia) {
-    set.frequencia = r.frequencia;
-    // Counted from the last check; a monitor not yet checked is due already.
-    if (live.ultima_verificacao_em) set.proxima_verificacao_em = iso(addMs(new Date(live.ultima_verificacao_em), frequencyMs(r.frequencia, s.config.monitorIntervalMs)));
-  }
-  if (Object.keys(set).length === 0) return live;
-  set.atualizado_em = iso(s.clock.now());
+  const set = repeatedCreateChanges(live, r, s.config.monitorIntervalMs, s.clock.now());
+  if (!set) return live;
   await trx.updateTable('case_monitors').set(set).where('id', '=', live.id).execute();
   const updated = { ...live, ...set };
   if (set.webhook_url !== undefined) await subscribeMonitor(trx, s.clock, updated);
@@ -102,12 +88,7 @@ async function applyChanges(s: Services, trx: Transaction<DB>, live: MonitorRow,
 
 /** A suspended monitor created again: a new paid period at today's price, checked at the next cycle. */
 async function reactivate(s: Services, trx: Transaction<DB>, suspended: MonitorRow, r: MonitorRequest): Promise<MonitorRow> {
-  const now = s.clock.now();
-  const set = {
-    status: 'ATIVO', periodo: suspended.periodo + 1, preco_centavos: r.priceCentavos, ultimo_erro: null,
-    webhook_url: r.webhookUrl !== undefined ? r.webhookUrl : suspended.webhook_url, frequencia: r.frequencia ?? suspended.frequencia,
-    proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
-  } as const;
+  const set = reactivation(suspended, r, s.clock.now());
   await trx.updateTable('case_monitors').set(set).where('id', '=', suspended.id).execute();
   const monitor = { ...suspended, ...set };
   await subscribeMonitor(trx, s.clock, monitor);
