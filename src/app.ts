@@ -13,6 +13,7 @@ import { newId } from './platform/ids.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './platform/http/error-handler.ts';
 import { installGate } from './platform/http/gate.ts';
 import { buildValidator } from './platform/http/validation.ts';
+import { buildSerializer } from './platform/http/lazy-compile.ts';
 import { installJsonBody } from './platform/http/json-body.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { BackgroundOperations } from './platform/async/window.ts';
@@ -61,7 +62,8 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
     frameworkErrors,
     clientErrorHandler,
     // Text parts coerce types (and scalars into arrays), JSON bodies only scalars (http/validation.ts).
-    schemaController: { compilersFactory: { buildValidator } },
+    // Route schemas are compiled at each route's first request (http/lazy-compile.ts).
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   });
 
   const routes: RegisteredRoute[] = [];

@@ -9,7 +9,6 @@ import { loadConfig, ConfigError, type Config, type Env } from '../config.ts';
 import { migrate, openDatabase, type Database } from '../platform/db/database.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
-import { runSandboxCommand } from '../sandbox/cli.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './admin.ts';
 import { serve, work } from './serve.ts';
 import { precatoriosCommand } from './precatorios.ts';
@@ -91,7 +90,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     case 'sandbox':
-      return runSandboxCommand(config, rest, io);
+      return (await import('../sandbox/cli.ts')).runSandboxCommand(config, rest, io);
     case 'accounts':
       return withServices(config, (s) => accountsCommand(s, rest, io.out));
     case 'keys':

@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Sources } from '../platform/ports/sources.ts';
-import { startSandbox, type Sandbox } from '../sandbox/server.ts';
+import type { Sandbox } from '../sandbox/server.ts';
 import { connectSources } from '../sources/index.ts';
 
 export interface OpenedSources extends Sources {
@@ -19,8 +19,9 @@ export function wantsSandbox(config: Pick<Config, 'sandbox' | 'datajudUrl'>): bo
 }
 
 export async function openUpstreams(config: Config, opts: { clock?: Clock; onProgress?: (done: number, total: number) => void } = {}): Promise<OpenedSources> {
+  // The simulator's code is loaded only when it runs: a real deployment never pays for it at start-up.
   const sandbox = wantsSandbox(config)
-    ? await startSandbox({ cases: config.sandboxCases, seed: config.sandboxSeed, port: config.sandboxPort, latencyMs: config.sandboxLatencyMs, datajudApiKey: config.datajudApiKey, clock: opts.clock, onProgress: opts.onProgress })
+    ? await (await import('../sandbox/server.ts')).startSandbox({ cases: config.sandboxCases, seed: config.sandboxSeed, port: config.sandboxPort, latencyMs: config.sandboxLatencyMs, datajudApiKey: config.datajudApiKey, clock: opts.clock, onProgress: opts.onProgress })
     : null;
   const sources = connectSources(config, sandbox);
   return {

@@ -6,7 +6,6 @@
  * Progress is reported by bytes read, for a terminal's progress bar.
  */
 import { createReadStream, statSync } from 'node:fs';
-import ExcelJS from 'exceljs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { iso } from '../../platform/clock.ts';
@@ -104,6 +103,8 @@ async function* csvRows(file: string, onBytes: (bytes: number) => void): AsyncGe
 
 /** The first worksheet of an XLSX, streamed row by row; numbers and dates become text as a person would write them. */
 async function* xlsxRows(file: string, onBytes: (bytes: number) => void): AsyncGenerator<SourceRow> {
+  // Loaded on first use: ExcelJS alone is ~170 ms and ~20 MB at start-up (issue 19, docs/benchmarks.md).
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(counted(file, onBytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
   for await (const sheet of reader) {
     for await (const row of sheet) {

@@ -1,9 +1,10 @@
 /** The cover as a PDF (GET …/pdf): the same fields as the JSON cover, laid out for people. */
-import PDFDocument from 'pdfkit';
 import { formatReais } from '../../platform/format.ts';
 import type { CaseCover } from './present.ts';
 
 export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<Buffer> {
+  // Loaded on first use: pdfkit costs ~70 ms and ~10 MB at start-up (issue 19).
+  const { default: PDFDocument } = await import('pdfkit');
   // The metadata date is the render time the footer prints, not the PDF library's own clock.
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Processo ${cover.numeroCnj}`, Creator: 'Tramita', CreationDate: new Date(generatedAt) } });
   const chunks: Buffer[] = [];

@@ -8,6 +8,7 @@
  *   promises a string (a 500 found by the fuzz drill, issue 14).
  */
 import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import { compiledOnFirstUse } from './lazy-compile.ts';
 
 const SHARED = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
 
@@ -20,5 +21,6 @@ export const buildValidator = ((externalSchemas: unknown, options: Record<string
   const build = AjvCompiler() as unknown as Build;
   const text = build(externalSchemas, { ...options, customOptions: { ...SHARED, coerceTypes: 'array' } });
   const json = build(externalSchemas, { ...options, customOptions: { ...SHARED, coerceTypes: true } });
-  return ((route) => (route.httpPart === 'body' ? json : text)(route)) satisfies Compile;
+  // Compiled at the route's first request, not at start-up (lazy-compile.ts).
+  return ((route) => compiledOnFirstUse(() => (route.httpPart === 'body' ? json : text)(route) as never)) satisfies Compile;
 }) as unknown as BuildCompilerFromPool;
