@@ -10,4 +10,8 @@ enableCompileCache();
 const { runCli } = await import('./cli/run.ts');
 
 // `serve` and `worker` never settle: they end through their signal handlers.
-void runCli(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // A failed start may leave servers open (the sandbox's, a database pool): exit now, not when they close.
+  if (code !== 0) process.exit(code);
+});

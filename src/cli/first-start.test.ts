@@ -26,5 +26,9 @@ test('with the sandbox an empty database gets a funded sandbox account whose key
   assert.ok(key, banner ?? 'no banner');
   const res = await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: { 'x-api-key': key } });
   assert.equal(res.statusCode, 200, res.body);
-  assert.equal(await firstStart(h.services, 'http://localhost:3000', h.sources), null, 'a second start prints nothing');
+  const again = await firstStart(h.services, 'http://localhost:3000', h.sources);
+  assert.doesNotMatch(again, KEY, 'a second start prints no key');
+  assert.match(again, /http:\/\/localhost:3000\/docs/);
+  assert.match(again, /npx tramita keys create ACCOUNT_ID/, 'and says how to get a new one');
+  assert.equal(await h.services.accounts.count(), 1);
 });

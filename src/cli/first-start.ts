@@ -13,9 +13,9 @@ import { importPrecatorios } from '../capabilities/precatorios/import.ts';
 /** The fictitious precatório list shipped for the sandbox (and as an example of the import's format). */
 export const SAMPLE_PRECATORIOS = fileURLToPath(new URL('../../config/samples/precatorios-exemplo.csv', import.meta.url));
 
-/** The banner for a first start (nothing when the database already has accounts). */
-export async function firstStart(s: Services, baseUrl: string, sources: OpenedSources): Promise<string | null> {
-  if ((await s.accounts.count()) > 0) return null;
+/** The banner of a start: a first start's account and examples, or where things are on a database in use. */
+export async function firstStart(s: Services, baseUrl: string, sources: OpenedSources): Promise<string> {
+  if ((await s.accounts.count()) > 0) return returningBanner(baseUrl, sources);
   if (!sources.sandbox) return realUpstreamsBanner(baseUrl);
   const account = await s.accounts.create({ name: 'Sandbox', plan: s.prices.hasPlan('sandbox') ? 'sandbox' : s.prices.defaultPlan, sandbox: true });
   if (s.config.sandboxCreditsCentavos > 0) await credit(s.db, s.clock, account.id, s.config.sandboxCreditsCentavos, 'sandbox credits');
@@ -34,6 +34,16 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
     `  Precatórios: ${sample.aceitas} fictitious records of TJSP imported from the sample list (your own lists: npx tramita precatorios import FILE --tribunal SIGLA):`,
     `  curl -s '${baseUrl}/v1/precatorios?tribunal=TJSP' -H 'x-api-key: ${key.key}'`,
     `  Reference: ${baseUrl}/docs`,
+    '',
+  ].join('\n');
+}
+
+/** A later start: no key is ever printed again, so say how to get a new one (the sandbox's lost key included). */
+function returningBanner(baseUrl: string, sources: OpenedSources): string {
+  return [
+    '',
+    `  Tramita at ${baseUrl}${sources.sandbox ? ' (upstreams: the sandbox simulator, fictitious data)' : ''} · reference ${baseUrl}/docs · health ${baseUrl}/readyz`,
+    '  A key is printed only when it is created. Lost it? npx tramita accounts list, then npx tramita keys create ACCOUNT_ID',
     '',
   ].join('\n');
 }

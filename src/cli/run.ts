@@ -12,6 +12,7 @@ import { createServices, type Services } from '../platform/services.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './admin.ts';
 import { serve, work } from './serve.ts';
 import { precatoriosCommand } from './precatorios.ts';
+import { explainStartupFailure } from './startup-failure.ts';
 
 /** Where a run reads its settings and writes its lines. */
 export interface CliIo {
@@ -109,7 +110,11 @@ export async function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<nu
   try {
     return await dispatch(argv, io);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (err instanceof ConfigError) {
+      io.err(`tramita: ${err.message}`); // names the setting; the usage would bury it
+      return 2;
+    }
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`tramita: ${(err as Error).message}\n\n${USAGE}`);
       return 2;
     }
@@ -117,7 +122,8 @@ export async function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<nu
       io.err(`tramita: ${err.message}`);
       return 1;
     }
-    io.err(`tramita: ${(err as Error).stack ?? err}`);
+    const explained = explainStartupFailure(err, io.env);
+    io.err(`tramita: ${explained ?? (err as Error).stack ?? err}`);
     return 1;
   }
 }

@@ -13,6 +13,8 @@ import { createLogger } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
 import { firstStart } from './first-start.ts';
 import { openUpstreams, type OpenedSources } from './upstreams.ts';
+import { stopOnSignal } from './signals.ts';
+import { assertPortFree } from './startup-failure.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
 function startWorkers(s: Services, capabilities: Capabilities): { id: string; stop(): Promise<void> } {
@@ -38,17 +40,6 @@ function warnIfPrivateWebhooks(s: Services): void {
   }
 }
 
-function onSignal(stop: () => Promise<void>): void {
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) process.exit(1); // a second signal: stop now
-      stopping = true;
-      void stop().then(() => process.exit(0), () => process.exit(1));
-    });
-  }
-}
-
 /** The upstreams, logging the sandbox's generation when it runs. */
 async function upstreams(config: Config, log: Services['log']): Promise<OpenedSources> {
   let last = 0;
@@ -64,6 +55,7 @@ async function upstreams(config: Config, log: Services['log']): Promise<OpenedSo
 
 export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
+  await assertPortFree(config.host, config.port);
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
@@ -74,7 +66,7 @@ export async function serve(config: Config): Promise<number> {
   warnIfPrivateWebhooks(s);
   let worker: ReturnType<typeof startWorkers> | undefined;
   // Installed before listening, so a signal at any point of start-up still shuts down cleanly.
-  onSignal(async () => {
+  stopOnSignal(async () => {
     log.info('shutting down: finishing in-flight requests');
     await app.close();
     await app.tramita.background.drain(config.syncWindowMs);
@@ -82,7 +74,7 @@ export async function serve(config: Config): Promise<number> {
     await sources.close();
     await database.close();
     log.info('stopped');
-  });
+  }, log);
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = config.publicUrl ?? address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
   const inProcess = config.workers === 'in-process' || (config.workers === 'auto' && database.engine === 'sqlite');
@@ -92,7 +84,7 @@ export async function serve(config: Config): Promise<number> {
   }
   log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
   const banner = await firstStart(s, baseUrl, sources);
-  if (banner) console.log(banner);
+  console.log(banner);
   return new Promise<number>(() => {}); // runs until a signal
 }
 
@@ -108,11 +100,11 @@ export async function work(config: Config): Promise<number> {
   await scheduleRecurringJobs(s, capabilities);
   const worker = startWorkers(s, capabilities);
   log.info({ worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency }, 'tramita worker running');
-  onSignal(async () => {
+  stopOnSignal(async () => {
     log.info('worker stopping: handing unfinished jobs back');
     await worker.stop();
     await sources.close();
     await database.close();
-  });
+  }, log);
   return new Promise<number>(() => {});
 }

@@ -55,8 +55,10 @@ export async function migrate(database: Database): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    // No migration ran: the database itself failed (unreachable, refused); its error says why.
+    if (!failed) throw error;
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
