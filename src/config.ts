@@ -21,6 +21,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: string;
+  logFormat: 'auto' | 'json' | 'pretty';
   bodyLimitBytes: number;
   syncWindowMs: number;
   syncWindowMarginMs: number;
@@ -182,6 +183,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'PostgreSQL connection string. When set, PostgreSQL replaces the embedded SQLite and several API and `tramita worker` processes can share it.' },
   { env: 'TRAMITA_LOG_LEVEL', key: 'logLevel', default: 'info', parse: oneOf('TRAMITA_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     doc: 'pino log level. API keys, bearer tokens and secrets are redacted at every level.' },
+  { env: 'TRAMITA_LOG_FORMAT', key: 'logFormat', default: 'auto', parse: oneOf('TRAMITA_LOG_FORMAT', ['auto', 'json', 'pretty'] as const),
+    doc: '`auto`: readable lines (pino-pretty, coloured) when the output is a terminal, one JSON object per line otherwise (a file, a pipe, a log collector). `json` or `pretty` force one.' },
   { env: 'TRAMITA_BODY_LIMIT_BYTES', key: 'bodyLimitBytes', default: '1048576', parse: int('TRAMITA_BODY_LIMIT_BYTES', 1024),
     doc: 'Largest request body accepted; larger bodies get 400 `BODY_TOO_LARGE`.' },
   { env: 'TRAMITA_SYNC_WINDOW_MS', key: 'syncWindowMs', default: '25000', parse: int('TRAMITA_SYNC_WINDOW_MS', 1, 30_000),

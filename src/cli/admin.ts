@@ -1,4 +1,5 @@
 /** Operator commands over accounts, keys and credits. `--json` prints exactly one JSON object. */
+import { formatReais } from '../platform/format.ts';
 import { parseArgs } from 'node:util';
 import { brlToCentavos, ConfigError } from '../config.ts';
 import type { Account } from '../platform/accounts/store.ts';
@@ -24,7 +25,7 @@ function view(a: Account) {
 }
 
 function line(a: Account): string {
-  return `${a.id}  ${a.status.padEnd(8)}  ${a.plan.padEnd(10)}  R$ ${(a.balance_centavos / 100).toFixed(2).padStart(10)}  ${a.name}`;
+  return `${a.id}  ${a.status.padEnd(8)}  ${a.plan.padEnd(10)}  ${formatReais(a.balance_centavos).padStart(13)}  ${a.name}`;
 }
 
 function amount(raw: string | undefined, name: string): number {
@@ -66,7 +67,7 @@ export async function accountsCommand(s: Services, argv: string[], print: Print)
       const key = await s.accounts.issueKey(account.id);
       const created = (await s.accounts.get(account.id))!;
       show(print, json, { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
-        `account ${created.id} created (plan ${plan}, balance R$ ${(created.balance_centavos / 100).toFixed(2)})\nAPI key (shown once, store it now): ${key.key}`);
+        `account ${created.id} created (plan ${plan}, balance ${formatReais(created.balance_centavos)})\nAPI key (shown once, store it now): ${key.key}`);
       return 0;
     }
     case 'list': {
@@ -132,6 +133,6 @@ export async function creditsCommand(s: Services, argv: string[], print: Print):
   const balance = await credit(s.db, s.clock, positionals[0], centavos, values.note ?? null);
   if (balance === undefined) throw new NotFoundError(`no account ${positionals[0]}`);
   show(print, values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
-    `added R$ ${(centavos / 100).toFixed(2)} to ${positionals[0]}; balance R$ ${(balance / 100).toFixed(2)}`);
+    `added ${formatReais(centavos)} to ${positionals[0]}; balance ${formatReais(balance)}`);
   return 0;
 }

@@ -4,6 +4,7 @@
  * Against the real upstreams nothing is created: a funded account and a working key printed to
  * stdout would end up in whatever collects the logs; the operator is told how to create one instead.
  */
+import { formatReais } from '../platform/format.ts';
 import { fileURLToPath } from 'node:url';
 import { credit } from '../platform/billing/ledger.ts';
 import type { Services } from '../platform/services.ts';
@@ -25,7 +26,7 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
   return [
     '',
     '  Tramita: a sandbox account was created on this empty database.',
-    `  account  ${account.id}  (R$ ${(s.config.sandboxCreditsCentavos / 100).toFixed(2)} of credits)`,
+    `  account  ${account.id}  (${formatReais(s.config.sandboxCreditsCentavos)} of credits)`,
     `  API key  ${key.key}`,
     '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ').',
     '',

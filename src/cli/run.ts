@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config, type Env } from '../config.ts';
 import { migrate, openDatabase, type Database } from '../platform/db/database.ts';
-import { createLogger } from '../platform/observability/logger.ts';
+import { createLogger, logDestination } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './admin.ts';
 import { serve, work } from './serve.ts';
@@ -51,7 +51,7 @@ Commands:
 Configuration comes from the environment: see docs/configuration.md.`;
 
 async function withServices<T>(config: Config, fn: (s: Services, database: Database) => Promise<T>): Promise<T> {
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, logDestination(config.logFormat, process.stderr));
   const database = await openDatabase(config);
   let services: Services | undefined;
   try {

@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import { migrate, openDatabase } from '../platform/db/database.ts';
 import { Worker } from '../platform/jobs/worker.ts';
 import { DELIVERY_JOB, DELIVERY_POLL_MS } from '../platform/webhooks/deliveries.ts';
-import { createLogger } from '../platform/observability/logger.ts';
+import { createLogger, logDestination } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
 import { firstStart } from './first-start.ts';
 import { openUpstreams, type OpenedSources } from './upstreams.ts';
@@ -54,7 +54,7 @@ async function upstreams(config: Config, log: Services['log']): Promise<OpenedSo
 }
 
 export async function serve(config: Config): Promise<number> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, logDestination(config.logFormat));
   await assertPortFree(config.host, config.port);
   const database = await openDatabase(config);
   const applied = await migrate(database);
@@ -89,7 +89,7 @@ export async function serve(config: Config): Promise<number> {
 }
 
 export async function work(config: Config): Promise<number> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, logDestination(config.logFormat));
   const database = await openDatabase(config);
   await migrate(database);
   // With the sandbox, each worker runs its own simulator: same seed and size, same data set.
