@@ -1,14 +1,16 @@
-/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md and docs/endpoints.md. */
+/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md and docs/ops/metrics.md. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';
 import { errorsMarkdown } from '../src/platform/errors.ts';
 import { endpointsMarkdown } from './endpoints.ts';
+import { metricsMarkdown } from './metrics-doc.ts';
 
 export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/errors.md': errorsMarkdown,
   'docs/configuration.md': configurationMarkdown,
   'docs/endpoints.md': endpointsMarkdown,
+  'docs/ops/metrics.md': metricsMarkdown,
 };
 
 if (import.meta.main) {

@@ -18,7 +18,45 @@ test('healthz, readyz and Prometheus metrics answer without a key', async (t) =>
   await h.inject({ method: 'GET', url: '/v1' });
   const metrics = await h.inject({ method: 'GET', url: '/metrics' });
   assert.match(String(metrics.headers['content-type']), /^text\/plain/);
-  assert.match(metrics.body, /tramita_http_requests_total\{method="GET",route="\/v1",status="200"\} 1/);
+  assert.match(metrics.body, /tramita_http_requests_total\{method="GET",route="\/v1",class="reference",status="200"\} 1/);
+});
+
+test('readyz says what it checked: database, migrations, jobs being claimed, and each configured source', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const body = json(await h.inject({ method: 'GET', url: '/readyz' }));
+  assert.equal(body.status, 'ready');
+  assert.equal(body.database, 'ok');
+  assert.deepEqual(body.migrations, { pending: [] });
+  assert.equal(body.jobs.estado, 'em_dia');
+  const datajud = body.fontes.find((f: { nome: string }) => f.nome === 'DataJud');
+  assert.equal(datajud.sandbox, true);
+  assert.ok(['ok', 'desconhecido'].includes(datajud.estado));
+  // A due job nobody claims for ten minutes: no worker is taking jobs. Readiness still holds (an API process stays useful).
+  await h.services.jobs.enqueue({ kind: 'nobody.claims.this', payload: {}, runAt: new Date(Date.now() - 10 * 60_000) });
+  const stalled = await h.inject({ method: 'GET', url: '/readyz' });
+  assert.equal(stalled.statusCode, 200);
+  assert.equal(json(stalled).jobs.estado, 'atrasados');
+  assert.ok(json(stalled).jobs.atrasoSegundos >= 600);
+});
+
+test('every metric the Grafana dashboard and the Prometheus alerts use exists on /metrics', async (t) => {
+  const h = await createHarness({ defaultMetrics: true });
+  t.after(() => h.close());
+  const exposed = new Set([...(await h.inject({ method: 'GET', url: '/metrics' })).body.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+  const used = new Set<string>();
+  const dashboard = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/ops/grafana-dashboard.json'), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+  const exprs = [
+    ...dashboard.panels.flatMap((p) => p.targets.map((x) => x.expr)),
+    ...[...fs.readFileSync(path.join(PROJECT_ROOT, 'docs/ops/prometheus-alerts.yml'), 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!),
+  ];
+  assert.ok(exprs.length >= 20, `${exprs.length} expressions read`);
+  for (const expr of exprs) {
+    for (const [name] of expr.matchAll(/\b(?:tramita|nodejs|process)_[a-z0-9_]+/g)) used.add(name.replace(/_(bucket|sum|count)$/, ''));
+  }
+  const missing = [...used].filter((n) => !exposed.has(n));
+  assert.deepEqual(missing, [], `used by docs/ops but not on /metrics: ${missing.join(', ')}`);
+  assert.ok(used.has('tramita_webhook_deliveries_total') && used.has('tramita_upstream_requests_total') && used.has('tramita_job_lag_seconds'));
 });
 
 test('readyz is 503 when the database is gone', async (t) => {

@@ -15,6 +15,7 @@ import { firstStart } from './first-start.ts';
 import { openUpstreams, type OpenedSources } from './upstreams.ts';
 import { stopOnSignal } from './signals.ts';
 import { assertPortFree } from './startup-failure.ts';
+import { logUpstreamsTo } from '../platform/observability/upstreams.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
 function startWorkers(s: Services, capabilities: Capabilities): { id: string; stop(): Promise<void> } {
@@ -55,6 +56,7 @@ async function upstreams(config: Config, log: Services['log']): Promise<OpenedSo
 
 export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel, logDestination(config.logFormat));
+  logUpstreamsTo(log.child({ component: 'upstreams' }));
   await assertPortFree(config.host, config.port);
   const database = await openDatabase(config);
   const applied = await migrate(database);
@@ -90,6 +92,7 @@ export async function serve(config: Config): Promise<number> {
 
 export async function work(config: Config): Promise<number> {
   const log = createLogger(config.logLevel, logDestination(config.logFormat));
+  logUpstreamsTo(log.child({ component: 'upstreams' }));
   const database = await openDatabase(config);
   await migrate(database);
   // With the sandbox, each worker runs its own simulator: same seed and size, same data set.

@@ -45,6 +45,8 @@ export interface UpstreamTuning {
 export interface HttpUpstreamOptions extends UpstreamTuning {
   /** Everything up to the paths the connector asks, e.g. `https://digital.stf.jus.br/decisoes-publicacoes/api/public`. */
   baseUrl: string;
+  /** The source's short name: metrics' `source` label and its budget's name (`stf`, `dje-eleitoral`). */
+  source: string;
   /** How messages name the upstream (`STF`, `DJE eleitoral`). */
   label: string;
   /** Answers may carry personal data (warrants): failure messages then never quote the body. */
@@ -83,7 +85,7 @@ export class HttpUpstream {
     this.#delays = o.retryDelaysMs ?? [2_000, 8_000];
     this.#maxRetryAfterMs = o.maxRetryAfterMs ?? 60_000;
     this.#sleep = o.sleep ?? realSleep;
-    this.#budget = new RequestBudget({ perMinute: o.perMinute ?? 60, sleep: this.#sleep });
+    this.#budget = new RequestBudget({ perMinute: o.perMinute ?? 60, sleep: this.#sleep, name: o.source });
     const ca = o.caFile ? [...rootCertificates, readFileSync(o.caFile, 'utf8')] : undefined;
     const backstop = this.timeoutMs + 1_000;
     this.#agent = new Agent({ connections: 2, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca } } : {}) });

@@ -16,6 +16,7 @@ import { WarrantsConnector } from './warrants/connector.ts';
 import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
 import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
+import { registerUpstreams } from '../platform/observability/upstreams.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
@@ -96,6 +97,20 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
     baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: !config.tjrjPrecatoriosUrl && simulated !== null,
     timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
   });
+  // What the metrics, the logs and the sources' states call each one (platform/observability/upstreams.ts).
+  const simulatedUnless = (configured: string | undefined) => simulated !== null && !configured;
+  registerUpstreams([
+    { name: 'datajud', baseUrl: datajudUrl, sandbox: simulated !== null },
+    { name: 'djen', baseUrl: djenUrl, sandbox: simulatedUnless(config.djenUrl) },
+    ...(portalUrl ? [{ name: 'portal', baseUrl: portalUrl, sandbox: simulated !== null }] : []),
+    ...(model ? [{ name: 'modelo', baseUrl: config.summaryUrl ?? simulated!.llmUrl, sandbox: simulatedUnless(config.summaryUrl) }] : []),
+    { name: 'stf', baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: simulatedUnless(config.stfUrl) },
+    { name: 'dje-eleitoral', baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: simulatedUnless(config.djeUrl) },
+    ...(gazettes.mural ? [{ name: 'mural', baseUrl: config.muralProviderUrl ?? simulated!.muralProviderUrl, sandbox: simulatedUnless(config.muralProviderUrl) }] : []),
+    ...(gazettes.warrants ? [{ name: 'mandados', baseUrl: config.warrantsProviderUrl ?? simulated!.warrantsProviderUrl, sandbox: simulatedUnless(config.warrantsProviderUrl) }] : []),
+    { name: 'protocolo', baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: simulatedUnless(config.protocoloUrl) },
+    { name: 'tjrj', baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: simulatedUnless(config.tjrjPrecatoriosUrl) },
+  ]);
   return {
     cases: datajud, details, publications, model, ...gazettes, administrative, tjrj,
     async close() {

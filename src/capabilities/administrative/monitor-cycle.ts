@@ -8,6 +8,7 @@
  * the NUP. A failed lookup (5xx, timeout, captcha page…) is a warn line and `ultimo_erro` on its
  * monitors, which stay due; the other NUPs go on.
  */
+import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
@@ -57,6 +58,7 @@ export async function checkDueAdminMonitors(s: Services, service: Administrative
       found = (await service.refresh(nup)) !== null;
     } catch (err) {
       summary.failedNups++;
+      telemetry.monitorChecks.labels('processos_administrativos', 'failed').inc(monitors.length);
       if (err instanceof SourceError) log.warn({ nup, monitors: monitors.map((m) => m.id), failure: err.failure }, 'administrative monitor check: source failed');
       else log.error({ err, nup }, 'administrative monitor check failed');
       const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
@@ -69,7 +71,10 @@ export async function checkDueAdminMonitors(s: Services, service: Administrative
         situacao: found ? 'ENCONTRADO' : 'NAO_ENCONTRADO', verificacoes: eb('verificacoes', '+', 1), ultimo_erro: null, ultima_verificacao_em: iso(now),
         proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))), atualizado_em: iso(now),
       })).where('id', '=', m.id).where('status', '=', 'ATIVO').where('proxima_verificacao_em', '=', m.proxima_verificacao_em).executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 1) summary.checked++;
+      if (Number(done.numUpdatedRows) === 1) {
+        summary.checked++;
+        telemetry.monitorChecks.labels('processos_administrativos', 'ok').inc();
+      }
     }
   }
   return summary;

@@ -16,6 +16,10 @@ export const SourcesStatus = Type.Array(Type.Object({
   configurada: Type.Boolean({ description: 'false: the operations it serves answer 503 SOURCE_NOT_CONFIGURED (or, for the portal, 422 DETAILS_UNAVAILABLE).' }),
   sandbox: Type.Boolean({ description: 'true: the sandbox\'s simulator answers (fictitious data).' }),
   provedor: Type.Boolean({ description: 'Served through a provider the operator configures (docs/providers.md).' }),
+  estado: Type.Union([Type.Literal('ok'), Type.Literal('falhando'), Type.Literal('desconhecido'), Type.Literal('nao_configurada')], {
+    description: 'What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one succeeds; desconhecido before any request.',
+  }),
+  ultimaFalha: Type.Union([Type.Object({ tipo: Type.String(), em: Type.String({ format: 'date-time' }) }), Type.Null()]),
 }), { description: 'The sources of this deployment.' });
 
 const Catalog = Type.Object({

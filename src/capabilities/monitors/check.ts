@@ -13,6 +13,7 @@
  * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
  * are tried again at the next cycle, while the other aliases go on.
  */
+import { telemetry } from '../../platform/observability/telemetry.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -72,7 +73,10 @@ export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Lo
       log.error({ err, alias }, 'case monitor check failed');
     }
     if (checked === null) summary.failedAliases++;
-    else summary.checked += checked;
+    else {
+      summary.checked += checked;
+      telemetry.monitorChecks.labels('processos', 'ok').inc(checked);
+    }
   });
   return summary;
 }
@@ -89,6 +93,7 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
     if (err instanceof SourceError) log.warn({ alias, monitors: monitors.length, failure: err.failure }, 'case monitor check: upstream failed');
     else log.error({ err, alias }, 'case monitor check failed');
     await recordFailure(s.db, monitors, failureMessage(err, now), now);
+    telemetry.monitorChecks.labels('processos', 'failed').inc(monitors.length);
     return null;
   }
   const after = await movementTotals(s.db, [...found.keys()]);

@@ -8,6 +8,7 @@
  *    nothing, charges nothing, and leaves the radar due for the next cycle.
  * DESATIVADO radars are never touched again (spec §3.2).
  */
+import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
 import { jobOrigin } from '../../platform/billing/ledger.ts';
 import { addMs, iso } from '../../platform/clock.ts';
@@ -39,8 +40,14 @@ export function radarCycleJob(m: RadarParts): JobHandler {
 async function renewDue(m: RadarParts, log: Logger): Promise<void> {
   for (const radar of await m.store.dueForRenewal(iso(m.services.clock.now()), BATCH)) {
     try {
-      await renew(m, radar);
+      const outcome = await renew(m, radar);
+      if (outcome === 'renewed') telemetry.renewals.labels('radars', 'charged').inc();
+      if (outcome === 'suspended') {
+        telemetry.renewals.labels('radars', 'suspended').inc();
+        log.warn({ radarId: radar.id, account: radar.account_id }, 'radar suspended: the balance did not cover its renewal');
+      }
     } catch (err) {
+      telemetry.renewals.labels('radars', 'failed').inc();
       log.error({ err, radarId: radar.id }, 'radar renewal failed');
     }
   }
@@ -79,9 +86,12 @@ async function checkDue(m: RadarParts, log: Logger): Promise<void> {
     if (radar?.status !== 'ATIVO') continue;
     try {
       await checkRadar(m, radar);
+      telemetry.monitorChecks.labels('radars', 'ok').inc();
     } catch (err) {
+      telemetry.monitorChecks.labels('radars', 'failed').inc();
       // Already recorded on the radar; an upstream failure is expected now and then, anything else is a bug.
-      if (!(err instanceof SourceError)) log.error({ err, radarId: radar.id }, 'radar check failed');
+      if (err instanceof SourceError) log.warn({ radarId: radar.id, account: radar.account_id, source: err.source, failure: err.failure }, 'radar check: source failed; tried again at the next cycle');
+      else log.error({ err, radarId: radar.id }, 'radar check failed');
     }
   }
 }

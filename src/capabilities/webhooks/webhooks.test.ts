@@ -382,3 +382,33 @@ test('a restart in the middle of the ladder: a new process on the same database 
     await failing.close();
   }
 });
+
+/** A counter's value in /metrics (0 when the series does not exist yet). */
+async function metricValue(series: string): Promise<number> {
+  const text = (await h.inject({ method: 'GET', url: '/metrics' })).body;
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+test('a delivery to a closed port: one warn line with the ids to find it, and the failure counter moves', async () => {
+  const closed = await receiver();
+  await closed.close(); // the port is free now: nothing listens
+  const { acc } = await configured({ token: 'token-do-receptor-abc' }, closed.url);
+  const series = 'tramita_webhook_deliveries_total{outcome="failed",attempt="1"}';
+  const before = await metricValue(series);
+  const eventId = await emit(acc.accountId);
+  const from = h.logs.length;
+  await h.runJobs();
+  assert.equal(await metricValue(series), before + 1);
+  const lines = h.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'webhook delivery attempt failed; retried later');
+  assert.equal(lines.length, 1, h.logs.slice(from).join(''));
+  const [d] = await deliveriesOf(acc);
+  assert.equal(lines[0]!.level, 40, 'warn');
+  assert.equal(lines[0]!.delivery, d.id);
+  assert.equal(lines[0]!.account, acc.accountId);
+  assert.equal(lines[0]!.event, eventId);
+  assert.equal(lines[0]!.attempt, 1);
+  assert.match(String(lines[0]!.error), /ECONNREFUSED/);
+  assert.ok(lines[0]!.nextAttemptAt);
+  assert.ok(!h.logs.slice(from).join('').includes('token-do-receptor-abc'), 'the bearer token is not in the line');
+});

@@ -11,6 +11,7 @@
  * with SQLITE_BUSY_SNAPSHOT and the whole batch is refused uncharged, never written from a stale read.
  * The CHECK (balance_centavos >= 0) still stands behind the arithmetic.
  */
+import { countDebit } from '../observability/telemetry.ts';
 import type { Clock } from '../clock.ts';
 import { iso } from '../clock.ts';
 import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
@@ -88,7 +89,10 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
         b.left -= c.centavos;
         const searchLogId = newId('sl');
         logs.push([searchLogId, c.accountId, c.requestId, c.queryType, c.method, c.path, c.statusCode, c.centavos, now]);
-        if (c.centavos > 0) rows.push([newId('led'), c.accountId, 'debit', -c.centavos, b.left, c.operationId, c.queryType, searchLogId, null, now]);
+        if (c.centavos > 0) {
+          rows.push([newId('led'), c.accountId, 'debit', -c.centavos, b.left, c.operationId, c.queryType, searchLogId, null, now]);
+          countDebit(c.queryType, c.centavos);
+        }
         return { ok: true, value: { searchLogId, remaining: b.left } };
       });
       insert('search_logs', SEARCH_LOG_COLUMNS, logs);

@@ -7,6 +7,7 @@
  * The request path's charges run through `charge` (or `transact` with `chargeIn`, when more must commit
  * with them): on SQLite they share a commit (db/group-commit.ts), written in bulk (charge-batch.ts).
  */
+import { countDebit } from '../observability/telemetry.ts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, LedgerTable } from '../db/schema.ts';
@@ -152,7 +153,11 @@ export class Ledger {
     await this.#recordSearch(trx, searchLogId, c, centavos);
     let remaining: number | undefined;
     for (const d of c.debits) {
-      if (d.centavos > 0) remaining = await this.#debit(trx, c, d, searchLogId);
+      if (d.centavos > 0) {
+        remaining = await this.#debit(trx, c, d, searchLogId);
+        // Counted when written: a transaction that then rolls back (rare) was counted too. The ledger is the account of record.
+        countDebit(c.queryType, d.centavos);
+      }
     }
     remaining ??= (await this.#balanceIn(trx, c.accountId)) ?? 0;
     return { searchLogId, centavos, remaining };

@@ -63,6 +63,12 @@ export async function migrate(database: Database): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Migrations this code has that the database has not applied (a process started before a `tramita migrate`, or a newer one). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const all = await new Migrator({ db: database.db, provider }).getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
+}
+
 export async function ping(database: Database): Promise<void> {
   await sql`select 1`.execute(database.db);
 }

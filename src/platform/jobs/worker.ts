@@ -10,6 +10,7 @@ import type { DB } from '../db/schema.ts';
 import { addMs, type Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { Job, JobQueue, KindFilter } from './queue.ts';
+import { telemetry } from '../observability/telemetry.ts';
 
 /** Done (`{}`), due again at `retryAt`, or failed for good. */
 export type SettleOutcome = { retryAt?: undefined; failed?: undefined } | { retryAt: Date; error: string } | { failed: string };
@@ -148,9 +149,11 @@ export class Worker {
       } catch (err) {
         log.error({ err, job: job.id, kind: job.kind }, 'settling an exhausted job failed');
       }
+      telemetry.jobRuns.labels(job.kind, 'exhausted').inc();
       await queue.fail(job.id, this.id, error);
       return;
     }
+    const began = performance.now();
     const renewal = setInterval(() => void queue.renew(job.id, this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));
     renewal.unref();
     let settled = false;
@@ -162,20 +165,25 @@ export class Worker {
     };
     try {
       const again = await handler.run(JSON.parse(job.payload), { job, clock, log: log.child({ job: job.id, kind: job.kind }), settleWithin });
+      telemetry.jobRuns.labels(job.kind, 'done').inc();
       if (settled) return;
       if (again) await queue.reschedule(job.id, this.id, again, { resetAttempts: true });
       else await queue.complete(job.id, this.id);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
+        telemetry.jobRuns.labels(job.kind, 'failed').inc();
         log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, err: message }, 'job failed for good');
         await queue.fail(job.id, this.id, message);
       } else {
         const delay = (handler.retryDelayMs ?? defaultRetryDelayMs)(job.attempts);
+        telemetry.jobRuns.labels(job.kind, 'retry').inc();
+        log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, of: job.max_attempts, retryInMs: delay, err: message }, 'job failed; it runs again later');
         await queue.reschedule(job.id, this.id, addMs(clock.now(), delay), { error: message });
       }
     } finally {
       clearInterval(renewal);
+      telemetry.jobDuration.labels(job.kind).observe((performance.now() - began) / 1000);
     }
   }
 }

@@ -7,6 +7,7 @@
  * longer covers the price suspends the monitor (SUSPENSO): no checks, no charges, no news until it is
  * created again (POST), which starts a new paid period.
  */
+import { telemetry } from '../observability/telemetry.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import { jobOrigin, type DebitLine } from '../billing/ledger.ts';
@@ -78,13 +79,21 @@ export async function renewDue<R extends RenewableRow>(s: Services, plan: Renewa
   const summary: RenewalSummary = { renewed: 0, suspended: 0, failedRenewals: 0 };
   for (const m of await dueForRenewal<R>(s.db, plan.table, iso(now))) {
     try {
-      if (await renewOne(s, plan, m, now)) summary.renewed++;
+      if (await renewOne(s, plan, m, now)) {
+        summary.renewed++;
+        telemetry.renewals.labels(plan.table, 'charged').inc();
+      }
     } catch (err) {
       if (isApiError(err) && err.code === 'INSUFFICIENT_CREDITS') {
-        if (await suspend(s, plan, m, now)) summary.suspended++;
+        if (await suspend(s, plan, m, now)) {
+          summary.suspended++;
+          telemetry.renewals.labels(plan.table, 'suspended').inc();
+          log.warn({ monitor: m.id, account: m.account_id, kind: plan.table, priceCentavos: m.preco_centavos }, `${plan.label} suspended: the balance did not cover its renewal`);
+        }
         continue;
       }
       summary.failedRenewals++;
+      telemetry.renewals.labels(plan.table, 'failed').inc();
       log.error({ err, monitor: m.id }, `${plan.label} renewal failed`);
     }
   }

@@ -12,8 +12,8 @@ export function httpMetrics(opts: { defaultMetrics: boolean }): HttpMetrics {
   const registry = new Registry();
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
-    name: 'tramita_http_requests_total', help: 'HTTP responses by route pattern, method and status.',
-    labelNames: ['method', 'route', 'status'] as const, registers: [registry],
+    name: 'tramita_http_requests_total', help: 'HTTP responses by route pattern, method, route class (spec §8: the rate-limit classes; "ops" for /healthz, /readyz, /metrics and the docs) and status.',
+    labelNames: ['method', 'route', 'class', 'status'] as const, registers: [registry],
   });
   const duration = new Histogram({
     name: 'tramita_http_request_duration_seconds', help: 'Time to answer, by route pattern.',
@@ -29,7 +29,8 @@ export function httpMetrics(opts: { defaultMetrics: boolean }): HttpMetrics {
     const key = `${req.method} ${route} ${status}`;
     let s = series.get(key);
     if (!s) {
-      const counter = requests.labels(req.method, route, status);
+      const routeClass = (req.routeOptions.config as { tramita?: { class?: string } } | undefined)?.tramita?.class ?? 'ops';
+      const counter = requests.labels(req.method, route, routeClass, status);
       const histogram = duration.labels(req.method, route);
       s = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
       series.set(key, s);

@@ -17,6 +17,7 @@ import type { Services } from '../services.ts';
 import { DELIVERY_JOB, INTERRUPTED_ATTEMPT } from './deliveries.ts';
 import type { SendResult } from './send.ts';
 import { signDelivery } from './sign.ts';
+import { telemetry } from '../observability/telemetry.ts';
 
 export interface AttemptOptions {
   /** A test delivery is sent even while the webhook is inactive. */
@@ -59,7 +60,20 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
     attempt, url, startedAt: iso(startedAt), statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
     responseExcerpt: result.responseExcerpt, nextAttemptAt: next && iso(next), status: result.ok ? 'ENTREGUE' : last ? 'FALHOU' : 'PENDENTE',
   }, o.also && ((trx) => o.also!(trx, result, next)));
+  observeAttempt(s, delivery, attempt, result, last, next);
   return result;
+}
+
+/** Every attempt moves the delivery metrics; a failed one is a warn line with the ids to find it (never the URL: it may carry a token). */
+function observeAttempt(s: Services, d: { id: string; account_id: string; event_id: string; event_name: string }, attempt: number, r: SendResult, last: boolean, next: Date | null): void {
+  const outcome = r.ok ? 'delivered' : last ? 'gave_up' : 'failed';
+  telemetry.deliveries.labels(outcome, String(attempt)).inc();
+  telemetry.deliveryDuration.labels(outcome).observe(r.latencyMs / 1000);
+  if (r.ok) return;
+  s.log.warn({
+    delivery: d.id, account: d.account_id, event: d.event_id, eventName: d.event_name, attempt, status: r.statusCode, error: r.error,
+    latencyMs: r.latencyMs, nextAttemptAt: next && iso(next),
+  }, last ? 'webhook delivery failed for good (FALHOU)' : 'webhook delivery attempt failed; retried later');
 }
 
 export function deliveryJob(s: Services): JobHandler {

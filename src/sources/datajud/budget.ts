@@ -8,6 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { raceAbort } from './concurrency.ts';
+import { budgetSpent, watchBudget } from '../../platform/observability/upstreams.ts';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -26,6 +27,8 @@ export interface RequestBudgetOptions {
   sleep?: Sleep;
   /** The rolling window; 60 000 ms unless a test says otherwise. */
   windowMs?: number;
+  /** The source it paces (metrics' `source` label, the warn line when it is spent). */
+  name?: string;
   /** Called at each grant with its time (metrics, tests). */
   onGrant?: (atMs: number) => void;
 }
@@ -36,6 +39,7 @@ export class RequestBudget {
   readonly #clock: Clock;
   readonly #sleep: Sleep;
   readonly #onGrant: ((atMs: number) => void) | undefined;
+  readonly #name: string | undefined;
   /** Grant times (ms), oldest first; `#head` skips the expired ones without shifting the array. */
   #grants: number[] = [];
   #head = 0;
@@ -49,6 +53,16 @@ export class RequestBudget {
     this.#clock = options.clock ?? systemClock;
     this.#sleep = options.sleep ?? realSleep;
     this.#onGrant = options.onGrant;
+    this.#name = options.name;
+    if (options.name) watchBudget(options.name, this);
+  }
+
+  /** Requests that may still go in the current window without waiting. */
+  remaining(): number {
+    const since = this.#clock.now().getTime() - this.#windowMs;
+    let used = 0;
+    for (let i = this.#grants.length - 1; i >= this.#head && this.#grants[i]! > since; i--) used++;
+    return Math.max(0, this.perMinute - used);
   }
 
   /** Requests granted so far (for stats and tests). */
@@ -65,11 +79,12 @@ export class RequestBudget {
   }
 
   async #waitForSlot(signal: AbortSignal | undefined): Promise<void> {
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       // An aborted caller gives its turn away without taking a slot.
       signal?.throwIfAborted();
       const waitMs = this.#tryTake();
       if (waitMs === 0) return;
+      if (!waited && this.#name) budgetSpent(this.#name, this.perMinute, waitMs);
       await this.#sleep(waitMs, signal);
     }
   }

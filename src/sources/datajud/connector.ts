@@ -82,7 +82,7 @@ export class DataJudConnector implements CaseMetadataSource {
     this.#client = new DataJudClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs, connections: maxInFlight, clock });
     this.#transport = new DataJudTransport({
       client: this.#client,
-      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep }),
+      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'datajud' }),
       maxInFlight,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       sleep,

@@ -37,7 +37,7 @@ export class DjeConnector implements ElectoralGazetteSource {
 
   constructor(o: DjeConnectorOptions) {
     this.info = { name: 'DJE eleitoral', sandbox: o.sandbox ?? false };
-    this.#http = new HttpUpstream({ ...o, label: 'DJE eleitoral', error: fail });
+    this.#http = new HttpUpstream({ ...o, source: 'dje-eleitoral', label: 'DJE eleitoral', error: fail });
   }
 
   async editions(tribunal: string, day: string, signal?: AbortSignal): Promise<ElectoralEditionRecord[]> {

@@ -70,7 +70,7 @@ export class DjenConnector implements PublicationSource {
     this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
     this.#client = new DjenClient({ baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, onHeaders: (h) => gate.note(h) });
     this.#transport = new DjenTransport({
-      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep }),
+      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'djen' }),
       gate,
       maxInFlight,
       retry: { ...DEFAULT_DJEN_RETRY, ...options.retry },

@@ -47,7 +47,7 @@ export class MuralConnector implements MuralSource {
   constructor(o: MuralConnectorOptions) {
     this.info = { name: 'Mural eleitoral', sandbox: o.sandbox ?? false };
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
-    this.#http = new HttpUpstream({ ...o, label: 'The mural provider', error: fail });
+    this.#http = new HttpUpstream({ ...o, source: 'mural', label: 'The mural provider', error: fail });
   }
 
   async search(q: MuralQuery, signal?: AbortSignal): Promise<MuralPage> {

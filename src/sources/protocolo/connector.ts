@@ -24,7 +24,7 @@ export class ProtocoloConnector implements AdministrativeSource {
 
   constructor(o: ProtocoloConnectorOptions) {
     this.info = { name: 'Protocolo Integrado', sandbox: o.sandbox ?? false };
-    this.#http = new HttpUpstream({ ...o, label: 'Protocolo Integrado', error: fail });
+    this.#http = new HttpUpstream({ ...o, source: 'protocolo', label: 'Protocolo Integrado', error: fail });
   }
 
   async lookup(nup: string, signal?: AbortSignal): Promise<AdministrativeProcessRecord | null> {

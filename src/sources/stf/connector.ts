@@ -73,7 +73,7 @@ export class StfConnector implements StfGazetteSource {
   constructor(options: StfConnectorOptions) {
     this.info = { name: 'STF', sandbox: options.sandbox ?? false };
     this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
-    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, label: 'STF', error: fail });
+    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, source: 'stf', label: 'STF', error: fail });
   }
 
   async lastDay(signal?: AbortSignal): Promise<string> {

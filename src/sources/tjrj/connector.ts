@@ -19,7 +19,7 @@ export class TjrjConnector implements TjrjPrecatorioSource {
 
   constructor(o: UpstreamTuning & { baseUrl: string; sandbox?: boolean }) {
     this.info = { name: 'TJRJ precatórios', sandbox: o.sandbox ?? false };
-    this.#http = new HttpUpstream({ ...o, label: 'TJRJ (precatórios)', error: fail });
+    this.#http = new HttpUpstream({ ...o, source: 'tjrj', label: 'TJRJ (precatórios)', error: fail });
   }
 
   async entities(signal?: AbortSignal): Promise<DebtorEntity[]> {

@@ -64,7 +64,7 @@ export class WarrantsConnector implements WarrantsSource {
     this.supports = o.protocol === 'predictus' ? ['cpf'] : ['cpf', 'numeroPeca'];
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
     // A warrant query is answered once or not at all: a retry after a timeout would repeat a slow provider's work.
-    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, personalData: true, label: 'The warrants provider', error: fail });
+    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, personalData: true, source: 'mandados', label: 'The warrants provider', error: fail });
   }
 
   async query(q: WarrantQuery, signal?: AbortSignal): Promise<WarrantRecord[]> {

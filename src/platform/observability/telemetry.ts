@@ -1,0 +1,76 @@
+/**
+ * What an operator graphs about the work behind the requests (issue 19, item 2): jobs, webhook
+ * deliveries, upstream requests and their budgets, credits charged, monitors. One process-wide
+ * registry, like Prometheus' own default (connectors, workers and the ledger live once per process);
+ * `/metrics` serves it with the app's HTTP series. Every label is bounded: job kinds, source names,
+ * query types, monitor kinds, outcomes; never an id, a URL or an account. Names and labels are listed
+ * in docs/ops/metrics.md; docs/ops/ has a Grafana dashboard and Prometheus alerts that use them.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const registry = new Registry();
+const registers = [registry];
+
+/** Seconds buckets for things that wait on other servers (upstreams, webhook receivers). */
+const REMOTE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 60];
+
+export const telemetry = {
+  registry,
+
+  jobRuns: new Counter({
+    name: 'tramita_job_runs_total', help: 'Job runs by kind and outcome: done, retry (failed, due again), failed (for good), exhausted (every attempt interrupted).',
+    labelNames: ['kind', 'outcome'] as const, registers,
+  }),
+  jobDuration: new Histogram({
+    name: 'tramita_job_duration_seconds', help: 'Time one job run took, by kind.',
+    labelNames: ['kind'] as const, buckets: [0.01, 0.05, 0.25, 1, 5, 30, 120, 600], registers,
+  }),
+  /** Set at each scrape from the jobs table (operations/metrics-snapshot.ts). */
+  jobs: new Gauge({ name: 'tramita_jobs', help: 'Jobs in the queue by kind and state: queued (due or not), running (leased), failed (kept for inspection).', labelNames: ['kind', 'state'] as const, registers }),
+  jobLag: new Gauge({ name: 'tramita_job_lag_seconds', help: 'How long the oldest due, unclaimed job of each kind has waited past its time.', labelNames: ['kind'] as const, registers }),
+
+  deliveries: new Counter({
+    name: 'tramita_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (delivered, failed: retried later, gave_up: the last attempt failed) and attempt number.',
+    labelNames: ['outcome', 'attempt'] as const, registers,
+  }),
+  deliveryDuration: new Histogram({ name: 'tramita_webhook_delivery_duration_seconds', help: 'Time a receiver took to answer one attempt, by outcome.', labelNames: ['outcome'] as const, buckets: REMOTE_BUCKETS, registers }),
+  oldestPendingDelivery: new Gauge({ name: 'tramita_webhook_oldest_pending_seconds', help: 'Age of the oldest delivery still PENDENTE (0 when none).', registers }),
+
+  upstreamRequests: new Counter({
+    name: 'tramita_upstream_requests_total', help: 'Requests to upstream sources by source and outcome: ok, client_error (4xx), rate_limited (429), server_error (5xx), timeout, network.',
+    labelNames: ['source', 'outcome'] as const, registers,
+  }),
+  upstreamDuration: new Histogram({ name: 'tramita_upstream_request_duration_seconds', help: 'Time to an upstream\'s response headers, by source.', labelNames: ['source'] as const, buckets: REMOTE_BUCKETS, registers }),
+  budgetRemaining: new Gauge({ name: 'tramita_upstream_budget_remaining', help: 'Requests left in the current minute of each source\'s budget in this process.', labelNames: ['source'] as const, registers }),
+  budgetWaits: new Counter({ name: 'tramita_upstream_budget_waits_total', help: 'Requests that had to wait because the source\'s per-minute budget was spent.', labelNames: ['source'] as const, registers }),
+
+  charges: new Counter({ name: 'tramita_charges_total', help: 'Debits written, by query type.', labelNames: ['query_type'] as const, registers }),
+  chargedCentavos: new Counter({ name: 'tramita_credits_charged_centavos_total', help: 'Centavos debited, by query type.', labelNames: ['query_type'] as const, registers }),
+
+  monitorsActive: new Gauge({ name: 'tramita_monitors_active', help: 'Active monitors and radars by kind (set at each scrape).', labelNames: ['kind'] as const, registers }),
+  monitorChecks: new Counter({ name: 'tramita_monitor_checks_total', help: 'Monitor and radar checks by kind and outcome (ok, failed).', labelNames: ['kind', 'outcome'] as const, registers }),
+  renewals: new Counter({ name: 'tramita_monitor_renewals_total', help: 'Monthly renewals of paid monitors by kind and outcome: charged, suspended (no credits), failed (tried again next cycle).', labelNames: ['kind', 'outcome'] as const, registers }),
+};
+
+/** Counts one upstream request's outcome; the HTTP status decides, an error's kind otherwise. */
+export function upstreamOutcome(status: number | undefined, errorName?: string): string {
+  if (status === undefined) return errorName === 'TimeoutError' || /timeout/i.test(errorName ?? '') ? 'timeout' : 'network';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server_error';
+  if (status >= 400) return 'client_error';
+  return 'ok';
+}
+
+/** Children per query type, kept: a debit is on the hot path, and prom-client hashes labels on every call. */
+const debitSeries = new Map<string, { count: { inc(): void }; centavos: { inc(n: number): void } }>();
+
+/** One debit written (the ledger's two write paths call this). */
+export function countDebit(queryType: string, centavos: number): void {
+  let s = debitSeries.get(queryType);
+  if (!s) {
+    s = { count: telemetry.charges.labels(queryType), centavos: telemetry.chargedCentavos.labels(queryType) };
+    debitSeries.set(queryType, s);
+  }
+  s.count.inc();
+  s.centavos.inc(centavos);
+}
