@@ -3,6 +3,8 @@
  * when DATABASE_URL is set (a new database created from it and dropped at close), so the same tests
  * run on both engines.
  */
+import { scanLogLine } from './log-scan.ts';
+import { logUpstreamsTo } from '../src/platform/observability/upstreams.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,10 +126,20 @@ export function testPrices(extra: Record<string, number> = {}): PriceFile {
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: opts.captureLogs ? 'info' : 'silent', ...TEST_SANDBOX_ENV, ...opts.env }, { ...fresh.config, ...opts.config });
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'info', ...TEST_SANDBOX_ENV, ...opts.env }, { ...fresh.config, ...opts.config });
   const logs: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
-  const log = createLogger(config.logLevel, opts.captureLogs ? sink : undefined);
+  // Every line is scanned for keys, secrets, tokens and CPFs (test/log-scan.ts); kept only when the test reads them.
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      const line = String(chunk);
+      scanLogLine(line);
+      if (opts.captureLogs) logs.push(line);
+      cb();
+    },
+  });
+  const log = createLogger(config.logLevel, sink);
+  // As serve and worker do: upstream failures are warn lines of this logger (process-wide: the last harness made wins).
+  logUpstreamsTo(log);
   await migrate(fresh.database);
   const clock = opts.clock ?? systemClock;
   const sources = await openUpstreams(config, { clock });

@@ -120,3 +120,34 @@ test('GET /v1 lists the catalog generated from the registered routes, with auth 
   assert.deepEqual({ price: charged.price, queryType: charged.queryType, async: charged.async, routeClass: charged.routeClass }, { price: 0.05, queryType: 'test.lookup', async: true, routeClass: 'lookup' });
   assert.ok(body.resources.some((r: any) => r.path === '/v1/requests/{requestId}'));
 });
+
+test('an upstream failing: warn lines naming the source and the path without its query, the metrics move, and GET /v1 says falhando', async (t) => {
+  const h = await createHarness({ captureLogs: true, env: { TRAMITA_DEV_TIME_SCALE: '1000' } });
+  t.after(() => h.close());
+  const sandbox = h.sources.sandbox!;
+  const a = await h.createAccount({ credits: 10_000 });
+  const cnj = sandbox.dataset.cases.find((c) => c.court.datajudAlias && c.filedAt <= Date.now())!.numero;
+  const metric = async (series: string) => {
+    const line = (await h.inject({ method: 'GET', url: '/metrics' })).body.split('\n').find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.split(' ')[1]) : 0;
+  };
+  const series = 'tramita_upstream_requests_total{source="datajud",outcome="server_error"}';
+  const before = await metric(series);
+  await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ upstream: 'datajud', status: 500, times: 50 }) });
+  const from = h.logs.length;
+  const res = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${cnj}`, headers: a.headers });
+  assert.equal(res.statusCode, 503, res.body);
+  assert.equal(json(res).error.code, 'SOURCE_UNAVAILABLE');
+  const failures = await metric(series) - before;
+  assert.ok(failures >= 3, `${failures} failed requests counted (the connector retries)`);
+  const lines = h.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'upstream datajud: server_error');
+  assert.equal(lines.length, failures, 'one warn line per failed request');
+  assert.ok(lines.every((l) => l.level === 40 && l.source === 'datajud' && l.status === 500 && !String(l.path).includes('?')));
+  const catalog = json(await h.inject({ method: 'GET', url: '/v1' }));
+  assert.equal(catalog.data.fontes.find((f: { nome: string }) => f.nome === 'DataJud').estado, 'falhando');
+  assert.equal(catalog.data.fontes.find((f: { nome: string }) => f.nome === 'DataJud').ultimaFalha.tipo, 'server_error');
+
+  await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+  assert.equal((await h.inject({ method: 'GET', url: `/v1/processos/cnj/${cnj}`, headers: a.headers })).statusCode, 200);
+  assert.equal(json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes.find((f: { nome: string }) => f.nome === 'DataJud').estado, 'ok', 'one success and it is ok again');
+});

@@ -105,7 +105,7 @@ test('without a provider: 503 SOURCE_NOT_CONFIGURED naming the setting, never ch
       assert.match(json(res).error.message, /provedor/);
     }
     const catalog = json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes;
-    assert.deepEqual(catalog.find((f: any) => f.nome === 'Mural eleitoral'), { nome: 'Mural eleitoral', serve: 'mural eletrônico do TSE e dos TREs', configurada: false, sandbox: false, provedor: true });
+    assert.deepEqual(catalog.find((f: any) => f.nome === 'Mural eleitoral'), { nome: 'Mural eleitoral', serve: 'mural eletrônico do TSE e dos TREs', configurada: false, sandbox: false, provedor: true, estado: 'nao_configurada', ultimaFalha: null });
     const integrador = json(await get(acc, '/v1/integrador')).data.fontes;
     assert.equal(integrador.find((f: any) => f.nome === 'STF').configurada, true);
     assert.equal(integrador.find((f: any) => f.nome === 'Mural eleitoral').configurada, false);
