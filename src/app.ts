@@ -12,6 +12,7 @@ import type { Capabilities } from './capabilities/index.ts';
 import { newId } from './platform/ids.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './platform/http/error-handler.ts';
 import { installGate } from './platform/http/gate.ts';
+import { SharedWindows } from './platform/http/shared-windows.ts';
 import { buildValidator } from './platform/http/validation.ts';
 import { buildSerializer } from './platform/http/lazy-compile.ts';
 import { installJsonBody } from './platform/http/json-body.ts';
@@ -74,7 +75,9 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   installErrorHandling(app);
   installJsonBody(app);
   // request id → auth → rate limit, as one hook (gate.ts).
-  installGate(app, services.accounts, config.rateLimits);
+  // On PostgreSQL every API process counts into the same windows (http/shared-windows.ts).
+  const shared = services.database.engine === 'postgres' ? new SharedWindows(services.db, services.log, config.rateLimitSyncMs) : undefined;
+  installGate(app, services.accounts, config.rateLimits, shared);
   // Callback-style: on every request, an async hook's promise is pure overhead.
   app.addHook('onResponse', (req, reply, done) => {
     metrics.observe(req, reply);

@@ -30,6 +30,7 @@ export interface Config {
   idempotencyTtlHours: number;
   pricesFile: string;
   rateLimits: Record<RouteClass, RateLimit>;
+  rateLimitSyncMs: number;
   workers: 'auto' | 'in-process' | 'off';
   workerConcurrency: number;
   jobLeaseMs: number;
@@ -201,6 +202,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Price table per plan and query type, in centavos (see docs/credits.md). Relative paths are resolved from the project root.' },
   { env: 'TRAMITA_RATE_LIMITS', key: 'rateLimits', default: '', parse: parseRateLimits,
     doc: `Per-key limits per route class, \`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: \`${describeRateLimits()}\`.` },
+  { env: 'TRAMITA_RATE_LIMIT_SYNC_MS', key: 'rateLimitSyncMs', default: '100', parse: int('TRAMITA_RATE_LIMIT_SYNC_MS', 10, 10_000),
+    doc: 'PostgreSQL only: how often each API process adds its rate-limit counts to the shared counters and reads the others\' (one statement). The limits hold for the whole deployment within about (processes − 1) × the requests one process admits in this interval. SQLite counts in the one process\'s memory.' },
   { env: 'TRAMITA_WORKERS', key: 'workers', default: 'auto', parse: oneOf('TRAMITA_WORKERS', ['auto', 'in-process', 'off'] as const),
     doc: 'Where background jobs run. `auto`: inside the server on SQLite, in separate `tramita worker` processes on PostgreSQL. `in-process` forces them into the server; `off` leaves them to `tramita worker`.' },
   { env: 'TRAMITA_WORKER_CONCURRENCY', key: 'workerConcurrency', default: '4', parse: int('TRAMITA_WORKER_CONCURRENCY', 1, 256),

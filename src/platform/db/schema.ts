@@ -577,7 +577,14 @@ export interface PrecatorioImportsTable {
   concluido_em: string | null;
 }
 
+export interface RateLimitCountersTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
 export interface DB {
+  rate_limit_counters: RateLimitCountersTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   ledger: LedgerTable;

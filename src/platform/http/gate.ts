@@ -11,7 +11,7 @@ import type { TSchema } from 'typebox';
 import type { AccountStore } from '../accounts/store.ts';
 import { authenticate } from './auth.ts';
 import { guardRawInput, numericFields } from './input-guard.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { RateLimiter, type WindowCounter } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,8 +20,10 @@ declare module 'fastify' {
   }
 }
 
-export function installGate(app: FastifyInstance, accounts: AccountStore, limits: Record<RouteClass, RateLimit>): void {
-  const limiter = new RateLimiter(limits);
+/** `counter`: where windows are counted (default: this process's memory; PostgreSQL deployments share theirs). */
+export function installGate(app: FastifyInstance, accounts: AccountStore, limits: Record<RouteClass, RateLimit>, counter?: WindowCounter): void {
+  const limiter = new RateLimiter(limits, Date.now, counter);
+  app.addHook('onClose', async () => { await limiter.close(); });
   const limit = (req: FastifyRequest, reply: FastifyReply, routeClass: RouteClass | null) => {
     if (routeClass) limiter.check(req, reply, routeClass);
     guardRawInput(req, req.routeOptions.config.tramitaNumeric!);

@@ -1,6 +1,8 @@
 /**
- * Rate limits per route class and per API key (spec §8): one counter per (class, key), fixed windows
- * that start at a key's first request, in memory per process. Unauthenticated routes count per IP.
+ * Rate limits per route class and per API key (spec §8): one counter per (class, key), fixed windows.
+ * Unauthenticated routes count per IP. Where the counts live is a `WindowCounter`: in this process's
+ * memory (`LocalWindows`: a window starts at a key's first request), or, on PostgreSQL, shared by every
+ * API process of the deployment (`SharedWindows`, shared-windows.ts: windows aligned to the clock).
  * Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
  * (seconds, IETF draft); the request past the limit is 429 RATE_LIMITED with `Retry-After`.
  * It runs right after auth (platform/http/gate.ts): a limited request never reaches billing.
@@ -15,29 +17,39 @@ import { ApiError } from '../errors.ts';
 /** Counters kept at most; past it, ended windows go first, then the longest-kept. */
 const MAX_COUNTERS = 10_000;
 
-interface Window {
+/** One window of one (class, key): when it started and how many requests it holds, this one included. */
+export interface Window {
   startedAt: number;
   count: number;
+}
+
+/** Where windows are counted. `count` is synchronous: it runs on every request. */
+export interface WindowCounter {
+  count(key: string, now: number, windowMs: number): Window;
+  /** Sends what is still only local (shared counters) and stops; a no-op in memory. */
+  close(): Promise<void>;
 }
 
 export class RateLimiter {
   readonly #limits: Record<RouteClass, RateLimit>;
   readonly #now: () => number;
-  readonly #windows = new Map<string, Window>();
-  /** A window this old has ended whatever its class. */
-  readonly #longestWindowMs: number;
+  readonly #counter: WindowCounter;
 
-  constructor(limits: Record<RouteClass, RateLimit>, now: () => number = Date.now) {
+  constructor(limits: Record<RouteClass, RateLimit>, now: () => number = Date.now, counter: WindowCounter = new LocalWindows(limits)) {
     this.#limits = limits;
     this.#now = now;
-    this.#longestWindowMs = Math.max(...Object.values(limits).map((l) => l.windowMs));
+    this.#counter = counter;
+  }
+
+  close(): Promise<void> {
+    return this.#counter.close();
   }
 
   /** Counts the request; sets the RateLimit-* headers; throws RATE_LIMITED past the class's limit. */
   check(req: FastifyRequest, reply: FastifyReply, routeClass: RouteClass): void {
     const { max, windowMs } = this.#limits[routeClass];
     const now = this.#now();
-    const window = this.#count(`${routeClass} ${req.auth ? req.auth.keyId : `ip:${req.ip}`}`, now, windowMs);
+    const window = this.#counter.count(`${routeClass} ${req.auth ? req.auth.keyId : `ip:${req.ip}`}`, now, windowMs);
     const resetSeconds = Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
     reply.header('ratelimit-limit', max);
     reply.header('ratelimit-remaining', Math.max(0, max - window.count));
@@ -47,8 +59,21 @@ export class RateLimiter {
         { routeClass, limit: max, retryAfterSeconds: resetSeconds }, { 'retry-after': String(resetSeconds) });
     }
   }
+}
 
-  #count(key: string, now: number, windowMs: number): Window {
+/** Windows in this process's memory: the only process of a SQLite deployment. */
+export class LocalWindows implements WindowCounter {
+  readonly #windows = new Map<string, Window>();
+  /** A window this old has ended whatever its class. */
+  readonly #longestWindowMs: number;
+
+  constructor(limits: Record<RouteClass, RateLimit>) {
+    this.#longestWindowMs = Math.max(...Object.values(limits).map((l) => l.windowMs));
+  }
+
+  async close(): Promise<void> {}
+
+  count(key: string, now: number, windowMs: number): Window {
     const current = this.#windows.get(key);
     if (current && current.startedAt + windowMs > now) {
       current.count++;

@@ -11,6 +11,7 @@ import * as m0008 from './0008_gazettes.ts';
 import * as m0009 from './0009_precatorios.ts';
 import * as m0010 from './0010_precatorio_harvest.ts';
 import * as m0011 from './0011_administrative.ts';
+import * as m0012 from './0012_rate_limit_counters.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_precatorios': m0009,
   '0010_precatorio_harvest': m0010,
   '0011_administrative': m0011,
+  '0012_rate_limit_counters': m0012,
 };
