@@ -30,6 +30,7 @@ import { describeUrlGuard } from './url-guard.ts';
 import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { describePrecatorios, precatorioBench } from './precatorios.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
+import { describeStartup, startupBench } from './startup.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = 50;
@@ -420,6 +421,7 @@ async function main(): Promise<number> {
     console.log(describeUrlGuard());
     console.log(describeGazettes(await gazetteBench()));
     console.log(describePrecatorios(await precatorioBench()));
+    console.log(describeStartup(await startupBench()));
     console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');

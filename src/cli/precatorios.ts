@@ -10,21 +10,9 @@ import type { Services } from '../platform/services.ts';
 import { importPrecatorios } from '../capabilities/precatorios/import.ts';
 import { RowError } from '../capabilities/precatorios/rows.ts';
 import { NotFoundError, UsageError, type Print } from './admin.ts';
+import { progressReporter } from '../platform/observability/progress.ts';
 
 const SHOWN_REJECTIONS = 50;
-
-function progressBar(): ((bytes: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let last = -1;
-  return (bytes, total) => {
-    const pct = total === 0 ? 100 : Math.floor((bytes / total) * 100);
-    if (pct === last) return;
-    last = pct;
-    const width = 30;
-    const done = Math.round((pct / 100) * width);
-    process.stderr.write(`\r  importando [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${pct}%${pct === 100 ? '\n' : ''}`);
-  };
-}
 
 export async function precatoriosCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
@@ -36,7 +24,7 @@ export async function precatoriosCommand(s: Services, argv: string[], print: Pri
   if (!existsSync(positionals[0])) throw new NotFoundError(`no file ${positionals[0]}`);
   let report;
   try {
-    report = await importPrecatorios(s, positionals[0], { tribunal: court.sigla, fonteUrl: values['fonte-url'], onProgress: progressBar() });
+    report = await importPrecatorios(s, positionals[0], { tribunal: court.sigla, fonteUrl: values['fonte-url'], onProgress: progressReporter(s.log, 'importando') });
   } catch (err) {
     if (err instanceof RowError) throw new UsageError(`${positionals[0]}: ${err.message}`);
     throw err;

@@ -16,6 +16,7 @@ import { openUpstreams, type OpenedSources } from './upstreams.ts';
 import { stopOnSignal } from './signals.ts';
 import { assertPortFree } from './startup-failure.ts';
 import { logUpstreamsTo } from '../platform/observability/upstreams.ts';
+import { progressReporter } from '../platform/observability/progress.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
 function startWorkers(s: Services, capabilities: Capabilities): { id: string; stop(): Promise<void> } {
@@ -43,13 +44,7 @@ function warnIfPrivateWebhooks(s: Services): void {
 
 /** The upstreams, logging the sandbox's generation when it runs. */
 async function upstreams(config: Config, log: Services['log']): Promise<OpenedSources> {
-  let last = 0;
-  const sources = await openUpstreams(config, {
-    onProgress: (done, total) => {
-      if (done === total || done - last >= total / 4) log.info({ done, total }, 'sandbox: generating the fictitious data set');
-      last = done;
-    },
-  });
+  const sources = await openUpstreams(config, { onProgress: progressReporter(log, 'sandbox: generating the fictitious data set') });
   if (sources.sandbox) log.info({ datajud: sources.sandbox.datajudUrl, portal: sources.sandbox.portalUrl }, 'sandbox upstreams running on loopback (fictitious data)');
   return sources;
 }

@@ -14,6 +14,7 @@ import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { COURTS } from '../../platform/courts/table.ts';
 import type { CycleBudget } from './cycle-budget.ts';
+import { NO_TERMINAL, progressReporter } from '../../platform/observability/progress.ts';
 import type { PublicationIngest } from './ingest.ts';
 
 const FINAL = new Set(['Processado', 'Sem comunicações', 'Cancelado']);
@@ -44,7 +45,10 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
   const known = await syncTimes(s, wanted.flatMap(({ sigla, data }) => [cadernoKey(sigla, data), attemptKey(sigla, data)]));
   const retryBefore = addMs(now, -s.config.monitorIntervalMs).getTime();
   const source = s.sources.publications;
+  const progress = progressReporter(log, 'caderno ingest', { out: NO_TERMINAL });
+  let seen = 0;
   for (const { sigla, data } of wanted) {
+    progress(seen++, wanted.length, { ...summary });
     if (known.has(cadernoKey(sigla, data))) continue;
     const tried = known.get(attemptKey(sigla, data));
     if (tried !== undefined && Date.parse(tried) > retryBefore) continue;
@@ -63,6 +67,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
       await markSynced(s, attemptKey(sigla, data), now);
     }
   }
+  if (summary.ingested + summary.pending + summary.failed > 0) progress(wanted.length, wanted.length, { ...summary });
   return summary;
 }
 
