@@ -33,6 +33,7 @@ export interface Config {
   rateLimitSyncMs: number;
   workers: 'auto' | 'in-process' | 'off';
   workerConcurrency: number;
+  workerMetricsPort: number | undefined;
   jobLeaseMs: number;
   jobPollMs: number;
   sandboxCreditsCentavos: number;
@@ -208,6 +209,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Where background jobs run. `auto`: inside the server on SQLite, in separate `tramita worker` processes on PostgreSQL. `in-process` forces them into the server; `off` leaves them to `tramita worker`.' },
   { env: 'TRAMITA_WORKER_CONCURRENCY', key: 'workerConcurrency', default: '4', parse: int('TRAMITA_WORKER_CONCURRENCY', 1, 256),
     doc: 'Jobs one worker runs at once.' },
+  { env: 'TRAMITA_WORKER_METRICS_PORT', key: 'workerMetricsPort', default: '', parse: (r) => (r === '' ? undefined : int('TRAMITA_WORKER_METRICS_PORT', 1, 65535)(r)),
+    doc: '`tramita worker` only: serve `/metrics` (its deliveries, job runs, upstream requests, process series) and `/healthz` on this port of `TRAMITA_HOST`, for Prometheus. Empty: no port (the jobs still show in the API processes\' `tramita_jobs*` gauges, and failures in the logs).' },
   { env: 'TRAMITA_JOB_LEASE_MS', key: 'jobLeaseMs', default: '60000', parse: int('TRAMITA_JOB_LEASE_MS', 1000),
     doc: 'Lease of a claimed job; a worker that dies leaves its jobs to be taken again once the lease ends. Running jobs renew it.' },
   { env: 'TRAMITA_JOB_POLL_MS', key: 'jobPollMs', default: '500', parse: int('TRAMITA_JOB_POLL_MS', 10),

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { freePort, ROOT, startServe, storeFor } from './processes.ts';
+import { BIN, freePort, NODE, ROOT, startServe, storeFor } from './processes.ts';
 
 /** A small, fast sandbox: these tests are about the process, not the data. */
 const SMALL_SANDBOX = { TRAMITA_SANDBOX_CASES: '300', TRAMITA_SANDBOX_PORT: '0', TRAMITA_GAZETTE_BACKFILL_DAYS: '1' };
@@ -105,4 +105,22 @@ test('a bad setting exits 2 with one line naming it, without the usage', { timeo
   assert.equal(code, 2, serve.output());
   assert.match(serve.output(), /TRAMITA_WORKERS/);
   assert.doesNotMatch(serve.output(), /Usage:/);
+});
+
+test('tramita worker with TRAMITA_WORKER_METRICS_PORT serves its own /metrics and stops with 0 on SIGTERM', { timeout: 60_000 }, async (t) => {
+  const store = await storeFor(t);
+  const port = await freePort();
+  const child = spawn(NODE, [BIN, 'worker'], { cwd: ROOT, env: { ...store.env, ...SMALL_SANDBOX, TRAMITA_WORKER_METRICS_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  assert.ok(await until(() => out.includes('tramita worker running'), 30_000), out);
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  for (const name of ['tramita_job_runs_total', 'tramita_webhook_deliveries_total', 'tramita_upstream_requests_total', 'process_resident_memory_bytes']) {
+    assert.match(metrics, new RegExp(`^# TYPE ${name} `, 'm'), name);
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0, out);
 });

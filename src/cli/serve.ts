@@ -14,6 +14,7 @@ import { createServices, type Services } from '../platform/services.ts';
 import { firstStart } from './first-start.ts';
 import { openUpstreams, type OpenedSources } from './upstreams.ts';
 import { stopOnSignal } from './signals.ts';
+import { serveWorkerMetrics } from './worker-metrics.ts';
 import { assertPortFree } from './startup-failure.ts';
 import { logUpstreamsTo } from '../platform/observability/upstreams.ts';
 import { progressReporter } from '../platform/observability/progress.ts';
@@ -97,9 +98,11 @@ export async function work(config: Config): Promise<number> {
   const capabilities = buildCapabilities(s);
   await scheduleRecurringJobs(s, capabilities);
   const worker = startWorkers(s, capabilities);
-  log.info({ worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency }, 'tramita worker running');
+  const metrics = config.workerMetricsPort ? await serveWorkerMetrics(config.host, config.workerMetricsPort) : undefined;
+  log.info({ worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency, metrics: metrics && `${metrics.address}/metrics` }, 'tramita worker running');
   stopOnSignal(async () => {
     log.info('worker stopping: handing unfinished jobs back');
+    await metrics?.close();
     await worker.stop();
     await sources.close();
     await database.close();
