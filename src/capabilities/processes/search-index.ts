@@ -14,6 +14,23 @@ export interface SearchHit {
   score: number;
 }
 
+/** The FTS5 rowid of a case: its 20-digit CNJ number without the check digits (18 digits < 2^63; migration 0013). */
+export function searchRowid(numeroCnj: string): bigint {
+  return BigInt(numeroCnj.slice(0, 7) + numeroCnj.slice(9));
+}
+
+/**
+ * Name particles (da, de, dos, e…) are in nearly every case's text: as prefix terms they match most of
+ * the index, so a query's cost grew with the store while narrowing nothing the other words do not
+ * (bench/scale.ts). Dropped unless the query has nothing else.
+ */
+const PARTICLES = new Set(['a', 'o', 'e', 'da', 'das', 'de', 'do', 'dos', 'di', 'du', 'del', 'van', 'von', 'y']);
+
+function withoutParticles(tokens: string[]): string[] {
+  const kept = tokens.filter((t) => !PARTICLES.has(t));
+  return kept.length > 0 ? kept : tokens;
+}
+
 export class CaseSearchIndex {
   readonly #db: Kysely<DB>;
   readonly #engine: Engine;
@@ -26,8 +43,10 @@ export class CaseSearchIndex {
   async put(trx: Transaction<DB> | Kysely<DB>, numeroCnj: string, parts: (string | null | undefined)[]): Promise<void> {
     const texto = foldText(parts.filter(Boolean).join(' '));
     if (this.#engine === 'sqlite') {
-      await trx.deleteFrom('case_search').where('numero_cnj', '=', numeroCnj).execute();
-      await trx.insertInto('case_search').values({ numero_cnj: numeroCnj, texto }).execute();
+      // By rowid: FTS5 finds a row fast only by rowid (migration 0013); by numero_cnj it scans the index.
+      const rowid = searchRowid(numeroCnj);
+      await sql`DELETE FROM case_search WHERE rowid = ${rowid}`.execute(trx);
+      await sql`INSERT INTO case_search (rowid, numero_cnj, texto) VALUES (${rowid}, ${numeroCnj}, ${texto})`.execute(trx);
       return;
     }
     await sql`INSERT INTO case_search (numero_cnj, texto, vetor) VALUES (${numeroCnj}, ${texto}, to_tsvector('simple', ${texto}))
@@ -36,7 +55,7 @@ export class CaseSearchIndex {
 
   /** Best matches first; every query word must match (as a prefix). Empty when the query has no word. */
   async search(query: string, limit: number, offset: number): Promise<SearchHit[]> {
-    const tokens = searchTokens(query);
+    const tokens = withoutParticles(searchTokens(query));
     if (tokens.length === 0) return [];
     if (this.#engine === 'sqlite') {
       // Each token quoted (no FTS5 syntax can be injected), `*` for prefix; bm25 is lower-is-better.

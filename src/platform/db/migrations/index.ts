@@ -12,6 +12,7 @@ import * as m0009 from './0009_precatorios.ts';
 import * as m0010 from './0010_precatorio_harvest.ts';
 import * as m0011 from './0011_administrative.ts';
 import * as m0012 from './0012_rate_limit_counters.ts';
+import * as m0013 from './0013_case_search_rowid.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_precatorio_harvest': m0010,
   '0011_administrative': m0011,
   '0012_rate_limit_counters': m0012,
+  '0013_case_search_rowid': m0013,
 };

@@ -1,0 +1,214 @@
+/**
+ * How the cost of a request grows with the stored data (issue 19, item 8): the store is filled with
+ * 20 thousand, 200 thousand and 2 million sandbox cases (generated one by one from the simulator's
+ * own generator, rendered as DataJud documents and read by the real DataJud parser, their parties as
+ * the portal protocol gives them), then the same requests are timed at each size through the app
+ * (in-process `inject`, sequential, charged as usual): the hot case cover, the CPF/CNPJ listing and
+ * the term search (a party's name). Reports the load time, the database's size and each request's
+ * mean cost, as a ratio to the smallest size (target: ≤ 1.5 at 2 million), and writes an SVG plot.
+ *
+ * BENCH_SCALE_CASES (default 20000,200000,2000000), BENCH_SCALE_REQUESTS (default 1000 per kind),
+ * BENCH_SCALE_SVG (where the plot goes; default a temp file). DATABASE_URL: PostgreSQL instead of
+ * SQLite. Runnable alone: `node bench/scale.ts`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { buildCapabilities } from '../src/capabilities/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { credit } from '../src/platform/billing/ledger.ts';
+import { migrate, sqliteFile } from '../src/platform/db/database.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
+import { NO_SOURCES } from '../src/platform/ports/unconfigured.ts';
+import type { CaseDetailsRecord } from '../src/platform/ports/sources.ts';
+import { createServices, type Services } from '../src/platform/services.ts';
+import { generateCase, generationContext, profilesByAlias } from '../src/sandbox/data/generate.ts';
+import { visibleMovementCount, type SandboxCase } from '../src/sandbox/data/model.ts';
+import { buildPools } from '../src/sandbox/data/people.ts';
+import { TIME } from '../src/sandbox/data/timeline.ts';
+import { renderSource } from '../src/sandbox/datajud/source.ts';
+import { parseHits } from '../src/sources/datajud/parse.ts';
+import { freshDatabase } from '../test/harness.ts';
+
+export const SCALE_TARGET_RATIO = 1.5;
+const SEED = 7;
+const BATCH = 500;
+const SAMPLES = 400;
+
+export interface ScalePoint {
+  cases: number;
+  loadSeconds: number;
+  dbMb: number | null;
+  /** Mean µs per request, by kind. */
+  costUs: Record<RequestKind, number>;
+}
+
+type RequestKind = 'capa' | 'cpf_cnpj' | 'termo';
+const KINDS: RequestKind[] = ['capa', 'cpf_cnpj', 'termo'];
+
+interface Samples { numbers: string[]; documents: string[]; names: string[] }
+
+/** The case's parties as the portal protocol gives them (sandbox/portal/server.ts), documents left out. */
+function detailsOf(c: SandboxCase): CaseDetailsRecord {
+  return {
+    numeroCnj: c.numero, valorCausaCentavos: c.valorCausaCentavos, documentos: [],
+    partes: c.partes.map((p) => ({
+      polo: p.polo, tipo: p.tipo, nome: p.person.nome, tipoPessoa: p.person.tipoPessoa, documento: p.person.documento,
+      advogados: p.advogados.map((l) => ({ nome: l.nome, oab: l.oab })),
+    })),
+  };
+}
+
+/** Generates `n` cases one at a time (never all in memory) and stores the visible ones with their parties. */
+async function fill(s: Services, n: number, onProgress: (done: number) => void): Promise<Samples> {
+  const now = Date.now();
+  const anchor = Math.floor(now / TIME.DAY) * TIME.DAY;
+  const ctx = generationContext(SEED, anchor, 7 * TIME.DAY, buildPools(SEED, n));
+  const profiles = profilesByAlias(ctx);
+  const { store } = buildCapabilities(s).cases;
+  const info = { name: 'DataJud', sandbox: true };
+  const every = Math.max(1, Math.floor(n / SAMPLES));
+  const samples: Samples = { numbers: [], documents: [], names: [] };
+  for (let start = 0; start < n; start += BATCH) {
+    const batch: { c: SandboxCase; record: ReturnType<typeof parseHits>[number] }[] = [];
+    for (let i = start; i < Math.min(n, start + BATCH); i++) {
+      const c = generateCase(i, ctx);
+      const profile = profiles.get(c.alias);
+      if (c.filedAt > now || !profile) continue;
+      const hits = c.instances.flatMap((inst) => {
+        const visible = visibleMovementCount(inst, now);
+        return visible === 0 ? [] : [{ _index: c.alias, _id: inst.id, sort: null, _source: renderSource({ c, inst }, profile, { visible, lastAt: inst.movements[visible - 1]!.at }) }];
+      });
+      const [record] = parseHits(hits);
+      if (!record) continue;
+      batch.push({ c, record });
+      if (i % every === 0) {
+        samples.numbers.push(c.numero);
+        const party = c.partes.find((p) => p.person.documento);
+        if (party) samples.documents.push(party.person.documento!);
+        samples.names.push(c.partes[0]!.person.nome);
+      }
+    }
+    await s.db.transaction().execute(async (trx) => {
+      for (const { c, record } of batch) {
+        await store.saveCase(record, info, trx);
+        await store.saveDetails(detailsOf(c), trx, { documents: false });
+      }
+    });
+    onProgress(Math.min(n, start + BATCH));
+  }
+  return samples;
+}
+
+function dbMegabytes(dataDir: string): number {
+  const file = sqliteFile({ dataDir });
+  return ['', '-wal'].reduce((sum, suffix) => sum + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0), 0) / 1e6;
+}
+
+async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
+  const fresh = await freshDatabase();
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_CASE_FRESH_MINUTES: '525600', TRAMITA_RATE_LIMITS: 'lookup=100000000/1s,search=100000000/1s', TRAMITA_WORKERS: 'off' }, fresh.config);
+  await migrate(fresh.database);
+  const s = createServices(config, fresh.database, createLogger('warn'), { sources: NO_SOURCES });
+  try {
+    const started = performance.now();
+    let shown = 0;
+    const samples = await fill(s, n, (done) => {
+      if (done - shown >= n / 10 || done === n) {
+        shown = done;
+        process.stderr.write(`  scale: ${done}/${n} cases stored (${Math.round((performance.now() - started) / 1000)} s)\n`);
+      }
+    });
+    const loadSeconds = (performance.now() - started) / 1000;
+    const app = await buildApp(s, buildCapabilities(s));
+    const account = await s.accounts.create({ name: 'bench scale', plan: s.prices.defaultPlan });
+    await credit(s.db, s.clock, account.id, 1_000_000_000, 'bench');
+    const headers = { 'x-api-key': (await s.accounts.issueKey(account.id)).key };
+    const urls: Record<RequestKind, (i: number) => string> = {
+      capa: (i) => `/v1/processos/cnj/${samples.numbers[i % samples.numbers.length]}`,
+      cpf_cnpj: (i) => `/v1/processos?cpf_cnpj=${samples.documents[i % samples.documents.length]}`,
+      termo: (i) => `/v1/busca/termo?q=${encodeURIComponent(samples.names[i % samples.names.length]!)}`,
+    };
+    const costUs = {} as Record<RequestKind, number>;
+    for (const kind of KINDS) {
+      for (let i = 0; i < Math.min(200, requests); i++) await app.inject({ url: urls[kind](i), headers }); // warm-up
+      const t0 = performance.now();
+      for (let i = 0; i < requests; i++) {
+        const res = await app.inject({ url: urls[kind](i), headers });
+        if (res.statusCode !== 200) throw new Error(`scale bench: ${kind} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+      }
+      costUs[kind] = ((performance.now() - t0) * 1000) / requests;
+    }
+    await app.close();
+    return { cases: n, loadSeconds, dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir), costUs };
+  } finally {
+    s.webhooks.sender.close();
+    await fresh.database.close();
+    await fresh.drop();
+  }
+}
+
+export async function scaleBench(): Promise<ScalePoint[]> {
+  const sizes = (process.env.BENCH_SCALE_CASES ?? '20000,200000,2000000').split(',').map(Number);
+  const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 1000);
+  const points: ScalePoint[] = [];
+  for (const n of sizes) points.push(await measurePoint(n, requests));
+  return points;
+}
+
+/** Cost ratios against the smallest size, one line per kind, on a log-scaled size axis. */
+export function scaleSvg(points: ScalePoint[]): string {
+  const W = 640, H = 360, L = 60, R = 130, T = 30, B = 50;
+  const xs = points.map((p) => Math.log10(p.cases));
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
+  const ratios = KINDS.map((k) => points.map((p) => p.costUs[k] / points[0]!.costUs[k]));
+  const yMax = Math.max(2, ...ratios.flat()) * 1.1;
+  const X = (v: number) => L + ((v - x0) / (x1 - x0)) * (W - L - R);
+  const Y = (v: number) => H - B - (v / yMax) * (H - T - B);
+  const colours = ['#1b6ac9', '#c9541b', '#2e8b3e'];
+  const lines = KINDS.map((k, i) => {
+    const pts = points.map((p, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[i]![j]!).toFixed(1)}`).join(' ');
+    return `<polyline fill="none" stroke="${colours[i]}" stroke-width="2" points="${pts}"/>`
+      + points.map((_, j) => `<circle cx="${X(xs[j]!).toFixed(1)}" cy="${Y(ratios[i]![j]!).toFixed(1)}" r="3" fill="${colours[i]}"/>`).join('')
+      + `<text x="${W - R + 10}" y="${T + 20 + i * 18}" fill="${colours[i]}" font-size="12">${k}</text>`;
+  }).join('\n');
+  const ticks = points.map((p, j) => `<text x="${X(xs[j]!).toFixed(1)}" y="${H - B + 18}" font-size="11" text-anchor="middle">${p.cases.toLocaleString('pt-BR')}</text>`).join('');
+  const yTicks = [0, 0.5, 1, 1.5, 2].filter((v) => v <= yMax).map((v) => `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v}×</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}" stroke="#ddd"/>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
+<rect width="100%" height="100%" fill="white"/>
+<text x="${L}" y="18" font-size="13">Custo por requisição relativo a ${points[0]!.cases.toLocaleString('pt-BR')} processos (meta ≤ ${SCALE_TARGET_RATIO}×)</text>
+${yTicks}
+<line x1="${L}" x2="${W - R}" y1="${Y(SCALE_TARGET_RATIO)}" y2="${Y(SCALE_TARGET_RATIO)}" stroke="#c00" stroke-dasharray="4 3"/>
+${ticks}
+<text x="${(L + W - R) / 2}" y="${H - 10}" font-size="12" text-anchor="middle">processos armazenados (escala log)</text>
+${lines}
+</svg>
+`;
+}
+
+export function describeScale(points: ScalePoint[], svgPath: string): string {
+  const first = points[0]!;
+  const rows = points.map((p) => `| ${p.cases.toLocaleString('en-US')} | ${p.loadSeconds.toFixed(0)} s | ${p.dbMb === null ? '—' : `${p.dbMb.toFixed(0)} MB`} | `
+    + KINDS.map((k) => `${p.costUs[k].toFixed(0)} µs (${(p.costUs[k] / first.costUs[k]).toFixed(2)}×)`).join(' | ') + ' |');
+  const last = points[points.length - 1]!;
+  const worst = Math.max(...KINDS.map((k) => last.costUs[k] / first.costUs[k]));
+  return [
+    `Scale (${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; mean cost of a request through the app, sequential, in-process):`,
+    `| stored cases | generated and stored in | database | ${KINDS.join(' | ')} |`,
+    `|---|---|---|${KINDS.map(() => '---').join('|')}|`,
+    ...rows,
+    `Worst ratio at ${last.cases.toLocaleString('en-US')} against ${first.cases.toLocaleString('en-US')}: ${worst.toFixed(2)}× (target <= ${SCALE_TARGET_RATIO}: ${worst <= SCALE_TARGET_RATIO ? 'MET' : 'NOT MET'}). Plot: ${svgPath}`,
+  ].join('\n');
+}
+
+export function writeScalePlot(points: ScalePoint[]): string {
+  const target = process.env.BENCH_SCALE_SVG ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-scale-')), 'scale.svg');
+  fs.writeFileSync(target, scaleSvg(points));
+  return target;
+}
+
+if (import.meta.main) {
+  const points = await scaleBench();
+  console.log(describeScale(points, writeScalePlot(points)));
+}
