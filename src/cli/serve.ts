@@ -64,7 +64,7 @@ export async function serve(config: Config): Promise<number> {
   warnIfPrivateWebhooks(s);
   let worker: ReturnType<typeof startWorkers> | undefined;
   // Installed before listening, so a signal at any point of start-up still shuts down cleanly.
-  stopOnSignal(async () => {
+  const lifecycle = stopOnSignal(async () => {
     log.info('shutting down: finishing in-flight requests');
     await app.close();
     await app.tramita.background.drain(config.syncWindowMs);
@@ -73,17 +73,28 @@ export async function serve(config: Config): Promise<number> {
     await database.close();
     log.info('stopped');
   }, log);
+  try {
+    await listenAndStart(config, s, sources, capabilities, app, (w) => { worker = w; });
+  } catch (err) {
+    // A signal closed what start-up was using (the database, the app): the stop under way ends the process with 0.
+    if (lifecycle.stopping) return new Promise<number>(() => {});
+    throw err;
+  }
+  return new Promise<number>(() => {}); // runs until a signal
+}
+
+/** The part of a start after the signal handlers: listen, the in-process jobs, the banner. */
+async function listenAndStart(config: Config, s: Services, sources: OpenedSources, capabilities: Capabilities, app: Awaited<ReturnType<typeof buildApp>>, started: (w: ReturnType<typeof startWorkers>) => void): Promise<void> {
+  const { database, log } = s;
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = config.publicUrl ?? address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
   const inProcess = config.workers === 'in-process' || (config.workers === 'auto' && database.engine === 'sqlite');
   if (inProcess) {
     await scheduleRecurringJobs(s, capabilities);
-    worker = startWorkers(s, capabilities);
+    started(startWorkers(s, capabilities));
   }
   log.info({ address, engine: database.engine, storage: database.location, jobs: inProcess ? 'in-process' : 'tramita worker' }, 'tramita listening');
-  const banner = await firstStart(s, baseUrl, sources);
-  console.log(banner);
-  return new Promise<number>(() => {}); // runs until a signal
+  console.log(await firstStart(s, baseUrl, sources));
 }
 
 export async function work(config: Config): Promise<number> {

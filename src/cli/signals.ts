@@ -7,7 +7,8 @@
  */
 const PARENT_CHECK_MS = 500;
 
-export function stopOnSignal(stop: () => Promise<void>, log: { warn(obj: object, msg: string): void }): void {
+/** Returns whether a stop has begun (start-up work that fails because of it is not a failure). */
+export function stopOnSignal(stop: () => Promise<void>, log: { warn(obj: object, msg: string): void }): { readonly stopping: boolean } {
   let stopping = false;
   const begin = (reason: string) => {
     if (stopping) process.exit(1); // asked twice: stop now
@@ -26,4 +27,5 @@ export function stopOnSignal(stop: () => Promise<void>, log: { warn(obj: object,
     }, PARENT_CHECK_MS);
     timer.unref();
   }
+  return { get stopping() { return stopping; } };
 }
