@@ -25,11 +25,25 @@ export interface MonitorCycleResult {
   upstreamRequests: number;
   requestsPer1000: number;
   seconds: number;
+  /** Runs of the cycle's checks it took to check every monitor once (each checks at most 10,000). */
+  runs: number;
+  /** Creating the monitors (the sandbox's generation excluded). */
+  setupSeconds: number;
+  /** Minutes the same requests take at DataJud's 120 a minute (the whole daily pass must fit in 1,440). */
+  minutesAtDataJudLimit: number;
 }
 
+/** DataJud's terms of use: 120 requests a minute (reference/upstream/datajud.md §3). */
+const DATAJUD_LIMIT_PER_MINUTE = 120;
+
+/**
+ * `monitors` monitors on as many distinct visible cases (the sandbox grows to hold them), then runs of
+ * the cycle's checks until each was checked once: the daily pass.
+ */
 export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResult> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '20000', DATAJUD_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
+  const cases = Math.max(20_000, Math.ceil(monitors * 1.1));
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: String(cases), DATAJUD_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
   await migrate(fresh.database);
   const sources = await openUpstreams(config);
   const log = createLogger('warn');
@@ -38,13 +52,28 @@ export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResul
     const account = await s.accounts.create({ name: 'bench monitors', plan: s.prices.defaultPlan });
     const now = Date.now();
     const numbers = sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias).slice(0, monitors).map((c) => c.numero);
+    const setupStarted = performance.now();
     for (const n of numbers) await createMonitor(s, { accountId: account.id, cnj: parseCnjWithCourt(n), priceCentavos: 0 });
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
     sources.sandbox!.resetStats();
     const started = performance.now();
-    const summary = await checkDue(s, buildCapabilities(s).cases, s.clock.now(), log);
+    const parts = buildCapabilities(s).cases;
+    let checked = 0;
+    let aliases = 0;
+    let runs = 0;
+    for (;;) {
+      const summary = await checkDue(s, parts, s.clock.now(), log);
+      if (summary.checked === 0) break;
+      runs++;
+      checked += summary.checked;
+      aliases += summary.aliases;
+    }
     const seconds = (performance.now() - started) / 1000;
     const upstreamRequests = sources.sandbox!.stats().datajud.requests;
-    return { monitors: numbers.length, checked: summary.checked, aliases: summary.aliases, upstreamRequests, requestsPer1000: (upstreamRequests * 1000) / numbers.length, seconds };
+    return {
+      monitors: numbers.length, checked, aliases, upstreamRequests, requestsPer1000: (upstreamRequests * 1000) / numbers.length, seconds,
+      runs, setupSeconds, minutesAtDataJudLimit: upstreamRequests / DATAJUD_LIMIT_PER_MINUTE,
+    };
   } finally {
     s.webhooks.sender.close();
     await sources.close();
