@@ -10,7 +10,8 @@
  * V8 CPU profiles into a temp dir, printed at the end; summarise one with bench/profile-summary.ts),
  * BENCH_BREAKDOWN=1 (three more rows that split the charged path's cost: bare Fastify, a Tramita
  * route without auth/limit/charge, one with auth + rate limit only), BENCH_MATCH_COMMUNICATIONS
- * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage
+ * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage,
+ * BENCH_SCALE_CASES / BENCH_SCALE_MONITORS / BENCH_SCALE_REQUESTS / BENCH_SCALE_SVG for the scale curves (bench/scale.ts)
  * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases). Writes nothing but stdout/stderr and temp dirs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -31,6 +32,8 @@ import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { describePrecatorios, precatorioBench } from './precatorios.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
 import { describeStartup, startupBench } from './startup.ts';
+import { describeMultiprocess, multiprocessBench } from './multiprocess.ts';
+import { describeMonitorScale, describeScale, monitorScale, scaleBench, writeScalePlot } from './scale.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = 50;
@@ -422,6 +425,12 @@ async function main(): Promise<number> {
     console.log(describeGazettes(await gazetteBench()));
     console.log(describePrecatorios(await precatorioBench()));
     console.log(describeStartup(await startupBench()));
+    if (process.env.BENCH_SCALE_CASES !== '') {
+      const points = await scaleBench();
+      console.log(describeScale(points, writeScalePlot(points)));
+    }
+    if (process.env.BENCH_SCALE_MONITORS !== '') console.log(describeMonitorScale(await monitorScale()));
+    if (process.env.DATABASE_URL) console.log(describeMultiprocess(await multiprocessBench(settings.durationS)));
     console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
   }
   else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');

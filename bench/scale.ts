@@ -7,7 +7,13 @@
  * the term search (a party's name). Reports the load time, the database's size and each request's
  * mean cost, as a ratio to the smallest size (target: ≤ 1.5 at 2 million), and writes an SVG plot.
  *
- * BENCH_SCALE_CASES (default 20000,200000,2000000), BENCH_SCALE_REQUESTS (default 1000 per kind),
+ * Then the daily monitor pass at 10 thousand, 100 thousand and 1 million monitors (bench/monitor-cycle.ts):
+ * DataJud requests per 1,000 monitors, wall time, and the minutes those requests take at 120 a minute.
+ *
+ * BENCH_SCALE_CASES (default 20000,200000; the 2 million point: 20000,200000,2000000, about 55 GB of SQLite
+ * and 40 minutes here), BENCH_SCALE_MONITORS (default 10000,100000; add 1000000 for the million, ~45 minutes),
+ * either empty to skip that part,
+ * BENCH_SCALE_REQUESTS (default 1000 per kind),
  * BENCH_SCALE_SVG (where the plot goes; default a temp file). DATABASE_URL: PostgreSQL instead of
  * SQLite. Runnable alone: `node bench/scale.ts`.
  */
@@ -30,6 +36,7 @@ import { TIME } from '../src/sandbox/data/timeline.ts';
 import { renderSource } from '../src/sandbox/datajud/source.ts';
 import { parseHits } from '../src/sources/datajud/parse.ts';
 import { freshDatabase } from '../test/harness.ts';
+import { monitorCycle, type MonitorCycleResult } from './monitor-cycle.ts';
 
 export const SCALE_TARGET_RATIO = 1.5;
 const SEED = 7;
@@ -150,7 +157,7 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
 }
 
 export async function scaleBench(): Promise<ScalePoint[]> {
-  const sizes = (process.env.BENCH_SCALE_CASES ?? '20000,200000,2000000').split(',').map(Number);
+  const sizes = (process.env.BENCH_SCALE_CASES || '20000,200000').split(',').map(Number);
   const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 1000);
   const points: ScalePoint[] = [];
   for (const n of sizes) points.push(await measurePoint(n, requests));
@@ -208,7 +215,27 @@ export function writeScalePlot(points: ScalePoint[]): string {
   return target;
 }
 
+export async function monitorScale(): Promise<MonitorCycleResult[]> {
+  const sizes = (process.env.BENCH_SCALE_MONITORS || '10000,100000').split(',').map(Number);
+  const out: MonitorCycleResult[] = [];
+  for (const n of sizes) out.push(await monitorCycle(n));
+  return out;
+}
+
+export function describeMonitorScale(results: MonitorCycleResult[]): string {
+  const day = 24 * 60;
+  return [
+    'Daily monitor pass (one check of every monitor; DataJud simulated, its budget raised so the wall time is Tramita\'s own):',
+    '| monitors | DataJud requests | per 1,000 | wall time | runs | creating them | minutes at 120 req/min |',
+    '|---|---|---|---|---|---|---|',
+    ...results.map((r) => `| ${r.monitors.toLocaleString('en-US')} | ${r.upstreamRequests} | ${r.requestsPer1000.toFixed(2)} | ${r.seconds.toFixed(0)} s | ${r.runs} | ${r.setupSeconds.toFixed(0)} s | ${r.minutesAtDataJudLimit.toFixed(1)} (${r.minutesAtDataJudLimit <= day ? 'fits in a day' : 'DOES NOT fit in a day'}) |`),
+  ].join('\n');
+}
+
 if (import.meta.main) {
-  const points = await scaleBench();
-  console.log(describeScale(points, writeScalePlot(points)));
+  if (process.env.BENCH_SCALE_CASES !== '') {
+    const points = await scaleBench();
+    console.log(describeScale(points, writeScalePlot(points)));
+  }
+  if (process.env.BENCH_SCALE_MONITORS !== '') console.log(describeMonitorScale(await monitorScale()));
 }
