@@ -18,7 +18,7 @@ export const telemetry = {
   registry,
 
   jobRuns: new Counter({
-    name: 'tramita_job_runs_total', help: 'Job runs by kind and outcome: done, retry (failed, due again), failed (for good), exhausted (every attempt interrupted).',
+    name: 'tramita_job_runs_total', help: 'Job runs by kind and outcome: done (the handler returned; a delivery reports its own outcome in tramita_webhook_deliveries_total), retry (threw, due again), failed (threw on its last attempt), exhausted (every attempt interrupted).',
     labelNames: ['kind', 'outcome'] as const, registers,
   }),
   jobDuration: new Histogram({
@@ -37,7 +37,7 @@ export const telemetry = {
   oldestPendingDelivery: new Gauge({ name: 'tramita_webhook_oldest_pending_seconds', help: 'Age of the oldest delivery still PENDENTE (0 when none).', registers }),
 
   upstreamRequests: new Counter({
-    name: 'tramita_upstream_requests_total', help: 'Requests to upstream sources by source and outcome: ok, client_error (4xx), rate_limited (429), server_error (5xx), timeout, network.',
+    name: 'tramita_upstream_requests_total', help: 'Requests to upstream sources by source and outcome: ok, client_error (4xx), rate_limited (429), server_error (5xx), timeout, network, aborted (the caller gave up: not a failure of the source).',
     labelNames: ['source', 'outcome'] as const, registers,
   }),
   upstreamDuration: new Histogram({ name: 'tramita_upstream_request_duration_seconds', help: 'Time to an upstream\'s response headers, by source.', labelNames: ['source'] as const, buckets: REMOTE_BUCKETS, registers }),
@@ -54,7 +54,10 @@ export const telemetry = {
 
 /** Counts one upstream request's outcome; the HTTP status decides, an error's kind otherwise. */
 export function upstreamOutcome(status: number | undefined, errorName?: string): string {
-  if (status === undefined) return errorName === 'TimeoutError' || /timeout/i.test(errorName ?? '') ? 'timeout' : 'network';
+  if (status === undefined) {
+    if (errorName === 'AbortError') return 'aborted';
+    return /timeout/i.test(errorName ?? '') ? 'timeout' : 'network';
+  }
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'server_error';
   if (status >= 400) return 'client_error';

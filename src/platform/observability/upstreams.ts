@@ -88,6 +88,7 @@ function settle(entry: { source: Observed; at: number; path: string }, status: n
   const outcome = upstreamOutcome(status, error?.name ?? (error as { code?: string } | undefined)?.code);
   telemetry.upstreamRequests.labels(source.name, outcome).inc();
   if (status !== undefined) telemetry.upstreamDuration.labels(source.name).observe((performance.now() - entry.at) / 1000);
+  if (outcome === 'aborted') return; // the caller gave up (a client went away, a deadline): says nothing of the source
   if (outcome === 'ok' || outcome === 'client_error') {
     source.consecutiveFailures = 0;
     source.lastOkAt = Date.now();
