@@ -11,7 +11,7 @@ import { telemetry } from '../observability/telemetry.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import { jobOrigin, type DebitLine } from '../billing/ledger.ts';
-import { toBrl } from '../billing/prices.ts';
+import { formatReais } from '../format.ts';
 import { addMs, iso } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import { isApiError } from '../errors.ts';
@@ -130,7 +130,7 @@ function nextChargeAt(m: RenewableRow, now: Date): string {
 }
 
 async function suspend<R extends RenewableRow>(s: Services, plan: RenewalPlan<R>, m: R, now: Date): Promise<boolean> {
-  const reason = `Suspended at ${iso(now)}: the balance did not cover the renewal (R$ ${toBrl(m.preco_centavos).toFixed(2)}) of period ${m.periodo + 1}. `
+  const reason = `Suspended at ${iso(now)}: the balance did not cover the renewal (${formatReais(m.preco_centavos)}) of period ${m.periodo + 1}. `
     + 'Add credits and create the monitor again (POST) to reactivate it.';
   return s.db.transaction().execute(async (trx) => {
     const r = await anyTable(trx).updateTable(plan.table).set({ status: 'SUSPENSO', ultimo_erro: reason, atualizado_em: iso(now) })
