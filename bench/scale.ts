@@ -73,7 +73,7 @@ function detailsOf(c: SandboxCase): CaseDetailsRecord {
 }
 
 /** Generates `n` cases one at a time (never all in memory) and stores the visible ones with their parties. */
-async function fill(s: Services, n: number, onProgress: (done: number) => void): Promise<Samples> {
+export async function fill(s: Services, n: number, onProgress: (done: number) => void): Promise<Samples> {
   const now = Date.now();
   const anchor = Math.floor(now / TIME.DAY) * TIME.DAY;
   const ctx = generationContext(SEED, anchor, 7 * TIME.DAY, buildPools(SEED, n));

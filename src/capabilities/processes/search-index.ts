@@ -53,18 +53,37 @@ export class CaseSearchIndex {
       ON CONFLICT (numero_cnj) DO UPDATE SET texto = excluded.texto, vetor = excluded.vetor`.execute(trx);
   }
 
-  /** Best matches first; every query word must match (as a prefix). Empty when the query has no word. */
+  /**
+   * Best matches first; every query word must match. Whole words when some case has them all, else
+   * each word as a prefix ("Jose Silv"). Whole words first because a prefix term reads the postings
+   * of every word it starts (silva, silvana, silveira…), a cost that grows with the store, while whole
+   * words let the index skip (bench/scale.ts); prefix-only matches of a name that exists whole are other
+   * people anyway. The choice is made for the query, not the page, so pages never mix the two.
+   * Empty when the query has no word.
+   */
   async search(query: string, limit: number, offset: number): Promise<SearchHit[]> {
     const tokens = withoutParticles(searchTokens(query));
     if (tokens.length === 0) return [];
+    return this.#match(tokens, !(await this.#hasWholeWords(tokens)), limit, offset);
+  }
+
+  async #hasWholeWords(tokens: string[]): Promise<boolean> {
+    if (this.#engine === 'sqlite') {
+      const match = tokens.map((t) => `"${t}"`).join(' ');
+      return (await sql`SELECT 1 FROM case_search WHERE case_search MATCH ${match} LIMIT 1`.execute(this.#db)).rows.length > 0;
+    }
+    return (await sql`SELECT 1 FROM case_search WHERE vetor @@ to_tsquery('simple', ${tokens.join(' & ')}) LIMIT 1`.execute(this.#db)).rows.length > 0;
+  }
+
+  async #match(tokens: string[], prefix: boolean, limit: number, offset: number): Promise<SearchHit[]> {
     if (this.#engine === 'sqlite') {
       // Each token quoted (no FTS5 syntax can be injected), `*` for prefix; bm25 is lower-is-better.
-      const match = tokens.map((t) => `"${t}"*`).join(' ');
+      const match = tokens.map((t) => `"${t}"${prefix ? '*' : ''}`).join(' ');
       const { rows } = await sql<{ numero_cnj: string; score: number }>`SELECT numero_cnj, -bm25(case_search) AS score
         FROM case_search WHERE case_search MATCH ${match} ORDER BY score DESC, numero_cnj LIMIT ${limit} OFFSET ${offset}`.execute(this.#db);
       return rows.map((r) => ({ numeroCnj: r.numero_cnj, score: Number(r.score) }));
     }
-    const query_ = tokens.map((t) => `${t}:*`).join(' & ');
+    const query_ = tokens.map((t) => (prefix ? `${t}:*` : t)).join(' & ');
     const { rows } = await sql<{ numero_cnj: string; score: number }>`SELECT numero_cnj, ts_rank(vetor, q) AS score
       FROM case_search, to_tsquery('simple', ${query_}) q WHERE vetor @@ q
       ORDER BY score DESC, numero_cnj LIMIT ${limit} OFFSET ${offset}`.execute(this.#db);

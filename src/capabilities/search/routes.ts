@@ -2,7 +2,8 @@
  * Search by term (spec §4.2) and its compatibility path `GET /v1/busca` (§4.9). A term that is a CNJ
  * number finds that case; a CPF/CNPJ finds the party's cases; any other text is a ranked full-text
  * search of the stored cases (numbers, party names, classes, subjects, court units; accents and case
- * ignored, each word a prefix). On the first page of a text search, the case-details provider is also
+ * ignored; every word must match: as a whole word when some case has them all, else as a prefix; name
+ * particles such as "da" or "dos" are not searched). On the first page of a text search, the case-details provider is also
  * asked for parties of that name, and their cases join the store before the search runs.
  */
 import type { FastifyInstance } from 'fastify';
