@@ -157,7 +157,9 @@ test('GET /v1 answers without a key', async () => {
 });
 
 test('every route class is rate limited per key: the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async (t) => {
-  const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=2/60s,lookup=2/60s,search=2/60s,async=2/60s,monitor=2/60s,download=2/60s,account=2/60s' } });
+  // Hour-long windows: on PostgreSQL windows are aligned to the clock (http/shared-windows.ts), and a
+  // route's three requests must not straddle a window's end (with 60 s windows, 1 run in 20 did).
+  const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=2/60m,lookup=2/60m,search=2/60m,async=2/60m,monitor=2/60m,download=2/60m,account=2/60m' } });
   t.after(() => h.close());
   for (const route of h.app.tramita.routes.filter((r) => r.meta.class)) {
     const owner = await h.createAccount({ credits: 1000 });
