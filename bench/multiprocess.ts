@@ -12,20 +12,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createPgDatabase } from '../test/harness.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
+import { NODE, ROOT } from '../test/processes.ts';
+import { NODE_FLAGS } from './startup.ts';
 const ACCOUNTS = 100;
 const CONNECTIONS = 50;
 
 export interface MultiprocessPoint { processes: number; requestsPerSecond: number; p99Ms: number; non2xx: number }
 
 function start(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(NODE, ['--max-semi-space-size=4', 'src/main.ts', 'serve'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [...NODE_FLAGS, 'src/main.ts', 'serve'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });

@@ -9,12 +9,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { NODE, ROOT } from '../test/processes.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
 /** The flags `npm start` and bin/tramita.mjs run Node with. */
-const NODE_FLAGS = ['--max-semi-space-size=4'];
+export const NODE_FLAGS = ['--max-semi-space-size=4'];
 export const STARTUP_TARGETS = { readyMs: 1_000, readySandboxMs: 2_000, idleRssMb: 150 };
 const RUNS = 5;
 const IDLE_MS = 3_000;
