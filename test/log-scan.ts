@@ -11,9 +11,12 @@ const FORBIDDEN: [string, RegExp][] = [
   ['a CPF (formatted)', /(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)/],
 ];
 
-/** Eleven digits alone (not part of a longer number: CNJ numbers, timestamps) that pass the CPF check digits. */
+/**
+ * Eleven digits standing alone (not part of a longer number, CNJ numbers and timestamps, nor of a word:
+ * generated ids such as `req_…` hold digit runs) that pass the CPF check digits.
+ */
 function cpfIn(line: string): string | undefined {
-  for (const [digits] of line.matchAll(/(?<![\d])\d{11}(?![\d])/g)) {
+  for (const [digits] of line.matchAll(/(?<![0-9A-Za-z])\d{11}(?![0-9A-Za-z])/g)) {
     if (/^(\d)\1{10}$/.test(digits)) continue;
     const d = [...digits].map(Number);
     const check = (n: number) => {
