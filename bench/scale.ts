@@ -3,8 +3,10 @@
  * 20 thousand, 200 thousand and 2 million sandbox cases (generated one by one from the simulator's
  * own generator, rendered as DataJud documents and read by the real DataJud parser, their parties as
  * the portal protocol gives them), then the same requests are timed at each size through the app
- * (in-process `inject`, sequential, charged as usual): the hot case cover, the CPF/CNPJ listing and
- * the term search (a party's name), for natural persons, and the listing of the biggest litigant apart. Reports the load time, the database's size and each request's
+ * (in-process `inject`, sequential, charged as usual): the hot case cover, the CPF/CNPJ listing, the
+ * term search (a party's name) and the lawyer summary, for natural persons and their lawyers, then one
+ * radar check (a CPF radar's steady-state check, its provider answering from the store), and the
+ * listing of the biggest litigant apart. Reports the load time, the database's size and each request's
  * mean cost, as a ratio to the smallest size (target: ≤ 1.5 at 2 million), and writes an SVG plot.
  *
  * Then the daily monitor pass at 10 thousand, 100 thousand and 1 million monitors (bench/monitor-cycle.ts):
@@ -27,7 +29,8 @@ import { credit } from '../src/platform/billing/ledger.ts';
 import { migrate, sqliteFile } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { NO_SOURCES } from '../src/platform/ports/unconfigured.ts';
-import type { CaseDetailsRecord } from '../src/platform/ports/sources.ts';
+import type { CaseDetailsRecord, CaseDetailsSource, Sources } from '../src/platform/ports/sources.ts';
+import { checkRadar } from '../src/capabilities/radars/check.ts';
 import { createServices, type Services } from '../src/platform/services.ts';
 import { generateCase, generationContext, profilesByAlias } from '../src/sandbox/data/generate.ts';
 import { visibleMovementCount, type SandboxCase } from '../src/sandbox/data/model.ts';
@@ -51,15 +54,20 @@ export interface ScalePoint {
   costUs: Record<RequestKind, number>;
 }
 
-type RequestKind = 'capa' | 'cpf_cnpj' | 'termo' | 'cpf_cnpj_litigante';
-const KINDS: RequestKind[] = ['capa', 'cpf_cnpj', 'termo', 'cpf_cnpj_litigante'];
+type RequestKind = 'capa' | 'cpf_cnpj' | 'termo' | 'advogado_resumo' | 'radar' | 'cpf_cnpj_litigante';
+const KINDS: RequestKind[] = ['capa', 'cpf_cnpj', 'termo', 'advogado_resumo', 'radar', 'cpf_cnpj_litigante'];
+/** The kinds timed as HTTP requests; `radar` is timed as checks (measureRadarChecks). */
+type HttpKind = Exclude<RequestKind, 'radar'>;
+const HTTP_KINDS = KINDS.filter((k): k is HttpKind => k !== 'radar');
+/** Radars created and checked per size. */
+const RADARS = 100;
 
 /**
  * What the requests ask: sampled cases, and a natural person of each (a typical party: a few cases,
  * whatever the store's size). `litigant` is the document with the most cases (a bank, a state): its
  * answer itself grows with the store, reported apart.
  */
-interface Samples { numbers: string[]; documents: string[]; names: string[]; litigant: string }
+interface Samples { numbers: string[]; documents: string[]; names: string[]; oabs: string[]; litigant: string }
 
 /** The case's parties as the portal protocol gives them (sandbox/portal/server.ts), documents left out. */
 function detailsOf(c: SandboxCase): CaseDetailsRecord {
@@ -81,7 +89,7 @@ export async function fill(s: Services, n: number, onProgress: (done: number) =>
   const { store } = buildCapabilities(s).cases;
   const info = { name: 'DataJud', sandbox: true };
   const every = Math.max(1, Math.floor(n / SAMPLES));
-  const samples: Samples = { numbers: [], documents: [], names: [], litigant: '' };
+  const samples: Samples = { numbers: [], documents: [], names: [], oabs: [], litigant: '' };
   const casesPerCompany = new Map<string, number>();
   for (let start = 0; start < n; start += BATCH) {
     const batch: { c: SandboxCase; record: ReturnType<typeof parseHits>[number] }[] = [];
@@ -106,6 +114,8 @@ export async function fill(s: Services, n: number, onProgress: (done: number) =>
           samples.documents.push(person.person.documento!);
           samples.names.push(person.person.nome);
         }
+        const lawyer = c.partes.flatMap((p) => p.advogados).find((l) => l.oab);
+        if (lawyer) samples.oabs.push(`${lawyer.oab!.uf}${lawyer.oab!.numero}`);
       }
     }
     await s.db.transaction().execute(async (trx) => {
@@ -127,9 +137,11 @@ function dbMegabytes(dataDir: string): number {
 
 async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_CASE_FRESH_MINUTES: '525600', TRAMITA_RATE_LIMITS: 'lookup=100000000/1s,search=100000000/1s', TRAMITA_WORKERS: 'off' }, fresh.config);
+  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_CASE_FRESH_MINUTES: '525600', TRAMITA_RATE_LIMITS: 'lookup=100000000/1s,search=100000000/1s,monitor=100000000/1s', TRAMITA_WORKERS: 'off' }, fresh.config);
   await migrate(fresh.database);
-  const s = createServices(config, fresh.database, createLogger('warn'), { sources: NO_SOURCES });
+  const s = createServices(config, fresh.database, createLogger('warn'), { sources: { ...NO_SOURCES, publications: NO_NEW_PUBLICATIONS } });
+  // The radars' provider answers from the store, so a check costs what Tramita does, not an upstream.
+  const withProvider = createServices(config, fresh.database, createLogger('warn'), { sources: { ...NO_SOURCES, details: storeAsProvider(s) } });
   try {
     const started = performance.now();
     let shown = 0;
@@ -144,14 +156,15 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
     const account = await s.accounts.create({ name: 'bench scale', plan: s.prices.defaultPlan });
     await credit(s.db, s.clock, account.id, 1_000_000_000, 'bench');
     const headers = { 'x-api-key': (await s.accounts.issueKey(account.id)).key };
-    const urls: Record<RequestKind, (i: number) => string> = {
+    const urls: Record<HttpKind, (i: number) => string> = {
       capa: (i) => `/v1/processos/cnj/${samples.numbers[i % samples.numbers.length]}`,
       cpf_cnpj: (i) => `/v1/processos?cpf_cnpj=${samples.documents[i % samples.documents.length]}`,
       termo: (i) => `/v1/busca/termo?q=${encodeURIComponent(samples.names[i % samples.names.length]!)}`,
+      advogado_resumo: (i) => `/v1/advogados/resumo?oab=${samples.oabs[i % samples.oabs.length]}`,
       cpf_cnpj_litigante: () => `/v1/processos?cpf_cnpj=${samples.litigant}`,
     };
     const costUs = {} as Record<RequestKind, number>;
-    for (const kind of KINDS) {
+    for (const kind of HTTP_KINDS) {
       for (let i = 0; i < Math.min(200, requests); i++) await app.inject({ url: urls[kind](i), headers }); // warm-up
       const t0 = performance.now();
       for (let i = 0; i < requests; i++) {
@@ -161,12 +174,51 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
       costUs[kind] = ((performance.now() - t0) * 1000) / requests;
     }
     await app.close();
+    costUs.radar = await measureRadarChecks(withProvider, headers, samples.documents);
     return { cases: n, loadSeconds, dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir), costUs };
   } finally {
     s.webhooks.sender.close();
+    withProvider.webhooks.sender.close();
     await fresh.database.close();
     await fresh.drop();
   }
+}
+
+/** DJEN with nothing new: the lawyer summary's recent-publications sync costs no upstream. */
+const NO_NEW_PUBLICATIONS: Sources['publications'] = { ...NO_SOURCES.publications, search: async () => ({ items: [], complete: true, requests: 0 }) };
+
+/** A case-details provider that knows what the store knows (every stored case has its parties already). */
+function storeAsProvider(s: Services): CaseDetailsSource {
+  const { store } = buildCapabilities(s).cases;
+  return {
+    info: { name: 'store', sandbox: true },
+    fetchDetails: async () => null,
+    findByDocument: (documento) => store.numbersByDocument(documento),
+    findByName: async () => [],
+    downloadDocument: async () => null,
+  };
+}
+
+/**
+ * Mean µs of a CPF radar's check once its baseline is taken (what every later cycle does): the
+ * provider's numbers, the known results left out, the rest loaded and filtered, the radar updated.
+ * The radars are created through the API, which takes their baselines.
+ */
+async function measureRadarChecks(s: Services, headers: Record<string, string>, documents: string[]): Promise<number> {
+  const capabilities = buildCapabilities(s);
+  const app = await buildApp(s, capabilities);
+  try {
+    for (const termo of [...new Set(documents)].slice(0, RADARS)) {
+      const res = await app.inject({ method: 'POST', url: '/v1/monitoramentos/novos-processos', headers, payload: { termo } });
+      if (res.statusCode !== 201) throw new Error(`scale bench: creating a radar answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+    }
+  } finally {
+    await app.close();
+  }
+  const radars = await s.db.selectFrom('radars').selectAll().execute();
+  const t0 = performance.now();
+  for (const radar of radars) await checkRadar(capabilities.radars, radar);
+  return ((performance.now() - t0) * 1000) / radars.length;
 }
 
 export async function scaleBench(): Promise<ScalePoint[]> {
@@ -186,7 +238,7 @@ export function scaleSvg(points: ScalePoint[]): string {
   const yMax = Math.max(2, ...ratios.flat()) * 1.1;
   const X = (v: number) => L + ((v - x0) / (x1 - x0)) * (W - L - R);
   const Y = (v: number) => H - B - (v / yMax) * (H - T - B);
-  const colours = ['#1b6ac9', '#c9541b', '#2e8b3e'];
+  const colours = ['#1b6ac9', '#c9541b', '#2e8b3e', '#8a3ec9', '#c9a21b', '#777777'];
   const lines = KINDS.map((k, i) => {
     const pts = points.map((p, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[i]![j]!).toFixed(1)}`).join(' ');
     return `<polyline fill="none" stroke="${colours[i]}" stroke-width="2" points="${pts}"/>`

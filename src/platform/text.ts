@@ -26,3 +26,11 @@ export function htmlToText(html: string): string {
     .replace(/ *\n[\n ]*/g, '\n')
     .trim();
 }
+
+/**
+ * The key a party's name is found by (case_party_names, migration 0014): its folded text, at most 200
+ * characters, so "Maria da Silva" and "MARIA DA SILVA" are one key and a B-tree range finds it.
+ */
+export function nameKey(name: string): string {
+  return foldText(name).slice(0, 200);
+}

@@ -188,7 +188,7 @@ export class CaseStore {
       numeroCnj, c.tribunal,
       ...c.instancias.flatMap((i) => [i.classe?.nome, i.orgaoJulgador?.nome, ...i.assuntos.map((a) => a.nome)]),
       ...names.map((p) => p.nome),
-    ]);
+    ], names.map((p) => p.nome));
   }
 }
 

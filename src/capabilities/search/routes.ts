@@ -72,9 +72,9 @@ async function findCases(m: CaseParts, term: string, limit: number, offset: numb
     return { hits: cases.map((c) => ({ c, score: 1 })), more: offset + limit < numbers.length };
   }
   if (offset === 0 && m.sources.details) await pullFromProvider(m, term);
-  const found = await m.search.search(term, limit + 1, offset);
-  const cases = new Map((await m.store.many(found.slice(0, limit).map((h) => h.numeroCnj))).map((c) => [c.row.numero_cnj, c]));
-  return { hits: found.slice(0, limit).flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])), more: found.length > limit };
+  const found = await m.search.search(term, limit, offset);
+  const cases = new Map((await m.store.many(found.hits.map((h) => h.numeroCnj))).map((c) => [c.row.numero_cnj, c]));
+  return { hits: found.hits.flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])), more: found.more };
 }
 
 /** Cases where the provider finds a party of that name join the store, with their parties indexed. */

@@ -583,7 +583,14 @@ export interface RateLimitCountersTable {
   count: number;
 }
 
+/** One row per (folded party name, case): the B-tree a name search seeks (migration 0014). */
+export interface CasePartyNamesTable {
+  nome: string;
+  numero_cnj: string;
+}
+
 export interface DB {
+  case_party_names: CasePartyNamesTable;
   rate_limit_counters: RateLimitCountersTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
