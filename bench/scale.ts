@@ -225,7 +225,11 @@ export async function scaleBench(): Promise<ScalePoint[]> {
   const sizes = (process.env.BENCH_SCALE_CASES || '20000,200000').split(',').map(Number);
   const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 1000);
   const points: ScalePoint[] = [];
-  for (const n of sizes) points.push(await measurePoint(n, requests));
+  for (const n of sizes) {
+    points.push(await measurePoint(n, requests));
+    // Each point as soon as it is measured: the largest takes an hour, and a cut-off run keeps the others.
+    process.stderr.write(`  scale point: ${JSON.stringify(points.at(-1))}\n`);
+  }
   return points;
 }
 
