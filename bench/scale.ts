@@ -59,6 +59,7 @@ const KINDS: RequestKind[] = ['capa', 'cpf_cnpj', 'termo', 'advogado_resumo', 'r
 /** The kinds timed as HTTP requests; `radar` is timed as checks (measureRadarChecks). */
 type HttpKind = Exclude<RequestKind, 'radar'>;
 const HTTP_KINDS = KINDS.filter((k): k is HttpKind => k !== 'radar');
+const TERM_PAGE = 10;
 /** Radars created and checked per size. */
 const RADARS = 100;
 
@@ -113,9 +114,11 @@ export async function fill(s: Services, n: number, onProgress: (done: number) =>
         if (person) {
           samples.documents.push(person.person.documento!);
           samples.names.push(person.person.nome);
+          // That person's own counsel: a typical lawyer. The public entities' and banks' few lawyers are
+          // in a share of every case, so their summaries grow with the store, as the biggest litigant's listing.
+          const lawyer = person.advogados.find((l) => l.oab);
+          if (lawyer) samples.oabs.push(`${lawyer.oab!.uf}${lawyer.oab!.numero}`);
         }
-        const lawyer = c.partes.flatMap((p) => p.advogados).find((l) => l.oab);
-        if (lawyer) samples.oabs.push(`${lawyer.oab!.uf}${lawyer.oab!.numero}`);
       }
     }
     await s.db.transaction().execute(async (trx) => {
@@ -159,7 +162,9 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
     const urls: Record<HttpKind, (i: number) => string> = {
       capa: (i) => `/v1/processos/cnj/${samples.numbers[i % samples.numbers.length]}`,
       cpf_cnpj: (i) => `/v1/processos?cpf_cnpj=${samples.documents[i % samples.documents.length]}`,
-      termo: (i) => `/v1/busca/termo?q=${encodeURIComponent(samples.names[i % samples.names.length]!)}`,
+      // A fixed page of 10: namesakes fill more of a page as the store grows (7 hits per 20 at 2,000
+      // cases, 17 at 20,000), and the target is about the index, not about longer answers.
+      termo: (i) => `/v1/busca/termo?limit=${TERM_PAGE}&q=${encodeURIComponent(samples.names[i % samples.names.length]!)}`,
       advogado_resumo: (i) => `/v1/advogados/resumo?oab=${samples.oabs[i % samples.oabs.length]}`,
       cpf_cnpj_litigante: () => `/v1/processos?cpf_cnpj=${samples.litigant}`,
     };

@@ -28,6 +28,7 @@ import { publicationsCapability } from './publications/capability.ts';
 import type { RadarParts } from './radars/parts.ts';
 import type { GazetteDays } from './gazettes/days.ts';
 import { radarsCapability } from './radars/capability.ts';
+import { consoleCapability } from './console/capability.ts';
 import { searchCapability } from './search/capability.ts';
 import { summariesCapability } from './summaries/capability.ts';
 import { webhooksCapability } from './webhooks/capability.ts';
@@ -79,6 +80,7 @@ export function buildCapabilities(s: Services): Capabilities {
       warrantsCapability(s),
       administrative,
       precatoriosCapability(s),
+      consoleCapability(s, radars.radars),
     ],
     cases: processes.cases,
     publications: publications.publications,

@@ -5,6 +5,7 @@ import { brlToCentavos, ConfigError } from '../config.ts';
 import type { Account } from '../platform/accounts/store.ts';
 import { credit } from '../platform/billing/ledger.ts';
 import { toBrl } from '../platform/billing/prices.ts';
+import { INVITE_TTL_HOURS, InviteError, inviteUser } from '../capabilities/console/invite.ts';
 import type { Services } from '../platform/services.ts';
 
 /** The command line itself is wrong: exit 2 with the usage. */
@@ -135,4 +136,21 @@ export async function creditsCommand(s: Services, argv: string[], print: Print):
   show(print, values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
     `added ${formatReais(centavos)} to ${positionals[0]}; balance ${formatReais(balance)}`);
   return 0;
+}
+
+/** `users invite ACCOUNT_ID EMAIL`: a one-time link to set a console password (also resets a forgotten one). */
+export async function usersCommand(s: Services, argv: string[], print: Print): Promise<number> {
+  const [sub, ...args] = argv;
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false } } });
+  if (sub !== 'invite') throw new UsageError(`unknown users command "${sub ?? ''}"`);
+  if (positionals.length !== 2) throw new UsageError('expected ACCOUNT_ID EMAIL');
+  const [accountId, email] = positionals as [string, string];
+  try {
+    const invite = await inviteUser(s, accountId, email);
+    show(print, values.json!, invite, `console invitation for ${invite.email} (one use, valid ${INVITE_TTL_HOURS} h, until ${invite.expiresAt}):\n${invite.link}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof InviteError) throw err.message.startsWith('no account') ? new NotFoundError(err.message) : new UsageError(err.message);
+    throw err;
+  }
 }

@@ -10,6 +10,10 @@ import { credit } from '../platform/billing/ledger.ts';
 import type { Services } from '../platform/services.ts';
 import type { OpenedSources } from './upstreams.ts';
 import { importPrecatorios } from '../capabilities/precatorios/import.ts';
+import { INVITE_TTL_HOURS, inviteUser } from '../capabilities/console/invite.ts';
+
+/** Who the first start invites to the sandbox account's console. */
+export const SANDBOX_CONSOLE_EMAIL = 'sandbox@tramita.local';
 
 /** The fictitious precatório list shipped for the sandbox (and as an example of the import's format). */
 export const SAMPLE_PRECATORIOS = fileURLToPath(new URL('../../config/samples/precatorios-exemplo.csv', import.meta.url));
@@ -23,12 +27,15 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
   const key = await s.accounts.issueKey(account.id);
   // The sample list (fictitious) makes /v1/precatorios answer on a fresh sandbox, as an imported list would.
   const sample = await importPrecatorios(s, SAMPLE_PRECATORIOS, { tribunal: 'TJSP', fonteUrl: 'config/samples/precatorios-exemplo.csv (fictício)' });
+  const invite = await inviteUser(s, account.id, SANDBOX_CONSOLE_EMAIL, baseUrl);
   return [
     '',
     '  Tramita: a sandbox account was created on this empty database.',
     `  account  ${account.id}  (${formatReais(s.config.sandboxCreditsCentavos)} of credits)`,
     `  API key  ${key.key}`,
-    '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ').',
+    '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ', or in the console).',
+    `  console  ${invite.link}`,
+    `           sets the password of ${invite.email} (one use, ${INVITE_TTL_HOURS} h); then sign in at ${baseUrl}/console`,
     '',
     `  curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: ${key.key}'`,
     ...sandboxExamples(baseUrl, key.key, sources),
@@ -45,6 +52,7 @@ function returningBanner(baseUrl: string, sources: OpenedSources): string {
     '',
     `  Tramita at ${baseUrl}${sources.sandbox ? ' (upstreams: the sandbox simulator, fictitious data)' : ''} · reference ${baseUrl}/docs · health ${baseUrl}/readyz`,
     '  A key is printed only when it is created. Lost it? npx tramita accounts list, then npx tramita keys create ACCOUNT_ID',
+    `  Console: ${baseUrl}/console (a sign-in link for someone: npx tramita users invite ACCOUNT_ID EMAIL)`,
     '',
   ].join('\n');
 }

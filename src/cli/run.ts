@@ -9,7 +9,7 @@ import { loadConfig, ConfigError, type Config, type Env } from '../config.ts';
 import { migrate, openDatabase, type Database } from '../platform/db/database.ts';
 import { createLogger, logDestination } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
-import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError } from './admin.ts';
+import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError, usersCommand } from './admin.ts';
 import { serve, work } from './serve.ts';
 import { precatoriosCommand } from './precatorios.ts';
 import { explainStartupFailure } from './startup-failure.ts';
@@ -42,6 +42,7 @@ Commands:
   keys create ACCOUNT_ID [--json]          prints the new key once
   keys list ACCOUNT_ID [--json]
   keys revoke KEY_ID
+  users invite ACCOUNT_ID EMAIL [--json]   prints a one-time link to set a console password (/console)
   credits add ACCOUNT_ID AMOUNT_BRL [--note TEXT] [--json]
   precatorios import FILE --tribunal SIGLA [--fonte-url URL] [--json]
                                           a court's precatório list (CSV or XLSX) into the store; re-importing updates
@@ -98,6 +99,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return withServices(config, (s) => keysCommand(s, rest, io.out));
     case 'credits':
       return withServices(config, (s) => creditsCommand(s, rest, io.out));
+    case 'users':
+      return withServices(config, (s) => usersCommand(s, rest, io.out));
     case 'precatorios':
       return withServices(config, (s) => precatoriosCommand(s, rest, io.out));
     default:

@@ -43,3 +43,14 @@ export async function patchRadar(m: RadarParts, radar: RadarsTable, body: PatchI
 export function deactivatedError(radar: RadarsTable): ApiError {
   return new ApiError('MONITOR_DEACTIVATED', `Radar ${radar.id} was deactivated at ${radar.desativado_em}: it can no longer be changed. Create a new radar.`, { id: radar.id, status: radar.status });
 }
+
+/** DESATIVADO (spec §3.2): checks and charges stop, results stay readable; a deactivated radar is returned unchanged. Undefined for another account's id. */
+export async function deactivateRadar(m: RadarParts, accountId: string, id: string): Promise<RadarsTable | undefined> {
+  const radar = await m.store.get(accountId, id);
+  if (!radar) return undefined;
+  if (radar.status !== 'DESATIVADO') {
+    const now = iso(m.services.clock.now());
+    await m.store.update(radar.id, { status: 'DESATIVADO', desativado_em: now, atualizado_em: now });
+  }
+  return m.store.byId(radar.id);
+}

@@ -15,7 +15,7 @@ import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { createRadar } from './create.ts';
 import { RADAR_QUERY_TYPE } from './cycle.ts';
 import type { RadarParts } from './parts.ts';
-import { patchRadar } from './patch.ts';
+import { deactivateRadar, patchRadar } from './patch.ts';
 import { radarView, resultView } from './present.ts';
 import {
   ArchiveBody, ArchiveOutcome, CreateRadarBody, DayQuery, PatchRadarBody, QualifyBody, Radar, RadarListQuery, RadarParams, RadarResult, ResultParams, ResultsQuery,
@@ -118,12 +118,9 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       description: 'Free. Status DESATIVADO (spec §3.2): checks and charges stop; nothing is physically deleted and the results stay readable, qualifiable and archivable. Deactivating again returns the radar unchanged.' },
     schema: { params: RadarParams, data: Radar },
     handler: async (req) => {
-      const radar = await own(req.auth!.account.id, req.params.id);
-      if (radar.status !== 'DESATIVADO') {
-        const now = iso(s.clock.now());
-        await m.store.update(radar.id, { status: 'DESATIVADO', desativado_em: now, atualizado_em: now });
-      }
-      return { data: radarView((await m.store.byId(radar.id))!) };
+      const radar = await deactivateRadar(m, req.auth!.account.id, req.params.id);
+      if (!radar) throw new ApiError('NOT_FOUND', `No radar "${req.params.id}" in this account.`);
+      return { data: radarView(radar) };
     },
   });
 

@@ -5,18 +5,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { iso } from '../../platform/clock.ts';
 import type { WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
-import { EVENT_NAMES, isEventKind } from '../../platform/events/kinds.ts';
-import { eventBody } from '../../platform/events/payload.ts';
+import { EVENT_NAMES } from '../../platform/events/kinds.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
-import { attemptDelivery } from '../../platform/webhooks/deliver-job.ts';
 import { enabledKinds } from '../../platform/webhooks/deliveries.ts';
-import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
+import { resendDelivery, sendTestDelivery, updateWebhook } from './actions.ts';
 import { Delivery, DeliveryParams, DeliveryQuery, Secret, TestResult, WebhookConfig, WebhookConfigBody } from './schemas.ts';
 
 const TAG = 'Webhooks';
@@ -43,7 +40,7 @@ export function deliveryView(d: WebhookDeliveriesTable, attempts: WebhookAttempt
 }
 
 export function webhookRoutes(app: FastifyInstance, s: Services): void {
-  const { configs, deliveries, planner } = s.webhooks;
+  const { configs, deliveries } = s.webhooks;
   const withAttempts = async (d: WebhookDeliveriesTable) => deliveryView(d, (await deliveries.attempts([d.id])).get(d.id)!);
   const ownDelivery = async (accountId: string, id: string) => {
     const d = await deliveries.get(id, accountId);
@@ -69,11 +66,8 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
     schema: { body: WebhookConfigBody, data: WebhookConfig },
     handler: async (req) => {
       const b = req.body;
-      const url = b.url === undefined || b.url === null ? b.url : (await checkWebhookUrl(b.url, { allowPrivate: s.config.webhookAllowPrivate, field: 'url' })).href;
-      const unknown = b.eventos?.find((e) => !isEventKind(e));
-      if (unknown) throw new ApiError('INVALID_PARAMETER', `"${unknown}" is not an event kind. Known: ${EVENT_NAMES.join(', ')}.`, { field: 'eventos', in: 'body', value: unknown });
-      const { config, secret } = await configs.update(req.auth!.account.id, {
-        url, token: b.token, formato: b.formato, ativo: b.ativo, eventos: b.eventos, nomesLegados: b.nomes_legados,
+      const { config, secret } = await updateWebhook(s, req.auth!.account.id, {
+        url: b.url, token: b.token, formato: b.formato, ativo: b.ativo, eventos: b.eventos, nomesLegados: b.nomes_legados,
       });
       return { data: configView(config, secret) };
     },
@@ -96,17 +90,8 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       description: 'Free. One attempt to the account URL, made during this request (even while the webhook is inactive), recorded in the history; event `teste`. 422 WEBHOOK_NOT_CONFIGURED without a URL.' },
     schema: { body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: TestResult },
     handler: async (req) => {
-      const accountId = req.auth!.account.id;
-      const { config } = await configs.ensure(accountId);
-      if (!config.url) throw new ApiError('WEBHOOK_NOT_CONFIGURED');
-      const deliveryId = await s.db.transaction().execute(async (trx) => {
-        const data = { mensagem: 'Entrega de teste do Tramita.', contaId: accountId, numeroCnj: null, tribunal: null };
-        const eventId = await s.events.record(trx, { kind: 'teste', numeroCnj: null, tribunal: null, data });
-        const body = eventBody(config.formato, { id: eventId, event: 'teste', source: 'tramita', created_at: iso(s.clock.now()), data, raw: null });
-        return planner.create(trx, { accountId, eventId, eventName: 'teste', monitorType: null, monitorId: null, url: null, body, maxAttempts: 1, enqueue: false });
-      });
-      const result = await attemptDelivery(s, deliveryId, { evenIfInactive: true });
-      return { data: { entregue: result?.ok ?? false, entrega: await withAttempts((await deliveries.get(deliveryId))!) } };
+      const { deliveryId, delivered } = await sendTestDelivery(s, req.auth!.account.id);
+      return { data: { entregue: delivered, entrega: await withAttempts((await deliveries.get(deliveryId))!) } };
     },
   });
 
@@ -139,13 +124,7 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       description: 'Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event\'s, so receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go to the account URL and there is none.' },
     schema: { params: DeliveryParams, body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Delivery },
     handler: async (req) => {
-      const accountId = req.auth!.account.id;
-      const original = await ownDelivery(accountId, req.params.id);
-      if (original.url === null && !(await configs.get(accountId))?.url) throw new ApiError('WEBHOOK_NOT_CONFIGURED');
-      const id = await s.db.transaction().execute((trx) => planner.create(trx, {
-        accountId, eventId: original.event_id, eventName: original.event_name, monitorType: original.monitor_type, monitorId: original.monitor_id,
-        url: original.url, body: original.body, resentFrom: original.id,
-      }));
+      const id = await resendDelivery(s, req.auth!.account.id, req.params.id);
       return { status: 201, data: await withAttempts((await deliveries.get(id))!) };
     },
   });

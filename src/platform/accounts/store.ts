@@ -26,6 +26,8 @@ export interface IssuedKey {
 
 type KeyRow = Account & { key_id: string; revoked_at: string | null };
 
+const KEY_USE_RESOLUTION_MS = 60_000;
+
 export class AccountStore {
   readonly #db: Kysely<DB>;
   readonly #clock: Clock;
@@ -33,6 +35,8 @@ export class AccountStore {
   readonly #byHash: Prepared<'hash', KeyRow>;
   readonly #balanceOf: Prepared<'id', Pick<Account, 'balance_centavos'>>;
   readonly #keys = new KeyCache();
+  /** When this process last wrote each key's `last_used_at` (ms). */
+  readonly #lastNoted = new Map<string, number>();
   constructor(db: Kysely<DB>, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
@@ -74,25 +78,41 @@ export class AccountStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async issueKey(accountId: string): Promise<IssuedKey> {
+  async issueKey(accountId: string, name: string | null = null): Promise<IssuedKey> {
     const k = generateKey();
     await this.#db.insertInto('api_keys')
-      .values({ id: k.id, account_id: accountId, prefix: k.prefix, hash: k.hash, created_at: iso(this.#clock.now()), revoked_at: null })
+      .values({ id: k.id, account_id: accountId, prefix: k.prefix, hash: k.hash, created_at: iso(this.#clock.now()), revoked_at: null, name, last_used_at: null })
       .execute();
     return { id: k.id, prefix: k.prefix, key: k.plaintext };
   }
 
   async listKeys(accountId: string) {
-    return this.#db.selectFrom('api_keys').select(['id', 'prefix', 'created_at', 'revoked_at'])
+    return this.#db.selectFrom('api_keys').select(['id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
       .where('account_id', '=', accountId).orderBy('created_at').execute();
   }
 
-  /** Returns false when the key does not exist or was already revoked. */
-  async revokeKey(keyId: string): Promise<boolean> {
-    const r = await this.#db.updateTable('api_keys').set({ revoked_at: iso(this.#clock.now()) })
-      .where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+  /**
+   * Returns false when the key does not exist, was already revoked, or (when `accountId` is given)
+   * belongs to another account.
+   */
+  async revokeKey(keyId: string, accountId?: string): Promise<boolean> {
+    let q = this.#db.updateTable('api_keys').set({ revoked_at: iso(this.#clock.now()) }).where('id', '=', keyId).where('revoked_at', 'is', null);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const r = await q.executeTakeFirst();
     this.#keys.forgetKey(keyId);
     return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Notes that a key was just used, for the console's "last use": at most one write per key and
+   * minute in this process, not awaited by the request (a failure is logged by `onError`).
+   */
+  noteKeyUse(keyId: string, onError: (err: unknown) => void): void {
+    const now = this.#clock.now().getTime();
+    if ((this.#lastNoted.get(keyId) ?? 0) > now - KEY_USE_RESOLUTION_MS) return;
+    if (this.#lastNoted.size >= 10_000) this.#lastNoted.clear();
+    this.#lastNoted.set(keyId, now);
+    this.#db.updateTable('api_keys').set({ last_used_at: iso(new Date(now)) }).where('id', '=', keyId).execute().catch(onError);
   }
 
   /**

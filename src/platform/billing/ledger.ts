@@ -228,8 +228,21 @@ export async function balanceOf(db: Kysely<DB>, accountId: string): Promise<numb
 }
 
 /** One page of the statement, newest first; `before` is the (created_at, id) of the last row seen. */
-export async function statement(db: Kysely<DB>, accountId: string, limit: number, before?: { createdAt: string; id: string }): Promise<LedgerTable[]> {
+/** What a statement may be narrowed to (the console's filters): a kind, a query type, days in UTC (`yyyy-mm-dd`, inclusive). */
+export interface StatementFilter {
+  kind?: 'debit' | 'credit';
+  queryType?: string;
+  since?: string;
+  until?: string;
+}
+
+export async function statement(db: Kysely<DB>, accountId: string, limit: number, before?: { createdAt: string; id: string }, filter: StatementFilter = {}): Promise<LedgerTable[]> {
   let q = db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
+  if (filter.kind) q = q.where('kind', '=', filter.kind);
+  if (filter.queryType) q = q.where('query_type', '=', filter.queryType);
+  if (filter.since) q = q.where('created_at', '>=', filter.since);
+  // The whole last day: every instant of it sorts below the next day's first.
+  if (filter.until) q = q.where('created_at', '<', `${filter.until}T99`);
   if (before) {
     q = q.where((eb) => eb.or([
       eb('created_at', '<', before.createdAt),

@@ -22,6 +22,10 @@ export interface ApiKeysTable {
   hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** Given in the console (migration 0015); null for keys made by the CLI without one. */
+  name: string | null;
+  /** Noted at most once a minute per process (accounts/store.ts). */
+  last_used_at: string | null;
 }
 
 export interface LedgerTable {
@@ -589,7 +593,57 @@ export interface CasePartyNamesTable {
   numero_cnj: string;
 }
 
+export interface ConsoleUsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  password_hash: string | null;
+  failed_signins: number;
+  locked_until: string | null;
+  last_signin_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConsoleInvitesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  user_id: string | null;
+  /** Who, as a person reads it: the user's e-mail, or `cli`. */
+  actor: string;
+  action: string;
+  target: string | null;
+  /** JSON, never a secret. */
+  details: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
 export interface DB {
+  console_users: ConsoleUsersTable;
+  console_invites: ConsoleInvitesTable;
+  console_sessions: ConsoleSessionsTable;
+  audit_log: AuditLogTable;
   case_party_names: CasePartyNamesTable;
   rate_limit_counters: RateLimitCountersTable;
   accounts: AccountsTable;

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AccountStore, KeyOwner } from '../accounts/store.ts';
 import { looksLikeKey } from '../accounts/keys.ts';
 import { ApiError } from '../errors.ts';
+import { telemetry } from '../observability/telemetry.ts';
 
 export function presentedKey(req: FastifyRequest): string | undefined {
   const header = req.headers['x-api-key'];
@@ -19,10 +20,14 @@ export function presentedKey(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function admit(req: FastifyRequest, owner: KeyOwner | undefined, then: (err?: Error) => void): void {
+function admit(req: FastifyRequest, accounts: AccountStore, owner: KeyOwner | undefined, then: (err?: Error) => void): void {
   if (!owner) return then(new ApiError('INVALID_API_KEY'));
   if (owner.account.status !== 'active') return then(new ApiError('ACCOUNT_INACTIVE'));
   req.auth = owner;
+  accounts.noteKeyUse(owner.keyId, (err) => {
+    telemetry.backgroundFailures.labels('key_last_use').inc();
+    req.log.warn({ err, keyId: owner.keyId }, 'noting the last use of an API key failed');
+  });
   then();
 }
 
@@ -36,6 +41,6 @@ export function authenticate(req: FastifyRequest, accounts: AccountStore, then: 
   if (!key) return then(new ApiError('MISSING_API_KEY'));
   if (!looksLikeKey(key)) return then(new ApiError('INVALID_API_KEY'));
   const owner = accounts.findByKeyNow(key);
-  if (owner instanceof Promise) owner.then((o) => admit(req, o, then), then);
-  else admit(req, owner, then);
+  if (owner instanceof Promise) owner.then((o) => admit(req, accounts, o, then), then);
+  else admit(req, accounts, owner, then);
 }

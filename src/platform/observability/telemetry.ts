@@ -44,6 +44,7 @@ export const telemetry = {
   budgetRemaining: new Gauge({ name: 'tramita_upstream_budget_remaining', help: 'Requests left in the current minute of each source\'s budget in this process.', labelNames: ['source'] as const, registers }),
   budgetWaits: new Counter({ name: 'tramita_upstream_budget_waits_total', help: 'Requests that had to wait because the source\'s per-minute budget was spent.', labelNames: ['source'] as const, registers }),
 
+  backgroundFailures: new Counter({ name: 'tramita_background_failures_total', help: 'Small writes done beside a request and not awaited by it that failed, by task (key_last_use: the console\'s last use of an API key).', labelNames: ['task'] as const, registers }),
   charges: new Counter({ name: 'tramita_charges_total', help: 'Debits written, by query type.', labelNames: ['query_type'] as const, registers }),
   chargedCentavos: new Counter({ name: 'tramita_credits_charged_centavos_total', help: 'Centavos debited, by query type.', labelNames: ['query_type'] as const, registers }),
 

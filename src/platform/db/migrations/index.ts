@@ -14,6 +14,7 @@ import * as m0011 from './0011_administrative.ts';
 import * as m0012 from './0012_rate_limit_counters.ts';
 import * as m0013 from './0013_case_search_rowid.ts';
 import * as m0014 from './0014_case_party_names.ts';
+import * as m0015 from './0015_console.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_rate_limit_counters': m0012,
   '0013_case_search_rowid': m0013,
   '0014_case_party_names': m0014,
+  '0015_console': m0015,
 };

@@ -1,0 +1,27 @@
+/**
+ * The operator's invitation (`tramita users invite ACCOUNT_ID EMAIL`, and the first start's sandbox
+ * account): a one-time link, valid INVITE_TTL_MS, where the person sets their password. A new link
+ * for the same person replaces the old one, and also serves to reset a forgotten password.
+ */
+import type { Services } from '../../platform/services.ts';
+import { ConsoleStore, INVITE_TTL_MS } from './store.ts';
+
+export const INVITE_TTL_HOURS = INVITE_TTL_MS / 3_600_000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class InviteError extends Error {}
+
+/** Where people open the console: TRAMITA_PUBLIC_URL, else this machine's address and port. */
+export function consoleBaseUrl(s: Services): string {
+  return s.config.publicUrl ?? `http://${s.config.host === '0.0.0.0' ? '127.0.0.1' : s.config.host}:${s.config.port}`;
+}
+
+export async function inviteUser(s: Services, accountId: string, email: string, baseUrl = consoleBaseUrl(s)): Promise<{ link: string; email: string; expiresAt: string }> {
+  if (!EMAIL.test(email.trim()) || email.length > 254) throw new InviteError(`"${email}" is not an e-mail address`);
+  if (!(await s.accounts.get(accountId))) throw new InviteError(`no account ${accountId}`);
+  const store = new ConsoleStore(s.db, s.clock);
+  const invited = await store.invite(accountId, email);
+  if (!invited) throw new InviteError(`${email.trim().toLowerCase()} already belongs to another account`);
+  await store.audit({ accountId, userId: invited.user.id, actor: 'cli', action: 'usuario.convidar', details: { email: invited.user.email } });
+  return { link: `${baseUrl}/console/convite/${invited.token}`, email: invited.user.email, expiresAt: invited.expiresAt };
+}

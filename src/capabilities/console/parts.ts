@@ -1,0 +1,76 @@
+/** What every console page shares: its dependencies, how a page is sent, redirects with a notice, form fields. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isApiError } from '../../platform/errors.ts';
+import { mensagem } from '../../platform/errors-pt.ts';
+import type { Services } from '../../platform/services.ts';
+import type { RadarParts } from '../radars/parts.ts';
+import { layout, type Html, type PageContext } from './html.ts';
+import type { SignedIn } from './session.ts';
+import type { ConsoleStore } from './store.ts';
+
+export interface ConsoleParts {
+  s: Services;
+  store: ConsoleStore;
+  radars: RadarParts;
+}
+
+/** The notices a redirect can ask the next page to show (`?aviso=`), so no text travels in a URL. */
+const NOTICES: Record<string, PageContext['flash']> = {
+  'chave-revogada': { kind: 'ok', text: 'Chave revogada: a API passa a recusá-la.' },
+  'webhook-salvo': { kind: 'ok', text: 'Webhook salvo.' },
+  'teste-entregue': { kind: 'ok', text: 'Entrega de teste feita: veja-a no histórico.' },
+  'teste-falhou': { kind: 'erro', text: 'A entrega de teste falhou: veja o status e o trecho da resposta no histórico.' },
+  'reenvio-criado': { kind: 'ok', text: 'Reenvio criado: ele segue a mesma escada de tentativas.' },
+  'monitor-desativado': { kind: 'ok', text: 'Monitoramento desativado: verificações e cobranças param.' },
+  'sessoes-encerradas': { kind: 'ok', text: 'Todas as outras sessões foram encerradas.' },
+  'senha-definida': { kind: 'ok', text: 'Senha definida. Entre com seu e-mail e a nova senha.' },
+};
+
+export function notice(req: FastifyRequest): PageContext['flash'] {
+  const code = (req.query as Record<string, unknown> | undefined)?.aviso;
+  return typeof code === 'string' ? (NOTICES[code] ?? null) : null;
+}
+
+export function signedIn(req: FastifyRequest): SignedIn {
+  return req.console!;
+}
+
+/** A whole page for the signed-in person. */
+export function sendPage(req: FastifyRequest, reply: FastifyReply, ctx: Omit<PageContext, 'email' | 'accountName' | 'csrf'>, body: Html, status = 200): FastifyReply {
+  const who = req.console;
+  const page = layout({ ...ctx, flash: ctx.flash === undefined ? notice(req) : ctx.flash, email: who?.user.email, accountName: who?.account.name, csrf: who?.session.csrf_token }, body);
+  return reply.code(status).type('text/html; charset=utf-8').send(page.text);
+}
+
+/** After a change: 303 to a page, with a notice code. */
+export function redirect(reply: FastifyReply, path: string, aviso?: keyof typeof NOTICES): FastifyReply {
+  return reply.code(303).header('location', aviso ? `${path}${path.includes('?') ? '&' : '?'}aviso=${aviso}` : path).send();
+}
+
+/** An API error as the person reads it (Portuguese); anything else is rethrown. */
+export function problemText(err: unknown): string {
+  if (isApiError(err)) return mensagem(err.code, err.details);
+  throw err;
+}
+
+/** A form field as one trimmed string (the first, if repeated); undefined when absent. */
+export function field(req: FastifyRequest, name: string): string | undefined {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  const one = Array.isArray(v) ? v[0] : v;
+  return typeof one === 'string' ? one.trim() : undefined;
+}
+
+/** Every value of a repeated form field (checkboxes). */
+export function fields(req: FastifyRequest, name: string): string[] {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
+}
+
+/** A query-string filter as one string, or undefined when absent or empty. */
+export function filter(req: FastifyRequest, name: string, pattern?: RegExp): string | undefined {
+  const v = (req.query as Record<string, unknown> | undefined)?.[name];
+  if (typeof v !== 'string' || v === '') return undefined;
+  return pattern && !pattern.test(v) ? undefined : v;
+}
+
+export const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,0 +1,176 @@
+/**
+ * The console's records: people, invitations, sessions and the audit log. Tokens (an invitation's,
+ * a session's) are random 256-bit strings given to the person once; only their SHA-256 is stored, so
+ * a copy of the database opens no session.
+ */
+import { hash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { addMs, iso, type Clock } from '../../platform/clock.ts';
+import type { AuditLogTable, ConsoleSessionsTable, ConsoleUsersTable, DB } from '../../platform/db/schema.ts';
+import { newId } from '../../platform/ids.ts';
+
+export const INVITE_TTL_MS = 72 * 3_600_000;
+/** A session ends after this long without a request… */
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+/** …and in any case this long after sign-in. */
+export const SESSION_MAX_MS = 7 * 24 * 3_600_000;
+/** Failed sign-ins in a row that lock the person out, and for how long. */
+export const LOCKOUT_AFTER = 5;
+export const LOCKOUT_MS = 15 * 60_000;
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function tokenHash(token: string): string {
+  return hash('sha256', token, 'hex');
+}
+
+/** Where a change came from, for the audit log. */
+export interface Origin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface SessionUser {
+  session: ConsoleSessionsTable;
+  user: ConsoleUsersTable;
+}
+
+export class ConsoleStore {
+  readonly #db: Kysely<DB>;
+  readonly #clock: Clock;
+  constructor(db: Kysely<DB>, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  #now(): string {
+    return iso(this.#clock.now());
+  }
+
+  async userByEmail(email: string): Promise<ConsoleUsersTable | undefined> {
+    return this.#db.selectFrom('console_users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  }
+
+  async users(accountId: string): Promise<ConsoleUsersTable[]> {
+    return this.#db.selectFrom('console_users').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+  }
+
+  /**
+   * A one-time link's token for this e-mail in this account: the person is created if new (without a
+   * password), and any earlier unused link of theirs stops working. Refused (null) when the e-mail
+   * belongs to a person of another account.
+   */
+  async invite(accountId: string, email: string): Promise<{ token: string; user: ConsoleUsersTable; expiresAt: string } | null> {
+    const normalized = email.trim().toLowerCase();
+    const now = this.#now();
+    return this.#db.transaction().execute(async (trx) => {
+      let user = await trx.selectFrom('console_users').selectAll().where('email', '=', normalized).executeTakeFirst();
+      if (user && user.account_id !== accountId) return null;
+      if (!user) {
+        user = { id: newId('usr'), account_id: accountId, email: normalized, password_hash: null, failed_signins: 0, locked_until: null, last_signin_at: null, created_at: now, updated_at: now };
+        await trx.insertInto('console_users').values(user).execute();
+      }
+      await trx.updateTable('console_invites').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+      const token = newToken();
+      const expiresAt = iso(addMs(this.#clock.now(), INVITE_TTL_MS));
+      await trx.insertInto('console_invites').values({ token_hash: tokenHash(token), user_id: user.id, created_at: now, expires_at: expiresAt, used_at: null }).execute();
+      return { token, user, expiresAt };
+    });
+  }
+
+  /** The person of a live (unused, unexpired) invitation. */
+  async invitation(token: string): Promise<ConsoleUsersTable | undefined> {
+    return this.#db.selectFrom('console_invites').innerJoin('console_users', 'console_users.id', 'console_invites.user_id')
+      .selectAll('console_users').where('console_invites.token_hash', '=', tokenHash(token))
+      .where('console_invites.used_at', 'is', null).where('console_invites.expires_at', '>', this.#now()).executeTakeFirst();
+  }
+
+  /** Sets the password through a live invitation, once: false when the link is used or expired. */
+  async acceptInvitation(token: string, passwordHash: string): Promise<ConsoleUsersTable | undefined> {
+    const now = this.#now();
+    return this.#db.transaction().execute(async (trx) => {
+      const used = await trx.updateTable('console_invites').set({ used_at: now })
+        .where('token_hash', '=', tokenHash(token)).where('used_at', 'is', null).where('expires_at', '>', now)
+        .returning('user_id').executeTakeFirst();
+      if (!used) return undefined;
+      // A new password ends every session opened with the old one.
+      await trx.deleteFrom('console_sessions').where('user_id', '=', used.user_id).execute();
+      await trx.updateTable('console_users').set({ password_hash: passwordHash, failed_signins: 0, locked_until: null, updated_at: now }).where('id', '=', used.user_id).execute();
+      return trx.selectFrom('console_users').selectAll().where('id', '=', used.user_id).executeTakeFirst();
+    });
+  }
+
+  /** One more failed sign-in; the LOCKOUT_AFTER-th in a row locks the person for LOCKOUT_MS. */
+  async signInFailed(user: ConsoleUsersTable): Promise<void> {
+    const failed = user.failed_signins + 1;
+    const locked = failed >= LOCKOUT_AFTER ? iso(addMs(this.#clock.now(), LOCKOUT_MS)) : user.locked_until;
+    await this.#db.updateTable('console_users').set({ failed_signins: failed >= LOCKOUT_AFTER ? 0 : failed, locked_until: locked, updated_at: this.#now() })
+      .where('id', '=', user.id).execute();
+  }
+
+  isLocked(user: ConsoleUsersTable): boolean {
+    return user.locked_until !== null && user.locked_until > this.#now();
+  }
+
+  /** A new session for the person; returns the cookie's token. */
+  async openSession(user: ConsoleUsersTable, origin: Origin): Promise<string> {
+    const token = newToken();
+    const now = this.#now();
+    await this.#db.transaction().execute(async (trx) => {
+      await trx.insertInto('console_sessions').values({
+        token_hash: tokenHash(token), user_id: user.id, csrf_token: newToken(), ip: origin.ip, user_agent: origin.userAgent?.slice(0, 300) ?? null,
+        created_at: now, last_seen_at: now, expires_at: iso(addMs(this.#clock.now(), SESSION_MAX_MS)),
+      }).execute();
+      await trx.updateTable('console_users').set({ failed_signins: 0, locked_until: null, last_signin_at: now, updated_at: now }).where('id', '=', user.id).execute();
+    });
+    return token;
+  }
+
+  /** The live session of a cookie's token, its last request noted (at most once a minute). */
+  async session(token: string): Promise<SessionUser | undefined> {
+    const row = await this.#db.selectFrom('console_sessions').selectAll().where('token_hash', '=', tokenHash(token)).executeTakeFirst();
+    if (!row) return undefined;
+    const now = this.#clock.now();
+    if (row.expires_at <= iso(now) || Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now.getTime()) {
+      await this.#db.deleteFrom('console_sessions').where('token_hash', '=', row.token_hash).execute();
+      return undefined;
+    }
+    const user = await this.#db.selectFrom('console_users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
+    if (!user) return undefined;
+    if (Date.parse(row.last_seen_at) + 60_000 < now.getTime()) {
+      await this.#db.updateTable('console_sessions').set({ last_seen_at: iso(now) }).where('token_hash', '=', row.token_hash).execute();
+    }
+    return { session: row, user };
+  }
+
+  async closeSession(token: string): Promise<void> {
+    await this.#db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash(token)).execute();
+  }
+
+  /** Signs the person out everywhere; returns how many sessions ended. */
+  async closeAllSessions(userId: string): Promise<number> {
+    const r = await this.#db.deleteFrom('console_sessions').where('user_id', '=', userId).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  async sessions(userId: string): Promise<ConsoleSessionsTable[]> {
+    return this.#db.selectFrom('console_sessions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+  }
+
+  /** One line of the account's audit log. `details` must hold no secret (it is shown to the account). */
+  async audit(entry: { accountId: string; userId: string | null; actor: string; action: string; target?: string | null; details?: Record<string, unknown> | null; origin?: Origin }): Promise<void> {
+    await this.#db.insertInto('audit_log').values({
+      id: newId('aud'), account_id: entry.accountId, user_id: entry.userId, actor: entry.actor, action: entry.action, target: entry.target ?? null,
+      details: entry.details ? JSON.stringify(entry.details) : null, ip: entry.origin?.ip ?? null, user_agent: entry.origin?.userAgent?.slice(0, 300) ?? null,
+      created_at: this.#now(),
+    }).execute();
+  }
+
+  async auditLog(accountId: string, limit: number, before?: string): Promise<AuditLogTable[]> {
+    let q = this.#db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
+    if (before) q = q.where('id', '<', before);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+}
