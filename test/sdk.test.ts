@@ -2,10 +2,17 @@
  * The TypeScript SDK (packages/sdk) against a live Tramita on 127.0.0.1 with the sandbox: a lookup
  * through a forced 202 charged once, a pending answer given up on and resumed, a retry after a lost
  * answer that does not charge twice, typed errors, the key kept to the server's origin, and webhook
- * verification of a real delivery and of the documented test vectors.
+ * verification of a real delivery and of the documented test vectors; and the README's ten-line program,
+ * run as written against the package compiled as published.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../src/config.ts';
 import { Tramita, TramitaError, TramitaPendingError, verifyWebhook, WebhookVerificationError, type PendingInfo } from '../packages/sdk/src/index.ts';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';
 import { createHarness } from './harness.ts';
@@ -144,4 +151,34 @@ test('the test vectors of docs/webhooks.md verify', async () => {
   const { 'webhook-signature': _, ...serviceOnly } = headers;
   assert.equal((await verifyWebhook(body, serviceOnly, 'whsec_dHJhbWl0YS10ZXN0LXZlY3Rvci1rZXkh')).id, event.id);
   await assert.rejects(verifyWebhook(body, { ...serviceOnly, 'x-service-signature': `sha256=${'0'.repeat(64)}` }, 'whsec_dHJhbWl0YS10ZXN0LXZlY3Rvci1rZXkh'), /X-Service-Signature/);
+});
+
+test('the README\'s ten-line program runs as written: a case through a forced 202, and a webhook verified', { timeout: 120_000 }, async (t) => {
+  const acc = await h.createAccount({ credits: 10_000 });
+  const rx = await receiver();
+  t.after(() => rx.close());
+  const sdk = new Tramita({ baseUrl, apiKey: acc.key });
+  await sdk.putContaWebhook({ body: { url: rx.url } });
+  const { data: { segredo } } = await sdk.postContaWebhookSegredo();
+  await sdk.postContaWebhookTeste();
+  const delivery = rx.received.at(-1)!;
+
+  // The package as an integrator installs it: compiled, under node_modules/@tramita/sdk.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-sdk-readme-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const pkg = path.join(dir, 'node_modules', '@tramita', 'sdk');
+  const sdkDir = path.join(PROJECT_ROOT, 'packages', 'sdk');
+  await promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', path.join(sdkDir, 'tsconfig.json'), '--outDir', path.join(pkg, 'dist')], { timeout: 120_000 });
+  fs.copyFileSync(path.join(sdkDir, 'package.json'), path.join(pkg, 'package.json'));
+  const readme = fs.readFileSync(path.join(sdkDir, 'README.md'), 'utf8');
+  const program = /## Início rápido[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!;
+  assert.ok(program.trim().split('\n').length <= 10, 'ten lines at most');
+  fs.writeFileSync(path.join(dir, 'programa.mts'), program);
+  const { stdout } = await promisify(execFile)(process.execPath, ['programa.mts'], {
+    cwd: dir, timeout: 60_000,
+    env: { ...process.env, TRAMITA_URL: baseUrl, TRAMITA_KEY: acc.key, CNJ: formatCnj(visible[3]!.numero), CORPO: delivery.raw.toString('utf8'), CABECALHOS: JSON.stringify(delivery.headers), SEGREDO: segredo },
+  });
+  assert.match(stdout, /em processamento: req_/);
+  assert.match(stdout, new RegExp(`${formatCnj(visible[3]!.numero).replace(/[.-]/g, '\\$&')} `));
+  assert.match(stdout, /webhook verificado: teste evt_/);
 });
