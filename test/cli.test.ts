@@ -197,6 +197,22 @@ describe('tramita CLI', () => {
     assert.ok(byId[issued.id], 'revokedAt is set');
   });
 
+  test('users invite prints a one-time console link; a bad e-mail exits 2, an unknown account 1, another account\'s person 2', async () => {
+    const { account } = await createAccount('Convites ME');
+    const invite = await tramitaJson<{ link: string; email: string; expiresAt: string }>(store, ['users', 'invite', account.id, 'Pessoa@Exemplo.com.br', '--json']);
+    assert.equal(invite.email, 'pessoa@exemplo.com.br');
+    assert.match(invite.link, /^http:\/\/127\.0\.0\.1:\d+\/console\/convite\/[A-Za-z0-9_-]{43}$/);
+    assert.ok(Date.parse(invite.expiresAt) > Date.now() + 71 * 3_600_000);
+    const stored = (await store.rows('console_invites')).map((r) => String(r.token_hash));
+    assert.ok(!stored.some((h) => invite.link.endsWith(h)), 'only a hash of the token is stored');
+    assert.equal((await tramitaFails(store, ['users', 'invite', account.id, 'nao-e-email'])).code, 2);
+    assert.equal((await tramitaFails(store, ['users', 'invite', 'acc_nao_existe', 'x@exemplo.com.br'])).code, 1);
+    const { account: other } = await createAccount('Outra Conta');
+    const taken = await tramitaFails(store, ['users', 'invite', other.id, 'pessoa@exemplo.com.br']);
+    assert.equal(taken.code, 2);
+    assert.match(taken.stderr, /another account/);
+  });
+
   test('credits add tops up the balance: R$ 12,50 + R$ 10 = R$ 22,50', async () => {
     const { account } = await createAccount('Créditos Ltda');
     const added = await tramitaJson<{ accountId: string; added: number; balance: number; balanceCentavos: number }>(
