@@ -134,6 +134,8 @@ test('a key made in the console is shown once, works on /v1, and once revoked is
   const key = /id="valor-uma-vez" readonly value="(trm_[^"]+)"/.exec(created.body)?.[1];
   assert.ok(key, 'the new key is on the page');
   assert.equal((await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: { 'x-api-key': key } })).statusCode, 200);
+  await new Promise((r) => setTimeout(r, 20)); // the last use is written beside the request, not awaited by it
+  assert.ok((await h.services.accounts.listKeys(acc.accountId)).find((k) => k.name === 'produção')!.last_used_at, 'last use noted');
   const page = await v.go('GET', '/console/chaves');
   assert.ok(!page.body.includes(key), 'never shown again');
   assert.match(page.body, /produção/);
@@ -227,4 +229,21 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
   assert.match(lines.at(-1)!, /;credito;;12,34;12,34;/);
   const filtered = await v.go('GET', '/console/extrato.csv?tipo=debito');
   assert.equal(filtered.body.trim().split('\r\n').length - 1, rows.length - 1);
+});
+
+test('a case monitor deactivated in the console is removed for the API too, and the change is audited', async () => {
+  const acc = await h.createAccount({ credits: 10_000 });
+  const now = Date.now();
+  const sample = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias)!;
+  const created = await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: { ...acc.headers, 'content-type': 'application/json' }, payload: { numeroCnj: sample.numero } });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().data.id as string;
+  const v = await signedIn(acc);
+  const page = await v.go('GET', '/console/monitoramentos');
+  assert.match(page.body, /ATIVO/);
+  assert.equal((await v.post(`/console/monitoramentos/processos/${id}/desativar`)).statusCode, 303);
+  const after = await h.inject({ method: 'GET', url: `/v1/monitoramentos/processos/${id}`, headers: acc.headers });
+  assert.equal(after.json().data.status, 'REMOVIDO');
+  const audit = await h.services.db.selectFrom('audit_log').select(['action', 'target']).where('account_id', '=', acc.accountId).where('action', '=', 'monitoramento.desativar').execute();
+  assert.deepEqual(audit.map((a) => a.target), [id]);
 });
