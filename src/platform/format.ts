@@ -32,6 +32,11 @@ export function instantOfBr(text: unknown): string | null {
   return Number.isNaN(at) ? null : new Date(at).toISOString();
 }
 
+/** The UTC instant (ISO) at which a Brasília day (`yyyy-mm-dd`) begins, `days` later. */
+export function brasiliaDayStart(day: string, days = 0): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - BRASILIA_OFFSET_MS + days * 86_400_000).toISOString();
+}
+
 /** `yyyy-mm-dd` in Brasília of an ISO instant; null when it does not parse. */
 export function brasiliaDay(iso: string): string | null {
   const at = Date.parse(iso);

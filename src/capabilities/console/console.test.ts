@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { createHarness, type TestAccount } from '../../../test/harness.ts';
+import { brasiliaDay } from '../../platform/format.ts';
 import { inviteUser } from './invite.ts';
 
 const h = await createHarness({});
@@ -229,6 +230,10 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
   assert.match(lines.at(-1)!, /;credito;;12,34;12,34;/);
   const filtered = await v.go('GET', '/console/extrato.csv?tipo=debito');
   assert.equal(filtered.body.trim().split('\r\n').length - 1, rows.length - 1);
+  // Days are Brasília's, as the page shows times.
+  const today = brasiliaDay(new Date().toISOString())!;
+  assert.equal((await v.go('GET', `/console/extrato.csv?desde=${today}&ate=${today}`)).body.trim().split('\r\n').length - 1, rows.length);
+  assert.equal((await v.go('GET', '/console/extrato.csv?ate=2020-01-01')).body.trim().split('\r\n').length - 1, 0);
 });
 
 test('a case monitor deactivated in the console is removed for the API too, and the change is audited', async () => {

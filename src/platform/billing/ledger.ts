@@ -228,7 +228,7 @@ export async function balanceOf(db: Kysely<DB>, accountId: string): Promise<numb
 }
 
 /** One page of the statement, newest first; `before` is the (created_at, id) of the last row seen. */
-/** What a statement may be narrowed to (the console's filters): a kind, a query type, days in UTC (`yyyy-mm-dd`, inclusive). */
+/** What a statement may be narrowed to (the console's filters): a kind, a query type, instants (ISO; `until` excluded). */
 export interface StatementFilter {
   kind?: 'debit' | 'credit';
   queryType?: string;
@@ -241,8 +241,7 @@ export async function statement(db: Kysely<DB>, accountId: string, limit: number
   if (filter.kind) q = q.where('kind', '=', filter.kind);
   if (filter.queryType) q = q.where('query_type', '=', filter.queryType);
   if (filter.since) q = q.where('created_at', '>=', filter.since);
-  // The whole last day: every instant of it sorts below the next day's first.
-  if (filter.until) q = q.where('created_at', '<', `${filter.until}T99`);
+  if (filter.until) q = q.where('created_at', '<', filter.until);
   if (before) {
     q = q.where((eb) => eb.or([
       eb('created_at', '<', before.createdAt),

@@ -184,13 +184,13 @@ export class DeliveryStore {
   }
 
   /** A page of the account's deliveries, newest first. */
-  /** Newest first; `since`/`until` are days (`yyyy-mm-dd`, UTC, inclusive) of the delivery's creation. */
+  /** Newest first; `since`/`until` bound the creation instant (ISO; `until` excluded). */
   async list(accountId: string, f: { status?: DeliveryStatus; event?: string; before?: string; since?: string; until?: string; limit: number }): Promise<WebhookDeliveriesTable[]> {
     let q = this.#db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId);
     if (f.status) q = q.where('status', '=', f.status);
     if (f.event) q = q.where('event_name', '=', f.event);
     if (f.since) q = q.where('created_at', '>=', f.since);
-    if (f.until) q = q.where('created_at', '<', `${f.until}T99`);
+    if (f.until) q = q.where('created_at', '<', f.until);
     if (f.before) q = q.where('id', '<', f.before);
     return q.orderBy('id', 'desc').limit(f.limit).execute();
   }

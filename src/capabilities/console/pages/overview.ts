@@ -4,7 +4,8 @@
  * their requestId and searchLogId, and the person's open sessions with "sign out everywhere".
  */
 import type { FastifyInstance } from 'fastify';
-import { addMs, iso } from '../../../platform/clock.ts';
+import { iso } from '../../../platform/clock.ts';
+import { brasiliaDay, brasiliaDayStart } from '../../../platform/format.ts';
 import { csrfField, html, reais, table, trusted, when, escapeHtml } from '../html.ts';
 import { sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 
@@ -12,6 +13,7 @@ const DAYS = 30;
 const COLOURS = ['#0b5cad', '#c9541b', '#2e8b3e', '#8a3ec9', '#b08800', '#5b6474'];
 
 interface DaySpend {
+  /** A day in Brasília (`yyyy-mm-dd`). */
   dia: string;
   query_type: string;
   centavos: number;
@@ -21,18 +23,15 @@ export function overviewPage(app: FastifyInstance, m: ConsoleParts): void {
   app.get('/visao-geral', async (req, reply) => {
     const who = signedIn(req);
     const accountId = who.account.id;
-    const today = iso(m.s.clock.now()).slice(0, 10);
-    const since = iso(addMs(new Date(`${today}T00:00:00Z`), -(DAYS - 1) * 86_400_000)).slice(0, 10);
+    const today = brasiliaDay(iso(m.s.clock.now()))!;
+    const first = brasiliaDay(brasiliaDayStart(today, -(DAYS - 1)))!;
     const [balance, spend, requests, sessions] = await Promise.all([
       m.s.accounts.balance(accountId),
-      m.s.db.selectFrom('ledger')
-        .select((eb) => [eb.fn('substr', ['created_at', eb.val(1), eb.val(10)]).as('dia'), 'query_type', eb.fn.sum<number>(eb.neg(eb.ref('delta_centavos'))).as('centavos')])
-        .where('account_id', '=', accountId).where('kind', '=', 'debit').where('created_at', '>=', since)
-        .groupBy(['dia', 'query_type']).execute() as Promise<DaySpend[]>,
+      spendByDay(m, accountId, brasiliaDayStart(first)),
       m.s.db.selectFrom('search_logs').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).execute(),
       m.store.sessions(who.user.id),
     ]);
-    const days = Array.from({ length: DAYS }, (_, i) => iso(addMs(new Date(`${since}T00:00:00Z`), i * 86_400_000)).slice(0, 10));
+    const days = Array.from({ length: DAYS }, (_, i) => brasiliaDay(brasiliaDayStart(first, i))!);
     const byType = totalsByType(spend);
     return sendPage(req, reply, { title: 'Visão geral', section: 'visao-geral' }, html`
 <div class="numeros">
@@ -40,7 +39,7 @@ export function overviewPage(app: FastifyInstance, m: ConsoleParts): void {
   <div>Gasto em ${DAYS} dias<strong>${reais(byType.reduce((sum, t) => sum + t.centavos, 0))}</strong></div>
   <div>Plano<strong>${who.account.plan}</strong></div>
 </div>
-<h2>Consumo por dia (UTC) e por tipo de consulta</h2>
+<h2>Consumo por dia e por tipo de consulta</h2>
 <div class="grafico">${trusted(spendChart(days, spend, byType.map((t) => t.tipo)))}</div>
 ${table('Consumo por tipo de consulta nos últimos 30 dias', ['Tipo de consulta', 'Valor'], byType.map((t) => [html`<code>${t.tipo}</code>`, reais(t.centavos)]), 'Nenhuma consulta cobrada nos últimos 30 dias.')}
 <h2>Últimas requisições</h2>
@@ -51,6 +50,26 @@ ${table('As 20 requisições mais recentes', ['Quando', 'Requisição', 'Status'
 ${table('Sessões abertas com o seu e-mail', ['Desde', 'Último uso', 'Endereço', 'Navegador'], sessions.map((s) => [when(s.created_at), when(s.last_seen_at), s.ip ?? '—', s.user_agent ?? '—']))}
 <form method="post" action="/console/sair-de-todos" data-confirmar="Encerrar todas as sessões, inclusive esta?">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario">Sair de todas as sessões</button></form>`);
   });
+}
+
+/**
+ * Debits per Brasília day and query type since `since`: summed per UTC hour in SQL (the same
+ * `substr` on both engines), then each hour put in its day here (Brasília is UTC−3 all year).
+ */
+async function spendByDay(m: ConsoleParts, accountId: string, since: string): Promise<DaySpend[]> {
+  const hours = await m.s.db.selectFrom('ledger')
+    .select((eb) => [eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hora'), 'query_type', eb.fn.sum<number>(eb.neg(eb.ref('delta_centavos'))).as('centavos')])
+    .where('account_id', '=', accountId).where('kind', '=', 'debit').where('created_at', '>=', since)
+    .groupBy(['hora', 'query_type']).execute();
+  const out = new Map<string, DaySpend>();
+  for (const h of hours) {
+    const dia = brasiliaDay(`${h.hora}:00:00Z`)!;
+    const key = `${dia}|${h.query_type}`;
+    const row = out.get(key) ?? { dia, query_type: h.query_type ?? 'sem tipo', centavos: 0 };
+    row.centavos += Number(h.centavos);
+    out.set(key, row);
+  }
+  return [...out.values()];
 }
 
 function totalsByType(spend: DaySpend[]): { tipo: string; centavos: number }[] {

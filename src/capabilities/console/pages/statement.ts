@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { statement, type StatementFilter } from '../../../platform/billing/ledger.ts';
 import type { LedgerTable } from '../../../platform/db/schema.ts';
+import { brasiliaDayStart } from '../../../platform/format.ts';
 import { html, reais, table, when } from '../html.ts';
 import { DAY, filter, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 
@@ -14,40 +15,46 @@ const PAGE = 100;
 const CSV_BATCH = 1000;
 const CSV_MAX = 100_000;
 
-function filters(req: FastifyRequest): StatementFilter {
+/** The filters as asked (days in Brasília, as the page shows times) and as the ledger reads them. */
+function filters(req: FastifyRequest): { days: { desde?: string; ate?: string }; f: StatementFilter } {
   const tipo = filter(req, 'tipo');
+  const days = { desde: filter(req, 'desde', DAY), ate: filter(req, 'ate', DAY) };
   return {
-    kind: tipo === 'debito' ? 'debit' : tipo === 'credito' ? 'credit' : undefined,
-    queryType: filter(req, 'consulta', /^[a-z0-9_.]{1,80}$/),
-    since: filter(req, 'desde', DAY),
-    until: filter(req, 'ate', DAY),
+    days,
+    f: {
+      kind: tipo === 'debito' ? 'debit' : tipo === 'credito' ? 'credit' : undefined,
+      queryType: filter(req, 'consulta', /^[a-z0-9_.]{1,80}$/),
+      since: days.desde ? brasiliaDayStart(days.desde) : undefined,
+      until: days.ate ? brasiliaDayStart(days.ate, 1) : undefined,
+    },
   };
 }
 
-function query(f: StatementFilter): URLSearchParams {
+function query({ days, f }: ReturnType<typeof filters>): URLSearchParams {
   const tipo = f.kind === 'debit' ? 'debito' : f.kind === 'credit' ? 'credito' : undefined;
-  return new URLSearchParams(Object.entries({ tipo, consulta: f.queryType, desde: f.since, ate: f.until }).filter((e): e is [string, string] => e[1] !== undefined));
+  return new URLSearchParams(Object.entries({ tipo, consulta: f.queryType, ...days }).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
   app.get('/extrato', async (req, reply) => {
     const who = signedIn(req);
-    const f = filters(req);
+    const asked = filters(req);
+    const { f } = asked;
     const antes = filter(req, 'antes', /^[^|]{1,40}\|[A-Za-z0-9_]{1,60}$/);
     const before = antes ? { createdAt: antes.split('|')[0]!, id: antes.split('|')[1]! } : undefined;
     const rows = await statement(m.s.db, who.account.id, PAGE + 1, before, f);
     const shown = rows.slice(0, PAGE);
     const last = shown.at(-1);
-    const older = rows.length > PAGE && last ? `/console/extrato?${new URLSearchParams([...query(f), ['antes', `${last.created_at}|${last.id}`]])}` : null;
+    const older = rows.length > PAGE && last ? `/console/extrato?${new URLSearchParams([...query(asked), ['antes', `${last.created_at}|${last.id}`]])}` : null;
     const types = m.s.prices.pricesOf(who.account.plan).map((p) => p.queryType);
     return sendPage(req, reply, { title: 'Extrato', section: 'extrato' }, html`
 <form method="get" action="/console/extrato" class="cartao linha" aria-label="Filtros">
   <div><label for="tipo">Lançamento</label><select id="tipo" name="tipo"><option value="">todos</option>${[['debito', 'débitos'], ['credito', 'créditos']].map(([v, l]) => html`<option value="${v}"${(f.kind === 'debit' ? 'debito' : f.kind === 'credit' ? 'credito' : '') === v ? html` selected` : ''}>${l}</option>`)}</select></div>
   <div><label for="consulta">Tipo de consulta</label><select id="consulta" name="consulta"><option value="">todos</option>${types.map((t) => html`<option${t === f.queryType ? html` selected` : ''}>${t}</option>`)}</select></div>
-  <div><label for="desde">De (UTC)</label><input id="desde" name="desde" type="date" value="${f.since ?? ''}"></div>
-  <div><label for="ate">Até (UTC)</label><input id="ate" name="ate" type="date" value="${f.until ?? ''}"></div>
+  <div><label for="desde">De</label><input id="desde" name="desde" type="date" value="${asked.days.desde ?? ''}"></div>
+  <div><label for="ate">Até</label><input id="ate" name="ate" type="date" value="${asked.days.ate ?? ''}"></div>
   <div><button type="submit">Filtrar</button></div>
-  <div><a class="botao" href="/console/extrato.csv?${query(f).toString()}" download>Exportar CSV</a></div>
+  <div><a class="botao" href="/console/extrato.csv?${query(asked).toString()}" download>Exportar CSV</a></div>
 </form>
 ${table('Lançamentos, do mais recente', ['Quando', 'Lançamento', 'Tipo de consulta', 'Valor', 'Saldo após', 'requestId', 'Nota'], shown.map((r) => [
   when(r.created_at), r.kind === 'debit' ? 'débito' : 'crédito', r.query_type ? html`<code>${r.query_type}</code>` : '—', reais(r.delta_centavos), reais(r.balance_after_centavos),
@@ -58,7 +65,7 @@ ${older ? html`<p><a href="${older}">Lançamentos mais antigos</a></p>` : ''}`);
 
   app.get('/extrato.csv', async (req, reply) => {
     const who = signedIn(req);
-    const f = filters(req);
+    const { f } = filters(req);
     const lines = ['\ufeffdata;lancamento;tipo_consulta;valor;saldo_apos;request_id;search_log_id;nota'];
     let before: { createdAt: string; id: string } | undefined;
     for (let read = 0; read < CSV_MAX;) {

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PayloadFormat, WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../../platform/db/schema.ts';
 import { EVENT_KINDS, EVENT_NAMES } from '../../../platform/events/kinds.ts';
+import { brasiliaDayStart } from '../../../platform/format.ts';
 import { enabledKinds } from '../../../platform/webhooks/deliveries.ts';
 import { resendDelivery, sendTestDelivery, updateWebhook } from '../../webhooks/actions.ts';
 import { csrfField, html, shownOnce, table, when, type Html } from '../html.ts';
@@ -76,7 +77,11 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
     const desde = filter(req, 'desde', DAY);
     const ate = filter(req, 'ate', DAY);
     const antes = filter(req, 'antes', /^[A-Za-z0-9_]{1,60}$/);
-    const rows = await m.s.webhooks.deliveries.list(who.account.id, { status, event: evento, since: desde, until: ate, before: antes, limit: PAGE + 1 });
+    // Days in Brasília, as the page shows times.
+    const rows = await m.s.webhooks.deliveries.list(who.account.id, {
+      status, event: evento, before: antes, limit: PAGE + 1,
+      since: desde ? brasiliaDayStart(desde) : undefined, until: ate ? brasiliaDayStart(ate, 1) : undefined,
+    });
     const shown = rows.slice(0, PAGE);
     const attempts = await m.s.webhooks.deliveries.attempts(shown.map((d) => d.id));
     const query = new URLSearchParams(Object.entries({ status, evento, desde, ate }).filter((e): e is [string, string] => e[1] !== undefined));
@@ -85,8 +90,8 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
 <form method="get" action="/console/entregas" class="cartao linha" aria-label="Filtros">
   <div><label for="status">Status</label><select id="status" name="status"><option value="">todos</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
   <div><label for="evento">Evento</label><select id="evento" name="evento"><option value="">todos</option>${EVENT_NAMES.map((e) => html`<option${e === evento ? html` selected` : ''}>${e}</option>`)}</select></div>
-  <div><label for="desde">De (UTC)</label><input id="desde" name="desde" type="date" value="${desde ?? ''}"></div>
-  <div><label for="ate">Até (UTC)</label><input id="ate" name="ate" type="date" value="${ate ?? ''}"></div>
+  <div><label for="desde">De</label><input id="desde" name="desde" type="date" value="${desde ?? ''}"></div>
+  <div><label for="ate">Até</label><input id="ate" name="ate" type="date" value="${ate ?? ''}"></div>
   <div><button type="submit">Filtrar</button></div>
 </form>
 ${table('Entregas, da mais recente', ['Criada', 'Evento', 'Status', 'Tentativas', 'Destino', 'Próxima tentativa', 'Tentativas em detalhe', ''], shown.map((d) => [
