@@ -214,6 +214,13 @@ test('without a session a page redirects to sign-in and a change is 401; every a
   assert.equal(signin.headers['referrer-policy'], 'same-origin');
   assert.equal((await v.go('GET', '/console/nao-existe')).statusCode, 303);
   assert.equal((await v.go('GET', '/console/assets/console.css')).statusCode, 200);
+  // A body the console does not read is a page in Portuguese, not the framework's JSON.
+  const odd = await h.inject({ method: 'POST', url: '/console/entrar', payload: '<x/>', headers: { 'content-type': 'application/xml' } });
+  assert.equal(odd.statusCode, 415);
+  assert.match(String(odd.headers['content-type']), /text\/html/);
+  const huge = await h.inject({ method: 'POST', url: '/console/entrar', payload: `email=${'a'.repeat(70_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(huge.statusCode, 413);
+  assert.match(huge.body, /grande demais/);
 });
 
 test('the statement exports as CSV for a spreadsheet in Portuguese, one line per ledger row', async () => {
