@@ -10,7 +10,7 @@ import { createHarness, json, type TestAccount } from '../../../test/harness.ts'
 
 // No feed settling window: on PostgreSQL it would hide the callback's fresh event (webhooks.test.ts covers the window).
 const ENV = { TRAMITA_RATE_LIMITS: 'search=100000/60s,lookup=100000/60s,async=100000/60s,account=100000/60s', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0' };
-const h = await createHarness({ env: ENV });
+const h = await createHarness({ env: ENV, captureLogs: true });
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;
 const example = sandbox.djen.examples().oab!;
@@ -57,6 +57,9 @@ test('the summary is partial until the history is consolidated, then complete; e
   await h.runJobs();
   const second = json(await h.inject({ method: 'GET', url, headers: acc.headers }));
   assert.equal(second.data.cobertura.completa, true);
+  // The consolidation logged its progress (issue 19): windows read of the total, and publications.
+  const progress = h.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'OAB history consolidation');
+  assert.ok(progress.length > 0 && progress.at(-1).done === progress.at(-1).total && progress.at(-1).publicacoes > 0, JSON.stringify(progress.at(-1)));
   assert.equal(second.data.cobertura.parcial, false);
   assert.ok(second.data.quantidadeProcessos >= first.data.quantidadeProcessos);
   assert.ok(second.data.variantesNome.some((v: { nome: string }) => v.nome.toUpperCase() === example.nome.toUpperCase()), JSON.stringify(second.data.variantesNome));

@@ -10,6 +10,7 @@ import { dayBefore, DAY_MS, iso } from '../../platform/clock.ts';
 import type { OabHistoriesTable } from '../../platform/db/schema.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
+import { NO_TERMINAL, progressReporter } from '../../platform/observability/progress.ts';
 import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../platform/ports/sources.ts';
 import type { PublicationIngest } from './ingest.ts';
 
@@ -31,14 +32,15 @@ export interface HistoryFetch {
  * (ingest as you go: a failure halfway keeps what was read, and memory holds one window at a time).
  */
 export async function fetchHistory(source: PublicationSource, query: PublicationQuery, range: { desde: string; ate: string },
-  onWindow: (items: PublicationRecord[]) => Promise<void>, signal?: AbortSignal): Promise<HistoryFetch> {
+  onWindow: (items: PublicationRecord[], windows: { done: number; total: number }) => Promise<void>, signal?: AbortSignal): Promise<HistoryFetch> {
   const out: HistoryFetch = { complete: true, requests: 0 };
   const pending: { desde: string; ate: string }[] = yearWindows(range.desde, range.ate);
-  while (pending.length > 0) {
+  for (let done = 1; pending.length > 0; done++) {
     const w = pending.shift()!;
     const r = await source.search({ ...query, desde: w.desde, ate: w.ate }, { signal });
     out.requests += r.requests;
-    await onWindow(r.items);
+    // Windows read and known so far (a full window is split in two below, so the total can grow).
+    await onWindow(r.items, { done, total: done + pending.length + (r.complete ? 0 : 2) });
     if (r.complete) continue;
     const days = (Date.parse(w.ate) - Date.parse(w.desde)) / DAY_MS;
     if (days < 1) {
@@ -103,14 +105,18 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
     kind: CONSOLIDATION_JOB,
     // DJEN's budget is 20 requests a minute: failures wait minutes, not seconds.
     retryDelayMs: (attempt) => Math.min(3_600_000, 120_000 * 2 ** (attempt - 1)),
-    async run(payload, { job }) {
+    async run(payload, { job, log }) {
       const { oab } = payload as { oab: string };
       const started = s.clock.now();
+      const progress = progressReporter(log, 'OAB history consolidation', { out: NO_TERMINAL });
+      let publicacoes = 0;
       await s.db.updateTable('oab_histories').set({ consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) }).where('oab', '=', oab).execute();
       const source = s.sources.publications;
       try {
-        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: dayBefore(started) }, async (items) => {
+        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: dayBefore(started) }, async (items, windows) => {
           await ingest.ingest(items, source.info);
+          publicacoes += items.length;
+          progress(windows.done, windows.total, { oab, publicacoes });
         });
         const done = iso(s.clock.now());
         await s.db.updateTable('oab_histories').set({
