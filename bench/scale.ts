@@ -248,12 +248,14 @@ export function scaleSvg(points: ScalePoint[]): string {
   const W = 640, H = 360, L = 60, R = 130, T = 30, B = 50;
   const xs = points.map((p) => Math.log10(p.cases));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
-  const ratios = KINDS.map((k) => points.map((p) => p.costUs[k] / points[0]!.costUs[k]));
+  // The biggest litigant's listing grows with its answer by construction: in the table, not the plot.
+  const plotted = KINDS.filter((k) => k !== 'cpf_cnpj_litigante');
+  const ratios = plotted.map((k) => points.map((p) => p.costUs[k] / points[0]!.costUs[k]));
   const yMax = Math.max(2, ...ratios.flat()) * 1.1;
   const X = (v: number) => L + ((v - x0) / (x1 - x0)) * (W - L - R);
   const Y = (v: number) => H - B - (v / yMax) * (H - T - B);
   const colours = ['#1b6ac9', '#c9541b', '#2e8b3e', '#8a3ec9', '#c9a21b', '#777777'];
-  const lines = KINDS.map((k, i) => {
+  const lines = plotted.map((k, i) => {
     const pts = points.map((p, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[i]![j]!).toFixed(1)}`).join(' ');
     return `<polyline fill="none" stroke="${colours[i]}" stroke-width="2" points="${pts}"/>`
       + points.map((_, j) => `<circle cx="${X(xs[j]!).toFixed(1)}" cy="${Y(ratios[i]![j]!).toFixed(1)}" r="3" fill="${colours[i]}"/>`).join('')
