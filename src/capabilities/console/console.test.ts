@@ -173,7 +173,8 @@ test('another account\'s key, delivery or monitor is not found, and stays as it 
 test('the webhook form follows the API\'s rules: a private URL is refused with the INVALID_WEBHOOK_URL message', async () => {
   const acc = await h.createAccount();
   const v = await signedIn(acc);
-  await v.go('GET', '/console/webhook');
+  const page = await v.go('GET', '/console/webhook');
+  assert.match(page.body, /TRAMITA_WEBHOOK_ALLOW_PRIVATE=true/, 'on a sandbox, how to try a local receiver');
   const res = await v.post('/console/webhook', { url: 'https://127.0.0.1/hook', formato: 'NORMALIZED', ativo: 'sim', eventos: ['teste'] });
   assert.equal(res.statusCode, 400);
   assert.match(res.body, /class="aviso erro"/);

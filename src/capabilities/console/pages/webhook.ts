@@ -21,7 +21,7 @@ const PAGE = 50;
 export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
   app.get('/webhook', async (req, reply) => {
     const { config, secret } = await m.s.webhooks.configs.ensure(signedIn(req).account.id);
-    return configPage(req, reply, config, { shown: secret ? secretShown(secret) : undefined });
+    return configPage(req, reply, m, config, { shown: secret ? secretShown(secret) : undefined });
   });
 
   app.post('/webhook', async (req, reply) => {
@@ -41,7 +41,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       await updateWebhook(m.s, who.account.id, change);
     } catch (err) {
       const { config } = await m.s.webhooks.configs.ensure(who.account.id);
-      return configPage(req, reply, config, { error: problemText(err) }, 400);
+      return configPage(req, reply, m, config, { error: problemText(err) }, 400);
     }
     await m.store.audit({
       accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'webhook.alterar', origin: origin(req),
@@ -54,7 +54,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
     const who = signedIn(req);
     const { config, secret } = await m.s.webhooks.configs.regenerateSecret(who.account.id);
     await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'webhook.segredo', details: { prefixo: config.secret_prefix }, origin: origin(req) });
-    return configPage(req, reply, config, { shown: secretShown(secret) });
+    return configPage(req, reply, m, config, { shown: secretShown(secret) });
   });
 
   app.post('/webhook/teste', async (req, reply) => {
@@ -64,7 +64,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       ({ delivered } = await sendTestDelivery(m.s, who.account.id));
     } catch (err) {
       const { config } = await m.s.webhooks.configs.ensure(who.account.id);
-      return configPage(req, reply, config, { error: problemText(err) }, 422);
+      return configPage(req, reply, m, config, { error: problemText(err) }, 422);
     }
     await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'webhook.teste', details: { entregue: delivered }, origin: origin(req) });
     return redirect(reply, '/console/entregas', delivered ? 'teste-entregue' : 'teste-falhou');
@@ -126,7 +126,7 @@ function secretShown(secret: string): Html {
   return shownOnce('Novo segredo HMAC', secret, 'Guarde-o agora: ele não será mostrado de novo. O segredo anterior parou de valer: entregas e novas tentativas já são assinadas com este.');
 }
 
-async function configPage(req: FastifyRequest, reply: FastifyReply, c: WebhookConfigsTable, extra: { shown?: Html; error?: string }, status = 200): Promise<FastifyReply> {
+async function configPage(req: FastifyRequest, reply: FastifyReply, m: ConsoleParts, c: WebhookConfigsTable, extra: { shown?: Html; error?: string }, status = 200): Promise<FastifyReply> {
   const csrf = signedIn(req).session.csrf_token;
   const enabled = enabledKinds(c);
   return sendPage(req, reply, { title: 'Webhook', section: 'webhook', flash: extra.error ? { kind: 'erro', text: extra.error } : undefined }, html`
@@ -153,5 +153,15 @@ ${extra.shown ?? ''}
   <form method="post" action="/console/webhook/teste">${csrfField(csrf)}<button type="submit" class="secundario">Enviar um teste</button></form>
   <form method="post" action="/console/webhook/segredo" data-confirmar="Gerar um novo segredo? O atual para de valer na hora.">${csrfField(csrf)}<button type="submit" class="perigo">Gerar novo segredo</button></form>
 </section>
-<p class="dica">Segredo atual: <code>${c.secret_prefix}…</code>. Verifique as assinaturas como em docs/webhooks.md (ou com <code>verifyWebhook</code> do SDK).</p>`, status);
+<p class="dica">Segredo atual: <code>${c.secret_prefix}…</code>. Verifique as assinaturas como em docs/webhooks.md (ou com <code>verifyWebhook</code> do SDK).</p>
+${localHint(m)}`, status);
+}
+
+/**
+ * On a sandbox, someone trying the console points the webhook at a receiver on their own machine,
+ * which the address guard refuses: say how to allow it (development only).
+ */
+function localHint(m: ConsoleParts): Html | string {
+  if (!m.s.sources.cases.info.sandbox || m.s.config.webhookAllowPrivate) return '';
+  return html`<p class="dica">Testando com um receptor nesta máquina (<code>http://127.0.0.1:…</code>)? Endereços locais são recusados por segurança; em desenvolvimento, inicie o Tramita com <code>TRAMITA_WEBHOOK_ALLOW_PRIVATE=true</code>.</p>`;
 }
