@@ -150,7 +150,7 @@ export async function usersCommand(s: Services, argv: string[], print: Print): P
     show(print, values.json!, invite, `console invitation for ${invite.email} (one use, valid ${INVITE_TTL_HOURS} h, until ${invite.expiresAt}):\n${invite.link}`);
     return 0;
   } catch (err) {
-    if (err instanceof InviteError) throw err.message.startsWith('no account') ? new NotFoundError(err.message) : new UsageError(err.message);
+    if (err instanceof InviteError) throw err.kind === 'unknown_account' ? new NotFoundError(err.message) : new UsageError(err.message);
     throw err;
   }
 }

@@ -4,7 +4,7 @@
  * Server-rendered, no script needed to read or change anything (console.js only adds the copy
  * buttons and confirmations), every asset served by Tramita.
  */
-import { brasiliaDateTime, formatDateBr, formatReais } from '../../platform/format.ts';
+import { brasiliaDateTime, formatDateBr } from '../../platform/format.ts';
 
 export class Html {
   readonly text: string;
@@ -42,7 +42,6 @@ export function trusted(markup: string): Html {
   return new Html(markup);
 }
 
-export const reais = (centavos: number) => formatReais(centavos);
 /** `dd/mm/aaaa HH:MM`, Brasília time; a dash for none. */
 export const when = (isoText: string | null | undefined) => (isoText ? `${formatDateBr(isoText)} ${brasiliaDateTime(isoText).slice(11, 16)}` : '—');
 

@@ -9,7 +9,14 @@ import { ConsoleStore, INVITE_TTL_MS } from './store.ts';
 export const INVITE_TTL_HOURS = INVITE_TTL_MS / 3_600_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export class InviteError extends Error {}
+/** Why an invitation was refused: `unknown_account` (exit 1 in the CLI) or a bad request (`invalid`, exit 2). */
+export class InviteError extends Error {
+  readonly kind: 'unknown_account' | 'invalid';
+  constructor(kind: InviteError['kind'], message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
 
 /** Where people open the console: TRAMITA_PUBLIC_URL, else this machine's address and port. */
 export function consoleBaseUrl(s: Services): string {
@@ -17,11 +24,11 @@ export function consoleBaseUrl(s: Services): string {
 }
 
 export async function inviteUser(s: Services, accountId: string, email: string, baseUrl = consoleBaseUrl(s)): Promise<{ link: string; email: string; expiresAt: string }> {
-  if (!EMAIL.test(email.trim()) || email.length > 254) throw new InviteError(`"${email}" is not an e-mail address`);
-  if (!(await s.accounts.get(accountId))) throw new InviteError(`no account ${accountId}`);
+  if (!EMAIL.test(email.trim()) || email.length > 254) throw new InviteError('invalid', `"${email}" is not an e-mail address`);
+  if (!(await s.accounts.get(accountId))) throw new InviteError('unknown_account', `no account ${accountId}`);
   const store = new ConsoleStore(s.db, s.clock);
   const invited = await store.invite(accountId, email);
-  if (!invited) throw new InviteError(`${email.trim().toLowerCase()} already belongs to another account`);
+  if (!invited) throw new InviteError('invalid', `${email.trim().toLowerCase()} already belongs to another account`);
   await store.audit({ accountId, userId: invited.user.id, actor: 'cli', action: 'usuario.convidar', details: { email: invited.user.email } });
   return { link: `${baseUrl}/console/convite/${invited.token}`, email: invited.user.email, expiresAt: invited.expiresAt };
 }

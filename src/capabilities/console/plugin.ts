@@ -19,7 +19,7 @@ import { csrfOk, loadSession } from './session.ts';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 /** Reachable without a session (the rest of /console needs one). */
-const PUBLIC = [/^\/console\/?$/, /^\/console\/entrar$/, /^\/console\/convite\/[^/]+$/, /^\/console\/assets\//];
+const PUBLIC = [/^\/console\/?$/, /^\/console\/entrar$/, /^\/console\/convite\/[^/]+$/];
 
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
@@ -59,6 +59,7 @@ export function consolePlugin(m: ConsoleParts) {
 
 async function gate(req: FastifyRequest, reply: FastifyReply, m: ConsoleParts): Promise<FastifyReply | undefined> {
   const path = req.url.split('?')[0]!;
+  if (path.startsWith('/console/assets/')) return undefined; // static: no session to read
   req.console = await loadSession(req, m.store, (id) => m.s.accounts.get(id));
   if (PUBLIC.some((p) => p.test(path))) return undefined;
   if (!req.console) {

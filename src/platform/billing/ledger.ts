@@ -227,7 +227,6 @@ export async function balanceOf(db: Kysely<DB>, accountId: string): Promise<numb
   return row?.balance_centavos;
 }
 
-/** One page of the statement, newest first; `before` is the (created_at, id) of the last row seen. */
 /** What a statement may be narrowed to (the console's filters): a kind, a query type, instants (ISO; `until` excluded). */
 export interface StatementFilter {
   kind?: 'debit' | 'credit';
@@ -236,6 +235,7 @@ export interface StatementFilter {
   until?: string;
 }
 
+/** One page of the statement, newest first; `before` is the (created_at, id) of the last row seen. */
 export async function statement(db: Kysely<DB>, accountId: string, limit: number, before?: { createdAt: string; id: string }, filter: StatementFilter = {}): Promise<LedgerTable[]> {
   let q = db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
   if (filter.kind) q = q.where('kind', '=', filter.kind);

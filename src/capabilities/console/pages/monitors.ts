@@ -8,7 +8,8 @@ import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { removeMonitor } from '../../monitors/lifecycle.ts';
 import { listMonitors } from '../../monitors/store.ts';
 import { deactivateRadar } from '../../radars/patch.ts';
-import { csrfField, html, reais, table, when } from '../html.ts';
+import { formatReais } from '../../../platform/format.ts';
+import { csrfField, html, table, when } from '../html.ts';
 import { redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 import { origin } from '../session.ts';
 
@@ -24,7 +25,7 @@ export function monitorsPage(app: FastifyInstance, m: ConsoleParts): void {
 <h2>Processos monitorados</h2>
 ${table('Monitoramentos de processos (removidos não aparecem)', ['Processo', 'Status', 'Verificações', 'Próxima verificação', 'Próxima cobrança', 'Preço', ''], monitors.map((x) => [
   html`<code>${formatCnj(x.numero_cnj)}</code>`, x.status, String(x.verificacoes), when(x.proxima_verificacao_em),
-  x.status === 'ATIVO' ? when(x.proxima_cobranca_em) : '—', reais(x.preco_centavos),
+  x.status === 'ATIVO' ? when(x.proxima_cobranca_em) : '—', formatReais(x.preco_centavos),
   off(`/console/monitoramentos/processos/${x.id}/desativar`, `o monitoramento de ${formatCnj(x.numero_cnj)}`),
 ]), 'Nenhum processo monitorado.')}
 <h2>Radares de processos novos</h2>

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { statement, type StatementFilter } from '../../../platform/billing/ledger.ts';
 import type { LedgerTable } from '../../../platform/db/schema.ts';
-import { brasiliaDayStart } from '../../../platform/format.ts';
-import { html, reais, table, when } from '../html.ts';
+import { brasiliaDayStart, formatReais } from '../../../platform/format.ts';
+import { html, table, when } from '../html.ts';
 import { DAY, filter, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 
 const PAGE = 100;
@@ -57,7 +57,7 @@ export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
   <div><a class="botao" href="/console/extrato.csv?${query(asked).toString()}" download>Exportar CSV</a></div>
 </form>
 ${table('Lançamentos, do mais recente', ['Quando', 'Lançamento', 'Tipo de consulta', 'Valor', 'Saldo após', 'requestId', 'Nota'], shown.map((r) => [
-  when(r.created_at), r.kind === 'debit' ? 'débito' : 'crédito', r.query_type ? html`<code>${r.query_type}</code>` : '—', reais(r.delta_centavos), reais(r.balance_after_centavos),
+  when(r.created_at), r.kind === 'debit' ? 'débito' : 'crédito', r.query_type ? html`<code>${r.query_type}</code>` : '—', formatReais(r.delta_centavos), formatReais(r.balance_after_centavos),
   r.operation_id ? html`<code>${r.operation_id}</code>` : '—', r.note ?? '',
 ]), 'Nenhum lançamento com esses filtros.')}
 ${older ? html`<p><a href="${older}">Lançamentos mais antigos</a></p>` : ''}`);

@@ -1,7 +1,7 @@
 /**
  * The parties' names of every stored case as keys of a B-tree (issue 19, item 8): a search for a
- * person's name is then a range seek that costs the same at 20,000 and at 2,000,000 cases, where the
- * full-text index reads every posting of each word (bench/scale.ts, docs/benchmarks.md). One row per
+ * person's name is then a range seek, O(log n + page), where the full-text index reads every posting
+ * of each word, a cost that grows with the store (bench/scale.ts, docs/benchmarks.md). One row per
  * (folded name, case); filled here from the parties already stored.
  */
 import { sql, type Kysely } from 'kysely';
