@@ -93,7 +93,7 @@ export class CaseStore {
       tribunal: record.tribunal, fonte: source.name, sandbox: source.sandbox ? 1 : 0,
       classe_nome: main?.classe?.nome ?? null, data_ajuizamento: earliest(record.instancias.map((i) => i.dataAjuizamento)),
       atualizado_em: record.atualizadoEm, instancias: JSON.stringify(record.instancias.map(withoutMovements)),
-      raw: JSON.stringify(record.raw), movimentos_total: known.size + fresh.length, consultado_em: now,
+      movimentos_total: known.size + fresh.length, consultado_em: now,
     };
     if (existing) await trx.updateTable('cases').set(values).where('numero_cnj', '=', record.numeroCnj).execute();
     else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now }).execute();
@@ -256,7 +256,7 @@ function stampOf(r: Stamped): string {
   return `${r.consultado_em}|${r.detalhes_em}|${r.documentos_em}|${r.movimentos_total}|${r.atualizado_em}|${r.valor_causa_centavos}`;
 }
 
-/** About 20 KB per case (the raw upstream JSON included): a few tens of MB at most. */
+/** A few KB per case (instances, parties, latest movement): a few MB at most. */
 const MAX_CASES = 1_000;
 
 class CaseCache {

@@ -110,7 +110,6 @@ export interface CasesTable {
   data_ajuizamento: string | null;
   atualizado_em: string | null;
   instancias: string;
-  raw: string;
   valor_causa_centavos: number | null;
   detalhes_em: string | null;
   documentos_em: string | null;
@@ -185,7 +184,6 @@ export interface DomainEventsTable {
   tribunal: string | null;
   account_id: string | null;
   data: string;
-  raw: string | null;
   source: string;
   created_at: string;
 }

@@ -33,7 +33,10 @@ export interface NewDomainEvent {
   /** Further recipients known to the caller (a monitor's own status events, a radar's results). */
   audience?: Audience[];
   data: Record<string, unknown>;
-  /** The upstream record(s) behind the event, for RAW and BOTH payloads. */
+  /**
+   * The upstream record(s) behind the event, for RAW and BOTH payloads: put into the bodies of the
+   * deliveries planned here, not stored with the event (migration 0016).
+   */
   raw?: unknown;
 }
 
@@ -55,7 +58,7 @@ export class EventLog {
     const data = integratorData(e.data);
     await trx.insertInto('domain_events').values({
       id, kind: e.kind, numero_cnj: e.numeroCnj, tribunal: e.tribunal, account_id: e.accountId ?? null, source,
-      data: JSON.stringify(data), raw: e.raw === undefined ? null : JSON.stringify(e.raw), created_at: createdAt,
+      data: JSON.stringify(data), created_at: createdAt,
     }).execute();
     const audience = await this.#audience(trx, e);
     if (audience.length === 0) return id;

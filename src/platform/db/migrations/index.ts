@@ -15,6 +15,7 @@ import * as m0012 from './0012_rate_limit_counters.ts';
 import * as m0013 from './0013_case_search_rowid.ts';
 import * as m0014 from './0014_case_party_names.ts';
 import * as m0015 from './0015_console.ts';
+import * as m0016 from './0016_compact_case_store.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_case_search_rowid': m0013,
   '0014_case_party_names': m0014,
   '0015_console': m0015,
+  '0016_compact_case_store': m0016,
 };
