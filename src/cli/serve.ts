@@ -6,7 +6,7 @@
 import { buildApp } from '../app.ts';
 import { buildCapabilities, jobHandlers, scheduleRecurringJobs, type Capabilities } from '../capabilities/index.ts';
 import type { Config } from '../config.ts';
-import { migrate, openDatabase } from '../platform/db/database.ts';
+import { loggedMigrationSteps, migrate, openDatabase } from '../platform/db/database.ts';
 import { Worker } from '../platform/jobs/worker.ts';
 import { DELIVERY_JOB, DELIVERY_POLL_MS } from '../platform/webhooks/deliveries.ts';
 import { createLogger, logDestination } from '../platform/observability/logger.ts';
@@ -55,8 +55,7 @@ export async function serve(config: Config): Promise<number> {
   logUpstreamsTo(log.child({ component: 'upstreams' }));
   await assertPortFree(config.host, config.port);
   const database = await openDatabase(config);
-  const applied = await migrate(database);
-  if (applied.length) log.info({ applied }, 'migrations applied');
+  await migrate(database, loggedMigrationSteps(log));
   const sources = await upstreams(config, log);
   const s = createServices(config, database, log, { sources });
   const capabilities = buildCapabilities(s);
@@ -101,7 +100,7 @@ export async function work(config: Config): Promise<number> {
   const log = createLogger(config.logLevel, logDestination(config.logFormat));
   logUpstreamsTo(log.child({ component: 'upstreams' }));
   const database = await openDatabase(config);
-  await migrate(database);
+  await migrate(database, loggedMigrationSteps(log));
   // With the sandbox, each worker runs its own simulator: same seed and size, same data set.
   const sources = await upstreams(config, log);
   const s = createServices(config, database, log, { sources });

@@ -50,17 +50,46 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies pending migrations; returns the names applied. Throws with the failing migration's name. */
-export async function migrate(database: Database): Promise<string[]> {
+/** Told before and after each migration: some rewrite large tables and run for minutes on a big store. */
+export interface MigrationSteps {
+  starting(name: string): void;
+  applied(name: string, ms: number): void;
+}
+
+/**
+ * Applies pending migrations one at a time; returns the names applied. Throws with the failing
+ * migration's name. Another process migrating at the same time is fine: each step takes the
+ * migrator's lock and applies what is still pending.
+ */
+export async function migrate(database: Database, steps?: MigrationSteps): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    // No migration ran: the database itself failed (unreachable, refused); its error says why.
-    if (!failed) throw error;
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const applied: string[] = [];
+  for (;;) {
+    // No migration ran yet if this throws: the database itself failed (unreachable, refused); its error says why.
+    const next = (await migrator.getMigrations()).find((m) => !m.executedAt);
+    if (!next) return applied;
+    steps?.starting(next.name);
+    const started = performance.now();
+    const { error, results } = await migrator.migrateUp();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+      if (!failed) throw error;
+      throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    for (const r of results ?? []) {
+      if (r.status !== 'Success') continue;
+      applied.push(r.migrationName);
+      steps?.applied(r.migrationName, Math.round(performance.now() - started));
+    }
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migration steps as log lines, for the processes that start on a database. */
+export function loggedMigrationSteps(log: { info(fields: object, msg: string): void }): MigrationSteps {
+  return {
+    starting: (name) => log.info({ migration: name }, 'applying migration'),
+    applied: (name, ms) => log.info({ migration: name, ms }, 'migration applied'),
+  };
 }
 
 /** Migrations this code has that the database has not applied (a process started before a `tramita migrate`, or a newer one). */
