@@ -174,11 +174,14 @@ export class CaseStore {
     return found;
   }
 
-  /** Numbers of stored cases where a party has this CPF/CNPJ (bare digits). */
+  /**
+   * Numbers of stored cases where a party has this CPF/CNPJ (bare digits): an index-only read of
+   * case_parties_documento (a party's case exists: foreign key).
+   */
   async numbersByDocument(documento: string): Promise<string[]> {
-    const rows = await this.#db.selectFrom('case_parties').innerJoin('cases', 'cases.numero_cnj', 'case_parties.numero_cnj')
-      .select('case_parties.numero_cnj').distinct().where('case_parties.documento', '=', documento)
-      .orderBy('case_parties.numero_cnj', 'desc').execute();
+    const rows = await this.#db.selectFrom('case_parties')
+      .select('numero_cnj').distinct().where('documento', '=', documento)
+      .orderBy('numero_cnj', 'desc').execute();
     return rows.map((r) => r.numero_cnj);
   }
 
