@@ -198,6 +198,13 @@ describe('tramita CLI', () => {
     const byId = Object.fromEntries(after.keys.map((k) => [k.id, k.revokedAt]));
     assert.equal(byId[firstKey.id], null, 'the other key stays active');
     assert.ok(byId[issued.id], 'revokedAt is set');
+
+    // The account's audit log (the console shows it) names the operator's changes, never the key itself.
+    const audit = (await store.rows('audit_log')).filter((r) => r.account_id === account.id);
+    assert.deepEqual(audit.map((r) => `${r.actor} ${r.action} ${r.target ?? ''}`).sort(), [
+      `cli chave.criar ${firstKey.id}`, `cli chave.criar ${issued.id}`, `cli chave.revogar ${issued.id}`, 'cli conta.criar ',
+    ].sort());
+    assert.ok(audit.every((r) => !JSON.stringify(r).includes(issued.key)));
   });
 
   test('users invite prints a one-time console link; a bad e-mail exits 2, an unknown account 1, another account\'s person 2', async () => {

@@ -6,6 +6,7 @@ import type { Account } from '../platform/accounts/store.ts';
 import { credit } from '../platform/billing/ledger.ts';
 import { toBrl } from '../platform/billing/prices.ts';
 import { INVITE_TTL_HOURS, InviteError, inviteUser } from '../capabilities/console/invite.ts';
+import { auditOperator } from '../capabilities/console/operator-audit.ts';
 import type { Services } from '../platform/services.ts';
 
 /** The command line itself is wrong: exit 2 with the usage. */
@@ -66,6 +67,8 @@ export async function accountsCommand(s: Services, argv: string[], print: Print)
       const account = await s.accounts.create({ name: values.name.trim(), plan });
       if (centavos > 0) await credit(s.db, s.clock, account.id, centavos, 'initial credits');
       const key = await s.accounts.issueKey(account.id);
+      await auditOperator(s, { accountId: account.id, action: 'conta.criar', details: { plano: plan, creditosCentavos: centavos } });
+      await auditOperator(s, { accountId: account.id, action: 'chave.criar', target: key.id, details: { prefixo: key.prefix } });
       const created = (await s.accounts.get(account.id))!;
       show(print, json, { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
         `account ${created.id} created (plan ${plan}, balance ${formatReais(created.balance_centavos)})\nAPI key (shown once, store it now): ${key.key}`);
@@ -87,6 +90,7 @@ export async function accountsCommand(s: Services, argv: string[], print: Print)
     case 'activate': {
       const id = one(positionals, 'ACCOUNT_ID');
       if (!(await s.accounts.setStatus(id, sub === 'activate' ? 'active' : 'inactive'))) throw new NotFoundError(`no account ${id}`);
+      await auditOperator(s, { accountId: id, action: sub === 'activate' ? 'conta.ativar' : 'conta.desativar' });
       show(print, json, { account: view((await s.accounts.get(id))!) }, `account ${id} ${sub}d`);
       return 0;
     }
@@ -103,6 +107,7 @@ export async function keysCommand(s: Services, argv: string[], print: Print): Pr
     case 'create': {
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const key = await s.accounts.issueKey(account.id);
+      await auditOperator(s, { accountId: account.id, action: 'chave.criar', target: key.id, details: { prefixo: key.prefix } });
       show(print, json, { id: key.id, prefix: key.prefix, key: key.key, accountId: account.id }, `key ${key.id} for ${account.id} (shown once, store it now):\n${key.key}`);
       return 0;
     }
@@ -115,7 +120,9 @@ export async function keysCommand(s: Services, argv: string[], print: Print): Pr
     }
     case 'revoke': {
       const id = one(positionals, 'KEY_ID');
-      if (!(await s.accounts.revokeKey(id))) throw new NotFoundError(`no active key ${id}`);
+      const key = await s.db.selectFrom('api_keys').select(['account_id', 'prefix']).where('id', '=', id).executeTakeFirst();
+      if (!key || !(await s.accounts.revokeKey(id))) throw new NotFoundError(`no active key ${id}`);
+      await auditOperator(s, { accountId: key.account_id, action: 'chave.revogar', target: id, details: { prefixo: key.prefix } });
       show(print, json, { id, revoked: true }, `key ${id} revoked`);
       return 0;
     }
@@ -133,6 +140,7 @@ export async function creditsCommand(s: Services, argv: string[], print: Print):
   if (centavos === 0) throw new UsageError('AMOUNT_BRL must be more than zero');
   const balance = await credit(s.db, s.clock, positionals[0], centavos, values.note ?? null);
   if (balance === undefined) throw new NotFoundError(`no account ${positionals[0]}`);
+  await auditOperator(s, { accountId: positionals[0], action: 'creditos.adicionar', details: { valorCentavos: centavos, saldoCentavos: balance } });
   show(print, values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
     `added ${formatReais(centavos)} to ${positionals[0]}; balance ${formatReais(balance)}`);
   return 0;
