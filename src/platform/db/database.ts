@@ -67,7 +67,13 @@ export async function migrate(database: Database, steps?: MigrationSteps): Promi
   for (;;) {
     // No migration ran yet if this throws: the database itself failed (unreachable, refused); its error says why.
     const next = (await migrator.getMigrations()).find((m) => !m.executedAt);
-    if (!next) return applied;
+    if (!next) {
+      // Nothing pending; Kysely's own checks still refuse a database that ran migrations this code
+      // lacks (an older version started on a newer schema).
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error;
+      return applied;
+    }
     steps?.starting(next.name);
     const started = performance.now();
     const { error, results } = await migrator.migrateUp();
