@@ -19,7 +19,8 @@
  * and 95 minutes here), BENCH_SCALE_MONITORS (default 10000,100000; add 1000000 for the million, ~45 minutes),
  * either empty to skip that part,
  * BENCH_SCALE_REQUESTS (default 1000 per kind),
- * BENCH_SCALE_SVG (where the plot goes; default a temp file). DATABASE_URL: PostgreSQL instead of
+ * BENCH_SCALE_SVG (where the plot goes; default a temp file), BENCH_SCALE_STORE_DIR (keep each size's
+ * SQLite store there and reuse it: storeFor, below). DATABASE_URL: PostgreSQL instead of
  * SQLite. Runnable alone: `node bench/scale.ts`.
  */
 import fs from 'node:fs';
@@ -29,9 +30,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { buildApp } from '../src/app.ts';
 import { buildCapabilities } from '../src/capabilities/index.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { credit } from '../src/platform/billing/ledger.ts';
-import { migrate, sqliteFile } from '../src/platform/db/database.ts';
+import { migrate, openDatabase, sqliteFile, type Database } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { NO_SOURCES } from '../src/platform/ports/unconfigured.ts';
 import type { CaseDetailsRecord, CaseDetailsSource, Sources } from '../src/platform/ports/sources.ts';
@@ -153,8 +154,27 @@ function dbMegabytes(dataDir: string): number {
   return ['', '-wal'].reduce((sum, suffix) => sum + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0), 0) / 1e6;
 }
 
+/** What a kept store (BENCH_SCALE_STORE_DIR) remembers of its filling. */
+interface KeptFill { samples: Samples; loadSeconds: number }
+
+/**
+ * The store of one size: a fresh database, or with BENCH_SCALE_STORE_DIR (SQLite) `DIR/N`, kept after
+ * the run and reused by the next one with its samples, so the repeated reads of a 2-million-case store
+ * can be measured again in minutes instead of a 95-minute load. Its first reads are not first any more.
+ */
+async function storeFor(n: number): Promise<{ database: Database; config: Pick<Config, 'dataDir' | 'databaseUrl'>; kept: KeptFill | undefined; keep(fill: KeptFill): void; drop(): Promise<void> }> {
+  const dir = process.env.BENCH_SCALE_STORE_DIR;
+  if (!dir || process.env.DATABASE_URL) return { ...(await freshDatabase()), kept: undefined, keep: () => {} };
+  const config = { dataDir: path.join(dir, String(n)), databaseUrl: undefined };
+  const file = path.join(config.dataDir, 'fill.json');
+  const kept = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as KeptFill) : undefined;
+  // A store whose filling was cut off is filled again from scratch.
+  if (!kept) fs.rmSync(config.dataDir, { recursive: true, force: true });
+  return { database: await openDatabase(config), config, kept, keep: (f) => fs.writeFileSync(file, JSON.stringify(f)), drop: async () => {} };
+}
+
 async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
-  const fresh = await freshDatabase();
+  const fresh = await storeFor(n);
   const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_CASE_FRESH_MINUTES: '525600', TRAMITA_RATE_LIMITS: 'lookup=100000000/1s,search=100000000/1s,monitor=100000000/1s', TRAMITA_WORKERS: 'off' }, fresh.config);
   await migrate(fresh.database);
   const s = createServices(config, fresh.database, createLogger('warn'), { sources: { ...NO_SOURCES, publications: NO_NEW_PUBLICATIONS } });
@@ -163,13 +183,16 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
   try {
     const started = performance.now();
     let shown = 0;
-    const samples = await fill(s, n, (done) => {
-      if (done - shown >= n / 10 || done === n) {
-        shown = done;
-        process.stderr.write(`  scale: ${done}/${n} cases stored (${Math.round((performance.now() - started) / 1000)} s)\n`);
-      }
-    });
-    const loadSeconds = (performance.now() - started) / 1000;
+    const { samples, loadSeconds } = fresh.kept ?? {
+      samples: await fill(s, n, (done) => {
+        if (done - shown >= n / 10 || done === n) {
+          shown = done;
+          process.stderr.write(`  scale: ${done}/${n} cases stored (${Math.round((performance.now() - started) / 1000)} s)\n`);
+        }
+      }),
+      loadSeconds: (performance.now() - started) / 1000,
+    };
+    fresh.keep({ samples, loadSeconds });
     collectGarbage();
     const app = await buildApp(s, buildCapabilities(s));
     const account = await s.accounts.create({ name: 'bench scale', plan: s.prices.defaultPlan });
@@ -196,7 +219,7 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
     await meanUs(litigant, Math.min(20, requests));
     costUs.cpf_cnpj_litigante = await meanUs(litigant, Math.min(200, requests));
     await app.close();
-    costUs.radar = await measureRadarChecks(withProvider, headers, samples.documents);
+    costUs.radar = await measureRadarChecks(withProvider, account.id, headers, samples.documents);
     return { cases: n, loadSeconds, dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir), costUs, firstReadUs };
   } finally {
     s.webhooks.sender.close();
@@ -246,7 +269,7 @@ function storeAsProvider(s: Services): CaseDetailsSource {
  * provider's numbers, the known results left out, the rest loaded and filtered, the radar updated.
  * The radars are created through the API, which takes their baselines.
  */
-async function measureRadarChecks(s: Services, headers: Record<string, string>, documents: string[]): Promise<number> {
+async function measureRadarChecks(s: Services, accountId: string, headers: Record<string, string>, documents: string[]): Promise<number> {
   const capabilities = buildCapabilities(s);
   const app = await buildApp(s, capabilities);
   try {
@@ -257,7 +280,7 @@ async function measureRadarChecks(s: Services, headers: Record<string, string>, 
   } finally {
     await app.close();
   }
-  const radars = await s.db.selectFrom('radars').selectAll().execute();
+  const radars = await s.db.selectFrom('radars').selectAll().where('account_id', '=', accountId).execute();
   for (const radar of radars) await checkRadar(capabilities.radars, radar); // warm-up
   const t0 = performance.now();
   // Each check is ~0.1 ms: enough rounds that one pause of the collector is not the result.
