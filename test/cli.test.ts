@@ -89,14 +89,11 @@ describe('tramita CLI', () => {
   const createAccount = (name = 'Escritório X', credits = '12,50') =>
     tramitaJson<Created>(store, ['accounts', 'create', '--name', name, '--credits', credits, '--plan', 'padrao', '--json']);
 
-  test('migrate applies the schema with a line before each migration, and a second migrate says the database is up to date', async (t) => {
+  test('migrate applies the schema, and a second migrate says the database is up to date', async (t) => {
     const own = await storeFor(t);
     const first = await tramita(own, ['migrate']);
     assert.equal(first.code, 0, describeRun(['migrate'], first));
-    const lines = first.stdout.trim().split('\n');
-    assert.equal(lines[0], 'applying 0001_core…');
-    assert.ok(lines.includes('applying 0016_compact_case_store…'), first.stdout);
-    assert.match(lines.at(-1)!, /^applied: 0001_core, 0002_cases, .*0016_compact_case_store/);
+    assert.match(first.stdout.trim(), /^applied: 0001_core, 0002_cases, .*0016_compact_case_store$/);
     const second = await tramita(own, ['migrate']);
     assert.equal(second.code, 0, describeRun(['migrate'], second));
     assert.equal(second.stdout.trim(), 'database is up to date');

@@ -84,7 +84,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       parseArgs({ args: rest, options: {}, strict: true });
       const database = await openDatabase(config);
       try {
-        // A line before each: some rewrite large tables and run for minutes on a big store.
+        // On an existing database, a line before each: some rewrite tables that grow with the store.
         const applied = await migrate(database, { starting: (name) => io.out(`applying ${name}…`), applied: () => {} });
         io.out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       } finally {

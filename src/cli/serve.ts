@@ -55,7 +55,8 @@ export async function serve(config: Config): Promise<number> {
   logUpstreamsTo(log.child({ component: 'upstreams' }));
   await assertPortFree(config.host, config.port);
   const database = await openDatabase(config);
-  await migrate(database, loggedMigrationSteps(log));
+  const applied = await migrate(database, loggedMigrationSteps(log));
+  if (applied.length) log.info({ applied }, 'migrations applied');
   const sources = await upstreams(config, log);
   const s = createServices(config, database, log, { sources });
   const capabilities = buildCapabilities(s);

@@ -50,7 +50,7 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Told before and after each migration: some rewrite large tables and run for minutes on a big store. */
+/** Told before and after each migration of an existing database: some rewrite tables that grow with the store. */
 export interface MigrationSteps {
   starting(name: string): void;
   applied(name: string, ms: number): void;
@@ -59,14 +59,18 @@ export interface MigrationSteps {
 /**
  * Applies pending migrations one at a time; returns the names applied. Throws with the failing
  * migration's name. Another process migrating at the same time is fine: each step takes the
- * migrator's lock and applies what is still pending.
+ * migrator's lock and applies what is still pending. `steps` hears of each migration only when the
+ * database already had some applied: creating a new one is quick and needs no play-by-play.
  */
 export async function migrate(database: Database, steps?: MigrationSteps): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider });
   const applied: string[] = [];
-  for (;;) {
+  let told: MigrationSteps | undefined;
+  for (let first = true; ; first = false) {
     // No migration ran yet if this throws: the database itself failed (unreachable, refused); its error says why.
-    const next = (await migrator.getMigrations()).find((m) => !m.executedAt);
+    const known = await migrator.getMigrations();
+    if (first && known.some((m) => m.executedAt)) told = steps;
+    const next = known.find((m) => !m.executedAt);
     if (!next) {
       // Nothing pending; Kysely's own checks still refuse a database that ran migrations this code
       // lacks (an older version started on a newer schema).
@@ -74,7 +78,7 @@ export async function migrate(database: Database, steps?: MigrationSteps): Promi
       if (error) throw error;
       return applied;
     }
-    steps?.starting(next.name);
+    told?.starting(next.name);
     const started = performance.now();
     const { error, results } = await migrator.migrateUp();
     if (error) {
@@ -85,7 +89,7 @@ export async function migrate(database: Database, steps?: MigrationSteps): Promi
     for (const r of results ?? []) {
       if (r.status !== 'Success') continue;
       applied.push(r.migrationName);
-      steps?.applied(r.migrationName, Math.round(performance.now() - started));
+      told?.applied(r.migrationName, Math.round(performance.now() - started));
     }
   }
 }
