@@ -10,7 +10,7 @@
  * person since the store was filled (once the code is warm, on other samples), which at a size larger
  * than the machine's memory comes from the disk, then repeated reads of the same samples (the hot
  * path). Reports the load time, the database's size and each request's mean cost, as a ratio to the
- * smallest size (target: ≤ 1.5 at 2 million), and writes an SVG plot of the repeated reads.
+ * smallest size (target: ≤ 1.5 at 2 million), and writes an SVG plot of both.
  *
  * Then the daily monitor pass at 10 thousand, 100 thousand and 1 million monitors (bench/monitor-cycle.ts):
  * DataJud requests per 1,000 monitors, wall time, and the minutes those requests take at 120 a minute.
