@@ -192,7 +192,7 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
       }),
       loadSeconds: (performance.now() - started) / 1000,
     };
-    fresh.keep({ samples, loadSeconds });
+    if (!fresh.kept) fresh.keep({ samples, loadSeconds });
     collectGarbage();
     const app = await buildApp(s, buildCapabilities(s));
     const account = await s.accounts.create({ name: 'bench scale', plan: s.prices.defaultPlan });

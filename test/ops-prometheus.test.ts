@@ -73,7 +73,6 @@ test('a real Prometheus scrapes Tramita, loads the alert rules and runs every da
   await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: account.headers });
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-prometheus-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   // docs/operations.md's scrape configuration, faster, with the rules of docs/ops.
   fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
     'global: { scrape_interval: 1s, evaluation_interval: 1s }',
@@ -90,7 +89,15 @@ test('a real Prometheus scrapes Tramita, loads the alert rules and runs every da
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   prometheus.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  t.after(() => { prometheus.kill('SIGKILL'); });
+  // Stopped before its data directory goes, so nothing writes into what is being removed.
+  t.after(async () => {
+    if (prometheus.exitCode === null && prometheus.signalCode === null) {
+      const exited = new Promise((resolve) => prometheus.once('exit', resolve));
+      prometheus.kill('SIGKILL');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   const api = async <T>(route: string): Promise<{ status: string; data: T; error?: string }> =>
     (await fetch(`http://127.0.0.1:${port}/api/v1/${route}`)).json() as Promise<{ status: string; data: T; error?: string }>;
 

@@ -120,9 +120,9 @@ export async function keysCommand(s: Services, argv: string[], print: Print): Pr
     }
     case 'revoke': {
       const id = one(positionals, 'KEY_ID');
-      const key = await s.db.selectFrom('api_keys').select(['account_id', 'prefix']).where('id', '=', id).executeTakeFirst();
-      if (!key || !(await s.accounts.revokeKey(id))) throw new NotFoundError(`no active key ${id}`);
-      await auditOperator(s, { accountId: key.account_id, action: 'chave.revogar', target: id, details: { prefixo: key.prefix } });
+      const revoked = await s.accounts.revokeKey(id);
+      if (!revoked) throw new NotFoundError(`no active key ${id}`);
+      await auditOperator(s, { accountId: revoked.accountId, action: 'chave.revogar', target: id, details: { prefixo: revoked.prefix } });
       show(print, json, { id, revoked: true }, `key ${id} revoked`);
       return 0;
     }

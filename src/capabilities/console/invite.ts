@@ -4,6 +4,7 @@
  * for the same person replaces the old one, and also serves to reset a forgotten password.
  */
 import type { Services } from '../../platform/services.ts';
+import { auditOperator } from './operator-audit.ts';
 import { ConsoleStore, INVITE_TTL_MS } from './store.ts';
 
 export const INVITE_TTL_HOURS = INVITE_TTL_MS / 3_600_000;
@@ -29,6 +30,6 @@ export async function inviteUser(s: Services, accountId: string, email: string, 
   const store = new ConsoleStore(s.db, s.clock);
   const invited = await store.invite(accountId, email);
   if (!invited) throw new InviteError('invalid', `${email.trim().toLowerCase()} already belongs to another account`);
-  await store.audit({ accountId, userId: invited.user.id, actor: 'cli', action: 'usuario.convidar', details: { email: invited.user.email } });
+  await auditOperator(s, { accountId, userId: invited.user.id, action: 'usuario.convidar', details: { email: invited.user.email } });
   return { link: `${baseUrl}/console/convite/${invited.token}`, email: invited.user.email, expiresAt: invited.expiresAt };
 }

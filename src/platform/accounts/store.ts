@@ -92,15 +92,15 @@ export class AccountStore {
   }
 
   /**
-   * Returns false when the key does not exist, was already revoked, or (when `accountId` is given)
-   * belongs to another account.
+   * Returns the revoked key's account and prefix (for the audit log), or undefined when the key does
+   * not exist, was already revoked, or (when `accountId` is given) belongs to another account.
    */
-  async revokeKey(keyId: string, accountId?: string): Promise<boolean> {
+  async revokeKey(keyId: string, accountId?: string): Promise<{ accountId: string; prefix: string } | undefined> {
     let q = this.#db.updateTable('api_keys').set({ revoked_at: iso(this.#clock.now()) }).where('id', '=', keyId).where('revoked_at', 'is', null);
     if (accountId !== undefined) q = q.where('account_id', '=', accountId);
-    const r = await q.executeTakeFirst();
+    const r = await q.returning(['account_id', 'prefix']).executeTakeFirst();
     this.#keys.forgetKey(keyId);
-    return Number(r.numUpdatedRows) === 1;
+    return r && { accountId: r.account_id, prefix: r.prefix };
   }
 
   /**

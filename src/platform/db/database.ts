@@ -65,12 +65,10 @@ export interface MigrationSteps {
 export async function migrate(database: Database, steps?: MigrationSteps): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider });
   const applied: string[] = [];
-  let told: MigrationSteps | undefined;
-  for (let first = true; ; first = false) {
-    // No migration ran yet if this throws: the database itself failed (unreachable, refused); its error says why.
-    const known = await migrator.getMigrations();
-    if (first && known.some((m) => m.executedAt)) told = steps;
-    const next = known.find((m) => !m.executedAt);
+  // No migration ran yet if this throws: the database itself failed (unreachable, refused); its error says why.
+  const told = (await migrator.getMigrations()).some((m) => m.executedAt) ? steps : undefined;
+  for (;;) {
+    const next = (await migrator.getMigrations()).find((m) => !m.executedAt);
     if (!next) {
       // Nothing pending; Kysely's own checks still refuse a database that ran migrations this code
       // lacks (an older version started on a newer schema).
