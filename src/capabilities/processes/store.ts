@@ -97,7 +97,7 @@ export class CaseStore {
     };
     if (existing) await trx.updateTable('cases').set(values).where('numero_cnj', '=', record.numeroCnj).execute();
     else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now }).execute();
-    if (fresh.length > 0) await insertMovements(trx, record.numeroCnj, fresh, now);
+    if (fresh.length > 0) await insertMovements(trx, record.numeroCnj, fresh);
     await this.#reindex(trx, record.numeroCnj, record);
     const data = { numeroCnj: record.numeroCnj, tribunal: record.tribunal };
     if (!existing) {
@@ -195,14 +195,14 @@ export class CaseStore {
   }
 }
 
-async function insertMovements(trx: Transaction<DB>, numeroCnj: string, movements: MovementRecord[], now: string): Promise<void> {
+async function insertMovements(trx: Transaction<DB>, numeroCnj: string, movements: MovementRecord[]): Promise<void> {
   // Chunks keep each statement under both engines' bound-parameter limits.
   for (let i = 0; i < movements.length; i += 100) {
     const rows: CaseMovementsTable[] = movements.slice(i, i + 100).map((m) => ({
       numero_cnj: numeroCnj, key: m.key, grau: m.grau, codigo: m.codigo, nome: m.nome, data_hora: m.dataHora,
-      complementos: JSON.stringify(m.complementos), orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null, visto_em: now,
+      complementos: JSON.stringify(m.complementos), orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null,
     }));
-    await trx.insertInto('case_movements').values(rows).onConflict((oc) => oc.columns(['numero_cnj', 'key']).doNothing()).execute();
+    await trx.insertInto('case_movements').values(rows).onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing()).execute();
   }
 }
 

@@ -127,7 +127,6 @@ export interface CaseMovementsTable {
   data_hora: string;
   complementos: string;
   orgao_julgador: string | null;
-  visto_em: string;
 }
 
 export interface CasePartiesTable {

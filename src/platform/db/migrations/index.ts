@@ -16,6 +16,7 @@ import * as m0013 from './0013_case_search_rowid.ts';
 import * as m0014 from './0014_case_party_names.ts';
 import * as m0015 from './0015_console.ts';
 import * as m0016 from './0016_compact_case_store.ts';
+import * as m0017 from './0017_clustered_movements.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_case_party_names': m0014,
   '0015_console': m0015,
   '0016_compact_case_store': m0016,
+  '0017_clustered_movements': m0017,
 };
