@@ -13,6 +13,7 @@ import { newId } from './platform/ids.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './platform/http/error-handler.ts';
 import { installGate } from './platform/http/gate.ts';
 import { SharedWindows } from './platform/http/shared-windows.ts';
+import { LocalWindows, type WindowCounter } from './platform/http/rate-limit.ts';
 import { buildValidator } from './platform/http/validation.ts';
 import { buildSerializer } from './platform/http/lazy-compile.ts';
 import { installJsonBody } from './platform/http/json-body.ts';
@@ -31,6 +32,8 @@ export interface AppContext {
   routes: RegisteredRoute[];
   metrics: Registry;
   background: BackgroundOperations;
+  /** Where rate windows are counted, for the API's route classes and the console's sign-in alike. */
+  windows: WindowCounter;
 }
 
 declare module 'fastify' {
@@ -70,14 +73,14 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   const routes: RegisteredRoute[] = [];
   const background = new BackgroundOperations();
   const metrics = httpMetrics({ defaultMetrics: options.defaultMetrics ?? false });
-  app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background });
+  // On PostgreSQL every API process counts into the same windows (http/shared-windows.ts).
+  const windows = services.database.engine === 'postgres' ? new SharedWindows(services.db, services.log, config.rateLimitSyncMs) : new LocalWindows();
+  app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background, windows });
 
   installErrorHandling(app);
   installJsonBody(app);
   // request id → auth → rate limit, as one hook (gate.ts).
-  // On PostgreSQL every API process counts into the same windows (http/shared-windows.ts).
-  const shared = services.database.engine === 'postgres' ? new SharedWindows(services.db, services.log, config.rateLimitSyncMs) : undefined;
-  installGate(app, services.accounts, config.rateLimits, shared);
+  installGate(app, services.accounts, config.rateLimits, windows);
   // Callback-style: on every request, an async hook's promise is pure overhead.
   app.addHook('onResponse', (req, reply, done) => {
     metrics.observe(req, reply);

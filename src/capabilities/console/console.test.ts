@@ -6,7 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../app.ts';
+import { buildCapabilities } from '../index.ts';
 import { createHarness, type TestAccount } from '../../../test/harness.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { inviteUser } from './invite.ts';
@@ -20,10 +22,19 @@ class Visitor {
   csrf = '';
   last!: LightMyRequestResponse;
 
+  readonly app: Pick<FastifyInstance, 'inject'>;
+  readonly address: string;
+
+  /** `app`: which API process it talks to; `address`: where it comes from. */
+  constructor(app: Pick<FastifyInstance, 'inject'> = h.app, address = '127.0.0.1') {
+    this.app = app;
+    this.address = address;
+  }
+
   async go(method: 'GET' | 'POST', url: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString() : undefined;
-    this.last = await h.inject({ method, url, payload: body, headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers } });
+    this.last = await this.app.inject({ method, url, remoteAddress: this.address, payload: body, headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers } });
     for (const c of ([] as string[]).concat(this.last.headers['set-cookie'] ?? [])) {
       const [pair] = c.split(';');
       const [k, v] = pair!.split('=');
@@ -112,6 +123,36 @@ test('a wrong password and an unknown e-mail get the same answer; five wrong pas
   assert.match(locked.body, /bloqueado/);
   const audit = await h.services.db.selectFrom('audit_log').select('action').where('account_id', '=', acc.accountId).where('action', '=', 'sessao.falha').execute();
   assert.equal(audit.length, 5);
+});
+
+/** Sign-in attempts with an e-mail nobody has (no person is locked out), by one visitor per app. */
+async function tryToSignIn(visitors: Visitor[], attempts: number): Promise<number[]> {
+  // PostgreSQL's shared windows are aligned to the clock: do not straddle the end of one.
+  const SIGNIN_WINDOW_MS = 15 * 60_000;
+  const left = SIGNIN_WINDOW_MS - (Date.now() % SIGNIN_WINDOW_MS);
+  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 100));
+  for (const v of visitors) await v.go('GET', '/console/entrar');
+  const statuses: number[] = [];
+  for (let i = 0; i < attempts; i++) statuses.push((await visitors[i % visitors.length]!.post('/console/entrar', { email: 'ninguem@exemplo.com.br', senha: 'chute-numero-1' })).statusCode);
+  return statuses;
+}
+
+test('an address may try to sign in 30 times in 15 minutes; then it waits, and other addresses do not', async () => {
+  const v = new Visitor(h.app, '203.0.113.7');
+  assert.deepEqual(await tryToSignIn([v], 31), [...Array(30).fill(401), 429]);
+  assert.match(v.last.body, /Muitas tentativas deste endereço: espere alguns minutos/);
+  assert.deepEqual(await tryToSignIn([new Visitor(h.app, '203.0.113.8')], 1), [401]);
+});
+
+test('on PostgreSQL two API processes count one address\'s sign-in attempts together', { skip: !process.env.DATABASE_URL && 'PostgreSQL only (DATABASE_URL)' }, async (t) => {
+  const other = await buildApp(h.services, buildCapabilities(h.services));
+  t.after(() => other.close());
+  // Alternating between the two: each alone would see 20 of the 40 and let all of them try.
+  const statuses = await tryToSignIn([new Visitor(h.app, '203.0.113.9'), new Visitor(other, '203.0.113.9')], 40);
+  const tried = statuses.filter((s) => s === 401).length;
+  assert.equal(tried + statuses.filter((s) => s === 429).length, 40);
+  // Tolerance: a process learns the other's attempts at its next sync (docs/operations.md).
+  assert.ok(tried >= 30 && tried <= 34, `${tried} attempts let through by two processes for a limit of 30`);
 });
 
 test('a change without the CSRF token, or from another origin, is refused and changes nothing', async () => {

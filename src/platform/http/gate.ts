@@ -20,8 +20,8 @@ declare module 'fastify' {
   }
 }
 
-/** `counter`: where windows are counted (default: this process's memory; PostgreSQL deployments share theirs). */
-export function installGate(app: FastifyInstance, accounts: AccountStore, limits: Record<RouteClass, RateLimit>, counter?: WindowCounter): void {
+/** `counter`: where windows are counted (this process's memory, or shared by a PostgreSQL deployment's processes). */
+export function installGate(app: FastifyInstance, accounts: AccountStore, limits: Record<RouteClass, RateLimit>, counter: WindowCounter): void {
   const limiter = new RateLimiter(limits, Date.now, counter);
   app.addHook('onClose', async () => { await limiter.close(); });
   const limit = (req: FastifyRequest, reply: FastifyReply, routeClass: RouteClass | null) => {

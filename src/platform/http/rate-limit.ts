@@ -35,7 +35,7 @@ export class RateLimiter {
   readonly #now: () => number;
   readonly #counter: WindowCounter;
 
-  constructor(limits: Record<RouteClass, RateLimit>, now: () => number = Date.now, counter: WindowCounter = new LocalWindows(limits)) {
+  constructor(limits: Record<RouteClass, RateLimit>, now: () => number = Date.now, counter: WindowCounter = new LocalWindows()) {
     this.#limits = limits;
     this.#now = now;
     this.#counter = counter;
@@ -64,16 +64,13 @@ export class RateLimiter {
 /** Windows in this process's memory: the only process of a SQLite deployment. */
 export class LocalWindows implements WindowCounter {
   readonly #windows = new Map<string, Window>();
-  /** A window this old has ended whatever its class. */
-  readonly #longestWindowMs: number;
-
-  constructor(limits: Record<RouteClass, RateLimit>) {
-    this.#longestWindowMs = Math.max(...Object.values(limits).map((l) => l.windowMs));
-  }
+  /** The longest window counted so far: a window this old has ended, whatever counted it. */
+  #longestWindowMs = 0;
 
   async close(): Promise<void> {}
 
   count(key: string, now: number, windowMs: number): Window {
+    if (windowMs > this.#longestWindowMs) this.#longestWindowMs = windowMs;
     const current = this.#windows.get(key);
     if (current && current.startedAt + windowMs > now) {
       current.count++;

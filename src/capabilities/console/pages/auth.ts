@@ -2,10 +2,10 @@
  * Signing in and out, and setting a password through the operator's one-time link. Wrong e-mail and
  * wrong password get the same answer in about the same time (a hash is checked either way); five
  * wrong passwords in a row lock the person out for 15 minutes (store.ts), and each address may try
- * SIGNIN_ATTEMPTS times per SIGNIN_WINDOW_MS in this process.
+ * SIGNIN_ATTEMPTS times per SIGNIN_WINDOW_MS, counted where the API's rate windows are: across every
+ * API process on PostgreSQL (platform/http/shared-windows.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LocalWindows } from '../../../platform/http/rate-limit.ts';
 import { csrfField, html, type Html } from '../html.ts';
 import { field, redirect, sendPage, type ConsoleParts } from '../parts.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../passwords.ts';
@@ -19,14 +19,11 @@ const WRONG = 'E-mail ou senha incorretos.';
 let decoyHash: Promise<string> | undefined;
 
 export function authPages(app: FastifyInstance, m: ConsoleParts): void {
-  // The route classes' limits only size the counter's eviction; this window is counted by hand below.
-  const attempts = new LocalWindows(m.s.config.rateLimits);
-
   app.get('/entrar', async (req, reply) => signInPage(req, reply, preSessionCsrf(req, reply)));
 
   app.post('/entrar', async (req, reply) => {
     if (!preSessionCsrfOk(req)) return signInPage(req, reply, preSessionCsrf(req, reply), 'A página expirou: tente de novo.', 403);
-    if (attempts.count(`console-signin:${req.ip}`, Date.now(), SIGNIN_WINDOW_MS).count > SIGNIN_ATTEMPTS) {
+    if (app.tramita.windows.count(`console-signin:${req.ip}`, Date.now(), SIGNIN_WINDOW_MS).count > SIGNIN_ATTEMPTS) {
       return signInPage(req, reply, preSessionCsrf(req, reply), 'Muitas tentativas deste endereço: espere alguns minutos.', 429);
     }
     const email = field(req, 'email') ?? '';
