@@ -285,6 +285,31 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
   assert.equal((await v.go('GET', '/console/extrato.csv?ate=2020-01-01')).body.trim().split('\r\n').length - 1, 0);
 });
 
+test('the monitors page shows 100 at a time, newest first, with the total and a link to the older ones', async () => {
+  const acc = await h.createAccount({ credits: 100_000 });
+  const now = Date.now();
+  const numbers = h.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias).slice(0, 101).map((c) => c.numero);
+  // Two keys: the monitor class allows 60 requests a minute per key.
+  const keys = [acc.headers['x-api-key']!, (await h.services.accounts.issueKey(acc.accountId)).key];
+  for (const [i, numeroCnj] of numbers.entries()) {
+    const created = await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: { 'x-api-key': keys[i % 2]!, 'content-type': 'application/json' }, payload: { numeroCnj } });
+    assert.equal(created.statusCode, 201, created.body);
+  }
+  const v = await signedIn(acc);
+  const shownOn = (body: string) => [...body.matchAll(/<td><code>([\d.-]{25})<\/code><\/td>/g)].map((x) => x[1]!.replace(/\D/g, ''));
+  const first = await v.go('GET', '/console/monitoramentos');
+  assert.match(first.body, /Processos monitorados \(101\)/);
+  assert.deepEqual(shownOn(first.body), numbers.slice(1).reverse(), 'the 100 newest, newest first');
+  const older = /<a href="([^"]+)">Monitoramentos mais antigos<\/a>/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
+  assert.ok(older, 'a link to the older ones');
+  const second = await v.go('GET', older);
+  assert.deepEqual(shownOn(second.body), [numbers[0]]);
+  assert.doesNotMatch(second.body, /Monitoramentos mais antigos/);
+  assert.match(second.body, /Voltar aos mais recentes/);
+  // A cursor that is not one is ignored: the page starts at the newest.
+  assert.deepEqual(shownOn((await v.go('GET', '/console/monitoramentos?processos_antes=%3Cscript%3E')).body).length, 100);
+});
+
 test('a case monitor deactivated in the console is removed for the API too, and the change is audited', async () => {
   const acc = await h.createAccount({ credits: 10_000 });
   const now = Date.now();

@@ -1,39 +1,74 @@
 /**
  * The account's case monitors and radars: status, next check, next charge, and deactivation through
  * the same functions as the API's DELETEs (monitors/lifecycle.ts removeMonitor, radars/patch.ts
- * deactivateRadar). At most LIMIT of each, newest first; the API lists them all.
+ * deactivateRadar). Both lists newest first, PAGE rows at a time, each with its own "older" link
+ * (`?processos_antes=` / `?radares_antes=`: the last row shown, `criado_em~id`) that keeps the other
+ * list where it was.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { removeMonitor } from '../../monitors/lifecycle.ts';
 import { listMonitors } from '../../monitors/store.ts';
 import { deactivateRadar } from '../../radars/patch.ts';
 import { formatReais } from '../../../platform/format.ts';
 import { csrfField, html, table, when } from '../html.ts';
-import { redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
+import { filter, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 import { origin } from '../session.ts';
 
-const LIMIT = 200;
+const PAGE = 100;
+const CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z~[A-Za-z0-9_]{1,60}$/;
+
+/** Where each list starts: after the row its cursor names, or at the newest. */
+function positions(req: FastifyRequest) {
+  const at = (name: string) => {
+    const v = filter(req, name, CURSOR);
+    return v ? { criadoEm: v.slice(0, v.indexOf('~')), id: v.slice(v.indexOf('~') + 1) } : undefined;
+  };
+  return { processos: at('processos_antes'), radares: at('radares_antes') };
+}
+
+/** The page's URL with one list moved on past `last` (the other list's position kept as it is). */
+function olderLink(req: FastifyRequest, list: 'processos' | 'radares', last: { criado_em: string; id: string }): string {
+  const query = new URLSearchParams();
+  for (const name of ['processos_antes', 'radares_antes']) {
+    const v = filter(req, name, CURSOR);
+    if (v) query.set(name, v);
+  }
+  query.set(`${list}_antes`, `${last.criado_em}~${last.id}`);
+  return `/console/monitoramentos?${query}`;
+}
 
 export function monitorsPage(app: FastifyInstance, m: ConsoleParts): void {
   app.get('/monitoramentos', async (req, reply) => {
     const who = signedIn(req);
     const csrf = who.session.csrf_token;
-    const [monitors, radars] = await Promise.all([listMonitors(m.s.db, who.account.id, { limit: LIMIT }), m.radars.store.list(who.account.id, LIMIT)]);
+    const at = positions(req);
+    const [monitorRows, radarRows, totals] = await Promise.all([
+      listMonitors(m.s.db, who.account.id, { limit: PAGE + 1, before: at.processos }),
+      m.radars.store.list(who.account.id, PAGE + 1, at.radares && { c: at.radares.criadoEm, id: at.radares.id }),
+      countLists(m, who.account.id),
+    ]);
+    const monitors = monitorRows.slice(0, PAGE);
+    const radars = radarRows.slice(0, PAGE);
+    const more = (rows: unknown[], list: 'processos' | 'radares', shown: { criado_em: string; id: string }[], label: string) =>
+      rows.length > PAGE ? html`<p><a href="${olderLink(req, list, shown.at(-1)!)}">${label}</a></p>` : '';
     const off = (path: string, label: string) => html`<form method="post" action="${path}" data-confirmar="Desativar ${label}? Verificações e cobranças param.">${csrfField(csrf)}<button type="submit" class="perigo" aria-label="Desativar ${label}">Desativar</button></form>`;
     return sendPage(req, reply, { title: 'Monitoramentos', section: 'monitoramentos' }, html`
-<h2>Processos monitorados</h2>
+${at.processos || at.radares ? html`<p><a href="/console/monitoramentos">Voltar aos mais recentes</a></p>` : ''}
+<h2>Processos monitorados (${totals.monitors.toLocaleString('pt-BR')})</h2>
 ${table('Monitoramentos de processos (removidos não aparecem)', ['Processo', 'Status', 'Verificações', 'Próxima verificação', 'Próxima cobrança', 'Preço', ''], monitors.map((x) => [
   html`<code>${formatCnj(x.numero_cnj)}</code>`, x.status, String(x.verificacoes), when(x.proxima_verificacao_em),
   x.status === 'ATIVO' ? when(x.proxima_cobranca_em) : '—', formatReais(x.preco_centavos),
   off(`/console/monitoramentos/processos/${x.id}/desativar`, `o monitoramento de ${formatCnj(x.numero_cnj)}`),
-]), 'Nenhum processo monitorado.')}
-<h2>Radares de processos novos</h2>
+]), at.processos ? 'Nenhum monitoramento mais antigo.' : 'Nenhum processo monitorado.')}
+${more(monitorRows, 'processos', monitors, 'Monitoramentos mais antigos')}
+<h2>Radares de processos novos (${totals.radars.toLocaleString('pt-BR')})</h2>
 ${table('Radares', ['Termo', 'Tipo', 'Status', 'Resultados', 'Próxima verificação', 'Próxima cobrança', ''], radars.map((r) => [
   r.termo, r.tipo, r.status, String(r.resultados_total), r.status === 'ATIVO' ? when(r.proxima_verificacao_em) : '—',
   r.status === 'DESATIVADO' ? '—' : when(r.proxima_cobranca_em),
   r.status === 'DESATIVADO' ? '' : off(`/console/monitoramentos/radares/${r.id}/desativar`, `o radar ${r.termo}`),
-]), 'Nenhum radar.')}`);
+]), at.radares ? 'Nenhum radar mais antigo.' : 'Nenhum radar.')}
+${more(radarRows, 'radares', radars, 'Radares mais antigos')}`);
   });
 
   app.post<{ Params: { id: string } }>('/monitoramentos/processos/:id/desativar', async (req, reply) => {
@@ -51,6 +86,15 @@ ${table('Radares', ['Termo', 'Tipo', 'Status', 'Resultados', 'Próxima verifica�
     await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'radar.desativar', target: radar.id, details: { termo: radar.termo }, origin: origin(req) });
     return redirect(reply, '/console/monitoramentos', 'monitor-desativado');
   });
+}
+
+/** How many monitors (removed ones aside, as in the list) and radars the account has. */
+async function countLists(m: ConsoleParts, accountId: string): Promise<{ monitors: number; radars: number }> {
+  const [monitors, radars] = await Promise.all([
+    m.s.db.selectFrom('case_monitors').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('status', '<>', 'REMOVIDO').executeTakeFirstOrThrow(),
+    m.s.db.selectFrom('radars').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+  ]);
+  return { monitors: Number(monitors.n), radars: Number(radars.n) };
 }
 
 function notFound(req: Parameters<typeof sendPage>[0], reply: Parameters<typeof sendPage>[1]) {

@@ -17,6 +17,7 @@ import * as m0014 from './0014_case_party_names.ts';
 import * as m0015 from './0015_console.ts';
 import * as m0016 from './0016_compact_case_store.ts';
 import * as m0017 from './0017_clustered_movements.ts';
+import * as m0018 from './0018_listing_order_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_console': m0015,
   '0016_compact_case_store': m0016,
   '0017_clustered_movements': m0017,
+  '0018_listing_order_indexes': m0018,
 };
