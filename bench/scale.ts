@@ -62,6 +62,8 @@ export interface ScalePoint {
   firstReadUs: Record<SampledKind, number>;
   /** Mean KB the process read from the disk per first read (Linux's /proc/self/io; null elsewhere). */
   firstReadDiskKb: Record<SampledKind, number> | null;
+  /** Mean cases on a term search's page (at most TERM_PAGE): namesakes fill more of it as the store grows. */
+  termHitsPerPage: number;
 }
 
 type RequestKind = 'capa' | 'cpf_cnpj' | 'termo' | 'advogado_resumo' | 'radar' | 'cpf_cnpj_litigante';
@@ -220,12 +222,14 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
       if (firstReadDiskKb) firstReadDiskKb[kind] = (diskReadBytes()! - readBefore!) / 1024 / measured.length;
       costUs[kind] = await meanUs((i) => urlOf(kind, measured[i % measured.length]!), requests);
     }
+    let termHits = 0;
+    for (const name of samples.names) termHits += (await app.inject({ url: urlOf('termo', name), headers })).json<{ data: { items: unknown[] } }>().data.items.length;
     const litigant = () => `/v1/processos?cpf_cnpj=${samples.litigant}`;
     await meanUs(litigant, Math.min(20, requests));
     costUs.cpf_cnpj_litigante = await meanUs(litigant, Math.min(200, requests));
     await app.close();
     costUs.radar = await measureRadarChecks(withProvider, account.id, headers, samples.documents);
-    return { cases: n, loadSeconds, dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir), costUs, firstReadUs, firstReadDiskKb };
+    return { cases: n, loadSeconds, dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir), costUs, firstReadUs, firstReadDiskKb, termHitsPerPage: termHits / samples.names.length };
   } finally {
     s.webhooks.sender.close();
     withProvider.webhooks.sender.close();
@@ -383,6 +387,7 @@ export function describeScale(points: ScalePoint[], svgPath: string): string {
     `| stored cases | ${SAMPLED_KINDS.join(' | ')} |`,
     `|---|${SAMPLED_KINDS.map(() => '---').join('|')}|`,
     ...points.map((p) => `| ${p.cases.toLocaleString('en-US')} | ${SAMPLED_KINDS.map((k) => cell(p.firstReadUs[k], first.firstReadUs[k]) + diskCell(p, k)).join(' | ')} |`),
+    `Term search, cases per page of ${TERM_PAGE} and cost per case: ${points.map((p) => `${p.cases.toLocaleString('en-US')}: ${p.termHitsPerPage.toFixed(2)}, ${(p.costUs.termo / p.termHitsPerPage).toFixed(0)} µs (${((p.costUs.termo / p.termHitsPerPage) / (first.costUs.termo / first.termHitsPerPage)).toFixed(2)}×)`).join('; ')}.`,
     `Worst ratio at ${last.cases.toLocaleString('en-US')} against ${first.cases.toLocaleString('en-US')}: repeated reads ${verdict(worstRepeated)}, first reads ${verdict(worstFirst)}. Plot: ${svgPath}`,
   ].join('\n');
 }
