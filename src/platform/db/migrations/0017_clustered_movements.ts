@@ -13,7 +13,8 @@
  * then the table. Movements were 10.5 KB of a stored case's 14.5 KB (three copies of the 40-character
  * key, `visto_em`); they become ~6.4 KB with pages filled as cases interleave (dbstat, 20,000 cases;
  * docs/benchmarks.md). (0016 tried WITHOUT ROWID keeping both keys: 7%, not worth it alone.) SQLite
- * copies the table here, sorted, which packs its pages: 14 s for 200,000 cases (4.8 million movements).
+ * copies the table here, sorted, which packs its pages: 11.5 s for 200,000 cases (4.8 million
+ * movements), with free disk for the copy and its write-ahead log (docs/operations.md).
  * PostgreSQL swaps the key's index and drops the column at once (its space comes back on VACUUM FULL).
  */
 import { sql, type Kysely } from 'kysely';
