@@ -18,23 +18,26 @@ import { origin } from '../session.ts';
 const PAGE = 100;
 const CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z~[A-Za-z0-9_]{1,60}$/;
 
-/** Where each list starts: after the row its cursor names, or at the newest. */
-function positions(req: FastifyRequest) {
-  const at = (name: string) => {
-    const v = filter(req, name, CURSOR);
-    return v ? { criadoEm: v.slice(0, v.indexOf('~')), id: v.slice(v.indexOf('~') + 1) } : undefined;
-  };
-  return { processos: at('processos_antes'), radares: at('radares_antes') };
+type List = 'processos' | 'radares';
+
+/** Each list's cursor as the request gave it (`criado_em~id` of the last row shown), when well formed. */
+function cursors(req: FastifyRequest): Record<List, string | undefined> {
+  return { processos: filter(req, 'processos_antes', CURSOR), radares: filter(req, 'radares_antes', CURSOR) };
+}
+
+/** Where a list starts: after the row its cursor names, or at the newest. */
+function position(cursor: string | undefined): { criadoEm: string; id: string } | undefined {
+  if (!cursor) return undefined;
+  const split = cursor.indexOf('~');
+  return { criadoEm: cursor.slice(0, split), id: cursor.slice(split + 1) };
 }
 
 /** The page's URL with one list moved on past `last` (the other list's position kept as it is). */
-function olderLink(req: FastifyRequest, list: 'processos' | 'radares', last: { criado_em: string; id: string }): string {
+function olderLink(current: Record<List, string | undefined>, list: List, last: { criado_em: string; id: string }): string {
   const query = new URLSearchParams();
-  for (const name of ['processos_antes', 'radares_antes']) {
-    const v = filter(req, name, CURSOR);
-    if (v) query.set(name, v);
+  for (const [name, cursor] of Object.entries({ ...current, [list]: `${last.criado_em}~${last.id}` })) {
+    if (cursor) query.set(`${name}_antes`, cursor);
   }
-  query.set(`${list}_antes`, `${last.criado_em}~${last.id}`);
   return `/console/monitoramentos?${query}`;
 }
 
@@ -42,16 +45,17 @@ export function monitorsPage(app: FastifyInstance, m: ConsoleParts): void {
   app.get('/monitoramentos', async (req, reply) => {
     const who = signedIn(req);
     const csrf = who.session.csrf_token;
-    const at = positions(req);
+    const at = cursors(req);
+    const radarsAfter = position(at.radares);
     const [monitorRows, radarRows, totals] = await Promise.all([
-      listMonitors(m.s.db, who.account.id, { limit: PAGE + 1, before: at.processos }),
-      m.radars.store.list(who.account.id, PAGE + 1, at.radares && { c: at.radares.criadoEm, id: at.radares.id }),
+      listMonitors(m.s.db, who.account.id, { limit: PAGE + 1, before: position(at.processos) }),
+      m.radars.store.list(who.account.id, PAGE + 1, radarsAfter && { c: radarsAfter.criadoEm, id: radarsAfter.id }),
       countLists(m, who.account.id),
     ]);
     const monitors = monitorRows.slice(0, PAGE);
     const radars = radarRows.slice(0, PAGE);
-    const more = (rows: unknown[], list: 'processos' | 'radares', shown: { criado_em: string; id: string }[], label: string) =>
-      rows.length > PAGE ? html`<p><a href="${olderLink(req, list, shown.at(-1)!)}">${label}</a></p>` : '';
+    const more = (rows: unknown[], list: List, shown: { criado_em: string; id: string }[], label: string) =>
+      rows.length > PAGE ? html`<p><a href="${olderLink(at, list, shown.at(-1)!)}">${label}</a></p>` : '';
     const off = (path: string, label: string) => html`<form method="post" action="${path}" data-confirmar="Desativar ${label}? Verificações e cobranças param.">${csrfField(csrf)}<button type="submit" class="perigo" aria-label="Desativar ${label}">Desativar</button></form>`;
     return sendPage(req, reply, { title: 'Monitoramentos', section: 'monitoramentos' }, html`
 ${at.processos || at.radares ? html`<p><a href="/console/monitoramentos">Voltar aos mais recentes</a></p>` : ''}
