@@ -20,6 +20,8 @@ export interface Config {
   trustProxy: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: longest wait for a connection (a new one, or a free one of the pool) before a request answers 503. */
+  dbConnectTimeoutMs: number;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';
   bodyLimitBytes: number;
@@ -183,6 +185,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
       return r;
     },
     doc: 'PostgreSQL connection string. When set, PostgreSQL replaces the embedded SQLite and several API and `tramita worker` processes can share it.' },
+  { env: 'TRAMITA_DB_CONNECT_TIMEOUT_MS', key: 'dbConnectTimeoutMs', default: '5000', parse: int('TRAMITA_DB_CONNECT_TIMEOUT_MS', 100, 120_000),
+    doc: 'PostgreSQL only: how long a request waits for a database connection (a new one, or a free one of the pool) before it answers `503 STORAGE_UNAVAILABLE`. While PostgreSQL restarts or cannot be reached, requests fail this fast instead of hanging, and the pool reconnects by itself when it is back (docs/operations.md).' },
   { env: 'TRAMITA_LOG_LEVEL', key: 'logLevel', default: 'info', parse: oneOf('TRAMITA_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     doc: 'pino log level. API keys, bearer tokens and secrets are redacted at every level.' },
   { env: 'TRAMITA_LOG_FORMAT', key: 'logFormat', default: 'auto', parse: oneOf('TRAMITA_LOG_FORMAT', ['auto', 'json', 'pretty'] as const),

@@ -39,9 +39,9 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-export async function freshStore(): Promise<Store> {
+/** A fresh store on the suite's engine, or a database of its own on the PostgreSQL at `base`. */
+export async function freshStore(base = process.env.DATABASE_URL): Promise<Store> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-cli-'));
-  const base = process.env.DATABASE_URL;
   if (!base) {
     return {
       dataDir, databaseUrl: undefined, env: { ...cleanEnv(), TRAMITA_DATA_DIR: dataDir },
@@ -75,8 +75,8 @@ export async function freshStore(): Promise<Store> {
   };
 }
 
-export function storeFor(t: TestContext): Promise<Store> {
-  return freshStore().then((s) => {
+export function storeFor(t: TestContext, base?: string): Promise<Store> {
+  return freshStore(base).then((s) => {
     t.after(() => s.drop());
     return s;
   });

@@ -54,7 +54,7 @@ export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel, logDestination(config.logFormat));
   logUpstreamsTo(log.child({ component: 'upstreams' }));
   await assertPortFree(config.host, config.port);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, log.child({ component: 'storage' }));
   const applied = await migrate(database, loggedMigrationSteps(log));
   if (applied.length) log.info({ applied }, 'migrations applied');
   const sources = await upstreams(config, log);
@@ -100,7 +100,7 @@ async function listenAndStart(config: Config, s: Services, sources: OpenedSource
 export async function work(config: Config): Promise<number> {
   const log = createLogger(config.logLevel, logDestination(config.logFormat));
   logUpstreamsTo(log.child({ component: 'upstreams' }));
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, log.child({ component: 'storage' }));
   await migrate(database, loggedMigrationSteps(log));
   // With the sandbox, each worker runs its own simulator: same seed and size, same data set.
   const sources = await upstreams(config, log);

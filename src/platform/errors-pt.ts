@@ -63,6 +63,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   SOURCE_UNAVAILABLE: 'A fonte de dados falhou ou está indisponível; nada foi cobrado. Tente de novo mais tarde.',
   MODEL_OUTPUT_INCOMPLETE: 'O modelo de linguagem parou antes de terminar o resumo, mesmo com o dobro do limite de saída; nada foi cobrado.',
   SOURCE_NOT_CONFIGURED: 'Esta fonte fica atrás de um captcha e é servida por um provedor que o operador configura (docs/providers.md); nenhum está configurado nesta instalação. Nada foi cobrado.',
+  STORAGE_UNAVAILABLE: 'O banco de dados está indisponível no momento (reiniciando, inacessível ou sem espaço em disco); nada foi gravado nem cobrado. Tente de novo após os segundos indicados em `Retry-After`.',
   SOURCE_TIMEOUT: 'A fonte de dados não respondeu a tempo; nada foi cobrado. Tente de novo mais tarde.',
   OPERATION_INTERRUPTED: 'O servidor parou enquanto a operação rodava em segundo plano; nada foi cobrado. Envie-a de novo.',
   SERVICE_UNAVAILABLE: 'O servidor está iniciando ou desligando.',

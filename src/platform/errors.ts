@@ -69,6 +69,7 @@ export const ERRORS = {
   SOURCE_UNAVAILABLE: { status: 503, meaning: 'The upstream source failed or is unavailable; nothing was charged. Retry later.' },
   MODEL_OUTPUT_INCOMPLETE: { status: 502, meaning: 'The language model stopped before finishing the summary, even with twice the output budget (TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS); nothing was charged.' },
   SOURCE_NOT_CONFIGURED: { status: 503, meaning: 'The source sits behind a captcha and is served by a provider the operator configures (docs/providers.md); none is configured in this deployment. Nothing was charged.' },
+  STORAGE_UNAVAILABLE: { status: 503, meaning: 'The database is unavailable for a moment (PostgreSQL restarting or unreachable, SQLite busy or its disk full); nothing was written or charged. Retry after `Retry-After` seconds.' },
   SOURCE_TIMEOUT: { status: 504, meaning: 'The upstream source did not answer in time; nothing was charged. Retry later.' },
   OPERATION_INTERRUPTED: { status: 503, meaning: 'The server stopped while the operation ran in the background; nothing was charged. Send it again.' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'The server is starting or shutting down.' },

@@ -10,6 +10,7 @@
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
+import { isUniqueViolation } from '../../platform/db/outage.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { isValidCnj, parseCnj, type Cnj } from '../../platform/identifiers/cnj.ts';
 import { courtByJTr, type Court } from '../../platform/courts/table.ts';
@@ -67,11 +68,17 @@ export class CaseService {
   /** Saves upstream records, each in its own transaction with its events and, when needed, its enrichment job. */
   async save(records: Iterable<CaseRecord>): Promise<void> {
     for (const record of records) {
-      await this.#d.db.transaction().execute(async (trx) => {
+      const once = () => this.#d.db.transaction().execute(async (trx) => {
         const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
         if (saved.needsDetails && this.#d.sources.details) {
           await this.#d.jobs.enqueue({ kind: ENRICH_JOB, payload: { numeroCnj: record.numeroCnj }, dedupeKey: `${ENRICH_JOB}:${record.numeroCnj}`, maxAttempts: 5 }, trx);
         }
+      });
+      // Two first lookups of one case at once (several callers, or processes on PostgreSQL) both insert
+      // it; the loser rolled back whole and, run again, updates the winner's row instead.
+      await once().catch((err: unknown) => {
+        if (isUniqueViolation(err)) return once();
+        throw err;
       });
     }
   }

@@ -4,13 +4,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { DB } from './schema.ts';
 import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
+import { GuardedPostgresDialect } from './guarded-driver.ts';
+import { noteStorageFailure, reasonOf } from './outage.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -26,15 +28,35 @@ export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'tramita.db');
 }
 
-export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Database> {
+/** Where a database reports what goes wrong outside any query (a pooled connection lost while idle). */
+export interface StorageLog {
+  warn(obj: object, msg: string): void;
+}
+
+export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs'>>, log?: StorageLog): Promise<Database> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: 10,
+      // A request waits this long for a connection, then answers 503 STORAGE_UNAVAILABLE (db/outage.ts).
+      connectionTimeoutMillis: config.dbConnectTimeoutMs ?? 5_000,
+      // A dead server behind a quiet connection is found by the kernel's probes, not at the next query.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       // bigint columns (centavos) come back as numbers: every amount is far below 2^53.
       types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // An idle pooled connection the server closed (a restart, a failover: 57P01) is emitted here; without
+    // a listener Node ends the process. The pool has already dropped it and opens new ones on demand.
+    pool.on('error', (err) => {
+      noteStorageFailure('postgres', 'idle_connection');
+      log?.warn({ err: { message: reasonOf(err) } }, 'PostgreSQL closed an idle connection; the pool reconnects on demand');
+    });
+    // A connection lost while checked out but between queries (inside a transaction) emits 'error' on
+    // its client, which nobody else listens to: the next query on it fails and says so, and the pool
+    // drops it on release (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }) });
     const url = new URL(config.databaseUrl);
     url.password = url.password ? '***' : '';
     return { db, engine: 'postgres', location: url.toString(), close: () => db.destroy() };

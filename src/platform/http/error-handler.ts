@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { newId } from '../ids.ts';
 import { SourceError } from '../ports/sources.ts';
+import { noteStorageFailure, storageOutageOf } from '../db/outage.ts';
 import { ApiError, errorBody, isApiError, languageOf } from '../errors.ts';
 
 interface AjvError {
@@ -68,10 +69,21 @@ function fromSource(e: SourceError): ApiError {
   return new ApiError('SOURCE_UNAVAILABLE', `${e.source} failed (${e.failure}); nothing was charged. Retry later.`, details, retryAfter);
 }
 
+/** How long a caller should wait after a storage outage: a PostgreSQL restart takes seconds. */
+const STORAGE_RETRY_AFTER_S = 5;
+
+/** The database is away (db/outage.ts): a clear 503 with Retry-After, counted; never a 500. */
+function fromStorageOutage(engine: 'sqlite' | 'postgres'): ApiError {
+  noteStorageFailure(engine, 'request');
+  return new ApiError('STORAGE_UNAVAILABLE', undefined, { engine }, { 'retry-after': String(STORAGE_RETRY_AFTER_S) });
+}
+
 /** Maps any thrown value to an ApiError (the registry is the only vocabulary of failures). */
 export function toApiError(err: unknown): ApiError {
   if (isApiError(err)) return err;
   if (err instanceof SourceError) return fromSource(err);
+  const engine = storageOutageOf(err);
+  if (engine) return fromStorageOutage(engine);
   const e = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (e?.validation) return fromValidation(e.validation, e.validationContext);
   switch (e?.code) {

@@ -11,6 +11,7 @@ import { addMs, type Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { Job, JobQueue, KindFilter } from './queue.ts';
 import { telemetry } from '../observability/telemetry.ts';
+import { noteStorageFailure, storageOutageOf } from '../db/outage.ts';
 
 /** Done (`{}`), due again at `retryAt`, or failed for good. */
 export type SettleOutcome = { retryAt?: undefined; failed?: undefined } | { retryAt: Date; error: string } | { failed: string };
@@ -64,6 +65,7 @@ export class Worker {
   #stopped = true;
   #ticking: Promise<void> | undefined;
   #claiming = false;
+  #failedClaims = 0;
 
   constructor(options: WorkerOptions) {
     this.#o = options;
@@ -98,11 +100,31 @@ export class Worker {
     this.#timer = setTimeout(() => {
       this.#claiming = true;
       this.#ticking = this.#claim().then(
-        (jobs) => { this.#claiming = false; this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs); },
-        (err) => { this.#claiming = false; this.#o.log.error({ err }, 'job claim failed'); this.#schedule(this.#o.pollMs); },
+        (jobs) => { this.#claiming = false; this.#claimSucceeded(); this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs); },
+        (err) => { this.#claiming = false; this.#claimFailed(err); this.#schedule(this.#o.pollMs); },
       );
     }, ms);
     this.#timer.unref();
+  }
+
+  /**
+   * A failed claim is tried again at the next poll. While the database is away (db/outage.ts) every
+   * poll fails the same way: one warning when it starts and one line when claims resume, a count each time.
+   */
+  #claimFailed(err: unknown): void {
+    const engine = storageOutageOf(err);
+    if (!engine) {
+      this.#o.log.error({ err }, 'job claim failed');
+      return;
+    }
+    noteStorageFailure(engine, 'job_claim');
+    if (this.#failedClaims++ === 0) this.#o.log.warn({ err: { message: (err as Error).message } }, 'job claims paused: the database is unavailable; retrying every poll');
+  }
+
+  #claimSucceeded(): void {
+    if (this.#failedClaims === 0) return;
+    this.#o.log.info({ failedClaims: this.#failedClaims }, 'job claims resumed: the database answers again');
+    this.#failedClaims = 0;
   }
 
   async #claim(): Promise<Job[]> {
@@ -110,13 +132,21 @@ export class Worker {
     if (free <= 0) return [];
     const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs, this.#o.kinds);
     for (const job of jobs) {
-      const p = this.#execute(job).finally(() => {
+      // A settle that cannot be written (the database went away mid-job) leaves the job leased: it is
+      // claimed again once the lease lapses. Never an unhandled rejection, which would end the process.
+      const p = this.#execute(job).catch((err) => this.#settleFailed(job, err)).finally(() => {
         this.#running.delete(job.id);
         this.#wake();
       });
       this.#running.set(job.id, p);
     }
     return jobs;
+  }
+
+  #settleFailed(job: Job, err: unknown): void {
+    const engine = storageOutageOf(err);
+    if (engine) noteStorageFailure(engine, 'job_settle');
+    this.#o.log.warn({ job: job.id, kind: job.kind, err: { message: (err as Error).message } }, 'job could not be settled; it runs again when its lease lapses');
   }
 
   /**

@@ -45,6 +45,10 @@ export const telemetry = {
   budgetWaits: new Counter({ name: 'tramita_upstream_budget_waits_total', help: 'Requests that had to wait because the source\'s per-minute budget was spent.', labelNames: ['source'] as const, registers }),
 
   backgroundFailures: new Counter({ name: 'tramita_background_failures_total', help: 'Small writes done beside a request and not awaited by it that failed, by task (key_last_use: the console\'s last use of an API key).', labelNames: ['task'] as const, registers }),
+  storageFailures: new Counter({
+    name: 'tramita_storage_failures_total', help: 'Failures of the database itself (PostgreSQL restarting or unreachable, SQLite busy, full or failing I/O), by engine and where they were met: request (answered 503 STORAGE_UNAVAILABLE), idle_connection (PostgreSQL closed a pooled connection), job_claim, job_settle, schedule, background.',
+    labelNames: ['engine', 'where'] as const, registers,
+  }),
   charges: new Counter({ name: 'tramita_charges_total', help: 'Debits written, by query type.', labelNames: ['query_type'] as const, registers }),
   chargedCentavos: new Counter({ name: 'tramita_credits_charged_centavos_total', help: 'Centavos debited, by query type.', labelNames: ['query_type'] as const, registers }),
 
