@@ -22,8 +22,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The embedded store's file name inside TRAMITA_DATA_DIR. */
+export const SQLITE_FILE_NAME = 'tramita.db';
+
 export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
-  return path.join(config.dataDir, 'tramita.db');
+  return path.join(config.dataDir, SQLITE_FILE_NAME);
 }
 
 export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Database> {
