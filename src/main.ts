@@ -1,5 +1,5 @@
 /**
- * `tramita` — the one entry point: serve | worker | migrate | accounts | keys | credits | sandbox
+ * `tramita` — the one entry point: serve | worker | migrate | backup | accounts | keys | users | credits | precatorios | sandbox
  * (src/cli/run.ts). Every command reads the same environment as the server (src/config.ts).
  */
 import { enableCompileCache } from 'node:module';

@@ -7,36 +7,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { runCli } from '../src/cli/run.ts';
 import { migrations } from '../src/platform/db/migrations/index.ts';
-import { BIN, freePort, freshStore, NODE, ROOT, startServe, storeFor, type Store } from './processes.ts';
+import { BIN, exec, freePort, freshStore, NODE, startServe, storeFor, type Result, type Store } from './processes.ts';
 
 const KEY_PATTERN = /^trm_[0-9a-z]{10}_[0-9A-Za-z]{32}$/;
-
-interface Result {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to completion (killed after 60 s) and collects its output. */
-function exec(file: string, args: string[], env: Record<string, string>): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
 
 function describeRun(args: string[], r: Result): string {
   return `tramita ${args.join(' ')} → exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;

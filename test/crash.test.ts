@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { freePort, startServe, storeFor } from './processes.ts';
+import { freePort, startServe, storeFor, until } from './processes.ts';
 
 /** A receiver on loopback that answers the first delivery 500 and leaves every later one hanging. */
 async function failThenHang() {
@@ -26,16 +26,6 @@ async function failThenHang() {
     received: () => received,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
-}
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 test('a crash during a delivery\'s last attempt ends it FALHOU after the restart, with every started attempt in its history', { timeout: 120_000 }, async (t) => {

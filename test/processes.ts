@@ -102,6 +102,31 @@ export interface Server {
   exited(ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** How a command run to completion ended, and what it printed. */
+export interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (killed after 60 s) and collects its output. */
+export function exec(file: string, args: string[], env: Record<string, string>): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
 /** `tramita serve` on `port` with the store's environment (plus `extra`). */
 export function startServe(t: TestContext, store: Store, port: number, extra: Record<string, string> = {}): Server {
   const child = spawn(NODE, [BIN, 'serve'], { cwd: ROOT, env: { ...store.env, PORT: String(port), ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -144,3 +169,13 @@ export function startServe(t: TestContext, store: Store, port: number, extra: Re
   };
 }
 
+/** Polls `probe` every 100 ms until it gives a value; throws naming `what` after `ms`. */
+export async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,4 +1,7 @@
-/** A webhook receiver on loopback for tests: records every delivery (headers, raw bytes, parsed body) and answers 200. */
+/**
+ * A webhook receiver on loopback for tests: records every delivery (headers, raw bytes, parsed body) and
+ * answers 200, or what `status()` says at that moment (a receiver that is down, then back).
+ */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +12,7 @@ export interface Delivery {
   body: any;
 }
 
-export async function receiver(): Promise<{ url: string; received: Delivery[]; close(): Promise<void> }> {
+export async function receiver(status: () => number = () => 200): Promise<{ url: string; received: Delivery[]; close(): Promise<void> }> {
   const received: Delivery[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -17,7 +20,7 @@ export async function receiver(): Promise<{ url: string; received: Delivery[]; c
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       received.push({ headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) });
-      res.writeHead(200).end('ok');
+      res.writeHead(status()).end('ok');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -10,6 +10,7 @@ import { migrate, openDatabase, type Database } from '../platform/db/database.ts
 import { createLogger, logDestination } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError, usersCommand } from './admin.ts';
+import { backupCommand } from './backup.ts';
 import { serve, work } from './serve.ts';
 import { precatoriosCommand } from './precatorios.ts';
 import { explainStartupFailure } from './startup-failure.ts';
@@ -35,6 +36,8 @@ Commands:
   serve                                   start the HTTP server (migrates first; runs jobs in-process on SQLite)
   worker                                  run background jobs in this process (PostgreSQL deployments)
   migrate                                 apply pending database migrations
+  backup DIR [--json]                     copy the running SQLite store and its secrets key into DIR (new or empty),
+                                          which a server then serves as its TRAMITA_DATA_DIR; PostgreSQL: pg_dump
   accounts create --name N [--credits BRL] [--plan P] [--json]
   accounts list [--json]
   accounts show ID [--json]
@@ -92,6 +95,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       }
       return 0;
     }
+    case 'backup':
+      return backupCommand(config, rest, io.out);
     case 'sandbox':
       return (await import('../sandbox/cli.ts')).runSandboxCommand(config, rest, io);
     case 'accounts':

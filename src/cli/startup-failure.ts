@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 
-/** A start-up failure already explained: printed as is, exit 1. */
+/** A command that cannot run (a start-up failure, a refused backup), already explained: printed as is, exit 1. */
 export class StartupError extends Error {}
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH']);

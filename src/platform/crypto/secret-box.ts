@@ -39,7 +39,7 @@ export class SecretBox {
   /** As open(), for synchronous start-up code (createServices): a few bytes of file I/O, once. */
   static openSync(opts: SecretBoxOptions): SecretBox {
     if (opts.secretKey !== undefined && opts.secretKey !== '') return SecretBox.fromKey(opts.secretKey);
-    return SecretBox.fromKey(readOrCreateKeyFile(path.join(opts.dataDir, SECRET_KEY_FILE)));
+    return SecretBox.fromKey(readOrCreateKeyFile(secretKeyFile(opts.dataDir)));
   }
 
   /** A box for a 32-byte key written as 64 hex characters. */
@@ -83,6 +83,11 @@ export class SecretBox {
   }
 }
 
+/** Where the key lives when TRAMITA_SECRET_KEY is unset. */
+export function secretKeyFile(dataDir: string): string {
+  return path.join(dataDir, SECRET_KEY_FILE);
+}
+
 /**
  * Reads the key file or creates it. Creation uses `wx` (fail if it exists), so when two processes
  * start together exactly one key is written and both use it. The loser may read the file in the
@@ -110,7 +115,7 @@ function readOrCreateKeyFile(file: string): string {
 }
 
 /** The key in the file, null when the file is absent or still being written. */
-function readKeyFile(file: string): string | null {
+export function readKeyFile(file: string): string | null {
   let text: string;
   try {
     text = readFileSync(file, 'utf8').trim();

@@ -24,8 +24,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The embedded store's file name inside TRAMITA_DATA_DIR. */
+export const SQLITE_FILE_NAME = 'tramita.db';
+
 export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
-  return path.join(config.dataDir, 'tramita.db');
+  return path.join(config.dataDir, SQLITE_FILE_NAME);
 }
 
 /** Where a database reports what goes wrong outside any query (a pooled connection lost while idle). */
