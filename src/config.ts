@@ -173,10 +173,11 @@ export type UpstreamBodySource = (typeof UPSTREAM_BODY_SOURCES)[number];
 const MB = 1024 * 1024;
 
 /**
- * Largest body read from each upstream, decompressed. JSON APIs get a few times their largest real
- * page (DataJud's 1,000-document scan pages run to ~30 MB; a DJEN page of long judgments, a caderno's
- * JSON page and an STF day page to a few MB); documents and gazette PDFs more; a caderno ZIP streams
- * to disk (TJSP's is ~120 MB), so its limit bounds the disk, not the memory.
+ * Largest body read from each upstream, decompressed. JSON APIs get a few times their largest page
+ * as estimated, not measured (DataJud documents are ~8 KB in reference/upstream's sample and several
+ * times that with hundreds of movements, so a 1,000-document scan page may reach tens of MB; a DJEN
+ * page of long judgments, a caderno's JSON page and an STF day page a few MB); documents and gazette
+ * PDFs more; a caderno ZIP streams to disk (TJSP's is ~120 MB), so its limit bounds the disk.
  */
 export const DEFAULT_UPSTREAM_MAX_BYTES: Record<UpstreamBodySource, number> = {
   datajud: 64 * MB, djen: 32 * MB, 'djen-caderno': 1024 * MB, portal: 32 * MB, modelo: 4 * MB, stf: 32 * MB,
