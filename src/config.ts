@@ -97,6 +97,9 @@ export interface Config {
   webhookConcurrency: number;
   monitorIntervalMs: number;
   feedSettleMs: number | undefined;
+  /** Largest body read from each upstream (sources/upstream-body.ts). */
+  upstreamMaxBytes: Record<UpstreamBodySource, number>;
+  upstreamIdleTimeoutMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -163,6 +166,44 @@ export function parseRateLimits(raw: string): Record<RouteClass, RateLimit> {
 
 function describeRateLimits(): string {
   return ROUTE_CLASSES.map((c) => `${c}=${DEFAULT_RATE_LIMITS[c].max}/${DEFAULT_RATE_LIMITS[c].windowMs / 1000}s`).join(',');
+}
+
+/** The upstreams whose bodies have a size limit of their own: the sources' names, and DJEN's caderno ZIPs apart. */
+export const UPSTREAM_BODY_SOURCES = ['datajud', 'djen', 'djen-caderno', 'portal', 'modelo', 'stf', 'dje-eleitoral', 'mural', 'mandados', 'protocolo', 'tjrj'] as const;
+export type UpstreamBodySource = (typeof UPSTREAM_BODY_SOURCES)[number];
+
+const MB = 1024 * 1024;
+
+/**
+ * Largest body read from each upstream, decompressed. JSON APIs get a few times their largest page
+ * as estimated, not measured (DataJud documents are ~8 KB in reference/upstream's sample and several
+ * times that with hundreds of movements, so a 1,000-document scan page may reach tens of MB; a DJEN
+ * page of long judgments, a caderno's JSON page and an STF day page a few MB); documents and gazette
+ * PDFs more; a caderno ZIP streams to disk (TJSP's is ~120 MB), so its limit bounds the disk.
+ */
+export const DEFAULT_UPSTREAM_MAX_BYTES: Record<UpstreamBodySource, number> = {
+  datajud: 64 * MB, djen: 32 * MB, 'djen-caderno': 1024 * MB, portal: 32 * MB, modelo: 4 * MB, stf: 32 * MB,
+  'dje-eleitoral': 128 * MB, mural: 32 * MB, mandados: 4 * MB, protocolo: 4 * MB, tjrj: 16 * MB,
+};
+export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 15_000;
+
+function formatSize(bytes: number): string {
+  return bytes % (1024 * MB) === 0 ? `${bytes / (1024 * MB)}GB` : bytes % MB === 0 ? `${bytes / MB}MB` : bytes % 1024 === 0 ? `${bytes / 1024}KB` : String(bytes);
+}
+
+/** `datajud=32MB,djen-caderno=2GB`: overrides some sources, the rest keep their defaults. */
+export function parseUpstreamMaxBytes(raw: string): Record<UpstreamBodySource, number> {
+  const limits = { ...DEFAULT_UPSTREAM_MAX_BYTES };
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([a-z-]+)=(\d+)(KB|MB|GB)?$/i.exec(part);
+    if (!m || !UPSTREAM_BODY_SOURCES.includes(m[1] as UpstreamBodySource)) {
+      throw new ConfigError(`TRAMITA_UPSTREAM_MAX_BYTES: "${part}" is not SOURCE=SIZE (sources: ${UPSTREAM_BODY_SOURCES.join(', ')}; size in bytes or with KB, MB, GB)`);
+    }
+    const bytes = Number(m[2]) * { '': 1, KB: 1024, MB, GB: 1024 * MB }[(m[3] ?? '').toUpperCase() as '' | 'KB' | 'MB' | 'GB'];
+    if (bytes < 1024 || !Number.isSafeInteger(bytes)) throw new ConfigError(`TRAMITA_UPSTREAM_MAX_BYTES: "${part}" must be at least 1KB`);
+    limits[m[1] as UpstreamBodySource] = bytes;
+  }
+  return limits;
 }
 
 /** The DataJud key the CNJ publishes for everyone (reference/upstream/datajud.md §2). */
@@ -285,6 +326,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'A stored administrative process younger than this answers `GET /v1/processos/administrativos/nup/{nup}` without asking the source (`POST` may ask for another age with `dias_ultima_atualizacao`).' },
   { env: 'TRAMITA_ORGAOS_FILE', key: 'bodiesFile', default: 'config/orgaos-administrativos.json', parse: (r) => path.resolve(PROJECT_ROOT, r),
     doc: 'JSON file of the administrative bodies Tramita covers (`GET /v1/orgaos-administrativos`; a NUP whose first five digits name none is 422 `BODY_NOT_COVERED`). Relative paths are read from the project folder. The shipped file says its source and date; replace it with your own list in the same shape (docs/administrative.md).' },
+  { env: 'TRAMITA_UPSTREAM_MAX_BYTES', key: 'upstreamMaxBytes', default: '', parse: parseUpstreamMaxBytes,
+    doc: `Largest answer body read from each upstream, \`SOURCE=SIZE\` separated by commas (size in bytes, or with \`KB\`, \`MB\`, \`GB\`); sources not named keep their default. Defaults: \`${UPSTREAM_BODY_SOURCES.map((s) => `${s}=${formatSize(DEFAULT_UPSTREAM_MAX_BYTES[s])}`).join(',')}\` (\`djen-caderno\`: the daily ZIP, streamed to a temporary file). A \`Content-Length\` over it is refused unread; otherwise the read stops the moment the body, counted after decompression, crosses it. Either way the request is an uncharged 503 \`SOURCE_UNAVAILABLE\` with \`details.failure: too_large\`, and a log line with the body\'s size, never its content.` },
+  { env: 'TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS', key: 'upstreamIdleTimeoutMs', default: String(DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS), parse: int('TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS', 50, 600_000),
+    doc: 'Longest silence while an upstream\'s answer body is being read: a body that sends no byte for this long is abandoned (`SOURCE_TIMEOUT`, uncharged), so an upstream dripping a byte now and then cannot hold a request until its source\'s whole timeout (`DATAJUD_TIMEOUT_MS`, `DJEN_TIMEOUT_MS`, …), which still bounds every request.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
   { env: 'TRAMITA_SUMMARY_PROVIDER', key: 'summaryProvider', default: 'auto', parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),

@@ -1,9 +1,12 @@
 /**
  * Every log line every harness writes, in every test file, is read for what must never reach a log
- * (issue 19): an API key, a webhook signing secret, an Authorization value, a CPF. The harness logs
+ * (issues 19 and 29): an API key, a webhook signing secret, an Authorization value, a CPF, a CNPJ
+ * (numeric or alphanumeric, bare or formatted). The harness logs
  * at `info` into this scanner even when a test does not capture its lines; a test file whose lines
  * held one of these fails at exit, naming the pattern and quoting the line with the value masked.
  */
+import { isValidCnpj } from '../src/platform/identifiers/cpf-cnpj.ts';
+
 const FORBIDDEN: [string, RegExp][] = [
   ['an API key', /trm_[0-9a-z]{10}_[0-9A-Za-z]{32}/],
   ['a webhook signing secret', /whsec_[A-Za-z0-9+/]{32}/],
@@ -30,6 +33,20 @@ function cpfIn(line: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A CNPJ with valid check digits: formatted (`12.ABC.345/01DE-35`), fourteen digits standing alone, or
+ * fourteen upper-case characters with a letter among them (the alphanumeric CNPJ; generated ids are
+ * lower-case, so they do not match).
+ */
+function cnpjIn(line: string): string | undefined {
+  const candidates = [
+    ...line.matchAll(/(?<![0-9A-Za-z.])[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}(?![0-9A-Za-z])/g),
+    ...line.matchAll(/(?<![0-9A-Za-z])\d{14}(?![0-9A-Za-z])/g),
+    ...line.matchAll(/(?<![0-9A-Za-z])(?=[0-9A-Z]{0,11}[A-Z])[0-9A-Z]{12}\d{2}(?![0-9A-Za-z])/g),
+  ];
+  return candidates.map(([c]) => c).find((c) => !/^(\d)\1{13}$/.test(c) && isValidCnpj(c));
+}
+
 const violations: string[] = [];
 
 export function scanLogLine(line: string): void {
@@ -38,6 +55,8 @@ export function scanLogLine(line: string): void {
   }
   const cpf = cpfIn(line);
   if (cpf) violations.push(`a CPF: ${line.replaceAll(cpf, '«…»').slice(0, 300)}`);
+  const cnpj = cnpjIn(line);
+  if (cnpj) violations.push(`a CNPJ: ${line.replaceAll(cnpj, '«…»').slice(0, 300)}`);
 }
 
 process.on('exit', () => {

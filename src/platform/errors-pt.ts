@@ -76,6 +76,7 @@ const FALHAS: Record<string, string> = {
   rate_limited: 'A fonte limitou o número de requisições.',
   unauthorized: 'A fonte recusou as credenciais configuradas pelo operador.',
   malformed: 'A fonte respondeu algo que não pôde ser lido.',
+  too_large: 'A fonte respondeu um corpo maior que o limite configurado para ela (TRAMITA_UPSTREAM_MAX_BYTES).',
   timeout: 'A fonte não respondeu a tempo.',
   input_too_long: 'O texto enviado ao modelo excede o contexto dele.',
 };

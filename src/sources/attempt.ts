@@ -23,3 +23,8 @@ export function header(raw: { headers: Record<string, string | string[] | undefi
   const v = raw.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** A path without its query: queries may carry names or a CPF (a party searched), and messages reach logs. */
+export function pathOnly(path: string): string {
+  return path.split('?')[0];
+}

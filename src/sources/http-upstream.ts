@@ -2,16 +2,19 @@
  * One upstream host spoken to over HTTP with the connectors' discipline (DESIGN.md §5): every request
  * through the process's request budget for that host, a timeout per attempt, retries on 5xx, 429
  * (its Retry-After honoured up to a ceiling), network failures and timeouts; what is left is the
- * caller's to read (a 2xx, or a 4xx whose meaning only the connector knows). Used by the gazette
- * connectors (STF, DJE eleitoral) and the provider-protocol ones (mural).
+ * caller's to read (a 2xx, or a 4xx whose meaning only the connector knows). Bodies are read within
+ * the source's limits (upstream-body.ts), and no failure message quotes one. Used by the gazette
+ * connectors (STF, DJE eleitoral), the provider-protocol ones (mural, warrants), Protocolo Integrado and TJRJ.
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/sources.ts';
+import type { UpstreamBodySource } from '../config.ts';
 import { realSleep, RequestBudget, type Sleep } from './datajud/budget.ts';
-import { header, underTimeout } from './attempt.ts';
+import { header, pathOnly, underTimeout } from './attempt.ts';
 import { retryAfterMs } from './portal/connector.ts';
+import { bodyJson, bodyLimits, bodyText, errorBodyNote, readBody, type BodyLimits, type BodyReading } from './upstream-body.ts';
 
 export type UpstreamErrorFactory = (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
 
@@ -40,30 +43,27 @@ export interface UpstreamTuning {
   /** PEM file with extra CA certificates, added to Node's roots (never a disabled verification). */
   caFile?: string;
   sleep?: Sleep;
+  /** Size and idle limits of an answer's body (default: config.ts's defaults for this source). */
+  body?: BodyLimits;
 }
 
 export interface HttpUpstreamOptions extends UpstreamTuning {
   /** Everything up to the paths the connector asks, e.g. `https://digital.stf.jus.br/decisoes-publicacoes/api/public`. */
   baseUrl: string;
-  /** The source's short name: metrics' `source` label and its budget's name (`stf`, `dje-eleitoral`). */
-  source: string;
+  /** The source's short name: metrics' `source` label, its budget's name and its body limit's (`stf`, `dje-eleitoral`). */
+  source: UpstreamBodySource;
   /** How messages name the upstream (`STF`, `DJE eleitoral`). */
   label: string;
-  /** Answers may carry personal data (warrants): failure messages then never quote the body. */
-  personalData?: boolean;
   /** The connector's own error, so failures carry its source name. */
   error: UpstreamErrorFactory;
 }
 
-const MAX_DETAIL = 200;
-
-/** A path without its query: queries may carry names (a party searched), and messages reach logs. */
-export function pathOnly(path: string): string {
-  return path.split('?')[0];
-}
-
+/**
+ * What a failure message says of an answer: its size, hash and error type, never its text. Any
+ * answer may hold personal data (a party's name, a CPF) and messages reach logs.
+ */
 export function detailOf(r: UpstreamResponse): string {
-  return r.body.subarray(0, MAX_DETAIL * 2).toString('utf8').slice(0, MAX_DETAIL);
+  return errorBodyNote(r.body);
 }
 
 export class HttpUpstream {
@@ -76,8 +76,10 @@ export class HttpUpstream {
   readonly #budget: RequestBudget;
   readonly #sleep: Sleep;
   readonly #agent: Agent;
+  readonly #body: BodyReading;
 
   constructor(o: HttpUpstreamOptions) {
+    this.#body = { source: o.source, what: o.label, limits: o.body ?? bodyLimits(o.source), fail: (failure, message, opts) => o.error(failure, message, opts) };
     this.#o = o;
     this.#base = o.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = o.timeoutMs ?? 30_000;
@@ -102,10 +104,11 @@ export class HttpUpstream {
         if (raw.status < 500 && raw.status !== 429) return raw;
         failure = raw.status === 429
           ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, { status: 429, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) })
-          : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)}: ${this.#detail(raw)}`, { status: raw.status });
+          : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        failure = (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
+        if (err instanceof RetryableSourceError && !err.retryable) throw err; // a body refused for good (upstream-body.ts)
+        failure = err instanceof RetryableSourceError ? err : (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
           ? this.#o.error('timeout', `${this.#o.label} did not answer ${pathOnly(path)} within ${this.timeoutMs} ms.`)
           : this.#o.error('unavailable', `${this.#o.label} unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
       }
@@ -115,28 +118,24 @@ export class HttpUpstream {
     }
   }
 
-  /** The body as JSON, or a `malformed` failure naming what came instead. */
+  /** The body as JSON (UTF-8, not absurdly nested), or a `malformed` failure naming its size and hash. */
   json(raw: UpstreamResponse, path: string): unknown {
-    try {
-      return JSON.parse(raw.body.toString('utf8'));
-    } catch {
-      throw this.#o.error('malformed', `${this.#o.label} answered a body that is not JSON for ${pathOnly(path)}: ${this.#detail(raw)}`, { retryable: false });
-    }
+    return bodyJson(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, { retryable: false });
+  }
+
+  /** The body as text: UTF-8 (or the single-byte charset its Content-Type names), or a `malformed` failure. */
+  text(raw: UpstreamResponse, path: string): string {
+    return bodyText(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, header(raw, 'content-type'));
   }
 
   async close(): Promise<void> {
     await this.#agent.close();
   }
 
-  /** What a failure message quotes of an answer: its start, or only its size when it may hold personal data. */
-  #detail(raw: UpstreamResponse): string {
-    return this.#o.personalData ? `(${raw.body.length} bytes, not quoted: personal data)` : detailOf(raw);
-  }
-
   #attempt(method: string, path: string, o: { signal?: AbortSignal; body?: string; headers?: Record<string, string> }): Promise<UpstreamResponse> {
     return underTimeout(this.timeoutMs, o.signal, async (combined) => {
       const res = await request(`${this.#base}${path}`, { method, dispatcher: this.#agent, signal: combined, body: o.body, headers: { accept: 'application/json', ...o.headers } });
-      return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+      return { status: res.statusCode, headers: res.headers, body: await readBody(res, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, combined) };
     });
   }
 }

@@ -17,6 +17,7 @@ import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
 import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
+import { bodyLimits } from './upstream-body.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
@@ -46,13 +47,13 @@ const GAZETTE_RETRY_DELAYS_MS = [2_000, 8_000];
  */
 function connectGazettes(config: Config, simulated: SimulatedUpstreams | null): Pick<Sources, 'stf' | 'electoral' | 'mural' | 'warrants'> {
   const common = { timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale) };
-  const stf = new StfConnector({ ...common, baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: !config.stfUrl && simulated !== null, caFile: config.stfCaFile });
-  const electoral = new DjeConnector({ ...common, baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: !config.djeUrl && simulated !== null });
+  const stf = new StfConnector({ ...common, body: bodyLimits('stf', config), baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: !config.stfUrl && simulated !== null, caFile: config.stfCaFile });
+  const electoral = new DjeConnector({ ...common, body: bodyLimits('dje-eleitoral', config), baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: !config.djeUrl && simulated !== null });
   const muralUrl = config.muralProviderUrl ?? simulated?.muralProviderUrl;
-  const mural = muralUrl ? new MuralConnector({ ...common, baseUrl: muralUrl, token: config.muralProviderToken || undefined, sandbox: !config.muralProviderUrl }) : null;
+  const mural = muralUrl ? new MuralConnector({ ...common, body: bodyLimits('mural', config), baseUrl: muralUrl, token: config.muralProviderToken || undefined, sandbox: !config.muralProviderUrl }) : null;
   const warrantsUrl = config.warrantsProviderUrl ?? simulated?.warrantsProviderUrl;
   const warrants = warrantsUrl ? new WarrantsConnector({
-    ...common, baseUrl: warrantsUrl, protocol: config.warrantsProviderUrl ? config.warrantsProviderProtocol : 'tramita',
+    ...common, body: bodyLimits('mandados', config), baseUrl: warrantsUrl, protocol: config.warrantsProviderUrl ? config.warrantsProviderProtocol : 'tramita',
     token: config.warrantsProviderToken || undefined, sandbox: !config.warrantsProviderUrl,
   }) : null;
   return { stf, electoral, mural, warrants };
@@ -72,7 +73,7 @@ function connectModel(config: Config, simulated: SimulatedUpstreams | null): Cha
   }
   if (!baseUrl) return null;
   return new ChatCompletionsConnector({
-    baseUrl, apiKey: config.summaryApiKey || undefined, model: config.summaryModel, timeoutMs: config.summaryTimeoutMs, sandbox: !config.summaryUrl,
+    baseUrl, apiKey: config.summaryApiKey || undefined, model: config.summaryModel, timeoutMs: config.summaryTimeoutMs, sandbox: !config.summaryUrl, body: bodyLimits('modelo', config),
     // TRAMITA_DEV_TIME_SCALE shortens the waits between attempts in development and tests.
     retryDelaysMs: MODEL_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), maxRetryAfterMs: 30_000,
   });
@@ -86,16 +87,17 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   // An explicit DJEN_URL wins even beside the sandbox (e.g. a Brazilian relay while DataJud stays simulated).
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
-  const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null }) : null;
+  const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
   const model = connectModel(config, simulated);
   const gazettes = connectGazettes(config, simulated);
   const administrative = new ProtocoloConnector({
     baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: !config.protocoloUrl && simulated !== null,
-    timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.protocoloRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+    timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.protocoloRequestsPerMinute, body: bodyLimits('protocolo', config), retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
   });
   const tjrj = new TjrjConnector({
     baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: !config.tjrjPrecatoriosUrl && simulated !== null,
     timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+    body: bodyLimits('tjrj', config),
   });
   // What the metrics, the logs and the sources' states call each one (platform/observability/upstreams.ts).
   const simulatedUnless = (configured: string | undefined) => simulated !== null && !configured;

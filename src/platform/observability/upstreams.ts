@@ -100,6 +100,21 @@ function settle(entry: { source: Observed; at: number; path: string }, status: n
   log?.warn({ source: source.name, outcome, status, path: entry.path, err: error && { message: error.message.split('?')[0] } }, `upstream ${source.name}: ${outcome}`);
 }
 
+/**
+ * An answer whose headers came but whose body was refused (over its size limit, silent past the idle
+ * timeout, not UTF-8, absurdly nested: sources/upstream-body.ts): its request was counted by its
+ * status, so this is where the source's state and the log hear of it. `message` never quotes the body.
+ */
+export function bodyRefused(name: string, failure: string, message: string): void {
+  const source = known.get(name);
+  if (source) {
+    source.consecutiveFailures++;
+    source.lastFailureAt = Date.now();
+    source.lastFailure = failure;
+  }
+  log?.warn({ source: name, failure, err: { message } }, `upstream ${name}: answer refused (${failure})`);
+}
+
 interface UndiciRequest { origin?: string | URL; path?: string }
 
 diagnostics.subscribe('undici:request:create', (message) => {

@@ -19,6 +19,7 @@ import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/mo
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
 import { header, underTimeout } from '../attempt.ts';
 import { retryAfterMs } from '../portal/connector.ts';
+import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 
 export const SOURCE_NAME = 'modelo';
 
@@ -44,6 +45,8 @@ export interface ChatCompletionsOptions {
   sandbox?: boolean;
   /** Sockets the connector's Agent may open (default 4). */
   connections?: number;
+  /** Size and idle limits of an answer's body (TRAMITA_UPSTREAM_MAX_BYTES `modelo`). */
+  body?: BodyLimits;
 }
 
 
@@ -60,7 +63,6 @@ interface RawResponse {
   body: Buffer;
 }
 
-const MAX_DETAIL = 200;
 const DEFAULT_TEMPERATURE = 0.2;
 
 /**
@@ -110,8 +112,11 @@ export class ChatCompletionsConnector implements ChatModel {
   readonly #delays: readonly number[];
   readonly #maxRetryAfterMs: number;
   readonly #agent: Agent;
+  /** The model's answers hold the summary of a case (names of its parties): failures never quote them. */
+  readonly #body: BodyReading;
 
   constructor(options: ChatCompletionsOptions) {
+    this.#body = { source: SOURCE_NAME, what: 'The model server', limits: options.body ?? bodyLimits('modelo'), fail: (failure, message, opts) => new ChatModelError(failure, message, opts) };
     this.info = { name: 'Modelo', sandbox: options.sandbox ?? false, model: options.model };
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
@@ -143,8 +148,8 @@ export class ChatCompletionsConnector implements ChatModel {
         failure = this.#statusFailure(raw);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        if (err instanceof ChatModelError) throw err;
-        failure = isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+        // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
+        failure = err instanceof ChatModelError ? err : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
           ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
           : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
       }
@@ -165,18 +170,13 @@ export class ChatCompletionsConnector implements ChatModel {
     return this.#secret ? text.split(this.#secret).join('***') : text;
   }
 
+  /** What a message says of an answer: its size, hash and error type, never its text (see #body). */
   #detail(raw: RawResponse): string {
-    const text = this.#redact(raw.body.toString('utf8').replace(/\s+/g, ' ').trim());
-    return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+    return this.#redact(errorBodyNote(raw.body));
   }
 
   #answer(raw: RawResponse): ChatAnswer {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.body.toString('utf8'));
-    } catch {
-      throw new ChatModelError('malformed', `The model answered HTTP ${raw.status} with a body that is not JSON: ${this.#detail(raw)}`, { status: raw.status });
-    }
+    const json = bodyJson(raw.body, this.#body, { retryable: false });
     const r = (typeof json === 'object' && json !== null ? json : {}) as { choices?: unknown; model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null };
     if (!Array.isArray(r.choices) || r.choices.length === 0) {
       throw new ChatModelError('malformed', `The model answered without choices: ${this.#detail(raw)}`, { status: raw.status });
@@ -214,7 +214,7 @@ export class ChatCompletionsConnector implements ChatModel {
         method: 'POST', dispatcher: this.#agent, signal: combined, body,
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
       });
-      const received = Buffer.from(await res.body.arrayBuffer());
+      const received = await readBody(res, this.#body, combined);
       return { status: res.statusCode, headers: res.headers, body: received };
     });
   }

@@ -5,6 +5,7 @@
  */
 import { Agent, request } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
+import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { DataJudError } from './errors.ts';
 
 /** One hit as this connector needs it; `_source` stays exactly as received. */
@@ -33,9 +34,9 @@ export interface DataJudClientOptions {
   connections?: number;
   /** Turns an HTTP-date Retry-After into a delay. */
   clock?: Clock;
+  /** Size and idle limits of an answer's body (default: the `datajud` defaults of config.ts). */
+  body?: BodyLimits;
 }
-
-const MAX_DETAIL = 300;
 
 export class DataJudClient {
   readonly #base: string;
@@ -43,8 +44,10 @@ export class DataJudClient {
   readonly #timeoutMs: number;
   readonly #clock: Clock;
   readonly #agent: Agent;
+  readonly #body: BodyLimits;
 
   constructor(options: DataJudClientOptions) {
+    this.#body = options.body ?? bodyLimits('datajud');
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#authorization = `APIKey ${options.apiKey}`;
     this.#timeoutMs = options.timeoutMs;
@@ -77,21 +80,21 @@ export class DataJudClient {
     await this.#agent.close();
   }
 
-  async #post(alias: string, body: unknown, signal: AbortSignal): Promise<RawResponse> {
+  async #post(alias: string, query: unknown, signal: AbortSignal): Promise<RawResponse> {
     const res = await request(`${this.#base}/${encodeURIComponent(alias)}/_search`, {
       method: 'POST',
       dispatcher: this.#agent,
       headers: { authorization: this.#authorization, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
+      body: JSON.stringify(query),
       signal,
     });
-    // Always read the body (even of errors) so the socket goes back to the pool.
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text };
+    // Always read the body (even of errors) so the socket goes back to the pool; within its limits.
+    const body = await readBody(res, { ...reading(alias), limits: this.#body }, signal);
+    return { status: res.statusCode, headers: res.headers, body };
   }
 
   #interpret(alias: string, res: RawResponse): EsSearchResult {
-    if (res.status >= 200 && res.status < 300) return parseSearchResponse(alias, res.text);
+    if (res.status >= 200 && res.status < 300) return parseSearchResponse(alias, res.body);
     throw failureForStatus(alias, res, this.#clock.now().getTime());
   }
 }
@@ -99,7 +102,12 @@ export class DataJudClient {
 interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  text: string;
+  body: Buffer;
+}
+
+/** How the body reader names this alias's answers and raises this connector's errors. */
+function reading(alias: string): Omit<BodyReading, 'limits'> {
+  return { source: 'datajud', what: `DataJud ${alias}`, fail: (failure, message, opts) => new DataJudError(failure, message, opts) };
 }
 
 function networkFailure(alias: string, err: unknown): DataJudError {
@@ -112,18 +120,20 @@ function networkFailure(alias: string, err: unknown): DataJudError {
   return new DataJudError('unavailable', `DataJud ${alias} unreachable: ${code ? `${code} ` : ''}${message}`.trim());
 }
 
-/** Maps a non-2xx answer (§4: 404 index_not_found_exception is a missing index, e.g. api_publica_stf). */
+/**
+ * Maps a non-2xx answer (§4: 404 index_not_found_exception is a missing index, e.g. api_publica_stf).
+ * The message names the error body by size, hash and ES error type, never by its text.
+ */
 function failureForStatus(alias: string, res: RawResponse, nowMs: number): DataJudError {
   const { status } = res;
-  const detail = esErrorDetail(res.text);
-  const where = `DataJud ${alias} answered HTTP ${status}${detail ? `: ${detail}` : ''}`;
+  const where = `DataJud ${alias} answered HTTP ${status} ${errorBodyNote(res.body)}`;
   if (status === 429) {
     return new DataJudError('rate_limited', where, { status, retryAfterMs: retryAfterMs(res.headers['retry-after'], nowMs) });
   }
   if (status === 401 || status === 403) {
     return new DataJudError('unauthorized', `${where}. The CNJ may have changed its public key: update DATAJUD_API_KEY from https://datajud-wiki.cnj.jus.br/api-publica/acesso.`, { status });
   }
-  if (status === 404 && /index_not_found_exception/.test(res.text)) {
+  if (status === 404 && res.body.includes('index_not_found_exception')) {
     return new DataJudError('no_index', `DataJud has no index ${alias} (${where}).`, { status });
   }
   if (status >= 500) {
@@ -143,34 +153,13 @@ export function retryAfterMs(header: string | string[] | undefined, nowMs: numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** ES error bodies: `{"error":{"type","reason"},"status"}` or `{"error":"..."}`; short, for messages. */
-function esErrorDetail(text: string): string {
-  let detail = text;
-  try {
-    const body: unknown = JSON.parse(text);
-    const error = isRecord(body) ? body.error : undefined;
-    if (typeof error === 'string') detail = error;
-    else if (isRecord(error)) detail = [error.type, error.reason].filter((x) => typeof x === 'string').join(': ');
-  } catch {
-    // not JSON: keep the raw text
-  }
-  detail = detail.replace(/\s+/g, ' ').trim();
-  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
-}
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON or not the ES shape (§7). */
-export function parseSearchResponse(alias: string, text: string): EsSearchResult {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new DataJudError('malformed', `DataJud ${alias} answered with a body that is not JSON (${text.length} bytes).`);
-  }
-  return toSearchResult(alias, body);
+/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON (upstream-body.ts) or not the ES shape (§7). */
+export function parseSearchResponse(alias: string, body: Buffer): EsSearchResult {
+  return toSearchResult(alias, bodyJson(body, reading(alias)));
 }
 
 export function toSearchResult(alias: string, body: unknown): EsSearchResult {

@@ -17,6 +17,7 @@ import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
 import { numeroOf, parseHits } from './parse.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { DataJudTransport, type DataJudStats } from './transport.ts';
+import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
 
 /** ES `max_result_window` / DataJud's largest page (§6). */
 const MAX_PAGE = 10_000;
@@ -45,11 +46,13 @@ export interface DataJudConnectorOptions {
   coalesceWindowMs?: number;
   /** Requests in flight at once (default 8). */
   maxInFlight?: number;
+  /** Size and idle limits of an answer's body (TRAMITA_UPSTREAM_MAX_BYTES `datajud`). */
+  body?: BodyLimits;
 }
 
 /** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
 export function dataJudOptionsFromConfig(
-  config: Pick<Config, 'datajudApiKey' | 'datajudTimeoutMs' | 'datajudRequestsPerMinute' | 'datajudBatchSize'>,
+  config: Pick<Config, 'datajudApiKey' | 'datajudTimeoutMs' | 'datajudRequestsPerMinute' | 'datajudBatchSize' | 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>,
   baseUrl: string,
   sandbox: boolean,
 ): DataJudConnectorOptions {
@@ -60,6 +63,7 @@ export function dataJudOptionsFromConfig(
     requestsPerMinute: config.datajudRequestsPerMinute,
     batchSize: config.datajudBatchSize,
     sandbox,
+    body: bodyLimits('datajud', config),
   };
 }
 
@@ -79,7 +83,7 @@ export class DataJudConnector implements CaseMetadataSource {
     const maxInFlight = options.maxInFlight ?? 8;
     this.info = { name: 'DataJud', sandbox: options.sandbox ?? false };
     this.#batchSize = options.batchSize;
-    this.#client = new DataJudClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs, connections: maxInFlight, clock });
+    this.#client = new DataJudClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, body: options.body });
     this.#transport = new DataJudTransport({
       client: this.#client,
       budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'datajud' }),

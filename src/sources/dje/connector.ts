@@ -11,6 +11,7 @@ import { formatDateBr } from '../../platform/format.ts';
 import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import type { SourceInfo } from '../../platform/ports/sources.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { describeBody } from '../upstream-body.ts';
 import { pdfLines, splitMaterias } from './split.ts';
 
 export const PUBLIC_DJE_URL = 'https://dje-consulta.tse.jus.br';
@@ -46,10 +47,10 @@ export class DjeConnector implements ElectoralGazetteSource {
     const json = this.#http.json(raw, path) as Record<string, unknown> | null;
     // `{"2026-03-10": [{"edicao": 123}]}`; a day without editions may come as `{}` or with an empty list.
     const list = json && typeof json === 'object' ? (json[day] ?? []) : null;
-    if (!Array.isArray(list)) throw fail('malformed', `DJE eleitoral's day index is not {"${day}": [...]}: ${detailOf(raw)}`, { retryable: false });
+    if (!Array.isArray(list)) throw fail('malformed', `DJE eleitoral's day index is not {"${day}": [...]} ${detailOf(raw)}.`, { retryable: false });
     return list.map((e) => {
       const numero = Number((e as { edicao?: unknown } | null)?.edicao);
-      if (!Number.isInteger(numero) || numero <= 0) throw fail('malformed', `DJE eleitoral listed an edition without a number: ${JSON.stringify(e).slice(0, 200)}`, { retryable: false });
+      if (!Number.isInteger(numero) || numero <= 0) throw fail('malformed', `DJE eleitoral listed an edition without a number (${describeBody(Buffer.from(JSON.stringify(e) ?? ''))}).`, { retryable: false });
       return { tribunal, numero, data: day, extra: (e as { extra?: unknown }).extra === true, raw: e };
     });
   }
@@ -59,7 +60,7 @@ export class DjeConnector implements ElectoralGazetteSource {
     const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: { accept: 'application/pdf' } }), path);
     // A cut transfer or an error page served with a 200 is no edition.
     if (!raw.body.subarray(0, 5).equals(PDF_MAGIC) || raw.body.lastIndexOf(PDF_END) < raw.body.length - 1024) {
-      throw fail('malformed', `DJE eleitoral's edition ${tribunal} ${numero} is not a whole PDF (${raw.body.length} bytes).`);
+      throw fail('malformed', `DJE eleitoral's edition ${tribunal} ${numero} is not a whole PDF (${describeBody(raw.body)}).`);
     }
     return raw.body;
   }
@@ -79,7 +80,7 @@ export class DjeConnector implements ElectoralGazetteSource {
 
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
-    const what = `DJE eleitoral answered HTTP ${raw.status} for ${path}: ${detailOf(raw)}`;
+    const what = `DJE eleitoral answered HTTP ${raw.status} for ${path} ${detailOf(raw)}.`;
     if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
     throw fail(raw.status === 404 || raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }

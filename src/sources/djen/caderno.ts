@@ -8,13 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../../platform/ports/sources.ts';
+import { bodyJson } from '../upstream-body.ts';
 import { DjenError, malformed } from './errors.ts';
 import { toPublications, type CadernoMetadata } from './parse.ts';
 
 /** `status` of a caderno ready to download; any other is returned without calling the sink. */
 export const PROCESSED = 'Processado';
-/** Largest JSON page read into memory (a page is ~1 MB per 1,000 items). */
-export const DEFAULT_MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 
 export interface CadernoSteps {
   /** What the messages call this caderno, e.g. `caderno TJSP 2025-10-29 D`. */
@@ -24,6 +23,7 @@ export interface CadernoSteps {
   download(url: string, file: string, signal?: AbortSignal): Promise<void>;
   /** Where the temporary directory goes (os.tmpdir() in production). */
   tempDir: string;
+  /** Largest JSON page read into memory, unzipped (a page is ~1 MB per 1,000 items): DJEN's body limit. */
   maxEntryBytes: number;
 }
 
@@ -55,7 +55,7 @@ function infoOf(meta: CadernoMetadata): CadernoInfo {
 }
 
 function urlOf(meta: CadernoMetadata, what: string): string {
-  if (meta.url === null || !URL.canParse(meta.url)) throw malformed(`DJEN says the ${what} is ${PROCESSED} but gives no absolute download url (${JSON.stringify(meta.url)}).`);
+  if (meta.url === null || !URL.canParse(meta.url)) throw malformed(`DJEN says the ${what} is ${PROCESSED} but gives no absolute download url.`);
   return meta.url;
 }
 
@@ -101,7 +101,7 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, page: str
     }
   } catch (err) {
     if (err instanceof DjenError || signal?.aborted) throw err;
-    throw malformed(`DJEN ${page} could not be unzipped: ${(err as Error).message}`);
+    throw malformed(`DJEN ${page} could not be unzipped (${(err as Error).message.slice(0, 120)}).`);
   } finally {
     stream.destroy();
   }
@@ -109,11 +109,7 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, page: str
 }
 
 function parseJson(bytes: Buffer, page: string): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw malformed(`DJEN ${page} is not JSON (${bytes.length} bytes).`);
-  }
+  return bodyJson(bytes, { source: 'djen', what: `DJEN ${page}`, fail: (failure, message) => new DjenError(failure, message) });
 }
 
 /** yauzl's failures (not a ZIP, truncated, bad CRC or sizes) are a malformed caderno. */

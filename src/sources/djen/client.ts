@@ -4,9 +4,9 @@
  * see transport.ts and the connector.
  */
 import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
+import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { DjenError, malformed } from './errors.ts';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -21,12 +21,15 @@ export interface DjenClientOptions {
   clock?: Clock;
   /** Sees the headers of every answer (the `x-ratelimit-remaining` gate, djen.md §4.4). */
   onHeaders?: (headers: ResponseHeaders) => void;
+  /** Limits of an API answer's body (default: config.ts's `djen`). */
+  body?: BodyLimits;
+  /** Limits of a caderno ZIP, streamed to disk (default: config.ts's `djen-caderno`). */
+  cadernoBody?: BodyLimits;
 }
 
 /** djen.md §4.4: "Ao receber um erro 429 orienta-se aguardar 1 minuto". */
 export const DEFAULT_RETRY_AFTER_MS = 60_000;
 const DOWNLOAD_TIMEOUT_FACTOR = 10;
-const MAX_DETAIL = 300;
 
 interface RawResponse {
   status: number;
@@ -39,6 +42,8 @@ export class DjenClient {
   readonly #base: string;
   readonly #clock: Clock;
   readonly #onHeaders: (headers: ResponseHeaders) => void;
+  readonly #body: BodyLimits;
+  readonly #cadernoBody: BodyLimits;
   readonly #agent: Agent;
   /** Downloads follow redirects: the caderno's temporary URL is another host's (S3-like, §4.6). */
   readonly #downloads: Dispatcher;
@@ -49,6 +54,8 @@ export class DjenClient {
     this.timeoutMs = options.timeoutMs;
     this.#clock = options.clock ?? systemClock;
     this.#onHeaders = options.onHeaders ?? (() => {});
+    this.#body = options.body ?? bodyLimits('djen');
+    this.#cadernoBody = options.cadernoBody ?? bodyLimits('djen-caderno');
     // undici's own timeouts are a backstop only: the per-request timer covers headers + body.
     const backstop = options.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR + 1_000;
     this.#agent = new Agent({ connections: options.connections ?? 4, headersTimeout: backstop, bodyTimeout: backstop });
@@ -66,11 +73,7 @@ export class DjenClient {
     const res = await this.#get(url, 'application/json', what, signal);
     if (res.status === 404 && opts.notFoundIsNull) return null;
     if (res.status < 200 || res.status >= 300) throw this.#failure(res, what);
-    try {
-      return JSON.parse(res.body.toString('utf8'));
-    } catch {
-      throw malformed(`DJEN answered ${what} with a body that is not JSON (${res.body.length} bytes): ${detail(res.body)}`);
-    }
+    return bodyJson(res.body, reading(what));
   }
 
   /** Bytes of a PDF (the certidão, §4.7); null on 404. */
@@ -79,7 +82,7 @@ export class DjenClient {
     if (res.status === 404) return null;
     if (res.status < 200 || res.status >= 300) throw this.#failure(res, what);
     if (res.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      throw malformed(`DJEN answered ${what} with something that is not a PDF (${res.body.length} bytes): ${detail(res.body)}`);
+      throw malformed(`DJEN answered ${what} with something that is not a PDF (${describeBody(res.body)}).`);
     }
     return res.body;
   }
@@ -94,13 +97,13 @@ export class DjenClient {
       const res = await request(url, { method: 'GET', dispatcher: this.#downloads, signal: combined });
       this.#onHeaders(res.headers);
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        await pipeline(res.body, createWriteStream(file));
+        await drainBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#cadernoBody }, createWriteStream(file), combined);
         return;
       }
-      const body = Buffer.from(await res.body.arrayBuffer());
+      const body = await readBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#body }, combined);
       if (res.statusCode === 403 || res.statusCode === 404) {
         // The temporary URL lives ≈5 min (§4.6): the caller may ask the metadata again for a new one.
-        throw new DjenError('unavailable', `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${detail(body)}`.trim(), { status: res.statusCode, retryable: false });
+        throw new DjenError('unavailable', `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${errorBodyNote(body)}`, { status: res.statusCode, retryable: false });
       }
       throw this.#failure({ status: res.statusCode, headers: res.headers, body }, `the caderno file of ${what}`);
     });
@@ -113,9 +116,9 @@ export class DjenClient {
   async #get(url: string, accept: string, what: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     return this.#withTimeout(what, this.timeoutMs, signal, async (combined) => {
       const res = await request(url, { method: 'GET', dispatcher: this.#agent, headers: { accept }, signal: combined });
-      // Always read the body (even of errors) so the socket goes back to the pool.
-      const body = Buffer.from(await res.body.arrayBuffer());
       this.#onHeaders(res.headers);
+      // Always read the body (even of errors) so the socket goes back to the pool; within its limits.
+      const body = await readBody(res, { ...reading(what), limits: this.#body }, combined);
       return { status: res.statusCode, headers: res.headers, body };
     });
   }
@@ -152,22 +155,30 @@ function networkFailure(what: string, err: unknown): DjenError {
   return new DjenError('unavailable', `DJEN unreachable for ${what}: ${code ? `${code} ` : ''}${message}`.trim());
 }
 
-/** Maps a non-2xx answer. 403 is CloudFront's geoblock (§3), never "no results". */
+/** How the body reader names DJEN's answers and raises this connector's errors. */
+function reading(what: string): Omit<BodyReading, 'limits'> {
+  return { source: 'djen', what: `DJEN's answer to ${what}`, fail: (failure, message, opts) => new DjenError(failure, message, opts) };
+}
+
+/**
+ * Maps a non-2xx answer. 403 is CloudFront's geoblock (§3), never "no results". The error body is
+ * named by size and hash, never quoted (the geoblock's message reaches the integrator).
+ */
 export function failureForStatus(status: number, headers: ResponseHeaders, body: Buffer, what: string, nowMs: number): DjenError {
   const where = `DJEN answered ${what} with HTTP ${status}`;
-  const text = detail(body);
+  const text = errorBodyNote(body);
   if (status === 403) {
-    return new DjenError('geoblocked', `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic through a Brazilian egress/relay (DJEN_URL). ${text}`.trim(), { status });
+    return new DjenError('geoblocked', `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic through a Brazilian egress/relay (DJEN_URL).`, { status });
   }
   if (status === 429) {
     const wait = retryAfterMs(headers['retry-after'], nowMs) ?? DEFAULT_RETRY_AFTER_MS;
     return new DjenError('rate_limited', `${where}: rate limited (about 20 requests per minute per IP); retry in ${Math.ceil(wait / 1000)} s.`, { status, retryAfterMs: wait });
   }
   if (status >= 500) {
-    return new DjenError('unavailable', `${where}${text ? `: ${text}` : ''}`, { status, retryAfterMs: retryAfterMs(headers['retry-after'], nowMs) });
+    return new DjenError('unavailable', `${where} ${text}`, { status, retryAfterMs: retryAfterMs(headers['retry-after'], nowMs) });
   }
   // Other 4xx: DJEN refused this query (e.g. a missing required filter); asking again gets the same answer.
-  return new DjenError('unavailable', `${where}${text ? `: ${text}` : ''}`, { status, retryable: false });
+  return new DjenError('unavailable', `${where} ${text}`, { status, retryable: false });
 }
 
 /** `Retry-After` as delta-seconds or HTTP-date → milliseconds from now; undefined when absent or bad. */
@@ -177,9 +188,4 @@ export function retryAfterMs(header: string | string[] | undefined, nowMs: numbe
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-
-function detail(body: Buffer): string {
-  const text = body.subarray(0, MAX_DETAIL * 4).toString('utf8').replace(/\s+/g, ' ').trim();
-  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
 }

@@ -1,6 +1,7 @@
 /** The DJEN connector against a loopback fake: paging, OAB spellings, failures, retries, budget, single items. */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../config.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from '../datajud/budget.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
@@ -35,8 +36,10 @@ function items(n: number, firstId = 1_000_000, numeroOab = '57689'): Array<Recor
 test('info, options from config, and the path prefix of the base URL', async (t) => {
   const { fake, c } = await setup(t, () => ({ json: page([]) }), { sandbox: true });
   assert.deepEqual(c.info, { name: 'DJEN', sandbox: true });
-  assert.deepEqual(djenOptionsFromConfig({ djenTimeoutMs: 30_000, djenRequestsPerMinute: 20 }, 'https://comunicaapi.pje.jus.br', false), {
+  const limits = { ...DEFAULT_UPSTREAM_MAX_BYTES, djen: 2048 };
+  assert.deepEqual(djenOptionsFromConfig({ djenTimeoutMs: 30_000, djenRequestsPerMinute: 20, upstreamMaxBytes: limits, upstreamIdleTimeoutMs: 500 }, 'https://comunicaapi.pje.jus.br', false), {
     baseUrl: 'https://comunicaapi.pje.jus.br', timeoutMs: 30_000, requestsPerMinute: 20, sandbox: false,
+    body: { maxBytes: 2048, idleMs: 500 }, cadernoBody: { maxBytes: DEFAULT_UPSTREAM_MAX_BYTES['djen-caderno'], idleMs: 500 },
   });
   await c.search({ tribunal: 'TJSP', desde: '2026-09-18', ate: '2026-09-18' });
   assert.equal(fake.requests[0].path, '/djen/api/v1/comunicacao');
@@ -165,9 +168,9 @@ test('503 is retried with backoff; three 503s fail as unavailable', async (t) =>
   assert.deepEqual(c.stats(), { requests: 6, retries: 4, failures: 1 });
 });
 
-test('a 400 (DJEN refused the query) is unavailable and not retried', async (t) => {
+test('a 400 (DJEN refused the query) is unavailable and not retried; its body is named by size and hash, never quoted', async (t) => {
   const { fake, c } = await setup(t, () => ({ status: 400, json: { message: 'Informe ao menos um filtro' } }));
-  await assert.rejects(c.search({ tribunal: 'TJRS' }), (err: unknown) => isFailure('unavailable')(err) && /Informe ao menos um filtro/.test((err as Error).message));
+  await assert.rejects(c.search({ tribunal: 'TJRS' }), (err: unknown) => isFailure('unavailable')(err) && !/Informe/.test((err as Error).message) && /40 bytes, sha256 [0-9a-f]{12}/.test((err as Error).message));
   assert.equal(fake.requests.length, 1);
 });
 

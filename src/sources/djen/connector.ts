@@ -12,7 +12,8 @@ import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
 import type {
   CadernoInfo, CadernoIngestOptions, PublicationQuery, PublicationRecord, PublicationSearchOptions, PublicationSearchResult, PublicationSource, SourceInfo,
 } from '../../platform/ports/sources.ts';
-import { DEFAULT_MAX_ENTRY_BYTES, ingestCaderno } from './caderno.ts';
+import { ingestCaderno } from './caderno.ts';
+import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
 import { DjenClient } from './client.ts';
 import { DjenError, malformed } from './errors.ts';
 import { RateLimitGate } from './gate.ts';
@@ -43,13 +44,20 @@ export interface DjenConnectorOptions {
   maxInFlight?: number;
   /** Where caderno ZIPs are downloaded to (default os.tmpdir()). */
   tempDir?: string;
-  /** Largest JSON page of a caderno read into memory (default 256 MB). */
+  /** Largest JSON page of a caderno read into memory (default: the body limit, `body.maxBytes`). */
   maxCadernoPageBytes?: number;
+  /** Limits of an API answer's body (TRAMITA_UPSTREAM_MAX_BYTES `djen`). */
+  body?: BodyLimits;
+  /** Limits of a caderno ZIP, streamed to disk (TRAMITA_UPSTREAM_MAX_BYTES `djen-caderno`). */
+  cadernoBody?: BodyLimits;
 }
 
 /** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
-export function djenOptionsFromConfig(config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute'>, baseUrl: string, sandbox: boolean): DjenConnectorOptions {
-  return { baseUrl, timeoutMs: config.djenTimeoutMs, requestsPerMinute: config.djenRequestsPerMinute, sandbox };
+export function djenOptionsFromConfig(config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute' | 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>, baseUrl: string, sandbox: boolean): DjenConnectorOptions {
+  return {
+    baseUrl, timeoutMs: config.djenTimeoutMs, requestsPerMinute: config.djenRequestsPerMinute, sandbox,
+    body: bodyLimits('djen', config), cadernoBody: bodyLimits('djen-caderno', config),
+  };
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -68,7 +76,8 @@ export class DjenConnector implements PublicationSource {
     const maxInFlight = options.maxInFlight ?? 2;
     const gate = new RateLimitGate({ clock, sleep });
     this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
-    this.#client = new DjenClient({ baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, onHeaders: (h) => gate.note(h) });
+    const body = options.body ?? bodyLimits('djen');
+    this.#client = new DjenClient({ baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, onHeaders: (h) => gate.note(h), body, cadernoBody: options.cadernoBody });
     this.#transport = new DjenTransport({
       budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'djen' }),
       gate,
@@ -78,7 +87,7 @@ export class DjenConnector implements PublicationSource {
       random: options.random ?? Math.random,
     });
     this.#tempDir = options.tempDir ?? tmpdir();
-    this.#maxEntryBytes = options.maxCadernoPageBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+    this.#maxEntryBytes = options.maxCadernoPageBytes ?? body.maxBytes;
   }
 
   /**

@@ -7,8 +7,9 @@
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { MuralDocument, MuralDocumentKind, MuralPage, MuralPublicationRecord, MuralQuery, MuralSource } from '../../platform/ports/mural.ts';
 import type { SourceInfo } from '../../platform/ports/sources.ts';
-import { header } from '../attempt.ts';
-import { detailOf, HttpUpstream, upstreamError, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { header, pathOnly } from '../attempt.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { describeBody } from '../upstream-body.ts';
 
 export interface MuralConnectorOptions extends UpstreamTuning {
   /** The provider's base URL, e.g. https://provedor.example/mural. */
@@ -26,7 +27,7 @@ function toRecord(item: unknown): MuralPublicationRecord {
   const id = str(r.id);
   const tribunal = str(r.tribunal);
   const publicadoEm = str(r.publicadoEm);
-  if (!id || !tribunal || !publicadoEm || Number.isNaN(Date.parse(publicadoEm))) throw fail('malformed', `The mural provider answered an item without id, tribunal or publicadoEm: ${JSON.stringify(item).slice(0, 200)}`, { retryable: false });
+  if (!id || !tribunal || !publicadoEm || Number.isNaN(Date.parse(publicadoEm))) throw fail('malformed', `The mural provider answered an item without id, tribunal or publicadoEm (${describeBody(Buffer.from(JSON.stringify(item) ?? ''))}).`, { retryable: false });
   const numero = str(r.numeroProcesso);
   return {
     id, tribunal, numero: str(r.numero), publicadoEm: new Date(publicadoEm).toISOString(), tipoDocumento: str(r.tipoDocumento),
@@ -56,7 +57,7 @@ export class MuralConnector implements MuralSource {
     const path = `/publicacoes?${params}`;
     const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: this.#auth }), path);
     const json = this.#http.json(raw, path) as { publicacoes?: unknown; proximaPagina?: unknown; total?: unknown } | null;
-    if (!json || !Array.isArray(json.publicacoes)) throw fail('malformed', `The mural provider answered without publicacoes: ${detailOf(raw)}`, { retryable: false });
+    if (!json || !Array.isArray(json.publicacoes)) throw fail('malformed', `The mural provider answered without publicacoes ${detailOf(raw)}.`, { retryable: false });
     return { items: json.publicacoes.map(toRecord), proxima: json.proximaPagina === true, total: typeof json.total === 'number' ? json.total : null };
   }
 
@@ -75,7 +76,7 @@ export class MuralConnector implements MuralSource {
 
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
-    const what = `The mural provider answered HTTP ${raw.status} for ${pathOnly(path)}: ${detailOf(raw)}`;
+    const what = `The mural provider answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`;
     if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
     throw fail(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }

@@ -10,7 +10,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type SourceInfo } from '../../platform/ports/sources.ts';
-import { header, underTimeout } from '../attempt.ts';
+import { header, pathOnly, underTimeout } from '../attempt.ts';
+import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 
 export interface PortalConnectorOptions {
@@ -28,6 +29,8 @@ export interface PortalConnectorOptions {
   maxRetryAfterMs?: number;
   /** Sockets the connector's Agent may open (default 8). */
   connections?: number;
+  /** Size and idle limits of an answer's body (TRAMITA_UPSTREAM_MAX_BYTES `portal`). */
+  body?: BodyLimits;
 }
 
 interface RawResponse {
@@ -35,8 +38,6 @@ interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
-
-const MAX_DETAIL = 200;
 
 /** Retry-After in ms: delta-seconds or an HTTP date. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
@@ -51,10 +52,11 @@ function isTimeoutCode(err: unknown): boolean {
   return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
 }
 
-function detail(raw: RawResponse): string {
-  const text = raw.body.toString('utf8').replace(/\s+/g, ' ').trim();
-  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
-}
+/**
+ * How the body reader names the provider's answers. Its answers carry parties' names and documents:
+ * failures name a body by size and hash, never quote it.
+ */
+const READING: Omit<BodyReading, 'limits'> = { source: 'portal', what: 'Portal', fail: (failure, message) => new SourceError('portal', failure, message) };
 
 /** A PDF that ends before its `%%EOF` was cut in transit. */
 function looksComplete(mimeType: string, body: Buffer): boolean {
@@ -70,8 +72,10 @@ export class PortalConnector implements CaseDetailsSource {
   readonly #delays: readonly number[];
   readonly #maxRetryAfterMs: number;
   readonly #agent: Agent;
+  readonly #body: BodyReading;
 
   constructor(options: PortalConnectorOptions) {
+    this.#body = { ...READING, limits: options.body ?? bodyLimits('portal') };
     this.info = { name: 'Portal', sandbox: options.sandbox ?? false };
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 10_000;
@@ -117,11 +121,7 @@ export class PortalConnector implements CaseDetailsSource {
   }
 
   #json(raw: RawResponse): unknown {
-    try {
-      return JSON.parse(raw.body.toString('utf8'));
-    } catch {
-      throw new SourceError('portal', 'malformed', `Portal answered HTTP ${raw.status} with a body that is not JSON: ${detail(raw)}`);
-    }
+    return bodyJson(raw.body, this.#body);
   }
 
   /** GET with retries; resolves with a 200, or null on a 404 when `notFoundIsNull`; throws SourceError otherwise. */
@@ -136,10 +136,10 @@ export class PortalConnector implements CaseDetailsSource {
         failure = this.#statusFailure(raw, path);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        if (err instanceof SourceError) throw err;
-        failure = isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
-          ? new SourceError('portal', 'timeout', `Portal did not answer ${path} within ${this.#timeoutMs} ms.`)
-          : new SourceError('portal', 'unavailable', `Portal unreachable for ${path}: ${(err as Error).message}`);
+        // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
+        failure = err instanceof SourceError ? err : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+          ? new SourceError('portal', 'timeout', `Portal did not answer ${pathOnly(path)} within ${this.#timeoutMs} ms.`)
+          : new SourceError('portal', 'unavailable', `Portal unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
       }
       const retryable = failure.failure === 'unavailable' || failure.failure === 'timeout' || failure.failure === 'rate_limited';
       const wait = failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined ? failure.retryAfterMs : this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
@@ -151,19 +151,19 @@ export class PortalConnector implements CaseDetailsSource {
   }
 
   #statusFailure(raw: RawResponse, path: string): SourceError {
-    const what = `Portal answered HTTP ${raw.status} for ${path}`;
+    const what = `Portal answered HTTP ${raw.status} for ${pathOnly(path)}`;
     if (raw.status === 429) return new SourceError('portal', 'rate_limited', `${what}.`, retryAfterMs(header(raw, 'retry-after')));
-    if (raw.status === 401 || raw.status === 403) return new SourceError('portal', 'unauthorized', `${what}: ${detail(raw)}`);
-    if (raw.status >= 500) return new SourceError('portal', 'unavailable', `${what}: ${detail(raw)}`);
+    if (raw.status === 401 || raw.status === 403) return new SourceError('portal', 'unauthorized', `${what} ${errorBodyNote(raw.body)}.`);
+    if (raw.status >= 500) return new SourceError('portal', 'unavailable', `${what} ${errorBodyNote(raw.body)}.`);
     // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.
-    return new SourceError('portal', 'unavailable', `${what} (not expected by the case-details protocol): ${detail(raw)}`);
+    return new SourceError('portal', 'unavailable', `${what} (not expected by the case-details protocol) ${errorBodyNote(raw.body)}.`);
   }
 
   /** One request, body read in full, under this attempt's timeout. */
   #attempt(path: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     return underTimeout(this.#timeoutMs, signal, async (combined) => {
       const res = await request(`${this.#base}${path}`, { method: 'GET', dispatcher: this.#agent, signal: combined, headers: { accept: 'application/json, application/pdf;q=0.9, */*;q=0.5' } });
-      const body = Buffer.from(await res.body.arrayBuffer());
+      const body = await readBody(res, this.#body, combined);
       return { status: res.statusCode, headers: res.headers, body };
     });
   }

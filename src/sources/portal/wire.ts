@@ -34,7 +34,7 @@ function nullableString(v: unknown, what: string): string | null {
 /** "12345.67" (reais, decimal point, up to 2 decimals) → 1234567 centavos, in integer arithmetic. */
 export function reaisToCentavos(text: string): number {
   const m = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!m) throw malformed(`valorCausa ${JSON.stringify(text)} is not a decimal amount like "12345.67"`);
+  if (!m) throw malformed('valorCausa is not a decimal amount like "12345.67"');
   return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
 }
 
@@ -72,7 +72,7 @@ function document(v: unknown, i: number): PublicDocumentRecord {
   const tamanho = d.tamanho;
   if (typeof tamanho !== 'number' || !Number.isSafeInteger(tamanho) || tamanho < 0) throw malformed('documento.tamanho is not a byte count');
   const dataJuntada = string(d.dataJuntada, 'documento.dataJuntada');
-  if (Number.isNaN(Date.parse(dataJuntada))) throw malformed(`documento.dataJuntada ${JSON.stringify(dataJuntada)} is not a date`);
+  if (Number.isNaN(Date.parse(dataJuntada))) throw malformed('documento.dataJuntada is not a date');
   return {
     id: typeof d.id === 'number' ? String(d.id) : string(d.id, 'documento.id'),
     titulo: string(d.titulo, 'documento.titulo'),
@@ -86,7 +86,8 @@ function document(v: unknown, i: number): PublicDocumentRecord {
 export function toCaseDetails(json: unknown, numeroCnj: string): CaseDetailsRecord {
   const body = object(json, 'the case');
   const numero = string(body.numeroProcesso, 'numeroProcesso').replace(/\D/g, '');
-  if (numero !== numeroCnj) throw malformed(`asked for ${numeroCnj}, got ${numero}`);
+  // A case number is public; anything else in that field is not quoted (it could be a CPF).
+  if (numero !== numeroCnj) throw malformed(`asked for ${numeroCnj}, got ${numero.length === 20 ? numero : `${numero.length} digits`}`);
   const valor = nullableString(body.valorCausa, 'valorCausa');
   return {
     numeroCnj,

@@ -15,6 +15,7 @@ import type { StfGazetteSource, StfParty, StfPublicationRecord } from '../../pla
 import { isoDayOfBr } from '../../platform/format.ts';
 import { header } from '../attempt.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { describeBody } from '../upstream-body.ts';
 
 export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';
 const API = '/decisoes-publicacoes/api/public';
@@ -52,7 +53,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 function toRecord(item: unknown, day: string): StfPublicationRecord {
   const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
   const id = str(r.id);
-  if (!id || typeof r.texto !== 'string') throw fail('malformed', `STF answered an item without id or texto: ${JSON.stringify(item).slice(0, 200)}`);
+  // An item names parties: never quoted, only sized.
+  if (!id || typeof r.texto !== 'string') throw fail('malformed', `STF answered an item without id or texto (${describeBody(Buffer.from(JSON.stringify(item) ?? ''))}).`);
   const envolvidos: StfParty[] = (Array.isArray(r.envolvidos) ? r.envolvidos : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).map((e) => ({
     nome: String(e.nome ?? ''), polo: str(e.polo), categoria: String(e.categoria ?? ''),
     oabs: (Array.isArray(e.identificacoes) ? e.identificacoes : []).map((i) => parseOab(String(i))).filter((o): o is { uf: string; numero: string } => o !== null),
@@ -100,7 +102,7 @@ export class StfConnector implements StfGazetteSource {
 
   #items(raw: UpstreamResponse): unknown[] {
     const list = (this.#http.json(raw, '/publicacoes') as { publicacoes?: unknown } | null)?.publicacoes;
-    if (!Array.isArray(list)) throw fail('malformed', `STF answered without publicacoes: ${detailOf(raw)}`);
+    if (!Array.isArray(list)) throw fail('malformed', `STF answered without publicacoes ${detailOf(raw)}.`);
     return list;
   }
 
@@ -127,13 +129,8 @@ export class StfConnector implements StfGazetteSource {
     const cookies = [raw.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0].trim());
     const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
     if (!token) throw fail('malformed', 'STF opened no session: ultimo-dje set no XSRF-TOKEN cookie.');
-    let day: unknown;
-    try {
-      day = JSON.parse(raw.body.toString('utf8'));
-    } catch {
-      day = null;
-    }
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw fail('malformed', `STF's ultimo-dje is not a day: ${detailOf(raw)}`);
+    const day = this.#http.json(raw, '/ultimo-dje');
+    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw fail('malformed', `STF's ultimo-dje is not a day ${detailOf(raw)}.`);
     const session = { cookie: cookies.join('; '), token };
     this.#session = Promise.resolve(session);
     return { day, session };
@@ -144,8 +141,8 @@ export class StfConnector implements StfGazetteSource {
     if (raw.status === 200) return raw;
     const what = `STF answered HTTP ${raw.status} for ${path}`;
     if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw fail('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
-    if (raw.status === 403) throw fail('unauthorized', `${what}: ${detailOf(raw)}`, { status: 403, retryable: false });
-    if (raw.status === 422) throw fail('malformed', `${what} (refused the query): ${detailOf(raw)}`, { status: 422, retryable: false });
-    throw fail('unavailable', `${what}: ${detailOf(raw)}`, { status: raw.status, retryable: false });
+    if (raw.status === 403) throw fail('unauthorized', `${what} ${detailOf(raw)}.`, { status: 403, retryable: false });
+    if (raw.status === 422) throw fail('malformed', `${what} (refused the query) ${detailOf(raw)}.`, { status: 422, retryable: false });
+    throw fail('unavailable', `${what} ${detailOf(raw)}.`, { status: raw.status, retryable: false });
   }
 }

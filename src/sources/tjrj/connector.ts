@@ -6,7 +6,8 @@
  */
 import type { SourceInfo } from '../../platform/ports/sources.ts';
 import type { DebtorEntity, TjrjPrecatorioSource } from '../../platform/ports/tjrj.ts';
-import { HttpUpstream, pathOnly, upstreamError, type UpstreamTuning } from '../http-upstream.ts';
+import { pathOnly } from '../attempt.ts';
+import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http-upstream.ts';
 
 export const PUBLIC_TJRJ_PRECATORIOS_URL = 'https://www3.tjrj.jus.br/PortalConhecimento/api/precatorios';
 

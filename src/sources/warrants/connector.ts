@@ -11,7 +11,9 @@ import { isoDayOfBr } from '../../platform/format.ts';
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { SourceInfo } from '../../platform/ports/sources.ts';
 import type { WarrantQuery, WarrantRecord, WarrantsSource } from '../../platform/ports/warrants.ts';
-import { HttpUpstream, upstreamError, pathOnly, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { pathOnly } from '../attempt.ts';
+import { HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { describeBody } from '../upstream-body.ts';
 
 export const WARRANT_PROTOCOLS = ['tramita', 'predictus'] as const;
 export type WarrantProtocol = (typeof WARRANT_PROTOCOLS)[number];
@@ -64,7 +66,7 @@ export class WarrantsConnector implements WarrantsSource {
     this.supports = o.protocol === 'predictus' ? ['cpf'] : ['cpf', 'numeroPeca'];
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
     // A warrant query is answered once or not at all: a retry after a timeout would repeat a slow provider's work.
-    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, personalData: true, source: 'mandados', label: 'The warrants provider', error: fail });
+    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, source: 'mandados', label: 'The warrants provider', error: fail });
   }
 
   async query(q: WarrantQuery, signal?: AbortSignal): Promise<WarrantRecord[]> {
@@ -86,7 +88,7 @@ export class WarrantsConnector implements WarrantsSource {
 
   #list(raw: UpstreamResponse, path: string, pick: (json: unknown) => unknown): WarrantRecord[] {
     const list = pick(this.#http.json(raw, path));
-    if (!Array.isArray(list)) throw fail('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${raw.body.length} bytes).`, { retryable: false });
+    if (!Array.isArray(list)) throw fail('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${describeBody(raw.body)}).`, { retryable: false });
     return list.map(toRecord);
   }
 

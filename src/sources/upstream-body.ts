@@ -1,0 +1,238 @@
+/**
+ * Reading an upstream's answer: the one place every connector does it (issue 29). A body is read
+ * within its source's byte limit (TRAMITA_UPSTREAM_MAX_BYTES): a Content-Length over it is refused
+ * before a byte is read, and every byte is counted as it arrives, decompressed bytes included (undici's
+ * `request` never decompresses; a body sent with a Content-Encoding anyway is decoded here), so the
+ * read stops as soon as the limit is crossed and a body is never held whole past it. A body that goes
+ * quiet for TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS is abandoned; the connector's own timer bounds the whole.
+ * Text must be valid UTF-8 (or the single-byte charset its Content-Type names), JSON no deeper than
+ * MAX_JSON_DEPTH: V8 parses deep JSON without overflowing, but what walks it afterwards recursively
+ * (JSON.stringify of the raw documents) throws RangeError, and a 64 MB `[[[…` takes gigabytes to parse.
+ *
+ * Failures are the connector's own SourceError (`too_large`, `malformed`, `timeout`): never "not
+ * found", never charged. Their messages never quote a body, which may hold personal data (a party's
+ * CPF, a name): they name its size and the first 12 hex digits of its SHA-256 (`describeBody`).
+ */
+import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { Transform, Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS, DEFAULT_UPSTREAM_MAX_BYTES, type Config, type UpstreamBodySource } from '../config.ts';
+import { bodyRefused } from '../platform/observability/upstreams.ts';
+import type { SourceError, SourceFailure } from '../platform/ports/sources.ts';
+
+export interface BodyLimits {
+  /** Largest body read, counted after decompression (and before it too). */
+  maxBytes: number;
+  /** Longest silence while reading a body. */
+  idleMs: number;
+}
+
+/** Deeper JSON than any upstream sends (DataJud's documents nest about 7 levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/** The limits of one source, from the settings; the defaults when a connector is built without them (tests). */
+export function bodyLimits(source: UpstreamBodySource, config?: Pick<Config, 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>): BodyLimits {
+  return { maxBytes: config?.upstreamMaxBytes[source] ?? DEFAULT_UPSTREAM_MAX_BYTES[source], idleMs: config?.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS };
+}
+
+/** A connector's own error (DataJudError, DjenError, …), so its retry loop knows what it raised. */
+export type FailureFactory = (failure: SourceFailure, message: string, opts?: { status?: number; retryable?: boolean }) => SourceError;
+
+export interface BodyReading {
+  /** The source's name in the metrics and logs (`datajud`, `dje-eleitoral`: sources/index.ts registers them). */
+  source: string;
+  /** What the messages call the answer: `DataJud api_publica_tjsp`, `Portal /api/v1/processos`. */
+  what: string;
+  limits: BodyLimits;
+  fail: FailureFactory;
+}
+
+/** What an undici `request` resolves with (only what is read here). */
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+/** What a message may say of a body it must not quote: its size and a hash an operator can compare. */
+export function describeBody(body: Uint8Array): string {
+  return `${body.length} bytes, sha256 ${createHash('sha256').update(body).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * An error answer's machine-readable type, when it has one an operator can act on: Elasticsearch's
+ * `error.type`, OpenAI's `error.code`/`error.type`, `{"error": "…"}`. Only identifier-shaped values
+ * (`index_not_found_exception`, `context_length_exceeded`): free text may echo personal data.
+ */
+export function errorTypeOf(body: Buffer): string | null {
+  if (body.length > 65_536 || !isUtf8(body)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const error = (json as { error?: unknown } | null)?.error;
+  const candidates = typeof error === 'object' && error !== null ? [(error as { code?: unknown }).code, (error as { type?: unknown }).type] : [error];
+  const found = candidates.find((v) => typeof v === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(v));
+  return (found as string | undefined) ?? null;
+}
+
+/** `(N bytes, sha256 …, error index_not_found_exception)`: how status failures name an error body. */
+export function errorBodyNote(body: Buffer): string {
+  const type = errorTypeOf(body);
+  return `(${describeBody(body)}${type ? `, error ${type}` : ''})`;
+}
+
+class TooLarge extends Error {}
+
+/** A refused body: the connector's error, and the source's state and the log told (never the body). */
+function refuse(r: Pick<BodyReading, 'source' | 'fail'>, failure: SourceFailure, message: string, opts?: { status?: number; retryable?: boolean }): SourceError {
+  bodyRefused(r.source, failure, message);
+  return r.fail(failure, message, opts);
+}
+
+/** Closes an answer left unread: undici then aborts its request, an error nobody else would hear. */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+function header(headers: Answer['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The decoder of a Content-Encoding; null for none; undefined when it is not one Node can decode. */
+function decoderFor(encoding: string): Transform | null | undefined {
+  switch (encoding) {
+    case '':
+    case 'identity':
+      return null;
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+function counter(limit: number, onChunk?: () => void): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      onChunk?.();
+      seen += chunk.length;
+      if (seen > limit) cb(new TooLarge());
+      else cb(null, chunk);
+    },
+  });
+}
+
+/**
+ * Streams an answer's body into `sink` within the limits (decompressing it when it says it is
+ * compressed); throws the connector's SourceError when it breaks one. The caller's `signal` (its
+ * timeout) aborts the read like any other: its error comes back as it is, for the connector to map.
+ */
+export async function drainBody(res: Answer, r: BodyReading, sink: Writable, signal?: AbortSignal): Promise<void> {
+  const { maxBytes, idleMs } = r.limits;
+  const declared = Number(header(res.headers, 'content-length'));
+  if (declared > maxBytes) {
+    discard(res.body);
+    throw refuse(r, 'too_large', `${r.what} announced a body of ${declared} bytes, over the ${maxBytes}-byte limit of this source; not read.`, { status: res.statusCode, retryable: false });
+  }
+  const encoding = (header(res.headers, 'content-encoding') ?? '').trim().toLowerCase();
+  const decoder = decoderFor(encoding);
+  if (decoder === undefined) {
+    discard(res.body);
+    throw refuse(r, 'malformed', `${r.what} sent a body in a content-encoding Tramita does not read (${encoding.replace(/[^a-z0-9, -]/g, '').slice(0, 40)}).`, { status: res.statusCode, retryable: false });
+  }
+  const idle = new AbortController();
+  const timer = setTimeout(() => idle.abort(), idleMs);
+  const arm = () => timer.refresh();
+  // Decompressed bytes are progress too: a small compressed body may take a while to inflate.
+  const stages: (Readable | Transform | Writable)[] = [res.body, counter(maxBytes, arm), ...(decoder ? [decoder, counter(maxBytes, arm)] : []), sink];
+  try {
+    await pipeline(stages, { signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal });
+  } catch (err) {
+    if (err instanceof TooLarge) {
+      throw refuse(r, 'too_large', `${r.what} sent a body over the ${maxBytes}-byte limit of this source${decoder ? ` (counted after ${encoding} decompression)` : ''}; the read was stopped there.`, { status: res.statusCode, retryable: false });
+    }
+    if (idle.signal.aborted && !signal?.aborted) throw refuse(r, 'timeout', `${r.what} sent no byte of its body for ${idleMs} ms; the read was abandoned.`, { status: res.statusCode });
+    // zlib's errors (Z_DATA_ERROR, a cut stream's Z_BUF_ERROR) and brotli's (ERR__ERROR_FORMAT_…) carry an errno.
+    if (decoder && typeof (err as { errno?: unknown }).errno === 'number' && /^(Z_|ERR__)/.test(String((err as { code?: unknown }).code))) {
+      throw refuse(r, 'malformed', `${r.what} sent a body that does not decompress as ${encoding}.`, { status: res.statusCode, retryable: false });
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The whole body, read within the limits (see drainBody). */
+export async function readBody(res: Answer, r: BodyReading, signal?: AbortSignal): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(chunk);
+      size += chunk.length;
+      cb();
+    },
+  });
+  await drainBody(res, r, sink, signal);
+  return Buffer.concat(chunks, size);
+}
+
+/** Single-byte charsets some pages still declare; every byte is valid in them. */
+const SINGLE_BYTE = /^(iso-8859-1|latin1|windows-1252|cp1252|us-ascii)$/;
+
+/**
+ * A body as text: UTF-8, refused when it is not valid UTF-8 (the replacement characters a lenient
+ * decoding puts in would reach the store), unless `contentType` names a single-byte charset.
+ */
+export function bodyText(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, contentType?: string): string {
+  const charset = /charset="?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset && SINGLE_BYTE.test(charset)) return new TextDecoder('windows-1252').decode(body);
+  if (!isUtf8(body)) throw refuse(r, 'malformed', `${r.what} sent a body that is not valid UTF-8 (${describeBody(body)}).`, { retryable: false });
+  return body.toString('utf8');
+}
+
+/** True when `text` (JSON) opens more than `max` arrays/objects at once; strings are skipped whole. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Jump to the closing quote: one preceded by an even number of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) return false; // unterminated: JSON.parse says so
+        let k = i - 1;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        if ((i - 1 - k) % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A body as JSON: valid UTF-8, at most MAX_JSON_DEPTH deep, parseable; `malformed` otherwise (never quoting it). */
+export function bodyJson(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, opts: { retryable?: boolean } = {}): unknown {
+  const text = bodyText(body, r);
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw refuse(r, 'malformed', `${r.what} sent JSON nested deeper than ${MAX_JSON_DEPTH} levels (${describeBody(body)}).`, { retryable: false });
+  try {
+    return JSON.parse(text);
+  } catch {
+    // V8's SyntaxError quotes the text around the error: never passed on.
+    throw refuse(r, 'malformed', `${r.what} sent a body that is not JSON (${describeBody(body)}).`, opts);
+  }
+}
