@@ -3214,25 +3214,36 @@ export type GetStfPublicacoesByIdResponse = {
     id: string;
     processo: null | string;
     classe: null | string;
-    /** Decisão monocrática, Acórdão, Despacho… */
+    /** `Decisão Final`, `Despacho`, `Acórdãos Acórdãos 2ª Turma`… as the STF names it. */
     tipo: string;
     descricao: null | string;
     relator: null | string;
     orgaoJulgador: null | string;
     sessao: null | string;
-    /** yyyy-mm-dd */
+    /** yyyy-mm-dd: the divulgação day (Brasília); searches and periods go by it. */
     dataDivulgacao: string;
+    dataHoraDivulgacao: null | string;
     dataPublicacao: null | string;
-    /** As the STF lists them (lawyers with `OAB 12345/SP`). */
+    tipoConteudo: null | string;
+    confidencialidade: null | string;
+    codigo: null | string;
+    /** As the STF lists them, in its order (`Sem Representação nos Autos` included: the STF files it as ADVOGADO(A/S) for a side without one). */
     envolvidos: Array<{
       nome: string;
       polo: null | string;
       categoria: null | string;
+      /** As printed: `OAB 27882/PA`, `OAB's (31442/DF, 518968/SP)`. */
       identificacoes: Array<string>;
+      /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+      oabs: Array<string>;
     }>;
+    /** The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication. */
     advogados: Array<{
       nome: string;
+      polo: null | string;
       oab: null | string;
+      /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+      oabs: Array<string>;
     }>;
     /** Plain text. */
     texto: string;
@@ -3270,25 +3281,36 @@ export type GetStfPublicacoesResponse = {
       id: string;
       processo: null | string;
       classe: null | string;
-      /** Decisão monocrática, Acórdão, Despacho… */
+      /** `Decisão Final`, `Despacho`, `Acórdãos Acórdãos 2ª Turma`… as the STF names it. */
       tipo: string;
       descricao: null | string;
       relator: null | string;
       orgaoJulgador: null | string;
       sessao: null | string;
-      /** yyyy-mm-dd */
+      /** yyyy-mm-dd: the divulgação day (Brasília); searches and periods go by it. */
       dataDivulgacao: string;
+      dataHoraDivulgacao: null | string;
       dataPublicacao: null | string;
-      /** As the STF lists them (lawyers with `OAB 12345/SP`). */
+      tipoConteudo: null | string;
+      confidencialidade: null | string;
+      codigo: null | string;
+      /** As the STF lists them, in its order (`Sem Representação nos Autos` included: the STF files it as ADVOGADO(A/S) for a side without one). */
       envolvidos: Array<{
         nome: string;
         polo: null | string;
         categoria: null | string;
+        /** As printed: `OAB 27882/PA`, `OAB's (31442/DF, 518968/SP)`. */
         identificacoes: Array<string>;
+        /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+        oabs: Array<string>;
       }>;
+      /** The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication. */
       advogados: Array<{
         nome: string;
+        polo: null | string;
         oab: null | string;
+        /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+        oabs: Array<string>;
       }>;
       /** Plain text. */
       texto: string;
