@@ -19,7 +19,7 @@ const replay = await startStfReplay({ days: { [CAPTURED_DAY]: [stfCaptureBytes('
 const clock = new ManualClock(`${CAPTURED_DAY}T12:00:00.000Z`);
 const h = await createHarness({
   clock,
-  env: { TRAMITA_STF_URL: replay.url, TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,account=100000/60s' },
+  env: { TRAMITA_STF_URL: replay.url, TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,account=100000/60s' },
 });
 after(async () => {
   await h.close();
