@@ -4536,7 +4536,7 @@ export interface Operations {
       tribunal?: string;
       termo?: string;
       parte?: string;
-      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456): publications naming that lawyer. */
+      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not. */
       oab?: string;
       numero_processo?: string;
       /** First day, YYYY-MM-DD (400 INVALID_DATE otherwise). */
@@ -4961,7 +4961,7 @@ export interface Operations {
     params: {
       termo?: string;
       parte?: string;
-      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456): publications naming that lawyer. */
+      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not. */
       oab?: string;
       processo?: string;
       relator?: string;
