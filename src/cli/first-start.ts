@@ -75,7 +75,8 @@ function realUpstreamsBanner(baseUrl: string): string {
 function gazetteExamples(baseUrl: string, key: string, sandbox: NonNullable<OpenedSources['sandbox']>): string[] {
   const today = Math.floor(sandbox.dataset.now() / 86_400_000);
   let parte: string | undefined;
-  for (let day = today; day > today - 7 && !parte; day--) parte = sandbox.stf.gazette.day(day)[0]?.envolvidos[0]?.nome;
+  // A party named in full (the STF prints some only by initials, `N.S.A.F.`).
+  for (let day = today; day > today - 7 && !parte; day--) parte = sandbox.stf.gazette.day(day).map((i) => i.envolvidos[0]?.nome).find((n) => n && !/^([A-Z]\.)+$/.test(n));
   return [
     '  Gazettes: last week\'s TSE editions (then GET …/edicoes/{id}/pdf), and the STF gazette searched for a party:',
     `  curl -s '${baseUrl}/v1/dje-eleitoral/edicoes?tribunal=TSE' -H 'x-api-key: ${key}'`,

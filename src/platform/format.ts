@@ -32,6 +32,29 @@ export function instantOfBr(text: unknown): string | null {
   return Number.isNaN(at) ? null : new Date(at).toISOString();
 }
 
+/**
+ * A Brasília wall time written ISO without a zone (`2026-08-13T20:32:00.645`, `…T20:30:03.6`,
+ * `…T20:30:03`; seconds optional, 0–9 decimals, as Java's ISO_LOCAL_DATE_TIME prints them) → the same
+ * instant with its offset and milliseconds, `2026-08-13T20:32:00.645-03:00`; null when it is not a real
+ * date and time.
+ */
+export function brasiliaInstantOfLocal(text: unknown): string | null {
+  const m = typeof text === 'string' ? /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/.exec(text.trim()) : null;
+  if (!m) return null;
+  const [, y, mo, d, h, mi, sec = '00', fraction = ''] = m;
+  const ms = fraction.padEnd(3, '0').slice(0, 3);
+  const wall = `${y}-${mo}-${d}T${h}:${mi}:${sec}.${ms}`;
+  const at = Date.parse(`${wall}Z`);
+  return Number.isNaN(at) || new Date(at).toISOString() !== `${wall}Z` ? null : `${wall}-03:00`;
+}
+
+/** `text` when it is a real calendar day written `yyyy-mm-dd`, else null. */
+export function isoDayOf(text: unknown): string | null {
+  if (typeof text !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
+  const at = Date.parse(`${text}T00:00:00Z`);
+  return Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== text ? null : text;
+}
+
 /** The UTC instant (ISO) at which a Brasília day (`yyyy-mm-dd`) begins, `days` later. */
 export function brasiliaDayStart(day: string, days = 0): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - BRASILIA_OFFSET_MS + days * 86_400_000).toISOString();

@@ -3214,25 +3214,36 @@ export type GetStfPublicacoesByIdResponse = {
     id: string;
     processo: null | string;
     classe: null | string;
-    /** Decisão monocrática, Acórdão, Despacho… */
+    /** `Decisão Final`, `Despacho`, `Acórdãos Acórdãos 2ª Turma`… as the STF names it. */
     tipo: string;
     descricao: null | string;
     relator: null | string;
     orgaoJulgador: null | string;
     sessao: null | string;
-    /** yyyy-mm-dd */
+    /** yyyy-mm-dd: the divulgação day (Brasília); searches and periods go by it. */
     dataDivulgacao: string;
+    dataHoraDivulgacao: null | string;
     dataPublicacao: null | string;
-    /** As the STF lists them (lawyers with `OAB 12345/SP`). */
+    tipoConteudo: null | string;
+    confidencialidade: null | string;
+    codigo: null | string;
+    /** As the STF lists them, in its order (`Sem Representação nos Autos` included: the STF files it as ADVOGADO(A/S) for a side without one). */
     envolvidos: Array<{
       nome: string;
       polo: null | string;
       categoria: null | string;
+      /** As printed: `OAB 27882/PA`, `OAB's (31442/DF, 518968/SP)`. */
       identificacoes: Array<string>;
+      /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+      oabs: Array<string>;
     }>;
+    /** The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication. */
     advogados: Array<{
       nome: string;
+      polo: null | string;
       oab: null | string;
+      /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+      oabs: Array<string>;
     }>;
     /** Plain text. */
     texto: string;
@@ -3270,25 +3281,36 @@ export type GetStfPublicacoesResponse = {
       id: string;
       processo: null | string;
       classe: null | string;
-      /** Decisão monocrática, Acórdão, Despacho… */
+      /** `Decisão Final`, `Despacho`, `Acórdãos Acórdãos 2ª Turma`… as the STF names it. */
       tipo: string;
       descricao: null | string;
       relator: null | string;
       orgaoJulgador: null | string;
       sessao: null | string;
-      /** yyyy-mm-dd */
+      /** yyyy-mm-dd: the divulgação day (Brasília); searches and periods go by it. */
       dataDivulgacao: string;
+      dataHoraDivulgacao: null | string;
       dataPublicacao: null | string;
-      /** As the STF lists them (lawyers with `OAB 12345/SP`). */
+      tipoConteudo: null | string;
+      confidencialidade: null | string;
+      codigo: null | string;
+      /** As the STF lists them, in its order (`Sem Representação nos Autos` included: the STF files it as ADVOGADO(A/S) for a side without one). */
       envolvidos: Array<{
         nome: string;
         polo: null | string;
         categoria: null | string;
+        /** As printed: `OAB 27882/PA`, `OAB's (31442/DF, 518968/SP)`. */
         identificacoes: Array<string>;
+        /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+        oabs: Array<string>;
       }>;
+      /** The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication. */
       advogados: Array<{
         nome: string;
+        polo: null | string;
         oab: null | string;
+        /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
+        oabs: Array<string>;
       }>;
       /** Plain text. */
       texto: string;
@@ -4514,7 +4536,7 @@ export interface Operations {
       tribunal?: string;
       termo?: string;
       parte?: string;
-      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456): publications naming that lawyer. */
+      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not. */
       oab?: string;
       numero_processo?: string;
       /** First day, YYYY-MM-DD (400 INVALID_DATE otherwise). */
@@ -4939,7 +4961,7 @@ export interface Operations {
     params: {
       termo?: string;
       parte?: string;
-      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456): publications naming that lawyer. */
+      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not. */
       oab?: string;
       processo?: string;
       relator?: string;

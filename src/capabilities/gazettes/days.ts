@@ -3,7 +3,9 @@
  * court by the editions of its day. A day before today is final once recorded in `gazette_days`, so
  * the ingest is resumable (a run that stops mid-way leaves the days it finished) and idempotent (a
  * publication is stored once by id; an edition once by `<tribunal>:<número>`). Today is read again
- * when its copy is older than TODAY_FRESH_MS (editions extra, late divulgação). Every publication goes
+ * when its copy is older than TODAY_FRESH_MS (editions extra, late divulgação). An STF day read while
+ * some items were divulged but not yet published is read again once a later edition is out, so each
+ * keeps its publication day (#stfEditions). Every publication goes
  * through the one ingest (publications/ingest.ts): indexed, matched against monitors, events emitted.
  * A source failure throws SourceError: the day stays unread, nothing is half-recorded as done.
  */
@@ -67,19 +69,23 @@ export class GazetteDays {
   async #ensure(gazette: string, period: Period, o: { refreshToday?: boolean; signal?: AbortSignal }): Promise<DaysSummary> {
     const today = this.today();
     const days = eachDay({ inicio: period.inicio, fim: period.fim < today ? period.fim : today });
-    const known = new Map((await this.#s.db.selectFrom('gazette_days').select(['dia', 'ingerido_em']).where('fonte', '=', gazette)
-      .where('dia', '>=', period.inicio).where('dia', '<=', period.fim).execute()).map((r) => [r.dia, r.ingerido_em]));
+    const known = new Map((await this.#s.db.selectFrom('gazette_days').select(['dia', 'ingerido_em', 'aguardando_edicao']).where('fonte', '=', gazette)
+      .where('dia', '>=', period.inicio).where('dia', '<=', period.fim).execute()).map((r) => [r.dia, r]));
     const now = this.#s.clock.now().getTime();
     const due = days.filter((d) => {
-      const at = known.get(d);
+      const at = known.get(d)?.ingerido_em;
       if (at === undefined) return true;
       return d === today && (o.refreshToday || now - Date.parse(at) > TODAY_FRESH_MS);
     });
+    const stf = gazette === 'STF' ? await this.#stfEditions(days, due, known, o.signal) : { edition: null, waiting: [] };
     const total: DaysSummary = { dias: 0, publicacoes: 0, novas: 0, eventos: 0 };
-    for (const day of due) {
-      const r = gazette === 'STF' ? await this.#stfDay(day, o.signal) : await this.#electoralDay(gazette, day, o.signal);
-      await this.#s.db.insertInto('gazette_days').values({ fonte: gazette, dia: day, publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()) })
-        .onConflict((oc) => oc.columns(['fonte', 'dia']).doUpdateSet({ publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()) })).execute();
+    for (const day of [...due, ...stf.waiting].sort()) {
+      const r = gazette === 'STF'
+        ? await this.#stfDay(day, { edition: stf.edition, refresh: stf.waiting.includes(day) }, o.signal)
+        : { ...await this.#electoralDay(gazette, day, o.signal), aguardando: null };
+      const row = { publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()), aguardando_edicao: r.aguardando };
+      await this.#s.db.insertInto('gazette_days').values({ fonte: gazette, dia: day, ...row })
+        .onConflict((oc) => oc.columns(['fonte', 'dia']).doUpdateSet(row)).execute();
       total.dias++;
       total.publicacoes += r.publicacoes;
       total.novas += r.novas;
@@ -88,11 +94,33 @@ export class GazetteDays {
     return total;
   }
 
-  async #stfDay(day: string, signal?: AbortSignal) {
+  /**
+   * The STF's last edition (`/ultimo-dje`), asked once when a day is to be read or one waits for its
+   * edition: a day read while some of its items were unpublished is read again once the last edition
+   * has moved past the one of that read (`waiting`). Never a ceiling: days divulged after it are read
+   * like any other. When it cannot be asked, waiting days wait for the next run (a failure matters
+   * only if a day must be read anyway).
+   */
+  async #stfEditions(days: string[], due: string[], known: Map<string, { aguardando_edicao: string | null }>, signal?: AbortSignal): Promise<{ edition: string | null; waiting: string[] }> {
+    const candidates = days.filter((d) => !due.includes(d) && known.get(d)?.aguardando_edicao != null);
+    if (due.length === 0 && candidates.length === 0) return { edition: null, waiting: [] };
+    let edition: string;
+    try {
+      edition = await this.#s.sources.stf.lastDay(signal);
+    } catch (err) {
+      if (due.length > 0) throw err;
+      return { edition: null, waiting: [] };
+    }
+    return { edition, waiting: candidates.filter((d) => edition > known.get(d)!.aguardando_edicao!) };
+  }
+
+  /** One divulgação day through the one ingest; a day read again updates the items the STF has published since. */
+  async #stfDay(day: string, o: { edition: string | null; refresh: boolean }, signal?: AbortSignal) {
     const source = this.#s.sources.stf;
     const items = await source.day(day, signal);
-    const summary = await this.#ingest.ingest(items.map(stfRecord), source.info);
-    return { publicacoes: items.length, edicoes: 0, novas: summary.novas, eventos: summary.eventos };
+    const summary = await this.#ingest.ingest(items.map(stfRecord), source.info, { refresh: o.refresh });
+    const unpublished = items.some((i) => i.publicacao === null);
+    return { publicacoes: items.length, edicoes: 0, novas: summary.novas, eventos: summary.eventos, aguardando: unpublished ? (o.edition ?? day) : null };
   }
 
   /** Each edition of the day not stored yet: its matérias ingested, then the edition recorded (so a failure retries it whole). */

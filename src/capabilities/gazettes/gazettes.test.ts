@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { receiver, signature } from '../../../test/webhook-receiver.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
+import { parseOabList } from '../../platform/identifiers/oab.ts';
 import { pdfLines } from '../../sources/dje/split.ts';
 import { GAZETTE_INGEST_JOB } from './job.ts';
 import { ingestDay, lastBusinessDay } from './testing.ts';
@@ -43,10 +44,11 @@ test('a monitor with fontes [STF] hears today\'s STF publication naming its OAB'
   const today = h.capabilities.gazettes.today();
   const items = sandbox.stf.gazette.day(epochDay(today));
   if (items.length === 0) return; // weekends have no divulgação
+  // The last OAB the STF lists for a lawyer: in an `OAB's (…)` list, maybe with its letter.
   const lawyer = items.flatMap((i) => i.envolvidos).find((e) => e.identificacoes.length > 0)!;
-  const [, numero, uf] = /OAB (\d+)\/(\w\w)/.exec(lawyer.identificacoes[0])!;
+  const oab = parseOabList(lawyer.identificacoes[0]).oabs.at(-1)!.canonical;
   const acc = await h.createAccount({ credits: 10_000 });
-  const res = await h.inject({ method: 'POST', url: '/v1/monitoramentos/publicacoes', headers: acc.headers, payload: { oab: `${uf}${numero}`, fontes: ['STF'] } });
+  const res = await h.inject({ method: 'POST', url: '/v1/monitoramentos/publicacoes', headers: acc.headers, payload: { oab, fontes: ['STF'] } });
   assert.equal(res.statusCode, 201, res.body);
   await h.capabilities.gazettes.ensure('STF', { inicio: today, fim: today }, { refreshToday: true });
   const events = json(await get(acc, '/v1/eventos?limit=100')).data.items;
@@ -87,12 +89,12 @@ test('STF: a lawyer is found by OAB in every spelling, and a process by its numb
   const acc = await h.createAccount({ credits: 1000 });
   const day = await ingestDay(h, 'STF');
   const item = sandbox.stf.gazette.day(epochDay(day)).find((i) => i.envolvidos.some((e) => e.identificacoes.length > 0))!;
-  const [, numero, uf] = /OAB (\d+)\/(\w\w)/.exec(item.envolvidos.find((e) => e.identificacoes.length > 0)!.identificacoes[0])!;
-  const spellings = [`${uf}${numero}`, `${numero}/${uf}`, `OAB/${uf} ${Number(numero).toLocaleString('pt-BR')}`];
+  const { uf, numero, canonical } = parseOabList(item.envolvidos.find((e) => e.identificacoes.length > 0)!.identificacoes[0]).oabs[0];
+  const spellings = [canonical, `${numero}/${uf}`, `OAB/${uf} ${Number(numero).toLocaleString('pt-BR')}`, `0${numero}/${uf}`];
   for (const oab of spellings) {
     const items = json(await get(acc, `/v1/stf/publicacoes?oab=${encodeURIComponent(oab)}&data_inicio=${day}&data_fim=${day}`)).data.items;
     assert.ok(items.some((p: any) => p.id === String(item.id)), oab);
-    assert.ok(items.every((p: any) => p.advogados.some((a: any) => a.oab === `${uf}${numero}`)), `${oab}: only that lawyer's`);
+    assert.ok(items.every((p: any) => p.advogados.some((a: any) => a.oabs.includes(canonical))), `${oab}: only that lawyer's`);
   }
   const byProcess = json(await get(acc, `/v1/stf/publicacoes?processo=${encodeURIComponent(item.processo)}&data_inicio=${day}&data_fim=${day}`)).data.items;
   assert.ok(byProcess.some((p: any) => p.id === String(item.id)));

@@ -1,50 +1,65 @@
 /**
  * How the gazettes' publications and editions look in answers: the STF's with the fields of its own
- * API (processo, tipo, relator, órgão julgador, sessão, envolvidos as STF lists them), the electoral
+ * API (processo, tipo, relator, órgão julgador, sessão, the divulgação instant in Brasília, the
+ * publication day or null, envolvidos as STF lists them with every OAB each names, the lawyers apart),
+ * read from the stored item by the connector's own reader; the electoral
  * ones with their edition, position and parties as printed; texts as plain text (STF's HTML only when
  * asked). Links: `link_api` is the item in Tramita's API, `link_pdf` the edition's PDF there.
  */
 import type { GazetteEditionsTable, PublicationsTable } from '../../platform/db/schema.ts';
-import { isoDayOfBr } from '../../platform/format.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import type { PublicationLawyer } from '../../platform/ports/sources.ts';
+import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
 import { htmlToText } from '../../platform/text.ts';
-import { storedPublication } from '../publications/store.ts';
+import { readStfItem } from '../../sources/stf/item.ts';
+import { oabKey, storedPublication } from '../publications/store.ts';
 import { STF_ID_PREFIX } from './records.ts';
 
 export const STF_PATH = '/v1/stf/publicacoes';
 export const DJE_PATH = '/v1/dje-eleitoral';
 
-interface StfItem {
-  relator?: unknown;
-  colegiado?: unknown;
-  sessao?: unknown;
-  publicacao?: unknown;
-  processoId?: unknown;
-  envolvidos?: { nome?: unknown; polo?: unknown; categoria?: unknown; identificacoes?: unknown }[];
+/** The stored item read again as the connector reads it (sources/stf/item.ts); null for a row it cannot read (an old simulator's). */
+function storedItem(raw: string): StfPublicationRecord | null {
+  try {
+    return readStfItem(JSON.parse(raw));
+  } catch {
+    return null;
+  }
 }
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+function lawyerView(nome: string, polo: string | null, oabs: { uf: string; numero: string }[]) {
+  return { nome, polo, oab: oabs[0] ? oabKey(oabs[0]) : null, oabs: oabs.map(oabKey) };
+}
+
+/** A row whose item cannot be read: its lawyers from the stored columns (one entry per OAB there), one per name. */
+function storedLawyers(advogados: readonly PublicationLawyer[]) {
+  const byName = new Map<string, { uf: string; numero: string }[]>();
+  for (const a of advogados) byName.set(a.nome, [...(byName.get(a.nome) ?? []), ...(a.oab ? [a.oab] : [])]);
+  return [...byName].map(([nome, oabs]) => lawyerView(nome, null, oabs));
+}
 
 export function stfView(row: PublicationsTable, publicUrl: string | undefined, o: { html?: boolean } = {}) {
   const p = storedPublication(row);
-  const item = (JSON.parse(row.raw) ?? {}) as StfItem;
+  const item = storedItem(row.raw);
   const id = p.id.slice(STF_ID_PREFIX.length);
+  const envolvidos = item?.envolvidos ?? [];
   return {
     id,
     processo: p.numeroComunicacao,
     classe: p.classe?.codigo ?? null,
     tipo: p.tipoComunicacao,
     descricao: p.tipoDocumento,
-    relator: text(item.relator),
-    orgaoJulgador: text(item.colegiado),
-    sessao: text(item.sessao),
+    relator: item?.relator ?? null,
+    orgaoJulgador: item?.colegiado ?? null,
+    sessao: item?.sessao ?? null,
     dataDivulgacao: p.dataDisponibilizacao,
-    dataPublicacao: isoDayOfBr(item.publicacao),
-    envolvidos: (Array.isArray(item.envolvidos) ? item.envolvidos : []).map((e) => ({
-      nome: String(e.nome ?? ''), polo: text(e.polo), categoria: text(e.categoria),
-      identificacoes: Array.isArray(e.identificacoes) ? e.identificacoes.map(String) : [],
-    })),
-    advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null })),
+    dataHoraDivulgacao: item?.divulgadoEm ?? null,
+    dataPublicacao: item?.publicacao ?? null,
+    tipoConteudo: item?.tipoConteudo ?? null,
+    confidencialidade: item?.confidencialidade ?? null,
+    codigo: item?.codigo ?? null,
+    envolvidos: envolvidos.map((e) => ({ nome: e.nome, polo: e.polo, categoria: e.categoria || null, identificacoes: e.identificacoes, oabs: e.oabs.map(oabKey) })),
+    advogados: item ? envolvidos.filter((e) => e.papel === 'advogado').map((e) => lawyerView(e.nome, e.polo, e.oabs)) : storedLawyers(p.advogados),
     texto: htmlToText(p.texto),
     ...(o.html ? { html: p.texto } : {}),
     fonte: 'STF',

@@ -16,10 +16,17 @@ export function stfStoreId(id: string): string {
   return `${STF_ID_PREFIX}${id}`;
 }
 
-const LAWYER_CATEGORY = /^ADV/i;
+/** Polos as DJEN writes them (A, P); INTERESSADO and others as the STF sends them. */
+const POLO: Record<string, string> = { ATIVO: 'A', PASSIVO: 'P' };
 
+/**
+ * The STF's item as a stored publication: the day is the divulgação day; each lawyer once per OAB (every
+ * registration of an `OAB's (…)` list, so each reaches the OAB index and the monitors), a lawyer with
+ * none once without; the parties apart from the lawyers; the placeholder `Sem Representação nos Autos`
+ * in neither (it names nobody).
+ */
 export function stfRecord(r: StfPublicationRecord): PublicationRecord {
-  const lawyers = r.envolvidos.filter((e) => LAWYER_CATEGORY.test(e.categoria));
+  const lawyers = r.envolvidos.filter((e) => e.papel === 'advogado');
   const sigla = /^[A-Za-z]+/.exec(r.processo)?.[0] ?? null;
   return {
     id: stfStoreId(r.id), hash: null, numeroCnj: null, tribunal: 'STF', dataDisponibilizacao: r.divulgacao,
@@ -27,7 +34,7 @@ export function stfRecord(r: StfPublicationRecord): PublicationRecord {
     classe: sigla ? { codigo: sigla, nome: sigla } : null, meio: 'D', numeroComunicacao: r.processo, texto: r.html,
     link: r.processoId ? `https://portal.stf.jus.br/processos/detalhe.asp?incidente=${encodeURIComponent(r.processoId)}` : null,
     ativo: true, cancelamento: null,
-    destinatarios: r.envolvidos.filter((e) => !LAWYER_CATEGORY.test(e.categoria)).map((e) => ({ nome: e.nome, polo: e.polo === 'ATIVO' ? 'A' : e.polo === 'PASSIVO' ? 'P' : (e.polo ?? '') })),
+    destinatarios: r.envolvidos.filter((e) => e.papel === 'parte').map((e) => ({ nome: e.nome, polo: POLO[e.polo ?? ''] ?? e.polo ?? '' })),
     advogados: lawyers.flatMap((l): PublicationLawyer[] => (l.oabs.length > 0 ? l.oabs.map((oab) => ({ nome: l.nome, oab })) : [{ nome: l.nome, oab: null }])),
     // The item exactly as STF sent it (RAW webhooks); the view reads relator, sessão and dates from it.
     raw: r.raw,

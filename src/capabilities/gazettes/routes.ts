@@ -36,7 +36,8 @@ export function electoralCourt(v: string, field = 'tribunal'): string {
   return t;
 }
 
-const OabQuery = Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456): publications naming that lawyer.' }));
+const OabQuery = Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer\'s several. '
+  + 'A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not.' }));
 
 export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDays): void {
   const period = (q: { data_inicio?: string; data_fim?: string }): Period => gazettePeriod(q, { today: days.today(), maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });

@@ -11,19 +11,29 @@ export const PeriodSchema = Type.Object({ inicio: Type.String({ description: 'yy
 
 const Lawyer = Type.Object({ nome: Type.String(), oab: Nullable(Type.String({ description: 'Canonical OAB, e.g. SP123456.' })) });
 
+const Oabs = Type.Array(Type.String(), { description: 'Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration).' });
+
 export const StfPublication = Type.Object({
   id: Type.String({ description: 'STF\'s own id: GET /v1/stf/publicacoes/{id}.' }),
-  processo: Nullable(Type.String({ description: 'Class and number, e.g. `ARE 1.456.789`.' })),
+  processo: Nullable(Type.String({ description: 'Class and number as the STF writes them, e.g. `Pet 16560`.' })),
   classe: Nullable(Type.String()),
-  tipo: Type.String({ description: 'Decisão monocrática, Acórdão, Despacho…' }),
+  tipo: Type.String({ description: '`Decisão Final`, `Despacho`, `Acórdãos Acórdãos 2ª Turma`… as the STF names it.' }),
   descricao: Nullable(Type.String()),
   relator: Nullable(Type.String()),
   orgaoJulgador: Nullable(Type.String({ description: 'Turma or Plenário of an acórdão; null for a monocratic act.' })),
   sessao: Nullable(Type.String()),
-  dataDivulgacao: Type.String({ description: 'yyyy-mm-dd' }),
-  dataPublicacao: Nullable(Type.String({ description: 'yyyy-mm-dd: the business day after divulgação.' })),
-  envolvidos: Type.Array(Type.Object({ nome: Type.String(), polo: Nullable(Type.String()), categoria: Nullable(Type.String()), identificacoes: Type.Array(Type.String()) }), { description: 'As the STF lists them (lawyers with `OAB 12345/SP`).' }),
-  advogados: Type.Array(Lawyer),
+  dataDivulgacao: Type.String({ description: 'yyyy-mm-dd: the divulgação day (Brasília); searches and periods go by it.' }),
+  dataHoraDivulgacao: Nullable(Type.String({ description: 'The divulgação instant, Brasília time: `2026-08-13T20:32:00.645-03:00`.' })),
+  dataPublicacao: Nullable(Type.String({ description: 'yyyy-mm-dd: the day of the edition that published it (usually the next business day); null while divulged but not yet published.' })),
+  tipoConteudo: Nullable(Type.String({ description: 'e.g. `Publicação Monocrática`.' })),
+  confidencialidade: Nullable(Type.String({ description: '`Público`, `Segredo de Justiça`, `Sigiloso`, as the STF marks it.' })),
+  codigo: Nullable(Type.String({ description: 'The STF\'s own key of the act, e.g. `decisoes-monocraticas:601509`.' })),
+  envolvidos: Type.Array(Type.Object({
+    nome: Type.String(), polo: Nullable(Type.String({ description: '`ATIVO`, `PASSIVO` or `INTERESSADO`.' })), categoria: Nullable(Type.String({ description: '`REQUERENTE(S)`, `ADVOGADO(A/S)`…' })),
+    identificacoes: Type.Array(Type.String(), { description: 'As printed: `OAB 27882/PA`, `OAB\'s (31442/DF, 518968/SP)`.' }), oabs: Oabs,
+  }), { description: 'As the STF lists them, in its order (`Sem Representação nos Autos` included: the STF files it as ADVOGADO(A/S) for a side without one).' }),
+  advogados: Type.Array(Type.Object({ nome: Type.String(), polo: Nullable(Type.String()), oab: Nullable(Type.String({ description: 'The first registration listed.' })), oabs: Oabs }),
+    { description: 'The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication.' }),
   texto: Type.String({ description: 'Plain text.' }),
   html: Type.Optional(Type.String({ description: 'Only with `incluir_html=true`: the publication as the STF wrote it.' })),
   fonte: Type.Literal('STF'),

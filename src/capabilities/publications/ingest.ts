@@ -21,6 +21,8 @@ export interface IngestSummary {
   novas: number;
   /** Already stored (a cancellation seen later updates the stored copy). */
   conhecidas: number;
+  /** Already stored, and changed since (with `refresh`): the stored copy updated. */
+  atualizadas: number;
   /** Matches recorded (monitor × publication). */
   correspondencias: number;
   /** Events emitted (matches that were news to their monitor). */
@@ -48,26 +50,38 @@ export class PublicationIngest {
     this.#monitors = new MonitorIndex(s.db);
   }
 
-  async ingest(records: readonly PublicationRecord[], info: SourceInfo): Promise<IngestSummary> {
-    const total: IngestSummary = { novas: 0, conhecidas: 0, correspondencias: 0, eventos: 0 };
+  /**
+   * `refresh`: a known publication whose item changed since it was stored (an STF item published after
+   * its divulgação) gets the new item, its new lawyers indexed, and passes the matcher again (a match
+   * is recorded once, so only new ones count).
+   */
+  async ingest(records: readonly PublicationRecord[], info: SourceInfo, o: { refresh?: boolean } = {}): Promise<IngestSummary> {
+    const total: IngestSummary = { novas: 0, conhecidas: 0, atualizadas: 0, correspondencias: 0, eventos: 0 };
     const unique = [...new Map(records.map((r) => [r.id, r])).values()];
     for (let i = 0; i < unique.length; i += SLICE) {
       const slice = unique.slice(i, i + SLICE);
       const matcher = await this.#monitors.current();
-      const s = await this.#s.db.transaction().execute((trx) => this.#slice(trx, slice, info, matcher));
+      const s = await this.#s.db.transaction().execute((trx) => this.#slice(trx, slice, info, matcher, o.refresh === true));
       total.novas += s.novas;
       total.conhecidas += s.conhecidas;
+      total.atualizadas += s.atualizadas;
       total.correspondencias += s.correspondencias;
       total.eventos += s.eventos;
     }
     return total;
   }
 
-  async #slice(trx: Transaction<DB>, records: PublicationRecord[], info: SourceInfo, matcher: Awaited<ReturnType<MonitorIndex['current']>>): Promise<IngestSummary> {
+  async #slice(trx: Transaction<DB>, records: PublicationRecord[], info: SourceInfo, matcher: Awaited<ReturnType<MonitorIndex['current']>>, refresh: boolean): Promise<IngestSummary> {
     const now = iso(this.#s.clock.now());
-    const known = new Map((await trx.selectFrom('publications').select(['id', 'ativo']).where('id', 'in', records.map((r) => r.id)).execute()).map((r) => [r.id, r.ativo]));
+    // The stored item only when it may have changed (`refresh`): it is the largest column.
+    const stored = await trx.selectFrom('publications').select(['id', 'ativo']).$if(refresh, (q) => q.select('raw'))
+      .where('id', 'in', records.map((r) => r.id)).execute();
+    const known = new Map(stored.map((r) => [r.id, r.ativo]));
     const unseen = records.filter((r) => !known.has(r.id));
     await this.#updateCancellations(trx, records.filter((r) => known.get(r.id) === 1 && !r.ativo));
+    const storedRaw = new Map(stored.map((r) => [r.id, r.raw]));
+    const changed = refresh ? records.filter((r) => known.get(r.id) === 1 && r.ativo && storedRaw.get(r.id) !== JSON.stringify(r.raw)) : [];
+    await this.#updateChanged(trx, changed);
     // Another writer (a search reading the same gazette day, another worker) may store some of them
     // between the read and the insert: what it stored is not ours to index, match or announce.
     const inserted = unseen.length === 0 ? new Set<string>() : new Set((await trx.insertInto('publications').values(unseen.map((r) => publicationRow(r, info, now)))
@@ -80,7 +94,7 @@ export class PublicationIngest {
     }
     let correspondencias = 0;
     let eventos = 0;
-    for (const r of fresh) {
+    for (const r of [...fresh, ...changed]) {
       for (const monitor of matcher.monitorsMatching(r, info.name)) {
         const outcome = await this.#record(trx, monitor, r, info, now);
         if (outcome === 'none') continue;
@@ -88,7 +102,16 @@ export class PublicationIngest {
         if (outcome === 'event') eventos++;
       }
     }
-    return { novas: fresh.length, conhecidas: records.length - fresh.length, correspondencias, eventos };
+    return { novas: fresh.length, conhecidas: records.length - fresh.length, atualizadas: changed.length, correspondencias, eventos };
+  }
+
+  /** Known publications whose item changed: the stored copy, its parties and lawyers replaced, new OABs indexed. */
+  async #updateChanged(trx: Transaction<DB>, changed: PublicationRecord[]): Promise<void> {
+    for (const r of changed) {
+      await trx.updateTable('publications').set({ raw: JSON.stringify(r.raw), destinatarios: JSON.stringify(r.destinatarios), advogados: JSON.stringify(r.advogados) }).where('id', '=', r.id).execute();
+    }
+    const lawyers = changed.flatMap(lawyerRows);
+    if (lawyers.length > 0) await trx.insertInto('publication_lawyers').values(lawyers).onConflict((oc) => oc.doNothing()).execute();
   }
 
   /** DJEN cancelled a publication we stored as active: keep it, marked. */

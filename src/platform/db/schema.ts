@@ -520,6 +520,8 @@ export interface GazetteDaysTable {
   publicacoes: number;
   edicoes: number;
   ingerido_em: string;
+  /** STF (0019): `/ultimo-dje` at the read, when some item had no publication day yet; read again once it moves past this. */
+  aguardando_edicao: string | null;
 }
 
 /** An electoral edition (0008), id `<tribunal>:<número>`. */

@@ -6,11 +6,11 @@
  */
 import { DAY_MS } from '../clock.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
+import { isoDayOf } from '../format.ts';
 
 /** `text` when it is a real calendar day written yyyy-mm-dd; otherwise `code` naming `field`. */
 export function calendarDay(text: string, field: string, code: ErrorCode = 'INVALID_PARAMETER'): string {
-  const at = Date.parse(`${text}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== text) {
+  if (isoDayOf(text) === null) {
     throw new ApiError(code, `\`${field}\` "${text}" is not a calendar day (YYYY-MM-DD).`, { field, in: 'query' });
   }
   return text;

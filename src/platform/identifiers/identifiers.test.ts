@@ -11,7 +11,7 @@ import {
   cnjCheckDigits, cnjCourtSigla, courtOfCnj, formatCnj, isValidCnj, parseCnj, parseCnjWithCourt,
   cnpjCheckDigits, cpfCheckDigits, isValidCnpj, isValidCpf, parseCnpj, parseCpf, parseCpfCnpj,
   isValidNup, nupCheckDigits, parseNup,
-  parseOab, parseOabParts,
+  parseOab, parseOabList, parseOabParts,
   UFS, ufOfStateTr,
 } from './index.ts';
 
@@ -349,6 +349,30 @@ test('OAB: parseOabParts for separate UF and number fields', () => {
   throwsApi(() => parseOabParts(undefined, '123'), 'INVALID_OAB', 400, /UF must be a string/);
   throwsApi(() => parseOabParts('SP', -5), 'INVALID_OAB', 400, /number must be a string or a non-negative integer/);
   throwsApi(() => parseOabParts('SP', 1.5), 'INVALID_OAB', 400, /non-negative integer/);
+});
+
+test('OAB: the letter forms the STF prints (reference/upstream/real/README.md §6) keep the letter as part of the registration', () => {
+  const cases: [string, string][] = [
+    ['29202-A/MA', 'MA29202A'], ['35109 A/PB', 'PB35109A'], ['1520 - A/RN', 'RN1520A'], ['23765A/AL', 'AL23765A'],
+    ['76005A/GO', 'GO76005A'], ['A2372/AM', 'AM2372A'], ['A-2372/AM', 'AM2372A'], ['OAB 076166/RJ', 'RJ76166'], ['OAB 27882/PA', 'PA27882'],
+  ];
+  for (const [text, canonical] of cases) assert.equal(parseOab(text).canonical, canonical, text);
+  assert.deepEqual(parseOab('A2372/AM'), { uf: 'AM', numero: '2372', suffix: 'A', canonical: 'AM2372A' });
+  assert.notEqual(parseOab('29202-A/MA').canonical, parseOab('29202/MA').canonical, 'a lettered registration is another registration');
+  throwsApi(() => parseOab('A2372-B/AM'), 'INVALID_OAB', 400, /letter both before and after/);
+});
+
+test('OAB: parseOabList reads every registration of an STF identificacao, once each, in order; what is not one comes apart', () => {
+  const canon = (text: string) => parseOabList(text).oabs.map((o) => o.canonical);
+  assert.deepEqual(canon('OAB 27882/PA'), ['PA27882']);
+  assert.deepEqual(canon('OAB 076166/RJ'), ['RJ76166']);
+  assert.deepEqual(canon("OAB's (31442/DF, 83471/MG, 261006/RJ, 518968/SP)"), ['DF31442', 'MG83471', 'RJ261006', 'SP518968']);
+  assert.deepEqual(canon("OAB's (76005A/GO, 130660/PR, 66470/DF)"), ['GO76005A', 'PR130660', 'DF66470']);
+  assert.deepEqual(canon("OAB's (29202-A/MA, 35109 A/PB, A2372/AM, 23765A/AL, 1520 - A/RN)"), ['MA29202A', 'PB35109A', 'AM2372A', 'AL23765A', 'RN1520A']);
+  assert.deepEqual(canon('OABs: 1/SP; 1/SP; OAB/RJ 2'), ['SP1', 'RJ2']);
+  assert.deepEqual(canon('OAB’s (12/DF)'), ['DF12']);
+  assert.deepEqual(parseOabList("OAB's (31442/DF, CPF 123, 99/XX)"), { oabs: [parseOab('DF31442')], unread: ['CPF 123', '99/XX'] });
+  assert.deepEqual(parseOabList(''), { oabs: [], unread: [] });
 });
 
 // ---------------------------------------------------------------- NUP

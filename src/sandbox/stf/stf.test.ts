@@ -1,8 +1,10 @@
-/** The simulated STF gazette over real HTTP on 127.0.0.1: the CSRF handshake, the search's rules and paging, the knobs. */
+/** The simulated STF gazette over real HTTP on 127.0.0.1: the CSRF handshake, the search's rules and paging, ultimo-dje as the last edition, the knobs (its structure: parity.test.ts). */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type TestSandbox } from '../testing.ts';
+import { parseOabList } from '../../platform/identifiers/oab.ts';
+import { startTestSandbox, TEST_ANCHOR, type TestSandbox } from '../testing.ts';
 import { STF_API_PREFIX } from './server.ts';
+import { dayWindow, stfClient } from './testing.ts';
 
 let sb: TestSandbox;
 before(async () => {
@@ -11,29 +13,12 @@ before(async () => {
 after(() => sb.close());
 
 const api = () => `${sb.stfUrl}${STF_API_PREFIX}`;
-const BRT = 3 * 3_600_000;
-
-/** GET /ultimo-dje: the day and the session (the cookies a client keeps). */
-async function handshake() {
-  const res = await fetch(`${api()}/ultimo-dje`);
-  assert.equal(res.status, 200);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length);
-  return { day: await res.json() as string, cookie: cookies.join('; '), token };
-}
-
-function dayWindow(day: string) {
-  const start = Date.parse(`${day}T00:00:00.000Z`) + BRT;
-  return { data: start, dataFim: start + 86_400_000 - 1 };
-}
-
-async function search(session: { cookie: string; token: string }, body: Record<string, unknown>, token = session.token) {
-  const res = await fetch(`${api()}/publicacoes`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': token },
-    body: JSON.stringify({ termo: '', processo: '', pagina: 1, quantidade: 500, tipoPesquisa: ['DIVULGACAO'], filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] }, ...body }),
-  });
-  return { status: res.status, text: await res.text() };
-}
+const handshake = async () => {
+  const s = await stfClient(sb).handshake();
+  assert.equal(s.status, 200);
+  return s;
+};
+const search = (...args: Parameters<ReturnType<typeof stfClient>['search']>) => stfClient(sb).search(...args);
 
 test('ultimo-dje is a business day, with the XSRF-TOKEN and JSESSIONID cookies; a search without the token is the 403 with its literal body', async () => {
   const s = await handshake();
@@ -47,16 +32,42 @@ test('ultimo-dje is a business day, with the XSRF-TOKEN and JSESSIONID cookies; 
   assert.ok(body.publicacoes.length > 0 && body.total === body.publicacoes.length);
   const item = body.publicacoes[0];
   assert.equal(Object.keys(item).length, 18);
-  assert.match(item.divulgacao, /^\d{2}\/\d{2}\/\d{4}$/);
-  assert.match(item.texto, /^<div/);
-  assert.ok(body.publicacoes.some((p: any) => p.envolvidos.some((e: any) => e.identificacoes.some((i: string) => /^OAB [\d.A-Z]+\/[A-Z]{2}$/.test(i)))), 'lawyers with their OAB');
+  assert.match(item.divulgacao, new RegExp(`^${s.day}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?$`), 'a Brasília wall time, ISO, no zone');
+  assert.match(item.texto, /^<!--\?xml/);
+  assert.ok(body.publicacoes.every((p: any) => p.envolvidos.filter((e: any) => e.categoria === 'ADVOGADO(A/S)' && e.nome !== 'Sem Representação nos Autos')
+    .every((e: any) => e.identificacoes.every((i: string) => parseOabList(i).oabs.length > 0 && parseOabList(i).unread.length === 0))), 'every identificacao is read whole by the OAB parser');
+});
+
+test('ultimo-dje is the last edition, not the last divulgação: on a Sunday it says Friday, while a Saturday plantão has items (publicacao null until Monday)', async () => {
+  const saturday = Date.parse('2026-03-14T00:00:00Z') / 86_400_000;
+  const withPlantao = [0, 1, 2, 3, 4, 5, 6, 7].map((w) => saturday + 7 * w).find((d) => sb.stf.gazette.day(d).length > 0)!;
+  assert.ok(withPlantao, 'some Saturdays have divulgações');
+  const sunday = new Date((withPlantao + 1) * 86_400_000).toISOString().slice(0, 10);
+  sb.clock.set(`${sunday}T15:00:00.000Z`);
+  try {
+    const s = await handshake();
+    assert.equal(s.day, new Date((withPlantao - 1) * 86_400_000).toISOString().slice(0, 10), 'Friday');
+    const body = JSON.parse((await search(s, dayWindow(new Date(withPlantao * 86_400_000).toISOString().slice(0, 10)))).text);
+    assert.ok(body.publicacoes.length > 0 && body.publicacoes.every((p: any) => p.publicacao === null), 'divulged after ultimo-dje, not yet published');
+    const friday = JSON.parse((await search(s, dayWindow(s.day))).text);
+    assert.ok(friday.publicacoes.every((p: any) => p.publicacao === null), 'Friday\'s items wait for Monday\'s edition');
+    sb.clock.set(new Date(Date.parse(`${sunday}T15:00:00.000Z`) + 86_400_000).toISOString());
+    const monday = JSON.parse((await search(await handshake(), dayWindow(s.day))).text);
+    assert.ok(monday.publicacoes.every((p: any) => p.publicacao === new Date((withPlantao + 2) * 86_400_000).toISOString().slice(0, 10)), 'published on Monday');
+  } finally {
+    sb.clock.set(TEST_ANCHOR);
+  }
 });
 
 test('the rules: quantidade over 500 and an accented termo are 422; total only on page 1; a termo finds all its words', async () => {
   const s = await handshake();
   const w = dayWindow(s.day);
-  assert.deepEqual(JSON.parse((await search(s, { ...w, quantidade: 501 })).text), { userMessage: 'deve ser menor ou igual a 500' });
-  assert.equal((await search(s, { ...w, termo: 'ação' })).status, 422);
+  assert.deepEqual(JSON.parse((await search(s, { ...w, quantidade: 501 })).text), {
+    errors: [{ internalCode: '999.001', userMessage: 'deve ser menor ou igual a 500', moreDetails: 'Erro de validação genérico.', targetName: 'quantidade' }], httpCode: 422,
+  });
+  const accented = await search(s, { ...w, termo: 'ação' });
+  assert.equal(accented.status, 422);
+  assert.equal(JSON.parse(accented.text).errors[0].targetName, 'termo');
   const all = JSON.parse((await search(s, w)).text);
   const page2 = JSON.parse((await search(s, { ...w, quantidade: 5, pagina: 2 })).text);
   assert.equal(page2.total, 0, 'total is valid on page 1 only');

@@ -1,21 +1,25 @@
 /**
- * The STF gazette (platform/ports/stf.ts) through its public JSON API (reference/upstream/wave2.md
- * §B.1): `GET …/ultimo-dje` opens a session (cookies `XSRF-TOKEN`, `JSESSIONID`), `POST …/publicacoes`
- * sends the token back in `X-XSRF-TOKEN`. A day is read by divulgação in pages of 500 until a short
- * page (`total` is valid on page 1 only). Discipline of the other connectors: one request budget per
- * process (STF asks for about one request a second), a timeout per attempt, retries on 5xx, network
- * failures and 429 (its Retry-After honoured), a 403 answered by one new handshake, a WAF challenge
- * (202 + `x-amzn-waf-action`) reported as unavailable, never as data.
+ * The STF gazette (platform/ports/stf.ts) through its public JSON API (reference/upstream/wave2.md §B.1;
+ * its real answers: reference/upstream/real/README.md §6, fixtures/stf-1..4.json): `GET …/ultimo-dje`
+ * opens a session (cookies `XSRF-TOKEN`, `JSESSIONID`), `POST …/publicacoes` sends the token back in
+ * `X-XSRF-TOKEN`. A day is read by divulgação in pages of 500 until an empty page, or a short one once
+ * page 1's `total` is reached (`total` is right on page 1 only: later pages and past the end answer
+ * 0, past the end with `publicacoes: []`); item.ts reads each item. `/ultimo-dje` is the last
+ * *publication* day: it opens the session and says when an edition came out, never which days exist.
+ * A 422's messages (`{"errors":[{userMessage, targetName, …}]}`) go into the failure. Discipline of the
+ * other connectors: one request budget per process (STF asks for about one request a second), a
+ * timeout per attempt, retries on 5xx, network failures and 429 (its Retry-After honoured), a 403
+ * answered by one new handshake, a WAF challenge (202 + `x-amzn-waf-action`) reported as unavailable,
+ * never as data.
  *
  * TLS: `*.stf.jus.br` is served without its intermediate certificate (wave2.md §B.1); verification is
  * never disabled: the operator gives the missing chain in TRAMITA_STF_CA_FILE (PEM), added to Node's roots.
  */
 import type { SourceInfo } from '../../platform/ports/sources.ts';
-import type { StfGazetteSource, StfParty, StfPublicationRecord } from '../../platform/ports/stf.ts';
-import { isoDayOfBr } from '../../platform/format.ts';
+import type { StfGazetteSource, StfPublicationRecord } from '../../platform/ports/stf.ts';
 import { header } from '../attempt.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
-import { describeBody } from '../upstream-body.ts';
+import { readStfItem, StfItemError } from './item.ts';
 
 export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';
 const API = '/decisoes-publicacoes/api/public';
@@ -40,30 +44,34 @@ interface Session {
   token: string;
 }
 
-/** "OAB 12345/SP", "OAB 12.345-A/SP" → {uf, numero}. */
-export function parseOab(text: string): { uf: string; numero: string } | null {
-  const m = /OAB\s*:?\s*([\dA-Za-z.\-]+)\s*\/\s*([A-Za-z]{2})/i.exec(text);
-  if (!m) return null;
-  const numero = m[1].replace(/[.\-]/g, '').toUpperCase().replace(/^0+(?=\d)/, '');
-  return numero ? { uf: m[2].toUpperCase(), numero } : null;
+/**
+ * The messages of a 422 body, `{"errors":[{internalCode, userMessage, moreDetails, targetName}],"httpCode":422}`
+ * (capture stf-3.json): `quantidade: deve ser menor ou igual a 500 (Erro de validação genérico.; 999.001)`,
+ * joined by ` | `; null when the body is not that shape.
+ */
+export function refusalMessages(body: Buffer): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const errors = (parsed as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  return errors.map((e: Record<string, unknown> | null) => {
+    const s = (k: string) => (typeof e?.[k] === 'string' && e[k] !== '' ? e[k] as string : null);
+    const extra = [s('moreDetails'), s('internalCode')].filter(Boolean).join('; ');
+    return `${s('targetName') ? `${s('targetName')}: ` : ''}${s('userMessage') ?? 'refused'}${extra ? ` (${extra})` : ''}`;
+  }).join(' | ');
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
-
-function toRecord(item: unknown, day: string): StfPublicationRecord {
-  const r = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-  const id = str(r.id);
-  // An item names parties: never quoted, only sized.
-  if (!id || typeof r.texto !== 'string') throw fail('malformed', `STF answered an item without id or texto (${describeBody(Buffer.from(JSON.stringify(item) ?? ''))}).`);
-  const envolvidos: StfParty[] = (Array.isArray(r.envolvidos) ? r.envolvidos : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).map((e) => ({
-    nome: String(e.nome ?? ''), polo: str(e.polo), categoria: String(e.categoria ?? ''),
-    oabs: (Array.isArray(e.identificacoes) ? e.identificacoes : []).map((i) => parseOab(String(i))).filter((o): o is { uf: string; numero: string } => o !== null),
-  }));
-  return {
-    id, processo: String(r.processo ?? ''), processoId: str(r.processoId), tipo: String(r.tipo ?? ''), relator: str(r.relator),
-    divulgacao: isoDayOfBr(r.divulgacao) ?? day, publicacao: isoDayOfBr(r.publicacao), html: r.texto,
-    colegiado: str(r.colegiado), sessao: str(r.sessao), descricao: str(r.descricao), envolvidos, raw: item,
-  };
+function toRecord(item: unknown): StfPublicationRecord {
+  try {
+    return readStfItem(item);
+  } catch (err) {
+    if (err instanceof StfItemError) throw fail('malformed', `STF answered an item Tramita cannot read: ${err.message}.`, { retryable: false });
+    throw err;
+  }
 }
 
 export class StfConnector implements StfGazetteSource {
@@ -87,11 +95,16 @@ export class StfConnector implements StfGazetteSource {
     const start = Date.parse(`${day}T00:00:00.000Z`) + BRASILIA_OFFSET_MS;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) throw new RangeError(`StfConnector.day: "${day}" is not yyyy-mm-dd`);
     const out: StfPublicationRecord[] = [];
+    let announced = 0;
     for (let pagina = 1; pagina <= MAX_PAGES; pagina++) {
       const body = { termo: '', processo: '', pagina, quantidade: this.#pageSize, data: start, dataFim: start + 86_400_000 - 1, tipoPesquisa: ['DIVULGACAO'], filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] } };
-      const page = this.#items(await this.#search(body, signal));
-      out.push(...page.map((item) => toRecord(item, day)));
-      if (page.length < this.#pageSize) return out;
+      const page = this.#page(await this.#search(body, signal));
+      // `total` is right on page 1 only (later pages and past the end say 0): kept from page 1.
+      if (pagina === 1) announced = page.total;
+      if (page.items.length === 0) return out;
+      out.push(...page.items.map(toRecord));
+      // A short page ends the day, unless page 1 announced more (a server that lowered its page size).
+      if (page.items.length < this.#pageSize && out.length >= announced) return out;
     }
     throw fail('malformed', `STF kept answering full pages for ${day} past ${MAX_PAGES} pages.`);
   }
@@ -100,10 +113,10 @@ export class StfConnector implements StfGazetteSource {
     await this.#http.close();
   }
 
-  #items(raw: UpstreamResponse): unknown[] {
-    const list = (this.#http.json(raw, '/publicacoes') as { publicacoes?: unknown } | null)?.publicacoes;
-    if (!Array.isArray(list)) throw fail('malformed', `STF answered without publicacoes ${detailOf(raw)}.`);
-    return list;
+  #page(raw: UpstreamResponse): { items: unknown[]; total: number } {
+    const body = this.#http.json(raw, '/publicacoes') as { publicacoes?: unknown; total?: unknown } | null;
+    if (!Array.isArray(body?.publicacoes)) throw fail('malformed', `STF answered without publicacoes ${detailOf(raw)}.`);
+    return { items: body.publicacoes, total: typeof body.total === 'number' ? body.total : 0 };
   }
 
   /** One search page; a 403 (the session died with the server's) gets one new handshake. */
@@ -142,7 +155,8 @@ export class StfConnector implements StfGazetteSource {
     const what = `STF answered HTTP ${raw.status} for ${path}`;
     if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw fail('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
     if (raw.status === 403) throw fail('unauthorized', `${what} ${detailOf(raw)}.`, { status: 403, retryable: false });
-    if (raw.status === 422) throw fail('malformed', `${what} (refused the query) ${detailOf(raw)}.`, { status: 422, retryable: false });
+    // The 422's messages are the API's own validation texts (capture stf-3.json), never data: quoted.
+    if (raw.status === 422) throw fail('malformed', `${what} (refused the query): ${refusalMessages(raw.body) ?? detailOf(raw)}`, { status: 422, retryable: false });
     throw fail('unavailable', `${what} ${detailOf(raw)}.`, { status: raw.status, retryable: false });
   }
 }

@@ -18,6 +18,7 @@ import * as m0015 from './0015_console.ts';
 import * as m0016 from './0016_compact_case_store.ts';
 import * as m0017 from './0017_clustered_movements.ts';
 import * as m0018 from './0018_listing_order_indexes.ts';
+import * as m0019 from './0019_stf_unpublished_days.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_compact_case_store': m0016,
   '0017_clustered_movements': m0017,
   '0018_listing_order_indexes': m0018,
+  '0019_stf_unpublished_days': m0019,
 };
