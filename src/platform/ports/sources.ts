@@ -103,7 +103,7 @@ export interface CaseMetadataSource {
 /** `input_too_long`: a language model refused the prompt as longer than its context (ports/model.ts). */
 /** `captcha`: the upstream answered a captcha page; Tramita never solves one (DESIGN.md), so it is a failure. */
 /** `too_large`: the answer's body crossed its source's size limit (TRAMITA_UPSTREAM_MAX_BYTES; sources/upstream-body.ts). */
-export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked' | 'input_too_long' | 'captcha' | 'too_large';
+export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked' | 'input_too_long' | 'captcha' | 'too_large' | 'anti_bot' | 'login';
 
 export class SourceError extends Error {
   readonly source: string;
