@@ -10,7 +10,7 @@
  * transaction registered by its owner because it holds the connection (the charges' group commit).
  */
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
-import { SqliteDialect, type Kysely, type QueryResult, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { SqliteDialect, type Driver, type Kysely, type QueryResult, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -72,10 +72,33 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 }
 
+/**
+ * Kysely's SQLite dialect, except that a transaction SQLite has already rolled back is not rolled back
+ * again. Some failures end the transaction inside SQLite itself (SQLITE_FULL, SQLITE_IOERR, an
+ * interrupted statement); Kysely's ROLLBACK would then fail with "no transaction is active", and that
+ * error would replace the one that says what happened (a full disk is a 503, db/outage.ts).
+ */
+class NodeSqliteDialect extends SqliteDialect {
+  readonly #connection: NodeSqliteDatabase;
+  constructor(connection: NodeSqliteDatabase) {
+    super({ database: async () => connection });
+    this.#connection = connection;
+  }
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const raw = this.#connection.raw;
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (c) => {
+      if (raw.isTransaction) await rollback(c);
+    };
+    return driver;
+  }
+}
+
 /** The dialect and its one connection, opened now (so synchronous access can be registered at once). */
 export function nodeSqliteDialect(file: string): { dialect: SqliteDialect; connection: NodeSqliteDatabase } {
   const connection = new NodeSqliteDatabase(file);
-  return { dialect: new SqliteDialect({ database: async () => connection }), connection };
+  return { dialect: new NodeSqliteDialect(connection), connection };
 }
 
 const roots = new WeakMap<Kysely<any>, NodeSqliteDatabase>();
