@@ -74,3 +74,11 @@ export function filter(req: FastifyRequest, name: string, pattern?: RegExp): str
 }
 
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Plans a person reads about by name: the price file's keys are identifiers (`padrao`), not words. */
+const PLAN_NAMES: Record<string, string> = { padrao: 'Padrão', sandbox: 'Sandbox', consulta: 'Consulta' };
+
+/** A plan's name for the console: the known ones in Portuguese, any other key with its first letter raised. */
+export function planName(plan: string): string {
+  return PLAN_NAMES[plan] ?? plan.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}

@@ -36,10 +36,7 @@ export async function patchRadar(m: RadarParts, radar: RadarsTable, body: PatchI
   return (await m.store.byId(radar.id))!;
 }
 
-/**
- * A change to a DESATIVADO radar. The registry has no code for it yet: INVALID_PARAMETER (400) until
- * a 422 `MONITOR_DEACTIVATED` is registered (then only this line changes).
- */
+/** A change to a DESATIVADO radar: 422 `MONITOR_DEACTIVATED` (its history stays readable). */
 export function deactivatedError(radar: RadarsTable): ApiError {
   return new ApiError('MONITOR_DEACTIVATED', `Radar ${radar.id} was deactivated at ${radar.desativado_em}: it can no longer be changed. Create a new radar.`, { id: radar.id, status: radar.status });
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { iso } from '../../../platform/clock.ts';
 import { brasiliaDay, brasiliaDayStart, formatReais } from '../../../platform/format.ts';
 import { csrfField, html, table, trusted, when, escapeHtml } from '../html.ts';
-import { sendPage, signedIn, type ConsoleParts } from '../parts.ts';
+import { planName, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 
 const DAYS = 30;
 const COLOURS = ['#0b5cad', '#c9541b', '#2e8b3e', '#8a3ec9', '#b08800', '#5b6474'];
@@ -37,7 +37,7 @@ export function overviewPage(app: FastifyInstance, m: ConsoleParts): void {
 <div class="numeros">
   <div>Saldo<strong>${formatReais(balance ?? 0)}</strong></div>
   <div>Gasto em ${DAYS} dias<strong>${formatReais(byType.reduce((sum, t) => sum + t.centavos, 0))}</strong></div>
-  <div>Plano<strong>${who.account.plan}</strong></div>
+  <div>Plano<strong>${planName(who.account.plan)}</strong></div>
 </div>
 <h2>Consumo por dia e por tipo de consulta</h2>
 <div class="grafico">${trusted(spendChart(days, spend, byType.map((t) => t.tipo)))}</div>
