@@ -40,6 +40,10 @@ export const telemetry = {
     name: 'tramita_upstream_requests_total', help: 'Requests to upstream sources by source and outcome: ok, client_error (4xx), rate_limited (429), server_error (5xx), timeout, network, aborted (the caller gave up: not a failure of the source).',
     labelNames: ['source', 'outcome'] as const, registers,
   }),
+  upstreamBodiesRefused: new Counter({
+    name: 'tramita_upstream_bodies_refused_total', help: 'Upstream answers refused while reading their body (sources/upstream-body.ts), by source and failure: too_large (over TRAMITA_UPSTREAM_MAX_BYTES), malformed (invalid encoding, absurd nesting, not JSON), timeout (silent past TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS). The request itself counts as ok in tramita_upstream_requests_total: its headers arrived.',
+    labelNames: ['source', 'failure'] as const, registers,
+  }),
   upstreamDuration: new Histogram({ name: 'tramita_upstream_request_duration_seconds', help: 'Time to an upstream\'s response headers, by source.', labelNames: ['source'] as const, buckets: REMOTE_BUCKETS, registers }),
   budgetRemaining: new Gauge({ name: 'tramita_upstream_budget_remaining', help: 'Requests left in the current minute of each source\'s budget in this process.', labelNames: ['source'] as const, registers }),
   budgetWaits: new Counter({ name: 'tramita_upstream_budget_waits_total', help: 'Requests that had to wait because the source\'s per-minute budget was spent.', labelNames: ['source'] as const, registers }),

@@ -112,6 +112,7 @@ export function bodyRefused(name: string, failure: string, message: string): voi
     source.lastFailureAt = Date.now();
     source.lastFailure = failure;
   }
+  telemetry.upstreamBodiesRefused.labels(name, failure).inc();
   log?.warn({ source: name, failure, err: { message } }, `upstream ${name}: answer refused (${failure})`);
 }
 
