@@ -921,13 +921,14 @@ export type GetDjeEleitoralPublicacoesByIdResponse = {
     /** Position of the matéria in its edition. */
     ordem: number;
     pagina: null | number;
+    /** yyyy-mm-dd: the matéria's `PUBLICAÇÃO EM` (usually the business day after the edition's); the edition's day where it prints none. */
     dataPublicacao: string;
     numeroProcesso: null | string;
     numeroCnjDigitos: null | string;
     classe: null | string;
     codigoClasse: null | string;
     partes: Array<{
-      /** REQUERENTE, RECORRIDO… as printed. */
+      /** INTERESSADO(A), RECORRIDO… as printed. */
       papel: string;
       nome: string;
     }>;
@@ -975,13 +976,14 @@ export type GetDjeEleitoralPublicacoesResponse = {
       /** Position of the matéria in its edition. */
       ordem: number;
       pagina: null | number;
+      /** yyyy-mm-dd: the matéria's `PUBLICAÇÃO EM` (usually the business day after the edition's); the edition's day where it prints none. */
       dataPublicacao: string;
       numeroProcesso: null | string;
       numeroCnjDigitos: null | string;
       classe: null | string;
       codigoClasse: null | string;
       partes: Array<{
-        /** REQUERENTE, RECORRIDO… as printed. */
+        /** INTERESSADO(A), RECORRIDO… as printed. */
         papel: string;
         nome: string;
       }>;

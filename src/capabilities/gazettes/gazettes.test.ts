@@ -132,7 +132,8 @@ test('DJE: last week\'s TSE editions (R$ 0,12), one downloaded as a real PDF, it
   assert.deepEqual([hit.tribunal, hit.edicao.id, hit.classe, hit.partes[0].nome], ['TSE', edition.id, materia.classe.replace(/ \(\d+\)$/, ''), materia.partes[0].nome]);
   const one = json(await get(acc, `/v1/dje-eleitoral/publicacoes/${encodeURIComponent(hit.id)}`)).data;
   assert.equal(one.id, hit.id);
-  assert.match(one.texto, /PROCESSO Nº/);
+  assert.match(one.texto, /PROCESSO : /);
+  assert.equal(one.dataPublicacao > edition.data, true, 'PUBLICAÇÃO EM: the business day after the edition');
   assert.deepEqual(await charged(acc), [12, 5, 5, 5]);
   assertError(await get(acc, '/v1/dje-eleitoral/publicacoes/TSE:1:1'), 404, 'PUBLICATION_NOT_FOUND');
   assertError(await get(acc, '/v1/dje-eleitoral/edicoes/TSE:1/pdf'), 404, 'EDITION_NOT_FOUND');

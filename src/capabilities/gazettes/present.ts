@@ -76,7 +76,7 @@ export function editionPath(id: string): string {
 
 export function electoralView(row: PublicationsTable, publicUrl: string | undefined) {
   const p = storedPublication(row);
-  const raw = (JSON.parse(row.raw) ?? {}) as { pagina?: unknown };
+  const raw = (JSON.parse(row.raw) ?? {}) as { pagina?: unknown; publicacao?: unknown };
   const [tribunal, numero, ordem] = p.id.split(':');
   const edicaoId = `${tribunal}:${numero}`;
   return {
@@ -85,7 +85,8 @@ export function electoralView(row: PublicationsTable, publicUrl: string | undefi
     edicao: { id: edicaoId, numero: Number(numero), data: p.dataDisponibilizacao, link_pdf: `${publicUrl ?? ''}${editionPath(edicaoId)}/pdf` },
     ordem: Number(ordem),
     pagina: typeof raw.pagina === 'number' ? raw.pagina : null,
-    dataPublicacao: p.dataDisponibilizacao,
+    // The matéria's `PUBLICAÇÃO EM :`; the edition's day where it printed none.
+    dataPublicacao: typeof raw.publicacao === 'string' ? raw.publicacao : p.dataDisponibilizacao,
     numeroProcesso: p.numeroCnj ? formatCnj(p.numeroCnj) : null,
     numeroCnjDigitos: p.numeroCnj,
     classe: p.classe?.nome ?? null,

@@ -165,11 +165,16 @@ test('the TJRJ harvest reads every debtor entity\'s order, both regimes, page by
     assert.ok(expected.length > 100, 'more than one page for the biggest entity');
     await h2.runJobs();
     const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'tjrj').execute();
-    assert.deepEqual(rows.map((r) => r.numero).sort(), expected.map((p) => String(p.NumeroPrecatorio)).sort());
+    // `2019.01001-3 (2018.01001-7)` is precatório 2019.01001-3; `1º` is order 1; the saldo `R$ …` the value, null once paid.
+    const numero = (p: Record<string, unknown>) => String(p.NumeroPrecatorio).replace(/ \(.*$/, '');
+    assert.deepEqual(rows.map((r) => r.numero).sort(), expected.map(numero).sort());
     const first = expected[0];
-    const row = rows.find((r) => r.numero === first.NumeroPrecatorio)!;
-    assert.deepEqual([row.tribunal, row.ordem, row.ano_orcamento, row.natureza, row.valor_centavos, row.ente_devedor, row.numero_processo],
-      ['TJRJ', first.Ordem, first.AnoOrcamento, first.Natureza, Math.round(Number(first.SaldoAtualizado) * 100), first.EntidadeDevedora, first.NumeroProcesso]);
+    const row = rows.find((r) => r.numero === numero(first))!;
+    const centavos = (reais: unknown) => (reais === null ? null : Number(String(reais).replace(/\D/g, '')));
+    assert.deepEqual([row.tribunal, row.ordem, row.ano_orcamento, row.natureza, row.situacao, row.valor_centavos, row.ente_devedor, row.numero_processo],
+      ['TJRJ', 1, first.Orcamento, first.Natureza, first.SituacaoTratada, centavos(first.SaldoFormatado), first.EntidadeDevedora, null]);
+    const paid = expected.find((p) => p.SaldoFormatado === null)!;
+    assert.equal(rows.find((r) => r.numero === numero(paid))!.valor_centavos, null, 'paid: no saldo');
 
     const acc = await h2.createAccount({ credits: 1000 });
     const listed = json(await h2.inject({ method: 'GET', url: `/v1/precatorios?tribunal=TJRJ&ente=${encodeURIComponent('niterói')}&ano=2019&limit=3`, headers: acc.headers })).data.items;

@@ -1,18 +1,19 @@
 /**
  * The TJRJ precatório harvest, `precatorios.tjrj` (issue 17, wave2.md §G), when
  * TRAMITA_PRECATORIOS_TJRJ is on: every debtor entity's chronological payment order, both regimes,
- * page by page, stored as records of source `tjrj`. The items' keys were never captured, so each
- * item is read like a line of an imported list: its keys, split where the case changes
- * (`SaldoAtualizado` → "Saldo Atualizado"), are the header matched by rows.ts's aliases, its values
- * the fields; an item that does not read is counted and logged with the reason, never stored half.
- * A failing entity is a warning and the others go on; the whole list is read again the next day.
+ * page by page, stored as records of source `tjrj`. The connector reads each item by its keys
+ * (TjrjPrecatorio); its values are checked as a list's line is (rows.ts: ordinal `2º`, amounts
+ * `R$ …`, the year): the precatório's number is `NumeroPrecatorio` up to its parenthesis, the value the
+ * saldo (null once paid). An item that does not read is counted and logged with the reason, never
+ * stored half. A failing entity is a warning and the others go on; the whole list is read again the
+ * next day.
  */
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import type { DebtorEntity } from '../../platform/ports/tjrj.ts';
+import type { DebtorEntity, TjrjPrecatorio } from '../../platform/ports/tjrj.ts';
 import type { Services } from '../../platform/services.ts';
-import { headerMap, RowError, rowOf } from './rows.ts';
+import { RowError, rowOf, type PrecatorioRow } from './rows.ts';
 import { precatorioRecord, upsertPrecatorios } from './store.ts';
 
 export const TJRJ_HARVEST_JOB = 'precatorios.tjrj';
@@ -21,8 +22,18 @@ const PAGE_SIZE = 100;
 /** A runaway list (a page that never shrinks) stops here. */
 const MAX_PAGES = 2_000;
 
-const headerOf = (key: string) => key.replace(/([a-zà-ú])([A-Z])/g, '$1 $2').replace(/_/g, ' ');
-const fieldOf = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+/** The item's fields in the order of FIELDS, as rowOf reads a line. */
+const FIELDS = ['numero', 'numeroProcesso', 'enteDevedor', 'natureza', 'anoOrcamento', 'ordem', 'situacao', 'valorCentavos', 'credorDocumento'] as const;
+const FIELD_MAP = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<(typeof FIELDS)[number], number>;
+
+/** `2009.01792-1 (2009.01475-2)` is precatório 2009.01792-1. */
+export function tjrjRow(p: TjrjPrecatorio): PrecatorioRow {
+  const line: Record<(typeof FIELDS)[number], string> = {
+    numero: p.numeroPrecatorio.replace(/\s*\(.*$/, ''), numeroProcesso: '', enteDevedor: p.entidadeDevedora ?? '', natureza: p.natureza ?? '',
+    anoOrcamento: p.orcamento === null ? '' : String(p.orcamento), ordem: p.ordemPagamento ?? '', situacao: p.situacao ?? '', valorCentavos: p.saldo ?? '', credorDocumento: '',
+  };
+  return rowOf(FIELDS.map((f) => line[f]), FIELD_MAP);
+}
 
 export interface TjrjHarvest { entidades: number; registros: number; rejeitados: number; falhas: number }
 
@@ -68,12 +79,13 @@ async function harvestEntity(s: Services, entity: DebtorEntity): Promise<{ regis
   const out = { registros: 0, rejeitados: 0, motivo: null as string | null };
   for (const regime of ['O', 'E'] as const) {
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const items = await s.sources.tjrj.orderPage(entity.id, regime, page, PAGE_SIZE);
+      const { precatorios: items, unread } = await s.sources.tjrj.orderPage(entity.id, regime, page, PAGE_SIZE);
       const records = [];
+      out.rejeitados += unread.length;
+      out.motivo ??= unread[0] ?? null;
       for (const item of items) {
         try {
-          const keys = Object.keys(item);
-          const row = rowOf(keys.map((k) => fieldOf(item[k])), headerMap(keys.map(headerOf)));
+          const row = tjrjRow(item);
           records.push(precatorioRecord({ ...row, enteDevedor: row.enteDevedor ?? entity.nome }, origin, (d) => s.secrets.fingerprint(d)));
         } catch (err) {
           if (!(err instanceof RowError)) throw err;
@@ -83,7 +95,7 @@ async function harvestEntity(s: Services, entity: DebtorEntity): Promise<{ regis
       }
       await upsertPrecatorios(s.db, records);
       out.registros += records.length;
-      if (items.length < PAGE_SIZE) break;
+      if (items.length + unread.length < PAGE_SIZE) break;
     }
   }
   return out;

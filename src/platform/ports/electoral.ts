@@ -36,20 +36,23 @@ export interface ElectoralPublicationRecord {
   id: string;
   tribunal: string;
   edicao: number;
-  /** yyyy-mm-dd: the edition's day. */
+  /** yyyy-mm-dd: the edition's day (its disponibilização). */
   data: string;
+  /** yyyy-mm-dd: the matéria's `PUBLICAÇÃO EM :` (the next business day, as the DJE prints it); null when not printed. */
+  publicacao: string | null;
   /** 1-based position of the matéria in its edition. */
   ordem: number;
   /** 1-based PDF page where the matéria starts. */
   pagina: number;
   /** 20 digits, or null when the matéria names no CNJ number. */
   numeroCnj: string | null;
-  /** e.g. `REGISTRO DE CANDIDATURA`, as printed. */
+  /** Name and TPU code as the heading prints them, `CUMPRIMENTO DE SENTENÇA (156)` (name in full from the `PROCESSO :` line). */
   classe: string | null;
   /** The matéria's plain text, as extracted from the PDF. */
   texto: string;
-  /** Parties as printed (`REQUERENTE: NOME`): role and name. */
+  /** Parties as printed (`INTERESSADO(A) : NOME`): role and name, each once. */
   partes: { papel: string; nome: string }[];
+  /** One per registration printed (both notations, `(30865/PA)` and `OAB/PA26585-A`), each once; a lawyer without one once, `oab` null. */
   advogados: ElectoralLawyer[];
   /** What the PDF gave for this matéria (RAW webhooks, audits). */
   raw: unknown;

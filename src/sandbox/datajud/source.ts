@@ -45,11 +45,17 @@ function movementOrgaoName(nome: string): string {
   return m ? `GAB. ${m[1]} (Des. Federal ${m[2]})` : nome;
 }
 
+/**
+ * Keys in the real documents' orders (datajud/parity.test.ts): with an órgão, `codigo, dataHora, nome,
+ * [complementosTabelados,] orgaoJulgador` (TRF4's capture); without, `[complementosTabelados,] codigo,
+ * nome, dataHora` (the wiki's TRF1 example); a complement as `codigo, valor, nome, descricao`.
+ */
 function renderMovement(m: Movement, orgao: Orgao | null): Record<string, unknown> {
-  const out: Record<string, unknown> = { codigo: m.type.codigo, nome: m.type.nome, dataHora: new Date(m.at).toISOString() };
-  if (m.type.complemento) out.complementosTabelados = [{ ...m.type.complemento }];
-  if (orgao) out.orgaoJulgador = { codigo: String(orgao.codigo), nome: movementOrgaoName(orgao.nome) };
-  return out;
+  const c = m.type.complemento;
+  const complementos = c ? { complementosTabelados: [{ codigo: c.codigo, valor: c.valor, nome: c.nome, descricao: c.descricao }] } : {};
+  const dataHora = new Date(m.at).toISOString();
+  if (!orgao) return { ...complementos, codigo: m.type.codigo, nome: m.type.nome, dataHora };
+  return { codigo: m.type.codigo, dataHora, nome: m.type.nome, ...complementos, orgaoJulgador: { codigo: String(orgao.codigo), nome: movementOrgaoName(orgao.nome) } };
 }
 
 export function renderSource(ref: InstanceRef, profile: CourtProfile, view: InstanceView): Record<string, unknown> {

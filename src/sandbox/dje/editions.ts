@@ -18,13 +18,18 @@ export const DJE_COURTS: readonly string[] = ['TSE', ...UFS.map((uf) => `TRE-${u
 
 export interface DjeLawyer {
   nome: string;
-  /** `OAB/SP 123.456`, as the gazettes print it. */
+  /** The registration, canonical (`SP123456`, `PA26585A`); the PDF prints it in the DJE's two notations (pdf.ts). */
   oab: string | null;
 }
 
 export interface DjeMateria {
   numeroCnj: string;
+  /** Name and TPU code, `REGISTRO DE CANDIDATURA (11532)`. */
   classe: string;
+  /** The class's abbreviation in the index of processes (`RCand`). */
+  sigla: string;
+  /** Where the process comes from, as `PROCESSO :` ends (`Belém - PA`). */
+  origem: string;
   partes: { papel: string; nome: string; advogados: DjeLawyer[] }[];
   texto: string;
 }
@@ -39,12 +44,19 @@ export interface DjeEdition {
 }
 
 const CLASSES = [
-  { nome: 'REGISTRO DE CANDIDATURA (11532)', papeis: ['REQUERENTE', 'IMPUGNANTE'] },
-  { nome: 'PRESTAÇÃO DE CONTAS ELEITORAIS (12193)', papeis: ['PRESTADOR DE CONTAS', 'INTERESSADO'] },
-  { nome: 'REPRESENTAÇÃO (11541)', papeis: ['REPRESENTANTE', 'REPRESENTADO'] },
-  { nome: 'RECURSO ELEITORAL (11548)', papeis: ['RECORRENTE', 'RECORRIDO'] },
-  { nome: 'DIREITO DE RESPOSTA (12625)', papeis: ['REQUERENTE', 'REQUERIDO'] },
+  { nome: 'REGISTRO DE CANDIDATURA (11532)', sigla: 'RCand', papeis: ['REQUERENTE', 'IMPUGNANTE'] },
+  { nome: 'PRESTAÇÃO DE CONTAS ELEITORAIS (12193)', sigla: 'PCE', papeis: ['PRESTADOR DE CONTAS', 'INTERESSADO(A)'] },
+  { nome: 'REPRESENTAÇÃO (11541)', sigla: 'Rp', papeis: ['REPRESENTANTE', 'REPRESENTADO(A)'] },
+  { nome: 'RECURSO ELEITORAL (11548)', sigla: 'REl', papeis: ['RECORRENTE', 'RECORRIDO'] },
+  { nome: 'CUMPRIMENTO DE SENTENÇA (156)', sigla: 'CumSen', papeis: ['EXEQUENTE', 'EXECUTADO(A)'] },
 ] as const;
+/** Each court's seat, as `PROCESSO : … (Belém - PA)` ends. */
+const CAPITALS: Record<string, string> = {
+  AC: 'Rio Branco', AL: 'Maceió', AP: 'Macapá', AM: 'Manaus', BA: 'Salvador', CE: 'Fortaleza', DF: 'Brasília', ES: 'Vitória', GO: 'Goiânia',
+  MA: 'São Luís', MT: 'Cuiabá', MS: 'Campo Grande', MG: 'Belo Horizonte', PA: 'Belém', PB: 'João Pessoa', PR: 'Curitiba', PE: 'Recife', PI: 'Teresina',
+  RJ: 'Rio de Janeiro', RN: 'Natal', RS: 'Porto Alegre', RO: 'Porto Velho', RR: 'Boa Vista', SC: 'Florianópolis', SP: 'São Paulo', SE: 'Aracaju', TO: 'Palmas',
+};
+const seatOf = (tribunal: string) => (tribunal === 'TSE' ? 'Brasília - DF' : `${CAPITALS[tribunal.slice(4)]} - ${tribunal.slice(4)}`);
 const DECISOES = [
   'Ante o exposto, DEFIRO o pedido de registro de candidatura.',
   'Julgo APROVADAS as contas, com ressalvas, nos termos do art. 74, II, da Res.-TSE nº 23.607/2019.',
@@ -71,7 +83,8 @@ export function electoralCnj(rng: Random, tribunal: string): string {
   return `${seq}${cnjCheckDigits(seq, year, '6', tr, origin)}${year}6${tr}${origin}`;
 }
 
-const oabText = (l: Lawyer): string | null => (l.oab ? `OAB/${l.oab.uf} ${Number(l.oab.numero).toLocaleString('pt-BR')}` : null);
+/** Some registrations carry a letter (`PA26585A`), as in the real edition (one in five here, by number). */
+const oabOf = (l: Lawyer): string | null => (l.oab ? `${l.oab.uf}${Number(l.oab.numero)}${Number(l.oab.numero) % 5 === 0 ? 'A' : ''}` : null);
 
 export class DjeGazette {
   readonly #dataset: SandboxDataset;
@@ -106,7 +119,7 @@ export class DjeGazette {
   }
 
   /** Publishes an extra edition today with one matéria naming `parte` and a lawyer with `oab` (`{uf, numero}`). */
-  publishExtra(tribunal: string, o: { parte?: string; advogado?: string; oab?: { uf: string; numero: string } }): DjeEdition {
+  publishExtra(tribunal: string, o: { parte?: string; advogado?: string; oab?: { uf: string; numero: string; suffix?: string } }): DjeEdition {
     if (!DJE_COURTS.includes(tribunal)) throw new RangeError(`dje: unknown tribunal "${tribunal}" (TSE or TRE-<UF>)`);
     // Today as the gazette dates it: the day in Brasília.
     const day = brasiliaDayOf(this.#dataset.now());
@@ -114,7 +127,7 @@ export class DjeGazette {
     const list = this.#extras.get(key) ?? [];
     const numero = EXTRA_BASE + (day - NUMBERING_EPOCH) * 10 + list.length;
     const rng = new Random('dje-extra', this.#dataset.seed, tribunal, day, list.length);
-    const lawyer = { nome: o.advogado ?? 'ADVOGADA DE TESTE FICTÍCIA', oab: o.oab ? `OAB/${o.oab.uf} ${Number(o.oab.numero).toLocaleString('pt-BR')}` : null };
+    const lawyer = { nome: o.advogado ?? 'ADVOGADA DE TESTE FICTÍCIA', oab: o.oab ? `${o.oab.uf}${Number(o.oab.numero)}${o.oab.suffix ?? ''}` : null };
     const materia = this.#materia(rng, tribunal, day, { nome: o.parte ?? 'PARTE DE TESTE FICTÍCIA', lawyers: [lawyer] });
     const edition: DjeEdition = { tribunal, numero, day, extra: true, materias: [materia] };
     list.push(edition);
@@ -132,7 +145,7 @@ export class DjeGazette {
     const people = this.#dataset.people;
     const materias = Array.from({ length: rng.int(3, 8) }, () => {
       const p = people[rng.skewedIndex(people.length, 2)];
-      return this.#materia(rng, tribunal, day, { nome: p.nome.toUpperCase(), lawyers: p.lawyers.slice(0, 2).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabText(l) })) }, people[rng.skewedIndex(people.length, 2)]);
+      return this.#materia(rng, tribunal, day, { nome: p.nome.toUpperCase(), lawyers: p.lawyers.slice(0, 2).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })) }, people[rng.skewedIndex(people.length, 2)]);
     });
     return { tribunal, numero: day - NUMBERING_EPOCH, day, extra: false, materias };
   }
@@ -140,8 +153,8 @@ export class DjeGazette {
   #materia(rng: Random, tribunal: string, day: number, first: { nome: string; lawyers: DjeLawyer[] }, other?: Person): DjeMateria {
     const classe = rng.pick(CLASSES);
     const partes: DjeMateria['partes'] = [{ papel: classe.papeis[0], nome: first.nome, advogados: first.lawyers }];
-    if (other) partes.push({ papel: classe.papeis[1], nome: other.nome.toUpperCase(), advogados: other.lawyers.slice(0, 1).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabText(l) })) });
+    if (other) partes.push({ papel: classe.papeis[1], nome: other.nome.toUpperCase(), advogados: other.lawyers.slice(0, 1).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })) });
     const texto = `${rng.pick(DECISOES)} Publique-se. ${tribunal === 'TSE' ? 'Brasília' : tribunal.slice(4)}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`;
-    return { numeroCnj: formatCnj(electoralCnj(rng, tribunal)), classe: classe.nome, partes, texto };
+    return { numeroCnj: formatCnj(electoralCnj(rng, tribunal)), classe: classe.nome, sigla: classe.sigla, origem: seatOf(tribunal), partes, texto };
   }
 }

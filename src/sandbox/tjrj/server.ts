@@ -1,12 +1,15 @@
 /**
  * The simulated TJRJ precatório API under `<sandbox>/tjrj` (wave2.md §G): `GET /entDev` (a tree of
  * debtor entities) and `GET /ordemPagamento?idEntidadeDevedora=&ordemPagamento=2&pagina=&regimeEntidade=&tamanhoPagina=`
- * → `{Resultado: {Precatorios: [...]}}`, pages of each entity's chronological order under its own
- * regime (the other regime's list is empty). Entities are real public bodies; every precatório is
- * fictitious (numbers, processes, amounts), deterministic from the seed. The item keys are the
- * columns TJRJ's page shows (the API's own were never captured). Faults: upstream `tjrj`.
+ * → `{Resultado: {Total, Precatorios: [...]}}`, pages of each entity's chronological order under its
+ * own regime (the other regime's list is empty). The items have TJRJ's own keys in the order of its
+ * application code (issue 30; no raw answer captured): `OrdemPagamento` `2º`, `EntidadeDevedora`,
+ * `NumeroPrecatorio` `2009.01792-1 (2009.01475-2)`, `SituacaoTratada`, `Natureza`, `DataProtocolo`,
+ * `Orcamento`, `ValorHistoricoFormatado` and `SaldoFormatado` (`R$ …`, null once paid); held so by
+ * tjrj/parity.test.ts. Entities are real public bodies; every precatório is fictitious (numbers,
+ * amounts), deterministic from the seed. Faults: upstream `tjrj`.
  */
-import { cnjCheckDigits } from '../../platform/identifiers/cnj.ts';
+import { formatReais } from '../../platform/format.ts';
 import { jsonResponse, type SimRequest, type SimResponse } from '../http.ts';
 import { Random } from '../data/prng.ts';
 
@@ -18,8 +21,10 @@ const ENTITIES: readonly Entity[] = [
   { IdEntidade: 3, IdEntidadePai: null, EntidadeDevedora: 'MUNICÍPIO DE NITERÓI', regime: 'O', quantidade: 25 },
   { IdEntidade: 4, IdEntidadePai: null, EntidadeDevedora: 'MUNICÍPIO DE PETRÓPOLIS', regime: 'O', quantidade: 0 },
 ];
-const NATUREZAS = ['Alimentar', 'Comum'];
+const NATUREZAS = ['Alimentícia', 'Comum'];
 const SITUACOES = ['Aguardando pagamento', 'Pago parcialmente', 'Em processamento'];
+/** `dd/mm/aaaa`: DataProtocolo's spelling is not on record; TJRJ formats every other value for display. */
+const brDate = (y: number, m: number, d: number) => `${String(d).padStart(2, '0')}/${String(m).padStart(2, '0')}/${y}`;
 
 export class TjrjPrecatorios {
   readonly #seed: number;
@@ -42,13 +47,15 @@ export class TjrjPrecatorios {
       const rng = new Random('tjrj', this.#seed, id);
       list = Array.from({ length: entity.quantidade }, (_, i) => {
         const ano = 2019 + Math.floor(i / 10);
-        const seq = String(rng.int(1_000_000, 9_999_999));
-        const numeroProcesso = `${seq}${cnjCheckDigits(seq, String(ano - 3), '8', '19', '0001')}${ano - 3}8190001`;
-        const historico = rng.int(5_000_00, 900_000_00) / 100;
+        const numero = (y: number, n: number) => `${y}.${String(n).padStart(5, '0')}-${rng.int(0, 9)}`;
+        const historico = rng.int(5_000_00, 900_000_00);
+        const pago = rng.chance(0.1);
         return {
-          Ordem: i + 1, NumeroPrecatorio: `${ano}.${String(id * 1000 + i + 1).padStart(5, '0')}-${rng.int(0, 9)}`, NumeroProcesso: numeroProcesso,
-          Situacao: rng.pick(SITUACOES), Natureza: rng.pick(NATUREZAS), AnoOrcamento: ano, ValorHistorico: historico,
-          SaldoAtualizado: Math.round(historico * (1 + rng.int(5, 60) / 100) * 100) / 100, EntidadeDevedora: entity.EntidadeDevedora,
+          OrdemPagamento: `${i + 1}º`, EntidadeDevedora: entity.EntidadeDevedora,
+          NumeroPrecatorio: `${numero(ano - 1, id * 1000 + i + 1)} (${numero(ano - 2, id * 1000 + i + 1)})`,
+          SituacaoTratada: pago ? 'Pago' : rng.pick(SITUACOES), Natureza: rng.pick(NATUREZAS), DataProtocolo: brDate(ano - 2, rng.int(1, 12), rng.int(1, 28)),
+          Orcamento: ano, ValorHistoricoFormatado: formatReais(historico),
+          SaldoFormatado: pago ? null : formatReais(Math.round(historico * (1 + rng.int(5, 60) / 100))),
         };
       });
       this.#lists.set(id, list);
@@ -68,7 +75,7 @@ export function tjrjHandler(data: TjrjPrecatorios) {
       const entity = data.entities().find((e) => e.IdEntidade === id);
       const all = entity && entity.regime === req.query.get('regimeEntidade') && ordem === 2 ? data.list(id) : [];
       const size = Math.min(tamanho, 100);
-      return jsonResponse(200, { Resultado: { Precatorios: all.slice((pagina - 1) * size, pagina * size), TotalRegistros: all.length } });
+      return jsonResponse(200, { Resultado: { Total: all.length, Precatorios: all.slice((pagina - 1) * size, pagina * size) } });
     }
     return jsonResponse(404, { Message: 'não encontrado' });
   };

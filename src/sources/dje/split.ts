@@ -1,21 +1,44 @@
 /**
  * The matérias of an electoral edition, read from its PDF (pdfjs-dist): the text of each page, line by
- * line, cut wherever a line opens a matéria. The DJE's matérias open with the process number, written
- * `PROCESSO Nº 0600123-45.2024.6.26.0001` or `<CLASSE> (<código>) Nº 0600123-…` (wave2.md §C; electoral
- * numbers have J=6). What precedes the first heading (the masthead) is no matéria. Inside a matéria,
- * `CLASSE:` gives the class, `ADVOGADO(A):` lines the lawyers (name, then the OAB in any spelling) and
- * other `PAPEL: NOME` lines the parties.
+ * line, cut wherever a line opens a matéria. The layout is the real one (DJE/TRE-PA 2026 nº 223,
+ * reference/upstream/real/tse-1.md, README §7):
+ *
+ *     CUMPRIMENTO DE SENTENÇA(156) Nº 0600270-39.2024.6.14.0000        <- opens the matéria
+ *     PUBLICAÇÃO EM : 02/10/2026
+ *     PROCESSO : 0600270-39.2024.6.14.0000 CUMPRIMENTO DE SENTENÇA (Belém - PA)
+ *     RELATOR : …            FISCAL DA LEI : …
+ *     INTERESSADO(A) : NAME
+ *     ADVOGADO : NAME (30865/PA)
+ *     …the body, which repeats the parties as `ADVOGADO(A): NAME - OAB/PA26585-A`, then the decision
+ *
+ * and, after the last matéria, the indexes (`Índice de Advogados`, `de Partes`, `de Processos`, `de
+ * Datas de Publicação`), whose lines repeat the headings and are no matérias: reading stops at the first.
+ * A `PROCESSO : <CNJ>` (or `PROCESSO Nº <CNJ>`) line opens a matéria only when it does not repeat the
+ * number of the one just opened. What precedes the first heading (masthead, sumário) is no matéria.
+ * Lawyers come in two notations in one matéria, the header's without the registration's letter
+ * (`26585/PA`) and the body's with it (`OAB/PA26585-A`): every registration is kept once (each is its
+ * own, oab.ts), parties once per role and name.
  */
-import { parseOab } from '../../platform/identifiers/oab.ts';
+import { isoDayOfBr } from '../../platform/format.ts';
+import { parseOabList } from '../../platform/identifiers/oab.ts';
 import type { ElectoralEditionRecord, ElectoralLawyer, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
+import { foldText } from '../../platform/text.ts';
 
 const CNJ = String.raw`(\d{7}-\d{2}\.\d{4}\.6\.\d{2}\.\d{4})`;
-const HEADINGS = [new RegExp(`^PROCESSO\\s*(?:N[º°o.]*)?\\s*:?\\s*${CNJ}`, 'i'), new RegExp(`^[A-ZÀ-Ü][A-ZÀ-Ü ]+\\(\\d+\\)\\s*N[º°o.]*\\s*${CNJ}`)];
-const LABEL = /^([A-ZÀ-Ü][A-ZÀ-Ü ()/]{1,40}):\s*(.+)$/;
+const UPPER = 'A-ZÀ-Ý';
+/** The whole line `CLASSE(código) Nº <CNJ>`; the body's `CLASSE (156) nº: <CNJ>.` is not one. */
+const CLASS_HEADING = new RegExp(`^([${UPPER}][${UPPER} ]*?)\\s?\\((\\d+)\\)\\s*N[º°]\\s*${CNJ}$`);
+/** `PROCESSO : <CNJ> <CLASSE> (Cidade - UF)` or `PROCESSO Nº <CNJ>`. */
+const PROCESS_LINE = new RegExp(`^PROCESSO\\s*(?::|N[º°o.]+\\s*:?)\\s*${CNJ}\\s*(.*)$`);
+const INDEX_HEADING = /^ÍNDICE DE (ADVOGADOS|PARTES|PROCESSOS|DATAS DE PUBLICAÇÃO)$/i;
+const LABEL = new RegExp(`^([${UPPER}][${UPPER} ()/]{1,40}?)\\s*:\\s*(.+)$`);
 const LAWYER_LABEL = /^ADVOGAD[OA]S?(?:\s*\(A\))?$/;
-const OAB_TEXT = /OAB\s*[/:-]?\s*[A-Z]{2}\s*(?:N[º°.]\s*)?[\d.]+(?:-?[A-Z])?|[\d.]+(?:-?[A-Z])?\s*\/\s*[A-Z]{2}\b/i;
+/** The header's `NAME (30865/PA)`: registrations in a trailing parenthesis. */
+const PAREN_OABS = /^(.*?)\s*\(([^()]*\d[^()]*)\)\s*$/;
+/** The body's `NAME - OAB/PA26585-A`, and any `OAB/UF n` or `n/UF` inside a line. */
+const OAB_TEXT = /OAB\s*[/:-]?\s*[A-Z]{2}\s*(?:N[º°.]\s*)?[\d.]+(?:-?[A-Z](?![A-Za-z]))?|[\d.]+(?:-?[A-Z])?\s*\/\s*[A-Z]{2}(?![A-Za-z])/;
 /** Roles printed that are not parties. */
-const NOT_PARTIES = new Set(['CLASSE', 'PROCESSO', 'RELATOR', 'RELATORA', 'ASSUNTO', 'ORIGEM', 'JUIZ', 'JUIZA', 'FISCAL DA LEI']);
+const NOT_PARTIES = new Set(['CLASSE', 'PROCESSO', 'RELATOR', 'RELATORA', 'RELATOR(A)', 'ASSUNTO', 'ORIGEM', 'JUIZ', 'JUIZA', 'JUÍZA', 'JUIZ(A)', 'FISCAL DA LEI', 'PUBLICAÇÃO EM', 'PROCURADORIA']);
 
 export interface PdfLine {
   page: number;
@@ -49,60 +72,91 @@ export async function pdfLines(bytes: Uint8Array): Promise<PdfLine[]> {
   }
 }
 
-function headingNumber(line: string): string | null {
-  for (const h of HEADINGS) {
-    const m = h.exec(line);
-    if (m) return m[1];
-  }
-  return null;
-}
-
-function lawyerOf(value: string): ElectoralLawyer {
-  const oabText = OAB_TEXT.exec(value);
-  let oab: ElectoralLawyer['oab'] = null;
-  if (oabText) {
-    try {
-      const o = parseOab(oabText[0]);
-      oab = { uf: o.uf, numero: o.numero + (o.suffix ?? '') };
-    } catch {
-      oab = null;
+/** The lawyers one `ADVOGADO` value names: one per registration printed, or one without. */
+function lawyersOf(value: string): ElectoralLawyer[] {
+  const paren = PAREN_OABS.exec(value);
+  const listed = paren ? parseOabList(paren[2]).oabs : [];
+  let nome = paren && listed.length > 0 ? paren[1] : value;
+  let oabs = listed;
+  if (oabs.length === 0) {
+    const text = OAB_TEXT.exec(value);
+    if (text) {
+      oabs = parseOabList(text[0]).oabs;
+      nome = value.slice(0, text.index);
     }
   }
-  const nome = (oabText ? value.slice(0, oabText.index) : value).replace(/[\s\-–(,]+$/, '').trim();
-  return { nome, oab };
+  nome = nome.replace(/[\s\-–(,]+$/, '').trim();
+  return oabs.length === 0 ? [{ nome, oab: null }] : oabs.map((o) => ({ nome, oab: { uf: o.uf, numero: `${o.numero}${o.suffix ?? ''}` } }));
+}
+
+interface Open {
+  numero: string;
+  page: number;
+  /** The heading's class and TPU code (`CUMPRIMENTO DE SENTENÇA`, `156`), when it printed them. */
+  heading: { classe: string; codigo: string } | null;
+  lines: string[];
+}
+
+/** What one matéria's lines say: class, publication day, parties and lawyers, each once. */
+function readMateria(m: Open) {
+  let classe: string | null = null;
+  let publicacao: string | null = null;
+  const partes = new Map<string, { papel: string; nome: string }>();
+  const advogados = new Map<string, ElectoralLawyer>();
+  for (const l of m.lines.slice(1)) {
+    const process = PROCESS_LINE.exec(l);
+    if (process && process[1] === m.numero) {
+      // `… CUMPRIMENTO DE SENTENÇA (Belém - PA)`: the class in full (a heading may wrap a long one).
+      const printed = process[2].replace(/\s*\([^()]*\)\s*$/, '').trim();
+      if (printed && !classe) classe = printed;
+      continue;
+    }
+    const label = LABEL.exec(l);
+    if (!label) continue;
+    const [, role, value] = label;
+    if (role === 'CLASSE') classe ??= value.trim();
+    else if (role === 'PUBLICAÇÃO EM') publicacao ??= isoDayOfBr(value.trim());
+    else if (LAWYER_LABEL.test(role)) {
+      for (const a of lawyersOf(value)) {
+        const key = a.oab ? `${a.oab.uf}${a.oab.numero}` : `?${foldText(a.nome)}`;
+        if (!advogados.has(key)) advogados.set(key, a);
+      }
+    } else if (!NOT_PARTIES.has(role)) {
+      const key = `${role}|${foldText(value)}`;
+      if (!partes.has(key)) partes.set(key, { papel: role, nome: value.trim() });
+    }
+  }
+  if (m.heading) classe = `${classe && foldText(classe).endsWith(foldText(m.heading.classe)) ? classe : m.heading.classe} (${m.heading.codigo})`;
+  return { classe, publicacao, partes: [...partes.values()], advogados: [...advogados.values()] };
 }
 
 /** The matérias of `lines` (an edition's text). */
 export function splitMaterias(edition: ElectoralEditionRecord, lines: readonly PdfLine[]): ElectoralPublicationRecord[] {
   const out: ElectoralPublicationRecord[] = [];
-  let current: { numero: string; page: number; lines: string[] } | null = null;
+  let current = null as Open | null;
   const flush = () => {
     if (!current) return;
     const ordem = out.length + 1;
-    let classe: string | null = null;
-    const partes: { papel: string; nome: string }[] = [];
-    const advogados: ElectoralLawyer[] = [];
-    for (const l of current.lines.slice(1)) {
-      const m = LABEL.exec(l);
-      if (!m) continue;
-      const label = m[1].trim();
-      if (label === 'CLASSE') classe = m[2].trim();
-      else if (LAWYER_LABEL.test(label)) advogados.push(lawyerOf(m[2]));
-      else if (!NOT_PARTIES.has(label)) partes.push({ papel: label, nome: m[2].trim() });
-    }
+    const { classe, publicacao, partes, advogados } = readMateria(current);
     const texto = current.lines.join('\n');
     out.push({
-      id: `${edition.tribunal}:${edition.numero}:${ordem}`, tribunal: edition.tribunal, edicao: edition.numero, data: edition.data, ordem, pagina: current.page,
+      id: `${edition.tribunal}:${edition.numero}:${ordem}`, tribunal: edition.tribunal, edicao: edition.numero, data: edition.data, publicacao, ordem, pagina: current.page,
       numeroCnj: current.numero.replace(/\D/g, ''), classe, texto, partes, advogados,
-      raw: { edicao: edition.numero, tribunal: edition.tribunal, pagina: current.page, texto },
+      raw: { edicao: edition.numero, tribunal: edition.tribunal, pagina: current.page, publicacao, texto },
     });
+    current = null;
   };
-  for (const line of lines) {
-    const numero = headingNumber(line.text);
-    if (numero) {
+  for (const { text, page } of lines) {
+    if (INDEX_HEADING.test(text)) break;
+    const heading = CLASS_HEADING.exec(text);
+    const process = heading ? null : PROCESS_LINE.exec(text);
+    if (heading) {
       flush();
-      current = { numero, page: line.page, lines: [line.text] };
-    } else if (current) current.lines.push(line.text);
+      current = { numero: heading[3], page, heading: { classe: heading[1].trim(), codigo: heading[2] }, lines: [text] };
+    } else if (process && process[1] !== current?.numero) {
+      flush();
+      current = { numero: process[1], page, heading: null, lines: [text] };
+    } else current?.lines.push(text);
   }
   flush();
   return out;

@@ -1,11 +1,14 @@
 /**
  * TJRJ's precatório API (wave2.md §G): `GET {base}/entDev` → `[{IdEntidade, IdEntidadePai,
  * EntidadeDevedora}]`; `GET {base}/ordemPagamento?idEntidadeDevedora=&ordemPagamento=2&pagina=&regimeEntidade=O|E&tamanhoPagina=`
- * → `{Resultado: {Precatorios: [...]}}`. No captcha seen; paced by the process's budget, retried on
- * 5xx/429/timeouts by HttpUpstream. Anything but that shape is `malformed`, never an empty list.
+ * → `{Resultado: {Total, Precatorios: [...]}}`, each item read by its keys (OrdemPagamento `2º`,
+ * EntidadeDevedora, NumeroPrecatorio, SituacaoTratada, Natureza, DataProtocolo, Orcamento,
+ * ValorHistoricoFormatado and SaldoFormatado `R$ …` or null once paid: the court's own application
+ * code, issue 30). No captcha seen; paced by the process's budget, retried on 5xx/429/timeouts by
+ * HttpUpstream. Anything but that shape is `malformed`, never an empty list.
  */
 import type { SourceInfo } from '../../platform/ports/sources.ts';
-import type { DebtorEntity, TjrjPrecatorioSource } from '../../platform/ports/tjrj.ts';
+import type { DebtorEntity, TjrjOrderPage, TjrjPrecatorio, TjrjPrecatorioSource } from '../../platform/ports/tjrj.ts';
 import { pathOnly } from '../attempt.ts';
 import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http-upstream.ts';
 
@@ -31,14 +34,20 @@ export class TjrjConnector implements TjrjPrecatorioSource {
     }));
   }
 
-  async orderPage(entityId: number, regime: 'O' | 'E', page: number, size: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  async orderPage(entityId: number, regime: 'O' | 'E', page: number, size: number, signal?: AbortSignal): Promise<TjrjOrderPage> {
     const path = `/ordemPagamento?idEntidadeDevedora=${entityId}&ordemPagamento=2&pagina=${page}&regimeEntidade=${regime}&tamanhoPagina=${size}`;
     const json = await this.#get(path, signal);
-    const items = isObject(json) && isObject(json.Resultado) ? json.Resultado.Precatorios : undefined;
+    const result = isObject(json) ? json.Resultado : undefined;
     // A list without precatórios may come as null: the end of the list, not a failure.
-    if (items === null || (isObject(json) && json.Resultado === null)) return [];
-    if (!Array.isArray(items)) throw fail('malformed', `TJRJ ${pathOnly(path)} has no Resultado.Precatorios list.`, { retryable: false });
-    return items.filter(isObject);
+    if (result === null || (isObject(result) && result.Precatorios === null)) return { total: 0, precatorios: [], unread: [] };
+    if (!isObject(result) || !Array.isArray(result.Precatorios)) throw fail('malformed', `TJRJ ${pathOnly(path)} has no Resultado.Precatorios list.`, { retryable: false });
+    const out: TjrjOrderPage = { total: typeof result.Total === 'number' ? result.Total : null, precatorios: [], unread: [] };
+    for (const item of result.Precatorios) {
+      const read = isObject(item) ? precatorioOf(item) : 'an item that is not an object';
+      if (typeof read === 'string') out.unread.push(read);
+      else out.precatorios.push(read);
+    }
+    return out;
   }
 
   async close(): Promise<void> {
@@ -50,4 +59,31 @@ export class TjrjConnector implements TjrjPrecatorioSource {
     if (raw.status !== 200) throw fail(raw.status === 401 || raw.status === 403 ? 'unauthorized' : 'unavailable', `TJRJ answered HTTP ${raw.status} for ${pathOnly(path)}.`, { status: raw.status, retryable: false });
     return this.#http.json(raw, path);
   }
+}
+
+/** A key's text: a string as sent (trimmed, empty as null), null when absent or null; `undefined` when of another type. */
+function textOf(item: Record<string, unknown>, key: string): string | null | undefined {
+  const v = item[key];
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? v.trim() || null : undefined;
+}
+
+/** The item by its keys, or why it does not read. */
+function precatorioOf(item: Record<string, unknown>): TjrjPrecatorio | string {
+  const keys = ['OrdemPagamento', 'EntidadeDevedora', 'NumeroPrecatorio', 'SituacaoTratada', 'Natureza', 'DataProtocolo', 'ValorHistoricoFormatado', 'SaldoFormatado'] as const;
+  const t = {} as Record<(typeof keys)[number], string | null>;
+  for (const k of keys) {
+    const v = textOf(item, k);
+    if (v === undefined) return `${k} is not text`;
+    t[k] = v;
+  }
+  if (!t.NumeroPrecatorio) return 'no NumeroPrecatorio';
+  // A year; its JSON type is not on record, so digits in a string are read too.
+  const orcamento = typeof item.Orcamento === 'string' && /^\d{4}$/.test(item.Orcamento.trim()) ? Number(item.Orcamento) : item.Orcamento;
+  if (orcamento != null && !Number.isInteger(orcamento)) return 'Orcamento is not a year';
+  return {
+    ordemPagamento: t.OrdemPagamento, entidadeDevedora: t.EntidadeDevedora, numeroPrecatorio: t.NumeroPrecatorio, situacao: t.SituacaoTratada,
+    natureza: t.Natureza, dataProtocolo: t.DataProtocolo, orcamento: (orcamento as number | null | undefined) ?? null,
+    valorHistorico: t.ValorHistoricoFormatado, saldo: t.SaldoFormatado,
+  };
 }
