@@ -83,7 +83,7 @@ export class PjeClassicClient {
   async #send(cookies: Map<string, string>, request: Parameters<PjeHttp>[0], what: string, signal?: AbortSignal): Promise<Answer> {
     let req = request;
     for (let hop = 0; ; hop++) {
-      const headers = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...req.headers };
+      const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...req.headers };
       if (cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
       const answer = await this.#http({ ...req, headers }, signal);
       keepCookies(cookies, answer.headers['set-cookie']);
