@@ -193,6 +193,7 @@ test('participant lines: masked documents kept as shown, social names, OAB spell
   assert.deepEqual(readParticipant('FULANO DE TAL - CPF: 639.XXX.XXX-XX (AUTOR)'), { nome: 'FULANO DE TAL', tipo: 'AUTOR', documento: '639.XXX.XXX-XX', tipoPessoa: 'FISICA', oab: null });
   assert.deepEqual(readParticipant('EMPRESA - ME - CNPJ: **.***.***/0001-** (RÉU)'), { nome: 'EMPRESA - ME', tipo: 'RÉU', documento: '**.***.***/0001-**', tipoPessoa: 'JURIDICA', oab: null });
   assert.deepEqual(readParticipant('ANA registrado(a) civilmente como JOÃO - OAB SP123456 - CPF: 000.000.101-54 (ADVOGADO)'), { nome: 'ANA', tipo: 'ADVOGADO', documento: '00000010154', tipoPessoa: 'FISICA', oab: { uf: 'SP', numero: '123456' } });
+  assert.equal(readParticipant('NOVA EMPRESA SA - CNPJ: 12.ABC.345/01DE-35 (RÉU)').documento, '12ABC34501DE35');
   assert.throws(() => readParticipant('SEM PAPEL'), PjePageError);
   assert.equal(subjectLeaf('DIREITO DO CONSUMIDOR (1156)  -  Bancários (7752)  -  Crédito Direto ao Consumidor - CDC (14757'), 'Crédito Direto ao Consumidor - CDC');
   assert.equal(subjectLeaf('DIREITO CIVIL (899) - Obrigações (7681)'), 'Obrigações');

@@ -132,12 +132,12 @@ export function readParticipant(text: string): Participant {
   let rest = text.slice(0, role.index).trim();
   let documento: string | null = null;
   let tipoPessoa: Participant['tipoPessoa'] = null;
-  const doc = /\s+-\s+(CPF|CNPJ):\s*([\dXx*./-]+)$/.exec(rest);
+  const doc = /\s+-\s+(CPF|CNPJ):\s*([\dA-Za-z*./-]+)$/.exec(rest);
   if (doc) {
     rest = rest.slice(0, doc.index);
     tipoPessoa = doc[1] === 'CPF' ? 'FISICA' : 'JURIDICA';
-    // Whole numbers are kept as digits; a masked one (`639.XXX.XXX-XX`) exactly as shown.
-    documento = /^[\d./-]+$/.test(doc[2]) ? doc[2].replace(/\D/g, '') : doc[2];
+    // A masked number (`639.XXX.XXX-XX`, `***.000.014-**`) exactly as shown; a whole one (alphanumeric CNPJs too) bare.
+    documento = /\*|X{2,}/i.test(doc[2]) ? doc[2] : doc[2].replace(/[./-]/g, '').toUpperCase();
   }
   let oab: Participant['oab'] = null;
   const reg = /\s+-\s+OAB\s+([A-Z]{2}\s*[\dA-Z.-]+)$/i.exec(rest);
