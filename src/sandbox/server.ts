@@ -12,6 +12,7 @@
  *   /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
  *   /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
  *   /tjrj/entDev, /tjrj/ordemPagamento   TJRJ's precatório API (tjrj/server.ts)
+ *   /pje/<SIGLA>/ConsultaPublica/…  PJe's classic consulta pública of each PJe court (pje/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -24,6 +25,7 @@
  *   /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
  *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
  *   /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
+ *   /_sandbox/pje               GET / PUT {captcha, antiBot, courts} / DELETE: PJe answering a captcha or a Cloudflare page
  *   /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
  */
 import http from 'node:http';
@@ -52,6 +54,7 @@ import { warrantsHandler } from './warrants/server.ts';
 import { ProtocoloRegistry } from './protocolo/registry.ts';
 import { protocoloHandler } from './protocolo/server.ts';
 import { TjrjPrecatorios, tjrjHandler } from './tjrj/server.ts';
+import { pjeHandler, SandboxPje } from './pje/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -93,6 +96,8 @@ export interface Sandbox {
   protocoloUrl: string;
   /** `url + '/tjrj'`: TJRJ's precatório API (TRAMITA_TJRJ_PRECATORIOS_URL). */
   tjrjPrecatoriosUrl: string;
+  /** `url + '/pje'`: a PJe court's consulta pública is `${pjeUrl}/<SIGLA>` (scheme, host and context path). */
+  pjeUrl: string;
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -111,6 +116,8 @@ export interface Sandbox {
   protocolo: ProtocoloRegistry;
   /** TJRJ's debtor entities and their fictitious precatórios (tjrj/). */
   tjrj: TjrjPrecatorios;
+  /** The PJe consultas públicas' misbehaviours (pje/server.ts). */
+  pje: SandboxPje;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -159,6 +166,7 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
   }
+  if (upstream === 'pje') return { status, headers: { 'content-type': 'text/html;charset=UTF-8', ...retry }, body: Buffer.from(`<html><head><title>Erro ${status}</title></head><body><h1>Servi&ccedil;o indispon&iacute;vel (falha simulada, HTTP ${status})</h1></body></html>`) };
   if (status === 502) {
     // What the gateway in front of Elasticsearch sends: HTML, not JSON.
     return { status, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n') };
@@ -185,6 +193,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const warrants = new WarrantsRegistry(dataset);
   const protocolo = new ProtocoloRegistry(dataset);
   const tjrj = new TjrjPrecatorios(dataset.seed);
+  const pje = new SandboxPje();
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -202,10 +211,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     mandados: warrantsHandler(warrants),
     protocolo: protocoloHandler(protocolo),
     tjrj: tjrjHandler(tjrj),
+    pje: pjeHandler(dataset, pje),
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
-    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo,
+    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo, '/_sandbox/pje': pje,
   };
   let info: () => unknown = () => ({});
 
@@ -334,6 +344,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     warrantsProviderUrl: `${url}/mandados/tramita`,
     protocoloUrl: `${url}/protocolo`,
     tjrjPrecatoriosUrl: `${url}/tjrj`,
+    pjeUrl: `${url}/pje`,
     dataset,
     djen: djen.control,
     faults,
@@ -344,6 +355,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     warrants,
     protocolo,
     tjrj,
+    pje,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {
@@ -354,7 +366,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, warrantsProviderUrl: sandbox.warrantsProviderUrl, mandados: warrants.examples(), protocoloUrl: sandbox.protocoloUrl, nups: protocolo.examples(), cases: dataset.size, seed: dataset.seed,
+    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, warrantsProviderUrl: sandbox.warrantsProviderUrl, mandados: warrants.examples(), protocoloUrl: sandbox.protocoloUrl, pjeUrl: sandbox.pjeUrl, nups: protocolo.examples(), cases: dataset.size, seed: dataset.seed,
     anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });

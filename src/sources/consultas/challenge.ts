@@ -2,7 +2,10 @@
  * Tells a page that challenges a person (a captcha, a Cloudflare/Turnstile check, a login wall, an
  * anti-bot block) from data (DESIGN.md §8, issue 31 item 2). Such a page is never passed: the request
  * is SOURCE_UNAVAILABLE with `details.failure` = the kind returned here, uncharged, never "not found".
- * A captcha compiled out of the page's script (PJe TJCE's `if (false)`) is not shown and is no challenge.
+ * A captcha compiled out of the page's script (PJe's `if (false) { grecaptcha.execute(); … }`) is not
+ * shown and is no challenge. The rules follow the real block pages (reference/upstream/real/README.md):
+ * TJBA's server-side captcha refusal, TJPB's Cloudflare "Just a moment...", TJMS's e-SAJ form bounced
+ * by reCAPTCHA v3, TJGO's Turnstile "comportamento incomum", and AWS WAF's HTTP 202 challenge (TJPE).
  */
 export type ChallengeKind = 'captcha' | 'anti_bot' | 'login';
 
@@ -12,9 +15,117 @@ export interface Challenge {
   reason: string;
 }
 
+interface Rule {
+  kind: ChallengeKind;
+  reason: string;
+  test(page: Page): boolean;
+}
+
+/** The page as the rules read it, each view computed once. */
+class Page {
+  readonly body: string;
+  readonly status: number;
+  #visible: string | undefined;
+  #live: string | undefined;
+  constructor(body: string, status: number) {
+    this.body = body;
+    this.status = status;
+  }
+
+  /** The text a person reads: scripts, styles and tags removed (attributes, e.g. `onclick`, go with the tags). */
+  get visible(): string {
+    this.#visible ??= this.body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
+    return this.#visible;
+  }
+
+  /** The body without the branches its scripts compiled out (`if (false) { … }`). */
+  get live(): string {
+    this.#live ??= withoutDeadBranches(this.body);
+    return this.#live;
+  }
+
+  /** Data the consultations read: a PJe detail or hit, an e-SAJ process page. Invisible captcha scripts on such a page challenge nobody. */
+  get hasData(): boolean {
+    return /processoEvento:tb"|processosTable:tb"\s*>\s*<tr|id="numeroProcesso"|id="classeProcesso"/.test(this.body);
+  }
+}
+
+/** Removes every `if (false) { … }` block (braces balanced), the way PJe compiles a captcha out of its search button. */
+function withoutDeadBranches(text: string): string {
+  const dead = /if\s*\(\s*false\s*\)\s*\{/g;
+  let out = '';
+  let from = 0;
+  for (let m = dead.exec(text); m; m = dead.exec(text)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    while (i < text.length && depth > 0) {
+      if (text[i] === '{') depth++;
+      else if (text[i] === '}') depth--;
+      i++;
+    }
+    out += text.slice(from, m.index);
+    from = i;
+    dead.lastIndex = i;
+  }
+  return out + text.slice(from);
+}
+
+const CAPTCHA_REFUSAL = /(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha|captcha[^.<]{0,40}(n[ãa]o\s+(est[áa]\s+)?corret|inv[áa]lid|incorret|expirad|obrigat)/i;
+const LOGIN_FORM = /<form\b[^>]*action="[^"]*(j_security_check|login|openid-connect\/auth|autenticacao)[^"]*"[\s\S]*?type="password"|id="kc-form-login"/i;
+
+/** In order: the interstitials and refusals first, then the widgets, then the scripts that only a page without data can mean. */
+const RULES: Rule[] = [
+  { kind: 'anti_bot', reason: 'AWS WAF challenge (HTTP 202)', test: (p) => p.status === 202 && /awsWafCookie|AwsWafIntegration|gokuProps|\/challenge\.js/.test(p.body) },
+  { kind: 'captcha', reason: 'AWS WAF captcha', test: (p) => /AwsWafCaptcha|\/captcha\.js/.test(p.body) && /gokuProps|awswaf/i.test(p.body) },
+  // Cloudflare also injects `/cdn-cgi/challenge-platform/scripts/jsd/…` into pages it lets through: only the interstitial counts.
+  { kind: 'anti_bot', reason: 'Cloudflare challenge ("Just a moment...")', test: (p) => /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\/[^\"']*orchestrate\/(chl|managed|jsch)/.test(p.body) },
+  { kind: 'anti_bot', reason: 'Cloudflare block page', test: (p) => /<title>[^<]*Attention Required! \| Cloudflare/i.test(p.body) },
+  { kind: 'anti_bot', reason: 'Cloudflare Turnstile', test: (p) => /challenges\.cloudflare\.com\/turnstile\/|class="cf-turnstile"/.test(p.live) },
+  { kind: 'anti_bot', reason: 'anti-bot block ("comportamento incomum")', test: (p) => /comportamento\s+incomum/i.test(p.body) },
+  { kind: 'anti_bot', reason: 'WAF rejection page', test: (p) => /The requested URL was rejected\. Please consult with your administrator|Incapsula incident ID|geo\.captcha-delivery\.com|captcha-delivery\.com\/captcha/.test(p.body) },
+  { kind: 'captcha', reason: 'captcha refused by the server', test: (p) => CAPTCHA_REFUSAL.test(p.visible) },
+  { kind: 'captcha', reason: 'captcha widget shown', test: (p) => /class="[^"]*\b(g-recaptcha|h-captcha)\b[^"]*"[^>]*data-sitekey=|data-sitekey=[^>]*class="[^"]*\b(g-recaptcha|h-captcha)\b/.test(p.live) },
+  { kind: 'login', reason: 'login required (HTTP 401)', test: (p) => p.status === 401 },
+  { kind: 'login', reason: 'login form instead of the page', test: (p) => !p.hasData && LOGIN_FORM.test(p.body) },
+  { kind: 'captcha', reason: 'reCAPTCHA/hCaptcha gate', test: (p) => !p.hasData && /\b(grecaptcha|hcaptcha)\.execute\s*\(/.test(p.live) },
+];
+
 /** The challenge a consultation's answer shows, or null when it shows none. */
 export function detectChallenge(body: string, status: number): Challenge | null {
-  void body;
-  void status;
-  throw new Error('detectChallenge: written in the PJe branch (issue 31)');
+  const page = new Page(body, status);
+  for (const rule of RULES) if (rule.test(page)) return { kind: rule.kind, reason: rule.reason };
+  return null;
+}
+
+const LABELS: Record<string, string> = { latin1: 'windows-1252', 'iso-8859-1': 'windows-1252', 'iso8859-1': 'windows-1252', 'iso_8859-1': 'windows-1252' };
+
+/** The charset a page declares: the Content-Type header first, then `<meta charset>`, `<meta http-equiv>` or the XML declaration. */
+export function declaredCharset(head: Uint8Array, contentType?: string): string | null {
+  const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '');
+  if (fromHeader) return fromHeader[1].toLowerCase();
+  const ascii = new TextDecoder('windows-1252').decode(head.subarray(0, 4096));
+  const m = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(ascii) ?? /<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i.exec(ascii);
+  return m ? m[1].toLowerCase() : null;
+}
+
+/**
+ * A page's text from its bytes, by the charset it declares (TJGO's PROJUDI is `LATIN1`). UTF-8 (declared
+ * or assumed) that is not valid UTF-8 is read as Windows-1252: TJCE's PJe declares UTF-8 and sends
+ * ISO-8859-1 bytes (README §1 quirks).
+ */
+export function decodePage(bytes: Uint8Array, contentType?: string): string {
+  const declared = declaredCharset(bytes, contentType);
+  const label = declared ? (LABELS[declared] ?? declared) : 'utf-8';
+  if (label !== 'utf-8' && label !== 'utf8') {
+    try {
+      return new TextDecoder(label).decode(bytes);
+    } catch {
+      // an unknown label: fall through to UTF-8 with the Windows-1252 fallback
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
 }

@@ -1,0 +1,64 @@
+/**
+ * Parity of the PJe simulator with the real pages (reference/upstream/real/pje-*.html): the structure
+ * the client and the parser read (structure.ts: element paths by the parser's selectors, labels, text
+ * shapes) is the same on the simulator's listView, search answers and detail page as on the captures.
+ * Nothing the simulator serves is absent from the real pages; nothing the parser reads on TJMA's pages
+ * is absent from the simulator's.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { formatCnj } from '../../platform/identifiers/index.ts';
+import { decodePage } from '../../sources/consultas/challenge.ts';
+import { parsePjeSearchForm, pjeSearchBody } from '../../sources/consultas/pje/form.ts';
+import { isCaseVisible } from '../data/model.ts';
+import { startTestSandbox, type TestSandbox } from '../testing.ts';
+import { pjeStructure, type PjePageKind } from './structure.ts';
+
+const real = (name: string) => decodePage(readFileSync(new URL(`../../sources/consultas/fixtures/${name}`, import.meta.url)));
+const TJMA = { list: 'pje-tjma-listView.html', hit: 'pje-tjma-post_search_ok.html', empty: 'pje-tjma-post_search_empty.html', detail: 'pje-tjma-detalhe_ok.html', detail2g: 'pje-tjma-detalhe_ok_2g.html' };
+const TJCE = { hit: 'pje-tjce-search-3000739-94.2025.8.06.0100.html', detail: 'pje-tjce-detalhe-3000739-94.2025.8.06.0100.html' };
+const TJRJ = { hit: 'pje-tjrj-search-0937165-77.2025.8.19.0001.html', detail: 'pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html' };
+
+let sb: TestSandbox;
+const sim = { list: '', hit: '', empty: '', detail: '' };
+before(async () => {
+  sb = await startTestSandbox();
+  const now = sb.dataset.now();
+  // A case with a lawyer and a party document, so every structure the real TJMA page has can show.
+  const c = sb.dataset.cases.find((x) => x.court.sistemaAtual === 'PJe' && isCaseVisible(x, now) && x.partes.some((p) => p.advogados.length > 0 && p.person.documento))!;
+  const base = `${sb.pjeUrl}/${c.court.sigla}`;
+  const list = await fetch(`${base}/ConsultaPublica/listView.seam`);
+  const cookie = list.headers.getSetCookie()[0].split(';')[0];
+  sim.list = await list.text();
+  const form = parsePjeSearchForm(sim.list);
+  const post = async (masked: string) => (await fetch(new URL(form.action, base).href, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: pjeSearchBody(form, masked) })).text();
+  sim.hit = await post(formatCnj(c.numero));
+  sim.empty = await post('0000001-01.2025.8.10.0114');
+  const ca = /ca=([0-9a-f]{48})/.exec(sim.hit)![1];
+  sim.detail = await (await fetch(`${base}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${ca}`, { headers: { cookie } })).text();
+});
+after(() => sb.close());
+
+const facts = (html: string, kind: PjePageKind) => pjeStructure(html, kind);
+const union = (names: string[], kind: PjePageKind) => [...new Set(names.flatMap((n) => facts(real(n), kind)))];
+const missing = (from: string[], inside: string[]) => from.filter((f) => !inside.includes(f));
+
+test('listView: the form, its fields, the search script and the compiled-out captcha are TJMA\'s', () => {
+  assert.ok(facts(sim.list, 'listView').length >= 20);
+  assert.deepEqual(facts(sim.list, 'listView'), facts(real(TJMA.list), 'listView'));
+});
+
+test('search answers: the hit row is the same as on TJMA, TJCE and TJRJ; the empty answer is TJMA\'s', () => {
+  for (const name of [TJMA.hit, TJCE.hit, TJRJ.hit]) assert.deepEqual(facts(sim.hit, 'search'), facts(real(name), 'search'), name);
+  assert.deepEqual(facts(sim.empty, 'search'), facts(real(TJMA.empty), 'search'));
+});
+
+test('detail page: nothing the simulator shows is absent from the real pages, nothing the parser reads on TJMA is missing', () => {
+  const simFacts = facts(sim.detail, 'detail');
+  assert.deepEqual(missing(simFacts, union([TJMA.detail, TJMA.detail2g, TJCE.detail, TJRJ.detail], 'detail')), []);
+  assert.deepEqual(missing(facts(real(TJMA.detail), 'detail'), simFacts), []);
+  for (const needed of ['party:', 'lawyer:', 'movement:', 'label: label "Número Processo"', 'bold: b "Órgão Julgador"', 'subject path:']) {
+    assert.ok(simFacts.some((f) => f.startsWith(needed)), needed);
+  }
+});
