@@ -1260,7 +1260,10 @@ export type GetIntimacoesHistoricoResponse = {
         };
         processo: {
           numeroCnj: null | string;
-          titulo: null | string;
+          titulo: null | {
+            codigo: string;
+            nome: string;
+          };
         };
         titulo: null | string;
         /** An excerpt of the text. */
@@ -1434,7 +1437,10 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
     };
     processo: {
       numeroCnj: null | string;
-      titulo: null | string;
+      titulo: null | {
+        codigo: string;
+        nome: string;
+      };
     };
     titulo: null | string;
     /** An excerpt of the text. */
@@ -1530,7 +1536,10 @@ export type GetIntimacoesResponse = {
       };
       processo: {
         numeroCnj: null | string;
-        titulo: null | string;
+        titulo: null | {
+          codigo: string;
+          nome: string;
+        };
       };
       titulo: null | string;
       /** An excerpt of the text. */
