@@ -93,7 +93,7 @@ function operations(api: Schema): OperationInfo[] {
       // A body whose fields are all optional may be left out (fastify-swagger marks every body required).
       const bodyRequired = Boolean(body && op.requestBody.required && (resolve(api, body).required ?? []).length > 0);
       if (body) fields.push(`    body${bodyRequired ? '' : '?'}: ${tsType(body, '    ')};`);
-      const ok = op.responses?.['200'] ?? op.responses?.['201'];
+      const ok = op.responses?.['200'] ?? op.responses?.['201'] ?? op.responses?.['202'];
       const binary = Boolean(ok?.content && !ok.content['application/json']);
       const jsonResult = ok?.content?.['application/json']?.schema;
       out.push({

@@ -10,50 +10,9 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { RegisteredRoute } from '../src/platform/http/route.ts';
 import { createHarness, json, type Harness } from './harness.ts';
-import type { Fixture, RouteFixtures } from './route-fixtures.ts';
-import { routeFixtures as pollFixtures } from '../src/platform/async/testing.ts';
-import { routeFixtures as caseFixtures } from '../src/capabilities/processes/testing.ts';
-import { routeFixtures as partyFixtures } from '../src/capabilities/parties/testing.ts';
-import { routeFixtures as searchFixtures } from '../src/capabilities/search/testing.ts';
-import { closeReceiver, routeFixtures as webhookFixtures } from '../src/capabilities/webhooks/testing.ts';
-import { routeFixtures as eventFixtures } from '../src/capabilities/events/testing.ts';
-import { routeFixtures as monitorFixtures } from '../src/capabilities/monitors/testing.ts';
-import { routeFixtures as radarFixtures } from '../src/capabilities/radars/testing.ts';
-import { routeFixtures as intimationFixtures } from '../src/capabilities/intimations/testing.ts';
-import { routeFixtures as publicationMonitorFixtures } from '../src/capabilities/publication-monitors/testing.ts';
-import { routeFixtures as lawyerFixtures } from '../src/capabilities/lawyers/testing.ts';
-import { routeFixtures as gazetteFixtures } from '../src/capabilities/gazettes/testing.ts';
-import { routeFixtures as muralFixtures } from '../src/capabilities/mural/testing.ts';
-import { routeFixtures as warrantFixtures } from '../src/capabilities/warrants/testing.ts';
-import { routeFixtures as summaryFixtures } from '../src/capabilities/summaries/testing.ts';
-import { routeFixtures as administrativeFixtures } from '../src/capabilities/administrative/testing.ts';
-
-/** Every capability's fixtures, kept beside its routes (its testing.ts). */
-const FIXTURES: RouteFixtures[] = [pollFixtures, caseFixtures, summaryFixtures, partyFixtures, searchFixtures, webhookFixtures, eventFixtures,
-  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures, gazetteFixtures, muralFixtures, warrantFixtures, administrativeFixtures];
-const merged = <K extends 'owned' | 'setups' | 'bodies' | 'queries'>(k: K) => Object.assign({}, ...FIXTURES.map((f) => f[k] ?? {})) as NonNullable<RouteFixtures[K]>;
-
-/** For each route with path parameters: creates an object owned by `owner` and returns its params. */
-const OWNED = merged('owned');
-/** Routes without path parameters that need some state of the owner first; the params they return feed the body. */
-const SETUP = merged('setups');
-/** Bodies of the routes that need one (others get `{}`), by `METHOD url` or url. */
-const BODY = merged('bodies');
-/** Routes with required query parameters, and a valid query string for them (by `METHOD url` or url). */
-const QUERY = merged('queries');
-/** Public court data is the same for every account: these routes answer a stranger like the owner. */
-const PUBLIC_DATA = new Set(FIXTURES.flatMap((f) => f.publicData ?? []));
-/** Routes that answer a file instead of the JSON envelope. */
-const FILES = new Set(FIXTURES.flatMap((f) => f.files ?? []));
+import { closeReceiver, FILES, OWNED, PUBLIC_DATA, samples, validCall } from './all-route-fixtures.ts';
 
 test.after(() => closeReceiver());
-
-function fill(url: string, params: Record<string, string>): string {
-  return url.replace(/:([A-Za-z_]+)/g, (_, name) => {
-    if (!(name in params)) throw new Error(`no fixture value for :${name} in ${url}`);
-    return params[name];
-  });
-}
 
 function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: string): void {
   assert.equal(res.statusCode, status, res.body);
@@ -65,16 +24,13 @@ function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: 
 }
 
 async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, extraQuery = '') {
-  const method = route.method as 'GET';
-  const query = [(QUERY[`${route.method} ${route.url}`] ?? QUERY[route.url])?.(h), extraQuery].filter(Boolean).join('&');
-  const body = (BODY[`${route.method} ${route.url}`] ?? BODY[route.url])?.(h, params) ?? {};
-  return h.inject({ method, url: fill(route.url, params) + (query ? `?${query}` : ''), headers, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body as object }) });
+  const call = validCall(h, route, params, extraQuery);
+  return h.inject({ method: call.method as 'GET', url: call.path + (call.query ? `?${call.query}` : ''), headers, ...(call.body === undefined ? {} : { payload: call.body as object }) });
 }
 
 // The feed's settling window would hide the fixture's fresh event on PostgreSQL (webhooks.test.ts covers the window).
 const harness = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
 const routes = harness.app.tramita.routes;
-const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : SETUP[route.url] ?? (async () => ({})));
 
 test('the suite covers every route, and every route with path parameters has an ownership fixture', () => {
   assert.ok(routes.length >= 8);

@@ -1262,7 +1262,10 @@ export type GetIntimacoesHistoricoResponse = {
         };
         processo: {
           numeroCnj: null | string;
-          titulo: null | string;
+          titulo: null | {
+            codigo: string;
+            nome: string;
+          };
         };
         titulo: null | string;
         /** An excerpt of the text. */
@@ -1436,7 +1439,10 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
     };
     processo: {
       numeroCnj: null | string;
-      titulo: null | string;
+      titulo: null | {
+        codigo: string;
+        nome: string;
+      };
     };
     titulo: null | string;
     /** An excerpt of the text. */
@@ -1532,7 +1538,10 @@ export type GetIntimacoesResponse = {
       };
       processo: {
         numeroCnj: null | string;
-        titulo: null | string;
+        titulo: null | {
+          codigo: string;
+          nome: string;
+        };
       };
       titulo: null | string;
       /** An excerpt of the text. */

@@ -51,7 +51,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
 
   defineRoute(app, {
     method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, tag: TAG, summary: 'Create intimação monitors by OAB',
+    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, success: [200, 201], tag: TAG, summary: 'Create intimação monitors by OAB',
       description: `Body: ${OAB_FORMS}, and/or \`oabs\` (a list of up to 100, also \`SP:123456\`); \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise); \`tribunais\` (court siglas; UNKNOWN_COURT otherwise). `
         + 'One monitor and one charge per OAB, all in one transaction (a balance short of the total creates none: 403 INSUFFICIENT_CREDITS). '
         + 'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a SUSPENSO one is reactivated and charged a new period. '

@@ -98,7 +98,8 @@ export const Intimation = Type.Intersect([Publication, Type.Object({
   oab: Nullable(OabPair),
   dataPublicacao: Type.String({ description: 'Same as `dataDisponibilizacao`.' }),
   diario: Type.Object({ nome: Type.String(), sigla: Type.String(), estado: Nullable(Type.String()) }),
-  processo: Type.Object({ numeroCnj: Nullable(Type.String({ description: 'Masked.' })), titulo: Nullable(Type.String()) }),
+  // `processo.titulo` is the case class as `classe` gives it ({codigo, nome}), which integrators read today.
+  processo: Type.Object({ numeroCnj: Nullable(Type.String({ description: 'Masked.' })), titulo: Publication.properties.classe }),
   titulo: Nullable(Type.String()),
   conteudo: Type.String({ description: 'An excerpt of the text.' }),
   conteudoCompletoHtml: Type.String({ description: 'The text as the court published it (HTML or plain text).' }),

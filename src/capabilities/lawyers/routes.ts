@@ -108,7 +108,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
 
   defineRoute(app, {
     method: 'POST', url: '/v1/advogados/oab/monitorar',
-    meta: { class: 'async', auth: true, charge: OAB_SEARCH_QUERY_TYPE, tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
+    meta: { class: 'async', auth: true, charge: OAB_SEARCH_QUERY_TYPE, success: [202], tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
       description: 'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); '
         + 'poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB\'s whole DJEN history at that court. '
         + `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.` },

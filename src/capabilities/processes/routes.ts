@@ -137,7 +137,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos/cnj/:cnj/documentos/:documentId/download',
-    meta: { class: 'download', auth: true, charge: 'processo.documento_download', async: true, tag: TAG, summary: 'Download a public document', binary: 'application/octet-stream', description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.' },
+    meta: { class: 'download', auth: true, charge: 'processo.documento_download', async: true, tag: TAG, summary: 'Download a public document', binary: '*/*', description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.' },
     schema: { params: DocumentParams },
     handler: async (req) => {
       const cnj = parseCnjWithCourt(req.params.cnj, 'cnj');

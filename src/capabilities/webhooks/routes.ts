@@ -120,7 +120,7 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
 
   defineRoute(app, {
     method: 'POST', url: '/v1/conta/webhook/entregas/:id/reenviar',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Resend a delivery',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'Resend a delivery', success: [201],
       description: 'Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event\'s, so receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go to the account URL and there is none.' },
     schema: { params: DeliveryParams, body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Delivery },
     handler: async (req) => {

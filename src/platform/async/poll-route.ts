@@ -52,7 +52,7 @@ export function pollRoute(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'GET', url: '/v1/requests/:requestId',
     meta: {
-      class: 'account', auth: true, tag: 'Requisições', summary: 'Poll an operation that outlived the synchronous window',
+      class: 'account', auth: true, replay: true, tag: 'Requisições', summary: 'Poll an operation that outlived the synchronous window',
       description: 'Answers 202 while it runs (respect `Retry-After`), then replays the final response. Free.',
     },
     schema: { params: Type.Object({ requestId: Type.String({ pattern: '^req_[0-9a-z]{21}$' }) }) },

@@ -11,6 +11,8 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { Services } from '../services.ts';
 import { ERRORS } from '../errors.ts';
 import type { RouteMeta } from './route.ts';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 
 type Json = Record<string, unknown>;
 
@@ -34,6 +36,7 @@ const ERROR_SCHEMA = {
 
 const PENDING_SCHEMA = {
   type: 'object',
+  title: 'Pending',
   description: 'The operation outlived the synchronous window and continues; poll `data.statusUrl` (same as `Location`).',
   properties: {
     data: {
@@ -60,6 +63,8 @@ const PENDING_HEADERS = {
   Location: header('The status URL (`GET /v1/requests/{requestId}`), spec §2.2.'),
   'Retry-After': header('Seconds to wait before polling, spec §2.2.', 'integer'),
 };
+/** Carries "this body may be absent" from `transform` to `nameSchemas`, which sets `requestBody.required` (and drops it). */
+const OPTIONAL_BODY = 'x-tramita-optional-body';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function codesWithStatus(status: number): string[] {
@@ -68,14 +73,24 @@ function codesWithStatus(status: number): string[] {
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
+/** Whether the operation reads `Idempotency-Key` (idempotency.ts: writes and charged reads of a key holder). */
+function takesIdempotencyKey(meta: RouteMeta, method: string): boolean {
+  return meta.auth && (WRITE_METHODS.has(method) || Boolean(meta.charge));
+}
+
 /** The error statuses an operation can answer, by what the platform does around it. */
 function errorResponses(meta: RouteMeta, hasInput: boolean, method: string): Record<string, unknown> {
   const statuses = new Set<number>([404, 405, 500]);
   if (hasInput || meta.auth) statuses.add(400);
   if (method !== 'GET') statuses.add(413);
-  if (meta.auth) { statuses.add(401); statuses.add(403); }
+  // The key is checked in storage: an outage is 503 STORAGE_UNAVAILABLE on every keyed operation.
+  if (meta.auth) { statuses.add(401); statuses.add(403); statuses.add(503); }
   if (meta.class) statuses.add(429);
-  if (meta.charge || meta.async) { statuses.add(503); statuses.add(504); statuses.add(422); statuses.add(409); }
+  // A reused key with another request is 422 IDEMPOTENCY_KEY_REUSED, one still running 409; input a handler cannot serve is 422.
+  if (takesIdempotencyKey(meta, method)) { statuses.add(409); statuses.add(422); }
+  if (hasInput) statuses.add(422);
+  // Sources and models answer 502/503/504; a replay answers whatever the operation answered.
+  if (meta.charge || meta.async || meta.replay) { statuses.add(502); statuses.add(503); statuses.add(504); statuses.add(422); statuses.add(409); }
   const out: Record<string, unknown> = {};
   for (const status of [...statuses].sort()) {
     const codes = codesWithStatus(status);
@@ -85,6 +100,23 @@ function errorResponses(meta: RouteMeta, hasInput: boolean, method: string): Rec
       ...(status === 429 || status === 503 ? { headers: { 'Retry-After': header('Seconds to wait before trying again.', 'integer') } } : {}),
     };
   }
+  return out;
+}
+
+/**
+ * The 2xx answers: `data`'s envelope under each status the route declares (meta.success, else 200), a
+ * file or a replay instead where the route answers one, and the 202 of the async window.
+ */
+function successResponses(meta: RouteMeta, declared: Record<string, Json>): Record<string, unknown> {
+  const { 200: envelope, ...rest } = declared;
+  const out: Record<string, unknown> = { ...rest };
+  const ok = binaryOk(meta) ?? (meta.replay ? replayOk() : envelope);
+  const statuses = meta.replay ? [200, 201] : meta.success ?? [200];
+  for (const status of ok ? statuses : []) {
+    const headers = { ...(meta.class ? RATE_LIMIT_HEADERS : {}), ...(status === 202 ? PENDING_HEADERS : {}) };
+    out[status] = Object.keys(headers).length ? { ...ok, headers } : ok;
+  }
+  if (meta.async || meta.replay) out[202] = { ...PENDING_SCHEMA, headers: PENDING_HEADERS };
   return out;
 }
 
@@ -103,7 +135,7 @@ function headerParameters(meta: RouteMeta, method: string): Json {
   const properties: Json = {
     'accept-language': { type: 'string', description: '`en` for English error messages; Portuguese otherwise.' },
   };
-  if (meta.auth && (WRITE_METHODS.has(method) || meta.charge)) {
+  if (takesIdempotencyKey(meta, method)) {
     properties['idempotency-key'] = { type: 'string', maxLength: 255, description: 'Replays the first answer of this key (24 h) without running or charging again.' };
   }
   if (meta.charge || meta.async) {
@@ -140,15 +172,11 @@ export function openApiOptions(services: Services): SwaggerOptions {
       const method = String(Array.isArray(route.method) ? route.method[0] : route.method);
       const s = { ...(schema as Record<string, unknown>) };
       const hasInput = Boolean(s.params || s.body || (s.querystring as { properties?: object })?.properties);
-      const ok = binaryOk(meta) ?? (url === '/v1/requests/:requestId' ? replayOk() : undefined);
-      const declared = (s.response ?? {}) as Record<string, Json>;
-      const withLimits = declared[200] && meta.class ? { 200: { ...declared[200], headers: RATE_LIMIT_HEADERS } } : {};
-      s.response = {
-        ...declared, ...withLimits, ...(ok ? { 200: ok } : {}),
-        ...(meta.async ? { 202: { ...PENDING_SCHEMA, headers: PENDING_HEADERS } } : {}), ...errorResponses(meta, hasInput, method),
-      };
+      s.response = { ...successResponses(meta, (s.response ?? {}) as Record<string, Json>), ...errorResponses(meta, hasInput, method) };
       s.headers = headerParameters(meta, method);
       s.operationId = operationIdOf(method, url);
+      // An absent body is validated as `{}` (json-body.ts): the body is required only when `{}` is refused.
+      if (s.body && Value.Check(s.body as TSchema, {})) s[OPTIONAL_BODY] = true;
       s.security = meta.auth ? [{ apiKey: [] }, { bearer: [] }] : [];
       if (meta.charge) s['x-tramita-query-type'] = meta.charge;
       if (meta.class) s['x-tramita-route-class'] = meta.class;
@@ -178,6 +206,10 @@ function nameSchemas(doc: Json): Json {
     for (const op of Object.values(item) as Json[]) {
       if (typeof op !== 'object' || op === null || typeof op.operationId !== 'string') continue;
       const name = op.operationId.charAt(0).toUpperCase() + op.operationId.slice(1);
+      if (op[OPTIONAL_BODY]) {
+        delete op[OPTIONAL_BODY];
+        if (op.requestBody) (op.requestBody as Json).required = false;
+      }
       const body = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
       if (body?.['application/json']?.schema) {
         schemas[`${name}Request`] = body['application/json'].schema;
@@ -187,8 +219,9 @@ function nameSchemas(doc: Json): Json {
         const json = (response.content as Record<string, Json> | undefined)?.['application/json'];
         if (!json?.schema) continue;
         const ref = (json.schema as Json).$ref;
-        if (status === '202') json.schema = { $ref: '#/components/schemas/Pending' };
-        else if (status === '200' && !ref) {
+        if ((json.schema as Json).title === PENDING_SCHEMA.title) json.schema = { $ref: '#/components/schemas/Pending' };
+        else if (status.startsWith('2') && !ref) {
+          // Every 2xx of `data` (200, 201, 202) carries the same envelope: one named schema.
           schemas[`${name}Response`] = json.schema;
           json.schema = { $ref: `#/components/schemas/${name}Response` };
         }

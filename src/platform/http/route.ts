@@ -29,8 +29,16 @@ export interface RouteMeta {
   tag: string;
   summary: string;
   description?: string;
-  /** The media type of a binary 200 (a PDF, a downloaded file) instead of the JSON envelope. */
+  /** The media type of a binary 200 (a PDF, a downloaded file) instead of the JSON envelope (the wildcard when it is the file's own). */
   binary?: string;
+  /**
+   * The statuses `data` is answered with, when not only 200 (OpenAPI only: the handler's Outcome sets
+   * the status): 201 for a creation (with 200 when the existing one is returned), 202 for work accepted
+   * to run after the answer (with `Location` and `Retry-After`).
+   */
+  success?: readonly (200 | 201 | 202)[];
+  /** Answers another operation's stored response (the status URL): any status it had, and 202 while it runs. */
+  replay?: boolean;
 }
 
 export interface AuthContext {
