@@ -169,7 +169,7 @@ function describeRateLimits(): string {
 }
 
 /** The upstreams whose bodies have a size limit of their own: the sources' names, and DJEN's caderno ZIPs apart. */
-export const UPSTREAM_BODY_SOURCES = ['datajud', 'djen', 'djen-caderno', 'portal', 'modelo', 'stf', 'dje-eleitoral', 'mural', 'mandados', 'protocolo', 'tjrj'] as const;
+export const UPSTREAM_BODY_SOURCES = ['datajud', 'djen', 'djen-caderno', 'portal', 'modelo', 'stf', 'dje-eleitoral', 'mural', 'mandados', 'protocolo', 'tjrj', 'consultas'] as const;
 export type UpstreamBodySource = (typeof UPSTREAM_BODY_SOURCES)[number];
 
 const MB = 1024 * 1024;
@@ -184,6 +184,8 @@ const MB = 1024 * 1024;
 export const DEFAULT_UPSTREAM_MAX_BYTES: Record<UpstreamBodySource, number> = {
   datajud: 64 * MB, djen: 32 * MB, 'djen-caderno': 1024 * MB, portal: 32 * MB, modelo: 4 * MB, stf: 32 * MB,
   'dje-eleitoral': 128 * MB, mural: 32 * MB, mandados: 4 * MB, protocolo: 4 * MB, tjrj: 16 * MB,
+  // A TJSP case page with 118 movements is 180 KB; a decision-heavy one a few MB at most.
+  consultas: 16 * MB,
 };
 export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 15_000;
 
