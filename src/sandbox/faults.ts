@@ -14,7 +14,7 @@
  * Controlled in process (`sandbox.faults`) or over HTTP (`PUT`/`GET`/`DELETE /_sandbox/faults`).
  */
 
-export const UPSTREAMS = ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj'] as const;
+export const UPSTREAMS = ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj', 'consultas'] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 /** 'all' and 'both' both mean every upstream. */
 export type UpstreamTarget = Upstream | 'all' | 'both';

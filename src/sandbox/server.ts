@@ -12,6 +12,7 @@
  *   /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
  *   /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
  *   /tjrj/entDev, /tjrj/ordemPagamento   TJRJ's precatório API (tjrj/server.ts)
+ *   /consultas/<sigla>/…        courts' public consultations: e-SAJ pages (TJSP, TJAL, TJAC), TJDFT's REST (consultas/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -24,6 +25,7 @@
  *   /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
  *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
  *   /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
+ *   /_sandbox/consultas         GET / PUT {challenge: captcha|anti_bot|null} / DELETE: the consultations answering a challenge page
  *   /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
  */
 import http from 'node:http';
@@ -52,6 +54,7 @@ import { warrantsHandler } from './warrants/server.ts';
 import { ProtocoloRegistry } from './protocolo/registry.ts';
 import { protocoloHandler } from './protocolo/server.ts';
 import { TjrjPrecatorios, tjrjHandler } from './tjrj/server.ts';
+import { CONSULTA_SYSTEMS, consultasHandler, SandboxConsultas } from './consultas/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -93,6 +96,12 @@ export interface Sandbox {
   protocoloUrl: string;
   /** `url + '/tjrj'`: TJRJ's precatório API (TRAMITA_TJRJ_PRECATORIOS_URL). */
   tjrjPrecatoriosUrl: string;
+  /** `url + '/consultas'`: the courts' consultation pages, one context per court (`/consultas/tjsp`). */
+  consultasUrl: string;
+  /** The consultations' misbehaviours (a captcha or an anti-bot page). */
+  consultas: SandboxConsultas;
+  /** The consultation systems served under `consultasUrl`. */
+  consultaSystems: readonly string[];
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -185,6 +194,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const warrants = new WarrantsRegistry(dataset);
   const protocolo = new ProtocoloRegistry(dataset);
   const tjrj = new TjrjPrecatorios(dataset.seed);
+  const consultas = new SandboxConsultas();
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -202,10 +212,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     mandados: warrantsHandler(warrants),
     protocolo: protocoloHandler(protocolo),
     tjrj: tjrjHandler(tjrj),
+    consultas: consultasHandler({ dataset, knobs: consultas }),
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
-    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo,
+    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo, '/_sandbox/consultas': consultas,
   };
   let info: () => unknown = () => ({});
 
@@ -334,6 +345,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     warrantsProviderUrl: `${url}/mandados/tramita`,
     protocoloUrl: `${url}/protocolo`,
     tjrjPrecatoriosUrl: `${url}/tjrj`,
+    consultasUrl: `${url}/consultas`,
+    consultas,
+    consultaSystems: CONSULTA_SYSTEMS,
     dataset,
     djen: djen.control,
     faults,
