@@ -19,7 +19,7 @@ import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts'
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
 import { bodyLimits } from './upstream-body.ts';
 import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/connector.ts';
-import { ConsultaHttp } from './consultas/http.ts';
+import { ConsultaHttp, type ChallengeDetector } from './consultas/http.ts';
 import { DetailsChain } from './details-chain.ts';
 import type { CaseDetailsSource } from '../platform/ports/sources.ts';
 
@@ -96,7 +96,7 @@ export function consultaUserAgent(contact: string): string {
  * The courts' public consultations (issue 31), enabled by TRAMITA_CONSULTAS: a court's URL set by
  * TRAMITA_CONSULTA_<SIGLA>_URL wins; beside the sandbox the others point at its simulator.
  */
-function connectConsultas(config: Config, simulated: SimulatedUpstreams | null): ConsultasConnector | null {
+function connectConsultas(config: Config, simulated: SimulatedUpstreams | null, detect?: ChallengeDetector): ConsultasConnector | null {
   const simulatedUrls = simulated ? Object.fromEntries(enabledCourts('all', {}).map(({ court }) => [court.sigla, `${simulated.consultasUrl}/${court.sigla.toLowerCase()}`])) : {};
   const courts = enabledCourts(config.consultas, { ...simulatedUrls, ...config.consultaUrls })
     .filter(({ court }) => !simulated || config.consultaUrls[court.sigla] || simulated.consultaSystems.includes(court.sistema)).map((c) => ({
@@ -105,12 +105,13 @@ function connectConsultas(config: Config, simulated: SimulatedUpstreams | null):
   if (courts.length === 0) return null;
   const http = new ConsultaHttp({
     userAgent: consultaUserAgent(config.consultaContact), perMinute: simulated ? 100_000 : config.consultaRequestsPerMinute, timeoutMs: config.consultaTimeoutMs,
-    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), body: bodyLimits('consultas', config),
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), body: bodyLimits('consultas', config), detect,
   });
   return new ConsultasConnector({ courts, http, sandbox: simulated !== null });
 }
 
-export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null): Sources {
+/** `detectChallenge` replaces the consultations' challenge detector (tests). */
+export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null, opts: { detectChallenge?: ChallengeDetector } = {}): Sources {
   const datajudUrl = simulated?.datajudUrl ?? config.datajudUrl ?? PUBLIC_DATAJUD_URL;
   const portalUrl = simulated?.portalUrl ?? config.portalUrl;
   // The budget runs on real time even under a test clock: a frozen clock would never refill it.
@@ -119,7 +120,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
   const portal = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
-  const consultas = connectConsultas(config, simulated);
+  const consultas = connectConsultas(config, simulated, opts.detectChallenge);
   // The operator's provider first; the sandbox's simulated portal last, for the courts no consultation reads.
   const chain: CaseDetailsSource[] = config.portalUrl ? [portal!, ...(consultas ? [consultas] : [])] : [...(consultas ? [consultas] : []), ...(portal ? [portal] : [])];
   const details = chain.length === 0 ? null : chain.length === 1 ? chain[0]! : new DetailsChain(chain);

@@ -236,7 +236,7 @@ export type DeleteMonitoramentosPublicacoesByIdResponse = {
 
 export type Error = {
   error: {
-    code: "INVALID_JSON" | "INVALID_BODY" | "UNSUPPORTED_CONTENT_TYPE" | "BODY_TOO_LARGE" | "MISSING_PARAMETER" | "UNKNOWN_PARAMETER" | "INVALID_PARAMETER" | "INVALID_CURSOR" | "INVALID_CNJ" | "INVALID_CPF_CNPJ" | "INVALID_OAB" | "INVALID_NUMERO_PECA" | "INVALID_NUP" | "INVALID_DATE" | "INVALID_ELECTORAL_COURT" | "INVALID_WEBHOOK_URL" | "INVALID_IDEMPOTENCY_KEY" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "MISSING_API_KEY" | "INVALID_API_KEY" | "ACCOUNT_INACTIVE" | "INSUFFICIENT_CREDITS" | "OPERATION_NOT_ALLOWED" | "ROUTE_NOT_FOUND" | "NOT_FOUND" | "CASE_NOT_FOUND" | "ADMINISTRATIVE_PROCESS_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "EDITION_NOT_FOUND" | "PUBLICATION_NOT_FOUND" | "REQUEST_NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_ANSWER_LOST" | "IDEMPOTENCY_KEY_REUSED" | "QUERY_NOT_SUPPORTED" | "PERIOD_INVERTED" | "PERIOD_TOO_LONG" | "COURT_NOT_FOUND" | "UNKNOWN_COURT" | "MONITOR_REQUIRED" | "BODY_NOT_COVERED" | "COURT_NOT_COVERED" | "REFRESH_REQUIRED" | "MONITOR_DEACTIVATED" | "WEBHOOK_NOT_CONFIGURED" | "DETAILS_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SOURCE_UNAVAILABLE" | "MODEL_OUTPUT_INCOMPLETE" | "SOURCE_NOT_CONFIGURED" | "SOURCE_TIMEOUT" | "OPERATION_INTERRUPTED" | "SERVICE_UNAVAILABLE";
+    code: "INVALID_JSON" | "INVALID_BODY" | "UNSUPPORTED_CONTENT_TYPE" | "BODY_TOO_LARGE" | "MISSING_PARAMETER" | "UNKNOWN_PARAMETER" | "INVALID_PARAMETER" | "INVALID_CURSOR" | "INVALID_CNJ" | "INVALID_CPF_CNPJ" | "INVALID_OAB" | "INVALID_NUMERO_PECA" | "INVALID_NUP" | "INVALID_DATE" | "INVALID_ELECTORAL_COURT" | "INVALID_WEBHOOK_URL" | "INVALID_IDEMPOTENCY_KEY" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "MISSING_API_KEY" | "INVALID_API_KEY" | "ACCOUNT_INACTIVE" | "INSUFFICIENT_CREDITS" | "OPERATION_NOT_ALLOWED" | "ROUTE_NOT_FOUND" | "NOT_FOUND" | "CASE_NOT_FOUND" | "ADMINISTRATIVE_PROCESS_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "EDITION_NOT_FOUND" | "PUBLICATION_NOT_FOUND" | "REQUEST_NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_ANSWER_LOST" | "IDEMPOTENCY_KEY_REUSED" | "QUERY_NOT_SUPPORTED" | "PERIOD_INVERTED" | "PERIOD_TOO_LONG" | "COURT_NOT_FOUND" | "UNKNOWN_COURT" | "MONITOR_REQUIRED" | "BODY_NOT_COVERED" | "COURT_NOT_COVERED" | "REFRESH_REQUIRED" | "MONITOR_DEACTIVATED" | "WEBHOOK_NOT_CONFIGURED" | "DETAILS_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SOURCE_UNAVAILABLE" | "MODEL_OUTPUT_INCOMPLETE" | "SOURCE_NOT_CONFIGURED" | "STORAGE_UNAVAILABLE" | "SOURCE_TIMEOUT" | "OPERATION_INTERRUPTED" | "SERVICE_UNAVAILABLE";
     /** For a person: Portuguese by default, English with `Accept-Language: en`. */
     message: string;
     /** The English text, when the message is Portuguese. */
@@ -2471,6 +2471,7 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
       data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
+      texto: null | string;
       tipo: "ANDAMENTO";
       classificacao_predita: {
         nome: string;
@@ -2585,6 +2586,7 @@ export type GetProcessosCnjByCnjResponse = {
       data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
+      texto: null | string;
       tipo: "ANDAMENTO";
       classificacao_predita: {
         nome: string;
@@ -2598,6 +2600,27 @@ export type GetProcessosCnjByCnjResponse = {
       status: "CONCLUIDO" | "AGENDADO" | "INDISPONIVEL";
       concluidoEm: null | string;
     };
+    consultaPublica: null | ({
+      /** e.g. `consulta-tjsp`. */
+      fonte: string;
+      /** `esaj`, `pje` or `tjdft`. */
+      sistema: string;
+      grau: number;
+      classe: null | string;
+      assuntos: Array<string>;
+      orgao: null | string;
+      foro: null | string;
+      juiz: null | string;
+      distribuidoEm: null | string;
+      situacao: null | string;
+      segredo: boolean;
+      incidentes: Array<{
+        numeroCnj: null | string;
+        classe: string;
+        data: null | string;
+      }>;
+      processoReferencia: null | string;
+    });
   }) & ({
     /** Masked. */
     numero_cnj: string;

@@ -40,6 +40,8 @@ export interface MovementRecord {
   dataHora: string;
   complementos: MovementComplement[];
   orgaoJulgador: CodeName | null;
+  /** The text a court's consultation page prints for it (issue 31); absent or null when none did. */
+  texto?: string | null;
 }
 
 /** One upstream document per instance (grau), as DataJud returns them. */
