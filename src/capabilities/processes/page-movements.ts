@@ -37,7 +37,7 @@ export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 
   }
   const seen = new Map<string, number>();
   const fresh = [];
-  for (const m of page) {
+  for (const [i, m] of page.entries()) {
     const at = instantOf(m.data);
     const k = `${dayOf(at)}|${titleKey(m.titulo)}`;
     const twin = pool.get(k)?.shift();
@@ -49,7 +49,9 @@ export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 
     }
     const nth = seen.get(k) ?? 0;
     seen.set(k, nth + 1);
-    const key = createHash('sha1').update(`consulta|${k}|${nth}`).digest('hex');
+    // Movements of one day share its midnight: the key, the listing's tie-breaker (descending), keeps the
+    // page's order with the position counted from the oldest, which new movements (listed on top) never shift.
+    const key = `pg${String(page.length - 1 - i).padStart(6, '0')}-${createHash('sha1').update(`consulta|${k}|${nth}`).digest('hex').slice(0, 24)}`;
     fresh.push({ numero_cnj: n, key, grau: grau === 2 ? 'G2' : 'G1', codigo: '', nome: m.titulo, data_hora: at, complementos: '[]', orgao_julgador: null, texto: m.texto });
   }
   for (let i = 0; i < fresh.length; i += 100) {

@@ -354,6 +354,8 @@ export interface Sources {
   cases: CaseMetadataSource;
   /** null when no case-details provider is configured. */
   details: CaseDetailsSource | null;
+  /** The courts whose public consultation this deployment reads (issue 31); null when none is enabled. */
+  consultas?: { sandbox: boolean; courts: readonly { sigla: string; sistema: string; source: string }[] } | null;
   /** DJEN: the real API, or the sandbox's simulator. */
   publications: PublicationSource;
   /** The language model that writes AI summaries (ports/model.ts); null: the offline writer does. */
