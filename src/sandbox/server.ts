@@ -164,6 +164,10 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
   }
   if (upstream === 'dje') return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...retry }, body: Buffer.from(status === 429 ? 'Too Many Requests' : `Erro interno (falha simulada, HTTP ${status})`) };
   if (upstream === 'mural' || upstream === 'provedor' || upstream === 'mandados') return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
+  if (upstream === 'consultas') {
+    // What a court's web server sends: an HTML error page.
+    return { status, headers: { 'content-type': 'text/html;charset=UTF-8', ...retry }, body: Buffer.from(`<html><head><title>${status}</title></head><body><h1>Erro ${status} (falha simulada)</h1></body></html>`) };
+  }
   if (upstream === 'portal') {
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
