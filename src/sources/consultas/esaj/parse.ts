@@ -152,14 +152,18 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
   const found = new Map<string, ConsultaLawyer['oab'][]>();
   for (const m of movimentos) {
     if (!m.texto?.includes('(OAB ')) continue;
-    for (const match of m.texto.matchAll(/([^,:\n()]+?)\s*\(OAB\s+([^)]+)\)/g)) {
+    // Anchored on the literal `(OAB `; the name is what precedes it back to the last separator (linear, no backtracking).
+    for (const match of m.texto.matchAll(/\(OAB\s+([^)]+)\)/g)) {
       let oab;
       try {
-        oab = parseOab(match[2]!);
+        oab = parseOab(match[1]!);
       } catch {
         continue;
       }
-      const key = foldName(match[1]!);
+      const before = m.texto.slice(Math.max(0, match.index - 200), match.index);
+      const name = before.slice(Math.max(before.lastIndexOf(','), before.lastIndexOf(':'), before.lastIndexOf('\n'), before.lastIndexOf('('), before.lastIndexOf(')')) + 1).trim();
+      if (!name) continue;
+      const key = foldName(name);
       const list = found.get(key) ?? [];
       if (!list.some((o) => o!.uf === oab.uf && o!.numero === oab.numero)) list.push({ uf: oab.uf, numero: oab.canonical.slice(2) });
       found.set(key, list);
