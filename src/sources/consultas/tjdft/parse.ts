@@ -48,10 +48,14 @@ function named(v: unknown): string | null {
   return null;
 }
 
-/** `ROOT (cod) - … - LEAF (cod)`: the leaf's name without its code (the path's last step, as a person reads the subject). */
+/**
+ * `ROOT (cod) - … - LEAF (cod)`: the leaf's name without its code (the path's last step, as a person
+ * reads the subject). Steps are split only after a code, since names hold ` - ` themselves
+ * (`Crédito Direto ao Consumidor - CDC (14757`, whose final `)` PJe drops).
+ */
 export function subjectLeaf(path: string | null): string | null {
   if (!path) return null;
-  const leaf = path.split(/\s+-\s+(?=[^-]*\(\d+\)?\s*$)/).pop()!.trim();
+  const leaf = path.split(/\(\d+\)\s+-\s+/).pop()!.trim();
   return leaf.replace(/\s*\(\d+\)?\s*$/, '').trim() || null;
 }
 
