@@ -28,6 +28,7 @@ import { SANDBOX_DJEN_BUDGET, sandboxStart } from './sandbox-start.ts';
 import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
 import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { describeUrlGuard } from './url-guard.ts';
+import { describeConsultaParse } from './consultas.ts';
 import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { describePrecatorios, precatorioBench } from './precatorios.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
@@ -422,6 +423,7 @@ async function main(): Promise<number> {
     const withinBudget = ss.djenMs < SANDBOX_DJEN_BUDGET.ms && ss.djenMb < SANDBOX_DJEN_BUDGET.mb;
     console.log(describeOfflineSummary(offlineSummaryBench()));
     console.log(describeUrlGuard());
+    console.log(describeConsultaParse());
     console.log(describeGazettes(await gazetteBench()));
     console.log(describePrecatorios(await precatorioBench()));
     console.log(describeStartup(await startupBench()));

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isUf } from './platform/identifiers/uf.ts';
+import { CONSULTA_COURTS } from './sources/consultas/courts.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,6 +46,14 @@ export interface Config {
   datajudRequestsPerMinute: number;
   datajudBatchSize: number;
   portalUrl: string | undefined;
+  /** Courts whose public consultation is read (issue 31): every known-open one, none, or these siglas. */
+  consultas: 'all' | 'none' | string[];
+  /** TRAMITA_CONSULTA_<SIGLA>_URL: a court's first-degree base URL, replacing the default. */
+  consultaUrls: Record<string, string>;
+  consultaRequestsPerMinute: number;
+  consultaTimeoutMs: number;
+  /** The operator's contact, in the consultations' User-Agent. */
+  consultaContact: string;
   /** Who writes AI summaries: a chat-completions model, the offline writer, or auto (issue 15). */
   webhookProduct: string;
   summaryProvider: 'auto' | 'modelo' | 'extrativo';
@@ -169,7 +178,7 @@ function describeRateLimits(): string {
 }
 
 /** The upstreams whose bodies have a size limit of their own: the sources' names, and DJEN's caderno ZIPs apart. */
-export const UPSTREAM_BODY_SOURCES = ['datajud', 'djen', 'djen-caderno', 'portal', 'modelo', 'stf', 'dje-eleitoral', 'mural', 'mandados', 'protocolo', 'tjrj'] as const;
+export const UPSTREAM_BODY_SOURCES = ['datajud', 'djen', 'djen-caderno', 'portal', 'modelo', 'stf', 'dje-eleitoral', 'mural', 'mandados', 'protocolo', 'tjrj', 'consultas'] as const;
 export type UpstreamBodySource = (typeof UPSTREAM_BODY_SOURCES)[number];
 
 const MB = 1024 * 1024;
@@ -184,6 +193,8 @@ const MB = 1024 * 1024;
 export const DEFAULT_UPSTREAM_MAX_BYTES: Record<UpstreamBodySource, number> = {
   datajud: 64 * MB, djen: 32 * MB, 'djen-caderno': 1024 * MB, portal: 32 * MB, modelo: 4 * MB, stf: 32 * MB,
   'dje-eleitoral': 128 * MB, mural: 32 * MB, mandados: 4 * MB, protocolo: 4 * MB, tjrj: 16 * MB,
+  // A TJSP case page with 118 movements is 180 KB; a decision-heavy one a few MB at most.
+  consultas: 16 * MB,
 };
 export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 15_000;
 
@@ -332,6 +343,16 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Longest silence while an upstream\'s answer body is being read: a body that sends no byte for this long is abandoned (`SOURCE_TIMEOUT`, uncharged), so an upstream dripping a byte now and then cannot hold a request until its source\'s whole timeout (`DATAJUD_TIMEOUT_MS`, `DJEN_TIMEOUT_MS`, …), which still bounds every request.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
+  { env: 'TRAMITA_CONSULTAS', key: 'consultas', default: 'all', parse: parseConsultas,
+    doc: 'Courts whose public consultation page Tramita reads for parties, lawyers, the case value and movement texts (e-SAJ: TJSP, TJAL, TJAC; PJe *consulta pública*: TRF1, TRF3, TRF5, TJMA, TJMG, TJCE, TJAP, TJPE, TJRJ, TJRO; TJDFT\'s REST consultation). `all`: every court whose page reads without a captcha, anti-bot check or login (with the sandbox on, pointed at its simulator); `none`; or a comma-separated list of siglas, e.g. `TJSP,TJDFT`. A page that shows a captcha, an anti-bot block or a login is never passed: that request is an uncharged 503 `SOURCE_UNAVAILABLE` with `details.failure` `captcha`, `anti_bot` or `login`. A case number of an enabled court that DataJud does not know yet is answered from the consultation alone.' },
+  { env: 'TRAMITA_CONSULTA_<SIGLA>_URL', key: 'consultaUrls', default: '', parse: (_r, env) => parseConsultaUrls(env),
+    doc: 'One court\'s first-degree consultation base URL, replacing the default: scheme, host and the system\'s context path, e.g. `TRAMITA_CONSULTA_TJMG_URL=https://pje-consulta-publica.tjmg.jus.br/pje` or `TRAMITA_CONSULTA_TJAC_URL=https://esaj.tjac.jus.br` (a proxy, a mirror, a test server). Wins over the sandbox simulator.' },
+  { env: 'TRAMITA_CONSULTA_REQUESTS_PER_MINUTE', key: 'consultaRequestsPerMinute', default: '30', parse: int('TRAMITA_CONSULTA_REQUESTS_PER_MINUTE', 1, 100_000),
+    doc: 'Requests per minute sent to each consultation host (at most two in flight per host; 429 and 5xx answers are retried after a backoff). One e-SAJ case costs three requests (open, search, page); one TJDFT case five or more.' },
+  { env: 'TRAMITA_CONSULTA_TIMEOUT_MS', key: 'consultaTimeoutMs', default: '30000', parse: int('TRAMITA_CONSULTA_TIMEOUT_MS', 100, 600_000),
+    doc: 'Timeout of each request to a court\'s consultation page, body included.' },
+  { env: 'TRAMITA_CONSULTA_CONTACT', key: 'consultaContact', default: '', parse: (r) => r.trim(),
+    doc: 'How the courts can reach this installation\'s operator (an e-mail or URL), sent in the consultations\' User-Agent: `Tramita/0.1 (+CONTACT; consulta processual)`. Set it before reading real courts.' },
   { env: 'TRAMITA_SUMMARY_PROVIDER', key: 'summaryProvider', default: 'auto', parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),
     doc: 'Who writes AI case summaries (`…/resumo-ia`). `modelo`: the OpenAI-compatible chat-completions server at `TRAMITA_SUMMARY_URL` (or the sandbox\'s simulated model). `extrativo`: the offline writer, deterministic code that summarises the stored case without a language model. `auto`: `modelo` when `TRAMITA_SUMMARY_URL` is set or the sandbox runs, else `extrativo`.' },
   { env: 'TRAMITA_SUMMARY_URL', key: 'summaryUrl', default: '', parse: optionalUrl('TRAMITA_SUMMARY_URL'),
@@ -402,6 +423,30 @@ function optionalSecretKey(raw: string): string | undefined {
 /** "TJSP, trf4" → ['TJSP', 'TRF4']; empty → []. */
 function parseList(raw: string): string[] {
   return raw.split(',').map((v) => v.trim().toUpperCase()).filter((v) => v !== '').map((v) => (v === 'ALL' ? 'all' : v));
+}
+
+const CONSULTA_SIGLAS = CONSULTA_COURTS.map((c) => c.sigla);
+
+/** `all`, `none`, or siglas separated by commas (upper-cased), each a court with a known-open consultation. */
+export function parseConsultas(raw: string): 'all' | 'none' | string[] {
+  const v = raw.trim().toLowerCase();
+  if (v === 'all' || v === 'none') return v;
+  const siglas = raw.split(',').map((p) => p.trim().toUpperCase()).filter(Boolean);
+  const unknown = siglas.filter((s) => !CONSULTA_SIGLAS.includes(s));
+  if (siglas.length === 0 || unknown.length > 0) throw new ConfigError(`TRAMITA_CONSULTAS must be all, none or siglas among ${CONSULTA_SIGLAS.join(', ')}, got "${raw}"`);
+  return siglas;
+}
+
+/** Every TRAMITA_CONSULTA_<SIGLA>_URL set, by sigla. */
+function parseConsultaUrls(env: Env): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^TRAMITA_CONSULTA_([A-Z0-9]+)_URL$/.exec(name);
+    if (!m || !value) continue;
+    if (!CONSULTA_SIGLAS.includes(m[1]!)) throw new ConfigError(`${name}: ${m[1]} is not a court with a known-open consultation (${CONSULTA_SIGLAS.join(', ')})`);
+    urls[m[1]!] = optionalUrl(name)(value)!;
+  }
+  return urls;
 }
 
 function optionalUrl(name: string) {

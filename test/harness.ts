@@ -3,6 +3,7 @@
  * when DATABASE_URL is set (a new database created from it and dropped at close), so the same tests
  * run on both engines.
  */
+import type { ChallengeDetector } from '../src/sources/consultas/http.ts';
 import { scanLogLine } from './log-scan.ts';
 import { logUpstreamsTo } from '../src/platform/observability/upstreams.ts';
 import fs from 'node:fs';
@@ -31,11 +32,13 @@ export interface HarnessOptions extends BuildOptions {
   prices?: PriceFile;
   /** Captures every log line (to prove secrets never reach the logs). */
   captureLogs?: boolean;
+  /** Replaces the consultations' challenge detector (sources/consultas/challenge.ts). */
+  detectChallenge?: ChallengeDetector;
 }
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
-// No background gazette ingest nor precatório harvest: a test reads the days it asks (on demand) or runs them itself.
-const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: 'none', TRAMITA_PRECATORIOS_DATAJUD: 'none' };
+// No courts' consultations (the suites read the simulated portal's details; test/consultas.test.ts enables them), no background gazette ingest nor precatório harvest: a test reads the days it asks (on demand) or runs them itself.
+const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: 'none', TRAMITA_PRECATORIOS_DATAJUD: 'none', TRAMITA_CONSULTAS: 'none' };
 
 export interface TestAccount {
   accountId: string;
@@ -142,7 +145,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   logUpstreamsTo(log);
   await migrate(fresh.database);
   const clock = opts.clock ?? systemClock;
-  const sources = await openUpstreams(config, { clock });
+  const sources = await openUpstreams(config, { clock, detectChallenge: opts.detectChallenge });
   const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
   const capabilities = buildCapabilities(services);
   const app = await buildApp(services, capabilities, opts);

@@ -73,6 +73,8 @@ export const MENSAGENS: Record<ErrorCode, string> = {
 const FALHAS: Record<string, string> = {
   geoblocked: 'O DJEN (comunicaapi.pje.jus.br) recusa conexões de fora do Brasil: rode o Tramita numa rede brasileira ou encaminhe o tráfego do DJEN por um relay no Brasil (DJEN_URL).',
   captcha: 'A fonte exibiu um captcha no lugar dos dados; o Tramita nunca resolve captchas. Tente de novo mais tarde.',
+  anti_bot: 'A página da fonte respondeu com um bloqueio anti-robô (Cloudflare, WAF) no lugar dos dados; o Tramita nunca contorna esses bloqueios. Tente de novo mais tarde; os dados seguem disponíveis pelo DataJud e pelo DJEN.',
+  login: 'A página da fonte pediu login no lugar dos dados; o Tramita só lê páginas abertas ao público. Os dados seguem disponíveis pelo DataJud e pelo DJEN.',
   rate_limited: 'A fonte limitou o número de requisições.',
   unauthorized: 'A fonte recusou as credenciais configuradas pelo operador.',
   malformed: 'A fonte respondeu algo que não pôde ser lido.',

@@ -27,7 +27,7 @@ describe('SandboxFaults', () => {
   test("'all' and the older 'both' reach every upstream, DJEN and the model included", () => {
     const f = new SandboxFaults();
     f.set({ upstream: 'both', status: 403 });
-    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj', 'pje']);
+    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj', 'pje', 'consultas']);
     assert.equal(f.take('djen').status, 403);
     assert.equal(f.take('llm').status, 403);
     f.set({ upstream: 'all', status: 503 });

@@ -1,7 +1,7 @@
 /**
  * Fault injection for the sandbox upstreams, so tests and benchmarks can see how Tramita behaves when
  * DataJud, the portal or DJEN is slow, down, rate-limiting, geoblocking, hanging or answering garbage.
- * Per upstream (`datajud`, `portal`, `djen`, `llm` (the simulated model), `stf` (its gazette), `dje` (the electoral gazettes), `mural` (the bulletin board's back end), `provedor` (the mural provider protocol), `mandados` (the warrants providers), `pje` (the PJe consultas públicas), or `all` = every one; `both` is the older name of `all`,
+ * Per upstream (`datajud`, `portal`, `djen`, `llm` (the simulated model), `stf` (its gazette), `dje` (the electoral gazettes), `mural` (the bulletin board's back end), `provedor` (the mural provider protocol), `mandados` (the warrants providers), `pje` (the PJe consultas públicas), `consultas` (the courts' consultation pages: `latencyMs` is the slow host), or `all` = every one; `both` is the older name of `all`,
  * kept for callers written when there were two upstreams):
  * - `latencyMs`: added before answering (default: the sandbox's `latencyMs`, TRAMITA_SANDBOX_LATENCY_MS);
  * - `status`: answer 500/502/503, 429 with `Retry-After: retryAfterSeconds` (default 1), or 403 (for
@@ -14,7 +14,7 @@
  * Controlled in process (`sandbox.faults`) or over HTTP (`PUT`/`GET`/`DELETE /_sandbox/faults`).
  */
 
-export const UPSTREAMS = ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj', 'pje'] as const;
+export const UPSTREAMS = ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj', 'pje', 'consultas'] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 /** 'all' and 'both' both mean every upstream. */
 export type UpstreamTarget = Upstream | 'all' | 'both';

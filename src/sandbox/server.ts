@@ -13,6 +13,7 @@
  *   /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
  *   /tjrj/entDev, /tjrj/ordemPagamento   TJRJ's precatório API (tjrj/server.ts)
  *   /pje/<SIGLA>/ConsultaPublica/…  PJe's classic consulta pública of each PJe court (pje/server.ts)
+ *   /consultas/<sigla>/…        courts' public consultations: e-SAJ pages (TJSP, TJAL, TJAC), TJDFT's REST (consultas/server.ts)
  *   /_sandbox                   info (URLs, data set, example numbers)
  *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
  *   /_sandbox/stats             GET / DELETE: request counters per upstream
@@ -26,6 +27,7 @@
  *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
  *   /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
  *   /_sandbox/pje               GET / PUT {captcha, antiBot, courts} / DELETE: PJe answering a captcha or a Cloudflare page
+ *   /_sandbox/consultas         GET / PUT {challenge: captcha|anti_bot|null} / DELETE: the consultations answering a challenge page
  *   /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
  */
 import http from 'node:http';
@@ -55,6 +57,7 @@ import { ProtocoloRegistry } from './protocolo/registry.ts';
 import { protocoloHandler } from './protocolo/server.ts';
 import { TjrjPrecatorios, tjrjHandler } from './tjrj/server.ts';
 import { pjeHandler, SandboxPje } from './pje/server.ts';
+import { CONSULTA_SYSTEMS, consultasHandler, SandboxConsultas } from './consultas/server.ts';
 
 export interface SandboxOptions {
   cases: number;
@@ -98,6 +101,12 @@ export interface Sandbox {
   tjrjPrecatoriosUrl: string;
   /** `url + '/pje'`: a PJe court's consulta pública is `${pjeUrl}/<SIGLA>` (scheme, host and context path). */
   pjeUrl: string;
+  /** `url + '/consultas'`: the courts' consultation pages, one context per court (`/consultas/tjsp`). */
+  consultasUrl: string;
+  /** The consultations' misbehaviours (a captcha or an anti-bot page). */
+  consultas: SandboxConsultas;
+  /** The consultation systems served under `consultasUrl`. */
+  consultaSystems: readonly string[];
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;
@@ -162,6 +171,10 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
   }
   if (upstream === 'dje') return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...retry }, body: Buffer.from(status === 429 ? 'Too Many Requests' : `Erro interno (falha simulada, HTTP ${status})`) };
   if (upstream === 'mural' || upstream === 'provedor' || upstream === 'mandados') return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
+  if (upstream === 'consultas') {
+    // What a court's web server sends: an HTML error page.
+    return { status, headers: { 'content-type': 'text/html;charset=UTF-8', ...retry }, body: Buffer.from(`<html><head><title>${status}</title></head><body><h1>Erro ${status} (falha simulada)</h1></body></html>`) };
+  }
   if (upstream === 'portal') {
     const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
@@ -194,6 +207,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const protocolo = new ProtocoloRegistry(dataset);
   const tjrj = new TjrjPrecatorios(dataset.seed);
   const pje = new SandboxPje();
+  const consultas = new SandboxConsultas();
   const counters = new StatsCounter();
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -212,10 +226,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     protocolo: protocoloHandler(protocolo),
     tjrj: tjrjHandler(tjrj),
     pje: pjeHandler(dataset, pje),
+    consultas: consultasHandler({ dataset, knobs: consultas }),
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
-    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo, '/_sandbox/pje': pje,
+    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo, '/_sandbox/pje': pje, '/_sandbox/consultas': consultas,
   };
   let info: () => unknown = () => ({});
 
@@ -345,6 +360,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     protocoloUrl: `${url}/protocolo`,
     tjrjPrecatoriosUrl: `${url}/tjrj`,
     pjeUrl: `${url}/pje`,
+    consultasUrl: `${url}/consultas`,
+    consultas,
+    consultaSystems: CONSULTA_SYSTEMS,
     dataset,
     djen: djen.control,
     faults,

@@ -52,6 +52,8 @@ export interface HttpUpstreamOptions extends UpstreamTuning {
   baseUrl: string;
   /** The source's short name: metrics' `source` label, its budget's name and its body limit's (`stf`, `dje-eleitoral`). */
   source: UpstreamBodySource;
+  /** The budget's name when one source speaks to several hosts, each with its own budget (`consulta-tjsp`); default `source`. */
+  budgetName?: string;
   /** How messages name the upstream (`STF`, `DJE eleitoral`). */
   label: string;
   /** The connector's own error, so failures carry its source name. */
@@ -87,7 +89,7 @@ export class HttpUpstream {
     this.#delays = o.retryDelaysMs ?? [2_000, 8_000];
     this.#maxRetryAfterMs = o.maxRetryAfterMs ?? 60_000;
     this.#sleep = o.sleep ?? realSleep;
-    this.#budget = new RequestBudget({ perMinute: o.perMinute ?? 60, sleep: this.#sleep, name: o.source });
+    this.#budget = new RequestBudget({ perMinute: o.perMinute ?? 60, sleep: this.#sleep, name: o.budgetName ?? o.source });
     const ca = o.caFile ? [...rootCertificates, readFileSync(o.caFile, 'utf8')] : undefined;
     const backstop = this.timeoutMs + 1_000;
     this.#agent = new Agent({ connections: 2, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca } } : {}) });
@@ -124,8 +126,8 @@ export class HttpUpstream {
   }
 
   /** The body as text: UTF-8 (or the single-byte charset its Content-Type names), or a `malformed` failure. */
-  text(raw: UpstreamResponse, path: string): string {
-    return bodyText(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, header(raw, 'content-type'));
+  text(raw: UpstreamResponse, path: string, opts: { latin1Fallback?: boolean } = {}): string {
+    return bodyText(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, header(raw, 'content-type'), opts);
   }
 
   async close(): Promise<void> {

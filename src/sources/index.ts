@@ -18,6 +18,10 @@ import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.
 import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
 import { bodyLimits } from './upstream-body.ts';
+import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/connector.ts';
+import { ConsultaHttp, type ChallengeDetector } from './consultas/http.ts';
+import { DetailsChain } from './details-chain.ts';
+import type { CaseDetailsSource } from '../platform/ports/sources.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
@@ -36,6 +40,10 @@ export interface SimulatedUpstreams {
   /** Protocolo Integrado's imitation, up to `/protocolo`. */
   protocoloUrl: string;
   tjrjPrecatoriosUrl: string;
+  /** The courts' consultation pages (e-SAJ, TJDFT REST), one context per court: `<url>/<sigla>` (lower case). */
+  consultasUrl: string;
+  /** The consultation systems the simulator speaks: courts of the others stay off beside it (unless their URL is set). */
+  consultaSystems: readonly string[];
 }
 
 /** Waits between a gazette request's attempts; TRAMITA_DEV_TIME_SCALE shortens them in tests. */
@@ -79,7 +87,31 @@ function connectModel(config: Config, simulated: SimulatedUpstreams | null): Cha
   });
 }
 
-export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null): Sources {
+/** What the consultations' User-Agent says: who asks, and how the court reaches the operator. */
+export function consultaUserAgent(contact: string): string {
+  return `Tramita/0.1 (+${contact || 'operator contact not set: TRAMITA_CONSULTA_CONTACT'}; consulta processual)`;
+}
+
+/**
+ * The courts' public consultations (issue 31), enabled by TRAMITA_CONSULTAS: a court's URL set by
+ * TRAMITA_CONSULTA_<SIGLA>_URL wins; beside the sandbox the others point at its simulator.
+ */
+function connectConsultas(config: Config, simulated: SimulatedUpstreams | null, detect?: ChallengeDetector): ConsultasConnector | null {
+  const simulatedUrls = simulated ? Object.fromEntries(enabledCourts('all', {}).map(({ court }) => [court.sigla, `${simulated.consultasUrl}/${court.sigla.toLowerCase()}`])) : {};
+  const courts = enabledCourts(config.consultas, { ...simulatedUrls, ...config.consultaUrls })
+    .filter(({ court }) => !simulated || config.consultaUrls[court.sigla] || simulated.consultaSystems.includes(court.sistema)).map((c) => ({
+    ...c, urls: { 1: c.urls[1], 2: simulated && !config.consultaUrls[c.court.sigla] ? (c.court.urls[2] ? c.urls[1] : null) : c.urls[2] },
+  }));
+  if (courts.length === 0) return null;
+  const http = new ConsultaHttp({
+    userAgent: consultaUserAgent(config.consultaContact), perMinute: simulated ? 100_000 : config.consultaRequestsPerMinute, timeoutMs: config.consultaTimeoutMs,
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), body: bodyLimits('consultas', config), detect,
+  });
+  return new ConsultasConnector({ courts, http, sandbox: simulated !== null });
+}
+
+/** `detectChallenge` replaces the consultations' challenge detector (tests). */
+export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null, opts: { detectChallenge?: ChallengeDetector } = {}): Sources {
   const datajudUrl = simulated?.datajudUrl ?? config.datajudUrl ?? PUBLIC_DATAJUD_URL;
   const portalUrl = simulated?.portalUrl ?? config.portalUrl;
   // The budget runs on real time even under a test clock: a frozen clock would never refill it.
@@ -87,7 +119,11 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   // An explicit DJEN_URL wins even beside the sandbox (e.g. a Brazilian relay while DataJud stays simulated).
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
-  const details = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
+  const portal = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
+  const consultas = connectConsultas(config, simulated, opts.detectChallenge);
+  // The operator's provider first; the sandbox's simulated portal last, for the courts no consultation reads.
+  const chain: CaseDetailsSource[] = config.portalUrl ? [portal!, ...(consultas ? [consultas] : [])] : [...(consultas ? [consultas] : []), ...(portal ? [portal] : [])];
+  const details = chain.length === 0 ? null : chain.length === 1 ? chain[0]! : new DetailsChain(chain);
   const model = connectModel(config, simulated);
   const gazettes = connectGazettes(config, simulated);
   const administrative = new ProtocoloConnector({
@@ -111,10 +147,15 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
     ...(gazettes.mural ? [{ name: 'mural', baseUrl: config.muralProviderUrl ?? simulated!.muralProviderUrl, sandbox: simulatedUnless(config.muralProviderUrl) }] : []),
     ...(gazettes.warrants ? [{ name: 'mandados', baseUrl: config.warrantsProviderUrl ?? simulated!.warrantsProviderUrl, sandbox: simulatedUnless(config.warrantsProviderUrl) }] : []),
     { name: 'protocolo', baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: simulatedUnless(config.protocoloUrl) },
+    ...(consultas?.courts.flatMap(({ court, urls }) => [
+      { name: consultaSource(court.sigla), baseUrl: urls[1], sandbox: simulated !== null && !config.consultaUrls[court.sigla] },
+      ...(urls[2] && !urls[2].startsWith(urls[1]) ? [{ name: `${consultaSource(court.sigla)}-2g`, baseUrl: urls[2], sandbox: simulated !== null && !config.consultaUrls[court.sigla] }] : []),
+    ]) ?? []),
     { name: 'tjrj', baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: simulatedUnless(config.tjrjPrecatoriosUrl) },
   ]);
   return {
     cases: datajud, details, publications, model, ...gazettes, administrative, tjrj,
+    consultas: consultas && { sandbox: consultas.info.sandbox, courts: consultas.courts.map(({ court }) => ({ sigla: court.sigla, sistema: court.sistema, source: consultaSource(court.sigla) })) },
     async close() {
       await administrative.close();
       await tjrj.close();
@@ -124,7 +165,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
       await gazettes.warrants?.close();
       await datajud.close();
       await publications.close();
-      await details?.close();
+      await (details as { close?(): Promise<void> } | null)?.close?.();
       await model?.close();
     },
   };

@@ -195,11 +195,14 @@ const SINGLE_BYTE = /^(iso-8859-1|latin1|windows-1252|cp1252|us-ascii)$/;
 
 /**
  * A body as text: UTF-8, refused when it is not valid UTF-8 (the replacement characters a lenient
- * decoding puts in would reach the store), unless `contentType` names a single-byte charset.
+ * decoding puts in would reach the store), unless `contentType` names a single-byte charset, or the
+ * caller reads pages known to lie about theirs (`latin1Fallback`: PJe's TJCE page declares UTF-8 and
+ * sends ISO-8859-1, reference/upstream/real/README.md §1), where every byte is a Windows-1252 character.
  */
-export function bodyText(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, contentType?: string): string {
+export function bodyText(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, contentType?: string, opts: { latin1Fallback?: boolean } = {}): string {
   const charset = /charset="?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset && SINGLE_BYTE.test(charset)) return new TextDecoder('windows-1252').decode(body);
+  if (opts.latin1Fallback && !isUtf8(body)) return new TextDecoder('windows-1252').decode(body);
   if (!isUtf8(body)) throw refuse(r, 'malformed', `${r.what} sent a body that is not valid UTF-8 (${describeBody(body)}).`, { retryable: false });
   return body.toString('utf8');
 }

@@ -2482,6 +2482,7 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
       data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
+      texto: null | string;
       tipo: "ANDAMENTO";
       classificacao_predita: {
         nome: string;
@@ -2596,6 +2597,7 @@ export type GetProcessosCnjByCnjResponse = {
       data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
+      texto: null | string;
       tipo: "ANDAMENTO";
       classificacao_predita: {
         nome: string;
@@ -2609,6 +2611,27 @@ export type GetProcessosCnjByCnjResponse = {
       status: "CONCLUIDO" | "AGENDADO" | "INDISPONIVEL";
       concluidoEm: null | string;
     };
+    consultaPublica: null | ({
+      /** e.g. `consulta-tjsp`. */
+      fonte: string;
+      /** `esaj`, `pje` or `tjdft`. */
+      sistema: string;
+      grau: number;
+      classe: null | string;
+      assuntos: Array<string>;
+      orgao: null | string;
+      foro: null | string;
+      juiz: null | string;
+      distribuidoEm: null | string;
+      situacao: null | string;
+      segredo: boolean;
+      incidentes: Array<{
+        numeroCnj: null | string;
+        classe: string;
+        data: null | string;
+      }>;
+      processoReferencia: null | string;
+    });
   }) & ({
     /** Masked. */
     numero_cnj: string;

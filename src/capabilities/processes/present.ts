@@ -66,6 +66,8 @@ export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
     documentosPublicosDisponiveis: c.row.documentos_em !== null,
     // Parties and the case value come from the case-details provider, filled in the background.
     enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em },
+    // The court's own page, when its consultation answered (issue 31).
+    consultaPublica: c.row.consulta ? JSON.parse(c.row.consulta) as unknown : null,
     ...processObject(c),
   };
 }

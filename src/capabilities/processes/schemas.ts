@@ -24,6 +24,7 @@ export const Movement = Type.Object({
   orgaoJulgador: Nullable(CodeName),
   data: Type.String({ description: 'The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }),
   conteudo: Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }),
+  texto: Nullable(Type.String({ description: 'The text the court\'s public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only the page lists (DataJud has not yet) has an empty `codigo`.' })),
   tipo: Type.Literal('ANDAMENTO'),
   classificacao_predita: Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }),
 });
@@ -74,6 +75,17 @@ const ProcessObject = Type.Object({
   fontes: Type.Array(Fonte, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
 });
 
+/** The cover as the court's public consultation page shows it (issue 31): names as printed, no TPU codes. */
+const ConsultaPublica = Type.Object({
+  fonte: Type.String({ description: 'e.g. `consulta-tjsp`.' }), sistema: Type.String({ description: '`esaj`, `pje` or `tjdft`.' }), grau: Type.Integer(),
+  classe: Nullable(Type.String()), assuntos: Type.Array(Type.String()), orgao: Nullable(Type.String()), foro: Nullable(Type.String()),
+  juiz: Nullable(Type.String()), distribuidoEm: Nullable(Type.String({ description: 'ISO day, or instant with offset.' })),
+  situacao: Nullable(Type.String({ description: 'The page\'s own tag (e-SAJ: `Extinto`, `Em andamento`…).' })),
+  segredo: Type.Boolean(),
+  incidentes: Type.Array(Type.Object({ numeroCnj: Nullable(Type.String()), classe: Type.String(), data: Nullable(Type.String()) })),
+  processoReferencia: Nullable(Type.String({ description: 'The linked case (PJe 2nd degree), 20 digits.' })),
+}, { description: 'What the court\'s public consultation page showed; null when no consultation answered for this case.' });
+
 export const CaseSummary = Type.Object({
   numeroCnj: Type.String(),
   tribunal: Type.String(),
@@ -97,6 +109,7 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
   ultimaMovimentacao: Nullable(Movement),
   documentosPublicosDisponiveis: Type.Boolean(),
   enriquecimento: Type.Object({ status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')]), concluidoEm: Nullable(Type.String()) }),
+  consultaPublica: Nullable(ConsultaPublica),
 }), ProcessObject]);
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });

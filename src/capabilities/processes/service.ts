@@ -17,6 +17,7 @@ import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } from '../../platform/ports/sources.ts';
 import type { CaseStore, StoredCase } from './store.ts';
+import { caseOfConsultation } from './consultation-case.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';
 
@@ -46,22 +47,43 @@ export class CaseService {
   async lookup(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
     const stored = await this.#d.store.get(cnj.digits);
     if (stored && this.#isFresh(stored)) return { stored, servedFrom: 'store', stale: false };
-    if (!cnj.court.datajudAlias && !stored) {
+    const consulted = this.#d.sources.details?.covers?.(cnj.digits) ?? false;
+    if (!cnj.court.datajudAlias && !stored && !consulted) {
       throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be looked up.`, { tribunal: cnj.court.sigla });
     }
-    let record: CaseRecord | null;
-    try {
-      record = await this.#d.sources.cases.fetchCase(cnj.digits, signal);
-    } catch (err) {
-      if (stored && err instanceof SourceError) return { stored, servedFrom: 'store', stale: true };
-      throw err;
+    let record: CaseRecord | null = null;
+    if (cnj.court.datajudAlias) {
+      try {
+        record = await this.#d.sources.cases.fetchCase(cnj.digits, signal);
+      } catch (err) {
+        if (stored && err instanceof SourceError) return { stored, servedFrom: 'store', stale: true };
+        throw err;
+      }
     }
     if (!record) {
       // Gone from the upstream (re-indexed, turned secret): what we stored is still the best answer.
       if (stored) return { stored, servedFrom: 'store', stale: true };
+      // DataJud lags the courts by days to weeks: an enabled court's own page answers alone (issue 31).
+      if (consulted) return this.#fromConsultation(cnj, signal);
       throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name}.`, { numeroCnj: cnj.masked });
     }
     await this.save([record]);
+    return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
+  }
+
+  /**
+   * A case DataJud does not know, from its court's consultation page alone: the cover the page shows
+   * (names, no TPU codes), its parties and movements. Not found only when the page says so.
+   */
+  async #fromConsultation(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
+    const details = await this.#d.sources.details!.fetchDetails(cnj.digits, signal);
+    if (!details?.consulta) throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name} nor on ${cnj.court.sigla}'s public consultation.`, { numeroCnj: cnj.masked });
+    const record = caseOfConsultation(cnj.court.sigla, details);
+    const source = { name: details.consulta.fonte, sandbox: this.#d.sources.details!.info.sandbox };
+    await this.#d.db.transaction().execute(async (trx) => {
+      await this.#d.store.saveCase(record, source, trx);
+      await this.#d.store.saveDetails(details, trx, { documents: false });
+    });
     return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
   }
 

@@ -16,6 +16,7 @@ import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceRecord, type MovementRecord, type PartyRecord, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared } from '../../platform/db/prepared.ts';
+import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -96,8 +97,10 @@ export class CaseStore {
       movimentos_total: known.size + fresh.length, consultado_em: now,
     };
     if (existing) await trx.updateTable('cases').set(values).where('numero_cnj', '=', record.numeroCnj).execute();
-    else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now }).execute();
+    else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now, consulta: null }).execute();
     if (fresh.length > 0) await insertMovements(trx, record.numeroCnj, fresh);
+    // Movements only a court's page listed so far, now in DataJud too: one movement, DataJud's code and the page's text.
+    if (fresh.length > 0 && existing) await adoptPageTexts(trx, record.numeroCnj, fresh);
     await this.#reindex(trx, record.numeroCnj, record);
     const data = { numeroCnj: record.numeroCnj, tribunal: record.tribunal };
     if (!existing) {
@@ -117,6 +120,11 @@ export class CaseStore {
     // (the enrichment job and a summary's), which would otherwise delete parties the other is inserting lawyers for.
     const set: Partial<CasesTable> = { valor_causa_centavos: details.valorCausaCentavos, detalhes_em: now };
     if (opts.documents) set.documentos_em = now;
+    if (details.consulta) {
+      const { movimentos, ...cover } = details.consulta;
+      set.consulta = JSON.stringify(cover);
+      set.movimentos_total = await mergePageMovements(trx, n, details.consulta.grau, movimentos);
+    }
     await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
     // Through the parties' ids, the lawyers' primary key: there is no index on case_lawyers.numero_cnj.
     await trx.deleteFrom('case_lawyers').where('party_id', 'in', (eb) => eb.selectFrom('case_parties').select('id').where('numero_cnj', '=', n)).execute();
@@ -200,7 +208,7 @@ async function insertMovements(trx: Transaction<DB>, numeroCnj: string, movement
   for (let i = 0; i < movements.length; i += 100) {
     const rows: CaseMovementsTable[] = movements.slice(i, i + 100).map((m) => ({
       numero_cnj: numeroCnj, key: m.key, grau: m.grau, codigo: m.codigo, nome: m.nome, data_hora: m.dataHora,
-      complementos: JSON.stringify(m.complementos), orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null,
+      complementos: JSON.stringify(m.complementos), orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null, texto: m.texto ?? null,
     }));
     await trx.insertInto('case_movements').values(rows).onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing()).execute();
   }
@@ -209,11 +217,10 @@ async function insertMovements(trx: Transaction<DB>, numeroCnj: string, movement
 function movementOfRow(r: CaseMovementsTable): MovementRecord {
   return {
     key: r.key, grau: r.grau, codigo: r.codigo, nome: r.nome, dataHora: r.data_hora,
-    complementos: JSON.parse(r.complementos), orgaoJulgador: r.orgao_julgador ? JSON.parse(r.orgao_julgador) : null,
+    complementos: JSON.parse(r.complementos), orgaoJulgador: r.orgao_julgador ? JSON.parse(r.orgao_julgador) : null, texto: r.texto,
   };
 }
 
-/** A movement as integrators see it (the same shape in the API and in events). */
 /**
  * A movement in REST and in events alike: Tramita's fields (TPU code, instance, complements) and the
  * ones integrators of the commercial service read (conventions §4.3): `data` (dd/mm/aaaa, Brasília),
@@ -223,7 +230,7 @@ export function publicMovement(m: MovementRecord) {
   const conteudo = describeMovement(m);
   return {
     id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador,
-    data: formatDateBr(m.dataHora), conteudo, tipo: 'ANDAMENTO' as const,
+    data: formatDateBr(m.dataHora), conteudo, texto: m.texto ?? null, tipo: 'ANDAMENTO' as const,
     classificacao_predita: { nome: m.nome, descricao: conteudo, hierarquia: `TPU ${m.codigo}` },
   };
 }

@@ -116,6 +116,8 @@ export interface CasesTable {
   movimentos_total: number;
   consultado_em: string;
   criado_em: string;
+  /** JSON of the court's consultation cover (ports CaseConsultaRecord without movements); null when none answered. */
+  consulta: string | null;
 }
 
 export interface CaseMovementsTable {
@@ -127,6 +129,8 @@ export interface CaseMovementsTable {
   data_hora: string;
   complementos: string;
   orgao_julgador: string | null;
+  /** The movement's text on the court's consultation page; null when no page gave one. */
+  texto: string | null;
 }
 
 export interface CasePartiesTable {

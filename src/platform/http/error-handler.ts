@@ -64,8 +64,9 @@ function fromSource(e: SourceError): ApiError {
   if (e.failure === 'no_index') return new ApiError('COURT_NOT_COVERED', e.message, details);
   if (e.failure === 'timeout') return new ApiError('SOURCE_TIMEOUT', `${e.source} did not answer in time; nothing was charged.`, details);
   const retryAfter = e.retryAfterMs !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) } : undefined;
-  // Say why, not just "failed": DJEN refuses hosts outside Brazil (djen.md §3); a captcha page is never solved.
-  if (e.failure === 'geoblocked' || e.failure === 'captcha') return new ApiError('SOURCE_UNAVAILABLE', `${e.message} Nothing was charged.`, details);
+  // Say why, not just "failed": DJEN refuses hosts outside Brazil (djen.md §3); a captcha, an anti-bot page or a
+  // login wall is never passed (DESIGN.md §8).
+  if (e.failure === 'geoblocked' || e.failure === 'captcha' || e.failure === 'anti_bot' || e.failure === 'login') return new ApiError('SOURCE_UNAVAILABLE', `${e.message} Nothing was charged.`, details);
   return new ApiError('SOURCE_UNAVAILABLE', `${e.source} failed (${e.failure}); nothing was charged. Retry later.`, details, retryAfter);
 }
 

@@ -40,6 +40,8 @@ export interface MovementRecord {
   dataHora: string;
   complementos: MovementComplement[];
   orgaoJulgador: CodeName | null;
+  /** The text a court's consultation page prints for it (issue 31); absent or null when none did. */
+  texto?: string | null;
 }
 
 /** One upstream document per instance (grau), as DataJud returns them. */
@@ -171,17 +173,58 @@ export interface PublicDocumentRecord {
   tamanhoBytes: number;
 }
 
+/** A movement as a court's page prints it: a day (or instant), a title and the text under it. */
+export interface PageMovementRecord {
+  /** ISO day (`2024-02-06`) or ISO instant with offset. */
+  data: string;
+  titulo: string;
+  texto: string | null;
+}
+
+/**
+ * What a court's public consultation adds to a case (issue 31): its cover as the page shows it, the
+ * movements with their texts, the incidents and the linked case. Names only: pages give no TPU codes.
+ */
+export interface CaseConsultaRecord {
+  /** The source that read it: `consulta-tjsp`. */
+  fonte: string;
+  /** `esaj`, `pje`, `tjdft`. */
+  sistema: string;
+  grau: 1 | 2;
+  classe: string | null;
+  assuntos: string[];
+  orgao: string | null;
+  foro: string | null;
+  juiz: string | null;
+  /** ISO day or instant with offset. */
+  distribuidoEm: string | null;
+  situacao: string | null;
+  segredo: boolean;
+  /** Newest first, as the page lists them. */
+  movimentos: PageMovementRecord[];
+  incidentes: { numeroCnj: string | null; classe: string; data: string | null }[];
+  /** The linked case (PJe 2nd degree "Processo referência"), 20 digits, else null. */
+  processoReferencia: string | null;
+}
+
 export interface CaseDetailsRecord {
   numeroCnj: string;
   valorCausaCentavos: number | null;
   partes: PartyRecord[];
   documentos: PublicDocumentRecord[];
+  /** Present when a court's public consultation answered (issue 31); the portal protocol gives none. */
+  consulta?: CaseConsultaRecord | null;
 }
 
 export interface CaseDetailsSource {
   readonly info: SourceInfo;
   /** null when the provider does not know the case. */
   fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null>;
+  /**
+   * True when this source reads the case from its court's own page (an enabled consultation), so it can
+   * answer a number DataJud does not know yet; absent on providers that only enrich known cases.
+   */
+  covers?(numeroCnj: string): boolean;
   /** Numbers of the cases where a party with this CPF/CNPJ appears (bare digits), newest first. */
   findByDocument(documento: string, signal?: AbortSignal): Promise<string[]>;
   /** Numbers of the cases where a party's name matches (accent/case-insensitive, all words). */
@@ -311,6 +354,8 @@ export interface Sources {
   cases: CaseMetadataSource;
   /** null when no case-details provider is configured. */
   details: CaseDetailsSource | null;
+  /** The courts whose public consultation this deployment reads (issue 31); null when none is enabled. */
+  consultas?: { sandbox: boolean; courts: readonly { sigla: string; sistema: string; source: string }[] } | null;
   /** DJEN: the real API, or the sandbox's simulator. */
   publications: PublicationSource;
   /** The language model that writes AI summaries (ports/model.ts); null: the offline writer does. */

@@ -46,5 +46,7 @@ export function sourcesStatus(s: Sources): SourceStatus[] {
     one('Modelo', 'modelo', 'resumos por IA (sem ele, o redator offline)', s.model),
     one('Protocolo Integrado', 'protocolo', 'processos administrativos federais por NUP', s.administrative),
     one('TJRJ precatórios', 'tjrj', 'ordem cronológica de precatórios do TJRJ', s.tjrj),
+    // Each enabled court's public consultation (issue 31): a captcha or anti-bot page shows as its last failure.
+    ...(s.consultas?.courts ?? []).map((c) => one(`Consulta ${c.sigla}`, c.source, `partes, advogados, valor e movimentações com texto (${c.sistema})`, { info: { sandbox: s.consultas!.sandbox } })),
   ];
 }

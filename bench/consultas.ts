@@ -1,0 +1,50 @@
+/**
+ * The consultation pages' parse cost (issue 31): µs per page for each system's parser, on the real
+ * pages (reference/upstream/real/, copied as the connectors' fixtures), parsed again and again after a
+ * warm-up. e-SAJ: the TJSP page (183 KB, 8 parties, 118 movements). PJe: its parser registers in
+ * PAGE_PARSERS below when merged (the TJMA, TJCE and TJRJ detail pages). Node's `performance.now`;
+ * the median of 5 rounds.
+ * Standalone: node bench/consultas.ts
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseEsajPage } from '../src/sources/consultas/esaj/parse.ts';
+
+interface PageParser {
+  system: string;
+  page: string;
+  html: string;
+  parse(html: string): unknown;
+}
+
+const fixture = (rel: string) => readFileSync(new URL(`../src/sources/consultas/${rel}`, import.meta.url), 'utf8');
+
+/** One row per system and page. The PJe parser adds its pages here (the slot its branch fills). */
+export const PAGE_PARSERS: PageParser[] = [
+  { system: 'e-SAJ', page: 'esaj-1.html (TJSP cpopg)', html: fixture('esaj/fixtures/esaj-1.html'), parse: (h) => parseEsajPage(h, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }) },
+];
+
+const WARMUP = 50;
+const ROUNDS = 5;
+const PER_ROUND = 100;
+
+export function consultaParseBench(): { system: string; page: string; kb: number; usPerPage: number }[] {
+  return PAGE_PARSERS.map((p) => {
+    for (let i = 0; i < WARMUP; i++) p.parse(p.html);
+    const rounds: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const t0 = performance.now();
+      for (let i = 0; i < PER_ROUND; i++) p.parse(p.html);
+      rounds.push(((performance.now() - t0) * 1000) / PER_ROUND);
+    }
+    rounds.sort((a, b) => a - b);
+    return { system: p.system, page: p.page, kb: Math.round(Buffer.byteLength(p.html) / 1024), usPerPage: rounds[Math.floor(ROUNDS / 2)]! };
+  });
+}
+
+export function describeConsultaParse(): string {
+  return consultaParseBench().map((r) => `Consultation page parse: ${r.system} ${r.page}, ${r.kb} KB: ${r.usPerPage.toFixed(0)} µs per page (median of ${ROUNDS} rounds of ${PER_ROUND}).`).join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(describeConsultaParse());

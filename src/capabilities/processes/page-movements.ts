@@ -1,0 +1,78 @@
+/**
+ * A court's consultation page lists movements with their text; DataJud lists them with TPU codes and
+ * no text. Merged without duplicates (issue 31): a page movement on the same Brasília day as a stored
+ * movement with the same title (accents, case and spacing aside) is that movement: it keeps its code
+ * and takes the page's text. A page movement without such a twin is stored on its own, with an empty
+ * code, until DataJud lists it: then the DataJud movement takes its text and the page's row goes.
+ */
+import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
+import { brasiliaDay, brasiliaDayStart, isoDayOf } from '../../platform/format.ts';
+import type { MovementRecord, PageMovementRecord } from '../../platform/ports/sources.ts';
+
+/** A title as compared: no accents, lower case, single spaces, no final punctuation. */
+export function titleKey(title: string): string {
+  return title.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').replace(/[\s.;:]+$/, '').trim();
+}
+
+/** The page's day or instant as the store keeps instants (ISO UTC); a bare day is its midnight in Brasília. */
+function instantOf(data: string): string {
+  return isoDayOf(data) ? brasiliaDayStart(data) : new Date(data).toISOString();
+}
+
+const dayOf = (isoInstant: string) => brasiliaDay(isoInstant) ?? isoInstant.slice(0, 10);
+
+/**
+ * Writes a page's movements into a case's movements: texts onto their twins, the rest as rows of their
+ * own (stable keys: a page read again finds its rows as twins). Returns the case's movement count.
+ */
+export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 1 | 2, page: readonly PageMovementRecord[]): Promise<number> {
+  const rows = await trx.selectFrom('case_movements').select(['key', 'codigo', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).execute();
+  // Coded movements first: a page movement's twin is DataJud's when both exist.
+  const pool = new Map<string, typeof rows>();
+  for (const r of [...rows].sort((a, b) => Number(a.codigo === '') - Number(b.codigo === ''))) {
+    const k = `${dayOf(r.data_hora)}|${titleKey(r.nome)}`;
+    pool.set(k, [...(pool.get(k) ?? []), r]);
+  }
+  const seen = new Map<string, number>();
+  const fresh = [];
+  for (const [i, m] of page.entries()) {
+    const at = instantOf(m.data);
+    const k = `${dayOf(at)}|${titleKey(m.titulo)}`;
+    const twin = pool.get(k)?.shift();
+    if (twin) {
+      if (m.texto !== null && twin.texto !== m.texto) {
+        await trx.updateTable('case_movements').set({ texto: m.texto }).where('numero_cnj', '=', n).where('data_hora', '=', twin.data_hora).where('key', '=', twin.key).execute();
+      }
+      continue;
+    }
+    const nth = seen.get(k) ?? 0;
+    seen.set(k, nth + 1);
+    // Movements of one day share its midnight: the key, the listing's tie-breaker (descending), keeps the
+    // page's order with the position counted from the oldest, which new movements (listed on top) never shift.
+    const key = `pg${String(page.length - 1 - i).padStart(6, '0')}-${createHash('sha1').update(`consulta|${k}|${nth}`).digest('hex').slice(0, 24)}`;
+    fresh.push({ numero_cnj: n, key, grau: grau === 2 ? 'G2' : 'G1', codigo: '', nome: m.titulo, data_hora: at, complementos: '[]', orgao_julgador: null, texto: m.texto });
+  }
+  for (let i = 0; i < fresh.length; i += 100) {
+    await trx.insertInto('case_movements').values(fresh.slice(i, i + 100)).onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing()).execute();
+  }
+  return rows.length + fresh.length;
+}
+
+/** DataJud's new movements take the texts of the page-only rows they twin, and those rows go. */
+export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: readonly MovementRecord[]): Promise<void> {
+  const pageRows = await trx.selectFrom('case_movements').select(['key', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).where('codigo', '=', '').execute();
+  if (pageRows.length === 0) return;
+  let adopted = 0;
+  for (const m of fresh) {
+    if (m.codigo === '') continue;
+    const i = pageRows.findIndex((r) => dayOf(r.data_hora) === dayOf(m.dataHora) && titleKey(r.nome) === titleKey(m.nome));
+    if (i < 0) continue;
+    const [row] = pageRows.splice(i, 1);
+    await trx.updateTable('case_movements').set({ texto: row!.texto }).where('numero_cnj', '=', n).where('data_hora', '=', m.dataHora).where('key', '=', m.key).execute();
+    await trx.deleteFrom('case_movements').where('numero_cnj', '=', n).where('data_hora', '=', row!.data_hora).where('key', '=', row!.key).execute();
+    adopted++;
+  }
+  if (adopted > 0) await trx.updateTable('cases').set((eb) => ({ movimentos_total: eb('movimentos_total', '-', adopted) })).where('numero_cnj', '=', n).execute();
+}

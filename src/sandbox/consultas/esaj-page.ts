@@ -1,0 +1,117 @@
+/**
+ * e-SAJ's process page for a fictitious case, in the markup of the real TJSP page
+ * (reference/upstream/real/esaj-1.html; the parity test compares the two): the header ids, the party
+ * tables with `tipoDeParticipacao` and `Advogado:` spans (no document, no OAB: e-SAJ masks them), the
+ * value padded as e-SAJ pads it, the movement tables with title and italic complement, CRLF line
+ * endings mixed with LF and entity-encoded accents as the real page has them. The lawyers' OABs appear
+ * where the real page prints them: in a DJE movement's text (`Advogados(s): NAME (OAB n/UF)`).
+ */
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import type { Instance, Party, SandboxCase } from '../data/model.ts';
+import { visibleMovementCount } from '../data/model.ts';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', ã: '&atilde;', ç: '&ccedil;', é: '&eacute;', á: '&aacute;', ó: '&oacute;', í: '&iacute;', ê: '&ecirc;', õ: '&otilde;', ú: '&uacute;', â: '&acirc;' };
+
+/** Escapes markup; `accents` also entity-encodes accents, as e-SAJ does in some blocks and not others. */
+function esc(text: string, accents = false): string {
+  return text.replace(accents ? /[&<>"ãçéáóíêõúâ]/g : /[&<>"]/g, (ch) => ENTITIES[ch]!);
+}
+
+const ROLES: Record<string, string> = { AUTOR: 'Reqte', 'RÉU': 'Reqdo', EXEQUENTE: 'Exeqte', EXECUTADO: 'Exectdo', REQUERENTE: 'Reqte', REQUERIDO: 'Reqdo', IMPETRANTE: 'Imptte', IMPETRADO: 'Impttdo', APELANTE: 'Apelante', APELADO: 'Apelado' };
+const roleOf = (tipo: string) => ROLES[tipo.toUpperCase()] ?? tipo.charAt(0) + tipo.slice(1).toLowerCase();
+
+function brDay(at: number): string {
+  const d = new Date(at - 3 * 3_600_000);
+  return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+}
+
+function brTime(at: number): string {
+  const d = new Date(at - 3 * 3_600_000);
+  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+/** `R$         81.439,78`: e-SAJ pads the amount after the symbol. */
+function paddedReais(centavos: number): string {
+  const reais = Math.floor(centavos / 100).toLocaleString('pt-BR').replace(/\u00a0/g, '.');
+  return `R$         ${reais},${String(centavos % 100).padStart(2, '0')}`;
+}
+
+function partyRows(partes: readonly Party[]): string {
+  return partes.map((p) => {
+    const lawyers = p.advogados.map((a) => `\t\t\t\t<br />\n\t\t\t\t<span class="mensagemExibindo">Advogado:&nbsp;</span>\n\n\n\n\t\t\t\t\t\t${esc(a.nome)}\n\n\t\t\t\t&nbsp;\n`).join('\n');
+    return `<tr class="fundoClaro">\r\n\t<td valign="top" width="141" style="padding-bottom: 5px" class="label">\r\n\t\t<span class="mensagemExibindo tipoDeParticipacao">${esc(roleOf(p.tipo))}&nbsp;</span>\r\n\t</td>\n\t<td class="nomeParteEAdvogado" width="*" align="left" style="padding-bottom: 5px">\n\n\n\n\n\t\t\t\t\t${esc(p.person.nome)}\n\n\n\n${lawyers}\n\n\t</td>\n</tr>\n`;
+  }).join('\n\n');
+}
+
+export interface PageMovement {
+  at: number;
+  titulo: string;
+  texto: string;
+}
+
+/** The visible movements of an instance, newest first, each with a fictitious text; one DJE text lists the lawyers with their OABs. */
+export function pageMovements(c: SandboxCase, inst: Instance, now: number): PageMovement[] {
+  const visible = inst.movements.slice(0, visibleMovementCount(inst, now));
+  const lawyers = [...new Map(c.partes.flatMap((p) => p.advogados).filter((a) => a.oab).map((a) => [a.nome, a])).values()];
+  const out = visible.map((m, i): PageMovement => {
+    const texto = i === 1 && lawyers.length > 0
+      ? `Relação: ${String(1 + (c.index % 900)).padStart(4, '0')}/${new Date(m.at).getUTCFullYear()}\nTeor do ato: Intimação fictícia do processo ${formatCnj(c.numero)} (sandbox).\nAdvogados(s): ${lawyers.map((a) => `${a.nome} (OAB ${a.oab!.numero}/${a.oab!.uf})`).join(', ')}`
+      : i % 3 === 2 ? '' : `Texto fictício do andamento "${m.type.nome}" (sandbox, nenhum dado real).`;
+    return { at: m.at, titulo: m.type.nome, texto };
+  });
+  return out.reverse();
+}
+
+function movementRows(movements: readonly PageMovement[]): string {
+  return movements.map((m) => `\t<tr class="fundoClaro containerMovimentacao" style="">\r\n\t\t<td class="dataMovimentacao" width="120" style="vertical-align: top">\r\n\t\t\t${brDay(m.at)}\r\n\t\t</td>\n\t\t<td width="20" valign="top" aria-hidden="true">\n\n\t\t</td>\n\t\t<td class="descricaoMovimentacao" style="vertical-align: top; padding-bottom: 5px">\n\n\n\n\n\t\t\t\t\t${esc(m.titulo)}\n\n\n\n\t\t\t<br />\n\t\t\t<span style="font-style: italic;">\n${m.texto.split('\n').map((l) => `\t\t\t\t${esc(l, true)}`).join('\r\n')}\n\t\t\t</span>\n\n\t\t</td>\n\t</tr>\n`).join('\n\n');
+}
+
+/** The page of one instance of a case (`cpopg` for the first degree, `cposg` for the second). */
+export function esajCasePage(c: SandboxCase, inst: Instance, now: number, app: string): string {
+  const movements = pageMovements(c, inst, now);
+  const segundo = app !== 'cpopg';
+  const header = segundo
+    ? `                        <div id="secaoProcesso" class="lh-1-1 line-clamp__2"><span title="Direito Privado">Direito Privado</span></div>\n                        <div id="orgaoJulgadorProcesso" class="lh-1-1 line-clamp__2"><span title="${esc(inst.orgao.nome)}">${esc(inst.orgao.nome)}</span></div>\n                        <div id="relatorProcesso" class="lh-1-1 line-clamp__2"><span>Relator(a) Fictício da Silva</span></div>\n`
+    : `                    <div class="lh-1-1 line-clamp__2"> <span id="foroProcesso" title="Foro de ${esc(inst.orgao.uf)}">Foro de ${esc(inst.orgao.uf)}</span></div>\n                    <div class="lh-1-1 line-clamp__2"><span id="varaProcesso" title="${esc(inst.orgao.nome)}">${esc(inst.orgao.nome)}</span></div>\n                        <div id="dataHoraDistribuicaoProcesso">${brDay(inst.ajuizadoAt)} às ${brTime(inst.ajuizadoAt)} - Livre</div>\n                        <div id="numeroControleProcesso">${new Date(inst.ajuizadoAt).getUTCFullYear()}/${String(c.index).padStart(6, '0')}</div>\n                        <div id="areaProcesso" class="lh-1-1 line-clamp__2"> <span title="Cível">Cível</span></div>\n${c.valorCausaCentavos === null ? '' : `                        <div id="valorAcaoProcesso">${paddedReais(c.valorCausaCentavos)}</div>\n`}`;
+  return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head>\r\n<meta charset="UTF-8">\r\n<title>e-SAJ - Consulta de Processos de 1º Grau (sandbox)</title>\r\n</head>\n<body>
+<input type="hidden" name="_csrf" value="00000000-0000-0000-0000-000000000000"/>
+<div class="unj-entity-header__summary__barra">
+    <div id="containerDadosPrincipaisProcesso" class="container">
+        <div class="row">
+            <div class="col-lg-12 col-xl-13">
+                    <span id="numeroProcesso" class="unj-larger-1">
+                        ${formatCnj(c.numero)}
+                    </span>
+                        <span id="labelSituacaoProcesso" class="unj-tag">Em andamento</span>
+                    <div class="lh-1-1 line-clamp__2"><span id="classeProcesso" title="${esc(inst.classe.nome)}">${esc(inst.classe.nome)}</span></div>
+                    <div class="lh-1-1 line-clamp__2"> <span id="assuntoProcesso" title="${esc(inst.assuntos[0]?.nome ?? '')}">${esc(inst.assuntos[0]?.nome ?? '')}</span></div>
+${header}            </div>
+        </div>
+    </div>
+</div>
+<h2 class="subtitle tituloDoBloco">Partes do processo</h2>
+<table id="tablePartesPrincipais" style="margin-left:15px; margin-top:1px;" align="center" border="0" cellPadding="0" cellSpacing="0" width="98%">
+${partyRows(c.partes.slice(0, 2))}
+</table>
+\t<table id="tableTodasPartes" style="margin-left:15px; margin-top:1px; display: none; " align="center" width="98%" border="0" cellspacing="0" cellpadding="0"  >
+${partyRows(c.partes)}
+</table>
+<h2 class="subtitle tituloDoBloco">Movimenta&ccedil;&otilde;es</h2>
+<table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
+\t\t\t<tbody id="tabelaUltimasMovimentacoes">
+${movementRows(movements.slice(0, 5))}
+\t\t\t</tbody>
+\t\t\t<tbody style="display: none;" id="tabelaTodasMovimentacoes">
+${movementRows(movements)}
+\t\t\t</tbody>
+</table>
+</body>\r\n</html>\r\n`;
+}
+
+/** The search form again with e-SAJ's not-found notice (what `search.do` answers for an unknown number). */
+export function esajNotFoundPage(app: string): string {
+  return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title></head>\n<body>
+<form id="formConsulta" method="GET" action="/${app}/search.do"></form>
+<div id="spwTabelaMensagem"><table><tr><td id="mensagemRetorno"><li>N&atilde;o existem informa&ccedil;&otilde;es dispon&iacute;veis para os par&acirc;metros informados.</li></td></tr></table></div>
+</body>\r\n</html>\r\n`;
+}

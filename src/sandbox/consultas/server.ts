@@ -1,0 +1,144 @@
+/**
+ * The courts' public consultations for the sandbox's fictitious cases (issue 31), one context per
+ * court below `/consultas/<sigla>` (lower case), speaking what the real systems speak:
+ *
+ *   e-SAJ (TJSP, TJAL, TJAC)   GET /cpopg/open.do                → 200, Set-Cookie JSESSIONID
+ *                              GET /cpopg/search.do?…&dadosConsulta.valorConsultaNuUnificado=<CNJ>
+ *                                  → 302 to show.do?processo.codigo=…&processo.foro=… (one hit),
+ *                                    or 200 with the search form and the not-found notice
+ *                              GET /cpopg/show.do?processo.codigo=… → the process page (esaj-page.ts)
+ *                              (the same under /cposg and /cposg5 with dePesquisaNuUnificado=<CNJ>)
+ *   TJDFT                      GET /v1/processos?page=0&numeroProcesso=<CNJ>, /v1/processos/{id}/dados,
+ *                              /v1/processos/{id}/{poloAtivo|poloPassivo|outrosInteressados}?page=N
+ *                              (the documented shapes, reference/upstream/real/README.md §4: no capture exists)
+ *
+ * Knobs (`/_sandbox/consultas`): `challenge` = `captcha` (e-SAJ's reCAPTCHA bounce: the search form
+ * again with the reCAPTCHA v3 gate, as TJMS answers) or `anti_bot` (a Cloudflare "Just a moment..."
+ * page, 403), for every request until reset. A slow host is the fault layer's `latencyMs` on `consultas`.
+ */
+import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import type { SandboxDataset } from '../data/dataset.ts';
+import type { Instance, Party, SandboxCase } from '../data/model.ts';
+import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts';
+import { esajCasePage, esajNotFoundPage } from './esaj-page.ts';
+
+export const ESAJ_COURTS = ['tjsp', 'tjal', 'tjac'];
+/** The systems served here (the PJe simulator adds `pje`). */
+export const CONSULTA_SYSTEMS: readonly string[] = ['esaj', 'tjdft'];
+
+export type ConsultaChallenge = 'captcha' | 'anti_bot';
+
+export class SandboxConsultas {
+  #challenge: ConsultaChallenge | null = null;
+  set(v: { challenge?: unknown }): void {
+    if (typeof v !== 'object' || v === null) throw new RangeError('consultas: expected a JSON object');
+    if (v.challenge !== null && v.challenge !== 'captcha' && v.challenge !== 'anti_bot') throw new RangeError('consultas: challenge must be captcha, anti_bot or null');
+    this.#challenge = v.challenge;
+  }
+  get(): { challenge: ConsultaChallenge | null } {
+    return { challenge: this.#challenge };
+  }
+  reset(): void {
+    this.#challenge = null;
+  }
+}
+
+const html = (status: number, body: string, headers: Record<string, string | string[]> = {}): SimResponse =>
+  ({ status, headers: { 'content-type': 'text/html;charset=UTF-8', ...headers }, body: Buffer.from(body) });
+
+/** What TJMS's e-SAJ answers a search behind its reCAPTCHA v3 gate: the form again, no case. */
+function recaptchaBounce(app: string): SimResponse {
+  return html(200, `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title>
+<script src="https://www.google.com/recaptcha/api.js?render=6LeSANDBOXSANDBOXSANDBOXSANDBOXSANDBOX00"></script></head><body>
+<form id="formConsulta" method="GET" action="/${app}/search.do"><input type="hidden" id="recaptcha_response_token" name="recaptcha_response_token" value=""/><input id="uuidCaptcha" type="hidden" name="uuidCaptcha" value=""/></form>
+<script>grecaptcha.ready(function () { grecaptcha.execute('6LeSANDBOXSANDBOXSANDBOXSANDBOXSANDBOX00', {action: 'consulta'}).then(function (token) { document.getElementById('recaptcha_response_token').value = token; }); });</script>
+</body></html>\r\n`);
+}
+
+/** Cloudflare's managed challenge, as TJPB's PJe answers. */
+function cloudflareChallenge(): SimResponse {
+  return html(403, `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"></head><body><div class="main-wrapper" role="main"><div class="main-content"><noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript></div></div><script>(function(){window._cf_chl_opt={cvId: '3',cZone: 'sandbox',cType: 'managed'};var a=document.createElement('script');a.src='/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=0000000000000000';document.getElementsByTagName('head')[0].appendChild(a);}());</script></body></html>`, { 'cf-mitigated': 'challenge', server: 'cloudflare' });
+}
+
+/** The instance a degree's page shows: the first-degree one (or the only one) for cpopg, the second's for cposg. */
+function instanceOf(c: SandboxCase, segundo: boolean): Instance | undefined {
+  return segundo ? c.instances.find((i) => i.grau === 'G2' || i.grau === 'TR') : c.instances.find((i) => i.grau !== 'G2' && i.grau !== 'TR' && i.grau !== 'SUP') ?? c.instances[0];
+}
+
+function esaj(dataset: SandboxDataset, sigla: string, app: string, route: string, query: URLSearchParams, now: number): SimResponse {
+  const segundo = app !== 'cpopg';
+  if (route === 'open.do') return html(200, esajNotFoundPage(app).replace(/<div id="spwTabelaMensagem">[\s\S]*?<\/div>\n/, ''), { 'set-cookie': `JSESSIONID=SANDBOX${now.toString(36).toUpperCase()}.${sigla}; Path=/${app}; HttpOnly` });
+  const find = (cnj: string | null) => {
+    const c = cnj ? dataset.visibleCase(cnj.replace(/\D/g, ''), now) : undefined;
+    return c && c.court.sigla.toLowerCase() === sigla && instanceOf(c, segundo) ? c : undefined;
+  };
+  if (route === 'search.do') {
+    const c = find(segundo ? query.get('dePesquisaNuUnificado') : query.get('dadosConsulta.valorConsultaNuUnificado'));
+    if (!c) return html(200, esajNotFoundPage(app));
+    return { status: 302, headers: { location: `show.do?processo.codigo=SBX${c.numero}&processo.foro=${c.numero.slice(16, 20)}` }, body: Buffer.alloc(0) };
+  }
+  if (route === 'show.do') {
+    const c = find(query.get('processo.codigo')?.replace(/^SBX/, '') ?? null);
+    if (!c) return html(200, esajNotFoundPage(app));
+    return html(200, esajCasePage(c, instanceOf(c, segundo)!, now, app));
+  }
+  return html(404, '<html><body>Página não encontrada</body></html>');
+}
+
+const ok = (result: unknown, pageInfo?: unknown) => jsonResponse(200, { status: 'ok', code: '200', messages: [], result, ...(pageInfo ? { pageInfo } : {}) });
+
+/** A participant as TJDFT's API writes it: `NAME - OAB UF<num> - CPF: … (TIPO)`. */
+function participante(nome: string, tipo: string, documento: string | null, oab?: { uf: string; numero: string } | null): string {
+  const doc = documento === null ? '' : documento.length === 11 ? ` - CPF: ${documento.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4')}` : ` - CNPJ: ${documento.replace(/^(\w{2})(\w{3})(\w{3})(\w{4})(\w{2})$/, '$1.$2.$3/$4-$5')}`;
+  return `${nome}${oab ? ` - OAB ${oab.uf}${oab.numero}` : ''}${doc} (${tipo})`;
+}
+
+const PAGE_SIZE = 5;
+
+function tjdft(dataset: SandboxDataset, path: string, query: URLSearchParams, now: number): SimResponse {
+  const tjdftCase = (id: string) => {
+    const c = dataset.visibleCase(Buffer.from(id, 'base64url').toString('utf8'), now);
+    return c?.court.sigla === 'TJDFT' ? c : undefined;
+  };
+  if (path === '/v1/processos') {
+    const c = dataset.visibleCase((query.get('numeroProcesso') ?? '').replace(/\D/g, ''), now);
+    if (!c || c.court.sigla !== 'TJDFT') return ok([], { current: 0, last: 0, size: 20, count: 0 });
+    return ok([{ idProcesso: Buffer.from(c.numero).toString('base64url'), numeroProcesso: formatCnj(c.numero) }], { current: 0, last: 0, size: 20, count: 1 });
+  }
+  const m = /^\/v1\/processos\/([A-Za-z0-9_-]+)\/(dados|poloAtivo|poloPassivo|outrosInteressados)$/.exec(path);
+  const c = m ? tjdftCase(m[1]!) : undefined;
+  if (!m || !c) return jsonResponse(404, { status: 'error', code: '404', messages: ['Processo não encontrado'], result: null });
+  const inst = instanceOf(c, false)!;
+  if (m[2] === 'dados') {
+    return ok({
+      numeroProcesso: formatCnj(c.numero), classeJudicial: `${inst.classe.nome.toUpperCase()} (${inst.classe.codigo})`,
+      assunto: inst.assuntos.map((a) => `${a.nome} (${a.codigo})`).join(' - '), orgaoJulgador: inst.orgao.nome,
+      dataDistribuicao: new Date(inst.ajuizadoAt).toISOString().slice(0, 19), jurisdicao: 'BRASÍLIA', endereco: 'Endereço fictício (sandbox)',
+    });
+  }
+  const polo = { poloAtivo: 'ATIVO', poloPassivo: 'PASSIVO', outrosInteressados: 'OUTROS' }[m[2]]!;
+  const rows = c.partes.filter((p: Party) => p.polo === polo).flatMap((p) => [
+    { participante: participante(p.person.nome, p.tipo, p.person.documento), nome: p.person.nome, tipo: p.tipo, procuradoria: null },
+    ...p.advogados.map((a) => ({ participante: participante(a.nome, 'ADVOGADO', null, a.oab), nome: a.nome, tipo: 'ADVOGADO', procuradoria: null })),
+  ]);
+  const last = Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1);
+  const page = Math.min(Number(query.get('page') ?? 0) || 0, last);
+  return ok(rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE), { current: page, last, size: PAGE_SIZE, count: rows.length });
+}
+
+export function consultasHandler(o: { dataset: SandboxDataset; knobs: SandboxConsultas }): UpstreamHandler {
+  return (req, ctx) => {
+    const m = /^\/([a-z0-9]+)(\/.*)?$/.exec(req.path);
+    if (!m) return html(404, '<html><body>Página não encontrada</body></html>');
+    const [, sigla, rest = '/'] = m;
+    const challenge = o.knobs.get().challenge;
+    const esajRoute = /^\/(cpopg|cposg5?)\/([a-z]+\.do)$/.exec(rest);
+    if (challenge === 'anti_bot') return cloudflareChallenge();
+    if (ESAJ_COURTS.includes(sigla!) && esajRoute) {
+      if (challenge === 'captcha' && esajRoute[2] === 'search.do') return recaptchaBounce(esajRoute[1]!);
+      return esaj(o.dataset, sigla!, esajRoute[1]!, esajRoute[2]!, req.query, ctx.now);
+    }
+    if (sigla === 'tjdft' && rest.startsWith('/v1/')) return tjdft(o.dataset, rest, req.query, ctx.now);
+    return html(404, '<html><body>Página não encontrada</body></html>');
+  };
+}

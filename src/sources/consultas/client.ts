@@ -1,0 +1,42 @@
+/**
+ * What each system's consultation client is (e-SAJ, PJe classic, TJDFT REST): given a CNJ number of
+ * its court, the case as the court's public page shows it, or null only on the page's explicit
+ * "not found". Every other outcome throws a SourceError (`captcha`, `anti_bot`, `login`, `unavailable`,
+ * `timeout`, `rate_limited`, `malformed`), never an empty answer. Clients are built per court by a
+ * factory registered per system in systems.ts.
+ */
+import type { ConsultaCourt } from './courts.ts';
+import type { ConsultaHttp } from './http.ts';
+import type { ConsultaCase } from './record.ts';
+
+export interface ConsultaClient {
+  fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null>;
+}
+
+/** What a factory gets to build one court's client. */
+export interface ConsultaClientContext {
+  court: ConsultaCourt;
+  /** Base URL per degree (scheme, host, context path, no trailing slash); null when that degree has no known consultation. */
+  urls: { 1: string; 2: string | null };
+  /** The per-host pool: `http.session(source, label)` gives a cookie-keeping session whose pages the challenge detector cleared. */
+  http: ConsultaHttp;
+  /** `consulta-<sigla>`: the source name of this court's failures and state. */
+  source: string;
+  /** How messages name the court's consultation (`e-SAJ TJSP`). */
+  label: string;
+}
+
+export type ConsultaClientFactory = (ctx: ConsultaClientContext) => ConsultaClient;
+
+/** The degree a CNJ number's origin says: `0000` is the court itself, the second degree (README §1 step 5). */
+export function grauOfCnj(numeroCnj: string): 1 | 2 {
+  return numeroCnj.slice(16, 20) === '0000' ? 2 : 1;
+}
+
+/** The base URL of the degree a number belongs to; a degree without a known public consultation is `unavailable`, never a guessed host. */
+export function baseUrlFor(ctx: ConsultaClientContext, numeroCnj: string): { grau: 1 | 2; base: string } {
+  const grau = grauOfCnj(numeroCnj);
+  const base = ctx.urls[grau];
+  if (!base) throw ctx.http.session(ctx.source, ctx.label).fail('unavailable', `no public second-degree consultation is known for ${ctx.court.sigla}; its cases come from DataJud alone`);
+  return { grau, base };
+}

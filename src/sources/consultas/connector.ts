@@ -1,0 +1,109 @@
+/**
+ * The courts' public consultations behind the case-details port (issue 31): the court in the CNJ
+ * number picks the enabled court's client (courts.ts, systems.ts), whose page becomes the port's
+ * record: parties with their lawyers, the value (null where the system never publishes it), and the
+ * cover, movements with text, incidents and linked case as the page shows them (`consulta`).
+ * Searches by document or name are not theirs (a separate issue): they find nothing here.
+ */
+import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
+import type { CaseDetailsRecord, CaseDetailsSource, PartyRecord, SourceInfo } from '../../platform/ports/sources.ts';
+import type { ConsultaClient } from './client.ts';
+import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
+import type { ConsultaHttp } from './http.ts';
+import type { ConsultaCase, ConsultaParty } from './record.ts';
+import { CLIENT_FACTORIES, SYSTEM_LABELS } from './systems.ts';
+
+export interface EnabledCourt {
+  court: ConsultaCourt;
+  urls: { 1: string; 2: string | null };
+}
+
+export interface ConsultasConnectorOptions {
+  courts: EnabledCourt[];
+  http: ConsultaHttp;
+  sandbox: boolean;
+}
+
+/** `consulta-tjsp`: a court's consultation as a source (errors, metrics, `/v1/integrador`). */
+export function consultaSource(sigla: string): string {
+  return `consulta-${sigla.toLowerCase()}`;
+}
+
+export class ConsultasConnector implements CaseDetailsSource {
+  readonly info: SourceInfo;
+  readonly #clients = new Map<string, ConsultaClient>();
+  readonly #http: ConsultaHttp;
+  readonly courts: readonly EnabledCourt[];
+
+  constructor(o: ConsultasConnectorOptions) {
+    this.info = { name: 'consultas', sandbox: o.sandbox };
+    this.#http = o.http;
+    this.courts = o.courts;
+    for (const { court, urls } of o.courts) {
+      const label = `${SYSTEM_LABELS[court.sistema]} ${court.sigla}`;
+      this.#clients.set(court.sigla, CLIENT_FACTORIES[court.sistema]({ court, urls, http: o.http, source: consultaSource(court.sigla), label }));
+    }
+  }
+
+  covers(numeroCnj: string): boolean {
+    return this.#clients.has(siglaOf(numeroCnj) ?? '');
+  }
+
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+    const client = this.#clients.get(siglaOf(numeroCnj) ?? '');
+    if (!client) return null;
+    const page = await client.fetchCase(numeroCnj, signal);
+    return page ? detailsOfPage(page) : null;
+  }
+
+  async findByDocument(): Promise<string[]> {
+    return [];
+  }
+
+  async findByName(): Promise<string[]> {
+    return [];
+  }
+
+  async downloadDocument(): Promise<null> {
+    return null;
+  }
+
+  async close(): Promise<void> {
+    await this.#http.close();
+  }
+}
+
+function siglaOf(numeroCnj: string): string | undefined {
+  return /^\d{20}$/.test(numeroCnj) ? cnjCourtSigla(numeroCnj.slice(13, 14), numeroCnj.slice(14, 16)) : undefined;
+}
+
+/** Words that name a company (e-SAJ prints no document, so the kind of person is read from the name). */
+const COMPANY = /\b(S\.?\/?A\.?|LTDA|EIRELI|MEI?|EPP|BANCO|COMPANHIA|CIA\.?|ASSOCIA[CÇ][AÃ]O|ASSOCIADOS|ADVOGADOS|SOCIEDADE|COOPERATIVA|INSTITUTO|FUNDA[CÇ][AÃ]O|MUNIC[IÍ]PIO|ESTADO|UNI[AÃ]O|FAZENDA|MINIST[EÉ]RIO|INSTITUI[CÇ][AÃ]O|CONDOM[IÍ]NIO|EMPRESA|PAGAMENTOS)\b/i;
+
+function partyRecord(p: ConsultaParty): PartyRecord {
+  // A masked document (`***.000.014-**`, TRF3's `639.XXX.XXX-XX`) is kept out: the port's documents are whole digits.
+  const documento = p.documento && /^\d{11}$|^\d{14}$/.test(p.documento) ? p.documento : null;
+  const tipoPessoa = p.tipoPessoa ?? (documento ? (documento.length === 11 ? 'FISICA' : 'JURIDICA') : COMPANY.test(p.nome) ? 'JURIDICA' : 'FISICA');
+  return { polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa, documento, advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab })) };
+}
+
+/** The port's record of a page: what it showed, nothing more. */
+export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
+  return {
+    numeroCnj: c.numeroCnj,
+    valorCausaCentavos: c.valorCausaCentavos,
+    partes: c.partes.map(partyRecord),
+    documentos: [],
+    consulta: {
+      fonte: consultaSource(c.tribunal), sistema: c.sistema, grau: c.grau, classe: c.classe, assuntos: c.assuntos, orgao: c.orgao, foro: c.foro,
+      juiz: c.juiz, distribuidoEm: c.distribuidoEm, situacao: c.situacao, segredo: c.segredo, movimentos: c.movimentos,
+      incidentes: c.incidentes, processoReferencia: c.processoReferencia,
+    },
+  };
+}
+
+/** Courts enabled by TRAMITA_CONSULTAS, with their URLs after the TRAMITA_CONSULTA_<SIGLA>_URL overrides. */
+export function enabledCourts(enabled: 'all' | 'none' | readonly string[], overrides: Readonly<Record<string, string>>): EnabledCourt[] {
+  const chosen = enabled === 'all' ? CONSULTA_COURTS : enabled === 'none' ? [] : CONSULTA_COURTS.filter((c) => enabled.includes(c.sigla));
+  return chosen.map((court) => ({ court, urls: { 1: (overrides[court.sigla] ?? court.urls[1]).replace(/\/+$/, ''), 2: court.urls[2] } }));
+}

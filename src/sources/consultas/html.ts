@@ -1,0 +1,38 @@
+/**
+ * Reading the consultation pages' HTML (e-SAJ, PJe): one parser for all (node-html-parser) and the
+ * text rules every system's parser shares. Pages mix CRLF and LF, named and numeric entities, tabs and
+ * `&nbsp;` padding (`R$         81.439,78`, `2ª  Vara Judicial`): text is read decoded, with `&nbsp;`
+ * as a space, each line's runs of blanks collapsed, and blank lines dropped.
+ */
+import { parse, type HTMLElement, type Node } from 'node-html-parser';
+
+export type { HTMLElement };
+
+/** The page as a tree: scripts and styles kept as raw text (never parsed as markup), comments dropped. */
+export function parsePage(html: string): HTMLElement {
+  return parse(html, { comment: false, blockTextElements: { script: true, style: true, pre: true } });
+}
+
+/** One line of text: entities decoded, every run of blanks (tabs, newlines, `&nbsp;`) one space. */
+export function oneLine(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** Text that keeps its line breaks (a decision's paragraphs): each line collapsed, blank lines dropped. */
+export function lines(text: string): string {
+  return text.split(/\r?\n|\r/).map(oneLine).filter(Boolean).join('\n');
+}
+
+/** An element's decoded text on one line; null when absent or blank. */
+export function textOf(el: Node | null | undefined): string | null {
+  if (!el) return null;
+  return oneLine(el.text) || null;
+}
+
+/** `R$ 81.439,78` (any padding) → 8143978 centavos; null when the text holds no amount. */
+export function centavosOfReais(text: string | null): number | null {
+  if (!text) return null;
+  const m = /(\d{1,3}(?:\.\d{3})*|\d+),(\d{2})\b/.exec(text);
+  if (!m) return null;
+  return Number(m[1]!.replace(/\./g, '')) * 100 + Number(m[2]);
+}

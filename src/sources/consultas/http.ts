@@ -1,0 +1,158 @@
+/**
+ * How every consultation client talks to a court (issue 31 item 3, DESIGN.md §8): politely, through
+ * one HttpUpstream per host (its own request budget, at most two requests in flight, a timeout per
+ * attempt, backoff on 429/5xx), with an identifying User-Agent carrying the operator's contact, and
+ * every answer shown to the challenge detector before anyone reads it: a captcha, an anti-bot page or a
+ * login wall is a SourceError (`captcha`, `anti_bot`, `login`), never data and never "not found".
+ *
+ * A session keeps the cookies the court sets (e-SAJ's and PJe's JSESSIONID) and follows redirects
+ * within the court's own host only. No message quotes a page: pages carry names and CPFs.
+ */
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/sources.ts';
+import { bodyRefused } from '../../platform/observability/upstreams.ts';
+import { HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
+import { header, pathOnly } from '../attempt.ts';
+import type { BodyLimits } from '../upstream-body.ts';
+import type { Sleep } from '../datajud/budget.ts';
+import { detectChallenge, type Challenge } from './challenge.ts';
+
+export type ChallengeDetector = (body: string, status: number) => Challenge | null;
+
+export interface ConsultaHttpOptions {
+  /** `Tramita/<version> (+contact)`: who is asking, and how to reach the operator. */
+  userAgent: string;
+  /** Requests per minute per host. */
+  perMinute: number;
+  timeoutMs: number;
+  retryDelaysMs?: readonly number[];
+  body?: BodyLimits;
+  sleep?: Sleep;
+  /** The challenge detector (challenge.ts); injectable for tests. */
+  detect?: ChallengeDetector;
+}
+
+/** One consultation's answer, read as text and already cleared by the challenge detector. */
+export interface ConsultaPage {
+  status: number;
+  /** The absolute URL that answered (after redirects). */
+  url: string;
+  headers: UpstreamResponse['headers'];
+  text: string;
+}
+
+/** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
+export function consultaError(source: string, failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}): RetryableSourceError {
+  return new RetryableSourceError(source, TRANSIENT_FAILURES, failure, message, opts);
+}
+
+/** The per-host pool every court's client draws from: two courts on one host share its budget. */
+export class ConsultaHttp {
+  readonly #o: ConsultaHttpOptions;
+  readonly #hosts = new Map<string, HttpUpstream>();
+  readonly detect: ChallengeDetector;
+  constructor(o: ConsultaHttpOptions) {
+    this.#o = o;
+    this.detect = o.detect ?? detectChallenge;
+  }
+
+  /** A fresh session (its own cookies) for one case's requests to one court, named by its source. */
+  session(source: string, label: string): ConsultaSession {
+    return new ConsultaSession(this, source, label);
+  }
+
+  host(origin: string, source: string, label: string): HttpUpstream {
+    let h = this.#hosts.get(origin);
+    if (!h) {
+      h = new HttpUpstream({
+        baseUrl: origin, source: 'consultas', budgetName: `consulta:${new URL(origin).host}`, label,
+        error: (failure, message, opts) => consultaError(source, failure, message, opts),
+        perMinute: this.#o.perMinute, timeoutMs: this.#o.timeoutMs, retryDelaysMs: this.#o.retryDelaysMs, body: this.#o.body, sleep: this.#o.sleep,
+      });
+      this.#hosts.set(origin, h);
+    }
+    return h;
+  }
+
+  get userAgent(): string {
+    return this.#o.userAgent;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#hosts.values()].map((h) => h.close()));
+    this.#hosts.clear();
+  }
+}
+
+const MAX_REDIRECTS = 3;
+
+export class ConsultaSession {
+  readonly #http: ConsultaHttp;
+  readonly #source: string;
+  readonly #label: string;
+  readonly #cookies = new Map<string, string>();
+  constructor(http: ConsultaHttp, source: string, label: string) {
+    this.#http = http;
+    this.#source = source;
+    this.#label = label;
+  }
+
+  /** GET a URL of the court, following its redirects within the same host. */
+  get(url: string, o: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<ConsultaPage> {
+    return this.#send('GET', url, o);
+  }
+
+  /** POST a form (`application/x-www-form-urlencoded`) to a URL of the court. */
+  post(url: string, form: URLSearchParams | Record<string, string>, o: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<ConsultaPage> {
+    const body = (form instanceof URLSearchParams ? form : new URLSearchParams(form)).toString();
+    return this.#send('POST', url, { ...o, body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...o.headers } });
+  }
+
+  /** A failure of this court's consultation (for the clients' own checks: a page that is not what it should be). */
+  fail(failure: SourceFailure, message: string): RetryableSourceError {
+    return consultaError(this.#source, failure, `${this.#label}: ${message}`, { retryable: false });
+  }
+
+  async #send(method: 'GET' | 'POST', url: string, o: { signal?: AbortSignal; headers?: Record<string, string>; body?: string }): Promise<ConsultaPage> {
+    let target = new URL(url);
+    let request = { method, body: o.body, headers: o.headers };
+    for (let hop = 0; ; hop++) {
+      const upstream = this.#http.host(target.origin, this.#source, this.#label);
+      const path = `${target.pathname}${target.search}`;
+      const raw = await upstream.send(request.method, path, {
+        signal: o.signal, body: request.body,
+        headers: { accept: 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8', 'accept-language': 'pt-BR,pt;q=0.9', 'user-agent': this.#http.userAgent, ...this.#cookieHeader(), ...request.headers },
+      });
+      this.#keepCookies(raw);
+      const location = header(raw, 'location');
+      if (raw.status >= 300 && raw.status < 400 && location) {
+        const next = new URL(location, target);
+        if (next.origin !== target.origin) throw this.fail('unavailable', `redirected to another host (${next.host}) from ${pathOnly(path)}`);
+        if (hop >= MAX_REDIRECTS) throw this.fail('unavailable', `more than ${MAX_REDIRECTS} redirects from ${pathOnly(path)}`);
+        target = next;
+        request = { method: 'GET', body: undefined, headers: o.headers };
+        continue;
+      }
+      const text = upstream.text(raw, path, { latin1Fallback: true });
+      const challenge = this.#http.detect(text, raw.status);
+      if (challenge) {
+        const message = `${this.#label} answered ${pathOnly(path)} with a ${challenge.kind} page (${challenge.reason}); Tramita never passes one.`;
+        bodyRefused(this.#source, challenge.kind, message);
+        throw consultaError(this.#source, challenge.kind, message, { status: raw.status, retryable: false });
+      }
+      return { status: raw.status, url: target.toString(), headers: raw.headers, text };
+    }
+  }
+
+  #cookieHeader(): Record<string, string> {
+    return this.#cookies.size === 0 ? {} : { cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+  }
+
+  #keepCookies(raw: UpstreamResponse): void {
+    const set = raw.headers['set-cookie'];
+    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
+      const pair = line.split(';', 1)[0]!;
+      const eq = pair.indexOf('=');
+      if (eq > 0) this.#cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+}

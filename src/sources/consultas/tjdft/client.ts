@@ -1,0 +1,68 @@
+/**
+ * TJDFT's REST consultation flow (reference/upstream/real/README.md §4): the number → `idProcesso`,
+ * then `/dados` and each pole's pages. The SPA's address goes as Referer and Origin (some routes
+ * answer 403 without them). The API publishes no movements and no value: those stay empty and null.
+ */
+import { formatCnj } from '../../../platform/identifiers/cnj.ts';
+import { baseUrlFor, type ConsultaClient, type ConsultaClientContext } from '../client.ts';
+import type { ConsultaCase, ConsultaParty } from '../record.ts';
+import { dadosOf, envelopeOf, participantOf, partiesOfPole, processIdOf, TjdftAnswerError, type TjdftEnvelope } from './parse.ts';
+
+/** The public SPA in front of the API, sent as Referer/Origin like the browser does. */
+export const TJDFT_SPA = 'https://pje-consultapublica.tjdft.jus.br';
+/** Pages read per pole at most (10+ lawyers per party exist; hundreds of pages do not). */
+const MAX_PAGES = 20;
+
+const POLES: [string, ConsultaParty['polo']][] = [['poloAtivo', 'ATIVO'], ['poloPassivo', 'PASSIVO'], ['outrosInteressados', 'OUTROS']];
+
+export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
+  return {
+    async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
+      const { grau, base } = baseUrlFor(ctx, numeroCnj);
+      const session = ctx.http.session(ctx.source, ctx.label);
+      const api = `${base}/v1`;
+      const read = async (url: string): Promise<TjdftEnvelope> => {
+        const page = await session.get(url, { signal, headers: { accept: 'application/json', referer: `${TJDFT_SPA}/`, origin: TJDFT_SPA } });
+        if (page.status !== 200) throw session.fail('unavailable', `answered HTTP ${page.status} for ${new URL(url).pathname}`);
+        try {
+          return envelopeOf(JSON.parse(page.text));
+        } catch (err) {
+          if (err instanceof SyntaxError || err instanceof TjdftAnswerError) throw session.fail('malformed', `unexpected answer to ${new URL(url).pathname} (${err.message})`);
+          throw err;
+        }
+      };
+      const guard = <T>(fn: () => T, what: string): T => {
+        try {
+          return fn();
+        } catch (err) {
+          if (err instanceof TjdftAnswerError) throw session.fail('malformed', `unexpected ${what} (${err.message})`);
+          throw err;
+        }
+      };
+      const search = await read(`${api}/processos?${new URLSearchParams({ page: '0', numeroProcesso: formatCnj(numeroCnj) })}`);
+      const id = guard(() => processIdOf(search.result), 'search answer');
+      if (id === null) return null;
+      const path = `${api}/processos/${encodeURIComponent(id)}`;
+      const dadosAnswer = await read(`${path}/dados`);
+      const dados = guard(() => dadosOf(dadosAnswer.result), 'dados');
+      const partes: ConsultaParty[] = [];
+      for (const [route, polo] of POLES) {
+        const items = [];
+        for (let page = 0; page < MAX_PAGES; page++) {
+          const answer = await read(`${path}/${route}?page=${page}`);
+          if (!Array.isArray(answer.result)) throw session.fail('malformed', `${route} is not a list`);
+          items.push(...guard(() => (answer.result as unknown[]).map(participantOf), route));
+          if (!answer.pageInfo || answer.pageInfo.current >= answer.pageInfo.last || (answer.result as unknown[]).length === 0) break;
+          if (page === MAX_PAGES - 1) throw session.fail('malformed', `${route} has more than ${MAX_PAGES} pages`);
+        }
+        partes.push(...partiesOfPole(polo, items));
+      }
+      return {
+        numeroCnj, tribunal: ctx.court.sigla, sistema: 'tjdft', grau,
+        classe: dados.classe, assuntos: dados.assuntos, orgao: dados.orgao, foro: dados.foro, juiz: null,
+        distribuidoEm: dados.distribuidoEm, valorCausaCentavos: null, situacao: null, segredo: dados.segredo,
+        partes, movimentos: [], incidentes: [], processoReferencia: null,
+      };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The case-details port over several sources, in order (issue 31): the operator's portal provider
+ * first (TRAMITA_PORTAL_URL) for the cases it knows; then the public consultation of an enabled court;
+ * then the sandbox's simulated portal for the cases of other courts. A source that does not cover a
+ * number's court is skipped; one that fails fails the call (never "not found"): a court's captcha
+ * is the answer, not a reason to ask someone else.
+ */
+import type { CaseDetailsRecord, CaseDetailsSource, SourceInfo } from '../platform/ports/sources.ts';
+
+type Closable = CaseDetailsSource & { close?(): Promise<void> };
+
+export class DetailsChain implements CaseDetailsSource {
+  readonly info: SourceInfo;
+  readonly #members: Closable[];
+  constructor(members: Closable[]) {
+    if (members.length === 0) throw new RangeError('DetailsChain: no member');
+    this.#members = members;
+    this.info = members[0]!.info;
+  }
+
+  covers(numeroCnj: string): boolean {
+    return this.#members.some((m) => m.covers?.(numeroCnj) ?? false);
+  }
+
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+    for (const m of this.#members) {
+      if (m.covers && !m.covers(numeroCnj)) continue;
+      const found = await m.fetchDetails(numeroCnj, signal);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  async findByDocument(documento: string, signal?: AbortSignal): Promise<string[]> {
+    const all = await Promise.all(this.#members.map((m) => m.findByDocument(documento, signal)));
+    return [...new Set(all.flat())];
+  }
+
+  async findByName(nome: string, signal?: AbortSignal): Promise<string[]> {
+    const all = await Promise.all(this.#members.map((m) => m.findByName(nome, signal)));
+    return [...new Set(all.flat())];
+  }
+
+  async downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null> {
+    for (const m of this.#members) {
+      const found = await m.downloadDocument(numeroCnj, documentId, signal);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#members.map((m) => m.close?.()));
+  }
+}
