@@ -1,15 +1,17 @@
 /**
  * The consultation pages' parse cost (issue 31): µs per page for each system's parser, on the real
  * pages (reference/upstream/real/, copied as the connectors' fixtures), parsed again and again after a
- * warm-up. e-SAJ: the TJSP page (183 KB, 8 parties, 118 movements). PJe: its parser registers in
- * PAGE_PARSERS below when merged (the TJMA, TJCE and TJRJ detail pages). Node's `performance.now`;
- * the median of 5 rounds.
+ * warm-up. e-SAJ: the TJSP page (183 KB, 8 parties, 118 movements). PJe: the detail pages of TJMA (1st
+ * and 2nd degree), TJCE and TJRJ, decoded once (their bytes are decoded by charset before parsing).
+ * Node's `performance.now`; the median of 5 rounds.
  * Standalone: node bench/consultas.ts
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseEsajPage } from '../src/sources/consultas/esaj/parse.ts';
+import { decodePage } from '../src/sources/consultas/challenge.ts';
+import { parsePjeDetail } from '../src/sources/consultas/pje/parse.ts';
 
 interface PageParser {
   system: string;
@@ -20,9 +22,17 @@ interface PageParser {
 
 const fixture = (rel: string) => readFileSync(new URL(`../src/sources/consultas/${rel}`, import.meta.url), 'utf8');
 
-/** One row per system and page. The PJe parser adds its pages here (the slot its branch fills). */
+const pjePage = (file: string, grau: 1 | 2): PageParser => ({
+  system: 'PJe', page: file, html: decodePage(readFileSync(new URL(`../src/sources/consultas/fixtures/${file}`, import.meta.url))), parse: (h) => parsePjeDetail(h, { grau }),
+});
+
+/** One row per system and page. */
 export const PAGE_PARSERS: PageParser[] = [
   { system: 'e-SAJ', page: 'esaj-1.html (TJSP cpopg)', html: fixture('esaj/fixtures/esaj-1.html'), parse: (h) => parseEsajPage(h, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }) },
+  pjePage('pje-tjma-detalhe_ok.html', 1),
+  pjePage('pje-tjma-detalhe_ok_2g.html', 2),
+  pjePage('pje-tjce-detalhe-3000739-94.2025.8.06.0100.html', 1),
+  pjePage('pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html', 1),
 ];
 
 const WARMUP = 50;

@@ -3,8 +3,8 @@
  * answered from the real TJSP page alone (served on loopback as TRAMITA_CONSULTA_TJSP_URL), charged
  * like any cover; a challenge page is an uncharged 503 with its `failure`, never "not found"; a sandbox
  * case of an e-SAJ court gets its value and movement texts through the real connector, merged with
- * DataJud's movements; `/v1/integrador` shows each enabled court. The challenge detector is injected
- * (sources/consultas/testing.ts) until the PJe branch's lands.
+ * DataJud's movements, and one of a PJe court its parties and lawyers with no value; `/v1/integrador`
+ * shows each enabled court.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,6 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createHarness, json } from './harness.ts';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';
-import { testDetector } from '../src/sources/consultas/testing.ts';
 
 const PAGE = readFileSync(new URL('../src/sources/consultas/esaj/fixtures/esaj-1.html', import.meta.url));
 const REAL = '1000149-71.2024.8.26.0346';
@@ -33,8 +32,7 @@ const tjsp = http.createServer((req, res) => {
 await new Promise<void>((r) => tjsp.listen(0, '127.0.0.1', r));
 
 const h = await createHarness({
-  env: { TRAMITA_CONSULTAS: 'TJSP,TJAL,TJDFT', TRAMITA_CONSULTA_TJSP_URL: `http://127.0.0.1:${(tjsp.address() as AddressInfo).port}`, TRAMITA_RATE_LIMITS: 'lookup=100000/60s' },
-  detectChallenge: testDetector,
+  env: { TRAMITA_CONSULTAS: 'TJSP,TJAL,TJDFT,TJMA', TRAMITA_CONSULTA_TJSP_URL: `http://127.0.0.1:${(tjsp.address() as AddressInfo).port}`, TRAMITA_RATE_LIMITS: 'lookup=100000/60s' },
 });
 after(async () => {
   await h.close();
@@ -130,6 +128,22 @@ test('a sandbox case of an e-SAJ court: DataJud\'s cover, then the page\'s value
   assert.equal(cover.quantidade_movimentacoes, total, 'no movement twice');
   const items = await allMovements(c.numero, acc.headers);
   assert.ok(items.some((m) => m.texto && m.codigo !== ''), 'page texts on DataJud\'s coded movements');
+});
+
+test('a sandbox case of a PJe court: parties and their lawyers with OAB through the real PJe client, and no value (PJe never publishes one)', async () => {
+  const sandbox = h.sources.sandbox!;
+  const c = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJMA' && x.filedAt <= Date.now() && x.numero.slice(16) !== '0000')!;
+  assert.ok(c, 'a visible first-degree TJMA case');
+  const acc = await h.createAccount({ credits: 1000 });
+  assert.equal((await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers })).statusCode, 200);
+  await h.runJobs();
+  const cover = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers })).data;
+  assert.equal(cover.consultaPublica.fonte, 'consulta-tjma');
+  assert.equal(cover.consultaPublica.sistema, 'pje');
+  assert.equal(cover.valorCausaCentavos, null, 'never 0');
+  assert.deepEqual(cover.partes.map((p: { nome: string }) => p.nome).sort(), c.partes.map((p) => p.person.nome).sort());
+  const lawyers = cover.partes.flatMap((p: { advogados: { oab: string | null }[] }) => p.advogados);
+  assert.ok(lawyers.length > 0 && lawyers.every((l: { oab: string | null }) => /^[A-Z]{2}\d+[A-Z]?$/.test(l.oab ?? '')), JSON.stringify(lawyers));
 });
 
 test('GET /v1/integrador lists each enabled court\'s consultation and its last failure', async () => {

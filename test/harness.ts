@@ -3,7 +3,6 @@
  * when DATABASE_URL is set (a new database created from it and dropped at close), so the same tests
  * run on both engines.
  */
-import type { ChallengeDetector } from '../src/sources/consultas/http.ts';
 import { scanLogLine } from './log-scan.ts';
 import { logUpstreamsTo } from '../src/platform/observability/upstreams.ts';
 import fs from 'node:fs';
@@ -33,7 +32,6 @@ export interface HarnessOptions extends BuildOptions {
   /** Captures every log line (to prove secrets never reach the logs). */
   captureLogs?: boolean;
   /** Replaces the consultations' challenge detector (sources/consultas/challenge.ts). */
-  detectChallenge?: ChallengeDetector;
 }
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
@@ -145,7 +143,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   logUpstreamsTo(log);
   await migrate(fresh.database);
   const clock = opts.clock ?? systemClock;
-  const sources = await openUpstreams(config, { clock, detectChallenge: opts.detectChallenge });
+  const sources = await openUpstreams(config, { clock });
   const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
   const capabilities = buildCapabilities(services);
   const app = await buildApp(services, capabilities, opts);

@@ -3,7 +3,6 @@
  * (TRAMITA_SANDBOX=auto) or TRAMITA_SANDBOX=on, the sandbox simulator is started here on loopback and
  * the real connectors (sources/) are pointed at it. sources/ itself never starts the simulator.
  */
-import type { ChallengeDetector } from '../sources/consultas/http.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Sources } from '../platform/ports/sources.ts';
@@ -19,12 +18,12 @@ export function wantsSandbox(config: Pick<Config, 'sandbox' | 'datajudUrl'>): bo
   return config.sandbox === 'on' || (config.sandbox === 'auto' && !config.datajudUrl);
 }
 
-export async function openUpstreams(config: Config, opts: { clock?: Clock; onProgress?: (done: number, total: number) => void; detectChallenge?: ChallengeDetector } = {}): Promise<OpenedSources> {
+export async function openUpstreams(config: Config, opts: { clock?: Clock; onProgress?: (done: number, total: number) => void} = {}): Promise<OpenedSources> {
   // The simulator's code is loaded only when it runs: a real deployment never pays for it at start-up.
   const sandbox = wantsSandbox(config)
     ? await (await import('../sandbox/server.ts')).startSandbox({ cases: config.sandboxCases, seed: config.sandboxSeed, port: config.sandboxPort, latencyMs: config.sandboxLatencyMs, datajudApiKey: config.datajudApiKey, clock: opts.clock, onProgress: opts.onProgress })
     : null;
-  const sources = connectSources(config, sandbox, { detectChallenge: opts.detectChallenge });
+  const sources = connectSources(config, sandbox);
   return {
     ...sources, sandbox,
     async close() {

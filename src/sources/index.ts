@@ -19,7 +19,8 @@ import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts'
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
 import { bodyLimits } from './upstream-body.ts';
 import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/connector.ts';
-import { ConsultaHttp, type ChallengeDetector } from './consultas/http.ts';
+import type { ConsultaCourt } from './consultas/courts.ts';
+import { ConsultaHttp } from './consultas/http.ts';
 import { DetailsChain } from './details-chain.ts';
 import type { CaseDetailsSource } from '../platform/ports/sources.ts';
 
@@ -42,6 +43,8 @@ export interface SimulatedUpstreams {
   tjrjPrecatoriosUrl: string;
   /** The courts' consultation pages (e-SAJ, TJDFT REST), one context per court: `<url>/<sigla>` (lower case). */
   consultasUrl: string;
+  /** PJe's classic consulta pública, one context per court: `<url>/<SIGLA>`. */
+  pjeUrl: string;
   /** The consultation systems the simulator speaks: courts of the others stay off beside it (unless their URL is set). */
   consultaSystems: readonly string[];
 }
@@ -96,8 +99,9 @@ export function consultaUserAgent(contact: string): string {
  * The courts' public consultations (issue 31), enabled by TRAMITA_CONSULTAS: a court's URL set by
  * TRAMITA_CONSULTA_<SIGLA>_URL wins; beside the sandbox the others point at its simulator.
  */
-function connectConsultas(config: Config, simulated: SimulatedUpstreams | null, detect?: ChallengeDetector): ConsultasConnector | null {
-  const simulatedUrls = simulated ? Object.fromEntries(enabledCourts('all', {}).map(({ court }) => [court.sigla, `${simulated.consultasUrl}/${court.sigla.toLowerCase()}`])) : {};
+function connectConsultas(config: Config, simulated: SimulatedUpstreams | null): ConsultasConnector | null {
+  const simulatedUrl = (court: ConsultaCourt, s: SimulatedUpstreams) => (court.sistema === 'pje' ? `${s.pjeUrl}/${court.sigla}` : `${s.consultasUrl}/${court.sigla.toLowerCase()}`);
+  const simulatedUrls = simulated ? Object.fromEntries(enabledCourts('all', {}).map(({ court }) => [court.sigla, simulatedUrl(court, simulated)])) : {};
   const courts = enabledCourts(config.consultas, { ...simulatedUrls, ...config.consultaUrls })
     .filter(({ court }) => !simulated || config.consultaUrls[court.sigla] || simulated.consultaSystems.includes(court.sistema)).map((c) => ({
     ...c, urls: { 1: c.urls[1], 2: simulated && !config.consultaUrls[c.court.sigla] ? (c.court.urls[2] ? c.urls[1] : null) : c.urls[2] },
@@ -105,13 +109,12 @@ function connectConsultas(config: Config, simulated: SimulatedUpstreams | null, 
   if (courts.length === 0) return null;
   const http = new ConsultaHttp({
     userAgent: consultaUserAgent(config.consultaContact), perMinute: simulated ? 100_000 : config.consultaRequestsPerMinute, timeoutMs: config.consultaTimeoutMs,
-    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), body: bodyLimits('consultas', config), detect,
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), body: bodyLimits('consultas', config),
   });
   return new ConsultasConnector({ courts, http, sandbox: simulated !== null });
 }
 
-/** `detectChallenge` replaces the consultations' challenge detector (tests). */
-export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null, opts: { detectChallenge?: ChallengeDetector } = {}): Sources {
+export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null): Sources {
   const datajudUrl = simulated?.datajudUrl ?? config.datajudUrl ?? PUBLIC_DATAJUD_URL;
   const portalUrl = simulated?.portalUrl ?? config.portalUrl;
   // The budget runs on real time even under a test clock: a frozen clock would never refill it.
@@ -120,7 +123,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
   const portal = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
-  const consultas = connectConsultas(config, simulated, opts.detectChallenge);
+  const consultas = connectConsultas(config, simulated);
   // The operator's provider first; the sandbox's simulated portal last, for the courts no consultation reads.
   const chain: CaseDetailsSource[] = config.portalUrl ? [portal!, ...(consultas ? [consultas] : [])] : [...(consultas ? [consultas] : []), ...(portal ? [portal] : [])];
   const details = chain.length === 0 ? null : chain.length === 1 ? chain[0]! : new DetailsChain(chain);

@@ -23,8 +23,8 @@ import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts
 import { esajCasePage, esajNotFoundPage } from './esaj-page.ts';
 
 export const ESAJ_COURTS = ['tjsp', 'tjal', 'tjac'];
-/** The systems served here (the PJe simulator adds `pje`). */
-export const CONSULTA_SYSTEMS: readonly string[] = ['esaj', 'tjdft'];
+/** The consultation systems the sandbox simulates: e-SAJ and TJDFT here, PJe's classic consulta pública at `/pje` (pje/server.ts). */
+export const CONSULTA_SYSTEMS: readonly string[] = ['esaj', 'tjdft', 'pje'];
 
 export type ConsultaChallenge = 'captcha' | 'anti_bot';
 

@@ -1,7 +1,6 @@
 /**
  * The consultations connector against the sandbox's e-SAJ and TJDFT simulators over 127.0.0.1: the
- * real clients and parsers, the per-host HTTP, the challenge knobs. The challenge detector is the PJe
- * branch's (challenge.ts); until it lands these tests inject `testDetector` (testing.ts).
+ * real clients and parsers, the per-host HTTP, the challenge knobs and the real challenge detector.
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,14 +11,13 @@ import { visibleMovementCount, type SandboxCase } from '../../sandbox/data/model
 import { SourceError } from '../../platform/ports/sources.ts';
 import { ConsultasConnector, enabledCourts } from './connector.ts';
 import { ConsultaHttp } from './http.ts';
-import { testDetector } from './testing.ts';
 
 let sb: TestSandbox;
 let connector: ConsultasConnector;
 
 function connect(urls: Record<string, string>, userAgent = 'Tramita/0.1 (+ops@example.org; consulta processual)'): ConsultasConnector {
   const courts = enabledCourts(['TJSP', 'TJDFT'], urls).map((c) => ({ ...c, urls: { 1: c.urls[1], 2: c.court.urls[2] ? c.urls[1] : null } }));
-  return new ConsultasConnector({ courts, http: new ConsultaHttp({ userAgent, perMinute: 100_000, timeoutMs: 5_000, retryDelaysMs: [0], detect: testDetector }), sandbox: true });
+  return new ConsultasConnector({ courts, http: new ConsultaHttp({ userAgent, perMinute: 100_000, timeoutMs: 5_000, retryDelaysMs: [0] }), sandbox: true });
 }
 
 const visible = (sigla: string) => sb.dataset.cases.filter((c) => c.court.sigla === sigla && c.filedAt <= sb.dataset.now());

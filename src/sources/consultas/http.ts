@@ -14,9 +14,8 @@ import { HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
 import { header, pathOnly } from '../attempt.ts';
 import type { BodyLimits } from '../upstream-body.ts';
 import type { Sleep } from '../datajud/budget.ts';
-import { detectChallenge, type Challenge } from './challenge.ts';
+import { detectChallenge } from './challenge.ts';
 
-export type ChallengeDetector = (body: string, status: number) => Challenge | null;
 
 export interface ConsultaHttpOptions {
   /** `Tramita/<version> (+contact)`: who is asking, and how to reach the operator. */
@@ -27,8 +26,6 @@ export interface ConsultaHttpOptions {
   retryDelaysMs?: readonly number[];
   body?: BodyLimits;
   sleep?: Sleep;
-  /** The challenge detector (challenge.ts); injectable for tests. */
-  detect?: ChallengeDetector;
 }
 
 /** One consultation's answer, read as text and already cleared by the challenge detector. */
@@ -49,10 +46,8 @@ export function consultaError(source: string, failure: SourceFailure, message: s
 export class ConsultaHttp {
   readonly #o: ConsultaHttpOptions;
   readonly #hosts = new Map<string, HttpUpstream>();
-  readonly detect: ChallengeDetector;
   constructor(o: ConsultaHttpOptions) {
     this.#o = o;
-    this.detect = o.detect ?? detectChallenge;
   }
 
   /** A fresh session (its own cookies) for one case's requests to one court, named by its source. */
@@ -133,7 +128,7 @@ export class ConsultaSession {
         continue;
       }
       const text = upstream.text(raw, path, { latin1Fallback: true });
-      const challenge = this.#http.detect(text, raw.status);
+      const challenge = detectChallenge(text, raw.status);
       if (challenge) {
         const message = `${this.#label} answered ${pathOnly(path)} with a ${challenge.kind} page (${challenge.reason}); Tramita never passes one.`;
         bodyRefused(this.#source, challenge.kind, message);
