@@ -28,7 +28,7 @@ const pjePage = (file: string, grau: 1 | 2): PageParser => ({
 
 /** One row per system and page. */
 export const PAGE_PARSERS: PageParser[] = [
-  { system: 'e-SAJ', page: 'esaj-1.html (TJSP cpopg)', html: fixture('esaj/fixtures/esaj-1.html'), parse: (h) => parseEsajPage(h, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }) },
+  { system: 'e-SAJ', page: 'esaj-1.html (TJSP cpopg)', html: fixture('fixtures/esaj-1.html'), parse: (h) => parseEsajPage(h, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }) },
   pjePage('pje-tjma-detalhe_ok.html', 1),
   pjePage('pje-tjma-detalhe_ok_2g.html', 2),
   pjePage('pje-tjce-detalhe-3000739-94.2025.8.06.0100.html', 1),

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { createHarness, json } from './harness.ts';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';
 
-const PAGE = readFileSync(new URL('../src/sources/consultas/esaj/fixtures/esaj-1.html', import.meta.url));
+const PAGE = readFileSync(new URL('../src/sources/consultas/fixtures/esaj-1.html', import.meta.url));
 const REAL = '1000149-71.2024.8.26.0346';
 const CHALLENGED = '1000150-56.2024.8.26.0346';
 const CLOUDFLARE = '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body></body></html>';

@@ -1,6 +1,6 @@
 /**
  * The simulated e-SAJ page has the real page's structure (DESIGN.md §5), compared as DOM with the TJSP
- * capture (sources/consultas/esaj/fixtures/esaj-1.html): every id the parser reads, its element and the
+ * capture (sources/consultas/fixtures/esaj-1.html): every id the parser reads, its element and the
  * spelling of its text (a padded `R$`, `dd/mm/aaaa às hh:mm - …`), and the shape of each party row and
  * movement row (their cells, classes and the spans in them), both ways. sandbox/parity.ts compares JSON;
  * a page is compared here by its elements.
@@ -14,7 +14,7 @@ import { generateDataset } from '../data/dataset.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { esajCasePage } from './esaj-page.ts';
 
-const CAPTURE = readFileSync(new URL('../../sources/consultas/esaj/fixtures/esaj-1.html', import.meta.url), 'utf8');
+const CAPTURE = readFileSync(new URL('../../sources/consultas/fixtures/esaj-1.html', import.meta.url), 'utf8');
 const clock = new ManualClock('2026-03-10T00:00:00.000Z');
 const dataset = generateDataset({ cases: 400, seed: 42, clock });
 const c = dataset.cases.find((x) => x.court.sigla === 'TJSP' && x.filedAt <= dataset.now() && x.valorCausaCentavos !== null && x.partes.some((p) => p.advogados.length > 0))!;
