@@ -4,7 +4,8 @@
  * searches (e-SAJ's search.do by DOCPARTE, PJe's form by documentoParte), merged with the store and
  * paged, with `meta.fontes` naming the courts asked, answered and failed; a court answering a captcha
  * is listed as failed and the search still answered (one page charge); every court failing with
- * nothing stored is an uncharged 503; the OAB and the party-name searches reach the courts too.
+ * nothing stored is an uncharged 503; the OAB and the party-name searches reach the courts too; a slow
+ * fan-out answers through the async window (202, then the status URL).
  * The simulated e-SAJ answers several hits with a hit list built from the README's flow (no capture
  * of a multi-hit e-SAJ list exists). Runs on both engines (DATABASE_URL) for the store merge.
  */
@@ -132,4 +133,25 @@ test('a party\'s name reaches the e-SAJ courts (PJe is not asked by name) on the
   const summary = await h.inject({ method: 'GET', url: `/v1/envolvidos/resumo?nome=${encodeURIComponent(nome)}`, headers: acc.headers });
   assert.equal(summary.statusCode, 200, summary.body);
   assert.deepEqual([...json(summary).meta.fontes.consultadas].sort(), [...ESAJ].sort());
+});
+
+test('a search across courts past the window is a 202 whose status URL answers the page with meta.fontes, charged once', async () => {
+  const { documento } = personInBothSystems();
+  sandbox.faults.set({ upstream: 'consultas', latencyMs: 300 });
+  const acc = await h.createAccount({ credits: 1000 });
+  try {
+    const res = await h.inject({ method: 'GET', url: `/v1/processos?cpf_cnpj=${documento}`, headers: { ...acc.headers, prefer: 'respond-async' } });
+    assert.equal(res.statusCode, 202, res.body);
+    const url = new URL(json(res).data.statusUrl).pathname;
+    let done = await h.inject({ method: 'GET', url, headers: acc.headers });
+    for (let i = 0; i < 200 && done.statusCode === 202; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      done = await h.inject({ method: 'GET', url, headers: acc.headers });
+    }
+    assert.equal(done.statusCode, 200, done.body);
+    assert.ok(json(done).meta.fontes.responderam.includes('TJSP'));
+    assert.equal(await debits(acc.accountId), 1);
+  } finally {
+    sandbox.faults.reset();
+  }
 });
