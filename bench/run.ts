@@ -29,6 +29,7 @@ import { webhookBench, WEBHOOK_TARGETS } from './webhooks.ts';
 import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { describeUrlGuard } from './url-guard.ts';
 import { describeConsultaParse } from './consultas.ts';
+import { describeCourtSearchFanOut } from './court-search.ts';
 import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { describePrecatorios, precatorioBench } from './precatorios.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
@@ -424,6 +425,7 @@ async function main(): Promise<number> {
     console.log(describeOfflineSummary(offlineSummaryBench()));
     console.log(describeUrlGuard());
     console.log(describeConsultaParse());
+    console.log(await describeCourtSearchFanOut());
     console.log(describeGazettes(await gazetteBench()));
     console.log(describePrecatorios(await precatorioBench()));
     console.log(describeStartup(await startupBench()));

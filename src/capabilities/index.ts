@@ -72,7 +72,7 @@ export function buildCapabilities(s: Services): Capabilities {
       monitorsCapability(s, processes.cases),
       radars,
       publications,
-      lawyersCapability(s, publications.publications),
+      lawyersCapability(s, publications.publications, processes.cases),
       intimationsCapability(s, publications.publications),
       publicationMonitorsCapability(s),
       gazettes,

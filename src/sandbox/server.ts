@@ -27,7 +27,7 @@
  *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
  *   /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
  *   /_sandbox/pje               GET / PUT {captcha, antiBot, courts} / DELETE: PJe answering a captcha or a Cloudflare page
- *   /_sandbox/consultas         GET / PUT {challenge: captcha|anti_bot|null} / DELETE: the consultations answering a challenge page
+ *   /_sandbox/consultas         GET / PUT {challenge: captcha|anti_bot|null, courts?} / DELETE: the e-SAJ/TJDFT consultations (all, or those courts) answering a challenge page
  *   /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
  */
 import http from 'node:http';

@@ -5,7 +5,7 @@
  * number's court is skipped; one that fails fails the call (never "not found"): a court's captcha
  * is the answer, not a reason to ask someone else.
  */
-import type { CaseDetailsRecord, CaseDetailsSource, SourceInfo } from '../platform/ports/sources.ts';
+import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, SourceInfo } from '../platform/ports/sources.ts';
 
 type Closable = CaseDetailsSource & { close?(): Promise<void> };
 
@@ -39,6 +39,15 @@ export class DetailsChain implements CaseDetailsSource {
   async findByName(nome: string, signal?: AbortSignal): Promise<string[]> {
     const all = await Promise.all(this.#members.map((m) => m.findByName(nome, signal)));
     return [...new Set(all.flat())];
+  }
+
+  /** The members that search courts (the consultations), their reports put together. */
+  async searchCourts(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport> {
+    const reports = await Promise.all(this.#members.flatMap((m) => (m.searchCourts ? [m.searchCourts(query, signal)] : [])));
+    return {
+      consultadas: reports.flatMap((r) => r.consultadas), responderam: reports.flatMap((r) => r.responderam), falharam: reports.flatMap((r) => r.falharam),
+      limitePorTribunal: Math.max(0, ...reports.map((r) => r.limitePorTribunal)),
+    };
   }
 
   async downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null> {

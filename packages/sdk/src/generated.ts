@@ -391,7 +391,7 @@ export type GetAdvogadosProcessosResponse = {
       /** Masked CNJ number. */
       numeroCnj: string;
       tribunal: string;
-      /** `DJEN` (gazette publications name the OAB) and/or `PORTAL` (the case-details source lists the lawyer). */
+      /** `DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court's own OAB search lists the case). */
       fontes: Array<string>;
       /** Gazette publications naming the OAB in this case. */
       publicacoes: number;
@@ -402,7 +402,7 @@ export type GetAdvogadosProcessosResponse = {
       poloAtivo: null | string;
       poloPassivo: null | string;
       statusProcessual: null | string;
-      /** Where the lawyer was found: `DJEN`, `PORTAL` or both. */
+      /** Where the lawyer was found: `DJEN`, `PORTAL`, `CONSULTA`, comma-separated. */
       classificacao: string;
     }>;
     /** Every item the listing has, on every page, when it is known. */

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { situacaoOf } from '../processes/process-object.ts';
-import { requireCourtSigla } from '../../platform/courts/table.ts';
+import { courtByJTr, requireCourtSigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
 import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
@@ -22,20 +22,22 @@ import { oabOfRequest } from '../publications/oab-params.ts';
 import { publicationView } from '../publications/present.ts';
 import { Publication } from '../publications/schemas.ts';
 import { publicationsOfOab, storedPublication } from '../publications/store.ts';
+import type { CaseParts } from '../processes/parts.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, searchCourts } from '../processes/court-search.ts';
 import { createOabSearch, findOabSearch, OAB_SEARCH_QUERY_TYPE, oabSearchView } from './oab-search.ts';
-import { confirmedActive, gazetteCoverage, latestMovements, nameVariants, processesOfOab, RECENT_PROCESS_DAYS } from './portfolio.ts';
+import { confirmedActive, gazetteCoverage, latestMovements, nameVariants, processesOfOab, RECENT_PROCESS_DAYS, type LawyerProcess as OabProcess } from './portfolio.ts';
 import { LawyerProcess, LawyerSummary, OabPageQuery, OabQuery, OabSearch, OabSearchBody, OabSearchParams, LawyerOfList } from './schemas.ts';
 
 const TAG = 'Advogados';
 const FRESHNESS = 'Before answering, the OAB\'s publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; '
   + 'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).';
 
-export function lawyerRoutes(app: FastifyInstance, s: Services, pub: PublicationParts): void {
+export function lawyerRoutes(app: FastifyInstance, s: Services, pub: PublicationParts, cases: CaseParts): void {
 
   defineRoute(app, {
     method: 'GET', url: '/v1/advogados/processos',
     meta: { class: 'search', auth: true, charge: 'advogados.processos', async: true, tag: TAG, summary: 'Processes of a lawyer (OAB)',
-      description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN) or listed as the lawyer of a stored case. Newest publication first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
+      description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN), listed as the lawyer of a stored case, or found by the courts' own OAB search (\`CONSULTA\`). Newest publication first, then the courts' finds; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS} ${COURT_SEARCH_NOTE}` },
     schema: { querystring: OabPageQuery, data: listSchema('processos', LawyerProcess, { advogado: LawyerOfList }) },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
@@ -43,14 +45,16 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const listing = `advogados.processos:${oab.canonical}`;
       const w = pageWindow(req.query);
       const after = decodeCursor<{ i: number }>(listing, req.query.cursor, ['i'])?.i ?? 0;
-      const all = await processesOfOab(s.db, oab);
+      const courts = await searchCourts(cases, { kind: 'oab', oab });
+      const all = withCourtHits(await processesOfOab(s.db, oab), courts.numeros);
+      assertAnswered(courts.fontes, all.length);
       const slice = all.slice(after, after + w.read);
       const { items, pagination } = page(slice, w, listing, () => ({ i: after + w.skip + w.limit }));
       const headlines = await headlinesOf(s, items.map((p) => p.numeroCnj));
       const none: Headline = { classe: null, orgaoJulgador: null, anoInicio: null, poloAtivo: null, poloPassivo: null, statusProcessual: null };
       const data = items.map((p) => ({ ...p, ...(headlines.get(p.numeroCnj) ?? none), numeroCnj: formatCnj(p.numeroCnj), classificacao: p.fontes.join(', ') }));
       const advogado = { oab: { estado: oab.uf, numero: oab.numero }, nome: (await nameVariants(s.db, oab))[0]?.nome ?? null };
-      return { data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) }, meta: { pagination: { ...pagination, total: all.length } }, free: data.length === 0 };
+      return { data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) }, meta: { pagination: { ...pagination, total: all.length }, fontes: courts.fontes }, free: data.length === 0 };
     },
   });
 
@@ -140,6 +144,23 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       return { data: oabSearchView(search, absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`)) };
     },
   });
+}
+
+/** The OAB's processes with those the courts' searches found (`CONSULTA`), deduplicated by number; the courts' new ones last. */
+function withCourtHits(all: OabProcess[], found: readonly string[]): OabProcess[] {
+  const byCnj = new Map(all.map((p) => [p.numeroCnj, p]));
+  const out = [...all];
+  for (const n of found) {
+    const known = byCnj.get(n);
+    if (known) {
+      if (!known.fontes.includes('CONSULTA')) known.fontes.push('CONSULTA');
+      continue;
+    }
+    const p: OabProcess = { numeroCnj: n, tribunal: courtByJTr(n.slice(13, 14), n.slice(14, 16))?.sigla ?? '', fontes: ['CONSULTA'], publicacoes: 0, ultimaPublicacao: null };
+    byCnj.set(n, p);
+    out.push(p);
+  }
+  return out;
 }
 
 interface Headline {

@@ -14,7 +14,7 @@ export const OabPageQuery = Type.Object({
 export const LawyerProcess = Type.Object({
   numeroCnj: Type.String({ description: 'Masked CNJ number.' }),
   tribunal: Type.String(),
-  fontes: Type.Array(Type.String(), { description: '`DJEN` (gazette publications name the OAB) and/or `PORTAL` (the case-details source lists the lawyer).' }),
+  fontes: Type.Array(Type.String(), { description: '`DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court\'s own OAB search lists the case).' }),
   publicacoes: Type.Integer({ description: 'Gazette publications naming the OAB in this case.' }),
   ultimaPublicacao: Nullable(Type.String({ description: 'yyyy-mm-dd' })),
   classe: Nullable(Type.String({ description: 'From the case store when the case is stored.' })),
@@ -24,7 +24,7 @@ export const LawyerProcess = Type.Object({
   poloAtivo: Nullable(Type.String({ description: 'The first party of the active side.' })),
   poloPassivo: Nullable(Type.String()),
   statusProcessual: Nullable(Type.String({ description: '`Ativo`, `Arquivado` or `Arquivado provisoriamente`, from the TPU code of the last movement.' })),
-  classificacao: Type.String({ description: 'Where the lawyer was found: `DJEN`, `PORTAL` or both.' }),
+  classificacao: Type.String({ description: 'Where the lawyer was found: `DJEN`, `PORTAL`, `CONSULTA`, comma-separated.' }),
 });
 
 export const LawyerOfList = Type.Object({

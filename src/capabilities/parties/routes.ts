@@ -1,7 +1,8 @@
 /**
  * Processes of a party (spec §4.2): `GET /v1/processos?cpf_cnpj=` lists them by page, and
  * `GET /v1/envolvidos/resumo` sums them up. The case-details provider says where a CPF/CNPJ or name
- * appears (DataJud has no parties); covers come through the case store's freshness policy.
+ * appears (DataJud has no parties), and so do the courts' own searches where a consultation offers one
+ * (processes/court-search.ts: `meta.fontes`); covers come through the case store's freshness policy.
  * Price model (docs/credits.md): one flat charge per page or per summary, whatever the number of
  * cases; an empty answer is free.
  */
@@ -19,6 +20,7 @@ import { processObject } from '../processes/process-object.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, searchCourts } from '../processes/court-search.ts';
 
 const TAG = 'Envolvidos';
 
@@ -35,7 +37,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
   defineRoute(app, {
     method: 'GET', url: '/v1/processos',
     meta: { class: 'search', auth: true, charge: 'processos.cpf_cnpj', async: true, tag: TAG, summary: 'Processes of a CPF or CNPJ',
-      description: 'Newest first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page, whatever it holds; a page with no case is free. `meta.pagination.total` counts every case found.' },
+      description: 'Newest first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page, whatever it holds; a page with no case is free. `meta.pagination.total` counts every case found. ' + COURT_SEARCH_NOTE },
     schema: {
       querystring: PartyQuery,
       data: listSchema('processos', PartyCase, {
@@ -49,7 +51,9 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const w = pageWindow(req.query);
       const limit = w.limit;
       const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
-      const numbers = await m.service.numbersByDocument(doc.value);
+      const courts = await searchCourts(m, { kind: 'documento', documento: doc.value });
+      const numbers = mergeNumbers(await m.service.numbersByDocument(doc.value), courts.numeros);
+      assertAnswered(courts.fontes, numbers.length);
       const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(offset, offset + limit)));
       const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
       const processos = cases.map((c) => {
@@ -68,7 +72,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
           // The page-number vocabulary CPF searches are read with (conventions §4.7), beside the common one.
           pagination: { ...(list.pagination as object), ...laravelPagination(offset, processos.length, limit, numbers.length) },
         },
-        meta: { pagination: { ...pagination, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources) },
+        meta: { pagination: { ...pagination, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources), fontes: courts.fontes },
         free: cases.length === 0,
       };
     },
@@ -77,17 +81,19 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
   defineRoute(app, {
     method: 'GET', url: '/v1/envolvidos/resumo',
     meta: { class: 'search', auth: true, charge: 'envolvidos.resumo', async: true, tag: TAG, summary: 'Summary of a party\'s processes',
-      description: `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is free.` },
+      description: `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is free. ${COURT_SEARCH_NOTE}` },
     schema: { querystring: PartySummaryQuery, data: PartySummary },
     handler: async (req) => {
       const { cpf_cnpj: rawDoc, nome } = req.query;
       if (rawDoc === undefined && nome === undefined) throw new ApiError('MISSING_PARAMETER', 'Give `cpf_cnpj` or `nome`.', { field: 'cpf_cnpj', in: 'query' });
       if (rawDoc !== undefined && nome !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `cpf_cnpj` or `nome`, not both.', { field: 'nome', in: 'query' });
       const doc = rawDoc === undefined ? undefined : parseCpfCnpj(rawDoc, 'cpf_cnpj');
-      const numbers = doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!);
+      const courts = await searchCourts(m, doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! });
+      const numbers = mergeNumbers(doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!), courts.numeros);
+      assertAnswered(courts.fontes, numbers.length);
       const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(0, SUMMARY_MAX_CASES)));
       const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
-      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, meta: sourcesMeta(s.sources), free: cases.length === 0 };
+      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, meta: { ...sourcesMeta(s.sources), fontes: courts.fontes }, free: cases.length === 0 };
     },
   });
 }

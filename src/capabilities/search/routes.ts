@@ -19,6 +19,7 @@ import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { SearchHit, SearchQuery } from '../processes/schemas.ts';
 import type { StoredCase } from '../processes/store.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, searchCourts, type CourtSources } from '../processes/court-search.ts';
 
 const TAG = 'Busca';
 /** Cases a name search pulls in from the provider per query (each may cost a DataJud lookup). */
@@ -32,7 +33,7 @@ export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): v
       method: 'GET', url,
       meta: { class: 'search', auth: true, charge: 'busca.termo', async: true, tag: TAG,
         summary: url === '/v1/busca' ? 'Search by term (compatibility path of /v1/busca/termo)' : 'Search by term: case number, CPF/CNPJ, names, classes, subjects',
-        description: 'Parameter `q` (or `termo`). A CNJ number or a CPF/CNPJ finds its cases. Two or more words that begin a party\'s name (accents and case aside) list the cases of the parties so named: the exact name first (`relevancia` 1), then longer names (0.5). Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as a prefix, best matches first. By page (`limit` 1–100, default 20; `cursor`). One flat charge per page; a page with no result is free.' },
+        description: 'Parameter `q` (or `termo`). A CNJ number or a CPF/CNPJ finds its cases. Two or more words that begin a party\'s name (accents and case aside) list the cases of the parties so named: the exact name first (`relevancia` 1), then longer names (0.5). Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as a prefix, best matches first. By page (`limit` 1–100, default 20; `cursor`). One flat charge per page; a page with no result is free. A CPF/CNPJ reaches the courts on every page, a party\'s name (two or more words) on the first. ' + COURT_SEARCH_NOTE },
       schema: { querystring: SearchQuery, data: listSchema('items', SearchHit) },
       handler: (req) => search(m, req, s.config),
     });
@@ -47,17 +48,19 @@ async function search(m: CaseParts, req: Req, config: Services['config']) {
   const limit = w.limit;
   const listing = `busca:${foldText(term)}`;
   const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
-  const { hits, more } = await findCases(m, term, limit, offset);
+  const { hits, more, fontes } = await findCases(m, term, limit, offset);
   const pagination = { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null, page: w.pageNumber };
   const items = hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).map((p) => p.nome) }));
   return {
     data: listData(req, config, 'items', items, pagination),
-    meta: { pagination, consulta: { termo: term }, ...sourcesMeta(m.sources) },
+    meta: { pagination, consulta: { termo: term }, ...sourcesMeta(m.sources), ...(fontes ? { fontes } : {}) },
     free: hits.length === 0,
   };
 }
 
-async function findCases(m: CaseParts, term: string, limit: number, offset: number): Promise<{ hits: { c: StoredCase; score: number }[]; more: boolean }> {
+type Found = { hits: { c: StoredCase; score: number }[]; more: boolean; fontes?: CourtSources };
+
+async function findCases(m: CaseParts, term: string, limit: number, offset: number): Promise<Found> {
   if (isValidCnj(term)) {
     if (offset > 0) return { hits: [], more: false };
     const lookup = await m.service.lookup(parseCnjWithCourt(term, 'q')).catch((err) => {
@@ -67,14 +70,25 @@ async function findCases(m: CaseParts, term: string, limit: number, offset: numb
     return { hits: lookup ? [{ c: lookup.stored, score: 1 }] : [], more: false };
   }
   if (isValidCpf(term) || isValidCnpj(term)) {
-    const numbers = await m.service.numbersByDocument(parseCpfCnpj(term, 'q').value);
+    const documento = parseCpfCnpj(term, 'q').value;
+    const courts = await searchCourts(m, { kind: 'documento', documento });
+    const numbers = mergeNumbers(await m.service.numbersByDocument(documento), courts.numeros);
+    assertAnswered(courts.fontes, numbers.length);
     const cases = await m.service.lookupMany(numbers.slice(offset, offset + limit));
-    return { hits: cases.map((c) => ({ c, score: 1 })), more: offset + limit < numbers.length };
+    return { hits: cases.map((c) => ({ c, score: 1 })), more: offset + limit < numbers.length, fontes: courts.fontes };
   }
+  // A party's name reaches the courts on the first page; the cases found join the store (with their parties), where the full-text search finds them.
+  const courts = offset === 0 && isPartyName(term) ? await searchCourts(m, { kind: 'nome', nome: term }) : undefined;
   if (offset === 0 && m.sources.details) await pullFromProvider(m, term);
   const found = await m.search.search(term, limit, offset);
+  if (courts) assertAnswered(courts.fontes, found.hits.length);
   const cases = new Map((await m.store.many(found.hits.map((h) => h.numeroCnj))).map((c) => [c.row.numero_cnj, c]));
-  return { hits: found.hits.flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])), more: found.more };
+  return { hits: found.hits.flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])), more: found.more, fontes: courts?.fontes };
+}
+
+/** Two or more words of letters: what a court's name search can take (one word lists half a court). */
+function isPartyName(term: string): boolean {
+  return /^[\p{L}][\p{L}' .-]*$/u.test(term) && term.split(/\s+/).filter((w) => w.length > 1).length >= 2;
 }
 
 /** Cases where the provider finds a party of that name join the store, with their parties indexed. */

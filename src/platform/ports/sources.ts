@@ -231,6 +231,41 @@ export interface CaseDetailsSource {
   findByName(nome: string, signal?: AbortSignal): Promise<string[]>;
   /** Streams a public document's bytes. */
   downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null>;
+  /**
+   * Asks every enabled court consultation that offers this kind of search (issue 32), in parallel
+   * within each host's budget: the numbers each court listed (at most `limitePorTribunal` per court)
+   * and which courts were asked, answered and failed. A court's failure is reported, never thrown.
+   * Absent on sources that search no court.
+   */
+  searchCourts?(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport>;
+}
+
+/** What a court search looks for: a CPF/CNPJ (bare digits), a party's name, or a lawyer's registration. */
+export type CourtSearchQuery =
+  | { kind: 'documento'; documento: string }
+  | { kind: 'nome'; nome: string }
+  /** `numero`: digits without leading zeros; `suffix`: the registration's letter, when it has one. */
+  | { kind: 'oab'; oab: { uf: string; numero: string; suffix?: string } };
+
+export type CourtSearchKind = CourtSearchQuery['kind'];
+
+/** What one court's consultation answered to a search. */
+export interface CourtSearchHits {
+  tribunal: string;
+  /** The numbers listed (20 digits), in the court's order, at most the per-court cap. */
+  numeros: string[];
+  /** How many cases the court said it found (its counter), when it printed one; else the numbers listed. */
+  encontrados: number;
+}
+
+export interface CourtSearchReport {
+  /** Court siglas asked, in table order. */
+  consultadas: string[];
+  responderam: CourtSearchHits[];
+  /** The courts whose answer was a failure (`captcha`, `anti_bot`, `timeout`…), with the reason. */
+  falharam: { tribunal: string; falha: SourceFailure; mensagem: string }[];
+  /** Hits per court looked up in detail at most (the rest are counted, not fetched). */
+  limitePorTribunal: number;
 }
 
 // ---- Publications (DJEN / Comunica PJe, reference/upstream/djen.md) ---------------------------------

@@ -115,3 +115,24 @@ export function esajNotFoundPage(app: string): string {
 <div id="spwTabelaMensagem"><table><tr><td id="mensagemRetorno"><li>N&atilde;o existem informa&ccedil;&otilde;es dispon&iacute;veis para os par&acirc;metros informados.</li></td></tr></table></div>
 </body>\r\n</html>\r\n`;
 }
+
+/** e-SAJ lists 25 hits per page of a search. */
+export const ESAJ_HITS_PER_PAGE = 25;
+
+/**
+ * The hit list `search.do` answers when a search by document, name or OAB finds several cases. No
+ * capture of it exists: this is e-SAJ's list as the README's flow describes it (the process links
+ * `#listagemDeProcessos a.linkProcesso` to `show.do`, the counter `#contadorDeProcessos`), one row per
+ * case with its class, subject and filing, the first page only.
+ */
+export function esajListPage(app: string, hits: readonly SandboxCase[], total: number): string {
+  const rows = hits.slice(0, ESAJ_HITS_PER_PAGE).map((c) => {
+    const inst = c.instances[0]!;
+    return `\t\t<li>\r\n\t\t\t<div class="row unj-ai-c home__lista-de-processos">\n\t\t\t\t<div class="col-md-3">\n\t\t\t\t\t<a href="/${app}/show.do?processo.codigo=SBX${c.numero}&amp;processo.foro=${c.numero.slice(16, 20)}&amp;processo.numero=${formatCnj(c.numero)}" class="linkProcesso">\n\t\t\t\t\t\t${formatCnj(c.numero)}\n\t\t\t\t\t</a>\n\t\t\t\t</div>\n\t\t\t\t<div class="col-md-3"><div class="classeProcesso">${esc(inst.classe.nome, true)}</div><div class="assuntoPrincipalProcesso">${esc(inst.assuntos[0]?.nome ?? '', true)}</div></div>\n\t\t\t\t<div class="col-md-3"><div class="dataLocalDistribuicaoProcesso">${brDay(inst.ajuizadoAt)} - ${esc(inst.orgao.nome, true)}</div></div>\n\t\t\t</div>\r\n\t\t</li>`;
+  }).join('\n');
+  return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title></head>\n<body>
+<form id="formConsulta" method="GET" action="/${app}/search.do"></form>
+<div class="unj-entity-header__summary"><span id="contadorDeProcessos">\r\n\t\t${total} Processos encontrados\r\n\t</span></div>
+<div id="listagemDeProcessos">\n\t<ul class="unj-list-row">\n${rows}\n\t</ul>\n</div>
+</body>\r\n</html>\r\n`;
+}

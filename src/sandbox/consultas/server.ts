@@ -7,6 +7,9 @@
  *                                  → 302 to show.do?processo.codigo=…&processo.foro=… (one hit),
  *                                    or 200 with the search form and the not-found notice
  *                              GET /cpopg/show.do?processo.codigo=… → the process page (esaj-page.ts)
+ *                              GET /cpopg/search.do?cbPesquisa=DOCPARTE|NMPARTE|NUMOAB&dadosConsulta.valorConsulta=…
+ *                                  → the same 302 on one hit, the hit list on several (esajListPage), the
+ *                                    not-found notice on none (issue 32)
  *                              (the same under /cposg and /cposg5 with dePesquisaNuUnificado=<CNJ>)
  *   TJDFT                      GET /v1/processos?page=0&numeroProcesso=<CNJ>, /v1/processos/{id}/dados,
  *                              /v1/processos/{id}/{poloAtivo|poloPassivo|outrosInteressados}?page=N
@@ -14,13 +17,14 @@
  *
  * Knobs (`/_sandbox/consultas`): `challenge` = `captcha` (e-SAJ's reCAPTCHA bounce: the search form
  * again with the reCAPTCHA v3 gate, as TJMS answers) or `anti_bot` (a Cloudflare "Just a moment..."
- * page, 403), for every request until reset. A slow host is the fault layer's `latencyMs` on `consultas`.
+ * page, 403), for every request until reset; `courts` (siglas) limits it to those courts. A slow host is the fault layer's `latencyMs` on `consultas`.
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Instance, Party, SandboxCase } from '../data/model.ts';
 import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts';
-import { esajCasePage, esajNotFoundPage } from './esaj-page.ts';
+import { esajCasePage, esajListPage, esajNotFoundPage } from './esaj-page.ts';
+import { courtCasesBy } from './search.ts';
 
 export const ESAJ_COURTS = ['tjsp', 'tjal', 'tjac'];
 /** The consultation systems the sandbox simulates: e-SAJ and TJDFT here, PJe's classic consulta pública at `/pje` (pje/server.ts). */
@@ -30,16 +34,24 @@ export type ConsultaChallenge = 'captcha' | 'anti_bot';
 
 export class SandboxConsultas {
   #challenge: ConsultaChallenge | null = null;
-  set(v: { challenge?: unknown }): void {
+  #courts: string[] = [];
+  set(v: { challenge?: unknown; courts?: unknown }): void {
     if (typeof v !== 'object' || v === null) throw new RangeError('consultas: expected a JSON object');
     if (v.challenge !== null && v.challenge !== 'captcha' && v.challenge !== 'anti_bot') throw new RangeError('consultas: challenge must be captcha, anti_bot or null');
+    if (v.courts !== undefined && (!Array.isArray(v.courts) || v.courts.some((c) => typeof c !== 'string'))) throw new RangeError('consultas: courts must be a list of court siglas');
     this.#challenge = v.challenge;
+    this.#courts = ((v.courts as string[] | undefined) ?? []).map((c) => c.toLowerCase());
   }
-  get(): { challenge: ConsultaChallenge | null } {
-    return { challenge: this.#challenge };
+  get(): { challenge: ConsultaChallenge | null; courts: string[] } {
+    return { challenge: this.#challenge, courts: [...this.#courts] };
   }
   reset(): void {
     this.#challenge = null;
+    this.#courts = [];
+  }
+  /** The challenge this court's requests get (lower-case sigla), if any. */
+  challengeOf(sigla: string): ConsultaChallenge | null {
+    return this.#courts.length === 0 || this.#courts.includes(sigla) ? this.#challenge : null;
   }
 }
 
@@ -72,6 +84,16 @@ function esaj(dataset: SandboxDataset, sigla: string, app: string, route: string
     const c = cnj ? dataset.visibleCase(cnj.replace(/\D/g, ''), now) : undefined;
     return c && c.court.sigla.toLowerCase() === sigla && instanceOf(c, segundo) ? c : undefined;
   };
+  const kind = query.get('cbPesquisa');
+  if (route === 'search.do' && !segundo && kind && kind !== 'NUMPROC') {
+    const valor = query.get('dadosConsulta.valorConsulta') ?? '';
+    const oab = /^(\d+[A-Z]?)([A-Z]{2})$/.exec(valor.toUpperCase());
+    const q = kind === 'DOCPARTE' ? { documento: valor } : kind === 'NMPARTE' ? { nome: valor } : kind === 'NUMOAB' && oab ? { oab: { uf: oab[2]!, numero: oab[1]! } } : null;
+    const hits = q ? courtCasesBy(dataset, (c) => c.court.sigla.toLowerCase() === sigla && instanceOf(c, false) !== undefined, q, now) : [];
+    if (hits.length === 0) return html(200, esajNotFoundPage(app));
+    if (hits.length === 1) return { status: 302, headers: { location: `show.do?processo.codigo=SBX${hits[0]!.numero}&processo.foro=${hits[0]!.numero.slice(16, 20)}` }, body: Buffer.alloc(0) };
+    return html(200, esajListPage(app, hits, hits.length));
+  }
   if (route === 'search.do') {
     const c = find(segundo ? query.get('dePesquisaNuUnificado') : query.get('dadosConsulta.valorConsultaNuUnificado'));
     if (!c) return html(200, esajNotFoundPage(app));
@@ -131,7 +153,7 @@ export function consultasHandler(o: { dataset: SandboxDataset; knobs: SandboxCon
     const m = /^\/([a-z0-9]+)(\/.*)?$/.exec(req.path);
     if (!m) return html(404, '<html><body>Página não encontrada</body></html>');
     const [, sigla, rest = '/'] = m;
-    const challenge = o.knobs.get().challenge;
+    const challenge = o.knobs.challengeOf(sigla!);
     const esajRoute = /^\/(cpopg|cposg5?)\/([a-z]+\.do)$/.exec(rest);
     if (challenge === 'anti_bot') return cloudflareChallenge();
     if (ESAJ_COURTS.includes(sigla!) && esajRoute) {

@@ -33,6 +33,9 @@ const head = (site: PjeSite, title: string) => `<!DOCTYPE html PUBLIC "-//W3C//D
 	<body>`;
 const foot = '\n\t</body>\n</html>\n';
 
+/** The OAB's UF select, in the real form's order (pje-tjma-listView.html): each option's value is its index. */
+export const PJE_UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];
+
 /** `GET ConsultaPublica/listView.seam`: form fPP with the fields, the search script and the compiled-out captcha of the real page. */
 export function listViewPage(site: PjeSite, month: string): string {
   const action = `${site.ctx}/ConsultaPublica/listView.seam;jsessionid=${site.session}`;
@@ -64,7 +67,7 @@ export function listViewPage(site: PjeSite, month: string): string {
     ${text('fPP:Decoration:numeroOAB', ' class="col-sm-4" maxlength="10"')}
     <input type="text" name="fPP:Decoration:j_id231" class="col-sm-2 text-upper" maxlength="1" />
     <select id="fPP:Decoration:estadoComboOAB" name="fPP:Decoration:estadoComboOAB" class="col-sm-3" size="1">	<option value="org.jboss.seam.ui.NoSelectionConverter.noSelectionValue" selected="selected">UF</option>
-	<option value="0">AC</option>
+${PJE_UFS.map((uf, i) => `\t<option value="${i}">${uf}</option>`).join('\n')}
 	</select>
     <input class="rich-calendar-input col-sm-7 text-center maskDate" id="fPP:dataAutuacaoDecoration:dataAutuacaoInicioInputDate" name="fPP:dataAutuacaoDecoration:dataAutuacaoInicioInputDate" type="text" />
     <input autocomplete="off" id="fPP:dataAutuacaoDecoration:dataAutuacaoInicioInputCurrentDate" name="fPP:dataAutuacaoDecoration:dataAutuacaoInicioInputCurrentDate" style="display:none" type="hidden" value="${month}" />
@@ -93,13 +96,13 @@ export interface PjeHitView {
 
 const AJAX_TAIL = (viewState: string) => `<meta name="Ajax-Update-Ids" content="fPP:processosGridPanel" /><span id="ajax-view-state"><input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="${viewState}" autocomplete="off" /></span><meta id="Ajax-Response" name="Ajax-Response" content="true" />`;
 
-/** The A4J answer to the search POST: the grid panel with 0 or 1 row (the empty one is PJe's "no hit"), or a message (captcha refusal). */
-export function searchAnswer(site: PjeSite, hit: PjeHitView | null, message: string | null = null): string {
-  const rows = hit ? `<tr class="rich-table-row rich-table-firstrow"><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id263"><a href="javascript:void();" title="Ver Detalhes" class="btn btn-default btn-sm" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><i class="fa fa-external-link"></i> <span class="sr-only">Ver detalhes do processo</span></a></td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id265">${esc(hit.classe)} <a href="javascript:void();" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><b class="btn-block">${esc(hit.classeSigla)} ${formatCnj(hit.numero)} - ${esc(hit.assunto)}</b></a> ${esc(hit.resumo)}</td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id271">${esc(hit.ultimo)}</td></tr>` : '';
+/** The A4J answer to the search POST: the grid panel with its rows (none is PJe's "no hit"), or a message (captcha refusal). */
+export function searchAnswer(site: PjeSite, hits: readonly PjeHitView[], message: string | null = null): string {
+  const rows = hits.map((hit, i) => `<tr class="rich-table-row${i === 0 ? ' rich-table-firstrow' : ''}"><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id263"><a href="javascript:void();" title="Ver Detalhes" class="btn btn-default btn-sm" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><i class="fa fa-external-link"></i> <span class="sr-only">Ver detalhes do processo</span></a></td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id265">${esc(hit.classe)} <a href="javascript:void();" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><b class="btn-block">${esc(hit.classeSigla)} ${formatCnj(hit.numero)} - ${esc(hit.assunto)}</b></a> ${esc(hit.resumo)}</td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id271">${esc(hit.ultimo)}</td></tr>`).join('');
   const messages = message
     ? `<dl id="fPP:j_id256" class="rich-messages"><dt class="alert alert-danger"><span class="rich-messages-label">${esc(message)}</span></dt></dl>`
     : '<dl id="fPP:j_id256" class="rich-messages" style="display: none;"><dt></dt></dl>';
-  const count = hit ? '1 resultados encontrados' : message ? '0 resultados encontrados' : 'resultados encontrados';
+  const count = hits.length > 0 ? `${hits.length} resultados encontrados` : message ? '0 resultados encontrados' : 'resultados encontrados';
   const panel = `<div class="rich-panel col-sm-9" id="fPP:processosGridPanel"><div class="rich-panel-body panel" id="fPP:processosGridPanel_body">${messages}<table class="rich-table" id="fPP:processosTable" border="0" cellpadding="0" cellspacing="0"><colgroup span="3"></colgroup><thead class="rich-table-thead"><tr class="rich-table-subheader"><th class="rich-table-subheadercell" scope="col" id="fPP:processosTable:j_id263header"><div id="fPP:processosTable:j_id263header:sortDiv"></div></th><th class="rich-table-subheadercell" scope="col" id="fPP:processosTable:j_id265header"><div id="fPP:processosTable:j_id265header:sortDiv">Processo</div></th><th class="rich-table-subheadercell" scope="col" id="fPP:processosTable:j_id271header"><div id="fPP:processosTable:j_id271header:sortDiv">Última movimentação</div></th></tr></thead><tfoot><tr class="rich-table-footer"><td class="rich-table-footercell" colspan="3" scope="colgroup"><div id="fPP:processosTable:j_id257" class="col-sm-12"><div class="pull-left" title="Paginação"></div><div class="pull-right"><span class="text-muted">${count}</span></div></div></td></tr></tfoot><tbody id="fPP:processosTable:tb">${rows}</tbody></table><img alt="" class="rich-spacer" height="5" id="fPP:j_id274" src="${site.ctx}/a4j/g/3_3_3.Finalimages/spacer.gif" width="1" /> <div class="alert alert-info">A presente consulta não retornará qualquer resultado em caso de informações prestadas incorretamente ou de processos sob segredo de justiça, conforme art. 1º, parágrafo único, da <b><a href="http://www.cnj.jus.br/atos-normativos?documento=92" target="_blank">Resolução nº 121 do Conselho Nacional de Justiça</a></b>.</div></div></div>`;
   // The real fragment repeats its ViewState/Ajax-Response block twice.
   return `<?xml version="1.0"?>

@@ -2,7 +2,9 @@
  * The simulated PJe classic *consulta pública* of every PJe court of the sandbox, under
  * `<sandbox>/pje/<SIGLA>` (that is a court's base URL: scheme, host and context path):
  *   GET  /<SIGLA>/ConsultaPublica/listView.seam                        the search form (sets JSESSIONID)
- *   POST /<SIGLA>/ConsultaPublica/listView.seam;jsessionid=<session>   the A4J search: one hit or PJe's empty answer
+ *   POST /<SIGLA>/ConsultaPublica/listView.seam;jsessionid=<session>   the A4J search by number, by the party's
+ *                                                                      document or by OAB (issue 32): its hits (30 at most,
+ *                                                                      as TJMA caps them) or PJe's empty answer
  *   GET  /<SIGLA>/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=<48 hex>   the detail page
  * with the real pages' markup (pages.ts). The search POST must carry what the real page's script sends
  * (session cookie, AJAXREQUEST, the script id, the ViewState), else the JSF error page a real server
@@ -15,7 +17,8 @@ import { brasiliaDateTime } from '../../platform/format.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
 import { visibleMovementCount, type Movement, type SandboxCase } from '../data/model.ts';
 import type { HandlerContext, SimRequest, SimResponse } from '../http.ts';
-import { cloudflarePage, detailPage, listViewPage, pjeDateTime, searchAnswer, type PjeSite } from './pages.ts';
+import { cloudflarePage, detailPage, listViewPage, PJE_UFS, pjeDateTime, searchAnswer, type PjeSite } from './pages.ts';
+import { courtCasesBy, type SandboxSearch } from '../consultas/search.ts';
 
 /** PJe's page sizes: the detail page shows the 15 newest movements. */
 const MOVEMENTS_PER_PAGE = 15;
@@ -82,6 +85,21 @@ function summary(c: SandboxCase, polo: 'ATIVO' | 'PASSIVO'): string {
   return names.length === 1 ? names[0] : `${names[0]} e outros (${names.length - 1})`;
 }
 
+/** "Atenção! A consulta está limitada a 30 resultados por vez." (TJMA's search answer). */
+const PJE_MAX_HITS = 30;
+const DOCUMENT_FIELD = 'fPP:dpDec:documentoParte';
+const OAB_FIELDS = { numero: 'fPP:Decoration:numeroOAB', letra: 'fPP:Decoration:j_id231', uf: 'fPP:Decoration:estadoComboOAB' };
+
+/** A search by the party's document (masked or not) or by OAB (number, letter, UF option index), from the posted form. */
+function searchOf(form: URLSearchParams): SandboxSearch | null {
+  const documento = (form.get(DOCUMENT_FIELD) ?? '').replace(/[^0-9A-Za-z]/g, '');
+  if (documento !== '') return { documento };
+  const numero = (form.get(OAB_FIELDS.numero) ?? '').replace(/\D/g, '');
+  const uf = PJE_UFS[Number(form.get(OAB_FIELDS.uf))];
+  if (numero !== '' && uf) return { oab: { uf, numero: `${numero}${(form.get(OAB_FIELDS.letra) ?? '').toUpperCase()}` } };
+  return null;
+}
+
 export function pjeHandler(dataset: SandboxDataset, knobs: SandboxPje) {
   /** ca → case number: filled by the searches, as PJe's `ca` is only ever reached through one. */
   const byCa = new Map<string, string>();
@@ -108,20 +126,23 @@ export function pjeHandler(dataset: SandboxDataset, knobs: SandboxPje) {
       const form = new URLSearchParams(req.body.toString('utf8'));
       const sent = form.get('AJAXREQUEST') === '_viewRoot' && form.get(SEARCH_SCRIPT) === SEARCH_SCRIPT && form.get('javax.faces.ViewState') === 'j_id1';
       if (!sent || cookieOf(req, 'JSESSIONID') !== site.session) return viewExpired();
-      if (knobs.on('captcha', sigla)) return html(200, searchAnswer(site, null, PJE_CAPTCHA_MESSAGE));
+      if (knobs.on('captcha', sigla)) return html(200, searchAnswer(site, [], PJE_CAPTCHA_MESSAGE));
       const numero = (form.get(NUMBER_FIELD) ?? '').replace(/\D/g, '');
-      const c = /^\d{20}$/.test(numero) ? caseOf(sigla, numero, ctx.now) : undefined;
-      if (!c) return html(200, searchAnswer(site, null));
-      const inst = c.instances[0];
-      const seen = inst.movements.slice(0, visibleMovementCount(inst, ctx.now));
-      const last = seen[seen.length - 1];
-      const ca = caOf(c.numero);
-      byCa.set(ca, c.numero);
-      return html(200, searchAnswer(site, {
-        numero: c.numero, idProcesso: 1_000_000 + c.index, ca, classe: inst.classe.nome.toUpperCase(), classeSigla: abbreviation(inst.classe.nome),
-        assunto: inst.assuntos[0]?.nome ?? '', resumo: `${summary(c, 'ATIVO')} X ${summary(c, 'PASSIVO')}`,
-        ultimo: last ? `${movementText(last)} (${pjeDateTime(last.at)})` : '',
-      }));
+      const byNumber = /^\d{20}$/.test(numero) ? caseOf(sigla, numero, ctx.now) : undefined;
+      const query = searchOf(form);
+      const found = byNumber ? [byNumber] : numero === '' && query ? courtCasesBy(dataset, (c) => caseOf(sigla, c.numero, ctx.now) === c, query, ctx.now).slice(0, PJE_MAX_HITS) : [];
+      return html(200, searchAnswer(site, found.map((c) => {
+        const inst = c.instances[0];
+        const seen = inst.movements.slice(0, visibleMovementCount(inst, ctx.now));
+        const last = seen[seen.length - 1];
+        const ca = caOf(c.numero);
+        byCa.set(ca, c.numero);
+        return {
+          numero: c.numero, idProcesso: 1_000_000 + c.index, ca, classe: inst.classe.nome.toUpperCase(), classeSigla: abbreviation(inst.classe.nome),
+          assunto: inst.assuntos[0]?.nome ?? '', resumo: `${summary(c, 'ATIVO')} X ${summary(c, 'PASSIVO')}`,
+          ultimo: last ? `${movementText(last)} (${pjeDateTime(last.at)})` : '',
+        };
+      })));
     }
     if (req.method === 'GET' && rest === '/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam') {
       const numero = byCa.get(req.query.get('ca') ?? '');

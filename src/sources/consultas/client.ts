@@ -5,12 +5,25 @@
  * `timeout`, `rate_limited`, `malformed`), never an empty answer. Clients are built per court by a
  * factory registered per system in systems.ts.
  */
+import type { CourtSearchQuery } from '../../platform/ports/sources.ts';
 import type { ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
 import type { ConsultaCase } from './record.ts';
 
 export interface ConsultaClient {
   fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null>;
+  /**
+   * The cases the court's search lists for a document, a name or an OAB (only the kinds its system
+   * declares in systems.ts `CONSULTA_SEARCHES`): at most `max` numbers from its first answer, and the
+   * count the court printed (null when it printed none). Nothing found is an empty list, only on the
+   * page's explicit "no hit"; every other outcome throws a SourceError, like fetchCase.
+   */
+  search?(query: CourtSearchQuery, max: number, signal?: AbortSignal): Promise<ConsultaHits>;
+}
+
+export interface ConsultaHits {
+  numeros: string[];
+  total: number | null;
 }
 
 /** What a factory gets to build one court's client. */

@@ -123,3 +123,14 @@ test('every request names Tramita and the operator\'s contact; cookies set by th
     server.close();
   }
 });
+
+test('CONSULTA_SEARCHES: every system offering a search has a client that searches; TJDFT offers none and is never asked', async () => {
+  const { CLIENT_FACTORIES, CONSULTA_SEARCHES } = await import('./systems.ts');
+  for (const [system, kinds] of Object.entries(CONSULTA_SEARCHES)) {
+    const court = enabledCourts('all', {}).find((c) => c.court.sistema === system)!;
+    const client = CLIENT_FACTORIES[court.court.sistema]({ ...court, http: new ConsultaHttp({ userAgent: 't', perMinute: 1, timeoutMs: 100 }), source: 'consulta-x', label: 'x' });
+    assert.equal(typeof client.search === 'function', kinds.length > 0, system);
+  }
+  const report = await connector.searchCourts({ kind: 'documento', documento: '00000000191' });
+  assert.deepEqual(report.consultadas, ['TJSP']);
+});

@@ -6,12 +6,15 @@
  * Searches by document or name are not theirs (a separate issue): they find nothing here.
  */
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
-import type { CaseDetailsRecord, CaseDetailsSource, PartyRecord, SourceInfo } from '../../platform/ports/sources.ts';
+import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type CourtSearchQuery, type CourtSearchReport, type PartyRecord, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { ConsultaClient } from './client.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
 import type { ConsultaCase, ConsultaParty } from './record.ts';
-import { CLIENT_FACTORIES, SYSTEM_LABELS } from './systems.ts';
+import { CLIENT_FACTORIES, CONSULTA_SEARCHES, SYSTEM_LABELS } from './systems.ts';
+
+/** Hits per court looked up in detail at most per search: each costs the court two or three requests of its budget. */
+export const SEARCH_HITS_PER_COURT = 10;
 
 export interface EnabledCourt {
   court: ConsultaCourt;
@@ -62,6 +65,19 @@ export class ConsultasConnector implements CaseDetailsSource {
 
   async findByName(): Promise<string[]> {
     return [];
+  }
+
+  async searchCourts(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport> {
+    const asked = this.courts.filter(({ court }) => CONSULTA_SEARCHES[court.sistema].includes(query.kind));
+    const report: CourtSearchReport = { consultadas: asked.map(({ court }) => court.sigla), responderam: [], falharam: [], limitePorTribunal: SEARCH_HITS_PER_COURT };
+    const answers = await Promise.allSettled(asked.map(({ court }) => this.#clients.get(court.sigla)!.search!(query, SEARCH_HITS_PER_COURT, signal)));
+    answers.forEach((a, i) => {
+      const tribunal = asked[i]!.court.sigla;
+      if (a.status === 'fulfilled') report.responderam.push({ tribunal, numeros: a.value.numeros, encontrados: a.value.total ?? a.value.numeros.length });
+      else if (a.reason instanceof SourceError) report.falharam.push({ tribunal, falha: a.reason.failure, mensagem: a.reason.message });
+      else throw a.reason;
+    });
+    return report;
   }
 
   async downloadDocument(): Promise<null> {

@@ -1,4 +1,5 @@
-/** Which client reads each system (a ConsultaClientFactory per system, client.ts). */
+/** Which client reads each system (a ConsultaClientFactory per system, client.ts), and which searches each offers. */
+import type { CourtSearchKind } from '../../platform/ports/sources.ts';
 import type { ConsultaClientFactory } from './client.ts';
 import type { ConsultaSystem } from './record.ts';
 import { createEsajClient } from './esaj/client.ts';
@@ -12,3 +13,18 @@ export const CLIENT_FACTORIES: Record<ConsultaSystem, ConsultaClientFactory> = {
 };
 
 export const SYSTEM_LABELS: Record<ConsultaSystem, string> = { esaj: 'e-SAJ', pje: 'PJe consulta pública', tjdft: 'TJDFT consulta pública' };
+
+/**
+ * The searches each system's public consultation offers and Tramita asks (issue 32), the one table
+ * the searches and docs/coverage.md read:
+ * - e-SAJ: `cbPesquisa` DOCPARTE, NMPARTE (with `chNmCompleto`), NUMOAB (README §2, the TJMS form);
+ * - PJe classic: form fPP's `documentoParte` and `numeroOAB` + letter + `estadoComboOAB` (README §1,
+ *   pje-tjma-listView.html). Its `nomeParte` exists too but is not asked: the issue scopes PJe to
+ *   document and OAB, and TJMA caps every answer at 30 hits, which a common name fills with strangers;
+ * - TJDFT's REST: only `numeroProcesso` is documented (README §4), so no search.
+ */
+export const CONSULTA_SEARCHES: Readonly<Record<ConsultaSystem, readonly CourtSearchKind[]>> = Object.freeze({
+  esaj: Object.freeze(['documento', 'nome', 'oab'] as const),
+  pje: Object.freeze(['documento', 'oab'] as const),
+  tjdft: Object.freeze([] as const),
+});

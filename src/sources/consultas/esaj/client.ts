@@ -3,11 +3,13 @@
  * tied to the client's IP), `search.do` by the unified number, whose single hit is a 302 to `show.do`
  * (followed by the session), or the page itself. Several hits: each listed page is opened until the
  * number's. The second degree is `cposg` (TJSP) or `cposg5` (TJAL, TJAC), searched with its own fields.
+ * Searches by document, name and OAB (search.ts) ask the first degree's `search.do` the same way.
  */
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { baseUrlFor, type ConsultaClient, type ConsultaClientContext } from '../client.ts';
 import type { ConsultaCase } from '../record.ts';
 import { EsajPageError, parseEsajPage, type EsajPage } from './parse.ts';
+import { esajSearchQuery, parseEsajSearch } from './search.ts';
 
 /** Hits opened one by one at most, when a number lists several (a case and its incidents share none: rare). */
 const MAX_LISTED = 5;
@@ -36,6 +38,19 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
         throw session.fail('malformed', 'none of the listed cases opened as a case page');
       }
       return page.kind === 'case' ? page.case : null;
+    },
+
+    async search(query, max, signal) {
+      const session = ctx.http.session(ctx.source, ctx.label);
+      await session.get(`${ctx.urls[1]}/cpopg/open.do`, { signal });
+      const answer = await session.get(`${ctx.urls[1]}/cpopg/search.do?${esajSearchQuery(query)}`, { signal });
+      try {
+        const hits = parseEsajSearch(answer.text);
+        return { numeros: hits.numeros.slice(0, max), total: hits.total };
+      } catch (err) {
+        if (err instanceof EsajPageError) throw session.fail('malformed', `unexpected answer to a search (${err.message})`);
+        throw err;
+      }
     },
   };
 }

@@ -10,8 +10,10 @@ import { formatCnj } from '../../../platform/identifiers/index.ts';
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../../platform/ports/sources.ts';
 import { detectChallenge } from '../challenge.ts';
 import type { ConsultaCase } from '../record.ts';
-import { parsePjeSearchForm, pjeSearchBody } from './form.ts';
-import { parsePjeDetail, parsePjeSearch, PjePageError } from './parse.ts';
+import type { CourtSearchQuery } from '../../../platform/ports/sources.ts';
+import type { ConsultaHits } from '../client.ts';
+import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
+import { parsePjeDetail, parsePjeSearch, PjePageError, pjeResultCount } from './parse.ts';
 
 export type PjeHttp = (
   req: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; body?: string },
@@ -68,6 +70,29 @@ export class PjeClassicClient {
     const found = this.#read(() => parsePjeDetail(detail.body, { grau: numeroCnj.slice(16) === '0000' ? 2 : 1 }), 'detail page');
     if (found.numeroCnj !== numeroCnj) throw this.#fail('malformed', 'the detail page shows another case than the one asked');
     return found;
+  }
+
+  /**
+   * The numbers the court's search lists for a document or an OAB (issue 32), at most `max`, and the
+   * count its footer prints. Null when this deployment's form has no field for that search.
+   */
+  async search(query: CourtSearchQuery, max: number, signal?: AbortSignal): Promise<ConsultaHits | null> {
+    const cookies = new Map<string, string>();
+    const listUrl = `${this.#base}/ConsultaPublica/listView.seam`;
+    const page = await this.#send(cookies, { method: 'GET', url: listUrl }, 'search form', signal);
+    const form = this.#read(() => parsePjeSearchForm(page.body), 'search form');
+    const fields = pjeSearchFields(form, query);
+    if (!fields) return null;
+    const answer = await this.#send(cookies, {
+      method: 'POST',
+      url: new URL(form.action, listUrl).href,
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8', referer: listUrl },
+      body: pjeSearchBody(form, fields),
+    }, 'search', signal);
+    const search = this.#read(() => parsePjeSearch(answer.body), 'search answer');
+    if (!search.found) return { numeros: [], total: 0 };
+    const numeros = [...new Set(search.hits.map((h) => h.numeroCnj))];
+    return { numeros: numeros.slice(0, max), total: pjeResultCount(answer.body) ?? numeros.length };
   }
 
   #read<T>(parse: () => T, what: string): T {

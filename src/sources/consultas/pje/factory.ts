@@ -24,4 +24,11 @@ export const createPjeClient: ConsultaClientFactory = (ctx) => ({
     const http = overSession(ctx.http.session(ctx.source, ctx.label));
     return new PjeClassicClient({ baseUrl: base, http, source: ctx.source }).fetchCase(numeroCnj, signal);
   },
+  async search(query, max, signal) {
+    const http = overSession(ctx.http.session(ctx.source, ctx.label));
+    const hits = await new PjeClassicClient({ baseUrl: ctx.urls[1], http, source: ctx.source }).search(query, max, signal);
+    // The table says PJe offers it; a deployment whose form lacks the field fails with that reason, never "no hit".
+    if (!hits) throw ctx.http.session(ctx.source, ctx.label).fail('unavailable', `${ctx.court.sigla}'s search form has no field for a search by ${query.kind}`);
+    return hits;
+  },
 });

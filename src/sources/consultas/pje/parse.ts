@@ -65,6 +65,13 @@ export function parsePjeSearch(html: string): PjeSearchAnswer {
   return { found: true, hits };
 }
 
+/** The count the search answer's footer prints (`12 resultados encontrados`); null when it prints none. */
+export function pjeResultCount(html: string): number | null {
+  const footer = shown(parse(html).querySelector('table[id$="processosTable"] tfoot span.text-muted'));
+  const m = /^(\d[\d.]*)\s+resultados encontrados$/.exec(footer);
+  return m ? Number(m[1]!.replace(/\./g, '')) : null;
+}
+
 // ---- detail page --------------------------------------------------------------------------------
 
 interface Header {

@@ -1,0 +1,96 @@
+/**
+ * A search that reaches the courts (issue 32): the enabled consultations that offer it are asked at
+ * once (the case-details port's `searchCourts`), the numbers they list are looked up like any case
+ * (DataJud's cover, or the court's page alone for a number DataJud does not know yet) and their
+ * parties fetched, so they sit in the store beside what it already had. The routes merge these numbers
+ * with the store's (deduplicated by number), page them, and say in `meta.fontes` which courts were
+ * asked, which answered (how many they found, listed and looked up: at most `limitePorTribunal` each)
+ * and which failed and why. Every court failing while the store has nothing is an uncharged 503
+ * (`assertAnswered`), never an empty 200.
+ */
+import { ApiError } from '../../platform/errors.ts';
+import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
+import { SourceError, type CourtSearchQuery, type SourceFailure } from '../../platform/ports/sources.ts';
+import type { CaseParts } from './parts.ts';
+
+/** `meta.fontes` of a search that reached the courts. */
+export interface CourtSources {
+  consultadas: string[];
+  responderam: string[];
+  falharam: { tribunal: string; falha: SourceFailure; mensagem: string }[];
+  /** Per court that answered: the count it printed, the numbers taken (the cap), those looked up and stored. */
+  resultados: { tribunal: string; encontrados: number; listados: number; detalhados: number }[];
+  limitePorTribunal: number;
+}
+
+export interface CourtSearch {
+  /** The numbers found at the courts and now stored (20 digits), in the courts' order. */
+  numeros: string[];
+  fontes: CourtSources;
+}
+
+/** Cases looked up at once: each may cost a court page and a DataJud request. */
+const LOOKUPS_AT_ONCE = 4;
+
+export async function searchCourts(m: CaseParts, query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearch> {
+  const report = await m.sources.details?.searchCourts?.(query, signal);
+  if (!report) return { numeros: [], fontes: { consultadas: [], responderam: [], falharam: [], resultados: [], limitePorTribunal: 0 } };
+  const found = [...new Set(report.responderam.flatMap((r) => r.numeros))];
+  const stored = new Set(await lookUp(m, found, signal));
+  return {
+    numeros: found.filter((n) => stored.has(n)),
+    fontes: {
+      consultadas: report.consultadas, responderam: report.responderam.map((r) => r.tribunal), falharam: report.falharam,
+      resultados: report.responderam.map((r) => ({ tribunal: r.tribunal, encontrados: r.encontrados, listados: r.numeros.length, detalhados: r.numeros.filter((n) => stored.has(n)).length })),
+      limitePorTribunal: report.limitePorTribunal,
+    },
+  };
+}
+
+/**
+ * Every number as a cover lookup would have it (fresh from the store, else DataJud in batches, else the
+ * court's own page), then parties for those that lack them. A number that cannot be looked up now (its
+ * page challenged, DataJud down) is left out and counted as not detailed; the search still answers.
+ */
+async function lookUp(m: CaseParts, numeros: string[], signal?: AbortSignal): Promise<string[]> {
+  if (numeros.length === 0) return [];
+  const batch = await m.service.lookupMany(numeros, signal).catch((err: unknown) => {
+    if (err instanceof SourceError) return m.store.many(numeros);
+    throw err;
+  });
+  const known = new Set(batch.map((c) => c.row.numero_cnj));
+  const alone = numeros.filter((n) => !known.has(n));
+  for (let i = 0; i < alone.length; i += LOOKUPS_AT_ONCE) {
+    await Promise.all(alone.slice(i, i + LOOKUPS_AT_ONCE).map(async (n) => {
+      try {
+        await m.service.lookup(parseCnjWithCourt(n), signal);
+        known.add(n);
+      } catch (err) {
+        if (!(err instanceof SourceError) && !(err instanceof ApiError)) throw err;
+      }
+    }));
+  }
+  const cases = await m.store.many([...known]);
+  await m.service.withDetails(cases, signal).catch((err: unknown) => {
+    if (!(err instanceof SourceError)) throw err;
+  });
+  return [...known];
+}
+
+/** Numbers merged for a listing: the store's first, then the courts' it did not have. */
+export function mergeNumbers(fromStore: readonly string[], fromCourts: readonly string[]): string[] {
+  return [...new Set([...fromStore, ...fromCourts])];
+}
+
+/** Every court asked failed and nothing else was found: SOURCE_UNAVAILABLE (503, uncharged), never an empty 200. */
+export function assertAnswered(fontes: CourtSources, total: number): void {
+  if (total > 0 || fontes.consultadas.length === 0 || fontes.responderam.length > 0) return;
+  const failure = fontes.falharam[0]?.falha ?? 'unavailable';
+  throw new ApiError('SOURCE_UNAVAILABLE', `Every court asked failed (${fontes.falharam.map((f) => `${f.tribunal}: ${f.falha}`).join(', ')}) and nothing was stored for this search; nothing was charged. Retry later.`,
+    { source: 'consultas', failure, falharam: fontes.falharam.map(({ tribunal, falha }) => ({ tribunal, falha })) });
+}
+
+/** What the routes' descriptions say of it. */
+export const COURT_SEARCH_NOTE = 'The enabled courts\' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most `meta.fontes.limitePorTribunal` per court); '
+  + '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court) and those that failed (`falharam`: `tribunal`, `falha` such as `captcha` or `anti_bot`). '
+  + 'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous window: then 202 and the status URL.';

@@ -1,0 +1,64 @@
+/**
+ * e-SAJ's searches by party document, party name and OAB (issue 32): `cpopg/search.do` with
+ * `cbPesquisa` = DOCPARTE, NMPARTE or NUMOAB and the value in `dadosConsulta.valorConsulta`, the names
+ * the search form carries (reference/upstream/real/block-tjms-esaj-cpopg5-search-recaptcha-bounce.html:
+ * the select `cbPesquisa`, the inputs `campo_DOCPARTE` etc., the checkbox `chNmCompleto`), every foro
+ * (`cdLocal=-1`). First degree only (`cpopg`): the second degree's search takes other fields.
+ *
+ * Three answers: one hit is a 302 to the process page (`show.do`, as in esaj-1.html), read for its
+ * number; several are the hit list; none is the search form with the not-found notice. No capture of
+ * a multi-hit list exists: its markup here is e-SAJ's list as the README's flow describes it (several
+ * hits → the list whose process links are opened one by one, `#listagemDeProcessos a.linkProcesso`,
+ * the selector the case reader already uses), with the counter `#contadorDeProcessos` ("N Processos
+ * encontrados") and the 25 hits of the first page; only the first page is read.
+ */
+import type { CourtSearchQuery } from '../../../platform/ports/sources.ts';
+import { oneLine, parsePage, textOf } from '../html.ts';
+import { ESAJ_NOT_FOUND, EsajPageError } from './parse.ts';
+
+/** The `search.do` query of a search by document, name or OAB. */
+export function esajSearchQuery(q: CourtSearchQuery): string {
+  const [cbPesquisa, valor] = q.kind === 'documento' ? ['DOCPARTE', q.documento]
+    : q.kind === 'nome' ? ['NMPARTE', q.nome]
+    // "Digite o número completo da OAB do advogado, incluindo letras e a sigla do estado de origem, por exemplo 654321SP."
+    : ['NUMOAB', `${q.oab.numero}${q.oab.suffix ?? ''}${q.oab.uf}`];
+  const params: Record<string, string> = { conversationId: '', cbPesquisa, 'dadosConsulta.valorConsulta': valor, 'dadosConsulta.localPesquisa.cdLocal': '-1' };
+  // Whole-name search: without it e-SAJ searches phonetically ("caio Silva" finds "Kaio silva").
+  if (q.kind === 'nome') params.chNmCompleto = 'true';
+  return new URLSearchParams(params).toString();
+}
+
+export interface EsajHits {
+  numeros: string[];
+  /** The counter the list prints; null on a single hit or none. */
+  total: number | null;
+}
+
+const CNJ_MASKED = /\b(\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4})\b/;
+
+/** The numbers a search answer lists; throws EsajPageError on a page that is none of the three answers. */
+export function parseEsajSearch(html: string): EsajHits {
+  if (!/<\/html\s*>\s*$/i.test(html.trimEnd())) throw new EsajPageError('the page ends before </html> (cut short)');
+  const root = parsePage(html);
+  const single = textOf(root.querySelector('#numeroProcesso'));
+  if (single) {
+    const m = CNJ_MASKED.exec(single);
+    if (!m) throw new EsajPageError('the process page shows no CNJ number');
+    return { numeros: [m[1]!.replace(/\D/g, '')], total: 1 };
+  }
+  const list = root.querySelector('#listagemDeProcessos');
+  if (list) {
+    const numeros: string[] = [];
+    for (const a of list.querySelectorAll('a.linkProcesso')) {
+      const m = CNJ_MASKED.exec(oneLine(a.text)) ?? CNJ_MASKED.exec(decodeURIComponent(a.getAttribute('href') ?? ''));
+      if (!m) throw new EsajPageError('a listed process has no CNJ number');
+      const digits = m[1]!.replace(/\D/g, '');
+      if (!numeros.includes(digits)) numeros.push(digits);
+    }
+    if (numeros.length === 0) throw new EsajPageError('the list of processes is empty');
+    const counter = /(\d[\d.]*)\s+Processos?\s+encontrados?/i.exec(textOf(root.querySelector('#contadorDeProcessos')) ?? '');
+    return { numeros, total: counter ? Number(counter[1]!.replace(/\./g, '')) : null };
+  }
+  if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0 };
+  throw new EsajPageError('the page has neither a case, nor a list of cases, nor the not-found notice');
+}
