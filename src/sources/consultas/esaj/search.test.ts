@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { EsajPageError, ESAJ_NOT_FOUND } from './parse.ts';
 import { esajSearchQuery, parseEsajSearch } from './search.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 const FORM = fixture('block-tjms-esaj-cpopg5-search-recaptcha-bounce.html');
 
 const LIST = `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8"></head><body>
