@@ -214,6 +214,8 @@ export interface CaseDetailsRecord {
   documentos: PublicDocumentRecord[];
   /** Present when a court's public consultation answered (issue 31); the portal protocol gives none. */
   consulta?: CaseConsultaRecord | null;
+  /** Who gave the parties and lawyers, as integrators read it in each party's `fonte` (issue 32): `DJEN`, `e-SAJ TJSP`, the provider's name. */
+  fonte?: string;
 }
 
 export interface CaseDetailsSource {

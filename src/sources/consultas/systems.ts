@@ -12,3 +12,9 @@ export const CLIENT_FACTORIES: Record<ConsultaSystem, ConsultaClientFactory> = {
 };
 
 export const SYSTEM_LABELS: Record<ConsultaSystem, string> = { esaj: 'e-SAJ', pje: 'PJe consulta pública', tjdft: 'TJDFT consulta pública' };
+
+/** How messages and each party's `fonte` name a court's consultation: `e-SAJ TJSP`, `PJe consulta pública TJMA`, `TJDFT consulta pública`. */
+export function consultaLabel(court: { sigla: string; sistema: ConsultaSystem }): string {
+  const system = SYSTEM_LABELS[court.sistema];
+  return system.includes(court.sigla) ? system : `${system} ${court.sigla}`;
+}
