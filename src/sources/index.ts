@@ -158,6 +158,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   ]);
   return {
     cases: datajud, details, publications, model, ...gazettes, administrative, tjrj,
+    provider: portal && { nome: config.portalName, courts: config.portalCourts },
     consultas: consultas && { sandbox: consultas.info.sandbox, courts: consultas.courts.map(({ court }) => ({ sigla: court.sigla, sistema: court.sistema, source: consultaSource(court.sigla) })) },
     async close() {
       await administrative.close();
