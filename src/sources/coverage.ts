@@ -86,7 +86,7 @@ export function coverageMarkdown(): string {
     '',
     'For the default configuration: every court consultation that reads without a challenge enabled (`TRAMITA_CONSULTAS=all`), no case-details provider.',
     '`GET /v1/integrador` answers the same, per court (`origens`), for the running deployment\'s configuration (which consultations are enabled, the provider and its',
-    '`TRAMITA_PORTAL_TRIBUNAIS`). Sources are listed in the order they are asked: `a → b` means b only where a does not answer (or fails, for parties).',
+    '`TRAMITA_PORTAL_TRIBUNAIS`). Sources are listed in the order they are asked: `a → b` means b only where a does not answer (or, for parties, where a court\'s consultation fails).',
     '',
     '- **Cover, class, subjects, court unit, movements**: DataJud (TPU codes); the court\'s consultation answers alone for a case DataJud does not know yet.',
     '- **Parties, lawyers**: the case-details provider for its courts, then the court\'s consultation, then the addressees of the case\'s DJEN communications',

@@ -20,6 +20,7 @@ import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } fr
 import type { CaseStore, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
 import { fetchAddressees } from '../../sources/djen/addressees.ts';
+import { isConsultaSource } from '../../sources/consultas/connector.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';
 
@@ -143,8 +144,9 @@ export class CaseService {
   /**
    * A case's parties, lawyers and value (issue 32): the case-details sources first (the operator's
    * provider for the courts it covers, then the court's consultation); where none knows the case or the
-   * one asked failed, the addressees of its DJEN communications (`fonte: DJEN`, no document, no value).
-   * Null when nobody knows it; the first failure when nobody answered and a source failed.
+   * court's consultation failed, the addressees of its DJEN communications (`fonte: DJEN`, no document,
+   * no value). A provider's failure stays the answer (the job retries: the operator's source recovers);
+   * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
    */
   async fetchParties(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
     let failure: SourceError | null = null;
@@ -154,7 +156,7 @@ export class CaseService {
         const found = await details.fetchDetails(numeroCnj, signal);
         if (found) return { ...found, fonte: found.fonte ?? details.info.name };
       } catch (err) {
-        if (!(err instanceof SourceError)) throw err;
+        if (!(err instanceof SourceError) || !isConsultaSource(err.source)) throw err;
         failure = err;
       }
     }

@@ -30,6 +30,11 @@ export function consultaSource(sigla: string): string {
   return `consulta-${sigla.toLowerCase()}`;
 }
 
+/** Whether a failure is a court consultation's (a captcha, a block, a court's outage), which DJEN's addressees stand in for. */
+export function isConsultaSource(source: string): boolean {
+  return source.startsWith('consulta-');
+}
+
 export class ConsultasConnector implements CaseDetailsSource {
   readonly info: SourceInfo;
   readonly #clients = new Map<string, ConsultaClient>();
