@@ -1,15 +1,17 @@
-/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md and docs/ops/metrics.md. */
+/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md and docs/ops/metrics.md. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';
 import { errorsMarkdown } from '../src/platform/errors.ts';
 import { endpointsMarkdown } from './endpoints.ts';
 import { metricsMarkdown } from './metrics-doc.ts';
+import { coverageMarkdown } from '../src/sources/coverage.ts';
 
 export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/errors.md': errorsMarkdown,
   'docs/configuration.md': configurationMarkdown,
   'docs/endpoints.md': endpointsMarkdown,
+  'docs/coverage.md': coverageMarkdown,
   'docs/ops/metrics.md': metricsMarkdown,
 };
 

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isUf } from './platform/identifiers/uf.ts';
+import { courtBySigla } from './platform/courts/table.ts';
 import { CONSULTA_COURTS } from './sources/consultas/courts.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,6 +47,8 @@ export interface Config {
   datajudRequestsPerMinute: number;
   datajudBatchSize: number;
   portalUrl: string | undefined;
+  portalCourts: 'all' | string[];
+  portalName: string;
   /** Courts whose public consultation is read (issue 31): every known-open one, none, or these siglas. */
   consultas: 'all' | 'none' | string[];
   /** TRAMITA_CONSULTA_<SIGLA>_URL: a court's first-degree base URL, replacing the default. */
@@ -343,6 +346,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc: 'Longest silence while an upstream\'s answer body is being read: a body that sends no byte for this long is abandoned (`SOURCE_TIMEOUT`, uncharged), so an upstream dripping a byte now and then cannot hold a request until its source\'s whole timeout (`DATAJUD_TIMEOUT_MS`, `DJEN_TIMEOUT_MS`, …), which still bounds every request.' },
   { env: 'TRAMITA_PORTAL_URL', key: 'portalUrl', default: '', parse: optionalUrl('TRAMITA_PORTAL_URL'),
     doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.' },
+  { env: 'TRAMITA_PORTAL_TRIBUNAIS', key: 'portalCourts', default: 'all', parse: parsePortalCourts,
+    doc: 'Courts whose cases the case-details provider (TRAMITA_PORTAL_URL, or the sandbox\'s simulated one) is asked about for parties, lawyers and the value: `all`, or a comma-separated list of siglas, e.g. `TJBA,TJPR`. Cases of the other courts take them from their court\'s consultation (TRAMITA_CONSULTAS) or, failing that, from the addressees of their DJEN communications (`fonte: DJEN`, no documents, no value).' },
+  { env: 'TRAMITA_PORTAL_NOME', key: 'portalName', default: 'Portal', parse: (r) => r.trim() || 'Portal',
+    doc: 'How each party and lawyer the case-details provider gave names its source (`fonte`), e.g. the provider\'s commercial name.' },
   { env: 'TRAMITA_CONSULTAS', key: 'consultas', default: 'all', parse: parseConsultas,
     doc: 'Courts whose public consultation page Tramita reads for parties, lawyers, the case value and movement texts (e-SAJ: TJSP, TJAL, TJAC; PJe *consulta pública*: TRF1, TRF3, TRF5, TJMA, TJMG, TJCE, TJAP, TJPE, TJRJ, TJRO; TJDFT\'s REST consultation). `all`: every court whose page reads without a captcha, anti-bot check or login (with the sandbox on, pointed at its simulator); `none`; or a comma-separated list of siglas, e.g. `TJSP,TJDFT`. A page that shows a captcha, an anti-bot block or a login is never passed: that request is an uncharged 503 `SOURCE_UNAVAILABLE` with `details.failure` `captcha`, `anti_bot` or `login`. A case number of an enabled court that DataJud does not know yet is answered from the consultation alone.' },
   { env: 'TRAMITA_CONSULTA_<SIGLA>_URL', key: 'consultaUrls', default: '', parse: (_r, env) => parseConsultaUrls(env),
@@ -426,6 +433,15 @@ function parseList(raw: string): string[] {
 }
 
 const CONSULTA_SIGLAS = CONSULTA_COURTS.map((c) => c.sigla);
+
+/** `all`, or court siglas separated by commas (upper-cased), each one of the 92 courts. */
+function parsePortalCourts(raw: string): 'all' | string[] {
+  const siglas = parseList(raw);
+  if (siglas.length === 0 || siglas.includes('all')) return 'all';
+  const unknown = siglas.filter((s) => !courtBySigla(s));
+  if (unknown.length > 0) throw new ConfigError(`TRAMITA_PORTAL_TRIBUNAIS must be all or court siglas (TJBA, TRT2…), got "${unknown.join(', ')}"`);
+  return siglas;
+}
 
 /** `all`, `none`, or siglas separated by commas (upper-cased), each a court with a known-open consultation. */
 export function parseConsultas(raw: string): 'all' | 'none' | string[] {

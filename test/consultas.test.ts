@@ -69,10 +69,10 @@ test('a TJSP case DataJud does not know: the cover, parties and 118 movements wi
   assert.deepEqual(d.valor_causa, { valor: '81439.78', moeda: 'R$', valor_formatado: 'R$ 81.439,78' });
   assert.equal(d.partes.length, 8);
   assert.deepEqual(d.partes[0], {
-    polo: 'ATIVO', tipo: 'Requerente', nome: 'Benedita Ficticia', tipoPessoa: 'FISICA', documento: null,
+    polo: 'ATIVO', tipo: 'Requerente', nome: 'Benedita Ficticia', tipoPessoa: 'FISICA', documento: null, fonte: 'e-SAJ TJSP',
     advogados: [
-      { nome: 'Carina Akemi Rezende Nakashima', oab: 'SP355919', oabUf: 'SP', oabNumero: '355919' },
-      { nome: 'Fabio Cabral Silva de Oliveira Monteiro', oab: 'SP261844', oabUf: 'SP', oabNumero: '261844' },
+      { nome: 'Carina Akemi Rezende Nakashima', oab: 'SP355919', oabUf: 'SP', oabNumero: '355919', fonte: 'e-SAJ TJSP' },
+      { nome: 'Fabio Cabral Silva de Oliveira Monteiro', oab: 'SP261844', oabUf: 'SP', oabNumero: '261844', fonte: 'e-SAJ TJSP' },
     ],
   });
   assert.equal(d.titulo_polo_ativo, 'Benedita Ficticia');

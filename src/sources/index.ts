@@ -122,7 +122,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   // An explicit DJEN_URL wins even beside the sandbox (e.g. a Brazilian relay while DataJud stays simulated).
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
-  const portal = portalUrl ? new PortalConnector({ baseUrl: portalUrl, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
+  const portal = portalUrl ? new PortalConnector({ baseUrl: portalUrl, courts: config.portalCourts, name: config.portalName, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
   const consultas = connectConsultas(config, simulated);
   // The operator's provider first; the sandbox's simulated portal last, for the courts no consultation reads.
   const chain: CaseDetailsSource[] = config.portalUrl ? [portal!, ...(consultas ? [consultas] : [])] : [...(consultas ? [consultas] : []), ...(portal ? [portal] : [])];
@@ -158,6 +158,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   ]);
   return {
     cases: datajud, details, publications, model, ...gazettes, administrative, tjrj,
+    provider: portal && { nome: config.portalName, courts: config.portalCourts },
     consultas: consultas && { sandbox: consultas.info.sandbox, courts: consultas.courts.map(({ court }) => ({ sigla: court.sigla, sistema: court.sistema, source: consultaSource(court.sigla) })) },
     async close() {
       await administrative.close();

@@ -1156,6 +1156,31 @@ export type GetIntegradorResponse = {
         /** Resources those sources give for it. */
         recursos: Array<string>;
       };
+      /** Where each field of this court's cases comes from and which searches reach them, for this deployment (docs/coverage.md: the default configuration). */
+      origens: {
+        tribunal: string;
+        sistema: null | string;
+        /** `aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); `desconhecida`: not surveyed. */
+        consulta: "aberta" | "captcha" | "anti_bot" | "login" | "desconhecida";
+        /** This deployment reads its consultation (TRAMITA_CONSULTAS). */
+        consultaHabilitada: boolean;
+        nota: null | string;
+        /** Per field, the sources that give it in the order they are asked (`DataJud`, a consultation such as `e-SAJ TJSP`, the provider's name, `DJEN`). */
+        campos: {
+          capa: Array<string>;
+          movimentos: Array<string>;
+          textosMovimentos: Array<string>;
+          partes: Array<string>;
+          advogados: Array<string>;
+          valor: Array<string>;
+          documentos: Array<string>;
+        };
+        buscas: Array<{
+          /** `cpf_cnpj`, `nome` or `oab`. */
+          tipo: string;
+          fontes: Array<string>;
+        }>;
+      };
     }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
@@ -2562,11 +2587,13 @@ export type GetProcessosCnjByCnjResponse = {
       nome: string;
       tipoPessoa: string;
       documento: null | string;
+      fonte: null | string;
       advogados: Array<{
         nome: string;
         oab: null | string;
         oabUf: null | string;
         oabNumero: null | string;
+        fonte: null | string;
       }>;
     }>);
     instancias: Array<{
@@ -2608,8 +2635,10 @@ export type GetProcessosCnjByCnjResponse = {
     });
     documentosPublicosDisponiveis: boolean;
     enriquecimento: {
+      /** `AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask). */
       status: "CONCLUIDO" | "AGENDADO" | "INDISPONIVEL";
       concluidoEm: null | string;
+      fonte: null | string;
     };
     consultaPublica: null | ({
       /** e.g. `consulta-tjsp`. */
@@ -2721,7 +2750,9 @@ export type GetProcessosCnjByCnjResponse = {
             numero: string;
             uf: string;
           }>;
+          fonte: null | string;
         }>;
+        fonte: null | string;
       }>;
       quantidade_movimentacoes: number;
       segredo_justica: boolean;
@@ -3051,7 +3082,9 @@ export type GetProcessosResponse = {
               numero: string;
               uf: string;
             }>;
+            fonte: null | string;
           }>;
+          fonte: null | string;
         }>;
         quantidade_movimentacoes: number;
         segredo_justica: boolean;

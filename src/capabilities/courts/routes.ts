@@ -11,6 +11,9 @@ import type { Services } from '../../platform/services.ts';
 import { sourcesStatus } from '../../platform/ports/status.ts';
 import { SourcesStatus } from '../discovery/routes.ts';
 import { coverageOf } from '../../sources/registry.ts';
+import { courtCoverage, type CoverageConfig } from '../../sources/coverage.ts';
+import { Nullable } from '../../platform/http/nullable.ts';
+import type { Sources } from '../../platform/ports/sources.ts';
 import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
 
 const SEGMENTS = [...new Set(COURTS.map((c) => c.segmento))];
@@ -25,6 +28,17 @@ const CourtView = Type.Object({
     fontes: Type.Array(Type.String(), { description: 'Connected sources that reach this court.' }),
     recursos: Type.Array(Type.String(), { description: 'Resources those sources give for it.' }),
   }),
+  origens: Type.Object({
+    tribunal: Type.String(),
+    sistema: Nullable(Type.String({ description: 'The court\'s consultation system (`e-SAJ`, `PJe consulta pública`, `eproc`…); null when not surveyed.' })),
+    consulta: Type.Union(['aberta', 'captcha', 'anti_bot', 'login', 'desconhecida'].map((v) => Type.Literal(v)), { description: '`aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); `desconhecida`: not surveyed.' }),
+    consultaHabilitada: Type.Boolean({ description: 'This deployment reads its consultation (TRAMITA_CONSULTAS).' }),
+    nota: Nullable(Type.String()),
+    campos: Type.Object(Object.fromEntries(['capa', 'movimentos', 'textosMovimentos', 'partes', 'advogados', 'valor', 'documentos'].map((k) => [k, Type.Array(Type.String())])), {
+      description: 'Per field, the sources that give it in the order they are asked (`DataJud`, a consultation such as `e-SAJ TJSP`, the provider\'s name, `DJEN`).',
+    }),
+    buscas: Type.Array(Type.Object({ tipo: Type.String({ description: '`cpf_cnpj`, `nome` or `oab`.' }), fontes: Type.Array(Type.String({ description: '`armazenado`: what Tramita already stored.' })) })),
+  }, { description: 'Where each field of this court\'s cases comes from and which searches reach them, for this deployment (docs/coverage.md: the default configuration).' }),
 });
 
 const CourtsQuery = Type.Object({
@@ -37,6 +51,11 @@ const SystemView = Type.Object({
   tribunais: Type.Object({ atual: Type.Array(Type.String()), adicional: Type.Array(Type.String()), legado: Type.Array(Type.String()) }),
 });
 
+/** This deployment's coverage configuration: its enabled consultations and its provider. */
+export function deploymentCoverage(sources: Sources): CoverageConfig {
+  return { consultas: sources.consultas?.courts.map((c) => c.sigla) ?? [], provider: sources.provider ?? null };
+}
+
 /** A reference list, whole: one page in the common list body (platform/http/list.ts). */
 const whole = <T>(req: FastifyRequest, s: Services, items: T[]) => listData(req, s.config, 'items', items, { limit: Math.max(1, items.length), nextCursor: null, page: 1 }, items.length);
 
@@ -47,13 +66,14 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
     schema: { querystring: CourtsQuery, data: listSchema('items', CourtView, { fontes: SourcesStatus }) },
     handler: async (req) => {
       const uf = req.query.uf?.toUpperCase();
+      const coverage = deploymentCoverage(s.sources);
       const courts = COURTS.filter((c) => (!req.query.segmento || c.segmento === req.query.segmento) && (!uf || c.ufs.includes(uf) || c.ufs.includes('BR')));
       return {
         data: {
           ...whole(req, s, courts.map((c) => ({
             sigla: c.sigla, nome: c.nome, segmento: c.segmento, j: c.j, tr: c.tr, codigoJTr: `${c.j}.${c.tr}`, ufs: c.ufs,
             sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
-            datajudAlias: c.datajudAlias, cobertura: coverageOf(c),
+            datajudAlias: c.datajudAlias, cobertura: coverageOf(c), origens: courtCoverage(c, coverage),
           }))),
           // Which sources this deployment has, beside what each court could have.
           fontes: sourcesStatus(s.sources),

@@ -18,11 +18,12 @@ export function sourcesMeta(sources: Sources) {
   return { source: { name: sources.cases.info.name, sandbox: sources.cases.info.sandbox, detalhes: sources.details?.info.name ?? null } };
 }
 
-export function partyView(p: PartyRecord) {
+/** A party of the cover; `fonte` names the source that gave it and its lawyers (`DJEN`, `e-SAJ TJSP`, the provider's name). */
+export function partyView(p: PartyRecord, fonte: string | null) {
   const documento = p.documento === null ? null : p.documento.length === 11 ? formatCpf(p.documento) : formatCnpj(p.documento);
   return {
-    polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipoPessoa, documento,
-    advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null, oabUf: a.oab?.uf ?? null, oabNumero: a.oab?.numero ?? null })),
+    polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipoPessoa, documento, fonte,
+    advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null, oabUf: a.oab?.uf ?? null, oabNumero: a.oab?.numero ?? null, fonte })),
   };
 }
 
@@ -48,9 +49,10 @@ export function caseSummary(c: StoredCase) {
  * The cover (spec §2.3): Tramita's fields and the process object integrators read (process-object.ts),
  * whose `valor_causa` object is the same at `data.valor_causa` and `data.fontes[0].capa.valor_causa`.
  */
-export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
+export function caseCover(c: StoredCase) {
   const main = mainInstance(c);
-  const enrichment = c.row.detalhes_em ? 'CONCLUIDO' : opts.detailsConfigured ? 'AGENDADO' : 'INDISPONIVEL';
+  // Always scheduled: where no provider or consultation answers, DJEN's addressees do (issue 32).
+  const enrichment = c.row.detalhes_em ? 'CONCLUIDO' : 'AGENDADO';
   return {
     ...caseSummary(c),
     numeroCnjDigitos: c.row.numero_cnj,
@@ -59,13 +61,13 @@ export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
     sistema: main?.sistema ?? null,
     formato: main?.formato ?? null,
     nivelSigilo: main?.nivelSigilo ?? 0,
-    partes: c.partes?.map(partyView) ?? null,
+    partes: c.partes?.map((p) => partyView(p, c.row.partes_fonte)) ?? null,
     instancias: c.instancias,
     quantidadeMovimentacoes: c.row.movimentos_total,
     ultimaMovimentacao: c.ultimaMovimentacao ? publicMovement(c.ultimaMovimentacao) : null,
     documentosPublicosDisponiveis: c.row.documentos_em !== null,
-    // Parties and the case value come from the case-details provider, filled in the background.
-    enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em },
+    // Parties and the case value come from the provider, the court's consultation or DJEN (`fonte`), filled in the background.
+    enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em, fonte: c.row.partes_fonte },
     // The court's own page, when its consultation answered (issue 31).
     consultaPublica: c.row.consulta ? JSON.parse(c.row.consulta) as unknown : null,
     ...processObject(c),
@@ -75,15 +77,14 @@ export function caseCover(c: StoredCase, opts: { detailsConfigured: boolean }) {
 export type CaseCover = ReturnType<typeof caseCover>;
 
 /** Serialized covers, per stored case object: CaseStore hands out the same object while the case is unchanged. */
-const coverTexts = { configured: new WeakMap<StoredCase, JsonText>(), unconfigured: new WeakMap<StoredCase, JsonText>() };
+const coverTexts = new WeakMap<StoredCase, JsonText>();
 
 /** `caseCover` as JSON text for the envelope, serialized once per version of the case. */
-export function caseCoverJson(c: StoredCase, opts: { detailsConfigured: boolean }): JsonText {
-  const texts = opts.detailsConfigured ? coverTexts.configured : coverTexts.unconfigured;
-  let text = texts.get(c);
+export function caseCoverJson(c: StoredCase): JsonText {
+  let text = coverTexts.get(c);
   if (!text) {
-    text = new JsonText(JSON.stringify(caseCover(c, opts)));
-    texts.set(c, text);
+    text = new JsonText(JSON.stringify(caseCover(c)));
+    coverTexts.set(c, text);
   }
   return text;
 }

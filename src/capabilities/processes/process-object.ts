@@ -56,14 +56,16 @@ function tribunalObject(sigla: string, court: Court | undefined) {
   return { sigla, nome: court?.nome ?? sigla, segmento: court ? SEGMENTOS[court.segmento] ?? court.segmento : null, jtr: court ? `${court.j}${court.tr}` : null, estados: court?.ufs ?? [] };
 }
 
-function envolvido(p: PartyRecord) {
+function envolvido(p: PartyRecord, fonte: string | null) {
   const documento = p.documento;
   const cpf = documento && documento.length === 11 ? documento : null;
   const cnpj = documento && documento.length === 14 ? documento : null;
   return {
     nome: p.nome, tipo: p.tipo, tipo_normalizado: p.tipo, polo: p.polo.toUpperCase(), tipo_pessoa: p.tipoPessoa, tipoPessoa: p.tipoPessoa,
     cpf, cnpj, documento, documentos: documento ? [{ numero: documento, tipo: cpf ? 'CPF' : 'CNPJ' }] : [],
-    advogados: p.advogados.map((a) => ({ nome: a.nome, tipo_pessoa: 'FISICA', oab: a.oab ? [{ numero: a.oab.numero, uf: a.oab.uf }] : [] })),
+    advogados: p.advogados.map((a) => ({ nome: a.nome, tipo_pessoa: 'FISICA', oab: a.oab ? [{ numero: a.oab.numero, uf: a.oab.uf }] : [], fonte })),
+    // Tramita's own: the source that gave this party (`DJEN`, `e-SAJ TJSP`, the provider's name).
+    fonte,
   };
 }
 
@@ -84,7 +86,7 @@ function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situa
       valor_causa: valorCausaObject(c.row.valor_causa_centavos), data_distribuicao: i.dataAjuizamento?.slice(0, 10) ?? null,
       data_ajuizamento: i.dataAjuizamento, situacao, ultimo_movimento: latest ? ultimoMovimento(latest) : null,
     },
-    envolvidos: (c.partes ?? []).map(envolvido),
+    envolvidos: (c.partes ?? []).map((p) => envolvido(p, c.row.partes_fonte)),
     quantidade_movimentacoes: i.quantidadeMovimentacoes, segredo_justica: i.nivelSigilo > 0, arquivado: situacao.startsWith('Arquivado'),
     // Tramita's own: where the data came from, and whether it is the sandbox's.
     fonteDados: c.row.fonte, sandbox: c.row.sandbox === 1, consultadoEm: c.row.consultado_em,

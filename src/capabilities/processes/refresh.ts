@@ -87,7 +87,7 @@ export function refreshJob(d: RefreshDeps): JobHandler {
 async function fetchAndSave(d: RefreshDeps, numeroCnj: string): Promise<number> {
   const [record, details] = await Promise.all([
     d.sources.cases.fetchCase(numeroCnj),
-    d.sources.details ? d.sources.details.fetchDetails(numeroCnj) : Promise.resolve(null),
+    d.service.fetchParties(numeroCnj),
   ]);
   if (!record) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
   return d.db.transaction().execute(async (trx) => {
@@ -137,14 +137,14 @@ async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefr
   await d.db.updateTable('case_refreshes').set(set).where('numero_cnj', '=', numeroCnj).where('status', 'in', LIVE).execute();
 }
 
-/** Fills parties, lawyers and the case value of a newly stored case (spec §2.3). Documents wait for a refresh. */
-export function enrichJob(d: Pick<RefreshDeps, 'sources' | 'service'>): JobHandler {
+/** Fills parties, lawyers and the case value of a newly stored case (spec §2.3), DJEN's addressees where no other source answers. Documents wait for a refresh. */
+export function enrichJob(d: Pick<RefreshDeps, 'service'>): JobHandler {
   return {
     kind: ENRICH_JOB,
     retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
     async run(payload) {
       const { numeroCnj } = payload as { numeroCnj: string };
-      if (d.sources.details) await d.service.applyDetails(numeroCnj, await d.sources.details.fetchDetails(numeroCnj));
+      await d.service.applyDetails(numeroCnj, await d.service.fetchParties(numeroCnj));
     },
   };
 }

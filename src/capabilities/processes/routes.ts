@@ -34,7 +34,6 @@ const TAG = 'Processos';
 
 export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
   const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parseCnjWithCourt(req.params.cnj, 'cnj');
-  const detailsConfigured = () => s.sources.details !== null;
 
   defineRoute(app, {
     method: 'GET', url: '/v1/processos/cnj/:cnj',
@@ -43,7 +42,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     schema: { params: CnjParams, data: Cover },
     handler: async (req) => {
       const lookup = await m.service.lookup(cnjOf(req));
-      return { data: caseCoverJson(lookup.stored, { detailsConfigured: detailsConfigured() }), meta: sourceMeta(lookup) };
+      return { data: caseCoverJson(lookup.stored), meta: sourceMeta(lookup) };
     },
   });
 
@@ -53,7 +52,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     schema: { params: CnjParams },
     handler: async (req) => {
       const lookup = await m.service.lookup(cnjOf(req));
-      const cover = caseCover(lookup.stored, { detailsConfigured: detailsConfigured() });
+      const cover = caseCover(lookup.stored);
       return { file: { contentType: 'application/pdf', body: await coverPdf(cover, iso(s.clock.now())), filename: `processo-${lookup.stored.row.numero_cnj}.pdf` } };
     },
   });

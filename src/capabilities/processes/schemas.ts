@@ -29,9 +29,11 @@ export const Movement = Type.Object({
   classificacao_predita: Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }),
 });
 
+const PartyFonte = Nullable(Type.String({ description: 'The source that gave this party and its lawyers: `DJEN` (the addressees of the case\'s DJEN communications: no document), a court\'s consultation (`e-SAJ TJSP`, `PJe consulta pública TJMA`) or the case-details provider\'s name; null on cases enriched before it was kept.' }));
+
 export const Party = Type.Object({
-  polo: Type.String(), tipo: Type.String(), nome: Type.String(), tipoPessoa: Type.String(), documento: Nullable(Type.String()),
-  advogados: Type.Array(Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()) })),
+  polo: Type.String(), tipo: Type.String(), nome: Type.String(), tipoPessoa: Type.String(), documento: Nullable(Type.String()), fonte: PartyFonte,
+  advogados: Type.Array(Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()), fonte: PartyFonte })),
 });
 
 export const ValorCausa = Type.Object({
@@ -45,7 +47,8 @@ const Envolvido = Type.Object({
   polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }), tipo_pessoa: Type.String(), tipoPessoa: Type.String(),
   cpf: Nullable(Type.String()), cnpj: Nullable(Type.String()), documento: Nullable(Type.String()),
   documentos: Type.Array(Type.Object({ numero: Type.String(), tipo: Type.String() })),
-  advogados: Type.Array(Type.Object({ nome: Type.String(), tipo_pessoa: Type.String(), oab: Type.Array(Type.Object({ numero: Type.String(), uf: Type.String() })) })),
+  advogados: Type.Array(Type.Object({ nome: Type.String(), tipo_pessoa: Type.String(), oab: Type.Array(Type.Object({ numero: Type.String(), uf: Type.String() })), fonte: PartyFonte })),
+  fonte: PartyFonte,
 });
 
 const Fonte = Type.Object({
@@ -108,7 +111,11 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
   quantidadeMovimentacoes: Type.Integer(),
   ultimaMovimentacao: Nullable(Movement),
   documentosPublicosDisponiveis: Type.Boolean(),
-  enriquecimento: Type.Object({ status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')]), concluidoEm: Nullable(Type.String()) }),
+  enriquecimento: Type.Object({
+    status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')], { description: '`AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask).' }),
+    concluidoEm: Nullable(Type.String()),
+    fonte: Nullable(Type.String({ description: 'Which source gave the parties, lawyers and value: `DJEN`, a court\'s consultation (`e-SAJ TJSP`), or the provider\'s name; null until enriched (or enriched before it was kept).' })),
+  }),
   consultaPublica: Nullable(ConsultaPublica),
 }), ProcessObject]);
 

@@ -4,8 +4,9 @@
  * - otherwise DataJud is asked; what it returns is saved (with its domain events) and answered;
  * - when DataJud fails and a stored copy exists, the copy is answered marked `stale`; without one, the
  *   failure is the answer (SOURCE_UNAVAILABLE / SOURCE_TIMEOUT, uncharged), never "not found".
- * Parties, lawyers and the case value come from the case-details provider through an enrichment job,
- * so a cover never waits for them (spec §2.3).
+ * Parties, lawyers and the case value come from the case-details sources (the operator's provider, the
+ * court's consultation) or, where none answers, from the addressees of the case's DJEN communications,
+ * through an enrichment job, so a cover never waits for them (spec §2.3).
  */
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
@@ -18,6 +19,8 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SourceError, type CaseDetailsRecord, type CaseRecord, type Sources } from '../../platform/ports/sources.ts';
 import type { CaseStore, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
+import { fetchAddressees } from '../../sources/djen/addressees.ts';
+import { isConsultaSource } from '../../sources/consultas/connector.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';
 
@@ -92,7 +95,8 @@ export class CaseService {
     for (const record of records) {
       const once = () => this.#d.db.transaction().execute(async (trx) => {
         const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
-        if (saved.needsDetails && this.#d.sources.details) {
+        // DJEN is always there to ask, so every new case is enriched (fetchParties).
+        if (saved.needsDetails) {
           await this.#d.jobs.enqueue({ kind: ENRICH_JOB, payload: { numeroCnj: record.numeroCnj }, dedupeKey: `${ENRICH_JOB}:${record.numeroCnj}`, maxAttempts: 5 }, trx);
         }
       });
@@ -131,11 +135,39 @@ export class CaseService {
 
   /** Fetches parties and values now for the cases that lack them (at most 8 at a time); returns the cases re-read. */
   async withDetails(cases: StoredCase[], signal?: AbortSignal): Promise<StoredCase[]> {
-    const details = this.#d.sources.details;
-    const lacking = details ? cases.filter((c) => c.row.detalhes_em === null) : [];
+    const lacking = cases.filter((c) => c.row.detalhes_em === null);
     if (lacking.length === 0) return cases;
-    await inBatches(lacking, 8, async (c) => this.applyDetails(c.row.numero_cnj, await details!.fetchDetails(c.row.numero_cnj, signal)));
+    await inBatches(lacking, 8, async (c) => this.applyDetails(c.row.numero_cnj, await this.fetchParties(c.row.numero_cnj, signal)));
     return this.#d.store.many(cases.map((c) => c.row.numero_cnj));
+  }
+
+  /**
+   * A case's parties, lawyers and value (issue 32): the case-details sources first (the operator's
+   * provider for the courts it covers, then the court's consultation); where none knows the case or the
+   * court's consultation failed, the addressees of its DJEN communications (`fonte: DJEN`, no document,
+   * no value). A provider's failure stays the answer (the job retries: the operator's source recovers);
+   * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
+   */
+  async fetchParties(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+    let failure: SourceError | null = null;
+    const details = this.#d.sources.details;
+    if (details) {
+      try {
+        const found = await details.fetchDetails(numeroCnj, signal);
+        if (found) return { ...found, fonte: found.fonte ?? details.info.name };
+      } catch (err) {
+        if (!(err instanceof SourceError) || !isConsultaSource(err.source)) throw err;
+        failure = err;
+      }
+    }
+    try {
+      const fromDjen = await fetchAddressees(this.#d.sources.publications, numeroCnj, signal);
+      if (fromDjen) return fromDjen;
+    } catch (err) {
+      throw failure ?? err;
+    }
+    if (failure) throw failure;
+    return null;
   }
 
   /** Saves what the details provider said; when it does not know the case, records that it was asked. */

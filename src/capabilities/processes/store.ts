@@ -97,7 +97,7 @@ export class CaseStore {
       movimentos_total: known.size + fresh.length, consultado_em: now,
     };
     if (existing) await trx.updateTable('cases').set(values).where('numero_cnj', '=', record.numeroCnj).execute();
-    else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now, consulta: null }).execute();
+    else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now, consulta: null, partes_fonte: null }).execute();
     if (fresh.length > 0) await insertMovements(trx, record.numeroCnj, fresh);
     // Movements only a court's page listed so far, now in DataJud too: one movement, DataJud's code and the page's text.
     if (fresh.length > 0 && existing) await adoptPageTexts(trx, record.numeroCnj, fresh);
@@ -118,7 +118,7 @@ export class CaseStore {
     this.#cache.forget(n);
     // The case row first: on PostgreSQL its row lock queues a concurrent save of the same case's details
     // (the enrichment job and a summary's), which would otherwise delete parties the other is inserting lawyers for.
-    const set: Partial<CasesTable> = { valor_causa_centavos: details.valorCausaCentavos, detalhes_em: now };
+    const set: Partial<CasesTable> = { valor_causa_centavos: details.valorCausaCentavos, detalhes_em: now, partes_fonte: details.fonte ?? null };
     if (opts.documents) set.documentos_em = now;
     if (details.consulta) {
       const { movimentos, ...cover } = details.consulta;

@@ -121,12 +121,10 @@ async function awaitFreshCase(d: SummaryDeps, summary: CaseSummariesTable, now: 
   return addMs(now, REFRESH_POLL_MS / d.timeScale);
 }
 
-/** Asks the case-details provider once for a case it was never asked about; its failure is the job's (retried). */
+/** Asks for the parties once for a case never enriched (the provider, the consultation or DJEN); its failure is the job's (retried). */
 async function ensureDetails(d: SummaryDeps, numeroCnj: string): Promise<void> {
-  const details = d.cases.sources.details;
-  if (!details) return;
   const stored = await d.cases.store.get(numeroCnj);
-  if (stored && stored.row.detalhes_em === null) await d.cases.service.applyDetails(numeroCnj, await details.fetchDetails(numeroCnj));
+  if (stored && stored.row.detalhes_em === null) await d.cases.service.applyDetails(numeroCnj, await d.cases.service.fetchParties(numeroCnj));
 }
 
 async function priceOfRefresh(d: SummaryDeps, accountId: string): Promise<number | null> {

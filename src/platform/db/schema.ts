@@ -118,6 +118,8 @@ export interface CasesTable {
   criado_em: string;
   /** JSON of the court's consultation cover (ports CaseConsultaRecord without movements); null when none answered. */
   consulta: string | null;
+  /** The source that gave the parties and lawyers (`DJEN`, `e-SAJ TJSP`, the provider's name); null before it was kept. */
+  partes_fonte: string | null;
 }
 
 export interface CaseMovementsTable {

@@ -214,6 +214,8 @@ export interface CaseDetailsRecord {
   documentos: PublicDocumentRecord[];
   /** Present when a court's public consultation answered (issue 31); the portal protocol gives none. */
   consulta?: CaseConsultaRecord | null;
+  /** Who gave the parties and lawyers, as integrators read it in each party's `fonte` (issue 32): `DJEN`, `e-SAJ TJSP`, the provider's name. */
+  fonte?: string;
 }
 
 export interface CaseDetailsSource {
@@ -389,6 +391,8 @@ export interface Sources {
   cases: CaseMetadataSource;
   /** null when no case-details provider is configured. */
   details: CaseDetailsSource | null;
+  /** The case-details provider (TRAMITA_PORTAL_URL, or the sandbox's): how its parties are named and the courts it is asked about; null when none. */
+  provider?: { nome: string; courts: 'all' | readonly string[] } | null;
   /** The courts whose public consultation this deployment reads (issue 31); null when none is enabled. */
   consultas?: { sandbox: boolean; courts: readonly { sigla: string; sistema: string; source: string }[] } | null;
   /** DJEN: the real API, or the sandbox's simulator. */

@@ -6,12 +6,13 @@
  * Searches by document or name are not theirs (a separate issue): they find nothing here.
  */
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
+import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
 import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type CourtSearchQuery, type CourtSearchReport, type PartyRecord, type SourceInfo } from '../../platform/ports/sources.ts';
 import type { ConsultaClient } from './client.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
 import type { ConsultaCase, ConsultaParty } from './record.ts';
-import { CLIENT_FACTORIES, CONSULTA_SEARCHES, SYSTEM_LABELS } from './systems.ts';
+import { CLIENT_FACTORIES, CONSULTA_SEARCHES, consultaLabel } from './systems.ts';
 
 /** Hits per court looked up in detail at most per search: each costs the court two or three requests of its budget. */
 export const SEARCH_HITS_PER_COURT = 10;
@@ -32,6 +33,11 @@ export function consultaSource(sigla: string): string {
   return `consulta-${sigla.toLowerCase()}`;
 }
 
+/** Whether a failure is a court consultation's (a captcha, a block, a court's outage), which DJEN's addressees stand in for. */
+export function isConsultaSource(source: string): boolean {
+  return source.startsWith('consulta-');
+}
+
 export class ConsultasConnector implements CaseDetailsSource {
   readonly info: SourceInfo;
   readonly #clients = new Map<string, ConsultaClient>();
@@ -43,7 +49,7 @@ export class ConsultasConnector implements CaseDetailsSource {
     this.#http = o.http;
     this.courts = o.courts;
     for (const { court, urls } of o.courts) {
-      const label = `${SYSTEM_LABELS[court.sistema]} ${court.sigla}`;
+      const label = consultaLabel(court);
       this.#clients.set(court.sigla, CLIENT_FACTORIES[court.sistema]({ court, urls, http: o.http, source: consultaSource(court.sigla), label }));
     }
   }
@@ -93,13 +99,10 @@ function siglaOf(numeroCnj: string): string | undefined {
   return /^\d{20}$/.test(numeroCnj) ? cnjCourtSigla(numeroCnj.slice(13, 14), numeroCnj.slice(14, 16)) : undefined;
 }
 
-/** Words that name a company (e-SAJ prints no document, so the kind of person is read from the name). */
-const COMPANY = /\b(S\.?\/?A\.?|LTDA|EIRELI|MEI?|EPP|BANCO|COMPANHIA|CIA\.?|ASSOCIA[CÇ][AÃ]O|ASSOCIADOS|ADVOGADOS|SOCIEDADE|COOPERATIVA|INSTITUTO|FUNDA[CÇ][AÃ]O|MUNIC[IÍ]PIO|ESTADO|UNI[AÃ]O|FAZENDA|MINIST[EÉ]RIO|INSTITUI[CÇ][AÃ]O|CONDOM[IÍ]NIO|EMPRESA|PAGAMENTOS)\b/i;
-
 function partyRecord(p: ConsultaParty): PartyRecord {
   // A masked document (`***.000.014-**`, TRF3's `639.XXX.XXX-XX`) is kept out: the port's documents are whole digits.
   const documento = p.documento && /^\d{11}$|^\d{14}$/.test(p.documento) ? p.documento : null;
-  const tipoPessoa = p.tipoPessoa ?? (documento ? (documento.length === 11 ? 'FISICA' : 'JURIDICA') : COMPANY.test(p.nome) ? 'JURIDICA' : 'FISICA');
+  const tipoPessoa = p.tipoPessoa ?? (documento ? (documento.length === 11 ? 'FISICA' : 'JURIDICA') : personKindOfName(p.nome));
   return { polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa, documento, advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab })) };
 }
 
@@ -110,6 +113,7 @@ export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
     valorCausaCentavos: c.valorCausaCentavos,
     partes: c.partes.map(partyRecord),
     documentos: [],
+    fonte: consultaLabel({ sigla: c.tribunal, sistema: c.sistema }),
     consulta: {
       fonte: consultaSource(c.tribunal), sistema: c.sistema, grau: c.grau, classe: c.classe, assuntos: c.assuntos, orgao: c.orgao, foro: c.foro,
       juiz: c.juiz, distribuidoEm: c.distribuidoEm, situacao: c.situacao, segredo: c.segredo, movimentos: c.movimentos,

@@ -28,3 +28,24 @@ export const CONSULTA_SEARCHES: Readonly<Record<ConsultaSystem, readonly CourtSe
   pje: Object.freeze(['documento', 'oab'] as const),
   tjdft: Object.freeze([] as const),
 });
+
+/** A search as `/v1/integrador` and docs/coverage.md name it: by CPF/CNPJ, by a party's name, by a lawyer's OAB. */
+export type ConsultaSearch = 'cpf_cnpj' | 'nome' | 'oab';
+
+const SEARCH_NAMES: Record<CourtSearchKind, ConsultaSearch> = { documento: 'cpf_cnpj', nome: 'nome', oab: 'oab' };
+
+/**
+ * What each system's pages give beyond parties, lawyers and movement texts: whether they print the case
+ * value, and which searches Tramita asks them (from CONSULTA_SEARCHES, the one table of searches).
+ */
+export const SYSTEM_OFFERS: Record<ConsultaSystem, { valor: boolean; buscas: readonly ConsultaSearch[] }> = {
+  esaj: { valor: true, buscas: CONSULTA_SEARCHES.esaj.map((k) => SEARCH_NAMES[k]) },
+  pje: { valor: false, buscas: CONSULTA_SEARCHES.pje.map((k) => SEARCH_NAMES[k]) },
+  tjdft: { valor: false, buscas: CONSULTA_SEARCHES.tjdft.map((k) => SEARCH_NAMES[k]) },
+};
+
+/** How messages and each party's `fonte` name a court's consultation: `e-SAJ TJSP`, `PJe consulta pública TJMA`, `TJDFT consulta pública`. */
+export function consultaLabel(court: { sigla: string; sistema: ConsultaSystem }): string {
+  const system = SYSTEM_LABELS[court.sistema];
+  return system.includes(court.sigla) ? system : `${system} ${court.sigla}`;
+}

@@ -13,6 +13,7 @@ import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type Sourc
 import { header, pathOnly, underTimeout } from '../attempt.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
+import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 
 export interface PortalConnectorOptions {
   /** The provider's base URL, e.g. the sandbox's `portalUrl` (`http://127.0.0.1:4010/portal`). */
@@ -31,6 +32,10 @@ export interface PortalConnectorOptions {
   connections?: number;
   /** Size and idle limits of an answer's body (TRAMITA_UPSTREAM_MAX_BYTES `portal`). */
   body?: BodyLimits;
+  /** The courts whose cases it is asked about (TRAMITA_PORTAL_TRIBUNAIS; default every court). */
+  courts?: 'all' | readonly string[];
+  /** How the parties it gives name their source (TRAMITA_PORTAL_NOME; default `Portal`). */
+  name?: string;
 }
 
 interface RawResponse {
@@ -73,8 +78,12 @@ export class PortalConnector implements CaseDetailsSource {
   readonly #maxRetryAfterMs: number;
   readonly #agent: Agent;
   readonly #body: BodyReading;
+  readonly #courts: 'all' | ReadonlySet<string>;
+  readonly #name: string;
 
   constructor(options: PortalConnectorOptions) {
+    this.#courts = !options.courts || options.courts === 'all' ? 'all' : new Set(options.courts);
+    this.#name = options.name ?? 'Portal';
     this.#body = { ...READING, limits: options.body ?? bodyLimits('portal') };
     this.info = { name: 'Portal', sandbox: options.sandbox ?? false };
     this.#base = options.baseUrl.replace(/\/+$/, '');
@@ -87,11 +96,19 @@ export class PortalConnector implements CaseDetailsSource {
     this.#agent = new Agent({ connections: options.connections ?? 8, headersTimeout: backstop, bodyTimeout: backstop });
   }
 
+  /** Whether this number's court is one the provider is asked about (TRAMITA_PORTAL_TRIBUNAIS). */
+  serves(numeroCnj: string): boolean {
+    if (this.#courts === 'all') return true;
+    const sigla = /^\d{20}$/.test(numeroCnj) ? cnjCourtSigla(numeroCnj.slice(13, 14), numeroCnj.slice(14, 16)) : undefined;
+    return sigla !== undefined && this.#courts.has(sigla);
+  }
+
   async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
     const numero = numeroCnj.replace(/\D/g, '');
     if (numero.length !== 20) return null; // no provider knows a number that is not one
+    if (!this.serves(numero)) return null; // not a court it covers: its consultation or DJEN gives the parties
     const raw = await this.#get(`/api/v1/processos/${numero}`, signal, true);
-    return raw && toCaseDetails(this.#json(raw), numero);
+    return raw && { ...toCaseDetails(this.#json(raw), numero), fonte: this.#name };
   }
 
   async findByDocument(documento: string, signal?: AbortSignal): Promise<string[]> {

@@ -20,6 +20,7 @@ import * as m0017 from './0017_clustered_movements.ts';
 import * as m0018 from './0018_listing_order_indexes.ts';
 import * as m0019 from './0019_stf_unpublished_days.ts';
 import * as m0020 from './0020_consultation_pages.ts';
+import * as m0021 from './0021_parties_source.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018_listing_order_indexes': m0018,
   '0019_stf_unpublished_days': m0019,
   '0020_consultation_pages': m0020,
+  '0021_parties_source': m0021,
 };

@@ -1,0 +1,54 @@
+/**
+ * A case's parties and lawyers from its DJEN communications (issue 32), for the courts whose
+ * consultation is closed or failed: each communication names its addressees with their pole
+ * (`destinatarios`, `A`/`P`) and the lawyers it was sent to with their OAB (`destinatarioadvogados`).
+ * Only what DJEN says: no document (null), no value (null), no role beyond "addressee". DJEN does not
+ * say which addressee a lawyer represents, so a lawyer is placed only from a communication addressed
+ * to one pole: beside that communication's addressees. A lawyer seen only on communications addressed
+ * to both poles is left out rather than given to a side at random.
+ */
+import { foldText } from '../../platform/matching/fold.ts';
+import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
+import type { CaseDetailsRecord, LawyerRecord, PartyRecord, PublicationRecord, PublicationSource } from '../../platform/ports/sources.ts';
+
+export const DJEN_FONTE = 'DJEN';
+
+/** Enough pages for any case's communications (100 a page); a case with more keeps the newest 500's addressees. */
+const MAX_PAGES = 5;
+
+const POLOS: Record<string, PartyRecord['polo']> = { A: 'ATIVO', P: 'PASSIVO' };
+const POLO_ORDER = ['ATIVO', 'PASSIVO', 'OUTROS'];
+
+/** The case's addressees as the case-details port's record, or null when DJEN has no communication of it. */
+export async function fetchAddressees(publications: PublicationSource, numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+  const found = await publications.search({ numeroCnj }, { signal, maxPages: MAX_PAGES });
+  return addresseesOf(numeroCnj, found.items);
+}
+
+export function addresseesOf(numeroCnj: string, items: readonly PublicationRecord[]): CaseDetailsRecord | null {
+  const parties = new Map<string, PartyRecord>();
+  // Oldest first: the parties in the order the case first named them (its distribution list).
+  const ordered = items.filter((i) => i.ativo && i.numeroCnj === numeroCnj).sort((a, b) => a.dataDisponibilizacao.localeCompare(b.dataDisponibilizacao) || a.id.localeCompare(b.id));
+  for (const item of ordered) {
+    const addressed: PartyRecord[] = [];
+    for (const d of item.destinatarios) {
+      const nome = d.nome.trim();
+      if (nome === '') continue;
+      const polo = POLOS[d.polo.trim().toUpperCase()] ?? 'OUTROS';
+      const key = `${polo}|${foldText(nome)}`;
+      let party = parties.get(key);
+      if (!party) parties.set(key, (party = { polo, tipo: 'Destinatário', nome, tipoPessoa: personKindOfName(nome), documento: null, advogados: [] }));
+      addressed.push(party);
+    }
+    if (new Set(addressed.map((p) => p.polo)).size !== 1) continue;
+    for (const party of addressed) for (const lawyer of item.advogados) addLawyer(party.advogados, lawyer);
+  }
+  if (parties.size === 0) return null;
+  const partes = [...parties.values()].sort((a, b) => POLO_ORDER.indexOf(a.polo) - POLO_ORDER.indexOf(b.polo));
+  return { numeroCnj, valorCausaCentavos: null, partes, documentos: [], fonte: DJEN_FONTE };
+}
+
+function addLawyer(list: LawyerRecord[], l: LawyerRecord): void {
+  const same = (a: LawyerRecord) => (a.oab && l.oab ? a.oab.uf === l.oab.uf && a.oab.numero === l.oab.numero : foldText(a.nome) === foldText(l.nome));
+  if (l.nome.trim() !== '' && !list.some(same)) list.push({ nome: l.nome.trim(), oab: l.oab });
+}
