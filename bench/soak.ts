@@ -57,7 +57,7 @@ export interface SoakReport {
 
 const SEED = 1;
 /** Its own check: on PostgreSQL, work still running when the pool closes logs errors (docs/benchmarks.md, Soak). */
-export const SHUTDOWN_LOG_CHECK = 'no error in the server\'s log while it stops';
+const SHUTDOWN_LOG_CHECK = 'no error in the server\'s log while it stops';
 const SETTLE_MS = 60_000;
 /** Shutdown may give background operations the 30 s sync window, then hands jobs back. */
 const STOP_MS = 90_000;

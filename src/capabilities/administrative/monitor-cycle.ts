@@ -8,6 +8,7 @@
  * the NUP. A failed lookup (5xx, timeout, captcha page…) is a warn line and `ultimo_erro` on its
  * monitors, which stay due; the other NUPs go on.
  */
+import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
@@ -60,7 +61,7 @@ export async function checkDueAdminMonitors(s: Services, service: Administrative
       summary.failedNups++;
       telemetry.monitorChecks.labels('processos_administrativos', 'failed').inc(monitors.length);
       if (err instanceof SourceError) log.warn({ nup, monitors: monitors.map((m) => m.id), failure: err.failure }, 'administrative monitor check: source failed');
-      else log.error({ err, nup }, 'administrative monitor check failed');
+      else log[backgroundFailureLevel(err)]({ err, nup }, 'administrative monitor check failed');
       const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
       await s.db.updateTable('administrative_monitors').set({ ultimo_erro: `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`, atualizado_em: iso(now) })
         .where('id', 'in', monitors.map((m) => m.id)).where('status', '=', 'ATIVO').execute();

@@ -13,6 +13,7 @@
  * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
  * are tried again at the next cycle, while the other aliases go on.
  */
+import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
@@ -70,7 +71,7 @@ export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Lo
       checked = await checkAlias(s, cases, alias, monitors, now, log);
     } catch (err) {
       // A storage failure while completing checks: the rest stay due; other aliases go on.
-      log.error({ err, alias }, 'case monitor check failed');
+      log[backgroundFailureLevel(err)]({ err, alias }, 'case monitor check failed');
     }
     if (checked === null) summary.failedAliases++;
     else {
@@ -91,7 +92,7 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
     await cases.service.save(found.values());
   } catch (err) {
     if (err instanceof SourceError) log.warn({ alias, monitors: monitors.length, failure: err.failure }, 'case monitor check: upstream failed');
-    else log.error({ err, alias }, 'case monitor check failed');
+    else log[backgroundFailureLevel(err)]({ err, alias }, 'case monitor check failed');
     await recordFailure(s.db, monitors, failureMessage(err, now), now);
     telemetry.monitorChecks.labels('processos', 'failed').inc(monitors.length);
     return null;

@@ -7,6 +7,7 @@
  * TRAMITA_MONITOR_INTERVAL_MS (`caderno-tentativa:…`), so the cycle does not spend DJEN's budget on it
  * every minute.
  */
+import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Logger } from 'pino';
 import { addMs, dayBefore, iso } from '../../platform/clock.ts';
@@ -63,7 +64,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
       summary.failed++;
       budget.noteFailure(err);
       if (err instanceof SourceError) log.warn({ tribunal: sigla, data, failure: err.failure }, 'caderno: DJEN failed');
-      else log.error({ err, tribunal: sigla, data }, 'caderno ingest failed');
+      else log[backgroundFailureLevel(err)]({ err, tribunal: sigla, data }, 'caderno ingest failed');
       await markSynced(s, attemptKey(sigla, data), now);
     }
   }

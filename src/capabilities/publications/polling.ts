@@ -10,6 +10,7 @@
  * `GET /v1/intimacoes` has the recent history at once. A monitor whose courts' cadernos are ingested
  * (cadernos.ts) needs no query after its first check: the caderno brings its publications.
  */
+import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
@@ -75,7 +76,7 @@ async function checkGroup(s: Services, ingest: PublicationIngest, monitors: Publ
   } catch (err) {
     budget.noteFailure(err);
     if (err instanceof SourceError) log.warn({ key: queryKey(monitors[0]), monitors: monitors.length, failure: err.failure }, 'publication monitor check: DJEN failed');
-    else log.error({ err, key: queryKey(monitors[0]) }, 'publication monitor check failed');
+    else log[backgroundFailureLevel(err)]({ err, key: queryKey(monitors[0]) }, 'publication monitor check failed');
     await recordFailure(s.db, monitors, failureMessage(err, now));
     telemetry.monitorChecks.labels('publicacoes', 'failed').inc(monitors.length);
     return false;

@@ -8,6 +8,7 @@
  *    nothing, charges nothing, and leaves the radar due for the next cycle.
  * DESATIVADO radars are never touched again (spec §3.2).
  */
+import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
 import { jobOrigin } from '../../platform/billing/ledger.ts';
@@ -48,7 +49,7 @@ async function renewDue(m: RadarParts, log: Logger): Promise<void> {
       }
     } catch (err) {
       telemetry.renewals.labels('radars', 'failed').inc();
-      log.error({ err, radarId: radar.id }, 'radar renewal failed');
+      log[backgroundFailureLevel(err)]({ err, radarId: radar.id }, 'radar renewal failed');
     }
   }
 }
@@ -91,7 +92,7 @@ async function checkDue(m: RadarParts, log: Logger): Promise<void> {
       telemetry.monitorChecks.labels('radars', 'failed').inc();
       // Already recorded on the radar; an upstream failure is expected now and then, anything else is a bug.
       if (err instanceof SourceError) log.warn({ radarId: radar.id, account: radar.account_id, source: err.source, failure: err.failure }, 'radar check: source failed; tried again at the next cycle');
-      else log.error({ err, radarId: radar.id }, 'radar check failed');
+      else log[backgroundFailureLevel(err)]({ err, radarId: radar.id }, 'radar check failed');
     }
   }
 }

@@ -5,6 +5,7 @@
  * window elapsed, or the client asked for 202: the row is written). Once finishing it never goes
  * pending, so a result that is being written is never also answered with a 202.
  */
+import { backgroundFailureLevel } from '../db/outage.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
@@ -17,7 +18,7 @@ export interface PendingRequest {
   method: string;
   url: string;
   auth?: { account: { id: string } };
-  log: Pick<Logger, 'error'>;
+  log: Pick<Logger, 'error' | 'warn'>;
 }
 
 export class PendingOperation {
@@ -38,7 +39,7 @@ export class PendingOperation {
     this.#state = 'pending';
     const req = this.#req;
     this.#opened = this.#store.open({ id: req.id, accountId: req.auth!.account.id, method: req.method, path: req.url.split('?')[0] })
-      .then(() => true, (err) => { req.log.error({ err }, 'could not record the pending operation'); return false; });
+      .then(() => true, (err) => { req.log[backgroundFailureLevel(err)]({ err }, 'could not record the pending operation'); return false; });
     return true;
   }
 

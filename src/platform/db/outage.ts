@@ -83,3 +83,17 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: unknown; errcode?: unknown } | undefined;
   return e?.code === '23505' || e?.errcode === 1555 || e?.errcode === 2067;
 }
+
+/**
+ * Kysely's refusal once the database was closed: the process is stopping, and this work outlived the
+ * shutdown's grace (a 202 operation past the drain, a job past the worker's grace). It ends uncharged
+ * and runs again after the restart (its job lease was handed back); nothing is wrong with the data.
+ */
+export function isDatabaseClosed(err: unknown): boolean {
+  return err instanceof Error && /driver has already been destroyed/.test(err.message);
+}
+
+/** The log level of a failure met by background work: the database away or closed is expected (warn), anything else a bug (error). */
+export function backgroundFailureLevel(err: unknown): 'warn' | 'error' {
+  return storageOutageOf(err) || isDatabaseClosed(err) ? 'warn' : 'error';
+}

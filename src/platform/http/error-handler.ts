@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { newId } from '../ids.ts';
 import { SourceError } from '../ports/sources.ts';
-import { noteStorageFailure, storageOutageOf } from '../db/outage.ts';
+import { isDatabaseClosed, noteStorageFailure, storageOutageOf } from '../db/outage.ts';
 import { ApiError, errorBody, isApiError, languageOf } from '../errors.ts';
 
 interface AjvError {
@@ -85,6 +85,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof SourceError) return fromSource(err);
   const engine = storageOutageOf(err);
   if (engine) return fromStorageOutage(engine);
+  if (isDatabaseClosed(err)) return new ApiError('OPERATION_INTERRUPTED');
   const e = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (e?.validation) return fromValidation(e.validation, e.validationContext);
   switch (e?.code) {

@@ -11,6 +11,7 @@
  * - an async-eligible operation still running near the end of the window answers 202 and continues
  *   (platform/async/window.ts); the charge happens once, when it completes.
  */
+import { backgroundFailureLevel } from '../db/outage.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Config } from '../../config.ts';
@@ -138,7 +139,7 @@ class Run implements OperationContext {
     const error = toApiError(err);
     if (error.code === 'INTERNAL_ERROR') this.#req.log.error({ err }, 'operation failed');
     const response = jsonResponse(error.status, errorBody(error, this.#req.id, languageOf(this.#req.headers['accept-language'])), error.headers);
-    await this.pending?.complete(response).catch((e) => this.#req.log.error({ err: e }, 'could not store the final response'));
+    await this.pending?.complete(response).catch((e) => this.#req.log[backgroundFailureLevel(e)]({ err: e }, 'could not store the final response'));
     return response;
   }
 

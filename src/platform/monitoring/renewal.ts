@@ -7,6 +7,7 @@
  * longer covers the price suspends the monitor (SUSPENSO): no checks, no charges, no news until it is
  * created again (POST), which starts a new paid period.
  */
+import { backgroundFailureLevel } from '../db/outage.ts';
 import { telemetry } from '../observability/telemetry.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
@@ -94,7 +95,7 @@ export async function renewDue<R extends RenewableRow>(s: Services, plan: Renewa
       }
       summary.failedRenewals++;
       telemetry.renewals.labels(plan.table, 'failed').inc();
-      log.error({ err, monitor: m.id }, `${plan.label} renewal failed`);
+      log[backgroundFailureLevel(err)]({ err, monitor: m.id }, `${plan.label} renewal failed`);
     }
   }
   return summary;
