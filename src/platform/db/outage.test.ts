@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { createHarness, json } from '../../../test/harness.ts';
 import { testRoutes } from '../../../test/routes.ts';
-import { isPostgresOutage, isUniqueViolation, StorageUnavailable, storageOutageOf } from './outage.ts';
+import { backgroundFailureLevel, isDatabaseClosed, isPostgresOutage, isUniqueViolation, StorageUnavailable, storageOutageOf } from './outage.ts';
 
 test('PostgreSQL outages are told from bad queries by SQLSTATE, socket code or pg\'s connection messages', () => {
   for (const code of ['57P01', '57P03', '08006', '08001', '53300', '25006', 'ECONNREFUSED', 'ECONNRESET']) assert.ok(isPostgresOutage({ code, message: 'x' }), code);
@@ -36,4 +36,11 @@ test('SQLite locked by another process past busy_timeout: 503 STORAGE_UNAVAILABL
   assert.equal(res.headers['retry-after'], '5');
   const after = await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: a.headers });
   assert.equal(json(after).data.saldoCentavos, 100);
+});
+
+test('a database closed by the shutdown and a storage outage are warnings for background work; anything else is an error', () => {
+  assert.ok(isDatabaseClosed(new Error('driver has already been destroyed')));
+  assert.equal(backgroundFailureLevel(new Error('driver has already been destroyed')), 'warn');
+  assert.equal(backgroundFailureLevel(new StorageUnavailable('postgres', new Error('x'))), 'warn');
+  assert.equal(backgroundFailureLevel(new TypeError('undefined is not a function')), 'error');
 });
