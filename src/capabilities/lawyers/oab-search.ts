@@ -7,6 +7,7 @@
  * day) ends SUCESSO with `parcial: true` and what it read, instead of ERRO. `enviar_callback`: the
  * account webhook receives `resultado_busca_oab_async` when it ends, either way.
  */
+import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { dayBefore, iso } from '../../platform/clock.ts';
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
@@ -24,6 +25,8 @@ import type { PublicationIngest } from '../publications/ingest.ts';
 type OabSearchesTable = Selectable<Table>;
 
 export const OAB_SEARCH_JOB = 'advogados.oab.busca';
+/** One asynchronous search of an OAB's publications; DJEN's budget makes failures wait minutes. */
+export const OAB_SEARCH = defineJob<{ id: number }>({ kind: OAB_SEARCH_JOB, maxAttempts: 4, retryDelayMs: (attempt) => 60_000 * 2 ** (attempt - 1) });
 export const OAB_SEARCH_QUERY_TYPE = 'advogados.oab_monitorar';
 const TERMINAL = ['SUCESSO', 'ERRO'] as const;
 
@@ -44,7 +47,7 @@ export async function createOabSearch(s: Services, r: { accountId: string; tribu
       status: 'PENDENTE', paginas: 0, publicacoes: 0, parcial: 0, resultado: null, preco_centavos: r.priceCentavos, request_id: r.requestId,
       erro_codigo: null, erro_mensagem: null, criado_em: iso(s.clock.now()), iniciado_em: null, concluido_em: null,
     }).returningAll().executeTakeFirstOrThrow();
-    await s.jobs.enqueue({ kind: OAB_SEARCH_JOB, payload: { id: Number(row.id) }, maxAttempts: 4 }, trx);
+    await s.jobs.add(OAB_SEARCH, { id: Number(row.id) }, trx);
     return row;
   });
 }
@@ -81,11 +84,8 @@ export class ProcessTally {
 }
 
 export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler {
-  return {
-    kind: OAB_SEARCH_JOB,
-    retryDelayMs: (attempt) => 60_000 * 2 ** (attempt - 1),
-    async run(payload, { job }) {
-      const { id } = payload as { id: number };
+  return jobHandler(OAB_SEARCH, {
+    async run({ id }, { job }) {
       const search = await s.db.selectFrom('oab_searches').selectAll().where('id', '=', id).executeTakeFirst();
       if (!search || (TERMINAL as readonly string[]).includes(search.status)) return;
       await s.db.updateTable('oab_searches').set({ status: 'PROCESSANDO', iniciado_em: search.iniciado_em ?? iso(s.clock.now()) }).where('id', '=', id).execute();
@@ -111,7 +111,7 @@ export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler
       await finish(s, search, { status: 'SUCESSO', parcial: complete ? 0 : 1, publicacoes: tally.publicacoes, resultado: JSON.stringify(processos),
         erro_codigo: failure?.code ?? null, erro_mensagem: failure?.message ?? null });
     },
-  };
+  });
 }
 
 /** The terminal state, its charge (SUCESSO only) and its callback, in one transaction. */

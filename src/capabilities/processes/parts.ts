@@ -4,7 +4,7 @@
  * capability's factory (capability.ts), and handed to the others.
  */
 import type { Services } from '../../platform/services.ts';
-import { REFRESH_ATTEMPTS, REFRESH_JOB, type RefreshDeps } from './refresh.ts';
+import { REFRESH, type RefreshDeps } from './refresh.ts';
 import { CaseSearchIndex } from './search-index.ts';
 import { CaseService } from './service.ts';
 import { CaseStore } from './store.ts';
@@ -19,6 +19,6 @@ export function buildCaseParts(s: Services): CaseParts {
   const service = new CaseService({ db: s.db, store, sources: s.sources, jobs: s.jobs, clock: s.clock, freshMinutes: s.config.caseFreshMinutes });
   return {
     db: s.db, clock: s.clock, ledger: s.ledger, events: s.events, store, service, search, sources: s.sources,
-    enqueue: (numeroCnj, trx) => s.jobs.enqueue({ kind: REFRESH_JOB, payload: { numeroCnj }, dedupeKey: `${REFRESH_JOB}:${numeroCnj}`, maxAttempts: REFRESH_ATTEMPTS }, trx),
+    enqueue: (numeroCnj, trx) => s.jobs.add(REFRESH, { numeroCnj }, trx),
   };
 }

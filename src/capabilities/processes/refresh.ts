@@ -4,6 +4,7 @@
  * each account is charged once, in the transaction that marks its refresh done. A failed refresh is
  * never charged. Public documents become listable when a refresh completes.
  */
+import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import type { Kysely } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { Ledger } from '../../platform/billing/ledger.ts';
@@ -14,15 +15,17 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
-import { ENRICH_JOB, type CaseService } from './service.ts';
+import { ENRICH, type CaseService } from './service.ts';
 import type { CaseStore } from './store.ts';
 
 export const REFRESH_JOB = 'processos.atualizar';
 export const REFRESH_QUERY_TYPE = 'processo.atualizacao';
 const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
-/** Retry schedule of a refresh whose source failed: 30 s, 2 min, 8 min, then ERRO. */
-export const REFRESH_ATTEMPTS = 4;
-const refreshRetryDelayMs = (attempt: number): number => 30_000 * 4 ** (attempt - 1);
+/** A case asked again of its sources; one live job per case. A failing source is retried after 30 s, 2 min, 8 min, then ERRO. */
+export const REFRESH = defineJob<{ numeroCnj: string }>({
+  kind: REFRESH_JOB, maxAttempts: 4, dedupeKey: ({ numeroCnj }) => `${REFRESH_JOB}:${numeroCnj}`,
+  retryDelayMs: (attempt) => 30_000 * 4 ** (attempt - 1),
+});
 
 export interface RefreshDeps {
   db: Kysely<DB>;
@@ -60,11 +63,8 @@ export async function latestRefresh(db: Kysely<DB>, accountId: string, numeroCnj
 }
 
 export function refreshJob(d: RefreshDeps): JobHandler {
-  return {
-    kind: REFRESH_JOB,
-    retryDelayMs: refreshRetryDelayMs,
-    async run(payload, { job, log }) {
-      const { numeroCnj } = payload as { numeroCnj: string };
+  return jobHandler(REFRESH, {
+    async run({ numeroCnj }, { job, log }) {
       await markLive(d, numeroCnj, { status: 'PROCESSANDO', iniciado_em: iso(d.clock.now()) });
       let newMovements: number;
       try {
@@ -72,7 +72,7 @@ export function refreshJob(d: RefreshDeps): JobHandler {
       } catch (err) {
         const error = toApiError(err);
         // A missing case will not appear by retrying; a failing source may recover.
-        const final = error.code === 'CASE_NOT_FOUND' || error.code === 'COURT_NOT_COVERED' || job.attempts >= REFRESH_ATTEMPTS;
+        const final = error.code === 'CASE_NOT_FOUND' || error.code === 'COURT_NOT_COVERED' || job.attempts >= job.max_attempts;
         if (!final) throw err;
         if (error.code === 'INTERNAL_ERROR') log.error({ err, numeroCnj }, 'refresh failed');
         await markLive(d, numeroCnj, { status: 'ERRO', erro_codigo: error.code, erro_mensagem: error.message, concluido_em: iso(d.clock.now()) });
@@ -80,7 +80,7 @@ export function refreshJob(d: RefreshDeps): JobHandler {
       }
       await settleAll(d, numeroCnj, newMovements);
     },
-  };
+  });
 }
 
 /** Asks both sources for everything (documents included) and saves it; returns the number of new movements. */
@@ -139,12 +139,9 @@ async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefr
 
 /** Fills parties, lawyers and the case value of a newly stored case (spec §2.3), DJEN's addressees where no other source answers. Documents wait for a refresh. */
 export function enrichJob(d: Pick<RefreshDeps, 'service'>): JobHandler {
-  return {
-    kind: ENRICH_JOB,
-    retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
-    async run(payload) {
-      const { numeroCnj } = payload as { numeroCnj: string };
+  return jobHandler(ENRICH, {
+    async run({ numeroCnj }) {
       await d.service.applyDetails(numeroCnj, await d.service.fetchParties(numeroCnj));
     },
-  };
+  });
 }

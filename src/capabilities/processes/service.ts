@@ -8,6 +8,7 @@
  * court's consultation) or, where none answers, from the addressees of the case's DJEN communications,
  * through an enrichment job, so a cover never waits for them (spec §2.3).
  */
+import { defineJob } from '../../platform/jobs/job-type.ts';
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -23,6 +24,11 @@ import { fetchAddressees } from '../../sources/djen/addressees.ts';
 import { isConsultaSource } from '../../sources/consultas/connector.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';
+/** Parties, lawyers and value of a newly stored case (refresh.ts runs it); one live job per case. */
+export const ENRICH = defineJob<{ numeroCnj: string }>({
+  kind: ENRICH_JOB, maxAttempts: 5, dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
+  retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
+});
 
 export interface Lookup {
   stored: StoredCase;
@@ -97,7 +103,7 @@ export class CaseService {
         const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
         // DJEN is always there to ask, so every new case is enriched (fetchParties).
         if (saved.needsDetails) {
-          await this.#d.jobs.enqueue({ kind: ENRICH_JOB, payload: { numeroCnj: record.numeroCnj }, dedupeKey: `${ENRICH_JOB}:${record.numeroCnj}`, maxAttempts: 5 }, trx);
+          await this.#d.jobs.add(ENRICH, { numeroCnj: record.numeroCnj }, trx);
         }
       });
       // Two first lookups of one case at once (several callers, or processes on PostgreSQL) both insert

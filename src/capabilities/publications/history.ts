@@ -6,6 +6,7 @@
  *   halving any window that hits DJEN's 10,000-result cap, until every window was read whole. Until
  *   then the lawyer summary says `cobertura.parcial`; from then on `cobertura.completa`.
  */
+import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { dayBefore, DAY_MS, iso } from '../../platform/clock.ts';
 import type { OabHistoriesTable } from '../../platform/db/schema.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
@@ -18,6 +19,11 @@ export const RECENT_DAYS = 30;
 /** DJEN's national gazette starts here; nothing older exists to consolidate. */
 export const HISTORY_START = '2020-01-01';
 export const CONSOLIDATION_JOB = 'advogados.historico.consolidar';
+/** An OAB's whole DJEN history, read once; DJEN's budget is 20 requests a minute, so failures wait minutes, not seconds. */
+export const CONSOLIDATION = defineJob<{ oab: string }>({
+  kind: CONSOLIDATION_JOB, maxAttempts: 6, dedupeKey: ({ oab }) => `${CONSOLIDATION_JOB}:${oab}`,
+  retryDelayMs: (attempt) => Math.min(3_600_000, 120_000 * 2 ** (attempt - 1)),
+});
 const dayAfter = (d: string, n: number): string => dayBefore(new Date(`${d}T00:00:00Z`), -n);
 
 export interface HistoryFetch {
@@ -79,7 +85,7 @@ export async function ensureHistory(s: Services, oab: string): Promise<OabHistor
 }
 
 async function enqueueConsolidation(s: Services, oab: string, trx = s.db): Promise<void> {
-  await s.jobs.enqueue({ kind: CONSOLIDATION_JOB, payload: { oab }, dedupeKey: `${CONSOLIDATION_JOB}:${oab}`, maxAttempts: 6 }, trx);
+  await s.jobs.add(CONSOLIDATION, { oab }, trx);
 }
 
 export function parseOabKey(oab: string): { uf: string; numero: string } {
@@ -101,12 +107,8 @@ export async function syncRecent(s: Services, ingest: PublicationIngest, oab: st
 }
 
 export function consolidationJob(s: Services, ingest: PublicationIngest): JobHandler {
-  return {
-    kind: CONSOLIDATION_JOB,
-    // DJEN's budget is 20 requests a minute: failures wait minutes, not seconds.
-    retryDelayMs: (attempt) => Math.min(3_600_000, 120_000 * 2 ** (attempt - 1)),
-    async run(payload, { job, log }) {
-      const { oab } = payload as { oab: string };
+  return jobHandler(CONSOLIDATION, {
+    async run({ oab }, { job, log }) {
       const started = s.clock.now();
       const progress = progressReporter(log, 'OAB history consolidation', { out: NO_TERMINAL });
       let publicacoes = 0;
@@ -131,5 +133,5 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
         if (!final) throw err;
       }
     },
-  };
+  });
 }

@@ -9,6 +9,7 @@
  * 4. FINALIZADO commits with its one charge and, with `enviar_callback`, its event. A failure is ERRO
  *    and free: a model that may recover (5xx, 429, timeout) gets the job's retries first.
  */
+import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Ledger } from '../../platform/billing/ledger.ts';
@@ -30,7 +31,8 @@ import type { SummaryWriter } from './writers.ts';
 export const SUMMARY_JOB = 'resumos.gerar';
 export const SUMMARY_QUERY_TYPE = 'resumo_ia.solicitacao';
 export const SUMMARY_READ_QUERY_TYPE = 'resumo_ia.consulta';
-export const SUMMARY_ATTEMPTS = 4;
+/** One AI summary to write; its backoff scales with TRAMITA_DEV_TIME_SCALE, so the handler gives it. */
+export const SUMMARY = defineJob<{ id: string }>({ kind: SUMMARY_JOB, maxAttempts: 4 });
 /** How often a job waiting on its case's refresh looks again, and how long it waits at most. */
 const REFRESH_POLL_MS = 1_000;
 const REFRESH_WAIT_MS = 15 * 60_000;
@@ -50,11 +52,10 @@ export interface SummaryDeps {
 }
 
 export function summaryJob(d: SummaryDeps): JobHandler {
-  return {
-    kind: SUMMARY_JOB,
+  return jobHandler(SUMMARY, {
     retryDelayMs: (attempt) => (20_000 * 3 ** (attempt - 1)) / d.timeScale,
-    async run(payload, { job, log }) {
-      const summary = await d.store.get((payload as { id: string }).id);
+    async run({ id }, { job, log }) {
+      const summary = await d.store.get(id);
       if (!summary || !(LIVE as readonly string[]).includes(summary.status)) return;
       const now = d.clock.now();
       if (summary.status === 'PENDENTE') await d.store.update(summary.id, { status: 'PROCESSANDO', iniciado_em: iso(now) });
@@ -80,11 +81,11 @@ export function summaryJob(d: SummaryDeps): JobHandler {
       }
     },
     // Every attempt was cut (the process died or hung while writing): the execution ends, free.
-    async exhausted(payload) {
-      const summary = await d.store.get((payload as { id: string }).id);
+    async exhausted({ id }) {
+      const summary = await d.store.get(id);
       if (summary) await finish(d, summary, failed(new ApiError('OPERATION_INTERRUPTED', 'The server stopped while writing the summary, at every attempt; nothing was charged. Request it again.')));
     },
-  };
+  });
 }
 
 function failed(error: ApiError): Updateable<CaseSummariesTable> {

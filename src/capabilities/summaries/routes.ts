@@ -13,7 +13,7 @@ import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { CnjParams } from '../processes/schemas.ts';
 import { factsFingerprint, gatherFacts } from './gather.ts';
-import { SUMMARY_JOB, SUMMARY_ATTEMPTS, SUMMARY_QUERY_TYPE, SUMMARY_READ_QUERY_TYPE } from './job.ts';
+import { SUMMARY, SUMMARY_QUERY_TYPE, SUMMARY_READ_QUERY_TYPE } from './job.ts';
 import { SUMMARY_DISCLAIMER } from './offline.ts';
 import { executionView, requestPath, statusPath } from './present.ts';
 import { RequestIdQuery, Summary, SummaryExecution, SummaryRequestBody } from './schemas.ts';
@@ -45,7 +45,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
         const live = await store.live(accountId, cnj.digits, trx);
         if (live) return { summary: live, created: false };
         const row = await store.create(trx, { accountId, numeroCnj: cnj.digits, requestId: req.id, priceCentavos: op.priceCentavos, enviarCallback });
-        await s.jobs.enqueue({ kind: SUMMARY_JOB, payload: { id: row.id }, maxAttempts: SUMMARY_ATTEMPTS }, trx);
+        await s.jobs.add(SUMMARY, { id: row.id }, trx);
         return { summary: row, created: true };
       });
       const view = executionView(req, s.config, summary);

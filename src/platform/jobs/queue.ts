@@ -10,6 +10,7 @@ import { addMs, iso, type Clock } from '../clock.ts';
 import type { Engine } from '../db/database.ts';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import type { JobType } from './job-type.ts';
 
 export type Job = Omit<JobsTable, 'attempts'> & { attempts: number };
 
@@ -47,6 +48,11 @@ export class JobQueue {
       dedupe_key: opts.dedupeKey ?? null, last_error: null, created_at: iso(now), updated_at: iso(now),
     }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1 ? id : undefined;
+  }
+
+  /** Enqueues a job of a declared kind (job-type.ts): its attempts and dedupe key come from the declaration. */
+  add<P>(type: JobType<P>, payload: P, trx?: Kysely<DB> | Transaction<DB>, opts: { runAt?: Date; maxAttempts?: number } = {}): Promise<string | undefined> {
+    return this.enqueue({ kind: type.kind, payload, runAt: opts.runAt, dedupeKey: type.dedupeKey?.(payload), maxAttempts: opts.maxAttempts ?? type.maxAttempts }, trx);
   }
 
   /**

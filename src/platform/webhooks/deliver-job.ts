@@ -9,12 +9,13 @@
  * interrupted, counted, and the next claim makes the next attempt (at least once, never lost); when
  * no attempt is left the delivery ends FALHOU instead of staying PENDENTE.
  */
+import { jobHandler } from '../jobs/job-type.ts';
 import type { Transaction } from 'kysely';
 import { addMs, iso } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import type { JobContext, JobHandler } from '../jobs/worker.ts';
 import type { Services } from '../services.ts';
-import { DELIVERY_JOB, INTERRUPTED_ATTEMPT } from './deliveries.ts';
+import { DELIVERY, INTERRUPTED_ATTEMPT } from './deliveries.ts';
 import type { SendResult } from './send.ts';
 import { signDelivery } from './sign.ts';
 import { telemetry } from '../observability/telemetry.ts';
@@ -77,11 +78,10 @@ function observeAttempt(s: Services, d: { id: string; account_id: string; event_
 }
 
 export function deliveryJob(s: Services): JobHandler {
-  return {
-    kind: DELIVERY_JOB,
+  return jobHandler(DELIVERY, {
     retryDelayMs: (attempt) => s.webhooks.planner.retryDelayMs(attempt),
-    async run(payload: unknown, ctx: JobContext) {
-      await attemptDelivery(s, (payload as { deliveryId: string }).deliveryId, {
+    async run({ deliveryId }, ctx: JobContext) {
+      await attemptDelivery(s, deliveryId, {
         // The attempt and the job's next state commit together: a crash cannot separate them.
         also: (trx, r, next) => {
           if (!r) return ctx.settleWithin(trx, { failed: INTERRUPTED_ATTEMPT });
@@ -91,8 +91,8 @@ export function deliveryJob(s: Services): JobHandler {
       });
     },
     // Claimed more often than it may be attempted: each of those runs died mid-attempt. Its delivery fails for good.
-    async exhausted(payload: unknown) {
-      await s.webhooks.deliveries.exhaust((payload as { deliveryId: string }).deliveryId);
+    async exhausted({ deliveryId }) {
+      await s.webhooks.deliveries.exhaust(deliveryId);
     },
-  };
+  });
 }

@@ -5,6 +5,7 @@
  * a 2xx (ENTREGUE) or the last attempt fails (FALHOU); DESCARTADA when, at attempt time, the webhook is
  * inactive or has no URL any more (nothing sent; it can be resent).
  */
+import { defineJob } from '../jobs/job-type.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, DeliveryStatus, WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../db/schema.ts';
@@ -16,6 +17,8 @@ import { transactorFor, type Transactor } from '../db/group-commit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.entregar';
+/** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
+export const DELIVERY = defineJob<{ deliveryId: string }>({ kind: DELIVERY_JOB, maxAttempts: 12 });
 /** How often an idle delivery worker looks for due deliveries (one indexed query). */
 export const DELIVERY_POLL_MS = 50;
 
@@ -80,7 +83,7 @@ export class DeliveryPlanner {
       url: d.url, body: d.body, status: 'PENDENTE', attempts: 0, max_attempts: maxAttempts, last_status_code: null, last_error: null,
       next_attempt_at: now, resent_from: d.resentFrom ?? null, created_at: now, updated_at: now, delivered_at: null,
     }).execute();
-    if (d.enqueue !== false) await this.#jobs.enqueue({ kind: DELIVERY_JOB, payload: { deliveryId: id }, maxAttempts }, trx);
+    if (d.enqueue !== false) await this.#jobs.add(DELIVERY, { deliveryId: id }, trx, { maxAttempts });
     return id;
   }
 }

@@ -1,0 +1,40 @@
+/**
+ * A job kind declared once (issue 33, item 4): the type of its payload, how many attempts it gets,
+ * its backoff and its dedupe key sit in one declaration beside its handler. Callers enqueue through
+ * the declaration (`JobQueue.add`) and handlers are built from it (`jobHandler`), so the payload a
+ * handler reads is, for the compiler, the payload that was written: no cast in any handler. The one
+ * place where stored JSON becomes the declared type is `jobHandler` below.
+ */
+import type { JobContext, JobHandler } from './worker.ts';
+
+export interface JobType<P> {
+  readonly kind: string;
+  /** Attempts before the job fails for good (an enqueue may lower or raise it: webhook deliveries follow a setting). */
+  readonly maxAttempts: number;
+  /** Wait before attempt `attempt + 1` after attempt `attempt` failed (default: the worker's ladder). */
+  readonly retryDelayMs?: (attempt: number) => number;
+  /** One live job per key: enqueueing a payload whose key is pending or running is a no-op. */
+  readonly dedupeKey?: (payload: P) => string;
+}
+
+export function defineJob<P>(type: JobType<P>): JobType<P> {
+  return type;
+}
+
+export interface TypedHandler<P> {
+  run(payload: P, ctx: JobContext): Promise<Date | void>;
+  exhausted?(payload: P, ctx: Pick<JobContext, 'job' | 'clock' | 'log'>): Promise<void>;
+  /** A backoff that needs the running services (the webhook planner's); otherwise the declaration's. */
+  retryDelayMs?(attempt: number): number;
+}
+
+/** The worker's handler of a declared kind: the payload was written by `JobQueue.add` with this type. */
+export function jobHandler<P>(type: JobType<P>, h: TypedHandler<P>): JobHandler {
+  const exhausted = h.exhausted;
+  return {
+    kind: type.kind,
+    retryDelayMs: h.retryDelayMs ?? type.retryDelayMs,
+    run: (payload, ctx) => h.run(payload as P, ctx),
+    ...(exhausted ? { exhausted: (payload: unknown, ctx: Pick<JobContext, 'job' | 'clock' | 'log'>) => exhausted(payload as P, ctx) } : {}),
+  };
+}
