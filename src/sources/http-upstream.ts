@@ -95,14 +95,20 @@ export class HttpUpstream {
     this.#agent = new Agent({ connections: 2, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca } } : {}) });
   }
 
-  /** One request, retried while the failure is transient; the answer when it is neither 5xx nor 429. */
-  async send(method: 'GET' | 'POST', path: string, o: { signal?: AbortSignal; body?: string; headers?: Record<string, string> } = {}): Promise<UpstreamResponse> {
+  /**
+   * One request, retried while the failure is transient; the answer when it is neither 5xx nor 429.
+   * `refuse` sees every answer first, whatever its status: a failure it returns is thrown at once,
+   * never retried (a challenge page, which a WAF may send as a 503 or a 429).
+   */
+  async send(method: 'GET' | 'POST', path: string, o: { signal?: AbortSignal; body?: string; headers?: Record<string, string>; refuse?: (raw: UpstreamResponse) => RetryableSourceError | undefined } = {}): Promise<UpstreamResponse> {
     const { signal } = o;
     for (let attempt = 0; ; attempt++) {
       await this.#budget.acquire(signal);
       let failure: RetryableSourceError;
       try {
         const raw = await this.#attempt(method, path, o);
+        const refused = o.refuse?.(raw);
+        if (refused) throw refused;
         if (raw.status < 500 && raw.status !== 429) return raw;
         failure = raw.status === 429
           ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, { status: 429, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) })

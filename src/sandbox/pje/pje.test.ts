@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { PjeClassicClient } from '../../sources/consultas/pje/client.ts';
-import { fetchPjeHttp } from '../../sources/consultas/pje/testing.ts';
+import { loopbackConsultaHttp } from '../../sources/consultas/pje/testing.ts';
 import { isCaseVisible, visibleMovementCount, type SandboxCase } from '../data/model.ts';
 import { startTestSandbox, type TestSandbox } from '../testing.ts';
 
@@ -22,7 +22,7 @@ before(async () => {
 });
 after(() => sb.close());
 
-const client = (sigla = sample.court.sigla) => new PjeClassicClient({ baseUrl: `${sb.pjeUrl}/${sigla}`, http: fetchPjeHttp, source: `${sigla} PJe` });
+const client = (sigla = sample.court.sigla) => new PjeClassicClient({ baseUrl: `${sb.pjeUrl}/${sigla}`, http: loopbackConsultaHttp(), source: `${sigla} PJe`, label: `${sigla} PJe` });
 const failure = (kind: string) => (e: unknown) => e instanceof SourceError && e.failure === kind;
 
 test('a sandbox case of a PJe court: parties with document, lawyers with OAB, movement texts newest first, value null', async () => {
@@ -81,10 +81,12 @@ test('a search POST without the session or the script\'s fields is refused as JS
   assert.match(await res.text(), /ViewExpiredException/);
 });
 
-test('fault layer: a 503 is unavailable, a cut page malformed, a slow host still answers', async () => {
+test('fault layer: a 503 that lasts is unavailable (one alone is retried), a cut page malformed, a slow host still answers', async () => {
   try {
-    sb.faults.set({ upstream: 'pje', status: 503, times: 1 });
+    sb.faults.set({ upstream: 'pje', status: 503 });
     await assert.rejects(client().fetchCase(sample.numero), failure('unavailable'));
+    sb.faults.set({ upstream: 'pje', status: 503, times: 1 });
+    assert.equal((await client().fetchCase(sample.numero))?.numeroCnj, sample.numero, 'the per-host pool retries a passing 503');
     sb.faults.set({ upstream: 'pje', malformed: true });
     await assert.rejects(client().fetchCase(sample.numero), failure('malformed'));
     sb.faults.set({ upstream: 'pje', latencyMs: 20 });

@@ -108,17 +108,11 @@ function partyRecord(p: ConsultaParty): PartyRecord {
 
 /** The port's record of a page: what it showed, nothing more. */
 export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
+  const { numeroCnj, tribunal, valorCausaCentavos, partes, ...page } = c;
   return {
-    numeroCnj: c.numeroCnj,
-    valorCausaCentavos: c.valorCausaCentavos,
-    partes: c.partes.map(partyRecord),
-    documentos: [],
-    fonte: consultaLabel({ sigla: c.tribunal, sistema: c.sistema }),
-    consulta: {
-      fonte: consultaSource(c.tribunal), sistema: c.sistema, grau: c.grau, classe: c.classe, assuntos: c.assuntos, orgao: c.orgao, foro: c.foro,
-      juiz: c.juiz, distribuidoEm: c.distribuidoEm, situacao: c.situacao, segredo: c.segredo, movimentos: c.movimentos,
-      incidentes: c.incidentes, processoReferencia: c.processoReferencia,
-    },
+    numeroCnj, valorCausaCentavos, partes: partes.map(partyRecord), documentos: [],
+    fonte: consultaLabel({ sigla: tribunal, sistema: c.sistema }),
+    consulta: { ...page, fonte: consultaSource(tribunal) },
   };
 }
 

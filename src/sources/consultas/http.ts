@@ -79,6 +79,8 @@ export class ConsultaHttp {
 }
 
 const MAX_REDIRECTS = 3;
+/** A redirect to a sign-in page (PJe's login.seam, an SSO host, OpenID Connect): a login wall, never followed. */
+const LOGIN_LOCATION = /login|^sso\.|openid-connect|\/auth\//i;
 
 export class ConsultaSession {
   readonly #http: ConsultaHttp;
@@ -114,13 +116,14 @@ export class ConsultaSession {
       const upstream = this.#http.host(target.origin, this.#source, this.#label);
       const path = `${target.pathname}${target.search}`;
       const raw = await upstream.send(request.method, path, {
-        signal: o.signal, body: request.body,
+        signal: o.signal, body: request.body, refuse: (answer) => this.#challengedBeforeRetry(upstream, answer, path),
         headers: { accept: 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8', 'accept-language': 'pt-BR,pt;q=0.9', 'user-agent': this.#http.userAgent, ...this.#cookieHeader(), ...request.headers },
       });
       this.#keepCookies(raw);
       const location = header(raw, 'location');
       if (raw.status >= 300 && raw.status < 400 && location) {
         const next = new URL(location, target);
+        if (LOGIN_LOCATION.test(`${next.host}${next.pathname}`)) throw this.fail('login', `${pathOnly(path)} redirects to a login`);
         if (next.origin !== target.origin) throw this.fail('unavailable', `redirected to another host (${next.host}) from ${pathOnly(path)}`);
         if (hop >= MAX_REDIRECTS) throw this.fail('unavailable', `more than ${MAX_REDIRECTS} redirects from ${pathOnly(path)}`);
         target = next;
@@ -128,14 +131,26 @@ export class ConsultaSession {
         continue;
       }
       const text = upstream.text(raw, path, { latin1Fallback: true });
-      const challenge = detectChallenge(text, raw.status);
-      if (challenge) {
-        const message = `${this.#label} answered ${pathOnly(path)} with a ${challenge.kind} page (${challenge.reason}); Tramita never passes one.`;
-        bodyRefused(this.#source, challenge.kind, message);
-        throw consultaError(this.#source, challenge.kind, message, { status: raw.status, retryable: false });
-      }
+      const challenge = this.#challenged(text, raw.status, path);
+      if (challenge) throw challenge;
       return { status: raw.status, url: target.toString(), headers: raw.headers, text };
     }
+  }
+
+  /**
+   * A challenge page is a failure at once, never passed. A WAF may send one as a 503 or a 429, which
+   * the host's retries would otherwise take for a transient failure: those are checked before retrying.
+   */
+  #challengedBeforeRetry(upstream: HttpUpstream, raw: UpstreamResponse, path: string): RetryableSourceError | undefined {
+    return raw.status >= 500 || raw.status === 429 ? this.#challenged(upstream.text(raw, path, { latin1Fallback: true }), raw.status, path) : undefined;
+  }
+
+  #challenged(text: string, status: number, path: string): RetryableSourceError | undefined {
+    const challenge = detectChallenge(text, status);
+    if (!challenge) return undefined;
+    const message = `${this.#label} answered ${pathOnly(path)} with a ${challenge.kind} page (${challenge.reason}); Tramita never passes one.`;
+    bodyRefused(this.#source, challenge.kind, message);
+    return consultaError(this.#source, challenge.kind, message, { status, retryable: false });
   }
 
   #cookieHeader(): Record<string, string> {

@@ -4,6 +4,7 @@
  * CPF stays masked, a field the page does not publish is null (never 0, never ""). Each system's
  * parser produces this; the consultations connector turns it into the case-details port's records.
  */
+import type { CaseConsultaRecord, PageMovementRecord } from '../../platform/ports/sources.ts';
 
 export type ConsultaSystem = 'esaj' | 'pje' | 'tjdft';
 
@@ -24,44 +25,23 @@ export interface ConsultaParty {
   advogados: ConsultaLawyer[];
 }
 
-export interface ConsultaMovement {
-  /** ISO day (`2024-02-06`) or instant with offset when the page gives the time. */
-  data: string;
-  titulo: string;
-  /** The complement / full text under the title; null when the page shows only the title. */
-  texto: string | null;
-}
+/** A movement as the page lists it: the port's record (PageMovementRecord). */
+export type ConsultaMovement = PageMovementRecord;
 
-export interface ConsultaIncident {
-  numeroCnj: string | null;
-  classe: string;
-  data: string | null;
-}
+export type ConsultaIncident = CaseConsultaRecord['incidentes'][number];
 
-export interface ConsultaCase {
+/**
+ * The case as a page shows it: the port's consultation record (class, subjects, órgão, judge,
+ * distribution, situation, secrecy, movements, incidents, linked case) plus what the connector hands
+ * to the other parts of the port (number, court, value, parties). `fonte` is the connector's to add.
+ */
+export interface ConsultaCase extends Omit<CaseConsultaRecord, 'fonte' | 'sistema'> {
   /** 20 digits. */
   numeroCnj: string;
   /** Court sigla, e.g. TJSP. */
   tribunal: string;
   sistema: ConsultaSystem;
-  grau: 1 | 2;
-  classe: string | null;
-  assuntos: string[];
-  /** Vara / órgão julgador. */
-  orgao: string | null;
-  foro: string | null;
-  juiz: string | null;
-  /** ISO instant with offset, or ISO day. */
-  distribuidoEm: string | null;
   /** Null where the system never publishes it (PJe) or the page hides it. */
   valorCausaCentavos: number | null;
-  situacao: string | null;
-  /** The page marks the case as secret (segredo de justiça): parties and texts it hides stay absent. */
-  segredo: boolean;
   partes: ConsultaParty[];
-  /** Newest first, as the pages list them. */
-  movimentos: ConsultaMovement[];
-  incidentes: ConsultaIncident[];
-  /** PJe 2nd degree "Processo referência": the linked first-degree case (20 digits), else null. */
-  processoReferencia: string | null;
 }

@@ -11,7 +11,7 @@ import { SourceError } from '../../../platform/ports/sources.ts';
 import { PjeClassicClient } from './client.ts';
 import { parsePjeDetail } from './parse.ts';
 import { decodePage } from '../challenge.ts';
-import { fetchPjeHttp, startLoopback, type RecordedRequest, type Reply } from './testing.ts';
+import { loopbackConsultaHttp, startLoopback, type RecordedRequest, type Reply } from './testing.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
 const LIST = fixture('pje-tjma-listView.html');
@@ -49,7 +49,7 @@ after(() => Promise.all(servers.map((s) => s.close())));
 async function client(court: Court, override?: (r: RecordedRequest) => Reply | undefined) {
   const server = await startLoopback(replay(court, override));
   servers.push(server);
-  return { server, client: new PjeClassicClient({ baseUrl: `${server.url}${court.ctx}`, http: fetchPjeHttp, source: 'TJXX PJe' }) };
+  return { server, client: new PjeClassicClient({ baseUrl: `${server.url}${court.ctx}`, http: loopbackConsultaHttp(), source: 'TJXX PJe', label: 'TJXX PJe' }) };
 }
 
 test('TJMA: listView, the A4J search POST the page\'s script sends (session cookie, dynamic ids, ViewState), the detail page, parsed', async () => {

@@ -1,23 +1,15 @@
 /**
- * Test helpers for the PJe client: a PjeHttp over fetch (no redirect following, bytes decoded by the
- * page's declared charset, as a connector does it) and a loopback server that answers from a handler.
+ * Test helpers for the PJe client: the consultations' HTTP pool as a test on loopback wants it (no
+ * budget to wait on, retries without a pause) and a loopback server that answers from a handler.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodePage } from '../challenge.ts';
-import type { PjeHttp } from './client.ts';
+import { ConsultaHttp } from '../http.ts';
 
-/** PjeHttp over fetch: redirects returned as they are, the body decoded by its declared charset. */
-export const fetchPjeHttp: PjeHttp = async (req, signal) => {
-  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual', signal });
-  const headers: Record<string, string | string[]> = {};
-  res.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = res.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  return { status: res.status, headers, body: decodePage(new Uint8Array(await res.arrayBuffer()), res.headers.get('content-type') ?? undefined) };
-};
+/** The per-host pool of production, without its waits: every retry and Retry-After is taken at once. */
+export function loopbackConsultaHttp(): ConsultaHttp {
+  return new ConsultaHttp({ userAgent: 'Tramita-test', perMinute: 100_000, timeoutMs: 5_000, retryDelaysMs: [0], sleep: async () => {} });
+}
 
 export interface RecordedRequest {
   method: string;
