@@ -12,12 +12,9 @@ function rethrow(err: unknown): never {
   throw isPostgresOutage(err) && !(err instanceof StorageUnavailable) ? new StorageUnavailable('postgres', err) : err;
 }
 
-async function guard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    rethrow(err);
-  }
+/** `.catch`, not an async wrapper: every PostgreSQL query passes here, and an extra async frame per query costs. */
+function guard<T>(work: () => Promise<T>): Promise<T> {
+  return work().catch(rethrow);
 }
 
 class GuardedConnection implements DatabaseConnection {
