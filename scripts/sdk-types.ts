@@ -93,9 +93,7 @@ function operations(api: Schema): OperationInfo[] {
       // A body whose fields are all optional may be left out (fastify-swagger marks every body required).
       const bodyRequired = Boolean(body && op.requestBody.required && (resolve(api, body).required ?? []).length > 0);
       if (body) fields.push(`    body${bodyRequired ? '' : '?'}: ${tsType(body, '    ')};`);
-      const ok = op.responses?.['200'] ?? op.responses?.['201'] ?? op.responses?.['202'];
-      const binary = Boolean(ok?.content && !ok.content['application/json']);
-      const jsonResult = ok?.content?.['application/json']?.schema;
+      const { binary, jsonResult } = answerOf(op);
       out.push({
         id: op.operationId, method: method.toUpperCase(), path: p, summary: op.summary ?? '',
         charged: Boolean(op['x-tramita-query-type']), binary,
@@ -106,6 +104,25 @@ function operations(api: Schema): OperationInfo[] {
     }
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+const ESTIMATE = '#/components/schemas/Estimate';
+
+/**
+ * The operation's own answer: the first 2xx that is more than the estimate every keyed operation can
+ * give (`Prefer: return=estimate`, whose JSON the document adds beside the envelope), a file if it has
+ * no JSON of its own.
+ */
+function answerOf(op: Operation): { binary: boolean; jsonResult: Schema | undefined } {
+  for (const status of ['200', '201', '202']) {
+    const content = op.responses?.[status]?.content as Record<string, { schema?: Schema }> | undefined;
+    if (!content) continue;
+    const json = content['application/json']?.schema;
+    const own = json?.$ref === ESTIMATE ? undefined : (json?.anyOf as Schema[] | undefined)?.find((b) => b.$ref !== ESTIMATE) ?? json;
+    const files = Object.keys(content).some((type) => type !== 'application/json');
+    if (own || files) return { binary: !own && files, jsonResult: own };
+  }
+  return { binary: false, jsonResult: undefined };
 }
 
 /** The whole generated module. */

@@ -130,10 +130,9 @@ test('the async window: 202 with Prefer: respond-async, the status URL while it 
   assert.fail('the operation never completed');
 });
 
-// TODO: the estimate's 200 ({queryType, price, …}) is not the operation's 200 schema; see the report of issue 33 item 6.
-test('estimates (Prefer: return=estimate) of a JSON and of a file operation', { todo: 'the document does not describe the estimate\'s 200 body' }, async () => {
+test('estimates (Prefer: return=estimate) of a JSON, a file and a free operation, in their own media type', async () => {
   const owner = await h.createAccount({ credits: 1000 });
-  for (const url of ['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf']) {
+  for (const url of ['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf', '/v1/conta/saldo']) {
     const r = route('GET', url);
     const res = await viaPrism(`${url} estimate`, validCall(h, r, await samples(r)(h, owner)), { ...owner.headers, prefer: 'return=estimate' });
     assert.equal(res.status, 200);

@@ -39,13 +39,17 @@ test('every operation has a unique operationId, named schemas and an example of 
     const ok = op.responses['200'] ?? op.responses['201'];
     const jsonBody = ok?.content?.['application/json'];
     if (!jsonBody) continue;
-    assert.match(jsonBody.schema.$ref, /^#\/components\/schemas\//, `${method} ${p}: a named schema`);
+    // A keyed operation's 200 is its envelope or, to `Prefer: return=estimate`, the Estimate.
+    for (const branch of jsonBody.schema.anyOf ?? [jsonBody.schema]) assert.match(branch.$ref, /^#\/components\/schemas\//, `${method} ${p}: a named schema`);
     assert.ok(jsonBody.example, `${method} ${p}: an example`);
   }
   assert.ok(doc.components.schemas.Error);
   assert.equal(doc.paths['/v1/processos/cnj/{cnj}/resumo-ia'].get.responses['429'].content['application/json'].schema.$ref, '#/components/schemas/Error');
   const balance = doc.paths['/v1/conta/saldo'].get.responses['200'].content['application/json'].example;
   assert.equal(balance.data.currency, 'BRL');
+  assert.deepEqual(doc.paths['/v1/conta/saldo'].get.responses['200'].content['application/json'].schema.anyOf.map((b: { $ref: string }) => b.$ref),
+    ['#/components/schemas/GetContaSaldoResponse', '#/components/schemas/Estimate']);
+  assert.equal(doc.paths['/v1/processos/cnj/{cnj}/pdf'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/Estimate');
 });
 
 test('files are binary; idempotency, estimates, the 202 and rate limits are documented; servers is set', () => {

@@ -250,6 +250,29 @@ export type Error = {
   };
 };
 
+/** The answer to `Prefer: return=estimate`: the operation priced, neither run nor charged (header `Preference-Applied: return=estimate`). */
+export type Estimate = {
+  data: {
+    /** The price table entry; null for a free operation. */
+    queryType: string | null;
+    plan?: string | null;
+    currency: "BRL";
+    price?: number;
+    priceCentavos: number;
+    balance?: number;
+    balanceCentavos: number;
+    /** Whether the balance covers the price now. */
+    sufficient: boolean;
+    /** When the price is charged. */
+    chargedOn?: string;
+  };
+  meta: {
+    requestId?: string;
+    creditsCharged?: 0;
+    estimate?: true;
+  };
+};
+
 export type GetAdvogadosDiariosOficiaisResponse = {
   data: {
     items: Array<{

@@ -52,6 +52,28 @@ const PENDING_SCHEMA = {
   },
 };
 
+const ESTIMATE_SCHEMA = {
+  type: 'object',
+  title: 'Estimate',
+  description: 'The answer to `Prefer: return=estimate`: the operation priced, neither run nor charged (header `Preference-Applied: return=estimate`).',
+  required: ['data', 'meta'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['queryType', 'currency', 'priceCentavos', 'balanceCentavos', 'sufficient'],
+      properties: {
+        queryType: { type: ['string', 'null'], description: 'The price table entry; null for a free operation.' },
+        plan: { type: ['string', 'null'] }, currency: { type: 'string', const: 'BRL' },
+        price: { type: 'number' }, priceCentavos: { type: 'integer' }, balance: { type: 'number' }, balanceCentavos: { type: 'integer' },
+        sufficient: { type: 'boolean', description: 'Whether the balance covers the price now.' },
+        chargedOn: { type: 'string', description: 'When the price is charged.' },
+      },
+    },
+    meta: { type: 'object', properties: { requestId: { type: 'string' }, creditsCharged: { type: 'integer', const: 0 }, estimate: { type: 'boolean', const: true } } },
+  },
+};
+const ESTIMATE_REF = { $ref: '#/components/schemas/Estimate' };
+
 /** A response header as @fastify/swagger takes it (a JSON schema; it writes the OpenAPI header object). */
 const header = (description: string, type = 'string') => ({ type, description });
 const RATE_LIMIT_HEADERS = {
@@ -140,6 +162,8 @@ function headerParameters(meta: RouteMeta, method: string): Json {
   }
   if (meta.charge || meta.async) {
     properties.prefer = { type: 'string', description: '`return=estimate` prices the call without running it; `respond-async` asks for the 202 at once; `wait=N` shortens the window.' };
+  } else if (meta.auth) {
+    properties.prefer = { type: 'string', description: '`return=estimate` prices the call without running it (a free operation: 0).' };
   }
   return { type: 'object', properties };
 }
@@ -151,7 +175,7 @@ export function openApiOptions(services: Services): SwaggerOptions {
       info: {
         title: 'Tramita: Judicial Process Data Service',
         version: '1.0.0',
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description: 'Public Brazilian court-process data under /v1. Send the API key in `x-api-key` (or `Authorization: Bearer`). '
           + 'Charged operations report `meta.creditsCharged` and `meta.creditsRemaining`; `Prefer: return=estimate` prices one without running it. '
           + 'Past the synchronous window an eligible operation answers 202 with a status URL (`/v1/requests/{requestId}`). '
@@ -201,7 +225,7 @@ function replayOk() {
  */
 function nameSchemas(doc: Json): Json {
   const components = (doc.components ?? {}) as Json;
-  const schemas: Json = { ...(components.schemas as Json ?? {}), Error: ERROR_SCHEMA, Pending: PENDING_SCHEMA };
+  const schemas: Json = { ...(components.schemas as Json ?? {}), Error: ERROR_SCHEMA, Pending: PENDING_SCHEMA, Estimate: ESTIMATE_SCHEMA };
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
     for (const op of Object.values(item) as Json[]) {
       if (typeof op !== 'object' || op === null || typeof op.operationId !== 'string') continue;
@@ -228,10 +252,32 @@ function nameSchemas(doc: Json): Json {
         const target = resolve(json.schema as Json, schemas);
         if (status.startsWith('2')) json.example = sampleOf(target, schemas, 0);
       }
+      if ((op.security as unknown[] | undefined)?.length) addEstimate(op.responses as Record<string, Json>);
     }
   }
   return { ...doc, components: { ...components, schemas } };
 }
+
+/**
+ * Every keyed operation answers `Prefer: return=estimate` with a 200 whose JSON is the Estimate (the
+ * header `Preference-Applied: return=estimate` and `meta.estimate` tell it apart). A request header
+ * cannot select a schema, so the 200's JSON is the operation's envelope or the Estimate; the envelope
+ * stays `<OperationId>Response` for generated clients. Not a media type of its own: validators such as
+ * Prism match any `+json` type as `application/json`.
+ */
+function addEstimate(responses: Record<string, Json>): void {
+  const ok = responses['200'];
+  if (!ok) {
+    responses['200'] = { description: 'Only the estimate (`Prefer: return=estimate`): the operation itself answers another status.', content: { 'application/json': estimateOnly() } };
+    return;
+  }
+  const content = (ok.content ??= {}) as Record<string, Json>;
+  const json = content['application/json'];
+  if (!json) content['application/json'] = estimateOnly();
+  else if (typeof (json.schema as Json | undefined)?.$ref === 'string') json.schema = { anyOf: [json.schema, ESTIMATE_REF] };
+}
+
+const estimateOnly = () => ({ schema: ESTIMATE_REF, example: sampleOf(ESTIMATE_SCHEMA, {}, 0) });
 
 function resolve(schema: Json, schemas: Json): Json {
   const ref = typeof schema.$ref === 'string' ? schema.$ref.replace('#/components/schemas/', '') : null;
