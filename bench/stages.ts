@@ -81,7 +81,7 @@ function groupCharges(ledger: Ledger, accountId: string, n: number): () => Promi
 function bulkCharges(ledger: Ledger, accountId: string, n: number): () => Promise<unknown> {
   return () => Promise.all(Array.from({ length: n }, () => {
     const requestId = newId('req');
-    return ledger.charge({ accountId, centavos: 1, operationId: requestId, queryType: 'bench.charged', requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 });
+    return ledger.charge({ accountId, queryType: 'bench.charged', origin: { requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 }, debits: [{ operationId: requestId, centavos: 1 }] });
   }));
 }
 

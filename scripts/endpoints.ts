@@ -11,7 +11,7 @@ import { buildApp } from '../src/app.ts';
 import { buildCapabilities } from '../src/capabilities/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate, openDatabase } from '../src/platform/db/database.ts';
-import type { RegisteredRoute } from '../src/platform/http/route.ts';
+import type { ChargeWay, RegisteredRoute } from '../src/platform/http/route.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createServices } from '../src/platform/services.ts';
 import { SPEC_OPERATIONS, SPEC_SECTIONS, type SpecOperation } from './spec-operations.ts';
@@ -40,11 +40,14 @@ export async function registeredRoutes(): Promise<RegisteredRoute[]> {
   }
 }
 
-const row = (method: string, specPath: string, route: RegisteredRoute | undefined) => route
-  ? `| ${method} | \`${specPath}\` | [${route.file}](../${route.file}) | ${route.meta.charge ? `\`${route.meta.charge}\`` : 'free'} | ${route.meta.async ? 'yes' : 'no'} | built |`
-  : `| ${method} | \`${specPath}\` | — | — | — | **not built** |`;
+/** When a charged route is charged (route.ts ChargeWay). */
+const CHARGED: Record<ChargeWay, string> = { 'on-success': 'on success', 'in-handler': 'with what it creates', deferred: 'when its work completes' };
 
-const HEADER = '| method | path | served by | price key | may answer 202 | status |\n|---|---|---|---|---|---|';
+const row = (method: string, specPath: string, route: RegisteredRoute | undefined) => route
+  ? `| ${method} | \`${specPath}\` | [${route.file}](../${route.file}) | ${route.meta.charge ? `\`${route.meta.charge}\`` : 'free'} | ${route.meta.charge ? CHARGED[route.meta.chargeWay ?? 'on-success'] : '—'} | ${route.meta.async ? 'yes' : 'no'} | built |`
+  : `| ${method} | \`${specPath}\` | — | — | — | — | **not built** |`;
+
+const HEADER = '| method | path | served by | price key | charged | may answer 202 | status |\n|---|---|---|---|---|---|---|';
 
 export function endpointsMarkdownFrom(routes: readonly RegisteredRoute[], spec: readonly SpecOperation[] = SPEC_OPERATIONS): string {
   const byKey = new Map(routes.map((r) => [routeKey(r.method, r.url), r]));
@@ -57,7 +60,8 @@ export function endpointsMarkdownFrom(routes: readonly RegisteredRoute[], spec: 
     '',
     'This file is generated from the registered routes by `npm run docs`; a test fails when it is stale.',
     'Each route records the file that declared it; "price key" is its query type in the price table',
-    '(`GET /v1/conta/precos`, docs/credits.md), "may answer 202" its async eligibility (spec §3.2).',
+    '(`GET /v1/conta/precos`, docs/credits.md), "charged" when it is charged (its `chargeWay`: once on success, in the',
+    'transaction of what it creates, or when the work it starts completes), "may answer 202" its async eligibility (spec §3.2).',
     '',
     `**${built.length} of ${spec.length}** operations of spec §4 are built; the other ${spec.length - built.length} answer 404 \`ROUTE_NOT_FOUND\`.`,
   ];

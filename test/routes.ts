@@ -69,7 +69,7 @@ export function testRoutes(app: FastifyInstance, services: Services): void {
 
   defineRoute(app, {
     method: 'POST', url: '/v1/test/subscriptions',
-    meta: { class: 'monitor', auth: true, charge: 'test.lookup', tag: 'Test', summary: 'POST charged inside its handler\'s transaction' },
+    meta: { class: 'monitor', auth: true, charge: 'test.lookup', chargeWay: 'in-handler', tag: 'Test', summary: 'POST charged inside its handler\'s transaction' },
     schema: {
       body: Type.Object({
         nome: Type.String({ minLength: 1 }),

@@ -28,7 +28,7 @@ const RULES = 'Frequency: `HORARIA`, `DIARIA` (default), `SEMANAL`, `MENSAL` (1,
 export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: AdministrativeService): void {
   defineRoute(app, {
     method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: ADMIN_MONITOR_QUERY_TYPE, success: [200, 201], tag: TAG, summary: 'Create an administrative-process monitor',
+    meta: { class: 'monitor', auth: true, charge: ADMIN_MONITOR_QUERY_TYPE, chargeWay: 'in-handler', success: [200, 201], tag: TAG, summary: 'Create an administrative-process monitor',
       description: `Body: \`nup\` (masked or 17 digits; 400 INVALID_NUP, 422 BODY_NOT_COVERED), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`. 201 with the new monitor, checked at the next cycle. `
         + 'The account\'s live monitor of the same NUP is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). ' + RULES },
     schema: { body: CreateAdminMonitorBody, data: AdminMonitor },
@@ -46,7 +46,6 @@ export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: A
         charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
       });
       const data = adminMonitorView(creation.monitor);
-      if (creation.kind === 'existing') return { data, free: true };
       return { status: creation.kind === 'created' ? 201 : 200, data };
     },
   });

@@ -65,7 +65,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       const rows = await searchGazette(s.db, s.database.engine, { fonte: s.sources.stf.info.name, inicio: p.inicio, fim: p.fim, oab, palavras: searchWords(q.termo, q.parte, q.processo, q.relator) },
         { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) });
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: { ...listData(req, s.config, 'items', items.map((r) => stfView(r, s.config.publicUrl)), pagination), periodo: p }, meta: { pagination }, free: items.length === 0 };
+      return { data: { ...listData(req, s.config, 'items', items.map((r) => stfView(r, s.config.publicUrl)), pagination), periodo: p }, meta: { pagination }, empty: items.length === 0 };
     },
   });
 
@@ -105,7 +105,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       if (before) qb = qb.where((eb) => eb.or([eb('data', '<', before.data), eb.and([eb('data', '=', before.data), eb('numero', '<', before.numero)])]));
       const rows = await qb.orderBy('data', 'desc').orderBy('numero', 'desc').limit(w.read).execute();
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data, numero: r.numero }));
-      return { data: { ...listData(req, s.config, 'edicoes', items.map((e) => editionView(e, s.config.publicUrl)), pagination), tribunal, periodo: p }, meta: { pagination }, free: items.length === 0 };
+      return { data: { ...listData(req, s.config, 'edicoes', items.map((e) => editionView(e, s.config.publicUrl)), pagination), tribunal, periodo: p }, meta: { pagination }, empty: items.length === 0 };
     },
   });
 
@@ -147,7 +147,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       const rows = await searchGazette(s.db, s.database.engine, { fonte: s.sources.electoral.info.name, tribunal, inicio: p.inicio, fim: p.fim, oab, numeroCnj, palavras: searchWords(q.termo, q.parte) },
         { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) });
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: { ...listData(req, s.config, 'items', items.map((r) => electoralView(r, s.config.publicUrl)), pagination), periodo: p }, meta: { pagination }, free: items.length === 0 };
+      return { data: { ...listData(req, s.config, 'items', items.map((r) => electoralView(r, s.config.publicUrl)), pagination), periodo: p }, meta: { pagination }, empty: items.length === 0 };
     },
   });
 

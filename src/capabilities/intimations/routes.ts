@@ -51,7 +51,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
 
   defineRoute(app, {
     method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, success: [200, 201], tag: TAG, summary: 'Create intimação monitors by OAB',
+    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, chargeWay: 'in-handler', success: [200, 201], tag: TAG, summary: 'Create intimação monitors by OAB',
       description: `Body: ${OAB_FORMS}, and/or \`oabs\` (a list of up to 100, also \`SP:123456\`); \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise); \`tribunais\` (court siglas; UNKNOWN_COURT otherwise). `
         + 'One monitor and one charge per OAB, all in one transaction (a balance short of the total creates none: 403 INSUFFICIENT_CREDITS). '
         + 'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a SUSPENSO one is reactivated and charged a new period. '
@@ -88,8 +88,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         callback,
         oabs: oabs.map((o) => oabPair(o.canonical)),
       };
-      if (billed.length === 0) return { data, free: true };
-      return { status: 201, data };
+      return { status: billed.length > 0 ? 201 : 200, data };
     },
   });
 
@@ -182,7 +181,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         oabs: read.map(oabPair), missingMonitorings: missingMonitorings.map(oabPair), filters: { desde: range.desde ?? null, ate: range.ate ?? null },
         ...listData(req, s.config, 'intimacoes', intimacoes, pagination),
       };
-      return { data, meta: { pagination, oabs: read, missingMonitorings }, free: intimacoes.length === 0 };
+      return { data, meta: { pagination, oabs: read, missingMonitorings }, empty: intimacoes.length === 0 };
     },
   });
 

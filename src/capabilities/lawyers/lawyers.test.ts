@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
+import { chargeRecords } from '../../../test/charges.ts';
 
 // No feed settling window: on PostgreSQL it would hide the callback's fresh event (webhooks.test.ts covers the window).
 const ENV = { TRAMITA_RATE_LIMITS: 'search=100000/60s,lookup=100000/60s,async=100000/60s,account=100000/60s', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0' };
@@ -122,6 +123,12 @@ test('the async OAB search ends in SUCESSO with its processes, charged once, wit
   assert.equal(await ledgerRows(acc, 'advogados.oab_monitorar'), 1);
   await h.runJobs();
   assert.equal(await ledgerRows(acc, 'advogados.oab_monitorar'), 1, 'never charged twice');
+  // The job's charge records the request that started the search, under `oab-busca:<id>`.
+  const [charge] = await chargeRecords(h.services.db, acc.accountId);
+  assert.deepEqual({ ...charge, centavos: undefined }, {
+    queryType: 'advogados.oab_monitorar', operationId: `oab-busca:${id}`, centavos: undefined, requestId: created.headers['x-request-id'],
+    method: 'POST', path: '/v1/advogados/oab/monitorar', statusCode: 200,
+  });
   const feed = json(await h.inject({ method: 'GET', url: '/v1/eventos', headers: acc.headers }));
   assert.ok(feed.data.items.some((e: { event: string; data: { id: number } }) => e.event === 'resultado_busca_oab_async' && e.data.id === id));
   const other = await h.createAccount({ credits: 100 });

@@ -7,6 +7,7 @@
  * day) ends SUCESSO with `parcial: true` and what it read, instead of ERRO. `enviar_callback`: the
  * account webhook receives `resultado_busca_oab_async` when it ends, either way.
  */
+import { chargeDeferred, type DeferredCharge } from '../../platform/billing/deferred.ts';
 import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { dayBefore, iso } from '../../platform/clock.ts';
 import type { Selectable, Transaction, Updateable } from 'kysely';
@@ -28,6 +29,8 @@ export const OAB_SEARCH_JOB = 'advogados.oab.busca';
 /** One asynchronous search of an OAB's publications; DJEN's budget makes failures wait minutes. */
 export const OAB_SEARCH = defineJob<{ id: number }>({ kind: OAB_SEARCH_JOB, maxAttempts: 4, retryDelayMs: (attempt) => 60_000 * 2 ** (attempt - 1) });
 export const OAB_SEARCH_QUERY_TYPE = 'advogados.oab_monitorar';
+/** A search is charged when it ends in SUCESSO, as `oab-busca:<id>` (its id is the table's number; billing/deferred.ts). */
+const OAB_SEARCH_CHARGE: DeferredCharge<OabSearchesTable> = { queryType: OAB_SEARCH_QUERY_TYPE, requestPath: () => '/v1/advogados/oab/monitorar', idPrefix: 'oab-busca' };
 const TERMINAL = ['SUCESSO', 'ERRO'] as const;
 
 export interface FoundProcess {
@@ -121,22 +124,13 @@ async function finish(s: Services, search: OabSearchesTable, set: Updateable<Tab
     await s.db.transaction().execute(async (trx) => {
       const moved = await trx.updateTable('oab_searches').set({ ...set, concluido_em: now }).where('id', '=', search.id).where('status', 'not in', TERMINAL).executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) return;
-      if (set.status === 'SUCESSO') await charge(s, trx, search);
+      if (set.status === 'SUCESSO') await chargeDeferred(s.ledger, trx, OAB_SEARCH_CHARGE, search);
       if (search.enviar_callback) await callback(s, trx, { ...search, ...set, concluido_em: now } as OabSearchesTable);
     });
   } catch (err) {
     if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
     await finish(s, search, { status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the search when it completed; nothing was charged.' });
   }
-}
-
-async function charge(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {
-  if (search.preco_centavos <= 0) return;
-  await s.ledger.chargeIn(trx, {
-    accountId: search.account_id, queryType: OAB_SEARCH_QUERY_TYPE,
-    origin: { requestId: search.request_id, method: 'POST', path: '/v1/advogados/oab/monitorar', statusCode: 200 },
-    debits: [{ operationId: `oab-busca:${search.id}`, centavos: search.preco_centavos }],
-  });
 }
 
 async function callback(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {

@@ -54,7 +54,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const none: Headline = { classe: null, orgaoJulgador: null, anoInicio: null, poloAtivo: null, poloPassivo: null, statusProcessual: null };
       const data = items.map((p) => ({ ...p, ...(headlines.get(p.numeroCnj) ?? none), numeroCnj: formatCnj(p.numeroCnj), classificacao: p.fontes.join(', ') }));
       const advogado = { oab: { estado: oab.uf, numero: oab.numero }, nome: (await nameVariants(s.db, oab))[0]?.nome ?? null };
-      return { data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) }, meta: { pagination: { ...pagination, total: all.length }, fontes: courts.fontes }, free: data.length === 0 };
+      return { data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) }, meta: { pagination: { ...pagination, total: all.length }, fontes: courts.fontes }, empty: data.length === 0 };
     },
   });
 
@@ -71,7 +71,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
       const rows = await publicationsOfOab(s.db, [oab.canonical], { limit: w.read, before });
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, free: items.length === 0 };
+      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, empty: items.length === 0 };
     },
   });
 
@@ -106,13 +106,13 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
         },
         cobertura: { parcial: !completa, completa, consolidacao: history.consolidacao, consolidadoEm: history.consolidado_em },
       };
-      return { data, meta: { cobranca: 'Each call to /v1/advogados/resumo is a new charged query (spec §4.4); poll sparingly.' }, free: processes.length === 0 };
+      return { data, meta: { cobranca: 'Each call to /v1/advogados/resumo is a new charged query (spec §4.4); poll sparingly.' }, empty: processes.length === 0 };
     },
   });
 
   defineRoute(app, {
     method: 'POST', url: '/v1/advogados/oab/monitorar',
-    meta: { class: 'async', auth: true, charge: OAB_SEARCH_QUERY_TYPE, success: [202], tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
+    meta: { class: 'async', auth: true, charge: OAB_SEARCH_QUERY_TYPE, chargeWay: 'deferred', success: [202], tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
       description: 'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); '
         + 'poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB\'s whole DJEN history at that court. '
         + `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.` },
@@ -129,7 +129,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const search = await createOabSearch(s, { accountId: auth.account.id, tribunal: court.sigla, oab, permitirParcial: req.body.permitir_parcial === true, enviarCallback, requestId: req.id, priceCentavos: op.priceCentavos });
       const statusUrl = absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`);
       const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
-      return { status: 202, data: oabSearchView(search, statusUrl), headers: { location: statusUrl, 'retry-after': retryAfter }, free: true };
+      return { status: 202, data: oabSearchView(search, statusUrl), headers: { location: statusUrl, 'retry-after': retryAfter } };
     },
   });
 

@@ -31,7 +31,7 @@ const RULES = 'Frequency: `HORARIA`, `DIARIA` (default), `SEMANAL` and `MENSAL` 
 export function monitorRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: MONITOR_QUERY_TYPE, success: [200, 201], tag: TAG, summary: 'Create a case monitor',
+    meta: { class: 'monitor', auth: true, charge: MONITOR_QUERY_TYPE, chargeWay: 'in-handler', success: [200, 201], tag: TAG, summary: 'Create a case monitor',
       description: `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's own court). 201 with the new monitor, checked at the next cycle. `
         + 'The account\'s live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). '
         + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}` },
@@ -50,7 +50,6 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
       });
       const data = monitorView(creation.monitor);
-      if (creation.kind === 'existing') return { data, free: true };
       return { status: creation.kind === 'created' ? 201 : 200, data };
     },
   });

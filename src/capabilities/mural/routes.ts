@@ -82,7 +82,7 @@ export function muralRoutes(app: FastifyInstance, s: Services): void {
       const found = await source.search({ parte: q.parte, advogado: q.advogado, oab, tribunal, de: p.inicio, ate: p.fim, pagina });
       const pagination = { limit: Math.max(found.items.length, 1), nextCursor: found.proxima ? encodeCursor(listing, { pagina: pagina + 1 }) : null, page: pagina };
       const items = found.items.map((r) => view(r, s.config.publicUrl, source.info.sandbox));
-      return { data: { ...listData(req, s.config, 'items', items, pagination, found.total ?? undefined), periodo: p }, meta: { pagination }, free: items.length === 0 };
+      return { data: { ...listData(req, s.config, 'items', items, pagination, found.total ?? undefined), periodo: p }, meta: { pagination }, empty: items.length === 0 };
     },
   });
 

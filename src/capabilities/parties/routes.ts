@@ -73,7 +73,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
           pagination: { ...(list.pagination as object), ...laravelPagination(offset, processos.length, limit, numbers.length) },
         },
         meta: { pagination: { ...pagination, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources), fontes: courts.fontes },
-        free: cases.length === 0,
+        empty: cases.length === 0,
       };
     },
   });
@@ -93,7 +93,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       assertAnswered(courts.fontes, numbers.length);
       const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(0, SUMMARY_MAX_CASES)));
       const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
-      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, meta: { ...sourcesMeta(s.sources), fontes: courts.fontes }, free: cases.length === 0 };
+      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, meta: { ...sourcesMeta(s.sources), fontes: courts.fontes }, empty: cases.length === 0 };
     },
   });
 }

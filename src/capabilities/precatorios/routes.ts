@@ -72,7 +72,7 @@ export function precatorioRoutes(app: FastifyInstance, s: Services): void {
       const w = pageWindow(q);
       const rows = await listPrecatorios(s.db, filter, { limit: w.read, after: decodeCursor<{ ordenacao: string; id: string }>(listing, q.cursor, ['ordenacao', 'id']) });
       const { items, pagination } = page(rows, w, listing, (r) => ({ ordenacao: r.ordenacao, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(view), pagination), meta: { pagination }, free: items.length === 0 };
+      return { data: listData(req, s.config, 'items', items.map(view), pagination), meta: { pagination }, empty: items.length === 0 };
     },
   });
 }

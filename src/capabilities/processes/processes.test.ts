@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { formatReais } from '../../platform/format.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { createHarness, json } from '../../../test/harness.ts';
+import { chargeRecords } from '../../../test/charges.ts';
 
 const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,download=100000/60s,search=100000/60s' } });
 test.after(() => h.close());
@@ -164,7 +165,8 @@ test('refresh: pending, not started or charged twice, documents only after it co
   assert.equal(json(before).error.code, 'REFRESH_REQUIRED');
 
   const post = () => h.inject({ method: 'POST', url: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, headers: acc.headers });
-  const first = json(await post());
+  const firstRes = await post();
+  const first = json(firstRes);
   assert.equal(first.data.status, 'PENDENTE');
   assert.equal(first.meta.creditsCharged, 0);
   const again = json(await post());
@@ -177,6 +179,11 @@ test('refresh: pending, not started or charged twice, documents only after it co
   const rows = await ledgerRows(acc.accountId);
   assert.deepEqual(rows.map((r) => r.query_type), ['processo.atualizacao']);
   assert.equal(rows[0].operation_id, first.data.id);
+  // The job's charge records the request that asked for it, under the refresh's id.
+  assert.deepEqual(await chargeRecords(h.services.db, acc.accountId), [{
+    queryType: 'processo.atualizacao', operationId: first.data.id, centavos: 20, requestId: firstRes.headers['x-request-id'],
+    method: 'POST', path: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, statusCode: 200,
+  }]);
 
   const docs = json(await get(`/v1/processos/cnj/${c.numero}/documentos-publicos`, acc.headers));
   assert.equal(docs.data.documentos.length, c.documentos.length);

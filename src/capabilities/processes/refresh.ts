@@ -7,6 +7,7 @@
 import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import type { Kysely } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
+import { chargeDeferred, type DeferredCharge } from '../../platform/billing/deferred.ts';
 import type { Ledger } from '../../platform/billing/ledger.ts';
 import type { CaseRefreshesTable, DB } from '../../platform/db/schema.ts';
 import type { EventLog } from '../../platform/events/log.ts';
@@ -20,6 +21,10 @@ import type { CaseStore } from './store.ts';
 
 export const REFRESH_JOB = 'processos.atualizar';
 export const REFRESH_QUERY_TYPE = 'processo.atualizacao';
+/** A refresh is charged when it completes, under its own id (billing/deferred.ts). */
+const REFRESH_CHARGE: DeferredCharge<CaseRefreshesTable> = {
+  queryType: REFRESH_QUERY_TYPE, requestPath: (r) => `/v1/processos/cnj/${r.numero_cnj}/solicitar-atualizacao`,
+};
 const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
 /** A case asked again of its sources; one live job per case. A failing source is retried after 30 s, 2 min, 8 min, then ERRO. */
 export const REFRESH = defineJob<{ numeroCnj: string }>({
@@ -118,13 +123,7 @@ async function settleOne(d: RefreshDeps, refresh: CaseRefreshesTable, newMovemen
     const done = await trx.updateTable('case_refreshes').set({ status: 'CONCLUIDA', novas_movimentacoes: newMovements, concluido_em: now })
       .where('id', '=', refresh.id).where('status', 'in', LIVE).executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // settled by another worker meanwhile
-    if (refresh.preco_centavos > 0) {
-      await d.ledger.chargeIn(trx, {
-        accountId: refresh.account_id, queryType: REFRESH_QUERY_TYPE,
-        origin: { requestId: refresh.request_id, method: 'POST', path: `/v1/processos/cnj/${refresh.numero_cnj}/solicitar-atualizacao`, statusCode: 200 },
-        debits: [{ operationId: refresh.id, centavos: refresh.preco_centavos }],
-      });
-    }
+    await chargeDeferred(d.ledger, trx, REFRESH_CHARGE, refresh);
     const row = await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', refresh.numero_cnj).executeTakeFirst();
     await d.events.record(trx, {
       kind: 'atualizacao_processo_concluida', numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, accountId: refresh.account_id,

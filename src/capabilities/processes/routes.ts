@@ -83,7 +83,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
 
   defineRoute(app, {
     method: 'POST', url: '/v1/processos/cnj/:cnj/solicitar-atualizacao',
-    meta: { class: 'async', auth: true, charge: REFRESH_QUERY_TYPE, tag: TAG, summary: 'Request an asynchronous refresh of a case',
+    meta: { class: 'async', auth: true, charge: REFRESH_QUERY_TYPE, chargeWay: 'deferred', tag: TAG, summary: 'Request an asynchronous refresh of a case',
       description: 'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. '
         + 'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is refreshed either way, at no extra cost.' },
     schema: { params: CnjParams, body: RefreshBody, data: Refresh },
@@ -91,8 +91,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       const cnj = cnjOf(req);
       if (!cnj.court.datajudAlias) throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
       const { refresh } = await requestRefresh(m, { accountId: req.auth!.account.id, numeroCnj: cnj.digits, requestId: req.id, priceCentavos: op.priceCentavos });
-      // This answer charges nothing: the refresh job charges once, when it completes.
-      return { data: { ...refreshView(req, refresh), message: REFRESH_MESSAGE[refresh.status] ?? REFRESH_MESSAGE.PENDENTE }, free: true };
+      return { data: { ...refreshView(req, refresh), message: REFRESH_MESSAGE[refresh.status] ?? REFRESH_MESSAGE.PENDENTE } };
     },
   });
 
@@ -129,7 +128,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       return {
         data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'documentos', documentos, pagination, all.length) },
         meta: { documentosEm: stored.row.documentos_em, pagination: { ...pagination, total: all.length } },
-        free: documentos.length === 0,
+        empty: documentos.length === 0,
       };
     },
   });

@@ -31,7 +31,7 @@ const RULES = 'Checked every TRAMITA_MONITOR_INTERVAL_MS against DJEN (the first
 export function publicationMonitorRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
     method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, success: [200, 201], tag: TAG, summary: 'Create a judicial-publication monitor',
+    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, chargeWay: 'in-handler', success: [200, 201], tag: TAG, summary: 'Create a judicial-publication monitor',
       description: 'Body: `tipo` (TERMO, OAB or PROCESSO; inferred when absent) and its value: `termo` (3–200 characters), `oab` or `oab_estado` + `oab_numero`, or `numero_cnj` '
         + '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `fontes` (DJEN, STF, TSE, TRE-<UF>: the gazettes watched; absent: all); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). '
         + '201 with the new monitor, charged. The account\'s live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` / `fontes` applied); '
@@ -49,7 +49,6 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
         return creation;
       });
       const data = { ...monitorView(creation.monitor), reused: creation.kind === 'existing' };
-      if (creation.kind === 'existing') return { data, free: true };
       return { status: creation.kind === 'created' ? 201 : 200, data };
     },
   });

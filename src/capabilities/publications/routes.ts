@@ -35,7 +35,7 @@ export function publicationRoutes(app: FastifyInstance, s: Services, pub: Public
       const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
       const rows = await publicationsOfCase(s.db, cnj.digits, { limit: w.read, before });
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, free: items.length === 0 };
+      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, empty: items.length === 0 };
     },
   });
 }

@@ -46,7 +46,7 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
 
   defineRoute(app, {
     method: 'POST', url: BASE,
-    meta: { class: 'monitor', auth: true, charge: RADAR_QUERY_TYPE, success: [201], tag: TAG, summary: 'Create a new-case radar', description: CREATE_DESCRIPTION },
+    meta: { class: 'monitor', auth: true, charge: RADAR_QUERY_TYPE, chargeWay: 'in-handler', success: [201], tag: TAG, summary: 'Create a new-case radar', description: CREATE_DESCRIPTION },
     schema: { body: CreateRadarBody, data: Radar },
     handler: async (req, op) => ({ status: 201, data: radarView(await createRadar(m, req, op, req.body)) }),
   });

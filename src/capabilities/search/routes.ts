@@ -54,7 +54,7 @@ async function search(m: CaseParts, req: Req, config: Services['config']) {
   return {
     data: listData(req, config, 'items', items, pagination),
     meta: { pagination, consulta: { termo: term }, ...sourcesMeta(m.sources), ...(fontes ? { fontes } : {}) },
-    free: hits.length === 0,
+    empty: hits.length === 0,
   };
 }
 

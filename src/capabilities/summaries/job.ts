@@ -12,6 +12,7 @@
 import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { chargeDeferred, type DeferredCharge } from '../../platform/billing/deferred.ts';
 import type { Ledger } from '../../platform/billing/ledger.ts';
 import type { PriceTable } from '../../platform/billing/prices.ts';
 import type { CaseSummariesTable, DB } from '../../platform/db/schema.ts';
@@ -31,6 +32,8 @@ import type { SummaryWriter } from './writers.ts';
 export const SUMMARY_JOB = 'resumos.gerar';
 export const SUMMARY_QUERY_TYPE = 'resumo_ia.solicitacao';
 export const SUMMARY_READ_QUERY_TYPE = 'resumo_ia.consulta';
+/** A summary is charged when it is FINALIZADO, under its own id (billing/deferred.ts). */
+const SUMMARY_CHARGE: DeferredCharge<CaseSummariesTable> = { queryType: SUMMARY_QUERY_TYPE, requestPath: (s) => requestPath(s.numero_cnj) };
 /** One AI summary to write; its backoff scales with TRAMITA_DEV_TIME_SCALE, so the handler gives it. */
 export const SUMMARY = defineJob<{ id: string }>({ kind: SUMMARY_JOB, maxAttempts: 4 });
 /** How often a job waiting on its case's refresh looks again, and how long it waits at most. */
@@ -145,22 +148,13 @@ async function finish(d: SummaryDeps, summary: CaseSummariesTable, set: Updateab
   try {
     await d.db.transaction().execute(async (trx) => {
       if (!(await d.store.update(summary.id, { ...set, etapa: 'concluido', concluido_em: now }, trx))) return;
-      if (ended.status === 'FINALIZADO') await charge(d, trx, summary);
+      if (ended.status === 'FINALIZADO') await chargeDeferred(d.ledger, trx, SUMMARY_CHARGE, summary);
       if (summary.enviar_callback) await callback(d, trx, ended);
     });
   } catch (err) {
     if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
     await finish(d, summary, { status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the summary when it was written; nothing was charged.' });
   }
-}
-
-async function charge(d: SummaryDeps, trx: Transaction<DB>, summary: CaseSummariesTable): Promise<void> {
-  if (summary.preco_centavos <= 0) return;
-  await d.ledger.chargeIn(trx, {
-    accountId: summary.account_id, queryType: SUMMARY_QUERY_TYPE,
-    origin: { requestId: summary.request_id, method: 'POST', path: requestPath(summary.numero_cnj), statusCode: 200 },
-    debits: [{ operationId: summary.id, centavos: summary.preco_centavos }],
-  });
 }
 
 async function callback(d: SummaryDeps, trx: Transaction<DB>, s: CaseSummariesTable): Promise<void> {

@@ -26,7 +26,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
 
   defineRoute(app, {
     method: 'POST', url: '/v1/processos/cnj/:cnj/resumo-ia/solicitar-atualizacao',
-    meta: { class: 'async', auth: true, charge: SUMMARY_QUERY_TYPE, tag: TAG, summary: 'Request an AI summary of a case',
+    meta: { class: 'async', auth: true, charge: SUMMARY_QUERY_TYPE, chargeWay: 'deferred', tag: TAG, summary: 'Request an AI summary of a case',
       description: 'Answers at once (200: the request is recorded; a 202 would tell integrators of the commercial service to poll /v1/requests) with `providerRequestId` and `statusUrl` (also in `Location`); a background job writes the summary from the case data Tramita holds '
         + '(refreshing the case first, as a charged refresh, when it is older than TRAMITA_CASE_FRESH_MINUTES). '
         + `Charged the plan's \`${SUMMARY_QUERY_TYPE}\` once, when it ends FINALIZADO; ERRO is free; refused at once (403) when the balance cannot cover it. `
@@ -49,8 +49,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
         return { summary: row, created: true };
       });
       const view = executionView(req, s.config, summary);
-      // Charges nothing now: the job charges once, when the summary is FINALIZADO.
-      return { status: 200, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl }, free: true };
+      return { status: 200, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl } };
     },
   });
 
@@ -90,7 +89,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
       if (!summary || summary.status !== 'FINALIZADO' || summary.conteudo === null) {
         const state = summary?.status === 'ERRO' ? 'error' : summary || live ? 'processing' : 'none';
         const proximaAcao = state === 'processing' ? null : request(state === 'error' ? 'A execução pedida terminou em ERRO: peça um novo resumo.' : 'Não há resumo deste processo: peça um.');
-        return { data: { ...base, conteudo: null, atualizadoEm: null, state, desatualizado: false, proximaAcao }, free: true };
+        return { data: { ...base, conteudo: null, atualizadoEm: null, state, desatualizado: false, proximaAcao }, empty: true };
       }
       const facts = await gatherFacts(s.db, cases.store, cnj.digits, iso(s.clock.now()).slice(0, 10));
       const desatualizado = facts !== null && summary.entrada_hash !== factsFingerprint(facts);

@@ -12,6 +12,7 @@ import { ManualClock } from '../../platform/clock.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { SandboxCase } from '../../sandbox/data/model.ts';
 import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
+import { chargeRecords } from '../../../test/charges.ts';
 import { closeReceiver, withWebhook } from '../webhooks/testing.ts';
 import { SUMMARY_DISCLAIMER } from './offline.ts';
 
@@ -97,6 +98,11 @@ test('request → 202 with providerRequestId and statusUrl → FINALIZADO → th
   assert.ok(summary.atualizadoEm);
   assert.equal(summary.desatualizado, false);
   assert.match(summary.conteudo, /sandbox-resumo-1/);
+  // The job's charge records the request that asked for it, under the summary's id.
+  assert.deepEqual(await chargeRecords(h.services.db, acc.accountId), [{
+    queryType: 'resumo_ia.solicitacao', operationId: started.data.providerRequestId, centavos: PRICE, requestId: res.headers['x-request-id'],
+    method: 'POST', path: `${base(cnj)}/solicitar-atualizacao`, statusCode: 200,
+  }]);
   assert.ok(summary.conteudo.includes(SUMMARY_DISCLAIMER), 'ends with the informational-only notice');
   const stored = visible.find((c) => c.numero === cnj)!;
   assert.ok(summary.conteudo.includes(stored.instances[0].classe.nome), 'written from the case: its class');

@@ -18,37 +18,21 @@ import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Batchable, Settled, Work } from '../db/group-commit.ts';
-
-/** What the operation runner charges for one answered request. */
-export interface Charge {
-  accountId: string;
-  centavos: number;
-  /** The ledger's operation id (unique per account). */
-  operationId: string;
-  queryType: string;
-  requestId: string;
-  method: string;
-  path: string;
-  statusCode: number;
-}
-
-export interface Charged {
-  searchLogId: string;
-  /** The balance after this charge, in centavos. */
-  remaining: number;
-}
+import { chargeTotal, type Charge, type ChargeReceipt } from './charge.ts';
+import { debitRow, LEDGER_COLUMNS, SEARCH_LOG_COLUMNS, searchLogRow } from './ledger-rows.ts';
 
 type Value = string | number | null;
 
-const SEARCH_LOG_COLUMNS = ['id', 'account_id', 'request_id', 'query_type', 'method', 'path', 'status_code', 'charged_centavos', 'created_at'];
-const LEDGER_COLUMNS = ['id', 'account_id', 'kind', 'delta_centavos', 'balance_after_centavos', 'operation_id', 'query_type', 'search_log_id', 'note', 'created_at'];
+// Re-exported for the batches of other engines, which write the same rows.
+export { LEDGER_COLUMNS, SEARCH_LOG_COLUMNS } from './ledger-rows.ts';
+
 /** Rows per INSERT at most; a batch is split into powers of two, so few statements are ever prepared. */
 const MAX_ROWS_PER_INSERT = 64;
 
-export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, one: (charge: Charge) => Work<Charged>): Batchable<Charge, Charged> {
+export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, one: (charge: Charge) => Work<ChargeReceipt>): Batchable<Charge, ChargeReceipt> {
   const texts = new Map<string, string>();
   /** `insert into table (…) values (…), …` for n rows, its text made once (it keys the statement cache). */
-  const insertText = (table: string, columns: string[], n: number) => {
+  const insertText = (table: string, columns: readonly string[], n: number) => {
     const key = `${table} ${n}`;
     let text = texts.get(key);
     if (!text) {
@@ -58,7 +42,7 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
     }
     return text;
   };
-  const insert = (table: string, columns: string[], rows: Value[][]) => {
+  const insert = (table: string, columns: readonly string[], rows: Value[][]) => {
     for (let at = 0; at < rows.length;) {
       let n = MAX_ROWS_PER_INSERT;
       while (n > rows.length - at) n >>= 1;
@@ -76,24 +60,26 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
       const balances = new Map<string, { read: number | undefined; left: number }>();
       const logs: Value[][] = [];
       const rows: Value[][] = [];
-      const settled: Array<Settled<Charged>> = charges.map((c) => {
+      const settled: Array<Settled<ChargeReceipt>> = charges.map((c) => {
         let b = balances.get(c.accountId);
         if (!b) {
           const read = balanceOf(c.accountId);
           b = { read, left: read ?? 0 };
           balances.set(c.accountId, b);
         }
-        if (b.read === undefined || b.left < c.centavos) {
-          return { ok: false, error: new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: c.centavos }) };
+        const centavos = chargeTotal(c);
+        if (b.read === undefined || b.left < centavos) {
+          return { ok: false, error: new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: centavos }) };
         }
-        b.left -= c.centavos;
         const searchLogId = newId('sl');
-        logs.push([searchLogId, c.accountId, c.requestId, c.queryType, c.method, c.path, c.statusCode, c.centavos, now]);
-        if (c.centavos > 0) {
-          rows.push([newId('led'), c.accountId, 'debit', -c.centavos, b.left, c.operationId, c.queryType, searchLogId, null, now]);
-          countDebit(c.queryType, c.centavos);
+        logs.push(searchLogRow(searchLogId, c, centavos, now));
+        for (const d of c.debits) {
+          if (d.centavos <= 0) continue;
+          b.left -= d.centavos;
+          rows.push(debitRow(newId('led'), c, d.operationId, -d.centavos, b.left, searchLogId, now));
+          countDebit(c.queryType, d.centavos);
         }
-        return { ok: true, value: { searchLogId, remaining: b.left } };
+        return { ok: true, value: { searchLogId, centavos, remaining: b.left } };
       });
       insert('search_logs', SEARCH_LOG_COLUMNS, logs);
       insert('ledger', LEDGER_COLUMNS, rows);

@@ -11,10 +11,10 @@ import type { Transaction } from 'kysely';
 import { createHarness, type Harness, type TestAccount } from '../../../test/harness.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
 import type { DB } from '../db/schema.ts';
-import type { ChargeSpec } from './ledger.ts';
+import type { Charge } from './charge.ts';
 
 /** The charge of `operationId`: the search log, then the debits (none: the search log alone). */
-function spec(a: TestAccount, operationId: string, centavos: number | null): ChargeSpec {
+function spec(a: TestAccount, operationId: string, centavos: number | null): Charge {
   return {
     accountId: a.accountId, queryType: 'test.lookup', origin: { requestId: operationId, method: 'GET', path: '/t', statusCode: 200 },
     debits: centavos === null ? [] : [{ operationId, centavos }],
@@ -97,7 +97,7 @@ test('SQLite: with the database locked by another process, the batch fails at it
 
 /** The request path's charge (Ledger.charge: on SQLite, written in bulk with the others of its tick). */
 function answered(h: Harness, a: TestAccount, operationId: string, centavos: number) {
-  return h.services.ledger.charge({ accountId: a.accountId, centavos, operationId, queryType: 'test.lookup', requestId: operationId, method: 'GET', path: '/t', statusCode: 200 });
+  return h.services.ledger.charge(spec(a, operationId, centavos));
 }
 
 test('charges of one tick: decided in order against the balance; a refused one writes nothing; each result is its own', async (t) => {

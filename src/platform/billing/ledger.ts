@@ -16,62 +16,21 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
-import { sqliteChargeBatch, type Charge, type Charged } from './charge-batch.ts';
+import { sqliteChargeBatch } from './charge-batch.ts';
+import { chargeTotal, type Charge, type ChargeReceipt, type DebitLine } from './charge.ts';
+import { debitRow, LEDGER_COLUMNS, rowObject, SEARCH_LOG_COLUMNS, searchLogRow } from './ledger-rows.ts';
 import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work } from '../db/group-commit.ts';
 
-export type { Charge, Charged } from './charge-batch.ts';
-
-/**
- * What the search log records about a charge: the answered request, or, for a background job that
- * charges an account (a renewal, a refresh completing), `jobOrigin`.
- */
-export interface ChargeOrigin {
-  requestId: string;
-  method: string;
-  path: string;
-  statusCode: number;
-}
-
-/** One debit: one ledger row. Its operation id is unique per account, so it can never be charged twice. */
-export interface DebitLine {
-  operationId: string;
-  centavos: number;
-}
-
-/** Everything one charge writes: one search log (the total), one ledger row per debit of more than 0. */
-export interface ChargeSpec {
-  accountId: string;
-  queryType: string;
-  origin: ChargeOrigin;
-  debits: readonly DebitLine[];
-}
-
-/** What a charge reports (`meta.searchLogId`, `creditsCharged`, `creditsRemaining`), in centavos. */
-export interface ChargeReceipt {
-  searchLogId: string;
-  centavos: number;
-  remaining: number;
-}
-
-/** The origin of a charge made by a background job for an account: `JOB <kind>`, under the debit's operation id. */
-export function jobOrigin(jobKind: string, operationId: string): ChargeOrigin {
-  return { requestId: operationId, method: 'JOB', path: jobKind, statusCode: 200 };
-}
-
-/** The runner's charge of one answered request (one debit): the shape the SQLite batch writes in bulk. */
-export function specOf(c: Charge): ChargeSpec {
-  return {
-    accountId: c.accountId, queryType: c.queryType, debits: [{ operationId: c.operationId, centavos: c.centavos }],
-    origin: { requestId: c.requestId, method: c.method, path: c.path, statusCode: c.statusCode },
-  };
-}
+// Renewals import these from here (platform/monitoring/renewal.ts, radars/cycle.ts).
+export type { DebitLine } from './charge.ts';
+export { jobOrigin } from './charge.ts';
 
 /** The charge of one operation. Its statements run on every charged request: compiled once. */
 export class Ledger {
   readonly #clock: Clock;
   readonly #transactor: Transactor;
   /** SQLite: the charges of one group commit, written at once. */
-  readonly #chargeBatch: Batchable<Charge, Charged> | undefined;
+  readonly #chargeBatch: Batchable<Charge, ChargeReceipt> | undefined;
   readonly #engine;
   readonly #takeBalance;
   readonly #insertRow;
@@ -87,39 +46,42 @@ export class Ledger {
     this.#transactor = transactorFor(db);
     const connection = sqliteConnectionOf(db);
     this.#chargeBatch = connection && this.#transactor instanceof GroupCommit
-      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, specOf(c)).then(({ searchLogId, remaining }) => ({ searchLogId, remaining })))
+      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, c))
       : undefined;
+    // The rows of ledger-rows.ts, with a placeholder for each value a charge gives.
+    const charge = (p: Record<string, unknown>) => ({ accountId: p.accountId, queryType: p.queryType, origin: { requestId: p.requestId, method: p.method, path: p.path, statusCode: p.status } }) as Omit<Charge, 'debits'>;
+    const debit = (p: Record<string, any>) => debitRow(p.id, charge(p), p.operationId, p.delta, p.after, p.searchLogId, p.now);
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
       .where('id', '=', p.accountId)
       .where('balance_centavos', '>=', p.centavos)
       .returning('balance_centavos'));
-    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'operationId', 'queryType', 'searchLogId', 'now'], (p) => db.insertInto('ledger').values({
-      id: p.id, account_id: p.accountId, kind: 'debit', delta_centavos: p.delta, balance_after_centavos: p.after,
-      operation_id: p.operationId, query_type: p.queryType, search_log_id: p.searchLogId, note: null, created_at: p.now,
-    }));
+    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'operationId', 'queryType', 'searchLogId', 'now'], (p) => db.insertInto('ledger')
+      .values(rowObject(LEDGER_COLUMNS, debit(p))));
     // PostgreSQL: the account row stays locked from this statement to the COMMIT only, not across the
-    // round trips of a separate ledger INSERT (all charges of one account queue on that lock).
-    this.#debitInOneStatement = prepared(['centavos', 'now', 'accountId', 'id', 'operationId', 'queryType', 'searchLogId'], (p) => db
-      .with('d', (qc) => qc.updateTable('accounts')
-        .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
-        .where('id', '=', p.accountId)
-        .where('balance_centavos', '>=', p.centavos)
-        .returning('balance_centavos'))
-      .insertInto('ledger')
-      .columns(['id', 'account_id', 'kind', 'delta_centavos', 'balance_after_centavos', 'operation_id', 'query_type', 'search_log_id', 'note', 'created_at'])
-      .expression((eb) => eb.selectFrom('d').select([
-        sql<string>`${p.id}`.as('id'), sql<string>`${p.accountId}`.as('account_id'), sql<string>`'debit'`.as('kind'),
-        sql<number>`-cast(${p.centavos} as bigint)`.as('delta_centavos'), 'd.balance_centavos',
-        sql<string>`${p.operationId}`.as('operation_id'), sql<string>`${p.queryType}`.as('query_type'),
-        sql<string | null>`${p.searchLogId}`.as('search_log_id'), sql<null>`null`.as('note'), sql<string>`${p.now}`.as('created_at'),
-      ]))
-      .returning('balance_after_centavos'));
+    // round trips of a separate ledger INSERT (all charges of one account queue on that lock). The
+    // balance after comes from the UPDATE; a bare parameter in a SELECT list is text to PostgreSQL, so
+    // the delta is cast.
+    this.#debitInOneStatement = prepared(['centavos', 'delta', 'now', 'accountId', 'id', 'operationId', 'queryType', 'searchLogId'], (p) => {
+      const row = debit({ ...p, after: null });
+      return db
+        .with('d', (qc) => qc.updateTable('accounts')
+          .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
+          .where('id', '=', p.accountId)
+          .where('balance_centavos', '>=', p.centavos)
+          .returning('balance_centavos'))
+        .insertInto('ledger')
+        .columns(LEDGER_COLUMNS)
+        .expression((eb) => eb.selectFrom('d').select(LEDGER_COLUMNS.map((column, i) => {
+          if (column === 'balance_after_centavos') return sql<number>`d.balance_centavos`.as(column);
+          if (column === 'delta_centavos') return sql<number>`cast(${row[i]} as bigint)`.as(column);
+          return sql`${row[i]}`.as(column);
+        })))
+        .returning('balance_after_centavos');
+    });
     this.#balance = prepared(['accountId'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.accountId));
-    this.#insertSearchLog = prepared(['id', 'accountId', 'requestId', 'queryType', 'method', 'path', 'status', 'charged', 'now'], (p) => db.insertInto('search_logs').values({
-      id: p.id, account_id: p.accountId, request_id: p.requestId, query_type: p.queryType, method: p.method,
-      path: p.path, status_code: p.status, charged_centavos: p.charged, created_at: p.now,
-    }));
+    this.#insertSearchLog = prepared(['id', 'accountId', 'requestId', 'queryType', 'method', 'path', 'status', 'charged', 'now'], (p) => db.insertInto('search_logs')
+      .values(rowObject(SEARCH_LOG_COLUMNS, searchLogRow(p.id, charge(p), p.charged, p.now))));
   }
 
   /**
@@ -136,9 +98,9 @@ export class Ledger {
    * (at price 0, the search log and the balance), committed before this resolves; 403
    * INSUFFICIENT_CREDITS, writing nothing, when the balance does not cover it.
    */
-  charge(c: Charge): Promise<Charged> {
+  charge(c: Charge): Promise<ChargeReceipt> {
     if (this.#chargeBatch) return (this.#transactor as GroupCommit).runBatched(this.#chargeBatch, c);
-    return this.transact((trx) => this.chargeIn(trx, specOf(c)));
+    return this.transact((trx) => this.chargeIn(trx, c));
   }
 
   /**
@@ -147,9 +109,9 @@ export class Ledger {
    * (a conditional UPDATE of the balance and its ledger row). 403 INSUFFICIENT_CREDITS when the balance
    * does not cover a debit: the caller's transaction, and so everything it wrote, rolls back.
    */
-  async chargeIn(trx: Transaction<DB>, c: ChargeSpec): Promise<ChargeReceipt> {
+  async chargeIn(trx: Transaction<DB>, c: Charge): Promise<ChargeReceipt> {
     const searchLogId = newId('sl');
-    const centavos = c.debits.reduce((sum, d) => sum + d.centavos, 0);
+    const centavos = chargeTotal(c);
     await this.#recordSearch(trx, searchLogId, c, centavos);
     let remaining: number | undefined;
     for (const d of c.debits) {
@@ -163,10 +125,10 @@ export class Ledger {
     return { searchLogId, centavos, remaining };
   }
 
-  async #debit(trx: Transaction<DB>, c: ChargeSpec, d: DebitLine, searchLogId: string): Promise<number> {
+  async #debit(trx: Transaction<DB>, c: Charge, d: DebitLine, searchLogId: string): Promise<number> {
     const now = this.#now();
     if (this.#engine === 'postgres') {
-      const values = { centavos: d.centavos, now, accountId: c.accountId, id: newId('led'), operationId: d.operationId, queryType: c.queryType, searchLogId };
+      const values = { centavos: d.centavos, delta: -d.centavos, now, accountId: c.accountId, id: newId('led'), operationId: d.operationId, queryType: c.queryType, searchLogId };
       const row = (await this.#debitInOneStatement(trx, values)).rows[0];
       if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
       return row.balance_after_centavos;
@@ -186,7 +148,7 @@ export class Ledger {
   }
 
   /** The record of a charged answer or job (`meta.searchLogId`), written with its charge. */
-  async #recordSearch(trx: Transaction<DB>, id: string, c: ChargeSpec, centavos: number): Promise<void> {
+  async #recordSearch(trx: Transaction<DB>, id: string, c: Charge, centavos: number): Promise<void> {
     const { requestId, method, path, statusCode } = c.origin;
     await this.#insertSearchLog(trx, {
       id, accountId: c.accountId, requestId, queryType: c.queryType, method, path, status: statusCode, charged: centavos, now: this.#now(),

@@ -202,7 +202,7 @@ export function openApiOptions(services: Services): SwaggerOptions {
       // An absent body is validated as `{}` (json-body.ts): the body is required only when `{}` is refused.
       if (s.body && Value.Check(s.body as TSchema, {})) s[OPTIONAL_BODY] = true;
       s.security = meta.auth ? [{ apiKey: [] }, { bearer: [] }] : [];
-      if (meta.charge) s['x-tramita-query-type'] = meta.charge;
+      if (meta.charge) Object.assign(s, { 'x-tramita-query-type': meta.charge, 'x-tramita-charge-way': meta.chargeWay ?? 'on-success' });
       if (meta.class) s['x-tramita-route-class'] = meta.class;
       return { schema: s, url };
     },

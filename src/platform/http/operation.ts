@@ -2,11 +2,13 @@
  * Runs a route's handler the way the contract requires (spec §1.2, §3.2, §8):
  * - prices it from the plan, once (403 OPERATION_NOT_ALLOWED / INSUFFICIENT_CREDITS before any work),
  *   and hands the price to the handler (OperationContext);
- * - on success, atomically, through the one charge recipe (billing/ledger.ts): the search log, the
- *   conditional debit and its ledger row, and, for a pending operation, the final response its status
- *   URL will replay, and, for a request with an Idempotency-Key, the answer its replays send (so a
- *   crash after the COMMIT never lets it run again); the response leaves only after the COMMIT. A handler that charged inside its own
- *   transaction (OperationContext.chargeIn) is not charged again;
+ * - charges it the way the route declares (route.ts ChargeWay). `on-success`: after the handler,
+ *   atomically, through the one charge recipe (billing/ledger.ts): the search log, the conditional
+ *   debit and its ledger row, and, for a pending operation, the final response its status URL will
+ *   replay, and, for a request with an Idempotency-Key, the answer its replays send (so a crash after
+ *   the COMMIT never lets it run again); the response leaves only after the COMMIT. `in-handler`: the
+ *   handler charges in its own transaction (OperationContext.chargeIn) and the runner reports it.
+ *   `deferred`: the job charges; the answer says it charged nothing;
  * - errors, not-found and source failures are never charged;
  * - an async-eligible operation still running near the end of the window answers 202 and continues
  *   (platform/async/window.ts); the charge happens once, when it completes.
@@ -20,14 +22,15 @@ import type { AccountStore } from '../accounts/store.ts';
 import { PendingOperation } from '../async/pending.ts';
 import type { AsyncRequestStore } from '../async/store.ts';
 import { answerWithinWindow, type BackgroundOperations } from '../async/window.ts';
-import { specOf, type Charge, type ChargeReceipt, type DebitLine, type Ledger } from '../billing/ledger.ts';
+import type { Charge, ChargeReceipt, DebitLine } from '../billing/charge.ts';
+import type { Ledger } from '../billing/ledger.ts';
 import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody, languageOf } from '../errors.ts';
 import { toApiError } from './error-handler.ts';
 import { keepIdempotentAnswer } from './idempotency.ts';
 import { parsePrefer } from './prefer.ts';
-import type { OperationContext, Outcome, RouteMeta } from './route.ts';
+import type { ChargeWay, OperationContext, Outcome, RouteMeta } from './route.ts';
 import { envelopeJson, JSON_TYPE, jsonResponse, sendStored, type StoredResponse } from './stored-response.ts';
 
 export interface OperationDeps {
@@ -48,14 +51,17 @@ class Run implements OperationContext {
   readonly pending: PendingOperation | null;
   readonly #req: FastifyRequest;
   readonly #meta: RouteMeta;
+  /** How this operation is charged, when it is (a charged route, an account's request). */
+  readonly #way: ChargeWay | null;
   readonly #price: number;
   readonly #deps: OperationDeps;
-  /** Set when the handler charged inside its own transaction (chargeIn): the runner charges nothing more. */
+  /** Set when an `in-handler` route's handler charged (chargeIn). */
   #charged: ChargeReceipt | undefined;
 
-  constructor(req: FastifyRequest, meta: RouteMeta, price: number, deps: OperationDeps) {
+  constructor(req: FastifyRequest, meta: RouteMeta, way: ChargeWay | null, price: number, deps: OperationDeps) {
     this.#req = req;
     this.#meta = meta;
+    this.#way = req.auth ? way : null;
     this.#price = price;
     this.#deps = deps;
     this.pending = meta.async && req.auth ? new PendingOperation(deps.asyncRequests, req) : null;
@@ -66,12 +72,9 @@ class Run implements OperationContext {
   }
 
   async chargeIn(trx: Transaction<DB>, opts: { debits?: readonly DebitLine[]; status?: number } = {}): Promise<void> {
+    if (this.#way !== 'in-handler') throw new Error(`${this.#req.method} ${this.#req.routeOptions.url} is not charged in its handler (chargeWay)`);
     if (this.#charged) throw new Error('an operation is charged once');
-    // A pending operation's stored response must commit with its charge, and it is rendered only after
-    // the handler returns: such a route is charged by the runner, never from inside its handler.
-    if (this.pending) throw new Error(`${this.#req.routeOptions.url} may answer 202: it cannot charge inside its handler`);
-    const c = this.#charge(opts.status ?? 200);
-    this.#charged = await this.#deps.ledger.chargeIn(trx, { ...specOf(c), debits: opts.debits ?? [{ operationId: c.operationId, centavos: c.centavos }] });
+    this.#charged = await this.#deps.ledger.chargeIn(trx, this.#charge(opts.status ?? 200, opts.debits));
     await keepIdempotentAnswer(trx, this.#req, { chargedBy: this.#charged.searchLogId });
   }
 
@@ -84,13 +87,13 @@ class Run implements OperationContext {
     }
   }
 
-  /** The runner's charge of this request: the route's query type, at the price computed once. */
-  #charge(statusCode: number): Charge {
+  /** The charge of this request: the route's query type, by default one debit of the price computed once, under the request id. */
+  #charge(statusCode: number, debits?: readonly DebitLine[]): Charge {
     const req = this.#req;
-    if (!this.#meta.charge || !req.auth) throw new Error(`${req.method} ${req.routeOptions.url} is not a charged route`);
     return {
-      accountId: req.auth.account.id, centavos: this.#price, operationId: req.id, queryType: this.#meta.charge,
-      requestId: req.id, method: req.method, path: req.url.split('?')[0], statusCode,
+      accountId: req.auth!.account.id, queryType: this.#meta.charge!,
+      origin: { requestId: req.id, method: req.method, path: req.url.split('?')[0], statusCode },
+      debits: debits ?? [{ operationId: req.id, centavos: this.#price }],
     };
   }
 
@@ -104,11 +107,11 @@ class Run implements OperationContext {
       this.#deps.accounts.noteBalance(auth!.account.id, this.#charged.remaining);
       return this.#finished(render(outcome, chargedMeta(requestId, this.#charged.searchLogId, this.#charged.centavos, this.#charged.remaining)));
     }
-    const priced = this.#meta.charge !== undefined && auth !== undefined;
-    if (!priced) return this.#finished(render(outcome, { requestId }));
-    if ('free' in outcome && outcome.free) {
-      // This answer charged nothing; a priced route still says so, with the balance as committed now.
-      const remaining = (await this.#deps.accounts.balance(auth.account.id)) ?? 0;
+    if (this.#way === null) return this.#finished(render(outcome, { requestId }));
+    if (this.#way !== 'on-success' || ('empty' in outcome && outcome.empty)) {
+      // This answer charged nothing (its job charges, its handler created nothing, it found nothing):
+      // a charged route still says so, with the balance as committed now.
+      const remaining = (await this.#deps.accounts.balance(auth!.account.id)) ?? 0;
       return this.#finished(render(outcome, { requestId, creditsCharged: 0, creditsRemaining: toBrl(remaining) }));
     }
     const { ledger, accounts } = this.#deps;
@@ -117,16 +120,16 @@ class Run implements OperationContext {
     // charge; an answer nothing replays takes the batched charge (group commit).
     const { remaining, response } = pending || this.#req.idempotencyKey
       ? await ledger.transact(async (trx) => {
-        const c = await ledger.chargeIn(trx, specOf(charge));
+        const c = await ledger.chargeIn(trx, charge);
         const r = render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining));
         if (pending) await this.pending!.complete(r, trx);
         await keepIdempotentAnswer(trx, this.#req, r);
         return { remaining: c.remaining, response: r };
       })
-      : await ledger.charge(charge).then((c) => ({ remaining: c.remaining, response: render(outcome, chargedMeta(requestId, c.searchLogId, charge.centavos, c.remaining)) }));
+      : await ledger.charge(charge).then((c) => ({ remaining: c.remaining, response: render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining)) }));
     this.#afterChargeCommitted();
     // Committed: the next price checks of this account start from it.
-    accounts.noteBalance(auth.account.id, remaining);
+    accounts.noteBalance(auth!.account.id, remaining);
     return response;
   }
 
@@ -182,6 +185,7 @@ function estimate(req: FastifyRequest, meta: RouteMeta, price: number, balance: 
 }
 
 export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: OperationDeps) {
+  const way = meta.charge ? (meta.chargeWay ?? 'on-success') : null;
   return async function operation(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const price = meta.charge && req.auth ? deps.prices.priceFor(req.auth.account.plan, meta.charge) : 0;
     const prefs = parsePrefer(req);
@@ -192,7 +196,7 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
       const balance = (await deps.accounts.balance(req.auth!.account.id)) ?? 0;
       if (balance < price) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(price), balance: toBrl(balance) });
     }
-    const run = new Run(req, meta, price, deps);
+    const run = new Run(req, meta, way, price, deps);
     if (!run.pending) return sendStored(reply, await run.execute(handler));
     return sendStored(reply, await answerWithinWindow(req, run.pending, () => run.execute(handler), prefs, deps, reply.elapsedTime));
   };

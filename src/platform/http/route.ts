@@ -2,7 +2,8 @@
  * How a capability declares an endpoint. `defineRoute` takes the path, the TypeBox schemas, what the
  * platform must do around it (auth, route class, price, async eligibility) and a handler that returns
  * an Outcome; the platform adds the envelope, the charge, the 202 window, idempotency and rate limits.
- * A route opts into the async window with `async: true` and into billing with `charge: '<query type>'`.
+ * A route opts into the async window with `async: true` and into billing with `charge: '<query type>'`,
+ * charged the way its `chargeWay` names (ChargeWay).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,17 +13,31 @@ import type { Transaction } from 'kysely';
 import { Type, type Static, type TSchema } from 'typebox';
 import { PROJECT_ROOT, type RouteClass } from '../../config.ts';
 import type { Account } from '../accounts/store.ts';
-import type { DebitLine } from '../billing/ledger.ts';
+import type { DebitLine } from '../billing/charge.ts';
 import type { DB } from '../db/schema.ts';
 import type { StoredResponse } from './stored-response.ts';
+
+/**
+ * How a charged route is charged (docs/credits.md), at the price the runner computed once:
+ * - `on-success` (the default): by the runner, once the handler succeeded, with the answer; an
+ *   answer that found nothing (Outcome `empty`) is not charged;
+ * - `in-handler`: by the handler, inside the transaction of what it creates (OperationContext.chargeIn),
+ *   so a debit that fails leaves nothing behind; an answer that created nothing charged nothing. Never
+ *   async-eligible;
+ * - `deferred`: by the job that completes the work the request recorded, once (billing/deferred.ts
+ *   chargeDeferred); the request itself is not charged.
+ */
+export type ChargeWay = 'on-success' | 'in-handler' | 'deferred';
 
 export interface RouteMeta {
   /** Rate-limit class (spec §8); null for operational endpoints that are never limited. */
   class: RouteClass | null;
   /** Whether an API key is required (true for every /v1 business operation). */
   auth: boolean;
-  /** Query type of the price table; the operation is charged once, on success. */
+  /** Query type of the price table: the operation is priced before it runs and charged once, the way `chargeWay` says. */
   charge?: string;
+  /** How the operation is charged (ChargeWay); `on-success` when not said. Only with `charge`. */
+  chargeWay?: ChargeWay;
   /** May answer 202 past the synchronous window (spec §3.2). */
   async?: boolean;
   /** Tag for OpenAPI and the /v1 catalog. */
@@ -62,12 +77,12 @@ export interface OperationContext {
   /** This operation's price for the account's plan, in centavos (0 on a free route): priced once, by the runner. */
   readonly priceCentavos: number;
   /**
-   * Charges inside the handler's own transaction, for what must not outlive an unpaid debit (a
-   * monitor's or radar's first period): the search log and one ledger row per debit (by default one
-   * of `priceCentavos` under the request id), through the one recipe (billing/ledger.ts chargeIn). The
-   * runner then charges nothing more and reports this charge in `meta`. A short balance throws 403
-   * INSUFFICIENT_CREDITS and rolls `trx` back with everything it wrote. Only on routes that are not
-   * async-eligible (a pending operation's stored response commits with its charge, in the runner).
+   * The `in-handler` way (ChargeWay): charges inside the handler's own transaction, for what must not
+   * outlive an unpaid debit (a monitor's or radar's first period): the search log and one ledger row
+   * per debit (by default one of `priceCentavos` under the request id), through the one recipe
+   * (billing/ledger.ts chargeIn). The runner reports this charge in `meta`; a handler that creates
+   * nothing does not call it, and its answer is free. A short balance throws 403 INSUFFICIENT_CREDITS
+   * and rolls `trx` back with everything it wrote. Once per operation, and only on an `in-handler` route.
    */
   chargeIn(trx: Transaction<DB>, opts?: { debits?: readonly DebitLine[]; status?: number }): Promise<void>;
 }
@@ -78,10 +93,10 @@ export interface OperationContext {
  */
 export type Outcome =
   /**
-   * `free`: this answer charges nothing (docs/credits.md): the thing asked for already existed or is
-   * already running (returned again), or the work it starts charges when it completes (a refresh).
+   * `empty`: the answer found nothing (an empty page, no summary yet), which, like a not-found, is
+   * not charged (docs/credits.md). It matters only on an `on-success` route: no other is charged by the runner.
    */
-  | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string>; free?: boolean }
+  | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string>; empty?: boolean }
   | { status?: number; file: { contentType: string; body: Buffer; filename?: string } }
   | { response: StoredResponse };
 
@@ -147,6 +162,10 @@ const THIS_FILE = fileURLToPath(import.meta.url);
 /** The Fastify route options for a definition; the platform's onRoute hook wraps the handler. */
 export function defineRoute<S extends RouteSchemas>(app: FastifyInstance, def: RouteDefinition<S>): void {
   const { params, querystring, body, data } = def.schema;
+  const { charge, chargeWay, async } = def.meta;
+  if (chargeWay && !charge) throw new Error(`${def.method} ${def.url}: chargeWay '${chargeWay}' without a query type to charge`);
+  // A pending operation's stored response commits with its charge, rendered after the handler returned.
+  if (chargeWay === 'in-handler' && async) throw new Error(`${def.method} ${def.url}: an in-handler charge cannot answer 202 (async)`);
   app.route({
     method: def.method,
     url: def.url,
