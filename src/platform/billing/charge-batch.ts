@@ -18,6 +18,9 @@ import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Batchable, Settled, Work } from '../db/group-commit.ts';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { AsyncBatchable } from '../db/tick-batches.ts';
 
 /** What the operation runner charges for one answered request. */
 export interface Charge {
@@ -40,8 +43,8 @@ export interface Charged {
 
 type Value = string | number | null;
 
-const SEARCH_LOG_COLUMNS = ['id', 'account_id', 'request_id', 'query_type', 'method', 'path', 'status_code', 'charged_centavos', 'created_at'];
-const LEDGER_COLUMNS = ['id', 'account_id', 'kind', 'delta_centavos', 'balance_after_centavos', 'operation_id', 'query_type', 'search_log_id', 'note', 'created_at'];
+export const SEARCH_LOG_COLUMNS = ['id', 'account_id', 'request_id', 'query_type', 'method', 'path', 'status_code', 'charged_centavos', 'created_at'];
+export const LEDGER_COLUMNS = ['id', 'account_id', 'kind', 'delta_centavos', 'balance_after_centavos', 'operation_id', 'query_type', 'search_log_id', 'note', 'created_at'];
 /** Rows per INSERT at most; a batch is split into powers of two, so few statements are ever prepared. */
 const MAX_ROWS_PER_INSERT = 64;
 
@@ -99,6 +102,75 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
       insert('ledger', LEDGER_COLUMNS, rows);
       const update = connection.prepare('update "accounts" set "balance_centavos" = ?, "updated_at" = ? where "id" = ?');
       for (const [accountId, b] of balances) if (b.read !== undefined && b.left !== b.read) update.execute([b.left, now, accountId]);
+      return settled;
+    },
+  };
+}
+
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+
+/**
+ * PostgreSQL: every charge of a batch in ONE statement, so one round trip and one implicit transaction
+ * (its COMMIT) for all of them. $1..$10 hold one array element per charge, $11 the time:
+ * - `c`: the charges, numbered in queue order; `t`: each account's total;
+ * - `locked`: the accounts locked in id order, so two batches sharing accounts wait for each other
+ *   instead of deadlocking;
+ * - `u`: one conditional UPDATE per account, `balance >= its total` (the CHECK stands behind it); under
+ *   READ COMMITTED a row another transaction changed meanwhile is re-read and the condition re-checked;
+ * - `ok`: the charges of the accounts updated, each with its balance after (the new balance plus the
+ *   charges queued after it); the search logs and the debit rows (price > 0) are inserted from it.
+ * An account whose balance does not cover its total is not touched: its charges are left undecided
+ * and run one at a time (tick-batches.ts), which refuses exactly those the balance cannot cover.
+ */
+const PG_BATCH_SQL = `with c as materialized (
+  select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
+    with ordinality as c(account_id, centavos, operation_id, query_type, request_id, method, path, status_code, search_log_id, ledger_id, i)
+),
+t as (select account_id, sum(centavos)::bigint as total from c group by account_id),
+locked as materialized (select a.id from accounts a join t on t.account_id = a.id order by a.id for update of a),
+u as (
+  update accounts a set balance_centavos = a.balance_centavos - t.total, updated_at = $11
+  from t join locked on locked.id = t.account_id
+  where a.id = t.account_id and a.balance_centavos >= t.total
+  returning a.id, a.balance_centavos
+),
+ok as (
+  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding), 0))::bigint as after
+  from c join u on u.id = c.account_id
+),
+logs as (
+  insert into search_logs (${quoted(SEARCH_LOG_COLUMNS)})
+  select search_log_id, account_id, request_id, query_type, method, path, status_code, centavos, $11 from ok
+),
+rows as (
+  insert into ledger (${quoted(LEDGER_COLUMNS)})
+  select ledger_id, account_id, 'debit', -centavos, after, operation_id, query_type, search_log_id, null, $11 from ok where centavos > 0
+)
+select i::int as i, after from ok`;
+
+/**
+ * The request path's charges of one tick on PostgreSQL (db/tick-batches.ts), written by PG_BATCH_SQL:
+ * the same rows and rules as Ledger.chargeIn, which is what runs for a charge the batch leaves
+ * undecided, or for all of them if the statement fails (a second charge of one operation hits
+ * UNIQUE(account_id, operation_id) and fails alone there).
+ */
+export function postgresChargeBatch(db: Kysely<DB>, clock: Clock, one: (charge: Charge) => Work<Charged>): AsyncBatchable<Charge, Charged> {
+  return {
+    one,
+    async all(charges) {
+      const now = iso(clock.now());
+      const logIds = charges.map(() => newId('sl'));
+      const { rows } = await db.executeQuery<{ i: number; after: number }>(CompiledQuery.raw(PG_BATCH_SQL, [
+        charges.map((c) => c.accountId), charges.map((c) => c.centavos), charges.map((c) => c.operationId),
+        charges.map((c) => c.queryType), charges.map((c) => c.requestId), charges.map((c) => c.method),
+        charges.map((c) => c.path), charges.map((c) => c.statusCode), logIds, charges.map(() => newId('led')), now,
+      ]));
+      const settled: Array<Settled<Charged> | undefined> = charges.map(() => undefined);
+      for (const { i, after } of rows) {
+        const c = charges[i - 1];
+        if (c.centavos > 0) countDebit(c.queryType, c.centavos);
+        settled[i - 1] = { ok: true, value: { searchLogId: logIds[i - 1], remaining: after } };
+      }
       return settled;
     },
   };

@@ -5,7 +5,8 @@
  *   pays for; UNIQUE(account_id, operation_id) makes a second charge of one operation impossible;
  * - money is integer centavos.
  * The request path's charges run through `charge` (or `transact` with `chargeIn`, when more must commit
- * with them): on SQLite they share a commit (db/group-commit.ts), written in bulk (charge-batch.ts).
+ * with them): on SQLite they share a commit (db/group-commit.ts), written in bulk (charge-batch.ts); on
+ * PostgreSQL the charges of one tick are written by one statement (db/tick-batches.ts, charge-batch.ts).
  */
 import { countDebit } from '../observability/telemetry.ts';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -16,8 +17,9 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
-import { sqliteChargeBatch, type Charge, type Charged } from './charge-batch.ts';
+import { postgresChargeBatch, sqliteChargeBatch, type Charge, type Charged } from './charge-batch.ts';
 import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work } from '../db/group-commit.ts';
+import { TickBatches } from '../db/tick-batches.ts';
 
 export type { Charge, Charged } from './charge-batch.ts';
 
@@ -72,6 +74,8 @@ export class Ledger {
   readonly #transactor: Transactor;
   /** SQLite: the charges of one group commit, written at once. */
   readonly #chargeBatch: Batchable<Charge, Charged> | undefined;
+  /** PostgreSQL: the charges of one tick, written at once by one statement. */
+  readonly #pgCharges: TickBatches<Charge, Charged> | undefined;
   readonly #engine;
   readonly #takeBalance;
   readonly #insertRow;
@@ -86,9 +90,9 @@ export class Ledger {
     this.#engine = engineOf(db);
     this.#transactor = transactorFor(db);
     const connection = sqliteConnectionOf(db);
-    this.#chargeBatch = connection && this.#transactor instanceof GroupCommit
-      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, specOf(c)).then(({ searchLogId, remaining }) => ({ searchLogId, remaining })))
-      : undefined;
+    const one = (c: Charge): Work<Charged> => (trx) => this.chargeIn(trx, specOf(c)).then(({ searchLogId, remaining }) => ({ searchLogId, remaining }));
+    this.#chargeBatch = connection && this.#transactor instanceof GroupCommit ? sqliteChargeBatch(connection, clock, one) : undefined;
+    this.#pgCharges = this.#engine === 'postgres' ? new TickBatches(db, postgresChargeBatch(db, clock, one)) : undefined;
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
       .where('id', '=', p.accountId)
@@ -138,6 +142,7 @@ export class Ledger {
    */
   charge(c: Charge): Promise<Charged> {
     if (this.#chargeBatch) return (this.#transactor as GroupCommit).runBatched(this.#chargeBatch, c);
+    if (this.#pgCharges) return this.#pgCharges.run(c);
     return this.transact((trx) => this.chargeIn(trx, specOf(c)));
   }
 
