@@ -6,7 +6,8 @@
  * database: a bench that measures errors, or charges wrongly, fails loudly instead of printing a number.
  *
  * Environment: BENCH_DURATION_S (default 10), BENCH_WARMUP_S (default 2), DATABASE_URL (run the Tramita
- * cases on PostgreSQL, in a fresh database created from it), BENCH_CPU_PROF=1 (servers write
+ * cases on PostgreSQL, in a fresh database created from it, against the PostgreSQL floor, floor-pg.ts, and
+ * with a 1,000-accounts variant of the charged route and the hot cover), BENCH_CPU_PROF=1 (servers write
  * V8 CPU profiles into a temp dir, printed at the end; summarise one with bench/profile-summary.ts),
  * BENCH_BREAKDOWN=1 (three more rows that split the charged path's cost: bare Fastify, a Tramita
  * route without auth/limit/charge, one with auth + rate limit only), BENCH_MATCH_COMMUNICATIONS
@@ -131,7 +132,7 @@ function maskedDatabaseUrl(): string | undefined {
 function exactCommand(): string {
   const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_HTTP_ONLY', 'BENCH_CASES', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
     .filter((k) => process.env[k])
-    .map((k) => `${k}=${process.env[k]}`);
+    .map((k) => `${k}=${/\s/.test(process.env[k]!) ? `'${process.env[k]}'` : process.env[k]}`);
   const db = maskedDatabaseUrl();
   if (db) env.push(`DATABASE_URL=${db}`);
   const cmd = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : `node ${path.relative(process.cwd(), fileURLToPath(import.meta.url))}`;
