@@ -1,4 +1,5 @@
 /**
+ * (PostgreSQL: `postgresChargeBatch`, at the end, writes the charges of one tick in one statement.)
  * The request path's charges of one group commit, written all at once on SQLite (db/group-commit.ts
  * `Batchable`): each account's balance read once inside the batch's transaction, every charge decided
  * in order against it (a charge the balance no longer covers is refused, 403 INSUFFICIENT_CREDITS,
