@@ -7,6 +7,15 @@ declare module 'autocannon' {
     pipelining?: number;
     timeout?: number;
     headers?: Record<string, string>;
+    /** Per-request rewriting (the many-accounts cases pick a key per request). */
+    requests?: Array<{ setupRequest?: (req: RequestData) => RequestData }>;
+  }
+
+  export interface RequestData {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
 
   export interface Histogram {

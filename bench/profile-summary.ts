@@ -1,8 +1,9 @@
 /**
  * Summarises a V8 CPU profile (`BENCH_CPU_PROF=1 npm run bench` writes one per server process):
  * self time by function and by package or source file, and inclusive (self + callees) time by
- * function, top N each. Usage:
- *   node bench/profile-summary.ts FILE.cpuprofile [N]
+ * function, top N each. LAST_S keeps only the samples of the profile's last LAST_S seconds (the measured
+ * run, without the server's start-up). Usage:
+ *   node bench/profile-summary.ts FILE.cpuprofile [N] [LAST_S]
  */
 import fs from 'node:fs';
 
@@ -46,8 +47,17 @@ function top(totals: Map<string, number>, all: number, n: number): string[] {
     .map(([k, us]) => `${((100 * us) / all).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 }
 
-function main(file: string, n: number): void {
-  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+/** Only the samples taken in the last `seconds` of the profile. */
+function lastSeconds(profile: Profile, seconds: number): Profile {
+  const total = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  let at = 0;
+  const keep = profile.timeDeltas.map((d) => (at += d) >= total - seconds * 1e6);
+  return { ...profile, samples: profile.samples.filter((_, i) => keep[i]), timeDeltas: profile.timeDeltas.filter((_, i) => keep[i]) };
+}
+
+function main(file: string, n: number, last: number | undefined): void {
+  const whole = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+  const profile = last ? lastSeconds(whole, last) : whole;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
@@ -70,4 +80,4 @@ function main(file: string, n: number): void {
   for (const line of top(inclusiveTimes(profile, nodes, label), all, n)) console.log(`  ${line}`);
 }
 
-main(process.argv[2] ?? '', Number(process.argv[3] ?? 25));
+main(process.argv[2] ?? '', Number(process.argv[3] ?? 25), process.argv[4] ? Number(process.argv[4]) : undefined);

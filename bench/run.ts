@@ -6,20 +6,22 @@
  * database: a bench that measures errors, or charges wrongly, fails loudly instead of printing a number.
  *
  * Environment: BENCH_DURATION_S (default 10), BENCH_WARMUP_S (default 2), DATABASE_URL (run the Tramita
- * cases on PostgreSQL, in a fresh database created from it), BENCH_CPU_PROF=1 (servers write
+ * cases on PostgreSQL, in a fresh database created from it, against the PostgreSQL floor, floor-pg.ts, and
+ * with a 1,000-accounts variant of the charged route and the hot cover), BENCH_CPU_PROF=1 (servers write
  * V8 CPU profiles into a temp dir, printed at the end; summarise one with bench/profile-summary.ts),
  * BENCH_BREAKDOWN=1 (three more rows that split the charged path's cost: bare Fastify, a Tramita
  * route without auth/limit/charge, one with auth + rate limit only), BENCH_MATCH_COMMUNICATIONS
  * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage,
  * BENCH_SCALE_CASES / BENCH_SCALE_MONITORS / BENCH_SCALE_REQUESTS / BENCH_SCALE_SVG for the scale curves (bench/scale.ts)
- * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases). Writes nothing but stdout/stderr and temp dirs.
+ * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases), BENCH_CASES=TEXT (only the HTTP cases whose
+ * name contains TEXT, and the baseline; for iterating on one path). Writes nothing but stdout/stderr and temp dirs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Options, type Result } from 'autocannon';
 import { BENCH_ROUTES, type ChildMessage, type DriverMessage, type ReadyMessage } from './servers/ipc.ts';
 import { coldBatch, COLD_BATCH_TARGET_PER_1000 } from './cold-batch.ts';
 import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts';
@@ -40,6 +42,10 @@ import { describeMonitorScale, describeScale, monitorScale, scaleBench, writeSca
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = 50;
 const TARGETS = { chargedRatio: 0.4, chargedP99Ms: 15, coverRatio: 0.5, coverP99Ms: 10 };
+/** PostgreSQL (issue 34): the charged path and the hot cover over many accounts, as a share of the PG floor's throughput. */
+const PG_FLOOR_TARGET = 0.6;
+/** The accounts of the many-accounts cases: each request picks one of their keys at random. */
+const MANY_ACCOUNTS = 1000;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 const IPC_TIMEOUT_MS = 30_000;
@@ -67,6 +73,10 @@ interface CaseSpec {
   script: string;
   /** Extra environment for the server's process. */
   env?: Record<string, string>;
+  /** Runs only on this engine (the floors are per engine; the many-accounts cases are PostgreSQL's). */
+  only?: 'sqlite' | 'postgres';
+  /** 'many': the server funds MANY_ACCOUNTS accounts and every request carries one of their keys at random. */
+  accounts?: 'one' | 'many';
   path: (ready: ReadyMessage) => string;
   headers: (ready: ReadyMessage) => Record<string, string>;
 }
@@ -120,9 +130,9 @@ function maskedDatabaseUrl(): string | undefined {
 }
 
 function exactCommand(): string {
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_HTTP_ONLY', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_HTTP_ONLY', 'BENCH_CASES', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
     .filter((k) => process.env[k])
-    .map((k) => `${k}=${process.env[k]}`);
+    .map((k) => `${k}=${/\s/.test(process.env[k]!) ? `'${process.env[k]}'` : process.env[k]}`);
   const db = maskedDatabaseUrl();
   if (db) env.push(`DATABASE_URL=${db}`);
   const cmd = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : `node ${path.relative(process.cwd(), fileURLToPath(import.meta.url))}`;
@@ -212,12 +222,18 @@ function killChildren(): void {
 
 // ---------------------------------------------------------------- load
 
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Result> {
+/** Each request of a many-accounts case carries one of the server's keys, picked at random. */
+function randomKeyRequests(keys: string[] | undefined): Options['requests'] {
+  if (!keys) return undefined;
+  return [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-api-key': keys[Math.floor(Math.random() * keys.length)] } }) }];
+}
+
+async function load(url: string, headers: Record<string, string>, seconds: number, keys?: string[]): Promise<Result> {
   const guardMs = (seconds + 30) * 1000;
   let timer: NodeJS.Timeout | undefined;
   const guard = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`autocannon did not finish within ${guardMs / 1000} s`)), guardMs); });
   try {
-    return await Promise.race([autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers }), guard]);
+    return await Promise.race([autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers, requests: randomKeyRequests(keys) }), guard]);
   } finally {
     clearTimeout(timer);
   }
@@ -229,10 +245,11 @@ async function measure(spec: CaseSpec, settings: Settings): Promise<Measured> {
     const { ready } = server;
     const url = `http://127.0.0.1:${ready.port}${spec.path(ready)}`;
     const headers = spec.headers(ready);
+    const keys = spec.accounts === 'many' ? ready.details.keys as string[] : undefined;
     process.stdout.write(`  ${spec.name}: warm-up ${settings.warmupS} s, measuring ${settings.durationS} s ... `);
-    const warmup = await load(url, headers, settings.warmupS);
+    const warmup = await load(url, headers, settings.warmupS, keys);
     const cpuBefore = await serverCpuUs(server);
-    const run = await load(url, headers, settings.durationS);
+    const run = await load(url, headers, settings.durationS, keys);
     const serverCpuUsPerRequest = (await serverCpuUs(server) - cpuBefore) / Math.max(1, run.requests.total);
     console.log(`${Math.round(run.requests.mean)} req/s`);
     // Requests cut off by autocannon's stop may still be finishing on the server: let them land first.
@@ -273,7 +290,8 @@ interface Charges { label: string; price: number; debitRows: number; searchLogs:
  */
 function billingCheck(m: Measured, c: Charges): Check[] {
   const s = m.stats!;
-  const initial = Number(m.ready.details.initialCentavos);
+  // Summed over the case's accounts (one, or MANY_ACCOUNTS), each funded with initialCentavos.
+  const initial = Number(m.ready.details.initialCentavos) * Number(m.ready.details.accounts ?? 1);
   const ok2xx = m.warmup['2xx'] + m.run['2xx'];
   const inFlight = inFlightAtStop(m.warmup) + inFlightAtStop(m.run);
   const unread = c.debitRows - ok2xx;
@@ -297,8 +315,9 @@ function billingCheck(m: Measured, c: Charges): Check[] {
   ];
 }
 
-const chargedCharges = (m: Measured): Charges => ({ label: 'charged', price: Number(m.ready.details.priceCentavos), debitRows: m.stats!.debitRows, searchLogs: m.stats!.searchLogs });
-const coverCharges = (m: Measured): Charges => ({ label: 'cover', price: Number(m.ready.details.coverPriceCentavos), debitRows: m.stats!.coverDebitRows, searchLogs: m.stats!.coverSearchLogs });
+const labelOf = (m: Measured) => `${m.spec.role}${m.spec.accounts === 'many' ? ` (${MANY_ACCOUNTS} accounts)` : ''}`;
+const chargedCharges = (m: Measured): Charges => ({ label: labelOf(m), price: Number(m.ready.details.priceCentavos), debitRows: m.stats!.debitRows, searchLogs: m.stats!.searchLogs });
+const coverCharges = (m: Measured): Charges => ({ label: labelOf(m), price: Number(m.ready.details.coverPriceCentavos), debitRows: m.stats!.coverDebitRows, searchLogs: m.stats!.coverSearchLogs });
 
 // ---------------------------------------------------------------- output
 
@@ -345,6 +364,25 @@ function printFloor(baseline: Measured, floor: Measured, cases: Measured[]): voi
   console.log(`  Tramita's throughput as a share of the floor's: ${shares}.`);
 }
 
+/**
+ * PostgreSQL: Tramita's charged path and hot cover as shares of the PG floor's throughput, each
+ * against the floor over as many accounts (the many-accounts case carries the target).
+ */
+function printPgFloor(results: Measured[]): void {
+  console.log(`PostgreSQL floor (bench/servers/floor-pg.ts: bare node:http + pg, a tick's charges in one statement, on a few connections), target >= ${PG_FLOOR_TARGET} over ${MANY_ACCOUNTS} accounts:`);
+  for (const accounts of ['many', 'one'] as const) {
+    const floor = results.find((m) => m.spec.role === 'floor' && (m.spec.accounts ?? 'one') === accounts);
+    if (!floor) continue;
+    const label = accounts === 'many' ? `${MANY_ACCOUNTS} accounts` : 'one hot account';
+    console.log(`  ${label}: floor ${Math.round(floor.run.requests.mean)} req/s, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req`);
+    for (const m of results.filter((r) => (r.spec.role === 'charged' || r.spec.role === 'cover') && (r.spec.accounts ?? 'one') === accounts)) {
+      const ratio = m.run.requests.mean / floor.run.requests.mean;
+      const verdict = accounts === 'many' ? ` (target >= ${PG_FLOOR_TARGET}: ${ratio >= PG_FLOOR_TARGET ? 'MET' : 'NOT MET'})` : ' (reported)';
+      console.log(`    ${m.spec.role}: ${ratio.toFixed(3)} of the floor${verdict}, ${m.serverCpuUsPerRequest.toFixed(0)} µs/req, p99 ${m.run.latency.p99.toFixed(1)} ms`);
+    }
+  }
+}
+
 function printChecks(checks: Check[]): boolean {
   console.log('Correctness:');
   for (const c of checks) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
@@ -355,23 +393,31 @@ function printChecks(checks: Check[]): boolean {
 
 const withKey = (r: ReadyMessage) => ({ 'x-api-key': String(r.details.key) });
 const noHeaders = () => ({});
+const firstKey = (r: ReadyMessage) => ({ 'x-api-key': (r.details.keys as string[])[0] });
 
 /** In running order; the breakdown rows sit between the cases they explain. */
 const CASES: CaseSpec[] = [
   { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
-  { name: 'floor: node:http + raw SQLite batch of charges, no framework', role: 'floor', breakdown: false, script: 'floor.ts', path: () => '/v1/bench/charged', headers: withKey },
-  { name: '(breakdown) floor, each charge as its own statements in a savepoint', role: 'other', breakdown: true, script: 'floor.ts', env: { FLOOR_SQL: 'per-charge' }, path: () => '/v1/bench/charged', headers: withKey },
+  { name: 'floor: node:http + raw SQLite batch of charges, no framework', role: 'floor', breakdown: false, only: 'sqlite', script: 'floor.ts', path: () => '/v1/bench/charged', headers: withKey },
+  { name: '(breakdown) floor, each charge as its own statements in a savepoint', role: 'other', breakdown: true, only: 'sqlite', script: 'floor.ts', env: { FLOOR_SQL: 'per-charge' }, path: () => '/v1/bench/charged', headers: withKey },
+  { name: `floor PG: node:http + pg, a tick's charges in one statement, ${MANY_ACCOUNTS} accounts`, role: 'floor', breakdown: false, only: 'postgres', accounts: 'many', script: 'floor-pg.ts', env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS) }, path: () => '/v1/bench/charged', headers: noHeaders },
+  { name: 'floor PG: the same, one hot account', role: 'floor', breakdown: false, only: 'postgres', script: 'floor-pg.ts', env: { FLOOR_ACCOUNTS: '1' }, path: () => '/v1/bench/charged', headers: firstKey },
+  { name: `(breakdown) floor PG, one transaction per charge, ${MANY_ACCOUNTS} accounts`, role: 'other', breakdown: true, only: 'postgres', accounts: 'many', script: 'floor-pg.ts', env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS), FLOOR_PG_SQL: 'per-charge' }, path: () => '/v1/bench/charged', headers: noHeaders },
   { name: '(breakdown) bare Fastify hello-world', role: 'other', breakdown: true, script: 'fastify.ts', path: () => '/', headers: noHeaders },
   { name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.open, headers: noHeaders },
   { name: 'GET /v1/conta/saldo', role: 'other', breakdown: false, script: 'tramita.ts', path: () => '/v1/conta/saldo', headers: withKey },
   { name: `(breakdown) GET ${BENCH_ROUTES.auth} (auth + limit)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.auth, headers: withKey },
   { name: `GET ${BENCH_ROUTES.charged} (charged)`, role: 'charged', breakdown: false, script: 'tramita.ts', path: () => BENCH_ROUTES.charged, headers: withKey },
+  { name: `GET ${BENCH_ROUTES.charged} (charged, ${MANY_ACCOUNTS} accounts)`, role: 'charged', breakdown: false, only: 'postgres', accounts: 'many', script: 'tramita.ts', env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) }, path: () => BENCH_ROUTES.charged, headers: noHeaders },
   { name: 'GET /v1/processos/cnj/{cnj} (hot, charged, from the store)', role: 'cover', breakdown: false, script: 'tramita.ts', path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`, headers: withKey },
+  { name: `GET /v1/processos/cnj/{cnj} (hot cover, ${MANY_ACCOUNTS} accounts)`, role: 'cover', breakdown: false, only: 'postgres', accounts: 'many', script: 'tramita.ts', env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) }, path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`, headers: noHeaders },
 ];
 
 function selectCases(settings: Settings): CaseSpec[] {
-  // The floor is SQLite's (bench/servers/floor.ts); the Tramita cases follow DATABASE_URL.
-  return CASES.filter((c) => (settings.breakdown || !c.breakdown) && !(c.script === 'floor.ts' && process.env.DATABASE_URL));
+  // Each engine has its floor (floor.ts, floor-pg.ts); the Tramita cases follow DATABASE_URL.
+  const engine = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
+  const only = process.env.BENCH_CASES;
+  return CASES.filter((c) => (!only || c.role === 'baseline' || c.name.includes(only)) && (settings.breakdown || !c.breakdown) && (c.only === undefined || c.only === engine));
 }
 
 function startWatchdog(settings: Settings, cases: number): void {
@@ -393,21 +439,26 @@ async function main(): Promise<number> {
   const results: Measured[] = [];
   for (const spec of cases) results.push(await measure(spec, settings));
   const baseline = results.find((m) => m.spec.role === 'baseline')!;
-  const charged = results.find((m) => m.spec.role === 'charged')!;
+  // Absent only when BENCH_CASES left it out.
+  const charged = results.find((m) => m.spec.role === 'charged');
+  const charges = results.filter((m) => m.spec.role === 'charged' || m.spec.role === 'cover');
 
   printTable(results, baseline);
   console.log(`Load average at the end: ${loadAverage()}. Server CPU µs/req: the server process's CPU time (all threads) over the measured run, divided by its responses.`);
-  console.log(`Rate limits: TRAMITA_RATE_LIMITS=${charged.ready.details.rateLimits} — the limiter runs on every request but never refuses one.`);
-  console.log(`Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`);
+  if (charged) {
+    console.log(`Rate limits: TRAMITA_RATE_LIMITS=${charged.ready.details.rateLimits} — the limiter runs on every request but never refuses one.`);
+    console.log(`Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; each account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`);
+  }
   console.log('');
   const cover = results.find((m) => m.spec.role === 'cover');
-  const correct = printChecks([...results.map(responseCheck), ...billingCheck(charged, chargedCharges(charged)), ...(cover ? billingCheck(cover, coverCharges(cover)) : [])]);
+  const correct = printChecks([...results.map(responseCheck), ...charges.flatMap((m) => billingCheck(m, m.spec.role === 'charged' ? chargedCharges(m) : coverCharges(m)))]);
   console.log('');
   if (correct) {
-    printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
+    if (charged) printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
     if (cover) printTargets(baseline, cover, 'the hot case cover', { ratio: TARGETS.coverRatio, p99Ms: TARGETS.coverP99Ms });
     const floor = results.find((m) => m.spec.role === 'floor');
-    if (floor) printFloor(baseline, floor, [charged, ...(cover ? [cover] : [])]);
+    if (floor?.engine === 'sqlite') printFloor(baseline, floor, [charged, cover].filter((m) => m !== undefined));
+    if (floor?.engine === 'postgres') printPgFloor(results);
     if (settings.httpOnly) return 0;
     const batch = await coldBatch();
     console.log(`Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`);

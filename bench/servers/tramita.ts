@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { balanceOf, credit } from '../../src/platform/billing/ledger.ts';
+import { credit } from '../../src/platform/billing/ledger.ts';
 import { PriceTable } from '../../src/platform/billing/prices.ts';
 import { migrate } from '../../src/platform/db/database.ts';
 import { defineRoute, type RouteMeta } from '../../src/platform/http/route.ts';
@@ -47,11 +47,21 @@ function benchConfig(fresh: Pick<Config, 'dataDir' | 'databaseUrl'>): Config {
   return loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_RATE_LIMITS: RATE_LIMITS, TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '2000' }, fresh);
 }
 
+/** The account(s) the driver's requests charge, all named BENCH_ACCOUNT_NAME (the stats add them up). */
+const BENCH_ACCOUNT_NAME = 'Bench';
+
 async function fundedKey(services: Services): Promise<{ accountId: string; key: string }> {
-  const account = await services.accounts.create({ name: 'Bench', plan: 'padrao' });
+  const account = await services.accounts.create({ name: BENCH_ACCOUNT_NAME, plan: 'padrao' });
   await credit(services.db, services.clock, account.id, INITIAL_CENTAVOS, 'bench top-up');
   const { key } = await services.accounts.issueKey(account.id);
   return { accountId: account.id, key };
+}
+
+/** BENCH_ACCOUNTS=n (the many-accounts cases): n funded accounts, a few created at a time. */
+async function fundedKeys(services: Services, n: number): Promise<Array<{ accountId: string; key: string }>> {
+  const made: Array<{ accountId: string; key: string }> = [];
+  while (made.length < n) made.push(...await Promise.all(Array.from({ length: Math.min(8, n - made.length) }, () => fundedKey(services))));
+  return made;
 }
 
 async function count(services: Services, query: ReturnType<typeof sql<{ n: number | string }>>): Promise<number> {
@@ -67,22 +77,17 @@ async function warmCase(m: CaseParts, sources: OpenedSources): Promise<string> {
   return c.numero;
 }
 
-/** What the driver checks after a charged run: ledger rows, search logs and the balance. */
-async function billingStats(services: Services, accountId: string): Promise<Record<string, number>> {
+/** What the driver checks after a charged run: ledger rows, search logs and the balance, over every bench account. */
+async function billingStats(services: Services): Promise<Record<string, number>> {
+  const bench = sql`(select id from accounts where name = ${BENCH_ACCOUNT_NAME})`;
   return {
-    debitRows: await count(services, sql`select count(*) as n from ledger where account_id = ${accountId} and kind = 'debit' and query_type = ${QUERY_TYPE}`),
-    debitedCentavos: await count(services, sql`select coalesce(-sum(delta_centavos), 0) as n from ledger where account_id = ${accountId} and kind = 'debit'`),
-    searchLogs: await count(services, sql`select count(*) as n from search_logs where account_id = ${accountId} and query_type = ${QUERY_TYPE}`),
-    balanceCentavos: (await balanceOf(services.db, accountId)) ?? Number.NaN,
-    ...await coverBillingStats(services, accountId),
-  };
-}
-
-/** The same for the hot-cover case, whose requests are charged as processo.capa. */
-async function coverBillingStats(services: Services, accountId: string): Promise<Record<string, number>> {
-  return {
-    coverDebitRows: await count(services, sql`select count(*) as n from ledger where account_id = ${accountId} and kind = 'debit' and query_type = ${COVER_QUERY_TYPE}`),
-    coverSearchLogs: await count(services, sql`select count(*) as n from search_logs where account_id = ${accountId} and query_type = ${COVER_QUERY_TYPE}`),
+    debitRows: await count(services, sql`select count(*) as n from ledger where account_id in ${bench} and kind = 'debit' and query_type = ${QUERY_TYPE}`),
+    debitedCentavos: await count(services, sql`select coalesce(-sum(delta_centavos), 0) as n from ledger where account_id in ${bench} and kind = 'debit'`),
+    searchLogs: await count(services, sql`select count(*) as n from search_logs where account_id in ${bench} and query_type = ${QUERY_TYPE}`),
+    balanceCentavos: await count(services, sql`select coalesce(sum(balance_centavos), 0) as n from accounts where name = ${BENCH_ACCOUNT_NAME}`),
+    // The hot-cover case's requests are charged as processo.capa.
+    coverDebitRows: await count(services, sql`select count(*) as n from ledger where account_id in ${bench} and kind = 'debit' and query_type = ${COVER_QUERY_TYPE}`),
+    coverSearchLogs: await count(services, sql`select count(*) as n from search_logs where account_id in ${bench} and query_type = ${COVER_QUERY_TYPE}`),
   };
 }
 
@@ -104,8 +109,9 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
   const app = await buildApp(services, capabilities, { extraRoutes: mountBenchRoutes });
   started.close = async () => { await app.close(); };
   const hotCnj = await warmCase(capabilities.cases, sources);
-  const { accountId, key } = await fundedKey(services);
-  started.stats = () => billingStats(services, accountId);
+  const funded = await fundedKeys(services, Number(process.env.BENCH_ACCOUNTS ?? 1));
+  const { accountId, key } = funded[0];
+  started.stats = () => billingStats(services);
 
   await app.listen({ host: '127.0.0.1', port: 0 });
   send({
@@ -113,7 +119,7 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
     port: (app.server.address() as AddressInfo).port,
     engine: fresh.database.engine,
     details: {
-      key, accountId, hotCnj, priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel,
+      key, accountId, hotCnj, accounts: funded.length, keys: funded.map((f) => f.key), priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel,
       coverPriceCentavos: prices.priceFor('padrao', COVER_QUERY_TYPE),
     },
   });

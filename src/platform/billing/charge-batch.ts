@@ -10,6 +10,8 @@
  * balances are read inside it: had another process committed since the read, the first write fails
  * with SQLITE_BUSY_SNAPSHOT and the whole batch is refused uncharged, never written from a stale read.
  * The CHECK (balance_centavos >= 0) still stands behind the arithmetic.
+ *
+ * On PostgreSQL, `postgresChargeBatch` (below) writes the charges of one tick in one statement.
  */
 import { countDebit } from '../observability/telemetry.ts';
 import type { Clock } from '../clock.ts';
@@ -20,6 +22,9 @@ import { newId } from '../ids.ts';
 import type { Batchable, Settled, Work } from '../db/group-commit.ts';
 import { chargeTotal, type Charge, type ChargeReceipt } from './charge.ts';
 import { debitRow, LEDGER_COLUMNS, SEARCH_LOG_COLUMNS, searchLogRow } from './ledger-rows.ts';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { AsyncBatchable } from '../db/tick-batches.ts';
 
 type Value = string | number | null;
 
@@ -85,6 +90,78 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
       insert('ledger', LEDGER_COLUMNS, rows);
       const update = connection.prepare('update "accounts" set "balance_centavos" = ?, "updated_at" = ? where "id" = ?');
       for (const [accountId, b] of balances) if (b.read !== undefined && b.left !== b.read) update.execute([b.left, now, accountId]);
+      return settled;
+    },
+  };
+}
+
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+
+/**
+ * PostgreSQL: every charge of a batch in ONE statement, so one round trip and one implicit transaction
+ * (its COMMIT) for all of them. $1..$10 hold one array element per charge, $11 the time:
+ * - `c`: the charges, numbered in queue order; `t`: each account's total;
+ * - `locked`: the accounts locked in id order, so two batches sharing accounts wait for each other
+ *   instead of deadlocking;
+ * - `u`: one conditional UPDATE per account, `balance >= its total` (the CHECK stands behind it); under
+ *   READ COMMITTED a row another transaction changed meanwhile is re-read and the condition re-checked;
+ * - `ok`: the charges of the accounts updated, each with its balance after (the new balance plus the
+ *   charges queued after it); the search logs and the debit rows (price > 0) are inserted from it.
+ * An account whose balance does not cover its total is not touched: its charges are left undecided
+ * and run one at a time (tick-batches.ts), which refuses exactly those the balance cannot cover.
+ */
+const PG_BATCH_SQL = `with c as materialized (
+  select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
+    with ordinality as c(account_id, centavos, operation_id, query_type, request_id, method, path, status_code, search_log_id, ledger_id, i)
+),
+t as (select account_id, sum(centavos)::bigint as total from c group by account_id),
+locked as materialized (select a.id from accounts a join t on t.account_id = a.id order by a.id for update of a),
+u as (
+  update accounts a set balance_centavos = a.balance_centavos - t.total, updated_at = $11
+  from t join locked on locked.id = t.account_id
+  where a.id = t.account_id and a.balance_centavos >= t.total
+  returning a.id, a.balance_centavos
+),
+ok as (
+  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding), 0))::bigint as after
+  from c join u on u.id = c.account_id
+),
+logs as (
+  insert into search_logs (${quoted(SEARCH_LOG_COLUMNS)})
+  select search_log_id, account_id, request_id, query_type, method, path, status_code, centavos, $11 from ok
+),
+rows as (
+  insert into ledger (${quoted(LEDGER_COLUMNS)})
+  select ledger_id, account_id, 'debit', -centavos, after, operation_id, query_type, search_log_id, null, $11 from ok where centavos > 0
+)
+select i::int as i, after from ok`;
+
+/**
+ * The request path's charges of one tick on PostgreSQL (db/tick-batches.ts), written by PG_BATCH_SQL:
+ * the same rows and rules as Ledger.chargeIn, which is what runs for a charge the batch leaves
+ * undecided, or for all of them if the statement fails (a second charge of one operation hits
+ * UNIQUE(account_id, operation_id) and fails alone there).
+ */
+export function postgresChargeBatch(db: Kysely<DB>, clock: Clock, one: (charge: Charge) => Work<ChargeReceipt>): AsyncBatchable<Charge, ChargeReceipt> {
+  return {
+    one,
+    async all(charges) {
+      const settled: Array<Settled<ChargeReceipt> | undefined> = charges.map(() => undefined);
+      // The statement writes one debit per charge (the request path's shape); any other charge runs alone.
+      const batched = charges.flatMap((c, at) => (c.debits.length === 1 ? [{ c, at, debit: c.debits[0]! }] : []));
+      if (batched.length === 0) return settled;
+      const now = iso(clock.now());
+      const logIds = batched.map(() => newId('sl'));
+      const { rows } = await db.executeQuery<{ i: number; after: number }>(CompiledQuery.raw(PG_BATCH_SQL, [
+        batched.map((b) => b.c.accountId), batched.map((b) => b.debit.centavos), batched.map((b) => b.debit.operationId),
+        batched.map((b) => b.c.queryType), batched.map((b) => b.c.origin.requestId), batched.map((b) => b.c.origin.method),
+        batched.map((b) => b.c.origin.path), batched.map((b) => b.c.origin.statusCode), logIds, batched.map(() => newId('led')), now,
+      ]));
+      for (const { i, after } of rows) {
+        const { c, at, debit } = batched[i - 1]!;
+        if (debit.centavos > 0) countDebit(c.queryType, debit.centavos);
+        settled[at] = { ok: true, value: { searchLogId: logIds[i - 1]!, centavos: debit.centavos, remaining: Number(after) } };
+      }
       return settled;
     },
   };

@@ -2,7 +2,8 @@
  * Ledger.transact and Ledger.charge: charges queued in the same tick commit together on SQLite (db/group-commit.ts), yet
  * each one stays atomic: a unit that fails after writing leaves nothing behind, the others commit,
  * nothing is charged twice, and every caller hears back only after the COMMIT. The atomicity tests
- * run on both engines (PostgreSQL gives each unit its own transaction).
+ * run on both engines (PostgreSQL gives each unit its own transaction, and writes the request path's
+ * charges of one tick in one statement: db/tick-batches.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,34 +106,29 @@ test('charges of one tick: decided in order against the balance; a refused one w
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 25 });
   const b = await h.createAccount({ credits: 5 });
+  const c = await h.createAccount({ credits: 100 });
   const results = await Promise.allSettled([
-    answered(h, a, 'op_1', 10), answered(h, b, 'op_b1', 5), answered(h, a, 'op_2', 10),
-    answered(h, a, 'op_3', 10), answered(h, b, 'op_b2', 5), answered(h, a, 'op_4', 5), answered(h, a, 'op_5', 0),
+    answered(h, a, 'op_1', 10), answered(h, b, 'op_b1', 5), answered(h, c, 'op_c1', 7), answered(h, a, 'op_2', 10),
+    answered(h, a, 'op_3', 10), answered(h, b, 'op_b2', 5), answered(h, a, 'op_4', 5), answered(h, c, 'op_c2', 3), answered(h, a, 'op_5', 0),
   ]);
-  // SQLite decides in queue order; on PostgreSQL each charge has its own transaction, so any one of
-  // a's three 10s, and either of b's two 5s, may be the one the balance no longer covers. Either way
-  // exactly one of each is refused.
-  const tens = [0, 2, 3];
-  const fives = [1, 4];
-  const pg = Boolean(process.env.DATABASE_URL);
-  const refused = pg ? tens.find((i) => results[i].status === 'rejected')! : 3;
-  const refusedB = pg ? fives.find((i) => results[i].status === 'rejected')! : 4;
-  assert.deepEqual(results.map((r) => r.status), results.map((r, i) => (i === refused || i === refusedB ? 'rejected' : 'fulfilled')));
-  for (const i of [refused, refusedB]) assert.equal((results[i] as PromiseRejectedResult).reason.code, 'INSUFFICIENT_CREDITS');
-  const accepted = ['op_1', 'op_2', 'op_3'].filter((_, k) => tens[k] !== refused);
-  const acceptedB = refusedB === 4 ? 'op_b1' : 'op_b2';
-  assert.deepEqual(await writes(h, a), { logs: [...accepted, 'op_4', 'op_5'].sort(), debits: [...accepted, 'op_4'].sort(), balance: 0 });
-  assert.deepEqual(await writes(h, b), { logs: [acceptedB], debits: [acceptedB], balance: 0 });
+  // Both engines decide in queue order (on PostgreSQL: c's charges in the batch's statement, a's and
+  // b's, which their balances do not cover together, one by one after it): the third 10 of a and the
+  // second 5 of b are refused.
+  assert.deepEqual(results.map((r) => r.status), results.map((_, i) => (i === 4 || i === 5 ? 'rejected' : 'fulfilled')));
+  for (const i of [4, 5]) assert.equal((results[i] as PromiseRejectedResult).reason.code, 'INSUFFICIENT_CREDITS');
+  assert.deepEqual(await writes(h, a), { logs: ['op_1', 'op_2', 'op_4', 'op_5'], debits: ['op_1', 'op_2', 'op_4'], balance: 0 });
+  assert.deepEqual(await writes(h, b), { logs: ['op_b1'], debits: ['op_b1'], balance: 0 });
+  assert.deepEqual(await writes(h, c), { logs: ['op_c1', 'op_c2'], debits: ['op_c1', 'op_c2'], balance: 90 });
   // Each caller got its own search log and the balance its own debit left; the ledger says the same.
   const value = (i: number) => (results[i] as PromiseFulfilledResult<{ searchLogId: string; remaining: number }>).value;
-  const rows = await h.services.db.selectFrom('ledger').select(['operation_id', 'balance_after_centavos', 'search_log_id']).where('account_id', '=', a.accountId).where('kind', '=', 'debit').execute();
-  for (const [i, op] of [[0, 'op_1'], [2, 'op_2'], [3, 'op_3'], [5, 'op_4']] as const) {
-    if (i === refused) continue;
+  const rows = await h.services.db.selectFrom('ledger').select(['operation_id', 'balance_after_centavos', 'search_log_id'])
+    .where('account_id', 'in', [a.accountId, c.accountId]).where('kind', '=', 'debit').execute();
+  for (const [i, op] of [[0, 'op_1'], [3, 'op_2'], [6, 'op_4'], [2, 'op_c1'], [7, 'op_c2']] as const) {
     const row = rows.find((r) => r.operation_id === op)!;
     assert.deepEqual({ ...row }, { operation_id: op, balance_after_centavos: value(i).remaining, search_log_id: value(i).searchLogId });
   }
   // The free charge (op_5) records its search log and reports the balance it saw.
-  if (!process.env.DATABASE_URL) assert.deepEqual([0, 2, 5, 6].map((i) => value(i).remaining), [15, 5, 0, 0]);
+  assert.deepEqual([0, 3, 6, 8, 2, 7].map((i) => value(i).remaining), [15, 5, 0, 0, 93, 90]);
 });
 
 test('a second charge of one operation in the same tick fails alone; the others still commit', async (t) => {

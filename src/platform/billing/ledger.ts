@@ -5,7 +5,8 @@
  *   pays for; UNIQUE(account_id, operation_id) makes a second charge of one operation impossible;
  * - money is integer centavos.
  * The request path's charges run through `charge` (or `transact` with `chargeIn`, when more must commit
- * with them): on SQLite they share a commit (db/group-commit.ts), written in bulk (charge-batch.ts).
+ * with them): on SQLite they share a commit (db/group-commit.ts), written in bulk (charge-batch.ts); on
+ * PostgreSQL the charges of one tick are written by one statement (db/tick-batches.ts, charge-batch.ts).
  */
 import { countDebit } from '../observability/telemetry.ts';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -16,10 +17,11 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { sqliteConnectionOf } from '../db/sqlite-dialect.ts';
-import { sqliteChargeBatch } from './charge-batch.ts';
+import { postgresChargeBatch, sqliteChargeBatch } from './charge-batch.ts';
 import { chargeTotal, type Charge, type ChargeReceipt, type DebitLine } from './charge.ts';
 import { debitRow, LEDGER_COLUMNS, rowObject, SEARCH_LOG_COLUMNS, searchLogRow } from './ledger-rows.ts';
 import { GroupCommit, transactorFor, type Batchable, type Transactor, type Work } from '../db/group-commit.ts';
+import { TickBatches } from '../db/tick-batches.ts';
 
 // Renewals import these from here (platform/monitoring/renewal.ts, radars/cycle.ts).
 export type { DebitLine } from './charge.ts';
@@ -31,6 +33,8 @@ export class Ledger {
   readonly #transactor: Transactor;
   /** SQLite: the charges of one group commit, written at once. */
   readonly #chargeBatch: Batchable<Charge, ChargeReceipt> | undefined;
+  /** PostgreSQL: the charges of one tick, written at once by one statement. */
+  readonly #pgCharges: TickBatches<Charge, ChargeReceipt> | undefined;
   readonly #engine;
   readonly #takeBalance;
   readonly #insertRow;
@@ -45,9 +49,9 @@ export class Ledger {
     this.#engine = engineOf(db);
     this.#transactor = transactorFor(db);
     const connection = sqliteConnectionOf(db);
-    this.#chargeBatch = connection && this.#transactor instanceof GroupCommit
-      ? sqliteChargeBatch(connection, clock, (c) => (trx) => this.chargeIn(trx, c))
-      : undefined;
+    const one = (c: Charge): Work<ChargeReceipt> => (trx) => this.chargeIn(trx, c);
+    this.#chargeBatch = connection && this.#transactor instanceof GroupCommit ? sqliteChargeBatch(connection, clock, one) : undefined;
+    this.#pgCharges = this.#engine === 'postgres' ? new TickBatches(db, postgresChargeBatch(db, clock, one)) : undefined;
     // The rows of ledger-rows.ts, with a placeholder for each value a charge gives.
     const charge = (p: Record<string, unknown>) => ({ accountId: p.accountId, queryType: p.queryType, origin: { requestId: p.requestId, method: p.method, path: p.path, statusCode: p.status } }) as Omit<Charge, 'debits'>;
     const debit = (p: Record<string, any>) => debitRow(p.id, charge(p), p.operationId, p.delta, p.after, p.searchLogId, p.now);
@@ -100,6 +104,7 @@ export class Ledger {
    */
   charge(c: Charge): Promise<ChargeReceipt> {
     if (this.#chargeBatch) return (this.#transactor as GroupCommit).runBatched(this.#chargeBatch, c);
+    if (this.#pgCharges) return this.#pgCharges.run(c);
     return this.transact((trx) => this.chargeIn(trx, c));
   }
 
