@@ -14,15 +14,12 @@ import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
-import { renewDue, type RenewalPlan } from '../../platform/monitoring/renewal.ts';
+import { renewDue } from '../../platform/monitoring/renewal.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import type { Services } from '../../platform/services.ts';
-import { ADMIN_MONITOR_CYCLE_JOB, ADMIN_MONITOR_QUERY_TYPE, dueAdminMonitors, type AdminMonitorRow } from './monitor-store.ts';
+import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
+import { ADMIN_MONITOR_CYCLE_JOB, dueAdminMonitors } from './monitor-store.ts';
 import type { AdministrativeService } from './service.ts';
-
-const RENEWAL: RenewalPlan<AdminMonitorRow> = {
-  table: 'administrative_monitors', label: 'administrative monitor', jobKind: ADMIN_MONITOR_CYCLE_JOB, queryType: () => ADMIN_MONITOR_QUERY_TYPE, stampsPeriod: true,
-};
 
 export interface AdminCheckSummary {
   nups: number;
@@ -35,7 +32,7 @@ export function adminMonitorCycleJob(s: Services, service: AdministrativeService
     kind: ADMIN_MONITOR_CYCLE_JOB,
     async run(_payload, { clock, log }) {
       const now = clock.now();
-      const renewals = await renewDue(s, RENEWAL, now, log);
+      const renewals = await renewDue(s, ADMIN_MONITORS, now, log);
       const checks = await checkDueAdminMonitors(s, service, now, log);
       const busy = checks.nups + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
       log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'administrative monitor cycle');

@@ -12,7 +12,8 @@ import { parseNup } from '../../platform/identifiers/nup.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
-import { createAdminMonitor, removeAdminMonitor } from './monitor-lifecycle.ts';
+import { createMonitor, creationStatus, removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
 import { ADMIN_MONITOR_QUERY_TYPE, adminMonitorView, findAdminMonitor, listAdminMonitors } from './monitor-store.ts';
 import { AdminMonitor, AdminMonitorParams, CreateAdminMonitorBody, ListAdminMonitorsQuery } from './schemas.ts';
 import type { AdministrativeService } from './service.ts';
@@ -41,13 +42,11 @@ export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: A
         : req.body.webhook_url;
       // Deliveries are signed with the account's secret: make sure the account has one.
       if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
-      const creation = await createAdminMonitor(s, {
-        accountId: auth.account.id, nup: nup.digits, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos,
-        charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
-      });
+      const ask = { accountId: auth.account.id, nup: nup.digits, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos };
+      const creation = await createMonitor(s, ADMIN_MONITORS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
       const data = adminMonitorView(creation.monitor);
       if (creation.kind === 'existing') return { data, free: true };
-      return { status: creation.kind === 'created' ? 201 : 200, data };
+      return { status: creationStatus(creation), data };
     },
   });
 
@@ -84,7 +83,7 @@ export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: A
       description: 'Free. Status REMOVIDO: checks, charges and events stop at once; it stays readable (spec §3.2). Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
     schema: { params: AdminMonitorParams, data: AdminMonitor },
     handler: async (req) => {
-      const m = await removeAdminMonitor(s, req.auth!.account.id, req.params.id);
+      const m = await removeOwnMonitor(s, ADMIN_MONITORS, req.auth!.account.id, req.params.id);
       if (!m) throw notFound(req.params.id);
       return { data: adminMonitorView(m) };
     },

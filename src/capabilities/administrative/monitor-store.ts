@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
@@ -21,11 +22,6 @@ export const ADMIN_MONITOR_CYCLE_JOB = 'monitoramentos.administrativos.ciclo';
 
 export async function findAdminMonitor(db: Db, accountId: string, id: string): Promise<AdminMonitorRow | undefined> {
   return db.selectFrom('administrative_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-}
-
-/** The account's one monitor of the NUP that is not REMOVIDO (a partial unique index keeps it one). */
-export async function findLiveAdminMonitor(db: Db, accountId: string, nup: string): Promise<AdminMonitorRow | undefined> {
-  return db.selectFrom('administrative_monitors').selectAll().where('account_id', '=', accountId).where('nup', '=', nup).where('status', '<>', 'REMOVIDO').executeTakeFirst();
 }
 
 export async function listAdminMonitors(db: Db, accountId: string, f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } }): Promise<AdminMonitorRow[]> {
@@ -51,9 +47,6 @@ export function adminMonitorView(m: AdminMonitorRow) {
     preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades, ultimaVerificacaoEm: m.ultima_verificacao_em,
     proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro,
     criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em, ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: {
-      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
-      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
-    },
+    cobranca: cobrancaView(m),
   };
 }

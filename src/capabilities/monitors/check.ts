@@ -1,7 +1,7 @@
 /**
  * The case monitor cycle (spec §4.8, §6.4): one recurring job, `monitoramentos.processos.ciclo`, that
  * every `cycleMs(TRAMITA_MONITOR_INTERVAL_MS)` first renews the monitors whose period ended
- * (renew.ts), then checks the ones that are due.
+ * (platform/monitoring/renewal.ts, CASE_MONITORS), then checks the ones that are due.
  *
  * Checks are batched per DataJud alias: ONE `fetchCases` per alias for all its due numbers (the
  * connector packs up to DATAJUD_BATCH_SIZE numbers into each upstream request), which keeps a large
@@ -26,7 +26,8 @@ import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError, type CaseRecord } from '../../platform/ports/sources.ts';
 import type { CaseParts } from '../processes/parts.ts';
-import { renewDue } from './renew.ts';
+import { renewDue } from '../../platform/monitoring/renewal.ts';
+import { CASE_MONITORS } from './lifecycle.ts';
 import { dueForCheck, MONITOR_CYCLE_JOB, monitorAudience, type MonitorRow } from './store.ts';
 
 export { MONITOR_CYCLE_JOB } from './store.ts';
@@ -52,7 +53,7 @@ export function monitorCycleJob(s: Services, cases: CaseParts): JobHandler {
     kind: MONITOR_CYCLE_JOB,
     async run(_payload, { clock, log }) {
       const now = clock.now();
-      const renewals = await renewDue(s, now, log);
+      const renewals = await renewDue(s, CASE_MONITORS, now, log);
       const checks = await checkDue(s, cases, now, log);
       const busy = checks.aliases + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
       log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'case monitor cycle');

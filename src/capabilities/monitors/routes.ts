@@ -1,6 +1,6 @@
 /**
  * Case monitor endpoints (spec §4.8): create (charged), list, read and remove (free). The checks
- * themselves run in the cycle job (check.ts); renewals in renew.ts.
+ * themselves run in the cycle job (check.ts), renewals with them; the lifecycle is platform/monitoring/lifecycle.ts on CASE_MONITORS.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Court } from '../../platform/courts/table.ts';
@@ -13,7 +13,8 @@ import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
 import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
-import { createMonitor, removeMonitor } from './lifecycle.ts';
+import { createMonitor, creationStatus, removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { CASE_MONITORS } from './lifecycle.ts';
 import { CreateMonitorBody, ListMonitorsQuery, Monitor, MonitorParams } from './schemas.ts';
 import { findMonitor, listMonitors, MONITOR_QUERY_TYPE, monitorView } from './store.ts';
 
@@ -44,14 +45,12 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         : req.body.webhook_url;
       // Deliveries are signed with the account's secret: make sure the account has one (platform/webhooks/config-store.ts).
       if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
-      const creation = await createMonitor(s, {
-        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos,
-        // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
-        charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
-      });
+      const ask = { accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos };
+      // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
+      const creation = await createMonitor(s, CASE_MONITORS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
       const data = monitorView(creation.monitor);
       if (creation.kind === 'existing') return { data, free: true };
-      return { status: creation.kind === 'created' ? 201 : 200, data };
+      return { status: creationStatus(creation), data };
     },
   });
 
@@ -89,7 +88,7 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
     schema: { params: MonitorParams, data: Monitor },
     handler: async (req) => {
-      const monitor = await removeMonitor(s, req.auth!.account.id, req.params.id);
+      const monitor = await removeOwnMonitor(s, CASE_MONITORS, req.auth!.account.id, req.params.id);
       if (!monitor) throw notFound(req.params.id);
       return { data: monitorView(monitor) };
     },

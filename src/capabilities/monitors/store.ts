@@ -8,6 +8,7 @@
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB } from '../../platform/db/schema.ts';
 import type { Audience } from '../../platform/events/log.ts';
@@ -30,12 +31,6 @@ export async function findMonitor(db: Db, accountId: string, id: string): Promis
   return db.selectFrom('case_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-/** The account's one monitor of this case that is not REMOVIDO (a partial unique index keeps it one). */
-export async function findLiveMonitor(db: Db, accountId: string, numeroCnj: string): Promise<MonitorRow | undefined> {
-  return db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
-    .where('status', '<>', 'REMOVIDO').executeTakeFirst();
-}
-
 /** A page of the account's monitors, newest first; `before` is the last row of the previous page. */
 export async function listMonitors(db: Db, accountId: string, f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } }): Promise<MonitorRow[]> {
   let q = db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId);
@@ -45,12 +40,6 @@ export async function listMonitors(db: Db, accountId: string, f: { status?: Moni
     q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
   }
   return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
-}
-
-/** Inserts a monitor; false when the account already has a live one of the case (a concurrent create won). */
-export async function insertMonitor(trx: Db, row: MonitorRow): Promise<boolean> {
-  const r = await trx.insertInto('case_monitors').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
 /** ATIVO monitors whose check is due by `now`, the most overdue first. */
@@ -81,10 +70,7 @@ export function monitorView(m: MonitorRow) {
     ultimaVerificacaoEm: m.ultima_verificacao_em, proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
     proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, removidoEm: m.removido_em,
     numero_cnj: formatCnj(m.numero_cnj), ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: {
-      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
-      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
-    },
+    cobranca: cobrancaView(m),
     atualizadoEm: m.atualizado_em, desativadoEm: m.removido_em,
   };
 }
