@@ -6,7 +6,12 @@
  */
 import { newId } from '../../platform/ids.ts';
 import { monitorPlan, newScheduledState, scheduledColumns, type ScheduledAsk } from '../../platform/monitoring/lifecycle.ts';
-import { ADMIN_MONITOR_CYCLE_JOB, ADMIN_MONITOR_QUERY_TYPE, type AdminMonitorRow } from './monitor-store.ts';
+import type { AdminMonitorRow } from './monitor-store.ts';
+
+/** The price table's query type: charged at creation and at each renewal. */
+export const ADMIN_MONITOR_QUERY_TYPE = 'monitor.processo_administrativo';
+/** The recurring job: renewals, then checks (monitor-cycle.ts). */
+export const ADMIN_MONITOR_CYCLE_JOB = 'monitoramentos.administrativos.ciclo';
 
 export interface AdminMonitorAsk extends ScheduledAsk {
   /** 17 digits. */

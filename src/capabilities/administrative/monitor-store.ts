@@ -9,29 +9,20 @@ import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 
 export type AdminMonitorRow = AdministrativeMonitorsTable;
 type Db = Kysely<DB> | Transaction<DB>;
 
 /** The `monitor_type` of feed rows and deliveries. */
 export const MONITOR_TYPE = 'processo_administrativo';
-/** The price table's query type: charged at creation and at each renewal. */
-export const ADMIN_MONITOR_QUERY_TYPE = 'monitor.processo_administrativo';
-/** The recurring job: renewals, then checks (monitor-cycle.ts). */
-export const ADMIN_MONITOR_CYCLE_JOB = 'monitoramentos.administrativos.ciclo';
 
 export async function findAdminMonitor(db: Db, accountId: string, id: string): Promise<AdminMonitorRow | undefined> {
   return db.selectFrom('administrative_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
 export async function listAdminMonitors(db: Db, accountId: string, f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } }): Promise<AdminMonitorRow[]> {
-  let q = db.selectFrom('administrative_monitors').selectAll().where('account_id', '=', accountId);
-  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
-  if (f.before) {
-    const { criadoEm, id } = f.before;
-    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
-  }
-  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  return pageOfMonitors(db, 'administrative_monitors', 'REMOVIDO', accountId, f);
 }
 
 /** ATIVO monitors of active accounts whose check is due by `now`, the most overdue first. */

@@ -19,9 +19,10 @@ import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
-  monitorView, webhookUrlOf, type MonitorPosition, type PublicationMonitorRow,
+  monitorView, type MonitorPosition, type PublicationMonitorRow,
 } from '../publications/monitors.ts';
 import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
+import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
 import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import type { PublicationParts } from '../publications/parts.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';

@@ -9,7 +9,12 @@ import { unsubscribe } from '../../platform/events/subscriptions.ts';
 import type { Cnj } from '../../platform/identifiers/cnj.ts';
 import { newId } from '../../platform/ids.ts';
 import { monitorPlan, newScheduledState, scheduledColumns, type ScheduledAsk } from '../../platform/monitoring/lifecycle.ts';
-import { MONITOR_CYCLE_JOB, MONITOR_QUERY_TYPE, subscribeMonitor, type MonitorRow } from './store.ts';
+import { subscribeMonitor, type MonitorRow } from './store.ts';
+
+/** The recurring job of case monitors: renewals, then checks (check.ts). */
+export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
+/** The query type of the price table: charged at creation and at each renewal. */
+export const MONITOR_QUERY_TYPE = 'monitor.processo';
 
 export interface CaseMonitorAsk extends ScheduledAsk {
   /** A case of a court with a DataJud index (the caller checked). */

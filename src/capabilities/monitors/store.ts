@@ -6,6 +6,7 @@
  * (the row stays readable: spec §3.2, "a physical deletion must not be assumed").
  */
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
@@ -21,10 +22,6 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 /** The `monitor_type` of subscriptions, feed rows and deliveries. */
 export const MONITOR_TYPE = 'processo';
-/** The query type of the price table: charged at creation and at each renewal. */
-/** The recurring job of case monitors: renewals, then checks (check.ts). */
-export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
-export const MONITOR_QUERY_TYPE = 'monitor.processo';
 
 /** The account's monitor, whatever its status; undefined for an unknown id or another account's. */
 export async function findMonitor(db: Db, accountId: string, id: string): Promise<MonitorRow | undefined> {
@@ -33,13 +30,7 @@ export async function findMonitor(db: Db, accountId: string, id: string): Promis
 
 /** A page of the account's monitors, newest first; `before` is the last row of the previous page. */
 export async function listMonitors(db: Db, accountId: string, f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } }): Promise<MonitorRow[]> {
-  let q = db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId);
-  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
-  if (f.before) {
-    const { criadoEm, id } = f.before;
-    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
-  }
-  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  return pageOfMonitors(db, 'case_monitors', 'REMOVIDO', accountId, f);
 }
 
 /** ATIVO monitors whose check is due by `now`, the most overdue first. */

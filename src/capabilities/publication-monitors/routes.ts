@@ -12,9 +12,10 @@ import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
-  courtFilter, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, webhookUrlOf, type MonitorPosition,
+  courtFilter, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, type MonitorPosition,
 } from '../publications/monitors.ts';
 import { createMonitor, creationStatus, removeMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
 import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import { sourceFilter } from '../publications/monitor-sources.ts';
 import { targetOf } from './input.ts';

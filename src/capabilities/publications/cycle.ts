@@ -9,30 +9,21 @@
  * alone (ingest.ts), whatever brought the publication.
  */
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { addMs } from '../../platform/clock.ts';
-import { cycleMs } from '../../platform/monitoring/frequency.ts';
-import { renewDue } from '../../platform/monitoring/renewal.ts';
+import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import type { Services } from '../../platform/services.ts';
 import { coveredCourts, ingestCadernos } from './cadernos.ts';
 import { CycleBudget, queriesPerRun } from './cycle-budget.ts';
-import { PUBLICATION_CYCLE_JOB, PUBLICATION_MONITORS } from './monitor-lifecycle.ts';
+import { PUBLICATION_MONITORS } from './monitor-lifecycle.ts';
 import type { PublicationIngest } from './ingest.ts';
 import { pollDue } from './polling.ts';
 
 export { PUBLICATION_CYCLE_JOB } from './monitor-lifecycle.ts';
 
 export function publicationCycleJob(s: Services, ingest: PublicationIngest): JobHandler {
-  return {
-    kind: PUBLICATION_CYCLE_JOB,
-    async run(_payload, { clock, log }) {
-      const now = clock.now();
-      const renewals = await renewDue(s, PUBLICATION_MONITORS, now, log);
-      const budget = new CycleBudget(queriesPerRun(s.config.djenRequestsPerMinute));
-      const cadernos = await ingestCadernos(s, ingest, now, budget, log);
-      const polls = await pollDue(s, ingest, now, budget, await coveredCourts(s, now), log);
-      const busy = budget.used + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
-      log[busy ? 'info' : 'debug']({ ...renewals, cadernos, ...polls, stoppedBy: budget.stoppedBy }, 'publication monitor cycle');
-      return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
-    },
-  };
+  return renewAndCheckJob(s, PUBLICATION_MONITORS, async (now, log) => {
+    const budget = new CycleBudget(queriesPerRun(s.config.djenRequestsPerMinute));
+    const cadernos = await ingestCadernos(s, ingest, now, budget, log);
+    const polls = await pollDue(s, ingest, now, budget, await coveredCourts(s, now), log);
+    return { work: budget.used, summary: { cadernos, ...polls, stoppedBy: budget.stoppedBy } };
+  });
 }

@@ -13,9 +13,8 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import type { DB, PublicationMonitorOrigin, PublicationMonitorsTable, PublicationMonitorType } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
-import type { Services } from '../../platform/services.ts';
-import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
+import { pageOfMonitors, type MonitorPosition } from '../../platform/monitoring/tables.ts';
 import { eventKindFor } from './ingest.ts';
 
 export type PublicationMonitorRow = PublicationMonitorsTable;
@@ -51,17 +50,6 @@ export function courtFilter(siglas: readonly string[] | null | undefined, field 
   return courts.length === 0 ? null : courts;
 }
 
-/**
- * A request's `webhook_url`: HTTPS and public (400 INVALID_WEBHOOK_URL), normalized; undefined keeps,
- * null removes. Deliveries are signed with the account's secret, so the account gets one now.
- */
-export async function webhookUrlOf(s: Services, accountId: string, raw: string | null | undefined): Promise<string | null | undefined> {
-  if (typeof raw !== 'string') return raw;
-  const url = (await checkWebhookUrl(raw, { allowPrivate: s.config.webhookAllowPrivate, field: 'webhook_url' })).href;
-  await s.webhooks.configs.ensure(accountId);
-  return url;
-}
-
 /** The account's monitor of this origin, whatever its status; undefined for an unknown id or another account's. */
 export async function findMonitor(db: Db, accountId: string, origem: PublicationMonitorOrigin, id: string): Promise<PublicationMonitorRow | undefined> {
   return db.selectFrom('publication_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('origem', '=', origem).executeTakeFirst();
@@ -87,17 +75,11 @@ export async function liveMonitorsOf(db: Db, accountId: string, origem: Publicat
     .where('tipo', '=', tipo).where('valor', 'in', valores).where('status', '<>', 'REMOVIDO').execute();
 }
 
-export type MonitorPosition = { criadoEm: string; id: string };
+export type { MonitorPosition } from '../../platform/monitoring/tables.ts';
 
 /** A page of the account's monitors of one origin, newest first; absent `status`: the live ones (ATIVO and SUSPENSO). */
 export async function listMonitors(db: Db, accountId: string, origem: PublicationMonitorOrigin, f: { status?: PublicationMonitorStatus; limit: number; before?: MonitorPosition }): Promise<PublicationMonitorRow[]> {
-  let q = db.selectFrom('publication_monitors').selectAll().where('account_id', '=', accountId).where('origem', '=', origem);
-  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
-  if (f.before) {
-    const { criadoEm, id } = f.before;
-    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
-  }
-  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  return pageOfMonitors(db, 'publication_monitors', 'REMOVIDO', accountId, f, { origem });
 }
 
 export function deactivated(m: PublicationMonitorRow): ApiError {

@@ -11,13 +11,12 @@
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
-import { addMs, iso } from '../../platform/clock.ts';
+import { iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { cycleMs } from '../../platform/monitoring/frequency.ts';
-import { renewDue } from '../../platform/monitoring/renewal.ts';
+import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { checkRadar } from './check.ts';
-import { RADAR_CYCLE_JOB, RADARS } from './lifecycle.ts';
+import { RADARS } from './lifecycle.ts';
 import type { RadarParts } from './parts.ts';
 
 export { RADAR_CYCLE_JOB, RADAR_QUERY_TYPE } from './lifecycle.ts';
@@ -26,21 +25,20 @@ export { RADAR_CYCLE_JOB, RADAR_QUERY_TYPE } from './lifecycle.ts';
 const BATCH = 200;
 
 export function radarCycleJob(m: RadarParts): JobHandler {
-  return {
-    kind: RADAR_CYCLE_JOB,
-    async run(_payload, { clock, log }) {
-      await renewDue(m.services, RADARS, m.services.clock.now(), log);
-      await checkDue(m, log);
-      return addMs(clock.now(), cycleMs(m.services.config.monitorIntervalMs));
-    },
-  };
+  return renewAndCheckJob(m.services, RADARS, async (_now, log) => {
+    const checked = await checkDue(m, log);
+    return { work: checked, summary: { checked } };
+  });
 }
 
-async function checkDue(m: RadarParts, log: Logger): Promise<void> {
+/** Checks the due ATIVO radars; how many it checked (or tried to). */
+async function checkDue(m: RadarParts, log: Logger): Promise<number> {
+  let checked = 0;
   for (const due of await m.store.dueForCheck(iso(m.services.clock.now()), BATCH)) {
     // Read again: an earlier check of this run may have taken long enough for a DELETE or PATCH to land.
     const radar = await m.store.byId(due.id);
     if (radar?.status !== 'ATIVO') continue;
+    checked++;
     try {
       await checkRadar(m, radar);
       telemetry.monitorChecks.labels('radars', 'ok').inc();
@@ -51,4 +49,5 @@ async function checkDue(m: RadarParts, log: Logger): Promise<void> {
       else log[backgroundFailureLevel(err)]({ err, radarId: radar.id }, 'radar check failed');
     }
   }
+  return checked;
 }

@@ -18,7 +18,8 @@ import type { DB } from '../db/schema.ts';
 import { isApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { activeAccountIds } from './active-accounts.ts';
-import { RENEWAL_PERIOD_MS } from './frequency.ts';
+import { cycleMs, RENEWAL_PERIOD_MS } from './frequency.ts';
+import type { JobHandler } from '../jobs/worker.ts';
 import { paidMonitors, type PaidMonitorRow, type PaidMonitorTable } from './tables.ts';
 
 /** The columns a renewable monitor has, whatever else its table holds. */
@@ -65,6 +66,30 @@ export interface RenewalSummary {
   suspended: number;
   /** Renewals that failed unexpectedly: nothing was charged, they are tried again next cycle. */
   failedRenewals: number;
+}
+
+/** What a cycle's checks did: `work` (how many lookups or checks) makes the cycle's log line info rather than debug. */
+export interface CheckReport {
+  work: number;
+  summary: Record<string, unknown>;
+}
+
+/**
+ * The recurring job of one kind (`plan.jobKind`): every cycleMs(TRAMITA_MONITOR_INTERVAL_MS), renew
+ * the periods that ended, then run the kind's checks; one log line per cycle.
+ */
+export function renewAndCheckJob<R extends RenewableRow>(s: Services, plan: RenewalPlan<R>, check: (now: Date, log: Logger) => Promise<CheckReport>): JobHandler {
+  return {
+    kind: plan.jobKind,
+    async run(_payload, { clock, log }) {
+      const now = clock.now();
+      const renewals = await renewDue(s, plan, now, log);
+      const checks = await check(now, log);
+      const busy = checks.work + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
+      log[busy ? 'info' : 'debug']({ ...checks.summary, ...renewals }, `${plan.label} cycle`);
+      return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
+    },
+  };
 }
 
 /** Most renewals handled in one cycle; the rest wait for the next one. */
