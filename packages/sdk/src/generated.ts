@@ -121,6 +121,7 @@ export type DeleteMonitoramentosProcessosAdministrativosByIdResponse = {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -1889,6 +1890,7 @@ export type GetMonitoramentosProcessosAdministrativosByIdResponse = {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -1936,6 +1938,7 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
         recorrencia: "MENSAL";
         valorMensal: number;
         proximoDebitoEm: null | string;
+        /** Same as the monitor's `status`. */
         status: string;
         observacao: null | string;
       };
@@ -4012,6 +4015,7 @@ export type PostMonitoramentosProcessosAdministrativosResponse = {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
