@@ -22,9 +22,6 @@ import { cycleMs, RENEWAL_PERIOD_MS } from './frequency.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import { paidMonitors, type PaidMonitorRow, type PaidMonitorTable } from './tables.ts';
 
-/** The columns a renewable monitor has, whatever else its table holds. */
-export type RenewableRow = PaidMonitorRow;
-
 /**
  * What a renewal the balance does not cover leads to:
  * - `until-created-again` (monitors): SUSPENSO with the reason in `ultimo_erro`; renewals stop until
@@ -38,11 +35,11 @@ export type SuspensionPolicy = 'until-created-again' | 'retried-each-cycle';
  * The debit of one paid period: operation id `<monitor id>:<period>`, so the ledger's
  * UNIQUE(account_id, operation_id) makes a second charge of one period impossible.
  */
-export function periodDebit(m: Pick<RenewableRow, 'id' | 'periodo' | 'preco_centavos'>): DebitLine {
+export function periodDebit(m: Pick<PaidMonitorRow, 'id' | 'periodo' | 'preco_centavos'>): DebitLine {
   return { operationId: `${m.id}:${m.periodo}`, centavos: m.preco_centavos };
 }
 
-export interface RenewalPlan<R extends RenewableRow> {
+export interface RenewalPlan<R extends PaidMonitorRow> {
   table: PaidMonitorTable;
   /** What the log says it renews ("case monitor"). */
   label: string;
@@ -78,7 +75,7 @@ export interface CheckReport {
  * The recurring job of one kind (`plan.jobKind`): every cycleMs(TRAMITA_MONITOR_INTERVAL_MS), renew
  * the periods that ended, then run the kind's checks; one log line per cycle.
  */
-export function renewAndCheckJob<R extends RenewableRow>(s: Services, plan: RenewalPlan<R>, check: (now: Date, log: Logger) => Promise<CheckReport>): JobHandler {
+export function renewAndCheckJob<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan<R>, check: (now: Date, log: Logger) => Promise<CheckReport>): JobHandler {
   return {
     kind: plan.jobKind,
     async run(_payload, { clock, log }) {
@@ -99,7 +96,7 @@ const MAX_RENEWALS_PER_RUN = 10_000;
 const renewedFrom = (p: SuspensionPolicy) => (p === 'retried-each-cycle' ? ['ATIVO', 'SUSPENSO'] : ['ATIVO']);
 
 /** Charges every monitor of the plan's table whose period ended by `now` (ATIVO, or SUSPENSO when retried), or suspends it. */
-export async function renewDue<R extends RenewableRow>(s: Services, plan: RenewalPlan<R>, now: Date, log: Logger): Promise<RenewalSummary> {
+export async function renewDue<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan<R>, now: Date, log: Logger): Promise<RenewalSummary> {
   const summary: RenewalSummary = { renewed: 0, suspended: 0, failedRenewals: 0 };
   for (const m of await dueForRenewal<R>(s.db, plan, iso(now))) {
     try {
@@ -125,14 +122,14 @@ export async function renewDue<R extends RenewableRow>(s: Services, plan: Renewa
 }
 
 /** Monitors (of active accounts) whose period ends by `now`, the most overdue first. */
-async function dueForRenewal<R extends RenewableRow>(db: Kysely<DB>, plan: RenewalPlan<R>, now: string): Promise<R[]> {
+async function dueForRenewal<R extends PaidMonitorRow>(db: Kysely<DB>, plan: RenewalPlan<R>, now: string): Promise<R[]> {
   const rows = await paidMonitors(db).selectFrom(plan.table).selectAll().where('status', 'in', renewedFrom(plan.suspension)).where('proxima_cobranca_em', '<=', now)
     .where('account_id', 'in', activeAccountIds(db)).orderBy('proxima_cobranca_em').limit(MAX_RENEWALS_PER_RUN).execute();
   return rows as R[];
 }
 
 /** The next period and its charge, together; false when another worker renewed (or someone removed) it first. */
-async function renewOne<R extends RenewableRow>(s: Services, plan: RenewalPlan<R>, m: R, now: Date): Promise<boolean> {
+async function renewOne<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan<R>, m: R, now: Date): Promise<boolean> {
   const periodo = m.periodo + 1;
   return s.db.transaction().execute(async (trx) => {
     const set = { periodo, proxima_cobranca_em: nextChargeAt(m, now), status: 'ATIVO', ...(plan.stampsPeriod ? { atualizado_em: iso(now) } : {}) };
@@ -148,13 +145,13 @@ async function renewOne<R extends RenewableRow>(s: Services, plan: RenewalPlan<R
 }
 
 /** Periods follow each other; after an outage (cycle not run for a while) the new one starts now, never in the past. */
-function nextChargeAt(m: RenewableRow, now: Date): string {
+function nextChargeAt(m: PaidMonitorRow, now: Date): string {
   const following = addMs(new Date(m.proxima_cobranca_em), RENEWAL_PERIOD_MS);
   return iso(following > now ? following : addMs(now, RENEWAL_PERIOD_MS));
 }
 
 /** SUSPENSO; false when it already was (a retried renewal), or another worker renewed or someone removed it first. */
-async function suspend<R extends RenewableRow>(s: Services, plan: RenewalPlan<R>, m: R, now: Date): Promise<boolean> {
+async function suspend<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan<R>, m: R, now: Date): Promise<boolean> {
   const reason = `Suspended at ${iso(now)}: the balance did not cover the renewal (${formatReais(m.preco_centavos)}) of period ${m.periodo + 1}. `
     + 'Add credits and create the monitor again (POST) to reactivate it.';
   // A retried suspension has nothing to explain: the next cycle tries again by itself, and the row keeps its time of change.
