@@ -8,7 +8,8 @@
 import { loadConfig } from '../src/config.ts';
 import { buildCapabilities } from '../src/capabilities/index.ts';
 import { checkDue } from '../src/capabilities/monitors/check.ts';
-import { createMonitor } from '../src/capabilities/monitors/lifecycle.ts';
+import { CASE_MONITORS } from '../src/capabilities/monitors/lifecycle.ts';
+import { createMonitor } from '../src/platform/monitoring/lifecycle.ts';
 import { migrate } from '../src/platform/db/database.ts';
 import { parseCnjWithCourt } from '../src/platform/identifiers/cnj.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
@@ -53,7 +54,7 @@ export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResul
     const now = Date.now();
     const numbers = sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias).slice(0, monitors).map((c) => c.numero);
     const setupStarted = performance.now();
-    for (const n of numbers) await createMonitor(s, { accountId: account.id, cnj: parseCnjWithCourt(n), priceCentavos: 0 });
+    for (const n of numbers) await createMonitor(s, CASE_MONITORS, { accountId: account.id, cnj: parseCnjWithCourt(n), priceCentavos: 0 });
     const setupSeconds = (performance.now() - setupStarted) / 1000;
     sources.sandbox!.resetStats();
     const started = performance.now();

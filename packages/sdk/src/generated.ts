@@ -121,6 +121,7 @@ export type DeleteMonitoramentosProcessosAdministrativosByIdResponse = {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -1912,6 +1913,7 @@ export type GetMonitoramentosProcessosAdministrativosByIdResponse = {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -1959,6 +1961,7 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
         recorrencia: "MENSAL";
         valorMensal: number;
         proximoDebitoEm: null | string;
+        /** Same as the monitor's `status`. */
         status: string;
         observacao: null | string;
       };
@@ -4035,6 +4038,7 @@ export type PostMonitoramentosProcessosAdministrativosResponse = {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };

@@ -7,7 +7,7 @@ import type { Services } from '../../platform/services.ts';
 import { loadBodies } from './bodies.ts';
 import { adminMonitorCycleJob } from './monitor-cycle.ts';
 import { adminMonitorRoutes } from './monitor-routes.ts';
-import { ADMIN_MONITOR_CYCLE_JOB } from './monitor-store.ts';
+import { ADMIN_MONITOR_CYCLE_JOB } from './monitor-lifecycle.ts';
 import { administrativeRoutes } from './routes.ts';
 import { AdministrativeService } from './service.ts';
 

@@ -14,15 +14,12 @@ import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
-import { renewDue, type RenewalPlan } from '../../platform/monitoring/renewal.ts';
+import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import type { Services } from '../../platform/services.ts';
-import { ADMIN_MONITOR_CYCLE_JOB, ADMIN_MONITOR_QUERY_TYPE, dueAdminMonitors, type AdminMonitorRow } from './monitor-store.ts';
+import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
+import { dueAdminMonitors } from './monitor-store.ts';
 import type { AdministrativeService } from './service.ts';
-
-const RENEWAL: RenewalPlan<AdminMonitorRow> = {
-  table: 'administrative_monitors', label: 'administrative monitor', jobKind: ADMIN_MONITOR_CYCLE_JOB, queryType: () => ADMIN_MONITOR_QUERY_TYPE, stampsPeriod: true,
-};
 
 export interface AdminCheckSummary {
   nups: number;
@@ -31,17 +28,10 @@ export interface AdminCheckSummary {
 }
 
 export function adminMonitorCycleJob(s: Services, service: AdministrativeService): JobHandler {
-  return {
-    kind: ADMIN_MONITOR_CYCLE_JOB,
-    async run(_payload, { clock, log }) {
-      const now = clock.now();
-      const renewals = await renewDue(s, RENEWAL, now, log);
-      const checks = await checkDueAdminMonitors(s, service, now, log);
-      const busy = checks.nups + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
-      log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'administrative monitor cycle');
-      return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
-    },
-  };
+  return renewAndCheckJob(s, ADMIN_MONITORS, async (now, log) => {
+    const checks = await checkDueAdminMonitors(s, service, now, log);
+    return { work: checks.nups, summary: { ...checks } };
+  });
 }
 
 /** How many NUPs one cycle may look up: half the source's budget over a cycle, at least one. */

@@ -11,9 +11,10 @@ import { defineRoute } from '../../platform/http/route.ts';
 import { parseNup } from '../../platform/identifiers/nup.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import type { Services } from '../../platform/services.ts';
-import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
-import { createAdminMonitor, removeAdminMonitor } from './monitor-lifecycle.ts';
-import { ADMIN_MONITOR_QUERY_TYPE, adminMonitorView, findAdminMonitor, listAdminMonitors } from './monitor-store.ts';
+import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
+import { createMonitor, creationStatus, removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { ADMIN_MONITOR_QUERY_TYPE, ADMIN_MONITORS } from './monitor-lifecycle.ts';
+import { adminMonitorView, findAdminMonitor, listAdminMonitors } from './monitor-store.ts';
 import { AdminMonitor, AdminMonitorParams, CreateAdminMonitorBody, ListAdminMonitorsQuery } from './schemas.ts';
 import type { AdministrativeService } from './service.ts';
 
@@ -36,17 +37,11 @@ export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: A
       const auth = req.auth!;
       const nup = parseNup(req.body.nup, 'nup');
       service.bodies.of(nup, 'nup');
-      const webhookUrl = typeof req.body.webhook_url === 'string'
-        ? (await checkWebhookUrl(req.body.webhook_url, { allowPrivate: s.config.webhookAllowPrivate, field: 'webhook_url' })).href
-        : req.body.webhook_url;
-      // Deliveries are signed with the account's secret: make sure the account has one.
-      if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
-      const creation = await createAdminMonitor(s, {
-        accountId: auth.account.id, nup: nup.digits, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos,
-        charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
-      });
+      const webhookUrl = await webhookUrlOf(s, auth.account.id, req.body.webhook_url);
+      const ask = { accountId: auth.account.id, nup: nup.digits, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos };
+      const creation = await createMonitor(s, ADMIN_MONITORS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
       const data = adminMonitorView(creation.monitor);
-      return { status: creation.kind === 'created' ? 201 : 200, data };
+      return { status: creationStatus(creation), data };
     },
   });
 
@@ -83,7 +78,7 @@ export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: A
       description: 'Free. Status REMOVIDO: checks, charges and events stop at once; it stays readable (spec §3.2). Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
     schema: { params: AdminMonitorParams, data: AdminMonitor },
     handler: async (req) => {
-      const m = await removeAdminMonitor(s, req.auth!.account.id, req.params.id);
+      const m = await removeOwnMonitor(s, ADMIN_MONITORS, req.auth!.account.id, req.params.id);
       if (!m) throw notFound(req.params.id);
       return { data: adminMonitorView(m) };
     },

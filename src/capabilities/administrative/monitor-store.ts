@@ -5,37 +5,24 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 
 export type AdminMonitorRow = AdministrativeMonitorsTable;
 type Db = Kysely<DB> | Transaction<DB>;
 
 /** The `monitor_type` of feed rows and deliveries. */
 export const MONITOR_TYPE = 'processo_administrativo';
-/** The price table's query type: charged at creation and at each renewal. */
-export const ADMIN_MONITOR_QUERY_TYPE = 'monitor.processo_administrativo';
-/** The recurring job: renewals, then checks (monitor-cycle.ts). */
-export const ADMIN_MONITOR_CYCLE_JOB = 'monitoramentos.administrativos.ciclo';
 
 export async function findAdminMonitor(db: Db, accountId: string, id: string): Promise<AdminMonitorRow | undefined> {
   return db.selectFrom('administrative_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-/** The account's one monitor of the NUP that is not REMOVIDO (a partial unique index keeps it one). */
-export async function findLiveAdminMonitor(db: Db, accountId: string, nup: string): Promise<AdminMonitorRow | undefined> {
-  return db.selectFrom('administrative_monitors').selectAll().where('account_id', '=', accountId).where('nup', '=', nup).where('status', '<>', 'REMOVIDO').executeTakeFirst();
-}
-
 export async function listAdminMonitors(db: Db, accountId: string, f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } }): Promise<AdminMonitorRow[]> {
-  let q = db.selectFrom('administrative_monitors').selectAll().where('account_id', '=', accountId);
-  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
-  if (f.before) {
-    const { criadoEm, id } = f.before;
-    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
-  }
-  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  return pageOfMonitors(db, 'administrative_monitors', 'REMOVIDO', accountId, f);
 }
 
 /** ATIVO monitors of active accounts whose check is due by `now`, the most overdue first. */
@@ -51,9 +38,6 @@ export function adminMonitorView(m: AdminMonitorRow) {
     preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades, ultimaVerificacaoEm: m.ultima_verificacao_em,
     proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro,
     criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em, ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: {
-      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
-      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
-    },
+    cobranca: cobrancaView(m),
   };
 }

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
+import { Cobranca } from '../../platform/monitoring/cobranca.ts';
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
 
@@ -87,5 +88,5 @@ export const AdminMonitor = Type.Object({
   proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })), ultimoErro: Nullable(Type.String()),
   criadoEm: Type.String(), atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
   ativo: Type.Boolean(), valorMensal: Type.Number(), moeda: Type.Literal('BRL'),
-  cobranca: Type.Object({ recorrencia: Type.Literal('MENSAL'), valorMensal: Type.Number(), proximoDebitoEm: Nullable(Type.String()), status: Type.String(), observacao: Nullable(Type.String()) }),
+  cobranca: Cobranca,
 });

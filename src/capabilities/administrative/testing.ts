@@ -1,7 +1,8 @@
 /** The shared route suite's fixtures for administrative processes: a sandbox NUP, and a monitor owned by the account. */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
-import { createAdminMonitor } from './monitor-lifecycle.ts';
+import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
 
 export function sandboxNups(h: Harness): { encontrado: string; naoEncontrado: string } {
   return h.sources.sandbox!.protocolo.examples();
@@ -9,7 +10,7 @@ export function sandboxNups(h: Harness): { encontrado: string; naoEncontrado: st
 
 /** Written directly, priced 0: the suite's owners may have no credits, and no rate-limit budget is spent. */
 async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
-  const { monitor } = await createAdminMonitor(h.services, { accountId: owner.accountId, nup: sandboxNups(h).encontrado, priceCentavos: 0, charge: async () => {} });
+  const { monitor } = await createMonitor(h.services, ADMIN_MONITORS, { accountId: owner.accountId, nup: sandboxNups(h).encontrado, priceCentavos: 0 });
   return monitor.id;
 }
 

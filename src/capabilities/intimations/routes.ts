@@ -18,9 +18,12 @@ import type { Oab } from '../../platform/identifiers/oab.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
-  courtFilter, createMonitorIn, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
-  monitorView, removeMonitor, updateMonitor, webhookUrlOf, type Creation, type MonitorPosition, type PublicationMonitorRow,
+  courtFilter, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
+  monitorView, type MonitorPosition, type PublicationMonitorRow,
 } from '../publications/monitors.ts';
+import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
+import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
+import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import type { PublicationParts } from '../publications/parts.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
 import { publicationView, type PublicationLinks } from '../publications/present.ts';
@@ -64,9 +67,9 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const webhookUrl = await webhookUrlOf(s, account.id, req.body.webhook_url);
       const priceCentavos = op.priceCentavos;
       const creations = await s.db.transaction().execute(async (trx) => {
-        const creations: Creation[] = [];
+        const creations: Creation<PublicationMonitorRow>[] = [];
         for (const oab of oabs) {
-          creations.push(await createMonitorIn(s, trx, { accountId: account.id, origem: 'INTIMACOES', target: oabTarget(oab), webhookUrl, tribunais, priceCentavos }));
+          creations.push(await createMonitorIn(s, trx, PUBLICATION_MONITORS, { accountId: account.id, origem: 'INTIMACOES', target: oabTarget(oab), webhookUrl, tribunais, priceCentavos }));
         }
         // One search log with the total, one ledger row per monitor billed; a short balance creates none.
         const billed = creations.filter((c) => c.kind !== 'existing').map((c) => c.monitor);
@@ -109,7 +112,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       }
       const monitor = await ownMonitor(s, accountId, oab, 'update');
       const changes = { tribunais: courtFilter(req.body.tribunais), webhookUrl: await webhookUrlOf(s, accountId, req.body.webhook_url) };
-      return { data: intimationView(await updateMonitor(s, monitor, changes)) };
+      return { data: intimationView(await updateMonitor(s, PUBLICATION_MONITORS, monitor, changes)) };
     },
   });
 
@@ -121,7 +124,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
     schema: { querystring: OneOabQuery, data: IntimationMonitor },
     handler: async (req) => {
       const monitor = await ownMonitor(s, req.auth!.account.id, oabOfRequest(req.query, 'query'), 'remove');
-      return { data: intimationView(await removeMonitor(s, monitor)) };
+      return { data: intimationView(await removeMonitor(s, PUBLICATION_MONITORS, monitor)) };
     },
   });
 

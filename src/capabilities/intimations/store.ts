@@ -6,24 +6,13 @@
 import type { Kysely } from 'kysely';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
 import type { DayRange } from './input.ts';
+import { publicationsOfOab } from '../publications/store.ts';
 
 export type DayPosition = { data: string; id: string };
 
 /** DJEN's communications naming any of `oabs` within the range (and of one communication type), newest first, each once (the other gazettes' publications are not intimações). */
 export async function intimationsOf(db: Kysely<DB>, oabs: readonly string[], f: DayRange & { tipoComunicacao?: string; limit: number; before?: DayPosition }): Promise<PublicationsTable[]> {
-  let q = db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id').selectAll('p').where('l.oab', 'in', oabs)
-    .where('p.fonte', '=', 'DJEN');
-  if (f.desde) q = q.where('l.data_disponibilizacao', '>=', f.desde);
-  if (f.ate) q = q.where('l.data_disponibilizacao', '<=', f.ate);
-  if (f.tipoComunicacao) q = q.where('p.tipo_comunicacao', '=', f.tipoComunicacao);
-  if (f.before) {
-    const b = f.before;
-    q = q.where((eb) => eb.or([eb('l.data_disponibilizacao', '<', b.data), eb.and([eb('l.data_disponibilizacao', '=', b.data), eb('l.publicacao_id', '<', b.id)])]));
-  }
-  // A publication naming several of the OABs comes once per OAB: read enough rows to fill the page with distinct ones.
-  const rows = await q.orderBy('l.data_disponibilizacao', 'desc').orderBy('l.publicacao_id', 'desc').limit(f.limit * oabs.length).execute();
-  const seen = new Set<string>();
-  return rows.filter((r) => !seen.has(r.id) && seen.add(r.id)).slice(0, f.limit);
+  return publicationsOfOab(db, oabs, { ...f, fonte: 'DJEN' });
 }
 
 /** Match time, publication id, monitor id of the last row of the previous page. */

@@ -5,7 +5,8 @@
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
-import { createMonitorIn } from '../publications/monitors.ts';
+import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import { publicationRecord } from '../publications/testing.ts';
 
 /** Every owner is a new account, so one OAB serves them all. */
@@ -13,9 +14,9 @@ const OAB = 'SP999001';
 
 async function monitored(h: Harness, owner: TestAccount): Promise<Record<string, string>> {
   const s = h.services;
-  await s.db.transaction().execute((trx) => createMonitorIn(s, trx, {
+  await createMonitor(s, PUBLICATION_MONITORS, {
     accountId: owner.accountId, origem: 'INTIMACOES', target: { tipo: 'OAB', valor: OAB, termo: OAB }, priceCentavos: 0,
-  }));
+  });
   return {};
 }
 

@@ -1,7 +1,7 @@
 /**
  * The case monitor cycle (spec §4.8, §6.4): one recurring job, `monitoramentos.processos.ciclo`, that
  * every `cycleMs(TRAMITA_MONITOR_INTERVAL_MS)` first renews the monitors whose period ended
- * (renew.ts), then checks the ones that are due.
+ * (platform/monitoring/renewal.ts, CASE_MONITORS), then checks the ones that are due.
  *
  * Checks are batched per DataJud alias: ONE `fetchCases` per alias for all its due numbers (the
  * connector packs up to DATAJUD_BATCH_SIZE numbers into each upstream request), which keeps a large
@@ -22,14 +22,15 @@ import { addMs, iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
+import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError, type CaseRecord } from '../../platform/ports/sources.ts';
 import type { CaseParts } from '../processes/parts.ts';
-import { renewDue } from './renew.ts';
-import { dueForCheck, MONITOR_CYCLE_JOB, monitorAudience, type MonitorRow } from './store.ts';
+import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
+import { CASE_MONITORS } from './lifecycle.ts';
+import { dueForCheck, monitorAudience, type MonitorRow } from './store.ts';
 
-export { MONITOR_CYCLE_JOB } from './store.ts';
+export { MONITOR_CYCLE_JOB } from './lifecycle.ts';
 
 /** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
 const MAX_CHECKS_PER_RUN = 10_000;
@@ -39,26 +40,19 @@ const ALIAS_CONCURRENCY = 4;
 
 type Situacao = MonitorRow['situacao'];
 
+export function monitorCycleJob(s: Services, cases: CaseParts): JobHandler {
+  return renewAndCheckJob(s, CASE_MONITORS, async (now, log) => {
+    const checks = await checkDue(s, cases, now, log);
+    return { work: checks.aliases, summary: { ...checks } };
+  });
+}
+
 export interface CheckSummary {
   checked: number;
   /** Aliases asked (one fetchCases each). */
   aliases: number;
   /** Aliases whose fetch failed: their monitors are tried again next cycle. */
   failedAliases: number;
-}
-
-export function monitorCycleJob(s: Services, cases: CaseParts): JobHandler {
-  return {
-    kind: MONITOR_CYCLE_JOB,
-    async run(_payload, { clock, log }) {
-      const now = clock.now();
-      const renewals = await renewDue(s, now, log);
-      const checks = await checkDue(s, cases, now, log);
-      const busy = checks.aliases + renewals.renewed + renewals.suspended + renewals.failedRenewals > 0;
-      log[busy ? 'info' : 'debug']({ ...checks, ...renewals }, 'case monitor cycle');
-      return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
-    },
-  };
 }
 
 /** Checks the ATIVO monitors due by `now`, one upstream call per alias. */

@@ -1,6 +1,6 @@
 /**
  * Case monitor endpoints (spec §4.8): create (charged), list, read and remove (free). The checks
- * themselves run in the cycle job (check.ts); renewals in renew.ts.
+ * themselves run in the cycle job (check.ts), renewals with them; the lifecycle is platform/monitoring/lifecycle.ts on CASE_MONITORS.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Court } from '../../platform/courts/table.ts';
@@ -11,11 +11,12 @@ import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
-import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
+import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
-import { createMonitor, removeMonitor } from './lifecycle.ts';
+import { createMonitor, creationStatus, removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { CASE_MONITORS, MONITOR_QUERY_TYPE } from './lifecycle.ts';
 import { CreateMonitorBody, ListMonitorsQuery, Monitor, MonitorParams } from './schemas.ts';
-import { findMonitor, listMonitors, MONITOR_QUERY_TYPE, monitorView } from './store.ts';
+import { findMonitor, listMonitors, monitorView } from './store.ts';
 
 const TAG = 'Monitoramento';
 const PATH = '/v1/monitoramentos/processos';
@@ -39,18 +40,12 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
     handler: async (req, op) => {
       const auth = req.auth!;
       const cnj = monitoredCase(req.body);
-      const webhookUrl = typeof req.body.webhook_url === 'string'
-        ? (await checkWebhookUrl(req.body.webhook_url, { allowPrivate: s.config.webhookAllowPrivate, field: 'webhook_url' })).href
-        : req.body.webhook_url;
-      // Deliveries are signed with the account's secret: make sure the account has one (platform/webhooks/config-store.ts).
-      if (webhookUrl) await s.webhooks.configs.ensure(auth.account.id);
-      const creation = await createMonitor(s, {
-        accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos,
-        // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
-        charge: (trx, m) => op.chargeIn(trx, { debits: [periodDebit(m)], status: m.periodo === 1 ? 201 : 200 }),
-      });
+      const webhookUrl = await webhookUrlOf(s, auth.account.id, req.body.webhook_url);
+      const ask = { accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos };
+      // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
+      const creation = await createMonitor(s, CASE_MONITORS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
       const data = monitorView(creation.monitor);
-      return { status: creation.kind === 'created' ? 201 : 200, data };
+      return { status: creationStatus(creation), data };
     },
   });
 
@@ -88,7 +83,7 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
         + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
     schema: { params: MonitorParams, data: Monitor },
     handler: async (req) => {
-      const monitor = await removeMonitor(s, req.auth!.account.id, req.params.id);
+      const monitor = await removeOwnMonitor(s, CASE_MONITORS, req.auth!.account.id, req.params.id);
       if (!monitor) throw notFound(req.params.id);
       return { data: monitorView(monitor) };
     },

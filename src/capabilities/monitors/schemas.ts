@@ -1,4 +1,5 @@
 /** Request and response schemas of the case monitors (spec §4.8); they feed validation and OpenAPI. */
+import { Cobranca } from '../../platform/monitoring/cobranca.ts';
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
@@ -52,10 +53,7 @@ export const Monitor = Type.Object({
   ativo: Type.Boolean({ description: '`status` is ATIVO.' }),
   valorMensal: Type.Number({ description: 'Same as `preco`: BRL per 30-day period.' }),
   moeda: Type.Literal('BRL'),
-  cobranca: Type.Object({
-    recorrencia: Type.Literal('MENSAL'), valorMensal: Type.Number(), proximoDebitoEm: Nullable(Type.String()),
-    status: Type.String({ description: 'Same as the monitor\'s `status`.' }), observacao: Nullable(Type.String()),
-  }),
+  cobranca: Cobranca,
   atualizadoEm: Type.String(),
   desativadoEm: Nullable(Type.String({ description: 'Same as `removidoEm`.' })),
 });

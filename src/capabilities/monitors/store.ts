@@ -6,8 +6,10 @@
  * (the row stays readable: spec §3.2, "a physical deletion must not be assumed").
  */
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB } from '../../platform/db/schema.ts';
 import type { Audience } from '../../platform/events/log.ts';
@@ -20,37 +22,15 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 /** The `monitor_type` of subscriptions, feed rows and deliveries. */
 export const MONITOR_TYPE = 'processo';
-/** The query type of the price table: charged at creation and at each renewal. */
-/** The recurring job of case monitors: renewals, then checks (check.ts). */
-export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
-export const MONITOR_QUERY_TYPE = 'monitor.processo';
 
 /** The account's monitor, whatever its status; undefined for an unknown id or another account's. */
 export async function findMonitor(db: Db, accountId: string, id: string): Promise<MonitorRow | undefined> {
   return db.selectFrom('case_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-/** The account's one monitor of this case that is not REMOVIDO (a partial unique index keeps it one). */
-export async function findLiveMonitor(db: Db, accountId: string, numeroCnj: string): Promise<MonitorRow | undefined> {
-  return db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
-    .where('status', '<>', 'REMOVIDO').executeTakeFirst();
-}
-
 /** A page of the account's monitors, newest first; `before` is the last row of the previous page. */
 export async function listMonitors(db: Db, accountId: string, f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } }): Promise<MonitorRow[]> {
-  let q = db.selectFrom('case_monitors').selectAll().where('account_id', '=', accountId);
-  q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', 'REMOVIDO');
-  if (f.before) {
-    const { criadoEm, id } = f.before;
-    q = q.where((eb) => eb.or([eb('criado_em', '<', criadoEm), eb.and([eb('criado_em', '=', criadoEm), eb('id', '<', id)])]));
-  }
-  return q.orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
-}
-
-/** Inserts a monitor; false when the account already has a live one of the case (a concurrent create won). */
-export async function insertMonitor(trx: Db, row: MonitorRow): Promise<boolean> {
-  const r = await trx.insertInto('case_monitors').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return pageOfMonitors(db, 'case_monitors', 'REMOVIDO', accountId, f);
 }
 
 /** ATIVO monitors whose check is due by `now`, the most overdue first. */
@@ -81,10 +61,7 @@ export function monitorView(m: MonitorRow) {
     ultimaVerificacaoEm: m.ultima_verificacao_em, proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
     proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, removidoEm: m.removido_em,
     numero_cnj: formatCnj(m.numero_cnj), ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: {
-      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
-      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
-    },
+    cobranca: cobrancaView(m),
     atualizadoEm: m.atualizado_em, desativadoEm: m.removido_em,
   };
 }

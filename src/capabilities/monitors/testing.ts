@@ -5,7 +5,8 @@
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
-import { createMonitor } from './lifecycle.ts';
+import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { CASE_MONITORS } from './lifecycle.ts';
 
 /** A different sandbox case number per call (any valid number of a DataJud court would do). */
 let next = 0;
@@ -19,7 +20,7 @@ function caseNumber(h: Harness): string {
  * priced 0 because the suite's owners may have no credits.
  */
 async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
-  const { monitor } = await createMonitor(h.services, { accountId: owner.accountId, cnj: parseCnjWithCourt(caseNumber(h)), priceCentavos: 0 });
+  const { monitor } = await createMonitor(h.services, CASE_MONITORS, { accountId: owner.accountId, cnj: parseCnjWithCourt(caseNumber(h)), priceCentavos: 0 });
   return monitor.id;
 }
 

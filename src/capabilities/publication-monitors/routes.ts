@@ -12,8 +12,11 @@ import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
-  courtFilter, createMonitorIn, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, removeMonitor, webhookUrlOf, type MonitorPosition,
+  courtFilter, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView, type MonitorPosition,
 } from '../publications/monitors.ts';
+import { createMonitor, creationStatus, removeMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
+import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import { sourceFilter } from '../publications/monitor-sources.ts';
 import { targetOf } from './input.ts';
 import { CreatePublicationMonitorBody, ListPublicationMonitorsQuery, PublicationMonitorParams, PublicationMonitorView } from './schemas.ts';
@@ -43,13 +46,10 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
       const tribunais = courtFilter(req.body.tribunais);
       const fontes = sourceFilter(req.body.fontes);
       const webhookUrl = await webhookUrlOf(s, account.id, req.body.webhook_url);
-      const creation = await s.db.transaction().execute(async (trx) => {
-        const creation = await createMonitorIn(s, trx, { accountId: account.id, origem: 'PUBLICACOES', target, tribunais, fontes, webhookUrl, priceCentavos: op.priceCentavos });
-        if (creation.kind !== 'existing') await op.chargeIn(trx, { debits: [periodDebit(creation.monitor)], status: creation.kind === 'created' ? 201 : 200 });
-        return creation;
-      });
+      const ask = { accountId: account.id, origem: 'PUBLICACOES', target, tribunais, fontes, webhookUrl, priceCentavos: op.priceCentavos } as const;
+      const creation = await createMonitor(s, PUBLICATION_MONITORS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
       const data = { ...monitorView(creation.monitor), reused: creation.kind === 'existing' };
-      return { status: creation.kind === 'created' ? 201 : 200, data };
+      return { status: creationStatus(creation), data };
     },
   });
 
@@ -82,7 +82,7 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
       description: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
         + 'Deactivating it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
     schema: { params: PublicationMonitorParams, data: PublicationMonitorView },
-    handler: async (req) => ({ data: monitorView(await removeMonitor(s, await own(s, req.auth!.account.id, req.params.id))) }),
+    handler: async (req) => ({ data: monitorView(await removeMonitor(s, PUBLICATION_MONITORS, await own(s, req.auth!.account.id, req.params.id))) }),
   });
 }
 

@@ -4,16 +4,17 @@
  */
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
-import { createMonitorIn } from '../publications/monitors.ts';
+import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 
 let next = 0;
 
 async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
   const s = h.services;
   const termo = `Empresa de Teste ${++next}`;
-  const { monitor } = await s.db.transaction().execute((trx) => createMonitorIn(s, trx, {
+  const { monitor } = await createMonitor(s, PUBLICATION_MONITORS, {
     accountId: owner.accountId, origem: 'PUBLICACOES', target: { tipo: 'TERMO', valor: termo.toLowerCase(), termo }, priceCentavos: 0,
-  }));
+  });
   return monitor.id;
 }
 

@@ -119,10 +119,12 @@ export interface DayCursor {
   id: string;
 }
 
-/** Publications naming one OAB, newest first, optionally within [desde, ate] (yyyy-mm-dd). */
-export async function publicationsOfOab(db: Db, oabs: readonly string[], o: { desde?: string; ate?: string; limit: number; before?: DayCursor }): Promise<PublicationsTable[]> {
+/** Publications naming one of the OABs, newest first, optionally within [desde, ate] (yyyy-mm-dd), of one gazette and one communication type. */
+export async function publicationsOfOab(db: Db, oabs: readonly string[], o: { desde?: string; ate?: string; fonte?: string; tipoComunicacao?: string; limit: number; before?: DayCursor }): Promise<PublicationsTable[]> {
   let q = db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id').selectAll('p')
     .where('l.oab', 'in', oabs);
+  if (o.fonte) q = q.where('p.fonte', '=', o.fonte);
+  if (o.tipoComunicacao) q = q.where('p.tipo_comunicacao', '=', o.tipoComunicacao);
   if (o.desde) q = q.where('l.data_disponibilizacao', '>=', o.desde);
   if (o.ate) q = q.where('l.data_disponibilizacao', '<=', o.ate);
   if (o.before) {

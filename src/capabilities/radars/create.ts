@@ -1,20 +1,24 @@
 /**
  * Creating a radar (spec §4.8). Validate; take the baseline (what the provider lists now is not news);
- * then ONE transaction writes the radar, its baseline results (linha_de_base = 1, no events) and its
- * first period's charge (the runner's OperationContext.chargeIn), so a failed debit leaves no radar behind. When the provider fails, the radar is created anyway, with `ultimo_erro` and due
+ * then ONE transaction (the paid-monitor lifecycle, RADARS) writes the radar, its baseline results
+ * (linha_de_base = 1, no events) and its first period's charge (the runner's OperationContext.chargeIn),
+ * so a failed debit leaves no radar behind. When the provider fails, the radar is created anyway, with `ultimo_erro` and due
  * at once: the next cycle (or a `sincronizar`) takes the baseline, still without events.
  */
 import type { FastifyRequest } from 'fastify';
 import type { OperationContext } from '../../platform/http/route.ts';
 import { addMs, iso } from '../../platform/clock.ts';
-import type { RadarsTable } from '../../platform/db/schema.ts';
+import type { Transaction } from 'kysely';
+import type { DB, RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
+import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import { SourceError } from '../../platform/ports/sources.ts';
 import { describeFailure, findMatches, recordResult, type RadarMatch } from './check.ts';
 import { filterColumns, type FilterInput } from './input.ts';
+import { RADARS } from './lifecycle.ts';
 import { criteriaOf, parseTerm, type RadarTerm } from './match.ts';
 import type { RadarParts } from './parts.ts';
 import type { RadarFilterSet } from './store.ts';
@@ -42,11 +46,13 @@ export async function createRadar(m: RadarParts, req: FastifyRequest, op: Operat
   // Per-radar webhook_url deliveries are signed with the account's secret: make sure the account has one.
   if (draft.webhook_url) await s.webhooks.configs.ensure(account.id);
 
-  await s.db.transaction().execute(async (trx) => {
-    await m.store.insert(trx, draft);
-    for (const match of matches) await recordResult(m, trx, draft, match, true);
-    await op.chargeIn(trx, { debits: [periodDebit(draft)], status: 201 });
-  });
+  const ask = {
+    accountId: account.id, priceCentavos: op.priceCentavos, row: draft,
+    baseline: async (trx: Transaction<DB>, radar: RadarsTable) => {
+      for (const match of matches) await recordResult(m, trx, radar, match, true);
+    },
+  };
+  await createMonitor(s, RADARS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: 201 }));
   return (await m.store.byId(draft.id))!;
 }
 

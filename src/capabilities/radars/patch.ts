@@ -8,7 +8,9 @@ import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
+import { removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
 import { filterColumns, type FilterInput } from './input.ts';
+import { RADARS } from './lifecycle.ts';
 import { criteriaOf, widens } from './match.ts';
 import type { RadarParts } from './parts.ts';
 
@@ -43,11 +45,5 @@ export function deactivatedError(radar: RadarsTable): ApiError {
 
 /** DESATIVADO (spec §3.2): checks and charges stop, results stay readable; a deactivated radar is returned unchanged. Undefined for another account's id. */
 export async function deactivateRadar(m: RadarParts, accountId: string, id: string): Promise<RadarsTable | undefined> {
-  const radar = await m.store.get(accountId, id);
-  if (!radar) return undefined;
-  if (radar.status !== 'DESATIVADO') {
-    const now = iso(m.services.clock.now());
-    await m.store.update(radar.id, { status: 'DESATIVADO', desativado_em: now, atualizado_em: now });
-  }
-  return m.store.byId(radar.id);
+  return removeOwnMonitor(m.services, RADARS, accountId, id);
 }

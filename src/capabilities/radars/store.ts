@@ -69,13 +69,6 @@ export class RadarStore {
       .orderBy('proxima_verificacao_em').limit(limit).execute();
   }
 
-  /** ATIVO radars whose period ends, and SUSPENSO ones (their renewal is tried again every cycle). */
-  async dueForRenewal(now: string, limit: number): Promise<RadarsTable[]> {
-    return this.#db.selectFrom('radars').selectAll().where('status', 'in', ['ATIVO', 'SUSPENSO']).where('proxima_cobranca_em', '<=', now)
-      .where('account_id', 'in', activeAccountIds(this.#db))
-      .orderBy('proxima_cobranca_em').limit(limit).execute();
-  }
-
   /** Takes the radar's synchronization slot when the last one is older than `notAfter`; false when too soon. */
   async claimSync(id: string, now: string, notAfter: string): Promise<boolean> {
     const r = await this.#db.updateTable('radars').set({ ultima_sincronizacao_em: now })

@@ -1,13 +1,14 @@
 /**
  * The account's case monitors and radars: status, next check, next charge, and deactivation through
- * the same functions as the API's DELETEs (monitors/lifecycle.ts removeMonitor, radars/patch.ts
+ * the same functions as the API's DELETEs (platform/monitoring/lifecycle.ts removeOwnMonitor, radars/patch.ts
  * deactivateRadar). Both lists newest first, PAGE rows at a time, each with its own "older" link
  * (`?processos_antes=` / `?radares_antes=`: the last row shown, `criado_em~id`) that keeps the other
  * list where it was.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
-import { removeMonitor } from '../../monitors/lifecycle.ts';
+import { removeOwnMonitor } from '../../../platform/monitoring/lifecycle.ts';
+import { CASE_MONITORS } from '../../monitors/lifecycle.ts';
 import { listMonitors } from '../../monitors/store.ts';
 import { deactivateRadar } from '../../radars/patch.ts';
 import { formatReais } from '../../../platform/format.ts';
@@ -77,7 +78,7 @@ ${more(radarRows, 'radares', radars, 'Radares mais antigos')}`);
 
   app.post<{ Params: { id: string } }>('/monitoramentos/processos/:id/desativar', async (req, reply) => {
     const who = signedIn(req);
-    const monitor = await removeMonitor(m.s, who.account.id, req.params.id);
+    const monitor = await removeOwnMonitor(m.s, CASE_MONITORS, who.account.id, req.params.id);
     if (!monitor) return notFound(req, reply);
     await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'monitoramento.desativar', target: monitor.id, details: { numeroCnj: monitor.numero_cnj }, origin: origin(req) });
     return redirect(reply, '/console/monitoramentos', 'monitor-desativado');
