@@ -8,6 +8,7 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { AdminMonitorShape } from './schemas.ts';
 
 export type AdminMonitorRow = AdministrativeMonitorsTable;
 type Db = Kysely<DB> | Transaction<DB>;
@@ -44,16 +45,13 @@ export async function dueAdminMonitors(db: Db, now: string, limit: number): Prom
     .where('account_id', 'in', activeAccountIds(db)).orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
 }
 
+/** The monitor as integrators see it (its twins: AdminMonitorShape); next check and charge times only while it is ATIVO. */
 export function adminMonitorView(m: AdminMonitorRow) {
   const active = m.status === 'ATIVO';
-  return {
+  return AdminMonitorShape.present({
     id: m.id, nup: formatNup(m.nup), frequencia: m.frequencia, webhookUrl: m.webhook_url, status: m.status, situacao: m.situacao,
     preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades, ultimaVerificacaoEm: m.ultima_verificacao_em,
     proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro,
-    criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em, ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: {
-      recorrencia: 'MENSAL', valorMensal: toBrl(m.preco_centavos), proximoDebitoEm: active ? m.proxima_cobranca_em : null, status: m.status,
-      observacao: m.status === 'SUSPENSO' ? 'A renovação não pôde ser paga: crie o monitoramento de novo para reativá-lo.' : null,
-    },
-  };
+    criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em,
+  });
 }

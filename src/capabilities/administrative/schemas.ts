@@ -1,6 +1,8 @@
 /** Request and response schemas of administrative processes and their monitors (spec §4.7, §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
+import { integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
+import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
@@ -77,7 +79,7 @@ export const ListAdminMonitorsQuery = Type.Object({
   status: Type.Optional(Status),
 }, { additionalProperties: false });
 
-export const AdminMonitor = Type.Object({
+const OwnAdminMonitor = Type.Object({
   id: Type.String(), nup: Type.String({ description: 'Masked.' }), frequencia: Frequency, webhookUrl: Nullable(Type.String()),
   status: Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], { description: 'ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final).' }),
   situacao: Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], { description: 'PENDENTE until the first completed check.' }),
@@ -86,6 +88,9 @@ export const AdminMonitor = Type.Object({
   ultimaVerificacaoEm: Nullable(Type.String()), proximaVerificacaoEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
   proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })), ultimoErro: Nullable(Type.String()),
   criadoEm: Type.String(), atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
-  ativo: Type.Boolean(), valorMensal: Type.Number(), moeda: Type.Literal('BRL'),
-  cobranca: Type.Object({ recorrencia: Type.Literal('MENSAL'), valorMensal: Type.Number(), proximoDebitoEm: Nullable(Type.String()), status: Type.String(), observacao: Nullable(Type.String()) }),
 });
+
+/** The names integrators of the commercial service read on a paid monitor (conventions §4.13). */
+export const AdminMonitorShape = integratorShape('monitoramento.processo_administrativo', OwnAdminMonitor, { ...PAID_MONITOR_TWINS });
+
+export const AdminMonitor = AdminMonitorShape.schema;
