@@ -4,17 +4,26 @@
 import type { CallOptions, FileResult } from './types.ts';
 
 export type DeleteIntimacoesOabResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
     origem: "INTIMACOES" | "PUBLICACOES";
     tipo: "OAB" | "TERMO" | "PROCESSO";
+    /** e.g. `OAB/SP 123456`. */
+    termo: string;
+    /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+    oab: {
+      estado: string;
+      numero: string;
+    };
     numeroCnj: null | string;
     tribunais: null | Array<string>;
     fontes: null | Array<string>;
     webhookUrl: null | string;
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
+    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+    status: "ACTIVE" | "INACTIVE";
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -28,20 +37,13 @@ export type DeleteIntimacoesOabResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & ({
-    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-    status: "ACTIVE" | "INACTIVE";
-    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
     situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-    oab: {
-      estado: string;
-      numero: string;
-    };
-    /** e.g. `OAB/SP 123456`. */
-    termo: string;
+    /** The OAB's UF. */
     oab_estado: string;
+    /** The OAB's number, digits. */
     oab_numero: string;
-  });
+  };
   meta: {
     requestId: string;
     searchLogId?: string;
@@ -114,13 +116,18 @@ export type DeleteMonitoramentosProcessosAdministrativosByIdResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
+    /** `status` is ATIVO. */
     ativo: boolean;
+    /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -160,13 +167,16 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
     ultimoErro: null | string;
     criadoEm: string;
     removidoEm: null | string;
+    atualizadoEm: string;
     /** Same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -175,7 +185,7 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
       status: string;
       observacao: null | string;
     };
-    atualizadoEm: string;
+    /** Same as `removidoEm`. */
     desativadoEm: null | string;
   };
   meta: {
@@ -302,9 +312,10 @@ export type GetAdvogadosDiariosOficiaisResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -413,9 +424,10 @@ export type GetAdvogadosProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -529,9 +541,10 @@ export type GetBuscaResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -593,9 +606,10 @@ export type GetBuscaTermoResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -641,9 +655,10 @@ export type GetContaExtratoResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -703,7 +718,9 @@ export type GetContaSaldoResponse = {
     };
     /** Same as `saldo`. */
     credits: number;
+    /** Same as `moeda`. */
     currency: "BRL";
+    /** `conta.status` in upper-case English. */
     accountStatus: "ACTIVE" | "INACTIVE";
   };
   meta: {
@@ -803,9 +820,10 @@ export type GetContaWebhookEntregasResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -884,9 +902,10 @@ export type GetDjeEleitoralEdicoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1006,9 +1025,10 @@ export type GetDjeEleitoralPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1093,9 +1113,10 @@ export type GetEventosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1190,9 +1211,10 @@ export type GetIntegradorResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1228,7 +1250,7 @@ export type GetIntimacoesHistoricoResponse = {
         /** PENDENTE, ENTREGUE, FALHOU or DESCARTADA (GET /v1/conta/webhook/entregas/{id}). */
         status: string;
       };
-      publicacao: ({
+      publicacao: {
         /** DJEN id: the `diarioId` of GET /v1/intimacoes/publicacoes/{diarioId}. */
         id: string;
         numeroCnj: null | string;
@@ -1269,22 +1291,26 @@ export type GetIntimacoesHistoricoResponse = {
         certidao: null | string;
         /** This publication in this API (needs the API key). */
         link_api: string;
-      }) & ({
+        /** The text as the court published it (HTML or plain text). */
+        conteudoCompletoHtml: string;
         /** Same as `id`. */
         intimacaoId: string;
-        /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
-        diarioId: string;
+        /** The OAB asked for that the publication names; null when none was asked. */
         oab: null | {
           estado: string;
           numero: string;
         };
+        /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
+        diarioId: string;
         /** Same as `dataDisponibilizacao`. */
         dataPublicacao: string;
+        /** The gazette: DJEN, under the court's sigla and UF. */
         diario: {
           nome: string;
           sigla: string;
           estado: null | string;
         };
+        /** `numeroCnjFormatado` and `classe`. */
         processo: {
           numeroCnj: null | string;
           titulo: null | {
@@ -1292,15 +1318,17 @@ export type GetIntimacoesHistoricoResponse = {
             nome: string;
           };
         };
+        /** `tipoComunicacao` — `tipoDocumento`. */
         titulo: null | string;
         /** An excerpt of the text. */
         conteudo: string;
-        /** The text as the court published it (HTML or plain text). */
-        conteudoCompletoHtml: string;
+        /** Always null: DJEN has no pages. */
         pagina: null | number;
+        /** Always null: DJEN has no cadernos. */
         caderno: null | string;
+        /** The court's page of the publication: same as `link_publicacao_tribunal`. */
         link: null | string;
-      });
+      };
     }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
@@ -1310,9 +1338,10 @@ export type GetIntimacoesHistoricoResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1335,17 +1364,26 @@ export type GetIntimacoesHistoricoResponse = {
 
 export type GetIntimacoesOabResponse = {
   data: {
-    items: Array<({
+    items: Array<{
       id: string;
       /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
       origem: "INTIMACOES" | "PUBLICACOES";
       tipo: "OAB" | "TERMO" | "PROCESSO";
+      /** e.g. `OAB/SP 123456`. */
+      termo: string;
+      /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+      oab: {
+        estado: string;
+        numero: string;
+      };
       numeroCnj: null | string;
       tribunais: null | Array<string>;
       fontes: null | Array<string>;
       webhookUrl: null | string;
       /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
       evento: string;
+      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+      status: "ACTIVE" | "INACTIVE";
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -1359,20 +1397,13 @@ export type GetIntimacoesOabResponse = {
       criadoEm: string;
       atualizadoEm: string;
       removidoEm: null | string;
-    }) & ({
-      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-      status: "ACTIVE" | "INACTIVE";
-      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
       situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-      oab: {
-        estado: string;
-        numero: string;
-      };
-      /** e.g. `OAB/SP 123456`. */
-      termo: string;
+      /** The OAB's UF. */
       oab_estado: string;
+      /** The OAB's number, digits. */
       oab_numero: string;
-    })>;
+    }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -1381,9 +1412,10 @@ export type GetIntimacoesOabResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1405,7 +1437,7 @@ export type GetIntimacoesOabResponse = {
 };
 
 export type GetIntimacoesPublicacoesByDiarioIdResponse = {
-  data: ({
+  data: {
     /** DJEN id: the `diarioId` of GET /v1/intimacoes/publicacoes/{diarioId}. */
     id: string;
     numeroCnj: null | string;
@@ -1446,22 +1478,26 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
     certidao: null | string;
     /** This publication in this API (needs the API key). */
     link_api: string;
-  }) & ({
+    /** The text as the court published it (HTML or plain text). */
+    conteudoCompletoHtml: string;
     /** Same as `id`. */
     intimacaoId: string;
-    /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
-    diarioId: string;
+    /** The OAB asked for that the publication names; null when none was asked. */
     oab: null | {
       estado: string;
       numero: string;
     };
+    /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
+    diarioId: string;
     /** Same as `dataDisponibilizacao`. */
     dataPublicacao: string;
+    /** The gazette: DJEN, under the court's sigla and UF. */
     diario: {
       nome: string;
       sigla: string;
       estado: null | string;
     };
+    /** `numeroCnjFormatado` and `classe`. */
     processo: {
       numeroCnj: null | string;
       titulo: null | {
@@ -1469,15 +1505,17 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
         nome: string;
       };
     };
+    /** `tipoComunicacao` — `tipoDocumento`. */
     titulo: null | string;
     /** An excerpt of the text. */
     conteudo: string;
-    /** The text as the court published it (HTML or plain text). */
-    conteudoCompletoHtml: string;
+    /** Always null: DJEN has no pages. */
     pagina: null | number;
+    /** Always null: DJEN has no cadernos. */
     caderno: null | string;
+    /** The court's page of the publication: same as `link_publicacao_tribunal`. */
     link: null | string;
-  });
+  };
   meta: {
     requestId: string;
     searchLogId?: string;
@@ -1504,7 +1542,7 @@ export type GetIntimacoesResponse = {
       desde: null | string;
       ate: null | string;
     };
-    intimacoes: Array<({
+    intimacoes: Array<{
       /** DJEN id: the `diarioId` of GET /v1/intimacoes/publicacoes/{diarioId}. */
       id: string;
       numeroCnj: null | string;
@@ -1545,22 +1583,26 @@ export type GetIntimacoesResponse = {
       certidao: null | string;
       /** This publication in this API (needs the API key). */
       link_api: string;
-    }) & ({
+      /** The text as the court published it (HTML or plain text). */
+      conteudoCompletoHtml: string;
       /** Same as `id`. */
       intimacaoId: string;
-      /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
-      diarioId: string;
+      /** The OAB asked for that the publication names; null when none was asked. */
       oab: null | {
         estado: string;
         numero: string;
       };
+      /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
+      diarioId: string;
       /** Same as `dataDisponibilizacao`. */
       dataPublicacao: string;
+      /** The gazette: DJEN, under the court's sigla and UF. */
       diario: {
         nome: string;
         sigla: string;
         estado: null | string;
       };
+      /** `numeroCnjFormatado` and `classe`. */
       processo: {
         numeroCnj: null | string;
         titulo: null | {
@@ -1568,15 +1610,17 @@ export type GetIntimacoesResponse = {
           nome: string;
         };
       };
+      /** `tipoComunicacao` — `tipoDocumento`. */
       titulo: null | string;
       /** An excerpt of the text. */
       conteudo: string;
-      /** The text as the court published it (HTML or plain text). */
-      conteudoCompletoHtml: string;
+      /** Always null: DJEN has no pages. */
       pagina: null | number;
+      /** Always null: DJEN has no cadernos. */
       caderno: null | string;
+      /** The court's page of the publication: same as `link_publicacao_tribunal`. */
       link: null | string;
-    })>;
+    }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -1585,9 +1629,10 @@ export type GetIntimacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1720,9 +1765,10 @@ export type GetMonitoramentosNovosProcessosByIdResultadosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1778,9 +1824,10 @@ export type GetMonitoramentosNovosProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1835,9 +1882,10 @@ export type GetMonitoramentosNovosProcessosResultadosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1882,13 +1930,18 @@ export type GetMonitoramentosProcessosAdministrativosByIdResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
+    /** `status` is ATIVO. */
     ativo: boolean;
+    /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -1929,13 +1982,18 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
       criadoEm: string;
       atualizadoEm: string;
       removidoEm: null | string;
+      /** `status` is ATIVO. */
       ativo: boolean;
+      /** Same as `preco`: BRL per 30-day period. */
       valorMensal: number;
+      /** The currency of `valorMensal`. */
       moeda: "BRL";
+      /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
       cobranca: {
         recorrencia: "MENSAL";
         valorMensal: number;
         proximoDebitoEm: null | string;
+        /** Same as the monitor's `status`. */
         status: string;
         observacao: null | string;
       };
@@ -1948,9 +2006,10 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1995,13 +2054,16 @@ export type GetMonitoramentosProcessosByIdResponse = {
     ultimoErro: null | string;
     criadoEm: string;
     removidoEm: null | string;
+    atualizadoEm: string;
     /** Same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -2010,7 +2072,7 @@ export type GetMonitoramentosProcessosByIdResponse = {
       status: string;
       observacao: null | string;
     };
-    atualizadoEm: string;
+    /** Same as `removidoEm`. */
     desativadoEm: null | string;
   };
   meta: {
@@ -2049,13 +2111,16 @@ export type GetMonitoramentosProcessosResponse = {
       ultimoErro: null | string;
       criadoEm: string;
       removidoEm: null | string;
+      atualizadoEm: string;
       /** Same as `numeroCnj`. */
       numero_cnj: string;
       /** `status` is ATIVO. */
       ativo: boolean;
       /** Same as `preco`: BRL per 30-day period. */
       valorMensal: number;
+      /** The currency of `valorMensal`. */
       moeda: "BRL";
+      /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
       cobranca: {
         recorrencia: "MENSAL";
         valorMensal: number;
@@ -2064,7 +2129,7 @@ export type GetMonitoramentosProcessosResponse = {
         status: string;
         observacao: null | string;
       };
-      atualizadoEm: string;
+      /** Same as `removidoEm`. */
       desativadoEm: null | string;
     }>;
     /** Every item the listing has, on every page, when it is known. */
@@ -2075,9 +2140,10 @@ export type GetMonitoramentosProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2186,9 +2252,10 @@ export type GetMonitoramentosPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2251,9 +2318,10 @@ export type GetMuralEleitoralPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2348,9 +2416,10 @@ export type GetPrecatoriosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2445,10 +2514,13 @@ export type GetProcessosCnjByCnjDocumentosPublicosResponse = {
       mimeType: string;
       tamanhoBytes: number;
       downloadUrl: string;
+      /** Always null: courts give a title only. */
       descricao: null | string;
       /** `dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone. */
       data: string;
+      /** From `mimeType`, e.g. `pdf`; null when unknown. */
       extensaoArquivo: null | string;
+      /** Always null: not counted. */
       quantidadePaginas: null | number;
     }>;
     /** Every item the listing has, on every page, when it is known. */
@@ -2459,9 +2531,10 @@ export type GetProcessosCnjByCnjDocumentosPublicosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2503,12 +2576,14 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
         codigo: string;
         nome: string;
       };
+      texto: null | string;
       /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
-      texto: null | string;
+      /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
+      /** `nome`, `conteudo` and `TPU <codigo>`. */
       classificacao_predita: {
         nome: string;
         descricao: string;
@@ -2524,9 +2599,10 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2620,12 +2696,14 @@ export type GetProcessosCnjByCnjResponse = {
         codigo: string;
         nome: string;
       };
+      texto: null | string;
       /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
-      texto: null | string;
+      /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
+      /** `nome`, `conteudo` and `TPU <codigo>`. */
       classificacao_predita: {
         nome: string;
         descricao: string;
@@ -2666,8 +2744,6 @@ export type GetProcessosCnjByCnjResponse = {
     numero_cnj: string;
     titulo_polo_ativo: null | string;
     titulo_polo_passivo: null | string;
-    poloAtivo: null | string;
-    poloPassivo: null | string;
     ano_inicio: null | number;
     data_inicio: null | string;
     data_ultima_movimentacao: null | string;
@@ -2676,7 +2752,7 @@ export type GetProcessosCnjByCnjResponse = {
     nivel_sigilo: number;
     ativo: boolean;
     data_ultima_verificacao: string;
-    valorCausa: null | {
+    valor_causa: null | {
       /** Decimal string, e.g. `50000.00`. */
       valor: string;
       /** `R$`. */
@@ -2687,7 +2763,6 @@ export type GetProcessosCnjByCnjResponse = {
     /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
     fontes: Array<{
       id: string;
-      processo_fonte_id: string;
       /** e.g. `TJSP - 2º grau`. */
       descricao: string;
       /** The court's name. */
@@ -2731,11 +2806,9 @@ export type GetProcessosCnjByCnjResponse = {
       envolvidos: Array<{
         nome: string;
         tipo: string;
-        tipo_normalizado: string;
         /** ATIVO, PASSIVO or OUTROS. */
         polo: string;
         tipo_pessoa: string;
-        tipoPessoa: string;
         cpf: null | string;
         cnpj: null | string;
         documento: null | string;
@@ -2753,6 +2826,10 @@ export type GetProcessosCnjByCnjResponse = {
           fonte: null | string;
         }>;
         fonte: null | string;
+        /** Same as `tipo`. */
+        tipo_normalizado: string;
+        /** Same as `tipo_pessoa`. */
+        tipoPessoa: string;
       }>;
       quantidade_movimentacoes: number;
       segredo_justica: boolean;
@@ -2761,7 +2838,22 @@ export type GetProcessosCnjByCnjResponse = {
       fonteDados: string;
       sandbox: boolean;
       consultadoEm: string;
+      /** Same as `id`. */
+      processo_fonte_id: string;
     }>;
+    /** Same as `titulo_polo_ativo`. */
+    poloAtivo: null | string;
+    /** Same as `titulo_polo_passivo`. */
+    poloPassivo: null | string;
+    /** Same as `valor_causa`. */
+    valorCausa: null | {
+      /** Decimal string, e.g. `50000.00`. */
+      valor: string;
+      /** `R$`. */
+      moeda: string;
+      /** e.g. `R$ 50.000,00`. */
+      valor_formatado: string;
+    };
   });
   meta: {
     requestId: string;
@@ -2934,9 +3026,10 @@ export type GetProcessosNumeroByNumeroDiariosOficiaisResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2998,8 +3091,6 @@ export type GetProcessosResponse = {
       numero_cnj: string;
       titulo_polo_ativo: null | string;
       titulo_polo_passivo: null | string;
-      poloAtivo: null | string;
-      poloPassivo: null | string;
       ano_inicio: null | number;
       data_inicio: null | string;
       data_ultima_movimentacao: null | string;
@@ -3008,7 +3099,7 @@ export type GetProcessosResponse = {
       nivel_sigilo: number;
       ativo: boolean;
       data_ultima_verificacao: string;
-      valorCausa: null | {
+      valor_causa: null | {
         /** Decimal string, e.g. `50000.00`. */
         valor: string;
         /** `R$`. */
@@ -3019,7 +3110,6 @@ export type GetProcessosResponse = {
       /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
       fontes: Array<{
         id: string;
-        processo_fonte_id: string;
         /** e.g. `TJSP - 2º grau`. */
         descricao: string;
         /** The court's name. */
@@ -3063,11 +3153,9 @@ export type GetProcessosResponse = {
         envolvidos: Array<{
           nome: string;
           tipo: string;
-          tipo_normalizado: string;
           /** ATIVO, PASSIVO or OUTROS. */
           polo: string;
           tipo_pessoa: string;
-          tipoPessoa: string;
           cpf: null | string;
           cnpj: null | string;
           documento: null | string;
@@ -3085,6 +3173,10 @@ export type GetProcessosResponse = {
             fonte: null | string;
           }>;
           fonte: null | string;
+          /** Same as `tipo`. */
+          tipo_normalizado: string;
+          /** Same as `tipo_pessoa`. */
+          tipoPessoa: string;
         }>;
         quantidade_movimentacoes: number;
         segredo_justica: boolean;
@@ -3093,7 +3185,22 @@ export type GetProcessosResponse = {
         fonteDados: string;
         sandbox: boolean;
         consultadoEm: string;
+        /** Same as `id`. */
+        processo_fonte_id: string;
       }>;
+      /** Same as `titulo_polo_ativo`. */
+      poloAtivo: null | string;
+      /** Same as `titulo_polo_passivo`. */
+      poloPassivo: null | string;
+      /** Same as `valor_causa`. */
+      valorCausa: null | {
+        /** Decimal string, e.g. `50000.00`. */
+        valor: string;
+        /** `R$`. */
+        moeda: string;
+        /** e.g. `R$ 50.000,00`. */
+        valor_formatado: string;
+      };
     }) & ({
       envolvimento: null | {
         polo: string;
@@ -3109,9 +3216,20 @@ export type GetProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
+      /** The page number, also when asked by cursor. */
+      current_page: number;
+      /** Same as `perPage`. */
+      per_page: number;
+      /** `totalPages`, at least 1. */
+      last_page: number;
+      /** 1-based position of the page's first item; null on an empty page. */
+      from: null | number;
+      /** 1-based position of the page's last item; null on an empty page. */
+      to: null | number;
     };
     links: {
       next: null | {
@@ -3157,9 +3275,10 @@ export type GetRequestsResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3252,9 +3371,10 @@ export type GetSistemasResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3398,9 +3518,10 @@ export type GetStfPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3439,9 +3560,10 @@ export type GetTribunaisSistemasResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3751,17 +3873,26 @@ export type PostIntimacoesOabRequest = {
 
 export type PostIntimacoesOabResponse = {
   data: {
-    monitoramentos: Array<(({
+    monitoramentos: Array<{
       id: string;
       /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
       origem: "INTIMACOES" | "PUBLICACOES";
       tipo: "OAB" | "TERMO" | "PROCESSO";
+      /** e.g. `OAB/SP 123456`. */
+      termo: string;
+      /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+      oab: {
+        estado: string;
+        numero: string;
+      };
       numeroCnj: null | string;
       tribunais: null | Array<string>;
       fontes: null | Array<string>;
       webhookUrl: null | string;
       /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
       evento: string;
+      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+      status: "ACTIVE" | "INACTIVE";
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -3775,25 +3906,19 @@ export type PostIntimacoesOabResponse = {
       criadoEm: string;
       atualizadoEm: string;
       removidoEm: null | string;
-    }) & ({
-      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-      status: "ACTIVE" | "INACTIVE";
-      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
       situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-      oab: {
-        estado: string;
-        numero: string;
-      };
-      /** e.g. `OAB/SP 123456`. */
-      termo: string;
+      /** The OAB's UF. */
       oab_estado: string;
+      /** The OAB's number, digits. */
       oab_numero: string;
-    })) & {
-      estado: string;
-      numero: string;
       callbackEnabled: boolean;
       /** true: the account's live monitor of this OAB, returned free. */
       reused: boolean;
+      /** Same as `oab_estado`. */
+      estado: string;
+      /** Same as `oab_numero`. */
+      numero: string;
     }>;
     cobranca: {
       /** OABs charged by this request (created or reactivated). */
@@ -3803,14 +3928,14 @@ export type PostIntimacoesOabResponse = {
       /** BRL charged by this request (= meta.creditsCharged). */
       total: number;
     };
-    /** OABs that already had a live monitor: not charged again. */
-    reutilizados: Array<string>;
     /** The same charge in the names integrators read. */
     billing: {
       billableOabs: number;
       pricePerNewOab: number;
       creditsCharged: number;
     };
+    /** OABs that already had a live monitor: not charged again. */
+    reutilizados: Array<string>;
     callback: {
       enabled: boolean;
       mode: null | ("MONITOR" | "CONTA");
@@ -4005,13 +4130,18 @@ export type PostMonitoramentosProcessosAdministrativosResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
+    /** `status` is ATIVO. */
     ativo: boolean;
+    /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
       proximoDebitoEm: null | string;
+      /** Same as the monitor's `status`. */
       status: string;
       observacao: null | string;
     };
@@ -4062,13 +4192,16 @@ export type PostMonitoramentosProcessosResponse = {
     ultimoErro: null | string;
     criadoEm: string;
     removidoEm: null | string;
+    atualizadoEm: string;
     /** Same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -4077,7 +4210,7 @@ export type PostMonitoramentosProcessosResponse = {
       status: string;
       observacao: null | string;
     };
-    atualizadoEm: string;
+    /** Same as `removidoEm`. */
     desativadoEm: null | string;
   };
   meta: {
@@ -4356,17 +4489,26 @@ export type PutIntimacoesOabRequest = {
 };
 
 export type PutIntimacoesOabResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
     origem: "INTIMACOES" | "PUBLICACOES";
     tipo: "OAB" | "TERMO" | "PROCESSO";
+    /** e.g. `OAB/SP 123456`. */
+    termo: string;
+    /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+    oab: {
+      estado: string;
+      numero: string;
+    };
     numeroCnj: null | string;
     tribunais: null | Array<string>;
     fontes: null | Array<string>;
     webhookUrl: null | string;
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
+    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+    status: "ACTIVE" | "INACTIVE";
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -4380,20 +4522,13 @@ export type PutIntimacoesOabResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & ({
-    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-    status: "ACTIVE" | "INACTIVE";
-    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
     situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-    oab: {
-      estado: string;
-      numero: string;
-    };
-    /** e.g. `OAB/SP 123456`. */
-    termo: string;
+    /** The OAB's UF. */
     oab_estado: string;
+    /** The OAB's number, digits. */
     oab_numero: string;
-  });
+  };
   meta: {
     requestId: string;
     searchLogId?: string;

@@ -31,11 +31,11 @@ const TAG = 'Envolvidos';
  * page's first and last item (null on an empty page).
  */
 const CpfPaginationShape = integratorShape('paginacao.cpf_cnpj', ListPagination, {
-  current_page: derived(Type.Integer({ minimum: 1 }), (v, page: { offset: number; count: number }) => Math.floor(page.offset / v.perPage) + 1),
+  current_page: derived(Type.Integer({ minimum: 1, description: 'The page number, also when asked by cursor.' }), (v, page: { offset: number; count: number }) => Math.floor(page.offset / v.perPage) + 1),
   per_page: same('perPage'),
-  last_page: derived(Type.Integer({ minimum: 1 }), (v) => Math.max(1, Math.ceil((v.total ?? 0) / v.perPage))),
-  from: derived(Nullable(Type.Integer()), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + 1 : null)),
-  to: derived(Nullable(Type.Integer()), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + page.count : null)),
+  last_page: derived(Type.Integer({ minimum: 1, description: '`totalPages`, at least 1.' }), (v) => Math.max(1, Math.ceil((v.total ?? 0) / v.perPage))),
+  from: derived(Type.Union([Type.Null(), Type.Integer()], { description: '1-based position of the page\'s first item; null on an empty page.' }), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + 1 : null)),
+  to: derived(Type.Union([Type.Null(), Type.Integer()], { description: '1-based position of the page\'s last item; null on an empty page.' }), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + page.count : null)),
 });
 
 export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {

@@ -32,8 +32,8 @@ const OwnMovement = Type.Object({
 export const MovementShape = integratorShape('movimentacao', OwnMovement, {
   data: derived(Type.String({ description: 'The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }), (v) => formatDateBr(v.dataHora)),
   conteudo: derived(Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }), (v) => describeMovement(v)),
-  tipo: derived(Type.Literal('ANDAMENTO'), () => 'ANDAMENTO' as const),
-  classificacao_predita: derived(Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }),
+  tipo: derived(Type.Literal('ANDAMENTO', { description: 'Always ANDAMENTO: gazette publications are under /v1/intimacoes.' }), () => 'ANDAMENTO' as const),
+  classificacao_predita: derived(Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }, { description: '`nome`, `conteudo` and `TPU <codigo>`.' }),
     (v) => ({ nome: v.nome, descricao: describeMovement(v), hierarquia: `TPU ${v.codigo}` })),
 });
 
@@ -177,10 +177,10 @@ const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/htm
 
 /** A public document in the names integrators read (conventions §4.4). */
 export const PublicDocumentShape = integratorShape('documento_publico', OwnPublicDocument, {
-  descricao: derived(Nullable(Type.String()), () => null),
+  descricao: derived(Type.Union([Type.Null(), Type.String()], { description: 'Always null: courts give a title only.' }), () => null),
   data: derived(Type.String({ description: '`dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone.' }), (v) => brasiliaDateTime(v.dataJuntada)),
-  extensaoArquivo: derived(Nullable(Type.String({ description: 'e.g. `pdf`.' })), (v) => EXTENSIONS[v.mimeType] ?? null),
-  quantidadePaginas: derived(Nullable(Type.Integer()), () => null),
+  extensaoArquivo: derived(Type.Union([Type.Null(), Type.String()], { description: 'From `mimeType`, e.g. `pdf`; null when unknown.' }), (v) => EXTENSIONS[v.mimeType] ?? null),
+  quantidadePaginas: derived(Type.Union([Type.Null(), Type.Integer()], { description: 'Always null: not counted.' }), () => null),
 });
 
 export const PublicDocument = PublicDocumentShape.schema;

@@ -44,8 +44,11 @@ export interface IntegratorShape<V, T, P extends TProperties = TProperties> {
   present(...args: PresentArgs<V, T>): WithTwins<V, T>;
 }
 
-/** Every table, by name: docs/integracao.md and the test that each alias is declared once read it. */
-export const integratorTables = new Map<string, { aliases: readonly string[]; twinOf: Record<string, string | null> }>();
+/** One twin as docs/integrator-fields.md lists it: `of` is our field it repeats, null when derived. */
+export interface TwinEntry { alias: string; of: string | null; replaces: boolean; description: string | null }
+
+/** Every table, by name, in declaration order (docs/integrator-fields.md is generated from it). */
+export const integratorTables = new Map<string, readonly TwinEntry[]>();
 
 /** A copy of `schema` (its TypeBox marks included) with another description. */
 function described(schema: TSchema, description: string): TSchema {
@@ -78,7 +81,9 @@ export function integratorShape<O extends TObject, T extends Record<string, Twin
   const { properties: _, ...options } = own as TObject & Record<string, unknown>;
   const schema = Type.Object(properties, Object.fromEntries(Object.entries(options).filter(([k]) => !k.startsWith('~') && k !== 'type' && k !== 'required')));
   const aliases = Object.keys(table);
-  integratorTables.set(name, { aliases, twinOf: Object.fromEntries((Object.entries(table) as [string, Twin<V>][]).map(([a, t]) => [a, t.kind === 'same' ? t.of : null])) });
+  integratorTables.set(name, twins.map((t) => ({
+    alias: t.alias, of: t.of, replaces: t.alias in own.properties, description: (properties[t.alias] as { description?: string }).description ?? null,
+  })));
   return {
     schema: schema as TObject<Omit<O['properties'], keyof T> & { [A in keyof T]: TSchema }>, aliases,
     present(...[view, context]: PresentArgs<V, T>) {
