@@ -2649,6 +2649,112 @@ export type GetProcessosCnjByCnjResponse = {
       /** e.g. `R$ 50.000,00`. */
       valor_formatado: string;
     };
+    titulo_polo_ativo: null | string;
+    titulo_polo_passivo: null | string;
+    ano_inicio: null | number;
+    data_inicio: null | string;
+    data_ultima_movimentacao: null | string;
+    quantidade_movimentacoes: number;
+    fontes_tribunais_estao_arquivadas: boolean;
+    nivel_sigilo: number;
+    ativo: boolean;
+    data_ultima_verificacao: string;
+    /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
+    fontes: Array<{
+      id: string;
+      /** e.g. `TJSP - 2º grau`. */
+      descricao: string;
+      /** The court's name. */
+      nome: string;
+      sigla: string;
+      tipo: "TRIBUNAL";
+      /** 1, 2 or 3. */
+      grau: number;
+      grau_formatado: string;
+      sistema: null | string;
+      tribunal: {
+        sigla: string;
+        nome: string;
+        segmento: null | string;
+        jtr: null | string;
+        estados: Array<string>;
+      };
+      capa: {
+        classe: null | string;
+        assunto: null | string;
+        orgao_julgador: null | string;
+        valor_causa: null | {
+          /** Decimal string, e.g. `50000.00`. */
+          valor: string;
+          /** `R$`. */
+          moeda: string;
+          /** e.g. `R$ 50.000,00`. */
+          valor_formatado: string;
+        };
+        data_distribuicao: null | string;
+        data_ajuizamento: null | string;
+        /** `Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement. */
+        situacao: string;
+        ultimo_movimento: null | {
+          data: string;
+          data_hora: string;
+          descricao: string;
+          codigo: number;
+        };
+      };
+      envolvidos: Array<{
+        nome: string;
+        tipo: string;
+        /** ATIVO, PASSIVO or OUTROS. */
+        polo: string;
+        tipo_pessoa: string;
+        cpf: null | string;
+        cnpj: null | string;
+        documento: null | string;
+        documentos: Array<{
+          numero: string;
+          tipo: string;
+        }>;
+        advogados: Array<{
+          nome: string;
+          tipo_pessoa: string;
+          oab: Array<{
+            numero: string;
+            uf: string;
+          }>;
+          fonte: null | string;
+        }>;
+        fonte: null | string;
+        /** Same as `tipo`. */
+        tipo_normalizado: string;
+        /** Same as `tipo_pessoa`. */
+        tipoPessoa: string;
+      }>;
+      quantidade_movimentacoes: number;
+      segredo_justica: boolean;
+      arquivado: boolean;
+      /** Where Tramita read it (DataJud). */
+      fonteDados: string;
+      sandbox: boolean;
+      consultadoEm: string;
+      /** Same as `id`. */
+      processo_fonte_id: string;
+    }>;
+    /** Masked; same as `numeroCnj`. */
+    numero_cnj: string;
+    /** Same as `titulo_polo_ativo`. */
+    poloAtivo: null | string;
+    /** Same as `titulo_polo_passivo`. */
+    poloPassivo: null | string;
+    /** Same as `valor_causa`. */
+    valorCausa: null | {
+      /** Decimal string, e.g. `50000.00`. */
+      valor: string;
+      /** `R$`. */
+      moeda: string;
+      /** e.g. `R$ 50.000,00`. */
+      valor_formatado: string;
+    };
     [key: string]: unknown;
   }) & ({
     numeroCnjDigitos: string;
@@ -2739,121 +2845,6 @@ export type GetProcessosCnjByCnjResponse = {
       }>;
       processoReferencia: null | string;
     });
-  }) & ({
-    /** Masked. */
-    numero_cnj: string;
-    titulo_polo_ativo: null | string;
-    titulo_polo_passivo: null | string;
-    ano_inicio: null | number;
-    data_inicio: null | string;
-    data_ultima_movimentacao: null | string;
-    quantidade_movimentacoes: number;
-    fontes_tribunais_estao_arquivadas: boolean;
-    nivel_sigilo: number;
-    ativo: boolean;
-    data_ultima_verificacao: string;
-    valor_causa: null | {
-      /** Decimal string, e.g. `50000.00`. */
-      valor: string;
-      /** `R$`. */
-      moeda: string;
-      /** e.g. `R$ 50.000,00`. */
-      valor_formatado: string;
-    };
-    /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
-    fontes: Array<{
-      id: string;
-      /** e.g. `TJSP - 2º grau`. */
-      descricao: string;
-      /** The court's name. */
-      nome: string;
-      sigla: string;
-      tipo: "TRIBUNAL";
-      /** 1, 2 or 3. */
-      grau: number;
-      grau_formatado: string;
-      sistema: null | string;
-      tribunal: {
-        sigla: string;
-        nome: string;
-        segmento: null | string;
-        jtr: null | string;
-        estados: Array<string>;
-      };
-      capa: {
-        classe: null | string;
-        assunto: null | string;
-        orgao_julgador: null | string;
-        valor_causa: null | {
-          /** Decimal string, e.g. `50000.00`. */
-          valor: string;
-          /** `R$`. */
-          moeda: string;
-          /** e.g. `R$ 50.000,00`. */
-          valor_formatado: string;
-        };
-        data_distribuicao: null | string;
-        data_ajuizamento: null | string;
-        /** `Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement. */
-        situacao: string;
-        ultimo_movimento: null | {
-          data: string;
-          data_hora: string;
-          descricao: string;
-          codigo: number;
-        };
-      };
-      envolvidos: Array<{
-        nome: string;
-        tipo: string;
-        /** ATIVO, PASSIVO or OUTROS. */
-        polo: string;
-        tipo_pessoa: string;
-        cpf: null | string;
-        cnpj: null | string;
-        documento: null | string;
-        documentos: Array<{
-          numero: string;
-          tipo: string;
-        }>;
-        advogados: Array<{
-          nome: string;
-          tipo_pessoa: string;
-          oab: Array<{
-            numero: string;
-            uf: string;
-          }>;
-          fonte: null | string;
-        }>;
-        fonte: null | string;
-        /** Same as `tipo`. */
-        tipo_normalizado: string;
-        /** Same as `tipo_pessoa`. */
-        tipoPessoa: string;
-      }>;
-      quantidade_movimentacoes: number;
-      segredo_justica: boolean;
-      arquivado: boolean;
-      /** Where Tramita read it (DataJud). */
-      fonteDados: string;
-      sandbox: boolean;
-      consultadoEm: string;
-      /** Same as `id`. */
-      processo_fonte_id: string;
-    }>;
-    /** Same as `titulo_polo_ativo`. */
-    poloAtivo: null | string;
-    /** Same as `titulo_polo_passivo`. */
-    poloPassivo: null | string;
-    /** Same as `valor_causa`. */
-    valorCausa: null | {
-      /** Decimal string, e.g. `50000.00`. */
-      valor: string;
-      /** `R$`. */
-      moeda: string;
-      /** e.g. `R$ 50.000,00`. */
-      valor_formatado: string;
-    };
   });
   meta: {
     requestId: string;
@@ -3085,10 +3076,6 @@ export type GetProcessosResponse = {
         /** e.g. `R$ 50.000,00`. */
         valor_formatado: string;
       };
-      [key: string]: unknown;
-    }) & ({
-      /** Masked. */
-      numero_cnj: string;
       titulo_polo_ativo: null | string;
       titulo_polo_passivo: null | string;
       ano_inicio: null | number;
@@ -3099,14 +3086,6 @@ export type GetProcessosResponse = {
       nivel_sigilo: number;
       ativo: boolean;
       data_ultima_verificacao: string;
-      valor_causa: null | {
-        /** Decimal string, e.g. `50000.00`. */
-        valor: string;
-        /** `R$`. */
-        moeda: string;
-        /** e.g. `R$ 50.000,00`. */
-        valor_formatado: string;
-      };
       /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
       fontes: Array<{
         id: string;
@@ -3188,6 +3167,8 @@ export type GetProcessosResponse = {
         /** Same as `id`. */
         processo_fonte_id: string;
       }>;
+      /** Masked; same as `numeroCnj`. */
+      numero_cnj: string;
       /** Same as `titulo_polo_ativo`. */
       poloAtivo: null | string;
       /** Same as `titulo_polo_passivo`. */
@@ -3201,6 +3182,7 @@ export type GetProcessosResponse = {
         /** e.g. `R$ 50.000,00`. */
         valor_formatado: string;
       };
+      [key: string]: unknown;
     }) & ({
       envolvimento: null | {
         polo: string;

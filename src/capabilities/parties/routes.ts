@@ -17,8 +17,7 @@ import { Nullable } from '../../platform/http/nullable.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
-import { processObject } from '../processes/process-object.ts';
-import { caseSummary, sourcesMeta } from '../processes/present.ts';
+import { caseAnswer, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
 import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, searchCourts } from '../processes/court-search.ts';
@@ -66,7 +65,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const processos = cases.map((c) => {
         const party = c.partes?.find((p) => p.documento === doc.value);
         // Each a process object, as a cover is (conventions §4.7), with the searched party's role.
-        return { ...caseSummary(c), ...processObject(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
+        return { ...caseAnswer(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
       });
       const pagination = { limit, nextCursor, page: w.pageNumber };
       const named = cases.flatMap((c) => c.partes ?? []).find((p) => p.documento === doc.value);

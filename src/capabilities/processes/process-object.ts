@@ -8,10 +8,9 @@
  */
 import { brasiliaDateTime, formatReais } from '../../platform/format.ts';
 import { courtBySigla, type Court } from '../../platform/courts/table.ts';
-import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { MovementRecord, PartyRecord } from '../../platform/ports/sources.ts';
 import { describeMovement } from './movement-text.ts';
-import { EnvolvidoShape, FonteShape, ProcessObjectShape } from './schemas.ts';
+import { EnvolvidoShape, FonteShape } from './schemas.ts';
 import type { StoredCase, StoredInstance } from './store.ts';
 
 /** TPU codes that close a case (tpu.md §4): 246 arquivamento definitivo, 22 baixa definitiva; 245 is provisional. */
@@ -94,15 +93,14 @@ function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situa
   });
 }
 
-/** The top-level fields and `fontes[]` of the process object. */
+/** The top-level fields and `fontes[]` of the process object, but its twins (CaseShape). */
 export function processObject(c: StoredCase) {
   const court = courtBySigla(c.row.tribunal);
   const situacao = situacaoOf(c.ultimaMovimentacao);
   const ordered = [...c.instancias].sort((a, b) => grauOf(a.grau).numero - grauOf(b.grau).numero);
   const first = (polo: string) => c.partes?.find((p) => p.polo === polo)?.nome ?? null;
   const inicio = c.row.data_ajuizamento?.slice(0, 10) ?? null;
-  return ProcessObjectShape.present({
-    numero_cnj: formatCnj(c.row.numero_cnj),
+  return {
     titulo_polo_ativo: first('ATIVO'), titulo_polo_passivo: first('PASSIVO'),
     ano_inicio: inicio ? Number(inicio.slice(0, 4)) : null, data_inicio: inicio,
     data_ultima_movimentacao: c.ultimaMovimentacao ? brasiliaDateTime(c.ultimaMovimentacao.dataHora).slice(0, 10) : null,
@@ -113,5 +111,5 @@ export function processObject(c: StoredCase) {
     data_ultima_verificacao: c.row.consultado_em,
     valor_causa: valorCausaObject(c.row.valor_causa_centavos),
     fontes: ordered.map((i) => fonte(c, i, court, situacao)),
-  });
+  };
 }

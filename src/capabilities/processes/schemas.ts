@@ -89,24 +89,7 @@ export const FonteShape = integratorShape('processo.fontes', OwnFonte, {
   processo_fonte_id: same('id'),
 });
 
-/** The process object integrators of the commercial service read (conventions §4.2): covers and CPF/CNPJ search results. */
-const OwnProcessObject = Type.Object({
-  numero_cnj: Type.String({ description: 'Masked.' }),
-  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
-  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
-  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
-  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valor_causa: Nullable(ValorCausa),
-  fontes: Type.Array(FonteShape.schema, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
-});
 
-/** The process object's camelCase twins, which integrators read too. */
-export const ProcessObjectShape = integratorShape('processo', OwnProcessObject, {
-  poloAtivo: same('titulo_polo_ativo'),
-  poloPassivo: same('titulo_polo_passivo'),
-  valorCausa: same('valor_causa'),
-});
-
-const ProcessObject = ProcessObjectShape.schema;
 /** The cover as the court's public consultation page shows it (issue 31): names as printed, no TPU codes. */
 const ConsultaPublica = Type.Object({
   fonte: Type.String({ description: 'e.g. `consulta-tjsp`.' }), sistema: Type.String({ description: '`esaj`, `pje` or `tjdft`.' }), grau: Type.Integer(),
@@ -131,7 +114,27 @@ export const CaseSummary = Type.Object({
   valor_causa: Nullable(ValorCausa),
 }, { additionalProperties: true });
 
-export const Cover = Type.Intersect([CaseSummary, Type.Object({
+/** The process object integrators of the commercial service read (conventions §4.2): covers and CPF/CNPJ search results. */
+const OwnProcessObject = Type.Object({
+  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
+  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
+  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
+  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valor_causa: Nullable(ValorCausa),
+  fontes: Type.Array(FonteShape.schema, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
+});
+
+/**
+ * A case as covers and CPF/CNPJ search results give it: our headline fields, the process object, and
+ * the twins integrators read (its `numero_cnj`, its camelCase names).
+ */
+export const CaseShape = integratorShape('processo', Type.Object({ ...CaseSummary.properties, ...OwnProcessObject.properties }, { additionalProperties: true }), {
+  numero_cnj: same('numeroCnj', 'Masked; same as `numeroCnj`.'),
+  poloAtivo: same('titulo_polo_ativo'),
+  poloPassivo: same('titulo_polo_passivo'),
+  valorCausa: same('valor_causa'),
+});
+
+export const Cover = Type.Intersect([CaseShape.schema, Type.Object({
   numeroCnjDigitos: Type.String(),
   valorCausaCentavos: Nullable(Type.Integer()),
   assuntos: Type.Array(CodeName),
@@ -146,7 +149,7 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
     fonte: Nullable(Type.String({ description: 'Which source gave the parties, lawyers and value: `DJEN`, a court\'s consultation (`e-SAJ TJSP`), or the provider\'s name; null until enriched (or enriched before it was kept).' })),
   }),
   consultaPublica: Nullable(ConsultaPublica),
-}), ProcessObject]);
+})]);
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
@@ -203,7 +206,7 @@ export const SearchQuery = Type.Object({
   ...PageQuery,
 }, { additionalProperties: false });
 
-export const PartyCase = Type.Intersect([CaseSummary, ProcessObject, Type.Object({
+export const PartyCase = Type.Intersect([CaseShape.schema, Type.Object({
   envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Type.String(), nome: Type.String() })),
 })]);
 
