@@ -2466,11 +2466,11 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** dd/mm/aaaa in Brasília. */
+      data: string;
     });
     /** Newest first. */
     tramitacoes: Array<{
@@ -2478,11 +2478,11 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** dd/mm/aaaa in Brasília. */
+      data: string;
     }>;
     fonte: {
       nome: string;
@@ -4310,11 +4310,11 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** dd/mm/aaaa in Brasília. */
+      data: string;
     });
     /** Newest first. */
     tramitacoes: Array<{
@@ -4322,11 +4322,11 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** dd/mm/aaaa in Brasília. */
+      data: string;
     }>;
     fonte: {
       nome: string;

@@ -1,6 +1,7 @@
 /** Request and response schemas of administrative processes and their monitors (spec §4.7, §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
-import { integratorShape } from '../../platform/http/integrator-fields.ts';
+import { formatDateBr } from '../../platform/format.ts';
+import { derived, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
@@ -20,14 +21,20 @@ export const LookupBody = Type.Object({
   send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
 }, { additionalProperties: false });
 
-const Movement = Type.Object({
+const OwnMovement = Type.Object({
   id: Type.String({ description: 'Stable key of the tramitação.' }),
   dataHora: Type.String({ description: 'ISO-8601 (UTC).' }),
-  data: Type.String({ description: 'dd/mm/aaaa in Brasília.' }),
   operacao: Type.String(),
   unidadeOrigem: Nullable(Type.String()),
   unidadeDestino: Nullable(Type.String()),
 });
+
+/** A tramitação with the day as a case movement gives it to integrators (`data`, conventions §4.3). */
+export const TramitacaoShape = integratorShape('tramitacao', OwnMovement, {
+  data: derived(Type.String({ description: 'dd/mm/aaaa in Brasília.' }), (v) => formatDateBr(v.dataHora)),
+});
+
+const Movement = TramitacaoShape.schema;
 
 const BodyRef = Type.Object({ sigla: Type.String(), nome: Type.String(), esfera: Type.String(), unidadeProtocolizadora: Type.String({ description: 'The NUP\'s first five digits.' }) });
 
