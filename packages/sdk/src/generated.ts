@@ -2576,11 +2576,11 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
         codigo: string;
         nome: string;
       };
+      /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
+      conteudo: string;
       texto: null | string;
       /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
-      /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
-      conteudo: string;
       /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
       /** `nome`, `conteudo` and `TPU <codigo>`. */
@@ -2802,11 +2802,11 @@ export type GetProcessosCnjByCnjResponse = {
         codigo: string;
         nome: string;
       };
+      /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
+      conteudo: string;
       texto: null | string;
       /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
-      /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
-      conteudo: string;
       /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
       /** `nome`, `conteudo` and `TPU <codigo>`. */

@@ -4,7 +4,6 @@ import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 import { derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { brasiliaDateTime, formatDateBr } from '../../platform/format.ts';
-import { describeMovement } from './movement-text.ts';
 
 const CodeName = Type.Object({ codigo: Type.String(), nome: Type.String() });
 
@@ -25,16 +24,16 @@ const OwnMovement = Type.Object({
   grau: Type.String(),
   complementos: Type.Array(Type.Object({ codigo: Type.String(), nome: Type.String(), valor: Type.String(), descricao: Type.String() })),
   orgaoJulgador: Nullable(CodeName),
+  conteudo: Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }),
   texto: Nullable(Type.String({ description: 'The text the court\'s public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only the page lists (DataJud has not yet) has an empty `codigo`.' })),
 });
 
-/** A movement in the names integrators read and deduplicate on (conventions §4.3): `data` + `conteudo`, as webhooks send them. */
+/** A movement in the names integrators read and deduplicate on (conventions §4.3): `data` (+ `conteudo`), as webhooks send them. */
 export const MovementShape = integratorShape('movimentacao', OwnMovement, {
   data: derived(Type.String({ description: 'The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }), (v) => formatDateBr(v.dataHora)),
-  conteudo: derived(Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }), (v) => describeMovement(v)),
   tipo: derived(Type.Literal('ANDAMENTO', { description: 'Always ANDAMENTO: gazette publications are under /v1/intimacoes.' }), () => 'ANDAMENTO' as const),
   classificacao_predita: derived(Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }, { description: '`nome`, `conteudo` and `TPU <codigo>`.' }),
-    (v) => ({ nome: v.nome, descricao: describeMovement(v), hierarquia: `TPU ${v.codigo}` })),
+    (v) => ({ nome: v.nome, descricao: v.conteudo, hierarquia: `TPU ${v.codigo}` })),
 });
 
 export const Movement = MovementShape.schema;

@@ -6,6 +6,7 @@
  * `get` keeps recently read cases in memory (CaseCache, below) and answers from there while the case
  * row's stamp is unchanged; every write of a case changes its stamp, whichever process made it.
  */
+import { describeMovement } from './movement-text.ts';
 import { MovementShape } from './schemas.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
@@ -227,7 +228,8 @@ function movementOfRow(r: CaseMovementsTable): MovementRecord {
  */
 export function publicMovement(m: MovementRecord) {
   return MovementShape.present({
-    id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador, texto: m.texto ?? null,
+    id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador,
+    conteudo: describeMovement(m), texto: m.texto ?? null,
   });
 }
 

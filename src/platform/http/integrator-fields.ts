@@ -81,6 +81,7 @@ export function integratorShape<O extends TObject, T extends Record<string, Twin
   const { properties: _, ...options } = own as TObject & Record<string, unknown>;
   const schema = Type.Object(properties, Object.fromEntries(Object.entries(options).filter(([k]) => !k.startsWith('~') && k !== 'type' && k !== 'required')));
   const aliases = Object.keys(table);
+  const replacing = aliases.some((a) => a in own.properties);
   integratorTables.set(name, twins.map((t) => ({
     alias: t.alias, of: t.of, replaces: t.alias in own.properties, description: (properties[t.alias] as { description?: string }).description ?? null,
   })));
@@ -88,10 +89,14 @@ export function integratorShape<O extends TObject, T extends Record<string, Twin
     schema: schema as TObject<Omit<O['properties'], keyof T> & { [A in keyof T]: TSchema }>, aliases,
     present(...[view, context]: PresentArgs<V, T>) {
       const ours = view as Record<string, unknown>;
-      // Read from the view as built, before a twin takes the place of one of its fields.
-      const values = twins.map((t) => (t.value ? t.value(view, context) : ours[t.of!]));
-      // An optional field left out stays out under both names.
-      for (let i = 0; i < twins.length; i++) if (values[i] !== undefined) ours[twins[i].alias] = values[i];
+      // Every twin reads the view as built: when one takes the place of a field, all are read first.
+      const values = replacing ? twins.map((t) => (t.value ? t.value(view, context) : ours[t.of!])) : null;
+      for (let i = 0; i < twins.length; i++) {
+        const t = twins[i];
+        const value = values ? values[i] : t.value ? t.value(view, context) : ours[t.of!];
+        // An optional field left out stays out under both names.
+        if (value !== undefined) ours[t.alias] = value;
+      }
       return ours as WithTwins<V, T>;
     },
   };
