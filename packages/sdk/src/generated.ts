@@ -168,7 +168,7 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
     criadoEm: string;
     removidoEm: null | string;
     atualizadoEm: string;
-    /** Same as `numeroCnj`. */
+    /** Masked; same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
@@ -2055,7 +2055,7 @@ export type GetMonitoramentosProcessosByIdResponse = {
     criadoEm: string;
     removidoEm: null | string;
     atualizadoEm: string;
-    /** Same as `numeroCnj`. */
+    /** Masked; same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
@@ -2112,7 +2112,7 @@ export type GetMonitoramentosProcessosResponse = {
       criadoEm: string;
       removidoEm: null | string;
       atualizadoEm: string;
-      /** Same as `numeroCnj`. */
+      /** Masked; same as `numeroCnj`. */
       numero_cnj: string;
       /** `status` is ATIVO. */
       ativo: boolean;
@@ -2469,7 +2469,7 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
-      /** dd/mm/aaaa in Brasília. */
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
     });
     /** Newest first. */
@@ -2481,7 +2481,7 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
-      /** dd/mm/aaaa in Brasília. */
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
     }>;
     fonte: {
@@ -2579,7 +2579,7 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
       texto: null | string;
-      /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
       /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
@@ -2805,7 +2805,7 @@ export type GetProcessosCnjByCnjResponse = {
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
       texto: null | string;
-      /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
       /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
@@ -4175,7 +4175,7 @@ export type PostMonitoramentosProcessosResponse = {
     criadoEm: string;
     removidoEm: null | string;
     atualizadoEm: string;
-    /** Same as `numeroCnj`. */
+    /** Masked; same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
@@ -4313,7 +4313,7 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
-      /** dd/mm/aaaa in Brasília. */
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
     });
     /** Newest first. */
@@ -4325,7 +4325,7 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
-      /** dd/mm/aaaa in Brasília. */
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
     }>;
     fonte: {

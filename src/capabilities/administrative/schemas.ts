@@ -1,7 +1,6 @@
 /** Request and response schemas of administrative processes and their monitors (spec §4.7, §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
-import { formatDateBr } from '../../platform/format.ts';
-import { derived, integratorShape } from '../../platform/http/integrator-fields.ts';
+import { DAY_TWINS, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
@@ -30,9 +29,7 @@ const OwnMovement = Type.Object({
 });
 
 /** A tramitação with the day as a case movement gives it to integrators (`data`, conventions §4.3). */
-export const TramitacaoShape = integratorShape('tramitacao', OwnMovement, {
-  data: derived(Type.String({ description: 'dd/mm/aaaa in Brasília.' }), (v) => formatDateBr(v.dataHora)),
-});
+export const TramitacaoShape = integratorShape('tramitacao', OwnMovement, { ...DAY_TWINS });
 
 const Movement = TramitacaoShape.schema;
 

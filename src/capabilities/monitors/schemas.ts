@@ -1,7 +1,7 @@
 /** Request and response schemas of the case monitors (spec §4.8); they feed validation and OpenAPI. */
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { Type } from 'typebox';
-import { integratorShape, same } from '../../platform/http/integrator-fields.ts';
+import { CNJ_TWINS, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
@@ -54,7 +54,7 @@ const OwnMonitor = Type.Object({
 
 /** The names integrators of the commercial service read (conventions §4.13). */
 export const MonitorShape = integratorShape('monitoramento.processo', OwnMonitor, {
-  numero_cnj: same('numeroCnj'),
+  ...CNJ_TWINS,
   ...PAID_MONITOR_TWINS,
   desativadoEm: same('removidoEm'),
 });

@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
-import { brasiliaDateTime, formatDateBr } from '../../platform/format.ts';
+import { CNJ_TWINS, DAY_TWINS, derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
+import { brasiliaDateTime } from '../../platform/format.ts';
 
 const CodeName = Type.Object({ codigo: Type.String(), nome: Type.String() });
 
@@ -30,7 +30,7 @@ const OwnMovement = Type.Object({
 
 /** A movement in the names integrators read and deduplicate on (conventions §4.3): `data` (+ `conteudo`), as webhooks send them. */
 export const MovementShape = integratorShape('movimentacao', OwnMovement, {
-  data: derived(Type.String({ description: 'The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }), (v) => formatDateBr(v.dataHora)),
+  ...DAY_TWINS,
   tipo: derived(Type.Literal('ANDAMENTO', { description: 'Always ANDAMENTO: gazette publications are under /v1/intimacoes.' }), () => 'ANDAMENTO' as const),
   classificacao_predita: derived(Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }, { description: '`nome`, `conteudo` and `TPU <codigo>`.' }),
     (v) => ({ nome: v.nome, descricao: v.conteudo, hierarquia: `TPU ${v.codigo}` })),
@@ -127,7 +127,7 @@ const OwnProcessObject = Type.Object({
  * the twins integrators read (its `numero_cnj`, its camelCase names).
  */
 export const CaseShape = integratorShape('processo', Type.Object({ ...CaseSummary.properties, ...OwnProcessObject.properties }, { additionalProperties: true }), {
-  numero_cnj: same('numeroCnj', 'Masked; same as `numeroCnj`.'),
+  ...CNJ_TWINS,
   poloAtivo: same('titulo_polo_ativo'),
   poloPassivo: same('titulo_polo_passivo'),
   valorCausa: same('valor_causa'),

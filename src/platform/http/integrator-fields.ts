@@ -12,6 +12,7 @@
  * docs/integracao.md lists every table: which name is the spec's, which the integrators'.
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import { formatDateBr } from '../format.ts';
 
 /** A twin holding the same value as our field `of`. */
 export interface Same<K extends string> { readonly kind: 'same'; readonly of: K; readonly description?: string }
@@ -49,6 +50,17 @@ export interface TwinEntry { alias: string; of: string | null; replaces: boolean
 
 /** Every table, by name, in declaration order (docs/integrator-fields.md is generated from it). */
 export const integratorTables = new Map<string, readonly TwinEntry[]>();
+
+/**
+ * Twins that mean the same on every resource that has the field they repeat, so each is written once:
+ * `numero_cnj` is the masked CNJ number of `numeroCnj`; `data` is the Brasília day (dd/mm/aaaa) of a
+ * movement's or tramitação's `dataHora`, the string webhooks send in `event_data.data`.
+ */
+export const CNJ_TWINS = { numero_cnj: same('numeroCnj', 'Masked; same as `numeroCnj`.') } as const;
+export const DAY_TWINS = {
+  data: derived(Type.String({ description: 'The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }),
+    (v: { dataHora: string }) => formatDateBr(v.dataHora)),
+} as const;
 
 /** A copy of `schema` (its TypeBox marks included) with another description. */
 function described(schema: TSchema, description: string): TSchema {
