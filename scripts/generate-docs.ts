@@ -1,4 +1,4 @@
-/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md and docs/ops/metrics.md. */
+/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md, docs/ops/metrics.md and docs/integrator-fields.md. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';
@@ -6,6 +6,7 @@ import { errorsMarkdown } from '../src/platform/errors.ts';
 import { endpointsMarkdown } from './endpoints.ts';
 import { metricsMarkdown } from './metrics-doc.ts';
 import { coverageMarkdown } from '../src/sources/coverage.ts';
+import { integratorFieldsMarkdown } from './integrator-fields-doc.ts';
 
 export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/errors.md': errorsMarkdown,
@@ -13,6 +14,7 @@ export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/endpoints.md': endpointsMarkdown,
   'docs/coverage.md': coverageMarkdown,
   'docs/ops/metrics.md': metricsMarkdown,
+  'docs/integrator-fields.md': integratorFieldsMarkdown,
 };
 
 if (import.meta.main) {

@@ -4,17 +4,26 @@
 import type { CallOptions, FileResult } from './types.ts';
 
 export type DeleteIntimacoesOabResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
     origem: "INTIMACOES" | "PUBLICACOES";
     tipo: "OAB" | "TERMO" | "PROCESSO";
+    /** e.g. `OAB/SP 123456`. */
+    termo: string;
+    /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+    oab: {
+      estado: string;
+      numero: string;
+    };
     numeroCnj: null | string;
     tribunais: null | Array<string>;
     fontes: null | Array<string>;
     webhookUrl: null | string;
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
+    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+    status: "ACTIVE" | "INACTIVE";
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -28,20 +37,13 @@ export type DeleteIntimacoesOabResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & ({
-    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-    status: "ACTIVE" | "INACTIVE";
-    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
     situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-    oab: {
-      estado: string;
-      numero: string;
-    };
-    /** e.g. `OAB/SP 123456`. */
-    termo: string;
+    /** The OAB's UF. */
     oab_estado: string;
+    /** The OAB's number, digits. */
     oab_numero: string;
-  });
+  };
   meta: {
     requestId: string;
     searchLogId?: string;
@@ -114,9 +116,13 @@ export type DeleteMonitoramentosProcessosAdministrativosByIdResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
+    /** `status` is ATIVO. */
     ativo: boolean;
+    /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -161,13 +167,16 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
     ultimoErro: null | string;
     criadoEm: string;
     removidoEm: null | string;
-    /** Same as `numeroCnj`. */
+    atualizadoEm: string;
+    /** Masked; same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -176,7 +185,7 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
       status: string;
       observacao: null | string;
     };
-    atualizadoEm: string;
+    /** Same as `removidoEm`. */
     desativadoEm: null | string;
   };
   meta: {
@@ -326,9 +335,10 @@ export type GetAdvogadosDiariosOficiaisResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -437,9 +447,10 @@ export type GetAdvogadosProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -553,9 +564,10 @@ export type GetBuscaResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -617,9 +629,10 @@ export type GetBuscaTermoResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -665,9 +678,10 @@ export type GetContaExtratoResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -727,7 +741,9 @@ export type GetContaSaldoResponse = {
     };
     /** Same as `saldo`. */
     credits: number;
+    /** Same as `moeda`. */
     currency: "BRL";
+    /** `conta.status` in upper-case English. */
     accountStatus: "ACTIVE" | "INACTIVE";
   };
   meta: {
@@ -827,9 +843,10 @@ export type GetContaWebhookEntregasResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -908,9 +925,10 @@ export type GetDjeEleitoralEdicoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1030,9 +1048,10 @@ export type GetDjeEleitoralPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1117,9 +1136,10 @@ export type GetEventosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1214,9 +1234,10 @@ export type GetIntegradorResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1252,7 +1273,7 @@ export type GetIntimacoesHistoricoResponse = {
         /** PENDENTE, ENTREGUE, FALHOU or DESCARTADA (GET /v1/conta/webhook/entregas/{id}). */
         status: string;
       };
-      publicacao: ({
+      publicacao: {
         /** DJEN id: the `diarioId` of GET /v1/intimacoes/publicacoes/{diarioId}. */
         id: string;
         numeroCnj: null | string;
@@ -1293,22 +1314,26 @@ export type GetIntimacoesHistoricoResponse = {
         certidao: null | string;
         /** This publication in this API (needs the API key). */
         link_api: string;
-      }) & ({
+        /** The text as the court published it (HTML or plain text). */
+        conteudoCompletoHtml: string;
         /** Same as `id`. */
         intimacaoId: string;
-        /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
-        diarioId: string;
+        /** The OAB asked for that the publication names; null when none was asked. */
         oab: null | {
           estado: string;
           numero: string;
         };
+        /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
+        diarioId: string;
         /** Same as `dataDisponibilizacao`. */
         dataPublicacao: string;
+        /** The gazette: DJEN, under the court's sigla and UF. */
         diario: {
           nome: string;
           sigla: string;
           estado: null | string;
         };
+        /** `numeroCnjFormatado` and `classe`. */
         processo: {
           numeroCnj: null | string;
           titulo: null | {
@@ -1316,15 +1341,17 @@ export type GetIntimacoesHistoricoResponse = {
             nome: string;
           };
         };
+        /** `tipoComunicacao` — `tipoDocumento`. */
         titulo: null | string;
         /** An excerpt of the text. */
         conteudo: string;
-        /** The text as the court published it (HTML or plain text). */
-        conteudoCompletoHtml: string;
+        /** Always null: DJEN has no pages. */
         pagina: null | number;
+        /** Always null: DJEN has no cadernos. */
         caderno: null | string;
+        /** The court's page of the publication: same as `link_publicacao_tribunal`. */
         link: null | string;
-      });
+      };
     }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
@@ -1334,9 +1361,10 @@ export type GetIntimacoesHistoricoResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1359,17 +1387,26 @@ export type GetIntimacoesHistoricoResponse = {
 
 export type GetIntimacoesOabResponse = {
   data: {
-    items: Array<({
+    items: Array<{
       id: string;
       /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
       origem: "INTIMACOES" | "PUBLICACOES";
       tipo: "OAB" | "TERMO" | "PROCESSO";
+      /** e.g. `OAB/SP 123456`. */
+      termo: string;
+      /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+      oab: {
+        estado: string;
+        numero: string;
+      };
       numeroCnj: null | string;
       tribunais: null | Array<string>;
       fontes: null | Array<string>;
       webhookUrl: null | string;
       /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
       evento: string;
+      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+      status: "ACTIVE" | "INACTIVE";
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -1383,20 +1420,13 @@ export type GetIntimacoesOabResponse = {
       criadoEm: string;
       atualizadoEm: string;
       removidoEm: null | string;
-    }) & ({
-      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-      status: "ACTIVE" | "INACTIVE";
-      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
       situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-      oab: {
-        estado: string;
-        numero: string;
-      };
-      /** e.g. `OAB/SP 123456`. */
-      termo: string;
+      /** The OAB's UF. */
       oab_estado: string;
+      /** The OAB's number, digits. */
       oab_numero: string;
-    })>;
+    }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -1405,9 +1435,10 @@ export type GetIntimacoesOabResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1429,7 +1460,7 @@ export type GetIntimacoesOabResponse = {
 };
 
 export type GetIntimacoesPublicacoesByDiarioIdResponse = {
-  data: ({
+  data: {
     /** DJEN id: the `diarioId` of GET /v1/intimacoes/publicacoes/{diarioId}. */
     id: string;
     numeroCnj: null | string;
@@ -1470,22 +1501,26 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
     certidao: null | string;
     /** This publication in this API (needs the API key). */
     link_api: string;
-  }) & ({
+    /** The text as the court published it (HTML or plain text). */
+    conteudoCompletoHtml: string;
     /** Same as `id`. */
     intimacaoId: string;
-    /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
-    diarioId: string;
+    /** The OAB asked for that the publication names; null when none was asked. */
     oab: null | {
       estado: string;
       numero: string;
     };
+    /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
+    diarioId: string;
     /** Same as `dataDisponibilizacao`. */
     dataPublicacao: string;
+    /** The gazette: DJEN, under the court's sigla and UF. */
     diario: {
       nome: string;
       sigla: string;
       estado: null | string;
     };
+    /** `numeroCnjFormatado` and `classe`. */
     processo: {
       numeroCnj: null | string;
       titulo: null | {
@@ -1493,15 +1528,17 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
         nome: string;
       };
     };
+    /** `tipoComunicacao` — `tipoDocumento`. */
     titulo: null | string;
     /** An excerpt of the text. */
     conteudo: string;
-    /** The text as the court published it (HTML or plain text). */
-    conteudoCompletoHtml: string;
+    /** Always null: DJEN has no pages. */
     pagina: null | number;
+    /** Always null: DJEN has no cadernos. */
     caderno: null | string;
+    /** The court's page of the publication: same as `link_publicacao_tribunal`. */
     link: null | string;
-  });
+  };
   meta: {
     requestId: string;
     searchLogId?: string;
@@ -1528,7 +1565,7 @@ export type GetIntimacoesResponse = {
       desde: null | string;
       ate: null | string;
     };
-    intimacoes: Array<({
+    intimacoes: Array<{
       /** DJEN id: the `diarioId` of GET /v1/intimacoes/publicacoes/{diarioId}. */
       id: string;
       numeroCnj: null | string;
@@ -1569,22 +1606,26 @@ export type GetIntimacoesResponse = {
       certidao: null | string;
       /** This publication in this API (needs the API key). */
       link_api: string;
-    }) & ({
+      /** The text as the court published it (HTML or plain text). */
+      conteudoCompletoHtml: string;
       /** Same as `id`. */
       intimacaoId: string;
-      /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
-      diarioId: string;
+      /** The OAB asked for that the publication names; null when none was asked. */
       oab: null | {
         estado: string;
         numero: string;
       };
+      /** Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}. */
+      diarioId: string;
       /** Same as `dataDisponibilizacao`. */
       dataPublicacao: string;
+      /** The gazette: DJEN, under the court's sigla and UF. */
       diario: {
         nome: string;
         sigla: string;
         estado: null | string;
       };
+      /** `numeroCnjFormatado` and `classe`. */
       processo: {
         numeroCnj: null | string;
         titulo: null | {
@@ -1592,15 +1633,17 @@ export type GetIntimacoesResponse = {
           nome: string;
         };
       };
+      /** `tipoComunicacao` — `tipoDocumento`. */
       titulo: null | string;
       /** An excerpt of the text. */
       conteudo: string;
-      /** The text as the court published it (HTML or plain text). */
-      conteudoCompletoHtml: string;
+      /** Always null: DJEN has no pages. */
       pagina: null | number;
+      /** Always null: DJEN has no cadernos. */
       caderno: null | string;
+      /** The court's page of the publication: same as `link_publicacao_tribunal`. */
       link: null | string;
-    })>;
+    }>;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -1609,9 +1652,10 @@ export type GetIntimacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1744,9 +1788,10 @@ export type GetMonitoramentosNovosProcessosByIdResultadosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1802,9 +1847,10 @@ export type GetMonitoramentosNovosProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1859,9 +1905,10 @@ export type GetMonitoramentosNovosProcessosResultadosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -1906,9 +1953,13 @@ export type GetMonitoramentosProcessosAdministrativosByIdResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
+    /** `status` is ATIVO. */
     ativo: boolean;
+    /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -1954,9 +2005,13 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
       criadoEm: string;
       atualizadoEm: string;
       removidoEm: null | string;
+      /** `status` is ATIVO. */
       ativo: boolean;
+      /** Same as `preco`: BRL per 30-day period. */
       valorMensal: number;
+      /** The currency of `valorMensal`. */
       moeda: "BRL";
+      /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
       cobranca: {
         recorrencia: "MENSAL";
         valorMensal: number;
@@ -1974,9 +2029,10 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2021,13 +2077,16 @@ export type GetMonitoramentosProcessosByIdResponse = {
     ultimoErro: null | string;
     criadoEm: string;
     removidoEm: null | string;
-    /** Same as `numeroCnj`. */
+    atualizadoEm: string;
+    /** Masked; same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -2036,7 +2095,7 @@ export type GetMonitoramentosProcessosByIdResponse = {
       status: string;
       observacao: null | string;
     };
-    atualizadoEm: string;
+    /** Same as `removidoEm`. */
     desativadoEm: null | string;
   };
   meta: {
@@ -2075,13 +2134,16 @@ export type GetMonitoramentosProcessosResponse = {
       ultimoErro: null | string;
       criadoEm: string;
       removidoEm: null | string;
-      /** Same as `numeroCnj`. */
+      atualizadoEm: string;
+      /** Masked; same as `numeroCnj`. */
       numero_cnj: string;
       /** `status` is ATIVO. */
       ativo: boolean;
       /** Same as `preco`: BRL per 30-day period. */
       valorMensal: number;
+      /** The currency of `valorMensal`. */
       moeda: "BRL";
+      /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
       cobranca: {
         recorrencia: "MENSAL";
         valorMensal: number;
@@ -2090,7 +2152,7 @@ export type GetMonitoramentosProcessosResponse = {
         status: string;
         observacao: null | string;
       };
-      atualizadoEm: string;
+      /** Same as `removidoEm`. */
       desativadoEm: null | string;
     }>;
     /** Every item the listing has, on every page, when it is known. */
@@ -2101,9 +2163,10 @@ export type GetMonitoramentosProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2212,9 +2275,10 @@ export type GetMonitoramentosPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2277,9 +2341,10 @@ export type GetMuralEleitoralPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2374,9 +2439,10 @@ export type GetPrecatoriosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2423,11 +2489,11 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      data: string;
     });
     /** Newest first. */
     tramitacoes: Array<{
@@ -2435,11 +2501,11 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      data: string;
     }>;
     fonte: {
       nome: string;
@@ -2471,10 +2537,13 @@ export type GetProcessosCnjByCnjDocumentosPublicosResponse = {
       mimeType: string;
       tamanhoBytes: number;
       downloadUrl: string;
+      /** Always null: courts give a title only. */
       descricao: null | string;
       /** `dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone. */
       data: string;
+      /** From `mimeType`, e.g. `pdf`; null when unknown. */
       extensaoArquivo: null | string;
+      /** Always null: not counted. */
       quantidadePaginas: null | number;
     }>;
     /** Every item the listing has, on every page, when it is known. */
@@ -2485,9 +2554,10 @@ export type GetProcessosCnjByCnjDocumentosPublicosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2529,12 +2599,14 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
         codigo: string;
         nome: string;
       };
-      /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
-      data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
       texto: null | string;
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      data: string;
+      /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
+      /** `nome`, `conteudo` and `TPU <codigo>`. */
       classificacao_predita: {
         nome: string;
         descricao: string;
@@ -2550,9 +2622,10 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -2592,6 +2665,112 @@ export type GetProcessosCnjByCnjResponse = {
     dataAjuizamento: null | string;
     ultimaAtualizacao: null | string;
     valor_causa: null | {
+      /** Decimal string, e.g. `50000.00`. */
+      valor: string;
+      /** `R$`. */
+      moeda: string;
+      /** e.g. `R$ 50.000,00`. */
+      valor_formatado: string;
+    };
+    titulo_polo_ativo: null | string;
+    titulo_polo_passivo: null | string;
+    ano_inicio: null | number;
+    data_inicio: null | string;
+    data_ultima_movimentacao: null | string;
+    quantidade_movimentacoes: number;
+    fontes_tribunais_estao_arquivadas: boolean;
+    nivel_sigilo: number;
+    ativo: boolean;
+    data_ultima_verificacao: string;
+    /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
+    fontes: Array<{
+      id: string;
+      /** e.g. `TJSP - 2º grau`. */
+      descricao: string;
+      /** The court's name. */
+      nome: string;
+      sigla: string;
+      tipo: "TRIBUNAL";
+      /** 1, 2 or 3. */
+      grau: number;
+      grau_formatado: string;
+      sistema: null | string;
+      tribunal: {
+        sigla: string;
+        nome: string;
+        segmento: null | string;
+        jtr: null | string;
+        estados: Array<string>;
+      };
+      capa: {
+        classe: null | string;
+        assunto: null | string;
+        orgao_julgador: null | string;
+        valor_causa: null | {
+          /** Decimal string, e.g. `50000.00`. */
+          valor: string;
+          /** `R$`. */
+          moeda: string;
+          /** e.g. `R$ 50.000,00`. */
+          valor_formatado: string;
+        };
+        data_distribuicao: null | string;
+        data_ajuizamento: null | string;
+        /** `Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement. */
+        situacao: string;
+        ultimo_movimento: null | {
+          data: string;
+          data_hora: string;
+          descricao: string;
+          codigo: number;
+        };
+      };
+      envolvidos: Array<{
+        nome: string;
+        tipo: string;
+        /** ATIVO, PASSIVO or OUTROS. */
+        polo: string;
+        tipo_pessoa: string;
+        cpf: null | string;
+        cnpj: null | string;
+        documento: null | string;
+        documentos: Array<{
+          numero: string;
+          tipo: string;
+        }>;
+        advogados: Array<{
+          nome: string;
+          tipo_pessoa: string;
+          oab: Array<{
+            numero: string;
+            uf: string;
+          }>;
+          fonte: null | string;
+        }>;
+        fonte: null | string;
+        /** Same as `tipo`. */
+        tipo_normalizado: string;
+        /** Same as `tipo_pessoa`. */
+        tipoPessoa: string;
+      }>;
+      quantidade_movimentacoes: number;
+      segredo_justica: boolean;
+      arquivado: boolean;
+      /** Where Tramita read it (DataJud). */
+      fonteDados: string;
+      sandbox: boolean;
+      consultadoEm: string;
+      /** Same as `id`. */
+      processo_fonte_id: string;
+    }>;
+    /** Masked; same as `numeroCnj`. */
+    numero_cnj: string;
+    /** Same as `titulo_polo_ativo`. */
+    poloAtivo: null | string;
+    /** Same as `titulo_polo_passivo`. */
+    poloPassivo: null | string;
+    /** Same as `valor_causa`. */
+    valorCausa: null | {
       /** Decimal string, e.g. `50000.00`. */
       valor: string;
       /** `R$`. */
@@ -2646,12 +2825,14 @@ export type GetProcessosCnjByCnjResponse = {
         codigo: string;
         nome: string;
       };
-      /** The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
-      data: string;
       /** The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`. */
       conteudo: string;
       texto: null | string;
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      data: string;
+      /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
       tipo: "ANDAMENTO";
+      /** `nome`, `conteudo` and `TPU <codigo>`. */
       classificacao_predita: {
         nome: string;
         descricao: string;
@@ -2687,107 +2868,6 @@ export type GetProcessosCnjByCnjResponse = {
       }>;
       processoReferencia: null | string;
     });
-  }) & ({
-    /** Masked. */
-    numero_cnj: string;
-    titulo_polo_ativo: null | string;
-    titulo_polo_passivo: null | string;
-    poloAtivo: null | string;
-    poloPassivo: null | string;
-    ano_inicio: null | number;
-    data_inicio: null | string;
-    data_ultima_movimentacao: null | string;
-    quantidade_movimentacoes: number;
-    fontes_tribunais_estao_arquivadas: boolean;
-    nivel_sigilo: number;
-    ativo: boolean;
-    data_ultima_verificacao: string;
-    valorCausa: null | {
-      /** Decimal string, e.g. `50000.00`. */
-      valor: string;
-      /** `R$`. */
-      moeda: string;
-      /** e.g. `R$ 50.000,00`. */
-      valor_formatado: string;
-    };
-    /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
-    fontes: Array<{
-      id: string;
-      processo_fonte_id: string;
-      /** e.g. `TJSP - 2º grau`. */
-      descricao: string;
-      /** The court's name. */
-      nome: string;
-      sigla: string;
-      tipo: "TRIBUNAL";
-      /** 1, 2 or 3. */
-      grau: number;
-      grau_formatado: string;
-      sistema: null | string;
-      tribunal: {
-        sigla: string;
-        nome: string;
-        segmento: null | string;
-        jtr: null | string;
-        estados: Array<string>;
-      };
-      capa: {
-        classe: null | string;
-        assunto: null | string;
-        orgao_julgador: null | string;
-        valor_causa: null | {
-          /** Decimal string, e.g. `50000.00`. */
-          valor: string;
-          /** `R$`. */
-          moeda: string;
-          /** e.g. `R$ 50.000,00`. */
-          valor_formatado: string;
-        };
-        data_distribuicao: null | string;
-        data_ajuizamento: null | string;
-        /** `Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement. */
-        situacao: string;
-        ultimo_movimento: null | {
-          data: string;
-          data_hora: string;
-          descricao: string;
-          codigo: number;
-        };
-      };
-      envolvidos: Array<{
-        nome: string;
-        tipo: string;
-        tipo_normalizado: string;
-        /** ATIVO, PASSIVO or OUTROS. */
-        polo: string;
-        tipo_pessoa: string;
-        tipoPessoa: string;
-        cpf: null | string;
-        cnpj: null | string;
-        documento: null | string;
-        documentos: Array<{
-          numero: string;
-          tipo: string;
-        }>;
-        advogados: Array<{
-          nome: string;
-          tipo_pessoa: string;
-          oab: Array<{
-            numero: string;
-            uf: string;
-          }>;
-          fonte: null | string;
-        }>;
-        fonte: null | string;
-      }>;
-      quantidade_movimentacoes: number;
-      segredo_justica: boolean;
-      arquivado: boolean;
-      /** Where Tramita read it (DataJud). */
-      fonteDados: string;
-      sandbox: boolean;
-      consultadoEm: string;
-    }>;
   });
   meta: {
     requestId: string;
@@ -2960,9 +3040,10 @@ export type GetProcessosNumeroByNumeroDiariosOficiaisResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3018,14 +3099,8 @@ export type GetProcessosResponse = {
         /** e.g. `R$ 50.000,00`. */
         valor_formatado: string;
       };
-      [key: string]: unknown;
-    }) & ({
-      /** Masked. */
-      numero_cnj: string;
       titulo_polo_ativo: null | string;
       titulo_polo_passivo: null | string;
-      poloAtivo: null | string;
-      poloPassivo: null | string;
       ano_inicio: null | number;
       data_inicio: null | string;
       data_ultima_movimentacao: null | string;
@@ -3034,18 +3109,9 @@ export type GetProcessosResponse = {
       nivel_sigilo: number;
       ativo: boolean;
       data_ultima_verificacao: string;
-      valorCausa: null | {
-        /** Decimal string, e.g. `50000.00`. */
-        valor: string;
-        /** `R$`. */
-        moeda: string;
-        /** e.g. `R$ 50.000,00`. */
-        valor_formatado: string;
-      };
       /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
       fontes: Array<{
         id: string;
-        processo_fonte_id: string;
         /** e.g. `TJSP - 2º grau`. */
         descricao: string;
         /** The court's name. */
@@ -3089,11 +3155,9 @@ export type GetProcessosResponse = {
         envolvidos: Array<{
           nome: string;
           tipo: string;
-          tipo_normalizado: string;
           /** ATIVO, PASSIVO or OUTROS. */
           polo: string;
           tipo_pessoa: string;
-          tipoPessoa: string;
           cpf: null | string;
           cnpj: null | string;
           documento: null | string;
@@ -3111,6 +3175,10 @@ export type GetProcessosResponse = {
             fonte: null | string;
           }>;
           fonte: null | string;
+          /** Same as `tipo`. */
+          tipo_normalizado: string;
+          /** Same as `tipo_pessoa`. */
+          tipoPessoa: string;
         }>;
         quantidade_movimentacoes: number;
         segredo_justica: boolean;
@@ -3119,7 +3187,25 @@ export type GetProcessosResponse = {
         fonteDados: string;
         sandbox: boolean;
         consultadoEm: string;
+        /** Same as `id`. */
+        processo_fonte_id: string;
       }>;
+      /** Masked; same as `numeroCnj`. */
+      numero_cnj: string;
+      /** Same as `titulo_polo_ativo`. */
+      poloAtivo: null | string;
+      /** Same as `titulo_polo_passivo`. */
+      poloPassivo: null | string;
+      /** Same as `valor_causa`. */
+      valorCausa: null | {
+        /** Decimal string, e.g. `50000.00`. */
+        valor: string;
+        /** `R$`. */
+        moeda: string;
+        /** e.g. `R$ 50.000,00`. */
+        valor_formatado: string;
+      };
+      [key: string]: unknown;
     }) & ({
       envolvimento: null | {
         polo: string;
@@ -3135,9 +3221,20 @@ export type GetProcessosResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
+      /** The page number, also when asked by cursor. */
+      current_page: number;
+      /** Same as `perPage`. */
+      per_page: number;
+      /** `totalPages`, at least 1. */
+      last_page: number;
+      /** 1-based position of the page's first item; null on an empty page. */
+      from: null | number;
+      /** 1-based position of the page's last item; null on an empty page. */
+      to: null | number;
     };
     links: {
       next: null | {
@@ -3183,9 +3280,10 @@ export type GetRequestsResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3278,9 +3376,10 @@ export type GetSistemasResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3424,9 +3523,10 @@ export type GetStfPublicacoesResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3465,9 +3565,10 @@ export type GetTribunaisSistemasResponse = {
       hasNextPage: boolean;
       hasPreviousPage: boolean;
       nextCursor: null | string;
-      totalItems?: number;
       total?: number;
       totalPages?: number;
+      /** Same as `total`. */
+      totalItems?: number;
     };
     links: {
       next: null | {
@@ -3777,17 +3878,26 @@ export type PostIntimacoesOabRequest = {
 
 export type PostIntimacoesOabResponse = {
   data: {
-    monitoramentos: Array<(({
+    monitoramentos: Array<{
       id: string;
       /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
       origem: "INTIMACOES" | "PUBLICACOES";
       tipo: "OAB" | "TERMO" | "PROCESSO";
+      /** e.g. `OAB/SP 123456`. */
+      termo: string;
+      /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+      oab: {
+        estado: string;
+        numero: string;
+      };
       numeroCnj: null | string;
       tribunais: null | Array<string>;
       fontes: null | Array<string>;
       webhookUrl: null | string;
       /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
       evento: string;
+      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+      status: "ACTIVE" | "INACTIVE";
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -3801,25 +3911,19 @@ export type PostIntimacoesOabResponse = {
       criadoEm: string;
       atualizadoEm: string;
       removidoEm: null | string;
-    }) & ({
-      /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-      status: "ACTIVE" | "INACTIVE";
-      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+      /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
       situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-      oab: {
-        estado: string;
-        numero: string;
-      };
-      /** e.g. `OAB/SP 123456`. */
-      termo: string;
+      /** The OAB's UF. */
       oab_estado: string;
+      /** The OAB's number, digits. */
       oab_numero: string;
-    })) & {
-      estado: string;
-      numero: string;
       callbackEnabled: boolean;
       /** true: the account's live monitor of this OAB, returned free. */
       reused: boolean;
+      /** Same as `oab_estado`. */
+      estado: string;
+      /** Same as `oab_numero`. */
+      numero: string;
     }>;
     cobranca: {
       /** OABs charged by this request (created or reactivated). */
@@ -3829,14 +3933,14 @@ export type PostIntimacoesOabResponse = {
       /** BRL charged by this request (= meta.creditsCharged). */
       total: number;
     };
-    /** OABs that already had a live monitor: not charged again. */
-    reutilizados: Array<string>;
     /** The same charge in the names integrators read. */
     billing: {
       billableOabs: number;
       pricePerNewOab: number;
       creditsCharged: number;
     };
+    /** OABs that already had a live monitor: not charged again. */
+    reutilizados: Array<string>;
     callback: {
       enabled: boolean;
       mode: null | ("MONITOR" | "CONTA");
@@ -4031,9 +4135,13 @@ export type PostMonitoramentosProcessosAdministrativosResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
+    /** `status` is ATIVO. */
     ativo: boolean;
+    /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -4089,13 +4197,16 @@ export type PostMonitoramentosProcessosResponse = {
     ultimoErro: null | string;
     criadoEm: string;
     removidoEm: null | string;
-    /** Same as `numeroCnj`. */
+    atualizadoEm: string;
+    /** Masked; same as `numeroCnj`. */
     numero_cnj: string;
     /** `status` is ATIVO. */
     ativo: boolean;
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
+    /** The currency of `valorMensal`. */
     moeda: "BRL";
+    /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
       recorrencia: "MENSAL";
       valorMensal: number;
@@ -4104,7 +4215,7 @@ export type PostMonitoramentosProcessosResponse = {
       status: string;
       observacao: null | string;
     };
-    atualizadoEm: string;
+    /** Same as `removidoEm`. */
     desativadoEm: null | string;
   };
   meta: {
@@ -4222,11 +4333,11 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      data: string;
     });
     /** Newest first. */
     tramitacoes: Array<{
@@ -4234,11 +4345,11 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       id: string;
       /** ISO-8601 (UTC). */
       dataHora: string;
-      /** dd/mm/aaaa in Brasília. */
-      data: string;
       operacao: string;
       unidadeOrigem: null | string;
       unidadeDestino: null | string;
+      /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
+      data: string;
     }>;
     fonte: {
       nome: string;
@@ -4383,17 +4494,26 @@ export type PutIntimacoesOabRequest = {
 };
 
 export type PutIntimacoesOabResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
     origem: "INTIMACOES" | "PUBLICACOES";
     tipo: "OAB" | "TERMO" | "PROCESSO";
+    /** e.g. `OAB/SP 123456`. */
+    termo: string;
+    /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
+    oab: {
+      estado: string;
+      numero: string;
+    };
     numeroCnj: null | string;
     tribunais: null | Array<string>;
     fontes: null | Array<string>;
     webhookUrl: null | string;
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
+    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
+    status: "ACTIVE" | "INACTIVE";
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -4407,20 +4527,13 @@ export type PutIntimacoesOabResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & ({
-    /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-    status: "ACTIVE" | "INACTIVE";
-    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable). */
+    /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
     situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-    oab: {
-      estado: string;
-      numero: string;
-    };
-    /** e.g. `OAB/SP 123456`. */
-    termo: string;
+    /** The OAB's UF. */
     oab_estado: string;
+    /** The OAB's number, digits. */
     oab_numero: string;
-  });
+  };
   meta: {
     requestId: string;
     searchLogId?: string;

@@ -6,7 +6,7 @@ import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.t
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
-import { Balance, PriceList, StatementEntry, StatementQuery } from './schemas.ts';
+import { Balance, BalanceShape, PriceList, StatementEntry, StatementQuery } from './schemas.ts';
 
 export function accountRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
@@ -18,11 +18,10 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
       // Auth's account may be seconds old (platform/accounts/key-cache.ts): the balance is read as committed now.
       const balance = (await s.accounts.balance(a.id)) ?? 0;
       return {
-        data: {
+        data: BalanceShape.present({
           saldo: toBrl(balance), saldoCentavos: balance, moeda: 'BRL',
           conta: { id: a.id, nome: a.name, plano: a.plan, status: a.status, sandbox: a.sandbox === 1 },
-          credits: toBrl(balance), currency: 'BRL', accountStatus: a.status === 'active' ? 'ACTIVE' : 'INACTIVE',
-        },
+        }),
       };
     },
   });

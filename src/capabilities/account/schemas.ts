@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+import { derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 
-export const Balance = Type.Object({
+const OwnBalance = Type.Object({
   saldo: Type.Number({ description: 'Balance in BRL (12.5 = R$ 12,50).' }),
   saldoCentavos: Type.Integer({ description: 'The same balance in integer centavos.' }),
   moeda: Type.Literal('BRL'),
@@ -9,11 +10,17 @@ export const Balance = Type.Object({
     id: Type.String(), nome: Type.String(), plano: Type.String(),
     status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]), sandbox: Type.Boolean(),
   }),
-  // What integrators of the commercial service read and validate (conventions §4.1).
-  credits: Type.Number({ description: 'Same as `saldo`.' }),
-  currency: Type.Literal('BRL'),
-  accountStatus: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]),
 });
+
+/** What integrators of the commercial service read and validate (conventions §4.1). */
+export const BalanceShape = integratorShape('conta.saldo', OwnBalance, {
+  credits: same('saldo'),
+  currency: same('moeda'),
+  accountStatus: derived(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], { description: '`conta.status` in upper-case English.' }),
+    (v) => (v.conta.status === 'active' ? 'ACTIVE' : 'INACTIVE')),
+});
+
+export const Balance = BalanceShape.schema;
 
 export const StatementEntry = Type.Object({
   id: Type.String(),

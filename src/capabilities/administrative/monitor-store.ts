@@ -5,11 +5,11 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
+import { AdminMonitorShape } from './schemas.ts';
 
 export type AdminMonitorRow = AdministrativeMonitorsTable;
 type Db = Kysely<DB> | Transaction<DB>;
@@ -31,13 +31,13 @@ export async function dueAdminMonitors(db: Db, now: string, limit: number): Prom
     .where('account_id', 'in', activeAccountIds(db)).orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
 }
 
+/** The monitor as integrators see it (its twins: AdminMonitorShape); next check and charge times only while it is ATIVO. */
 export function adminMonitorView(m: AdminMonitorRow) {
   const active = m.status === 'ATIVO';
-  return {
+  return AdminMonitorShape.present({
     id: m.id, nup: formatNup(m.nup), frequencia: m.frequencia, webhookUrl: m.webhook_url, status: m.status, situacao: m.situacao,
     preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades, ultimaVerificacaoEm: m.ultima_verificacao_em,
     proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro,
-    criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em, ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: cobrancaView(m),
-  };
+    criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em,
+  });
 }

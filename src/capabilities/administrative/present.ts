@@ -1,15 +1,15 @@
 /** An administrative process as integrators read it (spec §4.7): newest tramitação first, the body and the source named. */
-import { formatDateBr } from '../../platform/format.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import type { AdministrativeMovement } from '../../platform/ports/administrative.ts';
 import type { AdministrativeBody } from './bodies.ts';
+import { TramitacaoShape } from './schemas.ts';
 import { movementsOf, type ProcessRow } from './store.ts';
 
 /** The official page of the process (public; none for the sandbox's fictitious NUPs). */
 export const officialPage = (nup: string) => `https://protocolointegrado.gov.br/protocolo/documento/detalhes_documento.jsf?protocolo=${nup}`;
 
 export function movementView(m: AdministrativeMovement) {
-  return { id: m.key, dataHora: m.dataHora, data: formatDateBr(m.dataHora), operacao: m.operacao, unidadeOrigem: m.unidadeOrigem, unidadeDestino: m.unidadeDestino };
+  return TramitacaoShape.present({ id: m.key, dataHora: m.dataHora, operacao: m.operacao, unidadeOrigem: m.unidadeOrigem, unidadeDestino: m.unidadeDestino });
 }
 
 export function bodyView(b: AdministrativeBody, unidade: string) {

@@ -1,8 +1,9 @@
 /** Request and response schemas of administrative processes and their monitors (spec §4.7, §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
+import { DAY_TWINS, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
+import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { Cobranca } from '../../platform/monitoring/cobranca.ts';
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
 
@@ -19,14 +20,18 @@ export const LookupBody = Type.Object({
   send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
 }, { additionalProperties: false });
 
-const Movement = Type.Object({
+const OwnMovement = Type.Object({
   id: Type.String({ description: 'Stable key of the tramitação.' }),
   dataHora: Type.String({ description: 'ISO-8601 (UTC).' }),
-  data: Type.String({ description: 'dd/mm/aaaa in Brasília.' }),
   operacao: Type.String(),
   unidadeOrigem: Nullable(Type.String()),
   unidadeDestino: Nullable(Type.String()),
 });
+
+/** A tramitação with the day as a case movement gives it to integrators (`data`, conventions §4.3). */
+export const TramitacaoShape = integratorShape('tramitacao', OwnMovement, { ...DAY_TWINS });
+
+const Movement = TramitacaoShape.schema;
 
 const BodyRef = Type.Object({ sigla: Type.String(), nome: Type.String(), esfera: Type.String(), unidadeProtocolizadora: Type.String({ description: 'The NUP\'s first five digits.' }) });
 
@@ -78,7 +83,7 @@ export const ListAdminMonitorsQuery = Type.Object({
   status: Type.Optional(Status),
 }, { additionalProperties: false });
 
-export const AdminMonitor = Type.Object({
+const OwnAdminMonitor = Type.Object({
   id: Type.String(), nup: Type.String({ description: 'Masked.' }), frequencia: Frequency, webhookUrl: Nullable(Type.String()),
   status: Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], { description: 'ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final).' }),
   situacao: Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], { description: 'PENDENTE until the first completed check.' }),
@@ -87,6 +92,9 @@ export const AdminMonitor = Type.Object({
   ultimaVerificacaoEm: Nullable(Type.String()), proximaVerificacaoEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
   proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })), ultimoErro: Nullable(Type.String()),
   criadoEm: Type.String(), atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
-  ativo: Type.Boolean(), valorMensal: Type.Number(), moeda: Type.Literal('BRL'),
-  cobranca: Cobranca,
 });
+
+/** The names integrators of the commercial service read on a paid monitor (conventions §4.13). */
+export const AdminMonitorShape = integratorShape('monitoramento.processo_administrativo', OwnAdminMonitor, { ...PAID_MONITOR_TWINS });
+
+export const AdminMonitor = AdminMonitorShape.schema;

@@ -13,26 +13,25 @@ import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.t
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { defineRoute } from '../../platform/http/route.ts';
-import { courtBySigla } from '../../platform/courts/table.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
-  monitorView, type MonitorPosition, type PublicationMonitorRow,
+  type MonitorPosition, type PublicationMonitorRow,
 } from '../publications/monitors.ts';
 import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
 import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
 import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import type { PublicationParts } from '../publications/parts.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
-import { publicationView, type PublicationLinks } from '../publications/present.ts';
 import { findPublication, storedPublication } from '../publications/store.ts';
 import { dayRange, requestedOabs } from './input.ts';
 import {
   CreatedIntimationMonitors, CreateIntimationBody, HistoryQuery, Intimation, IntimationMatch, IntimationMonitor, IntimationsQuery,
   ListIntimationMonitorsQuery, OneOabQuery, OptionalOabQuery, PublicationParams, UpdateIntimationBody, OabPair,
 } from './schemas.ts';
+import { CreatedIntimationMonitorShape, CreationChargeShape, intimationItem, intimationView, oabPair } from './present.ts';
 import { deliveriesOf, intimationsOf, matchesOf, type DayPosition, type MatchPosition } from './store.ts';
 import { listingTag } from './listing.ts';
 
@@ -80,14 +79,11 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const callback = await callbackOf(s, account.id, webhookUrl ?? null);
       const total = toBrl(billed.reduce((n, c) => n + c.monitor.preco_centavos, 0));
       const data = {
-        monitoramentos: creations.map((c) => {
-          const view = intimationView(c.monitor);
-          return { ...view, estado: view.oab.estado, numero: view.oab.numero, callbackEnabled: c.monitor.webhook_url !== null || callback.enabled, reused: c.kind === 'existing' };
-        }),
-        cobranca: { oabsCobradas: billed.map((c) => c.monitor.valor), precoPorOab: toBrl(priceCentavos), total },
+        monitoramentos: creations.map((c) => CreatedIntimationMonitorShape.present({
+          ...intimationView(c.monitor), callbackEnabled: c.monitor.webhook_url !== null || callback.enabled, reused: c.kind === 'existing',
+        })),
+        ...CreationChargeShape.present({ cobranca: { oabsCobradas: billed.map((c) => c.monitor.valor), precoPorOab: toBrl(priceCentavos), total } }),
         reutilizados: creations.filter((c) => c.kind === 'existing').map((c) => c.monitor.valor),
-        // The names integrators of the commercial service read (conventions §4.12).
-        billing: { billableOabs: billed.length, pricePerNewOab: toBrl(priceCentavos), creditsCharged: total },
         callback,
         oabs: oabs.map((o) => oabPair(o.canonical)),
       };
@@ -237,44 +233,6 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
 
 function oabTarget(oab: Oab) {
   return { tipo: 'OAB' as const, valor: oab.canonical, termo: oab.canonical };
-}
-
-function intimationView(m: PublicationMonitorRow) {
-  const oab = oabPair(m.valor);
-  return {
-    ...monitorView(m), status: m.status === 'ATIVO' ? 'ACTIVE' : 'INACTIVE', situacao: m.status,
-    oab, termo: `OAB/${oab.estado} ${oab.numero}`, oab_estado: oab.estado, oab_numero: oab.numero,
-  };
-}
-
-const EXCERPT_CHARS = 400;
-
-/** `SP123456` → `{estado: 'SP', numero: '123456'}`, the form integrators read (conventions §4.11). */
-function oabPair(canonical: string): { estado: string; numero: string } {
-  return { estado: canonical.slice(0, 2), numero: canonical.slice(2) };
-}
-
-/**
- * A publication as an intimação: the publication's own fields, plus those integrators of the
- * commercial service read (conventions §4.11): `oab` (the monitored OAB it names, when asked for some),
- * `dataPublicacao`, `diario`, `processo`, `titulo`, `conteudo` (an excerpt), `conteudoCompletoHtml`, `link`.
- */
-function intimationItem(p: Parameters<typeof publicationView>[0], links: PublicationLinks, asked: readonly string[] = []) {
-  const view = publicationView(p, links);
-  const named = p.advogados.map((a) => (a.oab ? `${a.oab.uf}${a.oab.numero}` : null)).find((o) => o !== null && asked.includes(o));
-  const excerpt = view.texto.length > EXCERPT_CHARS ? `${view.texto.slice(0, EXCERPT_CHARS).replace(/\s+\S*$/, '')}…` : view.texto;
-  return {
-    ...view, intimacaoId: p.id, diarioId: p.id,
-    oab: named ? oabPair(named) : null,
-    dataPublicacao: p.dataDisponibilizacao,
-    diario: { nome: `Diário de Justiça Eletrônico Nacional (DJEN) — ${p.tribunal}`, sigla: p.tribunal, estado: courtBySigla(p.tribunal)?.ufs.find((uf) => uf !== 'BR') ?? null },
-    processo: { numeroCnj: view.numeroCnjFormatado, titulo: p.classe ?? null },
-    titulo: [p.tipoComunicacao, p.tipoDocumento].filter(Boolean).join(' — ') || null,
-    conteudo: excerpt,
-    conteudoCompletoHtml: p.texto,
-    pagina: null, caderno: null,
-    link: p.link,
-  };
 }
 
 /** Whether this request's monitors will call back: their own `webhook_url` (MONITOR), else the account's active webhook (CONTA). */

@@ -2,10 +2,10 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { CourtsField, MonitorStatus, PublicationMonitor, WebhookUrlField } from '../publications/monitor-schemas.ts';
+import { CourtsField, MonitorStatus, WebhookUrlField } from '../publications/monitor-schemas.ts';
 import { OabFields } from '../publications/oab-params.ts';
-import { Publication } from '../publications/schemas.ts';
 import { MAX_OABS } from './input.ts';
+import { CreatedIntimationMonitorShape, CreationChargeShape, IntimationMonitorShape, IntimationShape, OabPair } from './present.ts';
 
 const OabItem = Type.String({ minLength: 1, maxLength: 30 });
 const Day = (description: string) => Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description }));
@@ -64,49 +64,19 @@ export const PublicationParams = Type.Object({
   diarioId: Type.String({ minLength: 1, maxLength: 64, description: 'The publication id (`diarioId` / `intimacaoId` of GET /v1/intimacoes: DJEN\'s id).' }),
 }, { additionalProperties: false });
 
-export const OabPair = Type.Object({ estado: Type.String(), numero: Type.String() });
+export { OabPair };
 
-/** A publication monitor whose status, OAB and term have the shapes integrators read (conventions §4.12). */
-export const IntimationMonitor = Type.Intersect([Type.Omit(PublicationMonitor, ['status', 'oab', 'termo']), Type.Object({
-  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], { description: 'ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which).' }),
-  situacao: MonitorStatus('ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable).'),
-  oab: OabPair,
-  termo: Type.String({ description: 'e.g. `OAB/SP 123456`.' }),
-  oab_estado: Type.String(),
-  oab_numero: Type.String(),
-})]);
+export const IntimationMonitor = IntimationMonitorShape.schema;
 
 export const CreatedIntimationMonitors = Type.Object({
-  monitoramentos: Type.Array(Type.Intersect([IntimationMonitor, Type.Object({
-    estado: Type.String(), numero: Type.String(), callbackEnabled: Type.Boolean(),
-    reused: Type.Boolean({ description: 'true: the account\'s live monitor of this OAB, returned free.' }),
-  })])),
-  cobranca: Type.Object({
-    oabsCobradas: Type.Array(Type.String(), { description: 'OABs charged by this request (created or reactivated).' }),
-    precoPorOab: Type.Number({ description: 'BRL per OAB and 30-day period (`intimacoes.monitor_oab`).' }),
-    total: Type.Number({ description: 'BRL charged by this request (= meta.creditsCharged).' }),
-  }),
+  monitoramentos: Type.Array(CreatedIntimationMonitorShape.schema),
+  ...CreationChargeShape.schema.properties,
   reutilizados: Type.Array(Type.String(), { description: 'OABs that already had a live monitor: not charged again.' }),
-  billing: Type.Object({ billableOabs: Type.Integer(), pricePerNewOab: Type.Number(), creditsCharged: Type.Number() }, { description: 'The same charge in the names integrators read.' }),
   callback: Type.Object({ enabled: Type.Boolean(), mode: Nullable(Type.Union([Type.Literal('MONITOR'), Type.Literal('CONTA')])) }),
   oabs: Type.Array(OabPair),
 });
 
-export const Intimation = Type.Intersect([Publication, Type.Object({
-  intimacaoId: Type.String({ description: 'Same as `id`.' }),
-  diarioId: Type.String({ description: 'Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}.' }),
-  oab: Nullable(OabPair),
-  dataPublicacao: Type.String({ description: 'Same as `dataDisponibilizacao`.' }),
-  diario: Type.Object({ nome: Type.String(), sigla: Type.String(), estado: Nullable(Type.String()) }),
-  // `processo.titulo` is the case class as `classe` gives it ({codigo, nome}), which integrators read today.
-  processo: Type.Object({ numeroCnj: Nullable(Type.String({ description: 'Masked.' })), titulo: Publication.properties.classe }),
-  titulo: Nullable(Type.String()),
-  conteudo: Type.String({ description: 'An excerpt of the text.' }),
-  conteudoCompletoHtml: Type.String({ description: 'The text as the court published it (HTML or plain text).' }),
-  pagina: Nullable(Type.Integer()),
-  caderno: Nullable(Type.String()),
-  link: Nullable(Type.String({ description: 'The court\'s page of the publication.' })),
-})]);
+export const Intimation = IntimationShape.schema;
 
 export const IntimationMatch = Type.Object({
   monitoramentoId: Type.String(),

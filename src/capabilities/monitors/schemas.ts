@@ -1,8 +1,9 @@
 /** Request and response schemas of the case monitors (spec §4.8); they feed validation and OpenAPI. */
-import { Cobranca } from '../../platform/monitoring/cobranca.ts';
 import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
 import { Type } from 'typebox';
+import { CNJ_TWINS, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
+import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
 
@@ -31,7 +32,7 @@ export const ListMonitorsQuery = Type.Object({
   status: Type.Optional(Status('Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for).')),
 }, { additionalProperties: false });
 
-export const Monitor = Type.Object({
+const OwnMonitor = Type.Object({
   id: Type.String(),
   numeroCnj: Type.String({ description: 'Masked CNJ number.' }),
   tribunal: Type.String(),
@@ -48,12 +49,14 @@ export const Monitor = Type.Object({
   ultimoErro: Nullable(Type.String()),
   criadoEm: Type.String(),
   removidoEm: Nullable(Type.String()),
-  // The names integrators of the commercial service read (conventions §4.13).
-  numero_cnj: Type.String({ description: 'Same as `numeroCnj`.' }),
-  ativo: Type.Boolean({ description: '`status` is ATIVO.' }),
-  valorMensal: Type.Number({ description: 'Same as `preco`: BRL per 30-day period.' }),
-  moeda: Type.Literal('BRL'),
-  cobranca: Cobranca,
   atualizadoEm: Type.String(),
-  desativadoEm: Nullable(Type.String({ description: 'Same as `removidoEm`.' })),
 });
+
+/** The names integrators of the commercial service read (conventions §4.13). */
+export const MonitorShape = integratorShape('monitoramento.processo', OwnMonitor, {
+  ...CNJ_TWINS,
+  ...PAID_MONITOR_TWINS,
+  desativadoEm: same('removidoEm'),
+});
+
+export const Monitor = MonitorShape.schema;

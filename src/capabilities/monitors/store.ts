@@ -9,12 +9,12 @@ import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { cobrancaView } from '../../platform/monitoring/cobranca.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB } from '../../platform/db/schema.ts';
 import type { Audience } from '../../platform/events/log.ts';
 import { caseTopic, subscribe } from '../../platform/events/subscriptions.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import { MonitorShape } from './schemas.ts';
 
 export type MonitorRow = CaseMonitorsTable;
 export type MonitorStatus = MonitorRow['status'];
@@ -52,16 +52,14 @@ export function monitorAudience(m: Pick<MonitorRow, 'id' | 'account_id' | 'webho
   return [{ accountId: m.account_id, monitorType: MONITOR_TYPE, monitorId: m.id, webhookUrl: m.webhook_url }];
 }
 
-/** The monitor as integrators see it; next check and charge times only while it is ATIVO. */
+/** The monitor as integrators see it (its twins: MonitorShape); next check and charge times only while it is ATIVO. */
 export function monitorView(m: MonitorRow) {
   const active = m.status === 'ATIVO';
-  return {
+  return MonitorShape.present({
     id: m.id, numeroCnj: formatCnj(m.numero_cnj), tribunal: m.tribunal, frequencia: m.frequencia, webhookUrl: m.webhook_url,
     status: m.status, situacao: m.situacao, preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades,
     ultimaVerificacaoEm: m.ultima_verificacao_em, proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
     proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, removidoEm: m.removido_em,
-    numero_cnj: formatCnj(m.numero_cnj), ativo: active, valorMensal: toBrl(m.preco_centavos), moeda: 'BRL',
-    cobranca: cobrancaView(m),
-    atualizadoEm: m.atualizado_em, desativadoEm: m.removido_em,
-  };
+    atualizadoEm: m.atualizado_em,
+  });
 }

@@ -7,30 +7,35 @@
  * cases; an empty answer is free.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
 import { decodeCursor, encodeCursor, pageWindow } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
+import { listData, ListPagination, listSchema } from '../../platform/http/list.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
-import { processObject } from '../processes/process-object.ts';
-import { caseSummary, sourcesMeta } from '../processes/present.ts';
+import { caseAnswer, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
 import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, searchCourts } from '../processes/court-search.ts';
 
 const TAG = 'Envolvidos';
 
-/** `{current_page, from, last_page, per_page, to, total}`: 1-based positions of this page's first and last item. */
-function laravelPagination(offset: number, count: number, perPage: number, total: number) {
-  return {
-    current_page: Math.floor(offset / perPage) + 1, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)),
-    from: count > 0 ? offset + 1 : null, to: count > 0 ? offset + count : null,
-  };
-}
+/**
+ * The page-number vocabulary CPF searches are read with (conventions §4.7), beside the common one:
+ * `{current_page, per_page, total, last_page, from, to}`, `from`/`to` the 1-based positions of this
+ * page's first and last item (null on an empty page).
+ */
+const CpfPaginationShape = integratorShape('paginacao.cpf_cnpj', ListPagination, {
+  current_page: derived(Type.Integer({ minimum: 1, description: 'The page number, also when asked by cursor.' }), (v, page: { offset: number; count: number }) => Math.floor(page.offset / v.perPage) + 1),
+  per_page: same('perPage'),
+  last_page: derived(Type.Integer({ minimum: 1, description: '`totalPages`, at least 1.' }), (v) => Math.max(1, Math.ceil((v.total ?? 0) / v.perPage))),
+  from: derived(Type.Union([Type.Null(), Type.Integer()], { description: '1-based position of the page\'s first item; null on an empty page.' }), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + 1 : null)),
+  to: derived(Type.Union([Type.Null(), Type.Integer()], { description: '1-based position of the page\'s last item; null on an empty page.' }), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + page.count : null)),
+});
 
 export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
 
@@ -43,6 +48,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       data: listSchema('processos', PartyCase, {
         document: Type.String({ description: 'The CPF or CNPJ, digits only.' }), documentType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')]),
         envolvido: Nullable(Type.Object({ nome: Type.String(), tipoPessoa: Type.String(), quantidadeProcessos: Type.Integer() })),
+        pagination: CpfPaginationShape.schema,
       }),
     },
     handler: async (req) => {
@@ -59,7 +65,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const processos = cases.map((c) => {
         const party = c.partes?.find((p) => p.documento === doc.value);
         // Each a process object, as a cover is (conventions §4.7), with the searched party's role.
-        return { ...caseSummary(c), ...processObject(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
+        return { ...caseAnswer(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
       });
       const pagination = { limit, nextCursor, page: w.pageNumber };
       const named = cases.flatMap((c) => c.partes ?? []).find((p) => p.documento === doc.value);
@@ -69,8 +75,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
           document: doc.value, documentType: doc.kind,
           envolvido: named ? { nome: named.nome, tipoPessoa: named.tipoPessoa, quantidadeProcessos: numbers.length } : null,
           ...list,
-          // The page-number vocabulary CPF searches are read with (conventions §4.7), beside the common one.
-          pagination: { ...(list.pagination as object), ...laravelPagination(offset, processos.length, limit, numbers.length) },
+          pagination: CpfPaginationShape.present(list.pagination as Static<typeof ListPagination>, { offset, count: processos.length }),
         },
         meta: { pagination: { ...pagination, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources), fontes: courts.fontes },
         empty: cases.length === 0,

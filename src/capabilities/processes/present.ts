@@ -5,6 +5,7 @@ import { formatCnpj, formatCpf } from '../../platform/identifiers/cpf-cnpj.ts';
 import { courtBySigla } from '../../platform/courts/table.ts';
 import type { PartyRecord, Sources } from '../../platform/ports/sources.ts';
 import { processObject, valorCausaObject } from './process-object.ts';
+import { CaseShape } from './schemas.ts';
 import { mainInstance, publicMovement, type StoredCase } from './store.ts';
 import type { Lookup } from './service.ts';
 
@@ -45,6 +46,11 @@ export function caseSummary(c: StoredCase) {
   };
 }
 
+/** A case as covers and CPF/CNPJ search results give it: the headline, the process object and their twins. */
+export function caseAnswer(c: StoredCase) {
+  return CaseShape.present({ ...caseSummary(c), ...processObject(c) });
+}
+
 /**
  * The cover (spec §2.3): Tramita's fields and the process object integrators read (process-object.ts),
  * whose `valor_causa` object is the same at `data.valor_causa` and `data.fontes[0].capa.valor_causa`.
@@ -54,7 +60,7 @@ export function caseCover(c: StoredCase) {
   // Always scheduled: where no provider or consultation answers, DJEN's addressees do (issue 32).
   const enrichment = c.row.detalhes_em ? 'CONCLUIDO' : 'AGENDADO';
   return {
-    ...caseSummary(c),
+    ...caseAnswer(c),
     numeroCnjDigitos: c.row.numero_cnj,
     valorCausaCentavos: c.row.valor_causa_centavos,
     assuntos: main?.assuntos ?? [],
@@ -70,7 +76,6 @@ export function caseCover(c: StoredCase) {
     enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em, fonte: c.row.partes_fonte },
     // The court's own page, when its consultation answered (issue 31).
     consultaPublica: c.row.consulta ? JSON.parse(c.row.consulta) as unknown : null,
-    ...processObject(c),
   };
 }
 

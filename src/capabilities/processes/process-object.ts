@@ -8,9 +8,9 @@
  */
 import { brasiliaDateTime, formatReais } from '../../platform/format.ts';
 import { courtBySigla, type Court } from '../../platform/courts/table.ts';
-import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { MovementRecord, PartyRecord } from '../../platform/ports/sources.ts';
 import { describeMovement } from './movement-text.ts';
+import { EnvolvidoShape, FonteShape } from './schemas.ts';
 import type { StoredCase, StoredInstance } from './store.ts';
 
 /** TPU codes that close a case (tpu.md §4): 246 arquivamento definitivo, 22 baixa definitiva; 245 is provisional. */
@@ -60,13 +60,13 @@ function envolvido(p: PartyRecord, fonte: string | null) {
   const documento = p.documento;
   const cpf = documento && documento.length === 11 ? documento : null;
   const cnpj = documento && documento.length === 14 ? documento : null;
-  return {
-    nome: p.nome, tipo: p.tipo, tipo_normalizado: p.tipo, polo: p.polo.toUpperCase(), tipo_pessoa: p.tipoPessoa, tipoPessoa: p.tipoPessoa,
+  return EnvolvidoShape.present({
+    nome: p.nome, tipo: p.tipo, polo: p.polo.toUpperCase(), tipo_pessoa: p.tipoPessoa,
     cpf, cnpj, documento, documentos: documento ? [{ numero: documento, tipo: cpf ? 'CPF' : 'CNPJ' }] : [],
     advogados: p.advogados.map((a) => ({ nome: a.nome, tipo_pessoa: 'FISICA', oab: a.oab ? [{ numero: a.oab.numero, uf: a.oab.uf }] : [], fonte })),
     // Tramita's own: the source that gave this party (`DJEN`, `e-SAJ TJSP`, the provider's name).
     fonte,
-  };
+  });
 }
 
 function ultimoMovimento(m: MovementRecord) {
@@ -77,8 +77,8 @@ function ultimoMovimento(m: MovementRecord) {
 function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situacao: string) {
   const grau = grauOf(i.grau);
   const latest = c.ultimaMovimentacao && c.ultimaMovimentacao.grau === i.grau ? c.ultimaMovimentacao : null;
-  return {
-    id: i.upstreamId, processo_fonte_id: i.upstreamId, descricao: `${c.row.tribunal} - ${grau.nome}`, nome: court?.nome ?? c.row.tribunal, sigla: c.row.tribunal,
+  return FonteShape.present({
+    id: i.upstreamId, descricao: `${c.row.tribunal} - ${grau.nome}`, nome: court?.nome ?? c.row.tribunal, sigla: c.row.tribunal,
     tipo: 'TRIBUNAL', grau: grau.numero, grau_formatado: grau.nome, sistema: i.sistema?.nome ?? null,
     tribunal: tribunalObject(c.row.tribunal, court),
     capa: {
@@ -90,20 +90,18 @@ function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situa
     quantidade_movimentacoes: i.quantidadeMovimentacoes, segredo_justica: i.nivelSigilo > 0, arquivado: situacao.startsWith('Arquivado'),
     // Tramita's own: where the data came from, and whether it is the sandbox's.
     fonteDados: c.row.fonte, sandbox: c.row.sandbox === 1, consultadoEm: c.row.consultado_em,
-  };
+  });
 }
 
-/** The top-level fields and `fontes[]` of the process object. */
+/** The top-level fields and `fontes[]` of the process object, but its twins (CaseShape). */
 export function processObject(c: StoredCase) {
   const court = courtBySigla(c.row.tribunal);
   const situacao = situacaoOf(c.ultimaMovimentacao);
   const ordered = [...c.instancias].sort((a, b) => grauOf(a.grau).numero - grauOf(b.grau).numero);
   const first = (polo: string) => c.partes?.find((p) => p.polo === polo)?.nome ?? null;
-  const valor = valorCausaObject(c.row.valor_causa_centavos);
   const inicio = c.row.data_ajuizamento?.slice(0, 10) ?? null;
   return {
-    numero_cnj: formatCnj(c.row.numero_cnj),
-    titulo_polo_ativo: first('ATIVO'), titulo_polo_passivo: first('PASSIVO'), poloAtivo: first('ATIVO'), poloPassivo: first('PASSIVO'),
+    titulo_polo_ativo: first('ATIVO'), titulo_polo_passivo: first('PASSIVO'),
     ano_inicio: inicio ? Number(inicio.slice(0, 4)) : null, data_inicio: inicio,
     data_ultima_movimentacao: c.ultimaMovimentacao ? brasiliaDateTime(c.ultimaMovimentacao.dataHora).slice(0, 10) : null,
     quantidade_movimentacoes: c.row.movimentos_total,
@@ -111,7 +109,7 @@ export function processObject(c: StoredCase) {
     nivel_sigilo: Math.max(0, ...c.instancias.map((i) => i.nivelSigilo)),
     ativo: situacao === 'Ativo',
     data_ultima_verificacao: c.row.consultado_em,
-    valor_causa: valor, valorCausa: valor,
+    valor_causa: valorCausaObject(c.row.valor_causa_centavos),
     fontes: ordered.map((i) => fonte(c, i, court, situacao)),
   };
 }

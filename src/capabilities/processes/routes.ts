@@ -12,23 +12,19 @@ import { absoluteUrl } from '../../platform/http/absolute-url.ts';
 import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
-import { brasiliaDateTime } from '../../platform/format.ts';
 import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
-import { CnjParams, Cover, DocumentParams, DocumentsQuery, Movement, RefreshBody, MovementsQuery, PublicDocument, Refresh } from './schemas.ts';
+import { CnjParams, Cover, DocumentParams, DocumentsQuery, Movement, RefreshBody, MovementsQuery, PublicDocument, PublicDocumentShape, Refresh } from './schemas.ts';
 import { publicMovement } from './store.ts';
 
 const REFRESH_MESSAGE: Record<string, string> = {
   PENDENTE: 'Atualização solicitada: o processo será consultado de novo nas fontes. Acompanhe em statusUrl; a cobrança acontece só quando ela terminar.',
   PROCESSANDO: 'Uma atualização deste processo já está em andamento: acompanhe em statusUrl. Nada foi cobrado por este pedido.',
 };
-
-const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png' };
-const extensionOf = (mime: string) => EXTENSIONS[mime] ?? null;
 
 const TAG = 'Processos';
 
@@ -120,10 +116,9 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       const w = pageWindow(req.query);
       const after = decodeCursor<{ i: number }>(`documentos:${cnj.digits}`, req.query.cursor, ['i'])?.i ?? 0;
       const { items, pagination } = page(all.slice(after, after + w.read), w, `documentos:${cnj.digits}`, () => ({ i: after + w.skip + w.limit }));
-      const documentos = items.map((d) => ({
+      const documentos = items.map((d) => PublicDocumentShape.present({
         id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada, mimeType: d.mime_type, tamanhoBytes: d.tamanho_bytes,
         downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
-        descricao: null, data: brasiliaDateTime(d.data_juntada), extensaoArquivo: extensionOf(d.mime_type), quantidadePaginas: null,
       }));
       return {
         data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'documentos', documentos, pagination, all.length) },

@@ -2,6 +2,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
+import { CNJ_TWINS, DAY_TWINS, derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
+import { brasiliaDateTime } from '../../platform/format.ts';
 
 const CodeName = Type.Object({ codigo: Type.String(), nome: Type.String() });
 
@@ -14,7 +16,7 @@ export const DocumentParams = Type.Object({
   documentId: Type.String({ minLength: 1, maxLength: 200 }),
 }, { additionalProperties: false });
 
-export const Movement = Type.Object({
+const OwnMovement = Type.Object({
   id: Type.String({ description: 'Stable id of the movement (DataJud gives none: a hash of its fields).' }),
   dataHora: Type.String({ format: 'date-time' }),
   codigo: Type.String({ description: 'TPU movement code.' }),
@@ -22,12 +24,19 @@ export const Movement = Type.Object({
   grau: Type.String(),
   complementos: Type.Array(Type.Object({ codigo: Type.String(), nome: Type.String(), valor: Type.String(), descricao: Type.String() })),
   orgaoJulgador: Nullable(CodeName),
-  data: Type.String({ description: 'The day, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }),
   conteudo: Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }),
   texto: Nullable(Type.String({ description: 'The text the court\'s public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only the page lists (DataJud has not yet) has an empty `codigo`.' })),
-  tipo: Type.Literal('ANDAMENTO'),
-  classificacao_predita: Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }),
 });
+
+/** A movement in the names integrators read and deduplicate on (conventions §4.3): `data` (+ `conteudo`), as webhooks send them. */
+export const MovementShape = integratorShape('movimentacao', OwnMovement, {
+  ...DAY_TWINS,
+  tipo: derived(Type.Literal('ANDAMENTO', { description: 'Always ANDAMENTO: gazette publications are under /v1/intimacoes.' }), () => 'ANDAMENTO' as const),
+  classificacao_predita: derived(Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }, { description: '`nome`, `conteudo` and `TPU <codigo>`.' }),
+    (v) => ({ nome: v.nome, descricao: v.conteudo, hierarquia: `TPU ${v.codigo}` })),
+});
+
+export const Movement = MovementShape.schema;
 
 const PartyFonte = Nullable(Type.String({ description: 'The source that gave this party and its lawyers: `DJEN` (the addressees of the case\'s DJEN communications: no document), a court\'s consultation (`e-SAJ TJSP`, `PJe consulta pública TJMA`) or the case-details provider\'s name; null on cases enriched before it was kept.' }));
 
@@ -42,17 +51,23 @@ export const ValorCausa = Type.Object({
   valor_formatado: Type.String({ description: 'e.g. `R$ 50.000,00`.' }),
 }, { description: 'The case value; null until the case-details provider gave it.' });
 
-const Envolvido = Type.Object({
-  nome: Type.String(), tipo: Type.String(), tipo_normalizado: Type.String(),
-  polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }), tipo_pessoa: Type.String(), tipoPessoa: Type.String(),
+const OwnEnvolvido = Type.Object({
+  nome: Type.String(), tipo: Type.String(),
+  polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }), tipo_pessoa: Type.String(),
   cpf: Nullable(Type.String()), cnpj: Nullable(Type.String()), documento: Nullable(Type.String()),
   documentos: Type.Array(Type.Object({ numero: Type.String(), tipo: Type.String() })),
   advogados: Type.Array(Type.Object({ nome: Type.String(), tipo_pessoa: Type.String(), oab: Type.Array(Type.Object({ numero: Type.String(), uf: Type.String() })), fonte: PartyFonte })),
   fonte: PartyFonte,
 });
 
-const Fonte = Type.Object({
-  id: Type.String(), processo_fonte_id: Type.String(), descricao: Type.String({ description: 'e.g. `TJSP - 2º grau`.' }),
+/** A party of the process object (conventions §4.2) with the twins integrators read. */
+export const EnvolvidoShape = integratorShape('processo.fontes.envolvidos', OwnEnvolvido, {
+  tipo_normalizado: same('tipo'),
+  tipoPessoa: same('tipo_pessoa'),
+});
+
+const OwnFonte = Type.Object({
+  id: Type.String(), descricao: Type.String({ description: 'e.g. `TJSP - 2º grau`.' }),
   nome: Type.String({ description: 'The court\'s name.' }), sigla: Type.String(), tipo: Type.Literal('TRIBUNAL'),
   grau: Type.Integer({ description: '1, 2 or 3.' }), grau_formatado: Type.String(), sistema: Nullable(Type.String()),
   tribunal: Type.Object({ sigla: Type.String(), nome: Type.String(), segmento: Nullable(Type.String({ description: 'e.g. `JUSTICA_ESTADUAL`.' })), jtr: Nullable(Type.String()), estados: Type.Array(Type.String()) }),
@@ -62,21 +77,17 @@ const Fonte = Type.Object({
     situacao: Type.String({ description: '`Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement.' }),
     ultimo_movimento: Nullable(Type.Object({ data: Type.String(), data_hora: Type.String(), descricao: Type.String(), codigo: Type.Integer() })),
   }),
-  envolvidos: Type.Array(Envolvido),
+  envolvidos: Type.Array(EnvolvidoShape.schema),
   quantidade_movimentacoes: Type.Integer(), segredo_justica: Type.Boolean(), arquivado: Type.Boolean(),
   fonteDados: Type.String({ description: 'Where Tramita read it (DataJud).' }), sandbox: Type.Boolean(), consultadoEm: Type.String(),
 });
 
-/** The process object integrators of the commercial service read (conventions §4.2): covers and CPF/CNPJ search results. */
-const ProcessObject = Type.Object({
-  numero_cnj: Type.String({ description: 'Masked.' }),
-  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
-  poloAtivo: Nullable(Type.String()), poloPassivo: Nullable(Type.String()),
-  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
-  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
-  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valorCausa: Nullable(ValorCausa),
-  fontes: Type.Array(Fonte, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
+
+/** An instance of the process object (conventions §4.2) with the twins integrators read. */
+export const FonteShape = integratorShape('processo.fontes', OwnFonte, {
+  processo_fonte_id: same('id'),
 });
+
 
 /** The cover as the court's public consultation page shows it (issue 31): names as printed, no TPU codes. */
 const ConsultaPublica = Type.Object({
@@ -102,7 +113,27 @@ export const CaseSummary = Type.Object({
   valor_causa: Nullable(ValorCausa),
 }, { additionalProperties: true });
 
-export const Cover = Type.Intersect([CaseSummary, Type.Object({
+/** The process object integrators of the commercial service read (conventions §4.2): covers and CPF/CNPJ search results. */
+const OwnProcessObject = Type.Object({
+  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
+  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
+  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
+  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valor_causa: Nullable(ValorCausa),
+  fontes: Type.Array(FonteShape.schema, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
+});
+
+/**
+ * A case as covers and CPF/CNPJ search results give it: our headline fields, the process object, and
+ * the twins integrators read (its `numero_cnj`, its camelCase names).
+ */
+export const CaseShape = integratorShape('processo', Type.Object({ ...CaseSummary.properties, ...OwnProcessObject.properties }, { additionalProperties: true }), {
+  ...CNJ_TWINS,
+  poloAtivo: same('titulo_polo_ativo'),
+  poloPassivo: same('titulo_polo_passivo'),
+  valorCausa: same('valor_causa'),
+});
+
+export const Cover = Type.Intersect([CaseShape.schema, Type.Object({
   numeroCnjDigitos: Type.String(),
   valorCausaCentavos: Nullable(Type.Integer()),
   assuntos: Type.Array(CodeName),
@@ -117,7 +148,7 @@ export const Cover = Type.Intersect([CaseSummary, Type.Object({
     fonte: Nullable(Type.String({ description: 'Which source gave the parties, lawyers and value: `DJEN`, a court\'s consultation (`e-SAJ TJSP`), or the provider\'s name; null until enriched (or enriched before it was kept).' })),
   }),
   consultaPublica: Nullable(ConsultaPublica),
-}), ProcessObject]);
+})]);
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
@@ -139,15 +170,22 @@ export const Refresh = Type.Object({
   message: Type.Optional(Type.String({ description: 'What happens next, for a person (on the request only).' })),
 });
 
-export const PublicDocument = Type.Object({
+const OwnPublicDocument = Type.Object({
   id: Type.String(), titulo: Type.String(), tipo: Type.String(), dataJuntada: Type.String(),
   mimeType: Type.String(), tamanhoBytes: Type.Integer(), downloadUrl: Type.String(),
-  // The names integrators of the commercial service read (conventions §4.4).
-  descricao: Nullable(Type.String()),
-  data: Type.String({ description: '`dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone.' }),
-  extensaoArquivo: Nullable(Type.String({ description: 'e.g. `pdf`.' })),
-  quantidadePaginas: Nullable(Type.Integer()),
 });
+
+const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png' };
+
+/** A public document in the names integrators read (conventions §4.4). */
+export const PublicDocumentShape = integratorShape('documento_publico', OwnPublicDocument, {
+  descricao: derived(Type.Union([Type.Null(), Type.String()], { description: 'Always null: courts give a title only.' }), () => null),
+  data: derived(Type.String({ description: '`dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone.' }), (v) => brasiliaDateTime(v.dataJuntada)),
+  extensaoArquivo: derived(Type.Union([Type.Null(), Type.String()], { description: 'From `mimeType`, e.g. `pdf`; null when unknown.' }), (v) => EXTENSIONS[v.mimeType] ?? null),
+  quantidadePaginas: derived(Type.Union([Type.Null(), Type.Integer()], { description: 'Always null: not counted.' }), () => null),
+});
+
+export const PublicDocument = PublicDocumentShape.schema;
 
 export const DocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
@@ -167,7 +205,7 @@ export const SearchQuery = Type.Object({
   ...PageQuery,
 }, { additionalProperties: false });
 
-export const PartyCase = Type.Intersect([CaseSummary, ProcessObject, Type.Object({
+export const PartyCase = Type.Intersect([CaseShape.schema, Type.Object({
   envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Type.String(), nome: Type.String() })),
 })]);
 

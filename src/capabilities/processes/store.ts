@@ -6,8 +6,8 @@
  * `get` keeps recently read cases in memory (CaseCache, below) and answers from there while the case
  * row's stamp is unchanged; every write of a case changes its stamp, whichever process made it.
  */
-import { formatDateBr } from '../../platform/format.ts';
 import { describeMovement } from './movement-text.ts';
+import { MovementShape } from './schemas.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
@@ -235,12 +235,10 @@ function movementOfRow(r: CaseMovementsTable): MovementRecord {
  * `conteudo` (its text), `tipo` and `classificacao_predita` (here the TPU's own classification).
  */
 export function publicMovement(m: MovementRecord) {
-  const conteudo = describeMovement(m);
-  return {
+  return MovementShape.present({
     id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador,
-    data: formatDateBr(m.dataHora), conteudo, texto: m.texto ?? null, tipo: 'ANDAMENTO' as const,
-    classificacao_predita: { nome: m.nome, descricao: conteudo, hierarquia: `TPU ${m.codigo}` },
-  };
+    conteudo: describeMovement(m), texto: m.texto ?? null,
+  });
 }
 
 function withoutMovements(i: InstanceRecord): StoredInstance {

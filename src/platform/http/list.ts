@@ -10,18 +10,25 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type TProperties, type TSchema } from 'typebox';
 import type { Config } from '../../config.ts';
 import { absoluteUrl } from './absolute-url.ts';
+import { integratorShape, same } from './integrator-fields.ts';
 import { Nullable } from './nullable.ts';
 
-export const ListPagination = Type.Object({
+const OwnPagination = Type.Object({
   currentPage: Nullable(Type.Integer({ minimum: 1, description: 'The page number; null when the page was asked by cursor.' })),
   perPage: Type.Integer({ minimum: 1 }),
   hasNextPage: Type.Boolean(),
   hasPreviousPage: Type.Boolean(),
   nextCursor: Nullable(Type.String({ description: 'Send as `cursor` for the next page; null on the last page.' })),
-  totalItems: Type.Optional(Type.Integer({ minimum: 0 })),
   total: Type.Optional(Type.Integer({ minimum: 0 })),
   totalPages: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+
+/** `data.pagination`: `total` is what document listings are read with, `totalItems` what monitor listings are (conventions §5). */
+const PaginationShape = integratorShape('paginacao', OwnPagination, {
+  totalItems: same('total'),
+});
+
+export const ListPagination = PaginationShape.schema;
 
 export const ListLinks = Type.Object({
   next: Nullable(Type.Object({ href: Type.String({ description: 'The next page: this URL with `cursor`.' }), cursor: Type.String() })),
@@ -29,11 +36,13 @@ export const ListLinks = Type.Object({
 
 /** The schema of a listing's `data`: `{<name>: T[], total?, pagination, links}` plus the listing's own fields. */
 export function listSchema<T extends TSchema, E extends TProperties = {}>(name: string, item: T, extra?: E) {
+  // A listing may give its pagination in more vocabularies (`extra.pagination`); it keeps its place after the items.
+  const { pagination, ...own } = (extra ?? {}) as TProperties;
   return Type.Object({
-    ...extra,
+    ...own,
     [name]: Type.Array(item),
     total: Type.Optional(Type.Integer({ minimum: 0, description: 'Every item the listing has, on every page, when it is known.' })),
-    pagination: ListPagination,
+    pagination: pagination ?? ListPagination,
     links: ListLinks,
   });
 }
@@ -56,14 +65,14 @@ function nextHref(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, cursor
 /** A listing's `data`: the items under `name`, their pagination and the link to the next page. */
 export function listData<T>(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, name: string, items: T[], p: PageMeta, total?: number): Record<string, unknown> {
   const query = req.query as { cursor?: string } | undefined;
-  const counted = total === undefined ? {} : { totalItems: total, total, totalPages: Math.ceil(total / p.limit) };
+  const counted = total === undefined ? {} : { total, totalPages: Math.ceil(total / p.limit) };
   return {
     [name]: items,
     ...(total === undefined ? {} : { total }),
-    pagination: {
+    pagination: PaginationShape.present({
       currentPage: p.page, perPage: p.limit, hasNextPage: p.nextCursor !== null,
       hasPreviousPage: (p.page ?? 1) > 1 || query?.cursor !== undefined, nextCursor: p.nextCursor, ...counted,
-    },
+    }),
     links: { next: p.nextCursor === null ? null : { href: nextHref(req, config, p.nextCursor), cursor: p.nextCursor } },
   };
 }
