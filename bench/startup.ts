@@ -1,6 +1,6 @@
 /**
- * Start fast, stay small (issue 19, item 7): from spawning `tramita serve` (as `npm start` runs it,
- * with its Node flags) to the first 200 of `/readyz`, on a database that already exists, without the
+ * Start fast, stay small (issue 19, item 7): from spawning `tramita serve` (as `npm start` runs it:
+ * bin/tramita.mjs, with its Node flags) to the first 200 of `/readyz`, on a database that already exists, without the
  * sandbox and with it; then the idle RSS a few seconds later. A bare node:http server spawned the same
  * way in the same run is the baseline (this machine's cost of starting Node at all). The median of
  * several starts each. Runnable alone: `node bench/startup.ts`.
@@ -57,7 +57,7 @@ async function measure(args: string[], env: Record<string, string>, url: string)
 export async function startupBench(): Promise<StartupResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-start-'));
   const base = { TRAMITA_DATA_DIR: dataDir, TRAMITA_LOG_LEVEL: 'warn', DATABASE_URL: '' };
-  const serve = [...NODE_FLAGS, 'src/main.ts', 'serve'];
+  const serve = [...NODE_FLAGS, 'bin/tramita.mjs', 'serve'];
   try {
     // The first start creates and migrates the database (and warms Node's compile cache): not measured.
     await once(serve, { ...base, TRAMITA_SANDBOX: 'off' }, 38_999, '/readyz');
