@@ -41,8 +41,12 @@ async function once(args: string[], env: Record<string, string>, port: number, u
     await new Promise((r) => setTimeout(r, IDLE_MS));
     return { readyMs, idleRssMb: rssMb(child.pid!) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // A child that already exited (a failed start: the port taken) has no 'exit' left to wait for.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
