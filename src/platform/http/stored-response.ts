@@ -18,12 +18,11 @@ export interface StoredColumns {
 }
 
 export function toColumns(r: StoredResponse): StoredColumns {
-  // A JSON body held as bytes (an envelope around cached data, envelopeJson) is text all the same.
-  const binary = Buffer.isBuffer(r.body) && !r.headers['content-type']?.startsWith('application/json');
+  const binary = Buffer.isBuffer(r.body);
   return {
     response_status: r.status,
     response_headers: JSON.stringify(r.headers),
-    response_body: binary ? (r.body as Buffer).toString('base64') : r.body.toString(),
+    response_body: binary ? (r.body as Buffer).toString('base64') : (r.body as string),
     response_encoding: binary ? 'base64' : 'utf8',
   };
 }
@@ -49,28 +48,16 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /**
  * `data` already serialized, for an answer whose data is cached (a hot case cover): the envelope
- * embeds it as is instead of serializing the same object again. `text` must be JSON.stringify's.
- * Kept as the envelope's first bytes, `{"data":` and the text in UTF-8, encoded once: each answer then
- * copies them instead of building, measuring and encoding a string of several KB (issue 34).
+ * embeds the text as is instead of serializing the same object again. `text` must be JSON.stringify's.
  */
 export class JsonText {
-  readonly head: Buffer;
+  readonly text: string;
   constructor(text: string) {
-    this.head = Buffer.from(`${ENVELOPE_HEAD}${text}`);
-  }
-  get text(): string {
-    return this.head.toString('utf8', ENVELOPE_HEAD.length);
+    this.text = text;
   }
 }
 
-const ENVELOPE_HEAD = '{"data":';
-
-/** `{data, meta}` as JSON.stringify would write it: a string, or its UTF-8 bytes around cached data. */
-export function envelopeJson(data: unknown, meta: Record<string, unknown>): string | Buffer {
-  if (!(data instanceof JsonText)) return JSON.stringify({ data, meta });
-  const tail = `,"meta":${JSON.stringify(meta)}}`;
-  const body = Buffer.allocUnsafe(data.head.length + Buffer.byteLength(tail));
-  data.head.copy(body, 0);
-  body.write(tail, data.head.length);
-  return body;
+/** `{data, meta}` as JSON.stringify would write it. */
+export function envelopeJson(data: unknown, meta: Record<string, unknown>): string {
+  return data instanceof JsonText ? `{"data":${data.text},"meta":${JSON.stringify(meta)}}` : JSON.stringify({ data, meta });
 }
