@@ -1,6 +1,6 @@
 /**
- * Start fast, stay small (issue 19, item 7): from spawning `tramita serve` (as `npm start` runs it,
- * with its Node flags) to the first 200 of `/readyz`, on a database that already exists, without the
+ * Start fast, stay small (issue 19, item 7): from spawning `tramita serve` (as `npm start` runs it:
+ * bin/tramita.mjs, with its Node flags) to the first 200 of `/readyz`, on a database that already exists, without the
  * sandbox and with it; then the idle RSS a few seconds later. A bare node:http server spawned the same
  * way in the same run is the baseline (this machine's cost of starting Node at all). The median of
  * several starts each. Runnable alone: `node bench/startup.ts`.
@@ -41,8 +41,12 @@ async function once(args: string[], env: Record<string, string>, port: number, u
     await new Promise((r) => setTimeout(r, IDLE_MS));
     return { readyMs, idleRssMb: rssMb(child.pid!) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // A child that already exited (a failed start: the port taken) has no 'exit' left to wait for.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
@@ -57,7 +61,7 @@ async function measure(args: string[], env: Record<string, string>, url: string)
 export async function startupBench(): Promise<StartupResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-start-'));
   const base = { TRAMITA_DATA_DIR: dataDir, TRAMITA_LOG_LEVEL: 'warn', DATABASE_URL: '' };
-  const serve = [...NODE_FLAGS, 'src/main.ts', 'serve'];
+  const serve = [...NODE_FLAGS, 'bin/tramita.mjs', 'serve'];
   try {
     // The first start creates and migrates the database (and warms Node's compile cache): not measured.
     await once(serve, { ...base, TRAMITA_SANDBOX: 'off' }, 38_999, '/readyz');

@@ -6,6 +6,7 @@ import { enableCompileCache } from 'node:module';
 
 // Node keeps the compiled (and type-stripped) modules on disk: a second start skips that work
 // (about a third of the start-up time, docs/benchmarks.md). Before any other import, so it applies to them.
+// bin/tramita.mjs (npm start) enables it before this file is loaded, so this one comes from the cache too.
 enableCompileCache();
 const { runCli } = await import('./cli/run.ts');
 

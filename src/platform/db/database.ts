@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { DB } from './schema.ts';
 import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
@@ -38,7 +38,9 @@ export interface StorageLog {
 
 export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs'>>, log?: StorageLog): Promise<Database> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({
+    // Loaded here, not at start: a SQLite deployment never holds the driver in memory.
+    const { Pool, types } = (await import('pg')).default;
+    const pool = new Pool({
       connectionString: config.databaseUrl,
       max: 10,
       // A request waits this long for a connection, then answers 503 STORAGE_UNAVAILABLE (db/outage.ts).
@@ -47,7 +49,7 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       // bigint columns (centavos) come back as numbers: every amount is far below 2^53.
-      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
+      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
     });
     // An idle pooled connection the server closed (a restart, a failover: 57P01) is emitted here; without
     // a listener Node ends the process. The pool has already dropped it and opens new ones on demand.

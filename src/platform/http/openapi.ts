@@ -11,8 +11,16 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { Services } from '../services.ts';
 import { ERRORS } from '../errors.ts';
 import type { RouteMeta } from './route.ts';
+import { createRequire } from 'node:module';
 import type { TSchema } from 'typebox';
-import { Value } from 'typebox/value';
+import type * as TypeBoxValue from 'typebox/value';
+
+/**
+ * TypeBox's value checker (about 300 modules and 3–4 MB of heap), loaded when the document is first
+ * built (`transform` is synchronous), not at start: idle memory, issue 34.
+ */
+let value: typeof TypeBoxValue.Value | undefined;
+const checker = () => (value ??= (createRequire(import.meta.url)('typebox/value') as typeof TypeBoxValue).Value);
 
 type Json = Record<string, unknown>;
 
@@ -200,7 +208,7 @@ export function openApiOptions(services: Services): SwaggerOptions {
       s.headers = headerParameters(meta, method);
       s.operationId = operationIdOf(method, url);
       // An absent body is validated as `{}` (json-body.ts): the body is required only when `{}` is refused.
-      if (s.body && Value.Check(s.body as TSchema, {})) s[OPTIONAL_BODY] = true;
+      if (s.body && checker().Check(s.body as TSchema, {})) s[OPTIONAL_BODY] = true;
       s.security = meta.auth ? [{ apiKey: [] }, { bearer: [] }] : [];
       if (meta.charge) Object.assign(s, { 'x-tramita-query-type': meta.charge, 'x-tramita-charge-way': meta.chargeWay ?? 'on-success' });
       if (meta.class) s['x-tramita-route-class'] = meta.class;
