@@ -5,7 +5,7 @@
  * - a claim is a lease (`locked_until`): a worker that dies leaves its jobs to be claimed again;
  * - every time comes from the injected clock, so retry schedules are exact and testable.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Transaction } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { Engine } from '../db/database.ts';
 import type { DB, JobsTable } from '../db/schema.ts';
@@ -108,10 +108,14 @@ export class JobQueue {
       else if ('failed' in outcome && outcome.failed) await this.fail(id, workerId, outcome.failed, trx);
       else done.push(id);
     }
-    if (done.length === 0) return;
-    await trx.updateTable('jobs')
+    if (done.length > 0) await this.doneStatement(trx, workerId, paddedIds(done)).execute();
+  }
+
+  /** The statement that settles jobs this worker holds as done, for a caller that runs it inside a statement of its own (a PostgreSQL WITH). */
+  doneStatement(qc: QueryCreator<DB>, workerId: string, ids: string[]) {
+    return qc.updateTable('jobs')
       .set({ status: 'done', last_error: null, locked_by: null, locked_until: null, updated_at: iso(this.#clock.now()) })
-      .where('id', 'in', paddedIds(done)).where('locked_by', '=', workerId).execute();
+      .where('id', 'in', ids).where('locked_by', '=', workerId);
   }
 
   async complete(id: string, workerId: string, trx?: Transaction<DB>): Promise<void> {

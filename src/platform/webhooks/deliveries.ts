@@ -6,7 +6,7 @@
  * inactive or has no URL any more (nothing sent; it can be resent).
  */
 import { defineJob } from '../jobs/job-type.ts';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, DeliveryStatus, WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../db/schema.ts';
 import type { Audience } from '../events/log.ts';
@@ -15,6 +15,7 @@ import { eventBody, type EventEnvelope } from '../events/payload.ts';
 import { newId } from '../ids.ts';
 import { transactorFor, type Transactor } from '../db/group-commit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { Engine } from '../db/database.ts';
 import type { JobSettlement } from '../jobs/worker.ts';
 import { paddedIds, powerOfTwoChunks } from '../db/batch-shapes.ts';
 import { TickBatch } from '../tick-batch.ts';
@@ -22,8 +23,8 @@ import { TickBatch } from '../tick-batch.ts';
 export const DELIVERY_JOB = 'webhooks.entregar';
 /** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
 export const DELIVERY = defineJob<{ deliveryId: string }>({ kind: DELIVERY_JOB, maxAttempts: 12 });
-/** How often an idle delivery worker looks for due deliveries (one indexed query). */
-export const DELIVERY_POLL_MS = 50;
+/** How often an idle delivery worker looks for due deliveries (one indexed query; half the 100 ms p99 budget of enqueue → delivered would go to waiting at 50). */
+export const DELIVERY_POLL_MS = 25;
 
 /**
  * Spec §6.1: attempt n+1 comes min(120, 2^n) minutes after attempt n failed; divided by
@@ -139,14 +140,16 @@ export class DeliveryStore {
   readonly #db: Kysely<DB>;
   readonly #clock: Clock;
   readonly #jobs: JobQueue;
+  readonly #engine: Engine;
   /** Writes go through group commit on SQLite: a batch shares its COMMIT with other writers'. */
   readonly #transactor: Transactor;
   readonly #reads = new TickBatch<string, DeliveryWithConfig | undefined>({ all: (ids) => this.#readAll(ids) });
   readonly #starts = new TickBatch<AttemptStart, string>({ all: (items) => this.#startAll(items), isolate: true });
   readonly #outcomes = new TickBatch<AttemptOutcome, void>({ all: (items) => this.#recordAll(items), isolate: true });
 
-  constructor(db: Kysely<DB>, clock: Clock, jobs: JobQueue) {
+  constructor(db: Kysely<DB>, clock: Clock, jobs: JobQueue, engine: Engine) {
     this.#db = db;
+    this.#engine = engine;
     this.#clock = clock;
     this.#jobs = jobs;
     this.#transactor = transactorFor(db);
@@ -199,9 +202,18 @@ export class DeliveryStore {
       id: ids[i], delivery_id: it.deliveryId, attempt: it.attempt, url: it.url, started_at: it.startedAt, status_code: null,
       latency_ms: 0, error: INTERRUPTED_ATTEMPT, response_excerpt: null, next_attempt_at: null,
     }));
+    const byAttempt = Map.groupBy(items, (it) => it.attempt);
+    if (this.#engine === 'postgres' && byAttempt.size === 1) {
+      // One statement, one round trip instead of four (BEGIN, INSERT, UPDATE, COMMIT): PostgreSQL runs
+      // a data-modifying WITH atomically with its main statement. (SQLite has no INSERT inside WITH.)
+      const [[attempt, group]] = byAttempt;
+      await this.#db.with('started', (db) => db.insertInto('webhook_attempts').values(rows))
+        .updateTable('webhook_deliveries').set({ attempts: attempt, updated_at: now }).where('id', 'in', group.map((it) => it.deliveryId)).execute();
+      return ids;
+    }
     await this.#transactor.run(async (trx) => {
       for (const chunk of powerOfTwoChunks(rows)) await trx.insertInto('webhook_attempts').values(chunk).execute();
-      for (const [attempt, group] of Map.groupBy(items, (it) => it.attempt)) {
+      for (const [attempt, group] of byAttempt) {
         await trx.updateTable('webhook_deliveries').set({ attempts: attempt, updated_at: now }).where('id', 'in', paddedIds(group.map((it) => it.deliveryId))).execute();
       }
     });
@@ -215,29 +227,38 @@ export class DeliveryStore {
 
   async #recordAll(items: AttemptOutcome[]): Promise<void[]> {
     const now = iso(this.#clock.now());
+    const attempts = items.map(({ attemptId, deliveryId, record: a }) => ({
+      id: attemptId, delivery_id: deliveryId, attempt: a.attempt, url: a.url, started_at: a.startedAt, status_code: a.statusCode,
+      latency_ms: a.latencyMs, error: a.error, response_excerpt: a.responseExcerpt, next_attempt_at: a.nextAttemptAt,
+    }));
+    // The attempts rows exist (startAttempt committed them): an upsert updates them all in one statement.
+    const recordAttempts = (qc: QueryCreator<DB>, rows: typeof attempts) => qc.insertInto('webhook_attempts').values(rows).onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+      status_code: eb.ref('excluded.status_code'), latency_ms: eb.ref('excluded.latency_ms'), error: eb.ref('excluded.error'),
+      response_excerpt: eb.ref('excluded.response_excerpt'), next_attempt_at: eb.ref('excluded.next_attempt_at'),
+    })));
+    // Deliveries that end the same way (all those delivered at attempt 1 with a 204, say) in one statement each.
+    const byOutcome = Map.groupBy(items, (it) => JSON.stringify([it.record.status, it.record.attempt, it.record.statusCode, it.record.error, it.record.nextAttemptAt]));
+    const deliveryState = (a: AttemptRecord) => ({
+      status: a.status, attempts: a.attempt, last_status_code: a.statusCode, last_error: a.error, next_attempt_at: a.nextAttemptAt,
+      updated_at: now, delivered_at: a.status === 'ENTREGUE' ? now : null,
+    });
+    const workerId = items[0].settle?.workerId;
+    const allDone = items.every((it) => it.settle && it.settle.workerId === workerId && !('retryAt' in it.settle.outcome && it.settle.outcome.retryAt) && !('failed' in it.settle.outcome && it.settle.outcome.failed));
+    if (this.#engine === 'postgres' && byOutcome.size === 1 && allDone) {
+      // The hot case in one statement, one round trip instead of five: PostgreSQL runs data-modifying
+      // WITHs atomically with their main statement.
+      await this.#db.with('settled', (qc) => this.#jobs.doneStatement(qc, workerId!, items.map((it) => it.settle!.id)))
+        .with('recorded', (qc) => recordAttempts(qc, attempts))
+        .updateTable('webhook_deliveries').set(deliveryState(items[0].record)).where('id', 'in', items.map((it) => it.deliveryId)).execute();
+      return items.map(() => undefined);
+    }
     await this.#transactor.run(async (trx) => {
-      for (const [workerId, group] of Map.groupBy(items.filter((it) => it.settle), (it) => it.settle!.workerId)) {
-        await this.#jobs.settleMany(trx, workerId, group.map((it) => it.settle!));
+      for (const [worker, group] of Map.groupBy(items.filter((it) => it.settle), (it) => it.settle!.workerId)) {
+        await this.#jobs.settleMany(trx, worker, group.map((it) => it.settle!));
       }
-      // The attempts rows exist (startAttempt committed them): an upsert updates them all in one statement.
-      const attempts = items.map(({ attemptId, deliveryId, record: a }) => ({
-        id: attemptId, delivery_id: deliveryId, attempt: a.attempt, url: a.url, started_at: a.startedAt, status_code: a.statusCode,
-        latency_ms: a.latencyMs, error: a.error, response_excerpt: a.responseExcerpt, next_attempt_at: a.nextAttemptAt,
-      }));
-      for (const chunk of powerOfTwoChunks(attempts)) {
-        await trx.insertInto('webhook_attempts').values(chunk).onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-          status_code: eb.ref('excluded.status_code'), latency_ms: eb.ref('excluded.latency_ms'), error: eb.ref('excluded.error'),
-          response_excerpt: eb.ref('excluded.response_excerpt'), next_attempt_at: eb.ref('excluded.next_attempt_at'),
-        }))).execute();
-      }
-      // Deliveries that end the same way (all those delivered at attempt 1 with a 204, say) in one statement each.
-      const outcome = (a: AttemptRecord) => JSON.stringify([a.status, a.attempt, a.statusCode, a.error, a.nextAttemptAt]);
-      for (const [, group] of Map.groupBy(items, (it) => outcome(it.record))) {
-        const a = group[0].record;
-        await trx.updateTable('webhook_deliveries').set({
-          status: a.status, attempts: a.attempt, last_status_code: a.statusCode, last_error: a.error, next_attempt_at: a.nextAttemptAt,
-          updated_at: now, delivered_at: a.status === 'ENTREGUE' ? now : null,
-        }).where('id', 'in', paddedIds(group.map((it) => it.deliveryId))).execute();
+      for (const chunk of powerOfTwoChunks(attempts)) await recordAttempts(trx, chunk).execute();
+      for (const [, group] of byOutcome) {
+        await trx.updateTable('webhook_deliveries').set(deliveryState(group[0].record)).where('id', 'in', paddedIds(group.map((it) => it.deliveryId))).execute();
       }
     });
     return items.map(() => undefined);
