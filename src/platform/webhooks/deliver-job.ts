@@ -4,8 +4,8 @@
  * attempt), within the timeout, success on any 2xx. A failure records the attempt with the time of the
  * next one, `min(120, 2^attempt)` minutes later, and puts the job back in the queue for exactly then;
  * the last attempt marks the delivery FALHOU. Each attempt is recorded as started before it is sent,
- * and its outcome and the job's new state commit in one transaction (on SQLite grouped with other
- * deliveries' through group commit): a crash in between leaves the attempt in the history as
+ * and its outcome and the job's new state commit in one transaction (written with the other
+ * deliveries' of the same event-loop turn: DeliveryStore batches them): a crash in between leaves the attempt in the history as
  * interrupted, counted, and the next claim makes the next attempt (at least once, never lost); when
  * no attempt is left the delivery ends FALHOU instead of staying PENDENTE.
  */
