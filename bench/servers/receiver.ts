@@ -3,7 +3,7 @@
  * with the deliverer it measures. Answers 204 to every POST, and per delivery records the time from
  * the event's `created_at` (set when the event was recorded) to its arrival: enqueue → delivered.
  * Both processes read the same system clock. IPC: {type:'ready', url}; on {type:'stats'} it answers
- * {type:'stats', received, latenciesMs}; on {type:'reset'} it forgets what it saw.
+ * {type:'stats', received, latenciesMs}; on {type:'count'}, {type:'count', received}; on {type:'reset'} it forgets what it saw.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +30,7 @@ server.listen(0, '127.0.0.1', () => {
 
 process.on('message', (m: { type: string }) => {
   if (m.type === 'stats') process.send!({ type: 'stats', received, latenciesMs });
+  if (m.type === 'count') process.send!({ type: 'count', received });
   if (m.type === 'reset') {
     received = 0;
     latenciesMs = [];

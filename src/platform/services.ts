@@ -67,7 +67,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
     webhooks: {
       configs: new WebhookConfigStore(db, clock, secrets),
       planner,
-      deliveries: new DeliveryStore(db, clock),
+      deliveries: new DeliveryStore(db, clock, jobs, database.engine),
       sender: new WebhookSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, maxSockets: config.webhookConcurrency }),
     },
   };

@@ -5,11 +5,12 @@
  * - a claim is a lease (`locked_until`): a worker that dies leaves its jobs to be claimed again;
  * - every time comes from the injected clock, so retry schedules are exact and testable.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Transaction } from 'kysely';
 import { addMs, iso, type Clock } from '../clock.ts';
 import type { Engine } from '../db/database.ts';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { paddedIds } from '../db/batch-shapes.ts';
 import type { JobType } from './job-type.ts';
 
 export type Job = Omit<JobsTable, 'attempts'> & { attempts: number };
@@ -19,6 +20,9 @@ export interface KindFilter {
   only?: string[];
   except?: string[];
 }
+
+/** Done (`{}`), due again at `retryAt`, or failed for good. */
+export type SettleOutcome = { retryAt?: undefined; failed?: undefined } | { retryAt: Date; error: string } | { failed: string };
 
 export interface EnqueueOptions {
   kind: string;
@@ -56,21 +60,19 @@ export class JobQueue {
   }
 
   /**
-   * Claims up to `limit` due jobs: pending ones whose time has come, and running ones whose lease
-   * lapsed (their worker died). On PostgreSQL, FOR UPDATE SKIP LOCKED lets concurrent workers claim
-   * disjoint sets without waiting on each other; SQLite has one writer, so the UPDATE is already atomic.
+   * Claims up to `limit` due jobs: running ones whose lease lapsed (their worker died) and pending ones
+   * whose time has come, oldest first. Each of the two is its own limited subquery, so each walks the
+   * `(status, run_at)` index in order and stops at its limit (one WHERE with an OR of both read and
+   * sorted every due job, the whole backlog, on each claim); one statement, one round trip. On
+   * PostgreSQL, FOR UPDATE SKIP LOCKED lets concurrent workers claim disjoint sets without waiting on
+   * each other (rows a subquery locked beyond the final limit are let go at the statement's commit);
+   * SQLite has one writer, so the UPDATE is already atomic.
    */
   async claim(workerId: string, limit: number, leaseMs: number, kinds?: KindFilter): Promise<Job[]> {
     const now = this.#clock.now();
-    const due = this.#db.selectFrom('jobs').select('id')
-      .where((eb) => eb.or([
-        eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', iso(now))]),
-        eb.and([eb('status', '=', 'running'), eb('locked_until', '<', iso(now))]),
-      ]))
-      .$if(kinds?.only !== undefined, (q) => q.where('kind', 'in', kinds!.only!))
-      .$if(kinds?.except !== undefined, (q) => q.where('kind', 'not in', kinds!.except!))
-      .orderBy('run_at').limit(limit)
-      .$if(this.#engine === 'postgres', (q) => q.forUpdate().skipLocked());
+    const lapsed = this.#due(limit, kinds, now, 'running');
+    const pending = this.#due(limit, kinds, now, 'pending');
+    const due = this.#db.selectFrom(lapsed.as('l')).select('l.id').unionAll(this.#db.selectFrom(pending.as('p')).select('p.id')).limit(limit);
     return this.#db.updateTable('jobs')
       .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), locked_by: workerId, locked_until: iso(addMs(now, leaseMs)), updated_at: iso(now) }))
       .where('id', 'in', due)
@@ -78,11 +80,42 @@ export class JobQueue {
       .execute() as Promise<Job[]>;
   }
 
-  /** Extends the lease of a job this worker still holds; false when it lost it. */
-  async renew(id: string, workerId: string, leaseMs: number): Promise<boolean> {
+  #due(limit: number, kinds: KindFilter | undefined, now: Date, status: 'pending' | 'running') {
+    return this.#db.selectFrom('jobs').select('id')
+      .where('status', '=', status)
+      .where(status === 'pending' ? 'run_at' : 'locked_until', status === 'pending' ? '<=' : '<', iso(now))
+      .$if(kinds?.only !== undefined, (q) => q.where('kind', 'in', kinds!.only!))
+      .$if(kinds?.except !== undefined, (q) => q.where('kind', 'not in', kinds!.except!))
+      .orderBy('run_at').limit(limit)
+      .$if(this.#engine === 'postgres', (q) => q.forUpdate().skipLocked());
+  }
+
+  /** Extends the leases of every job this worker still holds: one statement per worker, not one per job. */
+  async renewHeld(workerId: string, leaseMs: number): Promise<number> {
     const r = await this.#db.updateTable('jobs').set({ locked_until: iso(addMs(this.#clock.now(), leaseMs)) })
-      .where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running').executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+      .where('locked_by', '=', workerId).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /**
+   * Settles many jobs this worker holds, in `trx`, as `complete`/`reschedule`/`fail` each would: the
+   * done ones in one statement (the hot case: a batch of delivered webhooks), the others one by one.
+   */
+  async settleMany(trx: Transaction<DB>, workerId: string, items: ReadonlyArray<{ id: string; outcome: SettleOutcome }>): Promise<void> {
+    const done: string[] = [];
+    for (const { id, outcome } of items) {
+      if ('retryAt' in outcome && outcome.retryAt) await this.reschedule(id, workerId, outcome.retryAt, { error: outcome.error }, trx);
+      else if ('failed' in outcome && outcome.failed) await this.fail(id, workerId, outcome.failed, trx);
+      else done.push(id);
+    }
+    if (done.length > 0) await this.doneStatement(trx, workerId, paddedIds(done)).execute();
+  }
+
+  /** The statement that settles jobs this worker holds as done, for a caller that runs it inside a statement of its own (a PostgreSQL WITH). */
+  doneStatement(qc: QueryCreator<DB>, workerId: string, ids: string[]) {
+    return qc.updateTable('jobs')
+      .set({ status: 'done', last_error: null, locked_by: null, locked_until: null, updated_at: iso(this.#clock.now()) })
+      .where('id', 'in', ids).where('locked_by', '=', workerId);
   }
 
   async complete(id: string, workerId: string, trx?: Transaction<DB>): Promise<void> {

@@ -9,12 +9,18 @@ import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { addMs, type Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
-import type { Job, JobQueue, KindFilter } from './queue.ts';
+import type { Job, JobQueue, KindFilter, SettleOutcome } from './queue.ts';
 import { telemetry } from '../observability/telemetry.ts';
 import { noteStorageFailure, storageOutageOf } from '../db/outage.ts';
 
-/** Done (`{}`), due again at `retryAt`, or failed for good. */
-export type SettleOutcome = { retryAt?: undefined; failed?: undefined } | { retryAt: Date; error: string } | { failed: string };
+export type { SettleOutcome };
+
+/** What a handler settles its job to, written by JobQueue.settleMany in the handler's transaction. */
+export interface JobSettlement {
+  id: string;
+  workerId: string;
+  outcome: SettleOutcome;
+}
 
 export interface JobContext {
   job: Job;
@@ -26,6 +32,11 @@ export interface JobContext {
    * The worker then settles nothing more.
    */
   settleWithin(trx: Transaction<DB>, outcome: SettleOutcome): Promise<void>;
+  /**
+   * The same for a handler that writes many jobs' settlements together (JobQueue.settleMany, in its
+   * transaction): the job counts as settled by its handler, and this says what to write.
+   */
+  settling(outcome: SettleOutcome): JobSettlement;
 }
 
 export interface JobHandler {
@@ -66,6 +77,8 @@ export class Worker {
   #ticking: Promise<void> | undefined;
   #claiming = false;
   #failedClaims = 0;
+  /** Renews the leases of every running job of this worker, while it has any: one statement per tick. */
+  #renewal: NodeJS.Timeout | undefined;
 
   constructor(options: WorkerOptions) {
     this.#o = options;
@@ -85,6 +98,7 @@ export class Worker {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.#running.values()]), new Promise((r) => { timer = setTimeout(r, graceMs); })]);
     clearTimeout(timer);
+    this.#stopRenewing();
     await this.#o.queue.releaseAll(this.id);
   }
 
@@ -131,16 +145,30 @@ export class Worker {
     const free = this.#o.concurrency - this.#running.size;
     if (free <= 0) return [];
     const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs, this.#o.kinds);
+    if (jobs.length > 0) this.#renewLeases();
     for (const job of jobs) {
       // A settle that cannot be written (the database went away mid-job) leaves the job leased: it is
       // claimed again once the lease lapses. Never an unhandled rejection, which would end the process.
       const p = this.#execute(job).catch((err) => this.#settleFailed(job, err)).finally(() => {
         this.#running.delete(job.id);
+        if (this.#running.size === 0) this.#stopRenewing();
         this.#wake();
       });
       this.#running.set(job.id, p);
     }
     return jobs;
+  }
+
+  #stopRenewing(): void {
+    clearInterval(this.#renewal);
+    this.#renewal = undefined;
+  }
+
+  #renewLeases(): void {
+    if (this.#renewal !== undefined) return;
+    const { queue, leaseMs } = this.#o;
+    this.#renewal = setInterval(() => void queue.renewHeld(this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));
+    this.#renewal.unref();
   }
 
   #settleFailed(job: Job, err: unknown): void {
@@ -164,7 +192,7 @@ export class Worker {
   }
 
   async #execute(job: Job): Promise<void> {
-    const { queue, clock, log, leaseMs } = this.#o;
+    const { queue, clock, log } = this.#o;
     const handler = this.#handlers.get(job.kind);
     if (!handler) {
       await queue.fail(job.id, this.id, `no handler for job kind "${job.kind}"`);
@@ -184,17 +212,20 @@ export class Worker {
       return;
     }
     const began = performance.now();
-    const renewal = setInterval(() => void queue.renew(job.id, this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));
-    renewal.unref();
     let settled = false;
-    const settleWithin: JobContext['settleWithin'] = async (trx, outcome) => {
+    const settling = (outcome: SettleOutcome): JobSettlement => {
       settled = true;
-      if ('retryAt' in outcome && outcome.retryAt) await queue.reschedule(job.id, this.id, outcome.retryAt, { error: outcome.error }, trx);
-      else if ('failed' in outcome && outcome.failed) await queue.fail(job.id, this.id, outcome.failed, trx);
-      else await queue.complete(job.id, this.id, trx);
+      return { id: job.id, workerId: this.id, outcome };
+    };
+    let jobLog: Logger | undefined;
+    const ctx: JobContext = {
+      job, clock, settling,
+      // A child logger costs a few µs; most runs of a hot job never log.
+      get log() { return (jobLog ??= log.child({ job: job.id, kind: job.kind })); },
+      settleWithin: (trx, outcome) => queue.settleMany(trx, this.id, [settling(outcome)]),
     };
     try {
-      const again = await handler.run(JSON.parse(job.payload), { job, clock, log: log.child({ job: job.id, kind: job.kind }), settleWithin });
+      const again = await handler.run(JSON.parse(job.payload), ctx);
       telemetry.jobRuns.labels(job.kind, 'done').inc();
       if (settled) return;
       if (again) await queue.reschedule(job.id, this.id, again, { resetAttempts: true });
@@ -212,7 +243,6 @@ export class Worker {
         await queue.reschedule(job.id, this.id, addMs(clock.now(), delay), { error: message });
       }
     } finally {
-      clearInterval(renewal);
       telemetry.jobDuration.labels(job.kind).observe((performance.now() - began) / 1000);
     }
   }

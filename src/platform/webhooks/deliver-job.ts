@@ -4,16 +4,14 @@
  * attempt), within the timeout, success on any 2xx. A failure records the attempt with the time of the
  * next one, `min(120, 2^attempt)` minutes later, and puts the job back in the queue for exactly then;
  * the last attempt marks the delivery FALHOU. Each attempt is recorded as started before it is sent,
- * and its outcome and the job's new state commit in one transaction (on SQLite grouped with other
- * deliveries' through group commit): a crash in between leaves the attempt in the history as
+ * and its outcome and the job's new state commit in one transaction (written with the other
+ * deliveries' of the same event-loop turn: DeliveryStore batches them): a crash in between leaves the attempt in the history as
  * interrupted, counted, and the next claim makes the next attempt (at least once, never lost); when
  * no attempt is left the delivery ends FALHOU instead of staying PENDENTE.
  */
 import { jobHandler } from '../jobs/job-type.ts';
-import type { Transaction } from 'kysely';
 import { addMs, iso } from '../clock.ts';
-import type { DB } from '../db/schema.ts';
-import type { JobContext, JobHandler } from '../jobs/worker.ts';
+import type { JobContext, JobHandler, JobSettlement } from '../jobs/worker.ts';
 import type { Services } from '../services.ts';
 import { DELIVERY, INTERRUPTED_ATTEMPT } from './deliveries.ts';
 import type { SendResult } from './send.ts';
@@ -23,8 +21,8 @@ import { telemetry } from '../observability/telemetry.ts';
 export interface AttemptOptions {
   /** A test delivery is sent even while the webhook is inactive. */
   evenIfInactive?: boolean;
-  /** Runs in the transaction that records the attempt (the job's settlement); `r` is undefined when no attempt was left. */
-  also?: (trx: Transaction<DB>, r: SendResult | undefined, nextAttemptAt: Date | null) => Promise<void>;
+  /** The job's settlement, written in the transaction that records the attempt; `r` is undefined when no attempt was left. */
+  settle?: (r: SendResult | undefined, nextAttemptAt: Date | null) => JobSettlement;
 }
 
 /**
@@ -38,7 +36,7 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
   if (!found || found.delivery.status !== 'PENDENTE') return undefined;
   const { delivery, config } = found;
   if (delivery.attempts >= delivery.max_attempts) {
-    await deliveries.exhaust(delivery.id, o.also && ((trx) => o.also!(trx, undefined, null)));
+    await deliveries.exhaust(delivery.id, o.settle?.(undefined, null));
     return undefined;
   }
   const url = delivery.url ?? config?.url ?? null;
@@ -60,7 +58,7 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
   await deliveries.recordAttempt(delivery.id, attemptId, {
     attempt, url, startedAt: iso(startedAt), statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
     responseExcerpt: result.responseExcerpt, nextAttemptAt: next && iso(next), status: result.ok ? 'ENTREGUE' : last ? 'FALHOU' : 'PENDENTE',
-  }, o.also && ((trx) => o.also!(trx, result, next)));
+  }, o.settle?.(result, next));
   observeAttempt(s, delivery, attempt, result, last, next);
   return result;
 }
@@ -83,10 +81,10 @@ export function deliveryJob(s: Services): JobHandler {
     async run({ deliveryId }, ctx: JobContext) {
       await attemptDelivery(s, deliveryId, {
         // The attempt and the job's next state commit together: a crash cannot separate them.
-        also: (trx, r, next) => {
-          if (!r) return ctx.settleWithin(trx, { failed: INTERRUPTED_ATTEMPT });
+        settle: (r, next) => {
+          if (!r) return ctx.settling({ failed: INTERRUPTED_ATTEMPT });
           const why = r.error ?? `receiver answered ${r.statusCode}`;
-          return ctx.settleWithin(trx, r.ok ? {} : next ? { retryAt: next, error: why } : { failed: why });
+          return ctx.settling(r.ok ? {} : next ? { retryAt: next, error: why } : { failed: why });
         },
       });
     },

@@ -7,7 +7,7 @@
  *   `${id}.${timestamp}.${body}`, keyed with the base64-decoded part of the `whsec_…` secret, so any
  *   Standard Webhooks library verifies our deliveries.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /** The product name of spec §6.2's header prefix and User-Agent; TRAMITA_WEBHOOK_PRODUCT replaces it. */
 export const DEFAULT_WEBHOOK_PRODUCT = 'Service';
@@ -69,6 +69,22 @@ export function serviceSignature(secret: string, body: string): string {
 
 /** `v1,<base64>`: the Standard Webhooks signature. */
 export function standardSignature(secret: string, messageId: string, timestamp: string, body: string): string {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  return 'v1,' + createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`, 'utf8').digest('base64');
+  return 'v1,' + createHmac('sha256', standardKey(secret)).update(`${messageId}.${timestamp}.${body}`, 'utf8').digest('base64');
+}
+
+const STANDARD_KEYS_CACHED = 1024;
+const standardKeys = new Map<string, KeyObject>();
+
+/**
+ * The decoded key of a `whsec_` secret, made once per secret: an HMAC keyed with a Buffer costs ~35 µs
+ * in Node 24 (a key object is built each time), one keyed with a ready KeyObject ~5 µs.
+ */
+function standardKey(secret: string): KeyObject {
+  let key = standardKeys.get(secret);
+  if (key === undefined) {
+    key = createSecretKey(Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
+    if (standardKeys.size >= STANDARD_KEYS_CACHED) standardKeys.delete(standardKeys.keys().next().value!);
+    standardKeys.set(secret, key);
+  }
+  return key;
 }
