@@ -17,7 +17,7 @@ import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceReco
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { engineOf } from '../../platform/db/engine.ts';
-import { TickLoader } from '../../platform/db/tick-loader.ts';
+import { tickLoader } from '../../platform/db/tick-batch.ts';
 import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -47,8 +47,8 @@ export class CaseStore {
   readonly #cache = new CaseCache();
   // A cover reads these on every request: compiled once (platform/db/prepared.ts).
   readonly #stamp;
-  /** PostgreSQL: the stamps asked for in one tick, read by one query (db/tick-loader.ts). */
-  readonly #stamps: TickLoader<string, Stamped> | undefined;
+  /** PostgreSQL: the stamps asked for in one tick, read by one query (db/tick-batch.ts). */
+  readonly #stamps: ((numeroCnj: string) => Promise<Stamped | undefined>) | undefined;
   readonly #row;
   readonly #parties;
   readonly #lawyers;
@@ -60,7 +60,7 @@ export class CaseStore {
     this.#events = events;
     this.#stamp = prepared(['n'], (p) => db.selectFrom('cases').select(STAMP_COLUMNS).where('numero_cnj', '=', p.n));
     this.#stamps = engineOf(db) === 'postgres'
-      ? new TickLoader(async (keys) => new Map((await db.selectFrom('cases').select(['numero_cnj', ...STAMP_COLUMNS]).where('numero_cnj', 'in', keys).execute())
+      ? tickLoader(async (keys: string[]) => new Map((await db.selectFrom('cases').select(['numero_cnj', ...STAMP_COLUMNS]).where('numero_cnj', 'in', keys).execute())
         .map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp])))
       : undefined;
     this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
@@ -73,7 +73,7 @@ export class CaseStore {
   }
 
   async get(numeroCnj: string): Promise<StoredCase | undefined> {
-    const stamp = this.#stamps ? await this.#stamps.load(numeroCnj) : (await this.#stamp(this.#db, { n: numeroCnj })).rows[0];
+    const stamp = this.#stamps ? await this.#stamps(numeroCnj) : (await this.#stamp(this.#db, { n: numeroCnj })).rows[0];
     if (!stamp) return undefined;
     const cached = this.#cache.get(numeroCnj, stampOf(stamp));
     if (cached) return cached;

@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import type { Settled, Work } from './group-commit.ts';
 import { StorageUnavailable } from './outage.ts';
+import { TickBatch } from './tick-batch.ts';
 
 /** Work of one shape that many callers queue in one tick, written for all of them by one statement. */
 export interface AsyncBatchable<I, R> {
@@ -33,70 +34,37 @@ const MAX_IN_FLIGHT = 4;
 /** Items per batch at most, as in group-commit.ts. */
 const MAX_BATCH = 256;
 
-interface Queued<I, R> {
-  item: I;
-  resolve: (value: R) => void;
-  reject: (err: unknown) => void;
-}
-
+/** A kind's items of one tick, written by one call of its `all` (platform/tick-batch.ts queues them). */
 export class TickBatches<I, R> {
   readonly #db: Kysely<DB>;
   readonly #kind: AsyncBatchable<I, R>;
-  #queue: Array<Queued<I, R>> = [];
-  #inFlight = 0;
-  #scheduled = false;
+  readonly #batch: TickBatch<I, Settled<R>>;
 
   constructor(db: Kysely<DB>, kind: AsyncBatchable<I, R>) {
     this.#db = db;
     this.#kind = kind;
+    this.#batch = new TickBatch({ all: (items) => this.#write(items), max: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT });
   }
 
-  run(item: I): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      this.#queue.push({ item, resolve, reject });
-      this.#schedule();
-    });
+  async run(item: I): Promise<R> {
+    const s = await this.#batch.add(item);
+    if (s.ok) return s.value;
+    throw s.error;
   }
 
-  /** After the current I/O phase: every request parsed in it has queued its item by then. */
-  #schedule(): void {
-    if (this.#scheduled || this.#inFlight >= MAX_IN_FLIGHT) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      while (this.#queue.length > 0 && this.#inFlight < MAX_IN_FLIGHT) {
-        this.#inFlight++;
-        void this.#write(this.#queue.splice(0, MAX_BATCH)).finally(() => {
-          this.#inFlight--;
-          if (this.#queue.length > 0) this.#schedule();
-        });
-      }
-    });
-  }
-
-  async #write(batch: Array<Queued<I, R>>): Promise<void> {
+  /** The batch's decisions; the items it left undecided (or all, if it failed) run alone, in queue order. */
+  async #write(items: I[]): Promise<Array<Settled<R>>> {
     let settled: Array<Settled<R> | undefined>;
     try {
-      settled = await this.#kind.all(batch.map((q) => q.item));
+      settled = await this.#kind.all(items);
     } catch (error) {
-      if (error instanceof StorageUnavailable) {
-        for (const q of batch) q.reject(error);
-        return;
-      }
-      settled = batch.map(() => undefined);
+      // The database is away: every caller fails at once (TickBatch rejects the whole batch).
+      if (error instanceof StorageUnavailable) throw error;
+      settled = items.map(() => undefined);
     }
-    const alone: Array<Queued<I, R>> = [];
-    for (const [i, q] of batch.entries()) {
-      const s = settled[i];
-      if (!s) alone.push(q);
-      else if (s.ok) q.resolve(s.value);
-      else q.reject(s.error);
-    }
-    for (const q of alone) {
-      const s = await this.#alone(q.item);
-      if (s.ok) q.resolve(s.value);
-      else q.reject(s.error);
-    }
+    const out: Array<Settled<R>> = [];
+    for (const [i, item] of items.entries()) out.push(settled[i] ?? (await this.#alone(item)));
+    return out;
   }
 
   async #alone(item: I): Promise<Settled<R>> {

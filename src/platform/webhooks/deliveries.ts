@@ -18,7 +18,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { Engine } from '../db/database.ts';
 import type { JobSettlement } from '../jobs/worker.ts';
 import { paddedIds, powerOfTwoChunks } from '../db/batch-shapes.ts';
-import { TickBatch } from '../tick-batch.ts';
+import { TickBatch } from '../db/tick-batch.ts';
 
 export const DELIVERY_JOB = 'webhooks.entregar';
 /** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
