@@ -7,6 +7,7 @@
  * TypeBox and use a handful of keywords (type, properties, required, items, enum, const, anyOf, allOf,
  * additionalProperties, $ref).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config.ts';
@@ -22,10 +23,26 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
+/** The formatter's line width (biome.json): a description longer than a line is wrapped at words. */
+const WIDTH = 160;
+
 function doc(text: string | undefined, indent: string): string {
   if (!text) return '';
-  const lines = text.replace(/\*\//g, '*\\/').split('\n');
-  return lines.length === 1 ? `${indent}/** ${lines[0]} */\n` : `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
+  const lines = text.replace(/\*\//g, '*\\/').split('\n').flatMap((l) => wrapWords(l, WIDTH - indent.length - 3));
+  if (lines.length === 1 && indent.length + lines[0].length + 7 <= WIDTH) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
+}
+
+function wrapWords(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    if (current && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  return [...out, current];
 }
 
 /** The TypeScript type of a JSON Schema, `indent` being the indentation of the line it starts on. */
@@ -125,8 +142,13 @@ function answerOf(op: Operation): { binary: boolean; jsonResult: Schema | undefi
   return { binary: false, jsonResult: undefined };
 }
 
-/** The whole generated module. */
+/** The whole generated module, as the formatter writes it (biome.json), so `npm run lint` passes on it. */
 export function sdkSource(api: Schema): string {
+  const biome = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'biome');
+  return execFileSync(biome, ['format', `--stdin-file-path=${GENERATED_SDK_FILE}`], { input: unformattedSource(api), encoding: 'utf8', cwd: PROJECT_ROOT });
+}
+
+function unformattedSource(api: Schema): string {
   const schemas = Object.entries((api.components?.schemas ?? {}) as Record<string, Schema>).sort(([a], [b]) => (a < b ? -1 : 1));
   const ops = operations(api);
   return [

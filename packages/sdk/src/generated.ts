@@ -7,8 +7,8 @@ export type DeleteIntimacoesOabResponse = {
   data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-    origem: "INTIMACOES" | "PUBLICACOES";
-    tipo: "OAB" | "TERMO" | "PROCESSO";
+    origem: 'INTIMACOES' | 'PUBLICACOES';
+    tipo: 'OAB' | 'TERMO' | 'PROCESSO';
     /** e.g. `OAB/SP 123456`. */
     termo: string;
     /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
@@ -23,7 +23,7 @@ export type DeleteIntimacoesOabResponse = {
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
     /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-    status: "ACTIVE" | "INACTIVE";
+    status: 'ACTIVE' | 'INACTIVE';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -38,7 +38,7 @@ export type DeleteIntimacoesOabResponse = {
     atualizadoEm: string;
     removidoEm: null | string;
     /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
-    situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    situacao: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** The OAB's UF. */
     oab_estado: string;
     /** The OAB's number, digits. */
@@ -60,7 +60,7 @@ export type DeleteMonitoramentosNovosProcessosByIdResponse = {
     id: string;
     /** The name as given, or the CPF/CNPJ masked. */
     termo: string;
-    tipo: "NOME" | "CPF" | "CNPJ";
+    tipo: 'NOME' | 'CPF' | 'CNPJ';
     variacoes: Array<string>;
     tribunais: Array<string>;
     classes: Array<string>;
@@ -68,8 +68,8 @@ export type DeleteMonitoramentosNovosProcessosByIdResponse = {
     termosProibidos: Array<string>;
     webhookUrl: null | string;
     /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
-    status: "ATIVO" | "SUSPENSO" | "DESATIVADO";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
+    status: 'ATIVO' | 'SUSPENSO' | 'DESATIVADO';
     /** BRL charged per period of 30 days. */
     preco: number;
     resultadosTotal: number;
@@ -98,12 +98,12 @@ export type DeleteMonitoramentosProcessosAdministrativosByIdResponse = {
     /** Masked. */
     nup: string;
     /** How often the NUP is checked; default DIARIA. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
     webhookUrl: null | string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** PENDENTE until the first completed check. */
-    situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+    situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     verificacoes: number;
@@ -121,10 +121,10 @@ export type DeleteMonitoramentosProcessosAdministrativosByIdResponse = {
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
     /** The currency of `valorMensal`. */
-    moeda: "BRL";
+    moeda: 'BRL';
     /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
-      recorrencia: "MENSAL";
+      recorrencia: 'MENSAL';
       valorMensal: number;
       proximoDebitoEm: null | string;
       /** Same as the monitor's `status`. */
@@ -149,12 +149,12 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
     /** Masked CNJ number. */
     numeroCnj: string;
     tribunal: string;
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
     webhookUrl: null | string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** PENDENTE until the first completed check. */
-    situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+    situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** Completed checks. */
@@ -175,10 +175,10 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
     /** The currency of `valorMensal`. */
-    moeda: "BRL";
+    moeda: 'BRL';
     /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
-      recorrencia: "MENSAL";
+      recorrencia: 'MENSAL';
       valorMensal: number;
       proximoDebitoEm: null | string;
       /** Same as the monitor's `status`. */
@@ -200,11 +200,11 @@ export type DeleteMonitoramentosProcessosByIdResponse = {
 };
 
 export type DeleteMonitoramentosPublicacoesByIdResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-    origem: "INTIMACOES" | "PUBLICACOES";
-    tipo: "OAB" | "TERMO" | "PROCESSO";
+    origem: 'INTIMACOES' | 'PUBLICACOES';
+    tipo: 'OAB' | 'TERMO' | 'PROCESSO';
     /** What it follows, as written (an OAB in canonical form, a masked CNJ number). */
     termo: string;
     oab: null | string;
@@ -215,7 +215,7 @@ export type DeleteMonitoramentosPublicacoesByIdResponse = {
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -229,7 +229,7 @@ export type DeleteMonitoramentosPublicacoesByIdResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & {
+  } & {
     /** On create: true when the account's live monitor of the same target was returned (free). */
     reused?: boolean;
   };
@@ -246,7 +246,67 @@ export type DeleteMonitoramentosPublicacoesByIdResponse = {
 
 export type Error = {
   error: {
-    code: "INVALID_JSON" | "INVALID_BODY" | "UNSUPPORTED_CONTENT_TYPE" | "BODY_TOO_LARGE" | "MISSING_PARAMETER" | "UNKNOWN_PARAMETER" | "INVALID_PARAMETER" | "INVALID_CURSOR" | "INVALID_CNJ" | "INVALID_CPF_CNPJ" | "INVALID_OAB" | "INVALID_NUMERO_PECA" | "INVALID_NUP" | "INVALID_DATE" | "INVALID_ELECTORAL_COURT" | "INVALID_WEBHOOK_URL" | "INVALID_IDEMPOTENCY_KEY" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "MISSING_API_KEY" | "INVALID_API_KEY" | "ACCOUNT_INACTIVE" | "INSUFFICIENT_CREDITS" | "OPERATION_NOT_ALLOWED" | "ROUTE_NOT_FOUND" | "NOT_FOUND" | "CASE_NOT_FOUND" | "ADMINISTRATIVE_PROCESS_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "EDITION_NOT_FOUND" | "PUBLICATION_NOT_FOUND" | "REQUEST_NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_ANSWER_LOST" | "IDEMPOTENCY_KEY_REUSED" | "QUERY_NOT_SUPPORTED" | "PERIOD_INVERTED" | "PERIOD_TOO_LONG" | "COURT_NOT_FOUND" | "UNKNOWN_COURT" | "MONITOR_REQUIRED" | "BODY_NOT_COVERED" | "COURT_NOT_COVERED" | "REFRESH_REQUIRED" | "MONITOR_DEACTIVATED" | "WEBHOOK_NOT_CONFIGURED" | "DETAILS_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SOURCE_UNAVAILABLE" | "MODEL_OUTPUT_INCOMPLETE" | "SOURCE_NOT_CONFIGURED" | "STORAGE_UNAVAILABLE" | "SOURCE_TIMEOUT" | "OPERATION_INTERRUPTED" | "SERVICE_UNAVAILABLE";
+    code:
+      | 'INVALID_JSON'
+      | 'INVALID_BODY'
+      | 'UNSUPPORTED_CONTENT_TYPE'
+      | 'BODY_TOO_LARGE'
+      | 'MISSING_PARAMETER'
+      | 'UNKNOWN_PARAMETER'
+      | 'INVALID_PARAMETER'
+      | 'INVALID_CURSOR'
+      | 'INVALID_CNJ'
+      | 'INVALID_CPF_CNPJ'
+      | 'INVALID_OAB'
+      | 'INVALID_NUMERO_PECA'
+      | 'INVALID_NUP'
+      | 'INVALID_DATE'
+      | 'INVALID_ELECTORAL_COURT'
+      | 'INVALID_WEBHOOK_URL'
+      | 'INVALID_IDEMPOTENCY_KEY'
+      | 'MALFORMED_URL'
+      | 'MALFORMED_REQUEST'
+      | 'METHOD_NOT_ALLOWED'
+      | 'REQUEST_TIMEOUT'
+      | 'URI_TOO_LONG'
+      | 'HEADERS_TOO_LARGE'
+      | 'MISSING_API_KEY'
+      | 'INVALID_API_KEY'
+      | 'ACCOUNT_INACTIVE'
+      | 'INSUFFICIENT_CREDITS'
+      | 'OPERATION_NOT_ALLOWED'
+      | 'ROUTE_NOT_FOUND'
+      | 'NOT_FOUND'
+      | 'CASE_NOT_FOUND'
+      | 'ADMINISTRATIVE_PROCESS_NOT_FOUND'
+      | 'DOCUMENT_NOT_FOUND'
+      | 'EDITION_NOT_FOUND'
+      | 'PUBLICATION_NOT_FOUND'
+      | 'REQUEST_NOT_FOUND'
+      | 'IDEMPOTENCY_KEY_IN_USE'
+      | 'IDEMPOTENCY_ANSWER_LOST'
+      | 'IDEMPOTENCY_KEY_REUSED'
+      | 'QUERY_NOT_SUPPORTED'
+      | 'PERIOD_INVERTED'
+      | 'PERIOD_TOO_LONG'
+      | 'COURT_NOT_FOUND'
+      | 'UNKNOWN_COURT'
+      | 'MONITOR_REQUIRED'
+      | 'BODY_NOT_COVERED'
+      | 'COURT_NOT_COVERED'
+      | 'REFRESH_REQUIRED'
+      | 'MONITOR_DEACTIVATED'
+      | 'WEBHOOK_NOT_CONFIGURED'
+      | 'DETAILS_UNAVAILABLE'
+      | 'RATE_LIMITED'
+      | 'INTERNAL_ERROR'
+      | 'SOURCE_UNAVAILABLE'
+      | 'MODEL_OUTPUT_INCOMPLETE'
+      | 'SOURCE_NOT_CONFIGURED'
+      | 'STORAGE_UNAVAILABLE'
+      | 'SOURCE_TIMEOUT'
+      | 'OPERATION_INTERRUPTED'
+      | 'SERVICE_UNAVAILABLE';
     /** For a person: Portuguese by default, English with `Accept-Language: en`. */
     message: string;
     /** The English text, when the message is Portuguese. */
@@ -266,7 +326,7 @@ export type Estimate = {
     /** The price table entry; null for a free operation. */
     queryType: string | null;
     plan?: string | null;
-    currency: "BRL";
+    currency: 'BRL';
     price?: number;
     priceCentavos: number;
     balance?: number;
@@ -295,10 +355,10 @@ export type GetAdvogadosDiariosOficiaisResponse = {
       dataDisponibilizacao: string;
       tipoComunicacao: string;
       tipoDocumento: null | string;
-      orgao: null | ({
+      orgao: null | {
         id: null | string;
         nome: string;
-      });
+      };
       classe: null | {
         codigo: string;
         nome: string;
@@ -308,10 +368,10 @@ export type GetAdvogadosDiariosOficiaisResponse = {
       numeroComunicacao: null | string;
       /** false: DJEN cancelled it (see `cancelamento`). */
       ativo: boolean;
-      cancelamento: null | ({
+      cancelamento: null | {
         data: null | string;
         motivo: null | string;
-      });
+      };
       destinatarios: Array<{
         nome: string;
         polo: string;
@@ -393,10 +453,10 @@ export type GetAdvogadosOabMonitoramentosByIdResponse = {
         tiposComunicacao: Array<string>;
       }>;
     }>;
-    erro: null | ({
+    erro: null | {
       code: string;
       message: null | string;
-    });
+    };
     criadoEm: string;
     iniciadoEm: null | string;
     concluidoEm: null | string;
@@ -425,7 +485,10 @@ export type GetAdvogadosProcessosResponse = {
       /** Masked CNJ number. */
       numeroCnj: string;
       tribunal: string;
-      /** `DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court's own OAB search lists the case). */
+      /**
+       * `DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court's own OAB search lists the
+       * case).
+       */
       fontes: Array<string>;
       /** Gazette publications naming the OAB in this case. */
       publicacoes: number;
@@ -484,7 +547,10 @@ export type GetAdvogadosResumoResponse = {
     quantidadeRecentes: number;
     /** The others: processes whose last publication is older (or known only from the case store). */
     quantidadeHistoricos: number;
-    /** Processes the case store (DataJud) confirms active: a movement in the last 365 days that does not close the case. A recent publication alone does not prove that. */
+    /**
+     * Processes the case store (DataJud) confirms active: a movement in the last 365 days that does not close the case. A recent publication alone does not
+     * prove that.
+     */
     quantidadeAtivosConfirmados: number;
     /** Names the gazettes print for this OAB. */
     variantesNome: Array<{
@@ -525,37 +591,39 @@ export type GetAdvogadosResumoResponse = {
 
 export type GetBuscaResponse = {
   data: {
-    items: Array<({
-      numeroCnj: string;
-      tribunal: string;
-      segmento: null | string;
-      ufs: Array<string>;
-      classe: null | {
-        codigo: string;
-        nome: string;
-      };
-      orgaoJulgador: null | ({
-        codigo: string;
-        nome: string;
-        codigoMunicipioIBGE: null | string;
-      });
-      grau: null | string;
-      dataAjuizamento: null | string;
-      ultimaAtualizacao: null | string;
-      valor_causa: null | {
-        /** Decimal string, e.g. `50000.00`. */
-        valor: string;
-        /** `R$`. */
-        moeda: string;
-        /** e.g. `R$ 50.000,00`. */
-        valor_formatado: string;
-      };
-      [key: string]: unknown;
-    }) & {
-      /** Rank score; higher is better. Comparable within one search only. */
-      relevancia: number;
-      partes: Array<string>;
-    }>;
+    items: Array<
+      {
+        numeroCnj: string;
+        tribunal: string;
+        segmento: null | string;
+        ufs: Array<string>;
+        classe: null | {
+          codigo: string;
+          nome: string;
+        };
+        orgaoJulgador: null | {
+          codigo: string;
+          nome: string;
+          codigoMunicipioIBGE: null | string;
+        };
+        grau: null | string;
+        dataAjuizamento: null | string;
+        ultimaAtualizacao: null | string;
+        valor_causa: null | {
+          /** Decimal string, e.g. `50000.00`. */
+          valor: string;
+          /** `R$`. */
+          moeda: string;
+          /** e.g. `R$ 50.000,00`. */
+          valor_formatado: string;
+        };
+        [key: string]: unknown;
+      } & {
+        /** Rank score; higher is better. Comparable within one search only. */
+        relevancia: number;
+        partes: Array<string>;
+      }
+    >;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -590,37 +658,39 @@ export type GetBuscaResponse = {
 
 export type GetBuscaTermoResponse = {
   data: {
-    items: Array<({
-      numeroCnj: string;
-      tribunal: string;
-      segmento: null | string;
-      ufs: Array<string>;
-      classe: null | {
-        codigo: string;
-        nome: string;
-      };
-      orgaoJulgador: null | ({
-        codigo: string;
-        nome: string;
-        codigoMunicipioIBGE: null | string;
-      });
-      grau: null | string;
-      dataAjuizamento: null | string;
-      ultimaAtualizacao: null | string;
-      valor_causa: null | {
-        /** Decimal string, e.g. `50000.00`. */
-        valor: string;
-        /** `R$`. */
-        moeda: string;
-        /** e.g. `R$ 50.000,00`. */
-        valor_formatado: string;
-      };
-      [key: string]: unknown;
-    }) & {
-      /** Rank score; higher is better. Comparable within one search only. */
-      relevancia: number;
-      partes: Array<string>;
-    }>;
+    items: Array<
+      {
+        numeroCnj: string;
+        tribunal: string;
+        segmento: null | string;
+        ufs: Array<string>;
+        classe: null | {
+          codigo: string;
+          nome: string;
+        };
+        orgaoJulgador: null | {
+          codigo: string;
+          nome: string;
+          codigoMunicipioIBGE: null | string;
+        };
+        grau: null | string;
+        dataAjuizamento: null | string;
+        ultimaAtualizacao: null | string;
+        valor_causa: null | {
+          /** Decimal string, e.g. `50000.00`. */
+          valor: string;
+          /** `R$`. */
+          moeda: string;
+          /** e.g. `R$ 50.000,00`. */
+          valor_formatado: string;
+        };
+        [key: string]: unknown;
+      } & {
+        /** Rank score; higher is better. Comparable within one search only. */
+        relevancia: number;
+        partes: Array<string>;
+      }
+    >;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -657,7 +727,7 @@ export type GetContaExtratoResponse = {
   data: {
     items: Array<{
       id: string;
-      tipo: "debito" | "credito";
+      tipo: 'debito' | 'credito';
       /** Signed amount in BRL: negative for a debit. */
       valor: number;
       valorCentavos: number;
@@ -705,7 +775,7 @@ export type GetContaExtratoResponse = {
 export type GetContaPrecosResponse = {
   data: {
     plano: string;
-    moeda: "BRL";
+    moeda: 'BRL';
     cobranca: string;
     itens: Array<{
       tipoConsulta: string;
@@ -731,20 +801,20 @@ export type GetContaSaldoResponse = {
     saldo: number;
     /** The same balance in integer centavos. */
     saldoCentavos: number;
-    moeda: "BRL";
+    moeda: 'BRL';
     conta: {
       id: string;
       nome: string;
       plano: string;
-      status: "active" | "inactive";
+      status: 'active' | 'inactive';
       sandbox: boolean;
     };
     /** Same as `saldo`. */
     credits: number;
     /** Same as `moeda`. */
-    currency: "BRL";
+    currency: 'BRL';
     /** `conta.status` in upper-case English. */
-    accountStatus: "ACTIVE" | "INACTIVE";
+    accountStatus: 'ACTIVE' | 'INACTIVE';
   };
   meta: {
     requestId: string;
@@ -764,8 +834,8 @@ export type GetContaWebhookEntregasByIdResponse = {
     /** The payload `id` and `webhook-id`: the same across retries and resends. */
     eventoId: string;
     evento: string;
-    status: "PENDENTE" | "ENTREGUE" | "FALHOU" | "DESCARTADA";
-    destino: "conta" | "monitor";
+    status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+    destino: 'conta' | 'monitor';
     monitor: null | {
       tipo: string;
       id: string;
@@ -809,8 +879,8 @@ export type GetContaWebhookEntregasResponse = {
       /** The payload `id` and `webhook-id`: the same across retries and resends. */
       eventoId: string;
       evento: string;
-      status: "PENDENTE" | "ENTREGUE" | "FALHOU" | "DESCARTADA";
-      destino: "conta" | "monitor";
+      status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+      destino: 'conta' | 'monitor';
       monitor: null | {
         tipo: string;
         id: string;
@@ -870,7 +940,7 @@ export type GetContaWebhookEntregasResponse = {
 export type GetContaWebhookResponse = {
   data: {
     url: null | string;
-    formato: "NORMALIZED" | "RAW" | "BOTH";
+    formato: 'NORMALIZED' | 'RAW' | 'BOTH';
     ativo: boolean;
     eventos: null | Array<string>;
     eventosDisponiveis: Array<string>;
@@ -980,7 +1050,7 @@ export type GetDjeEleitoralPublicacoesByIdResponse = {
     }>;
     /** The matéria as extracted from the PDF (lines kept). */
     texto: string;
-    fonte: "DJE eleitoral";
+    fonte: 'DJE eleitoral';
     sandbox: boolean;
     link_api: string;
     ingeridoEm: string;
@@ -1035,7 +1105,7 @@ export type GetDjeEleitoralPublicacoesResponse = {
       }>;
       /** The matéria as extracted from the PDF (lines kept). */
       texto: string;
-      fonte: "DJE eleitoral";
+      fonte: 'DJE eleitoral';
       sandbox: boolean;
       link_api: string;
       ingeridoEm: string;
@@ -1172,8 +1242,11 @@ export type GetIntegradorResponse = {
       sandbox: boolean;
       /** Served through a provider the operator configures (docs/providers.md). */
       provedor: boolean;
-      /** What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one succeeds; desconhecido before any request. */
-      estado: "ok" | "falhando" | "desconhecido" | "nao_configurada";
+      /**
+       * What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one succeeds; desconhecido before
+       * any request.
+       */
+      estado: 'ok' | 'falhando' | 'desconhecido' | 'nao_configurada';
       ultimaFalha: {
         tipo: string;
         em: string;
@@ -1204,8 +1277,11 @@ export type GetIntegradorResponse = {
       origens: {
         tribunal: string;
         sistema: null | string;
-        /** `aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); `desconhecida`: not surveyed. */
-        consulta: "aberta" | "captcha" | "anti_bot" | "login" | "desconhecida";
+        /**
+         * `aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed);
+         * `desconhecida`: not surveyed.
+         */
+        consulta: 'aberta' | 'captcha' | 'anti_bot' | 'login' | 'desconhecida';
         /** This deployment reads its consultation (TRAMITA_CONSULTAS). */
         consultaHabilitada: boolean;
         nota: null | string;
@@ -1283,10 +1359,10 @@ export type GetIntimacoesHistoricoResponse = {
         dataDisponibilizacao: string;
         tipoComunicacao: string;
         tipoDocumento: null | string;
-        orgao: null | ({
+        orgao: null | {
           id: null | string;
           nome: string;
-        });
+        };
         classe: null | {
           codigo: string;
           nome: string;
@@ -1296,10 +1372,10 @@ export type GetIntimacoesHistoricoResponse = {
         numeroComunicacao: null | string;
         /** false: DJEN cancelled it (see `cancelamento`). */
         ativo: boolean;
-        cancelamento: null | ({
+        cancelamento: null | {
           data: null | string;
           motivo: null | string;
-        });
+        };
         destinatarios: Array<{
           nome: string;
           polo: string;
@@ -1390,8 +1466,8 @@ export type GetIntimacoesOabResponse = {
     items: Array<{
       id: string;
       /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-      origem: "INTIMACOES" | "PUBLICACOES";
-      tipo: "OAB" | "TERMO" | "PROCESSO";
+      origem: 'INTIMACOES' | 'PUBLICACOES';
+      tipo: 'OAB' | 'TERMO' | 'PROCESSO';
       /** e.g. `OAB/SP 123456`. */
       termo: string;
       /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
@@ -1406,7 +1482,7 @@ export type GetIntimacoesOabResponse = {
       /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
       evento: string;
       /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-      status: "ACTIVE" | "INACTIVE";
+      status: 'ACTIVE' | 'INACTIVE';
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -1421,7 +1497,7 @@ export type GetIntimacoesOabResponse = {
       atualizadoEm: string;
       removidoEm: null | string;
       /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
-      situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      situacao: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
       /** The OAB's UF. */
       oab_estado: string;
       /** The OAB's number, digits. */
@@ -1470,10 +1546,10 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
     dataDisponibilizacao: string;
     tipoComunicacao: string;
     tipoDocumento: null | string;
-    orgao: null | ({
+    orgao: null | {
       id: null | string;
       nome: string;
-    });
+    };
     classe: null | {
       codigo: string;
       nome: string;
@@ -1483,10 +1559,10 @@ export type GetIntimacoesPublicacoesByDiarioIdResponse = {
     numeroComunicacao: null | string;
     /** false: DJEN cancelled it (see `cancelamento`). */
     ativo: boolean;
-    cancelamento: null | ({
+    cancelamento: null | {
       data: null | string;
       motivo: null | string;
-    });
+    };
     destinatarios: Array<{
       nome: string;
       polo: string;
@@ -1575,10 +1651,10 @@ export type GetIntimacoesResponse = {
       dataDisponibilizacao: string;
       tipoComunicacao: string;
       tipoDocumento: null | string;
-      orgao: null | ({
+      orgao: null | {
         id: null | string;
         nome: string;
-      });
+      };
       classe: null | {
         codigo: string;
         nome: string;
@@ -1588,10 +1664,10 @@ export type GetIntimacoesResponse = {
       numeroComunicacao: null | string;
       /** false: DJEN cancelled it (see `cancelamento`). */
       ativo: boolean;
-      cancelamento: null | ({
+      cancelamento: null | {
         data: null | string;
         motivo: null | string;
-      });
+      };
       destinatarios: Array<{
         nome: string;
         polo: string;
@@ -1679,11 +1755,11 @@ export type GetIntimacoesResponse = {
 export type GetMandadosResponse = {
   data: {
     /** CONSTA: the source returned at least one warrant; NADA_CONSTA: it answered, definitively, none (spec §4.7). */
-    status: "CONSTA" | "NADA_CONSTA";
+    status: 'CONSTA' | 'NADA_CONSTA';
     /** The instant of the query (ISO-8601). */
     consultadoEm: string;
     consulta: {
-      tipo: "CPF" | "NUMERO_PECA";
+      tipo: 'CPF' | 'NUMERO_PECA';
       /** As asked, masked. */
       valor: string;
     };
@@ -1722,7 +1798,7 @@ export type GetMonitoramentosNovosProcessosByIdResponse = {
     id: string;
     /** The name as given, or the CPF/CNPJ masked. */
     termo: string;
-    tipo: "NOME" | "CPF" | "CNPJ";
+    tipo: 'NOME' | 'CPF' | 'CNPJ';
     variacoes: Array<string>;
     tribunais: Array<string>;
     classes: Array<string>;
@@ -1730,8 +1806,8 @@ export type GetMonitoramentosNovosProcessosByIdResponse = {
     termosProibidos: Array<string>;
     webhookUrl: null | string;
     /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
-    status: "ATIVO" | "SUSPENSO" | "DESATIVADO";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
+    status: 'ATIVO' | 'SUSPENSO' | 'DESATIVADO';
     /** BRL charged per period of 30 days. */
     preco: number;
     resultadosTotal: number;
@@ -1774,7 +1850,7 @@ export type GetMonitoramentosNovosProcessosByIdResultadosResponse = {
       linhaDeBase: boolean;
       encontradoEm: string;
       dia: string;
-      qualificacao: null | ("RELEVANTE" | "IRRELEVANTE" | "EM_ANALISE");
+      qualificacao: null | ('RELEVANTE' | 'IRRELEVANTE' | 'EM_ANALISE');
       qualificacaoNota: null | string;
       qualificadoEm: null | string;
       arquivado: boolean;
@@ -1818,7 +1894,7 @@ export type GetMonitoramentosNovosProcessosResponse = {
       id: string;
       /** The name as given, or the CPF/CNPJ masked. */
       termo: string;
-      tipo: "NOME" | "CPF" | "CNPJ";
+      tipo: 'NOME' | 'CPF' | 'CNPJ';
       variacoes: Array<string>;
       tribunais: Array<string>;
       classes: Array<string>;
@@ -1826,8 +1902,8 @@ export type GetMonitoramentosNovosProcessosResponse = {
       termosProibidos: Array<string>;
       webhookUrl: null | string;
       /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-      frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
-      status: "ATIVO" | "SUSPENSO" | "DESATIVADO";
+      frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
+      status: 'ATIVO' | 'SUSPENSO' | 'DESATIVADO';
       /** BRL charged per period of 30 days. */
       preco: number;
       resultadosTotal: number;
@@ -1891,7 +1967,7 @@ export type GetMonitoramentosNovosProcessosResultadosResponse = {
       linhaDeBase: boolean;
       encontradoEm: string;
       dia: string;
-      qualificacao: null | ("RELEVANTE" | "IRRELEVANTE" | "EM_ANALISE");
+      qualificacao: null | ('RELEVANTE' | 'IRRELEVANTE' | 'EM_ANALISE');
       qualificacaoNota: null | string;
       qualificadoEm: null | string;
       arquivado: boolean;
@@ -1935,12 +2011,12 @@ export type GetMonitoramentosProcessosAdministrativosByIdResponse = {
     /** Masked. */
     nup: string;
     /** How often the NUP is checked; default DIARIA. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
     webhookUrl: null | string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** PENDENTE until the first completed check. */
-    situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+    situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     verificacoes: number;
@@ -1958,10 +2034,10 @@ export type GetMonitoramentosProcessosAdministrativosByIdResponse = {
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
     /** The currency of `valorMensal`. */
-    moeda: "BRL";
+    moeda: 'BRL';
     /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
-      recorrencia: "MENSAL";
+      recorrencia: 'MENSAL';
       valorMensal: number;
       proximoDebitoEm: null | string;
       /** Same as the monitor's `status`. */
@@ -1987,12 +2063,12 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
       /** Masked. */
       nup: string;
       /** How often the NUP is checked; default DIARIA. */
-      frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+      frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
       webhookUrl: null | string;
       /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-      status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
       /** PENDENTE until the first completed check. */
-      situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+      situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       verificacoes: number;
@@ -2010,10 +2086,10 @@ export type GetMonitoramentosProcessosAdministrativosResponse = {
       /** Same as `preco`: BRL per 30-day period. */
       valorMensal: number;
       /** The currency of `valorMensal`. */
-      moeda: "BRL";
+      moeda: 'BRL';
       /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
       cobranca: {
-        recorrencia: "MENSAL";
+        recorrencia: 'MENSAL';
         valorMensal: number;
         proximoDebitoEm: null | string;
         /** Same as the monitor's `status`. */
@@ -2059,12 +2135,12 @@ export type GetMonitoramentosProcessosByIdResponse = {
     /** Masked CNJ number. */
     numeroCnj: string;
     tribunal: string;
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
     webhookUrl: null | string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** PENDENTE until the first completed check. */
-    situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+    situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** Completed checks. */
@@ -2085,10 +2161,10 @@ export type GetMonitoramentosProcessosByIdResponse = {
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
     /** The currency of `valorMensal`. */
-    moeda: "BRL";
+    moeda: 'BRL';
     /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
-      recorrencia: "MENSAL";
+      recorrencia: 'MENSAL';
       valorMensal: number;
       proximoDebitoEm: null | string;
       /** Same as the monitor's `status`. */
@@ -2116,12 +2192,12 @@ export type GetMonitoramentosProcessosResponse = {
       /** Masked CNJ number. */
       numeroCnj: string;
       tribunal: string;
-      frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+      frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
       webhookUrl: null | string;
       /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-      status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
       /** PENDENTE until the first completed check. */
-      situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+      situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** Completed checks. */
@@ -2142,10 +2218,10 @@ export type GetMonitoramentosProcessosResponse = {
       /** Same as `preco`: BRL per 30-day period. */
       valorMensal: number;
       /** The currency of `valorMensal`. */
-      moeda: "BRL";
+      moeda: 'BRL';
       /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
       cobranca: {
-        recorrencia: "MENSAL";
+        recorrencia: 'MENSAL';
         valorMensal: number;
         proximoDebitoEm: null | string;
         /** Same as the monitor's `status`. */
@@ -2188,11 +2264,11 @@ export type GetMonitoramentosProcessosResponse = {
 };
 
 export type GetMonitoramentosPublicacoesByIdResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-    origem: "INTIMACOES" | "PUBLICACOES";
-    tipo: "OAB" | "TERMO" | "PROCESSO";
+    origem: 'INTIMACOES' | 'PUBLICACOES';
+    tipo: 'OAB' | 'TERMO' | 'PROCESSO';
     /** What it follows, as written (an OAB in canonical form, a masked CNJ number). */
     termo: string;
     oab: null | string;
@@ -2203,7 +2279,7 @@ export type GetMonitoramentosPublicacoesByIdResponse = {
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -2217,7 +2293,7 @@ export type GetMonitoramentosPublicacoesByIdResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & {
+  } & {
     /** On create: true when the account's live monitor of the same target was returned (free). */
     reused?: boolean;
   };
@@ -2234,39 +2310,41 @@ export type GetMonitoramentosPublicacoesByIdResponse = {
 
 export type GetMonitoramentosPublicacoesResponse = {
   data: {
-    items: Array<({
-      id: string;
-      /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-      origem: "INTIMACOES" | "PUBLICACOES";
-      tipo: "OAB" | "TERMO" | "PROCESSO";
-      /** What it follows, as written (an OAB in canonical form, a masked CNJ number). */
-      termo: string;
-      oab: null | string;
-      numeroCnj: null | string;
-      tribunais: null | Array<string>;
-      fontes: null | Array<string>;
-      webhookUrl: null | string;
-      /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
-      evento: string;
-      /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable). */
-      status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
-      /** BRL charged at creation and at each 30-day renewal. */
-      preco: number;
-      /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
-      desde: string;
-      /** Publications it matched, news and history. */
-      publicacoes: number;
-      ultimaVerificacaoEm: null | string;
-      proximaVerificacaoEm: null | string;
-      proximaCobrancaEm: null | string;
-      ultimoErro: null | string;
-      criadoEm: string;
-      atualizadoEm: string;
-      removidoEm: null | string;
-    }) & {
-      /** On create: true when the account's live monitor of the same target was returned (free). */
-      reused?: boolean;
-    }>;
+    items: Array<
+      {
+        id: string;
+        /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
+        origem: 'INTIMACOES' | 'PUBLICACOES';
+        tipo: 'OAB' | 'TERMO' | 'PROCESSO';
+        /** What it follows, as written (an OAB in canonical form, a masked CNJ number). */
+        termo: string;
+        oab: null | string;
+        numeroCnj: null | string;
+        tribunais: null | Array<string>;
+        fontes: null | Array<string>;
+        webhookUrl: null | string;
+        /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
+        evento: string;
+        /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable). */
+        status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
+        /** BRL charged at creation and at each 30-day renewal. */
+        preco: number;
+        /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
+        desde: string;
+        /** Publications it matched, news and history. */
+        publicacoes: number;
+        ultimaVerificacaoEm: null | string;
+        proximaVerificacaoEm: null | string;
+        proximaCobrancaEm: null | string;
+        ultimoErro: null | string;
+        criadoEm: string;
+        atualizadoEm: string;
+        removidoEm: null | string;
+      } & {
+        /** On create: true when the account's live monitor of the same target was returned (free). */
+        reused?: boolean;
+      }
+    >;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -2330,7 +2408,7 @@ export type GetMuralEleitoralPublicacoesResponse = {
         documento: string;
         certidao: string;
       };
-      fonte: "Mural eleitoral";
+      fonte: 'Mural eleitoral';
       sandbox: boolean;
     }>;
     /** Every item the listing has, on every page, when it is known. */
@@ -2420,7 +2498,7 @@ export type GetPrecatoriosResponse = {
       situacao: null | string;
       valor: null | {
         valor: number;
-        moeda: "BRL";
+        moeda: 'BRL';
         valor_formatado: string;
       };
       valorCentavos: null | number;
@@ -2484,7 +2562,7 @@ export type GetProcessosAdministrativosNupByNupResponse = {
     orgaoOrigem: null | string;
     dataAutuacao: null | string;
     quantidadeTramitacoes: number;
-    ultimaTramitacao: null | ({
+    ultimaTramitacao: null | {
       /** Stable key of the tramitação. */
       id: string;
       /** ISO-8601 (UTC). */
@@ -2494,7 +2572,7 @@ export type GetProcessosAdministrativosNupByNupResponse = {
       unidadeDestino: null | string;
       /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
-    });
+    };
     /** Newest first. */
     tramitacoes: Array<{
       /** Stable key of the tramitação. */
@@ -2605,7 +2683,7 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
       /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
       /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
-      tipo: "ANDAMENTO";
+      tipo: 'ANDAMENTO';
       /** `nome`, `conteudo` and `TPU <codigo>`. */
       classificacao_predita: {
         nome: string;
@@ -2647,7 +2725,7 @@ export type GetProcessosCnjByCnjMovimentacoesResponse = {
 };
 
 export type GetProcessosCnjByCnjResponse = {
-  data: ({
+  data: {
     numeroCnj: string;
     tribunal: string;
     segmento: null | string;
@@ -2656,11 +2734,11 @@ export type GetProcessosCnjByCnjResponse = {
       codigo: string;
       nome: string;
     };
-    orgaoJulgador: null | ({
+    orgaoJulgador: null | {
       codigo: string;
       nome: string;
       codigoMunicipioIBGE: null | string;
-    });
+    };
     grau: null | string;
     dataAjuizamento: null | string;
     ultimaAtualizacao: null | string;
@@ -2690,7 +2768,7 @@ export type GetProcessosCnjByCnjResponse = {
       /** The court's name. */
       nome: string;
       sigla: string;
-      tipo: "TRIBUNAL";
+      tipo: 'TRIBUNAL';
       /** 1, 2 or 3. */
       grau: number;
       grau_formatado: string;
@@ -2779,14 +2857,14 @@ export type GetProcessosCnjByCnjResponse = {
       valor_formatado: string;
     };
     [key: string]: unknown;
-  }) & ({
+  } & {
     numeroCnjDigitos: string;
     valorCausaCentavos: null | number;
     assuntos: Array<{
       codigo: string;
       nome: string;
     }>;
-    partes: null | (Array<{
+    partes: null | Array<{
       polo: string;
       tipo: string;
       nome: string;
@@ -2800,14 +2878,14 @@ export type GetProcessosCnjByCnjResponse = {
         oabNumero: null | string;
         fonte: null | string;
       }>;
-    }>);
+    }>;
     instancias: Array<{
       grau: string;
       quantidadeMovimentacoes: number;
       [key: string]: unknown;
     }>;
     quantidadeMovimentacoes: number;
-    ultimaMovimentacao: null | ({
+    ultimaMovimentacao: null | {
       /** Stable id of the movement (DataJud gives none: a hash of its fields). */
       id: string;
       dataHora: string;
@@ -2831,7 +2909,7 @@ export type GetProcessosCnjByCnjResponse = {
       /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
       /** Always ANDAMENTO: gazette publications are under /v1/intimacoes. */
-      tipo: "ANDAMENTO";
+      tipo: 'ANDAMENTO';
       /** `nome`, `conteudo` and `TPU <codigo>`. */
       classificacao_predita: {
         nome: string;
@@ -2839,15 +2917,15 @@ export type GetProcessosCnjByCnjResponse = {
         /** The TPU code. */
         hierarquia: string;
       };
-    });
+    };
     documentosPublicosDisponiveis: boolean;
     enriquecimento: {
       /** `AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask). */
-      status: "CONCLUIDO" | "AGENDADO" | "INDISPONIVEL";
+      status: 'CONCLUIDO' | 'AGENDADO' | 'INDISPONIVEL';
       concluidoEm: null | string;
       fonte: null | string;
     };
-    consultaPublica: null | ({
+    consultaPublica: null | {
       /** e.g. `consulta-tjsp`. */
       fonte: string;
       /** `esaj`, `pje` or `tjdft`. */
@@ -2867,8 +2945,8 @@ export type GetProcessosCnjByCnjResponse = {
         data: null | string;
       }>;
       processoReferencia: null | string;
-    });
-  });
+    };
+  };
   meta: {
     requestId: string;
     searchLogId?: string;
@@ -2888,7 +2966,7 @@ export type GetProcessosCnjByCnjResumoIaResponse = {
     /** true when `conteudo` is a stored summary (always, when there is one). */
     cached: boolean;
     /** `success`: `conteudo` is there; `processing`: one is being written; `error`: the execution asked for failed; `none`: never requested. */
-    state: "success" | "processing" | "error" | "none";
+    state: 'success' | 'processing' | 'error' | 'none';
     providerRequestId: null | string;
     status: null | string;
     metodo: null | string;
@@ -2898,10 +2976,10 @@ export type GetProcessosCnjByCnjResumoIaResponse = {
     aviso: null | string;
     /** Spec §1 rule 5. */
     avisoLegal: string;
-    erro: null | ({
+    erro: null | {
       codigo: string;
       mensagem: null | string;
-    });
+    };
     proximaAcao: null | {
       method: string;
       path: string;
@@ -2929,19 +3007,19 @@ export type GetProcessosCnjByCnjResumoIaStatusResponse = {
     providerRequestId: string;
     numeroCnj: string;
     /** Stop polling at FINALIZADO or ERRO. */
-    status: "PENDENTE" | "PROCESSANDO" | "FINALIZADO" | "ERRO";
+    status: 'PENDENTE' | 'PROCESSANDO' | 'FINALIZADO' | 'ERRO';
     /** What a running execution is doing. */
-    etapa: "na_fila" | "atualizando_processo" | "escrevendo" | "concluido";
+    etapa: 'na_fila' | 'atualizando_processo' | 'escrevendo' | 'concluido';
     metodo: null | string;
     modelo: null | string;
     enviarCallback: boolean;
     criadoEm: string;
     iniciadoEm: null | string;
     concluidoEm: null | string;
-    erro: null | ({
+    erro: null | {
       codigo: string;
       mensagem: null | string;
-    });
+    };
     /** BRL charged when it ends FINALIZADO (ERRO is free). */
     preco: number;
     statusUrl: string;
@@ -2962,15 +3040,15 @@ export type GetProcessosCnjByCnjStatusAtualizacaoResponse = {
   data: {
     id: string;
     numeroCnj: string;
-    status: "PENDENTE" | "PROCESSANDO" | "CONCLUIDA" | "ERRO";
+    status: 'PENDENTE' | 'PROCESSANDO' | 'CONCLUIDA' | 'ERRO';
     solicitadoEm: string;
     iniciadoEm: null | string;
     concluidoEm: null | string;
     novasMovimentacoes: null | number;
-    erro: null | ({
+    erro: null | {
       code: string;
       message: null | string;
-    });
+    };
     /** BRL charged once, when the refresh completes. */
     preco: number;
     statusUrl: string;
@@ -3000,10 +3078,10 @@ export type GetProcessosNumeroByNumeroDiariosOficiaisResponse = {
       dataDisponibilizacao: string;
       tipoComunicacao: string;
       tipoDocumento: null | string;
-      orgao: null | ({
+      orgao: null | {
         id: null | string;
         nome: string;
-      });
+      };
       classe: null | {
         codigo: string;
         nome: string;
@@ -3013,10 +3091,10 @@ export type GetProcessosNumeroByNumeroDiariosOficiaisResponse = {
       numeroComunicacao: null | string;
       /** false: DJEN cancelled it (see `cancelamento`). */
       ativo: boolean;
-      cancelamento: null | ({
+      cancelamento: null | {
         data: null | string;
         motivo: null | string;
-      });
+      };
       destinatarios: Array<{
         nome: string;
         polo: string;
@@ -3068,151 +3146,153 @@ export type GetProcessosResponse = {
   data: {
     /** The CPF or CNPJ, digits only. */
     document: string;
-    documentType: "cpf" | "cnpj";
+    documentType: 'cpf' | 'cnpj';
     envolvido: null | {
       nome: string;
       tipoPessoa: string;
       quantidadeProcessos: number;
     };
-    processos: Array<({
-      numeroCnj: string;
-      tribunal: string;
-      segmento: null | string;
-      ufs: Array<string>;
-      classe: null | {
-        codigo: string;
-        nome: string;
-      };
-      orgaoJulgador: null | ({
-        codigo: string;
-        nome: string;
-        codigoMunicipioIBGE: null | string;
-      });
-      grau: null | string;
-      dataAjuizamento: null | string;
-      ultimaAtualizacao: null | string;
-      valor_causa: null | {
-        /** Decimal string, e.g. `50000.00`. */
-        valor: string;
-        /** `R$`. */
-        moeda: string;
-        /** e.g. `R$ 50.000,00`. */
-        valor_formatado: string;
-      };
-      titulo_polo_ativo: null | string;
-      titulo_polo_passivo: null | string;
-      ano_inicio: null | number;
-      data_inicio: null | string;
-      data_ultima_movimentacao: null | string;
-      quantidade_movimentacoes: number;
-      fontes_tribunais_estao_arquivadas: boolean;
-      nivel_sigilo: number;
-      ativo: boolean;
-      data_ultima_verificacao: string;
-      /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
-      fontes: Array<{
-        id: string;
-        /** e.g. `TJSP - 2º grau`. */
-        descricao: string;
-        /** The court's name. */
-        nome: string;
-        sigla: string;
-        tipo: "TRIBUNAL";
-        /** 1, 2 or 3. */
-        grau: number;
-        grau_formatado: string;
-        sistema: null | string;
-        tribunal: {
+    processos: Array<
+      {
+        numeroCnj: string;
+        tribunal: string;
+        segmento: null | string;
+        ufs: Array<string>;
+        classe: null | {
+          codigo: string;
+          nome: string;
+        };
+        orgaoJulgador: null | {
+          codigo: string;
+          nome: string;
+          codigoMunicipioIBGE: null | string;
+        };
+        grau: null | string;
+        dataAjuizamento: null | string;
+        ultimaAtualizacao: null | string;
+        valor_causa: null | {
+          /** Decimal string, e.g. `50000.00`. */
+          valor: string;
+          /** `R$`. */
+          moeda: string;
+          /** e.g. `R$ 50.000,00`. */
+          valor_formatado: string;
+        };
+        titulo_polo_ativo: null | string;
+        titulo_polo_passivo: null | string;
+        ano_inicio: null | number;
+        data_inicio: null | string;
+        data_ultima_movimentacao: null | string;
+        quantidade_movimentacoes: number;
+        fontes_tribunais_estao_arquivadas: boolean;
+        nivel_sigilo: number;
+        ativo: boolean;
+        data_ultima_verificacao: string;
+        /** One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3). */
+        fontes: Array<{
+          id: string;
+          /** e.g. `TJSP - 2º grau`. */
+          descricao: string;
+          /** The court's name. */
+          nome: string;
           sigla: string;
-          nome: string;
-          segmento: null | string;
-          jtr: null | string;
-          estados: Array<string>;
-        };
-        capa: {
-          classe: null | string;
-          assunto: null | string;
-          orgao_julgador: null | string;
-          valor_causa: null | {
-            /** Decimal string, e.g. `50000.00`. */
-            valor: string;
-            /** `R$`. */
-            moeda: string;
-            /** e.g. `R$ 50.000,00`. */
-            valor_formatado: string;
-          };
-          data_distribuicao: null | string;
-          data_ajuizamento: null | string;
-          /** `Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement. */
-          situacao: string;
-          ultimo_movimento: null | {
-            data: string;
-            data_hora: string;
-            descricao: string;
-            codigo: number;
-          };
-        };
-        envolvidos: Array<{
-          nome: string;
-          tipo: string;
-          /** ATIVO, PASSIVO or OUTROS. */
-          polo: string;
-          tipo_pessoa: string;
-          cpf: null | string;
-          cnpj: null | string;
-          documento: null | string;
-          documentos: Array<{
-            numero: string;
-            tipo: string;
-          }>;
-          advogados: Array<{
+          tipo: 'TRIBUNAL';
+          /** 1, 2 or 3. */
+          grau: number;
+          grau_formatado: string;
+          sistema: null | string;
+          tribunal: {
+            sigla: string;
             nome: string;
+            segmento: null | string;
+            jtr: null | string;
+            estados: Array<string>;
+          };
+          capa: {
+            classe: null | string;
+            assunto: null | string;
+            orgao_julgador: null | string;
+            valor_causa: null | {
+              /** Decimal string, e.g. `50000.00`. */
+              valor: string;
+              /** `R$`. */
+              moeda: string;
+              /** e.g. `R$ 50.000,00`. */
+              valor_formatado: string;
+            };
+            data_distribuicao: null | string;
+            data_ajuizamento: null | string;
+            /** `Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement. */
+            situacao: string;
+            ultimo_movimento: null | {
+              data: string;
+              data_hora: string;
+              descricao: string;
+              codigo: number;
+            };
+          };
+          envolvidos: Array<{
+            nome: string;
+            tipo: string;
+            /** ATIVO, PASSIVO or OUTROS. */
+            polo: string;
             tipo_pessoa: string;
-            oab: Array<{
+            cpf: null | string;
+            cnpj: null | string;
+            documento: null | string;
+            documentos: Array<{
               numero: string;
-              uf: string;
+              tipo: string;
+            }>;
+            advogados: Array<{
+              nome: string;
+              tipo_pessoa: string;
+              oab: Array<{
+                numero: string;
+                uf: string;
+              }>;
+              fonte: null | string;
             }>;
             fonte: null | string;
+            /** Same as `tipo`. */
+            tipo_normalizado: string;
+            /** Same as `tipo_pessoa`. */
+            tipoPessoa: string;
           }>;
-          fonte: null | string;
-          /** Same as `tipo`. */
-          tipo_normalizado: string;
-          /** Same as `tipo_pessoa`. */
-          tipoPessoa: string;
+          quantidade_movimentacoes: number;
+          segredo_justica: boolean;
+          arquivado: boolean;
+          /** Where Tramita read it (DataJud). */
+          fonteDados: string;
+          sandbox: boolean;
+          consultadoEm: string;
+          /** Same as `id`. */
+          processo_fonte_id: string;
         }>;
-        quantidade_movimentacoes: number;
-        segredo_justica: boolean;
-        arquivado: boolean;
-        /** Where Tramita read it (DataJud). */
-        fonteDados: string;
-        sandbox: boolean;
-        consultadoEm: string;
-        /** Same as `id`. */
-        processo_fonte_id: string;
-      }>;
-      /** Masked; same as `numeroCnj`. */
-      numero_cnj: string;
-      /** Same as `titulo_polo_ativo`. */
-      poloAtivo: null | string;
-      /** Same as `titulo_polo_passivo`. */
-      poloPassivo: null | string;
-      /** Same as `valor_causa`. */
-      valorCausa: null | {
-        /** Decimal string, e.g. `50000.00`. */
-        valor: string;
-        /** `R$`. */
-        moeda: string;
-        /** e.g. `R$ 50.000,00`. */
-        valor_formatado: string;
-      };
-      [key: string]: unknown;
-    }) & ({
-      envolvimento: null | {
-        polo: string;
-        tipo: string;
-        nome: string;
-      };
-    })>;
+        /** Masked; same as `numeroCnj`. */
+        numero_cnj: string;
+        /** Same as `titulo_polo_ativo`. */
+        poloAtivo: null | string;
+        /** Same as `titulo_polo_passivo`. */
+        poloPassivo: null | string;
+        /** Same as `valor_causa`. */
+        valorCausa: null | {
+          /** Decimal string, e.g. `50000.00`. */
+          valor: string;
+          /** `R$`. */
+          moeda: string;
+          /** e.g. `R$ 50.000,00`. */
+          valor_formatado: string;
+        };
+        [key: string]: unknown;
+      } & {
+        envolvimento: null | {
+          polo: string;
+          tipo: string;
+          nome: string;
+        };
+      }
+    >;
     /** Every item the listing has, on every page, when it is known. */
     total?: number;
     pagination: {
@@ -3266,7 +3346,7 @@ export type GetRequestsResponse = {
       method: string;
       /** The path the operation was asked on (its query string is not kept: it may carry a CPF). */
       path: string;
-      status: "PROCESSANDO" | "CONCLUIDO";
+      status: 'PROCESSANDO' | 'CONCLUIDO';
       httpStatus: null | number;
       submittedAt: string;
       completedAt: null | string;
@@ -3307,11 +3387,11 @@ export type GetRequestsResponse = {
 export type GetRootResponse = {
   data: {
     service: string;
-    namespace: "/v1";
+    namespace: '/v1';
     contractVersion: string;
     authentication: {
-      type: "apiKey";
-      header: "x-api-key";
+      type: 'apiKey';
+      header: 'x-api-key';
       alternative: string;
     };
     documentation: {
@@ -3328,8 +3408,11 @@ export type GetRootResponse = {
       sandbox: boolean;
       /** Served through a provider the operator configures (docs/providers.md). */
       provedor: boolean;
-      /** What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one succeeds; desconhecido before any request. */
-      estado: "ok" | "falhando" | "desconhecido" | "nao_configurada";
+      /**
+       * What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one succeeds; desconhecido before
+       * any request.
+       */
+      estado: 'ok' | 'falhando' | 'desconhecido' | 'nao_configurada';
       ultimaFalha: {
         tipo: string;
         em: string;
@@ -3429,7 +3512,10 @@ export type GetStfPublicacoesByIdResponse = {
       /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
       oabs: Array<string>;
     }>;
-    /** The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication. */
+    /**
+     * The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the
+     * publication.
+     */
     advogados: Array<{
       nome: string;
       polo: null | string;
@@ -3441,7 +3527,7 @@ export type GetStfPublicacoesByIdResponse = {
     texto: string;
     /** Only with `incluir_html=true`: the publication as the STF wrote it. */
     html?: string;
-    fonte: "STF";
+    fonte: 'STF';
     /** true when it came from the sandbox simulator (fictitious). */
     sandbox: boolean;
     link_processo: null | string;
@@ -3496,7 +3582,10 @@ export type GetStfPublicacoesResponse = {
         /** Every registration the STF lists, canonical (`DF31442`, `GO76005A`: a letter is part of the registration). */
         oabs: Array<string>;
       }>;
-      /** The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication. */
+      /**
+       * The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the
+       * publication.
+       */
       advogados: Array<{
         nome: string;
         polo: null | string;
@@ -3508,7 +3597,7 @@ export type GetStfPublicacoesResponse = {
       texto: string;
       /** Only with `incluir_html=true`: the publication as the STF wrote it. */
       html?: string;
-      fonte: "STF";
+      fonte: 'STF';
       /** true when it came from the sandbox simulator (fictitious). */
       sandbox: boolean;
       link_processo: null | string;
@@ -3604,7 +3693,7 @@ export type PatchMonitoramentosNovosProcessosByIdRequest = {
   termos_proibidos?: Array<string>;
   webhook_url?: null | string;
   /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-  frequencia?: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+  frequencia?: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
 };
 
 export type PatchMonitoramentosNovosProcessosByIdResponse = {
@@ -3612,7 +3701,7 @@ export type PatchMonitoramentosNovosProcessosByIdResponse = {
     id: string;
     /** The name as given, or the CPF/CNPJ masked. */
     termo: string;
-    tipo: "NOME" | "CPF" | "CNPJ";
+    tipo: 'NOME' | 'CPF' | 'CNPJ';
     variacoes: Array<string>;
     tribunais: Array<string>;
     classes: Array<string>;
@@ -3620,8 +3709,8 @@ export type PatchMonitoramentosNovosProcessosByIdResponse = {
     termosProibidos: Array<string>;
     webhookUrl: null | string;
     /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
-    status: "ATIVO" | "SUSPENSO" | "DESATIVADO";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
+    status: 'ATIVO' | 'SUSPENSO' | 'DESATIVADO';
     /** BRL charged per period of 30 days. */
     preco: number;
     resultadosTotal: number;
@@ -3648,7 +3737,7 @@ export type PatchMonitoramentosNovosProcessosByIdResponse = {
 export type Pending = {
   data?: {
     requestId?: string;
-    status?: "PROCESSANDO";
+    status?: 'PROCESSANDO';
     statusUrl?: string;
     submittedAt?: string;
     pollAfterSeconds?: number;
@@ -3711,10 +3800,10 @@ export type PostAdvogadosOabMonitorarResponse = {
         tiposComunicacao: Array<string>;
       }>;
     }>;
-    erro: null | ({
+    erro: null | {
       code: string;
       message: null | string;
-    });
+    };
     criadoEm: string;
     iniciadoEm: null | string;
     concluidoEm: null | string;
@@ -3739,8 +3828,8 @@ export type PostContaWebhookEntregasByIdReenviarResponse = {
     /** The payload `id` and `webhook-id`: the same across retries and resends. */
     eventoId: string;
     evento: string;
-    status: "PENDENTE" | "ENTREGUE" | "FALHOU" | "DESCARTADA";
-    destino: "conta" | "monitor";
+    status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+    destino: 'conta' | 'monitor';
     monitor: null | {
       tipo: string;
       id: string;
@@ -3805,8 +3894,8 @@ export type PostContaWebhookTesteResponse = {
       /** The payload `id` and `webhook-id`: the same across retries and resends. */
       eventoId: string;
       evento: string;
-      status: "PENDENTE" | "ENTREGUE" | "FALHOU" | "DESCARTADA";
-      destino: "conta" | "monitor";
+      status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+      destino: 'conta' | 'monitor';
       monitor: null | {
         tipo: string;
         id: string;
@@ -3881,8 +3970,8 @@ export type PostIntimacoesOabResponse = {
     monitoramentos: Array<{
       id: string;
       /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-      origem: "INTIMACOES" | "PUBLICACOES";
-      tipo: "OAB" | "TERMO" | "PROCESSO";
+      origem: 'INTIMACOES' | 'PUBLICACOES';
+      tipo: 'OAB' | 'TERMO' | 'PROCESSO';
       /** e.g. `OAB/SP 123456`. */
       termo: string;
       /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
@@ -3897,7 +3986,7 @@ export type PostIntimacoesOabResponse = {
       /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
       evento: string;
       /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-      status: "ACTIVE" | "INACTIVE";
+      status: 'ACTIVE' | 'INACTIVE';
       /** BRL charged at creation and at each 30-day renewal. */
       preco: number;
       /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -3912,7 +4001,7 @@ export type PostIntimacoesOabResponse = {
       atualizadoEm: string;
       removidoEm: null | string;
       /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
-      situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      situacao: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
       /** The OAB's UF. */
       oab_estado: string;
       /** The OAB's number, digits. */
@@ -3943,7 +4032,7 @@ export type PostIntimacoesOabResponse = {
     reutilizados: Array<string>;
     callback: {
       enabled: boolean;
-      mode: null | ("MONITOR" | "CONTA");
+      mode: null | ('MONITOR' | 'CONTA');
     };
     oabs: Array<{
       estado: string;
@@ -3962,7 +4051,7 @@ export type PostIntimacoesOabResponse = {
 };
 
 export type PostMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificarRequest = {
-  qualificacao: "RELEVANTE" | "IRRELEVANTE" | "EM_ANALISE";
+  qualificacao: 'RELEVANTE' | 'IRRELEVANTE' | 'EM_ANALISE';
   nota?: null | string;
 };
 
@@ -3985,7 +4074,7 @@ export type PostMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificarR
     linhaDeBase: boolean;
     encontradoEm: string;
     dia: string;
-    qualificacao: null | ("RELEVANTE" | "IRRELEVANTE" | "EM_ANALISE");
+    qualificacao: null | ('RELEVANTE' | 'IRRELEVANTE' | 'EM_ANALISE');
     qualificacaoNota: null | string;
     qualificadoEm: null | string;
     arquivado: boolean;
@@ -4017,7 +4106,7 @@ export type PostMonitoramentosNovosProcessosRequest = {
   termos_proibidos?: Array<string>;
   webhook_url?: null | string;
   /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-  frequencia?: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+  frequencia?: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
 };
 
 export type PostMonitoramentosNovosProcessosResponse = {
@@ -4025,7 +4114,7 @@ export type PostMonitoramentosNovosProcessosResponse = {
     id: string;
     /** The name as given, or the CPF/CNPJ masked. */
     termo: string;
-    tipo: "NOME" | "CPF" | "CNPJ";
+    tipo: 'NOME' | 'CPF' | 'CNPJ';
     variacoes: Array<string>;
     tribunais: Array<string>;
     classes: Array<string>;
@@ -4033,8 +4122,8 @@ export type PostMonitoramentosNovosProcessosResponse = {
     termosProibidos: Array<string>;
     webhookUrl: null | string;
     /** HORARIA, DIARIA (default), SEMANAL or MENSAL. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
-    status: "ATIVO" | "SUSPENSO" | "DESATIVADO";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
+    status: 'ATIVO' | 'SUSPENSO' | 'DESATIVADO';
     /** BRL charged per period of 30 days. */
     preco: number;
     resultadosTotal: number;
@@ -4108,7 +4197,7 @@ export type PostMonitoramentosProcessosAdministrativosRequest = {
   nup: string;
   webhook_url?: null | string;
   /** How often the NUP is checked; default DIARIA. */
-  frequencia?: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+  frequencia?: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
 };
 
 export type PostMonitoramentosProcessosAdministrativosResponse = {
@@ -4117,12 +4206,12 @@ export type PostMonitoramentosProcessosAdministrativosResponse = {
     /** Masked. */
     nup: string;
     /** How often the NUP is checked; default DIARIA. */
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
     webhookUrl: null | string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** PENDENTE until the first completed check. */
-    situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+    situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     verificacoes: number;
@@ -4140,10 +4229,10 @@ export type PostMonitoramentosProcessosAdministrativosResponse = {
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
     /** The currency of `valorMensal`. */
-    moeda: "BRL";
+    moeda: 'BRL';
     /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
-      recorrencia: "MENSAL";
+      recorrencia: 'MENSAL';
       valorMensal: number;
       proximoDebitoEm: null | string;
       /** Same as the monitor's `status`. */
@@ -4169,7 +4258,7 @@ export type PostMonitoramentosProcessosRequest = {
   numeroCnj?: string;
   webhook_url?: null | string;
   /** How often the case is checked; default DIARIA. */
-  frequencia?: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+  frequencia?: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
   tribunal?: null | string;
 };
 
@@ -4179,12 +4268,12 @@ export type PostMonitoramentosProcessosResponse = {
     /** Masked CNJ number. */
     numeroCnj: string;
     tribunal: string;
-    frequencia: "HORARIA" | "DIARIA" | "SEMANAL" | "MENSAL";
+    frequencia: 'HORARIA' | 'DIARIA' | 'SEMANAL' | 'MENSAL';
     webhookUrl: null | string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** PENDENTE until the first completed check. */
-    situacao: "PENDENTE" | "ENCONTRADO" | "NAO_ENCONTRADO";
+    situacao: 'PENDENTE' | 'ENCONTRADO' | 'NAO_ENCONTRADO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** Completed checks. */
@@ -4205,10 +4294,10 @@ export type PostMonitoramentosProcessosResponse = {
     /** Same as `preco`: BRL per 30-day period. */
     valorMensal: number;
     /** The currency of `valorMensal`. */
-    moeda: "BRL";
+    moeda: 'BRL';
     /** The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped. */
     cobranca: {
-      recorrencia: "MENSAL";
+      recorrencia: 'MENSAL';
       valorMensal: number;
       proximoDebitoEm: null | string;
       /** Same as the monitor's `status`. */
@@ -4231,7 +4320,7 @@ export type PostMonitoramentosProcessosResponse = {
 
 export type PostMonitoramentosPublicacoesRequest = {
   /** What to follow; inferred from the field given when absent. With `tipo`, the value may also come in `termo`. */
-  tipo?: "TERMO" | "OAB" | "PROCESSO";
+  tipo?: 'TERMO' | 'OAB' | 'PROCESSO';
   /** A word or phrase (at least 3 letters or digits, at most 200 characters; accents and case ignored), e.g. a party's name. */
   termo?: string;
   /** UF of the OAB section, e.g. `SP` (with `oab_numero`). */
@@ -4248,11 +4337,11 @@ export type PostMonitoramentosPublicacoesRequest = {
 };
 
 export type PostMonitoramentosPublicacoesResponse = {
-  data: ({
+  data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-    origem: "INTIMACOES" | "PUBLICACOES";
-    tipo: "OAB" | "TERMO" | "PROCESSO";
+    origem: 'INTIMACOES' | 'PUBLICACOES';
+    tipo: 'OAB' | 'TERMO' | 'PROCESSO';
     /** What it follows, as written (an OAB in canonical form, a masked CNJ number). */
     termo: string;
     oab: null | string;
@@ -4263,7 +4352,7 @@ export type PostMonitoramentosPublicacoesResponse = {
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
     /** ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable). */
-    status: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -4277,7 +4366,7 @@ export type PostMonitoramentosPublicacoesResponse = {
     criadoEm: string;
     atualizadoEm: string;
     removidoEm: null | string;
-  }) & {
+  } & {
     /** On create: true when the account's live monitor of the same target was returned (free). */
     reused?: boolean;
   };
@@ -4293,12 +4382,14 @@ export type PostMonitoramentosPublicacoesResponse = {
 };
 
 export type PostProcessosAdministrativosNupByNupRequest = {
-  /** The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP's own body: 422 INVALID_PARAMETER otherwise. */
+  /**
+   * The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP's own body: 422 INVALID_PARAMETER otherwise.
+   */
   orgao?: string;
   /** Alias of `orgao` (the commercial service's name). */
   origem?: string;
   /** The source to ask; the only one today. */
-  fonte?: "PROTOCOLO_INTEGRADO";
+  fonte?: 'PROTOCOLO_INTEGRADO';
   /** Maximum age, in days, of a stored copy to answer with; 0 always asks the source. Absent: TRAMITA_ADMINISTRATIVE_FRESH_MINUTES. */
   dias_ultima_atualizacao?: number;
   /** true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when it has no URL). */
@@ -4328,7 +4419,7 @@ export type PostProcessosAdministrativosNupByNupResponse = {
     orgaoOrigem: null | string;
     dataAutuacao: null | string;
     quantidadeTramitacoes: number;
-    ultimaTramitacao: null | ({
+    ultimaTramitacao: null | {
       /** Stable key of the tramitação. */
       id: string;
       /** ISO-8601 (UTC). */
@@ -4338,7 +4429,7 @@ export type PostProcessosAdministrativosNupByNupResponse = {
       unidadeDestino: null | string;
       /** The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`. */
       data: string;
-    });
+    };
     /** Newest first. */
     tramitacoes: Array<{
       /** Stable key of the tramitação. */
@@ -4383,19 +4474,19 @@ export type PostProcessosCnjByCnjResumoIaSolicitarAtualizacaoResponse = {
     providerRequestId: string;
     numeroCnj: string;
     /** Stop polling at FINALIZADO or ERRO. */
-    status: "PENDENTE" | "PROCESSANDO" | "FINALIZADO" | "ERRO";
+    status: 'PENDENTE' | 'PROCESSANDO' | 'FINALIZADO' | 'ERRO';
     /** What a running execution is doing. */
-    etapa: "na_fila" | "atualizando_processo" | "escrevendo" | "concluido";
+    etapa: 'na_fila' | 'atualizando_processo' | 'escrevendo' | 'concluido';
     metodo: null | string;
     modelo: null | string;
     enviarCallback: boolean;
     criadoEm: string;
     iniciadoEm: null | string;
     concluidoEm: null | string;
-    erro: null | ({
+    erro: null | {
       codigo: string;
       mensagem: null | string;
-    });
+    };
     /** BRL charged when it ends FINALIZADO (ERRO is free). */
     preco: number;
     statusUrl: string;
@@ -4421,15 +4512,15 @@ export type PostProcessosCnjByCnjSolicitarAtualizacaoResponse = {
   data: {
     id: string;
     numeroCnj: string;
-    status: "PENDENTE" | "PROCESSANDO" | "CONCLUIDA" | "ERRO";
+    status: 'PENDENTE' | 'PROCESSANDO' | 'CONCLUIDA' | 'ERRO';
     solicitadoEm: string;
     iniciadoEm: null | string;
     concluidoEm: null | string;
     novasMovimentacoes: null | number;
-    erro: null | ({
+    erro: null | {
       code: string;
       message: null | string;
-    });
+    };
     /** BRL charged once, when the refresh completes. */
     preco: number;
     statusUrl: string;
@@ -4450,7 +4541,7 @@ export type PostProcessosCnjByCnjSolicitarAtualizacaoResponse = {
 export type PutContaWebhookRequest = {
   url?: null | string;
   token?: null | string;
-  formato?: "NORMALIZED" | "RAW" | "BOTH";
+  formato?: 'NORMALIZED' | 'RAW' | 'BOTH';
   ativo?: boolean;
   eventos?: null | Array<string>;
   /** Also send the legacy `atualizacao_concluida` next to `atualizacao_processo_concluida` (spec §9.4). */
@@ -4460,7 +4551,7 @@ export type PutContaWebhookRequest = {
 export type PutContaWebhookResponse = {
   data: {
     url: null | string;
-    formato: "NORMALIZED" | "RAW" | "BOTH";
+    formato: 'NORMALIZED' | 'RAW' | 'BOTH';
     ativo: boolean;
     eventos: null | Array<string>;
     eventosDisponiveis: Array<string>;
@@ -4497,8 +4588,8 @@ export type PutIntimacoesOabResponse = {
   data: {
     id: string;
     /** INTIMACOES: /v1/intimacoes/oab; PUBLICACOES: /v1/monitoramentos/publicacoes. */
-    origem: "INTIMACOES" | "PUBLICACOES";
-    tipo: "OAB" | "TERMO" | "PROCESSO";
+    origem: 'INTIMACOES' | 'PUBLICACOES';
+    tipo: 'OAB' | 'TERMO' | 'PROCESSO';
     /** e.g. `OAB/SP 123456`. */
     termo: string;
     /** The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`. */
@@ -4513,7 +4604,7 @@ export type PutIntimacoesOabResponse = {
     /** The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO). */
     evento: string;
     /** ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which). */
-    status: "ACTIVE" | "INACTIVE";
+    status: 'ACTIVE' | 'INACTIVE';
     /** BRL charged at creation and at each 30-day renewal. */
     preco: number;
     /** yyyy-mm-dd: publications of this day on are news (events); older ones are history. */
@@ -4528,7 +4619,7 @@ export type PutIntimacoesOabResponse = {
     atualizadoEm: string;
     removidoEm: null | string;
     /** ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`. */
-    situacao: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+    situacao: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     /** The OAB's UF. */
     oab_estado: string;
     /** The OAB's number, digits. */
@@ -4600,7 +4691,9 @@ export interface Operations {
       cursor?: string;
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
-      /** Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed. */
+      /**
+       * Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed.
+       */
       oab_tipo?: string;
     };
     result: GetAdvogadosDiariosOficiaisResponse;
@@ -4626,7 +4719,9 @@ export interface Operations {
       cursor?: string;
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
-      /** Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed. */
+      /**
+       * Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed.
+       */
       oab_tipo?: string;
     };
     result: GetAdvogadosProcessosResponse;
@@ -4703,8 +4798,12 @@ export interface Operations {
       cursor?: string;
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
-      status?: "PENDENTE" | "ENTREGUE" | "FALHOU" | "DESCARTADA";
-      /** One of: novo_processo, novo_processo_envolvido, nova_movimentacao, processo_encontrado, processo_nao_encontrado, processo_verificado, atualizacao_processo_concluida, publicacao_judicial_nova, diario_movimentacao_nova, resultado_busca_oab_async, resumo_ia_concluido, nova_movimentacao_administrativa, resultado_processo_async, teste. */
+      status?: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+      /**
+       * One of: novo_processo, novo_processo_envolvido, nova_movimentacao, processo_encontrado, processo_nao_encontrado, processo_verificado,
+       * atualizacao_processo_concluida, publicacao_judicial_nova, diario_movimentacao_nova, resultado_busca_oab_async, resumo_ia_concluido,
+       * nova_movimentacao_administrativa, resultado_processo_async, teste.
+       */
       evento?: string;
     };
     result: GetContaWebhookEntregasResponse;
@@ -4743,7 +4842,10 @@ export interface Operations {
       tribunal?: string;
       termo?: string;
       parte?: string;
-      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not. */
+      /**
+       * An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's
+       * several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not.
+       */
       oab?: string;
       numero_processo?: string;
       /** First day, YYYY-MM-DD (400 INVALID_DATE otherwise). */
@@ -4784,7 +4886,7 @@ export interface Operations {
   };
   getIntegrador: {
     params: {
-      segmento?: "Superior" | "Federal" | "Estadual" | "Trabalho" | "Eleitoral" | "Militar Estadual";
+      segmento?: 'Superior' | 'Federal' | 'Estadual' | 'Trabalho' | 'Eleitoral' | 'Militar Estadual';
       /** Courts whose jurisdiction includes this UF (national courts included). */
       uf?: string;
     };
@@ -4855,7 +4957,7 @@ export interface Operations {
       /** The OAB in one string instead: `SP123456`, `123456/SP`, `OAB/SP 123.456`. */
       oab?: string;
       /** Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for). */
-      status?: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      status?: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     };
     result: GetIntimacoesOabResponse;
   };
@@ -4904,7 +5006,7 @@ export interface Operations {
       /** `true`: only archived results; `false`: only the others; absent: both. */
       arquivados?: boolean;
       /** Only results with this qualification; `SEM_QUALIFICACAO` for those never qualified. */
-      qualificacao?: "RELEVANTE" | "IRRELEVANTE" | "EM_ANALISE" | "SEM_QUALIFICACAO";
+      qualificacao?: 'RELEVANTE' | 'IRRELEVANTE' | 'EM_ANALISE' | 'SEM_QUALIFICACAO';
       /** Check the radar first (may query the provider; at most once per 60 s per radar). */
       sincronizar?: boolean;
       /** The radar id (`rad_…`). */
@@ -4936,7 +5038,7 @@ export interface Operations {
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
       /** Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for). */
-      status?: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      status?: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     };
     result: GetMonitoramentosProcessosResponse;
   };
@@ -4948,7 +5050,7 @@ export interface Operations {
       cursor?: string;
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
-      status?: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      status?: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     };
     result: GetMonitoramentosProcessosAdministrativosResponse;
   };
@@ -4975,7 +5077,7 @@ export interface Operations {
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
       /** Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for). */
-      status?: "ATIVO" | "SUSPENSO" | "REMOVIDO";
+      status?: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
     };
     result: GetMonitoramentosPublicacoesResponse;
   };
@@ -5006,7 +5108,7 @@ export interface Operations {
     params: {
       id: string;
       /** `documento` or `certidao`. */
-      documentKind: "documento" | "certidao";
+      documentKind: 'documento' | 'certidao';
     };
     result: FileResult;
   };
@@ -5168,7 +5270,10 @@ export interface Operations {
     params: {
       termo?: string;
       parte?: string;
-      /** An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not. */
+      /**
+       * An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's
+       * several. A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not.
+       */
       oab?: string;
       processo?: string;
       relator?: string;
@@ -5405,7 +5510,11 @@ export const OPERATIONS: Record<OperationId, { method: string; path: string; cha
   postEventosConfirmar: { method: 'POST', path: '/v1/eventos/confirmar', charged: false },
   postIntimacoesOab: { method: 'POST', path: '/v1/intimacoes/oab', charged: true },
   postMonitoramentosNovosProcessos: { method: 'POST', path: '/v1/monitoramentos/novos-processos', charged: true },
-  postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar: { method: 'POST', path: '/v1/monitoramentos/novos-processos/{id}/resultados/{numeroCnj}/qualificar', charged: false },
+  postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar: {
+    method: 'POST',
+    path: '/v1/monitoramentos/novos-processos/{id}/resultados/{numeroCnj}/qualificar',
+    charged: false,
+  },
   postMonitoramentosNovosProcessosResultadosArquivar: { method: 'POST', path: '/v1/monitoramentos/novos-processos/resultados/arquivar', charged: false },
   postMonitoramentosNovosProcessosResultadosDesarquivar: { method: 'POST', path: '/v1/monitoramentos/novos-processos/resultados/desarquivar', charged: false },
   postMonitoramentosProcessos: { method: 'POST', path: '/v1/monitoramentos/processos', charged: true },
@@ -5438,7 +5547,11 @@ export type EventName =
 
 /** One method per operation, named by its operationId. */
 export abstract class OperationMethods {
-  protected abstract call<K extends OperationId>(operation: K, params: Operations[K]['params'] | undefined, options?: CallOptions): Promise<Operations[K]['result']>;
+  protected abstract call<K extends OperationId>(
+    operation: K,
+    params: Operations[K]['params'] | undefined,
+    options?: CallOptions,
+  ): Promise<Operations[K]['result']>;
 
   /** Remove an intimação monitor (`DELETE /v1/intimacoes/oab`) */
   deleteIntimacoesOab(params?: Operations['deleteIntimacoesOab']['params'], options?: CallOptions): Promise<Operations['deleteIntimacoesOab']['result']> {
@@ -5446,32 +5559,50 @@ export abstract class OperationMethods {
   }
 
   /** Deactivate a radar (`DELETE /v1/monitoramentos/novos-processos/{id}`) */
-  deleteMonitoramentosNovosProcessosById(params: Operations['deleteMonitoramentosNovosProcessosById']['params'], options?: CallOptions): Promise<Operations['deleteMonitoramentosNovosProcessosById']['result']> {
+  deleteMonitoramentosNovosProcessosById(
+    params: Operations['deleteMonitoramentosNovosProcessosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['deleteMonitoramentosNovosProcessosById']['result']> {
     return this.call('deleteMonitoramentosNovosProcessosById', params, options);
   }
 
   /** Deactivate an administrative-process monitor (`DELETE /v1/monitoramentos/processos-administrativos/{id}`) */
-  deleteMonitoramentosProcessosAdministrativosById(params: Operations['deleteMonitoramentosProcessosAdministrativosById']['params'], options?: CallOptions): Promise<Operations['deleteMonitoramentosProcessosAdministrativosById']['result']> {
+  deleteMonitoramentosProcessosAdministrativosById(
+    params: Operations['deleteMonitoramentosProcessosAdministrativosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['deleteMonitoramentosProcessosAdministrativosById']['result']> {
     return this.call('deleteMonitoramentosProcessosAdministrativosById', params, options);
   }
 
   /** Remove a case monitor (`DELETE /v1/monitoramentos/processos/{id}`) */
-  deleteMonitoramentosProcessosById(params: Operations['deleteMonitoramentosProcessosById']['params'], options?: CallOptions): Promise<Operations['deleteMonitoramentosProcessosById']['result']> {
+  deleteMonitoramentosProcessosById(
+    params: Operations['deleteMonitoramentosProcessosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['deleteMonitoramentosProcessosById']['result']> {
     return this.call('deleteMonitoramentosProcessosById', params, options);
   }
 
   /** Deactivate a judicial-publication monitor (`DELETE /v1/monitoramentos/publicacoes/{id}`) */
-  deleteMonitoramentosPublicacoesById(params: Operations['deleteMonitoramentosPublicacoesById']['params'], options?: CallOptions): Promise<Operations['deleteMonitoramentosPublicacoesById']['result']> {
+  deleteMonitoramentosPublicacoesById(
+    params: Operations['deleteMonitoramentosPublicacoesById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['deleteMonitoramentosPublicacoesById']['result']> {
     return this.call('deleteMonitoramentosPublicacoesById', params, options);
   }
 
   /** Gazette publications naming a lawyer (OAB) (`GET /v1/advogados/diarios-oficiais`, charged) */
-  getAdvogadosDiariosOficiais(params?: Operations['getAdvogadosDiariosOficiais']['params'], options?: CallOptions): Promise<Operations['getAdvogadosDiariosOficiais']['result']> {
+  getAdvogadosDiariosOficiais(
+    params?: Operations['getAdvogadosDiariosOficiais']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getAdvogadosDiariosOficiais']['result']> {
     return this.call('getAdvogadosDiariosOficiais', params, options);
   }
 
   /** Status and result of an asynchronous OAB search (`GET /v1/advogados/oab/monitoramentos/{id}`) */
-  getAdvogadosOabMonitoramentosById(params: Operations['getAdvogadosOabMonitoramentosById']['params'], options?: CallOptions): Promise<Operations['getAdvogadosOabMonitoramentosById']['result']> {
+  getAdvogadosOabMonitoramentosById(
+    params: Operations['getAdvogadosOabMonitoramentosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getAdvogadosOabMonitoramentosById']['result']> {
     return this.call('getAdvogadosOabMonitoramentosById', params, options);
   }
 
@@ -5516,32 +5647,50 @@ export abstract class OperationMethods {
   }
 
   /** Delivery history, newest first (`GET /v1/conta/webhook/entregas`) */
-  getContaWebhookEntregas(params?: Operations['getContaWebhookEntregas']['params'], options?: CallOptions): Promise<Operations['getContaWebhookEntregas']['result']> {
+  getContaWebhookEntregas(
+    params?: Operations['getContaWebhookEntregas']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getContaWebhookEntregas']['result']> {
     return this.call('getContaWebhookEntregas', params, options);
   }
 
   /** One delivery with its attempts (`GET /v1/conta/webhook/entregas/{id}`) */
-  getContaWebhookEntregasById(params: Operations['getContaWebhookEntregasById']['params'], options?: CallOptions): Promise<Operations['getContaWebhookEntregasById']['result']> {
+  getContaWebhookEntregasById(
+    params: Operations['getContaWebhookEntregasById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getContaWebhookEntregasById']['result']> {
     return this.call('getContaWebhookEntregasById', params, options);
   }
 
   /** Editions of an electoral gazette (`GET /v1/dje-eleitoral/edicoes`, charged) */
-  getDjeEleitoralEdicoes(params: Operations['getDjeEleitoralEdicoes']['params'], options?: CallOptions): Promise<Operations['getDjeEleitoralEdicoes']['result']> {
+  getDjeEleitoralEdicoes(
+    params: Operations['getDjeEleitoralEdicoes']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getDjeEleitoralEdicoes']['result']> {
     return this.call('getDjeEleitoralEdicoes', params, options);
   }
 
   /** PDF of an electoral gazette edition (`GET /v1/dje-eleitoral/edicoes/{id}/pdf`, charged) */
-  getDjeEleitoralEdicoesByIdPdf(params: Operations['getDjeEleitoralEdicoesByIdPdf']['params'], options?: CallOptions): Promise<Operations['getDjeEleitoralEdicoesByIdPdf']['result']> {
+  getDjeEleitoralEdicoesByIdPdf(
+    params: Operations['getDjeEleitoralEdicoesByIdPdf']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getDjeEleitoralEdicoesByIdPdf']['result']> {
     return this.call('getDjeEleitoralEdicoesByIdPdf', params, options);
   }
 
   /** Search electoral gazette publications (`GET /v1/dje-eleitoral/publicacoes`, charged) */
-  getDjeEleitoralPublicacoes(params?: Operations['getDjeEleitoralPublicacoes']['params'], options?: CallOptions): Promise<Operations['getDjeEleitoralPublicacoes']['result']> {
+  getDjeEleitoralPublicacoes(
+    params?: Operations['getDjeEleitoralPublicacoes']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getDjeEleitoralPublicacoes']['result']> {
     return this.call('getDjeEleitoralPublicacoes', params, options);
   }
 
   /** One electoral gazette publication (`GET /v1/dje-eleitoral/publicacoes/{id}`, charged) */
-  getDjeEleitoralPublicacoesById(params: Operations['getDjeEleitoralPublicacoesById']['params'], options?: CallOptions): Promise<Operations['getDjeEleitoralPublicacoesById']['result']> {
+  getDjeEleitoralPublicacoesById(
+    params: Operations['getDjeEleitoralPublicacoesById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getDjeEleitoralPublicacoesById']['result']> {
     return this.call('getDjeEleitoralPublicacoesById', params, options);
   }
 
@@ -5566,7 +5715,10 @@ export abstract class OperationMethods {
   }
 
   /** What the account's intimação monitors matched (`GET /v1/intimacoes/historico`) */
-  getIntimacoesHistorico(params?: Operations['getIntimacoesHistorico']['params'], options?: CallOptions): Promise<Operations['getIntimacoesHistorico']['result']> {
+  getIntimacoesHistorico(
+    params?: Operations['getIntimacoesHistorico']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getIntimacoesHistorico']['result']> {
     return this.call('getIntimacoesHistorico', params, options);
   }
 
@@ -5576,7 +5728,10 @@ export abstract class OperationMethods {
   }
 
   /** Content of a publication (`GET /v1/intimacoes/publicacoes/{diarioId}`) */
-  getIntimacoesPublicacoesByDiarioId(params: Operations['getIntimacoesPublicacoesByDiarioId']['params'], options?: CallOptions): Promise<Operations['getIntimacoesPublicacoesByDiarioId']['result']> {
+  getIntimacoesPublicacoesByDiarioId(
+    params: Operations['getIntimacoesPublicacoesByDiarioId']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getIntimacoesPublicacoesByDiarioId']['result']> {
     return this.call('getIntimacoesPublicacoesByDiarioId', params, options);
   }
 
@@ -5586,67 +5741,106 @@ export abstract class OperationMethods {
   }
 
   /** List the account's radars, newest first (`GET /v1/monitoramentos/novos-processos`) */
-  getMonitoramentosNovosProcessos(params?: Operations['getMonitoramentosNovosProcessos']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosNovosProcessos']['result']> {
+  getMonitoramentosNovosProcessos(
+    params?: Operations['getMonitoramentosNovosProcessos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosNovosProcessos']['result']> {
     return this.call('getMonitoramentosNovosProcessos', params, options);
   }
 
   /** Read a radar (`GET /v1/monitoramentos/novos-processos/{id}`) */
-  getMonitoramentosNovosProcessosById(params: Operations['getMonitoramentosNovosProcessosById']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosNovosProcessosById']['result']> {
+  getMonitoramentosNovosProcessosById(
+    params: Operations['getMonitoramentosNovosProcessosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosNovosProcessosById']['result']> {
     return this.call('getMonitoramentosNovosProcessosById', params, options);
   }
 
   /** Persisted results of a radar, newest first (`GET /v1/monitoramentos/novos-processos/{id}/resultados`) */
-  getMonitoramentosNovosProcessosByIdResultados(params: Operations['getMonitoramentosNovosProcessosByIdResultados']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosNovosProcessosByIdResultados']['result']> {
+  getMonitoramentosNovosProcessosByIdResultados(
+    params: Operations['getMonitoramentosNovosProcessosByIdResultados']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosNovosProcessosByIdResultados']['result']> {
     return this.call('getMonitoramentosNovosProcessosByIdResultados', params, options);
   }
 
   /** Results of all the account's radars found on one day (`GET /v1/monitoramentos/novos-processos/resultados`) */
-  getMonitoramentosNovosProcessosResultados(params?: Operations['getMonitoramentosNovosProcessosResultados']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosNovosProcessosResultados']['result']> {
+  getMonitoramentosNovosProcessosResultados(
+    params?: Operations['getMonitoramentosNovosProcessosResultados']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosNovosProcessosResultados']['result']> {
     return this.call('getMonitoramentosNovosProcessosResultados', params, options);
   }
 
   /** List case monitors, newest first (`GET /v1/monitoramentos/processos`) */
-  getMonitoramentosProcessos(params?: Operations['getMonitoramentosProcessos']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosProcessos']['result']> {
+  getMonitoramentosProcessos(
+    params?: Operations['getMonitoramentosProcessos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosProcessos']['result']> {
     return this.call('getMonitoramentosProcessos', params, options);
   }
 
   /** List administrative-process monitors, newest first (`GET /v1/monitoramentos/processos-administrativos`) */
-  getMonitoramentosProcessosAdministrativos(params?: Operations['getMonitoramentosProcessosAdministrativos']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosProcessosAdministrativos']['result']> {
+  getMonitoramentosProcessosAdministrativos(
+    params?: Operations['getMonitoramentosProcessosAdministrativos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosProcessosAdministrativos']['result']> {
     return this.call('getMonitoramentosProcessosAdministrativos', params, options);
   }
 
   /** Read an administrative-process monitor (`GET /v1/monitoramentos/processos-administrativos/{id}`) */
-  getMonitoramentosProcessosAdministrativosById(params: Operations['getMonitoramentosProcessosAdministrativosById']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosProcessosAdministrativosById']['result']> {
+  getMonitoramentosProcessosAdministrativosById(
+    params: Operations['getMonitoramentosProcessosAdministrativosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosProcessosAdministrativosById']['result']> {
     return this.call('getMonitoramentosProcessosAdministrativosById', params, options);
   }
 
   /** Read a case monitor (`GET /v1/monitoramentos/processos/{id}`) */
-  getMonitoramentosProcessosById(params: Operations['getMonitoramentosProcessosById']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosProcessosById']['result']> {
+  getMonitoramentosProcessosById(
+    params: Operations['getMonitoramentosProcessosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosProcessosById']['result']> {
     return this.call('getMonitoramentosProcessosById', params, options);
   }
 
   /** List judicial-publication monitors, newest first (`GET /v1/monitoramentos/publicacoes`) */
-  getMonitoramentosPublicacoes(params?: Operations['getMonitoramentosPublicacoes']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosPublicacoes']['result']> {
+  getMonitoramentosPublicacoes(
+    params?: Operations['getMonitoramentosPublicacoes']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosPublicacoes']['result']> {
     return this.call('getMonitoramentosPublicacoes', params, options);
   }
 
   /** Read a judicial-publication monitor (`GET /v1/monitoramentos/publicacoes/{id}`) */
-  getMonitoramentosPublicacoesById(params: Operations['getMonitoramentosPublicacoesById']['params'], options?: CallOptions): Promise<Operations['getMonitoramentosPublicacoesById']['result']> {
+  getMonitoramentosPublicacoesById(
+    params: Operations['getMonitoramentosPublicacoesById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMonitoramentosPublicacoesById']['result']> {
     return this.call('getMonitoramentosPublicacoesById', params, options);
   }
 
   /** Search the electoral bulletin board (`GET /v1/mural-eleitoral/publicacoes`, charged) */
-  getMuralEleitoralPublicacoes(params?: Operations['getMuralEleitoralPublicacoes']['params'], options?: CallOptions): Promise<Operations['getMuralEleitoralPublicacoes']['result']> {
+  getMuralEleitoralPublicacoes(
+    params?: Operations['getMuralEleitoralPublicacoes']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMuralEleitoralPublicacoes']['result']> {
     return this.call('getMuralEleitoralPublicacoes', params, options);
   }
 
   /** Download a document or certificate of the electoral bulletin board (`GET /v1/mural-eleitoral/publicacoes/{id}/{documentKind}`, charged) */
-  getMuralEleitoralPublicacoesByIdByDocumentKind(params: Operations['getMuralEleitoralPublicacoesByIdByDocumentKind']['params'], options?: CallOptions): Promise<Operations['getMuralEleitoralPublicacoesByIdByDocumentKind']['result']> {
+  getMuralEleitoralPublicacoesByIdByDocumentKind(
+    params: Operations['getMuralEleitoralPublicacoesByIdByDocumentKind']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getMuralEleitoralPublicacoesByIdByDocumentKind']['result']> {
     return this.call('getMuralEleitoralPublicacoesByIdByDocumentKind', params, options);
   }
 
   /** Covered administrative bodies (`GET /v1/orgaos-administrativos`) */
-  getOrgaosAdministrativos(params?: Operations['getOrgaosAdministrativos']['params'], options?: CallOptions): Promise<Operations['getOrgaosAdministrativos']['result']> {
+  getOrgaosAdministrativos(
+    params?: Operations['getOrgaosAdministrativos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getOrgaosAdministrativos']['result']> {
     return this.call('getOrgaosAdministrativos', params, options);
   }
 
@@ -5661,7 +5855,10 @@ export abstract class OperationMethods {
   }
 
   /** Administrative process by NUP (`GET /v1/processos/administrativos/nup/{nup}`, charged) */
-  getProcessosAdministrativosNupByNup(params: Operations['getProcessosAdministrativosNupByNup']['params'], options?: CallOptions): Promise<Operations['getProcessosAdministrativosNupByNup']['result']> {
+  getProcessosAdministrativosNupByNup(
+    params: Operations['getProcessosAdministrativosNupByNup']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosAdministrativosNupByNup']['result']> {
     return this.call('getProcessosAdministrativosNupByNup', params, options);
   }
 
@@ -5671,42 +5868,66 @@ export abstract class OperationMethods {
   }
 
   /** Download a public document (`GET /v1/processos/cnj/{cnj}/documentos/{documentId}/download`, charged) */
-  getProcessosCnjByCnjDocumentosByDocumentIdDownload(params: Operations['getProcessosCnjByCnjDocumentosByDocumentIdDownload']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjDocumentosByDocumentIdDownload']['result']> {
+  getProcessosCnjByCnjDocumentosByDocumentIdDownload(
+    params: Operations['getProcessosCnjByCnjDocumentosByDocumentIdDownload']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjDocumentosByDocumentIdDownload']['result']> {
     return this.call('getProcessosCnjByCnjDocumentosByDocumentIdDownload', params, options);
   }
 
   /** Public documents of a case (`GET /v1/processos/cnj/{cnj}/documentos-publicos`, charged) */
-  getProcessosCnjByCnjDocumentosPublicos(params: Operations['getProcessosCnjByCnjDocumentosPublicos']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjDocumentosPublicos']['result']> {
+  getProcessosCnjByCnjDocumentosPublicos(
+    params: Operations['getProcessosCnjByCnjDocumentosPublicos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjDocumentosPublicos']['result']> {
     return this.call('getProcessosCnjByCnjDocumentosPublicos', params, options);
   }
 
   /** Movements of a case, newest first (`GET /v1/processos/cnj/{cnj}/movimentacoes`, charged) */
-  getProcessosCnjByCnjMovimentacoes(params: Operations['getProcessosCnjByCnjMovimentacoes']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjMovimentacoes']['result']> {
+  getProcessosCnjByCnjMovimentacoes(
+    params: Operations['getProcessosCnjByCnjMovimentacoes']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjMovimentacoes']['result']> {
     return this.call('getProcessosCnjByCnjMovimentacoes', params, options);
   }
 
   /** Case cover as a PDF (`GET /v1/processos/cnj/{cnj}/pdf`, charged) */
-  getProcessosCnjByCnjPdf(params: Operations['getProcessosCnjByCnjPdf']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjPdf']['result']> {
+  getProcessosCnjByCnjPdf(
+    params: Operations['getProcessosCnjByCnjPdf']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjPdf']['result']> {
     return this.call('getProcessosCnjByCnjPdf', params, options);
   }
 
   /** The AI summary of a case (`GET /v1/processos/cnj/{cnj}/resumo-ia`, charged) */
-  getProcessosCnjByCnjResumoIa(params: Operations['getProcessosCnjByCnjResumoIa']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjResumoIa']['result']> {
+  getProcessosCnjByCnjResumoIa(
+    params: Operations['getProcessosCnjByCnjResumoIa']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjResumoIa']['result']> {
     return this.call('getProcessosCnjByCnjResumoIa', params, options);
   }
 
   /** Progress of an AI summary request (`GET /v1/processos/cnj/{cnj}/resumo-ia/status`) */
-  getProcessosCnjByCnjResumoIaStatus(params: Operations['getProcessosCnjByCnjResumoIaStatus']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjResumoIaStatus']['result']> {
+  getProcessosCnjByCnjResumoIaStatus(
+    params: Operations['getProcessosCnjByCnjResumoIaStatus']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjResumoIaStatus']['result']> {
     return this.call('getProcessosCnjByCnjResumoIaStatus', params, options);
   }
 
   /** Status of the account's latest refresh of a case (`GET /v1/processos/cnj/{cnj}/status-atualizacao`) */
-  getProcessosCnjByCnjStatusAtualizacao(params: Operations['getProcessosCnjByCnjStatusAtualizacao']['params'], options?: CallOptions): Promise<Operations['getProcessosCnjByCnjStatusAtualizacao']['result']> {
+  getProcessosCnjByCnjStatusAtualizacao(
+    params: Operations['getProcessosCnjByCnjStatusAtualizacao']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosCnjByCnjStatusAtualizacao']['result']> {
     return this.call('getProcessosCnjByCnjStatusAtualizacao', params, options);
   }
 
   /** Gazette publications of a case (`GET /v1/processos/numero/{numero}/diarios-oficiais`, charged) */
-  getProcessosNumeroByNumeroDiariosOficiais(params: Operations['getProcessosNumeroByNumeroDiariosOficiais']['params'], options?: CallOptions): Promise<Operations['getProcessosNumeroByNumeroDiariosOficiais']['result']> {
+  getProcessosNumeroByNumeroDiariosOficiais(
+    params: Operations['getProcessosNumeroByNumeroDiariosOficiais']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getProcessosNumeroByNumeroDiariosOficiais']['result']> {
     return this.call('getProcessosNumeroByNumeroDiariosOficiais', params, options);
   }
 
@@ -5716,7 +5937,10 @@ export abstract class OperationMethods {
   }
 
   /** Poll an operation that outlived the synchronous window (`GET /v1/requests/{requestId}`) */
-  getRequestsByRequestId(params: Operations['getRequestsByRequestId']['params'], options?: CallOptions): Promise<Operations['getRequestsByRequestId']['result']> {
+  getRequestsByRequestId(
+    params: Operations['getRequestsByRequestId']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getRequestsByRequestId']['result']> {
     return this.call('getRequestsByRequestId', params, options);
   }
 
@@ -5746,22 +5970,34 @@ export abstract class OperationMethods {
   }
 
   /** Refine the filters of a radar (`PATCH /v1/monitoramentos/novos-processos/{id}`) */
-  patchMonitoramentosNovosProcessosById(params: Operations['patchMonitoramentosNovosProcessosById']['params'], options?: CallOptions): Promise<Operations['patchMonitoramentosNovosProcessosById']['result']> {
+  patchMonitoramentosNovosProcessosById(
+    params: Operations['patchMonitoramentosNovosProcessosById']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['patchMonitoramentosNovosProcessosById']['result']> {
     return this.call('patchMonitoramentosNovosProcessosById', params, options);
   }
 
   /** Start an asynchronous search of an OAB's publications at one court (`POST /v1/advogados/oab/monitorar`, charged) */
-  postAdvogadosOabMonitorar(params: Operations['postAdvogadosOabMonitorar']['params'], options?: CallOptions): Promise<Operations['postAdvogadosOabMonitorar']['result']> {
+  postAdvogadosOabMonitorar(
+    params: Operations['postAdvogadosOabMonitorar']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postAdvogadosOabMonitorar']['result']> {
     return this.call('postAdvogadosOabMonitorar', params, options);
   }
 
   /** Resend a delivery (`POST /v1/conta/webhook/entregas/{id}/reenviar`) */
-  postContaWebhookEntregasByIdReenviar(params: Operations['postContaWebhookEntregasByIdReenviar']['params'], options?: CallOptions): Promise<Operations['postContaWebhookEntregasByIdReenviar']['result']> {
+  postContaWebhookEntregasByIdReenviar(
+    params: Operations['postContaWebhookEntregasByIdReenviar']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postContaWebhookEntregasByIdReenviar']['result']> {
     return this.call('postContaWebhookEntregasByIdReenviar', params, options);
   }
 
   /** Regenerate the HMAC secret (`POST /v1/conta/webhook/segredo`) */
-  postContaWebhookSegredo(params?: Operations['postContaWebhookSegredo']['params'], options?: CallOptions): Promise<Operations['postContaWebhookSegredo']['result']> {
+  postContaWebhookSegredo(
+    params?: Operations['postContaWebhookSegredo']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postContaWebhookSegredo']['result']> {
     return this.call('postContaWebhookSegredo', params, options);
   }
 
@@ -5781,52 +6017,82 @@ export abstract class OperationMethods {
   }
 
   /** Create a new-case radar (`POST /v1/monitoramentos/novos-processos`, charged) */
-  postMonitoramentosNovosProcessos(params: Operations['postMonitoramentosNovosProcessos']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosNovosProcessos']['result']> {
+  postMonitoramentosNovosProcessos(
+    params: Operations['postMonitoramentosNovosProcessos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosNovosProcessos']['result']> {
     return this.call('postMonitoramentosNovosProcessos', params, options);
   }
 
   /** Qualify a radar result (`POST /v1/monitoramentos/novos-processos/{id}/resultados/{numeroCnj}/qualificar`) */
-  postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar(params: Operations['postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar']['result']> {
+  postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar(
+    params: Operations['postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar']['result']> {
     return this.call('postMonitoramentosNovosProcessosByIdResultadosByNumeroCnjQualificar', params, options);
   }
 
   /** Archive radar results (`POST /v1/monitoramentos/novos-processos/resultados/arquivar`) */
-  postMonitoramentosNovosProcessosResultadosArquivar(params: Operations['postMonitoramentosNovosProcessosResultadosArquivar']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosNovosProcessosResultadosArquivar']['result']> {
+  postMonitoramentosNovosProcessosResultadosArquivar(
+    params: Operations['postMonitoramentosNovosProcessosResultadosArquivar']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosNovosProcessosResultadosArquivar']['result']> {
     return this.call('postMonitoramentosNovosProcessosResultadosArquivar', params, options);
   }
 
   /** Unarchive radar results (`POST /v1/monitoramentos/novos-processos/resultados/desarquivar`) */
-  postMonitoramentosNovosProcessosResultadosDesarquivar(params: Operations['postMonitoramentosNovosProcessosResultadosDesarquivar']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosNovosProcessosResultadosDesarquivar']['result']> {
+  postMonitoramentosNovosProcessosResultadosDesarquivar(
+    params: Operations['postMonitoramentosNovosProcessosResultadosDesarquivar']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosNovosProcessosResultadosDesarquivar']['result']> {
     return this.call('postMonitoramentosNovosProcessosResultadosDesarquivar', params, options);
   }
 
   /** Create a case monitor (`POST /v1/monitoramentos/processos`, charged) */
-  postMonitoramentosProcessos(params?: Operations['postMonitoramentosProcessos']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosProcessos']['result']> {
+  postMonitoramentosProcessos(
+    params?: Operations['postMonitoramentosProcessos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosProcessos']['result']> {
     return this.call('postMonitoramentosProcessos', params, options);
   }
 
   /** Create an administrative-process monitor (`POST /v1/monitoramentos/processos-administrativos`, charged) */
-  postMonitoramentosProcessosAdministrativos(params: Operations['postMonitoramentosProcessosAdministrativos']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosProcessosAdministrativos']['result']> {
+  postMonitoramentosProcessosAdministrativos(
+    params: Operations['postMonitoramentosProcessosAdministrativos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosProcessosAdministrativos']['result']> {
     return this.call('postMonitoramentosProcessosAdministrativos', params, options);
   }
 
   /** Create a judicial-publication monitor (`POST /v1/monitoramentos/publicacoes`, charged) */
-  postMonitoramentosPublicacoes(params?: Operations['postMonitoramentosPublicacoes']['params'], options?: CallOptions): Promise<Operations['postMonitoramentosPublicacoes']['result']> {
+  postMonitoramentosPublicacoes(
+    params?: Operations['postMonitoramentosPublicacoes']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postMonitoramentosPublicacoes']['result']> {
     return this.call('postMonitoramentosPublicacoes', params, options);
   }
 
   /** Administrative process by NUP, with options (`POST /v1/processos/administrativos/nup/{nup}`, charged) */
-  postProcessosAdministrativosNupByNup(params: Operations['postProcessosAdministrativosNupByNup']['params'], options?: CallOptions): Promise<Operations['postProcessosAdministrativosNupByNup']['result']> {
+  postProcessosAdministrativosNupByNup(
+    params: Operations['postProcessosAdministrativosNupByNup']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postProcessosAdministrativosNupByNup']['result']> {
     return this.call('postProcessosAdministrativosNupByNup', params, options);
   }
 
   /** Request an AI summary of a case (`POST /v1/processos/cnj/{cnj}/resumo-ia/solicitar-atualizacao`, charged) */
-  postProcessosCnjByCnjResumoIaSolicitarAtualizacao(params: Operations['postProcessosCnjByCnjResumoIaSolicitarAtualizacao']['params'], options?: CallOptions): Promise<Operations['postProcessosCnjByCnjResumoIaSolicitarAtualizacao']['result']> {
+  postProcessosCnjByCnjResumoIaSolicitarAtualizacao(
+    params: Operations['postProcessosCnjByCnjResumoIaSolicitarAtualizacao']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postProcessosCnjByCnjResumoIaSolicitarAtualizacao']['result']> {
     return this.call('postProcessosCnjByCnjResumoIaSolicitarAtualizacao', params, options);
   }
 
   /** Request an asynchronous refresh of a case (`POST /v1/processos/cnj/{cnj}/solicitar-atualizacao`, charged) */
-  postProcessosCnjByCnjSolicitarAtualizacao(params: Operations['postProcessosCnjByCnjSolicitarAtualizacao']['params'], options?: CallOptions): Promise<Operations['postProcessosCnjByCnjSolicitarAtualizacao']['result']> {
+  postProcessosCnjByCnjSolicitarAtualizacao(
+    params: Operations['postProcessosCnjByCnjSolicitarAtualizacao']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postProcessosCnjByCnjSolicitarAtualizacao']['result']> {
     return this.call('postProcessosCnjByCnjSolicitarAtualizacao', params, options);
   }
 
