@@ -90,7 +90,10 @@ export async function multiprocessBench(durationS = Number(process.env.BENCH_DUR
           let k = i;
           return autocannon({
             url: `http://127.0.0.1:${39_200 + i}/v1/processos/cnj/${cases[0]}`, connections: perProcess, duration: durationS,
-            requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'x-api-key': keys[(k = (k + 1) % ACCOUNTS)]! } }) }],
+            requests: [{ setupRequest: (req: Record<string, unknown>) => {
+              k = (k + 1) % ACCOUNTS;
+              return { ...req, headers: { 'x-api-key': keys[k]! } };
+            } }],
           } as never);
         }));
         const after = await sql<{ n: string }>(db.url, 'select count(*) as n from ledger where kind = \'debit\'');

@@ -25,7 +25,7 @@ function where(url: string): string {
 
 function selfTimes(profile: Profile): Map<number, number> {
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   return self;
 }
 
@@ -51,7 +51,10 @@ function top(totals: Map<string, number>, all: number, n: number): string[] {
 function lastSeconds(profile: Profile, seconds: number): Profile {
   const total = profile.timeDeltas.reduce((a, b) => a + b, 0);
   let at = 0;
-  const keep = profile.timeDeltas.map((d) => (at += d) >= total - seconds * 1e6);
+  const keep = profile.timeDeltas.map((d) => {
+    at += d;
+    return at >= total - seconds * 1e6;
+  });
   return { ...profile, samples: profile.samples.filter((_, i) => keep[i]), timeDeltas: profile.timeDeltas.filter((_, i) => keep[i]) };
 }
 

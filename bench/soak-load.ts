@@ -68,6 +68,8 @@ const FAULTS: FaultRequest[] = [
 /** Upstream failures as Tramita documents them (src/platform/errors.ts): uncharged 503/504. */
 export const UPSTREAM_FAILURES = new Set(['503 SOURCE_UNAVAILABLE', '504 SOURCE_TIMEOUT']);
 
+/** What the load reads of an answer's JSON body (any other field is not looked at). */
+type Answer = { data?: { id?: string }; error?: { code?: string } };
 export interface ServerError { kind: Kind; answer: string; startedAt: number; endedAt: number }
 export interface FaultWindow { fault: FaultRequest; from: number; to: number }
 
@@ -93,7 +95,7 @@ export class SoakLoad {
   readonly #f: Fixtures;
   readonly #random = new Random('soak');
   readonly #monitors: { id: string; numero: string }[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #inFlight = new Set<Promise<unknown>>();
   #nextCold = 0;
   #stopped = false;
   #running: Promise<void>[] = [];
@@ -157,7 +159,7 @@ export class SoakLoad {
     if (!res.ok) throw new Error(`soak: the sandbox refused ${method} /_sandbox/faults: ${res.status} ${await res.text()}`);
   }
 
-  #one(): Promise<void> {
+  #one(): Promise<unknown> {
     const r = this.#random;
     const f = this.#f;
     const kind = r.weighted(MIX);
@@ -197,10 +199,10 @@ export class SoakLoad {
   }
 
   /** One request; its answer counted under `kind` as "200" or "503 SOURCE_UNAVAILABLE". */
-  async #call(kind: Kind, method: string, path: string, json?: unknown): Promise<any> {
+  async #call(kind: Kind, method: string, path: string, json?: unknown): Promise<Answer | undefined> {
     const startedAt = Date.now();
     let answer: string;
-    let body: any;
+    let body: Answer | undefined;
     try {
       const res = await fetch(`${this.#s.base}${path}`, {
         method, signal: AbortSignal.timeout(60_000),
@@ -216,7 +218,8 @@ export class SoakLoad {
       this.serverErrors.push({ kind, answer, startedAt, endedAt: Date.now() });
     }
     this.answered++;
-    const byKind = (this.counts[kind] ??= {});
+    this.counts[kind] ??= {};
+    const byKind = this.counts[kind];
     byKind[answer] = (byKind[answer] ?? 0) + 1;
     return body;
   }

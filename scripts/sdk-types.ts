@@ -13,8 +13,10 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config.ts';
 import { EVENT_KINDS, LEGACY_NAMES } from '../src/platform/events/kinds.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: a JSON Schema or OpenAPI node as parsed JSON, read keyword by keyword; each keyword's shape is checked where it is read
 type Schema = Record<string, any>;
-type Operation = Record<string, any>;
+/** An OpenAPI operation object, parsed JSON as a schema is. */
+type Operation = Schema;
 
 export const GENERATED_SDK_FILE = path.join(PROJECT_ROOT, 'packages', 'sdk', 'src', 'generated.ts');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
 import { SourceError } from '../src/platform/ports/sources.ts';
 import type { Upstream } from '../src/sandbox/faults.ts';
+import type { ElectoralEditionRecord } from '../src/platform/ports/electoral.ts';
 import { boardItem } from '../src/capabilities/mural/testing.ts';
 import { warrantCpfs } from '../src/capabilities/warrants/testing.ts';
 import { sandboxNups } from '../src/capabilities/administrative/testing.ts';
@@ -70,7 +71,7 @@ async function drills(): Promise<Record<string, Drill>> {
   const djen = sandbox().djen.examples();
   const board = boardItem(h);
   // The second steps' inputs, read while the upstream is healthy: a TSE edition of the last days, a debtor entity.
-  let edition;
+  let edition: ElectoralEditionRecord | undefined;
   for (let t = Date.parse(day); !edition; t -= 86_400_000) [edition] = await s.electoral.editions('TSE', new Date(t).toISOString().slice(0, 10));
   const [entity] = await s.tjrj.entities();
   return {

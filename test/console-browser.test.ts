@@ -8,6 +8,7 @@
  * Without /usr/bin/chromium (`apt-get install chromium`) the test is skipped, unless
  * TRAMITA_REQUIRE_BROWSER=1 (set by .ci/run), where that is a failure.
  */
+// biome-ignore-all lint/performance/useDomNodeTextContent: these are Playwright locators, not DOM nodes: innerText() is the rendered text a user reads
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -128,7 +128,7 @@ test('hostile inputs to every operation of the OpenAPI document: no 5xx, and err
   }
   // Methods no route has, and paths no route has: still the envelope.
   for (const method of ['PATCH', 'PUT', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND']) {
-    for (const url of ['/v1/processos/cnj/00000000000000000000', '/v1/nada', '/%zz', '/v1/' + 'x'.repeat(200)]) {
+    for (const url of ['/v1/processos/cnj/00000000000000000000', '/v1/nada', '/%zz', `/v1/${'x'.repeat(200)}`]) {
       sent++;
       const broken = await fire(h, account, { method, url });
       if (broken) failures.push(broken);

@@ -15,7 +15,7 @@ import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { credit } from '../src/platform/billing/ledger.ts';
 import { PriceTable, type PriceFile } from '../src/platform/billing/prices.ts';
-import { ManualClock, systemClock, type Clock } from '../src/platform/clock.ts';
+import { type ManualClock, systemClock, type Clock } from '../src/platform/clock.ts';
 import { migrate, openDatabase, type Database } from '../src/platform/db/database.ts';
 import { randomToken } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';

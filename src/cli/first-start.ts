@@ -33,7 +33,7 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
     '  Tramita: a sandbox account was created on this empty database.',
     `  account  ${account.id}  (${formatReais(s.config.sandboxCreditsCentavos)} of credits)`,
     `  API key  ${key.key}`,
-    '  The key is shown only this once: store it now (new keys: npx tramita keys create ' + account.id + ', or in the console).',
+    `  The key is shown only this once: store it now (new keys: npx tramita keys create ${account.id}, or in the console).`,
     `  console  ${invite.link}`,
     `           sets the password of ${invite.email} (one use, ${INVITE_TTL_HOURS} h); then sign in at ${baseUrl}/console`,
     '',

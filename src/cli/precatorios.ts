@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { courtBySigla } from '../platform/courts/table.ts';
 import type { Services } from '../platform/services.ts';
-import { importPrecatorios } from '../capabilities/precatorios/import.ts';
+import { importPrecatorios, type ImportReport } from '../capabilities/precatorios/import.ts';
 import { RowError } from '../capabilities/precatorios/rows.ts';
 import { NotFoundError, UsageError, type Print } from './admin.ts';
 import { progressReporter } from '../platform/observability/progress.ts';
@@ -22,7 +22,7 @@ export async function precatoriosCommand(s: Services, argv: string[], print: Pri
   const court = values.tribunal ? courtBySigla(values.tribunal.trim().toUpperCase()) : undefined;
   if (!court) throw new UsageError(`--tribunal must be a court sigla of GET /v1/tribunais (e.g. TJSP), got ${JSON.stringify(values.tribunal ?? '')}`);
   if (!existsSync(positionals[0])) throw new NotFoundError(`no file ${positionals[0]}`);
-  let report;
+  let report: ImportReport;
   try {
     report = await importPrecatorios(s, positionals[0], { tribunal: court.sigla, fonteUrl: values['fonte-url'], onProgress: progressReporter(s.log, 'importando') });
   } catch (err) {

@@ -52,13 +52,19 @@ export interface Shape {
 function walk(v: unknown, path: string, shape: Shape): void {
   const kind = kindOf(v);
   let kinds = shape.kinds.get(path);
-  if (!kinds) shape.kinds.set(path, (kinds = new Set()));
+  if (!kinds) {
+    kinds = new Set();
+    shape.kinds.set(path, kinds);
+  }
   kinds.add(kind);
   if (kind === 'array') for (const e of v as unknown[]) walk(e, `${path}[]`, shape);
   if (kind === 'object') {
     const keys = Object.keys(v as object);
     let orders = shape.keys.get(path);
-    if (!orders) shape.keys.set(path, (orders = new Set()));
+    if (!orders) {
+      orders = new Set();
+      shape.keys.set(path, orders);
+    }
     orders.add(keys.join(','));
     for (const k of keys) walk((v as Record<string, unknown>)[k], path ? `${path}.${k}` : k, shape);
   }

@@ -62,7 +62,7 @@ export async function loadSession(req: FastifyRequest, store: ConsoleStore, acco
   const found = await store.session(token);
   if (!found) return undefined;
   const acc = await account(found.user.account_id);
-  if (!acc || acc.status !== 'active') return undefined;
+  if (acc?.status !== 'active') return undefined;
   return { ...found, account: acc, token };
 }
 

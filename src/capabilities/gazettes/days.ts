@@ -68,6 +68,7 @@ export class GazetteDays {
 
   async #ensure(gazette: string, period: Period, o: { refreshToday?: boolean; signal?: AbortSignal }): Promise<DaysSummary> {
     const today = this.today();
+    // biome-ignore lint/complexity/useMathMinMax: ISO days are strings (Math.min would give NaN); the earlier one is the lesser string
     const days = eachDay({ inicio: period.inicio, fim: period.fim < today ? period.fim : today });
     const known = new Map((await this.#s.db.selectFrom('gazette_days').select(['dia', 'ingerido_em', 'aguardando_edicao']).where('fonte', '=', gazette)
       .where('dia', '>=', period.inicio).where('dia', '<=', period.fim).execute()).map((r) => [r.dia, r]));

@@ -12,7 +12,7 @@ import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { dayBefore, iso } from '../../platform/clock.ts';
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
-import { ApiError, isApiError } from '../../platform/errors.ts';
+import { type ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';

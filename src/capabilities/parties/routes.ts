@@ -42,7 +42,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
   defineRoute(app, {
     method: 'GET', url: '/v1/processos',
     meta: { class: 'search', auth: true, charge: 'processos.cpf_cnpj', async: true, tag: TAG, summary: 'Processes of a CPF or CNPJ',
-      description: 'Newest first, by page (`limit` 1–100, default 20; `cursor`). One flat charge per page, whatever it holds; a page with no case is free. `meta.pagination.total` counts every case found. ' + COURT_SEARCH_NOTE },
+      description: `Newest first, by page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page, whatever it holds; a page with no case is free. \`meta.pagination.total\` counts every case found. ${COURT_SEARCH_NOTE}` },
     schema: {
       querystring: PartyQuery,
       data: listSchema('processos', PartyCase, {

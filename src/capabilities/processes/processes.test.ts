@@ -93,7 +93,7 @@ test('bad numbers: 400 INVALID_CNJ, STF 422 COURT_NOT_COVERED, unknown case 404 
   assert.equal(covered.statusCode, 422, covered.body);
   assert.equal(json(covered).error.code, 'COURT_NOT_COVERED');
   const seq = '9999999';
-  const unknown = `${seq}${cnjCheckDigits(seq, '2021', '4', '04', '7100')}2021404` + '7100';
+  const unknown = `${seq}${cnjCheckDigits(seq, '2021', '4', '04', '7100')}20214047100`;
   const missing = await get(`/v1/processos/cnj/${unknown}`, acc.headers);
   assert.equal(missing.statusCode, 404, missing.body);
   assert.equal(json(missing).error.code, 'CASE_NOT_FOUND');
@@ -230,7 +230,7 @@ test('a slow upstream turns into 202; the status URL returns the final cover onc
     const res = await slow.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers });
     assert.equal(res.statusCode, 202, res.body);
     const location = new URL(String(res.headers.location));
-    let final;
+    let final: Awaited<ReturnType<typeof slow.inject>> | undefined;
     for (let i = 0; i < 50; i++) {
       await new Promise((r) => setTimeout(r, 100));
       final = await slow.inject({ method: 'GET', url: location.pathname, headers: acc.headers });

@@ -36,6 +36,6 @@ function variations(list: string[], tipo: RadarKind): string[] {
   if (tipo !== 'NOME' && list.length > 0) {
     throw new ApiError('INVALID_PARAMETER', 'Variations apply to name radars; a CPF/CNPJ radar matches the document exactly.', { field: 'variacoes', in: 'body' });
   }
-  list.forEach((v, i) => checkName(v, `variacoes.${i}`));
+  for (const [i, v] of list.entries()) checkName(v, `variacoes.${i}`);
   return [...new Set(list.map((v) => v.trim().replace(/\s+/g, ' ')))];
 }

@@ -374,7 +374,7 @@ test('qualify a result by CNJ number; unknown numbers are 404, bad ones 400', as
   assert.equal(unqualified.data.length, radar.resultadosTotal - 1);
 
   const seq = '9999999';
-  const unknown = `${seq}${cnjCheckDigits(seq, '2021', '8', '26', '0100')}2021826` + '0100';
+  const unknown = `${seq}${cnjCheckDigits(seq, '2021', '8', '26', '0100')}20218260100`;
   const missing = await call(h, acc, 'POST', url(unknown), { qualificacao: 'RELEVANTE' });
   assert.equal(missing.statusCode, 404, missing.body);
   assert.equal(json(missing).error.code, 'NOT_FOUND');
@@ -483,7 +483,7 @@ test('a provider failure at creation: the radar is created with ultimoErro and t
   const { person } = futureCaseOf(w, hasDocument);
   const acc = await h.createAccount({ credits: 10_000 });
   h.sources.sandbox!.faults.set({ upstream: 'portal', status: 503 });
-  let radar;
+  let radar: Awaited<ReturnType<typeof create>>['data'];
   try {
     radar = (await create(h, acc, { termo: person.documento! })).data;
   } finally {

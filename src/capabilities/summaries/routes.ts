@@ -86,7 +86,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
         numeroCnj: cnj.masked, cached: false, providerRequestId: summary?.id ?? null, status: summary?.status ?? null, metodo: summary?.metodo ?? null,
         modelo: summary?.modelo ?? null, aviso: summary?.aviso ?? null, avisoLegal: SUMMARY_DISCLAIMER, erro: summary?.erro_codigo ? { codigo: summary.erro_codigo, mensagem: summary.erro_mensagem } : null, emAndamento,
       };
-      if (!summary || summary.status !== 'FINALIZADO' || summary.conteudo === null) {
+      if (summary?.status !== 'FINALIZADO' || summary.conteudo === null) {
         const state = summary?.status === 'ERRO' ? 'error' : summary || live ? 'processing' : 'none';
         const proximaAcao = state === 'processing' ? null : request(state === 'error' ? 'A execução pedida terminou em ERRO: peça um novo resumo.' : 'Não há resumo deste processo: peça um.');
         return { data: { ...base, conteudo: null, atualizadoEm: null, state, desatualizado: false, proximaAcao }, empty: true };

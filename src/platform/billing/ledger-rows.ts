@@ -36,7 +36,10 @@ export function debitRow(id: string, c: Omit<Charge, 'debits' | 'origin'>, opera
   return [id, c.accountId, 'debit', delta, after, operationId, c.queryType, searchLogId, null, now];
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a tuple's values are not typed per column, and Kysely's insert wants each column's own type
+type RowObject<C extends readonly string[]> = Record<C[number], any>;
+
 /** A row tuple as the `{ column: value }` object Kysely inserts. */
-export function rowObject<C extends readonly string[]>(columns: C, row: readonly unknown[]): Record<C[number], any> {
-  return Object.fromEntries(columns.map((c, i) => [c, row[i]])) as Record<C[number], any>;
+export function rowObject<C extends readonly string[]>(columns: C, row: readonly unknown[]): RowObject<C> {
+  return Object.fromEntries(columns.map((c, i) => [c, row[i]])) as RowObject<C>;
 }

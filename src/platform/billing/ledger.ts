@@ -54,6 +54,7 @@ export class Ledger {
     this.#pgCharges = this.#engine === 'postgres' ? new TickBatches(db, postgresChargeBatch(db, clock, one)) : undefined;
     // The rows of ledger-rows.ts, with a placeholder for each value a charge gives.
     const charge = (p: Record<string, unknown>) => ({ accountId: p.accountId, queryType: p.queryType, origin: { requestId: p.requestId, method: p.method, path: p.path, statusCode: p.status } }) as Omit<Charge, 'debits'>;
+    // biome-ignore lint/suspicious/noExplicitAny: prepared()'s placeholders, each standing in for a value of its column's type
     const debit = (p: Record<string, any>) => debitRow(p.id, charge(p), p.operationId, p.delta, p.after, p.searchLogId, p.now);
     this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))

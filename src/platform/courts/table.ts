@@ -99,7 +99,10 @@ function buildSystems(courts: readonly Court[]): CourtSystem[] {
   const byName = new Map<string, CourtSystem>();
   const add = (nome: string, role: 'atual' | 'adicional' | 'legado', sigla: string) => {
     let s = byName.get(nome);
-    if (!s) byName.set(nome, (s = { nome, atual: [], adicional: [], legado: [] }));
+    if (!s) {
+      s = { nome, atual: [], adicional: [], legado: [] };
+      byName.set(nome, s);
+    }
     if (!s[role].includes(sigla)) s[role].push(sigla);
   };
   for (const c of courts) {

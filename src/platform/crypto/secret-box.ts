@@ -100,7 +100,7 @@ function readOrCreateKeyFile(file: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   const key = randomBytes(32).toString('hex');
   try {
-    writeFileSync(file, key + '\n', { flag: 'wx', mode: 0o600 });
+    writeFileSync(file, `${key}\n`, { flag: 'wx', mode: 0o600 });
     return key;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

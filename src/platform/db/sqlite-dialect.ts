@@ -11,6 +11,7 @@
  */
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { SqliteDialect, type Driver, type Kysely, type QueryResult, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import type { DB } from './schema.ts';
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -101,11 +102,11 @@ export function nodeSqliteDialect(file: string): { dialect: SqliteDialect; conne
   return { dialect: new NodeSqliteDialect(connection), connection };
 }
 
-const roots = new WeakMap<Kysely<any>, NodeSqliteDatabase>();
-const holders = new WeakMap<Kysely<any>, NodeSqliteDatabase>();
+const roots = new WeakMap<Kysely<DB>, NodeSqliteDatabase>();
+const holders = new WeakMap<Kysely<DB>, NodeSqliteDatabase>();
 
 /** Marks `db` as the root Kysely instance over `connection` (database.ts, once per open database). */
-export function registerSqliteRoot(db: Kysely<any>, connection: NodeSqliteDatabase): void {
+export function registerSqliteRoot(db: Kysely<DB>, connection: NodeSqliteDatabase): void {
   roots.set(db, connection);
 }
 
@@ -113,17 +114,17 @@ export function registerSqliteRoot(db: Kysely<any>, connection: NodeSqliteDataba
  * Marks a transaction as holding `connection` until `release` is called: queries on it may run
  * synchronously, since no other work can reach the connection meanwhile (db/group-commit.ts).
  */
-export function registerSqliteHolder(trx: Kysely<any>, connection: NodeSqliteDatabase): () => void {
+export function registerSqliteHolder(trx: Kysely<DB>, connection: NodeSqliteDatabase): () => void {
   holders.set(trx, connection);
   return () => holders.delete(trx);
 }
 
-export function sqliteConnectionOf(executor: Kysely<any>): NodeSqliteDatabase | undefined {
+export function sqliteConnectionOf(executor: Kysely<DB>): NodeSqliteDatabase | undefined {
   return roots.get(executor) ?? holders.get(executor);
 }
 
 /** The connection when `executor` may run a statement synchronously right now, else undefined (go through Kysely). */
-export function synchronousSqlite(executor: Kysely<any>): NodeSqliteDatabase | undefined {
+export function synchronousSqlite(executor: Kysely<DB>): NodeSqliteDatabase | undefined {
   const held = holders.get(executor);
   if (held) return held;
   const root = roots.get(executor);

@@ -78,7 +78,10 @@ test('CNJ: BigInt check digits equal the chunked Anexo VIII computation on rando
   let seed = 42;
   const rnd = (digits: number) => {
     let s = '';
-    for (let i = 0; i < digits; i++) s += ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 10).toString();
+    for (let i = 0; i < digits; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      s += (seed % 10).toString();
+    }
     return s;
   };
   for (let i = 0; i < 1000; i++) {
@@ -109,7 +112,7 @@ test('CNJ: bad lengths, letters, masks and types are INVALID_CNJ 400', () => {
     ['1057607.11-2024.8.26.0002', /not masked/],
     ['10576071-1.2024.8.26.0002', /not masked/],
     ['1057607-11.2024.8.26.0002-', /not masked/],
-    [10576071120248260002, /must be a string/],
+    [JSON.parse('10576071120248260002'), /must be a string/], // a CNJ sent as a JSON number
     [null, /must be a string/],
   ];
   for (const [input, re] of cases) {
@@ -406,5 +409,5 @@ test('NUP: wrong check digits, lengths, legacy formats, masks are INVALID_NUP 40
   throwsApi(() => parseNup('23037-001462/2021.65'), 'INVALID_NUP', 400, /not masked as 00000\.000000\/0000-00/);
   throwsApi(() => parseNup('230370014622021-65'), 'INVALID_NUP', 400, /not masked/);
   throwsApi(() => parseNup(''), 'INVALID_NUP', 400, /empty/);
-  throwsApi(() => parseNup(23037001462202165), 'INVALID_NUP', 400, /must be a string/);
+  throwsApi(() => parseNup(JSON.parse('23037001462202165')), 'INVALID_NUP', 400, /must be a string/);
 });

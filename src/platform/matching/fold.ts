@@ -114,7 +114,8 @@ function buildTable(): Uint16Array {
 }
 
 function table(): Uint16Array {
-  return (FOLD ??= buildTable());
+  FOLD ??= buildTable();
+  return FOLD;
 }
 
 /** The folding of a character outside the fast table (an EXPAND code unit or an astral code point). */
@@ -382,7 +383,7 @@ export class FoldedText {
           start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
         }
         start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-        sepFlags[count] = sf; sepCount[count] = sc > 255 ? 255 : sc; count++;
+        sepFlags[count] = sf; sepCount[count] = Math.min(sc, 255); count++;
         inWord = false; sf = 0; sc = 0;
       }
       sf |= 1 << (v - S_WS);
@@ -396,7 +397,7 @@ export class FoldedText {
         start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
       }
       start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-      sepFlags[count] = sf; sepCount[count] = sc > 255 ? 255 : sc; count++;
+      sepFlags[count] = sf; sepCount[count] = Math.min(sc, 255); count++;
     }
     this.length = p;
     this.count = count;

@@ -147,7 +147,8 @@ export class PublicationMatcher {
           continue;
         }
         const uf = Math.floor(key / UF_SPAN);
-        addSlot((oab[uf] ??= new Map()) as Map<number | string, Slots>, key - uf * UF_SPAN, slot);
+        oab[uf] ??= new Map();
+        addSlot(oab[uf] as Map<number | string, Slots>, key - uf * UF_SPAN, slot);
         counts.oab++;
       } else {
         const digits = p.value.replace(NOT_DIGITS, '');
@@ -207,7 +208,7 @@ export class PublicationMatcher {
         for (;;) {
           if (state === 0) {
             const r = rootNext[w];
-            state = r < 0 ? 0 : r;
+            state = Math.max(r, 0);
             break;
           }
           let next = -1;

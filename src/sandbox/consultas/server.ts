@@ -124,7 +124,7 @@ function tjdft(dataset: SandboxDataset, path: string, query: URLSearchParams, no
   };
   if (path === '/v1/processos') {
     const c = dataset.visibleCase((query.get('numeroProcesso') ?? '').replace(/\D/g, ''), now);
-    if (!c || c.court.sigla !== 'TJDFT') return ok([], { current: 0, last: 0, size: 20, count: 0 });
+    if (c?.court.sigla !== 'TJDFT') return ok([], { current: 0, last: 0, size: 20, count: 0 });
     return ok([{ idProcesso: Buffer.from(c.numero).toString('base64url'), numeroProcesso: formatCnj(c.numero) }], { current: 0, last: 0, size: 20, count: 1 });
   }
   const m = /^\/v1\/processos\/([A-Za-z0-9_-]+)\/(dados|poloAtivo|poloPassivo|outrosInteressados)$/.exec(path);

@@ -139,7 +139,11 @@ function firstInstanceUnits(court: Court, rng: Random, codes: OrgaoCodes, places
     }
     case 'Eleitoral': {
       let zona = rng.int(0, 5);
-      return { zona: buildUnits(rng, codes, places, { count: rng.int(3, 8), name: (n, pl) => `${n}ª Zona Eleitoral de ${pl.capital}`, origin: () => pad4((zona += rng.int(1, 12))) }) };
+      const origin = () => {
+        zona += rng.int(1, 12);
+        return pad4(zona);
+      };
+      return { zona: buildUnits(rng, codes, places, { count: rng.int(3, 8), name: (n, pl) => `${n}ª Zona Eleitoral de ${pl.capital}`, origin }) };
     }
     case 'Militar Estadual':
       return { auditoria: buildUnits(rng, codes, places, { count: rng.int(1, 3), name: (n) => `${ordinal(n)} Auditoria Militar do Estado`, origin: (n) => pad4(n) }) };

@@ -88,7 +88,10 @@ export class SandboxDataset {
   #indexCase(c: SandboxCase): void {
     this.#byNumber.set(c.numero, c);
     let refs = this.#byAlias.get(c.alias);
-    if (!refs) this.#byAlias.set(c.alias, (refs = []));
+    if (!refs) {
+      refs = [];
+      this.#byAlias.set(c.alias, refs);
+    }
     for (const inst of c.instances) refs.push({ c, inst });
   }
 
@@ -103,7 +106,10 @@ export class SandboxDataset {
       if (person.documento) this.#byDocument.set(documentKey(person.documento), person);
       for (const token of nameTokens(person.nome)) {
         let list = this.#byToken.get(token);
-        if (!list) this.#byToken.set(token, (list = []));
+        if (!list) {
+          list = [];
+          this.#byToken.set(token, list);
+        }
         list.push(person);
       }
     }

@@ -152,7 +152,10 @@ function instanceRoles(rng: Random, profile: CourtProfile, family: CaseFamily, u
 
 function buildInstances(rng: Random, profile: CourtProfile, family: CaseFamily, unit: Orgao, tl: Timeline, numero: string, firstAjuizamento: number): Instance[] {
   const movements: Movement[][] = [];
-  for (const st of tl.script.steps) (movements[st.inst] ??= []).push({ type: st.type, at: st.at });
+  for (const st of tl.script.steps) {
+    movements[st.inst] ??= [];
+    movements[st.inst].push({ type: st.type, at: st.at });
+  }
   const assuntos = pickSubjects(rng, family);
   const roles = instanceRoles(rng, profile, family, unit, tl.declined);
   return movements.map((list, i) => {

@@ -215,7 +215,8 @@ export function appendFuture(rng: Random, s: Script, anchor: number, window: num
   const candidates = [MOVEMENTS.meroExpediente, MOVEMENTS.expedida, MOVEMENTS.peticao, MOVEMENTS.atoOrdinatorio, MOVEMENTS.outrasDecisoes, MOVEMENTS.disponibilizacao];
   let prev = s.steps[s.steps.length - 1].at;
   for (const time of times) {
-    const at = (prev = Math.max(time, prev + 1000));
+    prev = Math.max(time, prev + 1000);
+    const at = prev;
     const type = rng.pick(candidates);
     s.steps.push({ inst, type, gap: 0, at, ...(type === MOVEMENTS.outrasDecisoes ? { doc: 'decisao' as const } : {}) });
   }

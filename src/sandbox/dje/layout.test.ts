@@ -74,7 +74,7 @@ test('a simulated edition has the real layout: the same kinds of line, dates as 
   const opening = (k: string[]) => k.slice(k.indexOf('CLASSE(código) Nº'), k.indexOf('CLASSE(código) Nº') + 4);
   assert.deepEqual(opening(kinds(sim)), opening(real), 'a matéria opens as the real one: heading, PUBLICAÇÃO EM, PROCESSO, RELATOR');
   const indexes = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x) => (x['ÍNDICE DE'] ? [x['ÍNDICE DE']] : []));
-  const summary = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x: any) => (x['sumário']?.unidade.startsWith('Índice') ? [x['sumário'].unidade] : []));
+  const summary = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x: any) => (x.sumário?.unidade.startsWith('Índice') ? [x.sumário.unidade] : []));
   assert.deepEqual(summary(sim).slice(0, 4), summary(layoutOf(tse1Lines())), 'the sumário names the four indexes in the real order');
   assert.deepEqual(indexes(sim).slice(0, 4), ['ADVOGADOS', 'PARTES', 'PROCESSOS', 'DATAS DE PUBLICAÇÃO']);
 });

@@ -73,7 +73,7 @@ function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pa
     pdf.font('Helvetica-Oblique').fontSize(8).text(NOTICE);
     pdf.moveDown().font('Helvetica-Bold').fontSize(11).text('SUMÁRIO');
     pdf.font('Helvetica').fontSize(9).text('Secretaria Judiciária — 1');
-    INDEXES.forEach((name, i) => pdf.text(`${name} — ${known?.indexes[i] ?? 1}`));
+    for (const [i, name] of INDEXES.entries()) pdf.text(`${name} — ${known?.indexes[i] ?? 1}`);
     pdf.moveDown().font('Helvetica-Bold').fontSize(11).text(UNIT);
     pdf.text('INTIMAÇÕES');
 

@@ -40,7 +40,7 @@ export function hashOfId(seed: number, id: number): string {
   const rng = new Random(seed, 'djen-hash', id);
   const chars = Array.from({ length: 30 - SLOTS.length }, () => ALPHABET[rng.int(0, 61)]);
   const embedded = base62(Math.imul(id, MIX) >>> 0, SLOTS.length);
-  SLOTS.forEach((slot, i) => chars.splice(slot, 0, embedded[i]));
+  for (const [i, slot] of SLOTS.entries()) chars.splice(slot, 0, embedded[i]);
   return chars.join('');
 }
 

@@ -42,7 +42,10 @@ function addressees(parties: Party[], rng: Random): Addressee[] {
   const spelled = new Map<Lawyer, LawyerRef>();
   const ref = (l: Lawyer): LawyerRef => {
     let r = spelled.get(l);
-    if (!r) spelled.set(l, (r = { nome: l.nome.toUpperCase(), uf: l.oab?.uf ?? '', numero: l.oab?.numero ?? null, spelling: drawSpelling(rng) }));
+    if (!r) {
+      r = { nome: l.nome.toUpperCase(), uf: l.oab?.uf ?? '', numero: l.oab?.numero ?? null, spelling: drawSpelling(rng) };
+      spelled.set(l, r);
+    }
     return r;
   };
   return parties.map((p) => ({ nome: p.person.nome.toUpperCase(), polo: poloOf(p), tipo: p.tipo, advogados: p.advogados.map(ref) }));

@@ -23,13 +23,16 @@ export function djenClassCase(text: string): string {
   return text.replace(/[a-z]+/g, (s) => s.toUpperCase());
 }
 
+/** A UTF-16 code unit beyond Latin-1 (the regex has no `u` flag). */
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+
 /** Latin-1 letters with their unaccented form: folding them by table is ~5× faster than NFD on long texts. */
 const LATIN1_FOLD = new Map([...'àáâãäåçèéêëìíîïñòóôõöùúûüýÿ'].map((ch) => [ch, foldText(ch)]));
 
 /** foldText for Portuguese text: the same result on Latin-1 letters, falling back to NFD beyond them. */
 function fold(text: string): string {
   const lower = text.toLowerCase().replace(/[à-ÿ]/g, (ch) => LATIN1_FOLD.get(ch) ?? ch);
-  return /[^\u0000-\u00ff]/.test(lower) ? foldText(lower) : lower;
+  return BEYOND_LATIN1.test(lower) ? foldText(lower) : lower;
 }
 
 /** " fulana de teste souza ": folded, one space between words and around them, so a word matches as ` ${word} `. */
@@ -122,7 +125,7 @@ export function textoMatcher(words: readonly string[]): (c: Communication) => bo
   return (c) => {
     const texto = renderTexto(c);
     const content = (c.textoLivre === null && c.style === 'eproc' ? texto.slice(EPROC_HEAD.length) : texto).replace(/<[^>]*>|&[a-z]+;/g, ' ');
-    if (/[^\u0000-\u00ff]/.test(content)) return hasWords(paddedWords(content), words); // beyond Latin-1: fold it
+    if (BEYOND_LATIN1.test(content)) return hasWords(paddedWords(content), words); // beyond Latin-1: fold it
     const lower = content.toLowerCase();
     return patterns.every((p) => p.test(lower));
   };

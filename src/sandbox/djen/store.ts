@@ -46,7 +46,10 @@ export class DjenStore {
       for (const p of c.partes) {
         for (const lawyer of p.advogados) {
           let entry = this.#lawyers.get(lawyer);
-          if (!entry) this.#lawyers.set(lawyer, (entry = { lawyer, words: padded(lawyer.nome), cases: [] }));
+          if (!entry) {
+            entry = { lawyer, words: padded(lawyer.nome), cases: [] };
+            this.#lawyers.set(lawyer, entry);
+          }
           if (entry.cases[entry.cases.length - 1] !== c.index) entry.cases.push(c.index);
         }
       }

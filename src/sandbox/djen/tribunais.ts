@@ -37,7 +37,10 @@ export function tribunalList(store: DjenStore, today: number): TribunalGroup[] {
   for (const court of courts) {
     const uf = SEATS[court.sigla] ?? (court.ufs[0] === 'BR' ? 'DF' : court.ufs[0]);
     let group = groups.get(uf);
-    if (!group) groups.set(uf, (group = { uf, nomeEstado: PLACES[uf]?.estado ?? uf, instituicoes: [] }));
+    if (!group) {
+      group = { uf, nomeEstado: PLACES[uf]?.estado ?? uf, instituicoes: [] };
+      groups.set(uf, group);
+    }
     const sent = last.get(court.sigla);
     group.instituicoes.push({ sigla: court.sigla, nome: court.nome, dataUltimoEnvio: sent === undefined ? null : brStamp(sent) });
   }

@@ -23,7 +23,7 @@ function step(el: HTMLElement): string {
 /** `depth` levels: the element and its ancestors, innermost last. */
 function path(el: HTMLElement, depth: number): string {
   const steps: string[] = [];
-  for (let node: HTMLElement | null = el; node && node.tagName && steps.length < depth; node = node.parentNode as HTMLElement | null) steps.unshift(step(node));
+  for (let node: HTMLElement | null = el; node?.tagName && steps.length < depth; node = node.parentNode as HTMLElement | null) steps.unshift(step(node));
   return steps.join(' > ');
 }
 

@@ -45,7 +45,7 @@ export function renderPdf(c: SandboxCase, doc: PublicDocument): Promise<Buffer> 
     pdf.text(`Juntado em: ${day(doc.juntadaAt)}`);
     pdf.moveDown();
     for (const p of c.partes) pdf.text(`${p.tipo}: ${p.person.nome}`);
-    pdf.moveDown().text(BODY[doc.tipo] ?? BODY['Decisão'], { align: 'justify' });
+    pdf.moveDown().text(BODY[doc.tipo] ?? BODY.Decisão, { align: 'justify' });
     pdf.moveDown(2).font('Helvetica-Oblique').fontSize(9).text(NOTICE);
     pdf.end();
   });

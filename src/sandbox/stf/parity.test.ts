@@ -71,7 +71,7 @@ test('a page past the end answers as stf-2.json (no items, total 0, the same agr
 
 test('the comparator catches the simulator\'s old spellings: dates as dd/mm/aaaa, agregacoes as an object', async () => {
   const page = (await search(week())).body;
-  const br = (iso: string | null) => iso && iso.slice(0, 10).split('-').reverse().join('/');
+  const br = (iso: string | null) => iso?.slice(0, 10).split('-').reverse().join('/') ?? null;
   const old = { ...page, publicacoes: page.publicacoes.map((i: any) => ({ ...i, divulgacao: br(i.divulgacao), publicacao: br(i.publicacao) })) };
   assert.ok(structuralDifferences(stfCapture('stf-1'), old, SEARCH).some((d) => /divulgacao: the simulator sends string:br-date/.test(d)));
   assert.ok(structuralDifferences(stfCapture('stf-1'), { ...page, agregacoes: {} }, SEARCH).some((d) => /^agregacoes: the simulator sends object/.test(d)));

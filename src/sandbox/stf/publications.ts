@@ -137,8 +137,8 @@ function identificacoes(seed: number, lawyer: Lawyer): string[] {
 
 /** The whole LibreOffice XHTML document the STF publishes as `texto` (its skeleton as in stf-1.json). */
 function xhtml(paragraphs: string[], relator: string): string {
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = paragraphs.map((p) => `  <p class="P2">${escape(p)}</p>\n  <p class="P2">&nbsp;</p>`).join('\n');
+  const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = paragraphs.map((p) => `  <p class="P2">${escapeText(p)}</p>\n  <p class="P2">&nbsp;</p>`).join('\n');
   const [first, ...rest] = relator.replace(/^MIN\. /, '').toLowerCase().split(' ').map((w) => (w.length > 2 ? w[0].toUpperCase() + w.slice(1) : w));
   return '<!--?xml version="1.0" encoding="UTF-8"?-->\n'
     + '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1 plus MathML 2.0//EN" "http://www.w3.org/Math/DTD/mathml2/xhtml-math11-f.dtd">\n'
@@ -148,7 +148,7 @@ function xhtml(paragraphs: string[], relator: string): string {
     + '  <style>\n    .P2 { font-size:13pt; line-height:110%; text-align:justify ! important; font-family:\'Palatino Linotype\', serif; text-indent:1cm; }\n'
     + '    .P5 { font-size:13pt; line-height:110%; text-align:center ! important; font-family:\'Palatino Linotype\', serif; }\n    .T2 { font-weight:bold; }\n</style>\n </head>\n'
     + ' <body dir="ltr" style="max-width:21.001cm;margin-top:3.401cm; margin-bottom:2cm; margin-left:4.001cm; margin-right:2cm; ">\n'
-    + `${body}\n  <p class="P5">Ministro <span class="T2">${escape([first, ...rest].join(' '))}</span></p>\n  <p class="P5">Relator</p>\n </body>\n</html>`;
+    + `${body}\n  <p class="P5">Ministro <span class="T2">${escapeText([first, ...rest].join(' '))}</span></p>\n  <p class="P5">Relator</p>\n </body>\n</html>`;
 }
 
 interface Generated {

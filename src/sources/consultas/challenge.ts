@@ -78,7 +78,7 @@ const RULES: Rule[] = [
   { kind: 'anti_bot', reason: 'AWS WAF challenge (HTTP 202)', test: (p) => p.status === 202 && /awsWafCookie|AwsWafIntegration|gokuProps|\/challenge\.js/.test(p.body) },
   { kind: 'captcha', reason: 'AWS WAF captcha', test: (p) => /AwsWafCaptcha|\/captcha\.js/.test(p.body) && /gokuProps|awswaf/i.test(p.body) },
   // Cloudflare also injects `/cdn-cgi/challenge-platform/scripts/jsd/…` into pages it lets through: only the interstitial counts.
-  { kind: 'anti_bot', reason: 'Cloudflare challenge ("Just a moment...")', test: (p) => /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\/[^\"']*orchestrate\/(chl|managed|jsch)/.test(p.body) },
+  { kind: 'anti_bot', reason: 'Cloudflare challenge ("Just a moment...")', test: (p) => /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\/[^"']*orchestrate\/(chl|managed|jsch)/.test(p.body) },
   { kind: 'anti_bot', reason: 'Cloudflare block page', test: (p) => /<title>[^<]*Attention Required! \| Cloudflare/i.test(p.body) },
   { kind: 'anti_bot', reason: 'Cloudflare Turnstile', test: (p) => /challenges\.cloudflare\.com\/turnstile\/|class="cf-turnstile"/.test(p.live) },
   { kind: 'anti_bot', reason: 'anti-bot block ("comportamento incomum")', test: (p) => /comportamento\s+incomum/i.test(p.body) },

@@ -56,7 +56,8 @@ export class Batcher<T> {
     let batch = this.#pending.get(group);
     if (!batch) {
       const fresh: PendingBatch<T> = { waiters: new Map(), timer: setTimeout(() => this.#flush(group, fresh), this.#options.windowMs) };
-      this.#pending.set(group, (batch = fresh));
+      this.#pending.set(group, fresh);
+      batch = fresh;
     }
     return batch;
   }

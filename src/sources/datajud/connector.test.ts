@@ -194,7 +194,7 @@ test('503 on every attempt: unavailable after 3 attempts, never "not found"', as
 test('429 with Retry-After: the wait honours it; a Retry-After beyond maxRetryAfterMs is handed back at once', async (t) => {
   let calls = 0;
   const sleep = recordingSleep();
-  const { fake, c } = await setup(t, (req) => (++calls === 1 ? { status: 429, headers: { 'retry-after': '2' }, text: '' } : { json: esResponse([]) }), { sleep });
+  const { fake, c } = await setup(t, () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '2' }, text: '' } : { json: esResponse([]) }), { sleep });
   assert.equal((await c.fetchCases([cnjNumber(1, '4', '04')])).size, 0);
   assert.deepEqual(sleep.delays, [2_000]);
   assert.equal(fake.requests.length, 2);

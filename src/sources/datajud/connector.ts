@@ -184,7 +184,10 @@ export class DataJudConnector implements CaseMetadataSource {
     for (const numero of numeros) {
       const route = routeCnj(numero);
       let set = byAlias.get(route.alias);
-      if (!set) byAlias.set(route.alias, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        byAlias.set(route.alias, set);
+      }
       set.add(route.digits);
     }
     const chunks: Array<{ alias: string; numbers: string[] }> = [];

@@ -181,7 +181,10 @@ export function parseHits(hits: readonly EsHit[], options: ParseOptions = {}): C
       seenIds.add(hit._id);
     }
     let draft = drafts.get(numero);
-    if (!draft) drafts.set(numero, (draft = { tribunal: null, instancias: [], raw: [] }));
+    if (!draft) {
+      draft = { tribunal: null, instancias: [], raw: [] };
+      drafts.set(numero, draft);
+    }
     draft.tribunal ??= asText(hit._source.tribunal) || null;
     draft.instancias.push(instance(hit._source, hit._id));
     draft.raw.push(hit._source);

@@ -37,7 +37,10 @@ export function addresseesOf(numeroCnj: string, items: readonly PublicationRecor
       const polo = POLOS[d.polo.trim().toUpperCase()] ?? 'OUTROS';
       const key = `${polo}|${foldText(nome)}`;
       let party = parties.get(key);
-      if (!party) parties.set(key, (party = { polo, tipo: 'Destinatário', nome, tipoPessoa: personKindOfName(nome), documento: null, advogados: [] }));
+      if (!party) {
+        party = { polo, tipo: 'Destinatário', nome, tipoPessoa: personKindOfName(nome), documento: null, advogados: [] };
+        parties.set(key, party);
+      }
       addressed.push(party);
     }
     if (new Set(addressed.map((p) => p.polo)).size !== 1) continue;

@@ -49,7 +49,7 @@ test('the real sample: every item, addressee and lawyer kept, every field mapped
   assert.equal(second.link, null);
   assert.equal(second.numeroCnj, '50008987920268210090');
   assert.deepEqual(second.advogados[2], { nome: 'ADVOGADO EXEMPLO CINCO', oab: { uf: 'CE', numero: '903333' } });
-  records.forEach((r, i) => assert.deepEqual(r.raw, sample.items[i], 'raw is the item as received'));
+  for (const [i, r] of records.entries()) assert.deepEqual(r.raw, sample.items[i], 'raw is the item as received');
   assert.equal(records[0].raw, sample.items[0]);
 });
 

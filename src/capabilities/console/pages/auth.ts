@@ -17,6 +17,10 @@ const WRONG = 'E-mail ou senha incorretos.';
 
 /** Verified when the e-mail is unknown, so that case costs what a wrong password does. */
 let decoyHash: Promise<string> | undefined;
+function decoy(): Promise<string> {
+  decoyHash ??= hashPassword('senha-que-ninguem-tem');
+  return decoyHash;
+}
 
 export function authPages(app: FastifyInstance, m: ConsoleParts): void {
   app.get('/entrar', async (req, reply) => signInPage(req, reply, preSessionCsrf(req, reply)));
@@ -32,7 +36,7 @@ export function authPages(app: FastifyInstance, m: ConsoleParts): void {
     if (user && m.store.isLocked(user)) {
       return signInPage(req, reply, preSessionCsrf(req, reply), 'Muitas senhas erradas para este e-mail: o acesso fica bloqueado por 15 minutos.', 429);
     }
-    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), user?.password_hash ?? (await (decoyHash ??= hashPassword('senha-que-ninguem-tem'))));
+    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), user?.password_hash ?? (await decoy()));
     if (!user?.password_hash || !ok) {
       if (user?.password_hash) {
         await m.store.signInFailed(user);

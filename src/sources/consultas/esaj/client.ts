@@ -29,7 +29,7 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
         }
       };
       await session.get(`${base}/${app}/open.do`, { signal });
-      let page = read((await session.get(`${base}/${app}/search.do?${searchQuery(numeroCnj, grau)}`, { signal })).text);
+      const page = read((await session.get(`${base}/${app}/search.do?${searchQuery(numeroCnj, grau)}`, { signal })).text);
       if (page.kind === 'list') {
         for (const link of page.links.slice(0, MAX_LISTED)) {
           const listed = read((await session.get(new URL(link, `${base}/${app}/`).toString(), { signal })).text);

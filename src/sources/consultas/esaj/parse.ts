@@ -10,7 +10,7 @@
  */
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { isoDayOfBr } from '../../../platform/format.ts';
-import { parseOab } from '../../../platform/identifiers/oab.ts';
+import { parseOab, type Oab } from '../../../platform/identifiers/oab.ts';
 import type { ConsultaCase, ConsultaIncident, ConsultaLawyer, ConsultaMovement, ConsultaParty } from '../record.ts';
 import { centavosOfReais, lines, oneLine, parsePage, textOf, type HTMLElement } from '../html.ts';
 import { esajPolo, esajRole } from './roles.ts';
@@ -154,7 +154,7 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
     if (!m.texto?.includes('(OAB ')) continue;
     // Anchored on the literal `(OAB `; the name is what precedes it back to the last separator (linear, no backtracking).
     for (const match of m.texto.matchAll(/\(OAB\s+([^)]+)\)/g)) {
-      let oab;
+      let oab: Oab;
       try {
         oab = parseOab(match[1]!);
       } catch {

@@ -175,7 +175,7 @@ test('a cut-short or unexpected page is a failure, never an empty case or a not-
   for (const name of [TJMA, TJMA_2G, TJCE, TJRJ]) {
     const html = page(name);
     fails(() => parsePjeDetail(html.slice(0, Math.floor(html.length / 2))));
-    fails(() => parsePjeDetail(html.slice(0, html.indexOf('processoEvento:tb')) + '</html>'));
+    fails(() => parsePjeDetail(`${html.slice(0, html.indexOf('processoEvento:tb'))}</html>`));
   }
   fails(() => parsePjeDetail(page('pje-tjma-listView.html')));
   fails(() => parsePjeDetail(page('pje-tjma-post_search_ok.html')));

@@ -1,5 +1,5 @@
 /** Test helpers: a connector aimed at a fake server, sleeps that do not really wait. Test-only code. */
-import { ManualClock } from '../../../platform/clock.ts';
+import type { ManualClock } from '../../../platform/clock.ts';
 import type { Sleep } from '../budget.ts';
 import { DataJudConnector, type DataJudConnectorOptions } from '../connector.ts';
 
