@@ -98,7 +98,7 @@ async function fundAccounts(client: pg.Client, n: number): Promise<Map<string, s
 /** One statement per batch, on whichever connection is free. */
 function batchedWriter(clients: pg.Client[]) {
   const free = [...clients];
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   const write = async (client: pg.Client, batch: Pending[]) => {
     const at = iso(systemClock.now());
     const logIds = batch.map(() => newId('sl'));

@@ -182,7 +182,7 @@ test('a balance short of the price is 403 INSUFFICIENT_CREDITS and leaves no mon
     await trx.updateTable('accounts').set({ balance_centavos: 0 }).where('id', '=', c.accountId).execute();
     return realChargeIn.call(this, trx, c);
   };
-  let raced;
+  let raced: Awaited<ReturnType<typeof create>>;
   try {
     raced = await create(racing, { numero_cnj: freshCase().numero });
   } finally {

@@ -81,7 +81,7 @@ export class TickBatch<I, R> {
       await Promise.all(batch.map((w) => this.#run([w])));
       return;
     }
-    batch.forEach((w, i) => w.resolve(results[i]!));
+    for (const [i, w] of batch.entries()) w.resolve(results[i]!);
   }
 }
 

@@ -21,8 +21,14 @@ export function presentedKey(req: FastifyRequest): string | undefined {
 }
 
 function admit(req: FastifyRequest, accounts: AccountStore, owner: KeyOwner | undefined, then: (err?: Error) => void): void {
-  if (!owner) return then(new ApiError('INVALID_API_KEY'));
-  if (owner.account.status !== 'active') return then(new ApiError('ACCOUNT_INACTIVE'));
+  if (!owner) {
+    then(new ApiError('INVALID_API_KEY'));
+    return;
+  }
+  if (owner.account.status !== 'active') {
+    then(new ApiError('ACCOUNT_INACTIVE'));
+    return;
+  }
   req.auth = owner;
   accounts.noteKeyUse(owner.keyId, (err) => {
     telemetry.backgroundFailures.labels('key_last_use').inc();
@@ -38,8 +44,14 @@ function admit(req: FastifyRequest, accounts: AccountStore, owner: KeyOwner | un
  */
 export function authenticate(req: FastifyRequest, accounts: AccountStore, then: (err?: Error) => void): void {
   const key = presentedKey(req);
-  if (!key) return then(new ApiError('MISSING_API_KEY'));
-  if (!looksLikeKey(key)) return then(new ApiError('INVALID_API_KEY'));
+  if (!key) {
+    then(new ApiError('MISSING_API_KEY'));
+    return;
+  }
+  if (!looksLikeKey(key)) {
+    then(new ApiError('INVALID_API_KEY'));
+    return;
+  }
   const owner = accounts.findByKeyNow(key);
   if (owner instanceof Promise) owner.then((o) => admit(req, accounts, o, then), then);
   else admit(req, accounts, owner, then);

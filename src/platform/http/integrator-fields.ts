@@ -28,7 +28,7 @@ export const derived = <V, R, C = undefined>(schema: TSchema, value: (view: V, c
 /** Our view's type: the schema's, where a field TypeBox cannot type (a union built from an array: `never`) takes any value. */
 export type OwnView<O extends TObject> = { [K in keyof Static<O>]: [Static<O>[K]] extends [never] ? unknown : Static<O>[K] };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any context: each derived twin names its own.
+// biome-ignore lint/suspicious/noExplicitAny: any context: each derived twin names its own.
 type Twin<V> = Same<keyof V & string> | Derived<V, unknown, any>;
 type TwinValue<V, T> = T extends Same<infer K> ? (K extends keyof V ? V[K] : never) : T extends Derived<V, infer R, infer _> ? R : never;
 type ContextOf<T> = { [A in keyof T]: T[A] extends Derived<infer _V, infer _R, infer C> ? ([C] extends [undefined] ? never : C) : never }[keyof T];

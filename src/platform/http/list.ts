@@ -35,7 +35,7 @@ export const ListLinks = Type.Object({
 });
 
 /** The schema of a listing's `data`: `{<name>: T[], total?, pagination, links}` plus the listing's own fields. */
-export function listSchema<T extends TSchema, E extends TProperties = {}>(name: string, item: T, extra?: E) {
+export function listSchema<T extends TSchema, E extends TProperties = Record<never, never>>(name: string, item: T, extra?: E) {
   // A listing may give its pagination in more vocabularies (`extra.pagination`); it keeps its place after the items.
   const { pagination, ...own } = (extra ?? {}) as TProperties;
   return Type.Object({

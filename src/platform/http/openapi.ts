@@ -279,7 +279,8 @@ function addEstimate(responses: Record<string, Json>): void {
     responses['200'] = { description: 'Only the estimate (`Prefer: return=estimate`): the operation itself answers another status.', content: { 'application/json': estimateOnly() } };
     return;
   }
-  const content = (ok.content ??= {}) as Record<string, Json>;
+  if (!ok.content) ok.content = {};
+  const content = ok.content as Record<string, Json>;
   const json = content['application/json'];
   if (!json) content['application/json'] = estimateOnly();
   else if (typeof (json.schema as Json | undefined)?.$ref === 'string') json.schema = { anyOf: [json.schema, ESTIMATE_REF] };

@@ -22,6 +22,7 @@ export function defineJob<P>(type: JobType<P>): JobType<P> {
 }
 
 export interface TypedHandler<P> {
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that is done returns nothing (an async function with no return).
   run(payload: P, ctx: JobContext): Promise<Date | void>;
   exhausted?(payload: P, ctx: Pick<JobContext, 'job' | 'clock' | 'log'>): Promise<void>;
   /** A backoff that needs the running services (the webhook planner's); otherwise the declaration's. */

@@ -42,6 +42,7 @@ export interface JobContext {
 export interface JobHandler {
   kind: string;
   /** Returns a time to run again (recurring jobs), or nothing when done. Throws to retry. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that is done returns nothing (an async function with no return).
   run(payload: unknown, ctx: JobContext): Promise<Date | void>;
   /** Delay before attempt `attempt + 1` after a failure of attempt `attempt` (1-based). */
   retryDelayMs?(attempt: number): number;
@@ -221,7 +222,10 @@ export class Worker {
     const ctx: JobContext = {
       job, clock, settling,
       // A child logger costs a few µs; most runs of a hot job never log.
-      get log() { return (jobLog ??= log.child({ job: job.id, kind: job.kind })); },
+      get log() {
+        if (!jobLog) jobLog = log.child({ job: job.id, kind: job.kind });
+        return jobLog;
+      },
       settleWithin: (trx, outcome) => queue.settleMany(trx, this.id, [settling(outcome)]),
     };
     try {

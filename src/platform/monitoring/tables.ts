@@ -26,6 +26,7 @@ export type PaidMonitorTable = { [T in keyof DB]: DB[T] extends PaidMonitorRow ?
  * Any paid-monitor table, its columns unchecked: the code that uses it writes only the shared columns,
  * the columns a plan names (its key, its removal) and rows the plan built for that table.
  */
+// biome-ignore lint/suspicious/noExplicitAny: one accessor for several tables of different row types; each plan's rows keep their table's type.
 export type AnyPaidMonitors = Kysely<Record<PaidMonitorTable, any>>;
 export const paidMonitors = (db: Kysely<DB> | Transaction<DB>) => db as unknown as AnyPaidMonitors;
 

@@ -33,7 +33,7 @@ export interface AttemptOptions {
 export async function attemptDelivery(s: Services, deliveryId: string, o: AttemptOptions = {}): Promise<SendResult | undefined> {
   const { configs, deliveries, sender } = s.webhooks;
   const found = await deliveries.getWithConfig(deliveryId);
-  if (!found || found.delivery.status !== 'PENDENTE') return undefined;
+  if (found?.delivery.status !== 'PENDENTE') return undefined;
   const { delivery, config } = found;
   if (delivery.attempts >= delivery.max_attempts) {
     await deliveries.exhaust(delivery.id, o.settle?.(undefined, null));

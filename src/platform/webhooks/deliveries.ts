@@ -145,7 +145,7 @@ export class DeliveryStore {
   readonly #transactor: Transactor;
   readonly #reads = new TickBatch<string, DeliveryWithConfig | undefined>({ all: (ids) => this.#readAll(ids) });
   readonly #starts = new TickBatch<AttemptStart, string>({ all: (items) => this.#startAll(items), isolate: true });
-  readonly #outcomes = new TickBatch<AttemptOutcome, void>({ all: (items) => this.#recordAll(items), isolate: true });
+  readonly #outcomes = new TickBatch<AttemptOutcome, undefined>({ all: (items) => this.#recordAll(items), isolate: true });
 
   constructor(db: Kysely<DB>, clock: Clock, jobs: JobQueue, engine: Engine) {
     this.#db = db;
@@ -225,7 +225,7 @@ export class DeliveryStore {
     return this.#outcomes.add({ deliveryId, attemptId, record, settle });
   }
 
-  async #recordAll(items: AttemptOutcome[]): Promise<void[]> {
+  async #recordAll(items: AttemptOutcome[]): Promise<undefined[]> {
     const now = iso(this.#clock.now());
     const attempts = items.map(({ attemptId, deliveryId, record: a }) => ({
       id: attemptId, delivery_id: deliveryId, attempt: a.attempt, url: a.url, started_at: a.startedAt, status_code: a.statusCode,

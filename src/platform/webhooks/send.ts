@@ -165,7 +165,8 @@ class Exchange {
       req.setHeader('content-length', Buffer.byteLength(this.#request.body));
     } catch (err) {
       // Invalid header names or values are thrown synchronously.
-      return this.#fail(describeError(err));
+      this.#fail(describeError(err));
+      return;
     }
     this.#req = req;
     req.on('error', (err: NodeJS.ErrnoException) => this.#onRequestError(req, err));
@@ -180,7 +181,8 @@ class Exchange {
     const staleSocket = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
     if (staleSocket && this.#statusCode === null && !this.#retried) {
       this.#retried = true;
-      return this.start();
+      this.start();
+      return;
     }
     if (this.#statusCode === null) this.#fail(describeError(err));
   }

@@ -64,12 +64,12 @@ export function signDelivery(input: DeliveryToSign): Record<string, string> {
 
 /** `sha256=<hex>`: HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret string, over the body. */
 export function serviceSignature(secret: string, body: string): string {
-  return 'sha256=' + createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
 /** `v1,<base64>`: the Standard Webhooks signature. */
 export function standardSignature(secret: string, messageId: string, timestamp: string, body: string): string {
-  return 'v1,' + createHmac('sha256', standardKey(secret)).update(`${messageId}.${timestamp}.${body}`, 'utf8').digest('base64');
+  return `v1,${createHmac('sha256', standardKey(secret)).update(`${messageId}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 }
 
 const STANDARD_KEYS_CACHED = 1024;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config.ts';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import dns from 'node:dns';
+import type dns from 'node:dns';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -104,7 +104,7 @@ test('checkWebhookUrl refuses what is not a usable https URL', async () => {
   await assertRejected(42, 'not_a_string');
   await assertRejected(null, 'not_a_string');
   await assertRejected({ href: 'https://example.com/' }, 'not_a_string');
-  await assertRejected('https://hooks.example.com/' + 'x'.repeat(2048), 'too_long');
+  await assertRejected(`https://hooks.example.com/${'x'.repeat(2048)}`, 'too_long');
   await assertRejected('not a url', 'unparseable');
   await assertRejected('/relative/path', 'unparseable');
   await assertRejected('https://', 'unparseable');
@@ -177,7 +177,7 @@ test('allowPrivate accepts http and private targets but keeps the shape rules', 
   await assertRejected('ftp://127.0.0.1/', 'scheme', opts);
   await assertRejected('http://u:p@127.0.0.1/', 'credentials', opts);
   await assertRejected('http://127.0.0.1/#x', 'fragment', opts);
-  await assertRejected('http://127.0.0.1/' + 'x'.repeat(2048), 'too_long', opts);
+  await assertRejected(`http://127.0.0.1/${'x'.repeat(2048)}`, 'too_long', opts);
 });
 
 // ---------------------------------------------------------------------------------------------
