@@ -1,0 +1,114 @@
+/**
+ * The routes every paid-monitor kind has (spec §4.8), from the kind's plan: create (charged inside the
+ * creation's transaction, the `in-handler` way: 201 for a new monitor, 200 for the account's live one
+ * or a reactivated one), list (newest first, cursor pagination), read and remove (free; another
+ * account's id is 404 NOT_FOUND). What a kind does besides (an intimação's PUT, a radar's PATCH) it
+ * defines beside these.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Static, TSchema } from 'typebox';
+import type { DB } from '../db/schema.ts';
+import { ApiError } from '../errors.ts';
+import { listData, listSchema } from '../http/list.ts';
+import { decodeCursor, page, pageWindow } from '../http/pagination.ts';
+import { defineRoute } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { createMonitor, creationStatus, removeMonitor, type Creation, type MonitorAsk, type MonitorPlan } from './lifecycle.ts';
+import { periodDebit } from './renewal.ts';
+import { MonitorIdParams, MonitorListQuery } from './schemas.ts';
+import type { MonitorPosition, PaidMonitorRow } from './tables.ts';
+import { webhookUrlOf } from './webhook-url.ts';
+
+/** What an operation says of itself in the OpenAPI document. */
+export interface RouteText {
+  summary: string;
+  description: string;
+}
+
+/** A listed monitor: its status is one of the three, its creation time orders the pages. */
+export interface ListedMonitorRow extends PaidMonitorRow {
+  status: 'ATIVO' | 'SUSPENSO' | 'REMOVIDO';
+  criado_em: string;
+}
+
+export const LIST_DESCRIPTION = 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.';
+
+export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema> {
+  lifecycle: MonitorPlan<R, A>;
+  path: string;
+  tag: string;
+  /** The query type a create charges. */
+  charge: string;
+  /** The listing's name in its cursors (a cursor of another listing, or status, is refused). */
+  listing: string;
+  /** What the kind is called in a 404: `No <noun> "<id>" in this account.` */
+  noun: string;
+  /** The create body and the monitor's view. */
+  schemas: { body: B; view: TSchema };
+  /** The description of the list's `status` filter (none: no description). */
+  statusFilter?: string;
+  texts: { create: RouteText; list: RouteText; read: RouteText; remove: RouteText };
+  /** The kind's own part of a create's ask, read from the body before its `webhook_url` (400 or 422 for a bad one). */
+  target(body: Static<B>): Omit<A, keyof MonitorAsk>;
+  view(monitor: R): unknown;
+  /** A create's answer; absent, the monitor's view. */
+  created?(creation: Creation<R>): unknown;
+  /** The account's monitor `id`, whatever its status; undefined for an unknown id or another account's. */
+  find(db: Kysely<DB>, accountId: string, id: string): Promise<R | undefined>;
+  /** A page of the account's monitors, newest first; absent `status`: the live ones. */
+  list(db: Kysely<DB>, accountId: string, f: { status?: R['status']; limit: number; before?: MonitorPosition }): Promise<R[]>;
+}
+
+export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema>(app: FastifyInstance, s: Services, plan: PaidMonitorRoutesPlan<R, A, B>): void {
+  const { path, tag, texts } = plan;
+  const ListQuery = MonitorListQuery(plan.statusFilter);
+  const own = async (accountId: string, id: string): Promise<R> => {
+    const monitor = await plan.find(s.db, accountId, id);
+    if (!monitor) throw new ApiError('NOT_FOUND', `No ${plan.noun} "${id}" in this account.`);
+    return monitor;
+  };
+
+  defineRoute(app, {
+    method: 'POST', url: path,
+    meta: { class: 'monitor', auth: true, charge: plan.charge, chargeWay: 'in-handler', success: [200, 201], tag, ...texts.create },
+    schema: { body: plan.schemas.body, data: plan.schemas.view },
+    handler: async (req, op) => {
+      const accountId = req.auth!.account.id;
+      const target = plan.target(req.body as Static<B>);
+      const webhookUrl = await webhookUrlOf(s, accountId, (req.body as { webhook_url?: string | null }).webhook_url);
+      const ask = { ...target, accountId, webhookUrl, priceCentavos: op.priceCentavos } as A;
+      // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
+      const creation = await createMonitor(s, plan.lifecycle, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
+      return { status: creationStatus(creation), data: plan.created ? plan.created(creation) : plan.view(creation.monitor) };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: path,
+    meta: { class: 'monitor', auth: true, tag, ...texts.list },
+    schema: { querystring: ListQuery, data: listSchema('items', plan.schemas.view) },
+    handler: async (req) => {
+      const listing = `${plan.listing}:${req.query.status ?? 'vivos'}`;
+      const w = pageWindow(req.query);
+      const before = decodeCursor<MonitorPosition>(listing, req.query.cursor, ['criadoEm', 'id']);
+      const rows = await plan.list(s.db, req.auth!.account.id, { status: req.query.status, limit: w.read, before });
+      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
+      return { data: listData(req, s.config, 'items', items.map(plan.view), pagination), meta: { pagination } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET', url: `${path}/:id`,
+    meta: { class: 'monitor', auth: true, tag, ...texts.read },
+    schema: { params: MonitorIdParams, data: plan.schemas.view },
+    handler: async (req) => ({ data: plan.view(await own(req.auth!.account.id, req.params.id)) }),
+  });
+
+  defineRoute(app, {
+    method: 'DELETE', url: `${path}/:id`,
+    meta: { class: 'monitor', auth: true, tag, ...texts.remove },
+    schema: { params: MonitorIdParams, data: plan.schemas.view },
+    handler: async (req) => ({ data: plan.view(await removeMonitor(s, plan.lifecycle, await own(req.auth!.account.id, req.params.id))) }),
+  });
+}
