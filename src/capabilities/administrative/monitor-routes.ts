@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseNup } from '../../platform/identifiers/nup.ts';
 import type { Services } from '../../platform/services.ts';
-import { LIST_DESCRIPTION, paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
+import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { ADMIN_MONITOR_QUERY_TYPE, ADMIN_MONITORS } from './monitor-lifecycle.ts';
 import { adminMonitorView, findAdminMonitor, listAdminMonitors } from './monitor-store.ts';
 import { AdminMonitor, CreateAdminMonitorBody } from './schemas.ts';
@@ -24,15 +24,12 @@ const RULES = 'Frequency: `HORARIA`, `DIARIA` (default), `SEMANAL`, `MENSAL` (1,
 export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: AdministrativeService): void {
   paidMonitorRoutes(app, s, {
     lifecycle: ADMIN_MONITORS, path: PATH, tag: TAG, charge: ADMIN_MONITOR_QUERY_TYPE, listing: 'monitoramentos.administrativos', noun: 'administrative-process monitor',
-    schemas: { body: CreateAdminMonitorBody, view: AdminMonitor },
+    names: { one: 'an administrative-process monitor', many: 'administrative-process monitors', removal: 'Deactivate' },
+    schemas: { body: CreateAdminMonitorBody, view: AdminMonitor }, statusFilter: null,
     texts: {
-      create: { summary: 'Create an administrative-process monitor',
-        description: `Body: \`nup\` (masked or 17 digits; 400 INVALID_NUP, 422 BODY_NOT_COVERED), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`. 201 with the new monitor, checked at the next cycle. `
-          + 'The account\'s live monitor of the same NUP is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). ' + RULES },
-      list: { summary: 'List administrative-process monitors, newest first', description: LIST_DESCRIPTION },
-      read: { summary: 'Read an administrative-process monitor', description: 'Free. Its status, situation, counters, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.' },
-      remove: { summary: 'Deactivate an administrative-process monitor',
-        description: 'Free. Status REMOVIDO: checks, charges and events stop at once; it stays readable (spec §3.2). Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
+      create: `Body: \`nup\` (masked or 17 digits; 400 INVALID_NUP, 422 BODY_NOT_COVERED), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`. 201 with the new monitor, checked at the next cycle. `
+        + 'The account\'s live monitor of the same NUP is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). ' + RULES,
+      remove: 'Free. Status REMOVIDO: checks, charges and events stop at once; it stays readable (spec §3.2). Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.',
     },
     target: (body) => {
       const nup = parseNup(body.nup, 'nup');

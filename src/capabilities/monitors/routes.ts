@@ -9,8 +9,7 @@ import { courtBySigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
-import { LIST_DESCRIPTION, paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
-import { STATUS_FILTER } from '../../platform/monitoring/schemas.ts';
+import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { CASE_MONITORS, MONITOR_QUERY_TYPE } from './lifecycle.ts';
 import { CreateMonitorBody, Monitor } from './schemas.ts';
 import { findMonitor, listMonitors, monitorView } from './store.ts';
@@ -29,17 +28,13 @@ const RULES = 'Frequency: `HORARIA`, `DIARIA` (default), `SEMANAL` and `MENSAL` 
 export function monitorRoutes(app: FastifyInstance, s: Services): void {
   paidMonitorRoutes(app, s, {
     lifecycle: CASE_MONITORS, path: PATH, tag: TAG, charge: MONITOR_QUERY_TYPE, listing: 'monitoramentos.processos', noun: 'case monitor',
-    schemas: { body: CreateMonitorBody, view: Monitor }, statusFilter: STATUS_FILTER,
+    names: { one: 'a case monitor', many: 'case monitors', removal: 'Remove' }, schemas: { body: CreateMonitorBody, view: Monitor },
     texts: {
-      create: { summary: 'Create a case monitor',
-        description: `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's own court). 201 with the new monitor, checked at the next cycle. `
-          + 'The account\'s live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). '
-          + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}` },
-      list: { summary: 'List case monitors, newest first', description: LIST_DESCRIPTION },
-      read: { summary: 'Read a case monitor', description: 'Free. Its status, situation, counters, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.' },
-      remove: { summary: 'Remove a case monitor',
-        description: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
-          + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
+      create: `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's own court). 201 with the new monitor, checked at the next cycle. `
+        + 'The account\'s live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). '
+        + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}`,
+      remove: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
+        + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.',
     },
     target: (body) => ({ cnj: monitoredCase(body), frequencia: body.frequencia }),
     view: monitorView, find: findMonitor, list: listMonitors,

@@ -7,8 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../platform/services.ts';
 import { courtFilter, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView } from '../publications/monitors.ts';
-import { LIST_DESCRIPTION, paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
-import { STATUS_FILTER } from '../../platform/monitoring/schemas.ts';
+import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import { sourceFilter } from '../publications/monitor-sources.ts';
 import { targetOf } from './input.ts';
@@ -27,19 +26,16 @@ const RULES = 'Checked every TRAMITA_MONITOR_INTERVAL_MS against DJEN (the first
 export function publicationMonitorRoutes(app: FastifyInstance, s: Services): void {
   paidMonitorRoutes(app, s, {
     lifecycle: PUBLICATION_MONITORS, path: PATH, tag: TAG, charge: QUERY_TYPE, listing: 'monitoramentos.publicacoes', noun: 'publication monitor',
-    schemas: { body: CreatePublicationMonitorBody, view: PublicationMonitorView }, statusFilter: STATUS_FILTER,
+    names: { one: 'a judicial-publication monitor', many: 'judicial-publication monitors', removal: 'Deactivate' },
+    schemas: { body: CreatePublicationMonitorBody, view: PublicationMonitorView },
     texts: {
-      create: { summary: 'Create a judicial-publication monitor',
-        description: 'Body: `tipo` (TERMO, OAB or PROCESSO; inferred when absent) and its value: `termo` (3–200 characters), `oab` or `oab_estado` + `oab_numero`, or `numero_cnj` '
-          + '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `fontes` (DJEN, STF, TSE, TRE-<UF>: the gazettes watched; absent: all); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). '
-          + '201 with the new monitor, charged. The account\'s live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` / `fontes` applied); '
-          + `a SUSPENSO one is reactivated (200, charged, a new period). ${RULES}` },
-      list: { summary: 'List judicial-publication monitors, newest first', description: LIST_DESCRIPTION },
-      read: { summary: 'Read a judicial-publication monitor',
-        description: 'Free. Its target, courts, status, publications matched, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.' },
-      remove: { summary: 'Deactivate a judicial-publication monitor',
-        description: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
-          + 'Deactivating it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
+      create: 'Body: `tipo` (TERMO, OAB or PROCESSO; inferred when absent) and its value: `termo` (3–200 characters), `oab` or `oab_estado` + `oab_numero`, or `numero_cnj` '
+        + '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `fontes` (DJEN, STF, TSE, TRE-<UF>: the gazettes watched; absent: all); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). '
+        + '201 with the new monitor, charged. The account\'s live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` / `fontes` applied); '
+        + `a SUSPENSO one is reactivated (200, charged, a new period). ${RULES}`,
+      read: 'Free. Its target, courts, status, publications matched, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.',
+      remove: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
+        + 'Deactivating it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.',
     },
     target: (body) => ({ origem: 'PUBLICACOES', target: targetOf(body), tribunais: courtFilter(body.tribunais), fontes: sourceFilter(body.fontes) } as const),
     view: monitorView,

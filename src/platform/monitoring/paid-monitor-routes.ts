@@ -16,15 +16,9 @@ import { defineRoute } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { createMonitor, creationStatus, removeMonitor, type Creation, type MonitorAsk, type MonitorPlan } from './lifecycle.ts';
 import { periodDebit } from './renewal.ts';
-import { MonitorIdParams, MonitorListQuery } from './schemas.ts';
+import { MonitorIdParams, MonitorListQuery, STATUS_FILTER } from './schemas.ts';
 import type { MonitorPosition, PaidMonitorRow } from './tables.ts';
 import { webhookUrlOf } from './webhook-url.ts';
-
-/** What an operation says of itself in the OpenAPI document. */
-export interface RouteText {
-  summary: string;
-  description: string;
-}
 
 /** A listed monitor: its status is one of the three, its creation time orders the pages. */
 export interface ListedMonitorRow extends PaidMonitorRow {
@@ -32,7 +26,8 @@ export interface ListedMonitorRow extends PaidMonitorRow {
   criado_em: string;
 }
 
-export const LIST_DESCRIPTION = 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.';
+const LIST_DESCRIPTION = 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.';
+const READ_DESCRIPTION = 'Free. Its status, situation, counters, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.';
 
 export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema> {
   lifecycle: MonitorPlan<R, A>;
@@ -44,11 +39,14 @@ export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends Mon
   listing: string;
   /** What the kind is called in a 404: `No <noun> "<id>" in this account.` */
   noun: string;
+  /** What the OpenAPI summaries call it: `Create <one>`, `List <many>, newest first`, `Read <one>`, `<removal> <one>`. */
+  names: { one: string; many: string; removal: 'Remove' | 'Deactivate' };
   /** The create body and the monitor's view. */
   schemas: { body: B; view: TSchema };
-  /** The description of the list's `status` filter (none: no description). */
-  statusFilter?: string;
-  texts: { create: RouteText; list: RouteText; read: RouteText; remove: RouteText };
+  /** The description of the list's `status` filter (null: none). */
+  statusFilter?: string | null;
+  /** The operations' descriptions (the list's, and by default the read's, are the same for every kind). */
+  texts: { create: string; read?: string; remove: string };
   /** The kind's own part of a create's ask, read from the body before its `webhook_url` (400 or 422 for a bad one). */
   target(body: Static<B>): Omit<A, keyof MonitorAsk>;
   view(monitor: R): unknown;
@@ -61,8 +59,8 @@ export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends Mon
 }
 
 export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema>(app: FastifyInstance, s: Services, plan: PaidMonitorRoutesPlan<R, A, B>): void {
-  const { path, tag, texts } = plan;
-  const ListQuery = MonitorListQuery(plan.statusFilter);
+  const { path, tag, texts, names } = plan;
+  const ListQuery = MonitorListQuery(plan.statusFilter === undefined ? STATUS_FILTER : plan.statusFilter ?? undefined);
   const own = async (accountId: string, id: string): Promise<R> => {
     const monitor = await plan.find(s.db, accountId, id);
     if (!monitor) throw new ApiError('NOT_FOUND', `No ${plan.noun} "${id}" in this account.`);
@@ -71,7 +69,7 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
 
   defineRoute(app, {
     method: 'POST', url: path,
-    meta: { class: 'monitor', auth: true, charge: plan.charge, chargeWay: 'in-handler', success: [200, 201], tag, ...texts.create },
+    meta: { class: 'monitor', auth: true, charge: plan.charge, chargeWay: 'in-handler', success: [200, 201], tag, summary: `Create ${names.one}`, description: texts.create },
     schema: { body: plan.schemas.body, data: plan.schemas.view },
     handler: async (req, op) => {
       const accountId = req.auth!.account.id;
@@ -86,7 +84,7 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
 
   defineRoute(app, {
     method: 'GET', url: path,
-    meta: { class: 'monitor', auth: true, tag, ...texts.list },
+    meta: { class: 'monitor', auth: true, tag, summary: `List ${names.many}, newest first`, description: LIST_DESCRIPTION },
     schema: { querystring: ListQuery, data: listSchema('items', plan.schemas.view) },
     handler: async (req) => {
       const listing = `${plan.listing}:${req.query.status ?? 'vivos'}`;
@@ -100,14 +98,14 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
 
   defineRoute(app, {
     method: 'GET', url: `${path}/:id`,
-    meta: { class: 'monitor', auth: true, tag, ...texts.read },
+    meta: { class: 'monitor', auth: true, tag, summary: `Read ${names.one}`, description: texts.read ?? READ_DESCRIPTION },
     schema: { params: MonitorIdParams, data: plan.schemas.view },
     handler: async (req) => ({ data: plan.view(await own(req.auth!.account.id, req.params.id)) }),
   });
 
   defineRoute(app, {
     method: 'DELETE', url: `${path}/:id`,
-    meta: { class: 'monitor', auth: true, tag, ...texts.remove },
+    meta: { class: 'monitor', auth: true, tag, summary: `${names.removal} ${names.one}`, description: texts.remove },
     schema: { params: MonitorIdParams, data: plan.schemas.view },
     handler: async (req) => ({ data: plan.view(await removeMonitor(s, plan.lifecycle, await own(req.auth!.account.id, req.params.id))) }),
   });
