@@ -5,14 +5,14 @@
  * account's id is 404 NOT_FOUND). What a kind does besides (an intimação's PUT, a radar's PATCH) it
  * defines beside these.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import type { DB } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import { listData, listSchema } from '../http/list.ts';
-import { decodeCursor, page, pageWindow } from '../http/pagination.ts';
-import { defineRoute } from '../http/route.ts';
+import { decodeCursor, page, pageWindow, type PageParams } from '../http/pagination.ts';
+import { defineRoute, type Outcome } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { createMonitor, creationStatus, removeMonitor, type Creation, type MonitorAsk, type MonitorPlan } from './lifecycle.ts';
 import { periodDebit } from './renewal.ts';
@@ -54,8 +54,21 @@ export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends Mon
   created?(creation: Creation<R>): unknown;
   /** The account's monitor `id`, whatever its status; undefined for an unknown id or another account's. */
   find(db: Kysely<DB>, accountId: string, id: string): Promise<R | undefined>;
-  /** A page of the account's monitors, newest first; absent `status`: the live ones. */
-  list(db: Kysely<DB>, accountId: string, f: { status?: R['status']; limit: number; before?: MonitorPosition }): Promise<R[]>;
+  list: ListMonitors<R>;
+}
+
+/** A page of the account's monitors, newest first; absent `status`: the live ones. */
+export type ListMonitors<R extends ListedMonitorRow> = (db: Kysely<DB>, accountId: string, f: { status?: R['status']; limit: number; before?: MonitorPosition }) => Promise<R[]>;
+
+/** The answer of a monitors' list route: a page of `listing` (its cursors name it and the status asked), newest first. */
+export async function monitorPage<R extends ListedMonitorRow>(s: Services, req: FastifyRequest, listing: string, list: ListMonitors<R>, view: (monitor: R) => unknown): Promise<Outcome> {
+  const query = req.query as PageParams & { status?: R['status'] };
+  const named = `${listing}:${query.status ?? 'vivos'}`;
+  const w = pageWindow(query);
+  const before = decodeCursor<MonitorPosition>(named, query.cursor, ['criadoEm', 'id']);
+  const rows = await list(s.db, req.auth!.account.id, { status: query.status, limit: w.read, before });
+  const { items, pagination } = page(rows, w, named, (r) => ({ criadoEm: r.criado_em, id: r.id }));
+  return { data: listData(req, s.config, 'items', items.map(view), pagination), meta: { pagination } };
 }
 
 export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema>(app: FastifyInstance, s: Services, plan: PaidMonitorRoutesPlan<R, A, B>): void {
@@ -86,14 +99,7 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
     method: 'GET', url: path,
     meta: { class: 'monitor', auth: true, tag, summary: `List ${names.many}, newest first`, description: LIST_DESCRIPTION },
     schema: { querystring: ListQuery, data: listSchema('items', plan.schemas.view) },
-    handler: async (req) => {
-      const listing = `${plan.listing}:${req.query.status ?? 'vivos'}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<MonitorPosition>(listing, req.query.cursor, ['criadoEm', 'id']);
-      const rows = await plan.list(s.db, req.auth!.account.id, { status: req.query.status, limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(plan.view), pagination), meta: { pagination } };
-    },
+    handler: (req) => monitorPage(s, req, plan.listing, plan.list, plan.view),
   });
 
   defineRoute(app, {
