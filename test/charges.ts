@@ -15,6 +15,11 @@ export interface ChargeRecord {
   statusCode: number;
 }
 
+/** The account's ledger debits as stored, oldest first. */
+export async function debitRows(db: Kysely<DB>, accountId: string) {
+  return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();
+}
+
 /** The account's debits, oldest first, each with its search log. */
 export async function chargeRecords(db: Kysely<DB>, accountId: string): Promise<ChargeRecord[]> {
   const rows = await db.selectFrom('ledger').innerJoin('search_logs', 'search_logs.id', 'ledger.search_log_id')

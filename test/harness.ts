@@ -176,6 +176,16 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   };
 }
 
+/** The settings of a monitor kind's tests: a cycle every `intervalMs`, webhooks to loopback, no rate limit in the way. */
+export function monitorTestEnv(intervalMs: number, more: Record<string, string> = {}): Record<string, string> {
+  return {
+    TRAMITA_MONITOR_INTERVAL_MS: String(intervalMs),
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,async=100000/60s,monitor=100000/60s,account=100000/60s',
+    ...more,
+  };
+}
+
 /** JSON body of a response, with the whole response in the failure message when it is not JSON. */
 export function json<T = any>(res: LightMyRequestResponse): T {
   try {

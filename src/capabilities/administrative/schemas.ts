@@ -3,9 +3,7 @@ import { Type } from 'typebox';
 import { DAY_TWINS, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
-import { PageQuery } from '../../platform/http/pagination.ts';
-import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
-import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
+import { MonitorFrequency, MonitorStatus, PriceField, ScheduleFields, SituationField, STATUS_MEANING, webhookUrlField } from '../../platform/monitoring/schemas.ts';
 
 const NupText = (description: string) => Type.String({ minLength: 1, maxLength: 40, description });
 
@@ -67,31 +65,19 @@ export const BodiesList = Type.Object({
   })),
 });
 
-const Frequency = Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), { description: 'How often the NUP is checked; default DIARIA.' });
-const Status = Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')]);
+const Frequency = MonitorFrequency('How often the NUP is checked; default DIARIA.');
 
 export const CreateAdminMonitorBody = Type.Object({
   nup: NupText('NUP of the process, masked or 17 digits.'),
-  webhook_url: Type.Optional(Nullable(Type.String({ maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'HTTPS receiver of this monitor\'s events (spec §6, pattern 2); null or absent: the account webhook.' }))),
+  webhook_url: webhookUrlField(),
   frequencia: Type.Optional(Frequency),
-}, { additionalProperties: false });
-
-export const AdminMonitorParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The monitor\'s `id`.' }) }, { additionalProperties: false });
-
-export const ListAdminMonitorsQuery = Type.Object({
-  ...PageQuery,
-  status: Type.Optional(Status),
 }, { additionalProperties: false });
 
 const OwnAdminMonitor = Type.Object({
   id: Type.String(), nup: Type.String({ description: 'Masked.' }), frequencia: Frequency, webhookUrl: Nullable(Type.String()),
-  status: Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], { description: 'ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final).' }),
-  situacao: Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], { description: 'PENDENTE until the first completed check.' }),
-  preco: Type.Number({ description: 'BRL charged at creation and at each 30-day renewal.' }),
+  status: MonitorStatus(`${STATUS_MEANING}).`), situacao: SituationField, preco: PriceField,
   verificacoes: Type.Integer(), novidades: Type.Integer({ description: 'New tramitações announced to it, in total.' }),
-  ultimaVerificacaoEm: Nullable(Type.String()), proximaVerificacaoEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
-  proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })), ultimoErro: Nullable(Type.String()),
-  criadoEm: Type.String(), atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
+  ...ScheduleFields, atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
 });
 
 /** The names integrators of the commercial service read on a paid monitor (conventions §4.13). */

@@ -12,19 +12,15 @@ import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import { SourceError, type PublicationRecord } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/sources.ts';
 import { receiver, signature } from '../../../test/webhook-receiver.ts';
-import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
+import { debitRows } from '../../../test/charges.ts';
+import { createHarness, json, monitorTestEnv, type Harness, type TestAccount } from '../../../test/harness.ts';
 import { CycleBudget } from '../publications/cycle-budget.ts';
-import { publicationRecord, ScriptedSource } from '../publications/testing.ts';
+import { publicationRecord, ScriptedSource, scriptedPublications } from '../publications/testing.ts';
 
 const INTERVAL_MS = 1000;
-const ENV = {
-  TRAMITA_MONITOR_INTERVAL_MS: String(INTERVAL_MS),
-  TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
-  TRAMITA_FEED_SETTLE_MS: '0',
-  TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,async=100000/60s,monitor=100000/60s,account=100000/60s',
-};
+const ENV = monitorTestEnv(INTERVAL_MS, { TRAMITA_FEED_SETTLE_MS: '0' });
 const PRICE_CENTAVOS = 100; // intimacoes.monitor_oab in config/prices.json (plan padrao)
 const PAGE_PRICE_CENTAVOS = 5; // intimacoes.consulta
 const PATH = '/v1/intimacoes/oab';
@@ -32,13 +28,7 @@ const DAY_MS = 86_400_000;
 
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
 const h = await createHarness({ clock, env: ENV });
-const simulator = h.sources.publications;
-const source = new ScriptedSource();
-h.sources.publications = source;
-test.after(async () => {
-  h.sources.publications = simulator;
-  await h.close();
-});
+const { source, ingest } = scriptedPublications(h);
 const db = h.services.db;
 
 // ---- helpers ---------------------------------------------------------------------------------------
@@ -55,13 +45,7 @@ function call(acc: TestAccount, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: 
 
 const create = (acc: TestAccount, body: object) => call(acc, 'POST', PATH, body);
 
-function ingest(records: PublicationRecord[]) {
-  return h.capabilities.publications.ingest.ingest(records, { name: 'DJEN', sandbox: true });
-}
-
-async function debits(accountId: string) {
-  return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();
-}
+const debits = (accountId: string) => debitRows(db, accountId);
 
 async function monitorsOf(accountId: string) {
   return db.selectFrom('publication_monitors').selectAll().where('account_id', '=', accountId).orderBy('id').execute();

@@ -18,10 +18,11 @@ import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
-  type MonitorPosition, type PublicationMonitorRow,
+  type PublicationMonitorRow,
 } from '../publications/monitors.ts';
 import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
 import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
+import { monitorPage } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
 import type { PublicationParts } from '../publications/parts.ts';
 import { oabOfRequest } from '../publications/oab-params.ts';
@@ -137,12 +138,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         const pagination = { limit: 1, nextCursor: null, page: 1 };
         return { data: listData(req, s.config, 'items', [intimationView(monitor)], pagination, 1), meta: { pagination } };
       }
-      const listing = `intimacoes.oab:${req.query.status ?? 'vivos'}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<MonitorPosition>(listing, req.query.cursor, ['criadoEm', 'id']);
-      const rows = await listMonitors(s.db, req.auth!.account.id, 'INTIMACOES', { status: req.query.status, limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(intimationView), pagination), meta: { pagination } };
+      return monitorPage(s, req, 'intimacoes.oab', (db, accountId, f) => listMonitors(db, accountId, 'INTIMACOES', f), intimationView);
     },
   });
 

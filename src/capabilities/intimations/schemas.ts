@@ -2,7 +2,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { CourtsField, MonitorStatus, WebhookUrlField } from '../publications/monitor-schemas.ts';
+import { MonitorStatus, STATUS_FILTER } from '../../platform/monitoring/schemas.ts';
+import { CourtsField, WebhookUrlField } from '../publications/monitor-schemas.ts';
 import { OabFields } from '../publications/oab-params.ts';
 import { MAX_OABS } from './input.ts';
 import { CreatedIntimationMonitorShape, CreationChargeShape, IntimationMonitorShape, IntimationShape, OabPair } from './present.ts';
@@ -31,7 +32,7 @@ export const OptionalOabQuery = Type.Object({ ...OabFields }, { additionalProper
 export const ListIntimationMonitorsQuery = Type.Object({
   ...PageQuery,
   ...OabFields,
-  status: Type.Optional(MonitorStatus('Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for).')),
+  status: Type.Optional(MonitorStatus(STATUS_FILTER)),
 }, { additionalProperties: false });
 
 const OabQueryFields = {

@@ -13,14 +13,11 @@ import { ManualClock } from '../../platform/clock.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { SandboxCase } from '../../sandbox/data/model.ts';
-import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
+import { debitRows } from '../../../test/charges.ts';
+import { createHarness, json, monitorTestEnv, type TestAccount } from '../../../test/harness.ts';
 
 const INTERVAL_MS = 1000;
-const ENV = {
-  TRAMITA_MONITOR_INTERVAL_MS: String(INTERVAL_MS),
-  TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
-  TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,monitor=100000/60s,account=100000/60s',
-};
+const ENV = monitorTestEnv(INTERVAL_MS);
 const PRICE_CENTAVOS = 200; // monitor.processo in config/prices.json (plan padrao)
 const URL_BASE = '/v1/monitoramentos/processos';
 
@@ -75,9 +72,7 @@ async function heard(acc: TestAccount, monitorId: string): Promise<string[]> {
   return rows.map((r) => r.kind);
 }
 
-async function debits(accountId: string) {
-  return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();
-}
+const debits = (accountId: string) => debitRows(db, accountId);
 
 /** Retires every monitor left by earlier tests, so a cycle checks only the current test's. */
 async function retireAll(): Promise<void> {

@@ -1,21 +1,17 @@
 /**
  * Case monitor endpoints (spec §4.8): create (charged), list, read and remove (free). The checks
- * themselves run in the cycle job (check.ts), renewals with them; the lifecycle is platform/monitoring/lifecycle.ts on CASE_MONITORS.
+ * themselves run in the cycle job (check.ts), renewals with them; the lifecycle is platform/monitoring/lifecycle.ts on CASE_MONITORS,
+ * the routes platform/monitoring/paid-monitor-routes.ts with what is the case monitors' own: the texts and the body's case.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Court } from '../../platform/courts/table.ts';
 import { courtBySigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
-import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnjWithCourt, type Cnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
-import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
-import { periodDebit } from '../../platform/monitoring/renewal.ts';
-import { createMonitor, creationStatus, removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
+import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { CASE_MONITORS, MONITOR_QUERY_TYPE } from './lifecycle.ts';
-import { CreateMonitorBody, ListMonitorsQuery, Monitor, MonitorParams } from './schemas.ts';
+import { CreateMonitorBody, Monitor } from './schemas.ts';
 import { findMonitor, listMonitors, monitorView } from './store.ts';
 
 const TAG = 'Monitoramento';
@@ -30,63 +26,18 @@ const RULES = 'Frequency: `HORARIA`, `DIARIA` (default), `SEMANAL` and `MENSAL` 
   + 'A check whose source failed emits nothing, sets `ultimoErro` and is tried again at the next cycle.';
 
 export function monitorRoutes(app: FastifyInstance, s: Services): void {
-  defineRoute(app, {
-    method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: MONITOR_QUERY_TYPE, chargeWay: 'in-handler', success: [200, 201], tag: TAG, summary: 'Create a case monitor',
-      description: `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's own court). 201 with the new monitor, checked at the next cycle. `
+  paidMonitorRoutes(app, s, {
+    lifecycle: CASE_MONITORS, path: PATH, tag: TAG, charge: MONITOR_QUERY_TYPE, listing: 'monitoramentos.processos', noun: 'case monitor',
+    names: { one: 'a case monitor', many: 'case monitors', removal: 'Remove' }, schemas: { body: CreateMonitorBody, view: Monitor },
+    texts: {
+      create: `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's own court). 201 with the new monitor, checked at the next cycle. `
         + 'The account\'s live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). '
-        + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}` },
-    schema: { body: CreateMonitorBody, data: Monitor },
-    handler: async (req, op) => {
-      const auth = req.auth!;
-      const cnj = monitoredCase(req.body);
-      const webhookUrl = await webhookUrlOf(s, auth.account.id, req.body.webhook_url);
-      const ask = { accountId: auth.account.id, cnj, webhookUrl, frequencia: req.body.frequencia, priceCentavos: op.priceCentavos };
-      // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
-      const creation = await createMonitor(s, CASE_MONITORS, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
-      const data = monitorView(creation.monitor);
-      return { status: creationStatus(creation), data };
+        + `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}`,
+      remove: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
+        + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.',
     },
-  });
-
-  defineRoute(app, {
-    method: 'GET', url: PATH,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List case monitors, newest first',
-      description: 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.' },
-    schema: { querystring: ListMonitorsQuery, data: listSchema('items', Monitor) },
-    handler: async (req) => {
-      const listing = `monitoramentos.processos:${req.query.status ?? 'vivos'}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ criadoEm: string; id: string }>(listing, req.query.cursor, ['criadoEm', 'id']);
-      const rows = await listMonitors(s.db, req.auth!.account.id, { status: req.query.status, limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(monitorView), pagination), meta: { pagination } };
-    },
-  });
-
-  defineRoute(app, {
-    method: 'GET', url: `${PATH}/:id`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Read a case monitor',
-      description: 'Free. Its status, situation, counters, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.' },
-    schema: { params: MonitorParams, data: Monitor },
-    handler: async (req) => {
-      const monitor = await findMonitor(s.db, req.auth!.account.id, req.params.id);
-      if (!monitor) throw notFound(req.params.id);
-      return { data: monitorView(monitor) };
-    },
-  });
-
-  defineRoute(app, {
-    method: 'DELETE', url: `${PATH}/:id`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Remove a case monitor',
-      description: 'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). '
-        + 'Removing it again returns it unchanged. Another account\'s id is 404 NOT_FOUND.' },
-    schema: { params: MonitorParams, data: Monitor },
-    handler: async (req) => {
-      const monitor = await removeOwnMonitor(s, CASE_MONITORS, req.auth!.account.id, req.params.id);
-      if (!monitor) throw notFound(req.params.id);
-      return { data: monitorView(monitor) };
-    },
+    target: (body) => ({ cnj: monitoredCase(body), frequencia: body.frequencia }),
+    view: monitorView, find: findMonitor, list: listMonitors,
   });
 }
 
@@ -105,8 +56,4 @@ function monitoredCase(body: { numero_cnj?: string; numeroCnj?: string; tribunal
     }
   }
   return cnj;
-}
-
-function notFound(id: string): ApiError {
-  return new ApiError('NOT_FOUND', `No case monitor "${id}" in this account.`);
 }

@@ -10,39 +10,24 @@ import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import type { PublicationRecord } from '../../platform/ports/sources.ts';
-import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
-import { publicationRecord, ScriptedSource, tjspNumber } from '../publications/testing.ts';
+import { debitRows } from '../../../test/charges.ts';
+import { createHarness, json, monitorTestEnv, type TestAccount } from '../../../test/harness.ts';
+import { publicationRecord, scriptedPublications, tjspNumber } from '../publications/testing.ts';
 
 const INTERVAL_MS = 1000;
-const ENV = {
-  TRAMITA_MONITOR_INTERVAL_MS: String(INTERVAL_MS),
-  TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
-  TRAMITA_FEED_SETTLE_MS: '0',
-  TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,account=100000/60s',
-};
+const ENV = monitorTestEnv(INTERVAL_MS, { TRAMITA_FEED_SETTLE_MS: '0' });
 const PRICE_CENTAVOS = 300; // monitor.publicacoes in config/prices.json (plan padrao)
 const PATH = '/v1/monitoramentos/publicacoes';
 
 const clock = new ManualClock('2026-04-01T09:00:00.000Z');
 const h = await createHarness({ clock, env: ENV });
-const simulator = h.sources.publications;
-const source = new ScriptedSource();
-h.sources.publications = source;
-test.after(async () => {
-  h.sources.publications = simulator;
-  await h.close();
-});
+const { source, ingest } = scriptedPublications(h);
 const db = h.services.db;
 
 const today = () => clock.now().toISOString().slice(0, 10);
 const create = (acc: TestAccount, body: object) => h.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: body });
 const get = (acc: TestAccount, url: string) => h.inject({ method: 'GET', url, headers: acc.headers });
-const ingest = (records: PublicationRecord[]) => h.capabilities.publications.ingest.ingest(records, { name: 'DJEN', sandbox: true });
-
-async function debits(accountId: string) {
-  return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();
-}
+const debits = (accountId: string) => debitRows(db, accountId);
 
 async function heard(acc: TestAccount) {
   const res = await get(acc, '/v1/eventos?limit=100');

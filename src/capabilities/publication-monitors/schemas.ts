@@ -1,7 +1,6 @@
 /** Request and response schemas of the publication monitors (spec §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
-import { PageQuery } from '../../platform/http/pagination.ts';
-import { CourtsField, MonitorStatus, PublicationMonitor, SourcesField, WebhookUrlField } from '../publications/monitor-schemas.ts';
+import { CourtsField, PublicationMonitor, SourcesField, WebhookUrlField } from '../publications/monitor-schemas.ts';
 import { OabFields } from '../publications/oab-params.ts';
 import { MAX_TERM_LENGTH } from './input.ts';
 
@@ -15,15 +14,6 @@ export const CreatePublicationMonitorBody = Type.Object({
   tribunais: CourtsField,
   fontes: SourcesField,
   webhook_url: WebhookUrlField,
-}, { additionalProperties: false });
-
-export const PublicationMonitorParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64, description: 'The monitor\'s `id`.' }),
-}, { additionalProperties: false });
-
-export const ListPublicationMonitorsQuery = Type.Object({
-  ...PageQuery,
-  status: Type.Optional(MonitorStatus('Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for).')),
 }, { additionalProperties: false });
 
 export const PublicationMonitorView = Type.Intersect([PublicationMonitor, Type.Object({

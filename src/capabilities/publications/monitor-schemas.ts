@@ -1,15 +1,9 @@
 /** The intimação / publication monitor as monitors.ts `monitorView` shows it, and the fields both create bodies share (OpenAPI and validation). */
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
-import { MAX_WEBHOOK_URL_LENGTH } from '../../platform/webhooks/url-guard.ts';
+import { MonitorStatus, PriceField, ScheduleFields, STATUS_MEANING, webhookUrlField } from '../../platform/monitoring/schemas.ts';
 
-const described = (description?: string) => (description ? { description } : {});
-export const MonitorStatus = (description?: string) => Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], described(description));
-
-export const WebhookUrlField = Type.Optional(Nullable(Type.String({
-  maxLength: MAX_WEBHOOK_URL_LENGTH,
-  description: 'HTTPS receiver of this monitor\'s events instead of the account webhook (spec §6, pattern 2; INVALID_WEBHOOK_URL otherwise); null removes it.',
-})));
+export const WebhookUrlField = webhookUrlField('HTTPS receiver of this monitor\'s events instead of the account webhook (spec §6, pattern 2; INVALID_WEBHOOK_URL otherwise); null removes it.');
 
 export const CourtsField = Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
   maxItems: 100,
@@ -33,15 +27,11 @@ export const PublicationMonitor = Type.Object({
   fontes: Nullable(Type.Array(Type.String(), { description: 'Sources watched (DJEN, STF, TSE, TRE-<UF>); null: every source. Intimação monitors hear DJEN only.' })),
   webhookUrl: Nullable(Type.String()),
   evento: Type.String({ description: 'The event each new matching publication emits: `diario_movimentacao_nova` (intimações, PROCESSO) or `publicacao_judicial_nova` (OAB, TERMO).' }),
-  status: MonitorStatus('ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final, stays readable).'),
-  preco: Type.Number({ description: 'BRL charged at creation and at each 30-day renewal.' }),
+  status: MonitorStatus(`${STATUS_MEANING}, stays readable).`),
+  preco: PriceField,
   desde: Type.String({ description: 'yyyy-mm-dd: publications of this day on are news (events); older ones are history.' }),
   publicacoes: Type.Integer({ description: 'Publications it matched, news and history.' }),
-  ultimaVerificacaoEm: Nullable(Type.String()),
-  proximaVerificacaoEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
-  proximaCobrancaEm: Nullable(Type.String({ description: 'null unless ATIVO.' })),
-  ultimoErro: Nullable(Type.String()),
-  criadoEm: Type.String(),
+  ...ScheduleFields,
   atualizadoEm: Type.String(),
   removidoEm: Nullable(Type.String()),
 });

@@ -2,6 +2,8 @@
  * Test helpers of the publication capabilities: hand-built DJEN communications (as the connector
  * normalizes them) and a scripted PublicationSource that records what it was asked. Test-only code.
  */
+import { test } from 'node:test';
+import type { Harness } from '../../../test/harness.ts';
 import { cnjCheckDigits } from '../../platform/identifiers/cnj.ts';
 import type { CadernoInfo, PublicationQuery, PublicationRecord, PublicationSource, PublicationSearchResult } from '../../platform/ports/sources.ts';
 
@@ -94,4 +96,20 @@ function matches(r: PublicationRecord, q: PublicationQuery): boolean {
   if (q.numeroCnj && r.numeroCnj !== q.numeroCnj) return false;
   if (q.texto && !r.texto.toLowerCase().includes(q.texto.toLowerCase())) return false;
   return true;
+}
+
+/**
+ * A ScriptedSource in place of the harness's DJEN for a test file, and the ingest of records as DJEN's;
+ * when the file's tests end, the simulator is put back and the harness closed.
+ */
+export function scriptedPublications(h: Harness) {
+  const simulator = h.sources.publications;
+  const source = new ScriptedSource();
+  h.sources.publications = source;
+  test.after(async () => {
+    h.sources.publications = simulator;
+    await h.close();
+  });
+  const ingest = (records: PublicationRecord[]) => h.capabilities.publications.ingest.ingest(records, { name: 'DJEN', sandbox: true });
+  return { source, ingest };
 }

@@ -1,14 +1,14 @@
 /** Request and response schemas of the new-case radars (spec §4.8); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
-import { FREQUENCIES } from '../../platform/monitoring/frequency.ts';
+import { MonitorFrequency, webhookUrlField } from '../../platform/monitoring/schemas.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 
 export const MAX_VARIATIONS = 20;
 export const MAX_ARCHIVE_IDS = 500;
 export const QUALIFICATIONS = ['RELEVANTE', 'IRRELEVANTE', 'EM_ANALISE'] as const;
 
-const Frequency = Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), { description: 'HORARIA, DIARIA (default), SEMANAL or MENSAL.' });
+const Frequency = MonitorFrequency('HORARIA, DIARIA (default), SEMANAL or MENSAL.');
 const Words = (max: number, description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: max, description });
 
 /** The filters a radar can be created with and refined by PATCH (everything but the term). */
@@ -18,7 +18,7 @@ const filters = {
   classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: 'Case classes, by name (accents and case ignored) or TPU code; empty: every class.' })),
   termos_obrigatorios: Type.Optional(Words(20, 'Every one must appear (whole words, accents and case ignored) in the case\'s parties, classes or subjects.')),
   termos_proibidos: Type.Optional(Words(20, 'None may appear in the case\'s parties, classes or subjects.')),
-  webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'HTTPS endpoint that receives this radar\'s events instead of the account URL (spec §6).' }))),
+  webhook_url: webhookUrlField('HTTPS endpoint that receives this radar\'s events instead of the account URL (spec §6).'),
   frequencia: Type.Optional(Frequency),
 };
 
