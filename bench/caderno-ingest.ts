@@ -24,7 +24,10 @@ export interface CadernoIngestResult {
 
 export async function cadernoIngest(target = Number(process.env.CADERNO_BENCH_COMMUNICATIONS ?? 20_000)): Promise<CadernoIngestResult> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '20000', DJEN_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
+  const config = loadConfig(
+    { TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '20000', DJEN_REQUESTS_PER_MINUTE: '100000' },
+    fresh.config,
+  );
   await migrate(fresh.database);
   const sources = await openUpstreams(config);
   const s = createServices(config, fresh.database, createLogger('warn'), { sources });

@@ -26,13 +26,22 @@ export async function coldBatch(lookups = 10_000): Promise<ColdBatchResult> {
   const connector = new DataJudConnector(dataJudOptionsFromConfig(config, sandbox.datajudUrl, true));
   try {
     const now = Date.now();
-    const numbers = sandbox.dataset.cases.filter((c) => c.filedAt <= now).slice(0, lookups).map((c) => c.numero);
+    const numbers = sandbox.dataset.cases
+      .filter((c) => c.filedAt <= now)
+      .slice(0, lookups)
+      .map((c) => c.numero);
     sandbox.resetStats();
     const started = performance.now();
     const records = await Promise.all(numbers.map((n) => connector.fetchCase(n)));
     const seconds = (performance.now() - started) / 1000;
     const upstreamRequests = sandbox.stats().datajud.requests;
-    return { cases: numbers.length, found: records.filter(Boolean).length, upstreamRequests, requestsPer1000: (upstreamRequests * 1000) / numbers.length, seconds };
+    return {
+      cases: numbers.length,
+      found: records.filter(Boolean).length,
+      upstreamRequests,
+      requestsPer1000: (upstreamRequests * 1000) / numbers.length,
+      seconds,
+    };
   } finally {
     await connector.close();
     await sandbox.close();

@@ -23,12 +23,20 @@ interface PageParser {
 const fixture = (rel: string) => readFileSync(new URL(`../src/sources/consultas/${rel}`, import.meta.url), 'utf8');
 
 const pjePage = (file: string, grau: 1 | 2): PageParser => ({
-  system: 'PJe', page: file, html: decodePage(readFileSync(new URL(`../src/sources/consultas/fixtures/${file}`, import.meta.url))), parse: (h) => parsePjeDetail(h, { grau }),
+  system: 'PJe',
+  page: file,
+  html: decodePage(readFileSync(new URL(`../src/sources/consultas/fixtures/${file}`, import.meta.url))),
+  parse: (h) => parsePjeDetail(h, { grau }),
 });
 
 /** One row per system and page. */
 export const PAGE_PARSERS: PageParser[] = [
-  { system: 'e-SAJ', page: 'esaj-1.html (TJSP cpopg)', html: fixture('fixtures/esaj-1.html'), parse: (h) => parseEsajPage(h, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }) },
+  {
+    system: 'e-SAJ',
+    page: 'esaj-1.html (TJSP cpopg)',
+    html: fixture('fixtures/esaj-1.html'),
+    parse: (h) => parseEsajPage(h, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }),
+  },
   pjePage('pje-tjma-detalhe_ok.html', 1),
   pjePage('pje-tjma-detalhe_ok_2g.html', 2),
   pjePage('pje-tjce-detalhe-3000739-94.2025.8.06.0100.html', 1),
@@ -54,7 +62,11 @@ export function consultaParseBench(): { system: string; page: string; kb: number
 }
 
 export function describeConsultaParse(): string {
-  return consultaParseBench().map((r) => `Consultation page parse: ${r.system} ${r.page}, ${r.kb} KB: ${r.usPerPage.toFixed(0)} µs per page (median of ${ROUNDS} rounds of ${PER_ROUND}).`).join('\n');
+  return consultaParseBench()
+    .map(
+      (r) => `Consultation page parse: ${r.system} ${r.page}, ${r.kb} KB: ${r.usPerPage.toFixed(0)} µs per page (median of ${ROUNDS} rounds of ${PER_ROUND}).`,
+    )
+    .join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(describeConsultaParse());

@@ -33,8 +33,12 @@ const LATENCIES = [0, 200, 1_000];
 export async function courtSearchFanOut(cases = 20_000): Promise<{ perMinute: number; rows: FanOutRow[] }> {
   const config = loadConfig({});
   const sandbox = await startSandbox({ cases, seed: 1, datajudApiKey: config.datajudApiKey });
-  const courts = enabledCourts('all', {}).filter(({ court }) => CONSULTA_SEARCHES[court.sistema].includes('documento'))
-    .map(({ court }) => ({ court, urls: { 1: court.sistema === 'pje' ? `${sandbox.pjeUrl}/${court.sigla}` : `${sandbox.consultasUrl}/${court.sigla.toLowerCase()}`, 2: null } }));
+  const courts = enabledCourts('all', {})
+    .filter(({ court }) => CONSULTA_SEARCHES[court.sistema].includes('documento'))
+    .map(({ court }) => ({
+      court,
+      urls: { 1: court.sistema === 'pje' ? `${sandbox.pjeUrl}/${court.sigla}` : `${sandbox.consultasUrl}/${court.sigla.toLowerCase()}`, 2: null },
+    }));
   const siglas = new Set(courts.map(({ court }) => court.sigla));
   const now = Date.now();
   const byDoc = new Map<string, number>();
@@ -49,22 +53,38 @@ export async function courtSearchFanOut(cases = 20_000): Promise<{ perMinute: nu
       sandbox.faults.set({ upstream: 'consultas', latencyMs });
       sandbox.faults.set({ upstream: 'pje', latencyMs });
       // One connector (one pool, one budget) per court: a fresh budget per run, as a court's host has.
-      const perCourt = courts.map((c) => new ConsultasConnector({
-        courts: [c], sandbox: true,
-        http: new ConsultaHttp({ userAgent: 'Tramita-bench', perMinute: config.consultaRequestsPerMinute, timeoutMs: config.consultaTimeoutMs, retryDelaysMs: [] }),
-      }));
+      const perCourt = courts.map(
+        (c) =>
+          new ConsultasConnector({
+            courts: [c],
+            sandbox: true,
+            http: new ConsultaHttp({
+              userAgent: 'Tramita-bench',
+              perMinute: config.consultaRequestsPerMinute,
+              timeoutMs: config.consultaTimeoutMs,
+              retryDelaysMs: [],
+            }),
+          }),
+      );
       const started = performance.now();
-      const answers = await Promise.all(perCourt.map(async (connector) => {
-        const report = await connector.searchCourts({ kind: 'documento', documento });
-        const listedAt = performance.now() - started;
-        const numeros = report.responderam.flatMap((r) => r.numeros);
-        await Promise.all(numeros.map((n) => connector.fetchDetails(n).catch(() => null)));
-        return { answered: report.responderam.length, hits: numeros.length, listedAt, detailedAt: performance.now() - started };
-      }));
+      const answers = await Promise.all(
+        perCourt.map(async (connector) => {
+          const report = await connector.searchCourts({ kind: 'documento', documento });
+          const listedAt = performance.now() - started;
+          const numeros = report.responderam.flatMap((r) => r.numeros);
+          await Promise.all(numeros.map((n) => connector.fetchDetails(n).catch(() => null)));
+          return { answered: report.responderam.length, hits: numeros.length, listedAt, detailedAt: performance.now() - started };
+        }),
+      );
       await Promise.all(perCourt.map((c) => c.close()));
       rows.push({
-        latencyMs, courts: courts.length, answered: answers.reduce((n, a) => n + a.answered, 0), hits: answers.reduce((n, a) => n + a.hits, 0),
-        firstMs: Math.min(...answers.map((a) => a.listedAt)), lastMs: Math.max(...answers.map((a) => a.listedAt)), detailsMs: Math.max(...answers.map((a) => a.detailedAt)),
+        latencyMs,
+        courts: courts.length,
+        answered: answers.reduce((n, a) => n + a.answered, 0),
+        hits: answers.reduce((n, a) => n + a.hits, 0),
+        firstMs: Math.min(...answers.map((a) => a.listedAt)),
+        lastMs: Math.max(...answers.map((a) => a.listedAt)),
+        detailsMs: Math.max(...answers.map((a) => a.detailedAt)),
       });
     }
   } finally {
@@ -75,8 +95,13 @@ export async function courtSearchFanOut(cases = 20_000): Promise<{ perMinute: nu
 
 export async function describeCourtSearchFanOut(): Promise<string> {
   const { perMinute, rows } = await courtSearchFanOut();
-  return rows.map((r) => `Court search fan-out (CPF, ${r.courts} courts, ${perMinute} req/min per host, ≤${SEARCH_HITS_PER_COURT} hits per court looked up; simulator latency ${r.latencyMs} ms): `
-    + `${r.answered} answered, ${r.hits} hits; first hit list ${r.firstMs.toFixed(0)} ms, last ${r.lastMs.toFixed(0)} ms; last detail page ${r.detailsMs.toFixed(0)} ms.`).join('\n');
+  return rows
+    .map(
+      (r) =>
+        `Court search fan-out (CPF, ${r.courts} courts, ${perMinute} req/min per host, ≤${SEARCH_HITS_PER_COURT} hits per court looked up; simulator latency ${r.latencyMs} ms): ` +
+        `${r.answered} answered, ${r.hits} hits; first hit list ${r.firstMs.toFixed(0)} ms, last ${r.lastMs.toFixed(0)} ms; last detail page ${r.detailsMs.toFixed(0)} ms.`,
+    )
+    .join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await describeCourtSearchFanOut());

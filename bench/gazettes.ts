@@ -81,19 +81,63 @@ export async function gazetteBench(): Promise<GazetteBenchResult> {
     const tse = await days.ensure('TSE', period);
     const tseS = (performance.now() - t0) / 1000;
 
-    const storeMb = s.database.engine === 'sqlite'
-      ? Number((await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(s.db)).rows[0].n) / 1e6
-      : Number((await sql<{ n: string }>`SELECT pg_database_size(current_database()) AS n`.execute(s.db)).rows[0].n) / 1e6;
+    const storeMb =
+      s.database.engine === 'sqlite'
+        ? Number((await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(s.db)).rows[0].n) / 1e6
+        : Number((await sql<{ n: string }>`SELECT pg_database_size(current_database()) AS n`.execute(s.db)).rows[0].n) / 1e6;
 
     // Search inputs taken from what was stored.
-    const sample = await s.db.selectFrom('publications').select(['id', 'destinatarios', 'numero_comunicacao', 'fonte', 'data_disponibilizacao']).where('fonte', '=', 'STF').limit(SEARCHES).execute();
+    const sample = await s.db
+      .selectFrom('publications')
+      .select(['id', 'destinatarios', 'numero_comunicacao', 'fonte', 'data_disponibilizacao'])
+      .where('fonte', '=', 'STF')
+      .limit(SEARCHES)
+      .execute();
     const oabs = (await s.db.selectFrom('publication_lawyers').select('oab').distinct().limit(SEARCHES).execute()).map((r) => r.oab);
     const month = { inicio: new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10), fim: today };
     const kinds: { kind: string; run: (i: number) => Promise<number> }[] = [
-      { kind: 'STF, a party\'s surname, whole period', run: async (i) => (await searchGazette(s.db, s.database.engine, { fonte: 'STF', ...period, palavras: searchWords((JSON.parse(sample[i % sample.length].destinatarios)[0]?.nome ?? 'teste').split(' ').at(-1)) }, { limit: 20 })).length },
-      { kind: 'STF + DJE, one OAB, whole period', run: async (i) => (await searchGazette(s.db, s.database.engine, { fonte: i % 2 ? 'STF' : 'DJE eleitoral', ...period, oab: oabs[i % oabs.length] }, { limit: 20 })).length },
-      { kind: 'STF, a process (class and number)', run: async (i) => (await searchGazette(s.db, s.database.engine, { fonte: 'STF', palavras: searchWords(sample[i % sample.length].numero_comunicacao ?? '') }, { limit: 20 })).length },
-      { kind: 'DJE, two words within 30 days', run: async (i) => (await searchGazette(s.db, s.database.engine, { fonte: 'DJE eleitoral', tribunal: 'TSE', ...month, palavras: searchWords(i % 2 ? 'registro candidatura' : 'prestacao contas') }, { limit: 20 })).length },
+      {
+        kind: "STF, a party's surname, whole period",
+        run: async (i) =>
+          (
+            await searchGazette(
+              s.db,
+              s.database.engine,
+              { fonte: 'STF', ...period, palavras: searchWords((JSON.parse(sample[i % sample.length].destinatarios)[0]?.nome ?? 'teste').split(' ').at(-1)) },
+              { limit: 20 },
+            )
+          ).length,
+      },
+      {
+        kind: 'STF + DJE, one OAB, whole period',
+        run: async (i) =>
+          (await searchGazette(s.db, s.database.engine, { fonte: i % 2 ? 'STF' : 'DJE eleitoral', ...period, oab: oabs[i % oabs.length] }, { limit: 20 }))
+            .length,
+      },
+      {
+        kind: 'STF, a process (class and number)',
+        run: async (i) =>
+          (
+            await searchGazette(
+              s.db,
+              s.database.engine,
+              { fonte: 'STF', palavras: searchWords(sample[i % sample.length].numero_comunicacao ?? '') },
+              { limit: 20 },
+            )
+          ).length,
+      },
+      {
+        kind: 'DJE, two words within 30 days',
+        run: async (i) =>
+          (
+            await searchGazette(
+              s.db,
+              s.database.engine,
+              { fonte: 'DJE eleitoral', tribunal: 'TSE', ...month, palavras: searchWords(i % 2 ? 'registro candidatura' : 'prestacao contas') },
+              { limit: 20 },
+            )
+          ).length,
+      },
     ];
     const search: GazetteBenchResult['search'] = [];
     for (const k of kinds) {
@@ -110,14 +154,21 @@ export async function gazetteBench(): Promise<GazetteBenchResult> {
     const pk: number[] = [];
     for (let i = 0; i < SEARCHES; i++) {
       const t = performance.now();
-      await s.db.selectFrom('publications').selectAll().where('id', '=', sample[i % sample.length].id).executeTakeFirst();
+      await s.db
+        .selectFrom('publications')
+        .selectAll()
+        .where('id', '=', sample[i % sample.length].id)
+        .executeTakeFirst();
       pk.push(performance.now() - t);
     }
     return {
-      engine: s.database.engine, days: DAYS, storeMb,
+      engine: s.database.engine,
+      days: DAYS,
+      storeMb,
       stf: { publications: stf.publicacoes, ingestPerSecond: stf.publicacoes / stfS, fetchOnlyPerSecond: stfFetched / stfFetchS },
       tse: { editions, publications: tse.publicacoes, ingestPerSecond: tse.publicacoes / tseS, fetchOnlyPerSecond: tseFetched / tseFetchS },
-      search, pkP50Ms: percentile(pk, 50),
+      search,
+      pkP50Ms: percentile(pk, 50),
     };
   } finally {
     await s.database.close();
@@ -128,9 +179,12 @@ export async function gazetteBench(): Promise<GazetteBenchResult> {
 
 export function describeGazettes(r: GazetteBenchResult): string {
   const lines = [
-    `Gazettes over ${r.days} days (${r.engine}): STF ${r.stf.publications} publications ingested at ${r.stf.ingestPerSecond.toFixed(0)}/s (fetch and parse only: ${r.stf.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.stf.ingestPerSecond / r.stf.fetchOnlyPerSecond).toFixed(2)}); `
-      + `TSE ${r.tse.editions} editions, ${r.tse.publications} matérias at ${r.tse.ingestPerSecond.toFixed(0)}/s (fetch, PDF and split only: ${r.tse.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.tse.ingestPerSecond / r.tse.fetchOnlyPerSecond).toFixed(2)}); store ${r.storeMb.toFixed(1)} MB.`,
-    ...r.search.map((x) => `  search ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.hits} hits in ${SEARCHES} searches; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`),
+    `Gazettes over ${r.days} days (${r.engine}): STF ${r.stf.publications} publications ingested at ${r.stf.ingestPerSecond.toFixed(0)}/s (fetch and parse only: ${r.stf.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.stf.ingestPerSecond / r.stf.fetchOnlyPerSecond).toFixed(2)}); ` +
+      `TSE ${r.tse.editions} editions, ${r.tse.publications} matérias at ${r.tse.ingestPerSecond.toFixed(0)}/s (fetch, PDF and split only: ${r.tse.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.tse.ingestPerSecond / r.tse.fetchOnlyPerSecond).toFixed(2)}); store ${r.storeMb.toFixed(1)} MB.`,
+    ...r.search.map(
+      (x) =>
+        `  search ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.hits} hits in ${SEARCHES} searches; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`,
+    ),
     `  primary-key read of one publication: p50 ${r.pkP50Ms.toFixed(3)} ms`,
   ];
   return lines.join('\n');

@@ -112,9 +112,70 @@ export interface MatchingBenchResult {
 
 // ---------------------------------------------------------------- data
 
-const SYLLABLES = ['ba', 'be', 'bi', 'bo', 'ca', 'ce', 'ci', 'co', 'da', 'de', 'di', 'do', 'fa', 'fe', 'fi', 'ga', 'go', 'gu', 'la', 'le', 'li', 'lo', 'lu',
-  'ma', 'me', 'mi', 'mo', 'na', 'ne', 'no', 'pa', 'pe', 'pi', 'ra', 're', 'ri', 'ro', 'sa', 'se', 'si', 'so', 'ta', 'te', 'ti', 'to', 'va', 've', 'vi',
-  'za', 'ção', 'nho', 'lha', 'ré', 'lú', 'tó', 'cân', 'guê', 'qui', 'xa', 'bra', 'cri', 'tro'];
+const SYLLABLES = [
+  'ba',
+  'be',
+  'bi',
+  'bo',
+  'ca',
+  'ce',
+  'ci',
+  'co',
+  'da',
+  'de',
+  'di',
+  'do',
+  'fa',
+  'fe',
+  'fi',
+  'ga',
+  'go',
+  'gu',
+  'la',
+  'le',
+  'li',
+  'lo',
+  'lu',
+  'ma',
+  'me',
+  'mi',
+  'mo',
+  'na',
+  'ne',
+  'no',
+  'pa',
+  'pe',
+  'pi',
+  'ra',
+  're',
+  'ri',
+  'ro',
+  'sa',
+  'se',
+  'si',
+  'so',
+  'ta',
+  'te',
+  'ti',
+  'to',
+  'va',
+  've',
+  'vi',
+  'za',
+  'ção',
+  'nho',
+  'lha',
+  'ré',
+  'lú',
+  'tó',
+  'cân',
+  'guê',
+  'qui',
+  'xa',
+  'bra',
+  'cri',
+  'tro',
+];
 
 function madeUpSurname(rng: Random): string {
   let s = '';
@@ -127,11 +188,26 @@ function fullName(rng: Random): string {
   return `${personName(rng)} ${madeUpSurname(rng)}`;
 }
 
-const CLASSES = ['APELAÇÃO CÍVEL', 'AGRAVO DE INSTRUMENTO', 'PROCEDIMENTO COMUM CÍVEL', 'EXECUÇÃO FISCAL', 'RECLAMAÇÃO TRABALHISTA', 'CUMPRIMENTO DE SENTENÇA', 'MANDADO DE SEGURANÇA CÍVEL', 'AÇÃO PENAL - PROCEDIMENTO ORDINÁRIO'];
+const CLASSES = [
+  'APELAÇÃO CÍVEL',
+  'AGRAVO DE INSTRUMENTO',
+  'PROCEDIMENTO COMUM CÍVEL',
+  'EXECUÇÃO FISCAL',
+  'RECLAMAÇÃO TRABALHISTA',
+  'CUMPRIMENTO DE SENTENÇA',
+  'MANDADO DE SEGURANÇA CÍVEL',
+  'AÇÃO PENAL - PROCEDIMENTO ORDINÁRIO',
+];
 const ACTS = ['ATO ORDINATÓRIO', 'DESPACHO/DECISÃO', 'SENTENÇA', 'INTIMAÇÃO', 'ACÓRDÃO'];
 const CITIES = ['Porto Alegre', 'São Paulo', 'Florianópolis', 'Curitiba', 'Belo Horizonte', 'Rio de Janeiro', 'Goiânia', 'Maceió', 'Cuiabá', 'Teresina'];
 
-interface Lawyer { nome: string; uf: string; numero: number; suffix: string; monitor: number }
+interface Lawyer {
+  nome: string;
+  uf: string;
+  numero: number;
+  suffix: string;
+  monitor: number;
+}
 
 /** OAB spellings courts print; weights make the eproc one (`OAB RS062492`, the patterns file's) the most common. */
 const SPELLINGS: { weight: number; value: (l: Lawyer) => string }[] = [
@@ -155,8 +231,28 @@ function canonical(l: { uf: string; numero: number; suffix: string }): string {
 }
 
 const ENTITY_OF: Record<string, string> = {
-  á: '&aacute;', é: '&eacute;', í: '&iacute;', ó: '&oacute;', ú: '&uacute;', â: '&acirc;', ê: '&ecirc;', ô: '&ocirc;', ã: '&atilde;', õ: '&otilde;', ç: '&ccedil;',
-  Á: '&Aacute;', É: '&Eacute;', Í: '&Iacute;', Ó: '&Oacute;', Ú: '&Uacute;', Â: '&Acirc;', Ê: '&Ecirc;', Ô: '&Ocirc;', Ã: '&Atilde;', Õ: '&Otilde;', Ç: '&#199;',
+  á: '&aacute;',
+  é: '&eacute;',
+  í: '&iacute;',
+  ó: '&oacute;',
+  ú: '&uacute;',
+  â: '&acirc;',
+  ê: '&ecirc;',
+  ô: '&ocirc;',
+  ã: '&atilde;',
+  õ: '&otilde;',
+  ç: '&ccedil;',
+  Á: '&Aacute;',
+  É: '&Eacute;',
+  Í: '&Iacute;',
+  Ó: '&Oacute;',
+  Ú: '&Uacute;',
+  Â: '&Acirc;',
+  Ê: '&Ecirc;',
+  Ô: '&Ocirc;',
+  Ã: '&Atilde;',
+  Õ: '&Otilde;',
+  Ç: '&#199;',
 };
 const ACCENTED = /[áéíóúâêôãõçÁÉÍÓÚÂÊÔÃÕÇ]/g;
 
@@ -196,7 +292,13 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
   const oabMonitors: Lawyer[] = [];
   const oabIdOf = new Map<string, number>();
   while (oabMonitors.length < oabCount) {
-    const l: Lawyer = { nome: '', uf: rng.pick(UFS), numero: rng.int(1_000, 999_999), suffix: rng.chance(0.02) ? rng.pick(['A', 'B', 'E', 'N']) : '', monitor: 0 };
+    const l: Lawyer = {
+      nome: '',
+      uf: rng.pick(UFS),
+      numero: rng.int(1_000, 999_999),
+      suffix: rng.chance(0.02) ? rng.pick(['A', 'B', 'E', 'N']) : '',
+      monitor: 0,
+    };
     const key = canonical(l);
     if (oabIdOf.has(key)) continue;
     l.monitor = termCount + oabMonitors.length + 1;
@@ -284,35 +386,86 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
       const autor = parties[0].nome;
       const reu = parties[parties.length - 1].nome;
       switch (rng.int(0, 13)) {
-        case 0: paragraphs.push(`Vistos. Trata-se de ${rng.pick(CLASSES).toLowerCase()} ajuizada por ${mentionName(autor)} em face de ${mentionName(reu)}, na qual se pretende a condenação da parte ré ao pagamento de R$ ${money()}, acrescidos de juros e correção monetária.`); break;
-        case 1: paragraphs.push(`Intime-se a parte autora para, no prazo de 15 (quinze) dias, manifestar-se sobre a contestação e os documentos juntados no evento ${rng.int(1, 200)}, sob pena de preclusão.`); break;
-        case 2: paragraphs.push(`Considerando o trânsito em julgado certificado em ${date()}, arquivem-se os autos com as cautelas de praxe.`); break;
-        case 3: paragraphs.push('Defiro o pedido de gratuidade da justiça, nos termos do art. 98 do Código de Processo Civil (Lei nº 13.105/2015).'); break;
-        case 4: paragraphs.push(`Cite-se ${mentionName(reu)} para, querendo, apresentar resposta no prazo legal, advertindo-se de que a ausência de contestação implicará revelia (art. 344 do CPC).`); break;
+        case 0:
+          paragraphs.push(
+            `Vistos. Trata-se de ${rng.pick(CLASSES).toLowerCase()} ajuizada por ${mentionName(autor)} em face de ${mentionName(reu)}, na qual se pretende a condenação da parte ré ao pagamento de R$ ${money()}, acrescidos de juros e correção monetária.`,
+          );
+          break;
+        case 1:
+          paragraphs.push(
+            `Intime-se a parte autora para, no prazo de 15 (quinze) dias, manifestar-se sobre a contestação e os documentos juntados no evento ${rng.int(1, 200)}, sob pena de preclusão.`,
+          );
+          break;
+        case 2:
+          paragraphs.push(`Considerando o trânsito em julgado certificado em ${date()}, arquivem-se os autos com as cautelas de praxe.`);
+          break;
+        case 3:
+          paragraphs.push('Defiro o pedido de gratuidade da justiça, nos termos do art. 98 do Código de Processo Civil (Lei nº 13.105/2015).');
+          break;
+        case 4:
+          paragraphs.push(
+            `Cite-se ${mentionName(reu)} para, querendo, apresentar resposta no prazo legal, advertindo-se de que a ausência de contestação implicará revelia (art. 344 do CPC).`,
+          );
+          break;
         case 5: {
           const l = rng.pick(lawyers);
-          paragraphs.push(`Fica intimado(a) o(a) advogado(a) ${mentionName(l.nome)}, inscrito(a) na OAB/${l.uf} sob o nº ${thousands(l.numero)}${l.suffix ? `-${l.suffix}` : ''}, para ciência do despacho proferido nos autos do processo nº ${masked}.`);
+          paragraphs.push(
+            `Fica intimado(a) o(a) advogado(a) ${mentionName(l.nome)}, inscrito(a) na OAB/${l.uf} sob o nº ${thousands(l.numero)}${l.suffix ? `-${l.suffix}` : ''}, para ciência do despacho proferido nos autos do processo nº ${masked}.`,
+          );
           oabsPrinted.add(canonical(l));
           if (l.monitor) ids.add(l.monitor);
           cnjs.add(numero);
           break;
         }
-        case 6: paragraphs.push(`Nos termos do entendimento firmado pelo Superior Tribunal de Justiça no REsp ${thousands(rng.int(1_000_000, 2_100_000))}/${rng.pick(UFS)} (Tema ${rng.int(100, 1300)}), a tese aplica-se aos contratos celebrados após a vigência da lei.`); break;
-        case 7: paragraphs.push(`Designo audiência de conciliação para o dia ${date()}, às ${rng.int(9, 17)}h${rng.pick(['00', '30'])}, a realizar-se por videoconferência.`); break;
-        case 8: paragraphs.push(`Expeça-se alvará em favor de ${mentionName(autor)} para levantamento do depósito judicial no valor de R$ ${money()}.`); break;
-        case 9:
-          if (second) { paragraphs.push(`Apensem-se aos autos nº ${maskCnj(second)}, para julgamento conjunto, nos termos do art. 55, § 1º, do CPC.`); cnjs.add(second); }
+        case 6:
+          paragraphs.push(
+            `Nos termos do entendimento firmado pelo Superior Tribunal de Justiça no REsp ${thousands(rng.int(1_000_000, 2_100_000))}/${rng.pick(UFS)} (Tema ${rng.int(100, 1300)}), a tese aplica-se aos contratos celebrados após a vigência da lei.`,
+          );
           break;
-        case 10: paragraphs.push(`O acidente ocorreu na rodovia ${rng.pick(['SP', 'SC', 'RS', 'PR', 'MG'])}-${String(rng.int(1, 480)).padStart(3, '0')}, km ${rng.int(1, 400)}, conforme boletim de ocorrência juntado aos autos.`); break;
-        case 11: paragraphs.push('Ante o exposto, JULGO PROCEDENTE o pedido, com resolução do mérito, nos termos do art. 487, I, do CPC. Condeno a parte ré ao pagamento das custas e dos honorários advocatícios, que fixo em 10% sobre o valor da condenação.'); break;
-        case 12: paragraphs.push(`Publique-se. Registre-se. Intimem-se. ${rng.pick(CITIES)}/${uf}, ${date()}.`); break;
-        default: paragraphs.push(`Certifico que, em cumprimento ao despacho do evento ${rng.int(1, 200)}, foram expedidas as intimações eletrônicas às partes e aos seus procuradores.`); break;
+        case 7:
+          paragraphs.push(
+            `Designo audiência de conciliação para o dia ${date()}, às ${rng.int(9, 17)}h${rng.pick(['00', '30'])}, a realizar-se por videoconferência.`,
+          );
+          break;
+        case 8:
+          paragraphs.push(`Expeça-se alvará em favor de ${mentionName(autor)} para levantamento do depósito judicial no valor de R$ ${money()}.`);
+          break;
+        case 9:
+          if (second) {
+            paragraphs.push(`Apensem-se aos autos nº ${maskCnj(second)}, para julgamento conjunto, nos termos do art. 55, § 1º, do CPC.`);
+            cnjs.add(second);
+          }
+          break;
+        case 10:
+          paragraphs.push(
+            `O acidente ocorreu na rodovia ${rng.pick(['SP', 'SC', 'RS', 'PR', 'MG'])}-${String(rng.int(1, 480)).padStart(3, '0')}, km ${rng.int(1, 400)}, conforme boletim de ocorrência juntado aos autos.`,
+          );
+          break;
+        case 11:
+          paragraphs.push(
+            'Ante o exposto, JULGO PROCEDENTE o pedido, com resolução do mérito, nos termos do art. 487, I, do CPC. Condeno a parte ré ao pagamento das custas e dos honorários advocatícios, que fixo em 10% sobre o valor da condenação.',
+          );
+          break;
+        case 12:
+          paragraphs.push(`Publique-se. Registre-se. Intimem-se. ${rng.pick(CITIES)}/${uf}, ${date()}.`);
+          break;
+        default:
+          paragraphs.push(
+            `Certifico que, em cumprimento ao despacho do evento ${rng.int(1, 200)}, foram expedidas as intimações eletrônicas às partes e aos seus procuradores.`,
+          );
+          break;
       }
     }
     const entities = rng.chance(0.25);
     const body = (p: string) => (entities ? entityEncode(p) : p);
     let texto: string;
-    const style = rng.weighted([{ weight: 35, value: 'eproc' }, { weight: 30, value: 'pje' }, { weight: 18, value: 'esaj' }, { weight: 9, value: 'tjrj' }, { weight: 8, value: 'stub' }]);
+    const style = rng.weighted([
+      { weight: 35, value: 'eproc' },
+      { weight: 30, value: 'pje' },
+      { weight: 18, value: 'esaj' },
+      { weight: 9, value: 'tjrj' },
+      { weight: 8, value: 'stub' },
+    ]);
     const classe = rng.pick(CLASSES);
     if (style === 'eproc') {
       cnjs.add(numero);
@@ -325,13 +478,18 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
           }
         }
       });
-      texto = '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head>'
-        + '<style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; text-align:justify }</style>'
-        + `<body><div id="divHeader"><b>${classe} Nº ${masked}/${uf} (originário: processo nº ${numero}/${uf})<table border="0">${rows.join('')}</table></b></div>`
-        + `<div id="divBody"><center><p>${rng.pick(ACTS)}</p></center><br/>\n<p>Intimação realizada no sistema eproc.</p>${paragraphs.map((p) => `<p>${body(p)}</p>`).join('\n')}</div></body></html>`;
+      texto =
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head>' +
+        '<style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; text-align:justify }</style>' +
+        `<body><div id="divHeader"><b>${classe} Nº ${masked}/${uf} (originário: processo nº ${numero}/${uf})<table border="0">${rows.join('')}</table></b></div>` +
+        `<div id="divBody"><center><p>${rng.pick(ACTS)}</p></center><br/>\n<p>Intimação realizada no sistema eproc.</p>${paragraphs.map((p) => `<p>${body(p)}</p>`).join('\n')}</div></body></html>`;
     } else if (style === 'pje') {
       cnjs.add(numero);
-      const lines = [`<p style="text-align: center;"><strong>PODER JUDICIÁRIO</strong></p>`, `<p><strong>PROCESSO Nº ${masked}</strong></p>`, `<p>CLASSE: ${classe}</p>`];
+      const lines = [
+        `<p style="text-align: center;"><strong>PODER JUDICIÁRIO</strong></p>`,
+        `<p><strong>PROCESSO Nº ${masked}</strong></p>`,
+        `<p>CLASSE: ${classe}</p>`,
+      ];
       parties.forEach((p, k) => {
         lines.push(`<p>${k === 0 ? 'AUTOR' : 'RÉU'}: ${mentionName(p.nome).toUpperCase()}</p>`);
         if (k === 0) for (const l of lawyers) lines.push(`<p>Advogado(s) do reclamante: ${mentionName(l.nome).toUpperCase()} - ${printOab(l)}</p>`);
@@ -369,7 +527,15 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
 
 // ---------------------------------------------------------------- grep
 
-function runGrep(locale: string, patternsFile: string, textsFile: string, bytes: number, lines: number, timeoutS: number, compileSeconds: number): Promise<GrepRun> {
+function runGrep(
+  locale: string,
+  patternsFile: string,
+  textsFile: string,
+  bytes: number,
+  lines: number,
+  timeoutS: number,
+  compileSeconds: number,
+): Promise<GrepRun> {
   const args = ['-F', '-i', '-c', '-f', patternsFile, textsFile];
   const command = `LC_ALL=${locale} grep ${args.join(' ')}`;
   return new Promise((resolve, reject) => {
@@ -378,14 +544,27 @@ function runGrep(locale: string, patternsFile: string, textsFile: string, bytes:
     let out = '';
     let err = '';
     let killed = false;
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, timeoutS * 1000);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, timeoutS * 1000);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       const seconds = (performance.now() - started) / 1000;
-      if (!killed && code !== 0 && code !== 1) { reject(new Error(`${command}: exit ${code}: ${err.trim()}`)); return; }
+      if (!killed && code !== 0 && code !== 1) {
+        reject(new Error(`${command}: exit ${code}: ${err.trim()}`));
+        return;
+      }
       const mbPerS = bytes / 1e6 / seconds;
       // The compile time is measured apart (an empty input): when it is most of the run, the
       // difference is noise, and the scan rate falls back to the wall rate.
@@ -455,7 +634,9 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
   const gc = gcFunction();
   const loadStart = os.loadavg()[0];
 
-  log(`matching bench: generating ${communications.toLocaleString('en')} communications, ${termCount.toLocaleString('en')} terms, ${oabCount.toLocaleString('en')} OABs ...`);
+  log(
+    `matching bench: generating ${communications.toLocaleString('en')} communications, ${termCount.toLocaleString('en')} terms, ${oabCount.toLocaleString('en')} OABs ...`,
+  );
   let started = performance.now();
   const data = simulateDjenDay(communications, termCount, oabCount);
   const generateSeconds = (performance.now() - started) / 1000;
@@ -475,14 +656,21 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
     let sampleSize = 0;
     const sample: string[] = [];
     for (let i = 0; i < data.pubs.length; i += 1000) {
-      const chunk = data.pubs.slice(i, i + 1000).map((p) => `${p.texto}\n`).join('');
+      const chunk = data.pubs
+        .slice(i, i + 1000)
+        .map((p) => `${p.texto}\n`)
+        .join('');
       fs.writeSync(fd, chunk);
     }
     fs.closeSync(fd);
     for (const p of data.pubs) {
       const b = Buffer.byteLength(p.texto);
       textBytes += b;
-      if (sampleSize + b + 1 <= sampleBytes || sampleLines === 0) { sample.push(p.texto); sampleSize += b + 1; sampleLines++; }
+      if (sampleSize + b + 1 <= sampleBytes || sampleLines === 0) {
+        sample.push(p.texto);
+        sampleSize += b + 1;
+        sampleLines++;
+      }
     }
     if (fs.statSync(textsFile).size !== textBytes + data.pubs.length) throw new Error('texts.txt: size differs from the texts');
     fs.writeFileSync(sampleFile, sample.map((t) => `${t}\n`).join(''));
@@ -616,8 +804,13 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
 
 function grepRow(name: string, g: GrepRun): string[] {
   return [
-    name, `\`${g.command.replace(/\S*tramita-bench-matching-\w+\//g, '')}\``, mb(g.bytes).toFixed(1), g.killed ? `> ${g.seconds.toFixed(1)} (killed)` : g.seconds.toFixed(2),
-    g.compileSeconds.toFixed(2), g.killed ? `< ${g.mbPerS.toFixed(2)}` : g.mbPerS.toFixed(2), g.killed ? `< ${g.scanMbPerS.toFixed(2)}` : g.scanMbPerS.toFixed(3),
+    name,
+    `\`${g.command.replace(/\S*tramita-bench-matching-\w+\//g, '')}\``,
+    mb(g.bytes).toFixed(1),
+    g.killed ? `> ${g.seconds.toFixed(1)} (killed)` : g.seconds.toFixed(2),
+    g.compileSeconds.toFixed(2),
+    g.killed ? `< ${g.mbPerS.toFixed(2)}` : g.mbPerS.toFixed(2),
+    g.killed ? `< ${g.scanMbPerS.toFixed(2)}` : g.scanMbPerS.toFixed(3),
     g.count === null ? '—' : `${g.count} lines`,
   ];
 }
@@ -628,23 +821,45 @@ export function printMatchingReport(r: MatchingBenchResult): void {
   if (r.grepUtf8Sample) rows.push(grepRow('GNU grep, UTF-8, first lines', r.grepUtf8Sample));
   rows.push(grepRow('GNU grep, bytes', r.grepC));
   const o = r.ours;
-  rows.push(['Tramita PublicationMatcher', '`PublicationMatcher.match` (text + fields)', mb(r.textBytes).toFixed(1), o.seconds.toFixed(2), o.buildSeconds.toFixed(2),
-    (mb(r.textBytes) / (o.seconds + o.buildSeconds)).toFixed(1), o.mbPerS.toFixed(1), `${o.textLinesMatched} lines (text); ${o.communicationsMatched} with fields`]);
+  rows.push([
+    'Tramita PublicationMatcher',
+    '`PublicationMatcher.match` (text + fields)',
+    mb(r.textBytes).toFixed(1),
+    o.seconds.toFixed(2),
+    o.buildSeconds.toFixed(2),
+    (mb(r.textBytes) / (o.seconds + o.buildSeconds)).toFixed(1),
+    o.mbPerS.toFixed(1),
+    `${o.textLinesMatched} lines (text); ${o.communicationsMatched} with fields`,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log('');
-  console.log(`Publication matching: ${r.communications.toLocaleString('en')} communications (${mb(r.textBytes).toFixed(1)} MB UTF-8), ${r.patterns.termos.toLocaleString('en')} terms + ${r.patterns.oab.toLocaleString('en')} OABs (same patterns both sides)`);
+  console.log(
+    `Publication matching: ${r.communications.toLocaleString('en')} communications (${mb(r.textBytes).toFixed(1)} MB UTF-8), ${r.patterns.termos.toLocaleString('en')} terms + ${r.patterns.oab.toLocaleString('en')} OABs (same patterns both sides)`,
+  );
   console.log(line(head));
   console.log(`|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const row of rows) console.log(line(row));
   console.log('');
-  console.log(`  ours: build ${o.buildSeconds.toFixed(2)} s (first in the process, JIT cold; again: ${o.rebuildSeconds.toFixed(2)} s); retained ${o.retainedMb.toFixed(1)} MB (heap + array buffers, of which typed arrays ${o.matcherMb.toFixed(1)} MB: ${o.words.toLocaleString('en')} words, ${o.states.toLocaleString('en')} states); RSS +${o.buildRssMb.toFixed(1)} MB over the first build; text-only pass ${o.textOnlySeconds.toFixed(2)} s`);
-  console.log(`  ours: ${o.idsReported.toLocaleString('en')} ids reported; planted monitors missed ${o.plantedMissed} of ${o.plantedTotal.toLocaleString('en')}; ids not planted ${o.unplanted} (a monitored name inside a longer one)`);
+  console.log(
+    `  ours: build ${o.buildSeconds.toFixed(2)} s (first in the process, JIT cold; again: ${o.rebuildSeconds.toFixed(2)} s); retained ${o.retainedMb.toFixed(1)} MB (heap + array buffers, of which typed arrays ${o.matcherMb.toFixed(1)} MB: ${o.words.toLocaleString('en')} words, ${o.states.toLocaleString('en')} states); RSS +${o.buildRssMb.toFixed(1)} MB over the first build; text-only pass ${o.textOnlySeconds.toFixed(2)} s`,
+  );
+  console.log(
+    `  ours: ${o.idsReported.toLocaleString('en')} ids reported; planted monitors missed ${o.plantedMissed} of ${o.plantedTotal.toLocaleString('en')}; ids not planted ${o.unplanted} (a monitored name inside a longer one)`,
+  );
   const e = r.extraction;
-  console.log(`  extraction (first ${e.sample.toLocaleString('en')}): OABs printed ${e.oabPrinted}, missed ${e.oabMissed}, extra ${e.oabExtra}; CNJ numbers printed ${e.cnjPrinted}, missed ${e.cnjMissed}, extra ${e.cnjExtra}`);
-  console.log(`  machine: ${os.cpus().length} cores, load average ${r.load.start.toFixed(2)} at the start, ${r.load.end.toFixed(2)} at the end; node ${process.version}; ${execSync('grep --version').toString().split('\n')[0]}`);
-  console.log(`  grep counts lines with a substring match of a pattern as written (case-insensitive, accents as printed: no folding, no entities, one OAB spelling); ours counts whole-word folded terms and every OAB spelling — the line counts differ for those reasons.`);
-  console.log(`  ratio ours ÷ grep UTF-8 scan rate${r.grepUtf8Sample ? ' (from the first lines, the full run was killed)' : ''}: ${r.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${r.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); ours ÷ grep bytes-mode scan rate: ${r.ratioVsC.toFixed(2)}`);
+  console.log(
+    `  extraction (first ${e.sample.toLocaleString('en')}): OABs printed ${e.oabPrinted}, missed ${e.oabMissed}, extra ${e.oabExtra}; CNJ numbers printed ${e.cnjPrinted}, missed ${e.cnjMissed}, extra ${e.cnjExtra}`,
+  );
+  console.log(
+    `  machine: ${os.cpus().length} cores, load average ${r.load.start.toFixed(2)} at the start, ${r.load.end.toFixed(2)} at the end; node ${process.version}; ${execSync('grep --version').toString().split('\n')[0]}`,
+  );
+  console.log(
+    `  grep counts lines with a substring match of a pattern as written (case-insensitive, accents as printed: no folding, no entities, one OAB spelling); ours counts whole-word folded terms and every OAB spelling — the line counts differ for those reasons.`,
+  );
+  console.log(
+    `  ratio ours ÷ grep UTF-8 scan rate${r.grepUtf8Sample ? ' (from the first lines, the full run was killed)' : ''}: ${r.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${r.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); ours ÷ grep bytes-mode scan rate: ${r.ratioVsC.toFixed(2)}`,
+  );
   console.log('');
 }
 

@@ -44,7 +44,10 @@ const DATAJUD_LIMIT_PER_MINUTE = 120;
 export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResult> {
   const fresh = await freshDatabase();
   const cases = Math.max(20_000, Math.ceil(monitors * 1.1));
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: String(cases), DATAJUD_REQUESTS_PER_MINUTE: '100000' }, fresh.config);
+  const config = loadConfig(
+    { TRAMITA_LOG_LEVEL: 'warn', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: String(cases), DATAJUD_REQUESTS_PER_MINUTE: '100000' },
+    fresh.config,
+  );
   await migrate(fresh.database);
   const sources = await openUpstreams(config);
   const log = createLogger('warn');
@@ -52,7 +55,10 @@ export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResul
   try {
     const account = await s.accounts.create({ name: 'bench monitors', plan: s.prices.defaultPlan });
     const now = Date.now();
-    const numbers = sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias).slice(0, monitors).map((c) => c.numero);
+    const numbers = sources
+      .sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias)
+      .slice(0, monitors)
+      .map((c) => c.numero);
     const setupStarted = performance.now();
     for (const n of numbers) await createMonitor(s, CASE_MONITORS, { accountId: account.id, cnj: parseCnjWithCourt(n), priceCentavos: 0 });
     const setupSeconds = (performance.now() - setupStarted) / 1000;
@@ -72,8 +78,15 @@ export async function monitorCycle(monitors = 10_000): Promise<MonitorCycleResul
     const seconds = (performance.now() - started) / 1000;
     const upstreamRequests = sources.sandbox!.stats().datajud.requests;
     return {
-      monitors: numbers.length, checked, aliases, upstreamRequests, requestsPer1000: (upstreamRequests * 1000) / numbers.length, seconds,
-      runs, setupSeconds, minutesAtDataJudLimit: upstreamRequests / DATAJUD_LIMIT_PER_MINUTE,
+      monitors: numbers.length,
+      checked,
+      aliases,
+      upstreamRequests,
+      requestsPer1000: (upstreamRequests * 1000) / numbers.length,
+      seconds,
+      runs,
+      setupSeconds,
+      minutesAtDataJudLimit: upstreamRequests / DATAJUD_LIMIT_PER_MINUTE,
     };
   } finally {
     s.webhooks.sender.close();

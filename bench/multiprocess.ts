@@ -20,30 +20,61 @@ import { NODE_FLAGS } from './startup.ts';
 const ACCOUNTS = 100;
 const CONNECTIONS = 50;
 
-export interface MultiprocessPoint { processes: number; requestsPerSecond: number; p99Ms: number; non2xx: number }
+export interface MultiprocessPoint {
+  processes: number;
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+}
 
 function start(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(NODE, [...NODE_FLAGS, 'src/main.ts', 'serve'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [...NODE_FLAGS, 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   // Ready when the banner is out (it follows listening and the first start's account).
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      if (/reference/i.test(out)) { clearInterval(timer); resolve({ child, output: () => out }); }
-      if (child.exitCode !== null) { clearInterval(timer); reject(new Error(`serve exited: ${out}`)); }
+      if (/reference/i.test(out)) {
+        clearInterval(timer);
+        resolve({ child, output: () => out });
+      }
+      if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`serve exited: ${out}`));
+      }
     }, 50);
   });
 }
 
 async function stop(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.map((c) => new Promise((r) => { c.once('exit', r); c.kill('SIGTERM'); })));
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise((r) => {
+          c.once('exit', r);
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 async function sql<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  try { return (await c.query(text, values)).rows as T[]; } finally { await c.end(); }
+  try {
+    return (await c.query(text, values)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }
 
 export async function multiprocessBench(durationS = Number(process.env.BENCH_DURATION_S ?? 10)): Promise<MultiprocessPoint[]> {
@@ -52,8 +83,16 @@ export async function multiprocessBench(durationS = Number(process.env.BENCH_DUR
   const db = await createPgDatabase(base);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-mp-'));
   const env = {
-    DATABASE_URL: db.url, TRAMITA_DATA_DIR: dataDir, TRAMITA_LOG_LEVEL: 'warn', TRAMITA_LOG_FORMAT: 'json', TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_PORT: '0',
-    TRAMITA_SANDBOX_CASES: '2000', TRAMITA_WORKERS: 'off', TRAMITA_CASE_FRESH_MINUTES: '525600', TRAMITA_RATE_LIMITS: 'lookup=100000000/1s',
+    DATABASE_URL: db.url,
+    TRAMITA_DATA_DIR: dataDir,
+    TRAMITA_LOG_LEVEL: 'warn',
+    TRAMITA_LOG_FORMAT: 'json',
+    TRAMITA_SANDBOX: 'on',
+    TRAMITA_SANDBOX_PORT: '0',
+    TRAMITA_SANDBOX_CASES: '2000',
+    TRAMITA_WORKERS: 'off',
+    TRAMITA_CASE_FRESH_MINUTES: '525600',
+    TRAMITA_RATE_LIMITS: 'lookup=100000000/1s',
   };
   const points: MultiprocessPoint[] = [];
   try {
@@ -63,9 +102,14 @@ export async function multiprocessBench(durationS = Number(process.env.BENCH_DUR
     const keys: string[] = [];
     for (let i = 0; i < ACCOUNTS; i++) {
       const out = await new Promise<string>((resolve, reject) => {
-        const c = spawn(NODE, ['src/main.ts', 'accounts', 'create', '--name', `bench ${i}`, '--credits', '100000', '--json'], { cwd: ROOT, env: { ...process.env, ...env } });
+        const c = spawn(NODE, ['src/main.ts', 'accounts', 'create', '--name', `bench ${i}`, '--credits', '100000', '--json'], {
+          cwd: ROOT,
+          env: { ...process.env, ...env },
+        });
         let o = '';
-        c.stdout.on('data', (d) => { o += d; });
+        c.stdout.on('data', (d) => {
+          o += d;
+        });
         c.on('exit', (code) => (code === 0 ? resolve(o) : reject(new Error(o))));
       });
       keys.push((JSON.parse(out) as { apiKey: { key: string } }).apiKey.key);
@@ -85,26 +129,36 @@ export async function multiprocessBench(durationS = Number(process.env.BENCH_DUR
       const servers = await Promise.all(Array.from({ length: processes }, (_, i) => start(env, 39_200 + i)));
       try {
         const perProcess = Math.max(1, Math.round(CONNECTIONS / processes));
-        const before = await sql<{ n: string }>(db.url, 'select count(*) as n from ledger where kind = \'debit\'');
-        const results = await Promise.all(servers.map((_, i) => {
-          let k = i;
-          return autocannon({
-            url: `http://127.0.0.1:${39_200 + i}/v1/processos/cnj/${cases[0]}`, connections: perProcess, duration: durationS,
-            requests: [{ setupRequest: (req: Record<string, unknown>) => {
-              k = (k + 1) % ACCOUNTS;
-              return { ...req, headers: { 'x-api-key': keys[k]! } };
-            } }],
-          } as never);
-        }));
-        const after = await sql<{ n: string }>(db.url, 'select count(*) as n from ledger where kind = \'debit\'');
+        const before = await sql<{ n: string }>(db.url, "select count(*) as n from ledger where kind = 'debit'");
+        const results = await Promise.all(
+          servers.map((_, i) => {
+            let k = i;
+            return autocannon({
+              url: `http://127.0.0.1:${39_200 + i}/v1/processos/cnj/${cases[0]}`,
+              connections: perProcess,
+              duration: durationS,
+              requests: [
+                {
+                  setupRequest: (req: Record<string, unknown>) => {
+                    k = (k + 1) % ACCOUNTS;
+                    return { ...req, headers: { 'x-api-key': keys[k]! } };
+                  },
+                },
+              ],
+            } as never);
+          }),
+        );
+        const after = await sql<{ n: string }>(db.url, "select count(*) as n from ledger where kind = 'debit'");
         const ok = results.reduce((s, r) => s + r['2xx'], 0);
         const charged = Number(after[0]!.n) - Number(before[0]!.n);
         // autocannon stops at the deadline without reading the answers in flight: those requests were
         // served and charged, so the debits may exceed the counted 200s by at most the open connections.
         if (charged < ok || charged > ok + processes * perProcess) throw new Error(`multiprocess bench: ${ok} answers 200 but ${charged} debits`);
         points.push({
-          processes, requestsPerSecond: results.reduce((s, r) => s + r.requests.mean, 0),
-          p99Ms: Math.max(...results.map((r) => r.latency.p99)), non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+          processes,
+          requestsPerSecond: results.reduce((s, r) => s + r.requests.mean, 0),
+          p99Ms: Math.max(...results.map((r) => r.latency.p99)),
+          non2xx: results.reduce((s, r) => s + r.non2xx, 0),
         });
       } finally {
         await stop(servers.map((s) => s.child));
@@ -123,7 +177,10 @@ export function describeMultiprocess(points: MultiprocessPoint[]): string {
     `Charged lookup on PostgreSQL over ${ACCOUNTS} accounts (${os.cpus().length} cores here), every 200 checked against the debits:`,
     '| API processes | requests/s | vs 1 process | p99 | non-2xx |',
     '|---|---|---|---|---|',
-    ...points.map((p) => `| ${p.processes} | ${Math.round(p.requestsPerSecond)} | ${(p.requestsPerSecond / one.requestsPerSecond).toFixed(2)}× | ${p.p99Ms} ms | ${p.non2xx} |`),
+    ...points.map(
+      (p) =>
+        `| ${p.processes} | ${Math.round(p.requestsPerSecond)} | ${(p.requestsPerSecond / one.requestsPerSecond).toFixed(2)}× | ${p.p99Ms} ms | ${p.non2xx} |`,
+    ),
   ].join('\n');
 }
 

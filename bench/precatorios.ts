@@ -36,10 +36,12 @@ function generate(file: string): { processo: string; cpf: string } {
     const seq = String(i % 9_999_999).padStart(7, '0');
     const origin = String(i % 700).padStart(4, '0');
     const processo = formatCnj(`${seq}${cnjCheckDigits(seq, '2018', '8', '26', origin)}20188 26${origin}`.replace(' ', ''));
-    const base = String(100_000_000 + (i * 7919) % 899_999_999).padStart(9, '0');
+    const base = String(100_000_000 + ((i * 7919) % 899_999_999)).padStart(9, '0');
     const cpf = i % 10 < 7 ? `${base}${cpfCheckDigits(base)}` : '';
     if (i === Math.floor(ROWS / 2)) sample = { processo, cpf: cpf || sample.cpf };
-    out.write(`${i % 5000 + 1}º;${2020 + (i % 7)}.${i};${processo};MUNICÍPIO FICTÍCIO ${i % 300};${i % 3 ? 'COMUM' : 'ALIMENTAR'};${2020 + (i % 7)};PENDENTE;R$ ${(i % 100_000) + 1},${String(i % 100).padStart(2, '0')};${cpf}\n`);
+    out.write(
+      `${(i % 5000) + 1}º;${2020 + (i % 7)}.${i};${processo};MUNICÍPIO FICTÍCIO ${i % 300};${i % 3 ? 'COMUM' : 'ALIMENTAR'};${2020 + (i % 7)};PENDENTE;R$ ${(i % 100_000) + 1},${String(i % 100).padStart(2, '0')};${cpf}\n`,
+    );
   }
   out.end();
   return sample;
@@ -65,7 +67,10 @@ export async function precatorioBench() {
     let parsed = 0;
     let map: ReturnType<typeof headerMap> | null = null;
     for await (const line of createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity })) {
-      if (!map) { map = headerMap(splitCsvLine(line, delimiterOf(line))); continue; }
+      if (!map) {
+        map = headerMap(splitCsvLine(line, delimiterOf(line)));
+        continue;
+      }
       const row = rowOf(splitCsvLine(line, ';'), map);
       if (row.credorDocumento) s.secrets.fingerprint(row.credorDocumento);
       parsed++;
@@ -74,15 +79,23 @@ export async function precatorioBench() {
     t0 = performance.now();
     const imported = (await importPrecatorios(s, file, { tribunal: 'TJSP' })).aceitas;
     const importS = (performance.now() - t0) / 1000;
-    const storeMb = s.database.engine === 'sqlite'
-      ? Number((await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(s.db)).rows[0].n) / 1e6
-      : Number((await sql<{ n: string }>`SELECT pg_database_size(current_database()) AS n`.execute(s.db)).rows[0].n) / 1e6;
+    const storeMb =
+      s.database.engine === 'sqlite'
+        ? Number((await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(s.db)).rows[0].n) / 1e6
+        : Number((await sql<{ n: string }>`SELECT pg_database_size(current_database()) AS n`.execute(s.db)).rows[0].n) / 1e6;
     const deep = (await listPrecatorios(s.db, { tribunal: 'TJSP' }, { limit: 1, after: undefined }))[0];
-    const middle = await s.db.selectFrom('precatorios').select(['ordenacao', 'id']).orderBy('ordenacao').orderBy('id').offset(Math.floor(imported / 2)).limit(1).executeTakeFirstOrThrow();
+    const middle = await s.db
+      .selectFrom('precatorios')
+      .select(['ordenacao', 'id'])
+      .orderBy('ordenacao')
+      .orderBy('id')
+      .offset(Math.floor(imported / 2))
+      .limit(1)
+      .executeTakeFirstOrThrow();
     const kinds: { kind: string; filter: PrecatorioFilter; after?: { ordenacao: string; id: string } }[] = [
-      { kind: 'a court\'s first page', filter: { tribunal: 'TJSP' } },
+      { kind: "a court's first page", filter: { tribunal: 'TJSP' } },
       { kind: 'a court and a budget year', filter: { tribunal: 'TJSP', ano: 2024 } },
-      { kind: 'a debtor\'s fragment', filter: { ente: 'ficticio 17' } },
+      { kind: "a debtor's fragment", filter: { ente: 'ficticio 17' } },
       { kind: 'a page in the middle (cursor)', filter: { tribunal: 'TJSP' }, after: middle },
       { kind: 'a case number', filter: { numeroProcesso: sample.processo.replace(/\D/g, '') } },
       { kind: 'a creditor (fingerprint)', filter: { credorHash: s.secrets.fingerprint(sample.cpf) } },
@@ -105,7 +118,17 @@ export async function precatorioBench() {
       await s.db.selectFrom('precatorios').selectAll().where('id', '=', deep.id).executeTakeFirst();
       pk.push(performance.now() - t);
     }
-    return { engine: s.database.engine, rows: ROWS, imported, importPerSecond: imported / importS, parsePerSecond: parsed / parseS, importS, storeMb, search, pkP50Ms: percentile(pk, 50) };
+    return {
+      engine: s.database.engine,
+      rows: ROWS,
+      imported,
+      importPerSecond: imported / importS,
+      parsePerSecond: parsed / parseS,
+      importS,
+      storeMb,
+      search,
+      pkP50Ms: percentile(pk, 50),
+    };
   } finally {
     s.webhooks.sender.close();
     await s.database.close();
@@ -117,7 +140,10 @@ export async function precatorioBench() {
 export function describePrecatorios(r: Awaited<ReturnType<typeof precatorioBench>>): string {
   return [
     `Precatório import (${r.engine}, CSV): ${r.imported} rows in ${r.importS.toFixed(1)} s = ${Math.round(r.importPerSecond)} rows/s (read and parse only: ${Math.round(r.parsePerSecond)} rows/s, ratio ${(r.importPerSecond / r.parsePerSecond).toFixed(2)}); store ${r.storeMb.toFixed(0)} MB.`,
-    ...r.search.map((x) => `  listing, ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.rows} rows; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`),
+    ...r.search.map(
+      (x) =>
+        `  listing, ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.rows} rows; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`,
+    ),
     `  primary-key read: p50 ${r.pkP50Ms.toFixed(3)} ms`,
   ].join('\n');
 }

@@ -12,7 +12,11 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 function where(url: string): string {
   if (!url) return '(native/V8)';
@@ -43,7 +47,9 @@ function inclusiveTimes(profile: Profile, nodes: Map<number, ProfileNode>, label
 }
 
 function top(totals: Map<string, number>, all: number, n: number): string[] {
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, n)
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
     .map(([k, us]) => `${((100 * us) / all).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 }
 
@@ -64,7 +70,8 @@ function main(file: string, n: number, last: number | undefined): void {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
-  const label = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) => `${functionName || '(anonymous)'} ${where(url)}${url ? `:${lineNumber + 1}` : ''}`;
+  const label = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) =>
+    `${functionName || '(anonymous)'} ${where(url)}${url ? `:${lineNumber + 1}` : ''}`;
   let all = 0;
   for (const [id, us] of selfTimes(profile)) {
     const node = nodes.get(id)!;

@@ -130,7 +130,16 @@ function maskedDatabaseUrl(): string | undefined {
 }
 
 function exactCommand(): string {
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CPU_PROF', 'BENCH_BREAKDOWN', 'BENCH_HTTP_ONLY', 'BENCH_CASES', 'BENCH_MATCH_COMMUNICATIONS', 'BENCH_MATCH_GREP_TIMEOUT_S']
+  const env = [
+    'BENCH_DURATION_S',
+    'BENCH_WARMUP_S',
+    'BENCH_CPU_PROF',
+    'BENCH_BREAKDOWN',
+    'BENCH_HTTP_ONLY',
+    'BENCH_CASES',
+    'BENCH_MATCH_COMMUNICATIONS',
+    'BENCH_MATCH_GREP_TIMEOUT_S',
+  ]
     .filter((k) => process.env[k])
     .map((k) => `${k}=${/\s/.test(process.env[k]!) ? `'${process.env[k]}'` : process.env[k]}`);
   const db = maskedDatabaseUrl();
@@ -140,19 +149,28 @@ function exactCommand(): string {
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 }
 
 function printHeader(settings: Settings): void {
   const cpus = os.cpus();
   console.log('Tramita benchmark');
   console.log(`  command:  ${exactCommand()}`);
-  console.log(`  machine:  ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}`);
+  console.log(
+    `  machine:  ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}`,
+  );
   console.log(`  node:     ${process.version} (servers: same binary, ${process.execPath})`);
-  console.log(`  load:     autocannon, ${CONNECTIONS} connections, pipelining 1, 127.0.0.1, ${settings.warmupS} s warm-up + ${settings.durationS} s measured per case`);
+  console.log(
+    `  load:     autocannon, ${CONNECTIONS} connections, pipelining 1, 127.0.0.1, ${settings.warmupS} s warm-up + ${settings.durationS} s measured per case`,
+  );
   console.log(`  servers:  each in its own child process (child_process.fork); the load generator runs in this one`);
   console.log(`  load avg: ${loadAverage()} (1/5/15 min) at start — other processes on the machine skew every number`);
-  console.log(`  engine:   ${process.env.DATABASE_URL ? `PostgreSQL (fresh database created from ${maskedDatabaseUrl()})` : 'SQLite (fresh file in a temp TRAMITA_DATA_DIR)'}`);
+  console.log(
+    `  engine:   ${process.env.DATABASE_URL ? `PostgreSQL (fresh database created from ${maskedDatabaseUrl()})` : 'SQLite (fresh file in a temp TRAMITA_DATA_DIR)'}`,
+  );
   console.log('');
 }
 
@@ -162,13 +180,16 @@ function waitForMessage<T extends ChildMessage['type']>(child: ChildProcess, typ
   return new Promise((resolve, reject) => {
     const ms = type === 'ready' ? START_TIMEOUT_MS : IPC_TIMEOUT_MS;
     const timer = setTimeout(() => finish(new Error(`${what}: no "${type}" message within ${ms / 1000} s`)), ms);
-    const onMessage = (m: ChildMessage) => { if (m.type === type) finish(undefined, m as Extract<ChildMessage, { type: T }>); };
+    const onMessage = (m: ChildMessage) => {
+      if (m.type === type) finish(undefined, m as Extract<ChildMessage, { type: T }>);
+    };
     const onExit = (code: number | null) => finish(new Error(`${what}: exited (code ${code}) before sending "${type}"`));
     function finish(err?: Error, m?: Extract<ChildMessage, { type: T }>) {
       clearTimeout(timer);
       child.off('message', onMessage);
       child.off('exit', onExit);
-      if (err) reject(err); else resolve(m!);
+      if (err) reject(err);
+      else resolve(m!);
     }
     child.on('message', onMessage);
     child.on('exit', onExit);
@@ -231,9 +252,14 @@ function randomKeyRequests(keys: string[] | undefined): Options['requests'] {
 async function load(url: string, headers: Record<string, string>, seconds: number, keys?: string[]): Promise<Result> {
   const guardMs = (seconds + 30) * 1000;
   let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`autocannon did not finish within ${guardMs / 1000} s`)), guardMs); });
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`autocannon did not finish within ${guardMs / 1000} s`)), guardMs);
+  });
   try {
-    return await Promise.race([autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers, requests: randomKeyRequests(keys) }), guard]);
+    return await Promise.race([
+      autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers, requests: randomKeyRequests(keys) }),
+      guard,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -245,12 +271,12 @@ async function measure(spec: CaseSpec, settings: Settings): Promise<Measured> {
     const { ready } = server;
     const url = `http://127.0.0.1:${ready.port}${spec.path(ready)}`;
     const headers = spec.headers(ready);
-    const keys = spec.accounts === 'many' ? ready.details.keys as string[] : undefined;
+    const keys = spec.accounts === 'many' ? (ready.details.keys as string[]) : undefined;
     process.stdout.write(`  ${spec.name}: warm-up ${settings.warmupS} s, measuring ${settings.durationS} s ... `);
     const warmup = await load(url, headers, settings.warmupS, keys);
     const cpuBefore = await serverCpuUs(server);
     const run = await load(url, headers, settings.durationS, keys);
-    const serverCpuUsPerRequest = (await serverCpuUs(server) - cpuBefore) / Math.max(1, run.requests.total);
+    const serverCpuUsPerRequest = ((await serverCpuUs(server)) - cpuBefore) / Math.max(1, run.requests.total);
     console.log(`${Math.round(run.requests.mean)} req/s`);
     // Requests cut off by autocannon's stop may still be finishing on the server: let them land first.
     const stats = spec.role === 'charged' || spec.role === 'cover' ? await settle(1_000).then(() => serverStats(server)) : undefined;
@@ -267,7 +293,12 @@ function settle(ms: number): Promise<void> {
 // ---------------------------------------------------------------- checks
 
 function responseCheck(m: Measured): Check {
-  const bad = [m.warmup, m.run].map((r) => ({ non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, codes: Object.keys(r.statusCodeStats).filter((c) => !c.startsWith('2')) }));
+  const bad = [m.warmup, m.run].map((r) => ({
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    codes: Object.keys(r.statusCodeStats).filter((c) => !c.startsWith('2')),
+  }));
   const ok = bad.every((b) => b.non2xx === 0 && b.errors === 0 && b.timeouts === 0);
   const detail = ok
     ? `all responses 2xx (warm-up ${m.warmup['2xx']}, measured ${m.run['2xx']}), no errors or timeouts`
@@ -281,7 +312,12 @@ function inFlightAtStop(r: Result): number {
 }
 
 /** What one charged case's accounting is checked against: its label, price and counts. */
-interface Charges { label: string; price: number; debitRows: number; searchLogs: number }
+interface Charges {
+  label: string;
+  price: number;
+  debitRows: number;
+  searchLogs: number;
+}
 
 /**
  * Every 2xx autocannon counted must be exactly one debit of the price; the only other debits allowed
@@ -299,8 +335,9 @@ function billingCheck(m: Measured, c: Charges): Check[] {
     {
       name: `${c.label}: ledger debit rows vs 2xx`,
       ok: unread >= 0 && unread <= inFlight,
-      detail: `${c.debitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, `
-        + `allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
+      detail:
+        `${c.debitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, ` +
+        `allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
     },
     {
       name: `${c.label}: balance == initial - rows*price`,
@@ -316,8 +353,18 @@ function billingCheck(m: Measured, c: Charges): Check[] {
 }
 
 const labelOf = (m: Measured) => `${m.spec.role}${m.spec.accounts === 'many' ? ` (${MANY_ACCOUNTS} accounts)` : ''}`;
-const chargedCharges = (m: Measured): Charges => ({ label: labelOf(m), price: Number(m.ready.details.priceCentavos), debitRows: m.stats!.debitRows, searchLogs: m.stats!.searchLogs });
-const coverCharges = (m: Measured): Charges => ({ label: labelOf(m), price: Number(m.ready.details.coverPriceCentavos), debitRows: m.stats!.coverDebitRows, searchLogs: m.stats!.coverSearchLogs });
+const chargedCharges = (m: Measured): Charges => ({
+  label: labelOf(m),
+  price: Number(m.ready.details.priceCentavos),
+  debitRows: m.stats!.debitRows,
+  searchLogs: m.stats!.searchLogs,
+});
+const coverCharges = (m: Measured): Charges => ({
+  label: labelOf(m),
+  price: Number(m.ready.details.coverPriceCentavos),
+  debitRows: m.stats!.coverDebitRows,
+  searchLogs: m.stats!.coverSearchLogs,
+});
 
 // ---------------------------------------------------------------- output
 
@@ -329,8 +376,14 @@ function printTable(results: Measured[], baselineCase: Measured): void {
   const baseline = baselineCase.run.requests.mean;
   const head = ['case', 'engine', 'req/s (mean)', 'p99 (ms)', 'ratio to baseline', 'server CPU µs/req', '2xx (measured)', 'non-2xx + errors'];
   const rows = results.map((m) => [
-    m.spec.name, m.engine, m.run.requests.mean.toFixed(0), m.run.latency.p99.toFixed(1),
-    (m.run.requests.mean / baseline).toFixed(3), m.serverCpuUsPerRequest.toFixed(0), String(m.run['2xx']), String(m.run.non2xx + m.run.errors),
+    m.spec.name,
+    m.engine,
+    m.run.requests.mean.toFixed(0),
+    m.run.latency.p99.toFixed(1),
+    (m.run.requests.mean / baseline).toFixed(3),
+    m.serverCpuUsPerRequest.toFixed(0),
+    String(m.run['2xx']),
+    String(m.run.non2xx + m.run.errors),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   console.log('');
@@ -355,12 +408,21 @@ function printTargets(baseline: Measured, m: Measured, what: string, target: { r
 /** Where the ratio targets stand against what no implementation of the money rules can beat here. */
 function printFloor(baseline: Measured, floor: Measured, cases: Measured[]): void {
   const ratio = floor.run.requests.mean / baseline.run.requests.mean;
-  const shares = cases.map((m) => `${m.spec.role} ${(100 * m.run.requests.mean / floor.run.requests.mean).toFixed(0)}%`).join(', ');
-  const above = [['charged', TARGETS.chargedRatio], ['cover', TARGETS.coverRatio]].filter(([, r]) => (r as number) > ratio).map(([n, r]) => `${n} ${r}`);
-  console.log(`Floor (bench/servers/floor.ts: bare node:http, the batch's charges as raw SQLite statements, no framework): ratio ${ratio.toFixed(3)}, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req.`);
-  console.log(above.length > 0
-    ? `  The ratio target(s) ${above.join(', ')} lie above the floor: unreachable on this machine by any server that commits each charge before answering.`
-    : '  Both ratio targets are at or below the floor on this machine.');
+  const shares = cases.map((m) => `${m.spec.role} ${((100 * m.run.requests.mean) / floor.run.requests.mean).toFixed(0)}%`).join(', ');
+  const above = [
+    ['charged', TARGETS.chargedRatio],
+    ['cover', TARGETS.coverRatio],
+  ]
+    .filter(([, r]) => (r as number) > ratio)
+    .map(([n, r]) => `${n} ${r}`);
+  console.log(
+    `Floor (bench/servers/floor.ts: bare node:http, the batch's charges as raw SQLite statements, no framework): ratio ${ratio.toFixed(3)}, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req.`,
+  );
+  console.log(
+    above.length > 0
+      ? `  The ratio target(s) ${above.join(', ')} lie above the floor: unreachable on this machine by any server that commits each charge before answering.`
+      : '  Both ratio targets are at or below the floor on this machine.',
+  );
   console.log(`  Tramita's throughput as a share of the floor's: ${shares}.`);
 }
 
@@ -369,7 +431,9 @@ function printFloor(baseline: Measured, floor: Measured, cases: Measured[]): voi
  * against the floor over as many accounts (the many-accounts case carries the target).
  */
 function printPgFloor(results: Measured[]): void {
-  console.log(`PostgreSQL floor (bench/servers/floor-pg.ts: bare node:http + pg, a tick's charges in one statement, on a few connections), target >= ${PG_FLOOR_TARGET} over ${MANY_ACCOUNTS} accounts:`);
+  console.log(
+    `PostgreSQL floor (bench/servers/floor-pg.ts: bare node:http + pg, a tick's charges in one statement, on a few connections), target >= ${PG_FLOOR_TARGET} over ${MANY_ACCOUNTS} accounts:`,
+  );
   for (const accounts of ['many', 'one'] as const) {
     const floor = results.find((m) => m.spec.role === 'floor' && (m.spec.accounts ?? 'one') === accounts);
     if (!floor) continue;
@@ -378,7 +442,9 @@ function printPgFloor(results: Measured[]): void {
     for (const m of results.filter((r) => (r.spec.role === 'charged' || r.spec.role === 'cover') && (r.spec.accounts ?? 'one') === accounts)) {
       const ratio = m.run.requests.mean / floor.run.requests.mean;
       const verdict = accounts === 'many' ? ` (target >= ${PG_FLOOR_TARGET}: ${ratio >= PG_FLOOR_TARGET ? 'MET' : 'NOT MET'})` : ' (reported)';
-      console.log(`    ${m.spec.role}: ${ratio.toFixed(3)} of the floor${verdict}, ${m.serverCpuUsPerRequest.toFixed(0)} µs/req, p99 ${m.run.latency.p99.toFixed(1)} ms`);
+      console.log(
+        `    ${m.spec.role}: ${ratio.toFixed(3)} of the floor${verdict}, ${m.serverCpuUsPerRequest.toFixed(0)} µs/req, p99 ${m.run.latency.p99.toFixed(1)} ms`,
+      );
     }
   }
 }
@@ -398,26 +464,122 @@ const firstKey = (r: ReadyMessage) => ({ 'x-api-key': (r.details.keys as string[
 /** In running order; the breakdown rows sit between the cases they explain. */
 const CASES: CaseSpec[] = [
   { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
-  { name: 'floor: node:http + raw SQLite batch of charges, no framework', role: 'floor', breakdown: false, only: 'sqlite', script: 'floor.ts', path: () => '/v1/bench/charged', headers: withKey },
-  { name: '(breakdown) floor, each charge as its own statements in a savepoint', role: 'other', breakdown: true, only: 'sqlite', script: 'floor.ts', env: { FLOOR_SQL: 'per-charge' }, path: () => '/v1/bench/charged', headers: withKey },
-  { name: `floor PG: node:http + pg, a tick's charges in one statement, ${MANY_ACCOUNTS} accounts`, role: 'floor', breakdown: false, only: 'postgres', accounts: 'many', script: 'floor-pg.ts', env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS) }, path: () => '/v1/bench/charged', headers: noHeaders },
-  { name: 'floor PG: the same, one hot account', role: 'floor', breakdown: false, only: 'postgres', script: 'floor-pg.ts', env: { FLOOR_ACCOUNTS: '1' }, path: () => '/v1/bench/charged', headers: firstKey },
-  { name: `(breakdown) floor PG, one transaction per charge, ${MANY_ACCOUNTS} accounts`, role: 'other', breakdown: true, only: 'postgres', accounts: 'many', script: 'floor-pg.ts', env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS), FLOOR_PG_SQL: 'per-charge' }, path: () => '/v1/bench/charged', headers: noHeaders },
+  {
+    name: 'floor: node:http + raw SQLite batch of charges, no framework',
+    role: 'floor',
+    breakdown: false,
+    only: 'sqlite',
+    script: 'floor.ts',
+    path: () => '/v1/bench/charged',
+    headers: withKey,
+  },
+  {
+    name: '(breakdown) floor, each charge as its own statements in a savepoint',
+    role: 'other',
+    breakdown: true,
+    only: 'sqlite',
+    script: 'floor.ts',
+    env: { FLOOR_SQL: 'per-charge' },
+    path: () => '/v1/bench/charged',
+    headers: withKey,
+  },
+  {
+    name: `floor PG: node:http + pg, a tick's charges in one statement, ${MANY_ACCOUNTS} accounts`,
+    role: 'floor',
+    breakdown: false,
+    only: 'postgres',
+    accounts: 'many',
+    script: 'floor-pg.ts',
+    env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS) },
+    path: () => '/v1/bench/charged',
+    headers: noHeaders,
+  },
+  {
+    name: 'floor PG: the same, one hot account',
+    role: 'floor',
+    breakdown: false,
+    only: 'postgres',
+    script: 'floor-pg.ts',
+    env: { FLOOR_ACCOUNTS: '1' },
+    path: () => '/v1/bench/charged',
+    headers: firstKey,
+  },
+  {
+    name: `(breakdown) floor PG, one transaction per charge, ${MANY_ACCOUNTS} accounts`,
+    role: 'other',
+    breakdown: true,
+    only: 'postgres',
+    accounts: 'many',
+    script: 'floor-pg.ts',
+    env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS), FLOOR_PG_SQL: 'per-charge' },
+    path: () => '/v1/bench/charged',
+    headers: noHeaders,
+  },
   { name: '(breakdown) bare Fastify hello-world', role: 'other', breakdown: true, script: 'fastify.ts', path: () => '/', headers: noHeaders },
-  { name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.open, headers: noHeaders },
+  {
+    name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`,
+    role: 'other',
+    breakdown: true,
+    script: 'tramita.ts',
+    path: () => BENCH_ROUTES.open,
+    headers: noHeaders,
+  },
   { name: 'GET /v1/conta/saldo', role: 'other', breakdown: false, script: 'tramita.ts', path: () => '/v1/conta/saldo', headers: withKey },
-  { name: `(breakdown) GET ${BENCH_ROUTES.auth} (auth + limit)`, role: 'other', breakdown: true, script: 'tramita.ts', path: () => BENCH_ROUTES.auth, headers: withKey },
-  { name: `GET ${BENCH_ROUTES.charged} (charged)`, role: 'charged', breakdown: false, script: 'tramita.ts', path: () => BENCH_ROUTES.charged, headers: withKey },
-  { name: `GET ${BENCH_ROUTES.charged} (charged, ${MANY_ACCOUNTS} accounts)`, role: 'charged', breakdown: false, only: 'postgres', accounts: 'many', script: 'tramita.ts', env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) }, path: () => BENCH_ROUTES.charged, headers: noHeaders },
-  { name: 'GET /v1/processos/cnj/{cnj} (hot, charged, from the store)', role: 'cover', breakdown: false, script: 'tramita.ts', path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`, headers: withKey },
-  { name: `GET /v1/processos/cnj/{cnj} (hot cover, ${MANY_ACCOUNTS} accounts)`, role: 'cover', breakdown: false, only: 'postgres', accounts: 'many', script: 'tramita.ts', env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) }, path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`, headers: noHeaders },
+  {
+    name: `(breakdown) GET ${BENCH_ROUTES.auth} (auth + limit)`,
+    role: 'other',
+    breakdown: true,
+    script: 'tramita.ts',
+    path: () => BENCH_ROUTES.auth,
+    headers: withKey,
+  },
+  {
+    name: `GET ${BENCH_ROUTES.charged} (charged)`,
+    role: 'charged',
+    breakdown: false,
+    script: 'tramita.ts',
+    path: () => BENCH_ROUTES.charged,
+    headers: withKey,
+  },
+  {
+    name: `GET ${BENCH_ROUTES.charged} (charged, ${MANY_ACCOUNTS} accounts)`,
+    role: 'charged',
+    breakdown: false,
+    only: 'postgres',
+    accounts: 'many',
+    script: 'tramita.ts',
+    env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) },
+    path: () => BENCH_ROUTES.charged,
+    headers: noHeaders,
+  },
+  {
+    name: 'GET /v1/processos/cnj/{cnj} (hot, charged, from the store)',
+    role: 'cover',
+    breakdown: false,
+    script: 'tramita.ts',
+    path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`,
+    headers: withKey,
+  },
+  {
+    name: `GET /v1/processos/cnj/{cnj} (hot cover, ${MANY_ACCOUNTS} accounts)`,
+    role: 'cover',
+    breakdown: false,
+    only: 'postgres',
+    accounts: 'many',
+    script: 'tramita.ts',
+    env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) },
+    path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`,
+    headers: noHeaders,
+  },
 ];
 
 function selectCases(settings: Settings): CaseSpec[] {
   // Each engine has its floor (floor.ts, floor-pg.ts); the Tramita cases follow DATABASE_URL.
   const engine = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
   const only = process.env.BENCH_CASES;
-  return CASES.filter((c) => (!only || c.role === 'baseline' || c.name.includes(only)) && (settings.breakdown || !c.breakdown) && (c.only === undefined || c.only === engine));
+  return CASES.filter(
+    (c) => (!only || c.role === 'baseline' || c.name.includes(only)) && (settings.breakdown || !c.breakdown) && (c.only === undefined || c.only === engine),
+  );
 }
 
 function startWatchdog(settings: Settings, cases: number): void {
@@ -444,34 +606,58 @@ async function main(): Promise<number> {
   const charges = results.filter((m) => m.spec.role === 'charged' || m.spec.role === 'cover');
 
   printTable(results, baseline);
-  console.log(`Load average at the end: ${loadAverage()}. Server CPU µs/req: the server process's CPU time (all threads) over the measured run, divided by its responses.`);
+  console.log(
+    `Load average at the end: ${loadAverage()}. Server CPU µs/req: the server process's CPU time (all threads) over the measured run, divided by its responses.`,
+  );
   if (charged) {
     console.log(`Rate limits: TRAMITA_RATE_LIMITS=${charged.ready.details.rateLimits} — the limiter runs on every request but never refuses one.`);
-    console.log(`Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; each account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`);
+    console.log(
+      `Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; each account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`,
+    );
   }
   console.log('');
   const cover = results.find((m) => m.spec.role === 'cover');
-  const correct = printChecks([...results.map(responseCheck), ...charges.flatMap((m) => billingCheck(m, m.spec.role === 'charged' ? chargedCharges(m) : coverCharges(m)))]);
+  const correct = printChecks([
+    ...results.map(responseCheck),
+    ...charges.flatMap((m) => billingCheck(m, m.spec.role === 'charged' ? chargedCharges(m) : coverCharges(m))),
+  ]);
   console.log('');
   if (correct) {
     if (charged) printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
     if (cover) printTargets(baseline, cover, 'the hot case cover', { ratio: TARGETS.coverRatio, p99Ms: TARGETS.coverP99Ms });
     const floor = results.find((m) => m.spec.role === 'floor');
-    if (floor?.engine === 'sqlite') printFloor(baseline, floor, [charged, cover].filter((m) => m !== undefined));
+    if (floor?.engine === 'sqlite')
+      printFloor(
+        baseline,
+        floor,
+        [charged, cover].filter((m) => m !== undefined),
+      );
     if (floor?.engine === 'postgres') printPgFloor(results);
     if (settings.httpOnly) return 0;
     const batch = await coldBatch();
-    console.log(`Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`);
+    console.log(
+      `Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`,
+    );
     const wh = await webhookBench();
     const WEBHOOK_TARGETS = webhookTargets(wh.engine);
-    console.log(`Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s = ${Math.round(wh.throughput.perSecond)}/s, ${Math.round(wh.throughput.cpuUsPerDelivery)} µs CPU each (target >= ${WEBHOOK_TARGETS.deliveriesPerSecond}: ${wh.throughput.perSecond >= WEBHOOK_TARGETS.deliveriesPerSecond ? 'MET' : 'NOT MET'}); at ${wh.latency.ratePerSecond} events/s, enqueue -> delivered p50 ${wh.latency.p50Ms} ms, p99 ${wh.latency.p99Ms} ms (target <= ${WEBHOOK_TARGETS.p99Ms}: ${wh.latency.p99Ms <= WEBHOOK_TARGETS.p99Ms ? 'MET' : 'NOT MET'}), max ${wh.latency.maxMs} ms.`);
+    console.log(
+      `Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s = ${Math.round(wh.throughput.perSecond)}/s, ${Math.round(wh.throughput.cpuUsPerDelivery)} µs CPU each (target >= ${WEBHOOK_TARGETS.deliveriesPerSecond}: ${wh.throughput.perSecond >= WEBHOOK_TARGETS.deliveriesPerSecond ? 'MET' : 'NOT MET'}); at ${wh.latency.ratePerSecond} events/s, enqueue -> delivered p50 ${wh.latency.p50Ms} ms, p99 ${wh.latency.p99Ms} ms (target <= ${WEBHOOK_TARGETS.p99Ms}: ${wh.latency.p99Ms <= WEBHOOK_TARGETS.p99Ms ? 'MET' : 'NOT MET'}), max ${wh.latency.maxMs} ms.`,
+    );
     const mc = await monitorCycle();
-    console.log(`Case monitor cycle: ${mc.monitors} monitors over ${mc.aliases} aliases, ${mc.checked} checked with ${mc.upstreamRequests} DataJud requests = ${mc.requestsPer1000.toFixed(1)} per 1,000 monitored (target <= ${MONITOR_CYCLE_TARGET_PER_1000}: ${mc.requestsPer1000 <= MONITOR_CYCLE_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${mc.seconds.toFixed(1)} s.`);
+    console.log(
+      `Case monitor cycle: ${mc.monitors} monitors over ${mc.aliases} aliases, ${mc.checked} checked with ${mc.upstreamRequests} DataJud requests = ${mc.requestsPer1000.toFixed(1)} per 1,000 monitored (target <= ${MONITOR_CYCLE_TARGET_PER_1000}: ${mc.requestsPer1000 <= MONITOR_CYCLE_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${mc.seconds.toFixed(1)} s.`,
+    );
     const pm = await runMatchingBench();
-    const grepRate = pm.grepUtf8Sample ? `${pm.grepUtf8Sample.scanMbPerS.toFixed(3)} MB/s (full run ${pm.grepUtf8.killed ? 'killed' : 'done'} after ${pm.grepUtf8.seconds.toFixed(0)} s; rate from its first lines)` : `${pm.grepUtf8.scanMbPerS.toFixed(1)} MB/s`;
-    console.log(`Publication matching: ${pm.communications} communications (${(pm.textBytes / 1e6).toFixed(0)} MB) against ${pm.patterns.oab} OABs + ${pm.patterns.termos} terms: ours ${pm.ours.mbPerS.toFixed(1)} MB/s (build ${pm.ours.buildSeconds.toFixed(2)} s, ${pm.ours.matcherMb.toFixed(1)} MB), GNU grep -F -i (C.UTF-8) ${grepRate}, ratio ${pm.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${pm.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); grep bytes mode ${pm.grepC.scanMbPerS.toFixed(1)} MB/s (ratio ${pm.ratioVsC.toFixed(2)}); planted monitors missed ${pm.ours.plantedMissed}.`);
+    const grepRate = pm.grepUtf8Sample
+      ? `${pm.grepUtf8Sample.scanMbPerS.toFixed(3)} MB/s (full run ${pm.grepUtf8.killed ? 'killed' : 'done'} after ${pm.grepUtf8.seconds.toFixed(0)} s; rate from its first lines)`
+      : `${pm.grepUtf8.scanMbPerS.toFixed(1)} MB/s`;
+    console.log(
+      `Publication matching: ${pm.communications} communications (${(pm.textBytes / 1e6).toFixed(0)} MB) against ${pm.patterns.oab} OABs + ${pm.patterns.termos} terms: ours ${pm.ours.mbPerS.toFixed(1)} MB/s (build ${pm.ours.buildSeconds.toFixed(2)} s, ${pm.ours.matcherMb.toFixed(1)} MB), GNU grep -F -i (C.UTF-8) ${grepRate}, ratio ${pm.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${pm.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); grep bytes mode ${pm.grepC.scanMbPerS.toFixed(1)} MB/s (ratio ${pm.ratioVsC.toFixed(2)}); planted monitors missed ${pm.ours.plantedMissed}.`,
+    );
     const ci = await cadernoIngest();
-    console.log(`Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} MB (sandbox data set included).`);
+    console.log(
+      `Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} MB (sandbox data set included).`,
+    );
     const ss = sandboxStart();
     const withinBudget = ss.djenMs < SANDBOX_DJEN_BUDGET.ms && ss.djenMb < SANDBOX_DJEN_BUDGET.mb;
     console.log(describeOfflineSummary(offlineSummaryBench()));
@@ -487,16 +673,19 @@ async function main(): Promise<number> {
     }
     if (process.env.BENCH_SCALE_MONITORS !== '') console.log(describeMonitorScale(await monitorScale()));
     if (process.env.DATABASE_URL) console.log(describeMultiprocess(await multiprocessBench(settings.durationS)));
-    console.log(`Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`);
-  }
-  else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
+    console.log(
+      `Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`,
+    );
+  } else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
   if (settings.profileDir) console.log(`\nCPU profiles (one per server process): ${settings.profileDir}`);
   if (!correct) console.error('\nbench: FAIL — the numbers above include errors or wrong charges; do not use them.');
   return correct ? 0 : 1;
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err) => {
     console.error(`\nbench: FAIL — ${(err as Error).stack ?? err}`);
     killChildren();

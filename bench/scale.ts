@@ -84,16 +84,30 @@ const RADAR_ROUNDS = 10;
  * touching the measured samples' data. `litigant` is the document with the most cases (a bank, a
  * state): its answer itself grows with the store, reported apart.
  */
-interface SampleSet { numbers: string[]; documents: string[]; names: string[]; oabs: string[] }
-interface Samples extends SampleSet { warmup: SampleSet; litigant: string }
+interface SampleSet {
+  numbers: string[];
+  documents: string[];
+  names: string[];
+  oabs: string[];
+}
+interface Samples extends SampleSet {
+  warmup: SampleSet;
+  litigant: string;
+}
 const SAMPLE_ARRAY: Record<SampledKind, keyof SampleSet> = { capa: 'numbers', cpf_cnpj: 'documents', termo: 'names', advogado_resumo: 'oabs' };
 
 /** The case's parties as the portal protocol gives them (sandbox/portal/server.ts), documents left out. */
 function detailsOf(c: SandboxCase): CaseDetailsRecord {
   return {
-    numeroCnj: c.numero, valorCausaCentavos: c.valorCausaCentavos, documentos: [],
+    numeroCnj: c.numero,
+    valorCausaCentavos: c.valorCausaCentavos,
+    documentos: [],
     partes: c.partes.map((p) => ({
-      polo: p.polo, tipo: p.tipo, nome: p.person.nome, tipoPessoa: p.person.tipoPessoa, documento: p.person.documento,
+      polo: p.polo,
+      tipo: p.tipo,
+      nome: p.person.nome,
+      tipoPessoa: p.person.tipoPessoa,
+      documento: p.person.documento,
       advogados: p.advogados.map((l) => ({ nome: l.nome, oab: l.oab })),
     })),
   };
@@ -118,7 +132,9 @@ export async function fill(s: Services, n: number, onProgress: (done: number) =>
       if (c.filedAt > now || !profile) continue;
       const hits = c.instances.flatMap((inst) => {
         const visible = visibleMovementCount(inst, now);
-        return visible === 0 ? [] : [{ _index: c.alias, _id: inst.id, sort: null, _source: renderSource({ c, inst }, profile, { visible, lastAt: inst.movements[visible - 1]!.at }) }];
+        return visible === 0
+          ? []
+          : [{ _index: c.alias, _id: inst.id, sort: null, _source: renderSource({ c, inst }, profile, { visible, lastAt: inst.movements[visible - 1]!.at }) }];
       });
       const [record] = parseHits(hits);
       if (!record) continue;
@@ -159,14 +175,25 @@ function dbMegabytes(dataDir: string): number {
 }
 
 /** What a kept store (BENCH_SCALE_STORE_DIR) remembers of its filling. */
-interface KeptFill { samples: Samples; loadSeconds: number }
+interface KeptFill {
+  samples: Samples;
+  loadSeconds: number;
+}
 
 /**
  * The store of one size: a fresh database, or with BENCH_SCALE_STORE_DIR (SQLite) `DIR/N`, kept after
  * the run and reused by the next one with its samples, so the repeated reads of a 2-million-case store
  * can be measured again in minutes instead of a 95-minute load. Its first reads are not first any more.
  */
-async function storeFor(n: number): Promise<{ database: Database; config: Pick<Config, 'dataDir' | 'databaseUrl'>; kept: KeptFill | undefined; keep(fill: KeptFill): void; drop(): Promise<void> }> {
+async function storeFor(
+  n: number,
+): Promise<{
+  database: Database;
+  config: Pick<Config, 'dataDir' | 'databaseUrl'>;
+  kept: KeptFill | undefined;
+  keep(fill: KeptFill): void;
+  drop(): Promise<void>;
+}> {
   const dir = process.env.BENCH_SCALE_STORE_DIR;
   if (!dir || process.env.DATABASE_URL) return { ...(await freshDatabase()), kept: undefined, keep: () => {} };
   const config = { dataDir: path.join(dir, String(n)), databaseUrl: undefined };
@@ -179,7 +206,15 @@ async function storeFor(n: number): Promise<{ database: Database; config: Pick<C
 
 async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
   const fresh = await storeFor(n);
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_CASE_FRESH_MINUTES: '525600', TRAMITA_RATE_LIMITS: 'lookup=100000000/1s,search=100000000/1s,monitor=100000000/1s', TRAMITA_WORKERS: 'off' }, fresh.config);
+  const config = loadConfig(
+    {
+      TRAMITA_LOG_LEVEL: 'warn',
+      TRAMITA_CASE_FRESH_MINUTES: '525600',
+      TRAMITA_RATE_LIMITS: 'lookup=100000000/1s,search=100000000/1s,monitor=100000000/1s',
+      TRAMITA_WORKERS: 'off',
+    },
+    fresh.config,
+  );
   await migrate(fresh.database);
   const s = createServices(config, fresh.database, createLogger('warn'), { sources: { ...NO_SOURCES, publications: NO_NEW_PUBLICATIONS } });
   // The radars' provider answers from the store, so a check costs what Tramita does, not an upstream.
@@ -204,7 +239,7 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
     const headers = { 'x-api-key': (await s.accounts.issueKey(account.id)).key };
     const costUs = {} as Record<RequestKind, number>;
     const firstReadUs = {} as Record<SampledKind, number>;
-    const firstReadDiskKb = diskReadBytes() === null ? null : {} as Record<SampledKind, number>;
+    const firstReadDiskKb = diskReadBytes() === null ? null : ({} as Record<SampledKind, number>);
     const meanUs = async (url: (i: number) => string, count: number) => {
       const t0 = performance.now();
       for (let i = 0; i < count; i++) {
@@ -223,13 +258,22 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
       costUs[kind] = await meanUs((i) => urlOf(kind, measured[i % measured.length]!), requests);
     }
     let termHits = 0;
-    for (const name of samples.names) termHits += (await app.inject({ url: urlOf('termo', name), headers })).json<{ data: { items: unknown[] } }>().data.items.length;
+    for (const name of samples.names)
+      termHits += (await app.inject({ url: urlOf('termo', name), headers })).json<{ data: { items: unknown[] } }>().data.items.length;
     const litigant = () => `/v1/processos?cpf_cnpj=${samples.litigant}`;
     await meanUs(litigant, Math.min(20, requests));
     costUs.cpf_cnpj_litigante = await meanUs(litigant, Math.min(200, requests));
     await app.close();
     costUs.radar = await measureRadarChecks(withProvider, account.id, headers, samples.documents);
-    return { cases: n, loadSeconds, dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir), costUs, firstReadUs, firstReadDiskKb, termHitsPerPage: termHits / samples.names.length };
+    return {
+      cases: n,
+      loadSeconds,
+      dbMb: config.databaseUrl ? null : dbMegabytes(config.dataDir),
+      costUs,
+      firstReadUs,
+      firstReadDiskKb,
+      termHitsPerPage: termHits / samples.names.length,
+    };
   } finally {
     s.webhooks.sender.close();
     withProvider.webhooks.sender.close();
@@ -240,12 +284,16 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
 
 function urlOf(kind: SampledKind, sample: string): string {
   switch (kind) {
-    case 'capa': return `/v1/processos/cnj/${sample}`;
-    case 'cpf_cnpj': return `/v1/processos?cpf_cnpj=${sample}`;
+    case 'capa':
+      return `/v1/processos/cnj/${sample}`;
+    case 'cpf_cnpj':
+      return `/v1/processos?cpf_cnpj=${sample}`;
     // A fixed page of 10: namesakes fill more of a page as the store grows (7 hits per 20 at 2,000
     // cases, 17 at 20,000), and the target is about the index, not about longer answers.
-    case 'termo': return `/v1/busca/termo?limit=${TERM_PAGE}&q=${encodeURIComponent(sample)}`;
-    case 'advogado_resumo': return `/v1/advogados/resumo?oab=${sample}`;
+    case 'termo':
+      return `/v1/busca/termo?limit=${TERM_PAGE}&q=${encodeURIComponent(sample)}`;
+    case 'advogado_resumo':
+      return `/v1/advogados/resumo?oab=${sample}`;
   }
 }
 
@@ -328,7 +376,12 @@ export async function scaleBench(): Promise<ScalePoint[]> {
  * on log-scaled axes (the first reads at a size past the machine's memory are several times the rest).
  */
 export function scaleSvg(points: ScalePoint[]): string {
-  const W = 680, H = 400, L = 60, R = 150, T = 30, B = 50;
+  const W = 680,
+    H = 400,
+    L = 60,
+    R = 150,
+    T = 30,
+    B = 50;
   const xs = points.map((p) => Math.log10(p.cases));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
   // The biggest litigant's listing grows with its answer by construction: in the table, not the plot.
@@ -341,17 +394,26 @@ export function scaleSvg(points: ScalePoint[]): string {
   const Y = (v: number) => H - B - ((Math.log2(v) - Math.log2(yMin)) / (Math.log2(yMax) - Math.log2(yMin))) * (H - T - B);
   const colours = ['#1b6ac9', '#c9541b', '#2e8b3e', '#8a3ec9', '#c9a21b', '#777777'];
   const line = (ratios: number[], colour: string, dashed: boolean) =>
-    `<polyline fill="none" stroke="${colour}" stroke-width="2"${dashed ? ' stroke-dasharray="6 4"' : ''} points="${points.map((_, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[j]!).toFixed(1)}`).join(' ')}"/>`
-    + points.map((_, j) => `<circle cx="${X(xs[j]!).toFixed(1)}" cy="${Y(ratios[j]!).toFixed(1)}" r="3" fill="${colour}"/>`).join('');
-  const lines = plotted.map((k, i) => line(repeated[i]!, colours[i]!, false)
-    + `<text x="${W - R + 10}" y="${T + 20 + i * 18}" fill="${colours[i]}" font-size="12">${k}</text>`).join('\n');
+    `<polyline fill="none" stroke="${colour}" stroke-width="2"${dashed ? ' stroke-dasharray="6 4"' : ''} points="${points.map((_, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[j]!).toFixed(1)}`).join(' ')}"/>` +
+    points.map((_, j) => `<circle cx="${X(xs[j]!).toFixed(1)}" cy="${Y(ratios[j]!).toFixed(1)}" r="3" fill="${colour}"/>`).join('');
+  const lines = plotted
+    .map((k, i) => line(repeated[i]!, colours[i]!, false) + `<text x="${W - R + 10}" y="${T + 20 + i * 18}" fill="${colours[i]}" font-size="12">${k}</text>`)
+    .join('\n');
   const dashed = SAMPLED_KINDS.map((k, i) => line(first[i]!, colours[plotted.indexOf(k)]!, true)).join('\n');
   const legendY = T + 30 + plotted.length * 18;
-  const legend = `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY}" y2="${legendY}" stroke="#333" stroke-width="2"/><text x="${W - R + 40}" y="${legendY + 4}" font-size="11">leitura repetida</text>`
-    + `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY + 18}" y2="${legendY + 18}" stroke="#333" stroke-width="2" stroke-dasharray="6 4"/><text x="${W - R + 40}" y="${legendY + 22}" font-size="11">primeira leitura</text>`;
-  const ticks = points.map((p, j) => `<text x="${X(xs[j]!).toFixed(1)}" y="${H - B + 18}" font-size="11" text-anchor="middle">${p.cases.toLocaleString('pt-BR')}</text>`).join('');
-  const yTicks = [0.5, 1, 1.5, 2, 4, 8, 16, 32].filter((v) => v >= yMin && v <= yMax)
-    .map((v) => `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v.toLocaleString('pt-BR')}×</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}" stroke="#ddd"/>`).join('');
+  const legend =
+    `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY}" y2="${legendY}" stroke="#333" stroke-width="2"/><text x="${W - R + 40}" y="${legendY + 4}" font-size="11">leitura repetida</text>` +
+    `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY + 18}" y2="${legendY + 18}" stroke="#333" stroke-width="2" stroke-dasharray="6 4"/><text x="${W - R + 40}" y="${legendY + 22}" font-size="11">primeira leitura</text>`;
+  const ticks = points
+    .map((p, j) => `<text x="${X(xs[j]!).toFixed(1)}" y="${H - B + 18}" font-size="11" text-anchor="middle">${p.cases.toLocaleString('pt-BR')}</text>`)
+    .join('');
+  const yTicks = [0.5, 1, 1.5, 2, 4, 8, 16, 32]
+    .filter((v) => v >= yMin && v <= yMax)
+    .map(
+      (v) =>
+        `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v.toLocaleString('pt-BR')}×</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}" stroke="#ddd"/>`,
+    )
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
 <text x="${L}" y="18" font-size="13">Custo por requisição relativo a ${points[0]!.cases.toLocaleString('pt-BR')} processos (meta ≤ ${SCALE_TARGET_RATIO.toLocaleString('pt-BR')}×; escalas log)</text>
@@ -381,13 +443,19 @@ export function describeScale(points: ScalePoint[], svgPath: string): string {
     'Repeated reads of the sampled cases and people (the radar: steady-state checks):',
     `| stored cases | generated and stored in | database | ${KINDS.join(' | ')} |`,
     `|---|---|---|${KINDS.map(() => '---').join('|')}|`,
-    ...points.map((p) => `| ${p.cases.toLocaleString('en-US')} | ${p.loadSeconds.toFixed(0)} s | ${p.dbMb === null ? '—' : `${p.dbMb.toFixed(0)} MB`} | `
-      + KINDS.map((k) => cell(p.costUs[k], first.costUs[k])).join(' | ') + ' |'),
+    ...points.map(
+      (p) =>
+        `| ${p.cases.toLocaleString('en-US')} | ${p.loadSeconds.toFixed(0)} s | ${p.dbMb === null ? '—' : `${p.dbMb.toFixed(0)} MB`} | ` +
+        KINDS.map((k) => cell(p.costUs[k], first.costUs[k])).join(' | ') +
+        ' |',
+    ),
     'First read of each sample since the store was filled:',
     `| stored cases | ${SAMPLED_KINDS.join(' | ')} |`,
     `|---|${SAMPLED_KINDS.map(() => '---').join('|')}|`,
-    ...points.map((p) => `| ${p.cases.toLocaleString('en-US')} | ${SAMPLED_KINDS.map((k) => cell(p.firstReadUs[k], first.firstReadUs[k]) + diskCell(p, k)).join(' | ')} |`),
-    `Term search, cases per page of ${TERM_PAGE} and cost per case: ${points.map((p) => `${p.cases.toLocaleString('en-US')}: ${p.termHitsPerPage.toFixed(2)}, ${(p.costUs.termo / p.termHitsPerPage).toFixed(0)} µs (${((p.costUs.termo / p.termHitsPerPage) / (first.costUs.termo / first.termHitsPerPage)).toFixed(2)}×)`).join('; ')}.`,
+    ...points.map(
+      (p) => `| ${p.cases.toLocaleString('en-US')} | ${SAMPLED_KINDS.map((k) => cell(p.firstReadUs[k], first.firstReadUs[k]) + diskCell(p, k)).join(' | ')} |`,
+    ),
+    `Term search, cases per page of ${TERM_PAGE} and cost per case: ${points.map((p) => `${p.cases.toLocaleString('en-US')}: ${p.termHitsPerPage.toFixed(2)}, ${(p.costUs.termo / p.termHitsPerPage).toFixed(0)} µs (${(p.costUs.termo / p.termHitsPerPage / (first.costUs.termo / first.termHitsPerPage)).toFixed(2)}×)`).join('; ')}.`,
     `Worst ratio at ${last.cases.toLocaleString('en-US')} against ${first.cases.toLocaleString('en-US')}: repeated reads ${verdict(worstRepeated)}, first reads ${verdict(worstFirst)}. Plot: ${svgPath}`,
   ].join('\n');
 }
@@ -408,10 +476,13 @@ export async function monitorScale(): Promise<MonitorCycleResult[]> {
 export function describeMonitorScale(results: MonitorCycleResult[]): string {
   const day = 24 * 60;
   return [
-    'Daily monitor pass (one check of every monitor; DataJud simulated, its budget raised so the wall time is Tramita\'s own):',
+    "Daily monitor pass (one check of every monitor; DataJud simulated, its budget raised so the wall time is Tramita's own):",
     '| monitors | DataJud requests | per 1,000 | wall time | runs | creating them | minutes at 120 req/min |',
     '|---|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.monitors.toLocaleString('en-US')} | ${r.upstreamRequests} | ${r.requestsPer1000.toFixed(2)} | ${r.seconds.toFixed(0)} s | ${r.runs} | ${r.setupSeconds.toFixed(0)} s | ${r.minutesAtDataJudLimit.toFixed(1)} (${r.minutesAtDataJudLimit <= day ? 'fits in a day' : 'DOES NOT fit in a day'}) |`),
+    ...results.map(
+      (r) =>
+        `| ${r.monitors.toLocaleString('en-US')} | ${r.upstreamRequests} | ${r.requestsPer1000.toFixed(2)} | ${r.seconds.toFixed(0)} s | ${r.runs} | ${r.setupSeconds.toFixed(0)} s | ${r.minutesAtDataJudLimit.toFixed(1)} (${r.minutesAtDataJudLimit <= day ? 'fits in a day' : 'DOES NOT fit in a day'}) |`,
+    ),
   ].join('\n');
 }
 

@@ -35,7 +35,12 @@ export function fixtures(cases: number, seed: number): Fixtures {
     cold: visible.slice(HOT_CASES).map((c) => c.numero),
     documents: unique(people.filter((p) => p.tipoPessoa === 'FISICA' && p.documento).map((p) => p.documento!)).slice(0, 200),
     names: unique(people.map((p) => p.nome)).slice(0, 200),
-    oabs: unique(visible.flatMap((c) => c.partes.flatMap((p) => p.advogados)).filter((l) => l.oab).map((l) => `${l.oab!.uf}${l.oab!.numero}`)).slice(0, 100),
+    oabs: unique(
+      visible
+        .flatMap((c) => c.partes.flatMap((p) => p.advogados))
+        .filter((l) => l.oab)
+        .map((l) => `${l.oab!.uf}${l.oab!.numero}`),
+    ).slice(0, 100),
   };
 }
 
@@ -70,8 +75,17 @@ export const UPSTREAM_FAILURES = new Set(['503 SOURCE_UNAVAILABLE', '504 SOURCE_
 
 /** What the load reads of an answer's JSON body (any other field is not looked at). */
 type Answer = { data?: { id?: string }; error?: { code?: string } };
-export interface ServerError { kind: Kind; answer: string; startedAt: number; endedAt: number }
-export interface FaultWindow { fault: FaultRequest; from: number; to: number }
+export interface ServerError {
+  kind: Kind;
+  answer: string;
+  startedAt: number;
+  endedAt: number;
+}
+export interface FaultWindow {
+  fault: FaultRequest;
+  from: number;
+  to: number;
+}
 
 export interface LoadSettings {
   base: string;
@@ -151,7 +165,7 @@ export class SoakLoad {
   }
 
   async #sleepUnlessStopped(ms: number): Promise<void> {
-    for (const end = Date.now() + ms; !this.#stopped && Date.now() < end;) await sleep(Math.min(250, end - Date.now()));
+    for (const end = Date.now() + ms; !this.#stopped && Date.now() < end; ) await sleep(Math.min(250, end - Date.now()));
   }
 
   async #sandbox(method: 'PUT' | 'DELETE', body?: FaultRequest): Promise<void> {
@@ -164,17 +178,28 @@ export class SoakLoad {
     const f = this.#f;
     const kind = r.weighted(MIX);
     switch (kind) {
-      case 'capa': return this.#call(kind, 'GET', `/v1/processos/cnj/${r.pick(f.hot)}`);
-      case 'capa_nova': return this.#call(kind, 'GET', `/v1/processos/cnj/${f.cold[this.#nextCold++ % f.cold.length]}`);
-      case 'movimentacoes': return this.#call(kind, 'GET', `/v1/processos/cnj/${r.pick(f.hot)}/movimentacoes`);
-      case 'cpf': return this.#call(kind, 'GET', `/v1/processos?cpf_cnpj=${r.pick(f.documents)}`);
-      case 'termo': return this.#call(kind, 'GET', `/v1/busca/termo?q=${encodeURIComponent(r.pick(f.names))}`);
-      case 'oab': return this.#call(kind, 'GET', `/v1/advogados/processos?oab=${r.pick(f.oabs)}`);
-      case 'atualizacao': return this.#call(kind, 'POST', `/v1/processos/cnj/${r.pick(f.hot)}/solicitar-atualizacao`);
-      case 'extrato': return this.#call(kind, 'GET', '/v1/conta/extrato');
-      case 'saldo': return this.#call(kind, 'GET', '/v1/conta/saldo');
-      case 'monitor_criar': return this.#createMonitor();
-      case 'monitor_remover': return this.#removeMonitor();
+      case 'capa':
+        return this.#call(kind, 'GET', `/v1/processos/cnj/${r.pick(f.hot)}`);
+      case 'capa_nova':
+        return this.#call(kind, 'GET', `/v1/processos/cnj/${f.cold[this.#nextCold++ % f.cold.length]}`);
+      case 'movimentacoes':
+        return this.#call(kind, 'GET', `/v1/processos/cnj/${r.pick(f.hot)}/movimentacoes`);
+      case 'cpf':
+        return this.#call(kind, 'GET', `/v1/processos?cpf_cnpj=${r.pick(f.documents)}`);
+      case 'termo':
+        return this.#call(kind, 'GET', `/v1/busca/termo?q=${encodeURIComponent(r.pick(f.names))}`);
+      case 'oab':
+        return this.#call(kind, 'GET', `/v1/advogados/processos?oab=${r.pick(f.oabs)}`);
+      case 'atualizacao':
+        return this.#call(kind, 'POST', `/v1/processos/cnj/${r.pick(f.hot)}/solicitar-atualizacao`);
+      case 'extrato':
+        return this.#call(kind, 'GET', '/v1/conta/extrato');
+      case 'saldo':
+        return this.#call(kind, 'GET', '/v1/conta/saldo');
+      case 'monitor_criar':
+        return this.#createMonitor();
+      case 'monitor_remover':
+        return this.#removeMonitor();
     }
   }
 
@@ -205,12 +230,17 @@ export class SoakLoad {
     let body: Answer | undefined;
     try {
       const res = await fetch(`${this.#s.base}${path}`, {
-        method, signal: AbortSignal.timeout(60_000),
+        method,
+        signal: AbortSignal.timeout(60_000),
         headers: { 'x-api-key': this.#s.key, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
         body: json === undefined ? undefined : JSON.stringify(json),
       });
       const text = await res.text();
-      try { body = JSON.parse(text); } catch { body = undefined; }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
       answer = res.status >= 400 ? `${res.status} ${body?.error?.code ?? '(no code)'}` : String(res.status);
       if (res.status >= 500) this.serverErrors.push({ kind, answer, startedAt, endedAt: Date.now() });
     } catch (e) {

@@ -75,7 +75,9 @@ export async function storageProbe(dataDir: string, databaseUrl: string | undefi
       return { dbMb: Number(db.rows[0].n) / MB, walMb: Number(wal.rows[0].n) / MB };
     },
     async rowCounts() {
-      const tables = await client.query("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+      const tables = await client.query(
+        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+      );
       const out: Record<string, number> = {};
       for (const { name } of tables.rows) out[name] = Number((await client.query(`SELECT count(*) AS n FROM "${name}"`)).rows[0].n);
       return out;
@@ -90,7 +92,8 @@ export function slope(points: [number, number][]): number {
   if (n < 2) return 0;
   const mx = points.reduce((s, [x]) => s + x, 0) / n;
   const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (const [x, y] of points) {
     num += (x - mx) * (y - my);
     den += (x - mx) ** 2;
@@ -107,7 +110,10 @@ export function samplesTable(samples: Sample[]): string {
   return [
     '| time (min) | requests | RSS (MB) | heap used (MB) | lag p99 (ms) | DB (MB) | WAL (MB) |',
     '|---:|---:|---:|---:|---:|---:|---:|',
-    ...samples.map((s) => `| ${(s.atS / 60).toFixed(1)} | ${s.requests} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.lagP99Ms.toFixed(1)} | ${s.dbMb.toFixed(2)} | ${s.walMb.toFixed(2)} |`),
+    ...samples.map(
+      (s) =>
+        `| ${(s.atS / 60).toFixed(1)} | ${s.requests} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.lagP99Ms.toFixed(1)} | ${s.dbMb.toFixed(2)} | ${s.walMb.toFixed(2)} |`,
+    ),
   ].join('\n');
 }
 
@@ -115,7 +121,8 @@ export function samplesSvg(samples: Sample[], engine: string): string {
   const at = (pick: (s: Sample) => number): [number, number][] => samples.map((s) => [s.atS / 60, pick(s)]);
   return lineChartSvg({
     title: `Soak (${engine}): the server's memory and the database over time`,
-    xLabel: 'minutes of load', yLabel: 'MB',
+    xLabel: 'minutes of load',
+    yLabel: 'MB',
     series: [
       { name: 'RSS', points: at((s) => s.rssMb) },
       { name: 'heap used', points: at((s) => s.heapMb) },

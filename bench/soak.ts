@@ -37,7 +37,11 @@ export interface SoakOptions {
   progress?: (line: string) => void;
 }
 
-export interface Check { name: string; ok: boolean; detail: string }
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
 
 export interface SoakReport {
   engine: 'SQLite' | 'PostgreSQL';
@@ -57,7 +61,7 @@ export interface SoakReport {
 
 const SEED = 1;
 /** Its own check: on PostgreSQL, work still running when the pool closes logs errors (docs/benchmarks.md, Soak). */
-const SHUTDOWN_LOG_CHECK = 'no error in the server\'s log while it stops';
+const SHUTDOWN_LOG_CHECK = "no error in the server's log while it stops";
 const SETTLE_MS = 60_000;
 /** Shutdown may give background operations the 30 s sync window, then hands jobs back. */
 const STOP_MS = 90_000;
@@ -86,42 +90,62 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const base = `http://127.0.0.1:${port}`;
   const log = { errors: [] as string[], shutdownErrors: [] as string[], stopping: false, warnings: {} as Record<string, number>, tail: [] as string[] };
   let key: string | undefined;
-  const server = startServer({
-    ...store.env, PORT: String(port), TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: String(o.cases), TRAMITA_SANDBOX_SEED: String(SEED),
-    TRAMITA_SANDBOX_PORT: String(sandboxPort), TRAMITA_WORKERS: 'in-process', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
-    TRAMITA_LOG_LEVEL: 'warn', TRAMITA_LOG_FORMAT: 'json', TRAMITA_SANDBOX_CREDITS_BRL: '1000000',
-    // One integrator at ~10 requests/s: above the default per-key limits, which are not what is soaked.
-    TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,async=100000/60s,account=100000/60s',
-    // A hung upstream ends in 504 within seconds rather than DataJud's 40 s.
-    DATAJUD_TIMEOUT_MS: '5000',
-    // The real DJEN allows 20 requests/min per IP: searches at this rate would queue without end, a
-    // capacity question (docs/operations.md), not what a soak looks for. The sandbox's DJEN is local.
-    DJEN_REQUESTS_PER_MINUTE: '600',
-  }, (line) => {
-    o.onServerLine?.(line);
-    key ??= /API key\s+(\S+)/.exec(line)?.[1];
-    log.tail.push(line);
-    if (log.tail.length > 50) log.tail.shift();
-    let level = 0;
-    let msg = '';
-    try { ({ level, msg } = JSON.parse(line)); } catch { /* the banner */ }
-    if (level >= 50 || /unhandled|uncaught/i.test(line)) (log.stopping ? log.shutdownErrors : log.errors).push(line.slice(0, 1500));
-    else if (level === 40) log.warnings[msg] = (log.warnings[msg] ?? 0) + 1;
-  });
+  const server = startServer(
+    {
+      ...store.env,
+      PORT: String(port),
+      TRAMITA_SANDBOX: 'on',
+      TRAMITA_SANDBOX_CASES: String(o.cases),
+      TRAMITA_SANDBOX_SEED: String(SEED),
+      TRAMITA_SANDBOX_PORT: String(sandboxPort),
+      TRAMITA_WORKERS: 'in-process',
+      TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+      TRAMITA_LOG_LEVEL: 'warn',
+      TRAMITA_LOG_FORMAT: 'json',
+      TRAMITA_SANDBOX_CREDITS_BRL: '1000000',
+      // One integrator at ~10 requests/s: above the default per-key limits, which are not what is soaked.
+      TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,async=100000/60s,account=100000/60s',
+      // A hung upstream ends in 504 within seconds rather than DataJud's 40 s.
+      DATAJUD_TIMEOUT_MS: '5000',
+      // The real DJEN allows 20 requests/min per IP: searches at this rate would queue without end, a
+      // capacity question (docs/operations.md), not what a soak looks for. The sandbox's DJEN is local.
+      DJEN_REQUESTS_PER_MINUTE: '600',
+    },
+    (line) => {
+      o.onServerLine?.(line);
+      key ??= /API key\s+(\S+)/.exec(line)?.[1];
+      log.tail.push(line);
+      if (log.tail.length > 50) log.tail.shift();
+      let level = 0;
+      let msg = '';
+      try {
+        ({ level, msg } = JSON.parse(line));
+      } catch {
+        /* the banner */
+      }
+      if (level >= 50 || /unhandled|uncaught/i.test(line)) (log.stopping ? log.shutdownErrors : log.errors).push(line.slice(0, 1500));
+      else if (level === 40) log.warnings[msg] = (log.warnings[msg] ?? 0) + 1;
+    },
+  );
   let probe: Awaited<ReturnType<typeof storageProbe>> | undefined;
   try {
-    await until('the server\'s banner with the sandbox key', 120_000, async () => {
+    await until("the server's banner with the sandbox key", 120_000, async () => {
       if (server.child.exitCode !== null) throw new Error(`soak: serve exited (${server.child.exitCode}):\n${log.tail.join('\n')}`);
       return key;
     });
     const headers = { 'x-api-key': key!, 'content-type': 'application/json' };
-    const secret = (await (await fetch(`${base}/v1/conta/webhook`, { headers })).json() as { data: { segredo: string } }).data.segredo;
+    const secret = ((await (await fetch(`${base}/v1/conta/webhook`, { headers })).json()) as { data: { segredo: string } }).data.segredo;
     const put = await fetch(`${base}/v1/conta/webhook`, { method: 'PUT', headers, body: JSON.stringify({ url: hook.url }) });
     if (!put.ok) throw new Error(`soak: PUT /v1/conta/webhook answered ${put.status}: ${await put.text()}`);
 
     // The first start's jobs (the gazettes' 15-day backfill) are start-up, not the day's load.
-    await until('the first start\'s gazette ingest', 300_000, async () => (/^tramita_job_runs_total\{kind="diarios\.ingestao",outcome="done"\} [1-9]/m.test(await (await fetch(`${base}/metrics`)).text()) ? true : undefined));
-    const load = new SoakLoad({ base, sandboxBase: `http://127.0.0.1:${sandboxPort}`, key: key!, rate: o.rate, faultEverySeconds: o.faultEverySeconds, faultSeconds: o.faultSeconds }, fixtures(o.cases, SEED));
+    await until("the first start's gazette ingest", 300_000, async () =>
+      /^tramita_job_runs_total\{kind="diarios\.ingestao",outcome="done"\} [1-9]/m.test(await (await fetch(`${base}/metrics`)).text()) ? true : undefined,
+    );
+    const load = new SoakLoad(
+      { base, sandboxBase: `http://127.0.0.1:${sandboxPort}`, key: key!, rate: o.rate, faultEverySeconds: o.faultEverySeconds, faultSeconds: o.faultSeconds },
+      fixtures(o.cases, SEED),
+    );
     say('soak: priming the hot cases');
     await load.prime();
     probe = await storageProbe(store.dataDir, store.databaseUrl);
@@ -131,7 +155,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const sample = async () => {
       const s: Sample = { atS: (Date.now() - t0) / 1000, requests: load.answered, ...(await serverMetrics(base)), ...(await probe!.sizes()) };
       samples.push(s);
-      say(`soak: ${s.atS.toFixed(0)} s, ${s.requests} requests, RSS ${s.rssMb.toFixed(1)} MB, heap ${s.heapMb.toFixed(1)} MB, lag p99 ${s.lagP99Ms.toFixed(1)} ms, DB ${s.dbMb.toFixed(2)} MB, WAL ${s.walMb.toFixed(2)} MB`);
+      say(
+        `soak: ${s.atS.toFixed(0)} s, ${s.requests} requests, RSS ${s.rssMb.toFixed(1)} MB, heap ${s.heapMb.toFixed(1)} MB, lag p99 ${s.lagP99Ms.toFixed(1)} ms, DB ${s.dbMb.toFixed(2)} MB, WAL ${s.walMb.toFixed(2)} MB`,
+      );
     };
     await sample();
     load.start();
@@ -152,7 +178,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       ...answerChecks(load),
       ...deliveryChecks(deliveries, hook.received, secret),
       ledgerCheck(await store.rows('accounts'), await store.rows('ledger')),
-      { name: 'the server ran throughout', ok: server.child.exitCode === null, detail: server.child.exitCode === null ? 'still running at the end' : `exited with ${server.child.exitCode}` },
+      {
+        name: 'the server ran throughout',
+        ok: server.child.exitCode === null,
+        detail: server.child.exitCode === null ? 'still running at the end' : `exited with ${server.child.exitCode}`,
+      },
     ];
     const stopping = Date.now();
     log.stopping = true;
@@ -160,14 +190,35 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     // Unref'd: a pending timer would keep the process (or the test file) alive after the run.
     const code = await Promise.race([server.exited, new Promise((r) => setTimeout(r, STOP_MS, `none within ${STOP_MS / 1000} s`).unref())]);
     checks.push({ name: 'SIGTERM stops it cleanly', ok: code === 0, detail: `exit code ${code} after ${((Date.now() - stopping) / 1000).toFixed(1)} s` });
-    checks.push({ name: 'no error in the server\'s log', ok: log.errors.length === 0, detail: log.errors.length ? log.errors.slice(0, 5).join('\n') : `no error or unhandled line; warnings: ${JSON.stringify(log.warnings)}` });
-    checks.push({ name: SHUTDOWN_LOG_CHECK, ok: log.shutdownErrors.length === 0, detail: log.shutdownErrors.length ? `${log.shutdownErrors.length} lines, e.g. ${log.shutdownErrors.slice(0, 2).join('\n')}` : 'no error or unhandled line after SIGTERM' });
+    checks.push({
+      name: "no error in the server's log",
+      ok: log.errors.length === 0,
+      detail: log.errors.length ? log.errors.slice(0, 5).join('\n') : `no error or unhandled line; warnings: ${JSON.stringify(log.warnings)}`,
+    });
+    checks.push({
+      name: SHUTDOWN_LOG_CHECK,
+      ok: log.shutdownErrors.length === 0,
+      detail: log.shutdownErrors.length
+        ? `${log.shutdownErrors.length} lines, e.g. ${log.shutdownErrors.slice(0, 2).join('\n')}`
+        : 'no error or unhandled line after SIGTERM',
+    });
     const svgPath = o.svgPath ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-soak-')), 'soak.svg');
     const engine = store.databaseUrl ? 'PostgreSQL' : 'SQLite';
     fs.writeFileSync(svgPath, samplesSvg(samples, engine));
     return {
-      engine, options: o, samples, rssSlopeMbPerHour: rssSlopeMbPerHour(samples), requests: load.answered, skipped: load.skipped, counts: load.counts,
-      faults: load.faults.length, deliveries: deliveries.length, rowsBefore, rowsAfter, svgPath, checks,
+      engine,
+      options: o,
+      samples,
+      rssSlopeMbPerHour: rssSlopeMbPerHour(samples),
+      requests: load.answered,
+      skipped: load.skipped,
+      counts: load.counts,
+      faults: load.faults.length,
+      deliveries: deliveries.length,
+      rowsBefore,
+      rowsAfter,
+      svgPath,
+      checks,
     };
   } finally {
     if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
@@ -183,9 +234,13 @@ function answerChecks(load: SoakLoad): Check[] {
   const injected = load.serverErrors.length - unexplained.length;
   return [
     {
-      name: 'no 5xx but the injected faults\' 503/504', ok: unexplained.length === 0,
+      name: "no 5xx but the injected faults' 503/504",
+      ok: unexplained.length === 0,
       detail: unexplained.length
-        ? unexplained.slice(0, 10).map((e) => `${e.kind}: ${e.answer} (${new Date(e.startedAt).toISOString()} .. ${new Date(e.endedAt).toISOString()})`).join('; ')
+        ? unexplained
+            .slice(0, 10)
+            .map((e) => `${e.kind}: ${e.answer} (${new Date(e.startedAt).toISOString()} .. ${new Date(e.endedAt).toISOString()})`)
+            .join('; ')
         : `${injected} answers were 503/504 to requests in flight during ${load.faults.length} injected faults; no other 5xx or network error`,
     },
     { name: 'faults were injected', ok: load.faults.length > 0, detail: `${load.faults.length} fault windows` },
@@ -200,7 +255,8 @@ function deliveryChecks(rows: Record<string, unknown>[], received: Awaited<Retur
   return [
     { name: 'events flowed to the webhook', ok: rows.length > 0, detail: `${rows.length} deliveries recorded, ${received.length} requests received` },
     {
-      name: 'every delivery ENTREGUE and received, correctly signed', ok: notDelivered.length === 0 && missing.length === 0 && badSignature.length === 0,
+      name: 'every delivery ENTREGUE and received, correctly signed',
+      ok: notDelivered.length === 0 && missing.length === 0 && badSignature.length === 0,
       detail: `${notDelivered.length} not ENTREGUE (${[...new Set(notDelivered.map((r) => r.status))].join(', ')}), ${missing.length} never received, ${badSignature.length} with a bad signature`,
     },
   ];
@@ -216,23 +272,35 @@ function ledgerCheck(accounts: Record<string, unknown>[], ledger: Record<string,
     debits += rows.filter((r) => r.kind === 'debit').length;
     if (Number(a.balance_centavos) !== credits - debited) wrong.push(`${a.id}: balance ${a.balance_centavos} ≠ ${credits} − ${debited}`);
   }
-  return { name: 'every balance = credits − debits', ok: wrong.length === 0, detail: wrong.length ? wrong.join('; ') : `${accounts.length} accounts, ${debits} debit rows` };
+  return {
+    name: 'every balance = credits − debits',
+    ok: wrong.length === 0,
+    detail: wrong.length ? wrong.join('; ') : `${accounts.length} accounts, ${debits} debit rows`,
+  };
 }
 
 // ---------------------------------------------------------------- the command
 
 function describe(r: SoakReport): string {
   const s = r.samples;
-  const first = s[0]!, last = s.at(-1)!, mid = s[Math.floor(s.length / 2)]!;
+  const first = s[0]!,
+    last = s.at(-1)!,
+    mid = s[Math.floor(s.length / 2)]!;
   const peak = Math.max(...s.map((x) => x.rssMb));
   const lags = s.map((x) => x.lagP99Ms).sort((a, b) => a - b);
-  const grown = Object.keys(r.rowsAfter).map((t) => [t, r.rowsAfter[t]! - (r.rowsBefore[t] ?? 0)] as const).filter(([, d]) => d > 0).sort((a, b) => b[1] - a[1]);
+  const grown = Object.keys(r.rowsAfter)
+    .map((t) => [t, r.rowsAfter[t]! - (r.rowsBefore[t] ?? 0)] as const)
+    .filter(([, d]) => d > 0)
+    .sort((a, b) => b[1] - a[1]);
   // Over the second half, as the slope: the first requests fill the cache of cases and gazettes.
   const perRequestKb = ((last.dbMb + last.walMb - mid.dbMb - mid.walMb) * 1024) / Math.max(1, last.requests - mid.requests);
   const cpus = os.cpus();
   return [
     `Soak: ${r.engine}, ${(r.options.seconds / 60).toFixed(1)} min at ${r.options.rate} requests/s (open loop), sandbox of ${r.options.cases} cases, a fault every ${r.options.faultEverySeconds} s for ${r.options.faultSeconds} s`,
-    `  machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}, node ${process.version}; load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')} at the end`,
+    `  machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}, node ${process.version}; load avg ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')} at the end`,
     '',
     samplesTable(s),
     '',
@@ -241,7 +309,9 @@ function describe(r: SoakReport): string {
     `database: ${first.dbMb.toFixed(2)} → ${last.dbMb.toFixed(2)} MB, WAL ${first.walMb.toFixed(2)} → ${last.walMb.toFixed(2)} MB (max ${Math.max(...s.map((x) => x.walMb)).toFixed(2)}); over the second half ${perRequestKb.toFixed(2)} KB per request (database + WAL)`,
     `requests: ${r.requests} answered, ${r.skipped} ticks skipped (cap in flight); ${r.faults} faults injected; ${r.deliveries} webhook deliveries`,
     `rows added: ${grown.map(([t, d]) => `${t} +${d}`).join(', ')}`,
-    `answers: ${Object.entries(r.counts).map(([k, c]) => `${k} ${JSON.stringify(c)}`).join('; ')}`,
+    `answers: ${Object.entries(r.counts)
+      .map(([k, c]) => `${k} ${JSON.stringify(c)}`)
+      .join('; ')}`,
     `plot: ${r.svgPath}`,
     '',
     ...r.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`),
@@ -250,7 +320,14 @@ function describe(r: SoakReport): string {
 
 function options(): SoakOptions {
   const { values } = parseArgs({
-    options: { minutes: { type: 'string' }, 'sample-seconds': { type: 'string' }, rate: { type: 'string' }, cases: { type: 'string' }, 'fault-every': { type: 'string' }, svg: { type: 'string' } },
+    options: {
+      minutes: { type: 'string' },
+      'sample-seconds': { type: 'string' },
+      rate: { type: 'string' },
+      cases: { type: 'string' },
+      'fault-every': { type: 'string' },
+      svg: { type: 'string' },
+    },
   });
   const num = (flag: string | undefined, env: string, fallback: number) => {
     const raw = flag ?? process.env[env];

@@ -31,19 +31,28 @@ async function benchHarness(): Promise<Harness> {
   return createHarness({
     env: { TRAMITA_RATE_LIMITS: 'lookup=100000000/60s,account=100000000/60s', TRAMITA_LOG_LEVEL: 'warn' },
     prices: testPrices({ 'bench.charged': 1 }),
-    extraRoutes: (app) => defineRoute(app, {
-      method: 'GET', url: BENCH_ROUTES.charged,
-      meta: { class: 'lookup', auth: true, charge: 'bench.charged', tag: 'Bench', summary: 'bench' },
-      schema: {}, handler: async () => ({ data: { ok: true } }),
-    }),
+    extraRoutes: (app) =>
+      defineRoute(app, {
+        method: 'GET',
+        url: BENCH_ROUTES.charged,
+        meta: { class: 'lookup', auth: true, charge: 'bench.charged', tag: 'Bench', summary: 'bench' },
+        schema: {},
+        handler: async () => ({ data: { ok: true } }),
+      }),
   });
 }
 
 /** The charged transaction's three writes, as node:sqlite prepared statements (what Kysely ends up running). */
 function rawCharge(raw: DatabaseSync, accountId: string): () => void {
-  const insertLog = raw.prepare('insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?,?,?,?,?,?,?,?,?)');
-  const update: StatementSync = raw.prepare('update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos');
-  const insertLedger = raw.prepare('insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?,?,?,?,?,?,?,?,?,?)');
+  const insertLog = raw.prepare(
+    'insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?,?,?,?,?,?,?,?,?)',
+  );
+  const update: StatementSync = raw.prepare(
+    'update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos',
+  );
+  const insertLedger = raw.prepare(
+    'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?,?,?,?,?,?,?,?,?,?)',
+  );
   return () => {
     const now = iso(systemClock.now());
     const logId = newId('sl');
@@ -61,7 +70,9 @@ function chargeWork(ledger: Ledger, accountId: string) {
   return async (trx: Transaction<DB>) => {
     const requestId = newId('req');
     await ledger.chargeIn(trx, {
-      accountId, queryType: 'bench.charged', origin: { requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 },
+      accountId,
+      queryType: 'bench.charged',
+      origin: { requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 },
       debits: [{ operationId: requestId, centavos: 1 }],
     });
   };
@@ -79,10 +90,18 @@ function groupCharges(ledger: Ledger, accountId: string, n: number): () => Promi
 
 /** `n` request-path charges in one tick through Ledger.charge: on SQLite one bulk write (charge-batch.ts). */
 function bulkCharges(ledger: Ledger, accountId: string, n: number): () => Promise<unknown> {
-  return () => Promise.all(Array.from({ length: n }, () => {
-    const requestId = newId('req');
-    return ledger.charge({ accountId, queryType: 'bench.charged', origin: { requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 }, debits: [{ operationId: requestId, centavos: 1 }] });
-  }));
+  return () =>
+    Promise.all(
+      Array.from({ length: n }, () => {
+        const requestId = newId('req');
+        return ledger.charge({
+          accountId,
+          queryType: 'bench.charged',
+          origin: { requestId, method: 'GET', path: BENCH_ROUTES.charged, statusCode: 200 },
+          debits: [{ operationId: requestId, centavos: 1 }],
+        });
+      }),
+    );
 }
 
 async function rawStages(file: string, account: TestAccount): Promise<void> {
@@ -100,7 +119,12 @@ async function main(): Promise<void> {
   const h = await benchHarness();
   try {
     const account = await h.createAccount({ credits: 100_000_000 });
-    await time('ids: newId x3 + iso timestamp', () => { newId('req'); newId('sl'); newId('led'); iso(systemClock.now()); });
+    await time('ids: newId x3 + iso timestamp', () => {
+      newId('req');
+      newId('sl');
+      newId('led');
+      iso(systemClock.now());
+    });
     await time('auth: sha256 of the key', () => hashKey(account.key));
     await time('auth: AccountStore.findByKey (cached key, sha256 + map)', () => h.services.accounts.findByKey(account.key));
     await time('one indexed read through prepared() (AccountStore.balance)', () => h.services.accounts.balance(account.accountId));

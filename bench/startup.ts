@@ -17,8 +17,16 @@ export const STARTUP_TARGETS = { readyMs: 1_000, readySandboxMs: 2_000, idleRssM
 const RUNS = 5;
 const IDLE_MS = 3_000;
 
-export interface StartMeasure { readyMs: number; idleRssMb: number }
-export interface StartupResult { baseline: StartMeasure; plain: StartMeasure; sandbox: StartMeasure; sandboxCases: number }
+export interface StartMeasure {
+  readyMs: number;
+  idleRssMb: number;
+}
+export interface StartupResult {
+  baseline: StartMeasure;
+  plain: StartMeasure;
+  sandbox: StartMeasure;
+  sandboxCases: number;
+}
 
 const BARE_SERVER = `require('node:http').createServer((q, r) => r.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')`;
 
@@ -33,7 +41,13 @@ async function once(args: string[], env: Record<string, string>, port: number, u
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${port}${url}`).then((r) => { void r.arrayBuffer(); return r.status === 200; }, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}${url}`).then(
+        (r) => {
+          void r.arrayBuffer();
+          return r.status === 200;
+        },
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -23,30 +23,60 @@ function benchFacts(): CaseFacts {
   const movimentos: FactMovement[] = Array.from({ length: MOVEMENT_COUNT }, (_, i) => {
     const k = kinds[(i * 7) % kinds.length];
     return {
-      grau: i < 150 ? 'G1' : 'G2', codigo: String(k.codigo), nome: k.nome, dataHora: new Date(start + i * 9 * 86_400_000).toISOString(), orgaoJulgador: null,
-      complementos: 'complemento' in k && k.complemento ? [{ codigo: String(k.complemento.codigo), nome: k.complemento.nome, valor: String(k.complemento.valor), descricao: k.complemento.descricao }] : [],
+      grau: i < 150 ? 'G1' : 'G2',
+      codigo: String(k.codigo),
+      nome: k.nome,
+      dataHora: new Date(start + i * 9 * 86_400_000).toISOString(),
+      orgaoJulgador: null,
+      complementos:
+        'complemento' in k && k.complemento
+          ? [{ codigo: String(k.complemento.codigo), nome: k.complemento.nome, valor: String(k.complemento.valor), descricao: k.complemento.descricao }]
+          : [],
     };
   }).reverse();
-  const paragraph = '<p>Vistos.&nbsp;Trata-se de ação de indenização por danos morais. <b>Defiro</b> o pedido de tutela de urgência, nos termos do art. 300 do CPC.</p>';
+  const paragraph =
+    '<p>Vistos.&nbsp;Trata-se de ação de indenização por danos morais. <b>Defiro</b> o pedido de tutela de urgência, nos termos do art. 300 do CPC.</p>';
   const instance = (grau: string, classe: string) => ({
-    grau, classe: { codigo: '7', nome: classe }, assuntos: [{ codigo: '10433', nome: 'Indenização por Dano Moral' }, { codigo: '7681', nome: 'Obrigações' }],
-    orgaoJulgador: { codigo: '1', nome: grau === 'G1' ? '3ª Vara Cível do Foro Central' : '12ª Câmara de Direito Privado' }, sistema: null,
-    dataAjuizamento: grau === 'G1' ? '2019-02-01' : '2022-09-10', nivelSigilo: 0, quantidadeMovimentacoes: grau === 'G1' ? 150 : 50,
+    grau,
+    classe: { codigo: '7', nome: classe },
+    assuntos: [
+      { codigo: '10433', nome: 'Indenização por Dano Moral' },
+      { codigo: '7681', nome: 'Obrigações' },
+    ],
+    orgaoJulgador: { codigo: '1', nome: grau === 'G1' ? '3ª Vara Cível do Foro Central' : '12ª Câmara de Direito Privado' },
+    sistema: null,
+    dataAjuizamento: grau === 'G1' ? '2019-02-01' : '2022-09-10',
+    nivelSigilo: 0,
+    quantidadeMovimentacoes: grau === 'G1' ? 150 : 50,
   });
   return {
-    numeroCnj: '10013024220198260100', numeroCnjFormatado: '1001302-42.2019.8.26.0100', tribunal: 'TJSP',
+    numeroCnj: '10013024220198260100',
+    numeroCnjFormatado: '1001302-42.2019.8.26.0100',
+    tribunal: 'TJSP',
     instancias: [instance('G1', 'Procedimento Comum Cível'), instance('G2', 'Apelação Cível')],
     valorCausaCentavos: 12_345_678,
     partes: Array.from({ length: 6 }, (_, i) => ({
-      polo: i % 2 === 0 ? 'ATIVO' : 'PASSIVO', tipo: i % 2 === 0 ? 'AUTOR' : 'RÉU', nome: `Parte Fictícia ${i + 1}`, tipoPessoa: 'FISICA',
+      polo: i % 2 === 0 ? 'ATIVO' : 'PASSIVO',
+      tipo: i % 2 === 0 ? 'AUTOR' : 'RÉU',
+      nome: `Parte Fictícia ${i + 1}`,
+      tipoPessoa: 'FISICA',
       advogados: [{ nome: `Advogada Fictícia ${i + 1}`, oab: { uf: 'SP', numero: String(100_000 + i) } }],
     })),
-    movimentos, movimentosTotal: MOVEMENT_COUNT,
+    movimentos,
+    movimentosTotal: MOVEMENT_COUNT,
     publicacoes: Array.from({ length: 5 }, (_, i) => ({
-      id: `p${i}`, data: `2024-0${i + 1}-10`, tribunal: 'TJSP', tipoComunicacao: 'Intimação', tipoDocumento: 'Decisão', orgao: '3ª Vara Cível', texto: paragraph.repeat(20),
+      id: `p${i}`,
+      data: `2024-0${i + 1}-10`,
+      tribunal: 'TJSP',
+      tipoComunicacao: 'Intimação',
+      tipoDocumento: 'Decisão',
+      orgao: '3ª Vara Cível',
+      texto: paragraph.repeat(20),
     })),
     documentos: Array.from({ length: 20 }, (_, i) => ({ titulo: `Documento ${i + 1}`, tipo: 'Petição', dataJuntada: '2024-01-10' })),
-    atualizadoEm: movimentos[0].dataHora, consultadoEm: '2024-12-01T10:00:00Z', dataReferencia: '2024-12-01',
+    atualizadoEm: movimentos[0].dataHora,
+    consultadoEm: '2024-12-01T10:00:00Z',
+    dataReferencia: '2024-12-01',
   };
 }
 

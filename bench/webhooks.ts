@@ -79,7 +79,14 @@ export async function webhookBench(opts: { deliveries?: number; latencySeconds?:
   const rate = opts.ratePerSecond ?? 500;
   const receiver = fork(path.join(here, 'servers/receiver.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const fresh = await freshDatabase();
-  const config = loadConfig({ TRAMITA_LOG_LEVEL: 'warn', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', ...(process.env.TRAMITA_WEBHOOK_CONCURRENCY ? { TRAMITA_WEBHOOK_CONCURRENCY: process.env.TRAMITA_WEBHOOK_CONCURRENCY } : {}) }, fresh.config);
+  const config = loadConfig(
+    {
+      TRAMITA_LOG_LEVEL: 'warn',
+      TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+      ...(process.env.TRAMITA_WEBHOOK_CONCURRENCY ? { TRAMITA_WEBHOOK_CONCURRENCY: process.env.TRAMITA_WEBHOOK_CONCURRENCY } : {}),
+    },
+    fresh.config,
+  );
   await migrate(fresh.database);
   const s = createServices(config, fresh.database, createLogger('warn'));
   // On PostgreSQL the events are recorded on a pool of their own, as an API process beside a
@@ -87,14 +94,29 @@ export async function webhookBench(opts: { deliveries?: number; latencySeconds?:
   const apiDatabase = fresh.database.engine === 'postgres' ? await openDatabase(fresh.config) : undefined;
   const api = apiDatabase ? createServices(config, apiDatabase, createLogger('warn')) : s;
   const worker = new Worker({
-    queue: s.jobs, handlers: jobHandlers(buildCapabilities(s)), clock: s.clock, log: s.log, leaseMs: config.jobLeaseMs,
-    pollMs: DELIVERY_POLL_MS, concurrency: config.webhookConcurrency, kinds: { only: [DELIVERY_JOB] },
+    queue: s.jobs,
+    handlers: jobHandlers(buildCapabilities(s)),
+    clock: s.clock,
+    log: s.log,
+    leaseMs: config.jobLeaseMs,
+    pollMs: DELIVERY_POLL_MS,
+    concurrency: config.webhookConcurrency,
+    kinds: { only: [DELIVERY_JOB] },
   });
   try {
     const { url } = await ask<{ url: string }>(receiver, 'ready');
     const account = await s.accounts.create({ name: 'bench webhooks', plan: s.prices.defaultPlan });
     await s.webhooks.configs.update(account.id, { url });
-    const delivered = async () => Number((await s.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'ENTREGUE').executeTakeFirstOrThrow()).n);
+    const delivered = async () =>
+      Number(
+        (
+          await s.db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'ENTREGUE')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     // Waiting asks the receiver (IPC) until it has them all, then the database: a COUNT over the
     // deliveries every few ms would scan the table on the worker's own event loop and slow what it measures.

@@ -43,9 +43,10 @@ export async function registeredRoutes(): Promise<RegisteredRoute[]> {
 /** When a charged route is charged (route.ts ChargeWay). */
 const CHARGED: Record<ChargeWay, string> = { 'on-success': 'on success', 'in-handler': 'with what it creates', deferred: 'when its work completes' };
 
-const row = (method: string, specPath: string, route: RegisteredRoute | undefined) => route
-  ? `| ${method} | \`${specPath}\` | [${route.file}](../${route.file}) | ${route.meta.charge ? `\`${route.meta.charge}\`` : 'free'} | ${route.meta.charge ? CHARGED[route.meta.chargeWay ?? 'on-success'] : '—'} | ${route.meta.async ? 'yes' : 'no'} | built |`
-  : `| ${method} | \`${specPath}\` | — | — | — | — | **not built** |`;
+const row = (method: string, specPath: string, route: RegisteredRoute | undefined) =>
+  route
+    ? `| ${method} | \`${specPath}\` | [${route.file}](../${route.file}) | ${route.meta.charge ? `\`${route.meta.charge}\`` : 'free'} | ${route.meta.charge ? CHARGED[route.meta.chargeWay ?? 'on-success'] : '—'} | ${route.meta.async ? 'yes' : 'no'} | built |`
+    : `| ${method} | \`${specPath}\` | — | — | — | — | **not built** |`;
 
 const HEADER = '| method | path | served by | price key | charged | may answer 202 | status |\n|---|---|---|---|---|---|---|';
 
@@ -53,7 +54,8 @@ export function endpointsMarkdownFrom(routes: readonly RegisteredRoute[], spec: 
   const byKey = new Map(routes.map((r) => [routeKey(r.method, r.url), r]));
   const built = spec.filter((o) => byKey.has(routeKey(o.method, o.path)));
   const specKeys = new Set(spec.map((o) => routeKey(o.method, o.path)));
-  const beyond = routes.filter((r) => r.url.startsWith('/v1') && !specKeys.has(routeKey(r.method, r.url)))
+  const beyond = routes
+    .filter((r) => r.url.startsWith('/v1') && !specKeys.has(routeKey(r.method, r.url)))
     .sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
   const lines = [
     '# Endpoints: spec §4 and the files that serve them',
@@ -69,7 +71,14 @@ export function endpointsMarkdownFrom(routes: readonly RegisteredRoute[], spec: 
     lines.push('', `## §${section} ${title}`, '', HEADER);
     for (const o of spec.filter((x) => x.section === section)) lines.push(row(o.method, o.path, byKey.get(routeKey(o.method, o.path))));
   }
-  lines.push('', '## Routes beyond spec §4', '', 'Operations the spec implies elsewhere (the webhook of §2.4 and §6, the event feed, the statement and prices of §8) or that Tramita adds.', '', HEADER);
+  lines.push(
+    '',
+    '## Routes beyond spec §4',
+    '',
+    'Operations the spec implies elsewhere (the webhook of §2.4 and §6, the event feed, the statement and prices of §8) or that Tramita adds.',
+    '',
+    HEADER,
+  );
   for (const r of beyond) lines.push(row(r.method, r.url.replace(/:([A-Za-z_]+)/g, '{$1}'), r));
   return `${lines.join('\n')}\n`;
 }

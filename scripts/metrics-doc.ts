@@ -8,14 +8,19 @@ export function metricsMarkdown(): string {
   const rows = metrics.map((m) => {
     const labels = m.labelNames;
     const type = m.constructor.name.toLowerCase();
-    return `| \`${m.name}\` | ${type} | ${labels.filter((l) => l !== 'le').map((l) => `\`${l}\``).join(', ') || '—'} | ${m.help.replace(/\|/g, '\\|')} |`;
+    return `| \`${m.name}\` | ${type} | ${
+      labels
+        .filter((l) => l !== 'le')
+        .map((l) => `\`${l}\``)
+        .join(', ') || '—'
+    } | ${m.help.replace(/\|/g, '\\|')} |`;
   });
   return [
     '# Metrics',
     '',
     'Generated from the code by `npm run docs` (scripts/metrics-doc.ts): do not edit by hand.',
     '',
-    '`GET /metrics` (Prometheus text, no key; restrict it at your proxy) serves these series, plus Node\'s own',
+    "`GET /metrics` (Prometheus text, no key; restrict it at your proxy) serves these series, plus Node's own",
     '(`process_*`, `nodejs_*`: memory, CPU, event-loop lag, GC). Every label has a bounded set of values',
     '(route patterns, route classes, job kinds, source names, query types, monitor kinds, outcomes): never an',
     'id, an account, a URL or a person. Counters count since the process started; gauges marked "at each',

@@ -30,7 +30,10 @@ const WIDTH = 160;
 
 function doc(text: string | undefined, indent: string): string {
   if (!text) return '';
-  const lines = text.replace(/\*\//g, '*\\/').split('\n').flatMap((l) => wrapWords(l, WIDTH - indent.length - 3));
+  const lines = text
+    .replace(/\*\//g, '*\\/')
+    .split('\n')
+    .flatMap((l) => wrapWords(l, WIDTH - indent.length - 3));
   if (lines.length === 1 && indent.length + lines[0].length + 7 <= WIDTH) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
 }
@@ -54,17 +57,37 @@ export function tsType(schema: Schema | boolean | undefined, indent = ''): strin
   if (schema.$ref) return refName(schema.$ref);
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
-  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) return union((schema.anyOf ?? schema.oneOf).map((s: Schema) => tsType(s, indent)), ' | ');
-  if (Array.isArray(schema.allOf)) return union(schema.allOf.map((s: Schema) => tsType(s, indent)), ' & ');
-  if (Array.isArray(schema.type)) return union(schema.type.map((t: string) => tsType({ ...schema, type: t }, indent)), ' | ');
+  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))
+    return union(
+      (schema.anyOf ?? schema.oneOf).map((s: Schema) => tsType(s, indent)),
+      ' | ',
+    );
+  if (Array.isArray(schema.allOf))
+    return union(
+      schema.allOf.map((s: Schema) => tsType(s, indent)),
+      ' & ',
+    );
+  if (Array.isArray(schema.type))
+    return union(
+      schema.type.map((t: string) => tsType({ ...schema, type: t }, indent)),
+      ' | ',
+    );
   switch (schema.type) {
-    case 'string': return schema.format === 'binary' ? 'Uint8Array' : 'string';
-    case 'integer': case 'number': return 'number';
-    case 'boolean': return 'boolean';
-    case 'null': return 'null';
-    case 'array': return `Array<${tsType(schema.items, indent)}>`;
-    case 'object': return objectType(schema, indent);
-    default: return schema.properties ? objectType(schema, indent) : 'unknown';
+    case 'string':
+      return schema.format === 'binary' ? 'Uint8Array' : 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      return `Array<${tsType(schema.items, indent)}>`;
+    case 'object':
+      return objectType(schema, indent);
+    default:
+      return schema.properties ? objectType(schema, indent) : 'unknown';
   }
 }
 
@@ -114,8 +137,12 @@ function operations(api: Schema): OperationInfo[] {
       if (body) fields.push(`    body${bodyRequired ? '' : '?'}: ${tsType(body, '    ')};`);
       const { binary, jsonResult } = answerOf(op);
       out.push({
-        id: op.operationId, method: method.toUpperCase(), path: p, summary: op.summary ?? '',
-        charged: Boolean(op['x-tramita-query-type']), binary,
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path: p,
+        summary: op.summary ?? '',
+        charged: Boolean(op['x-tramita-query-type']),
+        binary,
         params: fields.length > 0 ? `{\n${fields.join('\n')}\n  }` : 'Record<string, never>',
         paramsRequired: params.some((x) => x.required) || bodyRequired,
         result: binary ? 'FileResult' : jsonResult ? tsType(jsonResult, '  ') : 'unknown',
@@ -137,7 +164,7 @@ function answerOf(op: Operation): { binary: boolean; jsonResult: Schema | undefi
     const content = op.responses?.[status]?.content as Record<string, { schema?: Schema }> | undefined;
     if (!content) continue;
     const json = content['application/json']?.schema;
-    const own = json?.$ref === ESTIMATE ? undefined : (json?.anyOf as Schema[] | undefined)?.find((b) => b.$ref !== ESTIMATE) ?? json;
+    const own = json?.$ref === ESTIMATE ? undefined : ((json?.anyOf as Schema[] | undefined)?.find((b) => b.$ref !== ESTIMATE) ?? json);
     const files = Object.keys(content).some((type) => type !== 'application/json');
     if (own || files) return { binary: !own && files, jsonResult: own };
   }
@@ -177,8 +204,11 @@ function unformattedSource(api: Schema): string {
     '',
     '/** One method per operation, named by its operationId. */',
     'export abstract class OperationMethods {',
-    '  protected abstract call<K extends OperationId>(operation: K, params: Operations[K][\'params\'] | undefined, options?: CallOptions): Promise<Operations[K][\'result\']>;',
-    ...ops.map((o) => `\n${doc(`${o.summary} (\`${o.method} ${o.path}\`${o.charged ? ', charged' : ''})`, '  ')}  ${o.id}(params${o.paramsRequired ? '' : '?'}: Operations['${o.id}']['params'], options?: CallOptions): Promise<Operations['${o.id}']['result']> {\n    return this.call('${o.id}', params, options);\n  }`),
+    "  protected abstract call<K extends OperationId>(operation: K, params: Operations[K]['params'] | undefined, options?: CallOptions): Promise<Operations[K]['result']>;",
+    ...ops.map(
+      (o) =>
+        `\n${doc(`${o.summary} (\`${o.method} ${o.path}\`${o.charged ? ', charged' : ''})`, '  ')}  ${o.id}(params${o.paramsRequired ? '' : '?'}: Operations['${o.id}']['params'], options?: CallOptions): Promise<Operations['${o.id}']['result']> {\n    return this.call('${o.id}', params, options);\n  }`,
+    ),
     '}',
     '',
   ].join('\n');

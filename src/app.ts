@@ -86,13 +86,31 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
     metrics.observe(req, reply);
     // Checked first: building the line's object on every request costs even when the level drops it.
     if (services.log.isLevelEnabled('info')) {
-      req.log.info({ route: req.routeOptions.url ?? 'unmatched', method: req.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime), requestId: req.id, account: req.auth?.account.id }, 'request');
+      req.log.info(
+        {
+          route: req.routeOptions.url ?? 'unmatched',
+          method: req.method,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+          requestId: req.id,
+          account: req.auth?.account.id,
+        },
+        'request',
+      );
     }
     done();
   });
 
   // Collect every business route, check it is priced, and wrap its handler in the operation runner.
-  const deps = { clock: services.clock, config, prices: services.prices, ledger: services.ledger, accounts: services.accounts, asyncRequests: services.asyncRequests, background };
+  const deps = {
+    clock: services.clock,
+    config,
+    prices: services.prices,
+    ledger: services.ledger,
+    accounts: services.accounts,
+    asyncRequests: services.asyncRequests,
+    background,
+  };
   app.addHook('onRoute', (route) => {
     const meta = route.config?.tramita;
     if (!meta) return;
@@ -103,7 +121,10 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   });
 
   await app.register(swagger, openApiOptions(services));
-  installIdempotency(app, services.db, services.clock, { ttlHours: config.idempotencyTtlHours, staleAfterMs: config.syncWindowMs + 60_000 / config.devTimeScale });
+  installIdempotency(app, services.db, services.clock, {
+    ttlHours: config.idempotencyTtlHours,
+    staleAfterMs: config.syncWindowMs + 60_000 / config.devTimeScale,
+  });
 
   for (const capability of capabilities.all) capability.routes(app);
   options.extraRoutes?.(app, services);

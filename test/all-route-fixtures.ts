@@ -26,9 +26,26 @@ import { routeFixtures as administrativeFixtures } from '../src/capabilities/adm
 export { closeReceiver } from '../src/capabilities/webhooks/testing.ts';
 
 /** Every capability's fixtures, kept beside its routes (its testing.ts). */
-const FIXTURES: RouteFixtures[] = [pollFixtures, caseFixtures, summaryFixtures, partyFixtures, searchFixtures, webhookFixtures, eventFixtures,
-  monitorFixtures, radarFixtures, intimationFixtures, publicationMonitorFixtures, lawyerFixtures, gazetteFixtures, muralFixtures, warrantFixtures, administrativeFixtures];
-const merged = <K extends 'owned' | 'setups' | 'bodies' | 'queries'>(k: K) => Object.assign({}, ...FIXTURES.map((f) => f[k] ?? {})) as NonNullable<RouteFixtures[K]>;
+const FIXTURES: RouteFixtures[] = [
+  pollFixtures,
+  caseFixtures,
+  summaryFixtures,
+  partyFixtures,
+  searchFixtures,
+  webhookFixtures,
+  eventFixtures,
+  monitorFixtures,
+  radarFixtures,
+  intimationFixtures,
+  publicationMonitorFixtures,
+  lawyerFixtures,
+  gazetteFixtures,
+  muralFixtures,
+  warrantFixtures,
+  administrativeFixtures,
+];
+const merged = <K extends 'owned' | 'setups' | 'bodies' | 'queries'>(k: K) =>
+  Object.assign({}, ...FIXTURES.map((f) => f[k] ?? {})) as NonNullable<RouteFixtures[K]>;
 
 /** For each route with path parameters: creates an object owned by `owner` and returns its params. */
 export const OWNED = merged('owned');
@@ -44,7 +61,7 @@ export const PUBLIC_DATA = new Set(FIXTURES.flatMap((f) => f.publicData ?? []));
 export const FILES = new Set(FIXTURES.flatMap((f) => f.files ?? []));
 
 /** What the route needs of `owner` first: its owned object, its setup, or nothing. */
-export const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : SETUP[route.url] ?? (async () => ({})));
+export const samples = (route: RegisteredRoute): Fixture => (route.url.includes(':') ? OWNED[route.url] : (SETUP[route.url] ?? (async () => ({}))));
 
 function fill(url: string, params: Record<string, string>): string {
   return url.replace(/:([A-Za-z_]+)/g, (_, name) => {
@@ -66,6 +83,6 @@ export interface ValidCall {
 /** The valid call of a route for the params its fixture returned, with `extraQuery` appended. */
 export function validCall(h: Harness, route: RegisteredRoute, params: Record<string, string> = {}, extraQuery = ''): ValidCall {
   const query = [(QUERY[`${route.method} ${route.url}`] ?? QUERY[route.url])?.(h), extraQuery].filter(Boolean).join('&');
-  const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : (BODY[`${route.method} ${route.url}`] ?? BODY[route.url])?.(h, params) ?? {};
+  const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : ((BODY[`${route.method} ${route.url}`] ?? BODY[route.url])?.(h, params) ?? {});
   return { method: route.method, path: fill(route.url, params), query, body };
 }

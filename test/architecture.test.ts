@@ -18,7 +18,11 @@ const FORBIDDEN: Record<string, string[]> = {
   capabilities: ['sandbox', 'cli', 'app.ts', 'main.ts'],
 };
 
-interface Edge { from: string; to: string; typeOnly: boolean }
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -32,7 +36,12 @@ const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+'(\.[^']+)'|^\s*i
 
 /** `import { type A, type B } from …` is erased too. */
 function onlyTypes(statement: string): boolean {
-  const names = /\{([^}]*)\}/.exec(statement)?.[1].split(',').map((n) => n.trim()).filter(Boolean) ?? [];
+  const names =
+    /\{([^}]*)\}/
+      .exec(statement)?.[1]
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean) ?? [];
   return names.length > 0 && names.every((n) => n.startsWith('type '));
 }
 
@@ -51,7 +60,10 @@ const floor = (file: string) => file.split('/')[0];
 
 test('no import points up a layer (platform and sources never import capabilities, the sandbox or the entry points)', () => {
   const up = edges().filter((e) => FORBIDDEN[floor(e.from)]?.some((f) => e.to === f || e.to.startsWith(`${f}/`)));
-  assert.deepEqual(up.map((e) => `${e.from} → ${e.to}`), []);
+  assert.deepEqual(
+    up.map((e) => `${e.from} → ${e.to}`),
+    [],
+  );
 });
 
 test('no circle of value imports', () => {

@@ -66,7 +66,7 @@ test('an operation past the window answers 202 with Location, Retry-After and po
   assert.equal(debits[0].operation_id, requestId);
 });
 
-test('the window runs from the request\'s arrival: time spent before the handler counts, so the 202 still beats a 30 s client; the default window is 25 s', async (t) => {
+test("the window runs from the request's arrival: time spent before the handler counts, so the 202 still beats a 30 s client; the default window is 25 s", async (t) => {
   assert.equal(loadConfig({}).syncWindowMs, 25_000);
   const h = await createHarness({ extraRoutes: testRoutes, env: { ...WINDOW, TRAMITA_SYNC_WINDOW_MS: '600' } });
   t.after(() => h.close());
@@ -76,7 +76,7 @@ test('the window runs from the request\'s arrival: time spent before the handler
   assert.equal(res.statusCode, 202, res.body);
 });
 
-test('GET /v1/requests: the account\'s 202s newest first, running then finished, so a lost requestId is found again; another account sees none', async (t) => {
+test("GET /v1/requests: the account's 202s newest first, running then finished, so a lost requestId is found again; another account sees none", async (t) => {
   const h = await createHarness({ extraRoutes: testRoutes, env: WINDOW });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });
@@ -85,8 +85,14 @@ test('GET /v1/requests: the account\'s 202s newest first, running then finished,
   const second = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=600&fail=source', headers: a.headers });
   assert.deepEqual([first.statusCode, second.statusCode], [202, 202]);
   const list = json(await h.inject({ method: 'GET', url: '/v1/requests', headers: a.headers })).data;
-  assert.deepEqual(list.items.map((r: any) => r.requestId), [second.headers['x-request-id'], first.headers['x-request-id']]);
-  assert.deepEqual(list.items.map((r: any) => r.status), ['PROCESSANDO', 'PROCESSANDO']);
+  assert.deepEqual(
+    list.items.map((r: any) => r.requestId),
+    [second.headers['x-request-id'], first.headers['x-request-id']],
+  );
+  assert.deepEqual(
+    list.items.map((r: any) => r.status),
+    ['PROCESSANDO', 'PROCESSANDO'],
+  );
   assert.equal(list.items[1].statusUrl, json(first).data.statusUrl);
   assert.equal(list.items[1].path, '/v1/test/charged');
   await poll(h, a, path(json(first).data.statusUrl));
@@ -98,7 +104,11 @@ test('GET /v1/requests: the account\'s 202s newest first, running then finished,
   assert.equal(done.pagination.hasNextPage, true);
   const next = json(await h.inject({ method: 'GET', url: '/v1/requests?page=2&limit=1', headers: a.headers })).data;
   assert.deepEqual([next.items[0].requestId, next.items[0].httpStatus], [first.headers['x-request-id'], 200]);
-  assert.equal(json(await h.inject({ method: 'GET', url: '/v1/requests?page=3&limit=1', headers: a.headers })).data.items.length, 0, 'past the end: an empty page');
+  assert.equal(
+    json(await h.inject({ method: 'GET', url: '/v1/requests?page=3&limit=1', headers: a.headers })).data.items.length,
+    0,
+    'past the end: an empty page',
+  );
   assert.equal(json(await h.inject({ method: 'GET', url: '/v1/requests', headers: stranger.headers })).data.items.length, 0);
 });
 
@@ -147,7 +157,11 @@ test('Prefer: respond-async answers 202 at once; Prefer: wait=N shortens the win
   // is not zero). Structural facts instead of the durations they imply (timings belong in npm run bench).
   const waited = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=3000', headers: { ...a.headers, prefer: 'wait=1' } });
   assert.equal(waited.statusCode, 202);
-  assert.equal((await h.inject({ method: 'GET', url: path(json(waited).data.statusUrl), headers: a.headers })).statusCode, 202, 'answered before the work ended');
+  assert.equal(
+    (await h.inject({ method: 'GET', url: path(json(waited).data.statusUrl), headers: a.headers })).statusCode,
+    202,
+    'answered before the work ended',
+  );
   const quickWithin = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=100', headers: { ...a.headers, prefer: 'wait=1' } });
   assert.equal(quickWithin.statusCode, 200, 'work that ends inside the shortened window answers directly');
 });

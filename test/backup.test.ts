@@ -20,9 +20,14 @@ import { BIN, exec, freePort, NODE, startServe, storeFor, until, type Result, ty
 import { receiver, signature, type Delivery } from './webhook-receiver.ts';
 
 const ENV = {
-  TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '300', TRAMITA_LOG_LEVEL: 'warn', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+  TRAMITA_SANDBOX: 'on',
+  TRAMITA_SANDBOX_CASES: '300',
+  TRAMITA_LOG_LEVEL: 'warn',
+  TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
   // Failed deliveries are retried within seconds (the ladder divided by 1000) and stay pending for minutes (100 attempts).
-  TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_WEBHOOK_MAX_ATTEMPTS: '100', TRAMITA_MONITOR_INTERVAL_MS: '1000',
+  TRAMITA_DEV_TIME_SCALE: '1000',
+  TRAMITA_WEBHOOK_MAX_ATTEMPTS: '100',
+  TRAMITA_MONITOR_INTERVAL_MS: '1000',
   TRAMITA_RATE_LIMITS: 'lookup=100000/60s,account=100000/60s,monitor=100000/60s',
 };
 const LOAD_CALLERS = 4;
@@ -37,7 +42,8 @@ async function tramita(env: Record<string, string>, ...args: string[]): Promise<
 
 async function call(base: string, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}${url}`, {
-    method, headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -47,7 +53,7 @@ async function call(base: string, key: string, method: string, url: string, body
 /** Every item of a listing, following `nextCursor`. */
 async function all(base: string, key: string, url: string): Promise<any[]> {
   const items: any[] = [];
-  for (let cursor: string | null = null; ;) {
+  for (let cursor: string | null = null; ; ) {
     const sep = url.includes('?') ? '&' : '?';
     const { status, body } = await call(base, key, 'GET', `${url}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     assert.equal(status, 200, JSON.stringify(body));
@@ -110,13 +116,24 @@ async function checkRestored(base: string, p: Populated, hook: string) {
 
   const balance = (await call(base, p.key, 'GET', '/v1/conta/saldo')).body.data.saldoCentavos as number;
   const ledger = await all(base, p.key, '/v1/conta/extrato');
-  assert.equal(balance, ledger.reduce((sum, e) => sum + e.valorCentavos, 0), 'balance = credits − debits of the restored ledger');
+  assert.equal(
+    balance,
+    ledger.reduce((sum, e) => sum + e.valorCentavos, 0),
+    'balance = credits − debits of the restored ledger',
+  );
   // The last debit committed left this balance. On PostgreSQL, charges of one account that ran at once are
   // listed by the time each began, which may differ from the order their row locks committed them in.
-  assert.ok(ledger.slice(0, 2 * LOAD_CALLERS).some((e) => e.saldoAposCentavos === balance), 'the latest entries include the one that left the balance');
+  assert.ok(
+    ledger.slice(0, 2 * LOAD_CALLERS).some((e) => e.saldoAposCentavos === balance),
+    'the latest entries include the one that left the balance',
+  );
 
   const monitors = await all(base, p.key, '/v1/monitoramentos/processos');
-  assert.deepEqual(monitors.map((m) => m.id), [p.monitorId], 'the monitor is there');
+  assert.deepEqual(
+    monitors.map((m) => m.id),
+    [p.monitorId],
+    'the monitor is there',
+  );
 
   const config = await call(base, p.key, 'GET', '/v1/conta/webhook');
   assert.equal(config.body.data.url, hook);
@@ -126,7 +143,8 @@ async function checkRestored(base: string, p: Populated, hook: string) {
 
 /** Every delivery the receiver got is signed with the account's secret, over the bytes it got. */
 function assertSigned(received: Delivery[], secret: string) {
-  for (const d of received) assert.equal(d.headers['x-service-signature'], signature(secret, d.raw), `delivery ${d.headers['x-service-delivery-id']} is signed with the secret`);
+  for (const d of received)
+    assert.equal(d.headers['x-service-signature'], signature(secret, d.raw), `delivery ${d.headers['x-service-delivery-id']} is signed with the secret`);
 }
 
 /**
@@ -143,7 +161,17 @@ async function populatedServer(t: TestContext) {
   const base = `http://127.0.0.1:${port}`;
   const server = startServe(t, store, port, { ...ENV, TRAMITA_WORKERS: 'in-process' });
   const p = await populate(env, base, server, hook.url);
-  return { hook, receiverUp: () => { up = true; }, store, env, base, server, p };
+  return {
+    hook,
+    receiverUp: () => {
+      up = true;
+    },
+    store,
+    env,
+    base,
+    server,
+    p,
+  };
 }
 
 /** Waits until each of `ids` is ENTREGUE on the server at `base`. */
@@ -157,7 +185,9 @@ function delivered(base: string, key: string, ids: string[], what: string) {
   });
 }
 
-test('tramita backup taken during a charged load restores into a directory another server serves as it is: keys, balance = ledger, monitor, pending deliveries, webhook secret', { timeout: 180_000 }, async (t) => {
+test('tramita backup taken during a charged load restores into a directory another server serves as it is: keys, balance = ledger, monitor, pending deliveries, webhook secret', {
+  timeout: 180_000,
+}, async (t) => {
   if (process.env.DATABASE_URL) {
     t.skip('tramita backup copies the embedded SQLite store; on PostgreSQL the pg_dump recipe below is the backup');
     return;
@@ -187,7 +217,9 @@ test('tramita backup taken during a charged load restores into a directory anoth
   const finalLedger = await all(base, p.key, '/v1/conta/extrato');
   first.child.kill('SIGTERM');
   assert.deepEqual(await first.exited(15_000), { code: 0, signal: null });
-  t.diagnostic(`load: ${chargedBefore} charged answers before the backup, ${chargedAfter - chargedBefore} while it ran, ${load.charged()} in all; backup: ${backup.stdout.split('\n')[0]}`);
+  t.diagnostic(
+    `load: ${chargedBefore} charged answers before the backup, ${chargedAfter - chargedBefore} while it ran, ${load.charged()} in all; backup: ${backup.stdout.split('\n')[0]}`,
+  );
 
   assert.deepEqual(fs.readdirSync(dir).sort(), ['secret.key', 'tramita.db'], 'the database and its key, nothing else');
   assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
@@ -197,8 +229,14 @@ test('tramita backup taken during a charged load restores into a directory anoth
   // What the backup holds, read from the file itself: consistent (every balance is its ledger's sum,
   // every debit has its search log), taken during the load, and with deliveries still pending.
   const copy = new DatabaseSync(path.join(dir, 'tramita.db'), { readOnly: true });
-  const unbalanced = copy.prepare(`SELECT a.id FROM accounts a WHERE a.balance_centavos <> (SELECT COALESCE(SUM(delta_centavos), 0) FROM ledger l WHERE l.account_id = a.id)`).all();
-  const orphanDebits = copy.prepare(`SELECT l.id FROM ledger l WHERE l.kind = 'debit' AND NOT EXISTS (SELECT 1 FROM search_logs s WHERE s.account_id = l.account_id AND s.id = l.search_log_id)`).all();
+  const unbalanced = copy
+    .prepare(`SELECT a.id FROM accounts a WHERE a.balance_centavos <> (SELECT COALESCE(SUM(delta_centavos), 0) FROM ledger l WHERE l.account_id = a.id)`)
+    .all();
+  const orphanDebits = copy
+    .prepare(
+      `SELECT l.id FROM ledger l WHERE l.kind = 'debit' AND NOT EXISTS (SELECT 1 FROM search_logs s WHERE s.account_id = l.account_id AND s.id = l.search_log_id)`,
+    )
+    .all();
   const lookups = (copy.prepare(`SELECT COUNT(*) AS n FROM ledger WHERE query_type = 'processo.capa'`).get() as { n: number }).n;
   const pending = (copy.prepare(`SELECT id FROM webhook_deliveries WHERE status = 'PENDENTE' ORDER BY id`).all() as { id: string }[]).map((r) => r.id);
   copy.close();
@@ -207,7 +245,9 @@ test('tramita backup taken during a charged load restores into a directory anoth
   const finalLookups = finalLedger.filter((e) => e.tipoConsulta === 'processo.capa').length;
   assert.ok(lookups >= chargedBefore && lookups <= finalLookups, `the backup is one moment of the load: ${chargedBefore} ≤ ${lookups} ≤ ${finalLookups}`);
   assert.ok(pending.length > 0, 'deliveries were pending when the backup was taken');
-  t.diagnostic(`backup: ${lookups} charged lookups (${chargedBefore} answered before it started, ${finalLookups} at the end of the load), ${pending.length} deliveries pending`);
+  t.diagnostic(
+    `backup: ${lookups} charged lookups (${chargedBefore} answered before it started, ${finalLookups} at the end of the load), ${pending.length} deliveries pending`,
+  );
 
   // A restore check without side effects (docs/operations.md): no background jobs, so nothing is delivered or checked.
   receiverUp();
@@ -235,7 +275,10 @@ test('tramita backup taken during a charged load restores into a directory anoth
   const afterRestore = hook.received.slice(received);
   assertSigned(afterRestore, p.secret);
   const deliveredIds = new Set(afterRestore.map((d) => d.headers['x-service-delivery-id']));
-  assert.ok(pending.every((id) => deliveredIds.has(id)), 'each pending delivery reached the receiver after the restore');
+  assert.ok(
+    pending.every((id) => deliveredIds.has(id)),
+    'each pending delivery reached the receiver after the restore',
+  );
   third.child.kill('SIGTERM');
   assert.deepEqual(await third.exited(15_000), { code: 0, signal: null });
 });
@@ -251,7 +294,9 @@ function pgTool(name: string): string | undefined {
   }
 }
 
-test('PostgreSQL: the recipe of docs/operations.md (pg_dump -Fc during a charged load, pg_restore into a new database, the data directory\'s secret.key) restores keys, balance = ledger, monitor, pending deliveries and the webhook secret', { timeout: 180_000 }, async (t) => {
+test("PostgreSQL: the recipe of docs/operations.md (pg_dump -Fc during a charged load, pg_restore into a new database, the data directory's secret.key) restores keys, balance = ledger, monitor, pending deliveries and the webhook secret", {
+  timeout: 180_000,
+}, async (t) => {
   const base0 = process.env.DATABASE_URL;
   const pgDump = pgTool('pg_dump');
   const pgRestore = pgTool('pg_restore');
@@ -281,7 +326,9 @@ test('PostgreSQL: the recipe of docs/operations.md (pg_dump -Fc during a charged
   const c = new (await import('pg')).default.Client({ connectionString: target.url });
   await c.connect();
   const pending = (await c.query(`SELECT id FROM webhook_deliveries WHERE status = 'PENDENTE' ORDER BY id`)).rows.map((r) => r.id as string);
-  const unbalanced = (await c.query(`SELECT a.id FROM accounts a WHERE a.balance_centavos <> (SELECT COALESCE(SUM(delta_centavos), 0) FROM ledger l WHERE l.account_id = a.id)`)).rows;
+  const unbalanced = (
+    await c.query(`SELECT a.id FROM accounts a WHERE a.balance_centavos <> (SELECT COALESCE(SUM(delta_centavos), 0) FROM ledger l WHERE l.account_id = a.id)`)
+  ).rows;
   await c.end();
   assert.deepEqual(unbalanced, [], 'every balance equals its ledger in the dump');
   assert.ok(pending.length > 0, 'deliveries were pending when the dump was taken');
@@ -325,7 +372,10 @@ describe('tramita backup refuses, in one line and exit 1, what would not give a 
     const dir = path.join(scratch(t), 'b');
     const env = { ...store.env, DATABASE_URL: store.databaseUrl ?? 'postgres://tramita@127.0.0.1:1/never-connected' };
     const line = await refused(env, 1, dir);
-    assert.match(line, /DATABASE_URL is set: back up PostgreSQL with pg_dump -Fc and keep the secrets key \(.*secret\.key\) with the dump; see docs\/operations\.md/);
+    assert.match(
+      line,
+      /DATABASE_URL is set: back up PostgreSQL with pg_dump -Fc and keep the secrets key \(.*secret\.key\) with the dump; see docs\/operations\.md/,
+    );
     assert.equal(fs.existsSync(dir), false, 'nothing written');
     assert.match(await refused({ ...env, TRAMITA_SECRET_KEY: 'ab'.repeat(32) }, 1, dir), /keep the secrets key \(TRAMITA_SECRET_KEY\)/);
   });
@@ -342,12 +392,15 @@ describe('tramita backup refuses, in one line and exit 1, what would not give a 
     assert.match(await refused(store.env, 1, here), /cannot back up into .*: it exists and is not empty \(1 entries\)/);
     assert.deepEqual(fs.readdirSync(here), ['old.txt'], 'left untouched');
     assert.match(await refused(store.env, 1, path.join(here, 'old.txt')), /cannot back up into .*old\.txt: it is a file/);
-    assert.match(await refused({ ...store.env, TRAMITA_DATA_DIR: path.join(here, 'nothing') }, 1, path.join(here, 'b')), /no database at .*nothing\/tramita\.db: set TRAMITA_DATA_DIR/);
+    assert.match(
+      await refused({ ...store.env, TRAMITA_DATA_DIR: path.join(here, 'nothing') }, 1, path.join(here, 'b')),
+      /no database at .*nothing\/tramita\.db: set TRAMITA_DATA_DIR/,
+    );
     assert.equal(fs.existsSync(path.join(here, 'b')), false);
     assert.match(await refused(store.env, 2), /expected DIR, a new or empty directory for the backup\n\nUsage:/);
   });
 
-  test('a secrets key that does not open the store\'s sealed secrets, or none at all: refused, and no directory is left behind', async (t) => {
+  test("a secrets key that does not open the store's sealed secrets, or none at all: refused, and no directory is left behind", async (t) => {
     if (process.env.DATABASE_URL) {
       t.skip('SQLite only: with DATABASE_URL set every backup is refused first (test above)');
       return;
@@ -357,7 +410,12 @@ describe('tramita backup refuses, in one line and exit 1, what would not give a 
     const db = new DatabaseSync(path.join(store.dataDir, 'tramita.db'));
     const now = new Date().toISOString();
     const sealed = SecretBox.openSync({ secretKey: undefined, dataDir: store.dataDir }).seal('whsec_the-account-secret');
-    db.prepare(`INSERT INTO webhook_configs (account_id, secret_sealed, secret_prefix, created_at, updated_at) VALUES (?, ?, 'whsec_the-ac', ?, ?)`).run(created.account.id, sealed, now, now);
+    db.prepare(`INSERT INTO webhook_configs (account_id, secret_sealed, secret_prefix, created_at, updated_at) VALUES (?, ?, 'whsec_the-ac', ?, ?)`).run(
+      created.account.id,
+      sealed,
+      now,
+      now,
+    );
     db.close();
 
     const dir = path.join(scratch(t), 'b');

@@ -22,12 +22,30 @@ export async function debitRows(db: Kysely<DB>, accountId: string) {
 
 /** The account's debits, oldest first, each with its search log. */
 export async function chargeRecords(db: Kysely<DB>, accountId: string): Promise<ChargeRecord[]> {
-  const rows = await db.selectFrom('ledger').innerJoin('search_logs', 'search_logs.id', 'ledger.search_log_id')
-    .select(['ledger.query_type', 'ledger.operation_id', 'ledger.delta_centavos', 'search_logs.request_id', 'search_logs.method', 'search_logs.path', 'search_logs.status_code'])
-    .where('ledger.account_id', '=', accountId).where('ledger.kind', '=', 'debit')
-    .orderBy('ledger.created_at').orderBy('ledger.id').execute();
+  const rows = await db
+    .selectFrom('ledger')
+    .innerJoin('search_logs', 'search_logs.id', 'ledger.search_log_id')
+    .select([
+      'ledger.query_type',
+      'ledger.operation_id',
+      'ledger.delta_centavos',
+      'search_logs.request_id',
+      'search_logs.method',
+      'search_logs.path',
+      'search_logs.status_code',
+    ])
+    .where('ledger.account_id', '=', accountId)
+    .where('ledger.kind', '=', 'debit')
+    .orderBy('ledger.created_at')
+    .orderBy('ledger.id')
+    .execute();
   return rows.map((r) => ({
-    queryType: r.query_type, operationId: r.operation_id, centavos: -Number(r.delta_centavos),
-    requestId: r.request_id, method: r.method, path: r.path, statusCode: Number(r.status_code),
+    queryType: r.query_type,
+    operationId: r.operation_id,
+    centavos: -Number(r.delta_centavos),
+    requestId: r.request_id,
+    method: r.method,
+    path: r.path,
+    statusCode: Number(r.status_code),
   }));
 }

@@ -24,7 +24,15 @@ function describeRun(args: string[], r: Result): string {
 async function tramita(store: Store, args: string[], extra: Record<string, string> = {}): Promise<Result> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { env: { ...store.env, ...extra }, out: (t) => { stdout += `${t}\n`; }, err: (t) => { stderr += `${t}\n`; } });
+  const code = await runCli(args, {
+    env: { ...store.env, ...extra },
+    out: (t) => {
+      stdout += `${t}\n`;
+    },
+    err: (t) => {
+      stderr += `${t}\n`;
+    },
+  });
   return { code, signal: null, stdout, stderr };
 }
 
@@ -114,12 +122,18 @@ describe('tramita CLI', () => {
     assert.equal(listed.name, 'Listagem Ltda');
     assert.equal(listed.balanceCentavos, 300);
 
-    const shown = await tramitaJson<{ account: Created['account']; keys: { id: string; prefix: string; revokedAt: string | null }[] }>(
-      store, ['accounts', 'show', created.account.id, '--json']);
+    const shown = await tramitaJson<{ account: Created['account']; keys: { id: string; prefix: string; revokedAt: string | null }[] }>(store, [
+      'accounts',
+      'show',
+      created.account.id,
+      '--json',
+    ]);
     assert.equal(shown.account.id, created.account.id);
     assert.equal(shown.account.status, 'active');
-    assert.deepEqual(shown.keys.map((k) => ({ id: k.id, prefix: k.prefix, revokedAt: k.revokedAt })),
-      [{ id: created.apiKey.id, prefix: created.apiKey.prefix, revokedAt: null }]);
+    assert.deepEqual(
+      shown.keys.map((k) => ({ id: k.id, prefix: k.prefix, revokedAt: k.revokedAt })),
+      [{ id: created.apiKey.id, prefix: created.apiKey.prefix, revokedAt: null }],
+    );
     const text = await tramita(store, ['accounts', 'show', created.account.id]);
     assert.equal(text.code, 0);
     assert.ok(text.stdout.includes(created.apiKey.prefix), 'the text view shows the prefix');
@@ -174,15 +188,22 @@ describe('tramita CLI', () => {
 
     // The account's audit log (the console shows it) names the operator's changes, never the key itself.
     const audit = (await store.rows('audit_log')).filter((r) => r.account_id === account.id);
-    assert.deepEqual(audit.map((r) => `${r.actor} ${r.action} ${r.target ?? ''}`).sort(), [
-      `cli chave.criar ${firstKey.id}`, `cli chave.criar ${issued.id}`, `cli chave.revogar ${issued.id}`, 'cli conta.criar ',
-    ].sort());
+    assert.deepEqual(
+      audit.map((r) => `${r.actor} ${r.action} ${r.target ?? ''}`).sort(),
+      [`cli chave.criar ${firstKey.id}`, `cli chave.criar ${issued.id}`, `cli chave.revogar ${issued.id}`, 'cli conta.criar '].sort(),
+    );
     assert.ok(audit.every((r) => !JSON.stringify(r).includes(issued.key)));
   });
 
-  test('users invite prints a one-time console link; a bad e-mail exits 2, an unknown account 1, another account\'s person 2', async () => {
+  test("users invite prints a one-time console link; a bad e-mail exits 2, an unknown account 1, another account's person 2", async () => {
     const { account } = await createAccount('Convites ME');
-    const invite = await tramitaJson<{ link: string; email: string; expiresAt: string }>(store, ['users', 'invite', account.id, 'Pessoa@Exemplo.com.br', '--json']);
+    const invite = await tramitaJson<{ link: string; email: string; expiresAt: string }>(store, [
+      'users',
+      'invite',
+      account.id,
+      'Pessoa@Exemplo.com.br',
+      '--json',
+    ]);
     assert.equal(invite.email, 'pessoa@exemplo.com.br');
     assert.match(invite.link, /^http:\/\/127\.0\.0\.1:\d+\/console\/convite\/[A-Za-z0-9_-]{43}$/);
     assert.ok(Date.parse(invite.expiresAt) > Date.now() + 71 * 3_600_000);
@@ -198,14 +219,23 @@ describe('tramita CLI', () => {
 
   test('credits add tops up the balance: R$ 12,50 + R$ 10 = R$ 22,50', async () => {
     const { account } = await createAccount('Créditos Ltda');
-    const added = await tramitaJson<{ accountId: string; added: number; balance: number; balanceCentavos: number }>(
-      store, ['credits', 'add', account.id, '10', '--note', 'pix 123', '--json']);
+    const added = await tramitaJson<{ accountId: string; added: number; balance: number; balanceCentavos: number }>(store, [
+      'credits',
+      'add',
+      account.id,
+      '10',
+      '--note',
+      'pix 123',
+      '--json',
+    ]);
     assert.deepEqual(added, { accountId: account.id, added: 10, balance: 22.5, balanceCentavos: 2250 });
     const shown = await tramitaJson<{ account: Created['account'] }>(store, ['accounts', 'show', account.id, '--json']);
     assert.equal(shown.account.balanceCentavos, 2250);
     const ledger = (await store.rows('ledger')).filter((r) => r.account_id === account.id);
-    assert.deepEqual(ledger.map((r) => [r.kind, Number(r.delta_centavos), r.note]).sort(),
-      [['credit', 1000, 'pix 123'], ['credit', 1250, 'initial credits']]);
+    assert.deepEqual(ledger.map((r) => [r.kind, Number(r.delta_centavos), r.note]).sort(), [
+      ['credit', 1000, 'pix 123'],
+      ['credit', 1250, 'initial credits'],
+    ]);
   });
 
   test('no command at all exits 2 with the usage on stderr', async () => {
@@ -227,7 +257,10 @@ describe('tramita CLI', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--name is required/);
     const list = await tramitaJson<{ accounts: { name: string }[] }>(store, ['accounts', 'list', '--json']);
-    assert.ok(list.accounts.every((a) => a.name.trim() !== ''), 'no nameless account was created');
+    assert.ok(
+      list.accounts.every((a) => a.name.trim() !== ''),
+      'no nameless account was created',
+    );
   });
 
   test('credits add to an unknown account fails with a message naming the account', async () => {
@@ -257,7 +290,7 @@ describe('tramita CLI', () => {
     assert.equal(r.stdout, '');
   });
 
-  test('node bin/tramita.mjs: a failing command\'s exit code and message reach the shell (a real process)', async () => {
+  test("node bin/tramita.mjs: a failing command's exit code and message reach the shell (a real process)", async () => {
     const r = await exec(NODE, [BIN, 'frobnicate'], store.env);
     assert.equal(r.code, 2, describeRun(['frobnicate (bin)'], r));
     assert.match(r.stderr, /unknown command "frobnicate"/);
@@ -282,7 +315,9 @@ describe('tramita CLI', () => {
 
 /** A port that was free a moment ago on 127.0.0.1. */
 describe('tramita serve', () => {
-  test('on an empty database it prints a sandbox key that works over HTTP, stops with 0 on SIGTERM, and a restart prints no new key', { timeout: 120_000 }, async (t) => {
+  test('on an empty database it prints a sandbox key that works over HTTP, stops with 0 on SIGTERM, and a restart prints no new key', {
+    timeout: 120_000,
+  }, async (t) => {
     const store = await storeFor(t);
     const port = await freePort();
 
@@ -293,7 +328,7 @@ describe('tramita serve', () => {
     assert.match(first.output(), new RegExp(`curl -s http://localhost:${port}/v1/conta/saldo`));
 
     const res = await fetch(`http://127.0.0.1:${port}/v1/conta/saldo`, { headers: { 'x-api-key': key } });
-    const body = await res.json() as { data: { saldo: number; saldoCentavos: number; conta: { sandbox: boolean } } };
+    const body = (await res.json()) as { data: { saldo: number; saldoCentavos: number; conta: { sandbox: boolean } } };
     assert.equal(res.status, 200, JSON.stringify(body));
     assert.equal(body.data.saldo, 100);
     assert.equal(body.data.saldoCentavos, 10_000);

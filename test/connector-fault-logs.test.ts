@@ -53,7 +53,9 @@ const seen = new Set<string>();
 /** A case of the sandbox with parties that have documents, a CPF and a CNPJ among them. */
 function caseWithDocuments() {
   const now = sandbox().dataset.now();
-  return sandbox().dataset.cases.find((c) => c.filedAt <= now && c.partes.some((p) => p.person.documento?.length === 11) && c.partes.some((p) => p.person.documento?.length === 14))!;
+  return sandbox().dataset.cases.find(
+    (c) => c.filedAt <= now && c.partes.some((p) => p.person.documento?.length === 11) && c.partes.some((p) => p.person.documento?.length === 14),
+  )!;
 }
 
 interface Drill {
@@ -76,14 +78,17 @@ async function drills(): Promise<Record<string, Drill>> {
   const [entity] = await s.tjrj.entities();
   return {
     'DataJud: a case': { upstream: 'datajud', call: () => s.cases.fetchCase(c.numero) },
-    'Portal: a case\'s parties': { upstream: 'portal', call: () => s.details!.fetchDetails(c.numero) },
+    "Portal: a case's parties": { upstream: 'portal', call: () => s.details!.fetchDetails(c.numero) },
     'Portal: the cases of a CPF': { upstream: 'portal', call: () => s.details!.findByDocument(doc) },
-    'DJEN: a case\'s communications': { upstream: 'djen', call: () => s.publications.search({ numeroCnj: djen.numeroProcesso! }) },
+    "DJEN: a case's communications": { upstream: 'djen', call: () => s.publications.search({ numeroCnj: djen.numeroProcesso! }) },
     'DJEN: a caderno': { upstream: 'djen', call: () => s.publications.caderno(djen.caderno!.siglaTribunal, djen.caderno!.data, 'D', async () => {}) },
-    'Model: a completion': { upstream: 'llm', call: () => s.model!.complete({ messages: [{ role: 'user', content: `Resuma: ${c.partes.map((p) => p.person.nome).join(', ')}` }], maxTokens: 200 }) },
+    'Model: a completion': {
+      upstream: 'llm',
+      call: () => s.model!.complete({ messages: [{ role: 'user', content: `Resuma: ${c.partes.map((p) => p.person.nome).join(', ')}` }], maxTokens: 200 }),
+    },
     'STF: a day': { upstream: 'stf', call: () => s.stf.day(day) },
-    'DJE eleitoral: a day\'s editions': { upstream: 'dje', call: () => s.electoral.editions('TSE', day) },
-    'DJE eleitoral: an edition\'s matérias': { upstream: 'dje', call: () => s.electoral.publications(edition) },
+    "DJE eleitoral: a day's editions": { upstream: 'dje', call: () => s.electoral.editions('TSE', day) },
+    "DJE eleitoral: an edition's matérias": { upstream: 'dje', call: () => s.electoral.publications(edition) },
     'Mural: a search': { upstream: 'provedor', call: () => s.mural!.search({ parte: board.parte, pagina: 1 }) },
     'Warrants: a CPF': { upstream: 'mandados', call: () => s.warrants!.query({ cpf: warrantCpfs(h).comMandado }) },
     'Protocolo Integrado: a NUP': { upstream: 'protocolo', call: () => s.administrative.lookup(sandboxNups(h).encontrado) },
@@ -92,7 +97,7 @@ async function drills(): Promise<Record<string, Drill>> {
   };
 }
 
-test('every connector\'s truncated answers fail without quoting a name or a document of the answer', async () => {
+test("every connector's truncated answers fail without quoting a name or a document of the answer", async () => {
   const all = await drills();
   for (const [name, drill] of Object.entries(all)) {
     const healthy = personalStrings(await drill.call());
@@ -101,14 +106,22 @@ test('every connector\'s truncated answers fail without quoting a name or a docu
       sandbox().faults.set({ upstream: drill.upstream, ...fault });
       let err: unknown;
       try {
-        err = await drill.call().then(() => null, (e: unknown) => e);
+        err = await drill.call().then(
+          () => null,
+          (e: unknown) => e,
+        );
       } finally {
         sandbox().faults.reset();
       }
       assert.ok(err instanceof SourceError, `${name} ${JSON.stringify(fault)}: expected a SourceError, got ${String(err)}`);
       const leaked = [...healthy].filter((p) => err.message.includes(p));
       assert.deepEqual(leaked, [], `${name} ${JSON.stringify(fault)}: the message quotes the answer: ${err.message}`);
-      if (fault.malformed && drill.upstream !== 'tjrj') assert.match(err.message, /\d+ bytes, sha256 [0-9a-f]{12}|not a whole PDF|cut short|could not be read|could not be unzipped|is not a readable ZIP/, `${name}: the body is named by size and hash: ${err.message}`);
+      if (fault.malformed && drill.upstream !== 'tjrj')
+        assert.match(
+          err.message,
+          /\d+ bytes, sha256 [0-9a-f]{12}|not a whole PDF|cut short|could not be read|could not be unzipped|is not a readable ZIP/,
+          `${name}: the body is named by size and hash: ${err.message}`,
+        );
       // As the worker logs a job's failure: the message, whole.
       h.services.log.warn({ drill: name, failure: err.failure, err: err.message }, 'fault drill: upstream failed');
     }
@@ -116,7 +129,7 @@ test('every connector\'s truncated answers fail without quoting a name or a docu
   assert.ok(seen.size > 20, `the drills met personal data to look for (${seen.size})`);
 });
 
-test('a case\'s enrichment against a truncated case-details answer fails its job without logging the parties (the issue\'s CPFs)', async () => {
+test("a case's enrichment against a truncated case-details answer fails its job without logging the parties (the issue's CPFs)", async () => {
   const c = caseWithDocuments();
   for (const p of c.partes) {
     seen.add(p.person.nome);
@@ -130,7 +143,10 @@ test('a case\'s enrichment against a truncated case-details answer fails its job
   } finally {
     sandbox().faults.reset();
   }
-  assert.ok(h.logs.some((l) => /job failed/.test(l) && /portal|Portal/.test(l)), 'the enrichment job failed and said so');
+  assert.ok(
+    h.logs.some((l) => /job failed/.test(l) && /portal|Portal/.test(l)),
+    'the enrichment job failed and said so',
+  );
 });
 
 test('a summary against a truncated model answer ends in ERRO without logging the text', async () => {
@@ -149,7 +165,9 @@ test('lookups through the API under a truncated answer are 5xx with a code, neve
   const c = caseWithDocuments();
   const day = lastBusinessDay(h);
   const doc = c.partes.find((p) => p.person.documento?.length === 11)!.person.documento!;
-  const fresh = sandbox().dataset.cases.filter((x) => x.filedAt <= sandbox().dataset.now() && x.numero !== c.numero).at(-1)!;
+  const fresh = sandbox()
+    .dataset.cases.filter((x) => x.filedAt <= sandbox().dataset.now() && x.numero !== c.numero)
+    .at(-1)!;
   const routes: [Upstream, string][] = [
     ['datajud', `/v1/processos/cnj/${fresh.numero}`],
     ['portal', `/v1/processos?cpf_cnpj=${doc}`],

@@ -25,7 +25,15 @@ import { createHarness } from './harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 // The flags DESIGN.md lists: no background connections (this machine's network is closed).
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const SCREENSHOTS = process.env.TRAMITA_CONSOLE_SCREENSHOTS ? path.resolve(PROJECT_ROOT, process.env.TRAMITA_CONSOLE_SCREENSHOTS) : null;
 const PASSWORD = 'uma-senha-boa-para-o-teste';
 
@@ -34,14 +42,24 @@ async function receiver() {
   const state = { status: 200, bodies: [] as string[] };
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       state.bodies.push(body);
       res.writeHead(state.status, { 'content-type': 'text/plain' }).end(state.status === 200 ? 'ok' : 'receptor fora do ar');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    state,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -52,9 +70,11 @@ async function shot(page: Page, name: string): Promise<void> {
 
 /** Every visible form control is named for assistive technology (a label, aria-label or title). */
 async function assertLabelled(page: Page): Promise<void> {
-  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input:not([type=hidden]):not([hidden]), select, textarea')]
-    .filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('title'))
-    .map((el) => el.outerHTML));
+  const unlabelled = await page.evaluate(() =>
+    [...document.querySelectorAll('input:not([type=hidden]):not([hidden]), select, textarea')]
+      .filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('title'))
+      .map((el) => el.outerHTML),
+  );
   assert.deepEqual(unlabelled, [], `unlabelled controls on ${page.url()}`);
 }
 
@@ -80,7 +100,12 @@ test('in a browser: invitation, sign-in, a key used with curl, webhook test, fai
   const now = Date.now();
   const sample = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias)!;
   await h.inject({ method: 'GET', url: `/v1/processos/cnj/${formatCnj(sample.numero)}`, headers: acc.headers });
-  await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: { ...acc.headers, 'content-type': 'application/json' }, payload: { numeroCnj: formatCnj(sample.numero) } });
+  await h.inject({
+    method: 'POST',
+    url: '/v1/monitoramentos/processos',
+    headers: { ...acc.headers, 'content-type': 'application/json' },
+    payload: { numeroCnj: formatCnj(sample.numero) },
+  });
 
   // 1. The operator's invitation; the person sets a password and signs in.
   const { link } = await inviteUser(h.services, acc.accountId, 'ana@exemplo.com.br', base);
@@ -99,7 +124,7 @@ test('in a browser: invitation, sign-in, a key used with curl, webhook test, fai
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.waitForURL(/\/console\/visao-geral/);
   assert.match(await page.locator('.numeros').innerText(), /R\$ \d+,\d{2}/);
-  assert.ok(await page.locator('svg[role=img]').count() === 1, 'the consumption chart');
+  assert.ok((await page.locator('svg[role=img]').count()) === 1, 'the consumption chart');
   await shot(page, '03-visao-geral');
 
   // 2. A key, shown once, used with curl.
@@ -110,7 +135,8 @@ test('in a browser: invitation, sign-in, a key used with curl, webhook test, fai
   assert.match(key, /^trm_/);
   await assertLabelled(page);
   await shot(page, '04-chaves');
-  const curl = (k: string) => promisify(execFile)('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `x-api-key: ${k}`, `${base}/v1/conta/saldo`]).then((r) => r.stdout);
+  const curl = (k: string) =>
+    promisify(execFile)('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `x-api-key: ${k}`, `${base}/v1/conta/saldo`]).then((r) => r.stdout);
   assert.equal(await curl(key), '200');
 
   // 3. The webhook at a loopback receiver; a test delivery shows in the history.
@@ -153,7 +179,11 @@ test('in a browser: invitation, sign-in, a key used with curl, webhook test, fai
   assert.match(rows[1]!, /teste\tFALHOU/);
 
   // 5. The other pages render for the person.
-  for (const [name, slug] of [['07-monitoramentos', 'monitoramentos'], ['08-extrato', 'extrato'], ['09-auditoria', 'auditoria']] as const) {
+  for (const [name, slug] of [
+    ['07-monitoramentos', 'monitoramentos'],
+    ['08-extrato', 'extrato'],
+    ['09-auditoria', 'auditoria'],
+  ] as const) {
     await page.getByRole('link', { name: { monitoramentos: 'Monitoramentos', extrato: 'Extrato', auditoria: 'Auditoria' }[slug] }).click();
     await page.waitForURL(new RegExp(`/console/${slug}`));
     await assertLabelled(page);

@@ -22,17 +22,29 @@ const CLOUDFLARE = '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment
 /** A stand-in for esaj.tjsp.jus.br: the real page for REAL, Cloudflare for CHALLENGED, the not-found notice otherwise. */
 const tjsp = http.createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
-  if (url.pathname === '/cpopg/open.do') return res.writeHead(200, { 'set-cookie': 'JSESSIONID=t1', 'content-type': 'text/html;charset=UTF-8' }).end('<html><body><form id="formConsulta"></form></body></html>');
+  if (url.pathname === '/cpopg/open.do')
+    return res
+      .writeHead(200, { 'set-cookie': 'JSESSIONID=t1', 'content-type': 'text/html;charset=UTF-8' })
+      .end('<html><body><form id="formConsulta"></form></body></html>');
   const cnj = url.searchParams.get('dadosConsulta.valorConsultaNuUnificado');
-  if (url.pathname === '/cpopg/search.do' && cnj === REAL) return res.writeHead(302, { location: '/cpopg/show.do?processo.codigo=9M0002CYG0000&processo.foro=346' }).end();
+  if (url.pathname === '/cpopg/search.do' && cnj === REAL)
+    return res.writeHead(302, { location: '/cpopg/show.do?processo.codigo=9M0002CYG0000&processo.foro=346' }).end();
   if (url.pathname === '/cpopg/search.do' && cnj === CHALLENGED) return res.writeHead(403, { 'content-type': 'text/html' }).end(CLOUDFLARE);
   if (url.pathname === '/cpopg/show.do') return res.writeHead(200, { 'content-type': 'text/html;charset=UTF-8' }).end(PAGE);
-  res.writeHead(200, { 'content-type': 'text/html;charset=UTF-8' }).end('<html><body><form id="formConsulta"></form><td id="mensagemRetorno">Não existem informações disponíveis para os parâmetros informados.</td></body></html>');
+  res
+    .writeHead(200, { 'content-type': 'text/html;charset=UTF-8' })
+    .end(
+      '<html><body><form id="formConsulta"></form><td id="mensagemRetorno">Não existem informações disponíveis para os parâmetros informados.</td></body></html>',
+    );
 });
 await new Promise<void>((r) => tjsp.listen(0, '127.0.0.1', r));
 
 const h = await createHarness({
-  env: { TRAMITA_CONSULTAS: 'TJSP,TJAL,TJDFT,TJMA', TRAMITA_CONSULTA_TJSP_URL: `http://127.0.0.1:${(tjsp.address() as AddressInfo).port}`, TRAMITA_RATE_LIMITS: 'lookup=100000/60s' },
+  env: {
+    TRAMITA_CONSULTAS: 'TJSP,TJAL,TJDFT,TJMA',
+    TRAMITA_CONSULTA_TJSP_URL: `http://127.0.0.1:${(tjsp.address() as AddressInfo).port}`,
+    TRAMITA_RATE_LIMITS: 'lookup=100000/60s',
+  },
 });
 after(async () => {
   await h.close();
@@ -57,7 +69,7 @@ async function debits(accountId: string) {
   return (await h.services.db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').execute()).length;
 }
 
-test('a TJSP case DataJud does not know: the cover, parties and 118 movements with text from the court\'s page alone, charged like any cover', async () => {
+test("a TJSP case DataJud does not know: the cover, parties and 118 movements with text from the court's page alone, charged like any cover", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const res = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${REAL}`, headers: acc.headers });
   assert.equal(res.statusCode, 200, res.body);
@@ -69,7 +81,12 @@ test('a TJSP case DataJud does not know: the cover, parties and 118 movements wi
   assert.deepEqual(d.valor_causa, { valor: '81439.78', moeda: 'R$', valor_formatado: 'R$ 81.439,78' });
   assert.equal(d.partes.length, 8);
   assert.deepEqual(d.partes[0], {
-    polo: 'ATIVO', tipo: 'Requerente', nome: 'Benedita Ficticia', tipoPessoa: 'FISICA', documento: null, fonte: 'e-SAJ TJSP',
+    polo: 'ATIVO',
+    tipo: 'Requerente',
+    nome: 'Benedita Ficticia',
+    tipoPessoa: 'FISICA',
+    documento: null,
+    fonte: 'e-SAJ TJSP',
     advogados: [
       { nome: 'Carina Akemi Rezende Nakashima', oab: 'SP355919', oabUf: 'SP', oabNumero: '355919', fonte: 'e-SAJ TJSP' },
       { nome: 'Fabio Cabral Silva de Oliveira Monteiro', oab: 'SP261844', oabUf: 'SP', oabNumero: '261844', fonte: 'e-SAJ TJSP' },
@@ -80,7 +97,10 @@ test('a TJSP case DataJud does not know: the cover, parties and 118 movements wi
   assert.equal(d.consultaPublica.fonte, 'consulta-tjsp');
   assert.equal(d.consultaPublica.orgao, '2ª Vara Judicial');
   assert.equal(d.consultaPublica.situacao, 'Extinto');
-  assert.deepEqual(d.consultaPublica.incidentes.map((i: { numeroCnj: string }) => i.numeroCnj), ['00005869520258260346', '00007887220258260346']);
+  assert.deepEqual(
+    d.consultaPublica.incidentes.map((i: { numeroCnj: string }) => i.numeroCnj),
+    ['00005869520258260346', '00007887220258260346'],
+  );
   assert.equal(d.quantidade_movimentacoes, 118);
   assert.equal(await debits(acc.accountId), 1);
 
@@ -90,7 +110,10 @@ test('a TJSP case DataJud does not know: the cover, parties and 118 movements wi
   assert.equal(items[0].data, '20/03/2026');
   assert.equal(items[1].texto, 'Certidão de Cartório - CUSTAS - Certidão de Pagamento de Custas e Arquivamento - Cível - 61615');
   assert.equal(items.filter((m) => m.texto !== null).length, 99);
-  assert.ok(items.every((m) => m.codigo === ''), 'names only: pages give no TPU codes');
+  assert.ok(
+    items.every((m) => m.codigo === ''),
+    'names only: pages give no TPU codes',
+  );
 });
 
 test('a challenge page is 503 SOURCE_UNAVAILABLE with its failure, uncharged, never "not found"', async () => {
@@ -106,14 +129,14 @@ test('a challenge page is 503 SOURCE_UNAVAILABLE with its failure, uncharged, ne
   assert.match(pt.error.mensagem ?? pt.error.message, /anti-robô/);
 });
 
-test('a number the court\'s page does not know (and DataJud neither) is 404', async () => {
+test("a number the court's page does not know (and DataJud neither) is 404", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const res = await h.inject({ method: 'GET', url: '/v1/processos/cnj/1000151-41.2024.8.26.0346', headers: acc.headers });
   assert.equal(res.statusCode, 404, res.body);
   assert.equal(await debits(acc.accountId), 0);
 });
 
-test('a sandbox case of an e-SAJ court: DataJud\'s cover, then the page\'s value, parties and texts merged onto DataJud\'s movements', async () => {
+test("a sandbox case of an e-SAJ court: DataJud's cover, then the page's value, parties and texts merged onto DataJud's movements", async () => {
   const sandbox = h.sources.sandbox!;
   const c = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJAL' && x.filedAt <= Date.now() && x.valorCausaCentavos !== null)!;
   assert.ok(c, 'a visible TJAL case with a value');
@@ -123,11 +146,17 @@ test('a sandbox case of an e-SAJ court: DataJud\'s cover, then the page\'s value
   await h.runJobs();
   const cover = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers })).data;
   assert.equal(cover.valorCausaCentavos, c.valorCausaCentavos);
-  assert.deepEqual(cover.partes.map((p: { nome: string }) => p.nome), c.partes.map((p) => p.person.nome));
+  assert.deepEqual(
+    cover.partes.map((p: { nome: string }) => p.nome),
+    c.partes.map((p) => p.person.nome),
+  );
   assert.equal(cover.consultaPublica.fonte, 'consulta-tjal');
   assert.equal(cover.quantidade_movimentacoes, total, 'no movement twice');
   const items = await allMovements(c.numero, acc.headers);
-  assert.ok(items.some((m) => m.texto && m.codigo !== ''), 'page texts on DataJud\'s coded movements');
+  assert.ok(
+    items.some((m) => m.texto && m.codigo !== ''),
+    "page texts on DataJud's coded movements",
+  );
 });
 
 test('a sandbox case of a PJe court: parties and their lawyers with OAB through the real PJe client, and no value (PJe never publishes one)', async () => {
@@ -146,10 +175,14 @@ test('a sandbox case of a PJe court: parties and their lawyers with OAB through 
   assert.ok(lawyers.length > 0 && lawyers.every((l: { oab: string | null }) => /^[A-Z]{2}\d+[A-Z]?$/.test(l.oab ?? '')), JSON.stringify(lawyers));
 });
 
-test('GET /v1/integrador lists each enabled court\'s consultation and its last failure', async () => {
+test("GET /v1/integrador lists each enabled court's consultation and its last failure", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const body = json(await h.inject({ method: 'GET', url: '/v1/integrador', headers: acc.headers }));
   const fontes = body.data.fontes as { nome: string; configurada: boolean; ultimaFalha: { tipo: string } | null }[];
-  for (const nome of ['Consulta TJSP', 'Consulta TJAL', 'Consulta TJDFT']) assert.ok(fontes.some((f) => f.nome === nome && f.configurada), nome);
+  for (const nome of ['Consulta TJSP', 'Consulta TJAL', 'Consulta TJDFT'])
+    assert.ok(
+      fontes.some((f) => f.nome === nome && f.configurada),
+      nome,
+    );
   assert.equal(fontes.find((f) => f.nome === 'Consulta TJSP')!.ultimaFalha?.tipo, 'anti_bot');
 });

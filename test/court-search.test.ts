@@ -25,7 +25,8 @@ afterEach(() => {
 const ESAJ = ['TJSP', 'TJAL', 'TJAC'];
 const PJE = ['TRF1', 'TRF3', 'TRF5', 'TJMA', 'TJMG', 'TJCE', 'TJAP', 'TJPE', 'TJRJ', 'TJRO'];
 const visible = (c: SandboxCase) => sandbox.dataset.visibleCase(c.numero) === c;
-const searchable = (c: SandboxCase) => visible(c) && (ESAJ.includes(c.court.sigla) || (PJE.includes(c.court.sigla) && c.court.sistemaAtual === 'PJe')) && c.numero.slice(16) !== '0000';
+const searchable = (c: SandboxCase) =>
+  visible(c) && (ESAJ.includes(c.court.sigla) || (PJE.includes(c.court.sigla) && c.court.sistemaAtual === 'PJe')) && c.numero.slice(16) !== '0000';
 
 /** A person (CPF) with visible cases in at least one e-SAJ and one PJe court. */
 function personInBothSystems(): { documento: string; cases: SandboxCase[] } {
@@ -76,8 +77,14 @@ test('a court answering a captcha is listed as failed; the search is still answe
   const res = await h.inject({ method: 'GET', url: `/v1/processos?cpf_cnpj=${documento}&limit=100`, headers: acc.headers });
   assert.equal(res.statusCode, 200, res.body);
   const { fontes } = json(res).meta;
-  assert.deepEqual(fontes.falharam.map((f: { tribunal: string; falha: string }) => [f.tribunal, f.falha]).sort(), [...ESAJ].sort().map((t) => [t, 'captcha']));
-  assert.ok(fontes.falharam.every((f: { mensagem: string }) => !f.mensagem.includes(documento)), 'no CPF in the reasons');
+  assert.deepEqual(
+    fontes.falharam.map((f: { tribunal: string; falha: string }) => [f.tribunal, f.falha]).sort(),
+    [...ESAJ].sort().map((t) => [t, 'captcha']),
+  );
+  assert.ok(
+    fontes.falharam.every((f: { mensagem: string }) => !f.mensagem.includes(documento)),
+    'no CPF in the reasons',
+  );
   assert.deepEqual([...fontes.responderam].sort(), [...PJE].sort());
   const listed = new Set(json(res).data.processos.map((p: { numeroCnj: string }) => digits(p.numeroCnj)));
   for (const c of cases.filter((x) => PJE.includes(x.court.sigla))) assert.ok(listed.has(c.numero));
@@ -120,7 +127,7 @@ test('an OAB search reaches the e-SAJ and PJe courts: their cases listed with fo
   assert.ok(hit.fontes.includes('CONSULTA'));
 });
 
-test('a party\'s name reaches the e-SAJ courts (PJe is not asked by name) on the first page of a term search', async () => {
+test("a party's name reaches the e-SAJ courts (PJe is not asked by name) on the first page of a term search", async () => {
   const c = sandbox.dataset.cases.find((x) => searchable(x) && ESAJ.includes(x.court.sigla) && x.partes.some((p) => p.person.nome.split(' ').length >= 2))!;
   const nome = c.partes.find((p) => p.person.nome.split(' ').length >= 2)!.person.nome;
   const acc = await h.createAccount({ credits: 1000 });
@@ -128,7 +135,10 @@ test('a party\'s name reaches the e-SAJ courts (PJe is not asked by name) on the
   assert.equal(res.statusCode, 200, res.body);
   const body = json(res);
   assert.deepEqual([...body.meta.fontes.consultadas].sort(), [...ESAJ].sort());
-  assert.ok(body.data.items.some((i: { numeroCnj: string }) => digits(i.numeroCnj) === c.numero), 'the case the court listed, found in the store after');
+  assert.ok(
+    body.data.items.some((i: { numeroCnj: string }) => digits(i.numeroCnj) === c.numero),
+    'the case the court listed, found in the store after',
+  );
 
   const summary = await h.inject({ method: 'GET', url: `/v1/envolvidos/resumo?nome=${encodeURIComponent(nome)}`, headers: acc.headers });
   assert.equal(summary.statusCode, 200, summary.body);

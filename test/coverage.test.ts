@@ -20,7 +20,7 @@ const acc = await h.createAccount({ credits: 0 });
 const items = json(await h.inject({ method: 'GET', url: '/v1/integrador', headers: acc.headers })).data.items as { sigla: string; origens: any }[];
 const origens = (sigla: string) => items.find((i) => i.sigla === sigla)!.origens;
 
-test('every court\'s origens are the coverage function\'s answer for this deployment', () => {
+test("every court's origens are the coverage function's answer for this deployment", () => {
   assert.equal(items.length, COURTS.length);
   const cfg = deploymentCoverage(h.sources);
   for (const court of COURTS) {
@@ -28,7 +28,7 @@ test('every court\'s origens are the coverage function\'s answer for this deploy
   }
 });
 
-test('the map follows the configuration: open and closed courts, enabled consultations, the provider\'s courts, DataJud, DJEN', () => {
+test("the map follows the configuration: open and closed courts, enabled consultations, the provider's courts, DataJud, DJEN", () => {
   for (const court of CONSULTA_COURTS) {
     const o = origens(court.sigla);
     assert.equal(o.consulta, 'aberta', court.sigla);
@@ -36,12 +36,13 @@ test('the map follows the configuration: open and closed courts, enabled consult
     assert.equal(o.consultaHabilitada, enabled, court.sigla);
     assert.equal(o.campos.partes.includes(consultaLabel(court)), enabled, court.sigla);
     assert.equal(o.campos.valor.includes(consultaLabel(court)), enabled && SYSTEM_OFFERS[court.sistema].valor, court.sigla);
-    for (const b of o.buscas) assert.equal(b.fontes.includes(consultaLabel(court)), enabled && SYSTEM_OFFERS[court.sistema].buscas.includes(b.tipo), `${court.sigla} ${b.tipo}`);
+    for (const b of o.buscas)
+      assert.equal(b.fontes.includes(consultaLabel(court)), enabled && SYSTEM_OFFERS[court.sistema].buscas.includes(b.tipo), `${court.sigla} ${b.tipo}`);
   }
   for (const closed of CLOSED_COURTS) assert.equal(origens(closed.sigla).consulta, closed.motivo, closed.sigla);
   assert.deepEqual(origens('TJBA').campos.partes, ['Provedor Ficticio', 'DJEN'], 'the provider first for its courts, DJEN after');
   assert.deepEqual(origens('TJSP').campos.partes, ['Provedor Ficticio', 'e-SAJ TJSP', 'DJEN']);
-  assert.deepEqual(origens('TJPR').campos.partes, ['DJEN'], 'a closed court outside the provider\'s: DJEN alone');
+  assert.deepEqual(origens('TJPR').campos.partes, ['DJEN'], "a closed court outside the provider's: DJEN alone");
   assert.deepEqual(origens('TJPR').campos.valor, []);
   assert.deepEqual(origens('TJMA').campos.valor, [], 'PJe prints no value');
   for (const court of COURTS) if (court.datajudAlias) assert.equal(origens(court.sigla).campos.capa[0], 'DataJud', court.sigla);

@@ -24,18 +24,30 @@ async function failThenHang() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received: () => received,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
-test('a crash during a delivery\'s last attempt ends it FALHOU after the restart, with every started attempt in its history', { timeout: 120_000 }, async (t) => {
+test("a crash during a delivery's last attempt ends it FALHOU after the restart, with every started attempt in its history", {
+  timeout: 120_000,
+}, async (t) => {
   const store = await storeFor(t);
   const receiver = await failThenHang();
   t.after(() => receiver.close());
   const port = await freePort();
   const env = {
-    TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '300', TRAMITA_WORKERS: 'in-process', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
-    TRAMITA_WEBHOOK_MAX_ATTEMPTS: '2', TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_JOB_LEASE_MS: '1000', TRAMITA_LOG_LEVEL: 'warn',
+    TRAMITA_SANDBOX: 'on',
+    TRAMITA_SANDBOX_CASES: '300',
+    TRAMITA_WORKERS: 'in-process',
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    TRAMITA_WEBHOOK_MAX_ATTEMPTS: '2',
+    TRAMITA_DEV_TIME_SCALE: '1000',
+    TRAMITA_JOB_LEASE_MS: '1000',
+    TRAMITA_LOG_LEVEL: 'warn',
   };
   const base = `http://127.0.0.1:${port}`;
 
@@ -54,16 +66,25 @@ test('a crash during a delivery\'s last attempt ends it FALHOU after the restart
   await first.exited(10_000);
 
   const second = startServe(t, store, port, env);
-  await until('the restarted server to answer', 30_000, () => fetch(`${base}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
+  await until('the restarted server to answer', 30_000, () =>
+    fetch(`${base}/healthz`).then(
+      (r) => (r.ok ? true : undefined),
+      () => undefined,
+    ),
+  );
   const delivery = await until('the delivery to settle', 30_000, async () => {
     const res = await fetch(`${base}/v1/conta/webhook/entregas`, { headers: { 'x-api-key': key } });
-    const [d] = (await res.json() as { data: { items: any[] } }).data.items;
+    const [d] = ((await res.json()) as { data: { items: any[] } }).data.items;
     return d && d.status !== 'PENDENTE' ? d : undefined;
   });
   assert.equal(delivery.status, 'FALHOU', JSON.stringify(delivery));
   assert.equal(delivery.tentativas, 2);
   assert.equal(delivery.proximaTentativaEm, null);
-  assert.deepEqual(delivery.historico.map((a: any) => a.tentativa), [1, 2], 'every attempt that started is in the history');
+  assert.deepEqual(
+    delivery.historico.map((a: any) => a.tentativa),
+    [1, 2],
+    'every attempt that started is in the history',
+  );
   assert.equal(delivery.historico[0].statusHttp, 500);
   assert.match(delivery.historico[1].erro, /interrupted/);
   assert.equal(receiver.received(), 2, 'no third attempt: the last one was used up by the crash');
@@ -71,34 +92,46 @@ test('a crash during a delivery\'s last attempt ends it FALHOU after the restart
   await second.exited(15_000);
 });
 
-test('a crash between a charge\'s COMMIT and its answer: the replayed Idempotency-Key never runs or charges again', { timeout: 120_000 }, async (t) => {
+test("a crash between a charge's COMMIT and its answer: the replayed Idempotency-Key never runs or charges again", { timeout: 120_000 }, async (t) => {
   const store = await storeFor(t);
   const port = await freePort();
   // The unanswered key is taken to be a crashed request's after syncWindow + 60 s / scale = about 1.1 s.
   const env = {
-    TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '300', TRAMITA_WORKERS: 'in-process', TRAMITA_LOG_LEVEL: 'warn',
-    TRAMITA_SYNC_WINDOW_MS: '1000', TRAMITA_DEV_TIME_SCALE: '1000',
+    TRAMITA_SANDBOX: 'on',
+    TRAMITA_SANDBOX_CASES: '300',
+    TRAMITA_WORKERS: 'in-process',
+    TRAMITA_LOG_LEVEL: 'warn',
+    TRAMITA_SYNC_WINDOW_MS: '1000',
+    TRAMITA_DEV_TIME_SCALE: '1000',
   };
   const base = `http://127.0.0.1:${port}`;
   const first = startServe(t, store, port, { ...env, TRAMITA_DEV_CRASH_AFTER_CHARGE: 'true' });
   const [, key] = await first.waitFor(/API key\s+(\S+)/);
-  const create = () => fetch(`${base}/v1/monitoramentos/novos-processos`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'radar-acme-1' },
-    body: JSON.stringify({ termo: 'Construtora Horizonte Ltda' }),
-  });
+  const create = () =>
+    fetch(`${base}/v1/monitoramentos/novos-processos`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'radar-acme-1' },
+      body: JSON.stringify({ termo: 'Construtora Horizonte Ltda' }),
+    });
   await assert.rejects(create(), 'the process died before answering');
   await first.exited(10_000);
 
   const second = startServe(t, store, port, env);
-  await until('the restarted server to answer', 30_000, () => fetch(`${base}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
-  const replay = await until('the unanswered key to be taken for a crashed request\'s', 30_000, async () => {
+  await until('the restarted server to answer', 30_000, () =>
+    fetch(`${base}/healthz`).then(
+      (r) => (r.ok ? true : undefined),
+      () => undefined,
+    ),
+  );
+  const replay = await until("the unanswered key to be taken for a crashed request's", 30_000, async () => {
     const res = await create();
-    const body = await res.json() as any;
+    const body = (await res.json()) as any;
     return body.error?.code === 'IDEMPOTENCY_KEY_IN_USE' ? undefined : { status: res.status, body };
   });
   assert.equal(replay.status, 409, JSON.stringify(replay.body));
   assert.equal(replay.body.error.code, 'IDEMPOTENCY_ANSWER_LOST');
-  const read = async (path: string) => ((await (await fetch(`${base}${path}`, { headers: { 'x-api-key': key } })).json()) as { data: { items: any[] } }).data.items;
+  const read = async (path: string) =>
+    ((await (await fetch(`${base}${path}`, { headers: { 'x-api-key': key } })).json()) as { data: { items: any[] } }).data.items;
   const debits = (await read('/v1/conta/extrato')).filter((e) => e.tipo === 'debito');
   assert.equal(debits.length, 1, 'charged once');
   assert.equal(debits[0].searchLogId, replay.body.error.details.searchLogId, 'the refusal names the charge');
@@ -107,7 +140,10 @@ test('a crash between a charge\'s COMMIT and its answer: the replayed Idempotenc
   await second.exited(15_000);
 });
 
-test('the crash drill\'s fault-injection point is refused when NODE_ENV=production, and off by default', () => {
-  assert.throws(() => loadConfig({ NODE_ENV: 'production', TRAMITA_DEV_CRASH_AFTER_CHARGE: 'true' }), (e: unknown) => e instanceof ConfigError && /NODE_ENV=production/.test(e.message));
+test("the crash drill's fault-injection point is refused when NODE_ENV=production, and off by default", () => {
+  assert.throws(
+    () => loadConfig({ NODE_ENV: 'production', TRAMITA_DEV_CRASH_AFTER_CHARGE: 'true' }),
+    (e: unknown) => e instanceof ConfigError && /NODE_ENV=production/.test(e.message),
+  );
   assert.equal(loadConfig({}).devCrashAfterCharge, false);
 });

@@ -43,7 +43,13 @@ for (const fail of ['not_found', 'source', 'timeout', 'internal', 'bad_input'] a
     t.after(() => h.close());
     const a = await h.createAccount({ credits: 100 });
     const res = await h.inject({ method: 'GET', url: `/v1/test/charged?fail=${fail}`, headers: a.headers });
-    const expected = { not_found: [404, 'NOT_FOUND'], source: [503, 'SOURCE_UNAVAILABLE'], timeout: [504, 'SOURCE_TIMEOUT'], internal: [500, 'INTERNAL_ERROR'], bad_input: [400, 'INVALID_CNJ'] }[fail];
+    const expected = {
+      not_found: [404, 'NOT_FOUND'],
+      source: [503, 'SOURCE_UNAVAILABLE'],
+      timeout: [504, 'SOURCE_TIMEOUT'],
+      internal: [500, 'INTERNAL_ERROR'],
+      bad_input: [400, 'INVALID_CNJ'],
+    }[fail];
     assert.equal(res.statusCode, expected[0], res.body);
     assert.equal(json(res).error.code, expected[1]);
     assert.equal(json(res).meta.creditsCharged, undefined);
@@ -123,7 +129,15 @@ test('Prefer: return=estimate prices the operation without running or charging i
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.headers['preference-applied'], 'return=estimate');
   assert.deepEqual(json(res).data, {
-    queryType: 'test.lookup', plan: 'padrao', currency: 'BRL', price: 0.05, priceCentavos: 5, balance: 0.03, balanceCentavos: 3, sufficient: false, chargedOn: 'success',
+    queryType: 'test.lookup',
+    plan: 'padrao',
+    currency: 'BRL',
+    price: 0.05,
+    priceCentavos: 5,
+    balance: 0.03,
+    balanceCentavos: 3,
+    sufficient: false,
+    chargedOn: 'success',
   });
   assert.equal(json(res).meta.creditsCharged, 0);
   assert.equal(await balance(h, a), 3);
@@ -146,8 +160,14 @@ test('the statement lists debits and top-ups newest first, by cursor pages, and 
     cursor = json(res).meta.pagination.nextCursor;
   } while (cursor);
   assert.equal(seen.length, 5);
-  assert.deepEqual(seen.map((e) => e.tipo), ['debito', 'debito', 'debito', 'debito', 'credito']);
-  assert.deepEqual(seen.map((e) => e.saldoAposCentavos), [80, 85, 90, 95, 100]);
+  assert.deepEqual(
+    seen.map((e) => e.tipo),
+    ['debito', 'debito', 'debito', 'debito', 'credito'],
+  );
+  assert.deepEqual(
+    seen.map((e) => e.saldoAposCentavos),
+    [80, 85, 90, 95, 100],
+  );
   assert.equal(seen[0].valor, -0.05);
   assert.equal(seen[0].tipoConsulta, 'test.lookup');
   const bad = await h.inject({ method: 'GET', url: '/v1/conta/extrato?cursor=bm90LWEtY3Vyc29y', headers: a.headers });
@@ -158,17 +178,20 @@ test('the statement lists debits and top-ups newest first, by cursor pages, and 
   assert.equal(json(tooBig).error.details.field, 'limit');
 });
 
-test('another account\'s statement is never visible', async (t) => {
+test("another account's statement is never visible", async (t) => {
   const h = await createHarness({ extraRoutes: testRoutes });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });
   const b = await h.createAccount({ credits: 7 });
   await h.inject({ method: 'GET', url: '/v1/test/charged', headers: a.headers });
   const res = await h.inject({ method: 'GET', url: '/v1/conta/extrato', headers: b.headers });
-  assert.deepEqual(json(res).data.items.map((e: any) => e.valorCentavos), [7]);
+  assert.deepEqual(
+    json(res).data.items.map((e: any) => e.valorCentavos),
+    [7],
+  );
 });
 
-test('the price list shows the plan\'s prices, including the spec\'s R$ 0,05 and R$ 0,12', async (t) => {
+test("the price list shows the plan's prices, including the spec's R$ 0,05 and R$ 0,12", async (t) => {
   const h = await createHarness();
   t.after(() => h.close());
   const a = await h.createAccount();

@@ -11,7 +11,9 @@ import { createHarness, json } from './harness.ts';
 import { foldText } from '../src/platform/matching/fold.ts';
 
 // The provider (the sandbox's simulated one) covers TJSP only; TJMA is read through its consultation.
-const h = await createHarness({ env: { TRAMITA_CONSULTAS: 'TJMA', TRAMITA_PORTAL_TRIBUNAIS: 'TJSP', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s' } });
+const h = await createHarness({
+  env: { TRAMITA_CONSULTAS: 'TJMA', TRAMITA_PORTAL_TRIBUNAIS: 'TJSP', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s' },
+});
 after(() => h.close());
 const sandbox = h.sources.sandbox!;
 const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= Date.now() && c.court.datajudAlias && c.numero.slice(16) !== '0000');
@@ -37,7 +39,8 @@ test('a case of a court with no consultation: its DJEN addressees and their lawy
   const acc = await h.createAccount({ credits: 1000 });
   const c = caseOf(closedCourt);
   sandbox.djen.publish({
-    numeroProcesso: c.numero, destinatarios: [{ nome: 'EMPRESA FICTICIA DE TESTES LTDA', polo: 'P' }],
+    numeroProcesso: c.numero,
+    destinatarios: [{ nome: 'EMPRESA FICTICIA DE TESTES LTDA', polo: 'P' }],
     advogados: [{ nome: 'ADVOGADA FICTICIA DE TESTES', uf: c.court.ufs[0] ?? 'BA', numero: '98765' }],
   });
   const first = await cover(c.numero, acc.headers);
@@ -53,7 +56,10 @@ test('a case of a court with no consultation: its DJEN addressees and their lawy
   const published = partes.find((p) => p.nome === 'EMPRESA FICTICIA DE TESTES LTDA');
   assert.ok(published, JSON.stringify(partes));
   assert.equal(published.polo, 'PASSIVO');
-  assert.deepEqual(published.advogados.map((l) => [l.oab, l.fonte]), [[`${c.court.ufs[0] ?? 'BA'}98765`, 'DJEN']]);
+  assert.deepEqual(
+    published.advogados.map((l) => [l.oab, l.fonte]),
+    [[`${c.court.ufs[0] ?? 'BA'}98765`, 'DJEN']],
+  );
   // Every other party is one of the case's own, on its own side, named as DJEN prints it.
   const own = new Map(c.partes.map((p) => [foldText(p.person.nome), p.polo]));
   for (const p of partes) {
@@ -80,7 +86,10 @@ test('a refresh asks DJEN again: an addressee published since appears', async ()
   assert.equal(asked.statusCode, 200, asked.body);
   await h.runJobs();
   const after = (await cover(c.numero, acc.headers)).partes as Party[];
-  assert.ok(after.some((p) => p.nome === 'SEGUNDA PARTE FICTICIA' && p.polo === 'PASSIVO' && p.fonte === 'DJEN'), JSON.stringify(after));
+  assert.ok(
+    after.some((p) => p.nome === 'SEGUNDA PARTE FICTICIA' && p.polo === 'PASSIVO' && p.fonte === 'DJEN'),
+    JSON.stringify(after),
+  );
 });
 
 test('a consultation court: every party and lawyer names the consultation', async () => {
@@ -95,7 +104,7 @@ test('a consultation court: every party and lawyer names the consultation', asyn
   assert.ok(partes.every((p) => p.fonte === 'PJe consulta pública TJMA' && p.advogados.every((l) => l.fonte === 'PJe consulta pública TJMA')));
 });
 
-test('a failing consultation gives way to DJEN\'s addressees', async () => {
+test("a failing consultation gives way to DJEN's addressees", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const c = caseOf((s) => s === 'TJMA');
   sandbox.djen.publish({ numeroProcesso: c.numero, destinatarios: [{ nome: 'PARTE FICTICIA DO DJEN', polo: 'A' }] });
@@ -111,7 +120,7 @@ test('a failing consultation gives way to DJEN\'s addressees', async () => {
   assert.ok((d.partes as Party[]).some((p) => p.nome === 'PARTE FICTICIA DO DJEN' && p.fonte === 'DJEN'));
 });
 
-test('the provider\'s courts: parties, documents and value from the provider, named by it', async () => {
+test("the provider's courts: parties, documents and value from the provider, named by it", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const c = caseOf((s) => s === 'TJSP');
   await cover(c.numero, acc.headers);
@@ -119,6 +128,9 @@ test('the provider\'s courts: parties, documents and value from the provider, na
   const d = await cover(c.numero, acc.headers);
   assert.equal(d.enriquecimento.fonte, 'Portal');
   assert.equal(d.valorCausaCentavos, c.valorCausaCentavos);
-  assert.deepEqual((d.partes as Party[]).map((p) => p.documento === null ? null : p.documento.replace(/\D/g, '')), c.partes.map((p) => p.person.documento));
+  assert.deepEqual(
+    (d.partes as Party[]).map((p) => (p.documento === null ? null : p.documento.replace(/\D/g, ''))),
+    c.partes.map((p) => p.person.documento),
+  );
   assert.ok((d.partes as Party[]).every((p) => p.fonte === 'Portal'));
 });

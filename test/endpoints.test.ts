@@ -22,6 +22,9 @@ test('the spec list names each operation once, in a known section', () => {
 });
 
 test('a spec path and a route match whatever their parameters are called', () => {
-  assert.equal(routeKey('GET', '/v1/processos/cnj/{cnj}/documentos/{documentId}/download'), routeKey('GET', '/v1/processos/cnj/:numero/documentos/:id/download'));
+  assert.equal(
+    routeKey('GET', '/v1/processos/cnj/{cnj}/documentos/{documentId}/download'),
+    routeKey('GET', '/v1/processos/cnj/:numero/documentos/:id/download'),
+  );
   assert.notEqual(routeKey('GET', '/v1/processos/cnj/{cnj}'), routeKey('POST', '/v1/processos/cnj/:cnj'));
 });

@@ -10,40 +10,136 @@ import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestAccount } from './harness.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-interface Parameter { in: 'path' | 'query' | 'header'; name: string }
-interface BodySchema { properties?: Record<string, unknown>; $ref?: string }
-interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: BodySchema }> } }
-interface Shot { method: string; url: string; headers?: Record<string, string>; payload?: string }
+interface Parameter {
+  in: 'path' | 'query' | 'header';
+  name: string;
+}
+interface BodySchema {
+  properties?: Record<string, unknown>;
+  $ref?: string;
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: BodySchema }> };
+}
+interface Shot {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string;
+}
 
 const DEEP = 2_000;
 /** Values for a path segment or a query parameter, before URL encoding. */
 const TEXTS = [
-  '', '\u0000', 'a\u0000b', '💥'.repeat(40), '\ud800', 'x'.repeat(5_000), '__proto__', 'constructor', '../../etc/passwd',
-  '\'; DROP TABLE accounts;--', '<script>alert(1)</script>', 'NaN', 'Infinity', '-Infinity', '1e309', '-1', '0', '1.5',
-  '99999999999999999999999999', 'true', 'null', '[]', '{}', ' ', '%', 'ção', '0000000-00.0000.0.00.0000',
-  '1e-309', '0x10', '1_000', '+1', '٣', '１', ' 1', '1 ', '\t\n', '\u202e', '\ufeff', 'a'.repeat(101), '2026-02-30', '9999-12-31T99:99:99Z',
+  '',
+  '\u0000',
+  'a\u0000b',
+  '💥'.repeat(40),
+  '\ud800',
+  'x'.repeat(5_000),
+  '__proto__',
+  'constructor',
+  '../../etc/passwd',
+  "'; DROP TABLE accounts;--",
+  '<script>alert(1)</script>',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1',
+  '0',
+  '1.5',
+  '99999999999999999999999999',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  ' ',
+  '%',
+  'ção',
+  '0000000-00.0000.0.00.0000',
+  '1e-309',
+  '0x10',
+  '1_000',
+  '+1',
+  '٣',
+  '１',
+  ' 1',
+  '1 ',
+  '\t\n',
+  '\u202e',
+  '\ufeff',
+  'a'.repeat(101),
+  '2026-02-30',
+  '9999-12-31T99:99:99Z',
 ];
 /** Raw pieces of a URL that no encoder would write. */
 const RAW_SEGMENTS = ['%zz', '%00', '%', '%C0%AF', '..%2f..%2f', '%E2%82'];
 /** Values for every property of a JSON body. */
 const VALUES: Json[] = [
-  null, true, -1, 0, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', '\u0000', 'x'.repeat(100_000), '💥', '\ud800', [], {}, [null],
-  { __proto__: null } as unknown as Json, ['x'.repeat(300)],
+  null,
+  true,
+  -1,
+  0,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  '',
+  '\u0000',
+  'x'.repeat(100_000),
+  '💥',
+  '\ud800',
+  [],
+  {},
+  [null],
+  { __proto__: null } as unknown as Json,
+  ['x'.repeat(300)],
 ];
 /** Whole bodies sent as application/json text, valid JSON or not. */
 const RAW_BODIES = [
-  '', 'null', '[]', '"texto"', '0', '{', '{"a":', '{"a":1e309}', '{"a":-1e309}', `{"a":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}`,
-  `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`, '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}',
-  '{"a":"\\u0000"}', '{"a":"\\ud800"}', `{"${'k'.repeat(10_000)}":1}`,
+  '',
+  'null',
+  '[]',
+  '"texto"',
+  '0',
+  '{',
+  '{"a":',
+  '{"a":1e309}',
+  '{"a":-1e309}',
+  `{"a":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}`,
+  `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`,
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"a":"\\u0000"}',
+  '{"a":"\\ud800"}',
+  `{"${'k'.repeat(10_000)}":1}`,
 ];
 /** Headers each operation is also sent with, replacing the account's where they collide. */
 const HEADERS: Record<string, string>[] = [
-  { 'x-api-key': '' }, { 'x-api-key': 'trm_x' }, { 'x-api-key': `trm_${'x'.repeat(5_000)}` }, { 'x-api-key': 'trm_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
-  { authorization: 'Bearer ' }, { authorization: 'Basic YTpi' }, { authorization: `Bearer ${'a'.repeat(3_000)}` },
-  { prefer: 'respond-async, wait=1e309' }, { prefer: 'wait=-1' }, { prefer: 'return=estimate' }, { prefer: 'x'.repeat(5_000) },
-  { accept: 'application/xml' }, { 'accept-encoding': 'x'.repeat(2_000) }, { 'x-request-id': '\u0000'.repeat(100) },
+  { 'x-api-key': '' },
+  { 'x-api-key': 'trm_x' },
+  { 'x-api-key': `trm_${'x'.repeat(5_000)}` },
+  { 'x-api-key': 'trm_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+  { authorization: 'Bearer ' },
+  { authorization: 'Basic YTpi' },
+  { authorization: `Bearer ${'a'.repeat(3_000)}` },
+  { prefer: 'respond-async, wait=1e309' },
+  { prefer: 'wait=-1' },
+  { prefer: 'return=estimate' },
+  { prefer: 'x'.repeat(5_000) },
+  { accept: 'application/xml' },
+  { 'accept-encoding': 'x'.repeat(2_000) },
+  { 'x-request-id': '\u0000'.repeat(100) },
 ];
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/xml',
+];
 
 function sample(path: string, params: Parameter[]): string {
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => {
@@ -67,11 +163,17 @@ function shotsFor(method: string, path: string, op: Operation, schemas: Record<s
   for (const p of params.filter((q) => q.in === 'query')) {
     for (const t of TEXTS) shots.push({ method, url: `${base}?${p.name}=${encodeURIComponent(t.replace(/\ud800/, '\ufffd'))}` });
     for (const raw of RAW_SEGMENTS) shots.push({ method, url: `${base}?${p.name}=${raw}` });
-    shots.push({ method, url: `${base}?${p.name}=1&${p.name}=2` }, { method, url: `${base}?${p.name}[]=1` }, { method, url: `${base}?${p.name}[__proto__][x]=1` });
+    shots.push(
+      { method, url: `${base}?${p.name}=1&${p.name}=2` },
+      { method, url: `${base}?${p.name}[]=1` },
+      { method, url: `${base}?${p.name}[__proto__][x]=1` },
+    );
   }
   shots.push(
-    { method, url: `${base}?__proto__[polluted]=1` }, { method, url: `${base}?constructor[prototype][polluted]=1` },
-    { method, url: `${base}?${'q'.repeat(3_000)}=1` }, { method, url: `${base}?a=${'%00'.repeat(500)}` },
+    { method, url: `${base}?__proto__[polluted]=1` },
+    { method, url: `${base}?constructor[prototype][polluted]=1` },
+    { method, url: `${base}?${'q'.repeat(3_000)}=1` },
+    { method, url: `${base}?a=${'%00'.repeat(500)}` },
   );
   for (const headers of HEADERS) shots.push({ method, url: base, headers });
   if (method === 'GET') return shots;
@@ -114,10 +216,15 @@ test('hostile inputs to every operation of the OpenAPI document: no 5xx, and err
   const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'false' } });
   t.after(() => h.close());
   const account = await h.createAccount({ credits: 10_000 });
-  const doc = JSON.parse((await h.inject({ method: 'GET', url: '/v1/openapi.json', headers: account.headers })).body) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, BodySchema> } };
+  const doc = JSON.parse((await h.inject({ method: 'GET', url: '/v1/openapi.json', headers: account.headers })).body) as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, BodySchema> };
+  };
   const failures: string[] = [];
   let sent = 0;
-  const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+  const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+  );
   assert.ok(operations.length >= 50, `the document lists every operation (${operations.length})`);
   for (const { path, method, op } of operations) {
     for (const shot of shotsFor(method, path, op, doc.components.schemas)) {

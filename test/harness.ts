@@ -36,7 +36,15 @@ export interface HarnessOptions extends BuildOptions {
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
 // No courts' consultations (the suites read the simulated portal's details; test/consultas.test.ts enables them), no background gazette ingest nor precatório harvest: a test reads the days it asks (on demand) or runs them itself.
-const TEST_SANDBOX_ENV = { TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '400', DATAJUD_REQUESTS_PER_MINUTE: '100000', DJEN_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_COURTS: 'none', TRAMITA_PRECATORIOS_DATAJUD: 'none', TRAMITA_CONSULTAS: 'none' };
+const TEST_SANDBOX_ENV = {
+  TRAMITA_SANDBOX: 'on',
+  TRAMITA_SANDBOX_CASES: '400',
+  DATAJUD_REQUESTS_PER_MINUTE: '100000',
+  DJEN_REQUESTS_PER_MINUTE: '100000',
+  TRAMITA_GAZETTE_COURTS: 'none',
+  TRAMITA_PRECATORIOS_DATAJUD: 'none',
+  TRAMITA_CONSULTAS: 'none',
+};
 
 export interface TestAccount {
   accountId: string;
@@ -113,7 +121,11 @@ export async function freshDatabase(): Promise<{ database: Database; config: Pic
 /** A price table with test query types, on top of the shipped one. */
 export function testPrices(extra: Record<string, number> = {}): PriceFile {
   const shipped = JSON.parse(fs.readFileSync(new URL('../config/prices.json', import.meta.url), 'utf8')) as PriceFile;
-  const types = { 'test.lookup': 'a charged test operation', 'test.free': 'a zero-priced test operation', ...Object.fromEntries(Object.keys(extra).map((k) => [k, k])) };
+  const types = {
+    'test.lookup': 'a charged test operation',
+    'test.free': 'a zero-priced test operation',
+    ...Object.fromEntries(Object.keys(extra).map((k) => [k, k])),
+  };
   return {
     ...shipped,
     queryTypes: { ...shipped.queryTypes, ...types },
@@ -150,7 +162,12 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   await scheduleRecurringJobs(services, capabilities);
   let n = 0;
   return {
-    app, services, capabilities, config, logs, sources,
+    app,
+    services,
+    capabilities,
+    config,
+    logs,
+    sources,
     async createAccount(o = {}) {
       const account = await services.accounts.create({ name: o.name ?? `Conta ${++n}`, plan: o.plan ?? 'padrao' });
       if (o.credits) await credit(services.db, services.clock, account.id, o.credits, 'test top-up');
@@ -160,7 +177,15 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     },
     inject: (o) => app.inject(o),
     async runJobs() {
-      const worker = new Worker({ queue: services.jobs, handlers: jobHandlers(capabilities), clock, log, concurrency: 8, leaseMs: config.jobLeaseMs, pollMs: 10 });
+      const worker = new Worker({
+        queue: services.jobs,
+        handlers: jobHandlers(capabilities),
+        clock,
+        log,
+        concurrency: 8,
+        leaseMs: config.jobLeaseMs,
+        pollMs: 10,
+      });
       let total = 0;
       for (let ran = await worker.runDue(); ran > 0; ran = await worker.runDue()) total += ran;
       return total;

@@ -66,7 +66,9 @@ export async function startHostileUpstream(routes: { datajud: Record<string, Hos
 
   /** `open`/`close`: the JSON around the hostile part (the protocol's envelope), so only the hostile part is wrong. */
   const hostile = async (kind: Hostile, open: string, close: string, res: http.ServerResponse) => {
-    const count = (n: number) => { sent[kind] += n; };
+    const count = (n: number) => {
+      sent[kind] += n;
+    };
     switch (kind) {
       case 'huge': {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -125,8 +127,11 @@ export async function startHostileUpstream(routes: { datajud: Record<string, Hos
         if (kind) return void hostile(kind, '{"took":1,"timed_out":false,"hits":{"total":{"value":1},"hits":[', ']}}', res);
         let numbers: string[] = [];
         try {
-          numbers = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query?: { terms?: { numeroProcesso?: string[] } } }).query?.terms?.numeroProcesso ?? [];
-        } catch { /* a probe: no numbers */ }
+          numbers =
+            (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query?: { terms?: { numeroProcesso?: string[] } } }).query?.terms?.numeroProcesso ?? [];
+        } catch {
+          /* a probe: no numbers */
+        }
         const tribunal = alias.replace(/^api_publica_/, '').toUpperCase();
         const hits = numbers.map((n, i) => ({ ...fakeDoc(n, 'G1', Date.UTC(2026, 0, 1) + i, tribunal), _index: alias }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(esResponse(hits)));

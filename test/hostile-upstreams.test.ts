@@ -29,7 +29,13 @@ const DATAJUD: Record<Hostile, { alias: string; numero: string }> = {
   deep: { alias: 'api_publica_tjpr', numero: cnjNumber(15, '8', '16') },
 };
 const cpf = (base: string) => `${base}${cpfCheckDigits(base)}`;
-const WARRANTS: Record<Hostile, string> = { huge: cpf('111444777'), drip: cpf('222555888'), bomb: cpf('333666999'), utf8: cpf('444777000'), deep: cpf('555888111') };
+const WARRANTS: Record<Hostile, string> = {
+  huge: cpf('111444777'),
+  drip: cpf('222555888'),
+  bomb: cpf('333666999'),
+  utf8: cpf('444777000'),
+  deep: cpf('555888111'),
+};
 const ORDINARY_CPF = cpf('987654321');
 
 /** What each hostile body must come to: the code and `details.failure` an integrator reads. */
@@ -43,7 +49,13 @@ const EXPECTED: Record<Hostile, { status: number; code: string; failure: string 
 
 async function createAccount(store: Store, name: string): Promise<string> {
   let out = '';
-  const code = await runCli(['accounts', 'create', '--name', name, '--credits', '100', '--json'], { env: store.env, out: (t) => { out += t; }, err: () => {} });
+  const code = await runCli(['accounts', 'create', '--name', name, '--credits', '100', '--json'], {
+    env: store.env,
+    out: (t) => {
+      out += t;
+    },
+    err: () => {},
+  });
   assert.equal(code, 0, out);
   return (JSON.parse(out) as { apiKey: { key: string } }).apiKey.key;
 }
@@ -71,7 +83,9 @@ function resetPeak(pid: number): boolean {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
-test('five hostile bodies at once from DataJud and from the warrants provider: uncharged 503/504s with their codes, bounded memory, other callers served, nothing quoted in the logs', { timeout: 120_000 }, async (t) => {
+test('five hostile bodies at once from DataJud and from the warrants provider: uncharged 503/504s with their codes, bounded memory, other callers served, nothing quoted in the logs', {
+  timeout: 120_000,
+}, async (t) => {
   const upstream = await startHostileUpstream({
     datajud: Object.fromEntries(HOSTILE.map((k) => [DATAJUD[k].alias, k])),
     warrants: Object.fromEntries(HOSTILE.map((k) => [WARRANTS[k], k])),
@@ -84,18 +98,30 @@ test('five hostile bodies at once from DataJud and from the warrants provider: u
   const base = `http://127.0.0.1:${port}`;
   // Every upstream points at the loopback server (nothing leaves the machine); no background ingest.
   const server = startServe(t, store, port, {
-    TRAMITA_SANDBOX: 'off', DATAJUD_URL: upstream.url, TRAMITA_WARRANTS_PROVIDER_URL: upstream.url,
-    DJEN_URL: upstream.url, TRAMITA_STF_URL: upstream.url, TRAMITA_DJE_URL: upstream.url, TRAMITA_PROTOCOLO_URL: upstream.url, TRAMITA_TJRJ_PRECATORIOS_URL: upstream.url,
-    TRAMITA_GAZETTE_COURTS: 'none', TRAMITA_SUMMARY_PROVIDER: 'extrativo',
-    DATAJUD_REQUESTS_PER_MINUTE: '100000', TRAMITA_GAZETTE_REQUESTS_PER_MINUTE: '100000',
-    TRAMITA_RATE_LIMITS: 'lookup=100000/60s,account=100000/60s', TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '100', TRAMITA_LOG_FORMAT: 'json', TRAMITA_LOG_LEVEL: 'info',
+    TRAMITA_SANDBOX: 'off',
+    DATAJUD_URL: upstream.url,
+    TRAMITA_WARRANTS_PROVIDER_URL: upstream.url,
+    DJEN_URL: upstream.url,
+    TRAMITA_STF_URL: upstream.url,
+    TRAMITA_DJE_URL: upstream.url,
+    TRAMITA_PROTOCOLO_URL: upstream.url,
+    TRAMITA_TJRJ_PRECATORIOS_URL: upstream.url,
+    TRAMITA_GAZETTE_COURTS: 'none',
+    TRAMITA_SUMMARY_PROVIDER: 'extrativo',
+    DATAJUD_REQUESTS_PER_MINUTE: '100000',
+    TRAMITA_GAZETTE_REQUESTS_PER_MINUTE: '100000',
+    TRAMITA_RATE_LIMITS: 'lookup=100000/60s,account=100000/60s',
+    TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS: '300',
+    TRAMITA_DEV_TIME_SCALE: '100',
+    TRAMITA_LOG_FORMAT: 'json',
+    TRAMITA_LOG_LEVEL: 'info',
   });
   await server.waitFor(/tramita listening/);
   const pid = server.child.pid!;
   const get = async (path: string, key: string) => {
     const started = performance.now();
     const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': key } });
-    return { status: res.status, body: await res.json() as any, ms: performance.now() - started };
+    return { status: res.status, body: (await res.json()) as any, ms: performance.now() - started };
   };
   const balance = async (key: string) => (await get('/v1/conta/saldo', key)).body.data;
 
@@ -112,7 +138,7 @@ test('five hostile bodies at once from DataJud and from the warrants provider: u
   for (let i = 0; i < 5; i++) for (const r of await ordinaryRound()) assert.equal(r.status, 200, JSON.stringify(r.body));
   // The same rounds for a second with no hostile upstream at work: the figure to compare with.
   const quiet: number[] = [];
-  for (const until = performance.now() + 1_000; performance.now() < until;) {
+  for (const until = performance.now() + 1_000; performance.now() < until; ) {
     for (const r of await ordinaryRound()) quiet.push(r.ms);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -123,13 +149,17 @@ test('five hostile bodies at once from DataJud and from the warrants provider: u
 
   // The drill: ten hostile lookups at once; ordinary rounds keep going until they have all ended.
   let sampledPeak = idle?.rss ?? 0;
-  const sampler = setInterval(() => { sampledPeak = Math.max(sampledPeak, memoryOf(pid)?.rss ?? 0); }, 20);
+  const sampler = setInterval(() => {
+    sampledPeak = Math.max(sampledPeak, memoryOf(pid)?.rss ?? 0);
+  }, 20);
   let hostileDone = false;
   const started = performance.now();
   const hostile = Promise.all([
     ...HOSTILE.map(async (kind) => ({ kind, via: 'datajud', ...(await get(`/v1/processos/cnj/${DATAJUD[kind].numero}`, hostileKey)) })),
     ...HOSTILE.map(async (kind) => ({ kind, via: 'mandados', ...(await get(`/v1/mandados?cpf=${WARRANTS[kind]}`, hostileKey)) })),
-  ]).finally(() => { hostileDone = true; });
+  ]).finally(() => {
+    hostileDone = true;
+  });
   const latencies: number[] = [];
   const statuses: number[] = [];
   while (!hostileDone) {
@@ -161,7 +191,9 @@ test('five hostile bodies at once from DataJud and from the warrants provider: u
   t.diagnostic(`drill: ${answers.length} hostile lookups in ${Math.round(drillMs)} ms; meanwhile ${figures(latencies)}`);
   t.diagnostic(`bytes the hostile upstream got out: ${HOSTILE.map((k) => `${k} ${(upstream.sent[k] / MB).toFixed(1)} MB`).join(', ')}`);
   if (measured && after) {
-    t.diagnostic(`RSS: idle ${(idle.rss / MB).toFixed(0)} MB, peak during the drill ${(after.peak / MB).toFixed(0)} MB (sampled every 20 ms: ${(sampledPeak / MB).toFixed(0)} MB), after ${(after.rss / MB).toFixed(0)} MB`);
+    t.diagnostic(
+      `RSS: idle ${(idle.rss / MB).toFixed(0)} MB, peak during the drill ${(after.peak / MB).toFixed(0)} MB (sampled every 20 ms: ${(sampledPeak / MB).toFixed(0)} MB), after ${(after.rss / MB).toFixed(0)} MB`,
+    );
     assert.ok(after.peak - idle.rss < 256 * MB, `peak RSS ${(after.peak / MB).toFixed(0)} MB is within 256 MB of idle ${(idle.rss / MB).toFixed(0)} MB`);
   } else {
     t.diagnostic('RSS not measured: /proc is not available here');

@@ -25,23 +25,93 @@ const cases: [string, () => ReturnType<typeof post>, number, string, Record<stri
   ['a field of the wrong type', () => post('{"nome":"x","quantidade":"muitos"}'), 400, 'INVALID_PARAMETER', { field: 'quantidade', in: 'body' }],
   ['a field out of range', () => post('{"nome":"x","quantidade":99}'), 400, 'INVALID_PARAMETER', { field: 'quantidade', in: 'body' }],
   ['a prototype-poisoning body', () => post('{"nome":"x","__proto__":{"admin":true}}'), 400, 'INVALID_JSON'],
-  ['a malformed query value', () => h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=abc', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'delayMs', in: 'query' }],
+  [
+    'a malformed query value',
+    () => h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=abc', headers: a.headers }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'delayMs', in: 'query' },
+  ],
   ['an unknown route', () => h.inject({ method: 'GET', url: '/v1/processos/nada/aqui', headers: a.headers }), 404, 'ROUTE_NOT_FOUND'],
   ['an unknown method on a known path', () => h.inject({ method: 'DELETE', url: '/v1/conta/saldo', headers: a.headers }), 405, 'METHOD_NOT_ALLOWED'],
   // What the fuzz drills found answering 500 (issue 14): each is refused before it reaches a handler or the database.
-  ['a body nested deeper than 32 levels, with an Idempotency-Key', () => h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'content-type': 'application/json', 'idempotency-key': 'deep-1' }, payload: `${'{"a":'.repeat(100)}1${'}'.repeat(100)}` }), 400, 'INVALID_BODY', { in: 'body' }],
+  [
+    'a body nested deeper than 32 levels, with an Idempotency-Key',
+    () =>
+      h.inject({
+        method: 'POST',
+        url: '/v1/test/orders',
+        headers: { ...a.headers, 'content-type': 'application/json', 'idempotency-key': 'deep-1' },
+        payload: `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`,
+      }),
+    400,
+    'INVALID_BODY',
+    { in: 'body' },
+  ],
   ['a deeply nested array body', () => post('['.repeat(1_000) + ']'.repeat(1_000)), 400, 'INVALID_BODY'],
   ['a NUL character in a body string', () => post('{"nome":"a\\u0000b"}'), 400, 'INVALID_BODY', { field: 'nome', in: 'body' }],
   ['a body number too large to be finite (1e309)', () => post('{"nome":"x","quantidade":1e309}'), 400, 'INVALID_BODY', { field: 'quantidade', in: 'body' }],
-  ['?limit=Infinity', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos?limit=Infinity', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'limit', in: 'query' }],
-  ['?limit=1e309', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos?limit=1e309', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'limit', in: 'query' }],
-  ['?limit=-Infinity', () => h.inject({ method: 'GET', url: '/v1/conta/extrato?limit=-Infinity', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'limit', in: 'query' }],
-  ['a NUL character in a path parameter', () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos/%00', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'id', in: 'path' }],
-  ['a NUL character in a query value', () => h.inject({ method: 'GET', url: '/v1/busca/termo?q=ab%00cd', headers: a.headers }), 400, 'INVALID_PARAMETER', { field: 'q', in: 'query' }],
-  ['a malformed URL (a % not followed by two hex digits)', () => h.inject({ method: 'GET', url: '/v1/processos/cnj/%zz', headers: a.headers }), 400, 'MALFORMED_URL'],
-  ['a one-element array where a nullable string is expected (JSON bodies are never unwrapped)', () => h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{"token":["abc"]}' }), 400, 'INVALID_PARAMETER', { field: 'token', in: 'body', type: 'string' }],
-  ['a one-element array where a number is expected in a body', () => post('{"nome":"x","quantidade":[2]}'), 400, 'INVALID_PARAMETER', { field: 'quantidade', in: 'body' }],
-  ['a path segment over 100 characters', () => h.inject({ method: 'GET', url: `/v1/processos/cnj/${'1'.repeat(200)}`, headers: a.headers }), 414, 'URI_TOO_LONG'],
+  [
+    '?limit=Infinity',
+    () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos?limit=Infinity', headers: a.headers }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'limit', in: 'query' },
+  ],
+  [
+    '?limit=1e309',
+    () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos?limit=1e309', headers: a.headers }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'limit', in: 'query' },
+  ],
+  [
+    '?limit=-Infinity',
+    () => h.inject({ method: 'GET', url: '/v1/conta/extrato?limit=-Infinity', headers: a.headers }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'limit', in: 'query' },
+  ],
+  [
+    'a NUL character in a path parameter',
+    () => h.inject({ method: 'GET', url: '/v1/monitoramentos/processos/%00', headers: a.headers }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'id', in: 'path' },
+  ],
+  [
+    'a NUL character in a query value',
+    () => h.inject({ method: 'GET', url: '/v1/busca/termo?q=ab%00cd', headers: a.headers }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'q', in: 'query' },
+  ],
+  [
+    'a malformed URL (a % not followed by two hex digits)',
+    () => h.inject({ method: 'GET', url: '/v1/processos/cnj/%zz', headers: a.headers }),
+    400,
+    'MALFORMED_URL',
+  ],
+  [
+    'a one-element array where a nullable string is expected (JSON bodies are never unwrapped)',
+    () => h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{"token":["abc"]}' }),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'token', in: 'body', type: 'string' },
+  ],
+  [
+    'a one-element array where a number is expected in a body',
+    () => post('{"nome":"x","quantidade":[2]}'),
+    400,
+    'INVALID_PARAMETER',
+    { field: 'quantidade', in: 'body' },
+  ],
+  [
+    'a path segment over 100 characters',
+    () => h.inject({ method: 'GET', url: `/v1/processos/cnj/${'1'.repeat(200)}`, headers: a.headers }),
+    414,
+    'URI_TOO_LONG',
+  ],
 ];
 
 for (const [what, send, status, code, details] of cases) {
@@ -66,7 +136,9 @@ async function raw(port: number, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
     let got = '';
-    socket.setEncoding('utf8').on('data', (d: string) => { got += d; });
+    socket.setEncoding('utf8').on('data', (d: string) => {
+      got += d;
+    });
     socket.on('close', () => resolve(got));
     socket.on('error', reject);
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
@@ -93,11 +165,20 @@ test('requests Node cannot even parse get the envelope with a code and Connectio
 test('an action that needs no body runs with none, an empty one, or Content-Type: application/json and nothing', async () => {
   const variants: Record<string, string>[] = [{}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }];
   for (const extra of variants) {
-    const res = await h.inject({ method: 'POST', url: '/v1/conta/webhook/segredo', headers: { ...a.headers, ...extra }, ...(extra['content-type'] ? { payload: '' } : {}) });
+    const res = await h.inject({
+      method: 'POST',
+      url: '/v1/conta/webhook/segredo',
+      headers: { ...a.headers, ...extra },
+      ...(extra['content-type'] ? { payload: '' } : {}),
+    });
     assert.equal(res.statusCode, 200, `${JSON.stringify(extra)}: ${res.body}`);
     assert.match(json(res).data.segredo, /^whsec_/);
   }
-  const del = await h.inject({ method: 'DELETE', url: '/v1/monitoramentos/processos/mon_inexistente', headers: { ...a.headers, 'content-type': 'application/json' } });
+  const del = await h.inject({
+    method: 'DELETE',
+    url: '/v1/monitoramentos/processos/mon_inexistente',
+    headers: { ...a.headers, 'content-type': 'application/json' },
+  });
   assert.equal(del.statusCode, 404, 'reaches the route: an empty DELETE with a JSON content type is not a bad body');
   assert.equal(json(del).error.code, 'NOT_FOUND');
 });
@@ -122,7 +203,14 @@ test('a known path with the wrong method is 405 with Allow; an enum names every 
   assert.deepEqual(wrong.headers.allow!.split(', ').sort(), ['DELETE', 'GET', 'HEAD']);
   assert.equal((await h.inject({ method: 'GET', url: '/v1/nao-existe', headers: a.headers })).statusCode, 404);
 
-  const bad = json(await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: a.headers, payload: { numero_cnj: '5001234-56.2024.4.04.7100', frequencia: 'ANUAL' } }));
+  const bad = json(
+    await h.inject({
+      method: 'POST',
+      url: '/v1/monitoramentos/processos',
+      headers: a.headers,
+      payload: { numero_cnj: '5001234-56.2024.4.04.7100', frequencia: 'ANUAL' },
+    }),
+  );
   assert.equal(bad.error.code, 'INVALID_PARAMETER');
   assert.deepEqual(bad.error.details.allowedValues, ['HORARIA', 'DIARIA', 'SEMANAL', 'MENSAL']);
   assert.match(bad.error.message, /Valores aceitos: HORARIA, DIARIA, SEMANAL, MENSAL/);

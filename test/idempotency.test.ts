@@ -13,7 +13,12 @@ test('a replay with the same key returns the stored response byte for byte, with
   const h = await createHarness({ extraRoutes: testRoutes });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });
-  const req = { method: 'POST' as const, url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'pedido-001' }, payload: { nome: 'X', quantidade: 2 } };
+  const req = {
+    method: 'POST' as const,
+    url: '/v1/test/orders',
+    headers: { ...a.headers, 'idempotency-key': 'pedido-001' },
+    payload: { nome: 'X', quantidade: 2 },
+  };
   const first = await h.inject(req);
   assert.equal(first.statusCode, 201, first.body);
   const ran = calls.post;
@@ -140,14 +145,18 @@ test('a request refused for lack of credit is not kept: after a top-up the same 
   assert.equal(await debits(h), 1);
 });
 
-test('a charged answer is stored for replay in the charge\'s own transaction: committed before the response leaves', async (t) => {
+test("a charged answer is stored for replay in the charge's own transaction: committed before the response leaves", async (t) => {
   let storedWhenSent: { status: string; body: string | null } | undefined;
   const h = await createHarness({
     extraRoutes: (app, services) => {
       // Runs before the idempotency hook's own onSend: whatever it sees was committed with the charge.
       app.addHook('onSend', async (req, _reply, payload) => {
         if (req.headers['idempotency-key'] === 'commit-with-charge') {
-          const row = await services.db.selectFrom('idempotency_keys').select(['status', 'response_body']).where('key', '=', 'commit-with-charge').executeTakeFirst();
+          const row = await services.db
+            .selectFrom('idempotency_keys')
+            .select(['status', 'response_body'])
+            .where('key', '=', 'commit-with-charge')
+            .executeTakeFirst();
           storedWhenSent = row && { status: row.status, body: row.response_body };
         }
         return payload;
@@ -157,10 +166,20 @@ test('a charged answer is stored for replay in the charge\'s own transaction: co
   });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });
-  const res = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'commit-with-charge' }, payload: { nome: 'X' } });
+  const res = await h.inject({
+    method: 'POST',
+    url: '/v1/test/orders',
+    headers: { ...a.headers, 'idempotency-key': 'commit-with-charge' },
+    payload: { nome: 'X' },
+  });
   assert.equal(res.statusCode, 201, res.body);
   assert.deepEqual(storedWhenSent, { status: 'done', body: res.body });
-  const replay = await h.inject({ method: 'POST', url: '/v1/test/orders', headers: { ...a.headers, 'idempotency-key': 'commit-with-charge' }, payload: { nome: 'X' } });
+  const replay = await h.inject({
+    method: 'POST',
+    url: '/v1/test/orders',
+    headers: { ...a.headers, 'idempotency-key': 'commit-with-charge' },
+    payload: { nome: 'X' },
+  });
   assert.equal(replay.body, res.body);
   assert.equal(replay.headers['idempotent-replayed'], 'true');
   assert.equal(await debits(h), 1);
@@ -172,7 +191,12 @@ test('a request charged inside its handler whose answer never came is never run 
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });
   // The handler charges, then takes 1.5 s to answer: for the replays below, as if the process had died there.
-  const req = { method: 'POST' as const, url: '/v1/test/subscriptions', headers: { ...a.headers, 'idempotency-key': 'assinatura-1' }, payload: { nome: 'X', delayAfterChargeMs: 1500 } };
+  const req = {
+    method: 'POST' as const,
+    url: '/v1/test/subscriptions',
+    headers: { ...a.headers, 'idempotency-key': 'assinatura-1' },
+    payload: { nome: 'X', delayAfterChargeMs: 1500 },
+  };
   const first = h.inject(req);
   await until(async () => (await debits(h)) === 1);
   const ran = calls.subscriptions;

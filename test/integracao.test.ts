@@ -41,7 +41,10 @@ test('every example of docs/integracao.md runs against a live server and succeed
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const blocks = blocksOf(fs.readFileSync(GUIDE, 'utf8'));
-  assert.ok(blocks.filter((b) => b.lang === 'sh').length >= 5 && blocks.some((b) => b.lang === 'ts') && blocks.some((b) => b.lang === 'python'), 'curl, TypeScript and Python examples');
+  assert.ok(
+    blocks.filter((b) => b.lang === 'sh').length >= 5 && blocks.some((b) => b.lang === 'ts') && blocks.some((b) => b.lang === 'python'),
+    'curl, TypeScript and Python examples',
+  );
   for (const [i, b] of blocks.entries()) {
     const file = path.join(dir, `exemplo-${i}.${b.lang === 'ts' ? 'mts' : b.lang === 'python' ? 'py' : 'sh'}`);
     fs.writeFileSync(file, b.code);

@@ -21,7 +21,10 @@ const clock = new ManualClock(new Date());
 const h = await createHarness({
   clock,
   env: {
-    TRAMITA_WEBHOOK_PRODUCT: 'BuscaProcessos', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_MONITOR_INTERVAL_MS: '1000', TRAMITA_SUMMARY_PROVIDER: 'extrativo',
+    TRAMITA_WEBHOOK_PRODUCT: 'BuscaProcessos',
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    TRAMITA_MONITOR_INTERVAL_MS: '1000',
+    TRAMITA_SUMMARY_PROVIDER: 'extrativo',
     TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,monitor=100000/60s,account=100000/60s,search=100000/60s,download=100000/60s',
   },
 });
@@ -44,21 +47,29 @@ class ApiFailure extends Error {
 /** The integrator's client (conventions §1, §3): its headers, its timeout, its 202 handling, its envelope check. */
 async function call(method: string, path: string, body?: unknown): Promise<any> {
   const headers = { 'x-api-key': acc.headers['x-api-key'], 'content-type': 'application/json' };
-  let res = await fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  let res = await fetch(`${BASE}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   while (res.status === 202) {
-    const pending = (await res.json() as any).data;
+    const pending = ((await res.json()) as any).data;
     assert.equal(pending.status, 'PROCESSANDO');
     await new Promise((r) => setTimeout(r, Math.min(pending.pollAfterMs ?? 5_000, 50)));
     res = await fetch(`${BASE}/v1/requests/${pending.requestId}`, { headers, signal: AbortSignal.timeout(30_000) });
   }
-  const json = await res.json() as any;
+  const json = (await res.json()) as any;
   if (!res.ok) throw new ApiFailure(res.status, json);
   if (!json || typeof json !== 'object' || !('data' in json)) throw new Error('unexpected envelope');
   return json;
 }
 
 async function status(method: string, path: string, body?: unknown): Promise<number> {
-  return call(method, path, body).then(() => 200, (e) => (e instanceof ApiFailure ? e.status : Promise.reject(e)));
+  return call(method, path, body).then(
+    () => 200,
+    (e) => (e instanceof ApiFailure ? e.status : Promise.reject(e)),
+  );
 }
 
 test('balance: credits, currency and accountStatus, validated strictly (§4.1)', async () => {
@@ -156,7 +167,10 @@ test('intimação monitors and intimações by OAB, the flat forms the integrato
   assert.equal(read.data.items[0].status, 'ACTIVE');
   assert.equal(read.data.items[0].termo, `OAB/${oab.estado} ${oab.numero}`);
   assert.equal((await call('PUT', `/v1/intimacoes/oab?${q}`, { oab_estado: oab.estado, oab_numero: oab.numero, webhook_url: null })).data.webhookUrl, null);
-  const list = await call('GET', `/v1/intimacoes?oabs=${oab.estado}:${oab.numero},RJ:654321&page=1&desde=${new Date(now() - 30 * 86_400_000).toISOString().slice(0, 10)}`);
+  const list = await call(
+    'GET',
+    `/v1/intimacoes?oabs=${oab.estado}:${oab.numero},RJ:654321&page=1&desde=${new Date(now() - 30 * 86_400_000).toISOString().slice(0, 10)}`,
+  );
   assert.ok(Array.isArray(list.data.intimacoes));
   assert.deepEqual(list.data.missingMonitorings, [{ estado: 'RJ', numero: '654321' }]);
   assert.deepEqual(list.data.oabs, [oab]);
@@ -183,7 +197,11 @@ test('AI summary: conteudo and atualizadoEm, state success once written (§4.6)'
   const none = await call('GET', `/v1/processos/cnj/${masked}/resumo-ia`);
   assert.equal(none.data.conteudo, null);
   const asked = await call('POST', `/v1/processos/cnj/${masked}/resumo-ia/solicitar-atualizacao`);
-  for (let i = 0; i < 50 && (await call('GET', `/v1/processos/cnj/${masked}/resumo-ia/status?request_id=${asked.data.providerRequestId}`)).data.status !== 'FINALIZADO'; i++) {
+  for (
+    let i = 0;
+    i < 50 && (await call('GET', `/v1/processos/cnj/${masked}/resumo-ia/status?request_id=${asked.data.providerRequestId}`)).data.status !== 'FINALIZADO';
+    i++
+  ) {
     await h.runJobs();
   }
   const read = await call('GET', `/v1/processos/cnj/${masked}/resumo-ia`);
@@ -197,10 +215,19 @@ test('webhooks: the receiver authenticates by x-buscaprocessos-signature and ext
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', () => { received.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') }); res.writeHead(200).end('{"received":true}'); });
+    req.on('end', () => {
+      received.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end('{"received":true}');
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  t.after(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   await call('PUT', '/v1/conta/webhook', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
   // A new secret, shown once: a body-less POST, as a plain curl -X POST sends it.
   const secret: string = (await call('POST', '/v1/conta/webhook/segredo')).data.segredo;
@@ -215,7 +242,9 @@ test('webhooks: the receiver authenticates by x-buscaprocessos-signature and ext
 
   // The receiver's rules (§9.1): authenticate the raw text first, then parse; the event name from the header.
   const valid = (raw: string, header: string | undefined) => {
-    const given = String(header ?? '').replace(/^sha256=/, '').toLowerCase();
+    const given = String(header ?? '')
+      .replace(/^sha256=/, '')
+      .toLowerCase();
     const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex');
     return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
   };

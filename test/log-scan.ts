@@ -61,6 +61,11 @@ export function scanLogLine(line: string): void {
 
 process.on('exit', () => {
   if (violations.length === 0) return;
-  process.stderr.write(`\nlog scan: ${violations.length} log line(s) held what must never be logged:\n${violations.slice(0, 20).map((v) => `  ${v}`).join('\n')}\n`);
+  process.stderr.write(
+    `\nlog scan: ${violations.length} log line(s) held what must never be logged:\n${violations
+      .slice(0, 20)
+      .map((v) => `  ${v}`)
+      .join('\n')}\n`,
+  );
   process.exitCode = 1;
 });

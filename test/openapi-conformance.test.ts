@@ -19,22 +19,50 @@ import { Value } from 'typebox/value';
 import { createHarness, json } from './harness.ts';
 import { closeReceiver, PUBLIC_DATA, samples, validCall, type ValidCall } from './all-route-fixtures.ts';
 
-const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
-test.after(async () => { closeReceiver(); await h.close(); });
+const h = await createHarness({
+  env: {
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    TRAMITA_FEED_SETTLE_MS: '0',
+    TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s',
+  },
+});
+test.after(async () => {
+  closeReceiver();
+  await h.close();
+});
 await h.app.listen({ host: '127.0.0.1', port: 0 });
 const upstream = new URL(`http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`);
 const doc = json(await h.inject({ method: 'GET', url: '/v1/openapi.json' }));
 const operations: IHttpOperation[] = await getHttpOperationsFromSpec(doc);
 const prism = createInstance(
-  { isProxy: true, upstream, upstreamProxy: undefined, errors: false, checkSecurity: true, validateRequest: true, validateResponse: true, mock: { dynamic: false } },
+  {
+    isProxy: true,
+    upstream,
+    upstreamProxy: undefined,
+    errors: false,
+    checkSecurity: true,
+    validateRequest: true,
+    validateResponse: true,
+    mock: { dynamic: false },
+  },
   { logger: pino({ level: 'silent' }) as never },
 );
 
-interface Seen { label: string; status: number; request: string[]; response: string[] }
+interface Seen {
+  label: string;
+  status: number;
+  request: string[];
+  response: string[];
+}
 const seen: Seen[] = [];
 
 /** One call through Prism's proxy: what the server answered, and every violation Prism found in the exchange. */
-async function viaPrism(label: string, call: ValidCall, headers: Record<string, string>, config?: Parameters<typeof prism.request>[2]): Promise<Seen & { body: any; headers: Record<string, string> }> {
+async function viaPrism(
+  label: string,
+  call: ValidCall,
+  headers: Record<string, string>,
+  config?: Parameters<typeof prism.request>[2],
+): Promise<Seen & { body: any; headers: Record<string, string> }> {
   const input: IHttpRequest = {
     method: call.method.toLowerCase() as IHttpRequest['method'],
     url: { path: call.path, query: Object.fromEntries(new URLSearchParams(call.query)) },
@@ -99,7 +127,11 @@ for (const r of routes) {
 }
 
 /** The POSTs integrators send with no body (Prism found them declared with a required body). */
-const NEED_NOTHING = new Set(['/v1/processos/cnj/:cnj/solicitar-atualizacao', '/v1/conta/webhook/teste', '/v1/processos/cnj/:cnj/resumo-ia/solicitar-atualizacao']);
+const NEED_NOTHING = new Set([
+  '/v1/processos/cnj/:cnj/solicitar-atualizacao',
+  '/v1/conta/webhook/teste',
+  '/v1/processos/cnj/:cnj/resumo-ia/solicitar-atualizacao',
+]);
 
 test('a body the schema lets be empty may be absent, as integrators send it (Content-Type and no body)', async () => {
   const optional = routes.filter((r) => r.schema.body && r.method !== 'GET' && Value.Check(r.schema.body, {}));
@@ -162,7 +194,11 @@ test('idempotency: a replayed creation, a key reused with another body (422), a 
 
 test('bad input is a 400 the document lists, and Prism flags the request too', async () => {
   const owner = await h.createAccount({ credits: 1000 });
-  const res = await viaPrism('bad monitor body', { method: 'POST', path: '/v1/monitoramentos/processos', query: '', body: { frequencia: 'NUNCA' } }, owner.headers);
+  const res = await viaPrism(
+    'bad monitor body',
+    { method: 'POST', path: '/v1/monitoramentos/processos', query: '', body: { frequencia: 'NUNCA' } },
+    owner.headers,
+  );
   assert.equal(res.status, 400);
   assert.equal(res.response.length, 0, res.response.join('; '));
   assert.ok(res.request.length > 0);
@@ -187,7 +223,16 @@ test('past the rate limit: 429 with Retry-After, as the document lists it', asyn
   const limited = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'lookup=1/60m,account=1/60m' } });
   t.after(() => limited.close());
   await limited.app.listen({ host: '127.0.0.1', port: 0 });
-  const config = { isProxy: true as const, upstream: new URL(`http://127.0.0.1:${(limited.app.server.address() as AddressInfo).port}`), upstreamProxy: undefined, errors: false, checkSecurity: true, validateRequest: true, validateResponse: true, mock: { dynamic: false } };
+  const config = {
+    isProxy: true as const,
+    upstream: new URL(`http://127.0.0.1:${(limited.app.server.address() as AddressInfo).port}`),
+    upstreamProxy: undefined,
+    errors: false,
+    checkSecurity: true,
+    validateRequest: true,
+    validateResponse: true,
+    mock: { dynamic: false },
+  };
   const owner = await limited.createAccount({ credits: 1000 });
   for (const call of [{ method: 'GET', path: '/v1/conta/saldo', query: '', body: undefined }]) {
     await viaPrism('within the limit', call, owner.headers, config);

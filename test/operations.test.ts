@@ -45,7 +45,9 @@ test('every metric the Grafana dashboard and the Prometheus alerts use exists on
   t.after(() => h.close());
   const exposed = new Set([...(await h.inject({ method: 'GET', url: '/metrics' })).body.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
   const used = new Set<string>();
-  const dashboard = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/ops/grafana-dashboard.json'), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+  const dashboard = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/ops/grafana-dashboard.json'), 'utf8')) as {
+    panels: { targets: { expr: string }[] }[];
+  };
   const exprs = [
     ...dashboard.panels.flatMap((p) => p.targets.map((x) => x.expr)),
     ...[...fs.readFileSync(path.join(PROJECT_ROOT, 'docs/ops/prometheus-alerts.yml'), 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!),
@@ -117,7 +119,10 @@ test('GET /v1 lists the catalog generated from the registered routes, with auth 
   assert.equal(body.authentication.header, 'x-api-key');
   assert.equal(body.resources.length, h.app.tramita.routes.length);
   const charged = body.resources.find((r: any) => r.path === '/v1/test/charged');
-  assert.deepEqual({ price: charged.price, queryType: charged.queryType, async: charged.async, routeClass: charged.routeClass }, { price: 0.05, queryType: 'test.lookup', async: true, routeClass: 'lookup' });
+  assert.deepEqual(
+    { price: charged.price, queryType: charged.queryType, async: charged.async, routeClass: charged.routeClass },
+    { price: 0.05, queryType: 'test.lookup', async: true, routeClass: 'lookup' },
+  );
   assert.ok(body.resources.some((r: any) => r.path === '/v1/requests/{requestId}'));
 });
 
@@ -133,14 +138,21 @@ test('an upstream failing: warn lines naming the source and the path without its
   };
   const series = 'tramita_upstream_requests_total{source="datajud",outcome="server_error"}';
   const before = await metric(series);
-  await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ upstream: 'datajud', status: 500, times: 50 }) });
+  await fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ upstream: 'datajud', status: 500, times: 50 }),
+  });
   const from = h.logs.length;
   const res = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${cnj}`, headers: a.headers });
   assert.equal(res.statusCode, 503, res.body);
   assert.equal(json(res).error.code, 'SOURCE_UNAVAILABLE');
-  const failures = await metric(series) - before;
+  const failures = (await metric(series)) - before;
   assert.ok(failures >= 3, `${failures} failed requests counted (the connector retries)`);
-  const lines = h.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'upstream datajud: server_error');
+  const lines = h.logs
+    .slice(from)
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'upstream datajud: server_error');
   assert.equal(lines.length, failures, 'one warn line per failed request');
   assert.ok(lines.every((l) => l.level === 40 && l.source === 'datajud' && l.status === 500 && !String(l.path).includes('?')));
   const catalog = json(await h.inject({ method: 'GET', url: '/v1' }));
@@ -149,5 +161,9 @@ test('an upstream failing: warn lines naming the source and the path without its
 
   await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
   assert.equal((await h.inject({ method: 'GET', url: `/v1/processos/cnj/${cnj}`, headers: a.headers })).statusCode, 200);
-  assert.equal(json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes.find((f: { nome: string }) => f.nome === 'DataJud').estado, 'ok', 'one success and it is ok again');
+  assert.equal(
+    json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes.find((f: { nome: string }) => f.nome === 'DataJud').estado,
+    'ok',
+    'one success and it is ok again',
+  );
 });

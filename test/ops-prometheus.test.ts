@@ -27,8 +27,12 @@ const DASHBOARD = path.join(PROJECT_ROOT, 'docs/ops/grafana-dashboard.json');
 /** How long Prometheus may take to start, scrape and evaluate: it answers within seconds here. */
 const WAIT_MS = 60_000;
 
-interface Dashboard { panels: { title: string; targets: { expr: string }[] }[] }
-interface RuleGroups { groups: { rules: { name: string; health: string; lastError?: string }[] }[] }
+interface Dashboard {
+  panels: { title: string; targets: { expr: string }[] }[];
+}
+interface RuleGroups {
+  groups: { rules: { name: string; health: string; lastError?: string }[] }[];
+}
 
 /** The dashboard's queries as Grafana sends them: `$job` is the variable's "All" (every job). */
 function dashboardQueries(): { title: string; expr: string }[] {
@@ -74,21 +78,32 @@ test('a real Prometheus scrapes Tramita, loads the alert rules and runs every da
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-prometheus-'));
   // docs/operations.md's scrape configuration, faster, with the rules of docs/ops.
-  fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
-    'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-    `rule_files: ['${ALERTS}']`,
-    'scrape_configs:',
-    '  - job_name: tramita',
-    '    static_configs:',
-    `      - targets: ['${target}']`,
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'prometheus.yml'),
+    [
+      'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+      `rule_files: ['${ALERTS}']`,
+      'scrape_configs:',
+      '  - job_name: tramita',
+      '    static_configs:',
+      `      - targets: ['${target}']`,
+    ].join('\n'),
+  );
   const port = await freePort();
-  const prometheus = spawn(PROMETHEUS, [
-    `--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const prometheus = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
-  prometheus.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  prometheus.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   // Stopped before its data directory goes, so nothing writes into what is being removed.
   t.after(async () => {
     if (prometheus.exitCode === null && prometheus.signalCode === null) {
@@ -108,7 +123,7 @@ test('a real Prometheus scrapes Tramita, loads the alert rules and runs every da
   }).catch((err: Error) => assert.fail(`${err.message}\n${stderr}`));
   assert.equal(scraped.status, 'success');
   const jobs = await api<string[]>(`label/job/values?${new URLSearchParams({ 'match[]': 'tramita_http_requests_total' })}`);
-  assert.deepEqual(jobs.data, ['tramita'], 'the dashboard\'s `job` variable (label_values(tramita_http_requests_total, job)) finds the job');
+  assert.deepEqual(jobs.data, ['tramita'], "the dashboard's `job` variable (label_values(tramita_http_requests_total, job)) finds the job");
 
   for (const { title, expr } of dashboardQueries()) {
     const res = await api<unknown>(`query?query=${encodeURIComponent(expr)}`);
@@ -124,5 +139,8 @@ test('a real Prometheus scrapes Tramita, loads the alert rules and runs every da
     return all.length > 0 && all.every((r) => r.health !== 'unknown') ? all : undefined;
   });
   assert.equal(rules.length, alertExpressions().length);
-  assert.deepEqual(rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError}`), []);
+  assert.deepEqual(
+    rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError}`),
+    [],
+  );
 });

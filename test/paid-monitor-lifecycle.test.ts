@@ -27,14 +27,40 @@ const caseNumber = h.sources.sandbox!.dataset.cases.find((c) => c.court.datajudA
 
 /** Each keyed kind: its create route and body, and the plan and ask of the same monitor. */
 const KINDS = [
-  { name: 'case monitor', url: '/v1/monitoramentos/processos', body: { numero_cnj: caseNumber }, plan: CASE_MONITORS,
-    ask: (accountId: string) => ({ accountId, cnj: parseCnjWithCourt(caseNumber), priceCentavos: 0 }) },
-  { name: 'administrative monitor', url: '/v1/monitoramentos/processos-administrativos', body: { nup: sandboxNups(h).encontrado }, plan: ADMIN_MONITORS,
-    ask: (accountId: string) => ({ accountId, nup: sandboxNups(h).encontrado, priceCentavos: 0 }) },
-  { name: 'publication monitor', url: '/v1/monitoramentos/publicacoes', body: { termo: 'Construtora Corrida Ltda' }, plan: PUBLICATION_MONITORS,
-    ask: (accountId: string) => ({ accountId, origem: 'PUBLICACOES', target: { tipo: 'TERMO', valor: 'construtora corrida ltda', termo: 'Construtora Corrida Ltda' }, priceCentavos: 0 }) as const },
-  { name: 'intimação monitor', url: '/v1/intimacoes/oab', body: { oab: 'SP424242' }, plan: PUBLICATION_MONITORS,
-    ask: (accountId: string) => ({ accountId, origem: 'INTIMACOES', target: { tipo: 'OAB', valor: 'SP424242', termo: 'SP424242' }, priceCentavos: 0 }) as const },
+  {
+    name: 'case monitor',
+    url: '/v1/monitoramentos/processos',
+    body: { numero_cnj: caseNumber },
+    plan: CASE_MONITORS,
+    ask: (accountId: string) => ({ accountId, cnj: parseCnjWithCourt(caseNumber), priceCentavos: 0 }),
+  },
+  {
+    name: 'administrative monitor',
+    url: '/v1/monitoramentos/processos-administrativos',
+    body: { nup: sandboxNups(h).encontrado },
+    plan: ADMIN_MONITORS,
+    ask: (accountId: string) => ({ accountId, nup: sandboxNups(h).encontrado, priceCentavos: 0 }),
+  },
+  {
+    name: 'publication monitor',
+    url: '/v1/monitoramentos/publicacoes',
+    body: { termo: 'Construtora Corrida Ltda' },
+    plan: PUBLICATION_MONITORS,
+    ask: (accountId: string) =>
+      ({
+        accountId,
+        origem: 'PUBLICACOES',
+        target: { tipo: 'TERMO', valor: 'construtora corrida ltda', termo: 'Construtora Corrida Ltda' },
+        priceCentavos: 0,
+      }) as const,
+  },
+  {
+    name: 'intimação monitor',
+    url: '/v1/intimacoes/oab',
+    body: { oab: 'SP424242' },
+    plan: PUBLICATION_MONITORS,
+    ask: (accountId: string) => ({ accountId, origem: 'INTIMACOES', target: { tipo: 'OAB', valor: 'SP424242', termo: 'SP424242' }, priceCentavos: 0 }) as const,
+  },
 ];
 
 async function debits(accountId: string) {
@@ -66,7 +92,10 @@ for (const kind of KINDS) {
     assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 201], answers.map((r) => r.body).join('\n'));
     const [id, other] = answers.map((r) => idOf(json(r).data));
     assert.equal(other, id);
-    assert.deepEqual((await debits(acc.accountId)).map((d) => d.operation_id), [`${id}:1`]);
+    assert.deepEqual(
+      (await debits(acc.accountId)).map((d) => d.operation_id),
+      [`${id}:1`],
+    );
   });
 
   test(`${kind.name}: the race lost between read and insert returns the winner, uncharged`, async () => {

@@ -21,7 +21,9 @@ function childrenOf(pid: number): number[] {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid === pid) kids.push(Number(entry));
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return kids;
 }
@@ -50,16 +52,25 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-for (const [label, command, args] of [['npm start', 'npm', ['start']], ['npx tramita serve', 'npx', ['--no-install', 'tramita', 'serve']]] as const) {
+for (const [label, command, args] of [
+  ['npm start', 'npm', ['start']],
+  ['npx tramita serve', 'npx', ['--no-install', 'tramita', 'serve']],
+] as const) {
   test(`SIGTERM to ${label} stops the server and leaves no process behind`, { timeout: 120_000 }, async (t) => {
     const store = await storeFor(t);
     const port = await freePort();
     const child = spawn(command, [...args], { cwd: ROOT, env: { ...store.env, PORT: String(port), ...SMALL_SANDBOX }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
     let tree: number[] = [];
-    t.after(() => { for (const pid of tree) if (alive(pid)) process.kill(pid, 'SIGKILL'); });
+    t.after(() => {
+      for (const pid of tree) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    });
     assert.ok(await until(() => out.includes('tramita listening'), 60_000), `never listened:\n${out}`);
     tree = processTree(child.pid!);
     assert.ok(tree.length >= 2, `${label} runs the server as a child process (${tree.join(', ')})`);
@@ -69,7 +80,12 @@ for (const [label, command, args] of [['npm start', 'npm', ['start']], ['npx tra
     assert.ok(gone, `still running after SIGTERM: ${tree.filter(alive).join(', ')}\n${out}`);
     assert.match(out, /"msg":"stopped"/, 'the server ran its shutdown (in-flight requests, leases, database)');
     // The port is free again: nothing holds it.
-    await new Promise<void>((resolve, reject) => { const s = net.createServer().once('error', reject).listen(port, '127.0.0.1', () => s.close(() => resolve())); });
+    await new Promise<void>((resolve, reject) => {
+      const s = net
+        .createServer()
+        .once('error', reject)
+        .listen(port, '127.0.0.1', () => s.close(() => resolve()));
+    });
   });
 }
 
@@ -110,11 +126,21 @@ test('a bad setting exits 2 with one line naming it, without the usage', { timeo
 test('tramita worker with TRAMITA_WORKER_METRICS_PORT serves its own /metrics and stops with 0 on SIGTERM', { timeout: 60_000 }, async (t) => {
   const store = await storeFor(t);
   const port = await freePort();
-  const child = spawn(NODE, [BIN, 'worker'], { cwd: ROOT, env: { ...store.env, ...SMALL_SANDBOX, TRAMITA_WORKER_METRICS_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const child = spawn(NODE, [BIN, 'worker'], {
+    cwd: ROOT,
+    env: { ...store.env, ...SMALL_SANDBOX, TRAMITA_WORKER_METRICS_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
   assert.ok(await until(() => out.includes('tramita worker running'), 30_000), out);
   const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   for (const name of ['tramita_job_runs_total', 'tramita_webhook_deliveries_total', 'tramita_upstream_requests_total', 'process_resident_memory_bytes']) {

@@ -44,7 +44,9 @@ export async function freshStore(base = process.env.DATABASE_URL): Promise<Store
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-cli-'));
   if (!base) {
     return {
-      dataDir, databaseUrl: undefined, env: { ...cleanEnv(), TRAMITA_DATA_DIR: dataDir },
+      dataDir,
+      databaseUrl: undefined,
+      env: { ...cleanEnv(), TRAMITA_DATA_DIR: dataDir },
       async rows(table) {
         const db = new DatabaseSync(path.join(dataDir, 'tramita.db'));
         try {
@@ -58,7 +60,9 @@ export async function freshStore(base = process.env.DATABASE_URL): Promise<Store
   }
   const { url: databaseUrl, drop } = await createPgDatabase(base);
   return {
-    dataDir, databaseUrl, env: { ...cleanEnv(), TRAMITA_DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+    dataDir,
+    databaseUrl,
+    env: { ...cleanEnv(), TRAMITA_DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
     async rows(table) {
       const c = new pg.Client({ connectionString: databaseUrl });
       await c.connect();
@@ -116,8 +120,12 @@ export function exec(file: string, args: string[], env: Record<string, string>):
     const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -135,26 +143,46 @@ export function startServe(t: TestContext, store: Store, port: number, extra: Re
   });
   let out = '';
   let listeners: (() => void)[] = [];
-  const notify = () => { for (const l of listeners) l(); };
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; notify(); });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { out += d; notify(); });
+  const notify = () => {
+    for (const l of listeners) l();
+  };
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    notify();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    notify();
+  });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('exit', (code, signal) => { resolve({ code, signal }); notify(); });
+    child.on('exit', (code, signal) => {
+      resolve({ code, signal });
+      notify();
+    });
   });
   return {
     child,
     output: () => out,
     waitFor(pattern, ms = 30_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)); }, ms);
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`));
+        }, ms);
         const check = () => {
           const m = out.match(pattern);
-          if (m) { done(); resolve(m); } else if (child.exitCode !== null || child.signalCode !== null) {
+          if (m) {
+            done();
+            resolve(m);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
             done();
             reject(new Error(`serve exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}; output:\n${out}`));
           }
         };
-        const done = () => { clearTimeout(timer); listeners = listeners.filter((l) => l !== check); };
+        const done = () => {
+          clearTimeout(timer);
+          listeners = listeners.filter((l) => l !== check);
+        };
         listeners.push(check);
         check();
       });
@@ -163,7 +191,9 @@ export function startServe(t: TestContext, store: Store, port: number, extra: Re
       let timer: NodeJS.Timeout | undefined;
       return Promise.race([
         exit.finally(() => clearTimeout(timer)),
-        new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`serve did not exit within ${ms} ms; output:\n${out}`)), ms); }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`serve did not exit within ${ms} ms; output:\n${out}`)), ms);
+        }),
       ]);
     },
   };

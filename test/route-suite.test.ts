@@ -25,11 +25,22 @@ function assertErrorEnvelope(res: LightMyRequestResponse, status: number, code: 
 
 async function request(h: Harness, route: RegisteredRoute, headers: Record<string, string>, params: Record<string, string> = {}, extraQuery = '') {
   const call = validCall(h, route, params, extraQuery);
-  return h.inject({ method: call.method as 'GET', url: call.path + (call.query ? `?${call.query}` : ''), headers, ...(call.body === undefined ? {} : { payload: call.body as object }) });
+  return h.inject({
+    method: call.method as 'GET',
+    url: call.path + (call.query ? `?${call.query}` : ''),
+    headers,
+    ...(call.body === undefined ? {} : { payload: call.body as object }),
+  });
 }
 
 // The feed's settling window would hide the fixture's fresh event on PostgreSQL (webhooks.test.ts covers the window).
-const harness = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s' } });
+const harness = await createHarness({
+  env: {
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    TRAMITA_FEED_SETTLE_MS: '0',
+    TRAMITA_RATE_LIMITS: 'reference=1000/60s,lookup=1000/60s,search=1000/60s,async=1000/60s,monitor=1000/60s,download=1000/60s,account=1000/60s',
+  },
+});
 const routes = harness.app.tramita.routes;
 
 test('the suite covers every route, and every route with path parameters has an ownership fixture', () => {
@@ -115,7 +126,13 @@ test('GET /v1 answers without a key', async () => {
 test('every route class is rate limited per key: the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async (t) => {
   // Hour-long windows: on PostgreSQL windows are aligned to the clock (http/shared-windows.ts), and a
   // route's three requests must not straddle a window's end (with 60 s windows, 1 run in 20 did).
-  const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'reference=2/60m,lookup=2/60m,search=2/60m,async=2/60m,monitor=2/60m,download=2/60m,account=2/60m' } });
+  const h = await createHarness({
+    env: {
+      TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+      TRAMITA_FEED_SETTLE_MS: '0',
+      TRAMITA_RATE_LIMITS: 'reference=2/60m,lookup=2/60m,search=2/60m,async=2/60m,monitor=2/60m,download=2/60m,account=2/60m',
+    },
+  });
   t.after(() => h.close());
   for (const route of h.app.tramita.routes.filter((r) => r.meta.class)) {
     const owner = await h.createAccount({ credits: 1000 });

@@ -30,14 +30,18 @@ export function testRoutes(app: FastifyInstance, services: Services): void {
     if (m && req.url.startsWith('/v1/test/charged')) await sleep(Number(m[1]));
   });
   defineRoute(app, {
-    method: 'GET', url: '/v1/test/charged',
+    method: 'GET',
+    url: '/v1/test/charged',
     meta: { class: 'lookup', auth: true, charge: 'test.lookup', async: true, tag: 'Test', summary: 'charged async test operation' },
     schema: {
-      querystring: Type.Object({
-        delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
-        arrivalDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
-        fail: Type.Optional(Type.Union(FAILURES.map((f) => Type.Literal(f)))),
-      }, { additionalProperties: false }),
+      querystring: Type.Object(
+        {
+          delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+          arrivalDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+          fail: Type.Optional(Type.Union(FAILURES.map((f) => Type.Literal(f)))),
+        },
+        { additionalProperties: false },
+      ),
       data: Type.Object({ ok: Type.Boolean() }),
     },
     handler: async (req) => {
@@ -49,15 +53,19 @@ export function testRoutes(app: FastifyInstance, services: Services): void {
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/test/orders',
+    method: 'POST',
+    url: '/v1/test/orders',
     meta: { class: 'async', auth: true, charge: 'test.lookup', async: true, tag: 'Test', summary: 'charged POST with a body' },
     schema: {
-      body: Type.Object({
-        nome: Type.String({ minLength: 1 }),
-        quantidade: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-        delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
-        fail: Type.Optional(Type.Union(FAILURES.map((f) => Type.Literal(f)))),
-      }, { additionalProperties: false }),
+      body: Type.Object(
+        {
+          nome: Type.String({ minLength: 1 }),
+          quantidade: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+          delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+          fail: Type.Optional(Type.Union(FAILURES.map((f) => Type.Literal(f)))),
+        },
+        { additionalProperties: false },
+      ),
     },
     handler: async (req) => {
       calls.post++;
@@ -68,14 +76,25 @@ export function testRoutes(app: FastifyInstance, services: Services): void {
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/test/subscriptions',
-    meta: { class: 'monitor', auth: true, charge: 'test.lookup', chargeWay: 'in-handler', tag: 'Test', summary: 'POST charged inside its handler\'s transaction' },
+    method: 'POST',
+    url: '/v1/test/subscriptions',
+    meta: {
+      class: 'monitor',
+      auth: true,
+      charge: 'test.lookup',
+      chargeWay: 'in-handler',
+      tag: 'Test',
+      summary: "POST charged inside its handler's transaction",
+    },
     schema: {
-      body: Type.Object({
-        nome: Type.String({ minLength: 1 }),
-        /** Time the handler takes after its charge committed, before it answers. */
-        delayAfterChargeMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
-      }, { additionalProperties: false }),
+      body: Type.Object(
+        {
+          nome: Type.String({ minLength: 1 }),
+          /** Time the handler takes after its charge committed, before it answers. */
+          delayAfterChargeMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+        },
+        { additionalProperties: false },
+      ),
     },
     handler: async (req, op) => {
       calls.subscriptions++;
@@ -86,7 +105,8 @@ export function testRoutes(app: FastifyInstance, services: Services): void {
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/test/free',
+    method: 'GET',
+    url: '/v1/test/free',
     meta: { class: 'reference', auth: true, charge: 'test.free', tag: 'Test', summary: 'zero-priced operation' },
     schema: {},
     handler: async () => ({ data: { free: true } }),

@@ -25,8 +25,9 @@ test('the package compiles as published and its JavaScript loads in plain Node',
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'tramita-sdk-'));
   t.after(() => fs.rmSync(out, { recursive: true, force: true }));
   const tsc = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc');
-  await promisify(execFile)(tsc, ['-p', path.join(SDK, 'tsconfig.json'), '--outDir', out], { timeout: 120_000 })
-    .catch((err: { stdout?: string }) => assert.fail(`tsc failed:\n${err.stdout}`));
+  await promisify(execFile)(tsc, ['-p', path.join(SDK, 'tsconfig.json'), '--outDir', out], { timeout: 120_000 }).catch((err: { stdout?: string }) =>
+    assert.fail(`tsc failed:\n${err.stdout}`),
+  );
   const pkg = JSON.parse(fs.readFileSync(path.join(SDK, 'package.json'), 'utf8'));
   assert.equal(pkg.exports['.'].import, './dist/index.js');
   assert.ok(fs.existsSync(path.join(out, 'index.d.ts')));

@@ -29,7 +29,8 @@ const visible = h.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now 
 function client(apiKey: string, fetchImpl: typeof fetch = fetch) {
   const calls: string[] = [];
   const sdk = new Tramita({
-    baseUrl, apiKey,
+    baseUrl,
+    apiKey,
     fetch: (input, init) => {
       const url = new URL(String(input));
       calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
@@ -53,7 +54,10 @@ test('a lookup forced to 202 is polled to its answer, the requestId handed over 
   assert.equal(pending.length, 1);
   assert.match(pending[0]!.requestId, /^req_/);
   assert.equal(calls.filter((c) => c.startsWith('GET /v1/processos/cnj/')).length, 1, 'the paid request is sent once');
-  assert.ok(calls.slice(1).every((c) => c === `GET /v1/requests/${pending[0]!.requestId}`), calls.join(', '));
+  assert.ok(
+    calls.slice(1).every((c) => c === `GET /v1/requests/${pending[0]!.requestId}`),
+    calls.join(', '),
+  );
   assert.equal(await debits(acc.accountId), 1);
 });
 
@@ -105,7 +109,10 @@ test('a status URL on another origin is not followed: the key stays with the ser
     const url = new URL(String(input));
     seen.push(url.origin + url.pathname);
     if (url.pathname === '/v1/conta/saldo') {
-      return new Response(JSON.stringify({ data: { requestId: 'req_x', statusUrl: 'http://attacker.example/v1/requests/req_x', pollAfterMs: 100 } }), { status: 202, headers: { 'content-type': 'application/json', location: 'http://attacker.example/v1/requests/req_x' } });
+      return new Response(JSON.stringify({ data: { requestId: 'req_x', statusUrl: 'http://attacker.example/v1/requests/req_x', pollAfterMs: 100 } }), {
+        status: 202,
+        headers: { 'content-type': 'application/json', location: 'http://attacker.example/v1/requests/req_x' },
+      });
     }
     return new Response(JSON.stringify({ data: { saldo: 1 }, meta: {} }), { status: 200, headers: { 'content-type': 'application/json' } });
   };
@@ -119,7 +126,9 @@ test('a real delivery verifies with the secret; a changed body, an old timestamp
   t.after(() => rx.close());
   const { sdk } = client(acc.key);
   await sdk.putContaWebhook({ body: { url: rx.url } });
-  const { data: { segredo } } = await sdk.postContaWebhookSegredo();
+  const {
+    data: { segredo },
+  } = await sdk.postContaWebhookSegredo();
   await sdk.postContaWebhookTeste();
   const delivery = rx.received.at(-1)!;
   const event = await verifyWebhook(delivery.raw, delivery.headers, segredo);
@@ -138,7 +147,8 @@ test('a real delivery verifies with the secret; a changed body, an old timestamp
 });
 
 test('the test vectors of docs/webhooks.md verify', async () => {
-  const body = '{"id":"evt_01jd7x3k9q2m8r5t6v7w8y9z0a","event":"nova_movimentacao","source":"tramita","created_at":"2026-01-15T12:00:00.000Z","data":{"numeroCnj":"0001234-56.2024.8.26.0100","tribunal":"TJSP","movimentacoes":[{"data":"2026-01-15","descricao":"Conclusão ao juiz"}]}}';
+  const body =
+    '{"id":"evt_01jd7x3k9q2m8r5t6v7w8y9z0a","event":"nova_movimentacao","source":"tramita","created_at":"2026-01-15T12:00:00.000Z","data":{"numeroCnj":"0001234-56.2024.8.26.0100","tribunal":"TJSP","movimentacoes":[{"data":"2026-01-15","descricao":"Conclusão ao juiz"}]}}';
   const headers = {
     'x-service-signature': 'sha256=c8640875386fe062c7ef2be35a8bac8c1c78f25694ca2c6d2a21ed8e60fe9d43',
     'webhook-id': 'msg_01jd7x3p8k2m4n6q8r0s2t4v6w',
@@ -150,16 +160,21 @@ test('the test vectors of docs/webhooks.md verify', async () => {
   // Each signature alone is enough, and each is checked.
   const { 'webhook-signature': _, ...serviceOnly } = headers;
   assert.equal((await verifyWebhook(body, serviceOnly, 'whsec_dHJhbWl0YS10ZXN0LXZlY3Rvci1rZXkh')).id, event.id);
-  await assert.rejects(verifyWebhook(body, { ...serviceOnly, 'x-service-signature': `sha256=${'0'.repeat(64)}` }, 'whsec_dHJhbWl0YS10ZXN0LXZlY3Rvci1rZXkh'), /X-Service-Signature/);
+  await assert.rejects(
+    verifyWebhook(body, { ...serviceOnly, 'x-service-signature': `sha256=${'0'.repeat(64)}` }, 'whsec_dHJhbWl0YS10ZXN0LXZlY3Rvci1rZXkh'),
+    /X-Service-Signature/,
+  );
 });
 
-test('the README\'s ten-line program runs as written: a case through a forced 202, and a webhook verified', { timeout: 120_000 }, async (t) => {
+test("the README's ten-line program runs as written: a case through a forced 202, and a webhook verified", { timeout: 120_000 }, async (t) => {
   const acc = await h.createAccount({ credits: 10_000 });
   const rx = await receiver();
   t.after(() => rx.close());
   const sdk = new Tramita({ baseUrl, apiKey: acc.key });
   await sdk.putContaWebhook({ body: { url: rx.url } });
-  const { data: { segredo } } = await sdk.postContaWebhookSegredo();
+  const {
+    data: { segredo },
+  } = await sdk.postContaWebhookSegredo();
   await sdk.postContaWebhookTeste();
   const delivery = rx.received.at(-1)!;
 
@@ -168,15 +183,28 @@ test('the README\'s ten-line program runs as written: a case through a forced 20
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const pkg = path.join(dir, 'node_modules', '@tramita', 'sdk');
   const sdkDir = path.join(PROJECT_ROOT, 'packages', 'sdk');
-  await promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', path.join(sdkDir, 'tsconfig.json'), '--outDir', path.join(pkg, 'dist')], { timeout: 120_000 });
+  await promisify(execFile)(
+    path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc'),
+    ['-p', path.join(sdkDir, 'tsconfig.json'), '--outDir', path.join(pkg, 'dist')],
+    { timeout: 120_000 },
+  );
   fs.copyFileSync(path.join(sdkDir, 'package.json'), path.join(pkg, 'package.json'));
   const readme = fs.readFileSync(path.join(sdkDir, 'README.md'), 'utf8');
   const program = /## Início rápido[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!;
   assert.ok(program.trim().split('\n').length <= 10, 'ten lines at most');
   fs.writeFileSync(path.join(dir, 'programa.mts'), program);
   const { stdout } = await promisify(execFile)(process.execPath, ['programa.mts'], {
-    cwd: dir, timeout: 60_000,
-    env: { ...process.env, TRAMITA_URL: baseUrl, TRAMITA_KEY: acc.key, CNJ: formatCnj(visible[3]!.numero), CORPO: delivery.raw.toString('utf8'), CABECALHOS: JSON.stringify(delivery.headers), SEGREDO: segredo },
+    cwd: dir,
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      TRAMITA_URL: baseUrl,
+      TRAMITA_KEY: acc.key,
+      CNJ: formatCnj(visible[3]!.numero),
+      CORPO: delivery.raw.toString('utf8'),
+      CABECALHOS: JSON.stringify(delivery.headers),
+      SEGREDO: segredo,
+    },
   });
   assert.match(stdout, /em processamento: req_/);
   assert.match(stdout, new RegExp(`${formatCnj(visible[3]!.numero).replace(/[.-]/g, '\\$&')} `));

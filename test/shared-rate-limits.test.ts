@@ -11,9 +11,18 @@ import { freePort, startServe, storeFor } from './processes.ts';
 const LIMIT = 30;
 const WINDOW_MS = 60 * 60_000;
 
-test('two API processes on one PostgreSQL share one key\'s limit', { skip: !process.env.DATABASE_URL && 'PostgreSQL only (DATABASE_URL)', timeout: 120_000 }, async (t) => {
+test("two API processes on one PostgreSQL share one key's limit", {
+  skip: !process.env.DATABASE_URL && 'PostgreSQL only (DATABASE_URL)',
+  timeout: 120_000,
+}, async (t) => {
   const store = await storeFor(t);
-  const env = { TRAMITA_SANDBOX_CASES: '300', TRAMITA_SANDBOX_PORT: '0', TRAMITA_RATE_LIMITS: `account=${LIMIT}/60m`, TRAMITA_RATE_LIMIT_SYNC_MS: '50', TRAMITA_WORKERS: 'off' };
+  const env = {
+    TRAMITA_SANDBOX_CASES: '300',
+    TRAMITA_SANDBOX_PORT: '0',
+    TRAMITA_RATE_LIMITS: `account=${LIMIT}/60m`,
+    TRAMITA_RATE_LIMIT_SYNC_MS: '50',
+    TRAMITA_WORKERS: 'off',
+  };
   const [portA, portB] = [await freePort(), await freePort()];
   const a = startServe(t, store, portA, env);
   const [, key] = await a.waitFor(/API key\s+(\S+)/);

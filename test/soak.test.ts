@@ -13,12 +13,21 @@ import { scanLogLine } from './log-scan.ts';
 
 test('a short soak: the mix runs against a real tramita serve, is sampled from outside, and nothing failed', { timeout: 300_000 }, async (t) => {
   const report = await runSoak({
-    seconds: 30, sampleSeconds: 5, rate: 10, cases: 1000, faultEverySeconds: 6, faultSeconds: 3,
+    seconds: 30,
+    sampleSeconds: 5,
+    rate: 10,
+    cases: 1000,
+    faultEverySeconds: 6,
+    faultSeconds: 3,
     // The server's log lines (not the banner, which prints the sandbox key once by design) go through the suite's scan.
-    onServerLine: (line) => { if (line.startsWith('{')) scanLogLine(line); },
+    onServerLine: (line) => {
+      if (line.startsWith('{')) scanLogLine(line);
+    },
   });
   t.after(() => fs.rmSync(report.svgPath, { force: true }));
-  t.diagnostic(`${report.engine}: ${report.requests} requests, ${report.faults} faults, ${report.deliveries} deliveries; answers ${JSON.stringify(report.counts)}`);
+  t.diagnostic(
+    `${report.engine}: ${report.requests} requests, ${report.faults} faults, ${report.deliveries} deliveries; answers ${JSON.stringify(report.counts)}`,
+  );
   for (const c of report.checks) assert.ok(c.ok, `${c.name}: ${c.detail}`);
   assert.ok(report.samples.length >= 6, `sampled every 5 s: ${report.samples.length} samples`);
   for (const s of report.samples) {

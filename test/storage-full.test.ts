@@ -47,50 +47,88 @@ function fillDisk(file: string): void {
   }
 }
 
-test('SQLite\'s disk full under load: 503 STORAGE_UNAVAILABLE meanwhile, a sound database, served again once space is freed, ledger = charged answers',
-  { skip: process.env.DATABASE_URL ? 'SQLite only (the PostgreSQL run drills PostgreSQL restarts)' : false, timeout: 120_000 }, async (t) => {
-    const disk = smallDisk(t, 96);
-    if (!disk) return t.skip('mounting a tmpfs needs root; this machine does not allow it');
-    const store = await freshStore(undefined);
-    t.after(() => store.drop());
-    const dataDir = path.join(disk, 'data');
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const server = startServe(t, { ...store, dataDir, env: { ...store.env, TRAMITA_DATA_DIR: dataDir } }, port, {
-      TRAMITA_SANDBOX: 'on', TRAMITA_SANDBOX_CASES: '300', TRAMITA_LOG_LEVEL: 'warn', TRAMITA_LOG_FORMAT: 'json',
-      TRAMITA_SANDBOX_CREDITS_BRL: '100000', TRAMITA_RATE_LIMITS: 'lookup=1000000/60s', TRAMITA_GAZETTE_BACKFILL_DAYS: '0',
-    });
-    const [, key] = await server.waitFor(/API key\s+(\S+)/);
-    const cnjs = [...server.output().matchAll(/\/v1\/processos\/cnj\/(\d{20})/g)].map((m) => m[1]);
-    // Every lookup of a case not yet stored writes it: the disk fills with cases as well as charges.
-    const loads = [...new Set(cnjs)].slice(0, 4).map((cnj) => chargedLoad(base, key, `/v1/processos/cnj/${cnj}`, 4));
-    await sleep(1_500);
-
-    const filler = path.join(disk, 'filler');
-    fillDisk(filler);
-    await sleep(3_000);
-    assert.equal(server.child.exitCode, null, 'the server runs on with a full disk');
-    const whileFull = loads.flatMap((l) => l.outcomes).filter((o) => o.status !== 200).length;
-    fs.rmSync(filler);
-    const freedAt = Date.now();
-    await sleep(2_000);
-    const outcomes = (await Promise.all(loads.map((l) => l.stop()))).flat();
-
-    const counts = statusCounts(outcomes);
-    t.diagnostic(`answers: ${JSON.stringify(counts)}`);
-    for (const l of [...new Set(server.output().split('\n').filter((l) => /"level":50/.test(l)).map((l) => l.replace(/"time":\d+,/, '').replace(/req_\w+/g, '').slice(0, 900)))].slice(0, 5)) t.diagnostic(l);
-    for (const k of Object.keys(counts)) assert.ok(k === '200' || k === '503 STORAGE_UNAVAILABLE', `only 200 and 503 STORAGE_UNAVAILABLE, got ${JSON.stringify(counts)}`);
-    assert.ok(whileFull > 0, 'the full disk was met');
-    assert.ok(outcomes.some((o) => o.status === 200 && o.at > freedAt), 'served again after the space was freed, without a restart');
-    assert.deepEqual(server.output().split('\n').filter((l) => /"level":50/.test(l)), [], 'no error logged');
-
-    server.child.kill('SIGTERM');
-    await server.exited(15_000);
-    const db = new DatabaseSync(path.join(dataDir, 'tramita.db'));
-    try {
-      assert.deepEqual(db.prepare('PRAGMA integrity_check').all().map((r) => r.integrity_check), ['ok']);
-      assertLedgerMatchesAnswers(outcomes, db.prepare('SELECT kind, search_log_id FROM ledger').all() as Record<string, unknown>[]);
-    } finally {
-      db.close();
-    }
+test("SQLite's disk full under load: 503 STORAGE_UNAVAILABLE meanwhile, a sound database, served again once space is freed, ledger = charged answers", {
+  skip: process.env.DATABASE_URL ? 'SQLite only (the PostgreSQL run drills PostgreSQL restarts)' : false,
+  timeout: 120_000,
+}, async (t) => {
+  const disk = smallDisk(t, 96);
+  if (!disk) return t.skip('mounting a tmpfs needs root; this machine does not allow it');
+  const store = await freshStore(undefined);
+  t.after(() => store.drop());
+  const dataDir = path.join(disk, 'data');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = startServe(t, { ...store, dataDir, env: { ...store.env, TRAMITA_DATA_DIR: dataDir } }, port, {
+    TRAMITA_SANDBOX: 'on',
+    TRAMITA_SANDBOX_CASES: '300',
+    TRAMITA_LOG_LEVEL: 'warn',
+    TRAMITA_LOG_FORMAT: 'json',
+    TRAMITA_SANDBOX_CREDITS_BRL: '100000',
+    TRAMITA_RATE_LIMITS: 'lookup=1000000/60s',
+    TRAMITA_GAZETTE_BACKFILL_DAYS: '0',
   });
+  const [, key] = await server.waitFor(/API key\s+(\S+)/);
+  const cnjs = [...server.output().matchAll(/\/v1\/processos\/cnj\/(\d{20})/g)].map((m) => m[1]);
+  // Every lookup of a case not yet stored writes it: the disk fills with cases as well as charges.
+  const loads = [...new Set(cnjs)].slice(0, 4).map((cnj) => chargedLoad(base, key, `/v1/processos/cnj/${cnj}`, 4));
+  await sleep(1_500);
+
+  const filler = path.join(disk, 'filler');
+  fillDisk(filler);
+  await sleep(3_000);
+  assert.equal(server.child.exitCode, null, 'the server runs on with a full disk');
+  const whileFull = loads.flatMap((l) => l.outcomes).filter((o) => o.status !== 200).length;
+  fs.rmSync(filler);
+  const freedAt = Date.now();
+  await sleep(2_000);
+  const outcomes = (await Promise.all(loads.map((l) => l.stop()))).flat();
+
+  const counts = statusCounts(outcomes);
+  t.diagnostic(`answers: ${JSON.stringify(counts)}`);
+  for (const l of [
+    ...new Set(
+      server
+        .output()
+        .split('\n')
+        .filter((l) => /"level":50/.test(l))
+        .map((l) =>
+          l
+            .replace(/"time":\d+,/, '')
+            .replace(/req_\w+/g, '')
+            .slice(0, 900),
+        ),
+    ),
+  ].slice(0, 5))
+    t.diagnostic(l);
+  for (const k of Object.keys(counts))
+    assert.ok(k === '200' || k === '503 STORAGE_UNAVAILABLE', `only 200 and 503 STORAGE_UNAVAILABLE, got ${JSON.stringify(counts)}`);
+  assert.ok(whileFull > 0, 'the full disk was met');
+  assert.ok(
+    outcomes.some((o) => o.status === 200 && o.at > freedAt),
+    'served again after the space was freed, without a restart',
+  );
+  assert.deepEqual(
+    server
+      .output()
+      .split('\n')
+      .filter((l) => /"level":50/.test(l)),
+    [],
+    'no error logged',
+  );
+
+  server.child.kill('SIGTERM');
+  await server.exited(15_000);
+  const db = new DatabaseSync(path.join(dataDir, 'tramita.db'));
+  try {
+    assert.deepEqual(
+      db
+        .prepare('PRAGMA integrity_check')
+        .all()
+        .map((r) => r.integrity_check),
+      ['ok'],
+    );
+    assertLedgerMatchesAnswers(outcomes, db.prepare('SELECT kind, search_log_id FROM ledger').all() as Record<string, unknown>[]);
+  } finally {
+    db.close();
+  }
+});

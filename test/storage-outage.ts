@@ -21,7 +21,7 @@ export function chargedLoad(base: string, key: string, path: string, callers: nu
       const began = performance.now();
       try {
         const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(patienceMs) });
-        const body = await res.json() as { meta?: { searchLogId?: string }; error?: { code: string } };
+        const body = (await res.json()) as { meta?: { searchLogId?: string }; error?: { code: string } };
         outcomes.push({ status: res.status, code: body.error?.code, searchLogId: body.meta?.searchLogId, ms: performance.now() - began, at: Date.now() });
         // A refused request waits a little, as a client honouring Retry-After would (not the whole of it: the drill is short).
         if (res.status >= 500) await new Promise((r) => setTimeout(r, 50));

@@ -30,7 +30,11 @@ const PRICE_CENTAVOS = 1;
 const INITIAL_CENTAVOS = 100_000_000;
 const MAX_BATCH = 256;
 
-interface Pending { res: http.ServerResponse; accountId: string; requestId: string }
+interface Pending {
+  res: http.ServerResponse;
+  accountId: string;
+  requestId: string;
+}
 
 function envelope(requestId: string, searchLogId: string, after: number): string {
   return JSON.stringify({ data: { ok: true }, meta: { requestId, searchLogId, creditsCharged: PRICE_CENTAVOS / 100, creditsRemaining: after / 100 } });
@@ -79,19 +83,26 @@ const PER_CHARGE = {
 
 async function connect(url: string, n: number): Promise<pg.Client[]> {
   // bigint columns come back as numbers (every amount is far below 2^53), as in Tramita's pool.
-  const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig;
-  return Promise.all(Array.from({ length: n }, async () => {
-    const c = new pg.Client({ connectionString: url, types });
-    await c.connect();
-    return c;
-  }));
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)),
+  } as pg.CustomTypesConfig;
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const c = new pg.Client({ connectionString: url, types });
+      await c.connect();
+      return c;
+    }),
+  );
 }
 
 async function fundAccounts(client: pg.Client, n: number): Promise<Map<string, string>> {
   const ids = Array.from({ length: n }, (_, i) => `acc_floor_${i}`);
   const now = iso(systemClock.now());
-  await client.query(`insert into accounts (id, name, plan, status, balance_centavos, sandbox, created_at, updated_at)
-    select id, 'Floor', 'padrao', 'active', $2, 0, $3, $3 from unnest($1::text[]) as id`, [ids, INITIAL_CENTAVOS, now]);
+  await client.query(
+    `insert into accounts (id, name, plan, status, balance_centavos, sandbox, created_at, updated_at)
+    select id, 'Floor', 'padrao', 'active', $2, 0, $3, $3 from unnest($1::text[]) as id`,
+    [ids, INITIAL_CENTAVOS, now],
+  );
   return new Map(ids.map((id, i) => [`floor-bench-key-${i}`, id]));
 }
 
@@ -114,13 +125,16 @@ function batchedWriter(clients: pg.Client[]) {
     while (queue.length > 0 && free.length > 0) {
       const client = free.pop()!;
       const batch = queue.splice(0, MAX_BATCH);
-      write(client, batch).then(() => {
-        free.push(client);
-        flush();
-      }, (err) => {
-        console.error('floor-pg: batch failed:', err);
-        process.exit(1);
-      });
+      write(client, batch).then(
+        () => {
+          free.push(client);
+          flush();
+        },
+        (err) => {
+          console.error('floor-pg: batch failed:', err);
+          process.exit(1);
+        },
+      );
     }
   };
   return (p: Pending) => {
@@ -140,7 +154,9 @@ function perChargeWriter(pool: pg.Pool) {
         await client.query('begin');
         await client.query({ name: 'floor-log', text: PER_CHARGE.searchLog, values: [searchLogId, p.accountId, p.requestId, PRICE_CENTAVOS, at] });
         const { rows } = await client.query<{ balance_after_centavos: number }>({
-          name: 'floor-debit', text: PER_CHARGE.debit, values: [PRICE_CENTAVOS, at, p.accountId, newId('led'), p.requestId, searchLogId],
+          name: 'floor-debit',
+          text: PER_CHARGE.debit,
+          values: [PRICE_CENTAVOS, at, p.accountId, newId('led'), p.requestId, searchLogId],
         });
         await client.query('commit');
         answer(p.res, envelope(p.requestId, searchLogId, rows[0].balance_after_centavos));

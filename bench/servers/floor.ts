@@ -25,7 +25,11 @@ const KEY = 'floor-bench-key';
 const PRICE_CENTAVOS = 1;
 const INITIAL_CENTAVOS = 100_000_000;
 
-interface Pending { res: http.ServerResponse; accountId: string; requestId: string }
+interface Pending {
+  res: http.ServerResponse;
+  accountId: string;
+  requestId: string;
+}
 type Answer = [http.ServerResponse, string];
 
 function envelope(requestId: string, searchLogId: string, after: number): string {
@@ -38,9 +42,15 @@ function chargeStatements(db: DatabaseSync) {
     commit: db.prepare('commit'),
     savepoint: db.prepare('savepoint charge'),
     release: db.prepare('release charge'),
-    searchLog: db.prepare('insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-    debit: db.prepare('update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos'),
-    ledger: db.prepare('insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    searchLog: db.prepare(
+      'insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    debit: db.prepare(
+      'update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos',
+    ),
+    ledger: db.prepare(
+      'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
   };
 }
 
@@ -54,8 +64,12 @@ function batchedWriter(db: DatabaseSync) {
     if (!i) {
       const values = (k: number) => Array.from({ length: n }, () => `(${Array(k).fill('?').join(', ')})`).join(', ');
       i = {
-        logs: db.prepare(`insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values ${values(9)}`),
-        rows: db.prepare(`insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values ${values(10)}`),
+        logs: db.prepare(
+          `insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values ${values(9)}`,
+        ),
+        rows: db.prepare(
+          `insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values ${values(10)}`,
+        ),
       };
       inserts.set(n, i);
     }
@@ -88,8 +102,15 @@ async function main(): Promise<void> {
   const db = new DatabaseSync(`${fresh.config.dataDir}/tramita.db`);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 250;');
   const now = iso(systemClock.now());
-  db.prepare('insert into accounts (id, name, plan, status, balance_centavos, sandbox, created_at, updated_at) values (?, ?, ?, ?, ?, 0, ?, ?)')
-    .run(ACCOUNT, 'Floor', 'padrao', 'active', INITIAL_CENTAVOS, now, now);
+  db.prepare('insert into accounts (id, name, plan, status, balance_centavos, sandbox, created_at, updated_at) values (?, ?, ?, ?, ?, 0, ?, ?)').run(
+    ACCOUNT,
+    'Floor',
+    'padrao',
+    'active',
+    INITIAL_CENTAVOS,
+    now,
+    now,
+  );
   const keys = new Map([[hashKey(KEY), ACCOUNT]]);
   const s = chargeStatements(db);
 

@@ -59,7 +59,10 @@ export function handleDriver(handlers: DriverHandlers): void {
     closing = true;
     handlers.close().then(
       () => process.exit(0),
-      (err) => { console.error('bench server: error while closing:', err); process.exit(1); },
+      (err) => {
+        console.error('bench server: error while closing:', err);
+        process.exit(1);
+      },
     );
   };
   process.on('message', (m: DriverMessage) => {
@@ -69,7 +72,13 @@ export function handleDriver(handlers: DriverHandlers): void {
       send({ type: 'cpu', userUs: user, systemUs: system });
     }
     if (m.type === 'stats' && handlers.stats) {
-      handlers.stats().then((stats) => send({ type: 'stats', stats }), (err) => { console.error('bench server: stats failed:', err); process.exit(1); });
+      handlers.stats().then(
+        (stats) => send({ type: 'stats', stats }),
+        (err) => {
+          console.error('bench server: stats failed:', err);
+          process.exit(1);
+        },
+      );
     }
   });
   process.on('disconnect', stop);

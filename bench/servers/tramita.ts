@@ -32,11 +32,14 @@ const RATE_LIMITS = 'lookup=100000000/60s,account=100000000/60s';
 
 /** The charged route, plus two lighter ones for BENCH_BREAKDOWN=1; the same trivial handler for all. */
 function mountBenchRoutes(app: Parameters<typeof defineRoute>[0]): void {
-  const route = (url: string, meta: Partial<RouteMeta>) => defineRoute(app, {
-    method: 'GET', url, meta: { class: null, auth: false, tag: 'Bench', summary: 'bench', ...meta },
-    schema: {},
-    handler: async () => ({ data: { ok: true } }),
-  });
+  const route = (url: string, meta: Partial<RouteMeta>) =>
+    defineRoute(app, {
+      method: 'GET',
+      url,
+      meta: { class: null, auth: false, tag: 'Bench', summary: 'bench', ...meta },
+      schema: {},
+      handler: async () => ({ data: { ok: true } }),
+    });
   route(BENCH_ROUTES.charged, { class: 'lookup', auth: true, charge: QUERY_TYPE });
   route(BENCH_ROUTES.auth, { class: 'lookup', auth: true });
   route(BENCH_ROUTES.open, {});
@@ -60,7 +63,7 @@ async function fundedKey(services: Services): Promise<{ accountId: string; key: 
 /** BENCH_ACCOUNTS=n (the many-accounts cases): n funded accounts, a few created at a time. */
 async function fundedKeys(services: Services, n: number): Promise<Array<{ accountId: string; key: string }>> {
   const made: Array<{ accountId: string; key: string }> = [];
-  while (made.length < n) made.push(...await Promise.all(Array.from({ length: Math.min(8, n - made.length) }, () => fundedKey(services))));
+  while (made.length < n) made.push(...(await Promise.all(Array.from({ length: Math.min(8, n - made.length) }, () => fundedKey(services)))));
   return made;
 }
 
@@ -86,7 +89,10 @@ async function billingStats(services: Services): Promise<Record<string, number>>
     searchLogs: await count(services, sql`select count(*) as n from search_logs where account_id in ${bench} and query_type = ${QUERY_TYPE}`),
     balanceCentavos: await count(services, sql`select coalesce(sum(balance_centavos), 0) as n from accounts where name = ${BENCH_ACCOUNT_NAME}`),
     // The hot-cover case's requests are charged as processo.capa.
-    coverDebitRows: await count(services, sql`select count(*) as n from ledger where account_id in ${bench} and kind = 'debit' and query_type = ${COVER_QUERY_TYPE}`),
+    coverDebitRows: await count(
+      services,
+      sql`select count(*) as n from ledger where account_id in ${bench} and kind = 'debit' and query_type = ${COVER_QUERY_TYPE}`,
+    ),
     coverSearchLogs: await count(services, sql`select count(*) as n from search_logs where account_id in ${bench} and query_type = ${COVER_QUERY_TYPE}`),
   };
 }
@@ -107,7 +113,9 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
   const services = createServices(config, fresh.database, createLogger(config.logLevel), { prices, sources });
   const capabilities = buildCapabilities(services);
   const app = await buildApp(services, capabilities, { extraRoutes: mountBenchRoutes });
-  started.close = async () => { await app.close(); };
+  started.close = async () => {
+    await app.close();
+  };
   const hotCnj = await warmCase(capabilities.cases, sources);
   const funded = await fundedKeys(services, Number(process.env.BENCH_ACCOUNTS ?? 1));
   const { accountId, key } = funded[0];
@@ -119,7 +127,15 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
     port: (app.server.address() as AddressInfo).port,
     engine: fresh.database.engine,
     details: {
-      key, accountId, hotCnj, accounts: funded.length, keys: funded.map((f) => f.key), priceCentavos: PRICE_CENTAVOS, initialCentavos: INITIAL_CENTAVOS, rateLimits: RATE_LIMITS, logLevel: config.logLevel,
+      key,
+      accountId,
+      hotCnj,
+      accounts: funded.length,
+      keys: funded.map((f) => f.key),
+      priceCentavos: PRICE_CENTAVOS,
+      initialCentavos: INITIAL_CENTAVOS,
+      rateLimits: RATE_LIMITS,
+      logLevel: config.logLevel,
       coverPriceCentavos: prices.priceFor('padrao', COVER_QUERY_TYPE),
     },
   });

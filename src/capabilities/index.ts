@@ -96,5 +96,8 @@ export function jobHandlers(c: Capabilities): JobHandler[] {
 
 /** Makes sure every recurring job exists (idempotent): run at start by the server and every worker. */
 export async function scheduleRecurringJobs(s: Services, c: Capabilities): Promise<void> {
-  await ensureRecurring(s.jobs, c.all.flatMap((x) => x.schedules));
+  await ensureRecurring(
+    s.jobs,
+    c.all.flatMap((x) => x.schedules),
+  );
 }

@@ -23,7 +23,16 @@ function show(print: Print, json: boolean, value: unknown, text: string): void {
 }
 
 function view(a: Account) {
-  return { id: a.id, name: a.name, plan: a.plan, status: a.status, sandbox: a.sandbox === 1, balance: toBrl(a.balance_centavos), balanceCentavos: a.balance_centavos, createdAt: a.created_at };
+  return {
+    id: a.id,
+    name: a.name,
+    plan: a.plan,
+    status: a.status,
+    sandbox: a.sandbox === 1,
+    balance: toBrl(a.balance_centavos),
+    balanceCentavos: a.balance_centavos,
+    createdAt: a.created_at,
+  };
 }
 
 function line(a: Account): string {
@@ -53,7 +62,9 @@ async function mustGet(s: Services, id: string): Promise<Account> {
 export async function accountsCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
+    args,
+    allowPositionals: true,
+    strict: true,
     options: { name: { type: 'string' }, credits: { type: 'string' }, plan: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
   const json = values.json!;
@@ -62,7 +73,13 @@ export async function accountsCommand(s: Services, argv: string[], print: Print)
       if (!values.name?.trim()) throw new UsageError('--name is required');
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       const plan = values.plan ?? s.prices.defaultPlan;
-      if (!s.prices.hasPlan(plan)) throw new UsageError(`unknown plan "${plan}" (plans: ${s.prices.plans().map((p) => p.name).join(', ')})`);
+      if (!s.prices.hasPlan(plan))
+        throw new UsageError(
+          `unknown plan "${plan}" (plans: ${s.prices
+            .plans()
+            .map((p) => p.name)
+            .join(', ')})`,
+        );
       const centavos = values.credits === undefined ? 0 : amount(values.credits, '--credits');
       const account = await s.accounts.create({ name: values.name.trim(), plan });
       if (centavos > 0) await credit(s.db, s.clock, account.id, centavos, 'initial credits');
@@ -70,8 +87,12 @@ export async function accountsCommand(s: Services, argv: string[], print: Print)
       await auditOperator(s, { accountId: account.id, action: 'conta.criar', details: { plano: plan, creditosCentavos: centavos } });
       await auditOperator(s, { accountId: account.id, action: 'chave.criar', target: key.id, details: { prefixo: key.prefix } });
       const created = (await s.accounts.get(account.id))!;
-      show(print, json, { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
-        `account ${created.id} created (plan ${plan}, balance ${formatReais(created.balance_centavos)})\nAPI key (shown once, store it now): ${key.key}`);
+      show(
+        print,
+        json,
+        { account: view(created), apiKey: { id: key.id, prefix: key.prefix, key: key.key } },
+        `account ${created.id} created (plan ${plan}, balance ${formatReais(created.balance_centavos)})\nAPI key (shown once, store it now): ${key.key}`,
+      );
       return 0;
     }
     case 'list': {
@@ -82,8 +103,12 @@ export async function accountsCommand(s: Services, argv: string[], print: Print)
     case 'show': {
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const keys = await s.accounts.listKeys(account.id);
-      show(print, json, { account: view(account), keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
-        [line(account), ...keys.map((k) => `  key ${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`)].join('\n'));
+      show(
+        print,
+        json,
+        { account: view(account), keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
+        [line(account), ...keys.map((k) => `  key ${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`)].join('\n'),
+      );
       return 0;
     }
     case 'deactivate':
@@ -108,14 +133,23 @@ export async function keysCommand(s: Services, argv: string[], print: Print): Pr
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const key = await s.accounts.issueKey(account.id);
       await auditOperator(s, { accountId: account.id, action: 'chave.criar', target: key.id, details: { prefixo: key.prefix } });
-      show(print, json, { id: key.id, prefix: key.prefix, key: key.key, accountId: account.id }, `key ${key.id} for ${account.id} (shown once, store it now):\n${key.key}`);
+      show(
+        print,
+        json,
+        { id: key.id, prefix: key.prefix, key: key.key, accountId: account.id },
+        `key ${key.id} for ${account.id} (shown once, store it now):\n${key.key}`,
+      );
       return 0;
     }
     case 'list': {
       const account = await mustGet(s, one(positionals, 'ACCOUNT_ID'));
       const keys = await s.accounts.listKeys(account.id);
-      show(print, json, { keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
-        keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`).join('\n') || 'no keys');
+      show(
+        print,
+        json,
+        { keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at, revokedAt: k.revoked_at })) },
+        keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`).join('\n') || 'no keys',
+      );
       return 0;
     }
     case 'revoke': {
@@ -133,7 +167,12 @@ export async function keysCommand(s: Services, argv: string[], print: Print): Pr
 
 export async function creditsCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { note: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { note: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
   if (sub !== 'add') throw new UsageError(`unknown credits command "${sub ?? ''}"`);
   if (positionals.length !== 2) throw new UsageError('expected ACCOUNT_ID AMOUNT_BRL');
   const centavos = amount(positionals[1], 'AMOUNT_BRL');
@@ -141,8 +180,12 @@ export async function creditsCommand(s: Services, argv: string[], print: Print):
   const balance = await credit(s.db, s.clock, positionals[0], centavos, values.note ?? null);
   if (balance === undefined) throw new NotFoundError(`no account ${positionals[0]}`);
   await auditOperator(s, { accountId: positionals[0], action: 'creditos.adicionar', details: { valorCentavos: centavos, saldoCentavos: balance } });
-  show(print, values.json!, { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
-    `added ${formatReais(centavos)} to ${positionals[0]}; balance ${formatReais(balance)}`);
+  show(
+    print,
+    values.json!,
+    { accountId: positionals[0], added: toBrl(centavos), balance: toBrl(balance), balanceCentavos: balance },
+    `added ${formatReais(centavos)} to ${positionals[0]}; balance ${formatReais(balance)}`,
+  );
   return 0;
 }
 
@@ -155,7 +198,12 @@ export async function usersCommand(s: Services, argv: string[], print: Print): P
   const [accountId, email] = positionals as [string, string];
   try {
     const invite = await inviteUser(s, accountId, email);
-    show(print, values.json!, invite, `console invitation for ${invite.email} (one use, valid ${INVITE_TTL_HOURS} h, until ${invite.expiresAt}):\n${invite.link}`);
+    show(
+      print,
+      values.json!,
+      invite,
+      `console invitation for ${invite.email} (one use, valid ${INVITE_TTL_HOURS} h, until ${invite.expiresAt}):\n${invite.link}`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof InviteError) throw err.kind === 'unknown_account' ? new NotFoundError(err.message) : new UsageError(err.message);

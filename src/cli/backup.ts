@@ -48,7 +48,10 @@ function prepareDirectory(dir: string): boolean {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     return true;
   }
-  if (entries.length) throw new StartupError(`cannot back up into ${dir}: it exists and is not empty (${entries.length} entries). Give a new or empty directory: a backup never overwrites one.`);
+  if (entries.length)
+    throw new StartupError(
+      `cannot back up into ${dir}: it exists and is not empty (${entries.length} entries). Give a new or empty directory: a backup never overwrites one.`,
+    );
   fs.chmodSync(dir, 0o700);
   return false;
 }
@@ -56,13 +59,21 @@ function prepareDirectory(dir: string): boolean {
 /** The copy is kept only if SQLite finds it sound and the key opens its sealed secrets. */
 function check(copy: SqliteCopy, key: KeySource, source: string): void {
   if (copy.migration === null) throw new StartupError(`${source} is not a Tramita database (it has no migrations table). Check TRAMITA_DATA_DIR.`);
-  if (copy.integrity !== 'ok') throw new StartupError(`the copy of ${source} fails SQLite's integrity check (${copy.integrity.slice(0, 200)}): the store itself is damaged; see docs/operations.md, "Backups".`);
+  if (copy.integrity !== 'ok')
+    throw new StartupError(
+      `the copy of ${source} fails SQLite's integrity check (${copy.integrity.slice(0, 200)}): the store itself is damaged; see docs/operations.md, "Backups".`,
+    );
   if (copy.sealedSample === null) return;
-  if (key.from === 'none') throw new StartupError(`the store holds sealed secrets but there is no secrets key at ${key.file}: without it they cannot be read. Restore the key file first.`);
+  if (key.from === 'none')
+    throw new StartupError(
+      `the store holds sealed secrets but there is no secrets key at ${key.file}: without it they cannot be read. Restore the key file first.`,
+    );
   try {
     SecretBox.fromKey(key.hex).unseal(copy.sealedSample);
   } catch {
-    throw new StartupError(`the secrets key (${key.from === 'file' ? key.file : key.from}) does not open the store's sealed secrets: the data directory and the key do not belong together.`);
+    throw new StartupError(
+      `the secrets key (${key.from === 'file' ? key.file : key.from}) does not open the store's sealed secrets: the data directory and the key do not belong together.`,
+    );
   }
 }
 
@@ -81,7 +92,9 @@ export async function backupCommand(config: Config, argv: string[], print: Print
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1) throw new UsageError('expected DIR, a new or empty directory for the backup');
   if (config.databaseUrl) {
-    throw new StartupError(`tramita backup copies the embedded SQLite store, and DATABASE_URL is set: back up PostgreSQL with pg_dump -Fc and keep the secrets key (${keyPlace(config)}) with the dump; see docs/operations.md, "Backups".`);
+    throw new StartupError(
+      `tramita backup copies the embedded SQLite store, and DATABASE_URL is set: back up PostgreSQL with pg_dump -Fc and keep the secrets key (${keyPlace(config)}) with the dump; see docs/operations.md, "Backups".`,
+    );
   }
   const source = sqliteFile(config);
   if (!fs.existsSync(source)) throw new StartupError(`no database at ${source}: set TRAMITA_DATA_DIR to the data directory of the server to back up.`);
@@ -115,23 +128,29 @@ export async function backupCommand(config: Config, argv: string[], print: Print
   const seconds = (performance.now() - started) / 1000;
   const keyFile = key.from === 'file' ? keyCopy : null;
   if (values.json) {
-    print(JSON.stringify({
-      directory: dir, seconds: Number(seconds.toFixed(3)),
-      database: { file: path.join(dir, DB_FILE), bytes: copy.bytes, pages: copy.pages, migration: copy.migration, integrity: copy.integrity },
-      secretKey: { source: key.from, file: keyFile, opensSealedSecrets: copy.sealedSample === null ? null : true },
-    }));
+    print(
+      JSON.stringify({
+        directory: dir,
+        seconds: Number(seconds.toFixed(3)),
+        database: { file: path.join(dir, DB_FILE), bytes: copy.bytes, pages: copy.pages, migration: copy.migration, integrity: copy.integrity },
+        secretKey: { source: key.from, file: keyFile, opensSealedSecrets: copy.sealedSample === null ? null : true },
+      }),
+    );
     return 0;
   }
   const keyLine = {
-    file: `  ${SECRET_KEY_FILE}  the secrets key (mode 600)${copy.sealedSample ? ', checked: it opens the store\'s sealed secrets' : ''}`,
-    TRAMITA_SECRET_KEY: '  the secrets key is NOT in the backup: it comes from TRAMITA_SECRET_KEY. Keep that value with this backup; a restore needs the same TRAMITA_SECRET_KEY.',
+    file: `  ${SECRET_KEY_FILE}  the secrets key (mode 600)${copy.sealedSample ? ", checked: it opens the store's sealed secrets" : ''}`,
+    TRAMITA_SECRET_KEY:
+      '  the secrets key is NOT in the backup: it comes from TRAMITA_SECRET_KEY. Keep that value with this backup; a restore needs the same TRAMITA_SECRET_KEY.',
     none: '  no secrets key yet in the data directory (the store has no sealed secrets); a restored server makes one',
   }[key.from];
-  print([
-    `backup of ${source} written to ${dir} (mode 700) in ${seconds.toFixed(1)} s:`,
-    `  ${DB_FILE}  ${mb(copy.bytes)}, the store as of one moment while it ran; integrity ok; last migration ${copy.migration} (mode 600)`,
-    keyLine,
-    `restore: copy the directory to the new data directory (cp -a keeps the modes) and start there: TRAMITA_DATA_DIR=<copy> npx tramita serve`,
-  ].join('\n'));
+  print(
+    [
+      `backup of ${source} written to ${dir} (mode 700) in ${seconds.toFixed(1)} s:`,
+      `  ${DB_FILE}  ${mb(copy.bytes)}, the store as of one moment while it ran; integrity ok; last migration ${copy.migration} (mode 600)`,
+      keyLine,
+      `restore: copy the directory to the new data directory (cp -a keeps the modes) and start there: TRAMITA_DATA_DIR=<copy> npx tramita serve`,
+    ].join('\n'),
+  );
   return 0;
 }

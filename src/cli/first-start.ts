@@ -76,9 +76,13 @@ function gazetteExamples(baseUrl: string, key: string, sandbox: NonNullable<Open
   const today = Math.floor(sandbox.dataset.now() / 86_400_000);
   let parte: string | undefined;
   // A party named in full (the STF prints some only by initials, `N.S.A.F.`).
-  for (let day = today; day > today - 7 && !parte; day--) parte = sandbox.stf.gazette.day(day).map((i) => i.envolvidos[0]?.nome).find((n) => n && !/^([A-Z]\.)+$/.test(n));
+  for (let day = today; day > today - 7 && !parte; day--)
+    parte = sandbox.stf.gazette
+      .day(day)
+      .map((i) => i.envolvidos[0]?.nome)
+      .find((n) => n && !/^([A-Z]\.)+$/.test(n));
   return [
-    '  Gazettes: last week\'s TSE editions (then GET …/edicoes/{id}/pdf), and the STF gazette searched for a party:',
+    "  Gazettes: last week's TSE editions (then GET …/edicoes/{id}/pdf), and the STF gazette searched for a party:",
     `  curl -s '${baseUrl}/v1/dje-eleitoral/edicoes?tribunal=TSE' -H 'x-api-key: ${key}'`,
     ...(parte ? [`  curl -s '${baseUrl}/v1/stf/publicacoes?parte=${encodeURIComponent(parte)}' -H 'x-api-key: ${key}'`] : []),
     `  An electoral publication naming an OAB, for a monitor to hear: curl -s -X POST ${sandbox.url}/_sandbox/dje/edicao-extra -d '{"tribunal":"TRE-SP","oab":"SP123456"}'`,
@@ -90,7 +94,7 @@ function warrantExamples(baseUrl: string, key: string, sandbox: NonNullable<Open
   const { comMandado, semMandado } = sandbox.warrants.examples();
   if (!comMandado || !semMandado) return [];
   return [
-    '  Arrest warrants (the sandbox\'s fictitious provider): a CPF with one, and one without:',
+    "  Arrest warrants (the sandbox's fictitious provider): a CPF with one, and one without:",
     `  curl -s '${baseUrl}/v1/mandados?cpf=${comMandado}' -H 'x-api-key: ${key}'`,
     `  curl -s '${baseUrl}/v1/mandados?cpf=${semMandado}' -H 'x-api-key: ${key}'`,
   ];
@@ -100,7 +104,7 @@ function warrantExamples(baseUrl: string, key: string, sandbox: NonNullable<Open
 function administrativeExamples(baseUrl: string, key: string, sandbox: NonNullable<OpenedSources['sandbox']>): string[] {
   const { encontrado } = sandbox.protocolo.examples();
   return [
-    '  An administrative process by NUP (the sandbox\'s Protocolo Integrado), a monitor of it, and a new tramitação for it to hear:',
+    "  An administrative process by NUP (the sandbox's Protocolo Integrado), a monitor of it, and a new tramitação for it to hear:",
     `  curl -s ${baseUrl}/v1/processos/administrativos/nup/${encontrado} -H 'x-api-key: ${key}'`,
     `  curl -s -X POST ${baseUrl}/v1/monitoramentos/processos-administrativos -H 'x-api-key: ${key}' -H 'content-type: application/json' -d '{"nup":"${encontrado}"}'`,
     `  curl -s -X POST ${sandbox.url}/_sandbox/protocolo/tramitacao -d '{"nup":"${encontrado}"}'`,
@@ -115,13 +119,15 @@ function sandboxExamples(baseUrl: string, key: string, sources: OpenedSources): 
   return [
     '',
     '  The upstreams are the sandbox simulator: fictitious cases, marked `meta.source.sandbox: true`.',
-    ...(cnj ? [
-      `  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`,
-      '  Its AI summary: ask for one, follow its status until FINALIZADO, then read it:',
-      `  curl -s -X POST ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia/solicitar-atualizacao -H 'x-api-key: ${key}'`,
-      `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia/status -H 'x-api-key: ${key}'`,
-      `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia -H 'x-api-key: ${key}'`,
-    ] : []),
+    ...(cnj
+      ? [
+          `  curl -s ${baseUrl}/v1/processos/cnj/${cnj} -H 'x-api-key: ${key}'`,
+          '  Its AI summary: ask for one, follow its status until FINALIZADO, then read it:',
+          `  curl -s -X POST ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia/solicitar-atualizacao -H 'x-api-key: ${key}'`,
+          `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia/status -H 'x-api-key: ${key}'`,
+          `  curl -s ${baseUrl}/v1/processos/cnj/${cnj}/resumo-ia -H 'x-api-key: ${key}'`,
+        ]
+      : []),
     ...(ex.document ? [`  curl -s '${baseUrl}/v1/processos?cpf_cnpj=${ex.document}' -H 'x-api-key: ${key}'`] : []),
     ...gazetteExamples(baseUrl, key, sources.sandbox),
     ...warrantExamples(baseUrl, key, sources.sandbox),

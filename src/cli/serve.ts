@@ -25,7 +25,13 @@ function startWorkers(s: Services, capabilities: Capabilities): { id: string; st
   const common = { queue: s.jobs, handlers, clock: s.clock, leaseMs: s.config.jobLeaseMs, pollMs: s.config.jobPollMs };
   const jobs = new Worker({ ...common, log: s.log.child({ component: 'worker' }), concurrency: s.config.workerConcurrency, kinds: { except: [DELIVERY_JOB] } });
   // Deliveries poll more often: an event's delivery should leave within tens of milliseconds (bench target p99 ≤ 500 ms).
-  const deliveries = new Worker({ ...common, pollMs: Math.min(s.config.jobPollMs, DELIVERY_POLL_MS), log: s.log.child({ component: 'webhooks' }), concurrency: s.config.webhookConcurrency, kinds: { only: [DELIVERY_JOB] } });
+  const deliveries = new Worker({
+    ...common,
+    pollMs: Math.min(s.config.jobPollMs, DELIVERY_POLL_MS),
+    log: s.log.child({ component: 'webhooks' }),
+    concurrency: s.config.webhookConcurrency,
+    kinds: { only: [DELIVERY_JOB] },
+  });
   jobs.start();
   deliveries.start();
   return {
@@ -39,14 +45,17 @@ function startWorkers(s: Services, capabilities: Capabilities): { id: string; st
 
 function warnIfPrivateWebhooks(s: Services): void {
   if (s.config.webhookAllowPrivate) {
-    s.log.warn('TRAMITA_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http:// and private or loopback addresses. For development and tests only: this opens the server to SSRF.');
+    s.log.warn(
+      'TRAMITA_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http:// and private or loopback addresses. For development and tests only: this opens the server to SSRF.',
+    );
   }
 }
 
 /** The upstreams, logging the sandbox's generation when it runs. */
 async function upstreams(config: Config, log: Services['log']): Promise<OpenedSources> {
   const sources = await openUpstreams(config, { onProgress: progressReporter(log, 'sandbox: generating the fictitious data set') });
-  if (sources.sandbox) log.info({ datajud: sources.sandbox.datajudUrl, portal: sources.sandbox.portalUrl }, 'sandbox upstreams running on loopback (fictitious data)');
+  if (sources.sandbox)
+    log.info({ datajud: sources.sandbox.datajudUrl, portal: sources.sandbox.portalUrl }, 'sandbox upstreams running on loopback (fictitious data)');
   return sources;
 }
 
@@ -74,7 +83,9 @@ export async function serve(config: Config): Promise<number> {
     log.info('stopped');
   }, log);
   try {
-    await listenAndStart(config, s, sources, capabilities, app, (w) => { worker = w; });
+    await listenAndStart(config, s, sources, capabilities, app, (w) => {
+      worker = w;
+    });
   } catch (err) {
     // A signal closed what start-up was using (the database, the app): the stop under way ends the process with 0.
     if (lifecycle.stopping) return new Promise<number>(() => {});
@@ -84,7 +95,14 @@ export async function serve(config: Config): Promise<number> {
 }
 
 /** The part of a start after the signal handlers: listen, the in-process jobs, the banner. */
-async function listenAndStart(config: Config, s: Services, sources: OpenedSources, capabilities: Capabilities, app: Awaited<ReturnType<typeof buildApp>>, started: (w: ReturnType<typeof startWorkers>) => void): Promise<void> {
+async function listenAndStart(
+  config: Config,
+  s: Services,
+  sources: OpenedSources,
+  capabilities: Capabilities,
+  app: Awaited<ReturnType<typeof buildApp>>,
+  started: (w: ReturnType<typeof startWorkers>) => void,
+): Promise<void> {
   const { database, log } = s;
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = config.publicUrl ?? address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
@@ -110,7 +128,10 @@ export async function work(config: Config): Promise<number> {
   await scheduleRecurringJobs(s, capabilities);
   const worker = startWorkers(s, capabilities);
   const metrics = config.workerMetricsPort ? await serveWorkerMetrics(config.host, config.workerMetricsPort) : undefined;
-  log.info({ worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency, metrics: metrics && `${metrics.address}/metrics` }, 'tramita worker running');
+  log.info(
+    { worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency, metrics: metrics && `${metrics.address}/metrics` },
+    'tramita worker running',
+  );
   stopOnSignal(async () => {
     log.info('worker stopping: handing unfinished jobs back');
     await metrics?.close();

@@ -13,10 +13,13 @@ export function stopOnSignal(stop: () => Promise<void>, log: { warn(obj: object,
   const begin = (reason: string) => {
     if (stopping) process.exit(1); // asked twice: stop now
     stopping = true;
-    void stop().then(() => process.exit(0), (err: unknown) => {
-      log.warn({ err, reason }, 'shutdown failed');
-      process.exit(1);
-    });
+    void stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.warn({ err, reason }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => begin(signal));
   // npm sets npm_command for `npm run`/`npm start` (run-script) and `npx` (exec).
@@ -27,5 +30,9 @@ export function stopOnSignal(stop: () => Promise<void>, log: { warn(obj: object,
     }, PARENT_CHECK_MS);
     timer.unref();
   }
-  return { get stopping() { return stopping; } };
+  return {
+    get stopping() {
+      return stopping;
+    },
+  };
 }

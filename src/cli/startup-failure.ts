@@ -11,7 +11,10 @@ export class StartupError extends Error {}
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** PostgreSQL's own refusals: bad password, no such role, no such database, too many connections. */
 const POSTGRES_REFUSALS: Record<string, string> = {
-  '28P01': 'password authentication failed', '28000': 'the role may not log in', '3D000': 'the database does not exist', '53300': 'too many connections',
+  '28P01': 'password authentication failed',
+  '28000': 'the role may not log in',
+  '3D000': 'the database does not exist',
+  '53300': 'too many connections',
 };
 
 function codeOf(err: unknown): string | undefined {
@@ -41,7 +44,7 @@ export function explainStartupFailure(err: unknown, env: Record<string, string |
   if (databaseUrl && (NETWORK_CODES.has(code) || code in POSTGRES_REFUSALS)) {
     return `cannot use the database at ${safeUrl(databaseUrl)}: ${POSTGRES_REFUSALS[code] ?? code}. Check DATABASE_URL (and that PostgreSQL is running).`;
   }
-  if (code === 'EADDRINUSE' || code === 'EACCES' && (err as { syscall?: string }).syscall === 'listen') {
+  if (code === 'EADDRINUSE' || (code === 'EACCES' && (err as { syscall?: string }).syscall === 'listen')) {
     const { address, port } = err as { address?: string; port?: number };
     return `cannot listen on ${address ?? 'the address'}:${port ?? '?'}: ${code === 'EADDRINUSE' ? 'the port is already in use' : 'permission denied'}. Set PORT (or TRAMITA_HOST; for tramita worker, TRAMITA_WORKER_METRICS_PORT) to a free one, or stop the process holding it.`;
   }

@@ -18,14 +18,23 @@ export function wantsSandbox(config: Pick<Config, 'sandbox' | 'datajudUrl'>): bo
   return config.sandbox === 'on' || (config.sandbox === 'auto' && !config.datajudUrl);
 }
 
-export async function openUpstreams(config: Config, opts: { clock?: Clock; onProgress?: (done: number, total: number) => void} = {}): Promise<OpenedSources> {
+export async function openUpstreams(config: Config, opts: { clock?: Clock; onProgress?: (done: number, total: number) => void } = {}): Promise<OpenedSources> {
   // The simulator's code is loaded only when it runs: a real deployment never pays for it at start-up.
   const sandbox = wantsSandbox(config)
-    ? await (await import('../sandbox/server.ts')).startSandbox({ cases: config.sandboxCases, seed: config.sandboxSeed, port: config.sandboxPort, latencyMs: config.sandboxLatencyMs, datajudApiKey: config.datajudApiKey, clock: opts.clock, onProgress: opts.onProgress })
+    ? await (await import('../sandbox/server.ts')).startSandbox({
+        cases: config.sandboxCases,
+        seed: config.sandboxSeed,
+        port: config.sandboxPort,
+        latencyMs: config.sandboxLatencyMs,
+        datajudApiKey: config.datajudApiKey,
+        clock: opts.clock,
+        onProgress: opts.onProgress,
+      })
     : null;
   const sources = connectSources(config, sandbox);
   return {
-    ...sources, sandbox,
+    ...sources,
+    sandbox,
     async close() {
       await sources.close();
       await sandbox?.close();

@@ -11,7 +11,16 @@ test('brasiliaInstantOfLocal: a zone-less ISO wall time in Brasília, 0–9 deci
   assert.equal(brasiliaInstantOfLocal('2026-08-13T20:30'), '2026-08-13T20:30:00.000-03:00');
   assert.equal(brasiliaInstantOfLocal('2026-08-13T20:30:03.123456789'), '2026-08-13T20:30:03.123-03:00');
   assert.equal(Date.parse(brasiliaInstantOfLocal('2026-08-13T23:30:00')!), Date.parse('2026-08-14T02:30:00Z'), 'the same instant');
-  for (const bad of ['13/08/2026 20:32:00', '2026-08-13', '2026-02-30T10:00:00', '2026-08-13T25:00:00', '2026-08-13T20:32:00Z', '2026-08-13T20:32:00.1234567890', null, 5]) {
+  for (const bad of [
+    '13/08/2026 20:32:00',
+    '2026-08-13',
+    '2026-02-30T10:00:00',
+    '2026-08-13T25:00:00',
+    '2026-08-13T20:32:00Z',
+    '2026-08-13T20:32:00.1234567890',
+    null,
+    5,
+  ]) {
     assert.equal(brasiliaInstantOfLocal(bad), null, String(bad));
   }
 });

@@ -18,8 +18,11 @@ export function maintenanceJob(s: Services): JobHandler {
     async run(_payload, { clock, log }) {
       const { interrupted, results } = await s.asyncRequests.sweep();
       const keys = await purgeExpiredIdempotencyKeys(s.db, clock);
-      const jobs = await s.db.deleteFrom('jobs').where('status', 'in', ['done', 'failed'])
-        .where('updated_at', '<', iso(addMs(clock.now(), -SETTLED_JOB_RETENTION_MS))).executeTakeFirst();
+      const jobs = await s.db
+        .deleteFrom('jobs')
+        .where('status', 'in', ['done', 'failed'])
+        .where('updated_at', '<', iso(addMs(clock.now(), -SETTLED_JOB_RETENTION_MS)))
+        .executeTakeFirst();
       if (interrupted || results || keys || Number(jobs.numDeletedRows)) {
         log.info({ interrupted, results, keys, jobs: Number(jobs.numDeletedRows) }, 'maintenance');
       }

@@ -56,7 +56,12 @@ export function createServices(config: Config, database: Database, log: Logger, 
   const planner = new DeliveryPlanner(clock, jobs, config.webhookMaxAttempts, config.devTimeScale);
   const secrets = SecretBox.openSync({ secretKey: config.secretKey, dataDir: config.dataDir });
   return {
-    config, database, db, clock, log, secrets,
+    config,
+    database,
+    db,
+    clock,
+    log,
+    secrets,
     prices: overrides.prices ?? PriceTable.fromFile(config.pricesFile),
     ledger: new Ledger(db, clock),
     accounts: new AccountStore(db, clock),

@@ -11,16 +11,22 @@ export { foldText };
 
 /** The folded words of a query, at most `max` of them, each at most 40 characters. */
 export function searchTokens(text: string, max = 8): string[] {
-  return foldText(text).split(' ').filter((t) => t.length > 0).slice(0, max).map((t) => t.slice(0, 40));
+  return foldText(text)
+    .split(' ')
+    .filter((t) => t.length > 0)
+    .slice(0, max)
+    .map((t) => t.slice(0, 40));
 }
 
 /** HTML → readable plain text (gazettes, summaries): blocks and rows become lines, tags go, entities are decoded, blank runs collapse. */
 export function htmlToText(html: string): string {
-  return decodeHtmlEntities(html
-    .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<(br|\/p|\/div|\/tr|\/h\d|\/li|\/center|\/table)\b[^>]*>/gi, '\n')
-    .replace(/<\/td>\s*<td[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' '))
+  return decodeHtmlEntities(
+    html
+      .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+      .replace(/<(br|\/p|\/div|\/tr|\/h\d|\/li|\/center|\/table)\b[^>]*>/gi, '\n')
+      .replace(/<\/td>\s*<td[^>]*>/gi, ' ')
+      .replace(/<[^>]*>/g, ' '),
+  )
     .replace(/\r\n?|\n\r/g, '\n')
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/ *\n[\n ]*/g, '\n')

@@ -33,7 +33,12 @@ function banner(sandbox: Sandbox, seconds: string): string {
     '  Sample case numbers:',
     ...Object.entries(ex.numbers).map(([segmento, numero]) => `    ${segmento.padEnd(17)} ${formatCnj(numero)}  (${numero})`),
   ];
-  if (ex.document) lines.push('', `  A party in several cases: ${ex.name} (documento ${ex.document})`, `    curl -s '${sandbox.portalUrl}/api/v1/partes/processos?documento=${ex.document}'`);
+  if (ex.document)
+    lines.push(
+      '',
+      `  A party in several cases: ${ex.name} (documento ${ex.document})`,
+      `    curl -s '${sandbox.portalUrl}/api/v1/partes/processos?documento=${ex.document}'`,
+    );
   lines.push(...djenLines(sandbox));
   lines.push('', '  Every name is fictitious ("… de Teste …", "… Fictício/Fictícia …"). Ctrl-C stops.', '');
   return lines.join('\n');
@@ -46,8 +51,10 @@ function djenLines(sandbox: Sandbox): string[] {
   const dotted = oab.numero.replace(/\B(?=(\d{3})+$)/g, '.');
   const query = (numero: string) => `    curl -s '${sandbox.djenUrl}/api/v1/comunicacao?numeroOab=${numero}&ufOab=${oab.uf}&itensPorPagina=100'`;
   return [
-    '', `  DJEN communications of ${oab.nome} (OAB ${oab.uf} ${oab.numero}; ${oab.comunicacoes} so far, ${oab.spellings.dotted} printed "${dotted}"):`,
-    query(oab.numero), query(dotted),
+    '',
+    `  DJEN communications of ${oab.nome} (OAB ${oab.uf} ${oab.numero}; ${oab.comunicacoes} so far, ${oab.spellings.dotted} printed "${dotted}"):`,
+    query(oab.numero),
+    query(dotted),
   ];
 }
 
@@ -64,7 +71,11 @@ export async function runSandboxCommand(config: Config, argv: string[], io: Sand
   let port: number;
   let latencyMs: number;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { cases: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { cases: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' } },
+    }));
     cases = intOption('cases', values.cases, config.sandboxCases, 1, 2_000_000);
     seed = intOption('seed', values.seed, config.sandboxSeed, 0, 2 ** 31 - 1);
     port = intOption('port', values.port, config.sandboxPort, 0, 65535);

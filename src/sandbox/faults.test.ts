@@ -27,7 +27,21 @@ describe('SandboxFaults', () => {
   test("'all' and the older 'both' reach every upstream, DJEN and the model included", () => {
     const f = new SandboxFaults();
     f.set({ upstream: 'both', status: 403 });
-    assert.deepEqual(Object.keys(f.get()), ['datajud', 'portal', 'djen', 'llm', 'stf', 'dje', 'mural', 'provedor', 'mandados', 'protocolo', 'tjrj', 'pje', 'consultas']);
+    assert.deepEqual(Object.keys(f.get()), [
+      'datajud',
+      'portal',
+      'djen',
+      'llm',
+      'stf',
+      'dje',
+      'mural',
+      'provedor',
+      'mandados',
+      'protocolo',
+      'tjrj',
+      'pje',
+      'consultas',
+    ]);
     assert.equal(f.take('djen').status, 403);
     assert.equal(f.take('llm').status, 403);
     f.set({ upstream: 'all', status: 503 });
@@ -38,7 +52,16 @@ describe('SandboxFaults', () => {
 
   test('bad settings are refused', () => {
     const f = new SandboxFaults();
-    for (const bad of [{ status: 404 }, { latencyMs: -1 }, { times: 0 }, { upstream: 'tjsp' }, { upstream: 'portal', partialShards: true }, { upstream: 'djen', partialShards: true }, { colour: 'red' }, { hang: 'yes' }]) {
+    for (const bad of [
+      { status: 404 },
+      { latencyMs: -1 },
+      { times: 0 },
+      { upstream: 'tjsp' },
+      { upstream: 'portal', partialShards: true },
+      { upstream: 'djen', partialShards: true },
+      { colour: 'red' },
+      { hang: 'yes' },
+    ]) {
       assert.throws(() => f.set(bad as never), FaultError, JSON.stringify(bad));
     }
   });
@@ -118,7 +141,10 @@ describe('faults over HTTP', () => {
 
     const other = await startTestSandbox({ cases: 50 });
     other.faults.set({ hang: true });
-    const pending = fetch(`${other.portalUrl}/api/v1/processos/${numero}`).then(() => 'answered', () => 'closed');
+    const pending = fetch(`${other.portalUrl}/api/v1/processos/${numero}`).then(
+      () => 'answered',
+      () => 'closed',
+    );
     await new Promise((r) => setTimeout(r, 50));
     // A close() that waited for the hung request would never return: the test's timeout would fail it.
     await other.close();
@@ -128,14 +154,21 @@ describe('faults over HTTP', () => {
   test('close() also ends requests waiting out a long latency', async () => {
     // Longer than the test's timeout: a close() that waited it out would fail the test.
     const other = await startTestSandbox({ cases: 50, latencyMs: 600_000 });
-    const pending = fetch(`${other.portalUrl}/api/v1/processos/${numero}`).then(() => 'answered', () => 'closed');
+    const pending = fetch(`${other.portalUrl}/api/v1/processos/${numero}`).then(
+      () => 'answered',
+      () => 'closed',
+    );
     await new Promise((r) => setTimeout(r, 50));
     await other.close();
     assert.equal(await pending, 'closed');
   });
 
   test('PUT/GET/DELETE /_sandbox/faults and /_sandbox/stats', async () => {
-    const put = await fetch(`${sb.url}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ upstream: 'portal', status: 500, times: 1 }) });
+    const put = await fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ upstream: 'portal', status: 500, times: 1 }),
+    });
     assert.equal(put.status, 200);
     const state = await put.json();
     assert.equal(state.portal.status, 500);

@@ -68,7 +68,10 @@ export function parseFaultRequest(input: unknown): FaultRequest {
   check(typeof input === 'object' && input !== null && !Array.isArray(input), 'faults: expected a JSON object');
   const r = input as Record<string, unknown>;
   for (const key of Object.keys(r)) check(KEYS.has(key), `faults: unknown setting "${key}" (known: ${[...KEYS].join(', ')})`);
-  check(r.upstream === undefined || isEvery(r.upstream) || UPSTREAMS.includes(r.upstream as Upstream), `faults: upstream must be ${UPSTREAMS.join(', ')} or all`);
+  check(
+    r.upstream === undefined || isEvery(r.upstream) || UPSTREAMS.includes(r.upstream as Upstream),
+    `faults: upstream must be ${UPSTREAMS.join(', ')} or all`,
+  );
   check(r.latencyMs === undefined || isInt(r.latencyMs, 0), 'faults: latencyMs must be an integer ≥ 0');
   check(r.status === undefined || FAULT_STATUSES.includes(r.status as FaultStatus), `faults: status must be one of ${FAULT_STATUSES.join(', ')}`);
   check(r.retryAfterSeconds === undefined || isInt(r.retryAfterSeconds, 0), 'faults: retryAfterSeconds must be an integer ≥ 0');

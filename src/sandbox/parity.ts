@@ -17,9 +17,20 @@
 
 /** The kind of one value: JSON type, plus the format of strings and numbers. */
 export type Kind =
-  | 'null' | 'boolean' | 'integer' | 'decimal' | 'array' | 'object'
-  | 'string:iso-date' | 'string:iso-local-datetime' | 'string:iso-zoned-datetime' | 'string:br-date' | 'string:br-datetime'
-  | 'string:html' | 'string:empty' | 'string:text';
+  | 'null'
+  | 'boolean'
+  | 'integer'
+  | 'decimal'
+  | 'array'
+  | 'object'
+  | 'string:iso-date'
+  | 'string:iso-local-datetime'
+  | 'string:iso-zoned-datetime'
+  | 'string:br-date'
+  | 'string:br-datetime'
+  | 'string:html'
+  | 'string:empty'
+  | 'string:text';
 
 const STRING_FORMATS: readonly [Kind, RegExp][] = [
   ['string:iso-date', /^\d{4}-\d{2}-\d{2}$/],
@@ -35,11 +46,16 @@ export function kindOf(v: unknown): Kind {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   switch (typeof v) {
-    case 'boolean': return 'boolean';
-    case 'number': return Number.isInteger(v) ? 'integer' : 'decimal';
-    case 'string': return STRING_FORMATS.find(([, re]) => re.test(v))?.[0] ?? 'string:text';
-    case 'object': return 'object';
-    default: throw new TypeError(`not a JSON value: ${typeof v}`);
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return Number.isInteger(v) ? 'integer' : 'decimal';
+    case 'string':
+      return STRING_FORMATS.find(([, re]) => re.test(v))?.[0] ?? 'string:text';
+    case 'object':
+      return 'object';
+    default:
+      throw new TypeError(`not a JSON value: ${typeof v}`);
   }
 }
 
@@ -98,7 +114,8 @@ export function structuralDifferences(capture: Shape | unknown, simulated: unkno
       continue;
     }
     const extra = options.alsoAllowed?.[path] ?? [];
-    for (const k of kinds) if (!allowed.has(k) && !extra.includes(k)) out.push(`${label(path)}: the simulator sends ${k}, the capture ${[...allowed].join(' | ')}`);
+    for (const k of kinds)
+      if (!allowed.has(k) && !extra.includes(k)) out.push(`${label(path)}: the simulator sends ${k}, the capture ${[...allowed].join(' | ')}`);
   }
   for (const [path, orders] of sim.keys) {
     const realOrders = real.keys.get(path);

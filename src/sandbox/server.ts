@@ -162,27 +162,61 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
   if (upstream === 'djen') return djenFailure(status, retry);
   if (upstream === 'llm') {
     if (status === 429) return openAiError(429, 'Rate limit reached for requests (simulated failure).', 'requests', 'rate_limit_exceeded', retry);
-    if (status === 403) return openAiError(403, 'Your API key does not have access to this model (simulated failure).', 'invalid_request_error', 'model_not_allowed');
+    if (status === 403)
+      return openAiError(403, 'Your API key does not have access to this model (simulated failure).', 'invalid_request_error', 'model_not_allowed');
     return openAiError(status, `The server had an error while processing your request (simulated HTTP ${status}).`, 'server_error', null);
   }
   if (upstream === 'stf') {
     // Spring's error body, as the STF API answers it.
-    return jsonResponse(status, { timestamp: '2026-01-01T00:00:00.000+00:00', status, error: status === 429 ? 'Too Many Requests' : status === 403 ? 'Forbidden' : 'Internal Server Error', path: '/decisoes-publicacoes/api/public/publicacoes' }, retry);
+    return jsonResponse(
+      status,
+      {
+        timestamp: '2026-01-01T00:00:00.000+00:00',
+        status,
+        error: status === 429 ? 'Too Many Requests' : status === 403 ? 'Forbidden' : 'Internal Server Error',
+        path: '/decisoes-publicacoes/api/public/publicacoes',
+      },
+      retry,
+    );
   }
-  if (upstream === 'dje') return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...retry }, body: Buffer.from(status === 429 ? 'Too Many Requests' : `Erro interno (falha simulada, HTTP ${status})`) };
-  if (upstream === 'mural' || upstream === 'provedor' || upstream === 'mandados') return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
+  if (upstream === 'dje')
+    return {
+      status,
+      headers: { 'content-type': 'text/plain; charset=utf-8', ...retry },
+      body: Buffer.from(status === 429 ? 'Too Many Requests' : `Erro interno (falha simulada, HTTP ${status})`),
+    };
+  if (upstream === 'mural' || upstream === 'provedor' || upstream === 'mandados')
+    return jsonResponse(status, { erro: status === 429 ? 'muitas requisições' : `falha simulada (HTTP ${status})` }, retry);
   if (upstream === 'consultas') {
     // What a court's web server sends: an HTML error page.
-    return { status, headers: { 'content-type': 'text/html;charset=UTF-8', ...retry }, body: Buffer.from(`<html><head><title>${status}</title></head><body><h1>Erro ${status} (falha simulada)</h1></body></html>`) };
+    return {
+      status,
+      headers: { 'content-type': 'text/html;charset=UTF-8', ...retry },
+      body: Buffer.from(`<html><head><title>${status}</title></head><body><h1>Erro ${status} (falha simulada)</h1></body></html>`),
+    };
   }
   if (upstream === 'portal') {
-    const message = status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
+    const message =
+      status === 429 ? 'limite de requisições excedido' : status === 403 ? 'acesso negado (falha simulada)' : 'serviço indisponível (falha simulada)';
     return jsonResponse(status, { message }, retry);
   }
-  if (upstream === 'pje') return { status, headers: { 'content-type': 'text/html;charset=UTF-8', ...retry }, body: Buffer.from(`<html><head><title>Erro ${status}</title></head><body><h1>Servi&ccedil;o indispon&iacute;vel (falha simulada, HTTP ${status})</h1></body></html>`) };
+  if (upstream === 'pje')
+    return {
+      status,
+      headers: { 'content-type': 'text/html;charset=UTF-8', ...retry },
+      body: Buffer.from(
+        `<html><head><title>Erro ${status}</title></head><body><h1>Servi&ccedil;o indispon&iacute;vel (falha simulada, HTTP ${status})</h1></body></html>`,
+      ),
+    };
   if (status === 502) {
     // What the gateway in front of Elasticsearch sends: HTML, not JSON.
-    return { status, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n') };
+    return {
+      status,
+      headers: { 'content-type': 'text/html' },
+      body: Buffer.from(
+        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+      ),
+    };
   }
   if (status === 429) return jsonResponse(429, { error: 'Too Many Requests', status: 429 }, retry);
   const type = status === 503 ? 'cluster_block_exception' : status === 403 ? 'security_exception' : 'internal_server_error';
@@ -230,7 +264,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   /** The misbehaviours each simulator takes over HTTP: PUT/POST sets (a bad setting is a 400), DELETE resets, GET reads. */
   const KNOB_PATHS: Record<string, { set(v: never): void; get(): unknown; reset(): void }> = {
-    '/_sandbox/llm': llm, '/_sandbox/stf': stf.knobs, '/_sandbox/dje': dje, '/_sandbox/mural': mural, '/_sandbox/mandados': warrants, '/_sandbox/protocolo': protocolo, '/_sandbox/pje': pje, '/_sandbox/consultas': consultas,
+    '/_sandbox/llm': llm,
+    '/_sandbox/stf': stf.knobs,
+    '/_sandbox/dje': dje,
+    '/_sandbox/mural': mural,
+    '/_sandbox/mandados': warrants,
+    '/_sandbox/protocolo': protocolo,
+    '/_sandbox/pje': pje,
+    '/_sandbox/consultas': consultas,
   };
   let info: () => unknown = () => ({});
 
@@ -261,10 +302,19 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     let response: SimResponse | null;
     try {
       const body = await readBody(req);
-      response = await answer(upstream, faults.take(upstream), { method: req.method ?? 'GET', path: path || '/', query: url.searchParams, headers: req.headers, body });
+      response = await answer(upstream, faults.take(upstream), {
+        method: req.method ?? 'GET',
+        path: path || '/',
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      });
     } catch (e) {
       if (closing.signal.aborted) return;
-      response = e instanceof BodyTooLarge ? jsonResponse(413, { message: 'request body too large' }) : jsonResponse(500, { message: `sandbox internal error: ${(e as Error).message}` });
+      response =
+        e instanceof BodyTooLarge
+          ? jsonResponse(413, { message: 'request body too large' })
+          : jsonResponse(500, { message: `sandbox internal error: ${(e as Error).message}` });
     }
     if (response === null) return;
     counters.response(upstream, response.status);
@@ -309,14 +359,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       try {
         return send(res, jsonResponse(201, dje.publish(JSON.parse((await readBody(req)).toString('utf8') || '{}'))));
       } catch (e) {
-        if (e instanceof RangeError || e instanceof SyntaxError || (e as { code?: string }).code === 'INVALID_OAB') return send(res, jsonResponse(400, { message: (e as Error).message }));
+        if (e instanceof RangeError || e instanceof SyntaxError || (e as { code?: string }).code === 'INVALID_OAB')
+          return send(res, jsonResponse(400, { message: (e as Error).message }));
         throw e;
       }
     }
     if (path === '/_sandbox/protocolo/tramitacao' && req.method === 'POST') {
       try {
         const { nup, operacao } = JSON.parse((await readBody(req)).toString('utf8') || '{}') as { nup?: unknown; operacao?: unknown };
-        if (typeof nup !== 'string' || (operacao !== undefined && typeof operacao !== 'string')) throw new RangeError('send {"nup": "<17 digits>", "operacao"?: "…"}');
+        if (typeof nup !== 'string' || (operacao !== undefined && typeof operacao !== 'string'))
+          throw new RangeError('send {"nup": "<17 digits>", "operacao"?: "…"}');
         return send(res, jsonResponse(201, protocolo.addMovement(nup.replace(/\D/g, ''), dataset.now(), operacao)));
       } catch (e) {
         if (e instanceof RangeError || e instanceof SyntaxError) return send(res, jsonResponse(400, { message: e.message }));
@@ -384,8 +436,23 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
   info = () => ({
-    datajudUrl: sandbox.datajudUrl, portalUrl: sandbox.portalUrl, djenUrl: sandbox.djenUrl, llmUrl: sandbox.llmUrl, stfUrl: sandbox.stfUrl, djeUrl: sandbox.djeUrl, muralProviderUrl: sandbox.muralProviderUrl, warrantsProviderUrl: sandbox.warrantsProviderUrl, mandados: warrants.examples(), protocoloUrl: sandbox.protocoloUrl, pjeUrl: sandbox.pjeUrl, nups: protocolo.examples(), cases: dataset.size, seed: dataset.seed,
-    anchor: dataset.anchor.toISOString(), now: new Date(dataset.now()).toISOString(), examples: dataset.examples(),
+    datajudUrl: sandbox.datajudUrl,
+    portalUrl: sandbox.portalUrl,
+    djenUrl: sandbox.djenUrl,
+    llmUrl: sandbox.llmUrl,
+    stfUrl: sandbox.stfUrl,
+    djeUrl: sandbox.djeUrl,
+    muralProviderUrl: sandbox.muralProviderUrl,
+    warrantsProviderUrl: sandbox.warrantsProviderUrl,
+    mandados: warrants.examples(),
+    protocoloUrl: sandbox.protocoloUrl,
+    pjeUrl: sandbox.pjeUrl,
+    nups: protocolo.examples(),
+    cases: dataset.size,
+    seed: dataset.seed,
+    anchor: dataset.anchor.toISOString(),
+    now: new Date(dataset.now()).toISOString(),
+    examples: dataset.examples(),
     djen: { comunicacoes: djen.control.size(), generationMs: Math.round(djen.generationMs), examples: djen.control.examples() },
   });
   return sandbox;

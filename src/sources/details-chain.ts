@@ -45,7 +45,9 @@ export class DetailsChain implements CaseDetailsSource {
   async searchCourts(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport> {
     const reports = await Promise.all(this.#members.flatMap((m) => (m.searchCourts ? [m.searchCourts(query, signal)] : [])));
     return {
-      consultadas: reports.flatMap((r) => r.consultadas), responderam: reports.flatMap((r) => r.responderam), falharam: reports.flatMap((r) => r.falharam),
+      consultadas: reports.flatMap((r) => r.consultadas),
+      responderam: reports.flatMap((r) => r.responderam),
+      falharam: reports.flatMap((r) => r.falharam),
       limitePorTribunal: Math.max(0, ...reports.map((r) => r.limitePorTribunal)),
     };
   }

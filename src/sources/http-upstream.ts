@@ -16,7 +16,11 @@ import { header, pathOnly, underTimeout } from './attempt.ts';
 import { retryAfterMs } from './portal/connector.ts';
 import { bodyJson, bodyLimits, bodyText, errorBodyNote, readBody, type BodyLimits, type BodyReading } from './upstream-body.ts';
 
-export type UpstreamErrorFactory = (failure: SourceFailure, message: string, opts?: { status?: number; retryAfterMs?: number; retryable?: boolean }) => RetryableSourceError;
+export type UpstreamErrorFactory = (
+  failure: SourceFailure,
+  message: string,
+  opts?: { status?: number; retryAfterMs?: number; retryable?: boolean },
+) => RetryableSourceError;
 
 /** A connector's failures, named by its source (`stf`, `dje`, `mural`, `mandados`): transient ones retryable. */
 export function upstreamError(source: string): UpstreamErrorFactory {
@@ -100,7 +104,11 @@ export class HttpUpstream {
    * `refuse` sees every answer first, whatever its status: a failure it returns is thrown at once,
    * never retried (a challenge page, which a WAF may send as a 503 or a 429).
    */
-  async send(method: 'GET' | 'POST', path: string, o: { signal?: AbortSignal; body?: string; headers?: Record<string, string>; refuse?: (raw: UpstreamResponse) => RetryableSourceError | undefined } = {}): Promise<UpstreamResponse> {
+  async send(
+    method: 'GET' | 'POST',
+    path: string,
+    o: { signal?: AbortSignal; body?: string; headers?: Record<string, string>; refuse?: (raw: UpstreamResponse) => RetryableSourceError | undefined } = {},
+  ): Promise<UpstreamResponse> {
     const { signal } = o;
     for (let attempt = 0; ; attempt++) {
       await this.#budget.acquire(signal);
@@ -110,15 +118,22 @@ export class HttpUpstream {
         const refused = o.refuse?.(raw);
         if (refused) throw refused;
         if (raw.status < 500 && raw.status !== 429) return raw;
-        failure = raw.status === 429
-          ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, { status: 429, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) })
-          : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
+        failure =
+          raw.status === 429
+            ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, {
+                status: 429,
+                retryAfterMs: retryAfterMs(header(raw, 'retry-after')),
+              })
+            : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (err instanceof RetryableSourceError && !err.retryable) throw err; // a body refused for good (upstream-body.ts)
-        failure = err instanceof RetryableSourceError ? err : (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
-          ? this.#o.error('timeout', `${this.#o.label} did not answer ${pathOnly(path)} within ${this.timeoutMs} ms.`)
-          : this.#o.error('unavailable', `${this.#o.label} unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
+        failure =
+          err instanceof RetryableSourceError
+            ? err
+            : (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
+              ? this.#o.error('timeout', `${this.#o.label} did not answer ${pathOnly(path)} within ${this.timeoutMs} ms.`)
+              : this.#o.error('unavailable', `${this.#o.label} unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
       }
       const wait = failure.retryAfterMs ?? this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
       if (attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
@@ -142,8 +157,18 @@ export class HttpUpstream {
 
   #attempt(method: string, path: string, o: { signal?: AbortSignal; body?: string; headers?: Record<string, string> }): Promise<UpstreamResponse> {
     return underTimeout(this.timeoutMs, o.signal, async (combined) => {
-      const res = await request(`${this.#base}${path}`, { method, dispatcher: this.#agent, signal: combined, body: o.body, headers: { accept: 'application/json', ...o.headers } });
-      return { status: res.statusCode, headers: res.headers, body: await readBody(res, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, combined) };
+      const res = await request(`${this.#base}${path}`, {
+        method,
+        dispatcher: this.#agent,
+        signal: combined,
+        body: o.body,
+        headers: { accept: 'application/json', ...o.headers },
+      });
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: await readBody(res, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, combined),
+      };
     });
   }
 }

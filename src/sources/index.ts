@@ -57,16 +57,45 @@ const GAZETTE_RETRY_DELAYS_MS = [2_000, 8_000];
  * the simulator's when it runs, else the public host (a provider has none: no provider, no source).
  */
 function connectGazettes(config: Config, simulated: SimulatedUpstreams | null): Pick<Sources, 'stf' | 'electoral' | 'mural' | 'warrants'> {
-  const common = { timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale) };
-  const stf = new StfConnector({ ...common, body: bodyLimits('stf', config), baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: !config.stfUrl && simulated !== null, caFile: config.stfCaFile });
-  const electoral = new DjeConnector({ ...common, body: bodyLimits('dje-eleitoral', config), baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: !config.djeUrl && simulated !== null });
+  const common = {
+    timeoutMs: config.djenTimeoutMs,
+    perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute,
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+  };
+  const stf = new StfConnector({
+    ...common,
+    body: bodyLimits('stf', config),
+    baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL,
+    sandbox: !config.stfUrl && simulated !== null,
+    caFile: config.stfCaFile,
+  });
+  const electoral = new DjeConnector({
+    ...common,
+    body: bodyLimits('dje-eleitoral', config),
+    baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL,
+    sandbox: !config.djeUrl && simulated !== null,
+  });
   const muralUrl = config.muralProviderUrl ?? simulated?.muralProviderUrl;
-  const mural = muralUrl ? new MuralConnector({ ...common, body: bodyLimits('mural', config), baseUrl: muralUrl, token: config.muralProviderToken || undefined, sandbox: !config.muralProviderUrl }) : null;
+  const mural = muralUrl
+    ? new MuralConnector({
+        ...common,
+        body: bodyLimits('mural', config),
+        baseUrl: muralUrl,
+        token: config.muralProviderToken || undefined,
+        sandbox: !config.muralProviderUrl,
+      })
+    : null;
   const warrantsUrl = config.warrantsProviderUrl ?? simulated?.warrantsProviderUrl;
-  const warrants = warrantsUrl ? new WarrantsConnector({
-    ...common, body: bodyLimits('mandados', config), baseUrl: warrantsUrl, protocol: config.warrantsProviderUrl ? config.warrantsProviderProtocol : 'tramita',
-    token: config.warrantsProviderToken || undefined, sandbox: !config.warrantsProviderUrl,
-  }) : null;
+  const warrants = warrantsUrl
+    ? new WarrantsConnector({
+        ...common,
+        body: bodyLimits('mandados', config),
+        baseUrl: warrantsUrl,
+        protocol: config.warrantsProviderUrl ? config.warrantsProviderProtocol : 'tramita',
+        token: config.warrantsProviderToken || undefined,
+        sandbox: !config.warrantsProviderUrl,
+      })
+    : null;
   return { stf, electoral, mural, warrants };
 }
 
@@ -80,13 +109,21 @@ function connectModel(config: Config, simulated: SimulatedUpstreams | null): Cha
   if (config.summaryProvider === 'extrativo') return null;
   const baseUrl = config.summaryUrl ?? simulated?.llmUrl;
   if (!baseUrl && config.summaryProvider === 'modelo') {
-    throw new ConfigError('TRAMITA_SUMMARY_PROVIDER=modelo needs TRAMITA_SUMMARY_URL (an OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama), or the sandbox running; use extrativo for the offline writer');
+    throw new ConfigError(
+      'TRAMITA_SUMMARY_PROVIDER=modelo needs TRAMITA_SUMMARY_URL (an OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama), or the sandbox running; use extrativo for the offline writer',
+    );
   }
   if (!baseUrl) return null;
   return new ChatCompletionsConnector({
-    baseUrl, apiKey: config.summaryApiKey || undefined, model: config.summaryModel, timeoutMs: config.summaryTimeoutMs, sandbox: !config.summaryUrl, body: bodyLimits('modelo', config),
+    baseUrl,
+    apiKey: config.summaryApiKey || undefined,
+    model: config.summaryModel,
+    timeoutMs: config.summaryTimeoutMs,
+    sandbox: !config.summaryUrl,
+    body: bodyLimits('modelo', config),
     // TRAMITA_DEV_TIME_SCALE shortens the waits between attempts in development and tests.
-    retryDelaysMs: MODEL_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), maxRetryAfterMs: 30_000,
+    retryDelaysMs: MODEL_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+    maxRetryAfterMs: 30_000,
   });
 }
 
@@ -100,16 +137,22 @@ export function consultaUserAgent(contact: string): string {
  * TRAMITA_CONSULTA_<SIGLA>_URL wins; beside the sandbox the others point at its simulator.
  */
 function connectConsultas(config: Config, simulated: SimulatedUpstreams | null): ConsultasConnector | null {
-  const simulatedUrl = (court: ConsultaCourt, s: SimulatedUpstreams) => (court.sistema === 'pje' ? `${s.pjeUrl}/${court.sigla}` : `${s.consultasUrl}/${court.sigla.toLowerCase()}`);
+  const simulatedUrl = (court: ConsultaCourt, s: SimulatedUpstreams) =>
+    court.sistema === 'pje' ? `${s.pjeUrl}/${court.sigla}` : `${s.consultasUrl}/${court.sigla.toLowerCase()}`;
   const simulatedUrls = simulated ? Object.fromEntries(enabledCourts('all', {}).map(({ court }) => [court.sigla, simulatedUrl(court, simulated)])) : {};
   const courts = enabledCourts(config.consultas, { ...simulatedUrls, ...config.consultaUrls })
-    .filter(({ court }) => !simulated || config.consultaUrls[court.sigla] || simulated.consultaSystems.includes(court.sistema)).map((c) => ({
-    ...c, urls: { 1: c.urls[1], 2: simulated && !config.consultaUrls[c.court.sigla] ? (c.court.urls[2] ? c.urls[1] : null) : c.urls[2] },
-  }));
+    .filter(({ court }) => !simulated || config.consultaUrls[court.sigla] || simulated.consultaSystems.includes(court.sistema))
+    .map((c) => ({
+      ...c,
+      urls: { 1: c.urls[1], 2: simulated && !config.consultaUrls[c.court.sigla] ? (c.court.urls[2] ? c.urls[1] : null) : c.urls[2] },
+    }));
   if (courts.length === 0) return null;
   const http = new ConsultaHttp({
-    userAgent: consultaUserAgent(config.consultaContact), perMinute: simulated ? 100_000 : config.consultaRequestsPerMinute, timeoutMs: config.consultaTimeoutMs,
-    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale), body: bodyLimits('consultas', config),
+    userAgent: consultaUserAgent(config.consultaContact),
+    perMinute: simulated ? 100_000 : config.consultaRequestsPerMinute,
+    timeoutMs: config.consultaTimeoutMs,
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+    body: bodyLimits('consultas', config),
   });
   return new ConsultasConnector({ courts, http, sandbox: simulated !== null });
 }
@@ -122,20 +165,38 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   // An explicit DJEN_URL wins even beside the sandbox (e.g. a Brazilian relay while DataJud stays simulated).
   const djenUrl = config.djenUrl ?? simulated?.djenUrl ?? PUBLIC_DJEN_URL;
   const publications = new DjenConnector(djenOptionsFromConfig(config, djenUrl, !config.djenUrl && simulated !== null));
-  const portal = portalUrl ? new PortalConnector({ baseUrl: portalUrl, courts: config.portalCourts, name: config.portalName, timeoutMs: config.datajudTimeoutMs, sandbox: simulated !== null, body: bodyLimits('portal', config) }) : null;
+  const portal = portalUrl
+    ? new PortalConnector({
+        baseUrl: portalUrl,
+        courts: config.portalCourts,
+        name: config.portalName,
+        timeoutMs: config.datajudTimeoutMs,
+        sandbox: simulated !== null,
+        body: bodyLimits('portal', config),
+      })
+    : null;
   const consultas = connectConsultas(config, simulated);
   // The operator's provider first; the sandbox's simulated portal last, for the courts no consultation reads.
-  const chain: CaseDetailsSource[] = config.portalUrl ? [portal!, ...(consultas ? [consultas] : [])] : [...(consultas ? [consultas] : []), ...(portal ? [portal] : [])];
+  const chain: CaseDetailsSource[] = config.portalUrl
+    ? [portal!, ...(consultas ? [consultas] : [])]
+    : [...(consultas ? [consultas] : []), ...(portal ? [portal] : [])];
   const details = chain.length === 0 ? null : chain.length === 1 ? chain[0]! : new DetailsChain(chain);
   const model = connectModel(config, simulated);
   const gazettes = connectGazettes(config, simulated);
   const administrative = new ProtocoloConnector({
-    baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: !config.protocoloUrl && simulated !== null,
-    timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.protocoloRequestsPerMinute, body: bodyLimits('protocolo', config), retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+    baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL,
+    sandbox: !config.protocoloUrl && simulated !== null,
+    timeoutMs: config.djenTimeoutMs,
+    perMinute: simulated ? 100_000 : config.protocoloRequestsPerMinute,
+    body: bodyLimits('protocolo', config),
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
   });
   const tjrj = new TjrjConnector({
-    baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: !config.tjrjPrecatoriosUrl && simulated !== null,
-    timeoutMs: config.djenTimeoutMs, perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute, retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
+    baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL,
+    sandbox: !config.tjrjPrecatoriosUrl && simulated !== null,
+    timeoutMs: config.djenTimeoutMs,
+    perMinute: simulated ? 100_000 : config.gazetteRequestsPerMinute,
+    retryDelaysMs: GAZETTE_RETRY_DELAYS_MS.map((ms) => ms / config.devTimeScale),
     body: bodyLimits('tjrj', config),
   });
   // What the metrics, the logs and the sources' states call each one (platform/observability/upstreams.ts).
@@ -147,19 +208,38 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
     ...(model ? [{ name: 'modelo', baseUrl: config.summaryUrl ?? simulated!.llmUrl, sandbox: simulatedUnless(config.summaryUrl) }] : []),
     { name: 'stf', baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: simulatedUnless(config.stfUrl) },
     { name: 'dje-eleitoral', baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: simulatedUnless(config.djeUrl) },
-    ...(gazettes.mural ? [{ name: 'mural', baseUrl: config.muralProviderUrl ?? simulated!.muralProviderUrl, sandbox: simulatedUnless(config.muralProviderUrl) }] : []),
-    ...(gazettes.warrants ? [{ name: 'mandados', baseUrl: config.warrantsProviderUrl ?? simulated!.warrantsProviderUrl, sandbox: simulatedUnless(config.warrantsProviderUrl) }] : []),
+    ...(gazettes.mural
+      ? [{ name: 'mural', baseUrl: config.muralProviderUrl ?? simulated!.muralProviderUrl, sandbox: simulatedUnless(config.muralProviderUrl) }]
+      : []),
+    ...(gazettes.warrants
+      ? [{ name: 'mandados', baseUrl: config.warrantsProviderUrl ?? simulated!.warrantsProviderUrl, sandbox: simulatedUnless(config.warrantsProviderUrl) }]
+      : []),
     { name: 'protocolo', baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: simulatedUnless(config.protocoloUrl) },
     ...(consultas?.courts.flatMap(({ court, urls }) => [
       { name: consultaSource(court.sigla), baseUrl: urls[1], sandbox: simulated !== null && !config.consultaUrls[court.sigla] },
-      ...(urls[2] && !urls[2].startsWith(urls[1]) ? [{ name: `${consultaSource(court.sigla)}-2g`, baseUrl: urls[2], sandbox: simulated !== null && !config.consultaUrls[court.sigla] }] : []),
+      ...(urls[2] && !urls[2].startsWith(urls[1])
+        ? [{ name: `${consultaSource(court.sigla)}-2g`, baseUrl: urls[2], sandbox: simulated !== null && !config.consultaUrls[court.sigla] }]
+        : []),
     ]) ?? []),
-    { name: 'tjrj', baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL, sandbox: simulatedUnless(config.tjrjPrecatoriosUrl) },
+    {
+      name: 'tjrj',
+      baseUrl: config.tjrjPrecatoriosUrl ?? simulated?.tjrjPrecatoriosUrl ?? PUBLIC_TJRJ_PRECATORIOS_URL,
+      sandbox: simulatedUnless(config.tjrjPrecatoriosUrl),
+    },
   ]);
   return {
-    cases: datajud, details, publications, model, ...gazettes, administrative, tjrj,
+    cases: datajud,
+    details,
+    publications,
+    model,
+    ...gazettes,
+    administrative,
+    tjrj,
     provider: portal && { nome: config.portalName, courts: config.portalCourts },
-    consultas: consultas && { sandbox: consultas.info.sandbox, courts: consultas.courts.map(({ court }) => ({ sigla: court.sigla, sistema: court.sistema, source: consultaSource(court.sigla) })) },
+    consultas: consultas && {
+      sandbox: consultas.info.sandbox,
+      courts: consultas.courts.map(({ court }) => ({ sigla: court.sigla, sistema: court.sistema, source: consultaSource(court.sigla) })),
+    },
     async close() {
       await administrative.close();
       await tjrj.close();

@@ -38,10 +38,18 @@ describe('reading an upstream body', () => {
     await new Promise<void>((r) => server.close(() => r()));
   });
 
-  const reading = (maxBytes: number, idleMs = 2_000): BodyReading => ({ source: 'teste', what: 'The test upstream', limits: { maxBytes, idleMs }, fail: (failure, message) => new SourceError('teste', failure, message) });
+  const reading = (maxBytes: number, idleMs = 2_000): BodyReading => ({
+    source: 'teste',
+    what: 'The test upstream',
+    limits: { maxBytes, idleMs },
+    fail: (failure, message) => new SourceError('teste', failure, message),
+  });
   const get = async (path: string, r: BodyReading) => readBody(await request(`${base}${path}`, { dispatcher: agent }), r);
   const failureOf = async (promise: Promise<unknown>): Promise<SourceError> => {
-    const err = await promise.then(() => null, (e: unknown) => e);
+    const err = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof SourceError, `expected a SourceError, got ${String(err)}`);
     return err;
   };
@@ -51,21 +59,29 @@ describe('reading an upstream body', () => {
     return err;
   };
   /** Writes `total` bytes of `byte` in 64 KB chunks, waiting for drain, counting what the socket took. */
-  const stream = (path: string, total: number, headers: http.OutgoingHttpHeaders = {}): Answer => async (res) => {
-    res.writeHead(200, { 'content-type': 'application/json', ...headers });
-    const chunk = Buffer.alloc(65_536, 0x20);
-    let sent = 0;
-    res.on('close', () => written.set(path, sent));
-    while (sent < total && !res.destroyed) {
-      sent += chunk.length;
-      if (!res.write(chunk)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
-    }
-    res.end();
-  };
+  const stream =
+    (path: string, total: number, headers: http.OutgoingHttpHeaders = {}): Answer =>
+    async (res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...headers });
+      const chunk = Buffer.alloc(65_536, 0x20);
+      let sent = 0;
+      res.on('close', () => written.set(path, sent));
+      while (sent < total && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk))
+          await new Promise((r) => {
+            res.once('drain', r);
+            res.once('close', r);
+          });
+      }
+      res.end();
+    };
 
   test('a body within its limit is read whole, and a gzip-encoded one decoded', async () => {
     const json = JSON.stringify({ ok: true, texto: 'ação' });
-    answers.set('/ok', (res) => { res.end(json); });
+    answers.set('/ok', (res) => {
+      res.end(json);
+    });
     answers.set('/gz', (res) => {
       res.writeHead(200, { 'content-encoding': 'gzip' });
       res.end(zlib.gzipSync(json));
@@ -142,7 +158,10 @@ describe('reading an upstream body', () => {
   test('JSON nested past the limit is malformed before any parse, never a RangeError', () => {
     const r = reading(1024);
     const deep = Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    assert.throws(() => bodyJson(deep, r), (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && /nested deeper than 64/.test(e.message));
+    assert.throws(
+      () => bodyJson(deep, r),
+      (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && /nested deeper than 64/.test(e.message),
+    );
     const fine = `${'{"a":'.repeat(MAX_JSON_DEPTH - 1)}1${'}'.repeat(MAX_JSON_DEPTH - 1)}`;
     assert.ok(bodyJson(Buffer.from(fine), r));
   });
@@ -155,16 +174,25 @@ describe('reading an upstream body', () => {
 
   test('a body that is not JSON is named by size and hash: the message never quotes it', () => {
     const body = Buffer.from(`{"numeroProcesso":"00000000000000000000","partes":[{"nome":"Fulana de Tal","documento":"${CPF}"`);
-    const err = (() => { try { bodyJson(body, reading(1024)); } catch (e) { return e as SourceError; } })()!;
+    const err = (() => {
+      try {
+        bodyJson(body, reading(1024));
+      } catch (e) {
+        return e as SourceError;
+      }
+    })()!;
     assert.equal(err.failure, 'malformed');
     assert.ok(err.message.includes(describeBody(body)), err.message);
     assert.doesNotMatch(err.message, /Fulana|numeroProcesso|\d{11}/);
     assert.match(describeBody(body), /^\d+ bytes, sha256 [0-9a-f]{12}$/);
   });
 
-  test('an error body\'s type is named only when it is identifier-shaped', () => {
+  test("an error body's type is named only when it is identifier-shaped", () => {
     assert.equal(errorTypeOf(Buffer.from('{"error":{"type":"index_not_found_exception","reason":"no such index [x]"}}')), 'index_not_found_exception');
-    assert.equal(errorTypeOf(Buffer.from('{"error":{"message":"bad","type":"invalid_request_error","code":"context_length_exceeded"}}')), 'context_length_exceeded');
+    assert.equal(
+      errorTypeOf(Buffer.from('{"error":{"message":"bad","type":"invalid_request_error","code":"context_length_exceeded"}}')),
+      'context_length_exceeded',
+    );
     assert.equal(errorTypeOf(Buffer.from('{"error":"Fulana de Tal 529.982.247-25"}')), null);
     assert.equal(errorTypeOf(Buffer.from('<html>502</html>')), null);
   });
@@ -180,7 +208,7 @@ describe('TRAMITA_UPSTREAM_MAX_BYTES and TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS', () =
     for (const bad of ['datajud', 'nada=1MB', 'datajud=1TB', 'datajud=10']) assert.throws(() => parseUpstreamMaxBytes(bad), ConfigError);
   });
 
-  test('reach each source\'s limits', () => {
+  test("reach each source's limits", () => {
     const config = loadConfig({ TRAMITA_UPSTREAM_MAX_BYTES: 'stf=2MB', TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS: '250' });
     assert.deepEqual(bodyLimits('stf', config), { maxBytes: 2 * 1024 * 1024, idleMs: 250 });
     assert.deepEqual(bodyLimits('datajud', config), { maxBytes: DEFAULT_UPSTREAM_MAX_BYTES.datajud, idleMs: 250 });

@@ -34,7 +34,10 @@ export const MAX_JSON_DEPTH = 64;
 
 /** The limits of one source, from the settings; the defaults when a connector is built without them (tests). */
 export function bodyLimits(source: UpstreamBodySource, config?: Pick<Config, 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>): BodyLimits {
-  return { maxBytes: config?.upstreamMaxBytes[source] ?? DEFAULT_UPSTREAM_MAX_BYTES[source], idleMs: config?.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS };
+  return {
+    maxBytes: config?.upstreamMaxBytes[source] ?? DEFAULT_UPSTREAM_MAX_BYTES[source],
+    idleMs: config?.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS,
+  };
 }
 
 /** A connector's own error (DataJudError, DjenError, …), so its retry loop knows what it raised. */
@@ -89,7 +92,12 @@ export function errorBodyNote(body: Buffer): string {
 class TooLarge extends Error {}
 
 /** A refused body: the connector's error, and the source's state and the log told (never the body). */
-function refuse(r: Pick<BodyReading, 'source' | 'fail'>, failure: SourceFailure, message: string, opts?: { status?: number; retryable?: boolean }): SourceError {
+function refuse(
+  r: Pick<BodyReading, 'source' | 'fail'>,
+  failure: SourceFailure,
+  message: string,
+  opts?: { status?: number; retryable?: boolean },
+): SourceError {
   bodyRefused(r.source, failure, message);
   return r.fail(failure, message, opts);
 }
@@ -145,13 +153,19 @@ export async function drainBody(res: Answer, r: BodyReading, sink: Writable, sig
   const declared = Number(header(res.headers, 'content-length'));
   if (declared > maxBytes) {
     discard(res.body);
-    throw refuse(r, 'too_large', `${r.what} announced a body of ${declared} bytes, over the ${maxBytes}-byte limit of this source; not read.`, { status: res.statusCode, retryable: false });
+    throw refuse(r, 'too_large', `${r.what} announced a body of ${declared} bytes, over the ${maxBytes}-byte limit of this source; not read.`, {
+      status: res.statusCode,
+      retryable: false,
+    });
   }
   const encoding = (header(res.headers, 'content-encoding') ?? '').trim().toLowerCase();
   const decoder = decoderFor(encoding);
   if (decoder === undefined) {
     discard(res.body);
-    throw refuse(r, 'malformed', `${r.what} sent a body in a content-encoding Tramita does not read (${encoding.replace(/[^a-z0-9, -]/g, '').slice(0, 40)}).`, { status: res.statusCode, retryable: false });
+    throw refuse(r, 'malformed', `${r.what} sent a body in a content-encoding Tramita does not read (${encoding.replace(/[^a-z0-9, -]/g, '').slice(0, 40)}).`, {
+      status: res.statusCode,
+      retryable: false,
+    });
   }
   const idle = new AbortController();
   const timer = setTimeout(() => idle.abort(), idleMs);
@@ -162,9 +176,15 @@ export async function drainBody(res: Answer, r: BodyReading, sink: Writable, sig
     await pipeline(stages, { signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal });
   } catch (err) {
     if (err instanceof TooLarge) {
-      throw refuse(r, 'too_large', `${r.what} sent a body over the ${maxBytes}-byte limit of this source${decoder ? ` (counted after ${encoding} decompression)` : ''}; the read was stopped there.`, { status: res.statusCode, retryable: false });
+      throw refuse(
+        r,
+        'too_large',
+        `${r.what} sent a body over the ${maxBytes}-byte limit of this source${decoder ? ` (counted after ${encoding} decompression)` : ''}; the read was stopped there.`,
+        { status: res.statusCode, retryable: false },
+      );
     }
-    if (idle.signal.aborted && !signal?.aborted) throw refuse(r, 'timeout', `${r.what} sent no byte of its body for ${idleMs} ms; the read was abandoned.`, { status: res.statusCode });
+    if (idle.signal.aborted && !signal?.aborted)
+      throw refuse(r, 'timeout', `${r.what} sent no byte of its body for ${idleMs} ms; the read was abandoned.`, { status: res.statusCode });
     // zlib's errors (Z_DATA_ERROR, a cut stream's Z_BUF_ERROR) and brotli's (ERR__ERROR_FORMAT_…) carry an errno.
     if (decoder && typeof (err as { errno?: unknown }).errno === 'number' && /^(Z_|ERR__)/.test(String((err as { code?: unknown }).code))) {
       throw refuse(r, 'malformed', `${r.what} sent a body that does not decompress as ${encoding}.`, { status: res.statusCode, retryable: false });
@@ -199,7 +219,12 @@ const SINGLE_BYTE = /^(iso-8859-1|latin1|windows-1252|cp1252|us-ascii)$/;
  * caller reads pages known to lie about theirs (`latin1Fallback`: PJe's TJCE page declares UTF-8 and
  * sends ISO-8859-1, reference/upstream/real/README.md §1), where every byte is a Windows-1252 character.
  */
-export function bodyText(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, contentType?: string, opts: { latin1Fallback?: boolean } = {}): string {
+export function bodyText(
+  body: Buffer,
+  r: Pick<BodyReading, 'source' | 'what' | 'fail'>,
+  contentType?: string,
+  opts: { latin1Fallback?: boolean } = {},
+): string {
   const charset = /charset="?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset && SINGLE_BYTE.test(charset)) return new TextDecoder('windows-1252').decode(body);
   if (opts.latin1Fallback && !isUtf8(body)) return new TextDecoder('windows-1252').decode(body);
@@ -231,7 +256,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 /** A body as JSON: valid UTF-8, at most MAX_JSON_DEPTH deep, parseable; `malformed` otherwise (never quoting it). */
 export function bodyJson(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, opts: { retryable?: boolean } = {}): unknown {
   const text = bodyText(body, r);
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw refuse(r, 'malformed', `${r.what} sent JSON nested deeper than ${MAX_JSON_DEPTH} levels (${describeBody(body)}).`, { retryable: false });
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw refuse(r, 'malformed', `${r.what} sent JSON nested deeper than ${MAX_JSON_DEPTH} levels (${describeBody(body)}).`, { retryable: false });
   try {
     return JSON.parse(text);
   } catch {

@@ -50,16 +50,26 @@ export class Tramita extends OperationMethods {
     this.#waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   }
 
-  protected async call<K extends OperationId>(operation: K, params: Operations[K]['params'] | undefined, options: CallOptions = {}): Promise<Operations[K]['result']> {
+  protected async call<K extends OperationId>(
+    operation: K,
+    params: Operations[K]['params'] | undefined,
+    options: CallOptions = {},
+  ): Promise<Operations[K]['result']> {
     const op = OPERATIONS[operation];
     const writes = op.method !== 'GET';
     const idempotencyKey = op.charged || writes ? (options.idempotencyKey ?? crypto.randomUUID()) : options.idempotencyKey;
     const { url, body } = this.#target(op.path, (params ?? {}) as Record<string, unknown>);
-    const res = await this.#send({
-      method: op.method, url, body, idempotencyKey,
-      retryable: idempotencyKey !== undefined || !op.charged,
-      prefer: options.respondAsync ? 'respond-async' : undefined,
-    }, options);
+    const res = await this.#send(
+      {
+        method: op.method,
+        url,
+        body,
+        idempotencyKey,
+        retryable: idempotencyKey !== undefined || !op.charged,
+        prefer: options.respondAsync ? 'respond-async' : undefined,
+      },
+      options,
+    );
     return (await this.#outcome(res, options)) as Operations[K]['result'];
   }
 
@@ -169,13 +179,29 @@ async function finalAnswer(res: Response): Promise<unknown> {
 async function errorOf(res: Response, type: string): Promise<TramitaError> {
   const retryAfterSeconds = res.headers.has('retry-after') ? Number(res.headers.get('retry-after')) : null;
   if (type.includes('application/json')) {
-    const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; details?: Record<string, unknown> }; meta?: { requestId?: string } } | null;
+    const body = (await res.json().catch(() => null)) as {
+      error?: { code?: string; message?: string; details?: Record<string, unknown> };
+      meta?: { requestId?: string };
+    } | null;
     if (body?.error?.code) {
-      return new TramitaError({ code: body.error.code, message: body.error.message ?? body.error.code, status: res.status, requestId: body.meta?.requestId ?? res.headers.get('x-request-id'), details: body.error.details, retryAfterSeconds });
+      return new TramitaError({
+        code: body.error.code,
+        message: body.error.message ?? body.error.code,
+        status: res.status,
+        requestId: body.meta?.requestId ?? res.headers.get('x-request-id'),
+        details: body.error.details,
+        retryAfterSeconds,
+      });
     }
   }
   await res.body?.cancel();
-  return new TramitaError({ code: `HTTP_${res.status}`, message: `Resposta HTTP ${res.status} sem o envelope de erro da API.`, status: res.status, requestId: res.headers.get('x-request-id'), retryAfterSeconds });
+  return new TramitaError({
+    code: `HTTP_${res.status}`,
+    message: `Resposta HTTP ${res.status} sem o envelope de erro da API.`,
+    status: res.status,
+    requestId: res.headers.get('x-request-id'),
+    retryAfterSeconds,
+  });
 }
 
 /** The longest of what the server asked: Retry-After, pollAfterMs, nextPollAt (at least 100 ms). */

@@ -9,7 +9,14 @@ export class TramitaError extends Error {
   /** Seconds the server asked to wait (429, 503), when it said. */
   readonly retryAfterSeconds: number | null;
 
-  constructor(init: { code: string; message: string; status: number; requestId: string | null; details?: Record<string, unknown> | null; retryAfterSeconds?: number | null }) {
+  constructor(init: {
+    code: string;
+    message: string;
+    status: number;
+    requestId: string | null;
+    details?: Record<string, unknown> | null;
+    retryAfterSeconds?: number | null;
+  }) {
     super(init.message);
     this.name = 'TramitaError';
     this.code = init.code;

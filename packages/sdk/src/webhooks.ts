@@ -43,7 +43,12 @@ const encoder = new TextEncoder();
  * Checks a delivery and returns its event. `rawBody` is the exact body received (a string or its
  * bytes): never a re-serialized object, whose bytes would differ. Throws WebhookVerificationError.
  */
-export async function verifyWebhook<D = Record<string, unknown>>(rawBody: string | Uint8Array, headers: IncomingHeaders, secret: string, options: VerifyOptions = {}): Promise<WebhookEvent<D>> {
+export async function verifyWebhook<D = Record<string, unknown>>(
+  rawBody: string | Uint8Array,
+  headers: IncomingHeaders,
+  secret: string,
+  options: VerifyOptions = {},
+): Promise<WebhookEvent<D>> {
   if (!secret) throw new WebhookVerificationError('Informe o segredo do webhook (whsec_…).');
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
   const get = headerReader(headers);
@@ -74,7 +79,10 @@ async function checkStandard(body: Uint8Array, get: (name: string) => string | n
   const key = base64Decode(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
   const expected = await hmac(key, concat(encoder.encode(`${id}.${timestamp}.`), body));
   // The header may list several signatures (a secret being rotated): one match is enough.
-  const candidates = header.split(' ').filter((s) => s.startsWith('v1,')).map((s) => safeBase64Decode(s.slice(3)));
+  const candidates = header
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => safeBase64Decode(s.slice(3)));
   if (!candidates.some((c) => c !== null && constantTimeEqual(c, expected))) throw new WebhookVerificationError('webhook-signature não confere.');
 }
 

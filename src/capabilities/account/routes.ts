@@ -10,8 +10,15 @@ import { Balance, BalanceShape, PriceList, StatementEntry, StatementQuery } from
 
 export function accountRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
-    method: 'GET', url: '/v1/conta/saldo',
-    meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Balance of prepaid credits', description: 'Free: creates no ledger entry and answers at zero balance.' },
+    method: 'GET',
+    url: '/v1/conta/saldo',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: 'Conta',
+      summary: 'Balance of prepaid credits',
+      description: 'Free: creates no ledger entry and answers at zero balance.',
+    },
     schema: { data: Balance },
     handler: async (req) => {
       const a = req.auth!.account;
@@ -19,7 +26,9 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
       const balance = (await s.accounts.balance(a.id)) ?? 0;
       return {
         data: BalanceShape.present({
-          saldo: toBrl(balance), saldoCentavos: balance, moeda: 'BRL',
+          saldo: toBrl(balance),
+          saldoCentavos: balance,
+          moeda: 'BRL',
           conta: { id: a.id, nome: a.name, plano: a.plan, status: a.status, sandbox: a.sandbox === 1 },
         }),
       };
@@ -27,8 +36,15 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/conta/extrato',
-    meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Statement of the credits ledger, newest first', description: 'One entry per debit and per top-up. Free.' },
+    method: 'GET',
+    url: '/v1/conta/extrato',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: 'Conta',
+      summary: 'Statement of the credits ledger, newest first',
+      description: 'One entry per debit and per top-up. Free.',
+    },
     schema: { querystring: StatementQuery, data: listSchema('items', StatementEntry) },
     handler: async (req) => {
       const w = pageWindow(req.query);
@@ -36,27 +52,51 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
       const rows = await statement(s.db, req.auth!.account.id, w.read, before);
       const { items, pagination } = page(rows, w, 'extrato', (r) => ({ createdAt: r.created_at, id: r.id }));
       return {
-        data: listData(req, s.config, 'items', items.map((r) => ({
-          id: r.id, tipo: r.kind === 'debit' ? 'debito' : 'credito', valor: toBrl(r.delta_centavos), valorCentavos: r.delta_centavos,
-          saldoApos: toBrl(r.balance_after_centavos), saldoAposCentavos: r.balance_after_centavos, tipoConsulta: r.query_type,
-          requestId: r.operation_id, searchLogId: r.search_log_id, nota: r.note, criadoEm: r.created_at,
-        })), pagination),
+        data: listData(
+          req,
+          s.config,
+          'items',
+          items.map((r) => ({
+            id: r.id,
+            tipo: r.kind === 'debit' ? 'debito' : 'credito',
+            valor: toBrl(r.delta_centavos),
+            valorCentavos: r.delta_centavos,
+            saldoApos: toBrl(r.balance_after_centavos),
+            saldoAposCentavos: r.balance_after_centavos,
+            tipoConsulta: r.query_type,
+            requestId: r.operation_id,
+            searchLogId: r.search_log_id,
+            nota: r.note,
+            criadoEm: r.created_at,
+          })),
+          pagination,
+        ),
         meta: { pagination },
       };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/conta/precos',
-    meta: { class: 'account', auth: true, tag: 'Conta', summary: 'Prices of the account\'s plan, per query type', description: 'Free. To price one call before making it, send it with `Prefer: return=estimate`.' },
+    method: 'GET',
+    url: '/v1/conta/precos',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: 'Conta',
+      summary: "Prices of the account's plan, per query type",
+      description: 'Free. To price one call before making it, send it with `Prefer: return=estimate`.',
+    },
     schema: { data: PriceList },
     handler: async (req) => {
       const plan = req.auth!.account.plan;
       return {
         data: {
-          plano: plan, moeda: 'BRL',
+          plano: plan,
+          moeda: 'BRL',
           cobranca: 'Charged once per successful operation; errors, not-found and source failures are free; a 202 is charged when it completes.',
-          itens: s.prices.pricesOf(plan).map((p) => ({ tipoConsulta: p.queryType, descricao: p.description, preco: toBrl(p.centavos), precoCentavos: p.centavos })),
+          itens: s.prices
+            .pricesOf(plan)
+            .map((p) => ({ tipoConsulta: p.queryType, descricao: p.description, preco: toBrl(p.centavos), precoCentavos: p.centavos })),
         },
       };
     },

@@ -7,8 +7,11 @@ const OwnBalance = Type.Object({
   saldoCentavos: Type.Integer({ description: 'The same balance in integer centavos.' }),
   moeda: Type.Literal('BRL'),
   conta: Type.Object({
-    id: Type.String(), nome: Type.String(), plano: Type.String(),
-    status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]), sandbox: Type.Boolean(),
+    id: Type.String(),
+    nome: Type.String(),
+    plano: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+    sandbox: Type.Boolean(),
   }),
 });
 
@@ -16,8 +19,9 @@ const OwnBalance = Type.Object({
 export const BalanceShape = integratorShape('conta.saldo', OwnBalance, {
   credits: same('saldo'),
   currency: same('moeda'),
-  accountStatus: derived(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], { description: '`conta.status` in upper-case English.' }),
-    (v) => (v.conta.status === 'active' ? 'ACTIVE' : 'INACTIVE')),
+  accountStatus: derived(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], { description: '`conta.status` in upper-case English.' }), (v) =>
+    v.conta.status === 'active' ? 'ACTIVE' : 'INACTIVE',
+  ),
 });
 
 export const Balance = BalanceShape.schema;

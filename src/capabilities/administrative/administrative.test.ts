@@ -12,23 +12,39 @@ import { formatNup, nupCheckDigits } from '../../platform/identifiers/nup.ts';
 import { readDetailPage } from '../../sources/protocolo/page.ts';
 import { sandboxNups } from './testing.ts';
 
-const h = await createHarness({ env: { DJEN_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,reference=100000/60s' } });
+const h = await createHarness({
+  env: {
+    DJEN_TIMEOUT_MS: '300',
+    TRAMITA_DEV_TIME_SCALE: '1000',
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    TRAMITA_RATE_LIMITS: 'lookup=100000/60s,reference=100000/60s',
+  },
+});
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;
 const PRICE = 10; // administrativos.nup in config/prices.json
 const { encontrado, naoEncontrado } = sandboxNups(h);
-const lookup = (acc: TestAccount, nup: string, payload?: object) => h.inject(payload === undefined
-  ? { method: 'GET', url: `/v1/processos/administrativos/nup/${encodeURIComponent(nup)}`, headers: acc.headers }
-  : { method: 'POST', url: `/v1/processos/administrativos/nup/${encodeURIComponent(nup)}`, headers: acc.headers, payload });
+const lookup = (acc: TestAccount, nup: string, payload?: object) =>
+  h.inject(
+    payload === undefined
+      ? { method: 'GET', url: `/v1/processos/administrativos/nup/${encodeURIComponent(nup)}`, headers: acc.headers }
+      : { method: 'POST', url: `/v1/processos/administrativos/nup/${encodeURIComponent(nup)}`, headers: acc.headers, payload },
+  );
 
 async function charged(acc: TestAccount): Promise<number[]> {
-  const rows = await h.services.db.selectFrom('ledger').select('delta_centavos').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').orderBy('created_at').execute();
+  const rows = await h.services.db
+    .selectFrom('ledger')
+    .select('delta_centavos')
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'debit')
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => Math.abs(Number(r.delta_centavos)));
 }
 
 const protocoloRequests = () => sandbox.stats().protocolo.requests;
 
-test('GET /v1/orgaos-administrativos lists the covered bodies with their codes, sphere, what can be fetched, and the list\'s source and date; free', async () => {
+test("GET /v1/orgaos-administrativos lists the covered bodies with their codes, sphere, what can be fetched, and the list's source and date; free", async () => {
   const acc = await h.createAccount({ credits: 0 });
   const res = await h.inject({ method: 'GET', url: '/v1/orgaos-administrativos', headers: acc.headers });
   assert.equal(res.statusCode, 200, res.body);
@@ -37,7 +53,10 @@ test('GET /v1/orgaos-administrativos lists the covered bodies with their codes, 
   assert.match(d.fonte, /unidade protocolizadora/i);
   assert.equal(d.quantidade, d.orgaos.length);
   const cgu = d.orgaos.find((o: any) => o.sigla === 'CGU');
-  assert.deepEqual([cgu.codigo, cgu.esfera, cgu.fonte, cgu.recursos], ['00190', 'FEDERAL', 'PROTOCOLO_INTEGRADO', { consulta: true, tramitacoes: true, monitoramento: true, documentos: false }]);
+  assert.deepEqual(
+    [cgu.codigo, cgu.esfera, cgu.fonte, cgu.recursos],
+    ['00190', 'FEDERAL', 'PROTOCOLO_INTEGRADO', { consulta: true, tramitacoes: true, monitoramento: true, documentos: false }],
+  );
   assert.ok(d.orgaos.every((o: any) => o.codigos.every((c: string) => /^\d{5}$/.test(c))));
 });
 
@@ -50,11 +69,21 @@ test('a sandbox NUP: subject, parties, body, tramitações newest first and the 
   assert.equal(d.nup, formatNup(encontrado));
   assert.deepEqual(d.orgao, { sigla: 'CGU', nome: 'Controladoria-Geral da União', esfera: 'FEDERAL', unidadeProtocolizadora: '00190' });
   assert.equal(d.assunto, expected.assunto);
-  assert.deepEqual(d.interessados.map((i: any) => i.nome), expected.interessados);
+  assert.deepEqual(
+    d.interessados.map((i: any) => i.nome),
+    expected.interessados,
+  );
   assert.equal(d.orgaoOrigem, expected.orgao);
   assert.equal(d.quantidadeTramitacoes, expected.movements.length);
-  assert.deepEqual(d.tramitacoes.map((t: any) => t.operacao), expected.movements.map((m) => m.operacao).reverse());
-  assert.equal(Date.parse(d.tramitacoes.at(-1).dataHora), Math.floor(expected.movements[0].at / 60_000) * 60_000, 'minutes of Brasília wall time, read back to the same instant');
+  assert.deepEqual(
+    d.tramitacoes.map((t: any) => t.operacao),
+    expected.movements.map((m) => m.operacao).reverse(),
+  );
+  assert.equal(
+    Date.parse(d.tramitacoes.at(-1).dataHora),
+    Math.floor(expected.movements[0].at / 60_000) * 60_000,
+    'minutes of Brasília wall time, read back to the same instant',
+  );
   assert.deepEqual(d.ultimaTramitacao, d.tramitacoes[0]);
   assert.deepEqual([d.tramitacoes[0].unidadeOrigem, d.tramitacoes[0].unidadeDestino], [expected.movements.at(-1)!.origem, expected.movements.at(-1)!.destino]);
   assert.deepEqual([d.fonte.nome, d.fonte.sandbox, d.fonte.url], ['Protocolo Integrado', true, null]);
@@ -99,7 +128,11 @@ test('a NUP the source does not have is 404, a captcha page and every failure of
   } finally {
     sandbox.protocolo.reset();
   }
-  for (const [fault, status, code] of [[{ status: 503 }, 503, 'SOURCE_UNAVAILABLE'], [{ hang: true }, 504, 'SOURCE_TIMEOUT'], [{ malformed: true }, 503, 'SOURCE_UNAVAILABLE']] as const) {
+  for (const [fault, status, code] of [
+    [{ status: 503 }, 503, 'SOURCE_UNAVAILABLE'],
+    [{ hang: true }, 504, 'SOURCE_TIMEOUT'],
+    [{ malformed: true }, 503, 'SOURCE_UNAVAILABLE'],
+  ] as const) {
     sandbox.faults.set({ upstream: 'protocolo', ...fault });
     try {
       const res = await lookup(acc, fresh);
@@ -113,7 +146,7 @@ test('a NUP the source does not have is 404, a captcha page and every failure of
   assert.deepEqual(await charged(acc), [PRICE]);
 });
 
-test('POST: dias_ultima_atualizacao 0 asks the source again; orgao must be the NUP\'s own body; enviar_callback needs a webhook', async () => {
+test("POST: dias_ultima_atualizacao 0 asks the source again; orgao must be the NUP's own body; enviar_callback needs a webhook", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   assert.equal((await lookup(acc, encontrado)).statusCode, 200);
   const before = protocoloRequests();
@@ -136,9 +169,20 @@ test('enviar_callback: resultado_processo_async reaches the account feed when th
   assert.equal(put.statusCode, 200, put.body);
   assert.equal((await lookup(acc, encontrado, { enviar_callback: true })).statusCode, 200);
   assert.equal((await lookup(acc, naoEncontrado, { send_callback: true })).statusCode, 404);
-  const events = await h.services.db.selectFrom('account_events').innerJoin('domain_events', 'domain_events.id', 'account_events.event_id')
-    .select(['domain_events.kind', 'domain_events.data']).where('account_events.account_id', '=', acc.accountId).orderBy('account_events.id').execute();
-  assert.deepEqual(events.map((e) => [e.kind, JSON.parse(e.data).status]), [['resultado_processo_async', 'SUCESSO'], ['resultado_processo_async', 'ERRO']]);
+  const events = await h.services.db
+    .selectFrom('account_events')
+    .innerJoin('domain_events', 'domain_events.id', 'account_events.event_id')
+    .select(['domain_events.kind', 'domain_events.data'])
+    .where('account_events.account_id', '=', acc.accountId)
+    .orderBy('account_events.id')
+    .execute();
+  assert.deepEqual(
+    events.map((e) => [e.kind, JSON.parse(e.data).status]),
+    [
+      ['resultado_processo_async', 'SUCESSO'],
+      ['resultado_processo_async', 'ERRO'],
+    ],
+  );
   assert.equal(JSON.parse(events[0].data).processo.nup, formatNup(encontrado));
   assert.equal(JSON.parse(events[1].data).erro.code, 'ADMINISTRATIVE_PROCESS_NOT_FOUND');
 });
@@ -154,9 +198,13 @@ test('the page reader: another rendering of the same page (th labels, other colu
   if (page.kind !== 'found') return;
   assert.equal(page.process.assunto, 'Licitação & contratos');
   assert.deepEqual(page.process.interessados, ['FULANO FICTÍCIO', 'EMPRESA FICTÍCIA LTDA']);
-  assert.deepEqual(page.process.tramitacoes.map((t) => [t.dataHora, t.operacao, t.unidadeOrigem, t.unidadeDestino]), [
-    ['2024-03-01T03:00:00.000Z', 'Autuação', 'A', 'C'], ['2024-03-02T13:15:00.000Z', 'Envio', 'A', 'B'],
-  ]);
+  assert.deepEqual(
+    page.process.tramitacoes.map((t) => [t.dataHora, t.operacao, t.unidadeOrigem, t.unidadeDestino]),
+    [
+      ['2024-03-01T03:00:00.000Z', 'Autuação', 'A', 'C'],
+      ['2024-03-02T13:15:00.000Z', 'Envio', 'A', 'B'],
+    ],
+  );
   assert.equal(readDetailPage(html, naoEncontrado).kind, 'unreadable');
   assert.equal(readDetailPage('<html><body><p>Erro interno</p></body></html>', encontrado).kind, 'unreadable', 'an error page is never "not found"');
   assert.equal(readDetailPage(html.slice(0, html.length - 30), encontrado).kind, 'unreadable', 'a page cut short loses tramitações: never read as complete');

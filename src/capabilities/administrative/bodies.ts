@@ -42,7 +42,11 @@ export class Bodies {
   of(nup: Nup, field: string): AdministrativeBody {
     const unit = nup.digits.slice(0, 5);
     const body = this.#byUnit.get(unit);
-    if (!body) throw new ApiError('BODY_NOT_COVERED', `NUP ${nup.masked}: protocol unit ${unit} is not one of the bodies of GET /v1/orgaos-administrativos.`, { field, unidade: unit });
+    if (!body)
+      throw new ApiError('BODY_NOT_COVERED', `NUP ${nup.masked}: protocol unit ${unit} is not one of the bodies of GET /v1/orgaos-administrativos.`, {
+        field,
+        unidade: unit,
+      });
     return body;
   }
 
@@ -69,13 +73,26 @@ export function loadBodies(file: string): Bodies {
   }
   const seen = new Map<string, string>();
   const orgaos = doc.orgaos.map((o: Record<string, unknown>, i: number): AdministrativeBody => {
-    if (!Array.isArray(o.codigos) || o.codigos.length === 0 || !o.codigos.every((c) => typeof c === 'string' && /^\d{5}$/.test(c))) throw fail(`orgaos[${i}].codigos must be a list of five-digit protocol-unit codes`);
+    if (!Array.isArray(o.codigos) || o.codigos.length === 0 || !o.codigos.every((c) => typeof c === 'string' && /^\d{5}$/.test(c)))
+      throw fail(`orgaos[${i}].codigos must be a list of five-digit protocol-unit codes`);
     if (!text(o.sigla) || !text(o.nome)) throw fail(`orgaos[${i}] needs "sigla" and "nome"`);
     for (const c of o.codigos as string[]) {
       if (seen.has(c)) throw fail(`protocol unit ${c} is listed for both ${seen.get(c)} and ${o.sigla}`);
       seen.set(c, o.sigla);
     }
-    return { codigos: o.codigos as string[], sigla: o.sigla, nome: o.nome, esfera: text(o.esfera) ? o.esfera : 'FEDERAL', natureza: text(o.natureza) ? o.natureza : 'não informada' };
+    return {
+      codigos: o.codigos as string[],
+      sigla: o.sigla,
+      nome: o.nome,
+      esfera: text(o.esfera) ? o.esfera : 'FEDERAL',
+      natureza: text(o.natureza) ? o.natureza : 'não informada',
+    };
   });
-  return new Bodies({ fonte: doc.fonte, fonteUrl: text(doc.fonteUrl) ? doc.fonteUrl : null, data: doc.data, consulta: text(doc.consulta) ? doc.consulta : 'PROTOCOLO_INTEGRADO', orgaos });
+  return new Bodies({
+    fonte: doc.fonte,
+    fonteUrl: text(doc.fonteUrl) ? doc.fonteUrl : null,
+    data: doc.data,
+    consulta: text(doc.consulta) ? doc.consulta : 'PROTOCOLO_INTEGRADO',
+    orgaos,
+  });
 }

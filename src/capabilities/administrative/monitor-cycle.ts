@@ -50,18 +50,37 @@ export async function checkDueAdminMonitors(s: Services, service: Administrative
     } catch (err) {
       summary.failedNups++;
       telemetry.monitorChecks.labels('processos_administrativos', 'failed').inc(monitors.length);
-      if (err instanceof SourceError) log.warn({ nup, monitors: monitors.map((m) => m.id), failure: err.failure }, 'administrative monitor check: source failed');
+      if (err instanceof SourceError)
+        log.warn({ nup, monitors: monitors.map((m) => m.id), failure: err.failure }, 'administrative monitor check: source failed');
       else log[backgroundFailureLevel(err)]({ err, nup }, 'administrative monitor check failed');
       const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
-      await s.db.updateTable('administrative_monitors').set({ ultimo_erro: `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`, atualizado_em: iso(now) })
-        .where('id', 'in', monitors.map((m) => m.id)).where('status', '=', 'ATIVO').execute();
+      await s.db
+        .updateTable('administrative_monitors')
+        .set({ ultimo_erro: `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`, atualizado_em: iso(now) })
+        .where(
+          'id',
+          'in',
+          monitors.map((m) => m.id),
+        )
+        .where('status', '=', 'ATIVO')
+        .execute();
       continue;
     }
     for (const m of monitors) {
-      const done = await s.db.updateTable('administrative_monitors').set((eb) => ({
-        situacao: found ? 'ENCONTRADO' : 'NAO_ENCONTRADO', verificacoes: eb('verificacoes', '+', 1), ultimo_erro: null, ultima_verificacao_em: iso(now),
-        proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))), atualizado_em: iso(now),
-      })).where('id', '=', m.id).where('status', '=', 'ATIVO').where('proxima_verificacao_em', '=', m.proxima_verificacao_em).executeTakeFirst();
+      const done = await s.db
+        .updateTable('administrative_monitors')
+        .set((eb) => ({
+          situacao: found ? 'ENCONTRADO' : 'NAO_ENCONTRADO',
+          verificacoes: eb('verificacoes', '+', 1),
+          ultimo_erro: null,
+          ultima_verificacao_em: iso(now),
+          proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))),
+          atualizado_em: iso(now),
+        }))
+        .where('id', '=', m.id)
+        .where('status', '=', 'ATIVO')
+        .where('proxima_verificacao_em', '=', m.proxima_verificacao_em)
+        .executeTakeFirst();
       if (Number(done.numUpdatedRows) === 1) {
         summary.checked++;
         telemetry.monitorChecks.labels('processos_administrativos', 'ok').inc();

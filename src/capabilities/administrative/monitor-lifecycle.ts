@@ -19,7 +19,10 @@ export interface AdminMonitorAsk extends ScheduledAsk {
 }
 
 export const ADMIN_MONITORS = monitorPlan<AdminMonitorRow, AdminMonitorAsk>({
-  table: 'administrative_monitors', label: 'administrative monitor', jobKind: ADMIN_MONITOR_CYCLE_JOB, queryType: () => ADMIN_MONITOR_QUERY_TYPE,
+  table: 'administrative_monitors',
+  label: 'administrative monitor',
+  jobKind: ADMIN_MONITOR_CYCLE_JOB,
+  queryType: () => ADMIN_MONITOR_QUERY_TYPE,
   key: (ask) => ({ nup: ask.nup }),
   newRow: (ask, now) => ({ id: newId('mpa'), account_id: ask.accountId, nup: ask.nup, ...newScheduledState(ask, now) }),
   ...scheduledColumns,

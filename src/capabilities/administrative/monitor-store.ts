@@ -21,23 +21,47 @@ export async function findAdminMonitor(db: Db, accountId: string, id: string): P
   return db.selectFrom('administrative_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export async function listAdminMonitors(db: Db, accountId: string, f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } }): Promise<AdminMonitorRow[]> {
+export async function listAdminMonitors(
+  db: Db,
+  accountId: string,
+  f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } },
+): Promise<AdminMonitorRow[]> {
   return pageOfMonitors(db, 'administrative_monitors', 'REMOVIDO', accountId, f);
 }
 
 /** ATIVO monitors of active accounts whose check is due by `now`, the most overdue first. */
 export async function dueAdminMonitors(db: Db, now: string, limit: number): Promise<AdminMonitorRow[]> {
-  return db.selectFrom('administrative_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db)).orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('administrative_monitors')
+    .selectAll()
+    .where('status', '=', 'ATIVO')
+    .where('proxima_verificacao_em', '<=', now)
+    .where('account_id', 'in', activeAccountIds(db))
+    .orderBy('proxima_verificacao_em')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** The monitor as integrators see it (its twins: AdminMonitorShape); next check and charge times only while it is ATIVO. */
 export function adminMonitorView(m: AdminMonitorRow) {
   const active = m.status === 'ATIVO';
   return AdminMonitorShape.present({
-    id: m.id, nup: formatNup(m.nup), frequencia: m.frequencia, webhookUrl: m.webhook_url, status: m.status, situacao: m.situacao,
-    preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades, ultimaVerificacaoEm: m.ultima_verificacao_em,
-    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro,
-    criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em,
+    id: m.id,
+    nup: formatNup(m.nup),
+    frequencia: m.frequencia,
+    webhookUrl: m.webhook_url,
+    status: m.status,
+    situacao: m.situacao,
+    preco: toBrl(m.preco_centavos),
+    verificacoes: m.verificacoes,
+    novidades: m.novidades,
+    ultimaVerificacaoEm: m.ultima_verificacao_em,
+    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
+    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
+    ultimoErro: m.ultimo_erro,
+    criadoEm: m.criado_em,
+    atualizadoEm: m.atualizado_em,
+    removidoEm: m.removido_em,
   });
 }

@@ -17,8 +17,12 @@ import { sandboxNup } from '../../sandbox/protocolo/registry.ts';
 const INTERVAL_MS = 1000;
 const clock = new ManualClock(new Date());
 const h = await createHarness({
-  clock, env: {
-    TRAMITA_MONITOR_INTERVAL_MS: String(INTERVAL_MS), TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', DJEN_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '1000',
+  clock,
+  env: {
+    TRAMITA_MONITOR_INTERVAL_MS: String(INTERVAL_MS),
+    TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+    DJEN_TIMEOUT_MS: '300',
+    TRAMITA_DEV_TIME_SCALE: '1000',
     TRAMITA_RATE_LIMITS: 'lookup=100000/60s,monitor=100000/60s,account=100000/60s',
   },
 });
@@ -39,7 +43,14 @@ async function cycle(ms = INTERVAL_MS): Promise<void> {
   await h.runJobs();
 }
 async function debits(acc: TestAccount): Promise<number[]> {
-  const rows = await db.selectFrom('ledger').select('delta_centavos').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('ledger')
+    .select('delta_centavos')
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'debit')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => Math.abs(Number(r.delta_centavos)));
 }
 /** Retires monitors left by earlier tests, so a cycle checks only the current test's. */
@@ -59,7 +70,10 @@ test('create by NUP (masked or bare): 201, charged once, checked at the next cyc
   assert.deepEqual(await debits(acc), [PRICE]);
 
   const list = json(await h.inject({ method: 'GET', url: URL_BASE, headers: acc.headers })).data;
-  assert.deepEqual(list.items.map((i: any) => i.id), [m.id]);
+  assert.deepEqual(
+    list.items.map((i: any) => i.id),
+    [m.id],
+  );
   const removed = await h.inject({ method: 'DELETE', url: `${URL_BASE}/${m.id}`, headers: acc.headers });
   assert.deepEqual([removed.statusCode, json(removed).data.status, json(removed).data.proximaCobrancaEm], [200, 'REMOVIDO', null]);
   assert.equal(json(await h.inject({ method: 'GET', url: URL_BASE, headers: acc.headers })).data.items.length, 0);
@@ -87,7 +101,7 @@ test('validation before any charge: INVALID_NUP, BODY_NOT_COVERED, INVALID_WEBHO
   assert.deepEqual(await debits(acc), []);
 });
 
-test('a new tramitação in the simulator reaches the monitor\'s webhook_url, signed, once; the check counts it', async () => {
+test("a new tramitação in the simulator reaches the monitor's webhook_url, signed, once; the check counts it", async () => {
   await retireAll();
   const rx = await receiver();
   try {
@@ -100,7 +114,10 @@ test('a new tramitação in the simulator reaches the monitor\'s webhook_url, si
     assert.deepEqual([checked.situacao, checked.verificacoes, checked.novidades, checked.ultimoErro], ['ENCONTRADO', 1, 0, null]);
     assert.equal(rx.received.length, 0, 'the first check is the baseline: no news');
 
-    const added = await fetch(`${sandbox.url}/_sandbox/protocolo/tramitacao`, { method: 'POST', body: JSON.stringify({ nup: formatNup(nup), operacao: 'Despacho' }) });
+    const added = await fetch(`${sandbox.url}/_sandbox/protocolo/tramitacao`, {
+      method: 'POST',
+      body: JSON.stringify({ nup: formatNup(nup), operacao: 'Despacho' }),
+    });
     assert.equal(added.status, 201);
     await cycle(60 * 60 * INTERVAL_MS);
     assert.equal(rx.received.length, 1, rx.received.map((d) => d.body.event).join());
@@ -109,7 +126,10 @@ test('a new tramitação in the simulator reaches the monitor\'s webhook_url, si
     assert.equal(d.headers['x-service-signature'], signature(secret, d.raw));
     assert.equal(d.body.data.nup, formatNup(nup));
     assert.deepEqual(d.body.data.orgao, { sigla: 'CGU', nome: 'Controladoria-Geral da União' });
-    assert.deepEqual(d.body.data.novasTramitacoes.map((t: any) => t.operacao), ['Despacho']);
+    assert.deepEqual(
+      d.body.data.novasTramitacoes.map((t: any) => t.operacao),
+      ['Despacho'],
+    );
     const after = await read(acc, m.id);
     assert.deepEqual([after.verificacoes, after.novidades], [2, 1]);
 

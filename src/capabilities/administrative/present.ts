@@ -19,9 +19,17 @@ export function bodyView(b: AdministrativeBody, unidade: string) {
 export function processView(row: ProcessRow, body: AdministrativeBody, sandbox: boolean) {
   const tramitacoes = movementsOf(row).reverse().map(movementView);
   return {
-    nup: formatNup(row.nup), nupDigitos: row.nup, orgao: bodyView(body, row.unidade), tipo: row.tipo, assunto: row.assunto,
-    interessados: (JSON.parse(row.interessados) as string[]).map((nome) => ({ nome })), orgaoOrigem: row.orgao_origem, dataAutuacao: row.data_autuacao,
-    quantidadeTramitacoes: row.tramitacoes_total, ultimaTramitacao: tramitacoes[0] ?? null, tramitacoes,
+    nup: formatNup(row.nup),
+    nupDigitos: row.nup,
+    orgao: bodyView(body, row.unidade),
+    tipo: row.tipo,
+    assunto: row.assunto,
+    interessados: (JSON.parse(row.interessados) as string[]).map((nome) => ({ nome })),
+    orgaoOrigem: row.orgao_origem,
+    dataAutuacao: row.data_autuacao,
+    quantidadeTramitacoes: row.tramitacoes_total,
+    ultimaTramitacao: tramitacoes[0] ?? null,
+    tramitacoes,
     fonte: { nome: row.fonte, url: sandbox ? null : officialPage(row.nup), coletadoEm: row.coletado_em, sandbox },
   };
 }

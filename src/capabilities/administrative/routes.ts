@@ -22,28 +22,53 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
   const { bodies } = service;
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/orgaos-administrativos',
-    meta: { class: 'reference', auth: true, tag: TAG, summary: 'Covered administrative bodies',
-      description: 'Free. The federal bodies whose processes Tramita looks up by NUP: their protocol-unit codes (a NUP\'s first five digits), sigla, name, sphere and what can be fetched for each, with the list\'s source and date (TRAMITA_ORGAOS_FILE).' },
+    method: 'GET',
+    url: '/v1/orgaos-administrativos',
+    meta: {
+      class: 'reference',
+      auth: true,
+      tag: TAG,
+      summary: 'Covered administrative bodies',
+      description:
+        "Free. The federal bodies whose processes Tramita looks up by NUP: their protocol-unit codes (a NUP's first five digits), sigla, name, sphere and what can be fetched for each, with the list's source and date (TRAMITA_ORGAOS_FILE).",
+    },
     schema: { data: BodiesList },
     handler: async () => {
       const l = bodies.list;
       const recursos = { consulta: true, tramitacoes: true, monitoramento: true, documentos: false };
-      const orgaos = l.orgaos.map((b) => ({ codigo: b.codigos[0], codigos: b.codigos, sigla: b.sigla, nome: b.nome, esfera: b.esfera, natureza: b.natureza, fonte: l.consulta, recursos }));
+      const orgaos = l.orgaos.map((b) => ({
+        codigo: b.codigos[0],
+        codigos: b.codigos,
+        sigla: b.sigla,
+        nome: b.nome,
+        esfera: b.esfera,
+        natureza: b.natureza,
+        fonte: l.consulta,
+        recursos,
+      }));
       return { data: { fonte: l.fonte, fonteUrl: l.fonteUrl, data: l.data, quantidade: orgaos.length, orgaos } };
     },
   });
 
   const answer = (l: Lookup) => ({
     data: processView(l.row, l.body, s.sources.administrative.info.sandbox),
-    meta: { source: { name: l.row.fonte, sandbox: s.sources.administrative.info.sandbox, servedFrom: l.fromSource ? 'source' : 'store', consultadoEm: l.row.coletado_em } },
+    meta: {
+      source: {
+        name: l.row.fonte,
+        sandbox: s.sources.administrative.info.sandbox,
+        servedFrom: l.fromSource ? 'source' : 'store',
+        consultadoEm: l.row.coletado_em,
+      },
+    },
   });
-  const DESCRIPTION = 'Answered from the store when its copy is younger than TRAMITA_ADMINISTRATIVE_FRESH_MINUTES, else from Protocolo Integrado (async-eligible: 202 and `/v1/requests/{id}` past the synchronous window). '
-    + '400 INVALID_NUP for a malformed NUP, 422 BODY_NOT_COVERED when its protocol unit is none of GET /v1/orgaos-administrativos; 404 ADMINISTRATIVE_PROCESS_NOT_FOUND when the source has none; '
-    + 'a failure of the source, a captcha page included, is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT. None of these is charged. The result: subject, interested parties as published, the body, the tramitações with dates and units (newest first), and the source.';
+  const DESCRIPTION =
+    'Answered from the store when its copy is younger than TRAMITA_ADMINISTRATIVE_FRESH_MINUTES, else from Protocolo Integrado (async-eligible: 202 and `/v1/requests/{id}` past the synchronous window). ' +
+    '400 INVALID_NUP for a malformed NUP, 422 BODY_NOT_COVERED when its protocol unit is none of GET /v1/orgaos-administrativos; 404 ADMINISTRATIVE_PROCESS_NOT_FOUND when the source has none; ' +
+    'a failure of the source, a captcha page included, is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT. None of these is charged. The result: subject, interested parties as published, the body, the tramitações with dates and units (newest first), and the source.';
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/administrativos/nup/:nup',
+    method: 'GET',
+    url: '/v1/processos/administrativos/nup/:nup',
     meta: { class: 'lookup', auth: true, charge: QUERY_TYPE, async: true, tag: TAG, summary: 'Administrative process by NUP', description: DESCRIPTION },
     schema: { params: NupParams, data: AdministrativeProcess },
     handler: async (req) => {
@@ -53,9 +78,17 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/processos/administrativos/nup/:nup',
-    meta: { class: 'lookup', auth: true, charge: QUERY_TYPE, async: true, tag: TAG, summary: 'Administrative process by NUP, with options',
-      description: `${DESCRIPTION} Body (optional): \`orgao\` (or \`origem\`), \`fonte\`, \`dias_ultima_atualizacao\`, \`enviar_callback\` (or \`send_callback\`).` },
+    method: 'POST',
+    url: '/v1/processos/administrativos/nup/:nup',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: QUERY_TYPE,
+      async: true,
+      tag: TAG,
+      summary: 'Administrative process by NUP, with options',
+      description: `${DESCRIPTION} Body (optional): \`orgao\` (or \`origem\`), \`fonte\`, \`dias_ultima_atualizacao\`, \`enviar_callback\` (or \`send_callback\`).`,
+    },
     schema: { params: NupParams, body: LookupBody, data: AdministrativeProcess },
     handler: async (req) => {
       const nup = parseNup(req.params.nup, 'nup');
@@ -65,7 +98,11 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
       const accountId = req.auth!.account.id;
       const callback = o.enviar_callback === true || o.send_callback === true;
       if (callback && !(await s.webhooks.configs.get(accountId))?.url) {
-        throw new ApiError('WEBHOOK_NOT_CONFIGURED', '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll the status URL.', { field: 'enviar_callback', in: 'body' });
+        throw new ApiError(
+          'WEBHOOK_NOT_CONFIGURED',
+          '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll the status URL.',
+          { field: 'enviar_callback', in: 'body' },
+        );
       }
       const maxAge = o.dias_ultima_atualizacao !== undefined ? o.dias_ultima_atualizacao * 1440 : s.config.administrativeFreshMinutes;
       let result: ReturnType<typeof answer>;
@@ -88,14 +125,25 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
 function checkAskedBody(service: AdministrativeService, nup: Nup, sigla: string, asked: string | undefined, field: string): void {
   if (asked === undefined) return;
   const named = service.bodies.find(asked);
-  if (!named) throw new ApiError('INVALID_PARAMETER', `"${asked}" is not a body of GET /v1/orgaos-administrativos (sigla or protocol-unit code).`, { field, in: 'body' });
-  if (named.sigla !== sigla) throw new ApiError('INVALID_PARAMETER', `NUP ${nup.masked} belongs to ${sigla} (protocol unit ${nup.digits.slice(0, 5)}), not ${named.sigla}.`, { field, in: 'body' });
+  if (!named)
+    throw new ApiError('INVALID_PARAMETER', `"${asked}" is not a body of GET /v1/orgaos-administrativos (sigla or protocol-unit code).`, { field, in: 'body' });
+  if (named.sigla !== sigla)
+    throw new ApiError('INVALID_PARAMETER', `NUP ${nup.masked} belongs to ${sigla} (protocol unit ${nup.digits.slice(0, 5)}), not ${named.sigla}.`, {
+      field,
+      in: 'body',
+    });
 }
 
 /** `resultado_processo_async` to the account webhook: the lookup asked with `enviar_callback` ended. */
 async function sendCallback(s: Services, accountId: string, requestId: string, nup: Nup, outcome: Record<string, unknown>): Promise<void> {
-  await s.db.transaction().execute((trx) => s.events.record(trx, {
-    kind: 'resultado_processo_async', numeroCnj: null, tribunal: null, accountId, source: s.sources.administrative.info.name,
-    data: { requestId, nup: nup.masked, tipo: 'PROCESSO_ADMINISTRATIVO', ...outcome },
-  }));
+  await s.db.transaction().execute((trx) =>
+    s.events.record(trx, {
+      kind: 'resultado_processo_async',
+      numeroCnj: null,
+      tribunal: null,
+      accountId,
+      source: s.sources.administrative.info.name,
+      data: { requestId, nup: nup.masked, tipo: 'PROCESSO_ADMINISTRATIVO', ...outcome },
+    }),
+  );
 }

@@ -3,20 +3,49 @@ import { Type } from 'typebox';
 import { DAY_TWINS, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
-import { MonitorFrequency, MonitorStatus, PriceField, ScheduleFields, SituationField, STATUS_MEANING, webhookUrlField } from '../../platform/monitoring/schemas.ts';
+import {
+  MonitorFrequency,
+  MonitorStatus,
+  PriceField,
+  ScheduleFields,
+  SituationField,
+  STATUS_MEANING,
+  webhookUrlField,
+} from '../../platform/monitoring/schemas.ts';
 
 const NupText = (description: string) => Type.String({ minLength: 1, maxLength: 40, description });
 
 export const NupParams = Type.Object({ nup: NupText('NUP, masked (`00000.000000/0000-00`) or 17 digits.') }, { additionalProperties: false });
 
-export const LookupBody = Type.Object({
-  orgao: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP\'s own body: 422 INVALID_PARAMETER otherwise.' })),
-  origem: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Alias of `orgao` (the commercial service\'s name).' })),
-  fonte: Type.Optional(Type.Literal('PROTOCOLO_INTEGRADO', { description: 'The source to ask; the only one today.' })),
-  dias_ultima_atualizacao: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Maximum age, in days, of a stored copy to answer with; 0 always asks the source. Absent: TRAMITA_ADMINISTRATIVE_FRESH_MINUTES.' })),
-  enviar_callback: Type.Optional(Type.Boolean({ description: 'true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when it has no URL).' })),
-  send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
-}, { additionalProperties: false });
+export const LookupBody = Type.Object(
+  {
+    orgao: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20,
+        description:
+          "The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP's own body: 422 INVALID_PARAMETER otherwise.",
+      }),
+    ),
+    origem: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: "Alias of `orgao` (the commercial service's name)." })),
+    fonte: Type.Optional(Type.Literal('PROTOCOLO_INTEGRADO', { description: 'The source to ask; the only one today.' })),
+    dias_ultima_atualizacao: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3650,
+        description: 'Maximum age, in days, of a stored copy to answer with; 0 always asks the source. Absent: TRAMITA_ADMINISTRATIVE_FRESH_MINUTES.',
+      }),
+    ),
+    enviar_callback: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when it has no URL).',
+      }),
+    ),
+    send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
+  },
+  { additionalProperties: false },
+);
 
 const OwnMovement = Type.Object({
   id: Type.String({ description: 'Stable key of the tramitação.' }),
@@ -31,7 +60,12 @@ export const TramitacaoShape = integratorShape('tramitacao', OwnMovement, { ...D
 
 const Movement = TramitacaoShape.schema;
 
-const BodyRef = Type.Object({ sigla: Type.String(), nome: Type.String(), esfera: Type.String(), unidadeProtocolizadora: Type.String({ description: 'The NUP\'s first five digits.' }) });
+const BodyRef = Type.Object({
+  sigla: Type.String(),
+  nome: Type.String(),
+  esfera: Type.String(),
+  unidadeProtocolizadora: Type.String({ description: "The NUP's first five digits." }),
+});
 
 export const AdministrativeProcess = Type.Object({
   nup: Type.String({ description: 'Masked.' }),
@@ -46,8 +80,10 @@ export const AdministrativeProcess = Type.Object({
   ultimaTramitacao: Nullable(Movement),
   tramitacoes: Type.Array(Movement, { description: 'Newest first.' }),
   fonte: Type.Object({
-    nome: Type.String(), url: Nullable(Type.String({ description: 'The official public page; null for sandbox data.' })),
-    coletadoEm: Type.String({ description: 'When the source was read.' }), sandbox: Type.Boolean(),
+    nome: Type.String(),
+    url: Nullable(Type.String({ description: 'The official public page; null for sandbox data.' })),
+    coletadoEm: Type.String({ description: 'When the source was read.' }),
+    sandbox: Type.Boolean(),
   }),
 });
 
@@ -56,28 +92,49 @@ export const BodiesList = Type.Object({
   fonteUrl: Nullable(Type.String()),
   data: Type.String({ description: 'yyyy-mm-dd: when it was compiled.' }),
   quantidade: Type.Integer(),
-  orgaos: Type.Array(Type.Object({
-    codigo: Type.String({ description: 'The first protocol-unit code of the body.' }),
-    codigos: Type.Array(Type.String(), { description: 'Every protocol-unit code (NUP prefix) of the body.' }),
-    sigla: Type.String(), nome: Type.String(), esfera: Type.String(), natureza: Type.String(),
-    fonte: Type.String({ description: 'Where its processes are read (PROTOCOLO_INTEGRADO).' }),
-    recursos: Type.Object({ consulta: Type.Boolean(), tramitacoes: Type.Boolean(), monitoramento: Type.Boolean(), documentos: Type.Boolean({ description: 'false: Protocolo Integrado publishes metadata, never the documents.' }) }),
-  })),
+  orgaos: Type.Array(
+    Type.Object({
+      codigo: Type.String({ description: 'The first protocol-unit code of the body.' }),
+      codigos: Type.Array(Type.String(), { description: 'Every protocol-unit code (NUP prefix) of the body.' }),
+      sigla: Type.String(),
+      nome: Type.String(),
+      esfera: Type.String(),
+      natureza: Type.String(),
+      fonte: Type.String({ description: 'Where its processes are read (PROTOCOLO_INTEGRADO).' }),
+      recursos: Type.Object({
+        consulta: Type.Boolean(),
+        tramitacoes: Type.Boolean(),
+        monitoramento: Type.Boolean(),
+        documentos: Type.Boolean({ description: 'false: Protocolo Integrado publishes metadata, never the documents.' }),
+      }),
+    }),
+  ),
 });
 
 const Frequency = MonitorFrequency('How often the NUP is checked; default DIARIA.');
 
-export const CreateAdminMonitorBody = Type.Object({
-  nup: NupText('NUP of the process, masked or 17 digits.'),
-  webhook_url: webhookUrlField(),
-  frequencia: Type.Optional(Frequency),
-}, { additionalProperties: false });
+export const CreateAdminMonitorBody = Type.Object(
+  {
+    nup: NupText('NUP of the process, masked or 17 digits.'),
+    webhook_url: webhookUrlField(),
+    frequencia: Type.Optional(Frequency),
+  },
+  { additionalProperties: false },
+);
 
 const OwnAdminMonitor = Type.Object({
-  id: Type.String(), nup: Type.String({ description: 'Masked.' }), frequencia: Frequency, webhookUrl: Nullable(Type.String()),
-  status: MonitorStatus(`${STATUS_MEANING}).`), situacao: SituationField, preco: PriceField,
-  verificacoes: Type.Integer(), novidades: Type.Integer({ description: 'New tramitações announced to it, in total.' }),
-  ...ScheduleFields, atualizadoEm: Type.String(), removidoEm: Nullable(Type.String()),
+  id: Type.String(),
+  nup: Type.String({ description: 'Masked.' }),
+  frequencia: Frequency,
+  webhookUrl: Nullable(Type.String()),
+  status: MonitorStatus(`${STATUS_MEANING}).`),
+  situacao: SituationField,
+  preco: PriceField,
+  verificacoes: Type.Integer(),
+  novidades: Type.Integer({ description: 'New tramitações announced to it, in total.' }),
+  ...ScheduleFields,
+  atualizadoEm: Type.String(),
+  removidoEm: Nullable(Type.String()),
 });
 
 /** The names integrators of the commercial service read on a paid monitor (conventions §4.13). */

@@ -38,7 +38,12 @@ export class AdministrativeService {
     const freshSince = iso(addMs(this.#s.clock.now(), -maxAgeMinutes * 60_000));
     if (stored && maxAgeMinutes > 0 && stored.coletado_em >= freshSince) return { row: stored, body, fromSource: false };
     const row = await this.refresh(nup.digits, signal);
-    if (!row) throw new ApiError('ADMINISTRATIVE_PROCESS_NOT_FOUND', `Protocolo Integrado has no process ${nup.masked} (it lists federal bodies' processes since 2015). Nothing was charged.`, { nup: nup.masked });
+    if (!row)
+      throw new ApiError(
+        'ADMINISTRATIVE_PROCESS_NOT_FOUND',
+        `Protocolo Integrado has no process ${nup.masked} (it lists federal bodies' processes since 2015). Nothing was charged.`,
+        { nup: nup.masked },
+      );
     return { row, body, fromSource: true };
   }
 
@@ -55,16 +60,32 @@ export class AdministrativeService {
       const now = iso(s.clock.now());
       const { row, news } = await upsertProcess(trx, record, { unidade: record.nup.slice(0, 5), fonte: s.sources.administrative.info.name, now });
       if (news.length === 0) return row;
-      const monitors = await trx.selectFrom('administrative_monitors').select(['id', 'account_id', 'webhook_url']).where('nup', '=', record.nup).where('status', '=', 'ATIVO').execute();
+      const monitors = await trx
+        .selectFrom('administrative_monitors')
+        .select(['id', 'account_id', 'webhook_url'])
+        .where('nup', '=', record.nup)
+        .where('status', '=', 'ATIVO')
+        .execute();
       if (monitors.length === 0) return row;
-      await trx.updateTable('administrative_monitors').set((eb) => ({ novidades: eb('novidades', '+', news.length), atualizado_em: now }))
-        .where('nup', '=', record.nup).where('status', '=', 'ATIVO').execute();
+      await trx
+        .updateTable('administrative_monitors')
+        .set((eb) => ({ novidades: eb('novidades', '+', news.length), atualizado_em: now }))
+        .where('nup', '=', record.nup)
+        .where('status', '=', 'ATIVO')
+        .execute();
       await s.events.record(trx, {
-        kind: 'nova_movimentacao_administrativa', numeroCnj: null, tribunal: null, source: s.sources.administrative.info.name,
+        kind: 'nova_movimentacao_administrativa',
+        numeroCnj: null,
+        tribunal: null,
+        source: s.sources.administrative.info.name,
         audience: monitors.map((m) => ({ accountId: m.account_id, monitorType: MONITOR_TYPE, monitorId: m.id, webhookUrl: m.webhook_url })),
         data: {
-          nup: formatNup(record.nup), nupDigitos: record.nup, orgao: body ? { sigla: body.sigla, nome: body.nome } : null, assunto: record.assunto,
-          novasTramitacoes: news.toReversed().map(movementView), quantidadeTramitacoes: record.tramitacoes.length,
+          nup: formatNup(record.nup),
+          nupDigitos: record.nup,
+          orgao: body ? { sigla: body.sigla, nome: body.nome } : null,
+          assunto: record.assunto,
+          novasTramitacoes: news.toReversed().map(movementView),
+          quantidadeTramitacoes: record.tramitacoes.length,
         },
         raw: record,
       });

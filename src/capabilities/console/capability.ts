@@ -15,6 +15,7 @@ export function consoleCapability(s: Services, radars: RadarParts): Capability {
   return {
     name: 'console',
     routes: (app) => void app.register(consolePlugin(parts), { prefix: '/console' }),
-    jobs: [], schedules: [],
+    jobs: [],
+    schedules: [],
   };
 }

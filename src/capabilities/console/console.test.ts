@@ -31,10 +31,23 @@ class Visitor {
     this.address = address;
   }
 
-  async go(method: 'GET' | 'POST', url: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async go(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     const cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString() : undefined;
-    this.last = await this.app.inject({ method, url, remoteAddress: this.address, payload: body, headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers } });
+    const body = form
+      ? new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString()
+      : undefined;
+    this.last = await this.app.inject({
+      method,
+      url,
+      remoteAddress: this.address,
+      payload: body,
+      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers },
+    });
     for (const c of ([] as string[]).concat(this.last.headers['set-cookie'] ?? [])) {
       const [pair] = c.split(';');
       const [k, v] = pair!.split('=');
@@ -121,7 +134,12 @@ test('a wrong password and an unknown e-mail get the same answer; five wrong pas
   const locked = await v.post('/console/entrar', { email, senha: PASSWORD });
   assert.equal(locked.statusCode, 429, 'even the right password waits out the lockout');
   assert.match(locked.body, /bloqueado/);
-  const audit = await h.services.db.selectFrom('audit_log').select('action').where('account_id', '=', acc.accountId).where('action', '=', 'sessao.falha').execute();
+  const audit = await h.services.db
+    .selectFrom('audit_log')
+    .select('action')
+    .where('account_id', '=', acc.accountId)
+    .where('action', '=', 'sessao.falha')
+    .execute();
   assert.equal(audit.length, 5);
 });
 
@@ -133,7 +151,8 @@ async function tryToSignIn(visitors: Visitor[], attempts: number): Promise<numbe
   if (left < 15_000) await new Promise((r) => setTimeout(r, left + 100));
   for (const v of visitors) await v.go('GET', '/console/entrar');
   const statuses: number[] = [];
-  for (let i = 0; i < attempts; i++) statuses.push((await visitors[i % visitors.length]!.post('/console/entrar', { email: 'ninguem@exemplo.com.br', senha: 'chute-numero-1' })).statusCode);
+  for (let i = 0; i < attempts; i++)
+    statuses.push((await visitors[i % visitors.length]!.post('/console/entrar', { email: 'ninguem@exemplo.com.br', senha: 'chute-numero-1' })).statusCode);
   return statuses;
 }
 
@@ -144,7 +163,9 @@ test('an address may try to sign in 30 times in 15 minutes; then it waits, and o
   assert.deepEqual(await tryToSignIn([new Visitor(h.app, '203.0.113.8')], 1), [401]);
 });
 
-test('on PostgreSQL two API processes count one address\'s sign-in attempts together', { skip: !process.env.DATABASE_URL && 'PostgreSQL only (DATABASE_URL)' }, async (t) => {
+test("on PostgreSQL two API processes count one address's sign-in attempts together", {
+  skip: !process.env.DATABASE_URL && 'PostgreSQL only (DATABASE_URL)',
+}, async (t) => {
   const other = await buildApp(h.services, buildCapabilities(h.services));
   t.after(() => other.close());
   // Alternating between the two: each alone would see 20 of the 40 and let all of them try.
@@ -186,8 +207,14 @@ test('a key made in the console is shown once, works on /v1, and once revoked is
   await new Promise((r) => setTimeout(r, 10));
   assert.equal((await h.inject({ method: 'GET', url: '/v1/conta/saldo', headers: { 'x-api-key': key } })).statusCode, 401);
   const audit = await h.services.db.selectFrom('audit_log').select(['action', 'details']).where('account_id', '=', acc.accountId).orderBy('id').execute();
-  assert.deepEqual(audit.map((a) => a.action).filter((a) => a.startsWith('chave.')), ['chave.criar', 'chave.revogar']);
-  assert.ok(audit.every((a) => !a.details?.includes(key)), 'the key is never in the audit log');
+  assert.deepEqual(
+    audit.map((a) => a.action).filter((a) => a.startsWith('chave.')),
+    ['chave.criar', 'chave.revogar'],
+  );
+  assert.ok(
+    audit.every((a) => !a.details?.includes(key)),
+    'the key is never in the audit log',
+  );
 });
 
 test('the last active key needs an explicit confirmation to be revoked', async () => {
@@ -199,7 +226,7 @@ test('the last active key needs an explicit confirmation to be revoked', async (
   assert.equal((await v.post(`/console/chaves/${acc.keyId}/revogar`, { confirmar_ultima: 'sim' })).statusCode, 303);
 });
 
-test('another account\'s key, delivery or monitor is not found, and stays as it was', async () => {
+test("another account's key, delivery or monitor is not found, and stays as it was", async () => {
   const mine = await h.createAccount();
   const theirs = await h.createAccount({ credits: 10_000 });
   const v = await signedIn(mine);
@@ -211,7 +238,7 @@ test('another account\'s key, delivery or monitor is not found, and stays as it 
   assert.equal((await v.post('/console/monitoramentos/radares/rad_de_outra_conta/desativar')).statusCode, 404);
 });
 
-test('the webhook form follows the API\'s rules: a private URL is refused with the INVALID_WEBHOOK_URL message', async () => {
+test("the webhook form follows the API's rules: a private URL is refused with the INVALID_WEBHOOK_URL message", async () => {
   const acc = await h.createAccount();
   const v = await signedIn(acc);
   const page = await v.go('GET', '/console/webhook');
@@ -260,7 +287,12 @@ test('without a session a page redirects to sign-in and a change is 401; every a
   const odd = await h.inject({ method: 'POST', url: '/console/entrar', payload: '<x/>', headers: { 'content-type': 'application/xml' } });
   assert.equal(odd.statusCode, 415);
   assert.match(String(odd.headers['content-type']), /text\/html/);
-  const huge = await h.inject({ method: 'POST', url: '/console/entrar', payload: `email=${'a'.repeat(70_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const huge = await h.inject({
+    method: 'POST',
+    url: '/console/entrar',
+    payload: `email=${'a'.repeat(70_000)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(huge.statusCode, 413);
   assert.match(huge.body, /grande demais/);
 });
@@ -272,7 +304,10 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
   const csv = await v.go('GET', '/console/extrato.csv');
   assert.equal(csv.statusCode, 200);
   assert.match(String(csv.headers['content-type']), /text\/csv/);
-  const lines = csv.body.replace(/^\ufeff/, '').trim().split('\r\n');
+  const lines = csv.body
+    .replace(/^\ufeff/, '')
+    .trim()
+    .split('\r\n');
   assert.equal(lines[0], 'data;lancamento;tipo_consulta;valor;saldo_apos;request_id;search_log_id;nota');
   const rows = await h.services.db.selectFrom('ledger').select('id').where('account_id', '=', acc.accountId).execute();
   assert.equal(lines.length - 1, rows.length);
@@ -288,11 +323,19 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
 test('the monitors page shows 100 at a time, newest first, with the total and a link to the older ones', async () => {
   const acc = await h.createAccount({ credits: 100_000 });
   const now = Date.now();
-  const numbers = h.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias).slice(0, 101).map((c) => c.numero);
+  const numbers = h.sources
+    .sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias)
+    .slice(0, 101)
+    .map((c) => c.numero);
   // Two keys: the monitor class allows 60 requests a minute per key.
   const keys = [acc.headers['x-api-key']!, (await h.services.accounts.issueKey(acc.accountId)).key];
   for (const [i, numeroCnj] of numbers.entries()) {
-    const created = await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: { 'x-api-key': keys[i % 2]!, 'content-type': 'application/json' }, payload: { numeroCnj } });
+    const created = await h.inject({
+      method: 'POST',
+      url: '/v1/monitoramentos/processos',
+      headers: { 'x-api-key': keys[i % 2]!, 'content-type': 'application/json' },
+      payload: { numeroCnj },
+    });
     assert.equal(created.statusCode, 201, created.body);
   }
   const v = await signedIn(acc);
@@ -314,7 +357,12 @@ test('a case monitor deactivated in the console is removed for the API too, and 
   const acc = await h.createAccount({ credits: 10_000 });
   const now = Date.now();
   const sample = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias)!;
-  const created = await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: { ...acc.headers, 'content-type': 'application/json' }, payload: { numeroCnj: sample.numero } });
+  const created = await h.inject({
+    method: 'POST',
+    url: '/v1/monitoramentos/processos',
+    headers: { ...acc.headers, 'content-type': 'application/json' },
+    payload: { numeroCnj: sample.numero },
+  });
   assert.equal(created.statusCode, 201, created.body);
   const id = created.json().data.id as string;
   const v = await signedIn(acc);
@@ -323,6 +371,14 @@ test('a case monitor deactivated in the console is removed for the API too, and 
   assert.equal((await v.post(`/console/monitoramentos/processos/${id}/desativar`)).statusCode, 303);
   const after = await h.inject({ method: 'GET', url: `/v1/monitoramentos/processos/${id}`, headers: acc.headers });
   assert.equal(after.json().data.status, 'REMOVIDO');
-  const audit = await h.services.db.selectFrom('audit_log').select(['action', 'target']).where('account_id', '=', acc.accountId).where('action', '=', 'monitoramento.desativar').execute();
-  assert.deepEqual(audit.map((a) => a.target), [id]);
+  const audit = await h.services.db
+    .selectFrom('audit_log')
+    .select(['action', 'target'])
+    .where('account_id', '=', acc.accountId)
+    .where('action', '=', 'monitoramento.desativar')
+    .execute();
+  assert.deepEqual(
+    audit.map((a) => a.target),
+    [id],
+  );
 });

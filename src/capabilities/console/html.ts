@@ -57,8 +57,13 @@ export interface PageContext {
 }
 
 const NAV: [string, string][] = [
-  ['visao-geral', 'Visão geral'], ['chaves', 'Chaves de API'], ['webhook', 'Webhook'], ['entregas', 'Entregas'],
-  ['monitoramentos', 'Monitoramentos'], ['extrato', 'Extrato'], ['auditoria', 'Auditoria'],
+  ['visao-geral', 'Visão geral'],
+  ['chaves', 'Chaves de API'],
+  ['webhook', 'Webhook'],
+  ['entregas', 'Entregas'],
+  ['monitoramentos', 'Monitoramentos'],
+  ['extrato', 'Extrato'],
+  ['auditoria', 'Auditoria'],
 ];
 
 export function layout(ctx: PageContext, body: Html): Html {
@@ -76,8 +81,12 @@ export function layout(ctx: PageContext, body: Html): Html {
 <a class="pular" href="#conteudo">Pular para o conteúdo</a>
 <header class="topo">
   <span class="marca">Tramita</span>
-  ${signedIn ? html`<span class="conta">${ctx.accountName} · ${ctx.email}</span>
-  <form method="post" action="/console/sair" class="sair">${csrfField(ctx.csrf)}<button type="submit">Sair</button></form>` : ''}
+  ${
+    signedIn
+      ? html`<span class="conta">${ctx.accountName} · ${ctx.email}</span>
+  <form method="post" action="/console/sair" class="sair">${csrfField(ctx.csrf)}<button type="submit">Sair</button></form>`
+      : ''
+  }
 </header>
 ${signedIn ? html`<nav aria-label="Seções"><ul>${NAV.map(([slug, label]) => html`<li><a href="/console/${slug}"${slug === ctx.section ? trusted(' aria-current="page"') : ''}>${label}</a></li>`)}</ul></nav>` : ''}
 <main id="conteudo">

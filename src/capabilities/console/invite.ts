@@ -24,7 +24,12 @@ export function consoleBaseUrl(s: Services): string {
   return s.config.publicUrl ?? `http://${s.config.host === '0.0.0.0' ? '127.0.0.1' : s.config.host}:${s.config.port}`;
 }
 
-export async function inviteUser(s: Services, accountId: string, email: string, baseUrl = consoleBaseUrl(s)): Promise<{ link: string; email: string; expiresAt: string }> {
+export async function inviteUser(
+  s: Services,
+  accountId: string,
+  email: string,
+  baseUrl = consoleBaseUrl(s),
+): Promise<{ link: string; email: string; expiresAt: string }> {
   if (!EMAIL.test(email.trim()) || email.length > 254) throw new InviteError('invalid', `"${email}" is not an e-mail address`);
   if (!(await s.accounts.get(accountId))) throw new InviteError('unknown_account', `no account ${accountId}`);
   const store = new ConsoleStore(s.db, s.clock);

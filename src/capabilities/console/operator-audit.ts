@@ -7,6 +7,9 @@ import type { Services } from '../../platform/services.ts';
 import { ConsoleStore } from './store.ts';
 
 /** `userId`: the console person the change is about, if any (an invitation's). */
-export async function auditOperator(s: Services, entry: { accountId: string; action: string; userId?: string; target?: string; details?: Record<string, unknown> }): Promise<void> {
+export async function auditOperator(
+  s: Services,
+  entry: { accountId: string; action: string; userId?: string; target?: string; details?: Record<string, unknown> },
+): Promise<void> {
   await new ConsoleStore(s.db, s.clock).audit({ ...entry, userId: entry.userId ?? null, actor: 'cli' });
 }

@@ -36,15 +36,27 @@ export function signedIn(req: FastifyRequest): SignedIn {
 }
 
 /** A whole page for the signed-in person. */
-export function sendPage(req: FastifyRequest, reply: FastifyReply, ctx: Omit<PageContext, 'email' | 'accountName' | 'csrf'>, body: Html, status = 200): FastifyReply {
+export function sendPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Omit<PageContext, 'email' | 'accountName' | 'csrf'>,
+  body: Html,
+  status = 200,
+): FastifyReply {
   const who = req.console;
-  const page = layout({ ...ctx, flash: ctx.flash === undefined ? notice(req) : ctx.flash, email: who?.user.email, accountName: who?.account.name, csrf: who?.session.csrf_token }, body);
+  const page = layout(
+    { ...ctx, flash: ctx.flash === undefined ? notice(req) : ctx.flash, email: who?.user.email, accountName: who?.account.name, csrf: who?.session.csrf_token },
+    body,
+  );
   return reply.code(status).type('text/html; charset=utf-8').send(page.text);
 }
 
 /** After a change: 303 to a page, with a notice code. */
 export function redirect(reply: FastifyReply, path: string, aviso?: keyof typeof NOTICES): FastifyReply {
-  return reply.code(303).header('location', aviso ? `${path}${path.includes('?') ? '&' : '?'}aviso=${aviso}` : path).send();
+  return reply
+    .code(303)
+    .header('location', aviso ? `${path}${path.includes('?') ? '&' : '?'}aviso=${aviso}` : path)
+    .send();
 }
 
 /** An API error as the person reads it (Portuguese); anything else is rethrown. */

@@ -56,7 +56,11 @@ export function origin(req: FastifyRequest): Origin {
 }
 
 /** The signed-in person of this request, or undefined (no cookie, unknown, expired or inactive account). */
-export async function loadSession(req: FastifyRequest, store: ConsoleStore, account: (id: string) => Promise<Account | undefined>): Promise<SignedIn | undefined> {
+export async function loadSession(
+  req: FastifyRequest,
+  store: ConsoleStore,
+  account: (id: string) => Promise<Account | undefined>,
+): Promise<SignedIn | undefined> {
   const token = cookies(req).get(SESSION_COOKIE);
   if (!token) return undefined;
   const found = await store.session(token);

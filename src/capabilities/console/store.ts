@@ -69,35 +69,62 @@ export class ConsoleStore {
       let user = await trx.selectFrom('console_users').selectAll().where('email', '=', normalized).executeTakeFirst();
       if (user && user.account_id !== accountId) return null;
       if (!user) {
-        user = { id: newId('usr'), account_id: accountId, email: normalized, password_hash: null, failed_signins: 0, locked_until: null, last_signin_at: null, created_at: now, updated_at: now };
+        user = {
+          id: newId('usr'),
+          account_id: accountId,
+          email: normalized,
+          password_hash: null,
+          failed_signins: 0,
+          locked_until: null,
+          last_signin_at: null,
+          created_at: now,
+          updated_at: now,
+        };
         await trx.insertInto('console_users').values(user).execute();
       }
       await trx.updateTable('console_invites').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
       const token = newToken();
       const expiresAt = iso(addMs(this.#clock.now(), INVITE_TTL_MS));
-      await trx.insertInto('console_invites').values({ token_hash: tokenHash(token), user_id: user.id, created_at: now, expires_at: expiresAt, used_at: null }).execute();
+      await trx
+        .insertInto('console_invites')
+        .values({ token_hash: tokenHash(token), user_id: user.id, created_at: now, expires_at: expiresAt, used_at: null })
+        .execute();
       return { token, user, expiresAt };
     });
   }
 
   /** The person of a live (unused, unexpired) invitation. */
   async invitation(token: string): Promise<ConsoleUsersTable | undefined> {
-    return this.#db.selectFrom('console_invites').innerJoin('console_users', 'console_users.id', 'console_invites.user_id')
-      .selectAll('console_users').where('console_invites.token_hash', '=', tokenHash(token))
-      .where('console_invites.used_at', 'is', null).where('console_invites.expires_at', '>', this.#now()).executeTakeFirst();
+    return this.#db
+      .selectFrom('console_invites')
+      .innerJoin('console_users', 'console_users.id', 'console_invites.user_id')
+      .selectAll('console_users')
+      .where('console_invites.token_hash', '=', tokenHash(token))
+      .where('console_invites.used_at', 'is', null)
+      .where('console_invites.expires_at', '>', this.#now())
+      .executeTakeFirst();
   }
 
   /** Sets the password through a live invitation, once: false when the link is used or expired. */
   async acceptInvitation(token: string, passwordHash: string): Promise<ConsoleUsersTable | undefined> {
     const now = this.#now();
     return this.#db.transaction().execute(async (trx) => {
-      const used = await trx.updateTable('console_invites').set({ used_at: now })
-        .where('token_hash', '=', tokenHash(token)).where('used_at', 'is', null).where('expires_at', '>', now)
-        .returning('user_id').executeTakeFirst();
+      const used = await trx
+        .updateTable('console_invites')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash(token))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('user_id')
+        .executeTakeFirst();
       if (!used) return undefined;
       // A new password ends every session opened with the old one.
       await trx.deleteFrom('console_sessions').where('user_id', '=', used.user_id).execute();
-      await trx.updateTable('console_users').set({ password_hash: passwordHash, failed_signins: 0, locked_until: null, updated_at: now }).where('id', '=', used.user_id).execute();
+      await trx
+        .updateTable('console_users')
+        .set({ password_hash: passwordHash, failed_signins: 0, locked_until: null, updated_at: now })
+        .where('id', '=', used.user_id)
+        .execute();
       return trx.selectFrom('console_users').selectAll().where('id', '=', used.user_id).executeTakeFirst();
     });
   }
@@ -106,8 +133,11 @@ export class ConsoleStore {
   async signInFailed(user: ConsoleUsersTable): Promise<void> {
     const failed = user.failed_signins + 1;
     const locked = failed >= LOCKOUT_AFTER ? iso(addMs(this.#clock.now(), LOCKOUT_MS)) : user.locked_until;
-    await this.#db.updateTable('console_users').set({ failed_signins: failed >= LOCKOUT_AFTER ? 0 : failed, locked_until: locked, updated_at: this.#now() })
-      .where('id', '=', user.id).execute();
+    await this.#db
+      .updateTable('console_users')
+      .set({ failed_signins: failed >= LOCKOUT_AFTER ? 0 : failed, locked_until: locked, updated_at: this.#now() })
+      .where('id', '=', user.id)
+      .execute();
   }
 
   isLocked(user: ConsoleUsersTable): boolean {
@@ -119,11 +149,24 @@ export class ConsoleStore {
     const token = newToken();
     const now = this.#now();
     await this.#db.transaction().execute(async (trx) => {
-      await trx.insertInto('console_sessions').values({
-        token_hash: tokenHash(token), user_id: user.id, csrf_token: newToken(), ip: origin.ip, user_agent: origin.userAgent?.slice(0, 300) ?? null,
-        created_at: now, last_seen_at: now, expires_at: iso(addMs(this.#clock.now(), SESSION_MAX_MS)),
-      }).execute();
-      await trx.updateTable('console_users').set({ failed_signins: 0, locked_until: null, last_signin_at: now, updated_at: now }).where('id', '=', user.id).execute();
+      await trx
+        .insertInto('console_sessions')
+        .values({
+          token_hash: tokenHash(token),
+          user_id: user.id,
+          csrf_token: newToken(),
+          ip: origin.ip,
+          user_agent: origin.userAgent?.slice(0, 300) ?? null,
+          created_at: now,
+          last_seen_at: now,
+          expires_at: iso(addMs(this.#clock.now(), SESSION_MAX_MS)),
+        })
+        .execute();
+      await trx
+        .updateTable('console_users')
+        .set({ failed_signins: 0, locked_until: null, last_signin_at: now, updated_at: now })
+        .where('id', '=', user.id)
+        .execute();
     });
     return token;
   }
@@ -140,7 +183,11 @@ export class ConsoleStore {
     const user = await this.#db.selectFrom('console_users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
     if (!user) return undefined;
     if (Date.parse(row.last_seen_at) + 60_000 < now.getTime()) {
-      await this.#db.updateTable('console_sessions').set({ last_seen_at: iso(now) }).where('token_hash', '=', row.token_hash).execute();
+      await this.#db
+        .updateTable('console_sessions')
+        .set({ last_seen_at: iso(now) })
+        .where('token_hash', '=', row.token_hash)
+        .execute();
     }
     return { session: row, user };
   }
@@ -160,12 +207,30 @@ export class ConsoleStore {
   }
 
   /** One line of the account's audit log. `details` must hold no secret (it is shown to the account). */
-  async audit(entry: { accountId: string; userId: string | null; actor: string; action: string; target?: string | null; details?: Record<string, unknown> | null; origin?: Origin }): Promise<void> {
-    await this.#db.insertInto('audit_log').values({
-      id: newId('aud'), account_id: entry.accountId, user_id: entry.userId, actor: entry.actor, action: entry.action, target: entry.target ?? null,
-      details: entry.details ? JSON.stringify(entry.details) : null, ip: entry.origin?.ip ?? null, user_agent: entry.origin?.userAgent?.slice(0, 300) ?? null,
-      created_at: this.#now(),
-    }).execute();
+  async audit(entry: {
+    accountId: string;
+    userId: string | null;
+    actor: string;
+    action: string;
+    target?: string | null;
+    details?: Record<string, unknown> | null;
+    origin?: Origin;
+  }): Promise<void> {
+    await this.#db
+      .insertInto('audit_log')
+      .values({
+        id: newId('aud'),
+        account_id: entry.accountId,
+        user_id: entry.userId,
+        actor: entry.actor,
+        action: entry.action,
+        target: entry.target ?? null,
+        details: entry.details ? JSON.stringify(entry.details) : null,
+        ip: entry.origin?.ip ?? null,
+        user_agent: entry.origin?.userAgent?.slice(0, 300) ?? null,
+        created_at: this.#now(),
+      })
+      .execute();
   }
 
   async auditLog(accountId: string, limit: number, before?: string): Promise<AuditLogTable[]> {

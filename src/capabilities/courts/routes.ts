@@ -19,8 +19,12 @@ import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
 const SEGMENTS = [...new Set(COURTS.map((c) => c.segmento))];
 
 const CourtView = Type.Object({
-  sigla: Type.String(), nome: Type.String(), segmento: Type.String(),
-  j: Type.String(), tr: Type.String(), codigoJTr: Type.String({ description: 'J.TR of the CNJ number, e.g. 8.26' }),
+  sigla: Type.String(),
+  nome: Type.String(),
+  segmento: Type.String(),
+  j: Type.String(),
+  tr: Type.String(),
+  codigoJTr: Type.String({ description: 'J.TR of the CNJ number, e.g. 8.26' }),
   ufs: Type.Array(Type.String()),
   sistemas: Type.Object({ atual: Type.String(), adicionais: Type.Array(Type.String()), legados: Type.Array(Type.String()) }),
   datajudAlias: Type.Union([Type.String(), Type.Null()]),
@@ -28,23 +32,47 @@ const CourtView = Type.Object({
     fontes: Type.Array(Type.String(), { description: 'Connected sources that reach this court.' }),
     recursos: Type.Array(Type.String(), { description: 'Resources those sources give for it.' }),
   }),
-  origens: Type.Object({
-    tribunal: Type.String(),
-    sistema: Nullable(Type.String({ description: 'The court\'s consultation system (`e-SAJ`, `PJe consulta pública`, `eproc`…); null when not surveyed.' })),
-    consulta: Type.Union(['aberta', 'captcha', 'anti_bot', 'login', 'desconhecida'].map((v) => Type.Literal(v)), { description: '`aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); `desconhecida`: not surveyed.' }),
-    consultaHabilitada: Type.Boolean({ description: 'This deployment reads its consultation (TRAMITA_CONSULTAS).' }),
-    nota: Nullable(Type.String()),
-    campos: Type.Object(Object.fromEntries(['capa', 'movimentos', 'textosMovimentos', 'partes', 'advogados', 'valor', 'documentos'].map((k) => [k, Type.Array(Type.String())])), {
-      description: 'Per field, the sources that give it in the order they are asked (`DataJud`, a consultation such as `e-SAJ TJSP`, the provider\'s name, `DJEN`).',
-    }),
-    buscas: Type.Array(Type.Object({ tipo: Type.String({ description: '`cpf_cnpj`, `nome` or `oab`.' }), fontes: Type.Array(Type.String({ description: '`armazenado`: what Tramita already stored.' })) })),
-  }, { description: 'Where each field of this court\'s cases comes from and which searches reach them, for this deployment (docs/coverage.md: the default configuration).' }),
+  origens: Type.Object(
+    {
+      tribunal: Type.String(),
+      sistema: Nullable(Type.String({ description: "The court's consultation system (`e-SAJ`, `PJe consulta pública`, `eproc`…); null when not surveyed." })),
+      consulta: Type.Union(
+        ['aberta', 'captcha', 'anti_bot', 'login', 'desconhecida'].map((v) => Type.Literal(v)),
+        {
+          description:
+            '`aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); `desconhecida`: not surveyed.',
+        },
+      ),
+      consultaHabilitada: Type.Boolean({ description: 'This deployment reads its consultation (TRAMITA_CONSULTAS).' }),
+      nota: Nullable(Type.String()),
+      campos: Type.Object(
+        Object.fromEntries(['capa', 'movimentos', 'textosMovimentos', 'partes', 'advogados', 'valor', 'documentos'].map((k) => [k, Type.Array(Type.String())])),
+        {
+          description:
+            "Per field, the sources that give it in the order they are asked (`DataJud`, a consultation such as `e-SAJ TJSP`, the provider's name, `DJEN`).",
+        },
+      ),
+      buscas: Type.Array(
+        Type.Object({
+          tipo: Type.String({ description: '`cpf_cnpj`, `nome` or `oab`.' }),
+          fontes: Type.Array(Type.String({ description: '`armazenado`: what Tramita already stored.' })),
+        }),
+      ),
+    },
+    {
+      description:
+        "Where each field of this court's cases comes from and which searches reach them, for this deployment (docs/coverage.md: the default configuration).",
+    },
+  ),
 });
 
-const CourtsQuery = Type.Object({
-  segmento: Type.Optional(Type.Union(SEGMENTS.map((s) => Type.Literal(s)))),
-  uf: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Courts whose jurisdiction includes this UF (national courts included).' })),
-}, { additionalProperties: false });
+const CourtsQuery = Type.Object(
+  {
+    segmento: Type.Optional(Type.Union(SEGMENTS.map((s) => Type.Literal(s)))),
+    uf: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Courts whose jurisdiction includes this UF (national courts included).' })),
+  },
+  { additionalProperties: false },
+);
 
 const SystemView = Type.Object({
   nome: Type.String(),
@@ -57,11 +85,13 @@ export function deploymentCoverage(sources: Sources): CoverageConfig {
 }
 
 /** A reference list, whole: one page in the common list body (platform/http/list.ts). */
-const whole = <T>(req: FastifyRequest, s: Services, items: T[]) => listData(req, s.config, 'items', items, { limit: Math.max(1, items.length), nextCursor: null, page: 1 }, items.length);
+const whole = <T>(req: FastifyRequest, s: Services, items: T[]) =>
+  listData(req, s.config, 'items', items, { limit: Math.max(1, items.length), nextCursor: null, page: 1 }, items.length);
 
 export function courtRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
-    method: 'GET', url: '/v1/integrador',
+    method: 'GET',
+    url: '/v1/integrador',
     meta: { class: 'reference', auth: true, tag: 'Referência', summary: 'The 92 courts and what Tramita covers for each' },
     schema: { querystring: CourtsQuery, data: listSchema('items', CourtView, { fontes: SourcesStatus }) },
     handler: async (req) => {
@@ -70,11 +100,23 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
       const courts = COURTS.filter((c) => (!req.query.segmento || c.segmento === req.query.segmento) && (!uf || c.ufs.includes(uf) || c.ufs.includes('BR')));
       return {
         data: {
-          ...whole(req, s, courts.map((c) => ({
-            sigla: c.sigla, nome: c.nome, segmento: c.segmento, j: c.j, tr: c.tr, codigoJTr: `${c.j}.${c.tr}`, ufs: c.ufs,
-            sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
-            datajudAlias: c.datajudAlias, cobertura: coverageOf(c), origens: courtCoverage(c, coverage),
-          }))),
+          ...whole(
+            req,
+            s,
+            courts.map((c) => ({
+              sigla: c.sigla,
+              nome: c.nome,
+              segmento: c.segmento,
+              j: c.j,
+              tr: c.tr,
+              codigoJTr: `${c.j}.${c.tr}`,
+              ufs: c.ufs,
+              sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
+              datajudAlias: c.datajudAlias,
+              cobertura: coverageOf(c),
+              origens: courtCoverage(c, coverage),
+            })),
+          ),
           // Which sources this deployment has, beside what each court could have.
           fontes: sourcesStatus(s.sources),
         },
@@ -85,14 +127,21 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
 
   for (const url of ['/v1/sistemas', '/v1/tribunais/sistemas']) {
     defineRoute(app, {
-      method: 'GET', url,
+      method: 'GET',
+      url,
       meta: {
-        class: 'reference', auth: true, tag: 'Referência',
+        class: 'reference',
+        auth: true,
+        tag: 'Referência',
         summary: url === '/v1/sistemas' ? 'Court systems and the courts that use them' : 'Same as /v1/sistemas (historical path, spec §4.9)',
       },
       schema: { data: listSchema('items', SystemView) },
       handler: async (req) => ({
-        data: whole(req, s, SYSTEMS.map((sys) => ({ nome: sys.nome, tribunais: { atual: sys.atual, adicional: sys.adicional, legado: sys.legado } }))),
+        data: whole(
+          req,
+          s,
+          SYSTEMS.map((sys) => ({ nome: sys.nome, tribunais: { atual: sys.atual, adicional: sys.adicional, legado: sys.legado } })),
+        ),
         meta: { total: SYSTEMS.length },
       }),
     });

@@ -44,14 +44,23 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
   const settleMs = s.config.feedSettleMs ?? (s.database.engine === 'postgres' ? FEED_SETTLE_MS_POSTGRES : 0);
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/eventos',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'The account\'s events, in order (pull feed)',
-      description: `Free. Every event delivered or deliverable to this account (monitors, radars, refreshes), oldest first, in the normalized webhook shape plus \`cursor\` and \`monitor\`. \`after\`: a cursor; without it, the feed continues after the acknowledged cursor (POST /v1/eventos/confirmar), or from the start. \`limit\` 1–${PAGE_LIMIT_MAX} (default ${FEED_DEFAULT_LIMIT}). Events stay readable whether or not webhooks are configured, active or failing.` },
+    method: 'GET',
+    url: '/v1/eventos',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: "The account's events, in order (pull feed)",
+      description: `Free. Every event delivered or deliverable to this account (monitors, radars, refreshes), oldest first, in the normalized webhook shape plus \`cursor\` and \`monitor\`. \`after\`: a cursor; without it, the feed continues after the acknowledged cursor (POST /v1/eventos/confirmar), or from the start. \`limit\` 1–${PAGE_LIMIT_MAX} (default ${FEED_DEFAULT_LIMIT}). Events stay readable whether or not webhooks are configured, active or failing.`,
+    },
     schema: {
-      querystring: Type.Object({
-        after: Type.Optional(Cursor),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: FEED_DEFAULT_LIMIT })),
-      }, { additionalProperties: false }),
+      querystring: Type.Object(
+        {
+          after: Type.Optional(Cursor),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: FEED_DEFAULT_LIMIT })),
+        },
+        { additionalProperties: false },
+      ),
       data: listSchema('items', FeedEvent, { confirmadoAte: Nullable(Type.String()) }),
     },
     handler: async (req) => {
@@ -59,12 +68,17 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
       const acked = (await s.webhooks.configs.get(accountId))?.feed_cursor ?? null;
       const after = cursorOf(req.query.after, 'after') ?? acked ?? undefined;
       const limit = req.query.limit ?? FEED_DEFAULT_LIMIT;
-      let q = s.db.selectFrom('account_events as a').innerJoin('domain_events as e', 'e.id', 'a.event_id')
+      let q = s.db
+        .selectFrom('account_events as a')
+        .innerJoin('domain_events as e', 'e.id', 'a.event_id')
         .select(['a.id as cursor', 'a.monitor_type', 'a.monitor_id', 'e.id', 'e.kind', 'e.source', 'e.created_at', 'e.data'])
         .where('a.account_id', '=', accountId);
       if (after) q = q.where('a.id', '>', after);
       if (settleMs > 0) q = q.where('a.created_at', '<=', iso(addMs(s.clock.now(), -settleMs)));
-      const rows = await q.orderBy('a.id').limit(limit + 1).execute();
+      const rows = await q
+        .orderBy('a.id')
+        .limit(limit + 1)
+        .execute();
       const items = rows.slice(0, limit);
       const nextCursor = items.at(-1)?.cursor ?? after ?? null;
       const hasMore = rows.length > limit;
@@ -74,7 +88,12 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
         // The common list body (items, pagination, links), with the feed's own cursor: `after`, which continues even past the last event.
         data: {
           items: items.map((r) => ({
-            cursor: r.cursor, id: r.id, event: r.kind, source: r.source, created_at: r.created_at, data: JSON.parse(r.data),
+            cursor: r.cursor,
+            id: r.id,
+            event: r.kind,
+            source: r.source,
+            created_at: r.created_at,
+            data: JSON.parse(r.data),
             monitor: r.monitor_id ? { tipo: r.monitor_type!, id: r.monitor_id } : null,
           })),
           pagination: { currentPage: null, perPage: limit, hasNextPage: hasMore, hasPreviousPage: after !== undefined, nextCursor },
@@ -87,15 +106,22 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/eventos/confirmar',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Acknowledge the feed up to a cursor',
-      description: 'Free. Later reads of GET /v1/eventos without `after` start after this cursor. The cursor must be one this account was given; it only moves forward.' },
+    method: 'POST',
+    url: '/v1/eventos/confirmar',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Acknowledge the feed up to a cursor',
+      description:
+        'Free. Later reads of GET /v1/eventos without `after` start after this cursor. The cursor must be one this account was given; it only moves forward.',
+    },
     schema: { body: Type.Object({ cursor: Cursor }, { additionalProperties: false }), data: Type.Object({ confirmadoAte: Type.String() }) },
     handler: async (req) => {
       const accountId = req.auth!.account.id;
       const cursor = cursorOf(req.body.cursor, 'cursor')!;
       const known = await s.db.selectFrom('account_events').select('id').where('id', '=', cursor).where('account_id', '=', accountId).executeTakeFirst();
-      if (!known) throw new ApiError('INVALID_CURSOR', 'This cursor is not one of this account\'s events.', { field: 'cursor', in: 'body' });
+      if (!known) throw new ApiError('INVALID_CURSOR', "This cursor is not one of this account's events.", { field: 'cursor', in: 'body' });
       const acked = (await s.webhooks.configs.get(accountId))?.feed_cursor ?? null;
       const confirmed = acked !== null && acked > cursor ? acked : cursor;
       await s.webhooks.configs.setFeedCursor(accountId, confirmed);

@@ -70,8 +70,17 @@ export class GazetteDays {
     const today = this.today();
     // biome-ignore lint/complexity/useMathMinMax: ISO days are strings (Math.min would give NaN); the earlier one is the lesser string
     const days = eachDay({ inicio: period.inicio, fim: period.fim < today ? period.fim : today });
-    const known = new Map((await this.#s.db.selectFrom('gazette_days').select(['dia', 'ingerido_em', 'aguardando_edicao']).where('fonte', '=', gazette)
-      .where('dia', '>=', period.inicio).where('dia', '<=', period.fim).execute()).map((r) => [r.dia, r]));
+    const known = new Map(
+      (
+        await this.#s.db
+          .selectFrom('gazette_days')
+          .select(['dia', 'ingerido_em', 'aguardando_edicao'])
+          .where('fonte', '=', gazette)
+          .where('dia', '>=', period.inicio)
+          .where('dia', '<=', period.fim)
+          .execute()
+      ).map((r) => [r.dia, r]),
+    );
     const now = this.#s.clock.now().getTime();
     const due = days.filter((d) => {
       const at = known.get(d)?.ingerido_em;
@@ -81,12 +90,16 @@ export class GazetteDays {
     const stf = gazette === 'STF' ? await this.#stfEditions(days, due, known, o.signal) : { edition: null, waiting: [] };
     const total: DaysSummary = { dias: 0, publicacoes: 0, novas: 0, eventos: 0 };
     for (const day of [...due, ...stf.waiting].sort()) {
-      const r = gazette === 'STF'
-        ? await this.#stfDay(day, { edition: stf.edition, refresh: stf.waiting.includes(day) }, o.signal)
-        : { ...await this.#electoralDay(gazette, day, o.signal), aguardando: null };
+      const r =
+        gazette === 'STF'
+          ? await this.#stfDay(day, { edition: stf.edition, refresh: stf.waiting.includes(day) }, o.signal)
+          : { ...(await this.#electoralDay(gazette, day, o.signal)), aguardando: null };
       const row = { publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()), aguardando_edicao: r.aguardando };
-      await this.#s.db.insertInto('gazette_days').values({ fonte: gazette, dia: day, ...row })
-        .onConflict((oc) => oc.columns(['fonte', 'dia']).doUpdateSet(row)).execute();
+      await this.#s.db
+        .insertInto('gazette_days')
+        .values({ fonte: gazette, dia: day, ...row })
+        .onConflict((oc) => oc.columns(['fonte', 'dia']).doUpdateSet(row))
+        .execute();
       total.dias++;
       total.publicacoes += r.publicacoes;
       total.novas += r.novas;
@@ -102,7 +115,12 @@ export class GazetteDays {
    * like any other. When it cannot be asked, waiting days wait for the next run (a failure matters
    * only if a day must be read anyway).
    */
-  async #stfEditions(days: string[], due: string[], known: Map<string, { aguardando_edicao: string | null }>, signal?: AbortSignal): Promise<{ edition: string | null; waiting: string[] }> {
+  async #stfEditions(
+    days: string[],
+    due: string[],
+    known: Map<string, { aguardando_edicao: string | null }>,
+    signal?: AbortSignal,
+  ): Promise<{ edition: string | null; waiting: string[] }> {
     const candidates = days.filter((d) => !due.includes(d) && known.get(d)?.aguardando_edicao != null);
     if (due.length === 0 && candidates.length === 0) return { edition: null, waiting: [] };
     let edition: string;
@@ -128,16 +146,29 @@ export class GazetteDays {
   async #electoralDay(tribunal: string, day: string, signal?: AbortSignal) {
     const source = this.#s.sources.electoral;
     const editions = await source.editions(tribunal, day, signal);
-    const stored = new Set((await this.#s.db.selectFrom('gazette_editions').select('id').where('tribunal', '=', tribunal).where('data', '=', day).execute()).map((r) => r.id));
+    const stored = new Set(
+      (await this.#s.db.selectFrom('gazette_editions').select('id').where('tribunal', '=', tribunal).where('data', '=', day).execute()).map((r) => r.id),
+    );
     const out = { publicacoes: 0, edicoes: editions.length, novas: 0, eventos: 0 };
     for (const e of editions) {
       if (stored.has(editionId(e))) continue;
       const pubs = await source.publications(e, signal);
       const summary = await this.#ingest.ingest(pubs.map(electoralRecord), source.info);
-      await this.#s.db.insertInto('gazette_editions').values({
-        id: editionId(e), tribunal: e.tribunal, numero: e.numero, data: e.data, extra: e.extra ? 1 : 0, publicacoes: pubs.length,
-        sandbox: source.info.sandbox ? 1 : 0, raw: JSON.stringify(e.raw), ingerido_em: iso(this.#s.clock.now()),
-      }).onConflict((oc) => oc.column('id').doNothing()).execute();
+      await this.#s.db
+        .insertInto('gazette_editions')
+        .values({
+          id: editionId(e),
+          tribunal: e.tribunal,
+          numero: e.numero,
+          data: e.data,
+          extra: e.extra ? 1 : 0,
+          publicacoes: pubs.length,
+          sandbox: source.info.sandbox ? 1 : 0,
+          raw: JSON.stringify(e.raw),
+          ingerido_em: iso(this.#s.clock.now()),
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
       out.publicacoes += pubs.length;
       out.novas += summary.novas;
       out.eventos += summary.eventos;

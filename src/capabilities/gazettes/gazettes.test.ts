@@ -30,7 +30,13 @@ const get = (acc: TestAccount, url: string) => h.inject({ method: 'GET', url, he
 const epochDay = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
 
 async function charged(acc: TestAccount): Promise<number[]> {
-  const rows = await db.selectFrom('ledger').select('delta_centavos').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').orderBy('created_at').execute();
+  const rows = await db
+    .selectFrom('ledger')
+    .select('delta_centavos')
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'debit')
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => Math.abs(Number(r.delta_centavos)));
 }
 
@@ -40,7 +46,7 @@ function assertError(res: { statusCode: number; body: string }, status: number, 
 }
 
 // First: monitors hear only publications new to the store, and later tests read today's STF.
-test('a monitor with fontes [STF] hears today\'s STF publication naming its OAB', async () => {
+test("a monitor with fontes [STF] hears today's STF publication naming its OAB", async () => {
   const today = h.capabilities.gazettes.today();
   const items = sandbox.stf.gazette.day(epochDay(today));
   if (items.length === 0) return; // weekends have no divulgação
@@ -68,15 +74,21 @@ test('STF: a search for a sandbox party finds its publications (charged once); o
   const data = json(res).data;
   assert.deepEqual(data.periodo, { inicio: day, fim: day });
   const found = data.items.find((p: any) => p.id === String(item.id));
-  assert.ok(found, 'the party\'s publication is found, whatever the case of the name');
-  assert.deepEqual([found.processo, found.tipo, found.relator, found.dataDivulgacao, found.fonte, found.sandbox], [item.processo, item.tipo, item.relator, day, 'STF', true]);
+  assert.ok(found, "the party's publication is found, whatever the case of the name");
+  assert.deepEqual(
+    [found.processo, found.tipo, found.relator, found.dataDivulgacao, found.fonte, found.sandbox],
+    [item.processo, item.tipo, item.relator, day, 'STF', true],
+  );
   assert.equal(found.html, undefined);
   assert.ok(!found.texto.includes('<'), 'plain text');
   assert.deepEqual(await charged(acc), [5]);
 
   const plain = json(await get(acc, `/v1/stf/publicacoes/${item.id}`)).data;
   assert.equal(plain.html, undefined);
-  assert.deepEqual(plain.envolvidos.map((e: any) => e.nome), item.envolvidos.map((e) => e.nome));
+  assert.deepEqual(
+    plain.envolvidos.map((e: any) => e.nome),
+    item.envolvidos.map((e) => e.nome),
+  );
   const withHtml = json(await get(acc, `/v1/stf/publicacoes/${item.id}?incluir_html=true`)).data;
   assert.equal(withHtml.html, item.texto, 'the HTML as the STF wrote it');
   assert.deepEqual(await charged(acc), [5, 5, 5]);
@@ -93,8 +105,14 @@ test('STF: a lawyer is found by OAB in every spelling, and a process by its numb
   const spellings = [canonical, `${numero}/${uf}`, `OAB/${uf} ${Number(numero).toLocaleString('pt-BR')}`, `0${numero}/${uf}`];
   for (const oab of spellings) {
     const items = json(await get(acc, `/v1/stf/publicacoes?oab=${encodeURIComponent(oab)}&data_inicio=${day}&data_fim=${day}`)).data.items;
-    assert.ok(items.some((p: any) => p.id === String(item.id)), oab);
-    assert.ok(items.every((p: any) => p.advogados.some((a: any) => a.oabs.includes(canonical))), `${oab}: only that lawyer's`);
+    assert.ok(
+      items.some((p: any) => p.id === String(item.id)),
+      oab,
+    );
+    assert.ok(
+      items.every((p: any) => p.advogados.some((a: any) => a.oabs.includes(canonical))),
+      `${oab}: only that lawyer's`,
+    );
   }
   const byProcess = json(await get(acc, `/v1/stf/publicacoes?processo=${encodeURIComponent(item.processo)}&data_inicio=${day}&data_fim=${day}`)).data.items;
   assert.ok(byProcess.some((p: any) => p.id === String(item.id)));
@@ -105,7 +123,7 @@ test('STF: a lawyer is found by OAB in every spelling, and a process by its numb
 
 // ---- DJE eleitoral -------------------------------------------------------------------------------------
 
-test('DJE: last week\'s TSE editions (R$ 0,12), one downloaded as a real PDF, its matérias searchable by OAB and readable one by one', async () => {
+test("DJE: last week's TSE editions (R$ 0,12), one downloaded as a real PDF, its matérias searchable by OAB and readable one by one", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const res = await get(acc, '/v1/dje-eleitoral/edicoes?tribunal=tse');
   assert.equal(res.statusCode, 200, res.body);
@@ -113,7 +131,9 @@ test('DJE: last week\'s TSE editions (R$ 0,12), one downloaded as a real PDF, it
   assert.equal(tribunal, 'TSE');
   assert.equal(periodo.fim, h.capabilities.gazettes.today());
   assert.ok(edicoes.length >= 4, 'a business week of editions');
-  assert.ok(edicoes.every((e: any) => e.tribunal === 'TSE' && e.id === `TSE:${e.numero}` && e.publicacoes > 0 && new Date(`${e.data}T12:00:00Z`).getUTCDay() % 6 !== 0));
+  assert.ok(
+    edicoes.every((e: any) => e.tribunal === 'TSE' && e.id === `TSE:${e.numero}` && e.publicacoes > 0 && new Date(`${e.data}T12:00:00Z`).getUTCDay() % 6 !== 0),
+  );
   assert.deepEqual(await charged(acc), [12]);
 
   const edition = edicoes[0];
@@ -126,10 +146,15 @@ test('DJE: last week\'s TSE editions (R$ 0,12), one downloaded as a real PDF, it
 
   const materia = sandbox.dje.gazette.edition('TSE', edition.numero)!.materias.find((m) => m.partes[0].advogados.some((a) => a.oab))!;
   const oab = materia.partes[0].advogados.find((a) => a.oab)!.oab!;
-  const search = json(await get(acc, `/v1/dje-eleitoral/publicacoes?tribunal=TSE&oab=${encodeURIComponent(oab)}&data_inicio=${edition.data}&data_fim=${edition.data}`)).data;
+  const search = json(
+    await get(acc, `/v1/dje-eleitoral/publicacoes?tribunal=TSE&oab=${encodeURIComponent(oab)}&data_inicio=${edition.data}&data_fim=${edition.data}`),
+  ).data;
   const hit = search.items.find((p: any) => p.numeroProcesso === materia.numeroCnj)!;
   assert.ok(hit, 'the matéria naming that OAB');
-  assert.deepEqual([hit.tribunal, hit.edicao.id, hit.classe, hit.partes[0].nome], ['TSE', edition.id, materia.classe.replace(/ \(\d+\)$/, ''), materia.partes[0].nome]);
+  assert.deepEqual(
+    [hit.tribunal, hit.edicao.id, hit.classe, hit.partes[0].nome],
+    ['TSE', edition.id, materia.classe.replace(/ \(\d+\)$/, ''), materia.partes[0].nome],
+  );
   const one = json(await get(acc, `/v1/dje-eleitoral/publicacoes/${encodeURIComponent(hit.id)}`)).data;
   assert.equal(one.id, hit.id);
   assert.match(one.texto, /PROCESSO : /);
@@ -214,13 +239,16 @@ test('two searches of the same unread day at once: both answer, the day is read 
   const url = `/v1/stf/publicacoes?data_inicio=${day}&data_fim=${day}&limit=100`;
   const [a, b] = await Promise.all([get(acc, url), get(acc, url)]);
   assert.deepEqual([a.statusCode, b.statusCode], [200, 200], `${a.body} ${b.body}`);
-  assert.deepEqual(json(a).data.items.map((p: any) => p.id), json(b).data.items.map((p: any) => p.id));
+  assert.deepEqual(
+    json(a).data.items.map((p: any) => p.id),
+    json(b).data.items.map((p: any) => p.id),
+  );
   const rows = await db.selectFrom('publications').select('id').where('fonte', '=', 'STF').where('data_disponibilizacao', '=', day).execute();
   assert.equal(rows.length, sandbox.stf.gazette.day(epochDay(day)).length);
   assert.ok(sandbox.stats().stf.requests <= 3, 'one handshake and one page (a session may be opened again), not two reads');
 });
 
-test('the background ingest reads the configured gazettes\' missing days once (resumable, idempotent) and logs what it did', async () => {
+test("the background ingest reads the configured gazettes' missing days once (resumable, idempotent) and logs what it did", async () => {
   const h2 = await createHarness({ env: { ...ENV, TRAMITA_GAZETTE_COURTS: 'STF,TRE-MG', TRAMITA_GAZETTE_BACKFILL_DAYS: '3' } });
   try {
     const sb = h2.sources.sandbox!;
@@ -228,9 +256,20 @@ test('the background ingest reads the configured gazettes\' missing days once (r
     const days = await h2.services.db.selectFrom('gazette_days').selectAll().orderBy('fonte').orderBy('dia').execute();
     assert.deepEqual([...new Set(days.map((d) => d.fonte))], ['STF', 'TRE-MG']);
     assert.equal(days.filter((d) => d.fonte === 'STF').length, 4, 'three days back and today');
-    const count = async () => Number((await h2.services.db.selectFrom('publications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await h2.services.db
+            .selectFrom('publications')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const stored = await count();
-    assert.equal(stored, days.reduce((n, d) => n + d.publicacoes, 0));
+    assert.equal(
+      stored,
+      days.reduce((n, d) => n + d.publicacoes, 0),
+    );
     sb.resetStats();
     await h2.services.jobs.enqueue({ kind: GAZETTE_INGEST_JOB, payload: {} }).catch(() => undefined);
     await h2.runJobs();
@@ -242,8 +281,6 @@ test('the background ingest reads the configured gazettes\' missing days once (r
 });
 
 // ---- monitors -------------------------------------------------------------------------------------------
-
-
 
 test('a publication monitor on an OAB with fontes [TRE-SP] receives, signed, the next electoral publication naming it; one watching DJEN only does not', async () => {
   const rx = await receiver();

@@ -32,7 +32,10 @@ export function gazetteIngestJob(s: Services, days: GazetteDays): JobHandler {
           if (r.novas > 0) log.info({ diario: gazette, ...r, progresso: `${i + 1}/${gazettes.length}` }, 'gazette ingest progress');
         } catch (err) {
           total.falhas++;
-          log.warn({ diario: gazette, err: { message: (err as Error).message, failure: (err as { failure?: string }).failure } }, 'gazette ingest failed; its missing days are asked again at the next run');
+          log.warn(
+            { diario: gazette, err: { message: (err as Error).message, failure: (err as { failure?: string }).failure } },
+            'gazette ingest failed; its missing days are asked again at the next run',
+          );
         }
       }
       if (gazettes.length > 0) log[total.novas > 0 || total.falhas > 0 ? 'info' : 'debug']({ ...total, inicio, fim }, 'gazette ingest run');

@@ -58,7 +58,13 @@ export function stfView(row: PublicationsTable, publicUrl: string | undefined, o
     tipoConteudo: item?.tipoConteudo ?? null,
     confidencialidade: item?.confidencialidade ?? null,
     codigo: item?.codigo ?? null,
-    envolvidos: envolvidos.map((e) => ({ nome: e.nome, polo: e.polo, categoria: e.categoria || null, identificacoes: e.identificacoes, oabs: e.oabs.map(oabKey) })),
+    envolvidos: envolvidos.map((e) => ({
+      nome: e.nome,
+      polo: e.polo,
+      categoria: e.categoria || null,
+      identificacoes: e.identificacoes,
+      oabs: e.oabs.map(oabKey),
+    })),
     advogados: item ? envolvidos.filter((e) => e.papel === 'advogado').map((e) => lawyerView(e.nome, e.polo, e.oabs)) : storedLawyers(p.advogados),
     texto: htmlToText(p.texto),
     ...(o.html ? { html: p.texto } : {}),
@@ -103,7 +109,14 @@ export function electoralView(row: PublicationsTable, publicUrl: string | undefi
 
 export function editionView(e: GazetteEditionsTable, publicUrl: string | undefined) {
   return {
-    id: e.id, tribunal: e.tribunal, numero: e.numero, data: e.data, extra: e.extra === 1, publicacoes: e.publicacoes,
-    sandbox: e.sandbox === 1, link_pdf: `${publicUrl ?? ''}${editionPath(e.id)}/pdf`, ingeridoEm: e.ingerido_em,
+    id: e.id,
+    tribunal: e.tribunal,
+    numero: e.numero,
+    data: e.data,
+    extra: e.extra === 1,
+    publicacoes: e.publicacoes,
+    sandbox: e.sandbox === 1,
+    link_pdf: `${publicUrl ?? ''}${editionPath(e.id)}/pdf`,
+    ingeridoEm: e.ingerido_em,
   };
 }

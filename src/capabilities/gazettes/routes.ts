@@ -36,23 +36,47 @@ export function electoralCourt(v: string, field = 'tribunal'): string {
   return t;
 }
 
-const OabQuery = Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer\'s several. '
-  + 'A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not.' }));
+const OabQuery = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 40,
+    description:
+      "An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. " +
+      'A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not.',
+  }),
+);
 
 export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDays): void {
-  const period = (q: { data_inicio?: string; data_fim?: string }): Period => gazettePeriod(q, { today: days.today(), maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });
+  const period = (q: { data_inicio?: string; data_fim?: string }): Period =>
+    gazettePeriod(q, { today: days.today(), maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });
 
   defineRoute(app, {
-    method: 'GET', url: STF_PATH,
-    meta: { class: 'search', auth: true, charge: 'stf.publicacoes', async: true, tag: STF_TAG, summary: 'Search the STF gazette (DJe STF)',
-      description: 'Publications the STF divulged in the period (`data_inicio`/`data_fim`, YYYY-MM-DD, at most 62 days; default the last 7), newest first, filtered by `termo` (words anywhere, accents and case ignored), '
-        + '`parte`, `oab` (any spelling), `processo` (e.g. `ARE 1.456.789`) and `relator`. Days not yet in the store are read from the STF first. `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.' },
+    method: 'GET',
+    url: STF_PATH,
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'stf.publicacoes',
+      async: true,
+      tag: STF_TAG,
+      summary: 'Search the STF gazette (DJe STF)',
+      description:
+        'Publications the STF divulged in the period (`data_inicio`/`data_fim`, YYYY-MM-DD, at most 62 days; default the last 7), newest first, filtered by `termo` (words anywhere, accents and case ignored), ' +
+        '`parte`, `oab` (any spelling), `processo` (e.g. `ARE 1.456.789`) and `relator`. Days not yet in the store are read from the STF first. `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.',
+    },
     schema: {
-      querystring: Type.Object({
-        termo: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), parte: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), oab: OabQuery,
-        processo: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })), relator: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-        ...PeriodQuery, ...PageQuery,
-      }, { additionalProperties: false }),
+      querystring: Type.Object(
+        {
+          termo: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          parte: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          oab: OabQuery,
+          processo: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+          relator: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          ...PeriodQuery,
+          ...PageQuery,
+        },
+        { additionalProperties: false },
+      ),
       data: listSchema('items', StfPublication, { periodo: PeriodSchema }),
     },
     handler: async (req) => {
@@ -62,20 +86,48 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       await days.ensure('STF', p);
       const listing = `stf:${JSON.stringify([q.termo, q.parte, oab, q.processo, q.relator, p])}`;
       const w = pageWindow(q);
-      const rows = await searchGazette(s.db, s.database.engine, { fonte: s.sources.stf.info.name, inicio: p.inicio, fim: p.fim, oab, palavras: searchWords(q.termo, q.parte, q.processo, q.relator) },
-        { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) });
+      const rows = await searchGazette(
+        s.db,
+        s.database.engine,
+        { fonte: s.sources.stf.info.name, inicio: p.inicio, fim: p.fim, oab, palavras: searchWords(q.termo, q.parte, q.processo, q.relator) },
+        { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) },
+      );
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: { ...listData(req, s.config, 'items', items.map((r) => stfView(r, s.config.publicUrl)), pagination), periodo: p }, meta: { pagination }, empty: items.length === 0 };
+      return {
+        data: {
+          ...listData(
+            req,
+            s.config,
+            'items',
+            items.map((r) => stfView(r, s.config.publicUrl)),
+            pagination,
+          ),
+          periodo: p,
+        },
+        meta: { pagination },
+        empty: items.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${STF_PATH}/:id`,
-    meta: { class: 'lookup', auth: true, charge: 'stf.publicacao', tag: STF_TAG, summary: 'One STF gazette publication',
-      description: 'By the `id` a search gave (STF\'s own). The text as plain text; `incluir_html=true` adds `html`, the publication as the STF wrote it. An id Tramita has not stored is 404 PUBLICATION_NOT_FOUND (STF has no lookup by id). Price R$ 0,05.' },
+    method: 'GET',
+    url: `${STF_PATH}/:id`,
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'stf.publicacao',
+      tag: STF_TAG,
+      summary: 'One STF gazette publication',
+      description:
+        "By the `id` a search gave (STF's own). The text as plain text; `incluir_html=true` adds `html`, the publication as the STF wrote it. An id Tramita has not stored is 404 PUBLICATION_NOT_FOUND (STF has no lookup by id). Price R$ 0,05.",
+    },
     schema: {
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 40, pattern: '^[0-9A-Za-z_-]+$' }) }, { additionalProperties: false }),
-      querystring: Type.Object({ incluir_html: Type.Optional(Type.Boolean({ default: false, description: 'Also return `html`.' })) }, { additionalProperties: false }),
+      querystring: Type.Object(
+        { incluir_html: Type.Optional(Type.Boolean({ default: false, description: 'Also return `html`.' })) },
+        { additionalProperties: false },
+      ),
       data: StfPublication,
     },
     handler: async (req) => {
@@ -86,12 +138,24 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${DJE_PATH}/edicoes`,
-    meta: { class: 'search', auth: true, charge: 'dje_eleitoral.edicoes', async: true, tag: DJE_TAG, summary: 'Editions of an electoral gazette',
-      description: '`tribunal` is `TSE` or `TRE-<UF>` (400 INVALID_ELECTORAL_COURT otherwise). The period `data_inicio`/`data_fim` (YYYY-MM-DD) has at most 62 days (422 PERIOD_TOO_LONG; an end before the start is 422 PERIOD_INVERTED); default the last 7 days. '
-        + 'Editions newest first, each with its number, day, whether it is an extra edition, its publications and the link to its PDF. Days not yet in the store are read from the source first. Price R$ 0,12 per page; an empty page is free.' },
+    method: 'GET',
+    url: `${DJE_PATH}/edicoes`,
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'dje_eleitoral.edicoes',
+      async: true,
+      tag: DJE_TAG,
+      summary: 'Editions of an electoral gazette',
+      description:
+        '`tribunal` is `TSE` or `TRE-<UF>` (400 INVALID_ELECTORAL_COURT otherwise). The period `data_inicio`/`data_fim` (YYYY-MM-DD) has at most 62 days (422 PERIOD_TOO_LONG; an end before the start is 422 PERIOD_INVERTED); default the last 7 days. ' +
+        'Editions newest first, each with its number, day, whether it is an extra edition, its publications and the link to its PDF. Days not yet in the store are read from the source first. Price R$ 0,12 per page; an empty page is free.',
+    },
     schema: {
-      querystring: Type.Object({ tribunal: Type.String({ minLength: 1, maxLength: 10, description: '`TSE` or `TRE-<UF>`.' }), ...PeriodQuery, ...PageQuery }, { additionalProperties: false }),
+      querystring: Type.Object(
+        { tribunal: Type.String({ minLength: 1, maxLength: 10, description: '`TSE` or `TRE-<UF>`.' }), ...PeriodQuery, ...PageQuery },
+        { additionalProperties: false },
+      ),
       data: listSchema('edicoes', Edition, { tribunal: Type.String(), periodo: PeriodSchema }),
     },
     handler: async (req) => {
@@ -105,15 +169,41 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       if (before) qb = qb.where((eb) => eb.or([eb('data', '<', before.data), eb.and([eb('data', '=', before.data), eb('numero', '<', before.numero)])]));
       const rows = await qb.orderBy('data', 'desc').orderBy('numero', 'desc').limit(w.read).execute();
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data, numero: r.numero }));
-      return { data: { ...listData(req, s.config, 'edicoes', items.map((e) => editionView(e, s.config.publicUrl)), pagination), tribunal, periodo: p }, meta: { pagination }, empty: items.length === 0 };
+      return {
+        data: {
+          ...listData(
+            req,
+            s.config,
+            'edicoes',
+            items.map((e) => editionView(e, s.config.publicUrl)),
+            pagination,
+          ),
+          tribunal,
+          periodo: p,
+        },
+        meta: { pagination },
+        empty: items.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${DJE_PATH}/edicoes/:id/pdf`,
-    meta: { class: 'download', auth: true, charge: 'dje_eleitoral.edicao_pdf', async: true, tag: DJE_TAG, summary: 'PDF of an electoral gazette edition', binary: 'application/pdf',
-      description: 'The edition (`id` from the listing, `<tribunal>:<número>`) as the court published it, read from the source. An unknown id is 404 EDITION_NOT_FOUND; a PDF the source cuts or fails to send is SOURCE_UNAVAILABLE, never charged.' },
-    schema: { params: Type.Object({ id: Type.String({ minLength: 5, maxLength: 30, pattern: '^(TSE|TRE-[A-Za-z]{2}):[0-9]+$' }) }, { additionalProperties: false }) },
+    method: 'GET',
+    url: `${DJE_PATH}/edicoes/:id/pdf`,
+    meta: {
+      class: 'download',
+      auth: true,
+      charge: 'dje_eleitoral.edicao_pdf',
+      async: true,
+      tag: DJE_TAG,
+      summary: 'PDF of an electoral gazette edition',
+      binary: 'application/pdf',
+      description:
+        'The edition (`id` from the listing, `<tribunal>:<número>`) as the court published it, read from the source. An unknown id is 404 EDITION_NOT_FOUND; a PDF the source cuts or fails to send is SOURCE_UNAVAILABLE, never charged.',
+    },
+    schema: {
+      params: Type.Object({ id: Type.String({ minLength: 5, maxLength: 30, pattern: '^(TSE|TRE-[A-Za-z]{2}):[0-9]+$' }) }, { additionalProperties: false }),
+    },
     handler: async (req) => {
       const edition = await s.db.selectFrom('gazette_editions').selectAll().where('id', '=', req.params.id.toUpperCase()).executeTakeFirst();
       if (!edition) throw new ApiError('EDITION_NOT_FOUND', `No electoral gazette edition "${req.params.id}": take ids from GET ${DJE_PATH}/edicoes.`);
@@ -123,16 +213,32 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${DJE_PATH}/publicacoes`,
-    meta: { class: 'search', auth: true, charge: 'dje_eleitoral.publicacoes', async: true, tag: DJE_TAG, summary: 'Search electoral gazette publications',
-      description: 'Matérias of the electoral gazettes in the period (`data_inicio`/`data_fim`, at most 62 days; default the last 7), newest first, filtered by `tribunal` (TSE or TRE-<UF>; its missing days are read from the source first; '
-        + 'without it, every court Tramita has ingested), `termo`, `parte`, `oab` (any spelling) and `numero_processo` (CNJ). One flat charge per page; an empty page is free.' },
+    method: 'GET',
+    url: `${DJE_PATH}/publicacoes`,
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'dje_eleitoral.publicacoes',
+      async: true,
+      tag: DJE_TAG,
+      summary: 'Search electoral gazette publications',
+      description:
+        'Matérias of the electoral gazettes in the period (`data_inicio`/`data_fim`, at most 62 days; default the last 7), newest first, filtered by `tribunal` (TSE or TRE-<UF>; its missing days are read from the source first; ' +
+        'without it, every court Tramita has ingested), `termo`, `parte`, `oab` (any spelling) and `numero_processo` (CNJ). One flat charge per page; an empty page is free.',
+    },
     schema: {
-      querystring: Type.Object({
-        tribunal: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })), termo: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-        parte: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), oab: OabQuery, numero_processo: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-        ...PeriodQuery, ...PageQuery,
-      }, { additionalProperties: false }),
+      querystring: Type.Object(
+        {
+          tribunal: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+          termo: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          parte: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          oab: OabQuery,
+          numero_processo: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+          ...PeriodQuery,
+          ...PageQuery,
+        },
+        { additionalProperties: false },
+      ),
       data: listSchema('items', ElectoralPublication, { periodo: PeriodSchema }),
     },
     handler: async (req) => {
@@ -144,20 +250,56 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       if (tribunal) await days.ensure(tribunal, p);
       const listing = `dje:${JSON.stringify([tribunal, q.termo, q.parte, oab, numeroCnj, p])}`;
       const w = pageWindow(q);
-      const rows = await searchGazette(s.db, s.database.engine, { fonte: s.sources.electoral.info.name, tribunal, inicio: p.inicio, fim: p.fim, oab, numeroCnj, palavras: searchWords(q.termo, q.parte) },
-        { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) });
+      const rows = await searchGazette(
+        s.db,
+        s.database.engine,
+        { fonte: s.sources.electoral.info.name, tribunal, inicio: p.inicio, fim: p.fim, oab, numeroCnj, palavras: searchWords(q.termo, q.parte) },
+        { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) },
+      );
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: { ...listData(req, s.config, 'items', items.map((r) => electoralView(r, s.config.publicUrl)), pagination), periodo: p }, meta: { pagination }, empty: items.length === 0 };
+      return {
+        data: {
+          ...listData(
+            req,
+            s.config,
+            'items',
+            items.map((r) => electoralView(r, s.config.publicUrl)),
+            pagination,
+          ),
+          periodo: p,
+        },
+        meta: { pagination },
+        empty: items.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${DJE_PATH}/publicacoes/:id`,
-    meta: { class: 'lookup', auth: true, charge: 'dje_eleitoral.publicacao', tag: DJE_TAG, summary: 'One electoral gazette publication',
-      description: 'By the `id` a search gave (`<tribunal>:<edição>:<ordem>`): the matéria\'s text, parties and lawyers as printed, and its edition. Unknown: 404 PUBLICATION_NOT_FOUND.' },
-    schema: { params: Type.Object({ id: Type.String({ minLength: 7, maxLength: 40, pattern: '^(TSE|TRE-[A-Za-z]{2}):[0-9]+:[0-9]+$' }) }, { additionalProperties: false }), data: ElectoralPublication },
+    method: 'GET',
+    url: `${DJE_PATH}/publicacoes/:id`,
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'dje_eleitoral.publicacao',
+      tag: DJE_TAG,
+      summary: 'One electoral gazette publication',
+      description:
+        "By the `id` a search gave (`<tribunal>:<edição>:<ordem>`): the matéria's text, parties and lawyers as printed, and its edition. Unknown: 404 PUBLICATION_NOT_FOUND.",
+    },
+    schema: {
+      params: Type.Object(
+        { id: Type.String({ minLength: 7, maxLength: 40, pattern: '^(TSE|TRE-[A-Za-z]{2}):[0-9]+:[0-9]+$' }) },
+        { additionalProperties: false },
+      ),
+      data: ElectoralPublication,
+    },
     handler: async (req) => {
-      const row = await s.db.selectFrom('publications').selectAll().where('id', '=', req.params.id.toUpperCase()).where('fonte', '=', s.sources.electoral.info.name).executeTakeFirst();
+      const row = await s.db
+        .selectFrom('publications')
+        .selectAll()
+        .where('id', '=', req.params.id.toUpperCase())
+        .where('fonte', '=', s.sources.electoral.info.name)
+        .executeTakeFirst();
       if (!row) throw new ApiError('PUBLICATION_NOT_FOUND', `No electoral gazette publication "${req.params.id}": take ids from GET ${DJE_PATH}/publicacoes.`);
       return { data: electoralView(row, s.config.publicUrl) };
     },

@@ -19,7 +19,11 @@ const replay = await startStfReplay({ days: { [CAPTURED_DAY]: [stfCaptureBytes('
 const clock = new ManualClock(`${CAPTURED_DAY}T12:00:00.000Z`);
 const h = await createHarness({
   clock,
-  env: { TRAMITA_STF_URL: replay.url, TRAMITA_FEED_SETTLE_MS: '0', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,account=100000/60s' },
+  env: {
+    TRAMITA_STF_URL: replay.url,
+    TRAMITA_FEED_SETTLE_MS: '0',
+    TRAMITA_RATE_LIMITS: 'lookup=100000/60s,search=100000/60s,monitor=100000/60s,account=100000/60s',
+  },
 });
 after(async () => {
   await h.close();
@@ -65,33 +69,47 @@ const search = async (query: string) => {
 const all = await search('');
 
 test('every publication keeps its publication day (null for the one divulged after the last edition), its divulgação instant in Brasília, every party with polo and category', () => {
-  assert.deepEqual(all.map((p) => [p.id, p.processo, p.dataDivulgacao, p.dataHoraDivulgacao, p.dataPublicacao]), [
-    ['993200', 'Pet 14912', AFTER_LAST_EDITION, '2026-08-15T10:15:30.000-03:00', null],
-    ['993077', 'Pet 16560', CAPTURED_DAY, '2026-08-13T20:32:00.645-03:00', '2026-08-14'],
-    ['993076', 'RHC 274604', CAPTURED_DAY, '2026-08-13T20:30:03.093-03:00', '2026-08-14'],
-    ['993075', 'RHC 275593', CAPTURED_DAY, '2026-08-13T20:30:02.616-03:00', '2026-08-14'],
-    ['993074', 'Pet 15758', CAPTURED_DAY, '2026-08-13T20:30:03.600-03:00', '2026-08-14'],
-    ['993073', 'Pet 14912', CAPTURED_DAY, '2026-08-13T20:30:02.858-03:00', '2026-08-14'],
-  ]);
+  assert.deepEqual(
+    all.map((p) => [p.id, p.processo, p.dataDivulgacao, p.dataHoraDivulgacao, p.dataPublicacao]),
+    [
+      ['993200', 'Pet 14912', AFTER_LAST_EDITION, '2026-08-15T10:15:30.000-03:00', null],
+      ['993077', 'Pet 16560', CAPTURED_DAY, '2026-08-13T20:32:00.645-03:00', '2026-08-14'],
+      ['993076', 'RHC 274604', CAPTURED_DAY, '2026-08-13T20:30:03.093-03:00', '2026-08-14'],
+      ['993075', 'RHC 275593', CAPTURED_DAY, '2026-08-13T20:30:02.616-03:00', '2026-08-14'],
+      ['993074', 'Pet 15758', CAPTURED_DAY, '2026-08-13T20:30:03.600-03:00', '2026-08-14'],
+      ['993073', 'Pet 14912', CAPTURED_DAY, '2026-08-13T20:30:02.858-03:00', '2026-08-14'],
+    ],
+  );
   const byId = new Map(all.map((p) => [p.id, p]));
-  assert.deepEqual(byId.get('993076').envolvidos.map((e: any) => [e.nome, e.polo, e.categoria, e.oabs]), [
-    ['N.S.A.F.', 'ATIVO', 'RECORRENTE(S)', []],
-    ['Geraldo Kautzner Marques e Outro(a/s)', 'ATIVO', 'ADVOGADO(A/S)', ['RJ76166']],
-    ['Ministério Público Militar', 'PASSIVO', 'RECORRIDO(A/S)', []],
-    ['Procurador-geral da República', 'PASSIVO', 'PROCURADOR(ES)', []],
-  ]);
+  assert.deepEqual(
+    byId.get('993076').envolvidos.map((e: any) => [e.nome, e.polo, e.categoria, e.oabs]),
+    [
+      ['N.S.A.F.', 'ATIVO', 'RECORRENTE(S)', []],
+      ['Geraldo Kautzner Marques e Outro(a/s)', 'ATIVO', 'ADVOGADO(A/S)', ['RJ76166']],
+      ['Ministério Público Militar', 'PASSIVO', 'RECORRIDO(A/S)', []],
+      ['Procurador-geral da República', 'PASSIVO', 'PROCURADOR(ES)', []],
+    ],
+  );
   assert.equal(byId.get('993075').envolvidos.length, 7, 'every party');
-  assert.deepEqual([byId.get('993077').relator, byId.get('993077').tipoConteudo, byId.get('993077').confidencialidade, byId.get('993077').codigo],
-    ['MIN. GILMAR MENDES', 'Publicação Monocrática', 'Público', 'decisoes-monocraticas:601509']);
+  assert.deepEqual(
+    [byId.get('993077').relator, byId.get('993077').tipoConteudo, byId.get('993077').confidencialidade, byId.get('993077').codigo],
+    ['MIN. GILMAR MENDES', 'Publicação Monocrática', 'Público', 'decisoes-monocraticas:601509'],
+  );
 });
 
 test('every lawyer with every OAB of every notation; the placeholder "Sem Representação nos Autos" is listed but is no lawyer', () => {
-  const lawyers = Object.fromEntries(all.filter((p) => p.dataDivulgacao === CAPTURED_DAY).map((p) => [p.id, p.advogados.map((a: any) => [a.nome, a.polo, a.oabs])]));
+  const lawyers = Object.fromEntries(
+    all.filter((p) => p.dataDivulgacao === CAPTURED_DAY).map((p) => [p.id, p.advogados.map((a: any) => [a.nome, a.polo, a.oabs])]),
+  );
   assert.deepEqual(lawyers, {
     993077: [['Lucas Gabriel Correa Nogueira', 'ATIVO', ['PA27882']]],
     993076: [['Geraldo Kautzner Marques e Outro(a/s)', 'ATIVO', ['RJ76166']]],
     993075: [['Anderson da Silva Marques', 'ATIVO', ['ES30684']]],
-    993074: [['Wilibrando Bruno Albuquerque de Araújo', 'ATIVO', ['GO76005A', 'PR130660', 'DF66470']], ['Icaro Ruschel Ribas', 'ATIVO', ['PR74027']], ['Gabriella Ribeiro Vaz Nogueira', 'ATIVO', ['DF68600']]],
+    993074: [
+      ['Wilibrando Bruno Albuquerque de Araújo', 'ATIVO', ['GO76005A', 'PR130660', 'DF66470']],
+      ['Icaro Ruschel Ribas', 'ATIVO', ['PR74027']],
+      ['Gabriella Ribeiro Vaz Nogueira', 'ATIVO', ['DF68600']],
+    ],
     993073: [['Flavio Henrique Unes Pereira', 'ATIVO', ['DF31442', 'MG83471', 'RJ261006', 'SP518968']]],
   });
   const last = all.find((p) => p.id === '993073');
@@ -109,7 +127,7 @@ test('a search by any OAB of a list, in any spelling, finds the publication; a l
   assert.deepEqual(one.advogados[0].oabs, ['DF31442', 'MG83471', 'RJ261006', 'SP518968']);
 });
 
-test('publication monitors on any OAB of a list hear the publication (STF only where fontes say so); the lawyers\' endpoint lists it', async () => {
+test("publication monitors on any OAB of a list hear the publication (STF only where fontes say so); the lawyers' endpoint lists it", async () => {
   const events = await heard();
   assert.deepEqual(events.get(monitors.list), ['STF:993073', 'STF:993200']);
   assert.deepEqual(events.get(monitors.listOther), ['STF:993073', 'STF:993200']);
@@ -118,7 +136,10 @@ test('publication monitors on any OAB of a list hear the publication (STF only w
   assert.equal(events.get(monitors.bareNumber), undefined);
   assert.deepEqual(await heard(other), new Map(), 'a monitor of the same OAB watching DJEN only hears no STF publication');
   const diarios = json(await get(acc, '/v1/advogados/diarios-oficiais?oab=SP518968&limit=100')).data.items.map((p: any) => p.id);
-  assert.ok(['STF:993200', 'STF:993073'].every((id) => diarios.includes(id)), diarios.join());
+  assert.ok(
+    ['STF:993200', 'STF:993073'].every((id) => diarios.includes(id)),
+    diarios.join(),
+  );
 });
 
 test('a day read before its edition was out is read again once /ultimo-dje moves past it: the publication day is filled, nothing is announced twice', async () => {
@@ -126,8 +147,14 @@ test('a day read before its edition was out is read again once /ultimo-dje moves
   replay.days[AFTER_LAST_EDITION] = [unpublishedPage(AFTER_LAST_EDITION, { publicacao: '2026-08-17' })];
   clock.set('2026-08-17T15:00:00.000Z');
   replay.searches.length = 0;
-  const items = (await search('&oab=SP518968'));
-  assert.deepEqual(items.map((p) => [p.id, p.dataPublicacao]), [['993200', '2026-08-17'], ['993073', '2026-08-14']]);
+  const items = await search('&oab=SP518968');
+  assert.deepEqual(
+    items.map((p) => [p.id, p.dataPublicacao]),
+    [
+      ['993200', '2026-08-17'],
+      ['993073', '2026-08-14'],
+    ],
+  );
   assert.deepEqual([...new Set(replay.searches.map((s) => s.day))], [AFTER_LAST_EDITION], 'only the day that waited for its edition');
   const events = await heard();
   assert.deepEqual(events.get(monitors.list), ['STF:993073', 'STF:993200'], 'no second event');

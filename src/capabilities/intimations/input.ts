@@ -26,10 +26,14 @@ export function requestedOabs(v: OabInput, where: 'query' | 'body'): Oab[] {
     for (const { text, field } of entries(v[name], name)) found.push(parseOabEntry(text, field));
   }
   if (found.length === 0) {
-    throw new ApiError('MISSING_PARAMETER', 'Name the lawyer: `oab_estado` + `oab_numero`, `oab` (e.g. SP123456) or `oabs` (e.g. ["SP123456", "RJ:98765"]).', { field: 'oab', in: where });
+    throw new ApiError('MISSING_PARAMETER', 'Name the lawyer: `oab_estado` + `oab_numero`, `oab` (e.g. SP123456) or `oabs` (e.g. ["SP123456", "RJ:98765"]).', {
+      field: 'oab',
+      in: where,
+    });
   }
   const unique = [...new Map(found.map((o) => [o.canonical, o])).values()];
-  if (unique.length > MAX_OABS) throw new ApiError('INVALID_PARAMETER', `At most ${MAX_OABS} OABs per request (${unique.length} given).`, { field: 'oabs', in: where });
+  if (unique.length > MAX_OABS)
+    throw new ApiError('INVALID_PARAMETER', `At most ${MAX_OABS} OABs per request (${unique.length} given).`, { field: 'oabs', in: where });
   return unique;
 }
 
@@ -43,7 +47,8 @@ export function parseOabEntry(text: string, field: string): Oab {
 function entries(v: string | string[] | undefined, name: string): { text: string; field: string }[] {
   if (v === undefined) return [];
   const list = Array.isArray(v) ? v : [v];
-  return list.flatMap((x, i) => x.split(',').map((text) => ({ text: text.trim(), field: Array.isArray(v) ? `${name}.${i}` : name })))
+  return list
+    .flatMap((x, i) => x.split(',').map((text) => ({ text: text.trim(), field: Array.isArray(v) ? `${name}.${i}` : name })))
     .filter((e) => e.text !== '');
 }
 
@@ -55,10 +60,12 @@ export interface DayRange {
 /** `data_inicio` / `data_fim` (yyyy-mm-dd, inclusive): calendar days, in order (400 INVALID_PARAMETER otherwise). */
 export function dayRange(v: { data_inicio?: string; data_fim?: string; desde?: string }): DayRange {
   // `desde` is what integrators of the commercial service send (conventions §4.11): the same first day.
-  if (v.desde !== undefined && v.data_inicio !== undefined) throw new ApiError('INVALID_PARAMETER', 'Send `desde` or `data_inicio`, not both.', { field: 'desde', in: 'query' });
+  if (v.desde !== undefined && v.data_inicio !== undefined)
+    throw new ApiError('INVALID_PARAMETER', 'Send `desde` or `data_inicio`, not both.', { field: 'desde', in: 'query' });
   const first = v.data_inicio ?? v.desde;
   const desde = first === undefined ? undefined : calendarDay(first, v.data_inicio === undefined ? 'desde' : 'data_inicio');
   const ate = v.data_fim === undefined ? undefined : calendarDay(v.data_fim, 'data_fim');
-  if (desde && ate && desde > ate) throw new ApiError('INVALID_PARAMETER', `\`data_inicio\` (${desde}) is after \`data_fim\` (${ate}).`, { field: 'data_fim', in: 'query' });
+  if (desde && ate && desde > ate)
+    throw new ApiError('INVALID_PARAMETER', `\`data_inicio\` (${desde}) is after \`data_fim\` (${ate}).`, { field: 'data_fim', in: 'query' });
   return { desde, ate };
 }

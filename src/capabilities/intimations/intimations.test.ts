@@ -59,11 +59,14 @@ async function cycle(ms = INTERVAL_MS): Promise<void> {
 
 /** Retires every publication monitor left by earlier tests, so a cycle asks only for the current test's. */
 async function retireAll(): Promise<void> {
-  await db.updateTable('publication_monitors').set({ status: 'REMOVIDO', atualizado_em: clock.now().toISOString() }).where('status', '<>', 'REMOVIDO').execute();
+  await db
+    .updateTable('publication_monitors')
+    .set({ status: 'REMOVIDO', atualizado_em: clock.now().toISOString() })
+    .where('status', '<>', 'REMOVIDO')
+    .execute();
   source.queries.length = 0;
   source.cadernos.length = 0;
 }
-
 
 /** The account's webhook secret (shown whole on the first read only). */
 async function secretOf(acc: TestAccount, harness: Harness = h): Promise<string> {
@@ -71,7 +74,6 @@ async function secretOf(acc: TestAccount, harness: Harness = h): Promise<string>
   assert.equal(res.statusCode, 200, res.body);
   return json(res).data.segredo;
 }
-
 
 async function feed(acc: TestAccount, harness: Harness = h) {
   const res = await harness.inject({ method: 'GET', url: '/v1/eventos?limit=100', headers: acc.headers });
@@ -88,7 +90,10 @@ test('POST creates one monitor per OAB, each charged once; creating an existing 
   const body = json(first);
   const [m] = body.data.monitoramentos;
   assert.match(m.id, /^int_/);
-  assert.deepEqual([m.oab, m.oab_estado, m.oab_numero, m.tipo, m.origem, m.status, m.situacao, m.reused], [{ estado: 'SP', numero: '123456' }, 'SP', '123456', 'OAB', 'INTIMACOES', 'ACTIVE', 'ATIVO', false]);
+  assert.deepEqual(
+    [m.oab, m.oab_estado, m.oab_numero, m.tipo, m.origem, m.status, m.situacao, m.reused],
+    [{ estado: 'SP', numero: '123456' }, 'SP', '123456', 'OAB', 'INTIMACOES', 'ACTIVE', 'ATIVO', false],
+  );
   assert.deepEqual([m.estado, m.numero, m.termo, m.callbackEnabled], ['SP', '123456', 'OAB/SP 123456', false]);
   assert.deepEqual(body.data.billing, { billableOabs: 1, pricePerNewOab: 1, creditsCharged: 1 });
   assert.deepEqual(body.data.callback, { enabled: false, mode: null });
@@ -112,7 +117,14 @@ test('POST creates one monitor per OAB, each charged once; creating an existing 
   const many = await create(acc, { oab: 'MG 55555', oabs: ['SP:123456', '98.765/RJ', 'rj:098765'] });
   assert.equal(many.statusCode, 201, many.body);
   const manyBody = json(many);
-  assert.deepEqual(manyBody.data.monitoramentos.map((x: any) => [x.termo, x.reused]), [['OAB/MG 55555', false], ['OAB/SP 123456', true], ['OAB/RJ 98765', false]]);
+  assert.deepEqual(
+    manyBody.data.monitoramentos.map((x: any) => [x.termo, x.reused]),
+    [
+      ['OAB/MG 55555', false],
+      ['OAB/SP 123456', true],
+      ['OAB/RJ 98765', false],
+    ],
+  );
   assert.deepEqual(manyBody.data.billing, { billableOabs: 2, pricePerNewOab: 1, creditsCharged: 2 });
   assert.deepEqual(manyBody.data.cobranca, { oabsCobradas: ['MG55555', 'RJ98765'], precoPorOab: 1, total: 2 });
   assert.deepEqual(manyBody.data.reutilizados, ['SP123456']);
@@ -121,7 +133,10 @@ test('POST creates one monitor per OAB, each charged once; creating an existing 
   const rows = await debits(acc.accountId);
   const monitors = await monitorsOf(acc.accountId);
   assert.equal(monitors.length, 3);
-  assert.deepEqual(rows.map((r) => [r.query_type, r.delta_centavos]), Array(3).fill(['intimacoes.monitor_oab', -PRICE_CENTAVOS]));
+  assert.deepEqual(
+    rows.map((r) => [r.query_type, r.delta_centavos]),
+    Array(3).fill(['intimacoes.monitor_oab', -PRICE_CENTAVOS]),
+  );
   assert.deepEqual(rows.map((r) => r.operation_id).sort(), monitors.map((x) => `${x.id}:1`).sort());
   // One answer, one search log: the two monitors of the last request share it.
   assert.equal(new Set(rows.map((r) => r.search_log_id)).size, 2);
@@ -181,13 +196,16 @@ test('PUT changes webhook_url and tribunais for free; DELETE removes (again: unc
   assert.equal(unknown.statusCode, 404, unknown.body);
   assert.equal(json(unknown).error.code, 'NOT_FOUND');
   const strangers = await call(stranger, 'DELETE', `${PATH}?oab=${oab}`);
-  assert.equal(strangers.statusCode, 404, 'another account\'s monitor is not found');
+  assert.equal(strangers.statusCode, 404, "another account's monitor is not found");
 
   clock.advance(5);
   const del = await call(acc, 'DELETE', `${PATH}?oab_estado=${oab.slice(0, 2)}&oab_numero=${oab.slice(2)}`);
   assert.equal(del.statusCode, 200, del.body);
   const removed = json(del).data;
-  assert.deepEqual([removed.id, removed.status, removed.situacao, removed.removidoEm, removed.proximaVerificacaoEm], [created.id, 'INACTIVE', 'REMOVIDO', clock.now().toISOString(), null]);
+  assert.deepEqual(
+    [removed.id, removed.status, removed.situacao, removed.removidoEm, removed.proximaVerificacaoEm],
+    [created.id, 'INACTIVE', 'REMOVIDO', clock.now().toISOString(), null],
+  );
   const again = await call(acc, 'DELETE', `${PATH}?oab=${oab}`);
   assert.equal(again.statusCode, 200);
   assert.deepEqual(json(again).data, removed);
@@ -224,8 +242,14 @@ test('GET /v1/intimacoes/oab: newest first, the cursor walks every monitor once;
 
   const oab = (await monitorsOf(acc.accountId)).find((m) => m.id === ids[0])!.valor;
   await call(acc, 'DELETE', `${PATH}?oab=${oab}`);
-  assert.deepEqual(json(await call(acc, 'GET', PATH)).data.items.map((m: { id: string }) => m.id), ids.slice(1).reverse());
-  assert.deepEqual(json(await call(acc, 'GET', `${PATH}?status=REMOVIDO`)).data.items.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.deepEqual(
+    json(await call(acc, 'GET', PATH)).data.items.map((m: { id: string }) => m.id),
+    ids.slice(1).reverse(),
+  );
+  assert.deepEqual(
+    json(await call(acc, 'GET', `${PATH}?status=REMOVIDO`)).data.items.map((m: { id: string }) => m.id),
+    [ids[0]],
+  );
   const other = await h.createAccount();
   assert.deepEqual(json(await call(other, 'GET', PATH)).data.items, []);
 });
@@ -249,7 +273,11 @@ test('GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, 
   assert.deepEqual(body.meta.missingMonitorings, [b]);
   assert.equal(body.data.intimacoes.length, 6, 'the publications naming the monitored OAB, each once');
   assert.ok(!body.data.intimacoes.some((p: { id: string }) => p.id === onlyB.id));
-  assert.deepEqual(body.data.intimacoes.map((p: any) => p.dataDisponibilizacao), [...body.data.intimacoes.map((p: any) => p.dataDisponibilizacao)].sort().reverse(), 'newest first');
+  assert.deepEqual(
+    body.data.intimacoes.map((p: any) => p.dataDisponibilizacao),
+    [...body.data.intimacoes.map((p: any) => p.dataDisponibilizacao)].sort().reverse(),
+    'newest first',
+  );
   const item = body.data.intimacoes.find((p: { id: string }) => p.id === records[0].id);
   assert.deepEqual([item.intimacaoId, item.diarioId, item.tribunal], [records[0].id, records[0].id, 'TJSP']);
   assert.ok(!item.texto.includes('<p>'), 'plain text');
@@ -257,9 +285,15 @@ test('GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, 
   assert.equal(body.meta.creditsCharged, PAGE_PRICE_CENTAVOS / 100);
 
   const range = json(await call(acc, 'GET', `/v1/intimacoes?oabs=${a}&data_inicio=${daysAgo(3)}&data_fim=${daysAgo(1)}`));
-  assert.deepEqual(range.data.intimacoes.map((p: any) => p.dataDisponibilizacao), [daysAgo(1), daysAgo(2), daysAgo(2), daysAgo(3)]);
+  assert.deepEqual(
+    range.data.intimacoes.map((p: any) => p.dataDisponibilizacao),
+    [daysAgo(1), daysAgo(2), daysAgo(2), daysAgo(3)],
+  );
   const editais = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&tipo_comunicacao=Edital`));
-  assert.deepEqual(editais.data.intimacoes.map((p: { id: string }) => p.id), [edital.id]);
+  assert.deepEqual(
+    editais.data.intimacoes.map((p: { id: string }) => p.id),
+    [edital.id],
+  );
 
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -277,7 +311,11 @@ test('GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, 
   const empty = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&data_inicio=2020-01-01&data_fim=2020-01-31`));
   assert.deepEqual([empty.data.intimacoes, empty.meta.creditsCharged], [[], 0]);
   const rows = (await debits(acc.accountId)).slice(debitsBefore);
-  assert.deepEqual(rows.map((r) => [r.query_type, r.delta_centavos]), Array(5).fill(['intimacoes.consulta', -PAGE_PRICE_CENTAVOS]), 'one charge per non-empty page');
+  assert.deepEqual(
+    rows.map((r) => [r.query_type, r.delta_centavos]),
+    Array(5).fill(['intimacoes.consulta', -PAGE_PRICE_CENTAVOS]),
+    'one charge per non-empty page',
+  );
 });
 
 test('GET /v1/intimacoes: none monitored is 422 MONITOR_REQUIRED (uncharged); bad days and ranges 400', async () => {
@@ -292,13 +330,20 @@ test('GET /v1/intimacoes: none monitored is 422 MONITOR_REQUIRED (uncharged); ba
   await create(owner, { oab });
   assert.equal((await call(acc, 'GET', `/v1/intimacoes?oab=${oab}`)).statusCode, 422);
   await create(acc, { oab });
-  for (const [q, field] of [['data_inicio=2026-02-30', 'data_inicio'], ['data_inicio=2026-03-05&data_fim=2026-03-01', 'data_fim'], ['data_fim=10/03/2026', 'data_fim']]) {
+  for (const [q, field] of [
+    ['data_inicio=2026-02-30', 'data_inicio'],
+    ['data_inicio=2026-03-05&data_fim=2026-03-01', 'data_fim'],
+    ['data_fim=10/03/2026', 'data_fim'],
+  ]) {
     const res = await call(acc, 'GET', `/v1/intimacoes?oab=${oab}&${q}`);
     assert.equal(res.statusCode, 400, `${q}: ${res.body}`);
     assert.equal(json(res).error.details.field, field);
   }
   assert.equal((await call(acc, 'GET', '/v1/intimacoes')).statusCode, 400);
-  assert.deepEqual((await debits(acc.accountId)).map((r) => r.query_type), ['intimacoes.monitor_oab']);
+  assert.deepEqual(
+    (await debits(acc.accountId)).map((r) => r.query_type),
+    ['intimacoes.monitor_oab'],
+  );
 });
 
 test('GET /v1/intimacoes/publicacoes/{diarioId}: the stored content with its three links; fetched from DJEN when not stored; unknown is 404', async () => {
@@ -360,7 +405,10 @@ test('a new publication naming a monitored OAB: one diario_movimentacao_nova in 
     assert.deepEqual(delivery.body.data.monitoramento, { id: monitor.id, origem: 'INTIMACOES', tipo: 'OAB', termo: oab });
 
     const events = await feed(acc);
-    assert.deepEqual(events.map((e) => [e.event, e.monitor]), [['diario_movimentacao_nova', { tipo: 'intimacao_oab', id: monitor.id }]]);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.monitor]),
+      [['diario_movimentacao_nova', { tipo: 'intimacao_oab', id: monitor.id }]],
+    );
     assert.equal(events[0].id, delivery.body.id);
 
     // The same publication again (another query, a caderno): no second event.
@@ -371,8 +419,13 @@ test('a new publication naming a monitored OAB: one diario_movimentacao_nova in 
     assert.equal((await feed(acc)).length, 1);
 
     const history = json(await call(acc, 'GET', '/v1/intimacoes/historico'));
-    assert.deepEqual(history.data.items.map((x: any) => [x.publicacao.id, x.notificado, x.monitoramentoId, x.oab]).sort(),
-      [[news.id, true, monitor.id, oab], [old.id, false, monitor.id, oab]].sort());
+    assert.deepEqual(
+      history.data.items.map((x: any) => [x.publicacao.id, x.notificado, x.monitoramentoId, x.oab]).sort(),
+      [
+        [news.id, true, monitor.id, oab],
+        [old.id, false, monitor.id, oab],
+      ].sort(),
+    );
     const notified = history.data.items.find((x: any) => x.notificado);
     assert.deepEqual([notified.eventoId, notified.entrega?.status], [events[0].id, 'ENTREGUE']);
     assert.equal(history.data.items.find((x: any) => !x.notificado).entrega, null);
@@ -404,7 +457,10 @@ test('GET /v1/intimacoes/historico: newest first, filtered by OAB and day, curso
     seen.push(...page.data.items.map((x: any) => x.publicacao.id));
     cursor = page.meta.pagination.nextCursor;
   } while (cursor);
-  assert.deepEqual(seen, all.data.items.map((x: any) => x.publicacao.id));
+  assert.deepEqual(
+    seen,
+    all.data.items.map((x: any) => x.publicacao.id),
+  );
   assert.equal((await debits(acc.accountId)).length, debitsBefore, 'free');
   const stranger = await h.createAccount();
   assert.deepEqual(json(await call(stranger, 'GET', '/v1/intimacoes/historico')).data.items, []);
@@ -427,24 +483,40 @@ test('the cycle: one DJEN query per distinct OAB (however many accounts), with i
   await cycle();
   const started = clock.now();
   const queries = [...source.queries].sort((x, y) => x.oab!.numero.localeCompare(y.oab!.numero));
-  assert.deepEqual(queries.map((q) => q.oab!.numero), [shared.slice(2), wide.slice(2)].sort(), 'one query per OAB');
+  assert.deepEqual(
+    queries.map((q) => q.oab!.numero),
+    [shared.slice(2), wide.slice(2)].sort(),
+    'one query per OAB',
+  );
   const sharedQuery = queries.find((q) => q.oab!.numero === shared.slice(2))!;
-  assert.deepEqual([sharedQuery.tribunal, sharedQuery.desde, sharedQuery.ate], ['TJSP', new Date(started.getTime() - 30 * DAY_MS).toISOString().slice(0, 10), today()]);
+  assert.deepEqual(
+    [sharedQuery.tribunal, sharedQuery.desde, sharedQuery.ate],
+    ['TJSP', new Date(started.getTime() - 30 * DAY_MS).toISOString().slice(0, 10), today()],
+  );
   assert.equal(queries.find((q) => q.oab!.numero === wide.slice(2))!.tribunal, undefined, 'two courts: no court filter');
 
   // The history is readable at once; only today's publication was news.
   const listed = json(await call(acc1, 'GET', `/v1/intimacoes?oab=${shared}`)).data.intimacoes.map((p: { id: string }) => p.id);
   assert.deepEqual(listed, [fresh.id, recent.id]);
   for (const acc of [acc1, acc2]) {
-    assert.deepEqual((await feed(acc)).map((e) => [e.event, e.data.publicacao.id]), [['diario_movimentacao_nova', fresh.id]]);
+    assert.deepEqual(
+      (await feed(acc)).map((e) => [e.event, e.data.publicacao.id]),
+      [['diario_movimentacao_nova', fresh.id]],
+    );
   }
   const m = json(await call(acc1, 'GET', PATH)).data.items[0];
-  assert.deepEqual([m.ultimaVerificacaoEm, m.proximaVerificacaoEm, m.ultimoErro], [started.toISOString(), new Date(started.getTime() + INTERVAL_MS).toISOString(), null]);
+  assert.deepEqual(
+    [m.ultimaVerificacaoEm, m.proximaVerificacaoEm, m.ultimoErro],
+    [started.toISOString(), new Date(started.getTime() + INTERVAL_MS).toISOString(), null],
+  );
 
   source.queries.length = 0;
   await cycle();
   assert.equal(source.queries.length, 2);
-  assert.ok(source.queries.every((q) => q.desde === new Date(started.getTime() - 3 * DAY_MS).toISOString().slice(0, 10)), 'from 3 days before the previous check');
+  assert.ok(
+    source.queries.every((q) => q.desde === new Date(started.getTime() - 3 * DAY_MS).toISOString().slice(0, 10)),
+    'from 3 days before the previous check',
+  );
   assert.equal((await feed(acc1)).length, 1, 'nothing new, no event');
 });
 
@@ -506,7 +578,13 @@ test('renewal: every 30 days one more debit per OAB; a balance that no longer co
   await cycle();
 
   await cycle(RENEWAL_PERIOD_MS);
-  assert.deepEqual((await debits(rich.accountId)).map((r) => [r.operation_id, r.query_type]), [[`${richId}:1`, 'intimacoes.monitor_oab'], [`${richId}:2`, 'intimacoes.monitor_oab']]);
+  assert.deepEqual(
+    (await debits(rich.accountId)).map((r) => [r.operation_id, r.query_type]),
+    [
+      [`${richId}:1`, 'intimacoes.monitor_oab'],
+      [`${richId}:2`, 'intimacoes.monitor_oab'],
+    ],
+  );
   const [suspended] = await monitorsOf(poor.accountId);
   assert.equal(suspended.status, 'SUSPENSO');
   assert.match(suspended.ultimo_erro!, /did not cover the renewal/);
@@ -520,7 +598,10 @@ test('renewal: every 30 days one more debit per OAB; a balance that no longer co
   assert.equal(back.statusCode, 201, back.body);
   const revived = json(back).data.monitoramentos[0];
   assert.deepEqual([revived.id, revived.status, revived.situacao, revived.reused, revived.desde], [poorId, 'ACTIVE', 'ATIVO', false, today()]);
-  assert.deepEqual((await debits(poor.accountId)).map((r) => r.operation_id), [`${poorId}:1`, `${poorId}:2`]);
+  assert.deepEqual(
+    (await debits(poor.accountId)).map((r) => r.operation_id),
+    [`${poorId}:1`, `${poorId}:2`],
+  );
   source.queries.length = 0;
   await cycle();
   const asked = source.queries.find((q) => q.oab?.numero === poorOab.slice(2));
@@ -529,7 +610,7 @@ test('renewal: every 30 days one more debit per OAB; a balance that no longer co
 
 // ---- cadernos ---------------------------------------------------------------------------------------
 
-test('cadernos (TRAMITA_DJEN_CADERNOS): yesterday\'s and today\'s ingested once final; a monitor of covered courts needs no query after its first check', async (t) => {
+test("cadernos (TRAMITA_DJEN_CADERNOS): yesterday's and today's ingested once final; a monitor of covered courts needs no query after its first check", async (t) => {
   const c2 = new ManualClock('2026-03-10T12:00:00.000Z');
   const h2 = await createHarness({ clock: c2, env: { ...ENV, TRAMITA_DJEN_CADERNOS: 'TJSP' } });
   const scripted = new ScriptedSource();
@@ -554,7 +635,10 @@ test('cadernos (TRAMITA_DJEN_CADERNOS): yesterday\'s and today\'s ingested once 
   };
 
   await run();
-  assert.deepEqual(scripted.cadernos.map((c) => `${c.tribunal}:${c.data}`), [`TJSP:${yesterday}`, 'TJSP:2026-03-10']);
+  assert.deepEqual(
+    scripted.cadernos.map((c) => `${c.tribunal}:${c.data}`),
+    [`TJSP:${yesterday}`, 'TJSP:2026-03-10'],
+  );
   assert.ok(await h2.services.db.selectFrom('publication_syncs').select('chave').where('chave', '=', `caderno:TJSP:${yesterday}:D`).executeTakeFirst());
   assert.ok(await h2.services.db.selectFrom('publications').select('id').where('id', '=', inCaderno.id).executeTakeFirst(), 'the caderno was ingested');
   assert.equal(scripted.queries.length, 2, 'first checks always ask (the recent history)');
@@ -562,10 +646,25 @@ test('cadernos (TRAMITA_DJEN_CADERNOS): yesterday\'s and today\'s ingested once 
   scripted.queries.length = 0;
   scripted.cadernos.length = 0;
   await run();
-  assert.deepEqual(scripted.cadernos.map((c) => c.data), ['2026-03-10'], 'a final caderno is not asked again; a pending one is');
-  assert.deepEqual(scripted.queries.map((q) => q.oab!.numero), [everywhere.slice(2)], 'the TJSP-only monitor is covered by the caderno');
-  const rows = await h2.services.db.selectFrom('publication_monitors').select(['valor', 'ultima_verificacao_em']).where('account_id', '=', acc.accountId).execute();
-  assert.ok(rows.every((r) => r.ultima_verificacao_em === c2.now().toISOString()), 'both marked checked');
+  assert.deepEqual(
+    scripted.cadernos.map((c) => c.data),
+    ['2026-03-10'],
+    'a final caderno is not asked again; a pending one is',
+  );
+  assert.deepEqual(
+    scripted.queries.map((q) => q.oab!.numero),
+    [everywhere.slice(2)],
+    'the TJSP-only monitor is covered by the caderno',
+  );
+  const rows = await h2.services.db
+    .selectFrom('publication_monitors')
+    .select(['valor', 'ultima_verificacao_em'])
+    .where('account_id', '=', acc.accountId)
+    .execute();
+  assert.ok(
+    rows.every((r) => r.ultima_verificacao_em === c2.now().toISOString()),
+    'both marked checked',
+  );
 });
 
 // ---- end to end, against the sandbox's DJEN simulator --------------------------------------------------
@@ -601,7 +700,9 @@ test('end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes nam
   assert.match(blocked.ultimoErro, /geoblocked|Brazil/);
 
   const item = sandbox.djen.publish({
-    numeroProcesso: sandbox.dataset.cases[0].numero, advogados: [{ nome: 'Maria Advogada', uf: 'PR', numero: '7654321', spelling: 'dotted' }], texto: 'Intime-se a parte autora.',
+    numeroProcesso: sandbox.dataset.cases[0].numero,
+    advogados: [{ nome: 'Maria Advogada', uf: 'PR', numero: '7654321', spelling: 'dotted' }],
+    texto: 'Intime-se a parte autora.',
   });
   c3.advance(INTERVAL_MS);
   await h3.runJobs();
@@ -612,7 +713,10 @@ test('end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes nam
   assert.equal(delivery.headers['x-service-event'], 'diario_movimentacao_nova');
   assert.equal(delivery.headers['x-service-signature'], signature(secret, delivery.raw));
   assert.equal(delivery.body.data.publicacao.id, String(item.id));
-  assert.deepEqual(delivery.body.data.publicacao.advogados.map((a: { oab: string }) => a.oab), ['PR7654321']);
+  assert.deepEqual(
+    delivery.body.data.publicacao.advogados.map((a: { oab: string }) => a.oab),
+    ['PR7654321'],
+  );
   assert.equal(delivery.body.data.monitoramento.id, monitorId);
 
   const listed = json(await h3.inject({ method: 'GET', url: '/v1/intimacoes?oab_estado=PR&oab_numero=7654321', headers: acc.headers }));

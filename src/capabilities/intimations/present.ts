@@ -24,38 +24,60 @@ export function oabPair(canonical: string): { estado: string; numero: string } {
  * `status` is their ACTIVE/INACTIVE and ours moves to `situacao`; `oab` is a pair; `termo` reads `OAB/SP 123456`.
  */
 export const IntimationMonitorShape = integratorShape('monitoramento.intimacoes', PublicationMonitor, {
-  status: derived(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], { description: 'ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which).' }),
-    (v) => (v.status === 'ATIVO' ? 'ACTIVE' as const : 'INACTIVE' as const)),
-  situacao: same('status', 'ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`.'),
-  oab: derived(Type.Object(OabPair.properties, { description: 'The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`.' }), (v) => oabPair(v.oab!)),
+  status: derived(
+    Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], {
+      description: 'ACTIVE while checked and renewed; INACTIVE once suspended or removed (`situacao` says which).',
+    }),
+    (v) => (v.status === 'ATIVO' ? ('ACTIVE' as const) : ('INACTIVE' as const)),
+  ),
+  situacao: same(
+    'status',
+    'ATIVO, SUSPENSO (a renewal could not be paid; POST again to reactivate) or REMOVIDO (DELETE; final, stays readable): our `status`.',
+  ),
+  oab: derived(Type.Object(OabPair.properties, { description: 'The OAB, split: our canonical `SP123456` as `{estado: "SP", numero: "123456"}`.' }), (v) =>
+    oabPair(v.oab!),
+  ),
   termo: derived(Type.String({ description: 'e.g. `OAB/SP 123456`.' }), (v) => `OAB/${v.oab!.slice(0, 2)} ${v.oab!.slice(2)}`),
-  oab_estado: derived(Type.String({ description: 'The OAB\'s UF.' }), (v) => v.oab!.slice(0, 2)),
-  oab_numero: derived(Type.String({ description: 'The OAB\'s number, digits.' }), (v) => v.oab!.slice(2)),
+  oab_estado: derived(Type.String({ description: "The OAB's UF." }), (v) => v.oab!.slice(0, 2)),
+  oab_numero: derived(Type.String({ description: "The OAB's number, digits." }), (v) => v.oab!.slice(2)),
 });
 
 export const intimationView = (m: PublicationMonitorRow) => IntimationMonitorShape.present(monitorView(m));
 
 /** A monitor in a creation's answer: whether it will call back, whether it was the account's already (`reused`, free). */
-export const CreatedIntimationMonitorShape = integratorShape('monitoramento.intimacoes.criado', Type.Object({
-  ...IntimationMonitorShape.schema.properties,
-  callbackEnabled: Type.Boolean(),
-  reused: Type.Boolean({ description: 'true: the account\'s live monitor of this OAB, returned free.' }),
-}), {
-  estado: same('oab_estado'),
-  numero: same('oab_numero'),
-});
+export const CreatedIntimationMonitorShape = integratorShape(
+  'monitoramento.intimacoes.criado',
+  Type.Object({
+    ...IntimationMonitorShape.schema.properties,
+    callbackEnabled: Type.Boolean(),
+    reused: Type.Boolean({ description: "true: the account's live monitor of this OAB, returned free." }),
+  }),
+  {
+    estado: same('oab_estado'),
+    numero: same('oab_numero'),
+  },
+);
 
 /** The charge of a creation: ours (`cobranca`) and the names integrators read (`billing`). */
-export const CreationChargeShape = integratorShape('monitoramento.intimacoes.cobranca', Type.Object({
-  cobranca: Type.Object({
-    oabsCobradas: Type.Array(Type.String(), { description: 'OABs charged by this request (created or reactivated).' }),
-    precoPorOab: Type.Number({ description: 'BRL per OAB and 30-day period (`intimacoes.monitor_oab`).' }),
-    total: Type.Number({ description: 'BRL charged by this request (= meta.creditsCharged).' }),
+export const CreationChargeShape = integratorShape(
+  'monitoramento.intimacoes.cobranca',
+  Type.Object({
+    cobranca: Type.Object({
+      oabsCobradas: Type.Array(Type.String(), { description: 'OABs charged by this request (created or reactivated).' }),
+      precoPorOab: Type.Number({ description: 'BRL per OAB and 30-day period (`intimacoes.monitor_oab`).' }),
+      total: Type.Number({ description: 'BRL charged by this request (= meta.creditsCharged).' }),
+    }),
   }),
-}), {
-  billing: derived(Type.Object({ billableOabs: Type.Integer(), pricePerNewOab: Type.Number(), creditsCharged: Type.Number() }, { description: 'The same charge in the names integrators read.' }),
-    (v) => ({ billableOabs: v.cobranca.oabsCobradas.length, pricePerNewOab: v.cobranca.precoPorOab, creditsCharged: v.cobranca.total })),
-});
+  {
+    billing: derived(
+      Type.Object(
+        { billableOabs: Type.Integer(), pricePerNewOab: Type.Number(), creditsCharged: Type.Number() },
+        { description: 'The same charge in the names integrators read.' },
+      ),
+      (v) => ({ billableOabs: v.cobranca.oabsCobradas.length, pricePerNewOab: v.cobranca.precoPorOab, creditsCharged: v.cobranca.total }),
+    ),
+  },
+);
 
 const EXCERPT_CHARS = 400;
 
@@ -71,24 +93,44 @@ const OwnIntimation = Type.Object({
  */
 export const IntimationShape = integratorShape('intimacao', OwnIntimation, {
   intimacaoId: same('id'),
-  oab: derived(Type.Union([Type.Null(), OabPair], { description: 'The OAB asked for that the publication names; null when none was asked.' }), (v, asked: readonly string[]) => {
-    const named = v.advogados.map((a) => a.oab).find((o) => o !== null && asked.includes(o));
-    return named ? oabPair(named) : null;
-  }),
+  oab: derived(
+    Type.Union([Type.Null(), OabPair], { description: 'The OAB asked for that the publication names; null when none was asked.' }),
+    (v, asked: readonly string[]) => {
+      const named = v.advogados.map((a) => a.oab).find((o) => o !== null && asked.includes(o));
+      return named ? oabPair(named) : null;
+    },
+  ),
   diarioId: same('id', 'Same as `id`: GET /v1/intimacoes/publicacoes/{diarioId}.'),
   dataPublicacao: same('dataDisponibilizacao'),
-  diario: derived(Type.Object({ nome: Type.String(), sigla: Type.String(), estado: Nullable(Type.String()) }, { description: 'The gazette: DJEN, under the court\'s sigla and UF.' }), (v) => ({
-    nome: `Diário de Justiça Eletrônico Nacional (DJEN) — ${v.tribunal}`, sigla: v.tribunal, estado: courtBySigla(v.tribunal)?.ufs.find((uf) => uf !== 'BR') ?? null,
-  })),
+  diario: derived(
+    Type.Object(
+      { nome: Type.String(), sigla: Type.String(), estado: Nullable(Type.String()) },
+      { description: "The gazette: DJEN, under the court's sigla and UF." },
+    ),
+    (v) => ({
+      nome: `Diário de Justiça Eletrônico Nacional (DJEN) — ${v.tribunal}`,
+      sigla: v.tribunal,
+      estado: courtBySigla(v.tribunal)?.ufs.find((uf) => uf !== 'BR') ?? null,
+    }),
+  ),
   // `processo.titulo` is the case class as `classe` gives it ({codigo, nome}), which integrators read today.
-  processo: derived(Type.Object({ numeroCnj: Nullable(Type.String({ description: 'Masked.' })), titulo: Publication.properties.classe }, { description: '`numeroCnjFormatado` and `classe`.' }),
-    (v) => ({ numeroCnj: v.numeroCnjFormatado, titulo: v.classe ?? null })),
-  titulo: derived(Type.Union([Type.Null(), Type.String()], { description: '`tipoComunicacao` — `tipoDocumento`.' }), (v) => [v.tipoComunicacao, v.tipoDocumento].filter(Boolean).join(' — ') || null),
-  conteudo: derived(Type.String({ description: 'An excerpt of the text.' }),
-    (v) => (v.texto.length > EXCERPT_CHARS ? `${v.texto.slice(0, EXCERPT_CHARS).replace(/\s+\S*$/, '')}…` : v.texto)),
+  processo: derived(
+    Type.Object(
+      { numeroCnj: Nullable(Type.String({ description: 'Masked.' })), titulo: Publication.properties.classe },
+      { description: '`numeroCnjFormatado` and `classe`.' },
+    ),
+    (v) => ({ numeroCnj: v.numeroCnjFormatado, titulo: v.classe ?? null }),
+  ),
+  titulo: derived(
+    Type.Union([Type.Null(), Type.String()], { description: '`tipoComunicacao` — `tipoDocumento`.' }),
+    (v) => [v.tipoComunicacao, v.tipoDocumento].filter(Boolean).join(' — ') || null,
+  ),
+  conteudo: derived(Type.String({ description: 'An excerpt of the text.' }), (v) =>
+    v.texto.length > EXCERPT_CHARS ? `${v.texto.slice(0, EXCERPT_CHARS).replace(/\s+\S*$/, '')}…` : v.texto,
+  ),
   pagina: derived(Type.Union([Type.Null(), Type.Integer()], { description: 'Always null: DJEN has no pages.' }), () => null),
   caderno: derived(Type.Union([Type.Null(), Type.String()], { description: 'Always null: DJEN has no cadernos.' }), () => null),
-  link: same('link_publicacao_tribunal', 'The court\'s page of the publication: same as `link_publicacao_tribunal`.'),
+  link: same('link_publicacao_tribunal', "The court's page of the publication: same as `link_publicacao_tribunal`."),
 });
 
 /** A publication as an intimação; `asked`: the OABs the request named, the one it names among them is `oab`. */

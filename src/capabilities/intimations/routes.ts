@@ -17,7 +17,13 @@ import type { Oab } from '../../platform/identifiers/oab.ts';
 import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
-  courtFilter, findLiveMonitor, findRemovedMonitor, listMonitors, liveMonitorsOf, MONITOR_QUERY_TYPES, deactivated,
+  courtFilter,
+  findLiveMonitor,
+  findRemovedMonitor,
+  listMonitors,
+  liveMonitorsOf,
+  MONITOR_QUERY_TYPES,
+  deactivated,
   type PublicationMonitorRow,
 } from '../publications/monitors.ts';
 import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
@@ -29,8 +35,19 @@ import { oabOfRequest } from '../publications/oab-params.ts';
 import { findPublication, storedPublication } from '../publications/store.ts';
 import { dayRange, requestedOabs } from './input.ts';
 import {
-  CreatedIntimationMonitors, CreateIntimationBody, HistoryQuery, Intimation, IntimationMatch, IntimationMonitor, IntimationsQuery,
-  ListIntimationMonitorsQuery, OneOabQuery, OptionalOabQuery, PublicationParams, UpdateIntimationBody, OabPair,
+  CreatedIntimationMonitors,
+  CreateIntimationBody,
+  HistoryQuery,
+  Intimation,
+  IntimationMatch,
+  IntimationMonitor,
+  IntimationsQuery,
+  ListIntimationMonitorsQuery,
+  OneOabQuery,
+  OptionalOabQuery,
+  PublicationParams,
+  UpdateIntimationBody,
+  OabPair,
 } from './schemas.ts';
 import { CreatedIntimationMonitorShape, CreationChargeShape, intimationItem, intimationView, oabPair } from './present.ts';
 import { deliveriesOf, intimationsOf, matchesOf, type DayPosition, type MatchPosition } from './store.ts';
@@ -42,23 +59,34 @@ const QUERY_TYPE = MONITOR_QUERY_TYPES.INTIMACOES;
 const CONSULTA = 'intimacoes.consulta';
 
 const OAB_FORMS = 'OAB as `oab_estado` + `oab_numero`, or `oab` (`SP123456`, `123.456/SP`, `OAB/SP 123456`)';
-const RULES = 'Each OAB is followed in every court (or in `tribunais` only) from the next cycle on: DJEN is asked every TRAMITA_MONITOR_INTERVAL_MS, '
-  + 'the first time for the last 30 days (so `GET /v1/intimacoes` has the recent history at once), then from 3 days before the previous check (DJEN publishes late). '
-  + 'Each new publication naming the OAB, in any spelling the court printed, dated from the monitor\'s `desde` (its creation day) on, emits `diario_movimentacao_nova` '
-  + 'to `webhook_url` when set, else to the account webhook, and to GET /v1/eventos; older ones are history (listed, no event). '
-  + 'Price: `intimacoes.monitor_oab` per OAB, charged at creation and every 30 days while ATIVO; a renewal the balance does not cover suspends it (SUSPENSO) until it is created again.';
+const RULES =
+  'Each OAB is followed in every court (or in `tribunais` only) from the next cycle on: DJEN is asked every TRAMITA_MONITOR_INTERVAL_MS, ' +
+  'the first time for the last 30 days (so `GET /v1/intimacoes` has the recent history at once), then from 3 days before the previous check (DJEN publishes late). ' +
+  "Each new publication naming the OAB, in any spelling the court printed, dated from the monitor's `desde` (its creation day) on, emits `diario_movimentacao_nova` " +
+  'to `webhook_url` when set, else to the account webhook, and to GET /v1/eventos; older ones are history (listed, no event). ' +
+  'Price: `intimacoes.monitor_oab` per OAB, charged at creation and every 30 days while ATIVO; a renewal the balance does not cover suspends it (SUSPENSO) until it is created again.';
 
-const matchListing = (oabs: readonly string[] | undefined, range: { desde?: string; ate?: string }) => `intimacoes.historico:${listingTag([...(oabs ?? []), range.desde ?? '', range.ate ?? ''])}`;
+const matchListing = (oabs: readonly string[] | undefined, range: { desde?: string; ate?: string }) =>
+  `intimacoes.historico:${listingTag([...(oabs ?? []), range.desde ?? '', range.ate ?? ''])}`;
 
 export function intimationRoutes(app: FastifyInstance, s: Services, pub: PublicationParts): void {
-
   defineRoute(app, {
-    method: 'POST', url: PATH,
-    meta: { class: 'monitor', auth: true, charge: QUERY_TYPE, chargeWay: 'in-handler', success: [200, 201], tag: TAG, summary: 'Create intimação monitors by OAB',
-      description: `Body: ${OAB_FORMS}, and/or \`oabs\` (a list of up to 100, also \`SP:123456\`); \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise); \`tribunais\` (court siglas; UNKNOWN_COURT otherwise). `
-        + 'One monitor and one charge per OAB, all in one transaction (a balance short of the total creates none: 403 INSUFFICIENT_CREDITS). '
-        + 'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a SUSPENSO one is reactivated and charged a new period. '
-        + `201 when any monitor was created or reactivated, else 200. \`data.cobranca\` details the charge; \`meta.creditsCharged\` is its total. ${RULES}` },
+    method: 'POST',
+    url: PATH,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      charge: QUERY_TYPE,
+      chargeWay: 'in-handler',
+      success: [200, 201],
+      tag: TAG,
+      summary: 'Create intimação monitors by OAB',
+      description:
+        `Body: ${OAB_FORMS}, and/or \`oabs\` (a list of up to 100, also \`SP:123456\`); \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise); \`tribunais\` (court siglas; UNKNOWN_COURT otherwise). ` +
+        'One monitor and one charge per OAB, all in one transaction (a balance short of the total creates none: 403 INSUFFICIENT_CREDITS). ' +
+        'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a SUSPENSO one is reactivated and charged a new period. ' +
+        `201 when any monitor was created or reactivated, else 200. \`data.cobranca\` details the charge; \`meta.creditsCharged\` is its total. ${RULES}`,
+    },
     schema: { body: CreateIntimationBody, data: CreatedIntimationMonitors },
     handler: async (req, op) => {
       const account = req.auth!.account;
@@ -69,7 +97,16 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const creations = await s.db.transaction().execute(async (trx) => {
         const creations: Creation<PublicationMonitorRow>[] = [];
         for (const oab of oabs) {
-          creations.push(await createMonitorIn(s, trx, PUBLICATION_MONITORS, { accountId: account.id, origem: 'INTIMACOES', target: oabTarget(oab), webhookUrl, tribunais, priceCentavos }));
+          creations.push(
+            await createMonitorIn(s, trx, PUBLICATION_MONITORS, {
+              accountId: account.id,
+              origem: 'INTIMACOES',
+              target: oabTarget(oab),
+              webhookUrl,
+              tribunais,
+              priceCentavos,
+            }),
+          );
         }
         // One search log with the total, one ledger row per monitor billed; a short balance creates none.
         const billed = creations.filter((c) => c.kind !== 'existing').map((c) => c.monitor);
@@ -80,9 +117,13 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const callback = await callbackOf(s, account.id, webhookUrl ?? null);
       const total = toBrl(billed.reduce((n, c) => n + c.monitor.preco_centavos, 0));
       const data = {
-        monitoramentos: creations.map((c) => CreatedIntimationMonitorShape.present({
-          ...intimationView(c.monitor), callbackEnabled: c.monitor.webhook_url !== null || callback.enabled, reused: c.kind === 'existing',
-        })),
+        monitoramentos: creations.map((c) =>
+          CreatedIntimationMonitorShape.present({
+            ...intimationView(c.monitor),
+            callbackEnabled: c.monitor.webhook_url !== null || callback.enabled,
+            reused: c.kind === 'existing',
+          }),
+        ),
         ...CreationChargeShape.present({ cobranca: { oabsCobradas: billed.map((c) => c.monitor.valor), precoPorOab: toBrl(priceCentavos), total } }),
         reutilizados: creations.filter((c) => c.kind === 'existing').map((c) => c.monitor.valor),
         callback,
@@ -93,10 +134,17 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   });
 
   defineRoute(app, {
-    method: 'PUT', url: PATH,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Update an intimação monitor',
-      description: `Free. Body (or query, as integrators send it): ${OAB_FORMS}; \`webhook_url\` (HTTPS; null removes it: the account webhook then), \`tribunais\` (siglas; empty or null: every court). Fields left out keep their value. `
-        + '404 NOT_FOUND when the account has no monitor of this OAB; 422 MONITOR_DEACTIVATED when it was removed (create it again instead).' },
+    method: 'PUT',
+    url: PATH,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Update an intimação monitor',
+      description:
+        `Free. Body (or query, as integrators send it): ${OAB_FORMS}; \`webhook_url\` (HTTPS; null removes it: the account webhook then), \`tribunais\` (siglas; empty or null: every court). Fields left out keep their value. ` +
+        '404 NOT_FOUND when the account has no monitor of this OAB; 422 MONITOR_DEACTIVATED when it was removed (create it again instead).',
+    },
     schema: { querystring: OptionalOabQuery, body: UpdateIntimationBody, data: IntimationMonitor },
     handler: async (req) => {
       const accountId = req.auth!.account.id;
@@ -114,10 +162,17 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   });
 
   defineRoute(app, {
-    method: 'DELETE', url: PATH,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Remove an intimação monitor',
-      description: `Free. Query: ${OAB_FORMS}. Status REMOVIDO: checks, charges and events stop at once; the monitor and its history stay readable (no physical deletion). `
-        + 'Removing it again returns it unchanged; 404 NOT_FOUND when the account never monitored this OAB.' },
+    method: 'DELETE',
+    url: PATH,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Remove an intimação monitor',
+      description:
+        `Free. Query: ${OAB_FORMS}. Status REMOVIDO: checks, charges and events stop at once; the monitor and its history stay readable (no physical deletion). ` +
+        'Removing it again returns it unchanged; 404 NOT_FOUND when the account never monitored this OAB.',
+    },
     schema: { querystring: OneOabQuery, data: IntimationMonitor },
     handler: async (req) => {
       const monitor = await ownMonitor(s, req.auth!.account.id, oabOfRequest(req.query, 'query'), 'remove');
@@ -126,9 +181,15 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   });
 
   defineRoute(app, {
-    method: 'GET', url: PATH,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List intimação monitors, newest first',
-      description: `Free. ATIVO and SUSPENSO monitors unless \`status\` asks for one status (REMOVIDO included), newest first, \`limit\` 1–100 with \`cursor\` or \`page\`. With one OAB (${OAB_FORMS}): that OAB's monitor alone, 404 NOT_FOUND when the account never monitored it.` },
+    method: 'GET',
+    url: PATH,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'List intimação monitors, newest first',
+      description: `Free. ATIVO and SUSPENSO monitors unless \`status\` asks for one status (REMOVIDO included), newest first, \`limit\` 1–100 with \`cursor\` or \`page\`. With one OAB (${OAB_FORMS}): that OAB's monitor alone, 404 NOT_FOUND when the account never monitored it.`,
+    },
     schema: { querystring: ListIntimationMonitorsQuery, data: listSchema('items', IntimationMonitor) },
     handler: async (req) => {
       const q = req.query;
@@ -143,16 +204,25 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/intimacoes',
-    meta: { class: 'search', auth: true, charge: CONSULTA, tag: TAG, summary: 'Intimações of monitored OABs',
-      description: `Query: ${OAB_FORMS}, repeatable, or \`oabs=SP:123456,RJ:98765\` (up to 100); \`data_inicio\` / \`data_fim\` (yyyy-mm-dd, inclusive), \`tipo_comunicacao\`, \`limit\` 1–100, \`cursor\`. `
-        + 'The stored DJEN publications naming those OABs, newest first, each with `diarioId` for GET /v1/intimacoes/publicacoes/{diarioId}. '
-        + 'Only OABs with a live intimação monitor of the account are read; the others are listed in `meta.missingMonitorings` (none monitored: 422 MONITOR_REQUIRED). '
-        + 'One flat charge (`intimacoes.consulta`) per page; an empty page is free.' },
+    method: 'GET',
+    url: '/v1/intimacoes',
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: CONSULTA,
+      tag: TAG,
+      summary: 'Intimações of monitored OABs',
+      description:
+        `Query: ${OAB_FORMS}, repeatable, or \`oabs=SP:123456,RJ:98765\` (up to 100); \`data_inicio\` / \`data_fim\` (yyyy-mm-dd, inclusive), \`tipo_comunicacao\`, \`limit\` 1–100, \`cursor\`. ` +
+        'The stored DJEN publications naming those OABs, newest first, each with `diarioId` for GET /v1/intimacoes/publicacoes/{diarioId}. ' +
+        'Only OABs with a live intimação monitor of the account are read; the others are listed in `meta.missingMonitorings` (none monitored: 422 MONITOR_REQUIRED). ' +
+        'One flat charge (`intimacoes.consulta`) per page; an empty page is free.',
+    },
     schema: {
       querystring: IntimationsQuery,
       data: listSchema('intimacoes', Intimation, {
-        oabs: Type.Array(OabPair), missingMonitorings: Type.Array(OabPair, { description: 'OABs asked for without a live intimação monitor: nothing is read for them.' }),
+        oabs: Type.Array(OabPair),
+        missingMonitorings: Type.Array(OabPair, { description: 'OABs asked for without a live intimação monitor: nothing is read for them.' }),
         filters: Type.Object({ desde: Nullable(Type.String()), ate: Nullable(Type.String()) }),
       }),
     },
@@ -162,7 +232,9 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const monitored = new Set((await liveMonitorsOf(s.db, req.auth!.account.id, 'INTIMACOES', 'OAB', oabs)).map((m) => m.valor));
       const missingMonitorings = oabs.filter((o) => !monitored.has(o));
       if (monitored.size === 0) {
-        throw new ApiError('MONITOR_REQUIRED', 'None of these OABs has an intimação monitor in this account: create one with POST /v1/intimacoes/oab first.', { missingMonitorings });
+        throw new ApiError('MONITOR_REQUIRED', 'None of these OABs has an intimação monitor in this account: create one with POST /v1/intimacoes/oab first.', {
+          missingMonitorings,
+        });
       }
       const read = oabs.filter((o) => monitored.has(o));
       const tipoComunicacao = req.query.tipo_comunicacao;
@@ -173,7 +245,9 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
       const intimacoes = items.map((r) => intimationItem(storedPublication(r), pub.links, read));
       const data = {
-        oabs: read.map(oabPair), missingMonitorings: missingMonitorings.map(oabPair), filters: { desde: range.desde ?? null, ate: range.ate ?? null },
+        oabs: read.map(oabPair),
+        missingMonitorings: missingMonitorings.map(oabPair),
+        filters: { desde: range.desde ?? null, ate: range.ate ?? null },
         ...listData(req, s.config, 'intimacoes', intimacoes, pagination),
       };
       return { data, meta: { pagination, oabs: read, missingMonitorings }, empty: intimacoes.length === 0 };
@@ -181,11 +255,18 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/intimacoes/historico',
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'What the account\'s intimação monitors matched',
-      description: 'Free. Every publication an intimação monitor of the account matched, newest match first: the monitor, the OAB, whether it was news '
-        + '(`notificado`: an event was emitted, with `eventoId`) and its webhook delivery, and the publication itself. '
-        + `Filters: ${OAB_FORMS} (repeatable, or \`oabs\`), \`data_inicio\` / \`data_fim\` (the publication's day, inclusive). Cursor pagination.` },
+    method: 'GET',
+    url: '/v1/intimacoes/historico',
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: "What the account's intimação monitors matched",
+      description:
+        'Free. Every publication an intimação monitor of the account matched, newest match first: the monitor, the OAB, whether it was news ' +
+        '(`notificado`: an event was emitted, with `eventoId`) and its webhook delivery, and the publication itself. ' +
+        `Filters: ${OAB_FORMS} (repeatable, or \`oabs\`), \`data_inicio\` / \`data_fim\` (the publication's day, inclusive). Cursor pagination.`,
+    },
     schema: { querystring: HistoryQuery, data: listSchema('items', IntimationMatch) },
     handler: async (req) => {
       const q = req.query;
@@ -197,9 +278,16 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const before = decodeCursor<MatchPosition>(listing, q.cursor, ['c', 'p', 'm']);
       const rows = await matchesOf(s.db, req.auth!.account.id, { ...range, oabs, limit: w.read, before });
       const { items, pagination } = page(rows, w, listing, (r) => ({ c: r.criado_em, p: r.publicacao_id, m: r.monitor_id }));
-      const deliveries = await deliveriesOf(s.db, items.filter((r) => r.evento_id).map((r) => ({ eventId: r.evento_id!, monitorId: r.monitor_id })));
+      const deliveries = await deliveriesOf(
+        s.db,
+        items.filter((r) => r.evento_id).map((r) => ({ eventId: r.evento_id!, monitorId: r.monitor_id })),
+      );
       const data = items.map((r) => ({
-        monitoramentoId: r.monitor_id, oab: r.oab, correspondidoEm: r.criado_em, notificado: r.evento_id !== null, eventoId: r.evento_id,
+        monitoramentoId: r.monitor_id,
+        oab: r.oab,
+        correspondidoEm: r.criado_em,
+        notificado: r.evento_id !== null,
+        eventoId: r.evento_id,
         entrega: (r.evento_id && deliveries.get(`${r.evento_id}|${r.monitor_id}`)) || null,
         publicacao: intimationItem(storedPublication(r.publication), pub.links, [r.oab]),
       }));
@@ -208,11 +296,19 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/intimacoes/publicacoes/:diarioId',
-    meta: { class: 'lookup', auth: true, async: true, tag: TAG, summary: 'Content of a publication',
-      description: 'Free. The publication\'s full text as plain text, its parties and lawyers, and three links kept apart: `link_publicacao_tribunal` (the act in the court\'s own system, opens in a browser; may be null), '
-        + '`certidao` (DJEN\'s public certidão de publicação, PDF) and `link_api` (this resource). A publication not stored yet is fetched from DJEN (and stored); none there: 404 PUBLICATION_NOT_FOUND. '
-        + 'A DJEN failure is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT, never a 404.' },
+    method: 'GET',
+    url: '/v1/intimacoes/publicacoes/:diarioId',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      async: true,
+      tag: TAG,
+      summary: 'Content of a publication',
+      description:
+        "Free. The publication's full text as plain text, its parties and lawyers, and three links kept apart: `link_publicacao_tribunal` (the act in the court's own system, opens in a browser; may be null), " +
+        "`certidao` (DJEN's public certidão de publicação, PDF) and `link_api` (this resource). A publication not stored yet is fetched from DJEN (and stored); none there: 404 PUBLICATION_NOT_FOUND. " +
+        'A DJEN failure is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT, never a 404.',
+    },
     schema: { params: PublicationParams, data: Intimation },
     handler: async (req) => {
       const id = req.params.diarioId;

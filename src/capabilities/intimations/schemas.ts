@@ -11,59 +11,89 @@ import { CreatedIntimationMonitorShape, CreationChargeShape, IntimationMonitorSh
 const OabItem = Type.String({ minLength: 1, maxLength: 30 });
 const Day = (description: string) => Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description }));
 
-export const CreateIntimationBody = Type.Object({
-  ...OabFields,
-  oabs: Type.Optional(Type.Array(OabItem, { minItems: 1, maxItems: MAX_OABS, description: `Several OABs at once (at most ${MAX_OABS}): \`SP123456\`, \`123.456/SP\` or \`SP:123456\`.` })),
-  webhook_url: WebhookUrlField,
-  tribunais: CourtsField,
-}, { additionalProperties: false });
+export const CreateIntimationBody = Type.Object(
+  {
+    ...OabFields,
+    oabs: Type.Optional(
+      Type.Array(OabItem, {
+        minItems: 1,
+        maxItems: MAX_OABS,
+        description: `Several OABs at once (at most ${MAX_OABS}): \`SP123456\`, \`123.456/SP\` or \`SP:123456\`.`,
+      }),
+    ),
+    webhook_url: WebhookUrlField,
+    tribunais: CourtsField,
+  },
+  { additionalProperties: false },
+);
 
-export const UpdateIntimationBody = Type.Object({
-  ...OabFields,
-  webhook_url: WebhookUrlField,
-  tribunais: CourtsField,
-}, { additionalProperties: false });
+export const UpdateIntimationBody = Type.Object(
+  {
+    ...OabFields,
+    webhook_url: WebhookUrlField,
+    tribunais: CourtsField,
+  },
+  { additionalProperties: false },
+);
 
 export const OneOabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
 
 /** The OAB in the query of a PUT, beside (or instead of) the body. */
 export const OptionalOabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
 
-export const ListIntimationMonitorsQuery = Type.Object({
-  ...PageQuery,
-  ...OabFields,
-  status: Type.Optional(MonitorStatus(STATUS_FILTER)),
-}, { additionalProperties: false });
+export const ListIntimationMonitorsQuery = Type.Object(
+  {
+    ...PageQuery,
+    ...OabFields,
+    status: Type.Optional(MonitorStatus(STATUS_FILTER)),
+  },
+  { additionalProperties: false },
+);
 
 const OabQueryFields = {
   oab_estado: OabFields.oab_estado,
   oab_numero: OabFields.oab_numero,
-  oab: Type.Optional(Type.Array(OabItem, { maxItems: MAX_OABS, description: 'An OAB (SP123456, 123.456/SP, SP:123456); repeat it, or separate several with commas.' })),
-  oabs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 3100 }), { maxItems: MAX_OABS, description: 'Comma-separated OABs, e.g. `SP:123456,RJ:98765`.' })),
+  oab: Type.Optional(
+    Type.Array(OabItem, { maxItems: MAX_OABS, description: 'An OAB (SP123456, 123.456/SP, SP:123456); repeat it, or separate several with commas.' }),
+  ),
+  oabs: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 3100 }), { maxItems: MAX_OABS, description: 'Comma-separated OABs, e.g. `SP:123456,RJ:98765`.' }),
+  ),
   data_inicio: Day('First day (yyyy-mm-dd) of `dataDisponibilizacao`, inclusive.'),
   data_fim: Day('Last day (yyyy-mm-dd), inclusive; not before `data_inicio`.'),
 };
 
-export const IntimationsQuery = Type.Object({
-  ...PageQuery,
-  ...OabQueryFields,
-  desde: Day('Same as `data_inicio` (the name integrators of the commercial service send).'),
-  tipo_comunicacao: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only this DJEN `tipoComunicacao`, e.g. `Intimação`, `Edital`, `Lista de distribuição`.' })),
-}, { additionalProperties: false });
+export const IntimationsQuery = Type.Object(
+  {
+    ...PageQuery,
+    ...OabQueryFields,
+    desde: Day('Same as `data_inicio` (the name integrators of the commercial service send).'),
+    tipo_comunicacao: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only this DJEN `tipoComunicacao`, e.g. `Intimação`, `Edital`, `Lista de distribuição`.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const HistoryQuery = Type.Object({
-  ...PageQuery,
-  oab_estado: OabQueryFields.oab_estado,
-  oab_numero: OabQueryFields.oab_numero,
-  oab: OabQueryFields.oab,
-  oabs: OabQueryFields.oabs,
-  data_inicio: OabQueryFields.data_inicio,
-  data_fim: OabQueryFields.data_fim,
-}, { additionalProperties: false });
+export const HistoryQuery = Type.Object(
+  {
+    ...PageQuery,
+    oab_estado: OabQueryFields.oab_estado,
+    oab_numero: OabQueryFields.oab_numero,
+    oab: OabQueryFields.oab,
+    oabs: OabQueryFields.oabs,
+    data_inicio: OabQueryFields.data_inicio,
+    data_fim: OabQueryFields.data_fim,
+  },
+  { additionalProperties: false },
+);
 
-export const PublicationParams = Type.Object({
-  diarioId: Type.String({ minLength: 1, maxLength: 64, description: 'The publication id (`diarioId` / `intimacaoId` of GET /v1/intimacoes: DJEN\'s id).' }),
-}, { additionalProperties: false });
+export const PublicationParams = Type.Object(
+  {
+    diarioId: Type.String({ minLength: 1, maxLength: 64, description: "The publication id (`diarioId` / `intimacaoId` of GET /v1/intimacoes: DJEN's id)." }),
+  },
+  { additionalProperties: false },
+);
 
 export { OabPair };
 
@@ -83,8 +113,13 @@ export const IntimationMatch = Type.Object({
   monitoramentoId: Type.String(),
   oab: Type.String(),
   correspondidoEm: Type.String({ description: 'When the monitor matched it.' }),
-  notificado: Type.Boolean({ description: 'true: it was news (dated from the monitor\'s `desde` on, not cancelled) and an event was emitted.' }),
+  notificado: Type.Boolean({ description: "true: it was news (dated from the monitor's `desde` on, not cancelled) and an event was emitted." }),
   eventoId: Nullable(Type.String()),
-  entrega: Nullable(Type.Object({ id: Type.String(), status: Type.String({ description: 'PENDENTE, ENTREGUE, FALHOU or DESCARTADA (GET /v1/conta/webhook/entregas/{id}).' }) }, { description: 'The webhook delivery, when a webhook was configured.' })),
+  entrega: Nullable(
+    Type.Object(
+      { id: Type.String(), status: Type.String({ description: 'PENDENTE, ENTREGUE, FALHOU or DESCARTADA (GET /v1/conta/webhook/entregas/{id}).' }) },
+      { description: 'The webhook delivery, when a webhook was configured.' },
+    ),
+  ),
   publicacao: Intimation,
 });

@@ -15,7 +15,10 @@ const OAB = 'SP999001';
 async function monitored(h: Harness, owner: TestAccount): Promise<Record<string, string>> {
   const s = h.services;
   await createMonitor(s, PUBLICATION_MONITORS, {
-    accountId: owner.accountId, origem: 'INTIMACOES', target: { tipo: 'OAB', valor: OAB, termo: OAB }, priceCentavos: 0,
+    accountId: owner.accountId,
+    origem: 'INTIMACOES',
+    target: { tipo: 'OAB', valor: OAB, termo: OAB },
+    priceCentavos: 0,
   });
   return {};
 }

@@ -10,7 +10,11 @@ import { createHarness, json, type TestAccount } from '../../../test/harness.ts'
 import { chargeRecords } from '../../../test/charges.ts';
 
 // No feed settling window: on PostgreSQL it would hide the callback's fresh event (webhooks.test.ts covers the window).
-const ENV = { TRAMITA_RATE_LIMITS: 'search=100000/60s,lookup=100000/60s,async=100000/60s,account=100000/60s', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_FEED_SETTLE_MS: '0' };
+const ENV = {
+  TRAMITA_RATE_LIMITS: 'search=100000/60s,lookup=100000/60s,async=100000/60s,account=100000/60s',
+  TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+  TRAMITA_FEED_SETTLE_MS: '0',
+};
 const h = await createHarness({ env: ENV, captureLogs: true });
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;
@@ -34,7 +38,11 @@ test('GET /v1/advogados/diarios-oficiais lists every publication of the OAB, wha
   const body = json(r);
   const canonical = `${example.uf}${example.numero}`;
   assert.ok(body.data.items.length > 0);
-  for (const p of body.data.items) assert.ok(p.advogados.some((a: { oab: string }) => a.oab === canonical), 'each names the OAB');
+  for (const p of body.data.items)
+    assert.ok(
+      p.advogados.some((a: { oab: string }) => a.oab === canonical),
+      'each names the OAB',
+    );
   const dates = body.data.items.map((p: { dataDisponibilizacao: string }) => p.dataDisponibilizacao);
   assert.deepEqual(dates, [...dates].sort().reverse());
   assert.equal(body.meta.creditsCharged, 0.2);
@@ -63,12 +71,15 @@ test('the summary is partial until the history is consolidated, then complete; e
   assert.ok(progress.length > 0 && progress.at(-1).done === progress.at(-1).total && progress.at(-1).publicacoes > 0, JSON.stringify(progress.at(-1)));
   assert.equal(second.data.cobertura.parcial, false);
   assert.ok(second.data.quantidadeProcessos >= first.data.quantidadeProcessos);
-  assert.ok(second.data.variantesNome.some((v: { nome: string }) => v.nome.toUpperCase() === example.nome.toUpperCase()), JSON.stringify(second.data.variantesNome));
+  assert.ok(
+    second.data.variantesNome.some((v: { nome: string }) => v.nome.toUpperCase() === example.nome.toUpperCase()),
+    JSON.stringify(second.data.variantesNome),
+  );
   assert.ok(second.data.coberturaOficial.tribunais.length > 0);
   assert.equal(await ledgerRows(acc, 'advogados.resumo'), 2);
 });
 
-test('GET /v1/advogados/processos lists the OAB\'s processes deduplicated by CNJ number', async () => {
+test("GET /v1/advogados/processos lists the OAB's processes deduplicated by CNJ number", async () => {
   const acc = await h.createAccount({ credits: 100 });
   const r = json(await h.inject({ method: 'GET', url: `/v1/advogados/processos?${OAB_QS}&limit=100`, headers: acc.headers }));
   const numbers = r.data.processos.map((p: { numeroCnj: string }) => p.numeroCnj);
@@ -105,10 +116,15 @@ test('the async OAB search ends in SUCESSO with its processes, charged once, wit
   const acc = await h.createAccount({ credits: 100 });
   const receiver = await h.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: acc.headers, payload: { url: 'http://127.0.0.1:9/hook' } });
   assert.equal(receiver.statusCode, 200, receiver.body);
-  const court = (await h.services.db.selectFrom('publication_lawyers').select('tribunal').where('oab', '=', `${example.uf}${example.numero}`).executeTakeFirst())?.tribunal
-    ?? sandbox.djen.examples().caderno!.siglaTribunal;
-  const created = await h.inject({ method: 'POST', url: '/v1/advogados/oab/monitorar', headers: acc.headers,
-    payload: { tribunal: court, oab_estado: example.uf, oab_numero: example.numero, enviar_callback: true } });
+  const court =
+    (await h.services.db.selectFrom('publication_lawyers').select('tribunal').where('oab', '=', `${example.uf}${example.numero}`).executeTakeFirst())
+      ?.tribunal ?? sandbox.djen.examples().caderno!.siglaTribunal;
+  const created = await h.inject({
+    method: 'POST',
+    url: '/v1/advogados/oab/monitorar',
+    headers: acc.headers,
+    payload: { tribunal: court, oab_estado: example.uf, oab_numero: example.numero, enviar_callback: true },
+  });
   assert.equal(created.statusCode, 202, created.body);
   const { id, statusUrl, status } = json(created).data;
   assert.equal(typeof id, 'number');
@@ -125,10 +141,18 @@ test('the async OAB search ends in SUCESSO with its processes, charged once, wit
   assert.equal(await ledgerRows(acc, 'advogados.oab_monitorar'), 1, 'never charged twice');
   // The job's charge records the request that started the search, under `oab-busca:<id>`.
   const [charge] = await chargeRecords(h.services.db, acc.accountId);
-  assert.deepEqual({ ...charge, centavos: undefined }, {
-    queryType: 'advogados.oab_monitorar', operationId: `oab-busca:${id}`, centavos: undefined, requestId: created.headers['x-request-id'],
-    method: 'POST', path: '/v1/advogados/oab/monitorar', statusCode: 200,
-  });
+  assert.deepEqual(
+    { ...charge, centavos: undefined },
+    {
+      queryType: 'advogados.oab_monitorar',
+      operationId: `oab-busca:${id}`,
+      centavos: undefined,
+      requestId: created.headers['x-request-id'],
+      method: 'POST',
+      path: '/v1/advogados/oab/monitorar',
+      statusCode: 200,
+    },
+  );
   const feed = json(await h.inject({ method: 'GET', url: '/v1/eventos', headers: acc.headers }));
   assert.ok(feed.data.items.some((e: { event: string; data: { id: number } }) => e.event === 'resultado_busca_oab_async' && e.data.id === id));
   const other = await h.createAccount({ credits: 100 });
@@ -151,7 +175,12 @@ test('the async OAB search: bad court 422, callback without webhook 422, DJEN do
     for (let i = 0; i < 6; i++) {
       await h.runJobs();
       // The retries wait minutes: bring them forward.
-      await h.services.db.updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('kind', '=', 'advogados.oab.busca').where('status', '=', 'pending').execute();
+      await h.services.db
+        .updateTable('jobs')
+        .set({ run_at: new Date(0).toISOString() })
+        .where('kind', '=', 'advogados.oab.busca')
+        .where('status', '=', 'pending')
+        .execute();
     }
     const done = json(await h.inject({ method: 'GET', url: `/v1/advogados/oab/monitoramentos/${created.data.id}`, headers: acc.headers }));
     assert.equal(done.data.status, 'ERRO');
@@ -178,7 +207,7 @@ test('DJEN refusing this country is a clear SOURCE_UNAVAILABLE, never "no public
   }
 });
 
-test('GET /v1/processos/numero/{numero}/diarios-oficiais lists the case\'s gazette publications', async () => {
+test("GET /v1/processos/numero/{numero}/diarios-oficiais lists the case's gazette publications", async () => {
   const acc = await h.createAccount({ credits: 100 });
   const numero = sandbox.djen.examples().numeroProcesso!;
   const r = await h.inject({ method: 'GET', url: `/v1/processos/numero/${numero}/diarios-oficiais`, headers: acc.headers });

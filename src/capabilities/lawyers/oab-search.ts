@@ -30,7 +30,11 @@ export const OAB_SEARCH_JOB = 'advogados.oab.busca';
 export const OAB_SEARCH = defineJob<{ id: number }>({ kind: OAB_SEARCH_JOB, maxAttempts: 4, retryDelayMs: (attempt) => 60_000 * 2 ** (attempt - 1) });
 export const OAB_SEARCH_QUERY_TYPE = 'advogados.oab_monitorar';
 /** A search is charged when it ends in SUCESSO, as `oab-busca:<id>` (its id is the table's number; billing/deferred.ts). */
-const OAB_SEARCH_CHARGE: DeferredCharge<OabSearchesTable> = { queryType: OAB_SEARCH_QUERY_TYPE, requestPath: () => '/v1/advogados/oab/monitorar', idPrefix: 'oab-busca' };
+const OAB_SEARCH_CHARGE: DeferredCharge<OabSearchesTable> = {
+  queryType: OAB_SEARCH_QUERY_TYPE,
+  requestPath: () => '/v1/advogados/oab/monitorar',
+  idPrefix: 'oab-busca',
+};
 const TERMINAL = ['SUCESSO', 'ERRO'] as const;
 
 export interface FoundProcess {
@@ -43,13 +47,34 @@ export interface FoundProcess {
   tiposComunicacao: string[];
 }
 
-export async function createOabSearch(s: Services, r: { accountId: string; tribunal: string; oab: Oab; permitirParcial: boolean; enviarCallback: boolean; requestId: string; priceCentavos: number }): Promise<OabSearchesTable> {
+export async function createOabSearch(
+  s: Services,
+  r: { accountId: string; tribunal: string; oab: Oab; permitirParcial: boolean; enviarCallback: boolean; requestId: string; priceCentavos: number },
+): Promise<OabSearchesTable> {
   return s.db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto('oab_searches').values({
-      account_id: r.accountId, tribunal: r.tribunal, oab: r.oab.canonical, permitir_parcial: r.permitirParcial ? 1 : 0, enviar_callback: r.enviarCallback ? 1 : 0,
-      status: 'PENDENTE', paginas: 0, publicacoes: 0, parcial: 0, resultado: null, preco_centavos: r.priceCentavos, request_id: r.requestId,
-      erro_codigo: null, erro_mensagem: null, criado_em: iso(s.clock.now()), iniciado_em: null, concluido_em: null,
-    }).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('oab_searches')
+      .values({
+        account_id: r.accountId,
+        tribunal: r.tribunal,
+        oab: r.oab.canonical,
+        permitir_parcial: r.permitirParcial ? 1 : 0,
+        enviar_callback: r.enviarCallback ? 1 : 0,
+        status: 'PENDENTE',
+        paginas: 0,
+        publicacoes: 0,
+        parcial: 0,
+        resultado: null,
+        preco_centavos: r.priceCentavos,
+        request_id: r.requestId,
+        erro_codigo: null,
+        erro_mensagem: null,
+        criado_em: iso(s.clock.now()),
+        iniciado_em: null,
+        concluido_em: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await s.jobs.add(OAB_SEARCH, { id: Number(row.id) }, trx);
     return row;
   });
@@ -70,8 +95,15 @@ export class ProcessTally {
       if (!p.numeroCnj) continue;
       const f = this.#byCnj.get(p.numeroCnj);
       if (!f) {
-        this.#byCnj.set(p.numeroCnj, { numeroCnj: p.numeroCnj, numeroCnjFormatado: formatCnj(p.numeroCnj), tribunal: p.tribunal, publicacoes: 1,
-          primeiraPublicacao: p.dataDisponibilizacao, ultimaPublicacao: p.dataDisponibilizacao, tiposComunicacao: [p.tipoComunicacao] });
+        this.#byCnj.set(p.numeroCnj, {
+          numeroCnj: p.numeroCnj,
+          numeroCnjFormatado: formatCnj(p.numeroCnj),
+          tribunal: p.tribunal,
+          publicacoes: 1,
+          primeiraPublicacao: p.dataDisponibilizacao,
+          ultimaPublicacao: p.dataDisponibilizacao,
+          tiposComunicacao: [p.tipoComunicacao],
+        });
         continue;
       }
       f.publicacoes++;
@@ -82,7 +114,9 @@ export class ProcessTally {
   }
 
   processes(): FoundProcess[] {
-    return [...this.#byCnj.values()].sort((a, b) => (a.ultimaPublicacao < b.ultimaPublicacao ? 1 : a.ultimaPublicacao > b.ultimaPublicacao ? -1 : a.numeroCnj < b.numeroCnj ? -1 : 1));
+    return [...this.#byCnj.values()].sort((a, b) =>
+      a.ultimaPublicacao < b.ultimaPublicacao ? 1 : a.ultimaPublicacao > b.ultimaPublicacao ? -1 : a.numeroCnj < b.numeroCnj ? -1 : 1,
+    );
   }
 }
 
@@ -91,17 +125,26 @@ export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler
     async run({ id }, { job }) {
       const search = await s.db.selectFrom('oab_searches').selectAll().where('id', '=', id).executeTakeFirst();
       if (!search || (TERMINAL as readonly string[]).includes(search.status)) return;
-      await s.db.updateTable('oab_searches').set({ status: 'PROCESSANDO', iniciado_em: search.iniciado_em ?? iso(s.clock.now()) }).where('id', '=', id).execute();
+      await s.db
+        .updateTable('oab_searches')
+        .set({ status: 'PROCESSANDO', iniciado_em: search.iniciado_em ?? iso(s.clock.now()) })
+        .where('id', '=', id)
+        .execute();
       const tally = new ProcessTally();
       let failure: ApiError | null = null;
       let complete = false;
       try {
         const source = s.sources.publications;
-        const r = await fetchHistory(source, { oab: parseOabKey(search.oab), tribunal: search.tribunal }, { desde: HISTORY_START, ate: dayBefore(s.clock.now()) }, async (items) => {
-          tally.add(items);
-          await ingest.ingest(items, source.info);
-          await s.db.updateTable('oab_searches').set({ publicacoes: tally.publicacoes }).where('id', '=', id).execute();
-        });
+        const r = await fetchHistory(
+          source,
+          { oab: parseOabKey(search.oab), tribunal: search.tribunal },
+          { desde: HISTORY_START, ate: dayBefore(s.clock.now()) },
+          async (items) => {
+            tally.add(items);
+            await ingest.ingest(items, source.info);
+            await s.db.updateTable('oab_searches').set({ publicacoes: tally.publicacoes }).where('id', '=', id).execute();
+          },
+        );
         complete = r.complete;
         await s.db.updateTable('oab_searches').set({ paginas: r.requests }).where('id', '=', id).execute();
       } catch (err) {
@@ -111,8 +154,14 @@ export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler
       }
       if (failure && !search.permitir_parcial) return finish(s, search, { status: 'ERRO', erro_codigo: failure.code, erro_mensagem: failure.message });
       const processos = tally.processes();
-      await finish(s, search, { status: 'SUCESSO', parcial: complete ? 0 : 1, publicacoes: tally.publicacoes, resultado: JSON.stringify(processos),
-        erro_codigo: failure?.code ?? null, erro_mensagem: failure?.message ?? null });
+      await finish(s, search, {
+        status: 'SUCESSO',
+        parcial: complete ? 0 : 1,
+        publicacoes: tally.publicacoes,
+        resultado: JSON.stringify(processos),
+        erro_codigo: failure?.code ?? null,
+        erro_mensagem: failure?.message ?? null,
+      });
     },
   });
 }
@@ -122,28 +171,48 @@ async function finish(s: Services, search: OabSearchesTable, set: Updateable<Tab
   const now = iso(s.clock.now());
   try {
     await s.db.transaction().execute(async (trx) => {
-      const moved = await trx.updateTable('oab_searches').set({ ...set, concluido_em: now }).where('id', '=', search.id).where('status', 'not in', TERMINAL).executeTakeFirst();
+      const moved = await trx
+        .updateTable('oab_searches')
+        .set({ ...set, concluido_em: now })
+        .where('id', '=', search.id)
+        .where('status', 'not in', TERMINAL)
+        .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) return;
       if (set.status === 'SUCESSO') await chargeDeferred(s.ledger, trx, OAB_SEARCH_CHARGE, search);
       if (search.enviar_callback) await callback(s, trx, { ...search, ...set, concluido_em: now } as OabSearchesTable);
     });
   } catch (err) {
     if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
-    await finish(s, search, { status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the search when it completed; nothing was charged.' });
+    await finish(s, search, {
+      status: 'ERRO',
+      erro_codigo: err.code,
+      erro_mensagem: 'The balance no longer covered the search when it completed; nothing was charged.',
+    });
   }
 }
 
 async function callback(s: Services, trx: Transaction<DB>, search: OabSearchesTable): Promise<void> {
   await s.events.record(trx, {
-    kind: 'resultado_busca_oab_async', numeroCnj: null, tribunal: search.tribunal, source: eventOrigin(s.sources.publications.info), accountId: search.account_id,
-    data: { id: Number(search.id), status: search.status, tribunal: search.tribunal, oab: search.oab, parcial: search.parcial === 1,
-      processos: search.resultado ? (JSON.parse(search.resultado) as FoundProcess[]).length : 0, statusPath: `/v1/advogados/oab/monitoramentos/${search.id}`,
-      erro: search.erro_codigo ? { code: search.erro_codigo, message: search.erro_mensagem } : null },
+    kind: 'resultado_busca_oab_async',
+    numeroCnj: null,
+    tribunal: search.tribunal,
+    source: eventOrigin(s.sources.publications.info),
+    accountId: search.account_id,
+    data: {
+      id: Number(search.id),
+      status: search.status,
+      tribunal: search.tribunal,
+      oab: search.oab,
+      parcial: search.parcial === 1,
+      processos: search.resultado ? (JSON.parse(search.resultado) as FoundProcess[]).length : 0,
+      statusPath: `/v1/advogados/oab/monitoramentos/${search.id}`,
+      erro: search.erro_codigo ? { code: search.erro_codigo, message: search.erro_mensagem } : null,
+    },
   });
 }
 
 export function oabSearchView(search: OabSearchesTable, statusUrl: string) {
-  const processos = search.resultado ? JSON.parse(search.resultado) as FoundProcess[] : [];
+  const processos = search.resultado ? (JSON.parse(search.resultado) as FoundProcess[]) : [];
   const oab = parseOabKey(search.oab);
   return {
     id: Number(search.id),

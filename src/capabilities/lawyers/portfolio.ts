@@ -29,17 +29,39 @@ export interface LawyerProcess {
 /** Every process of the OAB, newest publication first (cases known only from the store last, by number). */
 export async function processesOfOab(db: Kysely<DB>, oab: Oab): Promise<LawyerProcess[]> {
   // Per case and gazette (DJEN, STF, DJE eleitoral): a case named in several gazettes lists each.
-  const fromGazettes = await db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id')
-    .select((eb) => ['l.numero_cnj', 'p.fonte', eb.fn.max('l.tribunal').as('tribunal'), eb.fn.countAll<number>().as('n'), eb.fn.max('l.data_disponibilizacao').as('ultima')])
-    .where('l.oab', '=', oab.canonical).where('l.numero_cnj', 'is not', null).groupBy(['l.numero_cnj', 'p.fonte']).execute();
-  const fromCases = await db.selectFrom('case_lawyers as l').innerJoin('cases as c', 'c.numero_cnj', 'l.numero_cnj')
-    .select(['l.numero_cnj', 'c.tribunal']).distinct()
-    .where('l.oab_uf', '=', oab.uf).where('l.oab_numero', '=', `${oab.numero}${oab.suffix ?? ''}`).execute();
+  const fromGazettes = await db
+    .selectFrom('publication_lawyers as l')
+    .innerJoin('publications as p', 'p.id', 'l.publicacao_id')
+    .select((eb) => [
+      'l.numero_cnj',
+      'p.fonte',
+      eb.fn.max('l.tribunal').as('tribunal'),
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.max('l.data_disponibilizacao').as('ultima'),
+    ])
+    .where('l.oab', '=', oab.canonical)
+    .where('l.numero_cnj', 'is not', null)
+    .groupBy(['l.numero_cnj', 'p.fonte'])
+    .execute();
+  const fromCases = await db
+    .selectFrom('case_lawyers as l')
+    .innerJoin('cases as c', 'c.numero_cnj', 'l.numero_cnj')
+    .select(['l.numero_cnj', 'c.tribunal'])
+    .distinct()
+    .where('l.oab_uf', '=', oab.uf)
+    .where('l.oab_numero', '=', `${oab.numero}${oab.suffix ?? ''}`)
+    .execute();
   const byCnj = new Map<string, LawyerProcess>();
   for (const r of fromGazettes) {
     const known = byCnj.get(r.numero_cnj!);
     if (!known) {
-      byCnj.set(r.numero_cnj!, { numeroCnj: r.numero_cnj!, tribunal: String(r.tribunal), fontes: [r.fonte], publicacoes: Number(r.n), ultimaPublicacao: r.ultima as string });
+      byCnj.set(r.numero_cnj!, {
+        numeroCnj: r.numero_cnj!,
+        tribunal: String(r.tribunal),
+        fontes: [r.fonte],
+        publicacoes: Number(r.n),
+        ultimaPublicacao: r.ultima as string,
+      });
       continue;
     }
     known.fontes.push(r.fonte);
@@ -64,10 +86,16 @@ function newestFirst(a: LawyerProcess, b: LawyerProcess): number {
 export async function latestMovements(db: Kysely<DB>, numeros: readonly string[]): Promise<Map<string, { codigo: string; dataHora: string }>> {
   const out = new Map<string, { codigo: string; dataHora: string }>();
   for (const chunk of inLists(numeros)) {
-    const latest = await db.selectFrom('case_movements as m')
+    const latest = await db
+      .selectFrom('case_movements as m')
       .select(['m.numero_cnj', 'm.codigo', 'm.data_hora'])
       .where('m.numero_cnj', 'in', chunk)
-      .where('m.data_hora', '=', (eb) => eb.selectFrom('case_movements as n').select((x) => x.fn.max('n.data_hora').as('d')).whereRef('n.numero_cnj', '=', 'm.numero_cnj'))
+      .where('m.data_hora', '=', (eb) =>
+        eb
+          .selectFrom('case_movements as n')
+          .select((x) => x.fn.max('n.data_hora').as('d'))
+          .whereRef('n.numero_cnj', '=', 'm.numero_cnj'),
+      )
       .execute();
     for (const m of latest) out.set(m.numero_cnj, { codigo: m.codigo, dataHora: m.data_hora });
   }
@@ -86,15 +114,26 @@ export async function confirmedActive(db: Kysely<DB>, numeros: readonly string[]
 
 /** The names the gazettes print for this OAB, most frequent first. */
 export async function nameVariants(db: Kysely<DB>, oab: Oab): Promise<{ nome: string; publicacoes: number }[]> {
-  const rows = await db.selectFrom('publication_lawyers').select((eb) => ['nome', eb.fn.countAll<number>().as('n')])
-    .where('oab', '=', oab.canonical).groupBy('nome').orderBy('n', 'desc').orderBy('nome').limit(20).execute();
+  const rows = await db
+    .selectFrom('publication_lawyers')
+    .select((eb) => ['nome', eb.fn.countAll<number>().as('n')])
+    .where('oab', '=', oab.canonical)
+    .groupBy('nome')
+    .orderBy('n', 'desc')
+    .orderBy('nome')
+    .limit(20)
+    .execute();
   return rows.map((r) => ({ nome: r.nome, publicacoes: Number(r.n) }));
 }
 
 /** The official coverage behind the counts: which courts' gazettes named the OAB, and over which days. */
 export async function gazetteCoverage(db: Kysely<DB>, oab: Oab) {
-  const rows = await db.selectFrom('publication_lawyers')
+  const rows = await db
+    .selectFrom('publication_lawyers')
     .select((eb) => ['tribunal', eb.fn.min('data_disponibilizacao').as('desde'), eb.fn.max('data_disponibilizacao').as('ate')])
-    .where('oab', '=', oab.canonical).groupBy('tribunal').orderBy('tribunal').execute();
+    .where('oab', '=', oab.canonical)
+    .groupBy('tribunal')
+    .orderBy('tribunal')
+    .execute();
   return rows.map((r) => ({ tribunal: r.tribunal, desde: r.desde as string, ate: r.ate as string }));
 }

@@ -25,19 +25,35 @@ import { publicationsOfOab, storedPublication } from '../publications/store.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { assertAnswered, COURT_SEARCH_NOTE, searchCourts } from '../processes/court-search.ts';
 import { createOabSearch, findOabSearch, OAB_SEARCH_QUERY_TYPE, oabSearchView } from './oab-search.ts';
-import { confirmedActive, gazetteCoverage, latestMovements, nameVariants, processesOfOab, RECENT_PROCESS_DAYS, type LawyerProcess as OabProcess } from './portfolio.ts';
+import {
+  confirmedActive,
+  gazetteCoverage,
+  latestMovements,
+  nameVariants,
+  processesOfOab,
+  RECENT_PROCESS_DAYS,
+  type LawyerProcess as OabProcess,
+} from './portfolio.ts';
 import { LawyerProcess, LawyerSummary, OabPageQuery, OabQuery, OabSearch, OabSearchBody, OabSearchParams, LawyerOfList } from './schemas.ts';
 
 const TAG = 'Advogados';
-const FRESHNESS = 'Before answering, the OAB\'s publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; '
-  + 'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).';
+const FRESHNESS =
+  "Before answering, the OAB's publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; " +
+  'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).';
 
 export function lawyerRoutes(app: FastifyInstance, s: Services, pub: PublicationParts, cases: CaseParts): void {
-
   defineRoute(app, {
-    method: 'GET', url: '/v1/advogados/processos',
-    meta: { class: 'search', auth: true, charge: 'advogados.processos', async: true, tag: TAG, summary: 'Processes of a lawyer (OAB)',
-      description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN), listed as the lawyer of a stored case, or found by the courts' own OAB search (\`CONSULTA\`). Newest publication first, then the courts' finds; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS} ${COURT_SEARCH_NOTE}` },
+    method: 'GET',
+    url: '/v1/advogados/processos',
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'advogados.processos',
+      async: true,
+      tag: TAG,
+      summary: 'Processes of a lawyer (OAB)',
+      description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN), listed as the lawyer of a stored case, or found by the courts' own OAB search (\`CONSULTA\`). Newest publication first, then the courts' finds; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS} ${COURT_SEARCH_NOTE}`,
+    },
     schema: { querystring: OabPageQuery, data: listSchema('processos', LawyerProcess, { advogado: LawyerOfList }) },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
@@ -50,18 +66,33 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       assertAnswered(courts.fontes, all.length);
       const slice = all.slice(after, after + w.read);
       const { items, pagination } = page(slice, w, listing, () => ({ i: after + w.skip + w.limit }));
-      const headlines = await headlinesOf(s, items.map((p) => p.numeroCnj));
+      const headlines = await headlinesOf(
+        s,
+        items.map((p) => p.numeroCnj),
+      );
       const none: Headline = { classe: null, orgaoJulgador: null, anoInicio: null, poloAtivo: null, poloPassivo: null, statusProcessual: null };
       const data = items.map((p) => ({ ...p, ...(headlines.get(p.numeroCnj) ?? none), numeroCnj: formatCnj(p.numeroCnj), classificacao: p.fontes.join(', ') }));
       const advogado = { oab: { estado: oab.uf, numero: oab.numero }, nome: (await nameVariants(s.db, oab))[0]?.nome ?? null };
-      return { data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) }, meta: { pagination: { ...pagination, total: all.length }, fontes: courts.fontes }, empty: data.length === 0 };
+      return {
+        data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) },
+        meta: { pagination: { ...pagination, total: all.length }, fontes: courts.fontes },
+        empty: data.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/advogados/diarios-oficiais',
-    meta: { class: 'search', auth: true, charge: 'advogados.diarios_oficiais', async: true, tag: TAG, summary: 'Gazette publications naming a lawyer (OAB)',
-      description: `The publications (DJEN) that name one exact OAB, in any spelling the court printed, each with its process; newest first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}` },
+    method: 'GET',
+    url: '/v1/advogados/diarios-oficiais',
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'advogados.diarios_oficiais',
+      async: true,
+      tag: TAG,
+      summary: 'Gazette publications naming a lawyer (OAB)',
+      description: `The publications (DJEN) that name one exact OAB, in any spelling the court printed, each with its process; newest first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}`,
+    },
     schema: { querystring: OabPageQuery, data: listSchema('items', Publication) },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
@@ -71,16 +102,35 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
       const rows = await publicationsOfOab(s.db, [oab.canonical], { limit: w.read, before });
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, empty: items.length === 0 };
+      return {
+        data: listData(
+          req,
+          s.config,
+          'items',
+          items.map((r) => publicationView(storedPublication(r), pub.links)),
+          pagination,
+        ),
+        meta: { pagination },
+        empty: items.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/advogados/resumo',
-    meta: { class: 'search', auth: true, charge: 'advogados.resumo', async: true, tag: TAG, summary: 'Summary of one exact OAB',
-      description: 'Counts deduplicated by CNJ number, kept apart: `quantidadeRecentes` (a publication in the last 90 days), `quantidadeHistoricos`, and `quantidadeAtivosConfirmados` (confirmed active by the case store, since a recent publication alone does not prove the case is running). '
-        + 'Also the name variants the gazettes print and the official coverage used. `cobertura.parcial` is true while the OAB\'s history is being consolidated (the counts may grow); `cobertura.completa` once it is (spec §2.3, §3.2). '
-        + `**Each call is a new charged query** (spec §4.4, §8), reported in \`meta.creditsCharged\`; an OAB with no process is free. Poll sparingly: the consolidation takes minutes at DJEN's 20 requests a minute. ${FRESHNESS}` },
+    method: 'GET',
+    url: '/v1/advogados/resumo',
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'advogados.resumo',
+      async: true,
+      tag: TAG,
+      summary: 'Summary of one exact OAB',
+      description:
+        'Counts deduplicated by CNJ number, kept apart: `quantidadeRecentes` (a publication in the last 90 days), `quantidadeHistoricos`, and `quantidadeAtivosConfirmados` (confirmed active by the case store, since a recent publication alone does not prove the case is running). ' +
+        "Also the name variants the gazettes print and the official coverage used. `cobertura.parcial` is true while the OAB's history is being consolidated (the counts may grow); `cobertura.completa` once it is (spec §2.3, §3.2). " +
+        `**Each call is a new charged query** (spec §4.4, §8), reported in \`meta.creditsCharged\`; an OAB with no process is free. Poll sparingly: the consolidation takes minutes at DJEN's 20 requests a minute. ${FRESHNESS}`,
+    },
     schema: { querystring: OabQuery, data: LawyerSummary },
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
@@ -89,7 +139,11 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const processes = await processesOfOab(s.db, oab);
       const recentSince = dayBefore(now, RECENT_PROCESS_DAYS);
       const recentes = processes.filter((p) => p.ultimaPublicacao !== null && p.ultimaPublicacao >= recentSince).length;
-      const ativos = await confirmedActive(s.db, processes.map((p) => p.numeroCnj), now);
+      const ativos = await confirmedActive(
+        s.db,
+        processes.map((p) => p.numeroCnj),
+        now,
+      );
       const completa = history.consolidacao === 'CONCLUIDA';
       const data = {
         oab: { estado: oab.uf, numero: `${oab.numero}${oab.suffix ?? ''}`, oab: oab.canonical },
@@ -102,20 +156,35 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
           fonte: `DJEN — Diário de Justiça Eletrônico Nacional (Comunica PJe)${s.sources.publications.info.sandbox ? ', sandbox' : ''}`,
           tribunais: await gazetteCoverage(s.db, oab),
           historicoDesde: HISTORY_START,
-          observacao: 'Only cases identified in official publications (spec §1.7), plus cases whose stored parties list this lawyer; not the lawyer\'s full portfolio at the courts.',
+          observacao:
+            "Only cases identified in official publications (spec §1.7), plus cases whose stored parties list this lawyer; not the lawyer's full portfolio at the courts.",
         },
         cobertura: { parcial: !completa, completa, consolidacao: history.consolidacao, consolidadoEm: history.consolidado_em },
       };
-      return { data, meta: { cobranca: 'Each call to /v1/advogados/resumo is a new charged query (spec §4.4); poll sparingly.' }, empty: processes.length === 0 };
+      return {
+        data,
+        meta: { cobranca: 'Each call to /v1/advogados/resumo is a new charged query (spec §4.4); poll sparingly.' },
+        empty: processes.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/advogados/oab/monitorar',
-    meta: { class: 'async', auth: true, charge: OAB_SEARCH_QUERY_TYPE, chargeWay: 'deferred', success: [202], tag: TAG, summary: 'Start an asynchronous search of an OAB\'s publications at one court',
-      description: 'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); '
-        + 'poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB\'s whole DJEN history at that court. '
-        + `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.` },
+    method: 'POST',
+    url: '/v1/advogados/oab/monitorar',
+    meta: {
+      class: 'async',
+      auth: true,
+      charge: OAB_SEARCH_QUERY_TYPE,
+      chargeWay: 'deferred',
+      success: [202],
+      tag: TAG,
+      summary: "Start an asynchronous search of an OAB's publications at one court",
+      description:
+        'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); ' +
+        "poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB's whole DJEN history at that court. " +
+        `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.`,
+    },
     schema: { body: OabSearchBody, data: OabSearch },
     handler: async (req, op) => {
       const auth = req.auth!;
@@ -123,10 +192,22 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const oab = parseOabParts(req.body.oab_estado, req.body.oab_numero, { uf: 'oab_estado', numero: 'oab_numero' });
       const enviarCallback = req.body.enviar_callback === true;
       if (enviarCallback && !(await s.webhooks.configs.get(auth.account.id))?.url) {
-        throw new ApiError('WEBHOOK_NOT_CONFIGURED', '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll `statusUrl`.', { field: 'enviar_callback', in: 'body' });
+        throw new ApiError(
+          'WEBHOOK_NOT_CONFIGURED',
+          '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll `statusUrl`.',
+          { field: 'enviar_callback', in: 'body' },
+        );
       }
       // Priced by the runner (refused before any work when the plan excludes it or the balance cannot cover it); charged at SUCESSO, by the job.
-      const search = await createOabSearch(s, { accountId: auth.account.id, tribunal: court.sigla, oab, permitirParcial: req.body.permitir_parcial === true, enviarCallback, requestId: req.id, priceCentavos: op.priceCentavos });
+      const search = await createOabSearch(s, {
+        accountId: auth.account.id,
+        tribunal: court.sigla,
+        oab,
+        permitirParcial: req.body.permitir_parcial === true,
+        enviarCallback,
+        requestId: req.id,
+        priceCentavos: op.priceCentavos,
+      });
       const statusUrl = absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`);
       const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
       return { status: 202, data: oabSearchView(search, statusUrl), headers: { location: statusUrl, 'retry-after': retryAfter } };
@@ -134,9 +215,16 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/advogados/oab/monitoramentos/:id',
-    meta: { class: 'lookup', auth: true, tag: TAG, summary: 'Status and result of an asynchronous OAB search',
-      description: 'Free. Stop polling at `SUCESSO` or `ERRO`. `resposta[].processos` is kept for compatibility (spec §9.3). Another account\'s id is 404 NOT_FOUND.' },
+    method: 'GET',
+    url: '/v1/advogados/oab/monitoramentos/:id',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      tag: TAG,
+      summary: 'Status and result of an asynchronous OAB search',
+      description:
+        "Free. Stop polling at `SUCESSO` or `ERRO`. `resposta[].processos` is kept for compatibility (spec §9.3). Another account's id is 404 NOT_FOUND.",
+    },
     schema: { params: OabSearchParams, data: OabSearch },
     handler: async (req) => {
       const search = await findOabSearch(s, req.auth!.account.id, Number(req.params.id));
@@ -156,7 +244,13 @@ function withCourtHits(all: OabProcess[], found: readonly string[]): OabProcess[
       if (!known.fontes.includes('CONSULTA')) known.fontes.push('CONSULTA');
       continue;
     }
-    const p: OabProcess = { numeroCnj: n, tribunal: courtByJTr(n.slice(13, 14), n.slice(14, 16))?.sigla ?? '', fontes: ['CONSULTA'], publicacoes: 0, ultimaPublicacao: null };
+    const p: OabProcess = {
+      numeroCnj: n,
+      tribunal: courtByJTr(n.slice(13, 14), n.slice(14, 16))?.sigla ?? '',
+      fontes: ['CONSULTA'],
+      publicacoes: 0,
+      ultimaPublicacao: null,
+    };
     byCnj.set(n, p);
     out.push(p);
   }
@@ -190,8 +284,12 @@ async function headlinesOf(s: Services, numeros: string[]): Promise<Map<string, 
     const side = (polo: string) => parties.find((p) => p.numero_cnj === c.numero_cnj && p.polo === polo)?.nome ?? null;
     const latest = moves.get(c.numero_cnj);
     out.set(c.numero_cnj, {
-      classe: c.classe_nome, orgaoJulgador: first?.orgaoJulgador?.nome ?? null, anoInicio: c.data_ajuizamento ? Number(c.data_ajuizamento.slice(0, 4)) : null,
-      poloAtivo: side('ATIVO'), poloPassivo: side('PASSIVO'), statusProcessual: latest ? situacaoOf({ codigo: latest.codigo }) : null,
+      classe: c.classe_nome,
+      orgaoJulgador: first?.orgaoJulgador?.nome ?? null,
+      anoInicio: c.data_ajuizamento ? Number(c.data_ajuizamento.slice(0, 4)) : null,
+      poloAtivo: side('ATIVO'),
+      poloPassivo: side('PASSIVO'),
+      statusProcessual: latest ? situacaoOf({ codigo: latest.codigo }) : null,
     });
   }
   return out;

@@ -5,16 +5,30 @@ import { PageQuery } from '../../platform/http/pagination.ts';
 import { OabFields } from '../publications/oab-params.ts';
 
 export const OabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
-export const OabPageQuery = Type.Object({
-  ...OabFields, ...PageQuery,
-  // Sent by integrators of the commercial service (conventions §4.8). DJEN prints no inscription type, so it filters nothing here.
-  oab_tipo: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed.' })),
-}, { additionalProperties: false });
+export const OabPageQuery = Type.Object(
+  {
+    ...OabFields,
+    ...PageQuery,
+    // Sent by integrators of the commercial service (conventions §4.8). DJEN prints no inscription type, so it filters nothing here.
+    oab_tipo: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20,
+        description:
+          'Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const LawyerProcess = Type.Object({
   numeroCnj: Type.String({ description: 'Masked CNJ number.' }),
   tribunal: Type.String(),
-  fontes: Type.Array(Type.String(), { description: '`DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court\'s own OAB search lists the case).' }),
+  fontes: Type.Array(Type.String(), {
+    description:
+      "`DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court's own OAB search lists the case).",
+  }),
   publicacoes: Type.Integer({ description: 'Gazette publications naming the OAB in this case.' }),
   ultimaPublicacao: Nullable(Type.String({ description: 'yyyy-mm-dd' })),
   classe: Nullable(Type.String({ description: 'From the case store when the case is stored.' })),
@@ -44,7 +58,10 @@ export const LawyerSummary = Type.Object({
   quantidadeProcessos: Type.Integer({ description: 'Processes of this exact OAB, deduplicated by CNJ number.' }),
   quantidadeRecentes: Type.Integer({ description: 'Of those, processes with a publication in the last 90 days.' }),
   quantidadeHistoricos: Type.Integer({ description: 'The others: processes whose last publication is older (or known only from the case store).' }),
-  quantidadeAtivosConfirmados: Type.Integer({ description: 'Processes the case store (DataJud) confirms active: a movement in the last 365 days that does not close the case. A recent publication alone does not prove that.' }),
+  quantidadeAtivosConfirmados: Type.Integer({
+    description:
+      'Processes the case store (DataJud) confirms active: a movement in the last 365 days that does not close the case. A recent publication alone does not prove that.',
+  }),
   variantesNome: Type.Array(Type.Object({ nome: Type.String(), publicacoes: Type.Integer() }), { description: 'Names the gazettes print for this OAB.' }),
   coberturaOficial: Type.Object({
     fonte: Type.String(),
@@ -55,21 +72,38 @@ export const LawyerSummary = Type.Object({
   cobertura: Coverage,
 });
 
-export const OabSearchBody = Type.Object({
-  tribunal: Type.String({ minLength: 1, maxLength: 10, description: 'Court sigla as GET /v1/tribunais lists it, e.g. TJSP, TRF4, TRE-SP.' }),
-  oab_estado: Type.String({ minLength: 1, maxLength: 4, description: 'UF of the OAB section.' }),
-  oab_numero: Type.Union([Type.String({ minLength: 1, maxLength: 12 }), Type.Integer({ minimum: 1 })], { description: 'Registration number.' }),
-  permitir_parcial: Type.Optional(Type.Boolean({ description: 'true: if DJEN fails midway, end SUCESSO with `parcial: true` and what was read, instead of ERRO.' })),
-  enviar_callback: Type.Optional(Type.Boolean({ description: 'true: the account webhook receives `resultado_busca_oab_async` when the search ends (WEBHOOK_NOT_CONFIGURED when it has no URL).' })),
-}, { additionalProperties: false });
+export const OabSearchBody = Type.Object(
+  {
+    tribunal: Type.String({ minLength: 1, maxLength: 10, description: 'Court sigla as GET /v1/tribunais lists it, e.g. TJSP, TRF4, TRE-SP.' }),
+    oab_estado: Type.String({ minLength: 1, maxLength: 4, description: 'UF of the OAB section.' }),
+    oab_numero: Type.Union([Type.String({ minLength: 1, maxLength: 12 }), Type.Integer({ minimum: 1 })], { description: 'Registration number.' }),
+    permitir_parcial: Type.Optional(
+      Type.Boolean({ description: 'true: if DJEN fails midway, end SUCESSO with `parcial: true` and what was read, instead of ERRO.' }),
+    ),
+    enviar_callback: Type.Optional(
+      Type.Boolean({
+        description: 'true: the account webhook receives `resultado_busca_oab_async` when the search ends (WEBHOOK_NOT_CONFIGURED when it has no URL).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const OabSearchParams = Type.Object({
-  id: Type.String({ pattern: '^[0-9]{1,15}$', description: 'The numeric id the POST answered.' }),
-}, { additionalProperties: false });
+export const OabSearchParams = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]{1,15}$', description: 'The numeric id the POST answered.' }),
+  },
+  { additionalProperties: false },
+);
 
 export const FoundProcess = Type.Object({
-  numeroCnj: Type.String(), numeroCnjFormatado: Type.String(), tribunal: Type.String(), publicacoes: Type.Integer(),
-  primeiraPublicacao: Type.String(), ultimaPublicacao: Type.String(), tiposComunicacao: Type.Array(Type.String()),
+  numeroCnj: Type.String(),
+  numeroCnjFormatado: Type.String(),
+  tribunal: Type.String(),
+  publicacoes: Type.Integer(),
+  primeiraPublicacao: Type.String(),
+  ultimaPublicacao: Type.String(),
+  tiposComunicacao: Type.Array(Type.String()),
 });
 
 export const OabSearch = Type.Object({
@@ -83,7 +117,9 @@ export const OabSearch = Type.Object({
   progresso: Type.Object({ publicacoesLidas: Type.Integer(), requisicoes: Type.Integer() }),
   parcial: Type.Boolean(),
   quantidadeProcessos: Type.Integer(),
-  resposta: Type.Array(Type.Object({ tribunal: Type.String(), oab: Type.String(), processos: Type.Array(FoundProcess) }), { description: 'Kept for compatibility (spec §9.3); filled at SUCESSO.' }),
+  resposta: Type.Array(Type.Object({ tribunal: Type.String(), oab: Type.String(), processos: Type.Array(FoundProcess) }), {
+    description: 'Kept for compatibility (spec §9.3); filled at SUCESSO.',
+  }),
   erro: Nullable(Type.Object({ code: Type.String(), message: Nullable(Type.String()) })),
   criadoEm: Type.String(),
   iniciadoEm: Nullable(Type.String()),

@@ -14,8 +14,13 @@ const owned: RouteFixtures['owned'] = {
   '/v1/advogados/oab/monitoramentos/:id': async (h, owner) => {
     const oab = exampleOab(h);
     const search = await createOabSearch(h.services, {
-      accountId: owner.accountId, tribunal: 'TJSP', oab: { uf: oab.uf, numero: oab.numero, canonical: `${oab.uf}${oab.numero}` },
-      permitirParcial: false, enviarCallback: false, requestId: 'req_fixture', priceCentavos: 0,
+      accountId: owner.accountId,
+      tribunal: 'TJSP',
+      oab: { uf: oab.uf, numero: oab.numero, canonical: `${oab.uf}${oab.numero}` },
+      permitirParcial: false,
+      enviarCallback: false,
+      requestId: 'req_fixture',
+      priceCentavos: 0,
     });
     return { id: String(search.id) };
   },

@@ -109,15 +109,31 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
 async function completeCheck(s: Services, m: MonitorRow, r: { found: boolean; newMovements: number }, now: Date): Promise<boolean> {
   const situacao: Situacao = r.found ? 'ENCONTRADO' : 'NAO_ENCONTRADO';
   return s.db.transaction().execute(async (trx) => {
-    const done = await trx.updateTable('case_monitors').set((eb) => ({
-      situacao, verificacoes: eb('verificacoes', '+', 1), novidades: eb('novidades', '+', r.newMovements), ultimo_erro: null,
-      ultima_verificacao_em: iso(now), proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))), atualizado_em: iso(now),
-    })).where('id', '=', m.id).where('status', '=', 'ATIVO').where('proxima_verificacao_em', '=', m.proxima_verificacao_em).executeTakeFirst();
+    const done = await trx
+      .updateTable('case_monitors')
+      .set((eb) => ({
+        situacao,
+        verificacoes: eb('verificacoes', '+', 1),
+        novidades: eb('novidades', '+', r.newMovements),
+        ultimo_erro: null,
+        ultima_verificacao_em: iso(now),
+        proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))),
+        atualizado_em: iso(now),
+      }))
+      .where('id', '=', m.id)
+      .where('status', '=', 'ATIVO')
+      .where('proxima_verificacao_em', '=', m.proxima_verificacao_em)
+      .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return false;
     const common = { numeroCnj: m.numero_cnj, tribunal: m.tribunal, monitorId: m.id, verificadoEm: iso(now) };
     for (const [kind, data] of checkEvents(m.situacao, situacao, r.newMovements)) {
       await s.events.record(trx, {
-        kind, numeroCnj: m.numero_cnj, tribunal: m.tribunal, source: s.sources.cases.info.name, audience: monitorAudience(m), data: { ...common, ...data },
+        kind,
+        numeroCnj: m.numero_cnj,
+        tribunal: m.tribunal,
+        source: s.sources.cases.info.name,
+        audience: monitorAudience(m),
+        data: { ...common, ...data },
       });
     }
     return true;
@@ -138,7 +154,12 @@ export function checkEvents(was: Situacao, is: Situacao, newMovements: number): 
 /** Leaves the monitors due (so the next cycle tries again) with the reason they were not checked. */
 async function recordFailure(db: Kysely<DB>, monitors: MonitorRow[], message: string, now: Date): Promise<void> {
   for (const ids of inLists(monitors.map((m) => m.id))) {
-    await db.updateTable('case_monitors').set({ ultimo_erro: message, atualizado_em: iso(now) }).where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
+    await db
+      .updateTable('case_monitors')
+      .set({ ultimo_erro: message, atualizado_em: iso(now) })
+      .where('id', 'in', ids)
+      .where('status', '=', 'ATIVO')
+      .execute();
   }
 }
 
@@ -156,7 +177,6 @@ async function movementTotals(db: Kysely<DB>, numbers: string[]): Promise<Map<st
   }
   return totals;
 }
-
 
 /** Runs `fn` over `items` with at most `limit` at a time. */
 async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

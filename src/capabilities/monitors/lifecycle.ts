@@ -22,10 +22,17 @@ export interface CaseMonitorAsk extends ScheduledAsk {
 }
 
 export const CASE_MONITORS = monitorPlan<MonitorRow, CaseMonitorAsk>({
-  table: 'case_monitors', label: 'case monitor', jobKind: MONITOR_CYCLE_JOB, queryType: () => MONITOR_QUERY_TYPE,
+  table: 'case_monitors',
+  label: 'case monitor',
+  jobKind: MONITOR_CYCLE_JOB,
+  queryType: () => MONITOR_QUERY_TYPE,
   key: (ask) => ({ numero_cnj: ask.cnj.digits }),
   newRow: (ask, now) => ({
-    id: newId('mon'), account_id: ask.accountId, numero_cnj: ask.cnj.digits, tribunal: ask.cnj.court.sigla, datajud_alias: ask.cnj.court.datajudAlias!,
+    id: newId('mon'),
+    account_id: ask.accountId,
+    numero_cnj: ask.cnj.digits,
+    tribunal: ask.cnj.court.sigla,
+    datajud_alias: ask.cnj.court.datajudAlias!,
     ...newScheduledState(ask, now),
   }),
   ...scheduledColumns,

@@ -68,7 +68,13 @@ async function cycle(ms = INTERVAL_MS): Promise<void> {
 
 /** The event kinds the account heard through this monitor, oldest first. */
 async function heard(acc: TestAccount, monitorId: string): Promise<string[]> {
-  const rows = await db.selectFrom('account_events').select('kind').where('account_id', '=', acc.accountId).where('monitor_id', '=', monitorId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('account_events')
+    .select('kind')
+    .where('account_id', '=', acc.accountId)
+    .where('monitor_id', '=', monitorId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.kind);
 }
 
@@ -120,7 +126,10 @@ test('create: 201 and charged once; creating it again returns the same monitor (
   assert.equal(json(again).data.frequencia, 'HORARIA');
   assert.equal(json(again).meta.creditsCharged, 0);
   const rows = await debits(acc.accountId);
-  assert.deepEqual(rows.map((r) => [r.query_type, r.delta_centavos]), [['monitor.processo', -PRICE_CENTAVOS]]);
+  assert.deepEqual(
+    rows.map((r) => [r.query_type, r.delta_centavos]),
+    [['monitor.processo', -PRICE_CENTAVOS]],
+  );
   assert.equal((await db.selectFrom('case_monitors').select('id').where('account_id', '=', acc.accountId).execute()).length, 1);
   const sub = await db.selectFrom('event_subscriptions').selectAll().where('monitor_id', '=', m.id).executeTakeFirstOrThrow();
   assert.equal(sub.topic, `cnj:${c.numero}`);
@@ -156,7 +165,10 @@ test('webhook_url must be HTTPS and public unless TRAMITA_WEBHOOK_ALLOW_PRIVATE:
       assert.equal(json(res).error.code, 'INVALID_WEBHOOK_URL');
       assert.equal(json(res).error.details.field, 'webhook_url');
     }
-    assert.equal((await strict.services.db.selectFrom('ledger').select('id').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').execute()).length, 0);
+    assert.equal(
+      (await strict.services.db.selectFrom('ledger').select('id').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').execute()).length,
+      0,
+    );
     assert.equal((await strict.services.db.selectFrom('case_monitors').select('id').execute()).length, 0);
   } finally {
     await strict.close();
@@ -191,7 +203,7 @@ test('a balance short of the price is 403 INSUFFICIENT_CREDITS and leaves no mon
   }
 });
 
-test('another account\'s monitor is 404 on GET and DELETE, and stays untouched', async () => {
+test("another account's monitor is 404 on GET and DELETE, and stays untouched", async () => {
   const owner = await h.createAccount({ credits: 1000 });
   const stranger = await h.createAccount({ credits: 1000 });
   const id = json(await create(owner, { numero_cnj: freshCase().numero })).data.id;
@@ -227,9 +239,15 @@ test('list: newest first, the cursor walks every monitor once; removed ones only
 
   await h.inject({ method: 'DELETE', url: `${URL_BASE}/${ids[0]}`, headers: acc.headers });
   const live = json(await h.inject({ method: 'GET', url: `${URL_BASE}?limit=100`, headers: acc.headers }));
-  assert.deepEqual(live.data.items.map((m: { id: string }) => m.id), ids.slice(1).reverse());
+  assert.deepEqual(
+    live.data.items.map((m: { id: string }) => m.id),
+    ids.slice(1).reverse(),
+  );
   const removed = json(await h.inject({ method: 'GET', url: `${URL_BASE}?status=REMOVIDO`, headers: acc.headers }));
-  assert.deepEqual(removed.data.items.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.deepEqual(
+    removed.data.items.map((m: { id: string }) => m.id),
+    [ids[0]],
+  );
 
   const first = json(await h.inject({ method: 'GET', url: `${URL_BASE}?limit=1`, headers: acc.headers }));
   const foreign = await h.inject({ method: 'GET', url: `${URL_BASE}?status=ATIVO&cursor=${first.meta.pagination.nextCursor}`, headers: acc.headers });
@@ -250,7 +268,12 @@ test('the cycle: the first check finds the case (processo_encontrado + processo_
   assert.equal(m.ultimaVerificacaoEm, clock.now().toISOString());
   assert.equal(m.proximaVerificacaoEm, new Date(now() + INTERVAL_MS).toISOString(), 'HORARIA = 1 × TRAMITA_MONITOR_INTERVAL_MS');
   assert.deepEqual(await heard(acc, id), ['processo_encontrado', 'processo_verificado']);
-  const events = await db.selectFrom('domain_events').selectAll().where('numero_cnj', '=', c.numero).where('kind', 'in', ['processo_encontrado', 'processo_verificado']).execute();
+  const events = await db
+    .selectFrom('domain_events')
+    .selectAll()
+    .where('numero_cnj', '=', c.numero)
+    .where('kind', 'in', ['processo_encontrado', 'processo_verificado'])
+    .execute();
   assert.equal(events.length, 2);
   for (const e of events) {
     const data = JSON.parse(e.data);
@@ -294,7 +317,13 @@ test('new movements: nova_movimentacao and atualizacao_processo_concluida reach 
     assert.deepEqual(kinds.slice(2), ['nova_movimentacao', 'atualizacao_processo_concluida', 'processo_verificado']);
     const m = await monitorOf(acc, created.id);
     assert.ok(m.novidades >= 1);
-    assert.deepEqual(rx.received.slice(2).map((r) => r.event).sort(), ['atualizacao_processo_concluida', 'nova_movimentacao', 'processo_verificado']);
+    assert.deepEqual(
+      rx.received
+        .slice(2)
+        .map((r) => r.event)
+        .sort(),
+      ['atualizacao_processo_concluida', 'nova_movimentacao', 'processo_verificado'],
+    );
     const update = rx.received.find((r) => r.event === 'atualizacao_processo_concluida')!.body;
     assert.equal(update.data.novasMovimentacoes, m.novidades);
     assert.equal(update.data.monitorId, created.id);
@@ -302,7 +331,8 @@ test('new movements: nova_movimentacao and atualizacao_processo_concluida reach 
     assert.equal(news.data.numeroCnj, formatCnj(c.numero));
     assert.equal(news.data.processo.numero_unico, formatCnj(c.numero));
     // The newest movement as the REST listing prints it: receivers deduplicate on data + conteudo.
-    const listed = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/movimentacoes?limit=1`, headers: acc.headers })).data.movimentacoes[0];
+    const listed = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/movimentacoes?limit=1`, headers: acc.headers })).data
+      .movimentacoes[0];
     assert.deepEqual(news.data.event_data, { id: listed.id, data: listed.data, conteudo: listed.conteudo });
     assert.equal(news.data.movimentacoes.length, m.novidades);
     const verified = rx.received.slice(2).find((r) => r.event === 'processo_verificado')!.body;
@@ -358,7 +388,10 @@ test('DELETE: REMOVIDO, no further checks or news; deleting again returns it unc
 test('one cycle asks DataJud once per alias, however many monitors share it', async () => {
   await retireAll();
   const acc = await h.createAccount({ credits: 100_000 });
-  const counts = Map.groupBy(visible.filter((c) => !used.has(c.numero)), (c) => c.alias);
+  const counts = Map.groupBy(
+    visible.filter((c) => !used.has(c.numero)),
+    (c) => c.alias,
+  );
   const [busiest, second] = [...counts.values()].sort((a, b) => b.length - a.length);
   const cases = [...busiest, ...second.slice(0, 3)];
   for (const c of cases) {
@@ -388,7 +421,10 @@ test('renewal: every 30 days one more debit; a balance that no longer covers it 
   await cycle(RENEWAL_PERIOD_MS);
   const renewed = await debits(rich.accountId);
   // Creation pays period 1, the renewal period 2: one ledger row each, by operation id.
-  assert.deepEqual(renewed.map((r) => r.operation_id), [`${richId}:1`, `${richId}:2`]);
+  assert.deepEqual(
+    renewed.map((r) => r.operation_id),
+    [`${richId}:1`, `${richId}:2`],
+  );
   const richNow = await monitorOf(rich, richId);
   assert.equal(richNow.status, 'ATIVO');
   assert.ok(richNow.proximaCobrancaEm > clock.now().toISOString());

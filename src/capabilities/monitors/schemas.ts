@@ -3,16 +3,37 @@ import { Type } from 'typebox';
 import { CNJ_TWINS, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
-import { MonitorFrequency, MonitorStatus, PriceField, ScheduleFields, SituationField, STATUS_MEANING, webhookUrlField } from '../../platform/monitoring/schemas.ts';
-const CnjField = (name: string) => Type.String({ minLength: 1, maxLength: 40, description: `CNJ number, masked or 20 digits (\`${name}\`; send this or its twin).` });
+import {
+  MonitorFrequency,
+  MonitorStatus,
+  PriceField,
+  ScheduleFields,
+  SituationField,
+  STATUS_MEANING,
+  webhookUrlField,
+} from '../../platform/monitoring/schemas.ts';
+const CnjField = (name: string) =>
+  Type.String({ minLength: 1, maxLength: 40, description: `CNJ number, masked or 20 digits (\`${name}\`; send this or its twin).` });
 
-export const CreateMonitorBody = Type.Object({
-  numero_cnj: Type.Optional(CnjField('numero_cnj')),
-  numeroCnj: Type.Optional(CnjField('numeroCnj')),
-  webhook_url: webhookUrlField(),
-  frequencia: Type.Optional(MonitorFrequency('How often the case is checked; default DIARIA.')),
-  tribunal: Type.Optional(Nullable(Type.String({ minLength: 2, maxLength: 10, description: 'Court sigla (what integrators of the commercial service send). It must be the court of the number: DataJud indexes a case under its own court, with every instance of it.' }))),
-}, { additionalProperties: false });
+export const CreateMonitorBody = Type.Object(
+  {
+    numero_cnj: Type.Optional(CnjField('numero_cnj')),
+    numeroCnj: Type.Optional(CnjField('numeroCnj')),
+    webhook_url: webhookUrlField(),
+    frequencia: Type.Optional(MonitorFrequency('How often the case is checked; default DIARIA.')),
+    tribunal: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 2,
+          maxLength: 10,
+          description:
+            'Court sigla (what integrators of the commercial service send). It must be the court of the number: DataJud indexes a case under its own court, with every instance of it.',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const OwnMonitor = Type.Object({
   id: Type.String(),

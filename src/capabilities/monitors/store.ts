@@ -29,21 +29,37 @@ export async function findMonitor(db: Db, accountId: string, id: string): Promis
 }
 
 /** A page of the account's monitors, newest first; `before` is the last row of the previous page. */
-export async function listMonitors(db: Db, accountId: string, f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } }): Promise<MonitorRow[]> {
+export async function listMonitors(
+  db: Db,
+  accountId: string,
+  f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } },
+): Promise<MonitorRow[]> {
   return pageOfMonitors(db, 'case_monitors', 'REMOVIDO', accountId, f);
 }
 
 /** ATIVO monitors whose check is due by `now`, the most overdue first. */
 export async function dueForCheck(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
-  return db.selectFrom('case_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
+  return db
+    .selectFrom('case_monitors')
+    .selectAll()
+    .where('status', '=', 'ATIVO')
+    .where('proxima_verificacao_em', '<=', now)
     .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
+    .orderBy('proxima_verificacao_em')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** Movement news of the case reach the monitor (and its webhook_url) from now on; re-subscribing updates it. */
 export async function subscribeMonitor(trx: Db, clock: Clock, m: Pick<MonitorRow, 'id' | 'account_id' | 'numero_cnj' | 'webhook_url'>): Promise<void> {
   await subscribe(trx, clock, {
-    accountId: m.account_id, topic: caseTopic(m.numero_cnj), monitorType: MONITOR_TYPE, monitorId: m.id, kinds: ['nova_movimentacao'], webhookUrl: m.webhook_url,
+    accountId: m.account_id,
+    topic: caseTopic(m.numero_cnj),
+    monitorType: MONITOR_TYPE,
+    monitorId: m.id,
+    kinds: ['nova_movimentacao'],
+    webhookUrl: m.webhook_url,
   });
 }
 
@@ -56,10 +72,22 @@ export function monitorAudience(m: Pick<MonitorRow, 'id' | 'account_id' | 'webho
 export function monitorView(m: MonitorRow) {
   const active = m.status === 'ATIVO';
   return MonitorShape.present({
-    id: m.id, numeroCnj: formatCnj(m.numero_cnj), tribunal: m.tribunal, frequencia: m.frequencia, webhookUrl: m.webhook_url,
-    status: m.status, situacao: m.situacao, preco: toBrl(m.preco_centavos), verificacoes: m.verificacoes, novidades: m.novidades,
-    ultimaVerificacaoEm: m.ultima_verificacao_em, proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
-    proximaCobrancaEm: active ? m.proxima_cobranca_em : null, ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, removidoEm: m.removido_em,
+    id: m.id,
+    numeroCnj: formatCnj(m.numero_cnj),
+    tribunal: m.tribunal,
+    frequencia: m.frequencia,
+    webhookUrl: m.webhook_url,
+    status: m.status,
+    situacao: m.situacao,
+    preco: toBrl(m.preco_centavos),
+    verificacoes: m.verificacoes,
+    novidades: m.novidades,
+    ultimaVerificacaoEm: m.ultima_verificacao_em,
+    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
+    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
+    ultimoErro: m.ultimo_erro,
+    criadoEm: m.criado_em,
+    removidoEm: m.removido_em,
     atualizadoEm: m.atualizado_em,
   });
 }

@@ -9,18 +9,26 @@ import assert from 'node:assert/strict';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
 import { boardItem } from './testing.ts';
 
-const h = await createHarness({ env: { DJEN_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_RATE_LIMITS: 'search=100000/60s,download=100000/60s,reference=100000/60s' } });
+const h = await createHarness({
+  env: { DJEN_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_RATE_LIMITS: 'search=100000/60s,download=100000/60s,reference=100000/60s' },
+});
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;
 const PATH = '/v1/mural-eleitoral/publicacoes';
 const get = (acc: TestAccount, url: string) => h.inject({ method: 'GET', url, headers: acc.headers });
 
 async function charged(acc: TestAccount): Promise<number[]> {
-  const rows = await h.services.db.selectFrom('ledger').select('delta_centavos').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').orderBy('created_at').execute();
+  const rows = await h.services.db
+    .selectFrom('ledger')
+    .select('delta_centavos')
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'debit')
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => Math.abs(Number(r.delta_centavos)));
 }
 
-test('a party\'s postings through the provider (charged once), the act and its certificate as PDFs; the board\'s own search is never called', async () => {
+test("a party's postings through the provider (charged once), the act and its certificate as PDFs; the board's own search is never called", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   sandbox.resetStats();
   const item = boardItem(h);
@@ -72,7 +80,12 @@ test('bad input is a precise 4xx before the provider is asked; an unknown postin
 test('the provider failing, hanging or refusing the token is an uncharged documented error; out of the electoral period an empty page is free', async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const url = `${PATH}?parte=${encodeURIComponent(boardItem(h).parte)}`;
-  for (const [fault, status, code] of [[{ status: 503 }, 503, 'SOURCE_UNAVAILABLE'], [{ status: 403 }, 503, 'SOURCE_UNAVAILABLE'], [{ hang: true }, 504, 'SOURCE_TIMEOUT'], [{ malformed: true }, 503, 'SOURCE_UNAVAILABLE']] as const) {
+  for (const [fault, status, code] of [
+    [{ status: 503 }, 503, 'SOURCE_UNAVAILABLE'],
+    [{ status: 403 }, 503, 'SOURCE_UNAVAILABLE'],
+    [{ hang: true }, 504, 'SOURCE_TIMEOUT'],
+    [{ malformed: true }, 503, 'SOURCE_UNAVAILABLE'],
+  ] as const) {
     sandbox.faults.set({ upstream: 'provedor', ...fault });
     try {
       const res = await get(acc, url);
@@ -105,7 +118,18 @@ test('without a provider: 503 SOURCE_NOT_CONFIGURED naming the setting, never ch
       assert.match(json(res).error.message, /provedor/);
     }
     const catalog = json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes;
-    assert.deepEqual(catalog.find((f: any) => f.nome === 'Mural eleitoral'), { nome: 'Mural eleitoral', serve: 'mural eletrônico do TSE e dos TREs', configurada: false, sandbox: false, provedor: true, estado: 'nao_configurada', ultimaFalha: null });
+    assert.deepEqual(
+      catalog.find((f: any) => f.nome === 'Mural eleitoral'),
+      {
+        nome: 'Mural eleitoral',
+        serve: 'mural eletrônico do TSE e dos TREs',
+        configurada: false,
+        sandbox: false,
+        provedor: true,
+        estado: 'nao_configurada',
+        ultimaFalha: null,
+      },
+    );
     const integrador = json(await get(acc, '/v1/integrador')).data.fontes;
     assert.equal(integrador.find((f: any) => f.nome === 'STF').configurada, true);
     assert.equal(integrador.find((f: any) => f.nome === 'Mural eleitoral').configurada, false);

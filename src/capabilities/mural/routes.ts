@@ -26,7 +26,7 @@ const PATH = '/v1/mural-eleitoral/publicacoes';
 const TAG = 'Mural eleitoral';
 
 const MuralPublication = Type.Object({
-  id: Type.String({ description: 'The provider\'s id: GET …/{id}/{documentKind}.' }),
+  id: Type.String({ description: "The provider's id: GET …/{id}/{documentKind}." }),
   numero: Nullable(Type.String()),
   tribunal: Type.String(),
   publicadoEm: Type.String({ description: 'ISO-8601 instant.' }),
@@ -42,37 +42,66 @@ const MuralPublication = Type.Object({
 
 function provider(s: Services): MuralSource {
   if (s.sources.mural) return s.sources.mural;
-  throw new ApiError('SOURCE_NOT_CONFIGURED', 'The electoral bulletin board\'s search needs a human reCAPTCHA token: it is served by a provider the operator configures (TRAMITA_MURAL_PROVIDER_URL, docs/providers.md), and none is configured.', { source: 'mural', setting: 'TRAMITA_MURAL_PROVIDER_URL' });
+  throw new ApiError(
+    'SOURCE_NOT_CONFIGURED',
+    "The electoral bulletin board's search needs a human reCAPTCHA token: it is served by a provider the operator configures (TRAMITA_MURAL_PROVIDER_URL, docs/providers.md), and none is configured.",
+    { source: 'mural', setting: 'TRAMITA_MURAL_PROVIDER_URL' },
+  );
 }
 
 function view(r: MuralPublicationRecord, publicUrl: string | undefined, sandbox: boolean) {
   const base = `${publicUrl ?? ''}${PATH}/${encodeURIComponent(r.id)}`;
   return {
-    id: r.id, numero: r.numero, tribunal: r.tribunal, publicadoEm: r.publicadoEm, tipoDocumento: r.tipoDocumento,
-    numeroProcesso: r.numeroCnj ? formatCnj(r.numeroCnj) : null, numeroCnjDigitos: r.numeroCnj, texto: r.texto, partes: r.partes,
-    links: { documento: `${base}/documento`, certidao: `${base}/certidao` }, fonte: 'Mural eleitoral' as const, sandbox,
+    id: r.id,
+    numero: r.numero,
+    tribunal: r.tribunal,
+    publicadoEm: r.publicadoEm,
+    tipoDocumento: r.tipoDocumento,
+    numeroProcesso: r.numeroCnj ? formatCnj(r.numeroCnj) : null,
+    numeroCnjDigitos: r.numeroCnj,
+    texto: r.texto,
+    partes: r.partes,
+    links: { documento: `${base}/documento`, certidao: `${base}/certidao` },
+    fonte: 'Mural eleitoral' as const,
+    sandbox,
   };
 }
 
 export function muralRoutes(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
-    method: 'GET', url: PATH,
-    meta: { class: 'search', auth: true, charge: 'mural_eleitoral.publicacoes', async: true, tag: TAG, summary: 'Search the electoral bulletin board',
-      description: 'Intimations, notifications and decisions posted on the Mural Eletrônico of the TSE and TREs, by `parte`, `advogado` or `oab` (at least one), optionally `tribunal` (TSE or TRE-<UF>), '
-        + 'in the period `data_inicio`/`data_fim` (at most 62 days; default the last 7). Served by the operator\'s provider (docs/providers.md): without one, 503 SOURCE_NOT_CONFIGURED, never charged. '
-        + 'Pages as the provider gives them: `page`, or `cursor` from `links.next`. One flat charge per page; an empty page is free.' },
+    method: 'GET',
+    url: PATH,
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'mural_eleitoral.publicacoes',
+      async: true,
+      tag: TAG,
+      summary: 'Search the electoral bulletin board',
+      description:
+        'Intimations, notifications and decisions posted on the Mural Eletrônico of the TSE and TREs, by `parte`, `advogado` or `oab` (at least one), optionally `tribunal` (TSE or TRE-<UF>), ' +
+        "in the period `data_inicio`/`data_fim` (at most 62 days; default the last 7). Served by the operator's provider (docs/providers.md): without one, 503 SOURCE_NOT_CONFIGURED, never charged. " +
+        'Pages as the provider gives them: `page`, or `cursor` from `links.next`. One flat charge per page; an empty page is free.',
+    },
     schema: {
-      querystring: Type.Object({
-        parte: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })), advogado: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
-        oab: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Any spelling.' })), tribunal: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
-        ...PeriodQuery,
-        page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_NUMBER_MAX })), cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-      }, { additionalProperties: false }),
+      querystring: Type.Object(
+        {
+          parte: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
+          advogado: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
+          oab: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Any spelling.' })),
+          tribunal: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+          ...PeriodQuery,
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_NUMBER_MAX })),
+          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        },
+        { additionalProperties: false },
+      ),
       data: listSchema('items', MuralPublication, { periodo: PeriodSchema }),
     },
     handler: async (req) => {
       const q = req.query;
-      if (!q.parte && !q.advogado && !q.oab) throw new ApiError('MISSING_PARAMETER', 'Say whom to look for: `parte`, `advogado` or `oab`.', { field: 'parte', in: 'query' });
+      if (!q.parte && !q.advogado && !q.oab)
+        throw new ApiError('MISSING_PARAMETER', 'Say whom to look for: `parte`, `advogado` or `oab`.', { field: 'parte', in: 'query' });
       const tribunal = q.tribunal === undefined ? undefined : electoralCourt(q.tribunal);
       const oab = q.oab === undefined ? undefined : parseOab(q.oab, 'oab').canonical;
       const p = gazettePeriod(q, { today: brasiliaDay(iso(s.clock.now()))!, maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });
@@ -80,21 +109,45 @@ export function muralRoutes(app: FastifyInstance, s: Services): void {
       const listing = `mural:${JSON.stringify([q.parte, q.advogado, oab, tribunal, p])}`;
       const pagina = decodeCursor<{ pagina: number }>(listing, q.cursor, ['pagina'])?.pagina ?? q.page ?? 1;
       const found = await source.search({ parte: q.parte, advogado: q.advogado, oab, tribunal, de: p.inicio, ate: p.fim, pagina });
-      const pagination = { limit: Math.max(found.items.length, 1), nextCursor: found.proxima ? encodeCursor(listing, { pagina: pagina + 1 }) : null, page: pagina };
+      const pagination = {
+        limit: Math.max(found.items.length, 1),
+        nextCursor: found.proxima ? encodeCursor(listing, { pagina: pagina + 1 }) : null,
+        page: pagina,
+      };
       const items = found.items.map((r) => view(r, s.config.publicUrl, source.info.sandbox));
-      return { data: { ...listData(req, s.config, 'items', items, pagination, found.total ?? undefined), periodo: p }, meta: { pagination }, empty: items.length === 0 };
+      return {
+        data: { ...listData(req, s.config, 'items', items, pagination, found.total ?? undefined), periodo: p },
+        meta: { pagination },
+        empty: items.length === 0,
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${PATH}/:id/:documentKind`,
-    meta: { class: 'download', auth: true, charge: 'mural_eleitoral.documento', async: true, tag: TAG, summary: 'Download a document or certificate of the electoral bulletin board', binary: 'application/pdf',
-      description: '`documentKind`: `documento` (the act as posted) or `certidao` (the certificate of its posting). Through the operator\'s provider (503 SOURCE_NOT_CONFIGURED without one); an id or document the provider does not have is 404 PUBLICATION_NOT_FOUND. Never charged unless the file is sent.' },
+    method: 'GET',
+    url: `${PATH}/:id/:documentKind`,
+    meta: {
+      class: 'download',
+      auth: true,
+      charge: 'mural_eleitoral.documento',
+      async: true,
+      tag: TAG,
+      summary: 'Download a document or certificate of the electoral bulletin board',
+      binary: 'application/pdf',
+      description:
+        "`documentKind`: `documento` (the act as posted) or `certidao` (the certificate of its posting). Through the operator's provider (503 SOURCE_NOT_CONFIGURED without one); an id or document the provider does not have is 404 PUBLICATION_NOT_FOUND. Never charged unless the file is sent.",
+    },
     schema: {
-      params: Type.Object({
-        id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[0-9A-Za-z._:-]+$' }),
-        documentKind: Type.Union(MURAL_DOCUMENT_KINDS.map((k) => Type.Literal(k)), { description: '`documento` or `certidao`.' }),
-      }, { additionalProperties: false }),
+      params: Type.Object(
+        {
+          id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[0-9A-Za-z._:-]+$' }),
+          documentKind: Type.Union(
+            MURAL_DOCUMENT_KINDS.map((k) => Type.Literal(k)),
+            { description: '`documento` or `certidao`.' },
+          ),
+        },
+        { additionalProperties: false },
+      ),
     },
     handler: async (req) => {
       const doc = await provider(s).document(req.params.id, req.params.documentKind);

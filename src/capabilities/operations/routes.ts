@@ -20,7 +20,12 @@ const STALLED_AFTER_MS = 5 * 60_000;
 
 async function jobsState(s: Services): Promise<{ estado: 'em_dia' | 'atrasados'; atrasoSegundos: number }> {
   const now = s.clock.now();
-  const row = await s.db.selectFrom('jobs').select(sql<string | null>`min(run_at)`.as('oldest')).where('status', '=', 'pending').where('run_at', '<=', now.toISOString()).executeTakeFirst();
+  const row = await s.db
+    .selectFrom('jobs')
+    .select(sql<string | null>`min(run_at)`.as('oldest'))
+    .where('status', '=', 'pending')
+    .where('run_at', '<=', now.toISOString())
+    .executeTakeFirst();
   const lagMs = row?.oldest ? Math.max(0, now.getTime() - Date.parse(row.oldest)) : 0;
   return { estado: lagMs > STALLED_AFTER_MS ? 'atrasados' : 'em_dia', atrasoSegundos: Math.round(lagMs / 1000) };
 }
@@ -38,7 +43,9 @@ export function operationsRoutes(app: FastifyInstance, s: Services): void {
     }
     const pending = await pendingMigrations(s.database);
     const jobs = await jobsState(s);
-    const fontes = sourcesStatus(s.sources).filter((f) => f.configurada).map(({ nome, sandbox, estado, ultimaFalha }) => ({ nome, sandbox, estado, ultimaFalha }));
+    const fontes = sourcesStatus(s.sources)
+      .filter((f) => f.configurada)
+      .map(({ nome, sandbox, estado, ultimaFalha }) => ({ nome, sandbox, estado, ultimaFalha }));
     if (pending.length) return reply.code(503).send({ status: 'unavailable', engine, database: 'ok', migrations: { pending }, jobs, fontes });
     return { status: 'ready', engine, database: 'ok', migrations: { pending: [] }, jobs, fontes };
   });

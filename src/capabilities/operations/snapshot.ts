@@ -9,7 +9,10 @@ import { readBudgets } from '../../platform/observability/upstreams.ts';
 import type { Services } from '../../platform/services.ts';
 
 const MONITOR_TABLES = {
-  processos: 'case_monitors', publicacoes: 'publication_monitors', processos_administrativos: 'administrative_monitors', radars: 'radars',
+  processos: 'case_monitors',
+  publicacoes: 'publication_monitors',
+  processos_administrativos: 'administrative_monitors',
+  radars: 'radars',
 } as const;
 
 const ageSeconds = (nowMs: number, isoTime: string | null | undefined) => (isoTime ? Math.max(0, (nowMs - Date.parse(isoTime)) / 1000) : 0);
@@ -17,9 +20,17 @@ const ageSeconds = (nowMs: number, isoTime: string | null | undefined) => (isoTi
 export async function refreshStoreGauges(s: Services): Promise<void> {
   const now = s.clock.now();
   const nowIso = now.toISOString();
-  const jobs = await s.db.selectFrom('jobs')
-    .select(['kind', 'status', sql<number>`count(*)`.as('n'), sql<string | null>`min(case when status = 'pending' and run_at <= ${nowIso} then run_at end)`.as('oldest_due')])
-    .where('status', 'in', ['pending', 'running', 'failed']).groupBy(['kind', 'status']).execute();
+  const jobs = await s.db
+    .selectFrom('jobs')
+    .select([
+      'kind',
+      'status',
+      sql<number>`count(*)`.as('n'),
+      sql<string | null>`min(case when status = 'pending' and run_at <= ${nowIso} then run_at end)`.as('oldest_due'),
+    ])
+    .where('status', 'in', ['pending', 'running', 'failed'])
+    .groupBy(['kind', 'status'])
+    .execute();
   telemetry.jobs.reset();
   telemetry.jobLag.reset();
   const STATE = { pending: 'queued', running: 'running', failed: 'failed' } as const;
@@ -27,7 +38,11 @@ export async function refreshStoreGauges(s: Services): Promise<void> {
     telemetry.jobs.labels(row.kind, STATE[row.status as keyof typeof STATE]).set(Number(row.n));
     if (row.status === 'pending') telemetry.jobLag.labels(row.kind).set(ageSeconds(now.getTime(), row.oldest_due));
   }
-  const pending = await s.db.selectFrom('webhook_deliveries').select(sql<string | null>`min(created_at)`.as('oldest')).where('status', '=', 'PENDENTE').executeTakeFirst();
+  const pending = await s.db
+    .selectFrom('webhook_deliveries')
+    .select(sql<string | null>`min(created_at)`.as('oldest'))
+    .where('status', '=', 'PENDENTE')
+    .executeTakeFirst();
   telemetry.oldestPendingDelivery.set(ageSeconds(now.getTime(), pending?.oldest));
   for (const [kind, table] of Object.entries(MONITOR_TABLES)) {
     const row = await s.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).where('status', '=', 'ATIVO').executeTakeFirst();

@@ -10,14 +10,18 @@ test.after(() => h.close());
 const dataset = h.sources.sandbox!.dataset;
 const example = dataset.examples();
 
-test('GET /v1/processos?cpf_cnpj= lists the party\'s cases newest first, with its role, one flat charge per page', async () => {
+test("GET /v1/processos?cpf_cnpj= lists the party's cases newest first, with its role, one flat charge per page", async () => {
   const acc = await h.createAccount({ credits: 10_000 });
   const expected = dataset.casesByDocument(example.document!);
   assert.ok(expected.length >= 2, 'the sandbox reuses parties across cases');
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res = await h.inject({ method: 'GET', url: `/v1/processos?cpf_cnpj=${example.document}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, headers: acc.headers });
+    const res = await h.inject({
+      method: 'GET',
+      url: `/v1/processos?cpf_cnpj=${example.document}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      headers: acc.headers,
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = json(res);
     assert.equal(body.meta.creditsCharged, 0.3);
@@ -28,7 +32,10 @@ test('GET /v1/processos?cpf_cnpj= lists the party\'s cases newest first, with it
     }
     cursor = body.meta.pagination.nextCursor;
   } while (cursor);
-  assert.deepEqual(seen, expected.map((c) => formatCnj(c.numero)));
+  assert.deepEqual(
+    seen,
+    expected.map((c) => formatCnj(c.numero)),
+  );
 });
 
 test('an invalid CPF/CNPJ is 400 INVALID_CPF_CNPJ; a valid one with no case is an empty, free page', async () => {
@@ -49,11 +56,16 @@ test('GET /v1/envolvidos/resumo sums a party up, by CPF/CNPJ or by name', async 
   const byDoc = json(await h.inject({ method: 'GET', url: `/v1/envolvidos/resumo?cpf_cnpj=${example.document}`, headers: acc.headers }));
   assert.equal(byDoc.data.quantidadeProcessos, expected.length);
   assert.deepEqual(byDoc.data.nomes, [example.name]);
-  assert.equal(byDoc.data.porTribunal.reduce((n: number, x: { quantidade: number }) => n + x.quantidade, 0), expected.length);
+  assert.equal(
+    byDoc.data.porTribunal.reduce((n: number, x: { quantidade: number }) => n + x.quantidade, 0),
+    expected.length,
+  );
   assert.ok(byDoc.data.porPolo.every((x: { chave: string }) => ['ATIVO', 'PASSIVO', 'OUTROS'].includes(x.chave)));
   assert.equal(byDoc.meta.creditsCharged, 0.2);
 
-  const byName = json(await h.inject({ method: 'GET', url: `/v1/envolvidos/resumo?nome=${encodeURIComponent(example.name!.toUpperCase())}`, headers: acc.headers }));
+  const byName = json(
+    await h.inject({ method: 'GET', url: `/v1/envolvidos/resumo?nome=${encodeURIComponent(example.name!.toUpperCase())}`, headers: acc.headers }),
+  );
   assert.ok(byName.data.quantidadeProcessos >= expected.length);
 
   const neither = await h.inject({ method: 'GET', url: '/v1/envolvidos/resumo', headers: acc.headers });

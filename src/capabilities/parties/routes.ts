@@ -30,23 +30,40 @@ const TAG = 'Envolvidos';
  * page's first and last item (null on an empty page).
  */
 const CpfPaginationShape = integratorShape('paginacao.cpf_cnpj', ListPagination, {
-  current_page: derived(Type.Integer({ minimum: 1, description: 'The page number, also when asked by cursor.' }), (v, page: { offset: number; count: number }) => Math.floor(page.offset / v.perPage) + 1),
+  current_page: derived(
+    Type.Integer({ minimum: 1, description: 'The page number, also when asked by cursor.' }),
+    (v, page: { offset: number; count: number }) => Math.floor(page.offset / v.perPage) + 1,
+  ),
   per_page: same('perPage'),
   last_page: derived(Type.Integer({ minimum: 1, description: '`totalPages`, at least 1.' }), (v) => Math.max(1, Math.ceil((v.total ?? 0) / v.perPage))),
-  from: derived(Type.Union([Type.Null(), Type.Integer()], { description: '1-based position of the page\'s first item; null on an empty page.' }), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + 1 : null)),
-  to: derived(Type.Union([Type.Null(), Type.Integer()], { description: '1-based position of the page\'s last item; null on an empty page.' }), (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + page.count : null)),
+  from: derived(
+    Type.Union([Type.Null(), Type.Integer()], { description: "1-based position of the page's first item; null on an empty page." }),
+    (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + 1 : null),
+  ),
+  to: derived(
+    Type.Union([Type.Null(), Type.Integer()], { description: "1-based position of the page's last item; null on an empty page." }),
+    (_v, page: { offset: number; count: number }) => (page.count > 0 ? page.offset + page.count : null),
+  ),
 });
 
 export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
-
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos',
-    meta: { class: 'search', auth: true, charge: 'processos.cpf_cnpj', async: true, tag: TAG, summary: 'Processes of a CPF or CNPJ',
-      description: `Newest first, by page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page, whatever it holds; a page with no case is free. \`meta.pagination.total\` counts every case found. ${COURT_SEARCH_NOTE}` },
+    method: 'GET',
+    url: '/v1/processos',
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'processos.cpf_cnpj',
+      async: true,
+      tag: TAG,
+      summary: 'Processes of a CPF or CNPJ',
+      description: `Newest first, by page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page, whatever it holds; a page with no case is free. \`meta.pagination.total\` counts every case found. ${COURT_SEARCH_NOTE}`,
+    },
     schema: {
       querystring: PartyQuery,
       data: listSchema('processos', PartyCase, {
-        document: Type.String({ description: 'The CPF or CNPJ, digits only.' }), documentType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')]),
+        document: Type.String({ description: 'The CPF or CNPJ, digits only.' }),
+        documentType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')]),
         envolvido: Nullable(Type.Object({ nome: Type.String(), tipoPessoa: Type.String(), quantidadeProcessos: Type.Integer() })),
         pagination: CpfPaginationShape.schema,
       }),
@@ -72,34 +89,52 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const list = listData(req, s.config, 'processos', processos, pagination, numbers.length);
       return {
         data: {
-          document: doc.value, documentType: doc.kind,
+          document: doc.value,
+          documentType: doc.kind,
           envolvido: named ? { nome: named.nome, tipoPessoa: named.tipoPessoa, quantidadeProcessos: numbers.length } : null,
           ...list,
           pagination: CpfPaginationShape.present(list.pagination as Static<typeof ListPagination>, { offset, count: processos.length }),
         },
-        meta: { pagination: { ...pagination, total: numbers.length }, consulta: { cpf_cnpj: doc.masked, tipo: doc.kind }, ...sourcesMeta(s.sources), fontes: courts.fontes },
+        meta: {
+          pagination: { ...pagination, total: numbers.length },
+          consulta: { cpf_cnpj: doc.masked, tipo: doc.kind },
+          ...sourcesMeta(s.sources),
+          fontes: courts.fontes,
+        },
         empty: cases.length === 0,
       };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/envolvidos/resumo',
-    meta: { class: 'search', auth: true, charge: 'envolvidos.resumo', async: true, tag: TAG, summary: 'Summary of a party\'s processes',
-      description: `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is free. ${COURT_SEARCH_NOTE}` },
+    method: 'GET',
+    url: '/v1/envolvidos/resumo',
+    meta: {
+      class: 'search',
+      auth: true,
+      charge: 'envolvidos.resumo',
+      async: true,
+      tag: TAG,
+      summary: "Summary of a party's processes",
+      description: `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is free. ${COURT_SEARCH_NOTE}`,
+    },
     schema: { querystring: PartySummaryQuery, data: PartySummary },
     handler: async (req) => {
       const { cpf_cnpj: rawDoc, nome } = req.query;
       if (rawDoc === undefined && nome === undefined) throw new ApiError('MISSING_PARAMETER', 'Give `cpf_cnpj` or `nome`.', { field: 'cpf_cnpj', in: 'query' });
-      if (rawDoc !== undefined && nome !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `cpf_cnpj` or `nome`, not both.', { field: 'nome', in: 'query' });
+      if (rawDoc !== undefined && nome !== undefined)
+        throw new ApiError('INVALID_PARAMETER', 'Give `cpf_cnpj` or `nome`, not both.', { field: 'nome', in: 'query' });
       const doc = rawDoc === undefined ? undefined : parseCpfCnpj(rawDoc, 'cpf_cnpj');
       const courts = await searchCourts(m, doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! });
       const numbers = mergeNumbers(doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!), courts.numeros);
       assertAnswered(courts.fontes, numbers.length);
       const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(0, SUMMARY_MAX_CASES)));
       const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
-      return { data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data }, meta: { ...sourcesMeta(s.sources), fontes: courts.fontes }, empty: cases.length === 0 };
+      return {
+        data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data },
+        meta: { ...sourcesMeta(s.sources), fontes: courts.fontes },
+        empty: cases.length === 0,
+      };
     },
   });
 }
-

@@ -24,7 +24,10 @@ function counts(values: string[]) {
 
 export function summarize(cases: StoredCase[], who: Who) {
   const roles = cases.flatMap((c) => (c.partes ?? []).filter((p) => isTheParty(p, who)));
-  const dates = cases.map((c) => c.row.data_ajuizamento).filter((d): d is string => d !== null).sort();
+  const dates = cases
+    .map((c) => c.row.data_ajuizamento)
+    .filter((d): d is string => d !== null)
+    .sort();
   const values = cases.map((c) => c.row.valor_causa_centavos).filter((v): v is number => v !== null);
   return {
     quantidadeProcessos: cases.length,

@@ -6,5 +6,10 @@ import { precatorioRoutes } from './routes.ts';
 import { TJRJ_HARVEST_JOB, tjrjHarvestJob } from './tjrj.ts';
 
 export function precatoriosCapability(s: Services): Capability {
-  return { name: 'precatorios', routes: (app) => precatorioRoutes(app, s), jobs: [precatorioHarvestJob(s), tjrjHarvestJob(s)], schedules: [PRECATORIO_HARVEST_JOB, TJRJ_HARVEST_JOB] };
+  return {
+    name: 'precatorios',
+    routes: (app) => precatorioRoutes(app, s),
+    jobs: [precatorioHarvestJob(s), tjrjHarvestJob(s)],
+    schedules: [PRECATORIO_HARVEST_JOB, TJRJ_HARVEST_JOB],
+  };
 }

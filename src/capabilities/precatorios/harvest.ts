@@ -35,8 +35,15 @@ function rowOfCase(r: CaseRecord): PrecatorioRow {
   const instance = r.instancias.find((i) => (PRECATORIO_CLASSES as readonly number[]).includes(Number(i.classe?.codigo))) ?? r.instancias[0];
   const latest = r.instancias.flatMap((i) => i.movimentos).sort((a, b) => (a.dataHora < b.dataHora ? 1 : -1))[0];
   return {
-    numero: formatCnj(r.numeroCnj), numeroProcesso: r.numeroCnj, enteDevedor: null, natureza: null, anoOrcamento: null, ordem: null,
-    situacao: latest ? `${latest.nome} (${latest.dataHora.slice(0, 10)})` : null, valorCentavos: null, credorDocumento: null,
+    numero: formatCnj(r.numeroCnj),
+    numeroProcesso: r.numeroCnj,
+    enteDevedor: null,
+    natureza: null,
+    anoOrcamento: null,
+    ordem: null,
+    situacao: latest ? `${latest.nome} (${latest.dataHora.slice(0, 10)})` : null,
+    valorCentavos: null,
+    credorDocumento: null,
     classe: instance?.classe?.nome ?? null,
   };
 }
@@ -45,16 +52,29 @@ function rowOfCase(r: CaseRecord): PrecatorioRow {
 async function harvestCourt(s: Services, court: Court, log: Logger): Promise<number> {
   const mark = await s.db.selectFrom('precatorio_harvests').selectAll().where('tribunal', '=', court.sigla).executeTakeFirst();
   const since = mark?.desde ?? FIRST_SINCE;
-  const origin = { fonte: HARVEST_SOURCE, tribunal: court.sigla, fonteUrl: `DataJud ${court.datajudAlias}`, importacaoId: null, coletadoEm: iso(s.clock.now()) };
+  const origin = {
+    fonte: HARVEST_SOURCE,
+    tribunal: court.sigla,
+    fonteUrl: `DataJud ${court.datajudAlias}`,
+    importacaoId: null,
+    coletadoEm: iso(s.clock.now()),
+  };
   let newest = since;
   let count = 0;
   for await (const page of s.sources.cases.scanUpdatedSince(court.datajudAlias!, since, 1000, undefined, PRECATORIO_CLASSES)) {
-    await upsertPrecatorios(s.db, page.map((r) => precatorioRecord(rowOfCase(r), origin, (d) => s.secrets.fingerprint(d))));
+    await upsertPrecatorios(
+      s.db,
+      page.map((r) => precatorioRecord(rowOfCase(r), origin, (d) => s.secrets.fingerprint(d))),
+    );
     count += page.length;
     for (const r of page) if (r.atualizadoEm && r.atualizadoEm > newest) newest = r.atualizadoEm;
   }
   const row = { tribunal: court.sigla, desde: newest, registros: (mark?.registros ?? 0) + count, atualizado_em: iso(s.clock.now()) };
-  await s.db.insertInto('precatorio_harvests').values(row).onConflict((oc) => oc.column('tribunal').doUpdateSet(row)).execute();
+  await s.db
+    .insertInto('precatorio_harvests')
+    .values(row)
+    .onConflict((oc) => oc.column('tribunal').doUpdateSet(row))
+    .execute();
   if (count > 0) log.info({ tribunal: court.sigla, registros: count }, 'precatório harvest: court read');
   return count;
 }
@@ -71,7 +91,10 @@ export function precatorioHarvestJob(s: Services): JobHandler {
           registros += await harvestCourt(s, court, log);
         } catch (err) {
           falhas++;
-          log.warn({ tribunal: court.sigla, err: { message: (err as Error).message, failure: (err as { failure?: string }).failure } }, 'precatório harvest failed for a court; it is read again from its mark at the next run');
+          log.warn(
+            { tribunal: court.sigla, err: { message: (err as Error).message, failure: (err as { failure?: string }).failure } },
+            'precatório harvest failed for a court; it is read again from its mark at the next run',
+          );
         }
       }
       if (courts.length > 0) log[registros > 0 || falhas > 0 ? 'info' : 'debug']({ tribunais: courts.length, registros, falhas }, 'precatório harvest run');

@@ -31,15 +31,41 @@ export interface ImportReport {
   segundos: number;
 }
 
-export async function importPrecatorios(s: Services, file: string, o: { tribunal: string; fonteUrl?: string; onProgress?: (bytes: number, total: number) => void }): Promise<ImportReport> {
+export async function importPrecatorios(
+  s: Services,
+  file: string,
+  o: { tribunal: string; fonteUrl?: string; onProgress?: (bytes: number, total: number) => void },
+): Promise<ImportReport> {
   const started = performance.now();
   const total = statSync(file).size;
   const importacaoId = newId('pimp');
   const now = iso(s.clock.now());
-  await s.db.insertInto('precatorio_imports').values({ id: importacaoId, arquivo: path.basename(file), tribunal: o.tribunal, fonte_url: o.fonteUrl ?? null, linhas: 0, aceitas: 0, rejeitadas: 0, iniciado_em: now, concluido_em: null }).execute();
+  await s.db
+    .insertInto('precatorio_imports')
+    .values({
+      id: importacaoId,
+      arquivo: path.basename(file),
+      tribunal: o.tribunal,
+      fonte_url: o.fonteUrl ?? null,
+      linhas: 0,
+      aceitas: 0,
+      rejeitadas: 0,
+      iniciado_em: now,
+      concluido_em: null,
+    })
+    .execute();
   const origin = { fonte: IMPORT_SOURCE, tribunal: o.tribunal, fonteUrl: o.fonteUrl ?? null, importacaoId, coletadoEm: now };
   const fingerprint = (doc: string) => s.secrets.fingerprint(doc);
-  const report: ImportReport = { importacaoId, arquivo: path.basename(file), tribunal: o.tribunal, linhas: 0, aceitas: 0, rejeitadas: 0, rejeicoes: [], segundos: 0 };
+  const report: ImportReport = {
+    importacaoId,
+    arquivo: path.basename(file),
+    tribunal: o.tribunal,
+    linhas: 0,
+    aceitas: 0,
+    rejeitadas: 0,
+    rejeicoes: [],
+    segundos: 0,
+  };
   const onBytes = (bytes: number) => o.onProgress?.(bytes, total);
   const rows = /\.xlsx$/i.test(file) ? xlsxRows(file, onBytes) : csvRows(file, onBytes);
   let map: ReturnType<typeof headerMap> | null = null;
@@ -66,7 +92,11 @@ export async function importPrecatorios(s: Services, file: string, o: { tribunal
   }
   if (!map) throw new RowError(`${path.basename(file)} is empty: expected a header line and records`);
   await upsertPrecatorios(s.db, slice);
-  await s.db.updateTable('precatorio_imports').set({ linhas: report.linhas, aceitas: report.aceitas, rejeitadas: report.rejeitadas, concluido_em: iso(s.clock.now()) }).where('id', '=', importacaoId).execute();
+  await s.db
+    .updateTable('precatorio_imports')
+    .set({ linhas: report.linhas, aceitas: report.aceitas, rejeitadas: report.rejeitadas, concluido_em: iso(s.clock.now()) })
+    .where('id', '=', importacaoId)
+    .execute();
   report.segundos = (performance.now() - started) / 1000;
   return report;
 }
@@ -105,7 +135,13 @@ async function* csvRows(file: string, onBytes: (bytes: number) => void): AsyncGe
 async function* xlsxRows(file: string, onBytes: (bytes: number) => void): AsyncGenerator<SourceRow> {
   // Loaded on first use: ExcelJS alone is ~170 ms and ~20 MB at start-up (issue 19, docs/benchmarks.md).
   const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(counted(file, onBytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(counted(file, onBytes), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
   for await (const sheet of reader) {
     for await (const row of sheet) {
       const values = (row.values as unknown[]).slice(1);
@@ -120,7 +156,11 @@ function cellText(v: unknown): string {
   if (v instanceof Date) return v.toISOString().slice(0, 10);
   if (typeof v === 'object') {
     const o = v as { text?: unknown; result?: unknown; richText?: { text: string }[] };
-    if (o.richText) return o.richText.map((r) => r.text).join('').trim();
+    if (o.richText)
+      return o.richText
+        .map((r) => r.text)
+        .join('')
+        .trim();
     if (o.result !== undefined) return cellText(o.result);
     if (o.text !== undefined) return String(o.text).trim();
   }

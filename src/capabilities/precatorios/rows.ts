@@ -57,7 +57,8 @@ export function headerMap(header: string[]): Record<Field, number> {
       }
     }
   }
-  if (out.numero < 0 && out.numeroProcesso < 0) throw new RowError(`the header names no precatório number nor process number column (read: ${header.join(' | ')})`);
+  if (out.numero < 0 && out.numeroProcesso < 0)
+    throw new RowError(`the header names no precatório number nor process number column (read: ${header.join(' | ')})`);
   return out;
 }
 
@@ -69,10 +70,16 @@ export function splitCsvLine(line: string, delimiter: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false;
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === delimiter) { out.push(field); field = ''; } else field += c;
+    else if (c === delimiter) {
+      out.push(field);
+      field = '';
+    } else field += c;
   }
   out.push(field);
   return out.map((f) => f.trim());
@@ -109,15 +116,23 @@ export function rowOf(fields: string[], map: Record<Field, number>): PrecatorioR
   const numero = get('numero') || processo;
   if (!numero) throw new RowError('sem número do precatório nem do processo');
   // A spreadsheet that kept a CPF as a number dropped its leading zeros: put them back.
-  const typed = get('credorDocumento').toUpperCase().replace(/[.\-/\s]/g, '');
+  const typed = get('credorDocumento')
+    .toUpperCase()
+    .replace(/[.\-/\s]/g, '');
   const doc = /^\d{9,10}$/.test(typed) ? typed.padStart(11, '0') : typed;
   if (doc && !(isValidCpf(doc) || isValidCnpj(doc))) throw new RowError('CPF/CNPJ do credor inválido');
   const ano = get('anoOrcamento');
   const ordem = get('ordem');
   const valor = get('valorCentavos');
   return {
-    numero, numeroProcesso: processo ? processo.replace(/\D/g, '') : null, enteDevedor: get('enteDevedor') || null, natureza: get('natureza') || null,
-    anoOrcamento: ano ? integerOf(ano, 'ano do orçamento', 1988, 2100) : null, ordem: ordem ? integerOf(ordem, 'ordem', 1, 999_999_999) : null,
-    situacao: get('situacao') || null, valorCentavos: valor ? centavosOf(valor) : null, credorDocumento: doc || null,
+    numero,
+    numeroProcesso: processo ? processo.replace(/\D/g, '') : null,
+    enteDevedor: get('enteDevedor') || null,
+    natureza: get('natureza') || null,
+    anoOrcamento: ano ? integerOf(ano, 'ano do orçamento', 1988, 2100) : null,
+    ordem: ordem ? integerOf(ordem, 'ordem', 1, 999_999_999) : null,
+    situacao: get('situacao') || null,
+    valorCentavos: valor ? centavosOf(valor) : null,
+    credorDocumento: doc || null,
   };
 }

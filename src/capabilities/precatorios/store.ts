@@ -22,10 +22,23 @@ function ordenacao(tribunal: string, ano: number | null, ordem: number | null): 
 
 export function precatorioRecord(r: PrecatorioRow, o: RecordOrigin, fingerprint: (doc: string) => string): PrecatoriosTable {
   return {
-    id: `${o.fonte}:${o.tribunal}:${r.numero}`, fonte: o.fonte, tribunal: o.tribunal, numero: r.numero, numero_processo: r.numeroProcesso,
-    ente_devedor: r.enteDevedor, ente_busca: r.enteDevedor ? foldText(r.enteDevedor) : null, natureza: r.natureza, ano_orcamento: r.anoOrcamento,
-    ordem: r.ordem, situacao: r.situacao, valor_centavos: r.valorCentavos, credor_hash: r.credorDocumento ? fingerprint(r.credorDocumento) : null,
-    fonte_url: o.fonteUrl, importacao_id: o.importacaoId, coletado_em: o.coletadoEm, ordenacao: ordenacao(o.tribunal, r.anoOrcamento, r.ordem),
+    id: `${o.fonte}:${o.tribunal}:${r.numero}`,
+    fonte: o.fonte,
+    tribunal: o.tribunal,
+    numero: r.numero,
+    numero_processo: r.numeroProcesso,
+    ente_devedor: r.enteDevedor,
+    ente_busca: r.enteDevedor ? foldText(r.enteDevedor) : null,
+    natureza: r.natureza,
+    ano_orcamento: r.anoOrcamento,
+    ordem: r.ordem,
+    situacao: r.situacao,
+    valor_centavos: r.valorCentavos,
+    credor_hash: r.credorDocumento ? fingerprint(r.credorDocumento) : null,
+    fonte_url: o.fonteUrl,
+    importacao_id: o.importacaoId,
+    coletado_em: o.coletadoEm,
+    ordenacao: ordenacao(o.tribunal, r.anoOrcamento, r.ordem),
     classe: r.classe ?? null,
   };
 }
@@ -34,13 +47,28 @@ export function precatorioRecord(r: PrecatorioRow, o: RecordOrigin, fingerprint:
 export async function upsertPrecatorios(db: Kysely<DB>, rows: PrecatoriosTable[]): Promise<void> {
   const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
   if (unique.length === 0) return;
-  await db.insertInto('precatorios').values(unique).onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-    numero_processo: eb.ref('excluded.numero_processo'), ente_devedor: eb.ref('excluded.ente_devedor'), ente_busca: eb.ref('excluded.ente_busca'),
-    natureza: eb.ref('excluded.natureza'), ano_orcamento: eb.ref('excluded.ano_orcamento'), ordem: eb.ref('excluded.ordem'), situacao: eb.ref('excluded.situacao'),
-    valor_centavos: eb.ref('excluded.valor_centavos'), credor_hash: eb.ref('excluded.credor_hash'), fonte_url: eb.ref('excluded.fonte_url'),
-    importacao_id: eb.ref('excluded.importacao_id'), coletado_em: eb.ref('excluded.coletado_em'), ordenacao: eb.ref('excluded.ordenacao'),
-    classe: eb.ref('excluded.classe'),
-  }))).execute();
+  await db
+    .insertInto('precatorios')
+    .values(unique)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        numero_processo: eb.ref('excluded.numero_processo'),
+        ente_devedor: eb.ref('excluded.ente_devedor'),
+        ente_busca: eb.ref('excluded.ente_busca'),
+        natureza: eb.ref('excluded.natureza'),
+        ano_orcamento: eb.ref('excluded.ano_orcamento'),
+        ordem: eb.ref('excluded.ordem'),
+        situacao: eb.ref('excluded.situacao'),
+        valor_centavos: eb.ref('excluded.valor_centavos'),
+        credor_hash: eb.ref('excluded.credor_hash'),
+        fonte_url: eb.ref('excluded.fonte_url'),
+        importacao_id: eb.ref('excluded.importacao_id'),
+        coletado_em: eb.ref('excluded.coletado_em'),
+        ordenacao: eb.ref('excluded.ordenacao'),
+        classe: eb.ref('excluded.classe'),
+      })),
+    )
+    .execute();
 }
 
 export interface PrecatorioFilter {

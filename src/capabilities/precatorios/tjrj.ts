@@ -29,13 +29,28 @@ const FIELD_MAP = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<(ty
 /** `2009.01792-1 (2009.01475-2)` is precatório 2009.01792-1. */
 export function tjrjRow(p: TjrjPrecatorio): PrecatorioRow {
   const line: Record<(typeof FIELDS)[number], string> = {
-    numero: p.numeroPrecatorio.replace(/\s*\(.*$/, ''), numeroProcesso: '', enteDevedor: p.entidadeDevedora ?? '', natureza: p.natureza ?? '',
-    anoOrcamento: p.orcamento === null ? '' : String(p.orcamento), ordem: p.ordemPagamento ?? '', situacao: p.situacao ?? '', valorCentavos: p.saldo ?? '', credorDocumento: '',
+    numero: p.numeroPrecatorio.replace(/\s*\(.*$/, ''),
+    numeroProcesso: '',
+    enteDevedor: p.entidadeDevedora ?? '',
+    natureza: p.natureza ?? '',
+    anoOrcamento: p.orcamento === null ? '' : String(p.orcamento),
+    ordem: p.ordemPagamento ?? '',
+    situacao: p.situacao ?? '',
+    valorCentavos: p.saldo ?? '',
+    credorDocumento: '',
   };
-  return rowOf(FIELDS.map((f) => line[f]), FIELD_MAP);
+  return rowOf(
+    FIELDS.map((f) => line[f]),
+    FIELD_MAP,
+  );
 }
 
-export interface TjrjHarvest { entidades: number; registros: number; rejeitados: number; falhas: number }
+export interface TjrjHarvest {
+  entidades: number;
+  registros: number;
+  rejeitados: number;
+  falhas: number;
+}
 
 export function tjrjHarvestJob(s: Services): JobHandler {
   return {
@@ -56,7 +71,10 @@ export async function harvestTjrj(s: Services, log: Logger): Promise<TjrjHarvest
   try {
     entities = await s.sources.tjrj.entities();
   } catch (err) {
-    log.warn({ failure: (err as { failure?: string }).failure, err: { message: (err as Error).message } }, 'TJRJ precatório harvest: the entity list failed; tried again at the next run');
+    log.warn(
+      { failure: (err as { failure?: string }).failure, err: { message: (err as Error).message } },
+      'TJRJ precatório harvest: the entity list failed; tried again at the next run',
+    );
     return { ...summary, falhas: 1 };
   }
   for (const entity of entities) {
@@ -65,17 +83,27 @@ export async function harvestTjrj(s: Services, log: Logger): Promise<TjrjHarvest
       summary.entidades++;
       summary.registros += r.registros;
       summary.rejeitados += r.rejeitados;
-      if (r.rejeitados > 0) log.warn({ entidade: entity.id, rejeitados: r.rejeitados, motivo: r.motivo }, 'TJRJ precatório harvest: items that did not read were skipped');
+      if (r.rejeitados > 0)
+        log.warn({ entidade: entity.id, rejeitados: r.rejeitados, motivo: r.motivo }, 'TJRJ precatório harvest: items that did not read were skipped');
     } catch (err) {
       summary.falhas++;
-      log.warn({ entidade: entity.id, failure: (err as { failure?: string }).failure, err: { message: (err as Error).message } }, 'TJRJ precatório harvest failed for an entity; the others go on');
+      log.warn(
+        { entidade: entity.id, failure: (err as { failure?: string }).failure, err: { message: (err as Error).message } },
+        'TJRJ precatório harvest failed for an entity; the others go on',
+      );
     }
   }
   return summary;
 }
 
 async function harvestEntity(s: Services, entity: DebtorEntity): Promise<{ registros: number; rejeitados: number; motivo: string | null }> {
-  const origin = { fonte: 'tjrj', tribunal: 'TJRJ', fonteUrl: `TJRJ ordemPagamento, entidade ${entity.id} (${entity.nome})`, importacaoId: null, coletadoEm: iso(s.clock.now()) };
+  const origin = {
+    fonte: 'tjrj',
+    tribunal: 'TJRJ',
+    fonteUrl: `TJRJ ordemPagamento, entidade ${entity.id} (${entity.nome})`,
+    importacaoId: null,
+    coletadoEm: iso(s.clock.now()),
+  };
   const out = { registros: 0, rejeitados: 0, motivo: null as string | null };
   for (const regime of ['O', 'E'] as const) {
     for (let page = 1; page <= MAX_PAGES; page++) {

@@ -14,14 +14,24 @@ export function caseOfConsultation(tribunal: string, details: CaseDetailsRecord)
   const grau = c.grau === 2 ? 'G2' : 'G1';
   const filed = c.distribuidoEm ? (isoDayOf(c.distribuidoEm) ? brasiliaDayStart(c.distribuidoEm) : new Date(c.distribuidoEm).toISOString()) : null;
   return {
-    numeroCnj: details.numeroCnj, tribunal, atualizadoEm: null, raw: [],
-    instancias: [{
-      grau, upstreamId: `${c.fonte}:${details.numeroCnj}:${grau}`,
-      classe: c.classe ? { codigo: '', nome: c.classe } : null,
-      assuntos: c.assuntos.map((nome) => ({ codigo: '', nome })),
-      orgaoJulgador: c.orgao ? { codigo: '', nome: c.orgao, codigoMunicipioIBGE: null } : null,
-      sistema: { codigo: '', nome: SYSTEMS[c.sistema] ?? c.sistema }, formato: null,
-      nivelSigilo: c.segredo ? 1 : 0, dataAjuizamento: filed, dataHoraUltimaAtualizacao: null, movimentos: [],
-    }],
+    numeroCnj: details.numeroCnj,
+    tribunal,
+    atualizadoEm: null,
+    raw: [],
+    instancias: [
+      {
+        grau,
+        upstreamId: `${c.fonte}:${details.numeroCnj}:${grau}`,
+        classe: c.classe ? { codigo: '', nome: c.classe } : null,
+        assuntos: c.assuntos.map((nome) => ({ codigo: '', nome })),
+        orgaoJulgador: c.orgao ? { codigo: '', nome: c.orgao, codigoMunicipioIBGE: null } : null,
+        sistema: { codigo: '', nome: SYSTEMS[c.sistema] ?? c.sistema },
+        formato: null,
+        nivelSigilo: c.segredo ? 1 : 0,
+        dataAjuizamento: filed,
+        dataHoraUltimaAtualizacao: null,
+        movimentos: [],
+      },
+    ],
   };
 }

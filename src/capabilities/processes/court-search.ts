@@ -40,8 +40,15 @@ export async function searchCourts(m: CaseParts, query: CourtSearchQuery, signal
   return {
     numeros: found.filter((n) => stored.has(n)),
     fontes: {
-      consultadas: report.consultadas, responderam: report.responderam.map((r) => r.tribunal), falharam: report.falharam,
-      resultados: report.responderam.map((r) => ({ tribunal: r.tribunal, encontrados: r.encontrados, listados: r.numeros.length, detalhados: r.numeros.filter((n) => stored.has(n)).length })),
+      consultadas: report.consultadas,
+      responderam: report.responderam.map((r) => r.tribunal),
+      falharam: report.falharam,
+      resultados: report.responderam.map((r) => ({
+        tribunal: r.tribunal,
+        encontrados: r.encontrados,
+        listados: r.numeros.length,
+        detalhados: r.numeros.filter((n) => stored.has(n)).length,
+      })),
       limitePorTribunal: report.limitePorTribunal,
     },
   };
@@ -61,14 +68,16 @@ async function lookUp(m: CaseParts, numeros: string[], signal?: AbortSignal): Pr
   const known = new Set(batch.map((c) => c.row.numero_cnj));
   const alone = numeros.filter((n) => !known.has(n));
   for (let i = 0; i < alone.length; i += LOOKUPS_AT_ONCE) {
-    await Promise.all(alone.slice(i, i + LOOKUPS_AT_ONCE).map(async (n) => {
-      try {
-        await m.service.lookup(parseCnjWithCourt(n), signal);
-        known.add(n);
-      } catch (err) {
-        if (!(err instanceof SourceError) && !(err instanceof ApiError)) throw err;
-      }
-    }));
+    await Promise.all(
+      alone.slice(i, i + LOOKUPS_AT_ONCE).map(async (n) => {
+        try {
+          await m.service.lookup(parseCnjWithCourt(n), signal);
+          known.add(n);
+        } catch (err) {
+          if (!(err instanceof SourceError) && !(err instanceof ApiError)) throw err;
+        }
+      }),
+    );
   }
   const cases = await m.store.many([...known]);
   await m.service.withDetails(cases, signal).catch((err: unknown) => {
@@ -86,11 +95,15 @@ export function mergeNumbers(fromStore: readonly string[], fromCourts: readonly 
 export function assertAnswered(fontes: CourtSources, total: number): void {
   if (total > 0 || fontes.consultadas.length === 0 || fontes.responderam.length > 0) return;
   const failure = fontes.falharam[0]?.falha ?? 'unavailable';
-  throw new ApiError('SOURCE_UNAVAILABLE', `Every court asked failed (${fontes.falharam.map((f) => `${f.tribunal}: ${f.falha}`).join(', ')}) and nothing was stored for this search; nothing was charged. Retry later.`,
-    { source: 'consultas', failure, falharam: fontes.falharam.map(({ tribunal, falha }) => ({ tribunal, falha })) });
+  throw new ApiError(
+    'SOURCE_UNAVAILABLE',
+    `Every court asked failed (${fontes.falharam.map((f) => `${f.tribunal}: ${f.falha}`).join(', ')}) and nothing was stored for this search; nothing was charged. Retry later.`,
+    { source: 'consultas', failure, falharam: fontes.falharam.map(({ tribunal, falha }) => ({ tribunal, falha })) },
+  );
 }
 
 /** What the routes' descriptions say of it. */
-export const COURT_SEARCH_NOTE = 'The enabled courts\' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most `meta.fontes.limitePorTribunal` per court); '
-  + '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court) and those that failed (`falharam`: `tribunal`, `falha` such as `captcha` or `anti_bot`). '
-  + 'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous window: then 202 and the status URL.';
+export const COURT_SEARCH_NOTE =
+  "The enabled courts' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most `meta.fontes.limitePorTribunal` per court); " +
+  '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court) and those that failed (`falharam`: `tribunal`, `falha` such as `captcha` or `anti_bot`). ' +
+  'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous window: then 202 and the status URL.';

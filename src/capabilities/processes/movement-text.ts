@@ -7,7 +7,10 @@
 import type { MovementComplement } from '../../platform/ports/sources.ts';
 
 /** TPU leaves whose name only makes sense under their parent ("Definitivo" under "Arquivamento"). */
-const LEAF_NAMES = new Map<number, string>([[245, 'Arquivamento provisório'], [246, 'Arquivamento definitivo']]);
+const LEAF_NAMES = new Map<number, string>([
+  [245, 'Arquivamento provisório'],
+  [246, 'Arquivamento definitivo'],
+]);
 
 /** The movement as a person reads it: its name, or its parent's with it, and what its complements add. */
 export function describeMovement(m: { codigo: string; nome: string; complementos: MovementComplement[] }): string {

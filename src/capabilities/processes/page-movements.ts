@@ -13,7 +13,13 @@ import type { MovementRecord, PageMovementRecord } from '../../platform/ports/so
 
 /** A title as compared: no accents, lower case, single spaces, no final punctuation. */
 export function titleKey(title: string): string {
-  return title.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').replace(/[\s.;:]+$/, '').trim();
+  return title
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.;:]+$/, '')
+    .trim();
 }
 
 /** The page's day or instant as the store keeps instants (ISO UTC); a bare day is its midnight in Brasília. */
@@ -43,7 +49,13 @@ export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 
     const twin = pool.get(k)?.shift();
     if (twin) {
       if (m.texto !== null && twin.texto !== m.texto) {
-        await trx.updateTable('case_movements').set({ texto: m.texto }).where('numero_cnj', '=', n).where('data_hora', '=', twin.data_hora).where('key', '=', twin.key).execute();
+        await trx
+          .updateTable('case_movements')
+          .set({ texto: m.texto })
+          .where('numero_cnj', '=', n)
+          .where('data_hora', '=', twin.data_hora)
+          .where('key', '=', twin.key)
+          .execute();
       }
       continue;
     }
@@ -52,17 +64,36 @@ export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 
     // Movements of one day share its midnight: the key, the listing's tie-breaker (descending), keeps the
     // page's order with the position counted from the oldest, which new movements (listed on top) never shift.
     const key = `pg${String(page.length - 1 - i).padStart(6, '0')}-${createHash('sha1').update(`consulta|${k}|${nth}`).digest('hex').slice(0, 24)}`;
-    fresh.push({ numero_cnj: n, key, grau: grau === 2 ? 'G2' : 'G1', codigo: '', nome: m.titulo, data_hora: at, complementos: '[]', orgao_julgador: null, texto: m.texto });
+    fresh.push({
+      numero_cnj: n,
+      key,
+      grau: grau === 2 ? 'G2' : 'G1',
+      codigo: '',
+      nome: m.titulo,
+      data_hora: at,
+      complementos: '[]',
+      orgao_julgador: null,
+      texto: m.texto,
+    });
   }
   for (let i = 0; i < fresh.length; i += 100) {
-    await trx.insertInto('case_movements').values(fresh.slice(i, i + 100)).onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing()).execute();
+    await trx
+      .insertInto('case_movements')
+      .values(fresh.slice(i, i + 100))
+      .onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing())
+      .execute();
   }
   return rows.length + fresh.length;
 }
 
 /** DataJud's new movements take the texts of the page-only rows they twin, and those rows go. */
 export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: readonly MovementRecord[]): Promise<void> {
-  const pageRows = await trx.selectFrom('case_movements').select(['key', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).where('codigo', '=', '').execute();
+  const pageRows = await trx
+    .selectFrom('case_movements')
+    .select(['key', 'nome', 'data_hora', 'texto'])
+    .where('numero_cnj', '=', n)
+    .where('codigo', '=', '')
+    .execute();
   if (pageRows.length === 0) return;
   let adopted = 0;
   for (const m of fresh) {
@@ -70,9 +101,20 @@ export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: rea
     const i = pageRows.findIndex((r) => dayOf(r.data_hora) === dayOf(m.dataHora) && titleKey(r.nome) === titleKey(m.nome));
     if (i < 0) continue;
     const [row] = pageRows.splice(i, 1);
-    await trx.updateTable('case_movements').set({ texto: row!.texto }).where('numero_cnj', '=', n).where('data_hora', '=', m.dataHora).where('key', '=', m.key).execute();
+    await trx
+      .updateTable('case_movements')
+      .set({ texto: row!.texto })
+      .where('numero_cnj', '=', n)
+      .where('data_hora', '=', m.dataHora)
+      .where('key', '=', m.key)
+      .execute();
     await trx.deleteFrom('case_movements').where('numero_cnj', '=', n).where('data_hora', '=', row!.data_hora).where('key', '=', row!.key).execute();
     adopted++;
   }
-  if (adopted > 0) await trx.updateTable('cases').set((eb) => ({ movimentos_total: eb('movimentos_total', '-', adopted) })).where('numero_cnj', '=', n).execute();
+  if (adopted > 0)
+    await trx
+      .updateTable('cases')
+      .set((eb) => ({ movimentos_total: eb('movimentos_total', '-', adopted) }))
+      .where('numero_cnj', '=', n)
+      .execute();
 }

@@ -18,7 +18,14 @@ export function buildCaseParts(s: Services): CaseParts {
   const store = new CaseStore(s.db, s.clock, search, s.events);
   const service = new CaseService({ db: s.db, store, sources: s.sources, jobs: s.jobs, clock: s.clock, freshMinutes: s.config.caseFreshMinutes });
   return {
-    db: s.db, clock: s.clock, ledger: s.ledger, events: s.events, store, service, search, sources: s.sources,
+    db: s.db,
+    clock: s.clock,
+    ledger: s.ledger,
+    events: s.events,
+    store,
+    service,
+    search,
+    sources: s.sources,
     enqueue: (numeroCnj, trx) => s.jobs.add(REFRESH, { numeroCnj }, trx),
   };
 }

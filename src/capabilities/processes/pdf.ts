@@ -6,13 +6,25 @@ export async function coverPdf(cover: CaseCover, generatedAt: string): Promise<B
   // Loaded on first use: pdfkit costs ~70 ms and ~10 MB at start-up (issue 19).
   const { default: PDFDocument } = await import('pdfkit');
   // The metadata date is the render time the footer prints, not the PDF library's own clock.
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Processo ${cover.numeroCnj}`, Creator: 'Tramita', CreationDate: new Date(generatedAt) } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Processo ${cover.numeroCnj}`, Creator: 'Tramita', CreationDate: new Date(generatedAt) },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => { doc.on('end', () => resolve(Buffer.concat(chunks))); doc.on('error', reject); });
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
 
   doc.fontSize(16).text(`Processo ${cover.numeroCnj}`);
-  doc.fontSize(10).fillColor('#555').text(`${cover.tribunal} · ${cover.grau ?? ''} · fonte ${cover.fontes[0]?.fonteDados ?? '—'}${cover.fontes[0]?.sandbox ? ' (SANDBOX: dados fictícios)' : ''}`);
+  doc
+    .fontSize(10)
+    .fillColor('#555')
+    .text(
+      `${cover.tribunal} · ${cover.grau ?? ''} · fonte ${cover.fontes[0]?.fonteDados ?? '—'}${cover.fontes[0]?.sandbox ? ' (SANDBOX: dados fictícios)' : ''}`,
+    );
   doc.moveDown().fillColor('#000').fontSize(11);
   const line = (label: string, value: string | number | null | undefined) => doc.text(`${label}: ${value ?? '—'}`);
   line('Classe', cover.classe ? `${cover.classe.nome} (${cover.classe.codigo})` : null);

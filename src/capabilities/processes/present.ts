@@ -11,7 +11,15 @@ import type { Lookup } from './service.ts';
 
 /** `meta.source`: where the answer came from, and whether it is sandbox (fictitious) data. */
 export function sourceMeta(l: Lookup) {
-  return { source: { name: l.stored.row.fonte, sandbox: l.stored.row.sandbox === 1, servedFrom: l.servedFrom, stale: l.stale, consultadoEm: l.stored.row.consultado_em } };
+  return {
+    source: {
+      name: l.stored.row.fonte,
+      sandbox: l.stored.row.sandbox === 1,
+      servedFrom: l.servedFrom,
+      stale: l.stale,
+      consultadoEm: l.stored.row.consultado_em,
+    },
+  };
 }
 
 /** `meta.source` of listings, which mix cases fetched at different times: who answered, and whether it is sandbox data. */
@@ -23,8 +31,19 @@ export function sourcesMeta(sources: Sources) {
 export function partyView(p: PartyRecord, fonte: string | null) {
   const documento = p.documento === null ? null : p.documento.length === 11 ? formatCpf(p.documento) : formatCnpj(p.documento);
   return {
-    polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipoPessoa, documento, fonte,
-    advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null, oabUf: a.oab?.uf ?? null, oabNumero: a.oab?.numero ?? null, fonte })),
+    polo: p.polo,
+    tipo: p.tipo,
+    nome: p.nome,
+    tipoPessoa: p.tipoPessoa,
+    documento,
+    fonte,
+    advogados: p.advogados.map((a) => ({
+      nome: a.nome,
+      oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null,
+      oabUf: a.oab?.uf ?? null,
+      oabNumero: a.oab?.numero ?? null,
+      fonte,
+    })),
   };
 }
 
@@ -75,7 +94,7 @@ export function caseCover(c: StoredCase) {
     // Parties and the case value come from the provider, the court's consultation or DJEN (`fonte`), filled in the background.
     enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em, fonte: c.row.partes_fonte },
     // The court's own page, when its consultation answered (issue 31).
-    consultaPublica: c.row.consulta ? JSON.parse(c.row.consulta) as unknown : null,
+    consultaPublica: c.row.consulta ? (JSON.parse(c.row.consulta) as unknown) : null,
   };
 }
 

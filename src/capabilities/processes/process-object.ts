@@ -18,15 +18,24 @@ const CLOSING_CODES = new Set(['246', '22']);
 const PROVISIONAL_ARCHIVE = '245';
 
 const GRAUS: Record<string, { numero: number; nome: string }> = {
-  G1: { numero: 1, nome: '1º grau' }, JE: { numero: 1, nome: 'Juizado Especial' }, G2: { numero: 2, nome: '2º grau' },
-  TR: { numero: 2, nome: 'Turma Recursal' }, TRU: { numero: 2, nome: 'Turma Regional de Uniformização' },
-  TNU: { numero: 3, nome: 'Turma Nacional de Uniformização' }, SUP: { numero: 3, nome: 'Tribunal superior' },
+  G1: { numero: 1, nome: '1º grau' },
+  JE: { numero: 1, nome: 'Juizado Especial' },
+  G2: { numero: 2, nome: '2º grau' },
+  TR: { numero: 2, nome: 'Turma Recursal' },
+  TRU: { numero: 2, nome: 'Turma Regional de Uniformização' },
+  TNU: { numero: 3, nome: 'Turma Nacional de Uniformização' },
+  SUP: { numero: 3, nome: 'Tribunal superior' },
 };
 const grauOf = (grau: string) => GRAUS[grau] ?? { numero: 1, nome: grau };
 
 const SEGMENTOS: Record<string, string> = {
-  Estadual: 'JUSTICA_ESTADUAL', Federal: 'JUSTICA_FEDERAL', Trabalho: 'JUSTICA_DO_TRABALHO', Eleitoral: 'JUSTICA_ELEITORAL',
-  Militar: 'JUSTICA_MILITAR', 'Militar Estadual': 'JUSTICA_MILITAR_ESTADUAL', Superior: 'TRIBUNAL_SUPERIOR',
+  Estadual: 'JUSTICA_ESTADUAL',
+  Federal: 'JUSTICA_FEDERAL',
+  Trabalho: 'JUSTICA_DO_TRABALHO',
+  Eleitoral: 'JUSTICA_ELEITORAL',
+  Militar: 'JUSTICA_MILITAR',
+  'Militar Estadual': 'JUSTICA_MILITAR_ESTADUAL',
+  Superior: 'TRIBUNAL_SUPERIOR',
 };
 
 export interface ValorCausa {
@@ -53,7 +62,13 @@ export function situacaoOf(latest: Pick<MovementRecord, 'codigo'> | null): strin
 }
 
 function tribunalObject(sigla: string, court: Court | undefined) {
-  return { sigla, nome: court?.nome ?? sigla, segmento: court ? SEGMENTOS[court.segmento] ?? court.segmento : null, jtr: court ? `${court.j}${court.tr}` : null, estados: court?.ufs ?? [] };
+  return {
+    sigla,
+    nome: court?.nome ?? sigla,
+    segmento: court ? (SEGMENTOS[court.segmento] ?? court.segmento) : null,
+    jtr: court ? `${court.j}${court.tr}` : null,
+    estados: court?.ufs ?? [],
+  };
 }
 
 function envolvido(p: PartyRecord, fonte: string | null) {
@@ -61,8 +76,14 @@ function envolvido(p: PartyRecord, fonte: string | null) {
   const cpf = documento && documento.length === 11 ? documento : null;
   const cnpj = documento && documento.length === 14 ? documento : null;
   return EnvolvidoShape.present({
-    nome: p.nome, tipo: p.tipo, polo: p.polo.toUpperCase(), tipo_pessoa: p.tipoPessoa,
-    cpf, cnpj, documento, documentos: documento ? [{ numero: documento, tipo: cpf ? 'CPF' : 'CNPJ' }] : [],
+    nome: p.nome,
+    tipo: p.tipo,
+    polo: p.polo.toUpperCase(),
+    tipo_pessoa: p.tipoPessoa,
+    cpf,
+    cnpj,
+    documento,
+    documentos: documento ? [{ numero: documento, tipo: cpf ? 'CPF' : 'CNPJ' }] : [],
     advogados: p.advogados.map((a) => ({ nome: a.nome, tipo_pessoa: 'FISICA', oab: a.oab ? [{ numero: a.oab.numero, uf: a.oab.uf }] : [], fonte })),
     // Tramita's own: the source that gave this party (`DJEN`, `e-SAJ TJSP`, the provider's name).
     fonte,
@@ -78,18 +99,33 @@ function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situa
   const grau = grauOf(i.grau);
   const latest = c.ultimaMovimentacao && c.ultimaMovimentacao.grau === i.grau ? c.ultimaMovimentacao : null;
   return FonteShape.present({
-    id: i.upstreamId, descricao: `${c.row.tribunal} - ${grau.nome}`, nome: court?.nome ?? c.row.tribunal, sigla: c.row.tribunal,
-    tipo: 'TRIBUNAL', grau: grau.numero, grau_formatado: grau.nome, sistema: i.sistema?.nome ?? null,
+    id: i.upstreamId,
+    descricao: `${c.row.tribunal} - ${grau.nome}`,
+    nome: court?.nome ?? c.row.tribunal,
+    sigla: c.row.tribunal,
+    tipo: 'TRIBUNAL',
+    grau: grau.numero,
+    grau_formatado: grau.nome,
+    sistema: i.sistema?.nome ?? null,
     tribunal: tribunalObject(c.row.tribunal, court),
     capa: {
-      classe: i.classe?.nome ?? null, assunto: i.assuntos[0]?.nome ?? null, orgao_julgador: i.orgaoJulgador?.nome ?? null,
-      valor_causa: valorCausaObject(c.row.valor_causa_centavos), data_distribuicao: i.dataAjuizamento?.slice(0, 10) ?? null,
-      data_ajuizamento: i.dataAjuizamento, situacao, ultimo_movimento: latest ? ultimoMovimento(latest) : null,
+      classe: i.classe?.nome ?? null,
+      assunto: i.assuntos[0]?.nome ?? null,
+      orgao_julgador: i.orgaoJulgador?.nome ?? null,
+      valor_causa: valorCausaObject(c.row.valor_causa_centavos),
+      data_distribuicao: i.dataAjuizamento?.slice(0, 10) ?? null,
+      data_ajuizamento: i.dataAjuizamento,
+      situacao,
+      ultimo_movimento: latest ? ultimoMovimento(latest) : null,
     },
     envolvidos: (c.partes ?? []).map((p) => envolvido(p, c.row.partes_fonte)),
-    quantidade_movimentacoes: i.quantidadeMovimentacoes, segredo_justica: i.nivelSigilo > 0, arquivado: situacao.startsWith('Arquivado'),
+    quantidade_movimentacoes: i.quantidadeMovimentacoes,
+    segredo_justica: i.nivelSigilo > 0,
+    arquivado: situacao.startsWith('Arquivado'),
     // Tramita's own: where the data came from, and whether it is the sandbox's.
-    fonteDados: c.row.fonte, sandbox: c.row.sandbox === 1, consultadoEm: c.row.consultado_em,
+    fonteDados: c.row.fonte,
+    sandbox: c.row.sandbox === 1,
+    consultadoEm: c.row.consultado_em,
   });
 }
 
@@ -101,8 +137,10 @@ export function processObject(c: StoredCase) {
   const first = (polo: string) => c.partes?.find((p) => p.polo === polo)?.nome ?? null;
   const inicio = c.row.data_ajuizamento?.slice(0, 10) ?? null;
   return {
-    titulo_polo_ativo: first('ATIVO'), titulo_polo_passivo: first('PASSIVO'),
-    ano_inicio: inicio ? Number(inicio.slice(0, 4)) : null, data_inicio: inicio,
+    titulo_polo_ativo: first('ATIVO'),
+    titulo_polo_passivo: first('PASSIVO'),
+    ano_inicio: inicio ? Number(inicio.slice(0, 4)) : null,
+    data_inicio: inicio,
     data_ultima_movimentacao: c.ultimaMovimentacao ? brasiliaDateTime(c.ultimaMovimentacao.dataHora).slice(0, 10) : null,
     quantidade_movimentacoes: c.row.movimentos_total,
     fontes_tribunais_estao_arquivadas: situacao === 'Arquivado',

@@ -63,14 +63,18 @@ test('enrichment fills parties and the case value; valor_causa and its compatibi
   const body = json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers));
   assert.equal(body.data.enriquecimento.status, 'CONCLUIDO');
   assert.equal(body.data.valorCausaCentavos, c.valorCausaCentavos);
-  assert.deepEqual(body.data.valor_causa, { valor: (c.valorCausaCentavos! / 100).toFixed(2), moeda: 'R$', valor_formatado: formatReais(c.valorCausaCentavos!) });
+  assert.deepEqual(body.data.valor_causa, {
+    valor: (c.valorCausaCentavos! / 100).toFixed(2),
+    moeda: 'R$',
+    valor_formatado: formatReais(c.valorCausaCentavos!),
+  });
   assert.deepEqual(body.data.fontes[0].capa.valor_causa, body.data.valor_causa);
   assert.equal(Number(body.data.valor_causa.valor) * 100, c.valorCausaCentavos, 'integrators read it with Number()');
   assert.equal(body.data.partes.length, c.partes.length);
   assert.equal(body.data.partes[0].nome, c.partes[0].person.nome);
 });
 
-test('two saves of the same case\'s details at once (the enrichment job and a summary\'s) leave one whole set of parties and lawyers', async () => {
+test("two saves of the same case's details at once (the enrichment job and a summary's) leave one whole set of parties and lawyers", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const c = freshCase((x) => x.partes.length > 1 && x.partes.some((p) => p.advogados.length > 0));
   await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
@@ -78,9 +82,15 @@ test('two saves of the same case\'s details at once (the enrichment job and a su
   const details = await h.sources.details!.fetchDetails(c.numero);
   await Promise.all(Array.from({ length: 4 }, () => service.applyDetails(c.numero, details)));
   const body = json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers));
-  assert.deepEqual(body.data.partes.map((p: { nome: string }) => p.nome), c.partes.map((p) => p.person.nome));
+  assert.deepEqual(
+    body.data.partes.map((p: { nome: string }) => p.nome),
+    c.partes.map((p) => p.person.nome),
+  );
   const lawyers = await h.services.db.selectFrom('case_lawyers').select('party_id').where('numero_cnj', '=', c.numero).execute();
-  assert.equal(lawyers.length, c.partes.reduce((n, p) => n + p.advogados.length, 0));
+  assert.equal(
+    lawyers.length,
+    c.partes.reduce((n, p) => n + p.advogados.length, 0),
+  );
 });
 
 test('bad numbers: 400 INVALID_CNJ, STF 422 COURT_NOT_COVERED, unknown case 404 CASE_NOT_FOUND; none charged', async () => {
@@ -116,7 +126,11 @@ test('upstream failures are SOURCE_UNAVAILABLE / SOURCE_TIMEOUT, uncharged, and 
     sandbox.faults.reset();
   }
   assert.equal(await balance(acc.accountId), 1000);
-  assert.equal((await h.services.db.selectFrom('cases').select('numero_cnj').where('numero_cnj', '=', c.numero).execute()).length, 0, 'a failure is never stored as "not found"');
+  assert.equal(
+    (await h.services.db.selectFrom('cases').select('numero_cnj').where('numero_cnj', '=', c.numero).execute()).length,
+    0,
+    'a failure is never stored as "not found"',
+  );
 });
 
 test('movements: newest first, the cursor walks every movement exactly once; page size bounds are 400', async () => {
@@ -171,19 +185,32 @@ test('refresh: pending, not started or charged twice, documents only after it co
   assert.equal(first.meta.creditsCharged, 0);
   const again = json(await post());
   assert.equal(again.data.id, first.data.id, 'the live refresh is returned, not a second one');
-  assert.equal((await h.services.db.selectFrom('jobs').select('id').where('kind', '=', 'processos.atualizar').where('status', '=', 'pending').execute()).length, 1);
+  assert.equal(
+    (await h.services.db.selectFrom('jobs').select('id').where('kind', '=', 'processos.atualizar').where('status', '=', 'pending').execute()).length,
+    1,
+  );
 
   await h.runJobs();
   const status = json(await get(`/v1/processos/cnj/${c.numero}/status-atualizacao`, acc.headers));
   assert.equal(status.data.status, 'CONCLUIDA');
   const rows = await ledgerRows(acc.accountId);
-  assert.deepEqual(rows.map((r) => r.query_type), ['processo.atualizacao']);
+  assert.deepEqual(
+    rows.map((r) => r.query_type),
+    ['processo.atualizacao'],
+  );
   assert.equal(rows[0].operation_id, first.data.id);
   // The job's charge records the request that asked for it, under the refresh's id.
-  assert.deepEqual(await chargeRecords(h.services.db, acc.accountId), [{
-    queryType: 'processo.atualizacao', operationId: first.data.id, centavos: 20, requestId: firstRes.headers['x-request-id'],
-    method: 'POST', path: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, statusCode: 200,
-  }]);
+  assert.deepEqual(await chargeRecords(h.services.db, acc.accountId), [
+    {
+      queryType: 'processo.atualizacao',
+      operationId: first.data.id,
+      centavos: 20,
+      requestId: firstRes.headers['x-request-id'],
+      method: 'POST',
+      path: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`,
+      statusCode: 200,
+    },
+  ]);
 
   const docs = json(await get(`/v1/processos/cnj/${c.numero}/documentos-publicos`, acc.headers));
   assert.equal(docs.data.documentos.length, c.documentos.length);
@@ -197,7 +224,12 @@ test('refresh: pending, not started or charged twice, documents only after it co
   assert.equal(unknown.statusCode, 404);
   assert.equal(json(unknown).error.code, 'DOCUMENT_NOT_FOUND');
 
-  const event = await h.services.db.selectFrom('domain_events').selectAll().where('kind', '=', 'atualizacao_processo_concluida').where('account_id', '=', acc.accountId).execute();
+  const event = await h.services.db
+    .selectFrom('domain_events')
+    .selectAll()
+    .where('kind', '=', 'atualizacao_processo_concluida')
+    .where('account_id', '=', acc.accountId)
+    .execute();
   assert.equal(event.length, 1);
 });
 
@@ -210,7 +242,12 @@ test('a refresh whose source keeps failing ends in ERRO and is never charged', a
     // Each attempt fails; make the retries due at once instead of waiting the schedule out.
     for (let i = 0; i < 4; i++) {
       await h.runJobs();
-      await h.services.db.updateTable('jobs').set({ run_at: '2000-01-01T00:00:00.000Z' }).where('kind', '=', 'processos.atualizar').where('status', '=', 'pending').execute();
+      await h.services.db
+        .updateTable('jobs')
+        .set({ run_at: '2000-01-01T00:00:00.000Z' })
+        .where('kind', '=', 'processos.atualizar')
+        .where('status', '=', 'pending')
+        .execute();
     }
   } finally {
     sandbox.faults.reset();
@@ -252,7 +289,10 @@ test('storing a case records novo_processo; movements that appear later record n
   const c = freshCase();
   await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
   const events = await h.services.db.selectFrom('domain_events').selectAll().where('numero_cnj', '=', c.numero).execute();
-  assert.deepEqual(events.map((e) => e.kind), ['novo_processo']);
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['novo_processo'],
+  );
   assert.equal(JSON.parse(events[0].data).tribunal, c.court.sigla);
   // Pretend the stored copy lost a movement: the next upstream read finds it "new".
   const victim = await h.services.db.selectFrom('case_movements').select('key').where('numero_cnj', '=', c.numero).limit(1).executeTakeFirstOrThrow();
@@ -260,6 +300,12 @@ test('storing a case records novo_processo; movements that appear later record n
   await h.services.db.updateTable('cases').set({ consultado_em: '2000-01-01T00:00:00.000Z' }).where('numero_cnj', '=', c.numero).execute();
   await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
   const after = await h.services.db.selectFrom('domain_events').selectAll().where('numero_cnj', '=', c.numero).orderBy('created_at').orderBy('id').execute();
-  assert.deepEqual(after.map((e) => e.kind), ['novo_processo', 'nova_movimentacao']);
-  assert.deepEqual(JSON.parse(after[1].data).movimentacoes.map((m: { id: string }) => m.id), [victim.key]);
+  assert.deepEqual(
+    after.map((e) => e.kind),
+    ['novo_processo', 'nova_movimentacao'],
+  );
+  assert.deepEqual(
+    JSON.parse(after[1].data).movimentacoes.map((m: { id: string }) => m.id),
+    [victim.key],
+  );
 });

@@ -23,12 +23,15 @@ export const REFRESH_JOB = 'processos.atualizar';
 export const REFRESH_QUERY_TYPE = 'processo.atualizacao';
 /** A refresh is charged when it completes, under its own id (billing/deferred.ts). */
 const REFRESH_CHARGE: DeferredCharge<CaseRefreshesTable> = {
-  queryType: REFRESH_QUERY_TYPE, requestPath: (r) => `/v1/processos/cnj/${r.numero_cnj}/solicitar-atualizacao`,
+  queryType: REFRESH_QUERY_TYPE,
+  requestPath: (r) => `/v1/processos/cnj/${r.numero_cnj}/solicitar-atualizacao`,
 };
 const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
 /** A case asked again of its sources; one live job per case. A failing source is retried after 30 s, 2 min, 8 min, then ERRO. */
 export const REFRESH = defineJob<{ numeroCnj: string }>({
-  kind: REFRESH_JOB, maxAttempts: 4, dedupeKey: ({ numeroCnj }) => `${REFRESH_JOB}:${numeroCnj}`,
+  kind: REFRESH_JOB,
+  maxAttempts: 4,
+  dedupeKey: ({ numeroCnj }) => `${REFRESH_JOB}:${numeroCnj}`,
   retryDelayMs: (attempt) => 30_000 * 4 ** (attempt - 1),
 });
 
@@ -44,15 +47,32 @@ export interface RefreshDeps {
 }
 
 /** The live refresh of this account and case, or a new one with its job. `created` says which. */
-export async function requestRefresh(d: RefreshDeps, r: { accountId: string; numeroCnj: string; requestId: string; priceCentavos: number }): Promise<{ refresh: CaseRefreshesTable; created: boolean }> {
+export async function requestRefresh(
+  d: RefreshDeps,
+  r: { accountId: string; numeroCnj: string; requestId: string; priceCentavos: number },
+): Promise<{ refresh: CaseRefreshesTable; created: boolean }> {
   return d.db.transaction().execute(async (trx) => {
-    const live = await trx.selectFrom('case_refreshes').selectAll().where('account_id', '=', r.accountId)
-      .where('numero_cnj', '=', r.numeroCnj).where('status', 'in', LIVE).executeTakeFirst();
+    const live = await trx
+      .selectFrom('case_refreshes')
+      .selectAll()
+      .where('account_id', '=', r.accountId)
+      .where('numero_cnj', '=', r.numeroCnj)
+      .where('status', 'in', LIVE)
+      .executeTakeFirst();
     if (live) return { refresh: live, created: false };
     const refresh: CaseRefreshesTable = {
-      id: newId('atu'), account_id: r.accountId, numero_cnj: r.numeroCnj, status: 'PENDENTE', request_id: r.requestId,
-      preco_centavos: r.priceCentavos, novas_movimentacoes: null, erro_codigo: null, erro_mensagem: null,
-      solicitado_em: iso(d.clock.now()), iniciado_em: null, concluido_em: null,
+      id: newId('atu'),
+      account_id: r.accountId,
+      numero_cnj: r.numeroCnj,
+      status: 'PENDENTE',
+      request_id: r.requestId,
+      preco_centavos: r.priceCentavos,
+      novas_movimentacoes: null,
+      erro_codigo: null,
+      erro_mensagem: null,
+      solicitado_em: iso(d.clock.now()),
+      iniciado_em: null,
+      concluido_em: null,
     };
     await trx.insertInto('case_refreshes').values(refresh).execute();
     // Deduplicated per case: accounts asking for the same case share one upstream round trip.
@@ -63,8 +83,15 @@ export async function requestRefresh(d: RefreshDeps, r: { accountId: string; num
 
 /** The account's latest refresh of the case. */
 export async function latestRefresh(db: Kysely<DB>, accountId: string, numeroCnj: string): Promise<CaseRefreshesTable | undefined> {
-  return db.selectFrom('case_refreshes').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
-    .orderBy('solicitado_em', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('case_refreshes')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('numero_cnj', '=', numeroCnj)
+    .orderBy('solicitado_em', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export function refreshJob(d: RefreshDeps): JobHandler {
@@ -90,15 +117,17 @@ export function refreshJob(d: RefreshDeps): JobHandler {
 
 /** Asks both sources for everything (documents included) and saves it; returns the number of new movements. */
 async function fetchAndSave(d: RefreshDeps, numeroCnj: string): Promise<number> {
-  const [record, details] = await Promise.all([
-    d.sources.cases.fetchCase(numeroCnj),
-    d.service.fetchParties(numeroCnj),
-  ]);
+  const [record, details] = await Promise.all([d.sources.cases.fetchCase(numeroCnj), d.service.fetchParties(numeroCnj)]);
   if (!record) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
   return d.db.transaction().execute(async (trx) => {
     const saved = await d.store.saveCase(record, d.sources.cases.info, trx);
     if (details) await d.store.saveDetails(details, trx, { documents: true });
-    else await trx.updateTable('cases').set({ documentos_em: iso(d.clock.now()) }).where('numero_cnj', '=', numeroCnj).execute();
+    else
+      await trx
+        .updateTable('cases')
+        .set({ documentos_em: iso(d.clock.now()) })
+        .where('numero_cnj', '=', numeroCnj)
+        .execute();
     return saved.newMovements.length;
   });
 }
@@ -111,8 +140,16 @@ async function settleAll(d: RefreshDeps, numeroCnj: string, newMovements: number
       await settleOne(d, refresh, newMovements);
     } catch (err) {
       if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
-      await d.db.updateTable('case_refreshes').set({ status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the refresh when it completed; nothing was charged.', concluido_em: iso(d.clock.now()) })
-        .where('id', '=', refresh.id).execute();
+      await d.db
+        .updateTable('case_refreshes')
+        .set({
+          status: 'ERRO',
+          erro_codigo: err.code,
+          erro_mensagem: 'The balance no longer covered the refresh when it completed; nothing was charged.',
+          concluido_em: iso(d.clock.now()),
+        })
+        .where('id', '=', refresh.id)
+        .execute();
     }
   }
 }
@@ -120,13 +157,20 @@ async function settleAll(d: RefreshDeps, numeroCnj: string, newMovements: number
 async function settleOne(d: RefreshDeps, refresh: CaseRefreshesTable, newMovements: number): Promise<void> {
   await d.db.transaction().execute(async (trx) => {
     const now = iso(d.clock.now());
-    const done = await trx.updateTable('case_refreshes').set({ status: 'CONCLUIDA', novas_movimentacoes: newMovements, concluido_em: now })
-      .where('id', '=', refresh.id).where('status', 'in', LIVE).executeTakeFirst();
+    const done = await trx
+      .updateTable('case_refreshes')
+      .set({ status: 'CONCLUIDA', novas_movimentacoes: newMovements, concluido_em: now })
+      .where('id', '=', refresh.id)
+      .where('status', 'in', LIVE)
+      .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return; // settled by another worker meanwhile
     await chargeDeferred(d.ledger, trx, REFRESH_CHARGE, refresh);
     const row = await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', refresh.numero_cnj).executeTakeFirst();
     await d.events.record(trx, {
-      kind: 'atualizacao_processo_concluida', numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, accountId: refresh.account_id,
+      kind: 'atualizacao_processo_concluida',
+      numeroCnj: refresh.numero_cnj,
+      tribunal: row?.tribunal ?? null,
+      accountId: refresh.account_id,
       data: { numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, atualizacaoId: refresh.id, novasMovimentacoes: newMovements, concluidaEm: now },
     });
   });

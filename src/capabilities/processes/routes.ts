@@ -18,7 +18,18 @@ import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
-import { CnjParams, Cover, DocumentParams, DocumentsQuery, Movement, RefreshBody, MovementsQuery, PublicDocument, PublicDocumentShape, Refresh } from './schemas.ts';
+import {
+  CnjParams,
+  Cover,
+  DocumentParams,
+  DocumentsQuery,
+  Movement,
+  RefreshBody,
+  MovementsQuery,
+  PublicDocument,
+  PublicDocumentShape,
+  Refresh,
+} from './schemas.ts';
 import { publicMovement } from './store.ts';
 
 const REFRESH_MESSAGE: Record<string, string> = {
@@ -32,9 +43,18 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
   const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parseCnjWithCourt(req.params.cnj, 'cnj');
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/cnj/:cnj',
-    meta: { class: 'lookup', auth: true, charge: 'processo.capa', async: true, tag: TAG, summary: 'Case cover by CNJ number',
-      description: 'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. `data.valor_causa` (and its copy `data.fontes[0].capa.valor_causa`) is null until the case-details provider gave it; that is scheduled in the background, never waited for. `meta.source` says where the answer came from and whether it is sandbox data.' },
+    method: 'GET',
+    url: '/v1/processos/cnj/:cnj',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'processo.capa',
+      async: true,
+      tag: TAG,
+      summary: 'Case cover by CNJ number',
+      description:
+        'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. `data.valor_causa` (and its copy `data.fontes[0].capa.valor_causa`) is null until the case-details provider gave it; that is scheduled in the background, never waited for. `meta.source` says where the answer came from and whether it is sandbox data.',
+    },
     schema: { params: CnjParams, data: Cover },
     handler: async (req) => {
       const lookup = await m.service.lookup(cnjOf(req));
@@ -43,20 +63,41 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/cnj/:cnj/pdf',
-    meta: { class: 'lookup', auth: true, charge: 'processo.pdf', async: true, tag: TAG, summary: 'Case cover as a PDF', binary: 'application/pdf', description: 'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`; the charge is in the `x-credits-*` headers.' },
+    method: 'GET',
+    url: '/v1/processos/cnj/:cnj/pdf',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'processo.pdf',
+      async: true,
+      tag: TAG,
+      summary: 'Case cover as a PDF',
+      binary: 'application/pdf',
+      description: 'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`; the charge is in the `x-credits-*` headers.',
+    },
     schema: { params: CnjParams },
     handler: async (req) => {
       const lookup = await m.service.lookup(cnjOf(req));
       const cover = caseCover(lookup.stored);
-      return { file: { contentType: 'application/pdf', body: await coverPdf(cover, iso(s.clock.now())), filename: `processo-${lookup.stored.row.numero_cnj}.pdf` } };
+      return {
+        file: { contentType: 'application/pdf', body: await coverPdf(cover, iso(s.clock.now())), filename: `processo-${lookup.stored.row.numero_cnj}.pdf` },
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/cnj/:cnj/movimentacoes',
-    meta: { class: 'lookup', auth: true, charge: 'processo.movimentacoes', async: true, tag: TAG, summary: 'Movements of a case, newest first',
-      description: 'Every instance\'s movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`. Each page is one charge.' },
+    method: 'GET',
+    url: '/v1/processos/cnj/:cnj/movimentacoes',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'processo.movimentacoes',
+      async: true,
+      tag: TAG,
+      summary: 'Movements of a case, newest first',
+      description:
+        "Every instance's movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`. Each page is one charge.",
+    },
     schema: { params: CnjParams, querystring: MovementsQuery, data: listSchema('movimentacoes', Movement, { numeroCnj: Type.String() }) },
     handler: async (req) => {
       const cnj = cnjOf(req);
@@ -67,33 +108,65 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       const rows = await m.store.movements(cnj.digits, w.read, before);
       const { items, pagination } = page(rows, w, listing, (r) => ({ dataHora: r.dataHora, key: r.key }));
       const total = lookup.stored.row.movimentos_total;
-      return { data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'movimentacoes', items.map(publicMovement), pagination, total) }, meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup) } };
+      return {
+        data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'movimentacoes', items.map(publicMovement), pagination, total) },
+        meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup) },
+      };
     },
   });
 
   const refreshView = (req: RouteRequest<{ params: typeof CnjParams }>, r: CaseRefreshesTable) => ({
-    id: r.id, numeroCnj: formatCnj(r.numero_cnj), status: r.status, solicitadoEm: r.solicitado_em, iniciadoEm: r.iniciado_em,
-    concluidoEm: r.concluido_em, novasMovimentacoes: r.novas_movimentacoes, erro: r.erro_codigo ? { code: r.erro_codigo, message: r.erro_mensagem } : null,
-    preco: toBrl(r.preco_centavos), statusUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${r.numero_cnj}/status-atualizacao`),
+    id: r.id,
+    numeroCnj: formatCnj(r.numero_cnj),
+    status: r.status,
+    solicitadoEm: r.solicitado_em,
+    iniciadoEm: r.iniciado_em,
+    concluidoEm: r.concluido_em,
+    novasMovimentacoes: r.novas_movimentacoes,
+    erro: r.erro_codigo ? { code: r.erro_codigo, message: r.erro_mensagem } : null,
+    preco: toBrl(r.preco_centavos),
+    statusUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${r.numero_cnj}/status-atualizacao`),
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/processos/cnj/:cnj/solicitar-atualizacao',
-    meta: { class: 'async', auth: true, charge: REFRESH_QUERY_TYPE, chargeWay: 'deferred', tag: TAG, summary: 'Request an asynchronous refresh of a case',
-      description: 'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. '
-        + 'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is refreshed either way, at no extra cost.' },
+    method: 'POST',
+    url: '/v1/processos/cnj/:cnj/solicitar-atualizacao',
+    meta: {
+      class: 'async',
+      auth: true,
+      charge: REFRESH_QUERY_TYPE,
+      chargeWay: 'deferred',
+      tag: TAG,
+      summary: 'Request an asynchronous refresh of a case',
+      description:
+        'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. ' +
+        'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is refreshed either way, at no extra cost.',
+    },
     schema: { params: CnjParams, body: RefreshBody, data: Refresh },
     handler: async (req, op) => {
       const cnj = cnjOf(req);
-      if (!cnj.court.datajudAlias) throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
-      const { refresh } = await requestRefresh(m, { accountId: req.auth!.account.id, numeroCnj: cnj.digits, requestId: req.id, priceCentavos: op.priceCentavos });
+      if (!cnj.court.datajudAlias)
+        throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
+      const { refresh } = await requestRefresh(m, {
+        accountId: req.auth!.account.id,
+        numeroCnj: cnj.digits,
+        requestId: req.id,
+        priceCentavos: op.priceCentavos,
+      });
       return { data: { ...refreshView(req, refresh), message: REFRESH_MESSAGE[refresh.status] ?? REFRESH_MESSAGE.PENDENTE } };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/cnj/:cnj/status-atualizacao',
-    meta: { class: 'lookup', auth: true, tag: TAG, summary: 'Status of the account\'s latest refresh of a case', description: 'Free. `PENDENTE` → `PROCESSANDO` → `CONCLUIDA` or `ERRO`. 404 when the account never asked for one.' },
+    method: 'GET',
+    url: '/v1/processos/cnj/:cnj/status-atualizacao',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      tag: TAG,
+      summary: "Status of the account's latest refresh of a case",
+      description: 'Free. `PENDENTE` → `PROCESSANDO` → `CONCLUIDA` or `ERRO`. 404 when the account never asked for one.',
+    },
     schema: { params: CnjParams, data: Refresh },
     handler: async (req) => {
       const cnj = cnjOf(req);
@@ -104,22 +177,40 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/cnj/:cnj/documentos-publicos',
-    meta: { class: 'lookup', auth: true, charge: 'processo.documentos_publicos', tag: TAG, summary: 'Public documents of a case',
-      description: 'Listed only after a completed refresh (spec §4.3); before it, 422 REFRESH_REQUIRED. An empty list is free.' },
+    method: 'GET',
+    url: '/v1/processos/cnj/:cnj/documentos-publicos',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'processo.documentos_publicos',
+      tag: TAG,
+      summary: 'Public documents of a case',
+      description: 'Listed only after a completed refresh (spec §4.3); before it, 422 REFRESH_REQUIRED. An empty list is free.',
+    },
     schema: { params: CnjParams, querystring: DocumentsQuery, data: listSchema('documentos', PublicDocument, { numeroCnj: Type.String() }) },
     handler: async (req) => {
       const cnj = cnjOf(req);
       const stored = await m.store.get(cnj.digits);
-      if (!stored?.row.documentos_em) throw new ApiError('REFRESH_REQUIRED', `Request a refresh of ${cnj.masked} (POST /v1/processos/cnj/${cnj.digits}/solicitar-atualizacao) and wait for it to complete.`);
+      if (!stored?.row.documentos_em)
+        throw new ApiError(
+          'REFRESH_REQUIRED',
+          `Request a refresh of ${cnj.masked} (POST /v1/processos/cnj/${cnj.digits}/solicitar-atualizacao) and wait for it to complete.`,
+        );
       const all = await m.store.documents(cnj.digits);
       const w = pageWindow(req.query);
       const after = decodeCursor<{ i: number }>(`documentos:${cnj.digits}`, req.query.cursor, ['i'])?.i ?? 0;
       const { items, pagination } = page(all.slice(after, after + w.read), w, `documentos:${cnj.digits}`, () => ({ i: after + w.skip + w.limit }));
-      const documentos = items.map((d) => PublicDocumentShape.present({
-        id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada, mimeType: d.mime_type, tamanhoBytes: d.tamanho_bytes,
-        downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
-      }));
+      const documentos = items.map((d) =>
+        PublicDocumentShape.present({
+          id: d.documento_id,
+          titulo: d.titulo,
+          tipo: d.tipo,
+          dataJuntada: d.data_juntada,
+          mimeType: d.mime_type,
+          tamanhoBytes: d.tamanho_bytes,
+          downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
+        }),
+      );
       return {
         data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'documentos', documentos, pagination, all.length) },
         meta: { documentosEm: stored.row.documentos_em, pagination: { ...pagination, total: all.length } },
@@ -129,8 +220,18 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/cnj/:cnj/documentos/:documentId/download',
-    meta: { class: 'download', auth: true, charge: 'processo.documento_download', async: true, tag: TAG, summary: 'Download a public document', binary: '*/*', description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.' },
+    method: 'GET',
+    url: '/v1/processos/cnj/:cnj/documentos/:documentId/download',
+    meta: {
+      class: 'download',
+      auth: true,
+      charge: 'processo.documento_download',
+      async: true,
+      tag: TAG,
+      summary: 'Download a public document',
+      binary: '*/*',
+      description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.',
+    },
     schema: { params: DocumentParams },
     handler: async (req) => {
       const cnj = parseCnjWithCourt(req.params.cnj, 'cnj');

@@ -7,14 +7,20 @@ import { brasiliaDateTime } from '../../platform/format.ts';
 
 const CodeName = Type.Object({ codigo: Type.String(), nome: Type.String() });
 
-export const CnjParams = Type.Object({
-  cnj: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number, masked (`NNNNNNN-DD.AAAA.J.TR.OOOO`) or 20 digits.' }),
-}, { additionalProperties: false });
+export const CnjParams = Type.Object(
+  {
+    cnj: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number, masked (`NNNNNNN-DD.AAAA.J.TR.OOOO`) or 20 digits.' }),
+  },
+  { additionalProperties: false },
+);
 
-export const DocumentParams = Type.Object({
-  cnj: CnjParams.properties.cnj,
-  documentId: Type.String({ minLength: 1, maxLength: 200 }),
-}, { additionalProperties: false });
+export const DocumentParams = Type.Object(
+  {
+    cnj: CnjParams.properties.cnj,
+    documentId: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
 
 const OwnMovement = Type.Object({
   id: Type.String({ description: 'Stable id of the movement (DataJud gives none: a hash of its fields).' }),
@@ -25,38 +31,74 @@ const OwnMovement = Type.Object({
   complementos: Type.Array(Type.Object({ codigo: Type.String(), nome: Type.String(), valor: Type.String(), descricao: Type.String() })),
   orgaoJulgador: Nullable(CodeName),
   conteudo: Type.String({ description: 'The movement as text (name and complements): the same string webhooks send in `event_data.conteudo`.' }),
-  texto: Nullable(Type.String({ description: 'The text the court\'s public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only the page lists (DataJud has not yet) has an empty `codigo`.' })),
+  texto: Nullable(
+    Type.String({
+      description:
+        "The text the court's public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only the page lists (DataJud has not yet) has an empty `codigo`.",
+    }),
+  ),
 });
 
 /** A movement in the names integrators read and deduplicate on (conventions §4.3): `data` (+ `conteudo`), as webhooks send them. */
 export const MovementShape = integratorShape('movimentacao', OwnMovement, {
   ...DAY_TWINS,
   tipo: derived(Type.Literal('ANDAMENTO', { description: 'Always ANDAMENTO: gazette publications are under /v1/intimacoes.' }), () => 'ANDAMENTO' as const),
-  classificacao_predita: derived(Type.Object({ nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) }, { description: '`nome`, `conteudo` and `TPU <codigo>`.' }),
-    (v) => ({ nome: v.nome, descricao: v.conteudo, hierarquia: `TPU ${v.codigo}` })),
+  classificacao_predita: derived(
+    Type.Object(
+      { nome: Type.String(), descricao: Type.String(), hierarquia: Type.String({ description: 'The TPU code.' }) },
+      { description: '`nome`, `conteudo` and `TPU <codigo>`.' },
+    ),
+    (v) => ({ nome: v.nome, descricao: v.conteudo, hierarquia: `TPU ${v.codigo}` }),
+  ),
 });
 
 export const Movement = MovementShape.schema;
 
-const PartyFonte = Nullable(Type.String({ description: 'The source that gave this party and its lawyers: `DJEN` (the addressees of the case\'s DJEN communications: no document), a court\'s consultation (`e-SAJ TJSP`, `PJe consulta pública TJMA`) or the case-details provider\'s name; null on cases enriched before it was kept.' }));
+const PartyFonte = Nullable(
+  Type.String({
+    description:
+      "The source that gave this party and its lawyers: `DJEN` (the addressees of the case's DJEN communications: no document), a court's consultation (`e-SAJ TJSP`, `PJe consulta pública TJMA`) or the case-details provider's name; null on cases enriched before it was kept.",
+  }),
+);
 
 export const Party = Type.Object({
-  polo: Type.String(), tipo: Type.String(), nome: Type.String(), tipoPessoa: Type.String(), documento: Nullable(Type.String()), fonte: PartyFonte,
-  advogados: Type.Array(Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()), fonte: PartyFonte })),
+  polo: Type.String(),
+  tipo: Type.String(),
+  nome: Type.String(),
+  tipoPessoa: Type.String(),
+  documento: Nullable(Type.String()),
+  fonte: PartyFonte,
+  advogados: Type.Array(
+    Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()), fonte: PartyFonte }),
+  ),
 });
 
-export const ValorCausa = Type.Object({
-  valor: Type.String({ description: 'Decimal string, e.g. `50000.00`.' }),
-  moeda: Type.String({ description: '`R$`.' }),
-  valor_formatado: Type.String({ description: 'e.g. `R$ 50.000,00`.' }),
-}, { description: 'The case value; null until the case-details provider gave it.' });
+export const ValorCausa = Type.Object(
+  {
+    valor: Type.String({ description: 'Decimal string, e.g. `50000.00`.' }),
+    moeda: Type.String({ description: '`R$`.' }),
+    valor_formatado: Type.String({ description: 'e.g. `R$ 50.000,00`.' }),
+  },
+  { description: 'The case value; null until the case-details provider gave it.' },
+);
 
 const OwnEnvolvido = Type.Object({
-  nome: Type.String(), tipo: Type.String(),
-  polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }), tipo_pessoa: Type.String(),
-  cpf: Nullable(Type.String()), cnpj: Nullable(Type.String()), documento: Nullable(Type.String()),
+  nome: Type.String(),
+  tipo: Type.String(),
+  polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }),
+  tipo_pessoa: Type.String(),
+  cpf: Nullable(Type.String()),
+  cnpj: Nullable(Type.String()),
+  documento: Nullable(Type.String()),
   documentos: Type.Array(Type.Object({ numero: Type.String(), tipo: Type.String() })),
-  advogados: Type.Array(Type.Object({ nome: Type.String(), tipo_pessoa: Type.String(), oab: Type.Array(Type.Object({ numero: Type.String(), uf: Type.String() })), fonte: PartyFonte })),
+  advogados: Type.Array(
+    Type.Object({
+      nome: Type.String(),
+      tipo_pessoa: Type.String(),
+      oab: Type.Array(Type.Object({ numero: Type.String(), uf: Type.String() })),
+      fonte: PartyFonte,
+    }),
+  ),
   fonte: PartyFonte,
 });
 
@@ -67,58 +109,94 @@ export const EnvolvidoShape = integratorShape('processo.fontes.envolvidos', OwnE
 });
 
 const OwnFonte = Type.Object({
-  id: Type.String(), descricao: Type.String({ description: 'e.g. `TJSP - 2º grau`.' }),
-  nome: Type.String({ description: 'The court\'s name.' }), sigla: Type.String(), tipo: Type.Literal('TRIBUNAL'),
-  grau: Type.Integer({ description: '1, 2 or 3.' }), grau_formatado: Type.String(), sistema: Nullable(Type.String()),
-  tribunal: Type.Object({ sigla: Type.String(), nome: Type.String(), segmento: Nullable(Type.String({ description: 'e.g. `JUSTICA_ESTADUAL`.' })), jtr: Nullable(Type.String()), estados: Type.Array(Type.String()) }),
+  id: Type.String(),
+  descricao: Type.String({ description: 'e.g. `TJSP - 2º grau`.' }),
+  nome: Type.String({ description: "The court's name." }),
+  sigla: Type.String(),
+  tipo: Type.Literal('TRIBUNAL'),
+  grau: Type.Integer({ description: '1, 2 or 3.' }),
+  grau_formatado: Type.String(),
+  sistema: Nullable(Type.String()),
+  tribunal: Type.Object({
+    sigla: Type.String(),
+    nome: Type.String(),
+    segmento: Nullable(Type.String({ description: 'e.g. `JUSTICA_ESTADUAL`.' })),
+    jtr: Nullable(Type.String()),
+    estados: Type.Array(Type.String()),
+  }),
   capa: Type.Object({
-    classe: Nullable(Type.String()), assunto: Nullable(Type.String()), orgao_julgador: Nullable(Type.String()), valor_causa: Nullable(ValorCausa),
-    data_distribuicao: Nullable(Type.String({ description: 'yyyy-mm-dd' })), data_ajuizamento: Nullable(Type.String()),
+    classe: Nullable(Type.String()),
+    assunto: Nullable(Type.String()),
+    orgao_julgador: Nullable(Type.String()),
+    valor_causa: Nullable(ValorCausa),
+    data_distribuicao: Nullable(Type.String({ description: 'yyyy-mm-dd' })),
+    data_ajuizamento: Nullable(Type.String()),
     situacao: Type.String({ description: '`Ativo`, `Arquivado` or `Arquivado provisoriamente`, inferred from the TPU code of the last movement.' }),
     ultimo_movimento: Nullable(Type.Object({ data: Type.String(), data_hora: Type.String(), descricao: Type.String(), codigo: Type.Integer() })),
   }),
   envolvidos: Type.Array(EnvolvidoShape.schema),
-  quantidade_movimentacoes: Type.Integer(), segredo_justica: Type.Boolean(), arquivado: Type.Boolean(),
-  fonteDados: Type.String({ description: 'Where Tramita read it (DataJud).' }), sandbox: Type.Boolean(), consultadoEm: Type.String(),
+  quantidade_movimentacoes: Type.Integer(),
+  segredo_justica: Type.Boolean(),
+  arquivado: Type.Boolean(),
+  fonteDados: Type.String({ description: 'Where Tramita read it (DataJud).' }),
+  sandbox: Type.Boolean(),
+  consultadoEm: Type.String(),
 });
-
 
 /** An instance of the process object (conventions §4.2) with the twins integrators read. */
 export const FonteShape = integratorShape('processo.fontes', OwnFonte, {
   processo_fonte_id: same('id'),
 });
 
-
 /** The cover as the court's public consultation page shows it (issue 31): names as printed, no TPU codes. */
-const ConsultaPublica = Type.Object({
-  fonte: Type.String({ description: 'e.g. `consulta-tjsp`.' }), sistema: Type.String({ description: '`esaj`, `pje` or `tjdft`.' }), grau: Type.Integer(),
-  classe: Nullable(Type.String()), assuntos: Type.Array(Type.String()), orgao: Nullable(Type.String()), foro: Nullable(Type.String()),
-  juiz: Nullable(Type.String()), distribuidoEm: Nullable(Type.String({ description: 'ISO day, or instant with offset.' })),
-  situacao: Nullable(Type.String({ description: 'The page\'s own tag (e-SAJ: `Extinto`, `Em andamento`…).' })),
-  segredo: Type.Boolean(),
-  incidentes: Type.Array(Type.Object({ numeroCnj: Nullable(Type.String()), classe: Type.String(), data: Nullable(Type.String()) })),
-  processoReferencia: Nullable(Type.String({ description: 'The linked case (PJe 2nd degree), 20 digits.' })),
-}, { description: 'What the court\'s public consultation page showed; null when no consultation answered for this case.' });
+const ConsultaPublica = Type.Object(
+  {
+    fonte: Type.String({ description: 'e.g. `consulta-tjsp`.' }),
+    sistema: Type.String({ description: '`esaj`, `pje` or `tjdft`.' }),
+    grau: Type.Integer(),
+    classe: Nullable(Type.String()),
+    assuntos: Type.Array(Type.String()),
+    orgao: Nullable(Type.String()),
+    foro: Nullable(Type.String()),
+    juiz: Nullable(Type.String()),
+    distribuidoEm: Nullable(Type.String({ description: 'ISO day, or instant with offset.' })),
+    situacao: Nullable(Type.String({ description: "The page's own tag (e-SAJ: `Extinto`, `Em andamento`…)." })),
+    segredo: Type.Boolean(),
+    incidentes: Type.Array(Type.Object({ numeroCnj: Nullable(Type.String()), classe: Type.String(), data: Nullable(Type.String()) })),
+    processoReferencia: Nullable(Type.String({ description: 'The linked case (PJe 2nd degree), 20 digits.' })),
+  },
+  { description: "What the court's public consultation page showed; null when no consultation answered for this case." },
+);
 
-export const CaseSummary = Type.Object({
-  numeroCnj: Type.String(),
-  tribunal: Type.String(),
-  segmento: Nullable(Type.String()),
-  ufs: Type.Array(Type.String()),
-  classe: Nullable(CodeName),
-  orgaoJulgador: Nullable(Type.Object({ codigo: Type.String(), nome: Type.String(), codigoMunicipioIBGE: Nullable(Type.String()) })),
-  grau: Nullable(Type.String()),
-  dataAjuizamento: Nullable(Type.String()),
-  ultimaAtualizacao: Nullable(Type.String()),
-  valor_causa: Nullable(ValorCausa),
-}, { additionalProperties: true });
+export const CaseSummary = Type.Object(
+  {
+    numeroCnj: Type.String(),
+    tribunal: Type.String(),
+    segmento: Nullable(Type.String()),
+    ufs: Type.Array(Type.String()),
+    classe: Nullable(CodeName),
+    orgaoJulgador: Nullable(Type.Object({ codigo: Type.String(), nome: Type.String(), codigoMunicipioIBGE: Nullable(Type.String()) })),
+    grau: Nullable(Type.String()),
+    dataAjuizamento: Nullable(Type.String()),
+    ultimaAtualizacao: Nullable(Type.String()),
+    valor_causa: Nullable(ValorCausa),
+  },
+  { additionalProperties: true },
+);
 
 /** The process object integrators of the commercial service read (conventions §4.2): covers and CPF/CNPJ search results. */
 const OwnProcessObject = Type.Object({
-  titulo_polo_ativo: Nullable(Type.String()), titulo_polo_passivo: Nullable(Type.String()),
-  ano_inicio: Nullable(Type.Integer()), data_inicio: Nullable(Type.String()), data_ultima_movimentacao: Nullable(Type.String()),
-  quantidade_movimentacoes: Type.Integer(), fontes_tribunais_estao_arquivadas: Type.Boolean(), nivel_sigilo: Type.Integer(),
-  ativo: Type.Boolean(), data_ultima_verificacao: Type.String(), valor_causa: Nullable(ValorCausa),
+  titulo_polo_ativo: Nullable(Type.String()),
+  titulo_polo_passivo: Nullable(Type.String()),
+  ano_inicio: Nullable(Type.Integer()),
+  data_inicio: Nullable(Type.String()),
+  data_ultima_movimentacao: Nullable(Type.String()),
+  quantidade_movimentacoes: Type.Integer(),
+  fontes_tribunais_estao_arquivadas: Type.Boolean(),
+  nivel_sigilo: Type.Integer(),
+  ativo: Type.Boolean(),
+  data_ultima_verificacao: Type.String(),
+  valor_causa: Nullable(ValorCausa),
   fontes: Type.Array(FonteShape.schema, { description: 'One per instance, first instance first; `fontes[0].capa.valor_causa` is `valor_causa` (spec §2.3).' }),
 });
 
@@ -126,35 +204,52 @@ const OwnProcessObject = Type.Object({
  * A case as covers and CPF/CNPJ search results give it: our headline fields, the process object, and
  * the twins integrators read (its `numero_cnj`, its camelCase names).
  */
-export const CaseShape = integratorShape('processo', Type.Object({ ...CaseSummary.properties, ...OwnProcessObject.properties }, { additionalProperties: true }), {
-  ...CNJ_TWINS,
-  poloAtivo: same('titulo_polo_ativo'),
-  poloPassivo: same('titulo_polo_passivo'),
-  valorCausa: same('valor_causa'),
-});
+export const CaseShape = integratorShape(
+  'processo',
+  Type.Object({ ...CaseSummary.properties, ...OwnProcessObject.properties }, { additionalProperties: true }),
+  {
+    ...CNJ_TWINS,
+    poloAtivo: same('titulo_polo_ativo'),
+    poloPassivo: same('titulo_polo_passivo'),
+    valorCausa: same('valor_causa'),
+  },
+);
 
-export const Cover = Type.Intersect([CaseShape.schema, Type.Object({
-  numeroCnjDigitos: Type.String(),
-  valorCausaCentavos: Nullable(Type.Integer()),
-  assuntos: Type.Array(CodeName),
-  partes: Nullable(Type.Array(Party)),
-  instancias: Type.Array(Type.Object({ grau: Type.String(), quantidadeMovimentacoes: Type.Integer() }, { additionalProperties: true })),
-  quantidadeMovimentacoes: Type.Integer(),
-  ultimaMovimentacao: Nullable(Movement),
-  documentosPublicosDisponiveis: Type.Boolean(),
-  enriquecimento: Type.Object({
-    status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')], { description: '`AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask).' }),
-    concluidoEm: Nullable(Type.String()),
-    fonte: Nullable(Type.String({ description: 'Which source gave the parties, lawyers and value: `DJEN`, a court\'s consultation (`e-SAJ TJSP`), or the provider\'s name; null until enriched (or enriched before it was kept).' })),
+export const Cover = Type.Intersect([
+  CaseShape.schema,
+  Type.Object({
+    numeroCnjDigitos: Type.String(),
+    valorCausaCentavos: Nullable(Type.Integer()),
+    assuntos: Type.Array(CodeName),
+    partes: Nullable(Type.Array(Party)),
+    instancias: Type.Array(Type.Object({ grau: Type.String(), quantidadeMovimentacoes: Type.Integer() }, { additionalProperties: true })),
+    quantidadeMovimentacoes: Type.Integer(),
+    ultimaMovimentacao: Nullable(Movement),
+    documentosPublicosDisponiveis: Type.Boolean(),
+    enriquecimento: Type.Object({
+      status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')], {
+        description: '`AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask).',
+      }),
+      concluidoEm: Nullable(Type.String()),
+      fonte: Nullable(
+        Type.String({
+          description:
+            "Which source gave the parties, lawyers and value: `DJEN`, a court's consultation (`e-SAJ TJSP`), or the provider's name; null until enriched (or enriched before it was kept).",
+        }),
+      ),
+    }),
+    consultaPublica: Nullable(ConsultaPublica),
   }),
-  consultaPublica: Nullable(ConsultaPublica),
-})]);
+]);
 
 export const MovementsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
-export const RefreshBody = Type.Object({
-  documentos_publicos: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: the public documents are refreshed either way.' })),
-}, { additionalProperties: false });
+export const RefreshBody = Type.Object(
+  {
+    documentos_publicos: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: the public documents are refreshed either way.' })),
+  },
+  { additionalProperties: false },
+);
 
 export const Refresh = Type.Object({
   id: Type.String(),
@@ -171,8 +266,13 @@ export const Refresh = Type.Object({
 });
 
 const OwnPublicDocument = Type.Object({
-  id: Type.String(), titulo: Type.String(), tipo: Type.String(), dataJuntada: Type.String(),
-  mimeType: Type.String(), tamanhoBytes: Type.Integer(), downloadUrl: Type.String(),
+  id: Type.String(),
+  titulo: Type.String(),
+  tipo: Type.String(),
+  dataJuntada: Type.String(),
+  mimeType: Type.String(),
+  tamanhoBytes: Type.Integer(),
+  downloadUrl: Type.String(),
 });
 
 const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png' };
@@ -181,7 +281,10 @@ const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/htm
 export const PublicDocumentShape = integratorShape('documento_publico', OwnPublicDocument, {
   descricao: derived(Type.Union([Type.Null(), Type.String()], { description: 'Always null: courts give a title only.' }), () => null),
   data: derived(Type.String({ description: '`dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone.' }), (v) => brasiliaDateTime(v.dataJuntada)),
-  extensaoArquivo: derived(Type.Union([Type.Null(), Type.String()], { description: 'From `mimeType`, e.g. `pdf`; null when unknown.' }), (v) => EXTENSIONS[v.mimeType] ?? null),
+  extensaoArquivo: derived(
+    Type.Union([Type.Null(), Type.String()], { description: 'From `mimeType`, e.g. `pdf`; null when unknown.' }),
+    (v) => EXTENSIONS[v.mimeType] ?? null,
+  ),
   quantidadePaginas: derived(Type.Union([Type.Null(), Type.Integer()], { description: 'Always null: not counted.' }), () => null),
 });
 
@@ -189,37 +292,60 @@ export const PublicDocument = PublicDocumentShape.schema;
 
 export const DocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
-export const PartyQuery = Type.Object({
-  cpf_cnpj: Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ (numeric or alphanumeric), with or without punctuation.' }),
-  ...PageQuery,
-}, { additionalProperties: false });
+export const PartyQuery = Type.Object(
+  {
+    cpf_cnpj: Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ (numeric or alphanumeric), with or without punctuation.' }),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
 
-export const PartySummaryQuery = Type.Object({
-  cpf_cnpj: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ. Give this or `nome`.' })),
-  nome: Type.Optional(Type.String({ minLength: 3, maxLength: 200, description: 'Party name (all words must match, accents and case ignored). Give this or `cpf_cnpj`.' })),
-}, { additionalProperties: false });
+export const PartySummaryQuery = Type.Object(
+  {
+    cpf_cnpj: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ. Give this or `nome`.' })),
+    nome: Type.Optional(
+      Type.String({ minLength: 3, maxLength: 200, description: 'Party name (all words must match, accents and case ignored). Give this or `cpf_cnpj`.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const SearchQuery = Type.Object({
-  q: Type.Optional(Type.String({ minLength: 2, maxLength: 200, description: 'The term: a CNJ number, a CPF/CNPJ, or words of party names, classes, subjects, court units.' })),
-  termo: Type.Optional(Type.String({ minLength: 2, maxLength: 200, description: 'Same as `q` (accepted for compatibility).' })),
-  ...PageQuery,
-}, { additionalProperties: false });
+export const SearchQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 200,
+        description: 'The term: a CNJ number, a CPF/CNPJ, or words of party names, classes, subjects, court units.',
+      }),
+    ),
+    termo: Type.Optional(Type.String({ minLength: 2, maxLength: 200, description: 'Same as `q` (accepted for compatibility).' })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
 
-export const PartyCase = Type.Intersect([CaseShape.schema, Type.Object({
-  envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Type.String(), nome: Type.String() })),
-})]);
+export const PartyCase = Type.Intersect([
+  CaseShape.schema,
+  Type.Object({
+    envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Type.String(), nome: Type.String() })),
+  }),
+]);
 
-export const SearchHit = Type.Intersect([CaseSummary, Type.Object({
-  relevancia: Type.Number({ description: 'Rank score; higher is better. Comparable within one search only.' }),
-  partes: Type.Array(Type.String()),
-})]);
+export const SearchHit = Type.Intersect([
+  CaseSummary,
+  Type.Object({
+    relevancia: Type.Number({ description: 'Rank score; higher is better. Comparable within one search only.' }),
+    partes: Type.Array(Type.String()),
+  }),
+]);
 
 const Count = Type.Array(Type.Object({ chave: Type.String(), quantidade: Type.Integer() }));
 
 export const PartySummary = Type.Object({
   consulta: Type.Object({ cpf_cnpj: Nullable(Type.String()), nome: Nullable(Type.String()) }),
   quantidadeProcessos: Type.Integer(),
-  nomes: Type.Array(Type.String({ description: 'Spellings of the party\'s name found in the cases.' })),
+  nomes: Type.Array(Type.String({ description: "Spellings of the party's name found in the cases." })),
   porTribunal: Count,
   porClasse: Count,
   porPolo: Count,

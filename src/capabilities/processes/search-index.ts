@@ -70,7 +70,11 @@ export class CaseSearchIndex {
   async #putNames(trx: Transaction<DB> | Kysely<DB>, numeroCnj: string, partyNames: string[]): Promise<void> {
     await trx.deleteFrom('case_party_names').where('numero_cnj', '=', numeroCnj).execute();
     const keys = [...new Set(partyNames.map(nameKey))].filter((k) => k !== '');
-    if (keys.length > 0) await trx.insertInto('case_party_names').values(keys.map((nome) => ({ nome, numero_cnj: numeroCnj }))).execute();
+    if (keys.length > 0)
+      await trx
+        .insertInto('case_party_names')
+        .values(keys.map((nome) => ({ nome, numero_cnj: numeroCnj })))
+        .execute();
   }
 
   /**
@@ -96,8 +100,13 @@ export class CaseSearchIndex {
    */
   async #nameRange(key: string): Promise<{ to: string } | null> {
     for (const to of [`${key}!`, nextKey(key)]) {
-      const hit = await this.#db.selectFrom('case_party_names').select('numero_cnj')
-        .where('nome', '>=', key).where('nome', '<', to).limit(1).executeTakeFirst();
+      const hit = await this.#db
+        .selectFrom('case_party_names')
+        .select('numero_cnj')
+        .where('nome', '>=', key)
+        .where('nome', '<', to)
+        .limit(1)
+        .executeTakeFirst();
       if (hit) return { to };
     }
     return null;
@@ -109,9 +118,16 @@ export class CaseSearchIndex {
    * person and a longer namesake) is listed once per page.
    */
   async #byName(key: string, range: { to: string }, limit: number, offset: number): Promise<SearchPage> {
-    const rows = await this.#db.selectFrom('case_party_names').select(['nome', 'numero_cnj'])
-      .where('nome', '>=', key).where('nome', '<', range.to)
-      .orderBy('nome').orderBy('numero_cnj', 'desc').limit(limit + 1).offset(offset).execute();
+    const rows = await this.#db
+      .selectFrom('case_party_names')
+      .select(['nome', 'numero_cnj'])
+      .where('nome', '>=', key)
+      .where('nome', '<', range.to)
+      .orderBy('nome')
+      .orderBy('numero_cnj', 'desc')
+      .limit(limit + 1)
+      .offset(offset)
+      .execute();
     const seen = new Set<string>();
     const hits = rows.slice(0, limit).flatMap((r) => {
       if (seen.has(r.numero_cnj)) return [];

@@ -26,7 +26,9 @@ import { isConsultaSource } from '../../sources/consultas/connector.ts';
 export const ENRICH_JOB = 'processos.enriquecer';
 /** Parties, lawyers and value of a newly stored case (refresh.ts runs it); one live job per case. */
 export const ENRICH = defineJob<{ numeroCnj: string }>({
-  kind: ENRICH_JOB, maxAttempts: 5, dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
+  kind: ENRICH_JOB,
+  maxAttempts: 5,
+  dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
   retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
 });
 
@@ -86,7 +88,10 @@ export class CaseService {
    */
   async #fromConsultation(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
     const details = await this.#d.sources.details!.fetchDetails(cnj.digits, signal);
-    if (!details?.consulta) throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name} nor on ${cnj.court.sigla}'s public consultation.`, { numeroCnj: cnj.masked });
+    if (!details?.consulta)
+      throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name} nor on ${cnj.court.sigla}'s public consultation.`, {
+        numeroCnj: cnj.masked,
+      });
     const record = caseOfConsultation(cnj.court.sigla, details);
     const source = { name: details.consulta.fonte, sandbox: this.#d.sources.details!.info.sandbox };
     await this.#d.db.transaction().execute(async (trx) => {
@@ -99,13 +104,14 @@ export class CaseService {
   /** Saves upstream records, each in its own transaction with its events and, when needed, its enrichment job. */
   async save(records: Iterable<CaseRecord>): Promise<void> {
     for (const record of records) {
-      const once = () => this.#d.db.transaction().execute(async (trx) => {
-        const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
-        // DJEN is always there to ask, so every new case is enriched (fetchParties).
-        if (saved.needsDetails) {
-          await this.#d.jobs.add(ENRICH, { numeroCnj: record.numeroCnj }, trx);
-        }
-      });
+      const once = () =>
+        this.#d.db.transaction().execute(async (trx) => {
+          const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
+          // DJEN is always there to ask, so every new case is enriched (fetchParties).
+          if (saved.needsDetails) {
+            await this.#d.jobs.add(ENRICH, { numeroCnj: record.numeroCnj }, trx);
+          }
+        });
       // Two first lookups of one case at once (several callers, or processes on PostgreSQL) both insert
       // it; the loser rolled back whole and, run again, updates the winner's row instead.
       await once().catch((err: unknown) => {
@@ -180,7 +186,12 @@ export class CaseService {
   async applyDetails(numeroCnj: string, details: CaseDetailsRecord | null): Promise<void> {
     await this.#d.db.transaction().execute(async (trx) => {
       if (details) await this.#d.store.saveDetails(details, trx, { documents: false });
-      else await trx.updateTable('cases').set({ detalhes_em: iso(this.#d.clock.now()) }).where('numero_cnj', '=', numeroCnj).execute();
+      else
+        await trx
+          .updateTable('cases')
+          .set({ detalhes_em: iso(this.#d.clock.now()) })
+          .where('numero_cnj', '=', numeroCnj)
+          .execute();
     });
   }
 

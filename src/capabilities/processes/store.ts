@@ -13,7 +13,15 @@ import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 import type { EventLog } from '../../platform/events/log.ts';
-import { eventOrigin, type CaseDetailsRecord, type CaseRecord, type InstanceRecord, type MovementRecord, type PartyRecord, type SourceInfo } from '../../platform/ports/sources.ts';
+import {
+  eventOrigin,
+  type CaseDetailsRecord,
+  type CaseRecord,
+  type InstanceRecord,
+  type MovementRecord,
+  type PartyRecord,
+  type SourceInfo,
+} from '../../platform/ports/sources.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { engineOf } from '../../platform/db/engine.ts';
@@ -59,17 +67,36 @@ export class CaseStore {
     this.#search = search;
     this.#events = events;
     this.#stamp = prepared(['n'], (p) => db.selectFrom('cases').select(STAMP_COLUMNS).where('numero_cnj', '=', p.n));
-    this.#stamps = engineOf(db) === 'postgres'
-      ? tickLoader(async (keys: string[]) => new Map((await db.selectFrom('cases').select(['numero_cnj', ...STAMP_COLUMNS]).where('numero_cnj', 'in', keys).execute())
-        .map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp])))
-      : undefined;
+    this.#stamps =
+      engineOf(db) === 'postgres'
+        ? tickLoader(
+            async (keys: string[]) =>
+              new Map(
+                (
+                  await db
+                    .selectFrom('cases')
+                    .select(['numero_cnj', ...STAMP_COLUMNS])
+                    .where('numero_cnj', 'in', keys)
+                    .execute()
+                ).map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp]),
+              ),
+          )
+        : undefined;
     this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
     this.#parties = prepared(['n'], (p) => db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', p.n).orderBy('posicao'));
     // Through the parties: case_lawyers is keyed by (party_id, posicao), with no index on numero_cnj.
-    this.#lawyers = prepared(['n'], (p) => db.selectFrom('case_lawyers').innerJoin('case_parties', 'case_parties.id', 'case_lawyers.party_id')
-      .selectAll('case_lawyers').where('case_parties.numero_cnj', '=', p.n).orderBy('case_lawyers.party_id').orderBy('case_lawyers.posicao'));
-    this.#latestMovement = prepared(['n'], (p) => db.selectFrom('case_movements').selectAll().where('numero_cnj', '=', p.n)
-      .orderBy('data_hora', 'desc').orderBy('key', 'desc').limit(1));
+    this.#lawyers = prepared(['n'], (p) =>
+      db
+        .selectFrom('case_lawyers')
+        .innerJoin('case_parties', 'case_parties.id', 'case_lawyers.party_id')
+        .selectAll('case_lawyers')
+        .where('case_parties.numero_cnj', '=', p.n)
+        .orderBy('case_lawyers.party_id')
+        .orderBy('case_lawyers.posicao'),
+    );
+    this.#latestMovement = prepared(['n'], (p) =>
+      db.selectFrom('case_movements').selectAll().where('numero_cnj', '=', p.n).orderBy('data_hora', 'desc').orderBy('key', 'desc').limit(1),
+    );
   }
 
   async get(numeroCnj: string): Promise<StoredCase | undefined> {
@@ -84,7 +111,12 @@ export class CaseStore {
       row.detalhes_em ? this.parties(numeroCnj) : Promise.resolve(null),
       this.#latestMovement(this.#db, { n: numeroCnj }),
     ]);
-    const stored: StoredCase = { row, instancias: JSON.parse(row.instancias), partes, ultimaMovimentacao: latest.rows[0] ? movementOfRow(latest.rows[0]) : null };
+    const stored: StoredCase = {
+      row,
+      instancias: JSON.parse(row.instancias),
+      partes,
+      ultimaMovimentacao: latest.rows[0] ? movementOfRow(latest.rows[0]) : null,
+    };
     this.#cache.set(numeroCnj, stampOf(row), stored, generation);
     return stored;
   }
@@ -99,22 +131,52 @@ export class CaseStore {
     const fresh = all.filter((m) => !known.has(m.key));
     const main = mainInstance(record);
     const values = {
-      tribunal: record.tribunal, fonte: source.name, sandbox: source.sandbox ? 1 : 0,
-      classe_nome: main?.classe?.nome ?? null, data_ajuizamento: earliest(record.instancias.map((i) => i.dataAjuizamento)),
-      atualizado_em: record.atualizadoEm, instancias: JSON.stringify(record.instancias.map(withoutMovements)),
-      movimentos_total: known.size + fresh.length, consultado_em: now,
+      tribunal: record.tribunal,
+      fonte: source.name,
+      sandbox: source.sandbox ? 1 : 0,
+      classe_nome: main?.classe?.nome ?? null,
+      data_ajuizamento: earliest(record.instancias.map((i) => i.dataAjuizamento)),
+      atualizado_em: record.atualizadoEm,
+      instancias: JSON.stringify(record.instancias.map(withoutMovements)),
+      movimentos_total: known.size + fresh.length,
+      consultado_em: now,
     };
     if (existing) await trx.updateTable('cases').set(values).where('numero_cnj', '=', record.numeroCnj).execute();
-    else await trx.insertInto('cases').values({ numero_cnj: record.numeroCnj, ...values, valor_causa_centavos: null, detalhes_em: null, documentos_em: null, criado_em: now, consulta: null, partes_fonte: null }).execute();
+    else
+      await trx
+        .insertInto('cases')
+        .values({
+          numero_cnj: record.numeroCnj,
+          ...values,
+          valor_causa_centavos: null,
+          detalhes_em: null,
+          documentos_em: null,
+          criado_em: now,
+          consulta: null,
+          partes_fonte: null,
+        })
+        .execute();
     if (fresh.length > 0) await insertMovements(trx, record.numeroCnj, fresh);
     // Movements only a court's page listed so far, now in DataJud too: one movement, DataJud's code and the page's text.
     if (fresh.length > 0 && existing) await adoptPageTexts(trx, record.numeroCnj, fresh);
     await this.#reindex(trx, record.numeroCnj, record);
     const data = { numeroCnj: record.numeroCnj, tribunal: record.tribunal };
     if (!existing) {
-      await this.#events.record(trx, { kind: 'novo_processo', ...data, source: eventOrigin(source), data: { ...data, classe: main?.classe ?? null, dataAjuizamento: values.data_ajuizamento }, raw: record.raw });
+      await this.#events.record(trx, {
+        kind: 'novo_processo',
+        ...data,
+        source: eventOrigin(source),
+        data: { ...data, classe: main?.classe ?? null, dataAjuizamento: values.data_ajuizamento },
+        raw: record.raw,
+      });
     } else if (fresh.length > 0) {
-      await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source: eventOrigin(source), data: { ...data, movimentacoes: fresh.map(publicMovement) }, raw: record.raw });
+      await this.#events.record(trx, {
+        kind: 'nova_movimentacao',
+        ...data,
+        source: eventOrigin(source),
+        data: { ...data, movimentacoes: fresh.map(publicMovement) },
+        raw: record.raw,
+      });
     }
     return { newMovements: fresh, needsDetails: !existing?.detalhes_em };
   }
@@ -135,19 +197,39 @@ export class CaseStore {
     }
     await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
     // Through the parties' ids, the lawyers' primary key: there is no index on case_lawyers.numero_cnj.
-    await trx.deleteFrom('case_lawyers').where('party_id', 'in', (eb) => eb.selectFrom('case_parties').select('id').where('numero_cnj', '=', n)).execute();
+    await trx
+      .deleteFrom('case_lawyers')
+      .where('party_id', 'in', (eb) => eb.selectFrom('case_parties').select('id').where('numero_cnj', '=', n))
+      .execute();
     await trx.deleteFrom('case_parties').where('numero_cnj', '=', n).execute();
     for (const [posicao, p] of details.partes.entries()) {
       const id = newId('pty');
-      await trx.insertInto('case_parties').values({ id, numero_cnj: n, posicao, polo: p.polo, tipo: p.tipo, nome: p.nome, tipo_pessoa: p.tipoPessoa, documento: p.documento }).execute();
+      await trx
+        .insertInto('case_parties')
+        .values({ id, numero_cnj: n, posicao, polo: p.polo, tipo: p.tipo, nome: p.nome, tipo_pessoa: p.tipoPessoa, documento: p.documento })
+        .execute();
       for (const [i, a] of p.advogados.entries()) {
-        await trx.insertInto('case_lawyers').values({ party_id: id, numero_cnj: n, posicao: i, nome: a.nome, oab_uf: a.oab?.uf ?? null, oab_numero: a.oab?.numero ?? null }).execute();
+        await trx
+          .insertInto('case_lawyers')
+          .values({ party_id: id, numero_cnj: n, posicao: i, nome: a.nome, oab_uf: a.oab?.uf ?? null, oab_numero: a.oab?.numero ?? null })
+          .execute();
       }
     }
     if (opts.documents) {
       await trx.deleteFrom('case_documents').where('numero_cnj', '=', n).execute();
       for (const d of details.documentos) {
-        await trx.insertInto('case_documents').values({ numero_cnj: n, documento_id: d.id, titulo: d.titulo, tipo: d.tipo, data_juntada: d.dataJuntada, mime_type: d.mimeType, tamanho_bytes: d.tamanhoBytes }).execute();
+        await trx
+          .insertInto('case_documents')
+          .values({
+            numero_cnj: n,
+            documento_id: d.id,
+            titulo: d.titulo,
+            tipo: d.tipo,
+            data_juntada: d.dataJuntada,
+            mime_type: d.mimeType,
+            tamanho_bytes: d.tamanhoBytes,
+          })
+          .execute();
       }
     }
     const row = await trx.selectFrom('cases').select(['instancias', 'tribunal']).where('numero_cnj', '=', n).executeTakeFirstOrThrow();
@@ -167,13 +249,25 @@ export class CaseStore {
   async parties(numeroCnj: string, db: Executor = this.#db): Promise<PartyRecord[]> {
     const [{ rows: parties }, { rows: lawyers }] = await Promise.all([this.#parties(db, { n: numeroCnj }), this.#lawyers(db, { n: numeroCnj })]);
     return parties.map((p) => ({
-      polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipo_pessoa, documento: p.documento,
-      advogados: lawyers.filter((l) => l.party_id === p.id).map((l) => ({ nome: l.nome, oab: l.oab_uf && l.oab_numero ? { uf: l.oab_uf, numero: l.oab_numero } : null })),
+      polo: p.polo,
+      tipo: p.tipo,
+      nome: p.nome,
+      tipoPessoa: p.tipo_pessoa,
+      documento: p.documento,
+      advogados: lawyers
+        .filter((l) => l.party_id === p.id)
+        .map((l) => ({ nome: l.nome, oab: l.oab_uf && l.oab_numero ? { uf: l.oab_uf, numero: l.oab_numero } : null })),
     }));
   }
 
   async documents(numeroCnj: string): Promise<CaseDocumentsTable[]> {
-    return this.#db.selectFrom('case_documents').selectAll().where('numero_cnj', '=', numeroCnj).orderBy('data_juntada', 'desc').orderBy('documento_id').execute();
+    return this.#db
+      .selectFrom('case_documents')
+      .selectAll()
+      .where('numero_cnj', '=', numeroCnj)
+      .orderBy('data_juntada', 'desc')
+      .orderBy('documento_id')
+      .execute();
   }
 
   async document(numeroCnj: string, documentoId: string): Promise<CaseDocumentsTable | undefined> {
@@ -195,19 +289,34 @@ export class CaseStore {
    * case_parties_documento (a party's case exists: foreign key).
    */
   async numbersByDocument(documento: string): Promise<string[]> {
-    const rows = await this.#db.selectFrom('case_parties')
-      .select('numero_cnj').distinct().where('documento', '=', documento)
-      .orderBy('numero_cnj', 'desc').execute();
+    const rows = await this.#db
+      .selectFrom('case_parties')
+      .select('numero_cnj')
+      .distinct()
+      .where('documento', '=', documento)
+      .orderBy('numero_cnj', 'desc')
+      .execute();
     return rows.map((r) => r.numero_cnj);
   }
 
-  async #reindex(trx: Executor, numeroCnj: string, c: Pick<CaseRecord, 'numeroCnj' | 'tribunal'> & { instancias: Pick<InstanceRecord, 'classe' | 'assuntos' | 'orgaoJulgador'>[] }, partes?: PartyRecord[]): Promise<void> {
+  async #reindex(
+    trx: Executor,
+    numeroCnj: string,
+    c: Pick<CaseRecord, 'numeroCnj' | 'tribunal'> & { instancias: Pick<InstanceRecord, 'classe' | 'assuntos' | 'orgaoJulgador'>[] },
+    partes?: PartyRecord[],
+  ): Promise<void> {
     const names = partes ?? (await this.parties(numeroCnj, trx));
-    await this.#search.put(trx, numeroCnj, [
-      numeroCnj, c.tribunal,
-      ...c.instancias.flatMap((i) => [i.classe?.nome, i.orgaoJulgador?.nome, ...i.assuntos.map((a) => a.nome)]),
-      ...names.map((p) => p.nome),
-    ], names.map((p) => p.nome));
+    await this.#search.put(
+      trx,
+      numeroCnj,
+      [
+        numeroCnj,
+        c.tribunal,
+        ...c.instancias.flatMap((i) => [i.classe?.nome, i.orgaoJulgador?.nome, ...i.assuntos.map((a) => a.nome)]),
+        ...names.map((p) => p.nome),
+      ],
+      names.map((p) => p.nome),
+    );
   }
 }
 
@@ -215,17 +324,34 @@ async function insertMovements(trx: Transaction<DB>, numeroCnj: string, movement
   // Chunks keep each statement under both engines' bound-parameter limits.
   for (let i = 0; i < movements.length; i += 100) {
     const rows: CaseMovementsTable[] = movements.slice(i, i + 100).map((m) => ({
-      numero_cnj: numeroCnj, key: m.key, grau: m.grau, codigo: m.codigo, nome: m.nome, data_hora: m.dataHora,
-      complementos: JSON.stringify(m.complementos), orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null, texto: m.texto ?? null,
+      numero_cnj: numeroCnj,
+      key: m.key,
+      grau: m.grau,
+      codigo: m.codigo,
+      nome: m.nome,
+      data_hora: m.dataHora,
+      complementos: JSON.stringify(m.complementos),
+      orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null,
+      texto: m.texto ?? null,
     }));
-    await trx.insertInto('case_movements').values(rows).onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing()).execute();
+    await trx
+      .insertInto('case_movements')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing())
+      .execute();
   }
 }
 
 function movementOfRow(r: CaseMovementsTable): MovementRecord {
   return {
-    key: r.key, grau: r.grau, codigo: r.codigo, nome: r.nome, dataHora: r.data_hora,
-    complementos: JSON.parse(r.complementos), orgaoJulgador: r.orgao_julgador ? JSON.parse(r.orgao_julgador) : null, texto: r.texto,
+    key: r.key,
+    grau: r.grau,
+    codigo: r.codigo,
+    nome: r.nome,
+    dataHora: r.data_hora,
+    complementos: JSON.parse(r.complementos),
+    orgaoJulgador: r.orgao_julgador ? JSON.parse(r.orgao_julgador) : null,
+    texto: r.texto,
   };
 }
 
@@ -236,8 +362,15 @@ function movementOfRow(r: CaseMovementsTable): MovementRecord {
  */
 export function publicMovement(m: MovementRecord) {
   return MovementShape.present({
-    id: m.key, dataHora: m.dataHora, codigo: m.codigo, nome: m.nome, grau: m.grau, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador,
-    conteudo: describeMovement(m), texto: m.texto ?? null,
+    id: m.key,
+    dataHora: m.dataHora,
+    codigo: m.codigo,
+    nome: m.nome,
+    grau: m.grau,
+    complementos: m.complementos,
+    orgaoJulgador: m.orgaoJulgador,
+    conteudo: describeMovement(m),
+    texto: m.texto ?? null,
   });
 }
 

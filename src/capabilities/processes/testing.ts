@@ -39,7 +39,13 @@ export const routeFixtures: RouteFixtures = {
     },
   },
   // Public court data is the same for every account: these routes answer a stranger like the owner.
-  publicData: ['/v1/processos/cnj/:cnj', '/v1/processos/cnj/:cnj/pdf', '/v1/processos/cnj/:cnj/movimentacoes',
-    '/v1/processos/cnj/:cnj/solicitar-atualizacao', '/v1/processos/cnj/:cnj/documentos-publicos', DOWNLOAD],
+  publicData: [
+    '/v1/processos/cnj/:cnj',
+    '/v1/processos/cnj/:cnj/pdf',
+    '/v1/processos/cnj/:cnj/movimentacoes',
+    '/v1/processos/cnj/:cnj/solicitar-atualizacao',
+    '/v1/processos/cnj/:cnj/documentos-publicos',
+    DOWNLOAD,
+  ],
   files: ['/v1/processos/cnj/:cnj/pdf', DOWNLOAD],
 };

@@ -32,7 +32,11 @@ export function targetOf(body: TargetInput): MonitorTarget {
   if (given.length > 1) throw conflict(`\`${given.join('` and `')}\` fields were both given; a monitor follows one thing: create one per kind.`, 'numero_cnj');
   const [specific] = given;
   const tipo = body.tipo ?? specific ?? (body.termo !== undefined ? 'TERMO' : undefined);
-  if (!tipo) throw new ApiError('MISSING_PARAMETER', 'Say what to follow: `termo`, an OAB (`oab` or `oab_estado` + `oab_numero`) or `numero_cnj`.', { field: 'termo', in: 'body' });
+  if (!tipo)
+    throw new ApiError('MISSING_PARAMETER', 'Say what to follow: `termo`, an OAB (`oab` or `oab_estado` + `oab_numero`) or `numero_cnj`.', {
+      field: 'termo',
+      in: 'body',
+    });
   if (specific && specific !== tipo) throw conflict(`\`tipo\` ${tipo} contradicts the ${specific} field given.`, 'tipo');
   if (specific && body.termo !== undefined) throw conflict(`Send the ${specific} in its own field or in \`termo\`, not both.`, 'termo');
   if (tipo === 'OAB') {
@@ -51,9 +55,13 @@ function termTarget(raw: string): MonitorTarget {
   const termo = raw.trim().replace(/\s+/g, ' ');
   const valor = foldText(termo);
   if (valor.replace(/ /g, '').length < MIN_TERM_LENGTH) {
-    throw new ApiError('INVALID_PARAMETER', `\`termo\` needs at least ${MIN_TERM_LENGTH} letters or digits (accents, case and punctuation are ignored).`, { field: 'termo', in: 'body' });
+    throw new ApiError('INVALID_PARAMETER', `\`termo\` needs at least ${MIN_TERM_LENGTH} letters or digits (accents, case and punctuation are ignored).`, {
+      field: 'termo',
+      in: 'body',
+    });
   }
-  if (termo.length > MAX_TERM_LENGTH) throw new ApiError('INVALID_PARAMETER', `\`termo\` is longer than ${MAX_TERM_LENGTH} characters.`, { field: 'termo', in: 'body' });
+  if (termo.length > MAX_TERM_LENGTH)
+    throw new ApiError('INVALID_PARAMETER', `\`termo\` is longer than ${MAX_TERM_LENGTH} characters.`, { field: 'termo', in: 'body' });
   return { tipo: 'TERMO', valor, termo };
 }
 

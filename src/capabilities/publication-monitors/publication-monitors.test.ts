@@ -45,15 +45,20 @@ test('create a TERMO monitor: 201 and charged once; the same term again (any acc
   assert.equal(res.statusCode, 201, res.body);
   const m = json(res).data;
   assert.match(m.id, /^pmon_/);
-  assert.deepEqual([m.tipo, m.termo, m.origem, m.tribunais, m.status, m.reused, m.evento, m.preco, m.desde],
-    ['TERMO', termo, 'PUBLICACOES', ['TJSP'], 'ATIVO', false, 'publicacao_judicial_nova', 3, today()]);
+  assert.deepEqual(
+    [m.tipo, m.termo, m.origem, m.tribunais, m.status, m.reused, m.evento, m.preco, m.desde],
+    ['TERMO', termo, 'PUBLICACOES', ['TJSP'], 'ATIVO', false, 'publicacao_judicial_nova', 3, today()],
+  );
   assert.deepEqual([json(res).meta.creditsCharged, json(res).meta.creditsRemaining], [3, 7]);
 
   const again = await create(acc, { tipo: 'TERMO', termo: termo.toUpperCase().replace('Ç', 'C').replace('Ã', 'A'), webhook_url: 'https://example.com/pub' });
   assert.equal(again.statusCode, 200, again.body);
   assert.deepEqual([json(again).data.id, json(again).data.reused, json(again).data.webhookUrl], [m.id, true, 'https://example.com/pub']);
   assert.equal(json(again).meta.creditsCharged, 0);
-  assert.deepEqual((await debits(acc.accountId)).map((r) => [r.query_type, r.delta_centavos, r.operation_id]), [['monitor.publicacoes', -PRICE_CENTAVOS, `${m.id}:1`]]);
+  assert.deepEqual(
+    (await debits(acc.accountId)).map((r) => [r.query_type, r.delta_centavos, r.operation_id]),
+    [['monitor.publicacoes', -PRICE_CENTAVOS, `${m.id}:1`]],
+  );
 });
 
 test('OAB and PROCESSO monitors: by their own fields or `tipo` + `termo`; the OAB canonical, the case masked', async () => {
@@ -67,7 +72,10 @@ test('OAB and PROCESSO monitors: by their own fields or `tipo` + `termo`; the OA
 
   const numero = tjspNumber();
   const processo = json(await create(acc, { numero_cnj: formatCnj(numero) })).data;
-  assert.deepEqual([processo.tipo, processo.numeroCnj, processo.termo, processo.evento], ['PROCESSO', formatCnj(numero), formatCnj(numero), 'diario_movimentacao_nova']);
+  assert.deepEqual(
+    [processo.tipo, processo.numeroCnj, processo.termo, processo.evento],
+    ['PROCESSO', formatCnj(numero), formatCnj(numero), 'diario_movimentacao_nova'],
+  );
   const sameCase = await create(acc, { tipo: 'PROCESSO', termo: numero });
   assert.deepEqual([sameCase.statusCode, json(sameCase).data.id], [200, processo.id]);
   assert.equal((await debits(acc.accountId)).length, 3);
@@ -100,7 +108,7 @@ test('bad bodies: conflicting kinds 400, short term 400, malformed OAB / CNJ 400
   assert.equal((await debits(acc.accountId)).length, 0);
 });
 
-test('another account\'s monitor is 404 on GET and DELETE; an intimação monitor is not a publication monitor', async () => {
+test("another account's monitor is 404 on GET and DELETE; an intimação monitor is not a publication monitor", async () => {
   const owner = await h.createAccount({ credits: 1000 });
   const stranger = await h.createAccount({ credits: 1000 });
   const id = json(await create(owner, { termo: freshTerm() })).data.id;
@@ -110,7 +118,8 @@ test('another account\'s monitor is 404 on GET and DELETE; an intimação monito
     assert.equal(json(res).error.code, 'NOT_FOUND');
   }
   assert.equal(json(await get(owner, `${PATH}/${id}`)).data.status, 'ATIVO');
-  const intimacao = json(await h.inject({ method: 'POST', url: '/v1/intimacoes/oab', headers: owner.headers, payload: { oab: 'SP777' } })).data.monitoramentos[0];
+  const intimacao = json(await h.inject({ method: 'POST', url: '/v1/intimacoes/oab', headers: owner.headers, payload: { oab: 'SP777' } })).data
+    .monitoramentos[0];
   assert.equal((await get(owner, `${PATH}/${intimacao.id}`)).statusCode, 404);
   assert.ok(!json(await get(owner, PATH)).data.items.some((m: { id: string }) => m.id === intimacao.id));
 });
@@ -125,7 +134,10 @@ test('DELETE deactivates (REMOVIDO, readable, free); again unchanged; listing by
   const del = await h.inject({ method: 'DELETE', url: `${PATH}/${ids[0]}`, headers: acc.headers });
   assert.equal(del.statusCode, 200, del.body);
   const removed = json(del).data;
-  assert.deepEqual([removed.status, removed.removidoEm, removed.proximaVerificacaoEm, removed.proximaCobrancaEm], ['REMOVIDO', clock.now().toISOString(), null, null]);
+  assert.deepEqual(
+    [removed.status, removed.removidoEm, removed.proximaVerificacaoEm, removed.proximaCobrancaEm],
+    ['REMOVIDO', clock.now().toISOString(), null, null],
+  );
   clock.advance(1);
   const again = await h.inject({ method: 'DELETE', url: `${PATH}/${ids[0]}`, headers: acc.headers });
   assert.deepEqual(json(again).data, removed);
@@ -139,7 +151,10 @@ test('DELETE deactivates (REMOVIDO, readable, free); again unchanged; listing by
     cursor = page.meta.pagination.nextCursor;
   } while (cursor);
   assert.deepEqual(seen, ids.slice(1).reverse());
-  assert.deepEqual(json(await get(acc, `${PATH}?status=REMOVIDO`)).data.items.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.deepEqual(
+    json(await get(acc, `${PATH}?status=REMOVIDO`)).data.items.map((m: { id: string }) => m.id),
+    [ids[0]],
+  );
   assert.equal((await debits(acc.accountId)).length, 4, 'removal is free');
 });
 
@@ -153,7 +168,10 @@ test('events: publicacao_judicial_nova for TERMO and OAB matches, diario_movimen
   const removed = json(await create(acc, { termo: 'Palavra Removida Depois' })).data;
   await h.inject({ method: 'DELETE', url: `${PATH}/${removed.id}`, headers: acc.headers });
 
-  const folded = publicationRecord({ corpo: `Intime-se ${termo.toUpperCase().normalize('NFD').replace(/\p{M}/gu, '')} para pagar.`, dataDisponibilizacao: today() });
+  const folded = publicationRecord({
+    corpo: `Intime-se ${termo.toUpperCase().normalize('NFD').replace(/\p{M}/gu, '')} para pagar.`,
+    dataDisponibilizacao: today(),
+  });
   const otherCourt = publicationRecord({ corpo: `Intime-se ${termo}.`, tribunal: 'TJRJ', dataDisponibilizacao: today() });
   const byOab = publicationRecord({ oabs: ['MG31313'], dataDisponibilizacao: today() });
   const byCase = publicationRecord({ numeroCnj: numero, dataDisponibilizacao: today() });
@@ -162,16 +180,23 @@ test('events: publicacao_judicial_nova for TERMO and OAB matches, diario_movimen
   await ingest([folded, otherCourt, byOab, byCase, old, forRemoved]);
 
   const events = await heard(acc);
-  assert.deepEqual(events.sort((a: any, b: any) => a.publicacao.localeCompare(b.publicacao)), [
-    { event: 'publicacao_judicial_nova', monitor: termMonitor.id, publicacao: folded.id },
-    { event: 'publicacao_judicial_nova', monitor: oabMonitor.id, publicacao: byOab.id },
-    { event: 'diario_movimentacao_nova', monitor: caseMonitor.id, publicacao: byCase.id },
-  ].sort((a, b) => a.publicacao.localeCompare(b.publicacao)));
+  assert.deepEqual(
+    events.sort((a: any, b: any) => a.publicacao.localeCompare(b.publicacao)),
+    [
+      { event: 'publicacao_judicial_nova', monitor: termMonitor.id, publicacao: folded.id },
+      { event: 'publicacao_judicial_nova', monitor: oabMonitor.id, publicacao: byOab.id },
+      { event: 'diario_movimentacao_nova', monitor: caseMonitor.id, publicacao: byCase.id },
+    ].sort((a, b) => a.publicacao.localeCompare(b.publicacao)),
+  );
   assert.equal(json(await get(acc, `${PATH}/${termMonitor.id}`)).data.publicacoes, 2, 'the old one is history: matched, no event');
 });
 
 test('the cycle asks DJEN once per target (texto, oab, numeroCnj) of the monitors that watch it, and ingests the answer', async () => {
-  await db.updateTable('publication_monitors').set({ status: 'REMOVIDO', atualizado_em: clock.now().toISOString() }).where('status', '<>', 'REMOVIDO').execute();
+  await db
+    .updateTable('publication_monitors')
+    .set({ status: 'REMOVIDO', atualizado_em: clock.now().toISOString() })
+    .where('status', '<>', 'REMOVIDO')
+    .execute();
   const [a, b] = [await h.createAccount({ credits: 5000 }), await h.createAccount({ credits: 5000 })];
   const termo = freshTerm();
   const numero = tjspNumber();
@@ -189,7 +214,11 @@ test('the cycle asks DJEN once per target (texto, oab, numeroCnj) of the monitor
   const asked = source.queries.map((q) => q.texto ?? q.numeroCnj ?? `${q.oab!.uf}${q.oab!.numero}`).sort();
   assert.deepEqual(asked, [termo, numero, 'PE4242'].sort());
   assert.equal(source.queries.find((q) => q.numeroCnj)!.tribunal, 'TJSP');
-  for (const acc of [a, b]) assert.deepEqual((await heard(acc)).map((e: any) => e.publicacao), [news.id]);
+  for (const acc of [a, b])
+    assert.deepEqual(
+      (await heard(acc)).map((e: any) => e.publicacao),
+      [news.id],
+    );
 });
 
 test('renewal suspends an unpaid monitor; creating it again reactivates it (200, charged a new period, news from today)', async () => {
@@ -205,5 +234,8 @@ test('renewal suspends an unpaid monitor; creating it again reactivates it (200,
   assert.equal(back.statusCode, 200, back.body);
   assert.deepEqual([json(back).data.id, json(back).data.status, json(back).data.reused, json(back).data.desde], [m.id, 'ATIVO', false, today()]);
   assert.equal(json(back).meta.creditsCharged, PRICE_CENTAVOS / 100);
-  assert.deepEqual((await debits(acc.accountId)).map((r) => r.operation_id), [`${m.id}:1`, `${m.id}:2`]);
+  assert.deepEqual(
+    (await debits(acc.accountId)).map((r) => r.operation_id),
+    [`${m.id}:1`, `${m.id}:2`],
+  );
 });

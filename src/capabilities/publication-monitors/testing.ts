@@ -13,7 +13,10 @@ async function ownedMonitor(h: Harness, owner: TestAccount): Promise<string> {
   const s = h.services;
   const termo = `Empresa de Teste ${++next}`;
   const { monitor } = await createMonitor(s, PUBLICATION_MONITORS, {
-    accountId: owner.accountId, origem: 'PUBLICACOES', target: { tipo: 'TERMO', valor: termo.toLowerCase(), termo }, priceCentavos: 0,
+    accountId: owner.accountId,
+    origem: 'PUBLICACOES',
+    target: { tipo: 'TERMO', valor: termo.toLowerCase(), termo },
+    priceCentavos: 0,
   });
   return monitor.id;
 }

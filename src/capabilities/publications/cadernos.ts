@@ -43,7 +43,10 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
   // Yesterday first: it is the one most likely final.
   const days = [dayBefore(now, 1), dayBefore(now)];
   const wanted = days.flatMap((data) => courts.map((sigla) => ({ sigla, data })));
-  const known = await syncTimes(s, wanted.flatMap(({ sigla, data }) => [cadernoKey(sigla, data), attemptKey(sigla, data)]));
+  const known = await syncTimes(
+    s,
+    wanted.flatMap(({ sigla, data }) => [cadernoKey(sigla, data), attemptKey(sigla, data)]),
+  );
   const retryBefore = addMs(now, -s.config.monitorIntervalMs).getTime();
   const source = s.sources.publications;
   const progress = progressReporter(log, 'caderno ingest', { out: NO_TERMINAL });
@@ -55,7 +58,9 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
     if (tried !== undefined && Date.parse(tried) > retryBefore) continue;
     if (!budget.take()) break;
     try {
-      const info = await source.caderno(sigla, data, 'D', async (items) => { await ingest.ingest(items, source.info); });
+      const info = await source.caderno(sigla, data, 'D', async (items) => {
+        await ingest.ingest(items, source.info);
+      });
       const final = FINAL.has(info.status);
       await markSynced(s, final ? cadernoKey(sigla, data) : attemptKey(sigla, data), now);
       if (final) summary.ingested++;
@@ -77,7 +82,10 @@ export async function coveredCourts(s: Services, now: Date): Promise<Set<string>
   const courts = cadernoCourts(s.config.djenCadernos);
   if (courts.length === 0) return new Set();
   const yesterday = dayBefore(now, 1);
-  const done = await syncTimes(s, courts.map((sigla) => cadernoKey(sigla, yesterday)));
+  const done = await syncTimes(
+    s,
+    courts.map((sigla) => cadernoKey(sigla, yesterday)),
+  );
   return new Set(courts.filter((sigla) => done.has(cadernoKey(sigla, yesterday))));
 }
 
@@ -91,6 +99,9 @@ async function syncTimes(s: Services, keys: string[]): Promise<Map<string, strin
 }
 
 async function markSynced(s: Services, key: string, now: Date): Promise<void> {
-  await s.db.insertInto('publication_syncs').values({ chave: key, sincronizado_em: iso(now) })
-    .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) })).execute();
+  await s.db
+    .insertInto('publication_syncs')
+    .values({ chave: key, sincronizado_em: iso(now) })
+    .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
+    .execute();
 }

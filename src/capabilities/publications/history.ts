@@ -21,7 +21,9 @@ export const HISTORY_START = '2020-01-01';
 export const CONSOLIDATION_JOB = 'advogados.historico.consolidar';
 /** An OAB's whole DJEN history, read once; DJEN's budget is 20 requests a minute, so failures wait minutes, not seconds. */
 export const CONSOLIDATION = defineJob<{ oab: string }>({
-  kind: CONSOLIDATION_JOB, maxAttempts: 6, dedupeKey: ({ oab }) => `${CONSOLIDATION_JOB}:${oab}`,
+  kind: CONSOLIDATION_JOB,
+  maxAttempts: 6,
+  dedupeKey: ({ oab }) => `${CONSOLIDATION_JOB}:${oab}`,
   retryDelayMs: (attempt) => Math.min(3_600_000, 120_000 * 2 ** (attempt - 1)),
 });
 const dayAfter = (d: string, n: number): string => dayBefore(new Date(`${d}T00:00:00Z`), -n);
@@ -37,8 +39,13 @@ export interface HistoryFetch {
  * DJEN caps is split in halves, down to single days. `onWindow` sees each window's items as they come
  * (ingest as you go: a failure halfway keeps what was read, and memory holds one window at a time).
  */
-export async function fetchHistory(source: PublicationSource, query: PublicationQuery, range: { desde: string; ate: string },
-  onWindow: (items: PublicationRecord[], windows: { done: number; total: number }) => Promise<void>, signal?: AbortSignal): Promise<HistoryFetch> {
+export async function fetchHistory(
+  source: PublicationSource,
+  query: PublicationQuery,
+  range: { desde: string; ate: string },
+  onWindow: (items: PublicationRecord[], windows: { done: number; total: number }) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<HistoryFetch> {
   const out: HistoryFetch = { complete: true, requests: 0 };
   const pending: { desde: string; ate: string }[] = yearWindows(range.desde, range.ate);
   for (let done = 1; pending.length > 0; done++) {
@@ -76,9 +83,20 @@ export async function oabHistory(s: Services, oab: string): Promise<OabHistories
 export async function ensureHistory(s: Services, oab: string): Promise<OabHistoriesTable> {
   const now = iso(s.clock.now());
   await s.db.transaction().execute(async (trx) => {
-    const inserted = await trx.insertInto('oab_histories').values({
-      oab, recente_em: null, consolidacao: 'PENDENTE', consolidado_em: null, paginas: 0, ultimo_erro: null, criado_em: now, atualizado_em: now,
-    }).onConflict((oc) => oc.column('oab').doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('oab_histories')
+      .values({
+        oab,
+        recente_em: null,
+        consolidacao: 'PENDENTE',
+        consolidado_em: null,
+        paginas: 0,
+        ultimo_erro: null,
+        criado_em: now,
+        atualizado_em: now,
+      })
+      .onConflict((oc) => oc.column('oab').doNothing())
+      .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) await enqueueConsolidation(s, oab, trx);
   });
   return (await oabHistory(s, oab))!;
@@ -112,7 +130,11 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
       const started = s.clock.now();
       const progress = progressReporter(log, 'OAB history consolidation', { out: NO_TERMINAL });
       let publicacoes = 0;
-      await s.db.updateTable('oab_histories').set({ consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) }).where('oab', '=', oab).execute();
+      await s.db
+        .updateTable('oab_histories')
+        .set({ consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) })
+        .where('oab', '=', oab)
+        .execute();
       const source = s.sources.publications;
       try {
         const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: dayBefore(started) }, async (items, windows) => {
@@ -121,15 +143,26 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
           progress(windows.done, windows.total, { oab, publicacoes });
         });
         const done = iso(s.clock.now());
-        await s.db.updateTable('oab_histories').set({
-          consolidacao: r.complete ? 'CONCLUIDA' : 'ERRO', consolidado_em: r.complete ? done : null, paginas: r.requests,
-          // The history also covers the recent window.
-          recente_em: done, ultimo_erro: r.complete ? null : 'DJEN capped a single day at 10,000 results; that day stays partial.', atualizado_em: done,
-        }).where('oab', '=', oab).execute();
+        await s.db
+          .updateTable('oab_histories')
+          .set({
+            consolidacao: r.complete ? 'CONCLUIDA' : 'ERRO',
+            consolidado_em: r.complete ? done : null,
+            paginas: r.requests,
+            // The history also covers the recent window.
+            recente_em: done,
+            ultimo_erro: r.complete ? null : 'DJEN capped a single day at 10,000 results; that day stays partial.',
+            atualizado_em: done,
+          })
+          .where('oab', '=', oab)
+          .execute();
       } catch (err) {
         const final = job.attempts >= job.max_attempts;
-        await s.db.updateTable('oab_histories').set({ consolidacao: final ? 'ERRO' : 'PENDENTE', ultimo_erro: (err as Error).message, atualizado_em: iso(s.clock.now()) })
-          .where('oab', '=', oab).execute();
+        await s.db
+          .updateTable('oab_histories')
+          .set({ consolidacao: final ? 'ERRO' : 'PENDENTE', ultimo_erro: (err as Error).message, atualizado_em: iso(s.clock.now()) })
+          .where('oab', '=', oab)
+          .execute();
         if (!final) throw err;
       }
     },

@@ -71,26 +71,62 @@ export class PublicationIngest {
     return total;
   }
 
-  async #slice(trx: Transaction<DB>, records: PublicationRecord[], info: SourceInfo, matcher: Awaited<ReturnType<MonitorIndex['current']>>, refresh: boolean): Promise<IngestSummary> {
+  async #slice(
+    trx: Transaction<DB>,
+    records: PublicationRecord[],
+    info: SourceInfo,
+    matcher: Awaited<ReturnType<MonitorIndex['current']>>,
+    refresh: boolean,
+  ): Promise<IngestSummary> {
     const now = iso(this.#s.clock.now());
     // The stored item only when it may have changed (`refresh`): it is the largest column.
-    const stored = await trx.selectFrom('publications').select(['id', 'ativo']).$if(refresh, (q) => q.select('raw'))
-      .where('id', 'in', records.map((r) => r.id)).execute();
+    const stored = await trx
+      .selectFrom('publications')
+      .select(['id', 'ativo'])
+      .$if(refresh, (q) => q.select('raw'))
+      .where(
+        'id',
+        'in',
+        records.map((r) => r.id),
+      )
+      .execute();
     const known = new Map(stored.map((r) => [r.id, r.ativo]));
     const unseen = records.filter((r) => !known.has(r.id));
-    await this.#updateCancellations(trx, records.filter((r) => known.get(r.id) === 1 && !r.ativo));
+    await this.#updateCancellations(
+      trx,
+      records.filter((r) => known.get(r.id) === 1 && !r.ativo),
+    );
     const storedRaw = new Map(stored.map((r) => [r.id, r.raw]));
     const changed = refresh ? records.filter((r) => known.get(r.id) === 1 && r.ativo && storedRaw.get(r.id) !== JSON.stringify(r.raw)) : [];
     await this.#updateChanged(trx, changed);
     // Another writer (a search reading the same gazette day, another worker) may store some of them
     // between the read and the insert: what it stored is not ours to index, match or announce.
-    const inserted = unseen.length === 0 ? new Set<string>() : new Set((await trx.insertInto('publications').values(unseen.map((r) => publicationRow(r, info, now)))
-      .onConflict((oc) => oc.column('id').doNothing()).returning('id').execute()).map((r) => r.id));
+    const inserted =
+      unseen.length === 0
+        ? new Set<string>()
+        : new Set(
+            (
+              await trx
+                .insertInto('publications')
+                .values(unseen.map((r) => publicationRow(r, info, now)))
+                .onConflict((oc) => oc.column('id').doNothing())
+                .returning('id')
+                .execute()
+            ).map((r) => r.id),
+          );
     const fresh = unseen.filter((r) => inserted.has(r.id));
     if (fresh.length > 0) {
       const lawyers = fresh.flatMap(lawyerRows);
-      if (lawyers.length > 0) await trx.insertInto('publication_lawyers').values(lawyers).onConflict((oc) => oc.doNothing()).execute();
-      await this.#search.add(trx, fresh.map((r) => ({ id: r.id, texto: searchableText(r) })));
+      if (lawyers.length > 0)
+        await trx
+          .insertInto('publication_lawyers')
+          .values(lawyers)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      await this.#search.add(
+        trx,
+        fresh.map((r) => ({ id: r.id, texto: searchableText(r) })),
+      );
     }
     let correspondencias = 0;
     let eventos = 0;
@@ -108,33 +144,66 @@ export class PublicationIngest {
   /** Known publications whose item changed: the stored copy, its parties and lawyers replaced, new OABs indexed. */
   async #updateChanged(trx: Transaction<DB>, changed: PublicationRecord[]): Promise<void> {
     for (const r of changed) {
-      await trx.updateTable('publications').set({ raw: JSON.stringify(r.raw), destinatarios: JSON.stringify(r.destinatarios), advogados: JSON.stringify(r.advogados) }).where('id', '=', r.id).execute();
+      await trx
+        .updateTable('publications')
+        .set({ raw: JSON.stringify(r.raw), destinatarios: JSON.stringify(r.destinatarios), advogados: JSON.stringify(r.advogados) })
+        .where('id', '=', r.id)
+        .execute();
     }
     const lawyers = changed.flatMap(lawyerRows);
-    if (lawyers.length > 0) await trx.insertInto('publication_lawyers').values(lawyers).onConflict((oc) => oc.doNothing()).execute();
+    if (lawyers.length > 0)
+      await trx
+        .insertInto('publication_lawyers')
+        .values(lawyers)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   }
 
   /** DJEN cancelled a publication we stored as active: keep it, marked. */
   async #updateCancellations(trx: Transaction<DB>, cancelled: PublicationRecord[]): Promise<void> {
     for (const r of cancelled) {
-      await trx.updateTable('publications').set({ ativo: 0, cancelamento: JSON.stringify(r.cancelamento), raw: JSON.stringify(r.raw) }).where('id', '=', r.id).execute();
+      await trx
+        .updateTable('publications')
+        .set({ ativo: 0, cancelamento: JSON.stringify(r.cancelamento), raw: JSON.stringify(r.raw) })
+        .where('id', '=', r.id)
+        .execute();
     }
   }
 
   /** One match, once: an event when the publication is news to the monitor (active, dated from its `desde` on). */
   async #record(trx: Transaction<DB>, m: PublicationMonitorsTable, r: PublicationRecord, info: SourceInfo, now: string): Promise<'none' | 'history' | 'event'> {
     const news = r.ativo && r.dataDisponibilizacao >= m.desde;
-    const inserted = await trx.insertInto('publication_matches').values({
-      monitor_id: m.id, publicacao_id: r.id, account_id: m.account_id, origem: m.origem, data_disponibilizacao: r.dataDisponibilizacao, evento_id: null, criado_em: now,
-    }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('publication_matches')
+      .values({
+        monitor_id: m.id,
+        publicacao_id: r.id,
+        account_id: m.account_id,
+        origem: m.origem,
+        data_disponibilizacao: r.dataDisponibilizacao,
+        evento_id: null,
+        criado_em: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'none';
-    await trx.updateTable('publication_monitors').set((eb) => ({ publicacoes: eb('publicacoes', '+', 1) })).where('id', '=', m.id).execute();
+    await trx
+      .updateTable('publication_monitors')
+      .set((eb) => ({ publicacoes: eb('publicacoes', '+', 1) }))
+      .where('id', '=', m.id)
+      .execute();
     if (!news) return 'history';
     const eventId = await this.#s.events.record(trx, {
-      kind: eventKindFor(m), numeroCnj: r.numeroCnj, tribunal: r.tribunal, source: eventOrigin(info),
-      audience: [{ accountId: m.account_id, monitorType: m.origem === 'INTIMACOES' ? 'intimacao_oab' : 'publicacoes', monitorId: m.id, webhookUrl: m.webhook_url }],
+      kind: eventKindFor(m),
+      numeroCnj: r.numeroCnj,
+      tribunal: r.tribunal,
+      source: eventOrigin(info),
+      audience: [
+        { accountId: m.account_id, monitorType: m.origem === 'INTIMACOES' ? 'intimacao_oab' : 'publicacoes', monitorId: m.id, webhookUrl: m.webhook_url },
+      ],
       data: {
-        numeroCnj: r.numeroCnj, tribunal: r.tribunal,
+        numeroCnj: r.numeroCnj,
+        tribunal: r.tribunal,
         monitoramento: { id: m.id, origem: m.origem, tipo: m.tipo, termo: m.termo },
         // The text as the court published it (HTML) beside publicationView's plain text: receivers read either.
         publicacao: { ...publicationView(r, this.#links), textoHtml: r.texto },

@@ -40,7 +40,9 @@ function build(monitors: PublicationMonitorsTable[]): LiveMonitors {
     owners[id].push(m);
   }
   const courts = new Map(monitors.filter((m) => m.tribunais).map((m) => [m.id, new Set(JSON.parse(m.tribunais!) as string[])]));
-  const sources = new Map(monitors.filter((m) => m.fontes || m.origem === 'INTIMACOES').map((m) => [m.id, new Set(m.fontes ? JSON.parse(m.fontes) as string[] : ['DJEN'])]));
+  const sources = new Map(
+    monitors.filter((m) => m.fontes || m.origem === 'INTIMACOES').map((m) => [m.id, new Set(m.fontes ? (JSON.parse(m.fontes) as string[]) : ['DJEN'])]),
+  );
   const matcher = PublicationMatcher.build(patterns);
   return {
     size: monitors.length,
@@ -65,14 +67,25 @@ export class MonitorIndex {
   }
 
   async current(): Promise<LiveMonitors> {
-    const v = await this.#db.selectFrom('publication_monitors')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('atualizado_em').as('latest')]).executeTakeFirstOrThrow();
-    const accounts = await this.#db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').executeTakeFirstOrThrow();
+    const v = await this.#db
+      .selectFrom('publication_monitors')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('atualizado_em').as('latest')])
+      .executeTakeFirstOrThrow();
+    const accounts = await this.#db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
     const version = `${v.n}:${v.latest ?? ''}:${accounts.n}`;
     if (version !== this.#version) {
       // Monitors of deactivated accounts hear nothing (their cycles skip them too).
-      const monitors = await this.#db.selectFrom('publication_monitors as m').innerJoin('accounts as a', 'a.id', 'm.account_id')
-        .selectAll('m').where('m.status', '=', 'ATIVO').where('a.status', '=', 'active').execute();
+      const monitors = await this.#db
+        .selectFrom('publication_monitors as m')
+        .innerJoin('accounts as a', 'a.id', 'm.account_id')
+        .selectAll('m')
+        .where('m.status', '=', 'ATIVO')
+        .where('a.status', '=', 'active')
+        .execute();
       this.#live = build(monitors);
       // A change stamped in the same millisecond as the latest one would not move the version: while the
       // latest change is that recent, the next batch reads the monitors again.

@@ -25,16 +25,36 @@ export interface PublicationMonitorAsk extends MonitorAsk, MonitorChanges {
 const creationDay = (now: Date): string => brasiliaDay(iso(now))!;
 
 export const PUBLICATION_MONITORS = monitorPlan<PublicationMonitorRow, PublicationMonitorAsk>({
-  table: 'publication_monitors', label: 'publication monitor', jobKind: PUBLICATION_CYCLE_JOB, queryType: (m) => MONITOR_QUERY_TYPES[m.origem],
+  table: 'publication_monitors',
+  label: 'publication monitor',
+  jobKind: PUBLICATION_CYCLE_JOB,
+  queryType: (m) => MONITOR_QUERY_TYPES[m.origem],
   // A new period changes nothing the matcher (monitor-index.ts) reads: no rebuild for it.
   stampsPeriod: false,
   key: (ask) => ({ origem: ask.origem, tipo: ask.target.tipo, valor: ask.target.valor }),
   newRow: (ask, now) => ({
-    id: newId(ID_PREFIX[ask.origem]), account_id: ask.accountId, origem: ask.origem, tipo: ask.target.tipo, valor: ask.target.valor, termo: ask.target.termo,
-    tribunais: listColumn(ask.tribunais), fontes: listColumn(ask.fontes), webhook_url: ask.webhookUrl ?? null, status: 'ATIVO', preco_centavos: ask.priceCentavos, periodo: 1,
+    id: newId(ID_PREFIX[ask.origem]),
+    account_id: ask.accountId,
+    origem: ask.origem,
+    tipo: ask.target.tipo,
+    valor: ask.target.valor,
+    termo: ask.target.termo,
+    tribunais: listColumn(ask.tribunais),
+    fontes: listColumn(ask.fontes),
+    webhook_url: ask.webhookUrl ?? null,
+    status: 'ATIVO',
+    preco_centavos: ask.priceCentavos,
+    periodo: 1,
     // Paid for one period from now; checked at the next cycle. Publications before today are history, not news.
-    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), desde: creationDay(now), publicacoes: 0,
-    ultima_verificacao_em: null, proxima_verificacao_em: iso(now), ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)),
+    desde: creationDay(now),
+    publicacoes: 0,
+    ultima_verificacao_em: null,
+    proxima_verificacao_em: iso(now),
+    ultimo_erro: null,
+    criado_em: iso(now),
+    atualizado_em: iso(now),
+    removido_em: null,
   }),
   changes: (m, c) => {
     const set: Partial<PublicationMonitorRow> = {};

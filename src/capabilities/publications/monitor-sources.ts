@@ -18,12 +18,15 @@ export function sourceFilter(fontes: readonly string[] | null | undefined, field
   const out = new Set<string>();
   fontes.forEach((f, i) => {
     const key = f.trim().toUpperCase();
-    if (!MONITOR_SOURCES.includes(key)) throw new ApiError('INVALID_PARAMETER', `\`${field}[${i}]\` "${f}" is not a source: DJEN, STF, TSE or TRE-<UF>.`, { field: `${field}.${i}`, allowedValues: [...MONITOR_SOURCES] });
+    if (!MONITOR_SOURCES.includes(key))
+      throw new ApiError('INVALID_PARAMETER', `\`${field}[${i}]\` "${f}" is not a source: DJEN, STF, TSE or TRE-<UF>.`, {
+        field: `${field}.${i}`,
+        allowedValues: [...MONITOR_SOURCES],
+      });
     out.add(key);
   });
   return out.size === 0 ? null : [...out].sort();
 }
-
 
 /** Whether a monitor hears DJEN (no `fontes`, or DJEN among them): only those are polled at DJEN. */
 export function watchesDjen(m: { fontes: string | null }): boolean {

@@ -52,52 +52,117 @@ export function courtFilter(siglas: readonly string[] | null | undefined, field 
 
 /** The account's monitor of this origin, whatever its status; undefined for an unknown id or another account's. */
 export async function findMonitor(db: Db, accountId: string, origem: PublicationMonitorOrigin, id: string): Promise<PublicationMonitorRow | undefined> {
-  return db.selectFrom('publication_monitors').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('origem', '=', origem).executeTakeFirst();
+  return db
+    .selectFrom('publication_monitors')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('origem', '=', origem)
+    .executeTakeFirst();
 }
 
 /** The account's one monitor of this target that is not REMOVIDO (a partial unique index keeps it one). */
-export async function findLiveMonitor(db: Db, accountId: string, origem: PublicationMonitorOrigin, target: Pick<MonitorTarget, 'tipo' | 'valor'>): Promise<PublicationMonitorRow | undefined> {
-  return db.selectFrom('publication_monitors').selectAll().where('account_id', '=', accountId).where('origem', '=', origem)
-    .where('tipo', '=', target.tipo).where('valor', '=', target.valor).where('status', '<>', 'REMOVIDO').executeTakeFirst();
+export async function findLiveMonitor(
+  db: Db,
+  accountId: string,
+  origem: PublicationMonitorOrigin,
+  target: Pick<MonitorTarget, 'tipo' | 'valor'>,
+): Promise<PublicationMonitorRow | undefined> {
+  return db
+    .selectFrom('publication_monitors')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('origem', '=', origem)
+    .where('tipo', '=', target.tipo)
+    .where('valor', '=', target.valor)
+    .where('status', '<>', 'REMOVIDO')
+    .executeTakeFirst();
 }
 
 /** The account's most recently removed monitor of this target (a removal repeated, or an update too late). */
-export async function findRemovedMonitor(db: Db, accountId: string, origem: PublicationMonitorOrigin, target: Pick<MonitorTarget, 'tipo' | 'valor'>): Promise<PublicationMonitorRow | undefined> {
-  return db.selectFrom('publication_monitors').selectAll().where('account_id', '=', accountId).where('origem', '=', origem)
-    .where('tipo', '=', target.tipo).where('valor', '=', target.valor).where('status', '=', 'REMOVIDO')
-    .orderBy('removido_em', 'desc').orderBy('id', 'desc').executeTakeFirst();
+export async function findRemovedMonitor(
+  db: Db,
+  accountId: string,
+  origem: PublicationMonitorOrigin,
+  target: Pick<MonitorTarget, 'tipo' | 'valor'>,
+): Promise<PublicationMonitorRow | undefined> {
+  return db
+    .selectFrom('publication_monitors')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('origem', '=', origem)
+    .where('tipo', '=', target.tipo)
+    .where('valor', '=', target.valor)
+    .where('status', '=', 'REMOVIDO')
+    .orderBy('removido_em', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
 }
 
 /** Live monitors of the account among these values of one type (reading by OAB). */
-export async function liveMonitorsOf(db: Db, accountId: string, origem: PublicationMonitorOrigin, tipo: PublicationMonitorType, valores: readonly string[]): Promise<PublicationMonitorRow[]> {
+export async function liveMonitorsOf(
+  db: Db,
+  accountId: string,
+  origem: PublicationMonitorOrigin,
+  tipo: PublicationMonitorType,
+  valores: readonly string[],
+): Promise<PublicationMonitorRow[]> {
   if (valores.length === 0) return [];
-  return db.selectFrom('publication_monitors').selectAll().where('account_id', '=', accountId).where('origem', '=', origem)
-    .where('tipo', '=', tipo).where('valor', 'in', valores).where('status', '<>', 'REMOVIDO').execute();
+  return db
+    .selectFrom('publication_monitors')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('origem', '=', origem)
+    .where('tipo', '=', tipo)
+    .where('valor', 'in', valores)
+    .where('status', '<>', 'REMOVIDO')
+    .execute();
 }
 
 export type { MonitorPosition } from '../../platform/monitoring/tables.ts';
 
 /** A page of the account's monitors of one origin, newest first; absent `status`: the live ones (ATIVO and SUSPENSO). */
-export async function listMonitors(db: Db, accountId: string, origem: PublicationMonitorOrigin, f: { status?: PublicationMonitorStatus; limit: number; before?: MonitorPosition }): Promise<PublicationMonitorRow[]> {
+export async function listMonitors(
+  db: Db,
+  accountId: string,
+  origem: PublicationMonitorOrigin,
+  f: { status?: PublicationMonitorStatus; limit: number; before?: MonitorPosition },
+): Promise<PublicationMonitorRow[]> {
   return pageOfMonitors(db, 'publication_monitors', 'REMOVIDO', accountId, f, { origem });
 }
 
 export function deactivated(m: PublicationMonitorRow): ApiError {
-  return new ApiError('MONITOR_DEACTIVATED', `Monitor "${m.id}" was removed at ${m.removido_em}: its matches stay readable, but it can no longer change. Create a new one.`, { id: m.id });
+  return new ApiError(
+    'MONITOR_DEACTIVATED',
+    `Monitor "${m.id}" was removed at ${m.removido_em}: its matches stay readable, but it can no longer change. Create a new one.`,
+    { id: m.id },
+  );
 }
 
 /** The monitor as integrators see it; next check and charge times only while it is ATIVO. */
 export function monitorView(m: PublicationMonitorRow) {
   const active = m.status === 'ATIVO';
   return {
-    id: m.id, origem: m.origem, tipo: m.tipo, termo: m.termo,
+    id: m.id,
+    origem: m.origem,
+    tipo: m.tipo,
+    termo: m.termo,
     oab: m.tipo === 'OAB' ? m.valor : null,
     numeroCnj: m.tipo === 'PROCESSO' ? formatCnj(m.valor) : null,
-    tribunais: m.tribunais === null ? null : JSON.parse(m.tribunais) as string[],
-    fontes: m.fontes === null ? null : JSON.parse(m.fontes) as string[],
-    webhookUrl: m.webhook_url, evento: eventKindFor(m), status: m.status, preco: toBrl(m.preco_centavos),
-    desde: m.desde, publicacoes: m.publicacoes, ultimaVerificacaoEm: m.ultima_verificacao_em,
-    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null, proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
-    ultimoErro: m.ultimo_erro, criadoEm: m.criado_em, atualizadoEm: m.atualizado_em, removidoEm: m.removido_em,
+    tribunais: m.tribunais === null ? null : (JSON.parse(m.tribunais) as string[]),
+    fontes: m.fontes === null ? null : (JSON.parse(m.fontes) as string[]),
+    webhookUrl: m.webhook_url,
+    evento: eventKindFor(m),
+    status: m.status,
+    preco: toBrl(m.preco_centavos),
+    desde: m.desde,
+    publicacoes: m.publicacoes,
+    ultimaVerificacaoEm: m.ultima_verificacao_em,
+    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
+    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
+    ultimoErro: m.ultimo_erro,
+    criadoEm: m.criado_em,
+    atualizadoEm: m.atualizado_em,
+    removidoEm: m.removido_em,
   };
 }

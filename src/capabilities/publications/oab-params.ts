@@ -9,7 +9,9 @@ import { parseOab, parseOabParts, type Oab } from '../../platform/identifiers/oa
 
 export const OabFields = {
   oab_estado: Type.Optional(Type.String({ minLength: 1, maxLength: 4, description: 'UF of the OAB section, e.g. `SP` (with `oab_numero`).' })),
-  oab_numero: Type.Optional(Type.String({ minLength: 1, maxLength: 12, description: 'Registration number, e.g. `123456`, `123.456` or `123456A` (with `oab_estado`).' })),
+  oab_numero: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 12, description: 'Registration number, e.g. `123456`, `123.456` or `123456A` (with `oab_estado`).' }),
+  ),
   oab: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'The OAB in one string instead: `SP123456`, `123456/SP`, `OAB/SP 123.456`.' })),
 };
 
@@ -25,6 +27,7 @@ export function oabOfRequest(v: { oab_estado?: string; oab_numero?: string; oab?
     throw new ApiError('INVALID_PARAMETER', '`oab` and `oab_estado`/`oab_numero` name different registrations; send one.', { field: 'oab', in: where });
   }
   const oab = fromParts ?? fromString;
-  if (!oab) throw new ApiError('MISSING_PARAMETER', 'Name the lawyer: `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).', { field: 'oab_numero', in: where });
+  if (!oab)
+    throw new ApiError('MISSING_PARAMETER', 'Name the lawyer: `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).', { field: 'oab_numero', in: where });
   return oab;
 }

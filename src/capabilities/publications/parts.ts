@@ -33,8 +33,11 @@ export function buildPublicationParts(s: Services): PublicationParts {
       const source = s.sources.publications;
       const found = await source.search(query, options);
       const summary = await ingest.ingest(found.items, source.info);
-      await s.db.insertInto('publication_syncs').values({ chave: key, sincronizado_em: iso(now) })
-        .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) })).execute();
+      await s.db
+        .insertInto('publication_syncs')
+        .values({ chave: key, sincronizado_em: iso(now) })
+        .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
+        .execute();
       return summary;
     },
   };

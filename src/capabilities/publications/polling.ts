@@ -45,7 +45,14 @@ export interface PollSummary {
 }
 
 /** Checks the due monitors, one query per distinct target, within the run's budget. */
-export async function pollDue(s: Services, ingest: PublicationIngest, now: Date, budget: CycleBudget, covered: ReadonlySet<string>, log: Logger): Promise<PollSummary> {
+export async function pollDue(
+  s: Services,
+  ingest: PublicationIngest,
+  now: Date,
+  budget: CycleBudget,
+  covered: ReadonlySet<string>,
+  log: Logger,
+): Promise<PollSummary> {
   const summary: PollSummary = { checked: 0, queries: 0, failedQueries: 0, deferred: 0 };
   const due = await dueForCheck(s.db, iso(now), MAX_DUE_PER_RUN);
   // A monitor of every court is covered only when every court's caderno is read.
@@ -68,14 +75,22 @@ export async function pollDue(s: Services, ingest: PublicationIngest, now: Date,
 }
 
 /** One query for a group, its answer ingested, the group marked checked; false (and `ultimo_erro`) when it failed. */
-async function checkGroup(s: Services, ingest: PublicationIngest, monitors: PublicationMonitorRow[], now: Date, budget: CycleBudget, log: Logger): Promise<boolean> {
+async function checkGroup(
+  s: Services,
+  ingest: PublicationIngest,
+  monitors: PublicationMonitorRow[],
+  now: Date,
+  budget: CycleBudget,
+  log: Logger,
+): Promise<boolean> {
   const source = s.sources.publications;
   try {
     const found = await source.search(queryOf(monitors, now), { maxPages: MAX_PAGES_PER_QUERY });
     await ingest.ingest(found.items, source.info);
   } catch (err) {
     budget.noteFailure(err);
-    if (err instanceof SourceError) log.warn({ key: queryKey(monitors[0]), monitors: monitors.length, failure: err.failure }, 'publication monitor check: DJEN failed');
+    if (err instanceof SourceError)
+      log.warn({ key: queryKey(monitors[0]), monitors: monitors.length, failure: err.failure }, 'publication monitor check: DJEN failed');
     else log[backgroundFailureLevel(err)]({ err, key: queryKey(monitors[0]) }, 'publication monitor check failed');
     await recordFailure(s.db, monitors, failureMessage(err, now));
     telemetry.monitorChecks.labels('publicacoes', 'failed').inc(monitors.length);
@@ -88,9 +103,16 @@ async function checkGroup(s: Services, ingest: PublicationIngest, monitors: Publ
 
 /** ATIVO monitors (of active accounts) whose check is due by `now`, the most overdue first. */
 export async function dueForCheck(db: Kysely<DB>, now: string, limit: number): Promise<PublicationMonitorRow[]> {
-  return db.selectFrom('publication_monitors').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
+  return db
+    .selectFrom('publication_monitors')
+    .selectAll()
+    .where('status', '=', 'ATIVO')
+    .where('proxima_verificacao_em', '<=', now)
     .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_verificacao_em').orderBy('id').limit(limit).execute();
+    .orderBy('proxima_verificacao_em')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** What DJEN is asked for this monitor: monitors with the same key share one query. */
@@ -103,7 +125,7 @@ export function queryOf(monitors: readonly PublicationMonitorRow[], now: Date): 
   const m = monitors[0];
   const target: PublicationQuery = m.tipo === 'OAB' ? { oab: parseOabKey(m.valor) } : m.tipo === 'PROCESSO' ? { numeroCnj: m.valor } : { texto: m.termo };
   const courts = new Set(monitors.map((x) => x.tribunais));
-  const only = courts.size === 1 && m.tribunais !== null ? JSON.parse(m.tribunais) as string[] : [];
+  const only = courts.size === 1 && m.tribunais !== null ? (JSON.parse(m.tribunais) as string[]) : [];
   const desde = monitors.map((x) => windowStart(x, now)).sort()[0];
   return { ...target, ...(only.length === 1 ? { tribunal: only[0] } : {}), desde, ate: dayBefore(now) };
 }
@@ -132,8 +154,12 @@ function isCovered(m: PublicationMonitorRow, covered: ReadonlySet<string>, every
 async function markChecked(s: Services, monitors: readonly PublicationMonitorRow[], now: Date): Promise<void> {
   const next = iso(addMs(now, s.config.monitorIntervalMs));
   for (const ids of inLists(monitors.map((m) => m.id))) {
-    await s.db.updateTable('publication_monitors').set({ ultima_verificacao_em: iso(now), proxima_verificacao_em: next, ultimo_erro: null })
-      .where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
+    await s.db
+      .updateTable('publication_monitors')
+      .set({ ultima_verificacao_em: iso(now), proxima_verificacao_em: next, ultimo_erro: null })
+      .where('id', 'in', ids)
+      .where('status', '=', 'ATIVO')
+      .execute();
   }
 }
 
@@ -145,9 +171,12 @@ async function recordFailure(db: Kysely<DB>, monitors: readonly PublicationMonit
 }
 
 function failureMessage(err: unknown, now: Date): string {
-  const what = err instanceof SourceError
-    ? (err.failure === 'geoblocked' ? 'DJEN refused this server\'s country (it answers only from Brazil)' : `${err.source} failed (${err.failure})`)
-    : 'an internal error interrupted it';
+  const what =
+    err instanceof SourceError
+      ? err.failure === 'geoblocked'
+        ? "DJEN refused this server's country (it answers only from Brazil)"
+        : `${err.source} failed (${err.failure})`
+      : 'an internal error interrupted it';
   return `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
 }
 

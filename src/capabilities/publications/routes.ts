@@ -15,17 +15,28 @@ import { publicationView } from './present.ts';
 import { Publication } from './schemas.ts';
 import { publicationsOfCase, storedPublication } from './store.ts';
 
-const NumeroParams = Type.Object({
-  numero: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number, masked or 20 digits.' }),
-}, { additionalProperties: false });
+const NumeroParams = Type.Object(
+  {
+    numero: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number, masked or 20 digits.' }),
+  },
+  { additionalProperties: false },
+);
 
 export function publicationRoutes(app: FastifyInstance, s: Services, pub: PublicationParts): void {
-
   defineRoute(app, {
-    method: 'GET', url: '/v1/processos/numero/:numero/diarios-oficiais',
-    meta: { class: 'lookup', auth: true, charge: 'processo.diarios_oficiais', async: true, tag: 'Processos', summary: 'Gazette publications of a case',
-      description: 'The case\'s communications in the national gazette (DJEN / Comunica PJe: intimações, citações, editais, pautas…), newest first, with the full text, '
-        + 'addressees, lawyers and the court\'s own link. DJEN is asked when the stored copy is older than TRAMITA_CASE_FRESH_MINUTES. `limit` 1–100, `cursor`. One flat charge per page; an empty page is free.' },
+    method: 'GET',
+    url: '/v1/processos/numero/:numero/diarios-oficiais',
+    meta: {
+      class: 'lookup',
+      auth: true,
+      charge: 'processo.diarios_oficiais',
+      async: true,
+      tag: 'Processos',
+      summary: 'Gazette publications of a case',
+      description:
+        "The case's communications in the national gazette (DJEN / Comunica PJe: intimações, citações, editais, pautas…), newest first, with the full text, " +
+        "addressees, lawyers and the court's own link. DJEN is asked when the stored copy is older than TRAMITA_CASE_FRESH_MINUTES. `limit` 1–100, `cursor`. One flat charge per page; an empty page is free.",
+    },
     schema: { params: NumeroParams, querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }), data: listSchema('items', Publication) },
     handler: async (req) => {
       const cnj = parseCnj(req.params.numero, 'numero');
@@ -35,7 +46,17 @@ export function publicationRoutes(app: FastifyInstance, s: Services, pub: Public
       const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
       const rows = await publicationsOfCase(s.db, cnj.digits, { limit: w.read, before });
       const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map((r) => publicationView(storedPublication(r), pub.links)), pagination), meta: { pagination }, empty: items.length === 0 };
+      return {
+        data: listData(
+          req,
+          s.config,
+          'items',
+          items.map((r) => publicationView(storedPublication(r), pub.links)),
+          pagination,
+        ),
+        meta: { pagination },
+        empty: items.length === 0,
+      };
     },
   });
 }

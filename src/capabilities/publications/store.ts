@@ -22,7 +22,6 @@ export function oabKey(oab: { uf: string; numero: string }): string {
   return `${oab.uf}${oab.numero}`;
 }
 
-
 export async function findPublication(db: Db, id: string): Promise<StoredPublication | undefined> {
   const row = await db.selectFrom('publications').selectAll().where('id', '=', id).executeTakeFirst();
   return row && storedPublication(row);
@@ -30,25 +29,52 @@ export async function findPublication(db: Db, id: string): Promise<StoredPublica
 
 export function storedPublication(r: PublicationsTable): StoredPublication {
   return {
-    id: r.id, hash: r.hash, numeroCnj: r.numero_cnj, tribunal: r.tribunal, dataDisponibilizacao: r.data_disponibilizacao,
-    tipoComunicacao: r.tipo_comunicacao, tipoDocumento: r.tipo_documento,
-    orgao: r.orgao === null ? null : JSON.parse(r.orgao) as { id: string | null; nome: string },
-    classe: r.classe === null ? null : JSON.parse(r.classe) as CodeName,
-    meio: r.meio, numeroComunicacao: r.numero_comunicacao, texto: r.texto, link: r.link, ativo: r.ativo === 1,
-    cancelamento: r.cancelamento === null ? null : JSON.parse(r.cancelamento) as { data: string | null; motivo: string | null },
-    destinatarios: JSON.parse(r.destinatarios) as PublicationParty[], advogados: JSON.parse(r.advogados) as PublicationLawyer[],
-    fonte: r.fonte, sandbox: r.sandbox === 1, ingeridoEm: r.ingerido_em,
+    id: r.id,
+    hash: r.hash,
+    numeroCnj: r.numero_cnj,
+    tribunal: r.tribunal,
+    dataDisponibilizacao: r.data_disponibilizacao,
+    tipoComunicacao: r.tipo_comunicacao,
+    tipoDocumento: r.tipo_documento,
+    orgao: r.orgao === null ? null : (JSON.parse(r.orgao) as { id: string | null; nome: string }),
+    classe: r.classe === null ? null : (JSON.parse(r.classe) as CodeName),
+    meio: r.meio,
+    numeroComunicacao: r.numero_comunicacao,
+    texto: r.texto,
+    link: r.link,
+    ativo: r.ativo === 1,
+    cancelamento: r.cancelamento === null ? null : (JSON.parse(r.cancelamento) as { data: string | null; motivo: string | null }),
+    destinatarios: JSON.parse(r.destinatarios) as PublicationParty[],
+    advogados: JSON.parse(r.advogados) as PublicationLawyer[],
+    fonte: r.fonte,
+    sandbox: r.sandbox === 1,
+    ingeridoEm: r.ingerido_em,
   };
 }
 
 export function publicationRow(p: PublicationRecord, source: { name: string; sandbox: boolean }, now: string): PublicationsTable {
   return {
-    id: p.id, hash: p.hash, fonte: source.name, sandbox: source.sandbox ? 1 : 0, tribunal: p.tribunal,
-    data_disponibilizacao: p.dataDisponibilizacao, tipo_comunicacao: p.tipoComunicacao, tipo_documento: p.tipoDocumento,
-    orgao: p.orgao && JSON.stringify(p.orgao), classe: p.classe && JSON.stringify(p.classe), meio: p.meio,
-    numero_comunicacao: p.numeroComunicacao, numero_cnj: p.numeroCnj, texto: p.texto, link: p.link, ativo: p.ativo ? 1 : 0,
-    cancelamento: p.cancelamento && JSON.stringify(p.cancelamento), destinatarios: JSON.stringify(p.destinatarios),
-    advogados: JSON.stringify(p.advogados), raw: JSON.stringify(p.raw), ingerido_em: now,
+    id: p.id,
+    hash: p.hash,
+    fonte: source.name,
+    sandbox: source.sandbox ? 1 : 0,
+    tribunal: p.tribunal,
+    data_disponibilizacao: p.dataDisponibilizacao,
+    tipo_comunicacao: p.tipoComunicacao,
+    tipo_documento: p.tipoDocumento,
+    orgao: p.orgao && JSON.stringify(p.orgao),
+    classe: p.classe && JSON.stringify(p.classe),
+    meio: p.meio,
+    numero_comunicacao: p.numeroComunicacao,
+    numero_cnj: p.numeroCnj,
+    texto: p.texto,
+    link: p.link,
+    ativo: p.ativo ? 1 : 0,
+    cancelamento: p.cancelamento && JSON.stringify(p.cancelamento),
+    destinatarios: JSON.stringify(p.destinatarios),
+    advogados: JSON.stringify(p.advogados),
+    raw: JSON.stringify(p.raw),
+    ingerido_em: now,
   };
 }
 
@@ -58,15 +84,30 @@ export function lawyerRows(p: PublicationRecord): DB['publication_lawyers'][] {
   for (const l of p.advogados) {
     if (!l.oab) continue;
     const oab = oabKey(l.oab);
-    if (!seen.has(oab)) seen.set(oab, { oab, data_disponibilizacao: p.dataDisponibilizacao, publicacao_id: p.id, numero_cnj: p.numeroCnj, tribunal: p.tribunal, nome: l.nome });
+    if (!seen.has(oab))
+      seen.set(oab, { oab, data_disponibilizacao: p.dataDisponibilizacao, publicacao_id: p.id, numero_cnj: p.numeroCnj, tribunal: p.tribunal, nome: l.nome });
   }
   return [...seen.values()];
 }
 
 /** What the full-text search sees of a publication: its numbers (CNJ; the communication's, an STF case's), court, parties, lawyers and text (HTML folded to words). */
 export function searchableText(p: PublicationRecord): string {
-  return foldText([p.numeroCnj, p.tribunal, p.numeroComunicacao, p.tipoComunicacao, p.tipoDocumento, p.classe?.nome, p.orgao?.nome,
-    ...p.destinatarios.map((d) => d.nome), ...p.advogados.map((a) => a.nome), p.texto].filter(Boolean).join(' '));
+  return foldText(
+    [
+      p.numeroCnj,
+      p.tribunal,
+      p.numeroComunicacao,
+      p.tipoComunicacao,
+      p.tipoDocumento,
+      p.classe?.nome,
+      p.orgao?.nome,
+      ...p.destinatarios.map((d) => d.nome),
+      ...p.advogados.map((a) => a.nome),
+      p.texto,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
 }
 
 /** Full-text index of publications (FTS5 on SQLite, tsvector on PostgreSQL), fed with folded text. */
@@ -80,7 +121,10 @@ export class PublicationSearchIndex {
   async add(trx: Db, items: readonly { id: string; texto: string }[]): Promise<void> {
     if (items.length === 0) return;
     if (this.#engine === 'sqlite') {
-      await trx.insertInto('publication_search').values(items.map((i) => ({ publicacao_id: i.id, texto: i.texto }))).execute();
+      await trx
+        .insertInto('publication_search')
+        .values(items.map((i) => ({ publicacao_id: i.id, texto: i.texto })))
+        .execute();
       return;
     }
     for (const i of items) {
@@ -120,18 +164,27 @@ export interface DayCursor {
 }
 
 /** Publications naming one of the OABs, newest first, optionally within [desde, ate] (yyyy-mm-dd), of one gazette and one communication type. */
-export async function publicationsOfOab(db: Db, oabs: readonly string[], o: { desde?: string; ate?: string; fonte?: string; tipoComunicacao?: string; limit: number; before?: DayCursor }): Promise<PublicationsTable[]> {
-  let q = db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id').selectAll('p')
-    .where('l.oab', 'in', oabs);
+export async function publicationsOfOab(
+  db: Db,
+  oabs: readonly string[],
+  o: { desde?: string; ate?: string; fonte?: string; tipoComunicacao?: string; limit: number; before?: DayCursor },
+): Promise<PublicationsTable[]> {
+  let q = db.selectFrom('publication_lawyers as l').innerJoin('publications as p', 'p.id', 'l.publicacao_id').selectAll('p').where('l.oab', 'in', oabs);
   if (o.fonte) q = q.where('p.fonte', '=', o.fonte);
   if (o.tipoComunicacao) q = q.where('p.tipo_comunicacao', '=', o.tipoComunicacao);
   if (o.desde) q = q.where('l.data_disponibilizacao', '>=', o.desde);
   if (o.ate) q = q.where('l.data_disponibilizacao', '<=', o.ate);
   if (o.before) {
     const b = o.before;
-    q = q.where((eb) => eb.or([eb('l.data_disponibilizacao', '<', b.data), eb.and([eb('l.data_disponibilizacao', '=', b.data), eb('l.publicacao_id', '<', b.id)])]));
+    q = q.where((eb) =>
+      eb.or([eb('l.data_disponibilizacao', '<', b.data), eb.and([eb('l.data_disponibilizacao', '=', b.data), eb('l.publicacao_id', '<', b.id)])]),
+    );
   }
-  const rows = await q.orderBy('l.data_disponibilizacao', 'desc').orderBy('l.publicacao_id', 'desc').limit(o.limit * oabs.length).execute();
+  const rows = await q
+    .orderBy('l.data_disponibilizacao', 'desc')
+    .orderBy('l.publicacao_id', 'desc')
+    .limit(o.limit * oabs.length)
+    .execute();
   // Several OABs of one request may name the same publication: each once.
   const seen = new Set<string>();
   return rows.filter((r) => !seen.has(r.id) && seen.add(r.id)).slice(0, o.limit);

@@ -30,11 +30,24 @@ export function publicationRecord(spec: RecordSpec = {}): PublicationRecord {
   const advogados = oabs.map((o, i) => ({ nome: `ADVOGADA ${i + 1} DE TESTE`, oab: { uf: o.slice(0, 2), numero: o.slice(2) } }));
   const printed = oabs.map((o) => `OAB/${o.slice(0, 2)} ${Number(o.slice(2)).toLocaleString('pt-BR')}`).join(', ');
   const record: PublicationRecord = {
-    id, hash: `hash${id}`, numeroCnj: tjspNumber(), tribunal: 'TJSP', dataDisponibilizacao: '2026-01-01', tipoComunicacao: 'Intimação',
-    tipoDocumento: 'Despacho', orgao: { id: '1', nome: '1ª Vara Cível' }, classe: { codigo: '7', nome: 'PROCEDIMENTO COMUM CÍVEL' }, meio: 'D',
-    numeroComunicacao: '1', texto: `<p>Intimação das partes. ${spec.corpo ?? ''}</p><p>Advogados: ${printed}</p>`,
-    link: `https://esaj.tjsp.jus.br/ato/${id}`, ativo: true, cancelamento: null,
-    destinatarios: [{ nome: 'FULANO DA SILVA', polo: 'A' }], advogados, raw: { id: Number(id) },
+    id,
+    hash: `hash${id}`,
+    numeroCnj: tjspNumber(),
+    tribunal: 'TJSP',
+    dataDisponibilizacao: '2026-01-01',
+    tipoComunicacao: 'Intimação',
+    tipoDocumento: 'Despacho',
+    orgao: { id: '1', nome: '1ª Vara Cível' },
+    classe: { codigo: '7', nome: 'PROCEDIMENTO COMUM CÍVEL' },
+    meio: 'D',
+    numeroComunicacao: '1',
+    texto: `<p>Intimação das partes. ${spec.corpo ?? ''}</p><p>Advogados: ${printed}</p>`,
+    link: `https://esaj.tjsp.jus.br/ato/${id}`,
+    ativo: true,
+    cancelamento: null,
+    destinatarios: [{ nome: 'FULANO DA SILVA', polo: 'A' }],
+    advogados,
+    raw: { id: Number(id) },
     ...spec,
   };
   return record;

@@ -63,16 +63,30 @@ async function loadCases(m: CaseParts, numbers: string[]): Promise<StoredCase[]>
 /** Inserts one result (once) and, unless it is the baseline, its event: both in `trx`. True when created now. */
 export async function recordResult(m: RadarParts, trx: Transaction<DB>, radar: RadarsTable, match: RadarMatch, baseline: boolean): Promise<boolean> {
   const { row } = match.caso;
-  const result = { numeroCnj: row.numero_cnj, tribunal: row.tribunal, classe: row.classe_nome, dataAjuizamento: row.data_ajuizamento, correspondencias: match.correspondencias };
+  const result = {
+    numeroCnj: row.numero_cnj,
+    tribunal: row.tribunal,
+    classe: row.classe_nome,
+    dataAjuizamento: row.data_ajuizamento,
+    correspondencias: match.correspondencias,
+  };
   const id = await m.store.insertResult(trx, radar, result, { now: iso(m.services.clock.now()), baseline });
   if (!id || baseline) return id !== null;
   await m.services.events.record(trx, {
     kind: radar.tipo === 'NOME' ? 'novo_processo' : 'novo_processo_envolvido',
-    numeroCnj: row.numero_cnj, tribunal: row.tribunal, source: m.services.sources.details?.info.name,
+    numeroCnj: row.numero_cnj,
+    tribunal: row.tribunal,
+    source: m.services.sources.details?.info.name,
     audience: [{ accountId: radar.account_id, monitorType: 'radar', monitorId: radar.id, webhookUrl: radar.webhook_url }],
     data: {
-      numeroCnj: row.numero_cnj, tribunal: row.tribunal, radarId: radar.id, resultadoId: id, termo: radar.termo, classe: row.classe_nome,
-      dataAjuizamento: row.data_ajuizamento, correspondencias: match.correspondencias.map(correspondenceView),
+      numeroCnj: row.numero_cnj,
+      tribunal: row.tribunal,
+      radarId: radar.id,
+      resultadoId: id,
+      termo: radar.termo,
+      classe: row.classe_nome,
+      dataAjuizamento: row.data_ajuizamento,
+      correspondencias: match.correspondencias.map(correspondenceView),
     },
   });
   return true;
@@ -95,9 +109,16 @@ export async function checkRadar(m: RadarParts, radar: RadarsTable): Promise<Che
     }
     const now = clock.now();
     // Conditional on the version read: a PATCH meanwhile (new filters, maybe a new baseline) keeps the radar due.
-    await db.updateTable('radars')
-      .set({ ultima_verificacao_em: iso(now), proxima_verificacao_em: iso(addMs(now, frequencyMs(radar.frequencia, config.monitorIntervalMs))), ultimo_erro: null })
-      .where('id', '=', radar.id).where('atualizado_em', '=', radar.atualizado_em).execute();
+    await db
+      .updateTable('radars')
+      .set({
+        ultima_verificacao_em: iso(now),
+        proxima_verificacao_em: iso(addMs(now, frequencyMs(radar.frequencia, config.monitorIntervalMs))),
+        ultimo_erro: null,
+      })
+      .where('id', '=', radar.id)
+      .where('atualizado_em', '=', radar.atualizado_em)
+      .execute();
     return { novos, linhaDeBase: baseline };
   } catch (err) {
     await m.store.update(radar.id, { ultimo_erro: describeFailure(err) });

@@ -32,7 +32,8 @@ export async function createRadar(m: RadarParts, req: FastifyRequest, op: Operat
   const term = parseTerm(body.termo);
   const filters = await filterColumns(s, body, term.tipo);
   const details = s.sources.details;
-  if (!details) throw new ApiError('DETAILS_UNAVAILABLE', 'No case-details provider is configured (TRAMITA_PORTAL_URL): a radar needs one to know where a party appears.');
+  if (!details)
+    throw new ApiError('DETAILS_UNAVAILABLE', 'No case-details provider is configured (TRAMITA_PORTAL_URL): a radar needs one to know where a party appears.');
   const account = req.auth!.account;
   const draft = radarRow(m, account.id, op.priceCentavos, term, filters);
 
@@ -47,7 +48,9 @@ export async function createRadar(m: RadarParts, req: FastifyRequest, op: Operat
   if (draft.webhook_url) await s.webhooks.configs.ensure(account.id);
 
   const ask = {
-    accountId: account.id, priceCentavos: op.priceCentavos, row: draft,
+    accountId: account.id,
+    priceCentavos: op.priceCentavos,
+    row: draft,
     baseline: async (trx: Transaction<DB>, radar: RadarsTable) => {
       for (const match of matches) await recordResult(m, trx, radar, match, true);
     },
@@ -61,12 +64,29 @@ function radarRow(m: RadarParts, accountId: string, priceCentavos: number, term:
   const now = m.services.clock.now();
   const frequencia = f.frequencia ?? DEFAULT_FREQUENCY;
   return {
-    id: newId('rad'), account_id: accountId, termo: term.termo, tipo: term.tipo, termo_normalizado: term.normalizado,
-    variacoes: f.variacoes ?? '[]', tribunais: f.tribunais ?? '[]', classes: f.classes ?? '[]',
-    termos_obrigatorios: f.termos_obrigatorios ?? '[]', termos_proibidos: f.termos_proibidos ?? '[]',
-    webhook_url: f.webhook_url ?? null, frequencia, status: 'ATIVO', preco_centavos: priceCentavos, resultados_total: 0,
-    ultima_verificacao_em: iso(now), proxima_verificacao_em: iso(addMs(now, frequencyMs(frequencia, m.services.config.monitorIntervalMs))),
-    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), periodo: 1, ultima_sincronizacao_em: null, ultimo_erro: null,
-    criado_em: iso(now), atualizado_em: iso(now), desativado_em: null,
+    id: newId('rad'),
+    account_id: accountId,
+    termo: term.termo,
+    tipo: term.tipo,
+    termo_normalizado: term.normalizado,
+    variacoes: f.variacoes ?? '[]',
+    tribunais: f.tribunais ?? '[]',
+    classes: f.classes ?? '[]',
+    termos_obrigatorios: f.termos_obrigatorios ?? '[]',
+    termos_proibidos: f.termos_proibidos ?? '[]',
+    webhook_url: f.webhook_url ?? null,
+    frequencia,
+    status: 'ATIVO',
+    preco_centavos: priceCentavos,
+    resultados_total: 0,
+    ultima_verificacao_em: iso(now),
+    proxima_verificacao_em: iso(addMs(now, frequencyMs(frequencia, m.services.config.monitorIntervalMs))),
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)),
+    periodo: 1,
+    ultima_sincronizacao_em: null,
+    ultimo_erro: null,
+    criado_em: iso(now),
+    atualizado_em: iso(now),
+    desativado_em: null,
   };
 }

@@ -45,7 +45,11 @@ async function checkDue(m: RadarParts, log: Logger): Promise<number> {
     } catch (err) {
       telemetry.monitorChecks.labels('radars', 'failed').inc();
       // Already recorded on the radar; an upstream failure is expected now and then, anything else is a bug.
-      if (err instanceof SourceError) log.warn({ radarId: radar.id, account: radar.account_id, source: err.source, failure: err.failure }, 'radar check: source failed; tried again at the next cycle');
+      if (err instanceof SourceError)
+        log.warn(
+          { radarId: radar.id, account: radar.account_id, source: err.source, failure: err.failure },
+          'radar check: source failed; tried again at the next cycle',
+        );
       else log[backgroundFailureLevel(err)]({ err, radarId: radar.id }, 'radar check failed');
     }
   }

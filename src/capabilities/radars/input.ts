@@ -25,7 +25,8 @@ export async function filterColumns(s: Services, body: FilterInput, tipo: RadarK
   if (body.termos_obrigatorios !== undefined) set.termos_obrigatorios = JSON.stringify(normalizeWords(body.termos_obrigatorios, 'termos_obrigatorios'));
   if (body.termos_proibidos !== undefined) set.termos_proibidos = JSON.stringify(normalizeWords(body.termos_proibidos, 'termos_proibidos'));
   if (body.webhook_url !== undefined) {
-    set.webhook_url = body.webhook_url === null ? null : (await checkWebhookUrl(body.webhook_url, { allowPrivate: s.config.webhookAllowPrivate, field: 'webhook_url' })).href;
+    set.webhook_url =
+      body.webhook_url === null ? null : (await checkWebhookUrl(body.webhook_url, { allowPrivate: s.config.webhookAllowPrivate, field: 'webhook_url' })).href;
   }
   if (body.frequencia !== undefined) set.frequencia = body.frequencia;
   return set;
@@ -34,7 +35,10 @@ export async function filterColumns(s: Services, body: FilterInput, tipo: RadarK
 /** Other spellings of a name: each a name itself; a CPF/CNPJ has none. */
 function variations(list: string[], tipo: RadarKind): string[] {
   if (tipo !== 'NOME' && list.length > 0) {
-    throw new ApiError('INVALID_PARAMETER', 'Variations apply to name radars; a CPF/CNPJ radar matches the document exactly.', { field: 'variacoes', in: 'body' });
+    throw new ApiError('INVALID_PARAMETER', 'Variations apply to name radars; a CPF/CNPJ radar matches the document exactly.', {
+      field: 'variacoes',
+      in: 'body',
+    });
   }
   for (const [i, v] of list.entries()) checkName(v, `variacoes.${i}`);
   return [...new Set(list.map((v) => v.trim().replace(/\s+/g, ' ')))];

@@ -19,8 +19,13 @@ export interface RadarAsk extends MonitorAsk {
 }
 
 export const RADARS = monitorPlan<RadarsTable, RadarAsk>({
-  table: 'radars', label: 'radar', jobKind: RADAR_CYCLE_JOB, queryType: () => RADAR_QUERY_TYPE,
-  stampsPeriod: false, suspension: 'retried-each-cycle', removed: { status: 'DESATIVADO', at: 'desativado_em' },
+  table: 'radars',
+  label: 'radar',
+  jobKind: RADAR_CYCLE_JOB,
+  queryType: () => RADAR_QUERY_TYPE,
+  stampsPeriod: false,
+  suspension: 'retried-each-cycle',
+  removed: { status: 'DESATIVADO', at: 'desativado_em' },
   newRow: (ask) => ask.row,
   written: async (trx, radar, _s, ask) => ask.baseline?.(trx, radar),
 });

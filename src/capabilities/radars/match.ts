@@ -63,32 +63,49 @@ export function checkName(text: string, field: string, alternative = ''): string
   const words = folded.split(' ').filter(Boolean);
   const letters = folded.replace(/[^\p{L}]/gu, '').length;
   if (words.length < MIN_NAME_WORDS || letters < MIN_NAME_LETTERS) {
-    throw new ApiError('INVALID_PARAMETER', `"${field}" must be ${alternative}a name of at least ${MIN_NAME_WORDS} words and ${MIN_NAME_LETTERS} letters.`, { field, in: 'body' });
+    throw new ApiError('INVALID_PARAMETER', `"${field}" must be ${alternative}a name of at least ${MIN_NAME_WORDS} words and ${MIN_NAME_LETTERS} letters.`, {
+      field,
+      in: 'body',
+    });
   }
   return folded;
 }
 
 /** Court siglas in their canonical spelling; an unknown one is 400 naming it. */
 export function normalizeCourts(siglas: readonly string[]): string[] {
-  return unique(siglas.map((sigla, i) => {
-    const court = courtBySigla(sigla);
-    if (!court) throw new ApiError('INVALID_PARAMETER', `"${sigla}" is not a court sigla (see GET /v1/tribunais).`, { field: `tribunais.${i}`, in: 'body', value: sigla });
-    return court.sigla;
-  }));
+  return unique(
+    siglas.map((sigla, i) => {
+      const court = courtBySigla(sigla);
+      if (!court)
+        throw new ApiError('INVALID_PARAMETER', `"${sigla}" is not a court sigla (see GET /v1/tribunais).`, {
+          field: `tribunais.${i}`,
+          in: 'body',
+          value: sigla,
+        });
+      return court.sigla;
+    }),
+  );
 }
 
 /** Trimmed, deduplicated words; one that folds to nothing is 400 naming it. */
 export function normalizeWords(words: readonly string[], field: string): string[] {
-  return unique(words.map((w, i) => {
-    if (foldText(w) === '') throw new ApiError('INVALID_PARAMETER', `"${field}.${i}" has no letter or digit.`, { field: `${field}.${i}`, in: 'body' });
-    return w.trim().replace(/\s+/g, ' ');
-  }));
+  return unique(
+    words.map((w, i) => {
+      if (foldText(w) === '') throw new ApiError('INVALID_PARAMETER', `"${field}.${i}" has no letter or digit.`, { field: `${field}.${i}`, in: 'body' });
+      return w.trim().replace(/\s+/g, ' ');
+    }),
+  );
 }
 
 export function criteriaOf(r: RadarsTable): RadarCriteria {
   return {
-    tipo: r.tipo, normalizado: r.termo_normalizado, variacoes: JSON.parse(r.variacoes), tribunais: JSON.parse(r.tribunais),
-    classes: JSON.parse(r.classes), termosObrigatorios: JSON.parse(r.termos_obrigatorios), termosProibidos: JSON.parse(r.termos_proibidos),
+    tipo: r.tipo,
+    normalizado: r.termo_normalizado,
+    variacoes: JSON.parse(r.variacoes),
+    tribunais: JSON.parse(r.tribunais),
+    classes: JSON.parse(r.classes),
+    termosObrigatorios: JSON.parse(r.termos_obrigatorios),
+    termosProibidos: JSON.parse(r.termos_proibidos),
   };
 }
 
@@ -112,9 +129,8 @@ export function mayBeInCourts(numeroCnj: string, c: RadarCriteria): boolean {
 /** The parties of the case the radar is about (by document, or by every word of the name or of a variation). */
 export function correspondences(caso: StoredCase, c: RadarCriteria): Correspondence[] {
   const names = c.tipo === 'NOME' ? searchedNames(c).map(words) : [];
-  const matches = (p: PartyRecord) => c.tipo === 'NOME'
-    ? names.some((n) => isSubset(n, new Set(words(foldText(p.nome)))))
-    : p.documento?.toUpperCase() === c.normalizado;
+  const matches = (p: PartyRecord) =>
+    c.tipo === 'NOME' ? names.some((n) => isSubset(n, new Set(words(foldText(p.nome))))) : p.documento?.toUpperCase() === c.normalizado;
   return (caso.partes ?? []).filter(matches).map((p) => ({ nome: p.nome, documento: p.documento, polo: p.polo, tipo: p.tipo }));
 }
 
@@ -130,10 +146,7 @@ export function passesFilters(caso: StoredCase, c: RadarCriteria): boolean {
 
 /** Folded text of the parties, classes and subjects: what required and forbidden words are looked for in. */
 export function caseText(caso: StoredCase): string {
-  const parts = [
-    ...(caso.partes ?? []).map((p) => p.nome),
-    ...caso.instancias.flatMap((i) => [i.classe?.nome ?? '', ...i.assuntos.map((a) => a.nome)]),
-  ];
+  const parts = [...(caso.partes ?? []).map((p) => p.nome), ...caso.instancias.flatMap((i) => [i.classe?.nome ?? '', ...i.assuntos.map((a) => a.nome)])];
   return foldText(parts.join(' | '));
 }
 
@@ -165,8 +178,16 @@ function unique<T>(xs: T[]): T[] {
  */
 export function widens(before: RadarCriteria, after: RadarCriteria): boolean {
   const folded = (xs: string[]) => new Set(xs.map(foldText));
-  const adds = (a: string[], b: string[]) => { const old = folded(a); return [...folded(b)].some((x) => !old.has(x)); };
+  const adds = (a: string[], b: string[]) => {
+    const old = folded(a);
+    return [...folded(b)].some((x) => !old.has(x));
+  };
   const loosens = (a: string[], b: string[]) => a.length > 0 && (b.length === 0 || adds(a, b));
-  return adds(before.variacoes, after.variacoes) || loosens(before.tribunais, after.tribunais) || loosens(before.classes, after.classes)
-    || adds(after.termosObrigatorios, before.termosObrigatorios) || adds(after.termosProibidos, before.termosProibidos);
+  return (
+    adds(before.variacoes, after.variacoes) ||
+    loosens(before.tribunais, after.tribunais) ||
+    loosens(before.classes, after.classes) ||
+    adds(after.termosObrigatorios, before.termosObrigatorios) ||
+    adds(after.termosProibidos, before.termosProibidos)
+  );
 }

@@ -40,7 +40,10 @@ export async function patchRadar(m: RadarParts, radar: RadarsTable, body: PatchI
 
 /** A change to a DESATIVADO radar: 422 `MONITOR_DEACTIVATED` (its history stays readable). */
 export function deactivatedError(radar: RadarsTable): ApiError {
-  return new ApiError('MONITOR_DEACTIVATED', `Radar ${radar.id} was deactivated at ${radar.desativado_em}: it can no longer be changed. Create a new radar.`, { id: radar.id, status: radar.status });
+  return new ApiError('MONITOR_DEACTIVATED', `Radar ${radar.id} was deactivated at ${radar.desativado_em}: it can no longer be changed. Create a new radar.`, {
+    id: radar.id,
+    status: radar.status,
+  });
 }
 
 /** DESATIVADO (spec §3.2): checks and charges stop, results stay readable; a deactivated radar is returned unchanged. Undefined for another account's id. */

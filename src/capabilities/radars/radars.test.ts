@@ -113,14 +113,22 @@ async function receiver(t: TestContext) {
   const received: { headers: http.IncomingHttpHeaders; body: any }[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       received.push({ headers: req.headers, body: JSON.parse(body) });
       res.writeHead(200).end('ok');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  t.after(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/radar`, received };
 }
 
@@ -149,7 +157,9 @@ test('a CPF/CNPJ radar: charged once, baseline without events; a new case of the
   assert.equal(ledger[0].delta_centavos, -PRICE);
 
   // The baseline: every case of the party visible now, stored, none announced.
-  const baseline = visibleCasesOf(person, clock.now().getTime()).map((c) => formatCnj(c.numero)).sort();
+  const baseline = visibleCasesOf(person, clock.now().getTime())
+    .map((c) => formatCnj(c.numero))
+    .sort();
   assert.ok(baseline.length > 0);
   assert.equal(radar.resultadosTotal, baseline.length);
   assert.ok(radar.ultimaVerificacaoEm);
@@ -163,21 +173,38 @@ test('a CPF/CNPJ radar: charged once, baseline without events; a new case of the
 
   const after = await results(h, acc, radar.id);
   const fresh = after.data.filter((r: any) => !r.linhaDeBase);
-  assert.ok(fresh.some((r: any) => r.numeroCnj === formatCnj(caso.numero)), 'the new case is a result');
+  assert.ok(
+    fresh.some((r: any) => r.numeroCnj === formatCnj(caso.numero)),
+    'the new case is a result',
+  );
   const result = fresh.find((r: any) => r.numeroCnj === formatCnj(caso.numero));
   assert.equal(result.tribunal, caso.court.sigla);
-  assert.deepEqual(result.correspondencias.map((p: any) => p.documento), [masked(person.documento!)]);
+  assert.deepEqual(
+    result.correspondencias.map((p: any) => p.documento),
+    [masked(person.documento!)],
+  );
   const events = await radarEvents(h, radar.id);
   assert.equal(events.length, fresh.length, 'one event per new result');
   assert.ok(events.every((e) => e.kind === 'novo_processo_envolvido'));
   const event = events.find((e) => e.numero_cnj === caso.numero)!;
-  assert.deepEqual(JSON.parse(event.data).correspondencias.map((p: any) => p.documento), [masked(person.documento!)]);
+  assert.deepEqual(
+    JSON.parse(event.data).correspondencias.map((p: any) => p.documento),
+    [masked(person.documento!)],
+  );
   const mine = (await feed(h, acc.accountId)).filter((e) => e.monitor_id === radar.id);
   assert.equal(mine.length, fresh.length);
   assert.ok(mine.every((e) => e.kind === 'novo_processo_envolvido' && e.monitor_type === 'radar'));
   const delivered = rx.received.filter((r) => r.body.data?.radarId === radar.id);
-  assert.equal(delivered.length, fresh.length, 'delivered to the radar\'s webhook_url');
-  assert.ok(delivered.some((r) => r.body.event === 'novo_processo_envolvido' && r.body.data.numeroCnjDigitos === caso.numero && r.body.data.numeroCnj === formatCnj(caso.numero) && r.headers['x-service-event'] === 'novo_processo_envolvido'));
+  assert.equal(delivered.length, fresh.length, "delivered to the radar's webhook_url");
+  assert.ok(
+    delivered.some(
+      (r) =>
+        r.body.event === 'novo_processo_envolvido' &&
+        r.body.data.numeroCnjDigitos === caso.numero &&
+        r.body.data.numeroCnj === formatCnj(caso.numero) &&
+        r.headers['x-service-event'] === 'novo_processo_envolvido',
+    ),
+  );
   assert.equal((await debits(h, acc.accountId)).length, 1, 'checks are not charged');
 
   // Nothing new since: the next check adds nothing and announces nothing.
@@ -217,13 +244,19 @@ test('filters: another court or a forbidden word excludes the new case; its cour
   const { h } = w;
   const { caso, person } = futureCaseOf(w, hasDocument);
   const classe = caso.instances[0].classe;
-  const word = foldText(classe.nome).split(' ').find((x) => x.length > 3)!;
+  const word = foldText(classe.nome)
+    .split(' ')
+    .find((x) => x.length > 3)!;
   const otherCourt = caso.court.sigla === 'TJSP' ? 'TJRJ' : 'TJSP';
   const acc = await h.createAccount({ credits: 10_000 });
   const byCourt = await create(h, acc, { termo: person.documento!, tribunais: [otherCourt], frequencia: 'HORARIA' });
   const forbidden = await create(h, acc, { termo: person.documento!, termos_proibidos: [word.toUpperCase()], frequencia: 'HORARIA' });
   const admitted = await create(h, acc, {
-    termo: person.documento!, tribunais: [caso.court.sigla.toLowerCase()], classes: [String(classe.codigo)], termos_obrigatorios: [word], frequencia: 'HORARIA',
+    termo: person.documento!,
+    tribunais: [caso.court.sigla.toLowerCase()],
+    classes: [String(classe.codigo)],
+    termos_obrigatorios: [word],
+    frequencia: 'HORARIA',
   });
   assert.deepEqual(byCourt.data.tribunais, [otherCourt]);
   assert.deepEqual(admitted.data.tribunais, [caso.court.sigla], 'siglas are stored canonical');
@@ -255,7 +288,7 @@ test('PATCH refines the filters; the term is immutable; widening makes the next 
   assert.equal(json(refined).data.webhookUrl, rx.url);
   assert.deepEqual(json(refined).data.termosProibidos, ['arquivamento']);
   assert.ok(json(refined).data.ultimaVerificacaoEm, 'narrowing keeps the baseline');
-  const clearedRes = await call(h, acc, "PATCH", url, { webhook_url: null });
+  const clearedRes = await call(h, acc, 'PATCH', url, { webhook_url: null });
   assert.equal(clearedRes.statusCode, 200, clearedRes.body);
   const cleared = json(clearedRes);
   assert.equal(cleared.data.webhookUrl, null);
@@ -317,7 +350,10 @@ test('DELETE deactivates: results stay readable, checks and charges stop, no mor
   assert.equal(patch.statusCode, DEACTIVATED.status, patch.body);
   assert.equal(json(patch).error.code, DEACTIVATED.code);
   const listed = json(await call(h, acc, 'GET', BASE)).data.items;
-  assert.deepEqual(listed.map((r: any) => [r.id, r.status]), [[radar.id, 'DESATIVADO']]);
+  assert.deepEqual(
+    listed.map((r: any) => [r.id, r.status]),
+    [[radar.id, 'DESATIVADO']],
+  );
 });
 
 test('renewal: one debit per period; a balance that does not cover it suspends the radar (no checks) until a top-up', async (t) => {
@@ -329,7 +365,10 @@ test('renewal: one debit per period; a balance that does not cover it suspends t
   const PERIOD = 30 * 86_400_000;
 
   await passTime(w, created + PERIOD);
-  assert.deepEqual((await debits(h, acc.accountId)).map((d) => d.operation_id), [`${radar.id}:1`, `${radar.id}:2`]);
+  assert.deepEqual(
+    (await debits(h, acc.accountId)).map((d) => d.operation_id),
+    [`${radar.id}:1`, `${radar.id}:2`],
+  );
   const renewed = json(await call(h, acc, 'GET', `${BASE}/${radar.id}`)).data;
   assert.equal(renewed.status, 'ATIVO');
   assert.equal(renewed.proximaCobrancaEm, new Date(created + 2 * PERIOD).toISOString());
@@ -340,14 +379,21 @@ test('renewal: one debit per period; a balance that does not cover it suspends t
   assert.equal(suspended.proximaVerificacaoEm, null);
   assert.equal((await debits(h, acc.accountId)).length, 2);
   await passTime(w, clock.now().getTime() + 5000);
-  assert.equal(json(await call(h, acc, 'GET', `${BASE}/${radar.id}`)).data.ultimaVerificacaoEm, suspended.ultimaVerificacaoEm, 'a suspended radar is not checked');
+  assert.equal(
+    json(await call(h, acc, 'GET', `${BASE}/${radar.id}`)).data.ultimaVerificacaoEm,
+    suspended.ultimaVerificacaoEm,
+    'a suspended radar is not checked',
+  );
 
   await credit(h.services.db, clock, acc.accountId, PRICE, 'top-up');
   await passTime(w, clock.now().getTime());
   const resumed = json(await call(h, acc, 'GET', `${BASE}/${radar.id}`)).data;
   assert.equal(resumed.status, 'ATIVO');
   assert.ok(resumed.ultimaVerificacaoEm > suspended.ultimaVerificacaoEm, 'checked again');
-  assert.deepEqual((await debits(h, acc.accountId)).map((d) => d.operation_id), [`${radar.id}:1`, `${radar.id}:2`, `${radar.id}:3`]);
+  assert.deepEqual(
+    (await debits(h, acc.accountId)).map((d) => d.operation_id),
+    [`${radar.id}:1`, `${radar.id}:2`, `${radar.id}:3`],
+  );
 });
 
 test('qualify a result by CNJ number; unknown numbers are 404, bad ones 400', async (t) => {
@@ -369,7 +415,10 @@ test('qualify a result by CNJ number; unknown numbers are 404, bad ones 400', as
   assert.equal(json(bare).data.qualificacaoNota, null);
 
   const relevant = await results(h, acc, radar.id, '&qualificacao=EM_ANALISE');
-  assert.deepEqual(relevant.data.map((r: any) => r.id), [target.id]);
+  assert.deepEqual(
+    relevant.data.map((r: any) => r.id),
+    [target.id],
+  );
   const unqualified = await results(h, acc, radar.id, '&qualificacao=SEM_QUALIFICACAO');
   assert.equal(unqualified.data.length, radar.resultadosTotal - 1);
 
@@ -380,7 +429,11 @@ test('qualify a result by CNJ number; unknown numbers are 404, bad ones 400', as
   assert.equal(json(missing).error.code, 'NOT_FOUND');
   const invalid = await call(h, acc, 'POST', url('1234567-00.2020.8.26.0001'), { qualificacao: 'RELEVANTE' });
   assert.equal(json(invalid).error.code, 'INVALID_CNJ');
-  for (const [body, field] of [[{ qualificacao: 'OTIMO' }, 'qualificacao'], [{ qualificacao: 'RELEVANTE', nota: 'x'.repeat(1001) }, 'nota'], [{}, 'qualificacao']] as const) {
+  for (const [body, field] of [
+    [{ qualificacao: 'OTIMO' }, 'qualificacao'],
+    [{ qualificacao: 'RELEVANTE', nota: 'x'.repeat(1001) }, 'nota'],
+    [{}, 'qualificacao'],
+  ] as const) {
     const bad = await call(h, acc, 'POST', url(target.numeroCnj), body);
     assert.equal(bad.statusCode, 400, bad.body);
     assert.equal(json(bad).error.details.field, field);
@@ -423,9 +476,18 @@ test('archive and unarchive results, the by-day listing of all radars, and pagin
   assert.equal(archived.statusCode, 200, archived.body);
   assert.deepEqual(json(archived).data, { alterados: ids.length, naoEncontrados: 1 });
   assert.deepEqual(json(await call(h, acc, 'POST', `${BASE}/resultados/arquivar`, { ids })).data, { alterados: 0, naoEncontrados: 0 }, 'idempotent');
-  assert.deepEqual(json(await call(h, stranger, 'POST', `${BASE}/resultados/desarquivar`, { ids })).data, { alterados: 0, naoEncontrados: ids.length }, 'another account\'s ids are not touched');
+  assert.deepEqual(
+    json(await call(h, stranger, 'POST', `${BASE}/resultados/desarquivar`, { ids })).data,
+    { alterados: 0, naoEncontrados: ids.length },
+    "another account's ids are not touched",
+  );
 
-  assert.deepEqual(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=true`)).data.items.map((r: any) => r.id).sort(), [...ids].sort());
+  assert.deepEqual(
+    json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=true`))
+      .data.items.map((r: any) => r.id)
+      .sort(),
+    [...ids].sort(),
+  );
   assert.equal(json(await call(h, acc, 'GET', `${BASE}/resultados?arquivados=false&limit=100`)).data.items.length, total - ids.length);
   const perRadar = await results(h, acc, radar.id, '&arquivados=true');
   assert.ok(perRadar.data.every((r: any) => r.arquivado && r.arquivadoEm));
@@ -510,11 +572,21 @@ test('a failed debit leaves no radar behind (the balance spent between the price
   const acc = await h.createAccount({ credits: PRICE - 1 });
   const account = (await h.services.accounts.get(acc.accountId))!;
   // As the runner would call it after its price check passed on a balance read earlier.
-  const req = { auth: { keyId: acc.keyId, account: { ...account, balance_centavos: PRICE } }, id: 'req_race', method: 'POST', url: BASE } as unknown as FastifyRequest;
+  const req = {
+    auth: { keyId: acc.keyId, account: { ...account, balance_centavos: PRICE } },
+    id: 'req_race',
+    method: 'POST',
+    url: BASE,
+  } as unknown as FastifyRequest;
   const op: OperationContext = {
     priceCentavos: PRICE,
     chargeIn: async (trx, o = {}) => {
-      await h.services.ledger.chargeIn(trx, { accountId: acc.accountId, queryType: 'monitor.novos_processos', origin: { requestId: req.id, method: 'POST', path: BASE, statusCode: 201 }, debits: o.debits ?? [] });
+      await h.services.ledger.chargeIn(trx, {
+        accountId: acc.accountId,
+        queryType: 'monitor.novos_processos',
+        origin: { requestId: req.id, method: 'POST', path: BASE, statusCode: 201 },
+        debits: o.debits ?? [],
+      });
     },
   };
   await assert.rejects(createRadar(h.capabilities.radars, req, op, { termo: person.documento! }), (e: any) => e.code === 'INSUFFICIENT_CREDITS');
@@ -528,7 +600,7 @@ test('a failed debit leaves no radar behind (the balance spent between the price
   assert.equal(json(res).error.code, 'INSUFFICIENT_CREDITS');
 });
 
-test('another account\'s radar is 404 on every :id route, and is left untouched', async (t) => {
+test("another account's radar is 404 on every :id route, and is left untouched", async (t) => {
   const w = await world(t);
   const { h } = w;
   const owner = await h.createAccount({ credits: 10_000 });
@@ -602,10 +674,22 @@ test('the list of radars: newest first, by page; alphanumeric CNPJ and masked in
     clock.advance(1000);
   }
   const first = json(await call(h, acc, 'GET', `${BASE}?limit=2`));
-  assert.deepEqual(first.data.items.map((r: any) => r.id), [ids[2], ids[1]]);
-  assert.deepEqual(first.data.items.map((r: any) => [r.tipo, r.termo]), [['NOME', 'Fulana de Teste Lista'], ['CNPJ', '12.ABC.345/01DE-35']]);
+  assert.deepEqual(
+    first.data.items.map((r: any) => r.id),
+    [ids[2], ids[1]],
+  );
+  assert.deepEqual(
+    first.data.items.map((r: any) => [r.tipo, r.termo]),
+    [
+      ['NOME', 'Fulana de Teste Lista'],
+      ['CNPJ', '12.ABC.345/01DE-35'],
+    ],
+  );
   const second = json(await call(h, acc, 'GET', `${BASE}?limit=2&cursor=${first.meta.pagination.nextCursor}`));
-  assert.deepEqual(second.data.items.map((r: any) => [r.id, r.tipo, r.termo]), [[ids[0], 'CPF', '529.982.247-25']]);
+  assert.deepEqual(
+    second.data.items.map((r: any) => [r.id, r.tipo, r.termo]),
+    [[ids[0], 'CPF', '529.982.247-25']],
+  );
   assert.equal(second.meta.pagination.nextCursor, null);
 });
 
@@ -618,14 +702,31 @@ test('matching rules: whole words with accents and case ignored, class by name o
       { polo: 'PASSIVO', tipo: 'RÉU', nome: 'Banco Fictício Beta S.A.', tipoPessoa: 'JURIDICA', documento: null, advogados: [] },
     ],
   } as unknown as StoredCase;
-  const base: RadarCriteria = { tipo: 'NOME', normalizado: 'jose silva', variacoes: [], tribunais: [], classes: [], termosObrigatorios: [], termosProibidos: [] };
+  const base: RadarCriteria = {
+    tipo: 'NOME',
+    normalizado: 'jose silva',
+    variacoes: [],
+    tribunais: [],
+    classes: [],
+    termosObrigatorios: [],
+    termosProibidos: [],
+  };
   const c = (x: Partial<RadarCriteria>) => ({ ...base, ...x });
 
-  assert.deepEqual(correspondences(caso, base).map((p) => p.nome), ['JOSÉ DA SILVA SAURO']);
+  assert.deepEqual(
+    correspondences(caso, base).map((p) => p.nome),
+    ['JOSÉ DA SILVA SAURO'],
+  );
   assert.deepEqual(correspondences(caso, c({ normalizado: 'jose sauro silva' })).length, 1, 'word order does not matter');
   assert.deepEqual(correspondences(caso, c({ normalizado: 'jose silvana' })), []);
-  assert.deepEqual(correspondences(caso, c({ normalizado: 'maria souza', variacoes: ['Banco Beta'] })).map((p) => p.polo), ['PASSIVO']);
-  assert.deepEqual(correspondences(caso, c({ tipo: 'CPF', normalizado: '52998224725' })).map((p) => p.documento), ['52998224725']);
+  assert.deepEqual(
+    correspondences(caso, c({ normalizado: 'maria souza', variacoes: ['Banco Beta'] })).map((p) => p.polo),
+    ['PASSIVO'],
+  );
+  assert.deepEqual(
+    correspondences(caso, c({ tipo: 'CPF', normalizado: '52998224725' })).map((p) => p.documento),
+    ['52998224725'],
+  );
 
   assert.ok(passesFilters(caso, c({ tribunais: ['TJSP'], classes: ['procedimento comum civel'] })));
   assert.ok(passesFilters(caso, c({ classes: ['7'] })));
@@ -653,7 +754,10 @@ test('a case is reported once per radar: a second worker recording the same hit 
   const acc = await h.createAccount();
   const radar = await insertRadar(h, acc, { tipo: 'CPF', termo: '529.982.247-25', termo_normalizado: '52998224725' });
   const numero = h.sources.sandbox!.dataset.cases[0].numero;
-  const match = { caso: { row: { numero_cnj: numero, tribunal: 'TJSP', classe_nome: null, data_ajuizamento: null } } as unknown as StoredCase, correspondencias: [] };
+  const match = {
+    caso: { row: { numero_cnj: numero, tribunal: 'TJSP', classe_nome: null, data_ajuizamento: null } } as unknown as StoredCase,
+    correspondencias: [],
+  };
   const m = h.capabilities.radars;
   const record = () => h.services.db.transaction().execute((trx) => recordResult(m, trx, radar, match, false));
   const outcomes = await Promise.all([record(), record()]);

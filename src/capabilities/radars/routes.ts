@@ -18,7 +18,18 @@ import type { RadarParts } from './parts.ts';
 import { deactivateRadar, patchRadar } from './patch.ts';
 import { radarView, resultView } from './present.ts';
 import {
-  ArchiveBody, ArchiveOutcome, CreateRadarBody, DayQuery, PatchRadarBody, QualifyBody, Radar, RadarListQuery, RadarParams, RadarResult, ResultParams, ResultsQuery,
+  ArchiveBody,
+  ArchiveOutcome,
+  CreateRadarBody,
+  DayQuery,
+  PatchRadarBody,
+  QualifyBody,
+  Radar,
+  RadarListQuery,
+  RadarParams,
+  RadarResult,
+  ResultParams,
+  ResultsQuery,
 } from './schemas.ts';
 import type { ResultPosition } from './store.ts';
 import { SYNC_MIN_INTERVAL_MS, synchronize } from './sync.ts';
@@ -45,15 +56,32 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
   };
 
   defineRoute(app, {
-    method: 'POST', url: BASE,
-    meta: { class: 'monitor', auth: true, charge: RADAR_QUERY_TYPE, chargeWay: 'in-handler', success: [201], tag: TAG, summary: 'Create a new-case radar', description: CREATE_DESCRIPTION },
+    method: 'POST',
+    url: BASE,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      charge: RADAR_QUERY_TYPE,
+      chargeWay: 'in-handler',
+      success: [201],
+      tag: TAG,
+      summary: 'Create a new-case radar',
+      description: CREATE_DESCRIPTION,
+    },
     schema: { body: CreateRadarBody, data: Radar },
     handler: async (req, op) => ({ status: 201, data: radarView(await createRadar(m, req, op, req.body)) }),
   });
 
   defineRoute(app, {
-    method: 'GET', url: BASE,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'List the account\'s radars, newest first', description: 'Free. Deactivated radars are listed too (`status: DESATIVADO`). Cursor pagination.' },
+    method: 'GET',
+    url: BASE,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: "List the account's radars, newest first",
+      description: 'Free. Deactivated radars are listed too (`status: DESATIVADO`). Cursor pagination.',
+    },
     schema: { querystring: RadarListQuery, data: listSchema('items', Radar) },
     handler: async (req) => {
       const w = pageWindow(req.query);
@@ -65,9 +93,16 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${BASE}/resultados`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Results of all the account\'s radars found on one day',
-      description: 'Free. `dia` is the UTC day the results were found (default today); `arquivados=true|false` filters. Newest first, cursor pagination. Results of deactivated radars stay listed.' },
+    method: 'GET',
+    url: `${BASE}/resultados`,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: "Results of all the account's radars found on one day",
+      description:
+        'Free. `dia` is the UTC day the results were found (default today); `arquivados=true|false` filters. Newest first, cursor pagination. Results of deactivated radars stay listed.',
+    },
     schema: { querystring: DayQuery, data: listSchema('items', RadarResult) },
     handler: async (req) => {
       const dia = req.query.dia ?? iso(s.clock.now()).slice(0, 10);
@@ -83,11 +118,21 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
     },
   });
 
-  for (const [action, archived] of [['arquivar', true], ['desarquivar', false]] as const) {
+  for (const [action, archived] of [
+    ['arquivar', true],
+    ['desarquivar', false],
+  ] as const) {
     defineRoute(app, {
-      method: 'POST', url: `${BASE}/resultados/${action}`,
-      meta: { class: 'monitor', auth: true, tag: TAG, summary: archived ? 'Archive radar results' : 'Unarchive radar results',
-        description: 'Free and idempotent. `ids` are result ids (1–500). `alterados` counts the results whose state changed (one already in the asked state is not); ids that are not results of this account are left alone and counted in `naoEncontrados`, so whether they exist in another account is never told.' },
+      method: 'POST',
+      url: `${BASE}/resultados/${action}`,
+      meta: {
+        class: 'monitor',
+        auth: true,
+        tag: TAG,
+        summary: archived ? 'Archive radar results' : 'Unarchive radar results',
+        description:
+          'Free and idempotent. `ids` are result ids (1–500). `alterados` counts the results whose state changed (one already in the asked state is not); ids that are not results of this account are left alone and counted in `naoEncontrados`, so whether they exist in another account is never told.',
+      },
       schema: { body: ArchiveBody, data: ArchiveOutcome },
       handler: async (req) => {
         const ids = [...new Set(req.body.ids)];
@@ -98,24 +143,45 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
   }
 
   defineRoute(app, {
-    method: 'GET', url: `${BASE}/:id`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Read a radar', description: 'Free. Status, filters, counts, schedule (`proximaVerificacaoEm`, `proximaCobrancaEm`) and the last error.' },
+    method: 'GET',
+    url: `${BASE}/:id`,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Read a radar',
+      description: 'Free. Status, filters, counts, schedule (`proximaVerificacaoEm`, `proximaCobrancaEm`) and the last error.',
+    },
     schema: { params: RadarParams, data: Radar },
     handler: async (req) => ({ data: radarView(await own(req.auth!.account.id, req.params.id)) }),
   });
 
   defineRoute(app, {
-    method: 'PATCH', url: `${BASE}/:id`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Refine the filters of a radar',
-      description: 'Free. Fields left out keep their value; `webhook_url: null` removes it. The term cannot change (400 INVALID_PARAMETER on `termo`). A change that widens the filters (a new variation, more courts or classes, fewer required or forbidden words) makes the next check a baseline, due at once: cases the old filters excluded already existed, so they are stored without events. A deactivated radar cannot be changed.' },
+    method: 'PATCH',
+    url: `${BASE}/:id`,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Refine the filters of a radar',
+      description:
+        'Free. Fields left out keep their value; `webhook_url: null` removes it. The term cannot change (400 INVALID_PARAMETER on `termo`). A change that widens the filters (a new variation, more courts or classes, fewer required or forbidden words) makes the next check a baseline, due at once: cases the old filters excluded already existed, so they are stored without events. A deactivated radar cannot be changed.',
+    },
     schema: { params: RadarParams, body: PatchRadarBody, data: Radar },
     handler: async (req) => ({ data: radarView(await patchRadar(m, await own(req.auth!.account.id, req.params.id), req.body)) }),
   });
 
   defineRoute(app, {
-    method: 'DELETE', url: `${BASE}/:id`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Deactivate a radar',
-      description: 'Free. Status DESATIVADO (spec §3.2): checks and charges stop; nothing is physically deleted and the results stay readable, qualifiable and archivable. Deactivating again returns the radar unchanged.' },
+    method: 'DELETE',
+    url: `${BASE}/:id`,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Deactivate a radar',
+      description:
+        'Free. Status DESATIVADO (spec §3.2): checks and charges stop; nothing is physically deleted and the results stay readable, qualifiable and archivable. Deactivating again returns the radar unchanged.',
+    },
     schema: { params: RadarParams, data: Radar },
     handler: async (req) => {
       const radar = await deactivateRadar(m, req.auth!.account.id, req.params.id);
@@ -125,9 +191,15 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${BASE}/:id/resultados`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Persisted results of a radar, newest first',
-      description: `Free. Filters \`arquivados=true|false\` and \`qualificacao\`; \`meta.resultadosTotal\` counts every result of the radar. \`sincronizar=true\` checks the radar first (it may query the provider: use it sparingly), at most once per radar every ${SYNC_MIN_INTERVAL_MS / 1000} s: \`meta.sincronizacao\` is \`{executada: true, novos}\`, or \`{executada: false, motivo, proximaPermitidaEm}\` with the stored results. A provider failure during it is 503 SOURCE_UNAVAILABLE (free).` },
+    method: 'GET',
+    url: `${BASE}/:id/resultados`,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Persisted results of a radar, newest first',
+      description: `Free. Filters \`arquivados=true|false\` and \`qualificacao\`; \`meta.resultadosTotal\` counts every result of the radar. \`sincronizar=true\` checks the radar first (it may query the provider: use it sparingly), at most once per radar every ${SYNC_MIN_INTERVAL_MS / 1000} s: \`meta.sincronizacao\` is \`{executada: true, novos}\`, or \`{executada: false, motivo, proximaPermitidaEm}\` with the stored results. A provider failure during it is 503 SOURCE_UNAVAILABLE (free).`,
+    },
     schema: { params: RadarParams, querystring: ResultsQuery, data: listSchema('items', RadarResult) },
     handler: async (req) => {
       const radar = await own(req.auth!.account.id, req.params.id);
@@ -138,21 +210,35 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       const rows = await m.store.results(radar.id, filters, w.read, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
       const { items, pagination } = page(rows, w, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
       const resultadosTotal = (await m.store.byId(radar.id))!.resultados_total;
-      return { data: listData(req, s.config, 'items', items.map(resultView), pagination, resultadosTotal), meta: { pagination, resultadosTotal, ...(sincronizacao ? { sincronizacao } : {}) } };
+      return {
+        data: listData(req, s.config, 'items', items.map(resultView), pagination, resultadosTotal),
+        meta: { pagination, resultadosTotal, ...(sincronizacao ? { sincronizacao } : {}) },
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'POST', url: `${BASE}/:id/resultados/:numeroCnj/qualificar`,
-    meta: { class: 'monitor', auth: true, tag: TAG, summary: 'Qualify a radar result',
-      description: 'Free. `qualificacao`: RELEVANTE, IRRELEVANTE or EM_ANALISE, with an optional `nota` (up to 1000 characters; absent or null clears it). Qualifying again replaces it. 404 when the number is not a result of this radar.' },
+    method: 'POST',
+    url: `${BASE}/:id/resultados/:numeroCnj/qualificar`,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      tag: TAG,
+      summary: 'Qualify a radar result',
+      description:
+        'Free. `qualificacao`: RELEVANTE, IRRELEVANTE or EM_ANALISE, with an optional `nota` (up to 1000 characters; absent or null clears it). Qualifying again replaces it. 404 when the number is not a result of this radar.',
+    },
     schema: { params: ResultParams, body: QualifyBody, data: RadarResult },
     handler: async (req) => {
       const radar = await own(req.auth!.account.id, req.params.id);
       const cnj = parseCnj(req.params.numeroCnj, 'numeroCnj');
       const result = await m.store.result(radar.id, cnj.digits);
       if (!result) throw new ApiError('NOT_FOUND', `${cnj.masked} is not a result of radar "${radar.id}".`);
-      const updated = await m.store.qualify(result.id, { qualificacao: req.body.qualificacao, qualificacao_nota: req.body.nota ?? null, qualificado_em: iso(s.clock.now()) });
+      const updated = await m.store.qualify(result.id, {
+        qualificacao: req.body.qualificacao,
+        qualificacao_nota: req.body.nota ?? null,
+        qualificado_em: iso(s.clock.now()),
+      });
       return { data: resultView(updated) };
     },
   });

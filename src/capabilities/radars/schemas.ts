@@ -13,59 +13,111 @@ const Words = (max: number, description: string) => Type.Array(Type.String({ min
 
 /** The filters a radar can be created with and refined by PATCH (everything but the term). */
 const filters = {
-  variacoes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: MAX_VARIATIONS, description: `Other spellings of the name (name radars only), at most ${MAX_VARIATIONS}; each is searched too.` })),
-  tribunais: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 20 }), { maxItems: 100, description: 'Court siglas (GET /v1/tribunais); only cases of these courts are reported. Empty: every court.' })),
-  classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: 'Case classes, by name (accents and case ignored) or TPU code; empty: every class.' })),
-  termos_obrigatorios: Type.Optional(Words(20, 'Every one must appear (whole words, accents and case ignored) in the case\'s parties, classes or subjects.')),
-  termos_proibidos: Type.Optional(Words(20, 'None may appear in the case\'s parties, classes or subjects.')),
-  webhook_url: webhookUrlField('HTTPS endpoint that receives this radar\'s events instead of the account URL (spec §6).'),
+  variacoes: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      maxItems: MAX_VARIATIONS,
+      description: `Other spellings of the name (name radars only), at most ${MAX_VARIATIONS}; each is searched too.`,
+    }),
+  ),
+  tribunais: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
+      maxItems: 100,
+      description: 'Court siglas (GET /v1/tribunais); only cases of these courts are reported. Empty: every court.',
+    }),
+  ),
+  classes: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      maxItems: 50,
+      description: 'Case classes, by name (accents and case ignored) or TPU code; empty: every class.',
+    }),
+  ),
+  termos_obrigatorios: Type.Optional(Words(20, "Every one must appear (whole words, accents and case ignored) in the case's parties, classes or subjects.")),
+  termos_proibidos: Type.Optional(Words(20, "None may appear in the case's parties, classes or subjects.")),
+  webhook_url: webhookUrlField("HTTPS endpoint that receives this radar's events instead of the account URL (spec §6)."),
   frequencia: Type.Optional(Frequency),
 };
 
-export const CreateRadarBody = Type.Object({
-  termo: Type.String({ minLength: 1, maxLength: 200, description: 'A CPF or CNPJ (masked or bare; alphanumeric CNPJ too), or a party name of at least 2 words and 5 letters.' }),
-  ...filters,
-}, { additionalProperties: false });
+export const CreateRadarBody = Type.Object(
+  {
+    termo: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A CPF or CNPJ (masked or bare; alphanumeric CNPJ too), or a party name of at least 2 words and 5 letters.',
+    }),
+    ...filters,
+  },
+  { additionalProperties: false },
+);
 
-export const PatchRadarBody = Type.Object({
-  termo: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is 400 INVALID_PARAMETER (create another radar instead).' })),
-  ...filters,
-}, { additionalProperties: false });
+export const PatchRadarBody = Type.Object(
+  {
+    termo: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is 400 INVALID_PARAMETER (create another radar instead).' })),
+    ...filters,
+  },
+  { additionalProperties: false },
+);
 
-export const RadarParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64, description: 'The radar id (`rad_…`).' }),
-}, { additionalProperties: false });
+export const RadarParams = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, description: 'The radar id (`rad_…`).' }),
+  },
+  { additionalProperties: false },
+);
 
-export const ResultParams = Type.Object({
-  id: RadarParams.properties.id,
-  numeroCnj: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number of the result, masked or 20 digits.' }),
-}, { additionalProperties: false });
+export const ResultParams = Type.Object(
+  {
+    id: RadarParams.properties.id,
+    numeroCnj: Type.String({ minLength: 1, maxLength: 40, description: 'CNJ number of the result, masked or 20 digits.' }),
+  },
+  { additionalProperties: false },
+);
 
 export const RadarListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
 const Archived = Type.Optional(Type.Boolean({ description: '`true`: only archived results; `false`: only the others; absent: both.' }));
 
-export const ResultsQuery = Type.Object({
-  ...PageQuery,
-  arquivados: Archived,
-  qualificacao: Type.Optional(Type.Union([...QUALIFICATIONS, 'SEM_QUALIFICACAO'].map((q) => Type.Literal(q)), { description: 'Only results with this qualification; `SEM_QUALIFICACAO` for those never qualified.' })),
-  sincronizar: Type.Optional(Type.Boolean({ description: 'Check the radar first (may query the provider; at most once per 60 s per radar).' })),
-}, { additionalProperties: false });
+export const ResultsQuery = Type.Object(
+  {
+    ...PageQuery,
+    arquivados: Archived,
+    qualificacao: Type.Optional(
+      Type.Union(
+        [...QUALIFICATIONS, 'SEM_QUALIFICACAO'].map((q) => Type.Literal(q)),
+        { description: 'Only results with this qualification; `SEM_QUALIFICACAO` for those never qualified.' },
+      ),
+    ),
+    sincronizar: Type.Optional(Type.Boolean({ description: 'Check the radar first (may query the provider; at most once per 60 s per radar).' })),
+  },
+  { additionalProperties: false },
+);
 
-export const DayQuery = Type.Object({
-  ...PageQuery,
-  dia: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day the results were found, YYYY-MM-DD (default: today).' })),
-  arquivados: Archived,
-}, { additionalProperties: false });
+export const DayQuery = Type.Object(
+  {
+    ...PageQuery,
+    dia: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day the results were found, YYYY-MM-DD (default: today).' })),
+    arquivados: Archived,
+  },
+  { additionalProperties: false },
+);
 
-export const QualifyBody = Type.Object({
-  qualificacao: Type.Union(QUALIFICATIONS.map((q) => Type.Literal(q))),
-  nota: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-}, { additionalProperties: false });
+export const QualifyBody = Type.Object(
+  {
+    qualificacao: Type.Union(QUALIFICATIONS.map((q) => Type.Literal(q))),
+    nota: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  },
+  { additionalProperties: false },
+);
 
-export const ArchiveBody = Type.Object({
-  ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_ARCHIVE_IDS, description: `Result ids (\`rrs_…\`), 1 to ${MAX_ARCHIVE_IDS}.` }),
-}, { additionalProperties: false });
+export const ArchiveBody = Type.Object(
+  {
+    ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: MAX_ARCHIVE_IDS,
+      description: `Result ids (\`rrs_…\`), 1 to ${MAX_ARCHIVE_IDS}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const ArchiveOutcome = Type.Object({
   alterados: Type.Integer({ description: 'Results whose state changed.' }),
@@ -96,7 +148,10 @@ export const Radar = Type.Object({
 });
 
 export const Correspondence = Type.Object({
-  nome: Type.String(), documento: Nullable(Type.String()), polo: Type.String(), tipo: Type.String(),
+  nome: Type.String(),
+  documento: Nullable(Type.String()),
+  polo: Type.String(),
+  tipo: Type.String(),
 });
 
 export const RadarResult = Type.Object({

@@ -14,7 +14,9 @@ type Db = Kysely<DB> | Transaction<DB>;
 type ResultsQuery = SelectQueryBuilder<DB, 'radar_results', RadarResultsTable>;
 
 /** The fields PATCH may change. */
-export type RadarFilterSet = Partial<Pick<RadarsTable, 'variacoes' | 'tribunais' | 'classes' | 'termos_obrigatorios' | 'termos_proibidos' | 'webhook_url' | 'frequencia'>>;
+export type RadarFilterSet = Partial<
+  Pick<RadarsTable, 'variacoes' | 'tribunais' | 'classes' | 'termos_obrigatorios' | 'termos_proibidos' | 'webhook_url' | 'frequencia'>
+>;
 
 export interface NewResult {
   numeroCnj: string;
@@ -64,15 +66,24 @@ export class RadarStore {
 
   /** ATIVO radars whose check is due, the most overdue first. */
   async dueForCheck(now: string, limit: number): Promise<RadarsTable[]> {
-    return this.#db.selectFrom('radars').selectAll().where('status', '=', 'ATIVO').where('proxima_verificacao_em', '<=', now)
+    return this.#db
+      .selectFrom('radars')
+      .selectAll()
+      .where('status', '=', 'ATIVO')
+      .where('proxima_verificacao_em', '<=', now)
       .where('account_id', 'in', activeAccountIds(this.#db))
-      .orderBy('proxima_verificacao_em').limit(limit).execute();
+      .orderBy('proxima_verificacao_em')
+      .limit(limit)
+      .execute();
   }
 
   /** Takes the radar's synchronization slot when the last one is older than `notAfter`; false when too soon. */
   async claimSync(id: string, now: string, notAfter: string): Promise<boolean> {
-    const r = await this.#db.updateTable('radars').set({ ultima_sincronizacao_em: now })
-      .where('id', '=', id).where((eb) => eb.or([eb('ultima_sincronizacao_em', 'is', null), eb('ultima_sincronizacao_em', '<=', notAfter)]))
+    const r = await this.#db
+      .updateTable('radars')
+      .set({ ultima_sincronizacao_em: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('ultima_sincronizacao_em', 'is', null), eb('ultima_sincronizacao_em', '<=', notAfter)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
@@ -86,15 +97,42 @@ export class RadarStore {
   }
 
   /** Inserts a result once; true when this call created it (then the radar's count grows in the same transaction). */
-  async insertResult(trx: Transaction<DB>, radar: Pick<RadarsTable, 'id' | 'account_id'>, r: NewResult, at: { now: string; baseline: boolean }): Promise<string | null> {
+  async insertResult(
+    trx: Transaction<DB>,
+    radar: Pick<RadarsTable, 'id' | 'account_id'>,
+    r: NewResult,
+    at: { now: string; baseline: boolean },
+  ): Promise<string | null> {
     const id = newId('rrs');
-    const inserted = await trx.insertInto('radar_results').values({
-      id, radar_id: radar.id, account_id: radar.account_id, numero_cnj: r.numeroCnj, tribunal: r.tribunal, classe: r.classe,
-      data_ajuizamento: r.dataAjuizamento, correspondencias: JSON.stringify(r.correspondencias), linha_de_base: at.baseline ? 1 : 0,
-      encontrado_em: at.now, dia: at.now.slice(0, 10), qualificacao: null, qualificacao_nota: null, qualificado_em: null, arquivado: 0, arquivado_em: null,
-    }).onConflict((oc) => oc.columns(['radar_id', 'numero_cnj']).doNothing()).returning('id').executeTakeFirst();
+    const inserted = await trx
+      .insertInto('radar_results')
+      .values({
+        id,
+        radar_id: radar.id,
+        account_id: radar.account_id,
+        numero_cnj: r.numeroCnj,
+        tribunal: r.tribunal,
+        classe: r.classe,
+        data_ajuizamento: r.dataAjuizamento,
+        correspondencias: JSON.stringify(r.correspondencias),
+        linha_de_base: at.baseline ? 1 : 0,
+        encontrado_em: at.now,
+        dia: at.now.slice(0, 10),
+        qualificacao: null,
+        qualificacao_nota: null,
+        qualificado_em: null,
+        arquivado: 0,
+        arquivado_em: null,
+      })
+      .onConflict((oc) => oc.columns(['radar_id', 'numero_cnj']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
     if (!inserted) return null;
-    await trx.updateTable('radars').set((eb) => ({ resultados_total: eb('resultados_total', '+', 1) })).where('id', '=', radar.id).execute();
+    await trx
+      .updateTable('radars')
+      .set((eb) => ({ resultados_total: eb('resultados_total', '+', 1) }))
+      .where('id', '=', radar.id)
+      .execute();
     return id;
   }
 
@@ -121,10 +159,19 @@ export class RadarStore {
   async setArchived(accountId: string, ids: string[], archived: boolean, now: string): Promise<{ changed: number; found: number }> {
     const unique = [...new Set(ids)];
     return this.#db.transaction().execute(async (trx) => {
-      const found = await trx.selectFrom('radar_results').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('account_id', '=', accountId).where('id', 'in', unique).executeTakeFirstOrThrow();
-      const r = await trx.updateTable('radar_results').set({ arquivado: archived ? 1 : 0, arquivado_em: archived ? now : null })
-        .where('account_id', '=', accountId).where('id', 'in', unique).where('arquivado', '=', archived ? 0 : 1).executeTakeFirst();
+      const found = await trx
+        .selectFrom('radar_results')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('id', 'in', unique)
+        .executeTakeFirstOrThrow();
+      const r = await trx
+        .updateTable('radar_results')
+        .set({ arquivado: archived ? 1 : 0, arquivado_em: archived ? now : null })
+        .where('account_id', '=', accountId)
+        .where('id', 'in', unique)
+        .where('arquivado', '=', archived ? 0 : 1)
+        .executeTakeFirst();
       return { changed: Number(r.numUpdatedRows), found: Number(found.n) };
     });
   }

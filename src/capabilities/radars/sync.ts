@@ -17,7 +17,8 @@ export type SyncMeta =
 
 /** Runs the check, or says why not; an upstream failure is thrown (SOURCE_UNAVAILABLE, uncharged). */
 export async function synchronize(m: RadarParts, radar: RadarsTable): Promise<SyncMeta> {
-  if (radar.status !== 'ATIVO') return { executada: false, motivo: radar.status === 'DESATIVADO' ? 'RADAR_DESATIVADO' : 'RADAR_SUSPENSO', proximaPermitidaEm: null };
+  if (radar.status !== 'ATIVO')
+    return { executada: false, motivo: radar.status === 'DESATIVADO' ? 'RADAR_DESATIVADO' : 'RADAR_SUSPENSO', proximaPermitidaEm: null };
   const now = m.services.clock.now();
   if (!(await m.store.claimSync(radar.id, iso(now), iso(addMs(now, -SYNC_MIN_INTERVAL_MS))))) {
     const last = (await m.store.byId(radar.id))?.ultima_sincronizacao_em ?? iso(now);

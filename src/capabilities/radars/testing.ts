@@ -15,11 +15,31 @@ const BASE = '/v1/monitoramentos/novos-processos';
 export async function insertRadar(h: Harness, owner: TestAccount, overrides: Partial<RadarsTable> = {}): Promise<RadarsTable> {
   const now = h.services.clock.now();
   const row: RadarsTable = {
-    id: newId('rad'), account_id: owner.accountId, termo: 'Fulana de Teste Fixture', tipo: 'NOME', termo_normalizado: 'fulana de teste fixture',
-    variacoes: '[]', tribunais: '[]', classes: '[]', termos_obrigatorios: '[]', termos_proibidos: '[]', webhook_url: null, frequencia: 'DIARIA',
-    status: 'ATIVO', preco_centavos: 500, resultados_total: 0, ultima_verificacao_em: iso(now), proxima_verificacao_em: iso(addMs(now, 86_400_000)),
-    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), periodo: 1, ultima_sincronizacao_em: null, ultimo_erro: null,
-    criado_em: iso(now), atualizado_em: iso(now), desativado_em: null, ...overrides,
+    id: newId('rad'),
+    account_id: owner.accountId,
+    termo: 'Fulana de Teste Fixture',
+    tipo: 'NOME',
+    termo_normalizado: 'fulana de teste fixture',
+    variacoes: '[]',
+    tribunais: '[]',
+    classes: '[]',
+    termos_obrigatorios: '[]',
+    termos_proibidos: '[]',
+    webhook_url: null,
+    frequencia: 'DIARIA',
+    status: 'ATIVO',
+    preco_centavos: 500,
+    resultados_total: 0,
+    ultima_verificacao_em: iso(now),
+    proxima_verificacao_em: iso(addMs(now, 86_400_000)),
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)),
+    periodo: 1,
+    ultima_sincronizacao_em: null,
+    ultimo_erro: null,
+    criado_em: iso(now),
+    atualizado_em: iso(now),
+    desativado_em: null,
+    ...overrides,
   };
   await h.capabilities.radars.store.insert(h.services.db, row);
   return row;
@@ -28,12 +48,22 @@ export async function insertRadar(h: Harness, owner: TestAccount, overrides: Par
 /** A result of `radar` for a sandbox case number; returns the 20 digits. */
 export async function insertResult(h: Harness, radar: RadarsTable, numeroCnj = h.sources.sandbox!.dataset.cases[0].numero): Promise<string> {
   const m = h.capabilities.radars;
-  await h.services.db.transaction().execute((trx) => m.store.insertResult(trx, radar, {
-    numeroCnj, tribunal: 'TJSP', classe: 'Procedimento Comum Cível', dataAjuizamento: null, correspondencias: [],
-  }, { now: iso(h.services.clock.now()), baseline: true }));
+  await h.services.db.transaction().execute((trx) =>
+    m.store.insertResult(
+      trx,
+      radar,
+      {
+        numeroCnj,
+        tribunal: 'TJSP',
+        classe: 'Procedimento Comum Cível',
+        dataAjuizamento: null,
+        correspondencias: [],
+      },
+      { now: iso(h.services.clock.now()), baseline: true },
+    ),
+  );
   return numeroCnj;
 }
-
 
 /** For each radar route with path parameters: an object `owner` owns, and its params. */
 const owned: RouteFixtures['owned'] = {

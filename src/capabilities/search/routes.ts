@@ -30,10 +30,18 @@ type Req = RouteRequest<{ querystring: typeof SearchQuery }>;
 export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
   for (const url of ['/v1/busca/termo', '/v1/busca']) {
     defineRoute(app, {
-      method: 'GET', url,
-      meta: { class: 'search', auth: true, charge: 'busca.termo', async: true, tag: TAG,
-        summary: url === '/v1/busca' ? 'Search by term (compatibility path of /v1/busca/termo)' : 'Search by term: case number, CPF/CNPJ, names, classes, subjects',
-        description: `Parameter \`q\` (or \`termo\`). A CNJ number or a CPF/CNPJ finds its cases. Two or more words that begin a party's name (accents and case aside) list the cases of the parties so named: the exact name first (\`relevancia\` 1), then longer names (0.5). Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as a prefix, best matches first. By page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page; a page with no result is free. A CPF/CNPJ reaches the courts on every page, a party's name (two or more words) on the first. ${COURT_SEARCH_NOTE}` },
+      method: 'GET',
+      url,
+      meta: {
+        class: 'search',
+        auth: true,
+        charge: 'busca.termo',
+        async: true,
+        tag: TAG,
+        summary:
+          url === '/v1/busca' ? 'Search by term (compatibility path of /v1/busca/termo)' : 'Search by term: case number, CPF/CNPJ, names, classes, subjects',
+        description: `Parameter \`q\` (or \`termo\`). A CNJ number or a CPF/CNPJ finds its cases. Two or more words that begin a party's name (accents and case aside) list the cases of the parties so named: the exact name first (\`relevancia\` 1), then longer names (0.5). Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as a prefix, best matches first. By page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page; a page with no result is free. A CPF/CNPJ reaches the courts on every page, a party's name (two or more words) on the first. ${COURT_SEARCH_NOTE}`,
+      },
       schema: { querystring: SearchQuery, data: listSchema('items', SearchHit) },
       handler: (req) => search(m, req, s.config),
     });
@@ -43,7 +51,8 @@ export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): v
 async function search(m: CaseParts, req: Req, config: Services['config']) {
   const term = (req.query.q ?? req.query.termo)?.trim();
   if (!term) throw new ApiError('MISSING_PARAMETER', 'Give the term in `q`.', { field: 'q', in: 'query' });
-  if (req.query.q !== undefined && req.query.termo !== undefined) throw new ApiError('INVALID_PARAMETER', 'Give `q` or `termo`, not both.', { field: 'termo', in: 'query' });
+  if (req.query.q !== undefined && req.query.termo !== undefined)
+    throw new ApiError('INVALID_PARAMETER', 'Give `q` or `termo`, not both.', { field: 'termo', in: 'query' });
   const w = pageWindow(req.query);
   const limit = w.limit;
   const listing = `busca:${foldText(term)}`;
@@ -83,7 +92,11 @@ async function findCases(m: CaseParts, term: string, limit: number, offset: numb
   const found = await m.search.search(term, limit, offset);
   if (courts) assertAnswered(courts.fontes, found.hits.length);
   const cases = new Map((await m.store.many(found.hits.map((h) => h.numeroCnj))).map((c) => [c.row.numero_cnj, c]));
-  return { hits: found.hits.flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])), more: found.more, fontes: courts?.fontes };
+  return {
+    hits: found.hits.flatMap((h) => (cases.has(h.numeroCnj) ? [{ c: cases.get(h.numeroCnj)!, score: h.score }] : [])),
+    more: found.more,
+    fontes: courts?.fontes,
+  };
 }
 
 /** Two or more words of letters: what a court's name search can take (one word lists half a court). */

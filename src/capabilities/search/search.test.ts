@@ -17,7 +17,10 @@ test('a CNJ number finds that case; the compatibility path /v1/busca answers the
   const acc = await h.createAccount({ credits: 1000 });
   const c = dataset.cases.find((x) => x.filedAt <= Date.now())!;
   const res = json(await search(formatCnj(c.numero), acc.headers));
-  assert.deepEqual(res.data.items.map((x: { numeroCnj: string }) => x.numeroCnj), [formatCnj(c.numero)]);
+  assert.deepEqual(
+    res.data.items.map((x: { numeroCnj: string }) => x.numeroCnj),
+    [formatCnj(c.numero)],
+  );
   const compat = json(await search(formatCnj(c.numero), acc.headers, '/v1/busca'));
   assert.deepEqual(compat.data, res.data);
 });
@@ -30,9 +33,15 @@ test('party names are found without accents or case, ranked, and pulled from the
   assert.equal(res.statusCode, 200, res.body);
   const body = json(res);
   assert.ok(body.data.items.length > 0);
-  assert.ok(body.data.items.every((x: { partes: string[] }) => x.partes.includes(name!)), "every hit has the party");
+  assert.ok(
+    body.data.items.every((x: { partes: string[] }) => x.partes.includes(name!)),
+    'every hit has the party',
+  );
   const scores = body.data.items.map((x: { relevancia: number }) => x.relevancia);
-  assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+  assert.deepEqual(
+    scores,
+    [...scores].sort((a, b) => b - a),
+  );
   // A prefix of the last word still matches.
   const words = folded.split(' ');
   const prefix = json(await search(`${words[0]} ${words[words.length - 1].slice(0, 4)}`, acc.headers));
@@ -44,8 +53,10 @@ type Hit = { numeroCnj: string; relevancia: number; partes: string[] };
 /** Every hit of a query, page after page through `nextCursor`. */
 async function allPages(q: string, headers: Record<string, string>, limit: number): Promise<Hit[]> {
   const hits: Hit[] = [];
-  for (let cursor: string | null = ''; cursor !== null;) {
-    const body: { data: { items: Hit[]; pagination: { nextCursor?: string | null } }; meta: { pagination: { nextCursor: string | null } } } = json(await h.inject({ method: 'GET', url: `/v1/busca/termo?q=${encodeURIComponent(q)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, headers }));
+  for (let cursor: string | null = ''; cursor !== null; ) {
+    const body: { data: { items: Hit[]; pagination: { nextCursor?: string | null } }; meta: { pagination: { nextCursor: string | null } } } = json(
+      await h.inject({ method: 'GET', url: `/v1/busca/termo?q=${encodeURIComponent(q)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, headers }),
+    );
     hits.push(...body.data.items);
     cursor = body.data.pagination.nextCursor ?? body.meta.pagination.nextCursor;
   }
@@ -57,9 +68,15 @@ test('a whole name answers with the cases where that person is a party, the same
   const { name } = dataset.examples();
   const all = json(await search(name!.toUpperCase(), acc.headers)).data.items as Hit[];
   assert.ok(all.length > 2, 'the busiest party has several cases');
-  assert.ok(all.every((x) => x.partes.some((p) => foldText(p) === foldText(name!)) && x.relevancia === 1), 'exact name, full relevance');
+  assert.ok(
+    all.every((x) => x.partes.some((p) => foldText(p) === foldText(name!)) && x.relevancia === 1),
+    'exact name, full relevance',
+  );
   const paged = await allPages(name!, acc.headers, 2);
-  assert.deepEqual(paged.map((x) => x.numeroCnj), all.map((x) => x.numeroCnj));
+  assert.deepEqual(
+    paged.map((x) => x.numeroCnj),
+    all.map((x) => x.numeroCnj),
+  );
   assert.equal(new Set(paged.map((x) => x.numeroCnj)).size, paged.length, 'no case twice');
 });
 
@@ -71,10 +88,16 @@ test('the first words of a name find the names they begin, the exact ones first'
   const hits = await allPages(start, acc.headers, 20);
   assert.ok(hits.length > 0);
   for (const x of hits) {
-    assert.ok(x.partes.some((p) => foldText(p) === start || foldText(p).startsWith(`${start} `)), `${x.numeroCnj} has a name beginning "${start}"`);
+    assert.ok(
+      x.partes.some((p) => foldText(p) === start || foldText(p).startsWith(`${start} `)),
+      `${x.numeroCnj} has a name beginning "${start}"`,
+    );
   }
   const scores = hits.map((x) => x.relevancia);
-  assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+  assert.deepEqual(
+    scores,
+    [...scores].sort((a, b) => b - a),
+  );
 });
 
 test('words out of order, or a single word, are searched in the full text', async () => {
@@ -83,7 +106,10 @@ test('words out of order, or a single word, are searched in the full text', asyn
   await search(name!, acc.headers);
   const words = foldText(name!).split(' ');
   const reversed = json(await search([...words].reverse().join(' '), acc.headers)).data.items as Hit[];
-  assert.ok(reversed.some((x) => x.partes.some((p) => foldText(p) === foldText(name!))), 'the person is found with the words reversed');
+  assert.ok(
+    reversed.some((x) => x.partes.some((p) => foldText(p) === foldText(name!))),
+    'the person is found with the words reversed',
+  );
   // One word (the last) also finds parties whose name does not begin with it.
   const surname = words[words.length - 1]!;
   const single = await allPages(surname, acc.headers, 100);

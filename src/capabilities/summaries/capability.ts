@@ -16,7 +16,16 @@ export function summaryWriter(s: Services): SummaryWriter {
 export function summariesCapability(s: Services, cases: CaseParts): Capability {
   const store = new SummaryStore(s.db, s.clock);
   const job = summaryJob({
-    db: s.db, clock: s.clock, ledger: s.ledger, events: s.events, prices: s.prices, store, cases, writer: summaryWriter(s), freshMinutes: s.config.caseFreshMinutes, timeScale: s.config.devTimeScale,
+    db: s.db,
+    clock: s.clock,
+    ledger: s.ledger,
+    events: s.events,
+    prices: s.prices,
+    store,
+    cases,
+    writer: summaryWriter(s),
+    freshMinutes: s.config.caseFreshMinutes,
+    timeScale: s.config.devTimeScale,
   });
   return { name: 'summaries', routes: (app) => summaryRoutes(app, s, cases, store), jobs: [job], schedules: [] };
 }

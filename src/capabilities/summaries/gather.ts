@@ -20,14 +20,29 @@ export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: s
   ]);
   const { row } = stored;
   return {
-    numeroCnj, numeroCnjFormatado: formatCnj(numeroCnj), tribunal: row.tribunal,
+    numeroCnj,
+    numeroCnjFormatado: formatCnj(numeroCnj),
+    tribunal: row.tribunal,
     instancias: stored.instancias.map((i) => ({
-      grau: i.grau, classe: i.classe, assuntos: i.assuntos, orgaoJulgador: i.orgaoJulgador ? { codigo: i.orgaoJulgador.codigo, nome: i.orgaoJulgador.nome } : null,
-      sistema: i.sistema, dataAjuizamento: i.dataAjuizamento, nivelSigilo: i.nivelSigilo, quantidadeMovimentacoes: i.quantidadeMovimentacoes,
+      grau: i.grau,
+      classe: i.classe,
+      assuntos: i.assuntos,
+      orgaoJulgador: i.orgaoJulgador ? { codigo: i.orgaoJulgador.codigo, nome: i.orgaoJulgador.nome } : null,
+      sistema: i.sistema,
+      dataAjuizamento: i.dataAjuizamento,
+      nivelSigilo: i.nivelSigilo,
+      quantidadeMovimentacoes: i.quantidadeMovimentacoes,
     })),
     valorCausaCentavos: row.valor_causa_centavos,
     partes: stored.partes?.map((p) => ({ polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa: p.tipoPessoa, advogados: p.advogados })) ?? null,
-    movimentos: movimentos.map((m) => ({ grau: m.grau, codigo: m.codigo, nome: m.nome, dataHora: m.dataHora, complementos: m.complementos, orgaoJulgador: m.orgaoJulgador?.nome ?? null })),
+    movimentos: movimentos.map((m) => ({
+      grau: m.grau,
+      codigo: m.codigo,
+      nome: m.nome,
+      dataHora: m.dataHora,
+      complementos: m.complementos,
+      orgaoJulgador: m.orgaoJulgador?.nome ?? null,
+    })),
     movimentosTotal: row.movimentos_total,
     publicacoes,
     documentos: documentos.map((d) => ({ titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada })),
@@ -39,12 +54,23 @@ export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: s
 
 /** Active gazette publications that name the case, newest first. */
 async function linkedPublications(db: Kysely<DB>, numeroCnj: string): Promise<FactPublication[]> {
-  const rows = await db.selectFrom('publications').select(['id', 'data_disponibilizacao', 'tribunal', 'tipo_comunicacao', 'tipo_documento', 'orgao', 'texto'])
-    .where('numero_cnj', '=', numeroCnj).where('ativo', '=', 1)
-    .orderBy('data_disponibilizacao', 'desc').orderBy('id', 'desc').limit(MAX_FACT_PUBLICATIONS).execute();
+  const rows = await db
+    .selectFrom('publications')
+    .select(['id', 'data_disponibilizacao', 'tribunal', 'tipo_comunicacao', 'tipo_documento', 'orgao', 'texto'])
+    .where('numero_cnj', '=', numeroCnj)
+    .where('ativo', '=', 1)
+    .orderBy('data_disponibilizacao', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MAX_FACT_PUBLICATIONS)
+    .execute();
   return rows.map((r) => ({
-    id: r.id, data: r.data_disponibilizacao, tribunal: r.tribunal, tipoComunicacao: r.tipo_comunicacao, tipoDocumento: r.tipo_documento,
-    orgao: r.orgao ? (JSON.parse(r.orgao) as { nome: string }).nome : null, texto: r.texto,
+    id: r.id,
+    data: r.data_disponibilizacao,
+    tribunal: r.tribunal,
+    tipoComunicacao: r.tipo_comunicacao,
+    tipoDocumento: r.tipo_documento,
+    orgao: r.orgao ? (JSON.parse(r.orgao) as { nome: string }).nome : null,
+    texto: r.texto,
   }));
 }
 

@@ -72,8 +72,14 @@ export function summaryJob(d: SummaryDeps): JobHandler {
         if (!facts) return finish(d, summary, failed(new ApiError('CASE_NOT_FOUND', `Case ${formatCnj(summary.numero_cnj)} is not in the store.`)));
         const w = await d.writer.write(facts);
         return finish(d, summary, {
-          status: 'FINALIZADO', metodo: w.metodo, modelo: w.modelo, conteudo: w.texto, entrada_hash: factsFingerprint(facts), aviso: w.aviso,
-          tokens_entrada: w.tokensEntrada, tokens_saida: w.tokensSaida,
+          status: 'FINALIZADO',
+          metodo: w.metodo,
+          modelo: w.modelo,
+          conteudo: w.texto,
+          entrada_hash: factsFingerprint(facts),
+          aviso: w.aviso,
+          tokens_entrada: w.tokensEntrada,
+          tokens_saida: w.tokensSaida,
         });
       } catch (err) {
         if (err instanceof SourceError && TRANSIENT_FAILURES.has(err.failure) && job.attempts < job.max_attempts) throw err;
@@ -86,7 +92,14 @@ export function summaryJob(d: SummaryDeps): JobHandler {
     // Every attempt was cut (the process died or hung while writing): the execution ends, free.
     async exhausted({ id }) {
       const summary = await d.store.get(id);
-      if (summary) await finish(d, summary, failed(new ApiError('OPERATION_INTERRUPTED', 'The server stopped while writing the summary, at every attempt; nothing was charged. Request it again.')));
+      if (summary)
+        await finish(
+          d,
+          summary,
+          failed(
+            new ApiError('OPERATION_INTERRUPTED', 'The server stopped while writing the summary, at every attempt; nothing was charged. Request it again.'),
+          ),
+        );
     },
   });
 }
@@ -101,14 +114,26 @@ function failed(error: ApiError): Updateable<CaseSummariesTable> {
  */
 async function awaitFreshCase(d: SummaryDeps, summary: CaseSummariesTable, now: Date): Promise<Date | 'ended' | undefined> {
   if (summary.refresh_id) {
-    const refresh = await d.db.selectFrom('case_refreshes').select(['status', 'erro_codigo', 'erro_mensagem']).where('id', '=', summary.refresh_id).executeTakeFirst();
+    const refresh = await d.db
+      .selectFrom('case_refreshes')
+      .select(['status', 'erro_codigo', 'erro_mensagem'])
+      .where('id', '=', summary.refresh_id)
+      .executeTakeFirst();
     if (refresh?.status === 'ERRO') {
-      await finish(d, summary, { status: 'ERRO', erro_codigo: refresh.erro_codigo, erro_mensagem: `The case could not be refreshed before summarising it: ${refresh.erro_mensagem ?? refresh.erro_codigo}` });
+      await finish(d, summary, {
+        status: 'ERRO',
+        erro_codigo: refresh.erro_codigo,
+        erro_mensagem: `The case could not be refreshed before summarising it: ${refresh.erro_mensagem ?? refresh.erro_codigo}`,
+      });
       return 'ended';
     }
     if (refresh && refresh.status !== 'CONCLUIDA') {
       if (Date.parse(summary.iniciado_em ?? summary.criado_em) < addMs(now, -REFRESH_WAIT_MS).getTime()) {
-        await finish(d, summary, failed(new ApiError('SOURCE_TIMEOUT', 'The case\'s refresh did not complete in 15 minutes; the summary was not written and nothing was charged.')));
+        await finish(
+          d,
+          summary,
+          failed(new ApiError('SOURCE_TIMEOUT', "The case's refresh did not complete in 15 minutes; the summary was not written and nothing was charged.")),
+        );
         return 'ended';
       }
       return addMs(now, REFRESH_POLL_MS / d.timeScale);
@@ -120,7 +145,12 @@ async function awaitFreshCase(d: SummaryDeps, summary: CaseSummariesTable, now: 
   if (!stored || Date.parse(stored.row.consultado_em) >= freshSince) return undefined;
   const refreshPrice = await priceOfRefresh(d, summary.account_id);
   if (refreshPrice === null) return undefined; // the plan has no refresh: the stored case is what there is
-  const { refresh } = await requestRefresh(d.cases, { accountId: summary.account_id, numeroCnj: summary.numero_cnj, requestId: summary.request_id, priceCentavos: refreshPrice });
+  const { refresh } = await requestRefresh(d.cases, {
+    accountId: summary.account_id,
+    numeroCnj: summary.numero_cnj,
+    requestId: summary.request_id,
+    priceCentavos: refreshPrice,
+  });
   await d.store.update(summary.id, { refresh_id: refresh.id, etapa: 'atualizando_processo' });
   return addMs(now, REFRESH_POLL_MS / d.timeScale);
 }
@@ -153,19 +183,33 @@ async function finish(d: SummaryDeps, summary: CaseSummariesTable, set: Updateab
     });
   } catch (err) {
     if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
-    await finish(d, summary, { status: 'ERRO', erro_codigo: err.code, erro_mensagem: 'The balance no longer covered the summary when it was written; nothing was charged.' });
+    await finish(d, summary, {
+      status: 'ERRO',
+      erro_codigo: err.code,
+      erro_mensagem: 'The balance no longer covered the summary when it was written; nothing was charged.',
+    });
   }
 }
 
 async function callback(d: SummaryDeps, trx: Transaction<DB>, s: CaseSummariesTable): Promise<void> {
   const tribunal = (await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', s.numero_cnj).executeTakeFirst())?.tribunal ?? null;
   await d.events.record(trx, {
-    kind: 'resumo_ia_concluido', numeroCnj: s.numero_cnj, tribunal, accountId: s.account_id,
+    kind: 'resumo_ia_concluido',
+    numeroCnj: s.numero_cnj,
+    tribunal,
+    accountId: s.account_id,
     data: {
       // The digits: EventLog masks them and adds numeroCnjDigitos and processo, as for every event.
-      providerRequestId: s.id, numeroCnj: s.numero_cnj, tribunal, status: s.status,
-      metodo: s.metodo, modelo: s.modelo, concluidoEm: s.concluido_em, erro: s.erro_codigo ? { codigo: s.erro_codigo, mensagem: s.erro_mensagem } : null,
-      resumoPath: summaryPath(s.numero_cnj, s.id), statusPath: statusPath(s.numero_cnj, s.id),
+      providerRequestId: s.id,
+      numeroCnj: s.numero_cnj,
+      tribunal,
+      status: s.status,
+      metodo: s.metodo,
+      modelo: s.modelo,
+      concluidoEm: s.concluido_em,
+      erro: s.erro_codigo ? { codigo: s.erro_codigo, mensagem: s.erro_mensagem } : null,
+      resumoPath: summaryPath(s.numero_cnj, s.id),
+      statusPath: statusPath(s.numero_cnj, s.id),
     },
   });
 }

@@ -25,14 +25,23 @@ const IDLE_DAYS_WORTH_SAYING = 90;
 const DAY_MS = 86_400_000;
 
 const GRAUS: Record<string, string> = {
-  G1: '1º grau', G2: '2º grau', JE: 'Juizado Especial', TR: 'Turma Recursal', SUP: 'tribunal superior',
-  TRU: 'Turma Regional de Uniformização', TNU: 'Turma Nacional de Uniformização',
+  G1: '1º grau',
+  G2: '2º grau',
+  JE: 'Juizado Especial',
+  TR: 'Turma Recursal',
+  SUP: 'tribunal superior',
+  TRU: 'Turma Regional de Uniformização',
+  TNU: 'Turma Nacional de Uniformização',
 };
 const grauName = (grau: string) => GRAUS[grau] ?? grau;
 /** Instances that review another's decision. */
 const APPELLATE = new Set(['G2', 'TR', 'SUP', 'TRU', 'TNU']);
 
-const POLOS: [string, string][] = [['ATIVO', 'Polo ativo'], ['PASSIVO', 'Polo passivo'], ['OUTROS', 'Outros participantes']];
+const POLOS: [string, string][] = [
+  ['ATIVO', 'Polo ativo'],
+  ['PASSIVO', 'Polo passivo'],
+  ['OUTROS', 'Outros participantes'],
+];
 
 export function writeOfflineSummary(facts: CaseFacts): string {
   const moves = facts.movimentos;
@@ -43,7 +52,12 @@ export function writeOfflineSummary(facts: CaseFacts): string {
     `## Partes\n\n${parties(facts.partes)}`,
     `## Fases\n\n${phases(moves, facts)}`,
     facts.instancias.length > 1 ? `## Instâncias\n\n${facts.instancias.map(instanceLine).join('\n')}` : null,
-    moves.length > 0 ? `## Últimos movimentos\n\n${moves.slice(0, LATEST_MOVEMENTS).map((m) => `- ${movementLine(m, facts)}`).join('\n')}` : null,
+    moves.length > 0
+      ? `## Últimos movimentos\n\n${moves
+          .slice(0, LATEST_MOVEMENTS)
+          .map((m) => `- ${movementLine(m, facts)}`)
+          .join('\n')}`
+      : null,
     facts.publicacoes.length > 0 ? `## Última publicação\n\n${lastPublication(facts)}` : null,
     facts.documentos.length > 0 ? `## Documentos públicos\n\n${documents(facts)}` : null,
     `---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: resumo extrativo escrito por código a partir dos dados do processo guardados pelo Tramita, sem modelo de linguagem (${OFFLINE_METHOD}). Dados lidos na fonte em ${formatDateBr(facts.consultadoEm)}.`,
@@ -67,7 +81,9 @@ function identification(facts: CaseFacts): string {
   const sealed = Math.max(0, ...facts.instancias.map((i) => i.nivelSigilo));
   if (sealed > 0) lines.push(`Sigilo de nível ${sealed}: parte dos dados pode não estar pública.`);
   const count = facts.movimentosTotal;
-  lines.push(`${count} ${count === 1 ? 'movimento registrado' : 'movimentos registrados'}${facts.atualizadoEm ? `; dados atualizados pela fonte em ${formatDateBr(facts.atualizadoEm)}` : ''}.`);
+  lines.push(
+    `${count} ${count === 1 ? 'movimento registrado' : 'movimentos registrados'}${facts.atualizadoEm ? `; dados atualizados pela fonte em ${formatDateBr(facts.atualizadoEm)}` : ''}.`,
+  );
   return lines.join('\n');
 }
 
@@ -96,9 +112,10 @@ function currentState(facts: CaseFacts): string {
   const res = moves.find((m) => phaseOf(m) === 'transito');
   let state: string;
   if (lastArchive && lastArchive === last) {
-    state = phaseOf(last) === 'arquivamento_provisorio'
-      ? `**Arquivado provisoriamente** desde ${at(last)}: pode ser desarquivado a pedido da parte.`
-      : `**Encerrado** — ${phaseOf(last) === 'baixa' ? 'baixa definitiva' : 'arquivado definitivamente'} em ${at(last)}.`;
+    state =
+      phaseOf(last) === 'arquivamento_provisorio'
+        ? `**Arquivado provisoriamente** desde ${at(last)}: pode ser desarquivado a pedido da parte.`
+        : `**Encerrado** — ${phaseOf(last) === 'baixa' ? 'baixa definitiva' : 'arquivado definitivamente'} em ${at(last)}.`;
   } else if (res) {
     state = `**Transitado em julgado** em ${formatDateBr(res.dataHora)}${res === last ? '' : `; depois disso, o último movimento foi em ${at(last)}`}.`;
   } else if (judged) {
@@ -123,7 +140,8 @@ function daysBetween(iso: string, day: string): number {
 }
 
 function parties(partes: FactParty[] | null): string {
-  if (partes === null) return 'A fonte consultada não informa as partes (a API pública do DataJud não as publica); consulte-as na página do processo no tribunal.';
+  if (partes === null)
+    return 'A fonte consultada não informa as partes (a API pública do DataJud não as publica); consulte-as na página do processo no tribunal.';
   if (partes.length === 0) return 'Nenhuma parte pública registrada.';
   const blocks: string[] = [];
   for (const [polo, title] of POLOS) {
@@ -167,7 +185,10 @@ function phases(moves: FactMovement[], facts: CaseFacts): string {
   const appeal = first('recurso');
   const appellateInstance = facts.instancias.find((i) => APPELLATE.has(i.grau));
   if (appeal) lines.push(`- Recurso: autos remetidos em ${movementLine(appeal, facts)}.`);
-  else if (appellateInstance) lines.push(`- Recurso: ${appellateInstance.classe?.nome ?? 'recurso'} no ${grauName(appellateInstance.grau)}${appellateInstance.dataAjuizamento ? `, desde ${formatDateBr(appellateInstance.dataAjuizamento)}` : ''}.`);
+  else if (appellateInstance)
+    lines.push(
+      `- Recurso: ${appellateInstance.classe?.nome ?? 'recurso'} no ${grauName(appellateInstance.grau)}${appellateInstance.dataAjuizamento ? `, desde ${formatDateBr(appellateInstance.dataAjuizamento)}` : ''}.`,
+    );
   for (const j of judgments.filter((m) => APPELLATE.has(m.grau)).slice(-1)) lines.push(`- Julgamento do recurso: ${movementLine(j, facts)}.`);
   const res = latest('transito');
   if (res) lines.push(`- Trânsito em julgado: ${formatDateBr(res.dataHora)}.`);
@@ -185,9 +206,13 @@ function movementLine(m: FactMovement, facts: CaseFacts): string {
   return `${formatDateBr(m.dataHora)} — ${describe(m)}${where}`;
 }
 
-
 function instanceLine(i: FactInstance): string {
-  const parts = [i.classe?.nome, i.orgaoJulgador?.nome, i.dataAjuizamento ? `ajuizado em ${formatDateBr(i.dataAjuizamento)}` : null, `${i.quantidadeMovimentacoes} movimentos`];
+  const parts = [
+    i.classe?.nome,
+    i.orgaoJulgador?.nome,
+    i.dataAjuizamento ? `ajuizado em ${formatDateBr(i.dataAjuizamento)}` : null,
+    `${i.quantidadeMovimentacoes} movimentos`,
+  ];
   return `- ${grauName(i.grau)}: ${parts.filter(Boolean).join(', ')}.`;
 }
 
@@ -196,12 +221,15 @@ function lastPublication(facts: CaseFacts): string {
   const kind = [p.tipoComunicacao, p.tipoDocumento].filter(Boolean).join(' — ');
   const text = htmlToText(p.texto).replace(/\s+/g, ' ');
   const excerpt = text.length > PUBLICATION_EXCERPT ? `${text.slice(0, PUBLICATION_EXCERPT).replace(/\s+\S*$/, '')}…` : text;
-  const more = facts.publicacoes.length > 1 ? `\n\n${facts.publicacoes.length - 1} outra(s) publicação(ões) no Diário de Justiça ligada(s) a este processo.` : '';
+  const more =
+    facts.publicacoes.length > 1 ? `\n\n${facts.publicacoes.length - 1} outra(s) publicação(ões) no Diário de Justiça ligada(s) a este processo.` : '';
   return `${formatDateBr(p.data)}, ${p.tribunal}${p.orgao ? `, ${p.orgao}` : ''}${kind ? ` (${kind})` : ''}:\n\n> ${excerpt}${more}`;
 }
 
 function documents(facts: CaseFacts): string {
-  const listed = facts.documentos.slice(0, LISTED_DOCUMENTS).map((d) => `- ${formatDateBr(d.dataJuntada)} — ${d.titulo}${d.tipo && d.tipo !== d.titulo ? ` (${d.tipo})` : ''}`);
+  const listed = facts.documentos
+    .slice(0, LISTED_DOCUMENTS)
+    .map((d) => `- ${formatDateBr(d.dataJuntada)} — ${d.titulo}${d.tipo && d.tipo !== d.titulo ? ` (${d.tipo})` : ''}`);
   const rest = facts.documentos.length - listed.length;
   return `${listed.join('\n')}${rest > 0 ? `\n- e mais ${rest} documento(s).` : ''}`;
 }

@@ -12,9 +12,19 @@ export const requestPath = (numeroCnj: string) => `/v1/processos/cnj/${numeroCnj
 
 export function executionView(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, s: CaseSummariesTable) {
   return {
-    providerRequestId: s.id, numeroCnj: formatCnj(s.numero_cnj), status: s.status, etapa: s.etapa, metodo: s.metodo, modelo: s.modelo,
-    enviarCallback: s.enviar_callback === 1, criadoEm: s.criado_em, iniciadoEm: s.iniciado_em, concluidoEm: s.concluido_em,
-    erro: s.erro_codigo ? { codigo: s.erro_codigo, mensagem: s.erro_mensagem } : null, preco: toBrl(s.preco_centavos),
-    statusUrl: absoluteUrl(req, config, statusPath(s.numero_cnj, s.id)), resumoUrl: absoluteUrl(req, config, summaryPath(s.numero_cnj, s.id)),
+    providerRequestId: s.id,
+    numeroCnj: formatCnj(s.numero_cnj),
+    status: s.status,
+    etapa: s.etapa,
+    metodo: s.metodo,
+    modelo: s.modelo,
+    enviarCallback: s.enviar_callback === 1,
+    criadoEm: s.criado_em,
+    iniciadoEm: s.iniciado_em,
+    concluidoEm: s.concluido_em,
+    erro: s.erro_codigo ? { codigo: s.erro_codigo, mensagem: s.erro_mensagem } : null,
+    preco: toBrl(s.preco_centavos),
+    statusUrl: absoluteUrl(req, config, statusPath(s.numero_cnj, s.id)),
+    resumoUrl: absoluteUrl(req, config, summaryPath(s.numero_cnj, s.id)),
   };
 }

@@ -16,15 +16,43 @@ export class SummaryStore {
 
   /** The account's running execution for the case, if any. */
   live(accountId: string, numeroCnj: string, db: Kysely<DB> = this.#db): Promise<CaseSummariesTable | undefined> {
-    return db.selectFrom('case_summaries').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
-      .where('status', 'in', LIVE).orderBy('criado_em', 'desc').limit(1).executeTakeFirst();
+    return db
+      .selectFrom('case_summaries')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('numero_cnj', '=', numeroCnj)
+      .where('status', 'in', LIVE)
+      .orderBy('criado_em', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
-  async create(trx: Transaction<DB>, r: { accountId: string; numeroCnj: string; requestId: string; priceCentavos: number; enviarCallback: boolean }): Promise<CaseSummariesTable> {
+  async create(
+    trx: Transaction<DB>,
+    r: { accountId: string; numeroCnj: string; requestId: string; priceCentavos: number; enviarCallback: boolean },
+  ): Promise<CaseSummariesTable> {
     const row: CaseSummariesTable = {
-      id: newId('res'), account_id: r.accountId, numero_cnj: r.numeroCnj, status: 'PENDENTE', etapa: 'na_fila', enviar_callback: r.enviarCallback ? 1 : 0,
-      request_id: r.requestId, preco_centavos: r.priceCentavos, refresh_id: null, metodo: null, modelo: null, conteudo: null, entrada_hash: null,
-      aviso: null, tokens_entrada: null, tokens_saida: null, erro_codigo: null, erro_mensagem: null, criado_em: iso(this.#clock.now()), iniciado_em: null, concluido_em: null,
+      id: newId('res'),
+      account_id: r.accountId,
+      numero_cnj: r.numeroCnj,
+      status: 'PENDENTE',
+      etapa: 'na_fila',
+      enviar_callback: r.enviarCallback ? 1 : 0,
+      request_id: r.requestId,
+      preco_centavos: r.priceCentavos,
+      refresh_id: null,
+      metodo: null,
+      modelo: null,
+      conteudo: null,
+      entrada_hash: null,
+      aviso: null,
+      tokens_entrada: null,
+      tokens_saida: null,
+      erro_codigo: null,
+      erro_mensagem: null,
+      criado_em: iso(this.#clock.now()),
+      iniciado_em: null,
+      concluido_em: null,
     };
     await trx.insertInto('case_summaries').values(row).execute();
     return row;
@@ -43,8 +71,16 @@ export class SummaryStore {
 
   /** The account's latest finished summary of the case. */
   latestFinished(accountId: string, numeroCnj: string): Promise<CaseSummariesTable | undefined> {
-    return this.#db.selectFrom('case_summaries').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj)
-      .where('status', '=', 'FINALIZADO').orderBy('concluido_em', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return this.#db
+      .selectFrom('case_summaries')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('numero_cnj', '=', numeroCnj)
+      .where('status', '=', 'FINALIZADO')
+      .orderBy('concluido_em', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** Moves a running execution; false when it had already ended. */

@@ -20,7 +20,9 @@ const PRICE = 50; // resumo_ia.solicitacao in config/prices.json (plan padrao)
 const REFRESH_PRICE = 20; // processo.atualizacao
 const ENV = {
   // Retries of the model connector and of the job, divided by 1000: the whole ladder runs in milliseconds.
-  TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_SUMMARY_TIMEOUT_MS: '300', TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
+  TRAMITA_DEV_TIME_SCALE: '1000',
+  TRAMITA_SUMMARY_TIMEOUT_MS: '300',
+  TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true',
   TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,account=100000/60s,monitor=100000/60s',
 };
 
@@ -53,7 +55,12 @@ async function settle(h: Harness, acc: TestAccount, cnj: string, id: string, tic
 }
 
 async function debits(h: Harness, accountId: string) {
-  const rows = await h.services.db.selectFrom('ledger').select(['query_type', 'delta_centavos']).where('account_id', '=', accountId).where('kind', '=', 'debit').execute();
+  const rows = await h.services.db
+    .selectFrom('ledger')
+    .select(['query_type', 'delta_centavos'])
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'debit')
+    .execute();
   return rows.map((r) => ({ query_type: r.query_type, delta_centavos: Number(r.delta_centavos) }));
 }
 
@@ -99,10 +106,17 @@ test('request → 202 with providerRequestId and statusUrl → FINALIZADO → th
   assert.equal(summary.desatualizado, false);
   assert.match(summary.conteudo, /sandbox-resumo-1/);
   // The job's charge records the request that asked for it, under the summary's id.
-  assert.deepEqual(await chargeRecords(h.services.db, acc.accountId), [{
-    queryType: 'resumo_ia.solicitacao', operationId: started.data.providerRequestId, centavos: PRICE, requestId: res.headers['x-request-id'],
-    method: 'POST', path: `${base(cnj)}/solicitar-atualizacao`, statusCode: 200,
-  }]);
+  assert.deepEqual(await chargeRecords(h.services.db, acc.accountId), [
+    {
+      queryType: 'resumo_ia.solicitacao',
+      operationId: started.data.providerRequestId,
+      centavos: PRICE,
+      requestId: res.headers['x-request-id'],
+      method: 'POST',
+      path: `${base(cnj)}/solicitar-atualizacao`,
+      statusCode: 200,
+    },
+  ]);
   assert.ok(summary.conteudo.includes(SUMMARY_DISCLAIMER), 'ends with the informational-only notice');
   const stored = visible.find((c) => c.numero === cnj)!;
   assert.ok(summary.conteudo.includes(stored.instances[0].classe.nome), 'written from the case: its class');
@@ -142,7 +156,7 @@ test('no summary yet: the answer says so, names the request to make, invents not
   assert.equal((await status(h, acc, cnj)).statusCode, 404, 'never requested');
 });
 
-test('another account\'s execution is 404, on the status and on the summary', async () => {
+test("another account's execution is 404, on the status and on the summary", async () => {
   const owner = await h.createAccount({ credits: 1000 });
   const stranger = await h.createAccount({ credits: 1000 });
   const cnj = aCase();
@@ -155,7 +169,7 @@ test('another account\'s execution is 404, on the status and on the summary', as
   assert.equal((await read(h, stranger, cnj)).state, 'none', 'the stranger has no summary of its own');
 });
 
-test('an Idempotency-Key replays the request\'s answer: one execution, one charge', async () => {
+test("an Idempotency-Key replays the request's answer: one execution, one charge", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const cnj = aCase();
   const a = await request(h, acc, cnj, { enviar_callback: false }, { 'idempotency-key': 'resumo-1' });
@@ -186,7 +200,8 @@ test('bad requests: an invalid number is 400, an unknown case 404, a callback wi
 test('Prefer: return=estimate prices the request (50 c), the read (0) and the status (free) without starting anything', async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const cnj = aCase();
-  const estimate = async (method: 'GET' | 'POST', url: string) => json(await h.inject({ method, url, headers: { ...acc.headers, prefer: 'return=estimate' } })).data;
+  const estimate = async (method: 'GET' | 'POST', url: string) =>
+    json(await h.inject({ method, url, headers: { ...acc.headers, prefer: 'return=estimate' } })).data;
   const asked = await estimate('POST', `${base(cnj)}/solicitar-atualizacao`);
   assert.deepEqual([asked.queryType, asked.priceCentavos, asked.chargedOn], ['resumo_ia.solicitacao', PRICE, 'success']);
   assert.equal((await estimate('GET', base(cnj))).priceCentavos, 0);
@@ -200,7 +215,12 @@ test('with enviar_callback the account hears resumo_ia_concluido when it ends', 
   const cnj = aCase();
   const id = json(await request(h, acc, cnj, { send_callback: true })).data.providerRequestId;
   await settle(h, acc, cnj, id);
-  const event = await h.services.db.selectFrom('domain_events').select(['kind', 'data']).where('account_id', '=', acc.accountId).where('kind', '=', 'resumo_ia_concluido').executeTakeFirstOrThrow();
+  const event = await h.services.db
+    .selectFrom('domain_events')
+    .select(['kind', 'data'])
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'resumo_ia_concluido')
+    .executeTakeFirstOrThrow();
   const data = JSON.parse(event.data);
   assert.equal(data.providerRequestId, id);
   assert.equal(data.status, 'FINALIZADO');
@@ -271,7 +291,10 @@ test('the offline writer summarises a civil case, a labour case with two instanc
     return found;
   };
   const shapes = [
-    pick('civil case of a state court', (c) => c.court.segmento === 'Estadual' && c.instances.length === 1 && !/penal|criminal/i.test(c.instances[0].classe.nome)),
+    pick(
+      'civil case of a state court',
+      (c) => c.court.segmento === 'Estadual' && c.instances.length === 1 && !/penal|criminal/i.test(c.instances[0].classe.nome),
+    ),
     pick('labour case with two instances', (c) => c.court.sigla.startsWith('TRT') && c.instances.length >= 2),
     pick('criminal case', (c) => /penal|criminal/i.test(c.instances[0].classe.nome)),
   ];
@@ -297,8 +320,9 @@ test('a stale case is refreshed first (charged as a refresh), and a summary is o
   const acc = await o.createAccount({ credits: 10_000 });
   const now = clock.now().getTime();
   // A case with a movement due in the next days: time will bring it.
-  const c = o.sources.sandbox!.dataset.cases.find((x) => x.filedAt <= now && x.court.datajudAlias
-    && x.instances.some((i) => i.movements.some((m) => m.at > now + 3_600_000 && m.at < now + 5 * 86_400_000)))!;
+  const c = o.sources.sandbox!.dataset.cases.find(
+    (x) => x.filedAt <= now && x.court.datajudAlias && x.instances.some((i) => i.movements.some((m) => m.at > now + 3_600_000 && m.at < now + 5 * 86_400_000)),
+  )!;
   assert.ok(c, 'the sandbox has a case that moves within days');
   // The job waiting on the refresh looks again a moment later: the manual clock must move for it.
   const tick = () => clock.advance(100);

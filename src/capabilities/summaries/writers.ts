@@ -41,7 +41,8 @@ const PUBLICATION_EXCERPT = 1_500;
 
 export function offlineWriter(): SummaryWriter {
   return {
-    metodo: OFFLINE_METHOD, modelo: null,
+    metodo: OFFLINE_METHOD,
+    modelo: null,
     async write(facts) {
       return { texto: writeOfflineSummary(facts), metodo: OFFLINE_METHOD, modelo: null, aviso: null, tokensEntrada: null, tokensSaida: null };
     },
@@ -77,16 +78,24 @@ function userPrompt(factsJson: string): string {
 export function modelWriter(chat: ChatModel, budget: { maxInputTokens: number; maxOutputTokens: number }): SummaryWriter {
   const ask = async (facts: CaseFacts, inputTokens: number, signal?: AbortSignal): Promise<{ answer: ChatAnswer; promptChars: number }> => {
     const user = userPrompt(factsForPrompt(facts, inputTokens * CHARS_PER_TOKEN));
-    const messages = [{ role: 'system' as const, content: SYSTEM_PROMPT }, { role: 'user' as const, content: user }];
+    const messages = [
+      { role: 'system' as const, content: SYSTEM_PROMPT },
+      { role: 'user' as const, content: user },
+    ];
     const promptChars = SYSTEM_PROMPT.length + user.length;
     let answer = await chat.complete({ messages, maxTokens: budget.maxOutputTokens, signal });
     if (answer.finishReason === 'length') answer = await chat.complete({ messages, maxTokens: budget.maxOutputTokens * 2, signal });
-    if (answer.finishReason === 'length') throw new ApiError('MODEL_OUTPUT_INCOMPLETE', `The model stopped at ${budget.maxOutputTokens * 2} tokens before finishing the summary; nothing was charged. Raise TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS.`);
+    if (answer.finishReason === 'length')
+      throw new ApiError(
+        'MODEL_OUTPUT_INCOMPLETE',
+        `The model stopped at ${budget.maxOutputTokens * 2} tokens before finishing the summary; nothing was charged. Raise TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS.`,
+      );
     if (!answer.text) throw new SourceError('modelo', 'malformed', 'The model answered an empty summary.');
     return { answer, promptChars };
   };
   return {
-    metodo: MODEL_METHOD, modelo: chat.info.model,
+    metodo: MODEL_METHOD,
+    modelo: chat.info.model,
     async write(facts, signal) {
       let asked: { answer: ChatAnswer; promptChars: number };
       try {
@@ -97,9 +106,10 @@ export function modelWriter(chat: ChatModel, budget: { maxInputTokens: number; m
       }
       const { answer, promptChars } = asked;
       const estimated = Math.ceil(promptChars / CHARS_PER_TOKEN);
-      const aviso = answer.promptTokens !== null && answer.promptTokens < estimated * TRUNCATION_SHARE
-        ? `O servidor do modelo informou ter lido ${answer.promptTokens} tokens de cerca de ${estimated} enviados: o prompt pode ter sido truncado (o Ollama corta prompts longos em silêncio) e o resumo pode ignorar parte do processo. Aumente o contexto do servidor ou reduza TRAMITA_SUMMARY_MAX_INPUT_TOKENS.`
-        : null;
+      const aviso =
+        answer.promptTokens !== null && answer.promptTokens < estimated * TRUNCATION_SHARE
+          ? `O servidor do modelo informou ter lido ${answer.promptTokens} tokens de cerca de ${estimated} enviados: o prompt pode ter sido truncado (o Ollama corta prompts longos em silêncio) e o resumo pode ignorar parte do processo. Aumente o contexto do servidor ou reduza TRAMITA_SUMMARY_MAX_INPUT_TOKENS.`
+          : null;
       const texto = `${answer.text}\n\n---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: modelo de linguagem \`${answer.model}\`, a partir dos dados do processo guardados pelo Tramita.\n`;
       return { texto, metodo: MODEL_METHOD, modelo: answer.model, aviso, tokensEntrada: answer.promptTokens, tokensSaida: answer.completionTokens };
     },

@@ -12,7 +12,10 @@ import { parseNumeroPeca } from '../../platform/identifiers/peca.ts';
 import { WarrantsConnector } from '../../sources/warrants/connector.ts';
 import { warrantCpfs } from './testing.ts';
 
-const h = await createHarness({ captureLogs: true, env: { DJEN_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,reference=100000/60s' } });
+const h = await createHarness({
+  captureLogs: true,
+  env: { DJEN_TIMEOUT_MS: '300', TRAMITA_DEV_TIME_SCALE: '1000', TRAMITA_RATE_LIMITS: 'lookup=100000/60s,reference=100000/60s' },
+});
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;
 const PRICE = 50; // mandados.consulta in config/prices.json
@@ -20,7 +23,13 @@ const { comMandado, semMandado } = warrantCpfs(h);
 const get = (acc: TestAccount, qs: string) => h.inject({ method: 'GET', url: `/v1/mandados?${qs}`, headers: acc.headers });
 
 async function charged(acc: TestAccount): Promise<number[]> {
-  const rows = await h.services.db.selectFrom('ledger').select('delta_centavos').where('account_id', '=', acc.accountId).where('kind', '=', 'debit').orderBy('created_at').execute();
+  const rows = await h.services.db
+    .selectFrom('ledger')
+    .select('delta_centavos')
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'debit')
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => Math.abs(Number(r.delta_centavos)));
 }
 
@@ -33,7 +42,10 @@ test('a CPF with warrants is CONSTA with their public fields, the instant and th
   assert.equal(d.quantidade, d.mandados.length);
   assert.deepEqual(d.consulta, { tipo: 'CPF', valor: formatCpf(comMandado) });
   const expected = sandbox.warrants.byCpf(comMandado);
-  assert.deepEqual(d.mandados.map((m: any) => m.numeroPeca.replace(/\D/g, '')), expected.map((w) => w.numeroPeca));
+  assert.deepEqual(
+    d.mandados.map((m: any) => m.numeroPeca.replace(/\D/g, '')),
+    expected.map((w) => w.numeroPeca),
+  );
   assert.match(d.mandados[0].numeroPeca, /^\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}\.\d{2}\.\d{4}-\d{2}$/);
   assert.deepEqual([d.mandados[0].status, d.mandados[0].tipoPeca.length > 0, d.fonte.sandbox], ['Pendente de Cumprimento', true, true]);
   assert.ok(Math.abs(Date.parse(d.consultadoEm) - Date.now()) < 60_000);
@@ -56,7 +68,13 @@ test('by piece number: an existing piece is CONSTA, a well-formed unknown one NA
 
 test('every failure of the provider is an uncharged error, never NADA_CONSTA; a provider saying "nothing" for everyone is NADA_CONSTA, charged', async () => {
   const acc = await h.createAccount({ credits: 1000 });
-  for (const [fault, status, code] of [[{ status: 503 }, 503, 'SOURCE_UNAVAILABLE'], [{ status: 403 }, 503, 'SOURCE_UNAVAILABLE'], [{ status: 429, retryAfterSeconds: 1 }, 503, 'SOURCE_UNAVAILABLE'], [{ hang: true }, 504, 'SOURCE_TIMEOUT'], [{ malformed: true }, 503, 'SOURCE_UNAVAILABLE']] as const) {
+  for (const [fault, status, code] of [
+    [{ status: 503 }, 503, 'SOURCE_UNAVAILABLE'],
+    [{ status: 403 }, 503, 'SOURCE_UNAVAILABLE'],
+    [{ status: 429, retryAfterSeconds: 1 }, 503, 'SOURCE_UNAVAILABLE'],
+    [{ hang: true }, 504, 'SOURCE_TIMEOUT'],
+    [{ malformed: true }, 503, 'SOURCE_UNAVAILABLE'],
+  ] as const) {
     sandbox.faults.set({ upstream: 'mandados', ...fault });
     try {
       for (const cpf of [comMandado, semMandado]) {
@@ -103,15 +121,24 @@ test('bad input is a precise 400 before the provider is asked, never charged', a
   assert.deepEqual(await charged(acc), []);
 });
 
-test('a provider in Predictus\'s shape: 200 list and 204 none read right; by piece number it cannot search (422 QUERY_NOT_SUPPORTED, uncharged)', async () => {
+test("a provider in Predictus's shape: 200 list and 204 none read right; by piece number it cannot search (422 QUERY_NOT_SUPPORTED, uncharged)", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const ours = h.sources.warrants;
-  const predictus = new WarrantsConnector({ baseUrl: `${sandbox.url}/mandados/predictus/predictus-api`, protocol: 'predictus', sandbox: true, perMinute: 100_000 });
+  const predictus = new WarrantsConnector({
+    baseUrl: `${sandbox.url}/mandados/predictus/predictus-api`,
+    protocol: 'predictus',
+    sandbox: true,
+    perMinute: 100_000,
+  });
   h.sources.warrants = predictus;
   try {
     const found = json(await get(acc, `cpf=${comMandado}`)).data;
     assert.equal(found.status, 'CONSTA');
-    assert.deepEqual(found.mandados.map((m: any) => m.dataExpedicao), sandbox.warrants.byCpf(comMandado).map((w) => w.dataExpedicao), 'DD/MM/YYYY read as a day');
+    assert.deepEqual(
+      found.mandados.map((m: any) => m.dataExpedicao),
+      sandbox.warrants.byCpf(comMandado).map((w) => w.dataExpedicao),
+      'DD/MM/YYYY read as a day',
+    );
     assert.equal(json(await get(acc, `cpf=${semMandado}`)).data.status, 'NADA_CONSTA', '204 is a definitive none');
     const [w] = sandbox.warrants.byCpf(comMandado);
     const res = await get(acc, `numero_peca=${w.numeroPeca}`);

@@ -15,9 +15,17 @@ import { checkWebhookUrl } from '../../platform/webhooks/url-guard.ts';
 
 /** Fields left undefined keep their value; null clears `url`, `token` or `eventos` (null = every kind). */
 export async function updateWebhook(s: Services, accountId: string, change: WebhookConfigPatch): Promise<{ config: WebhookConfigsTable; secret?: string }> {
-  const url = change.url === undefined || change.url === null ? change.url : (await checkWebhookUrl(change.url, { allowPrivate: s.config.webhookAllowPrivate, field: 'url' })).href;
+  const url =
+    change.url === undefined || change.url === null
+      ? change.url
+      : (await checkWebhookUrl(change.url, { allowPrivate: s.config.webhookAllowPrivate, field: 'url' })).href;
   const unknown = change.eventos?.find((e) => !isEventKind(e));
-  if (unknown) throw new ApiError('INVALID_PARAMETER', `"${unknown}" is not an event kind. Known: ${EVENT_NAMES.join(', ')}.`, { field: 'eventos', in: 'body', value: unknown });
+  if (unknown)
+    throw new ApiError('INVALID_PARAMETER', `"${unknown}" is not an event kind. Known: ${EVENT_NAMES.join(', ')}.`, {
+      field: 'eventos',
+      in: 'body',
+      value: unknown,
+    });
   return s.webhooks.configs.update(accountId, { ...change, url });
 }
 
@@ -29,7 +37,17 @@ export async function sendTestDelivery(s: Services, accountId: string): Promise<
     const data = { mensagem: 'Entrega de teste do Tramita.', contaId: accountId, numeroCnj: null, tribunal: null };
     const eventId = await s.events.record(trx, { kind: 'teste', numeroCnj: null, tribunal: null, data });
     const body = eventBody(config.formato, { id: eventId, event: 'teste', source: 'tramita', created_at: iso(s.clock.now()), data, raw: null });
-    return s.webhooks.planner.create(trx, { accountId, eventId, eventName: 'teste', monitorType: null, monitorId: null, url: null, body, maxAttempts: 1, enqueue: false });
+    return s.webhooks.planner.create(trx, {
+      accountId,
+      eventId,
+      eventName: 'teste',
+      monitorType: null,
+      monitorId: null,
+      url: null,
+      body,
+      maxAttempts: 1,
+      enqueue: false,
+    });
   });
   const result = await attemptDelivery(s, deliveryId, { evenIfInactive: true });
   return { deliveryId, delivered: result?.ok ?? false };
@@ -40,8 +58,16 @@ export async function resendDelivery(s: Services, accountId: string, deliveryId:
   const original = await s.webhooks.deliveries.get(deliveryId, accountId);
   if (!original) throw new ApiError('NOT_FOUND', `No delivery "${deliveryId}" in this account.`);
   if (original.url === null && !(await s.webhooks.configs.get(accountId))?.url) throw new ApiError('WEBHOOK_NOT_CONFIGURED');
-  return s.db.transaction().execute((trx) => s.webhooks.planner.create(trx, {
-    accountId, eventId: original.event_id, eventName: original.event_name, monitorType: original.monitor_type, monitorId: original.monitor_id,
-    url: original.url, body: original.body, resentFrom: original.id,
-  }));
+  return s.db.transaction().execute((trx) =>
+    s.webhooks.planner.create(trx, {
+      accountId,
+      eventId: original.event_id,
+      eventName: original.event_name,
+      monitorType: original.monitor_type,
+      monitorId: original.monitor_id,
+      url: original.url,
+      body: original.body,
+      resentFrom: original.id,
+    }),
+  );
 }

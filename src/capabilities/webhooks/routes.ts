@@ -20,21 +20,45 @@ const TAG = 'Webhooks';
 
 export function configView(c: WebhookConfigsTable, secret?: string) {
   return {
-    url: c.url, formato: c.formato, ativo: c.ativo === 1, eventos: enabledKinds(c),
-    eventosDisponiveis: EVENT_NAMES, nomesLegados: c.nomes_legados === 1, tokenConfigurado: c.token_sealed !== null,
-    segredoPrefixo: c.secret_prefix, segredo: secret ?? null, atualizadoEm: c.updated_at,
+    url: c.url,
+    formato: c.formato,
+    ativo: c.ativo === 1,
+    eventos: enabledKinds(c),
+    eventosDisponiveis: EVENT_NAMES,
+    nomesLegados: c.nomes_legados === 1,
+    tokenConfigurado: c.token_sealed !== null,
+    segredoPrefixo: c.secret_prefix,
+    segredo: secret ?? null,
+    atualizadoEm: c.updated_at,
   };
 }
 
 export function deliveryView(d: WebhookDeliveriesTable, attempts: WebhookAttemptsTable[]) {
   return {
-    id: d.id, eventoId: d.event_id, evento: d.event_name, status: d.status, destino: d.monitor_id ? 'monitor' as const : 'conta' as const,
-    monitor: d.monitor_id ? { tipo: d.monitor_type!, id: d.monitor_id } : null, url: d.url, tentativas: d.attempts, maxTentativas: d.max_attempts,
-    ultimoStatusHttp: d.last_status_code, ultimoErro: d.last_error, proximaTentativaEm: d.next_attempt_at, reenvioDe: d.resent_from,
-    criadaEm: d.created_at, entregueEm: d.delivered_at,
+    id: d.id,
+    eventoId: d.event_id,
+    evento: d.event_name,
+    status: d.status,
+    destino: d.monitor_id ? ('monitor' as const) : ('conta' as const),
+    monitor: d.monitor_id ? { tipo: d.monitor_type!, id: d.monitor_id } : null,
+    url: d.url,
+    tentativas: d.attempts,
+    maxTentativas: d.max_attempts,
+    ultimoStatusHttp: d.last_status_code,
+    ultimoErro: d.last_error,
+    proximaTentativaEm: d.next_attempt_at,
+    reenvioDe: d.resent_from,
+    criadaEm: d.created_at,
+    entregueEm: d.delivered_at,
     historico: attempts.map((a) => ({
-      tentativa: a.attempt, url: a.url, iniciadaEm: a.started_at, statusHttp: a.status_code, latenciaMs: a.latency_ms, erro: a.error,
-      respostaTrecho: a.response_excerpt, proximaTentativaEm: a.next_attempt_at,
+      tentativa: a.attempt,
+      url: a.url,
+      iniciadaEm: a.started_at,
+      statusHttp: a.status_code,
+      latenciaMs: a.latency_ms,
+      erro: a.error,
+      respostaTrecho: a.response_excerpt,
+      proximaTentativaEm: a.next_attempt_at,
     })),
   };
 }
@@ -49,9 +73,16 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
   };
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/conta/webhook',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'The account webhook configuration',
-      description: 'Free. The first read creates the configuration (no URL, active, every event, NORMALIZED) with a new HMAC secret, shown in `segredo` in that response only; afterwards only `segredoPrefixo`. The bearer token is never shown back.' },
+    method: 'GET',
+    url: '/v1/conta/webhook',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'The account webhook configuration',
+      description:
+        'Free. The first read creates the configuration (no URL, active, every event, NORMALIZED) with a new HMAC secret, shown in `segredo` in that response only; afterwards only `segredoPrefixo`. The bearer token is never shown back.',
+    },
     schema: { data: WebhookConfig },
     handler: async (req) => {
       const { config, secret } = await configs.ensure(req.auth!.account.id);
@@ -60,23 +91,41 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
   });
 
   defineRoute(app, {
-    method: 'PUT', url: '/v1/conta/webhook',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Set the account webhook',
-      description: 'Free. Fields left out keep their value; `null` clears `url`, `token` or `eventos` (null = every kind). The URL must be HTTPS and reach a public address (400 INVALID_WEBHOOK_URL); it is checked again at every connection. `ativo: false` stops every delivery of the account (to the account URL and to monitors\' `webhook_url`); events stay readable in GET /v1/eventos.' },
+    method: 'PUT',
+    url: '/v1/conta/webhook',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Set the account webhook',
+      description:
+        "Free. Fields left out keep their value; `null` clears `url`, `token` or `eventos` (null = every kind). The URL must be HTTPS and reach a public address (400 INVALID_WEBHOOK_URL); it is checked again at every connection. `ativo: false` stops every delivery of the account (to the account URL and to monitors' `webhook_url`); events stay readable in GET /v1/eventos.",
+    },
     schema: { body: WebhookConfigBody, data: WebhookConfig },
     handler: async (req) => {
       const b = req.body;
       const { config, secret } = await updateWebhook(s, req.auth!.account.id, {
-        url: b.url, token: b.token, formato: b.formato, ativo: b.ativo, eventos: b.eventos, nomesLegados: b.nomes_legados,
+        url: b.url,
+        token: b.token,
+        formato: b.formato,
+        ativo: b.ativo,
+        eventos: b.eventos,
+        nomesLegados: b.nomes_legados,
       });
       return { data: configView(config, secret) };
     },
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/conta/webhook/segredo',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Regenerate the HMAC secret',
-      description: 'Free. Returns the new secret once; the old one stops signing at once, including retries of pending deliveries.' },
+    method: 'POST',
+    url: '/v1/conta/webhook/segredo',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Regenerate the HMAC secret',
+      description: 'Free. Returns the new secret once; the old one stops signing at once, including retries of pending deliveries.',
+    },
     schema: { body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Secret },
     handler: async (req) => {
       const { config, secret } = await configs.regenerateSecret(req.auth!.account.id);
@@ -85,9 +134,16 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/conta/webhook/teste',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Send a signed test delivery now',
-      description: 'Free. One attempt to the account URL, made during this request (even while the webhook is inactive), recorded in the history; event `teste`. 422 WEBHOOK_NOT_CONFIGURED without a URL.' },
+    method: 'POST',
+    url: '/v1/conta/webhook/teste',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Send a signed test delivery now',
+      description:
+        'Free. One attempt to the account URL, made during this request (even while the webhook is inactive), recorded in the history; event `teste`. 422 WEBHOOK_NOT_CONFIGURED without a URL.',
+    },
     schema: { body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: TestResult },
     handler: async (req) => {
       const { deliveryId, delivered } = await sendTestDelivery(s, req.auth!.account.id);
@@ -96,9 +152,16 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/conta/webhook/entregas',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Delivery history, newest first',
-      description: 'Free. Every delivery with each attempt (time, HTTP status, latency, the first KiB of the answer, the next attempt). Filters: `status`, `evento`. Cursor pagination.' },
+    method: 'GET',
+    url: '/v1/conta/webhook/entregas',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Delivery history, newest first',
+      description:
+        'Free. Every delivery with each attempt (time, HTTP status, latency, the first KiB of the answer, the next attempt). Filters: `status`, `evento`. Cursor pagination.',
+    },
     schema: { querystring: DeliveryQuery, data: listSchema('items', Delivery) },
     handler: async (req) => {
       const w = pageWindow(req.query);
@@ -107,21 +170,39 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       const rows = await deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before, limit: w.read });
       const { items, pagination } = page(rows, w, listing, (d) => ({ id: d.id }));
       const attempts = await deliveries.attempts(items.map((d) => d.id));
-      return { data: listData(req, s.config, 'items', items.map((d) => deliveryView(d, attempts.get(d.id)!)), pagination), meta: { pagination } };
+      return {
+        data: listData(
+          req,
+          s.config,
+          'items',
+          items.map((d) => deliveryView(d, attempts.get(d.id)!)),
+          pagination,
+        ),
+        meta: { pagination },
+      };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/conta/webhook/entregas/:id',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'One delivery with its attempts', description: 'Free. Another account\'s delivery is 404.' },
+    method: 'GET',
+    url: '/v1/conta/webhook/entregas/:id',
+    meta: { class: 'account', auth: true, tag: TAG, summary: 'One delivery with its attempts', description: "Free. Another account's delivery is 404." },
     schema: { params: DeliveryParams, data: Delivery },
     handler: async (req) => ({ data: await withAttempts(await ownDelivery(req.auth!.account.id, req.params.id)) }),
   });
 
   defineRoute(app, {
-    method: 'POST', url: '/v1/conta/webhook/entregas/:id/reenviar',
-    meta: { class: 'account', auth: true, tag: TAG, summary: 'Resend a delivery', success: [201],
-      description: 'Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event\'s, so receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go to the account URL and there is none.' },
+    method: 'POST',
+    url: '/v1/conta/webhook/entregas/:id/reenviar',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Resend a delivery',
+      success: [201],
+      description:
+        "Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event's, so receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go to the account URL and there is none.",
+    },
     schema: { params: DeliveryParams, body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Delivery },
     handler: async (req) => {
       const id = await resendDelivery(s, req.auth!.account.id, req.params.id);

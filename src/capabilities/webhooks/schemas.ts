@@ -20,14 +20,28 @@ export const WebhookConfig = Type.Object({
   atualizadoEm: Type.String(),
 });
 
-export const WebhookConfigBody = Type.Object({
-  url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'HTTPS URL of the receiver; null removes it.' }))),
-  token: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 512, pattern: '^[\\x21-\\x7E]+$', description: 'Sent as `Authorization: Bearer <token>`; null removes it. Never shown back.' }))),
-  formato: Type.Optional(Format),
-  ativo: Type.Optional(Type.Boolean()),
-  eventos: Type.Optional(Nullable(Type.Array(EventName, { maxItems: 64, uniqueItems: true, description: 'Kinds to send; null = all.' }))),
-  nomes_legados: Type.Optional(Type.Boolean({ description: 'Also send the legacy `atualizacao_concluida` next to `atualizacao_processo_concluida` (spec §9.4).' })),
-}, { additionalProperties: false });
+export const WebhookConfigBody = Type.Object(
+  {
+    url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'HTTPS URL of the receiver; null removes it.' }))),
+    token: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 512,
+          pattern: '^[\\x21-\\x7E]+$',
+          description: 'Sent as `Authorization: Bearer <token>`; null removes it. Never shown back.',
+        }),
+      ),
+    ),
+    formato: Type.Optional(Format),
+    ativo: Type.Optional(Type.Boolean()),
+    eventos: Type.Optional(Nullable(Type.Array(EventName, { maxItems: 64, uniqueItems: true, description: 'Kinds to send; null = all.' }))),
+    nomes_legados: Type.Optional(
+      Type.Boolean({ description: 'Also send the legacy `atualizacao_concluida` next to `atualizacao_processo_concluida` (spec §9.4).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const Secret = Type.Object({ segredo: Type.String(), segredoPrefixo: Type.String() });
 
@@ -38,7 +52,7 @@ export const Attempt = Type.Object({
   statusHttp: Nullable(Type.Integer()),
   latenciaMs: Type.Integer(),
   erro: Nullable(Type.String()),
-  respostaTrecho: Nullable(Type.String({ description: 'The first bytes of the receiver\'s answer (at most 1 KiB).' })),
+  respostaTrecho: Nullable(Type.String({ description: "The first bytes of the receiver's answer (at most 1 KiB)." })),
   proximaTentativaEm: Nullable(Type.String()),
 });
 
@@ -49,7 +63,7 @@ export const Delivery = Type.Object({
   status: Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s))),
   destino: Type.Union([Type.Literal('conta'), Type.Literal('monitor')]),
   monitor: Nullable(Type.Object({ tipo: Type.String(), id: Type.String() })),
-  url: Nullable(Type.String({ description: 'The monitor\'s URL; null = the account URL at each attempt.' })),
+  url: Nullable(Type.String({ description: "The monitor's URL; null = the account URL at each attempt." })),
   tentativas: Type.Integer(),
   maxTentativas: Type.Integer(),
   ultimoStatusHttp: Nullable(Type.Integer()),
@@ -61,11 +75,14 @@ export const Delivery = Type.Object({
   historico: Type.Array(Attempt),
 });
 
-export const DeliveryQuery = Type.Object({
-  ...PageQuery,
-  status: Type.Optional(Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s)))),
-  evento: Type.Optional(EventName),
-}, { additionalProperties: false });
+export const DeliveryQuery = Type.Object(
+  {
+    ...PageQuery,
+    status: Type.Optional(Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s)))),
+    evento: Type.Optional(EventName),
+  },
+  { additionalProperties: false },
+);
 
 export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 

@@ -14,7 +14,10 @@ let receiver: Promise<{ server: http.Server; url: string }> | undefined;
 /** A loopback receiver that answers 204 to everything, started on first use. */
 function receiverUrl(): Promise<string> {
   receiver ??= new Promise((resolve) => {
-    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(204).end()); });
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
     server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` }));
   });
   return receiver.then((r) => r.url);
@@ -23,7 +26,11 @@ function receiverUrl(): Promise<string> {
 export async function closeReceiver(): Promise<void> {
   const r = await receiver;
   receiver = undefined;
-  if (r) await new Promise<void>((done) => { r.server.closeAllConnections(); r.server.close(() => done()); });
+  if (r)
+    await new Promise<void>((done) => {
+      r.server.closeAllConnections();
+      r.server.close(() => done());
+    });
 }
 
 export async function withWebhook(h: Harness, owner: TestAccount): Promise<void> {
@@ -34,11 +41,22 @@ export async function withWebhook(h: Harness, owner: TestAccount): Promise<void>
 /** A delivery of the owner's, made: an event recorded for the account and the delivery job run. */
 export async function delivered(h: Harness, owner: TestAccount): Promise<string> {
   await withWebhook(h, owner);
-  await h.services.db.transaction().execute((trx) => h.services.events.record(trx, {
-    kind: 'atualizacao_processo_concluida', numeroCnj: null, tribunal: null, accountId: owner.accountId, data: { numeroCnj: null, tribunal: null },
-  }));
+  await h.services.db.transaction().execute((trx) =>
+    h.services.events.record(trx, {
+      kind: 'atualizacao_processo_concluida',
+      numeroCnj: null,
+      tribunal: null,
+      accountId: owner.accountId,
+      data: { numeroCnj: null, tribunal: null },
+    }),
+  );
   await h.runJobs();
-  const row = await h.services.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await h.services.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('account_id', '=', owner.accountId)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

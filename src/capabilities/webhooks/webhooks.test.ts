@@ -18,14 +18,19 @@ import { buildCapabilities, jobHandlers } from '../index.ts';
 import { Worker } from '../../platform/jobs/worker.ts';
 import { createServices } from '../../platform/services.ts';
 
-interface Received { headers: http.IncomingHttpHeaders; body: string }
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A receiver on loopback that answers each request with the next status of `statuses` (then 200). */
 async function receiver(statuses: number[] = []) {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       received.push({ headers: req.headers, body });
       res.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok from receiver');
@@ -33,13 +38,25 @@ async function receiver(statuses: number[] = []) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, statuses, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url,
+    received,
+    statuses,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 const clock = new ManualClock('2026-03-02T12:00:00.000Z');
 const h = await createHarness({ clock, captureLogs: true, env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true', TRAMITA_WEBHOOK_MAX_ATTEMPTS: '4' } });
 const rx = await receiver();
-test.after(async () => { await rx.close(); await h.close(); });
+test.after(async () => {
+  await rx.close();
+  await h.close();
+});
 
 function call(acc: TestAccount, method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) {
   return h.inject({ method, url, headers: acc.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -55,10 +72,17 @@ async function configured(body: Record<string, unknown> = {}, url = rx.url) {
 
 /** An event for the account, recorded as the stores do (inside a transaction). */
 async function emit(accountId: string, e: Partial<NewDomainEvent> = {}): Promise<string> {
-  return h.services.db.transaction().execute((trx) => h.services.events.record(trx, {
-    kind: 'atualizacao_processo_concluida', numeroCnj: '00012345620248260100', tribunal: 'TJSP', accountId,
-    data: { numeroCnj: '00012345620248260100', tribunal: 'TJSP', novasMovimentacoes: 2 }, raw: { _source: { numeroProcesso: '00012345620248260100' } }, ...e,
-  }));
+  return h.services.db.transaction().execute((trx) =>
+    h.services.events.record(trx, {
+      kind: 'atualizacao_processo_concluida',
+      numeroCnj: '00012345620248260100',
+      tribunal: 'TJSP',
+      accountId,
+      data: { numeroCnj: '00012345620248260100', tribunal: 'TJSP', novasMovimentacoes: 2 },
+      raw: { _source: { numeroProcesso: '00012345620248260100' } },
+      ...e,
+    }),
+  );
 }
 
 /** Lets the feed's settling window pass (2 s on PostgreSQL, 0 on SQLite). */
@@ -173,7 +197,10 @@ test('an inactive webhook sends nothing, and the event stays in the pull feed', 
   assert.equal((await deliveriesOf(acc)).length, 0);
   settle();
   const feed = json(await call(acc, 'GET', '/v1/eventos'));
-  assert.deepEqual(feed.data.items.map((e: any) => e.id), [eventId]);
+  assert.deepEqual(
+    feed.data.items.map((e: any) => e.id),
+    [eventId],
+  );
 });
 
 test('the retry ladder: min(120, 2^attempt) minutes exactly, the same event id every time, then FALHOU', async () => {
@@ -184,7 +211,11 @@ test('the retry ladder: min(120, 2^attempt) minutes exactly, the same event id e
     const start = clock.now().getTime();
     await h.runJobs();
     assert.equal(failing.received.length, 1);
-    for (const [attempt, minutes] of [[2, 2], [3, 4], [4, 8]]) {
+    for (const [attempt, minutes] of [
+      [2, 2],
+      [3, 4],
+      [4, 8],
+    ]) {
       clock.advance(minutes * 60_000 - 1);
       await h.runJobs();
       assert.equal(failing.received.length, attempt - 1, `attempt ${attempt} not before ${minutes} min`);
@@ -197,9 +228,14 @@ test('the retry ladder: min(120, 2^attempt) minutes exactly, the same event id e
     const [d] = await deliveriesOf(acc);
     assert.equal(d.status, 'FALHOU');
     assert.equal(d.tentativas, 4);
-    assert.deepEqual(d.historico.map((a: any) => a.statusHttp), [500, 503, 502, 500]);
-    assert.deepEqual(d.historico.map((a: any) => a.proximaTentativaEm && Date.parse(a.proximaTentativaEm) - start),
-      [2 * 60_000, (2 + 4) * 60_000, (2 + 4 + 8) * 60_000, null]);
+    assert.deepEqual(
+      d.historico.map((a: any) => a.statusHttp),
+      [500, 503, 502, 500],
+    );
+    assert.deepEqual(
+      d.historico.map((a: any) => a.proximaTentativaEm && Date.parse(a.proximaTentativaEm) - start),
+      [2 * 60_000, (2 + 4) * 60_000, (2 + 4 + 8) * 60_000, null],
+    );
     clock.advance(3 * 3_600_000);
     await h.runJobs();
     assert.equal(failing.received.length, 4, 'nothing after the last attempt');
@@ -281,17 +317,29 @@ test('the pull feed: in order, from the acknowledged cursor, acknowledgement onl
   const ids = [await emit(acc.accountId), await emit(acc.accountId), await emit(acc.accountId)];
   settle();
   const page1 = json(await call(acc, 'GET', '/v1/eventos?limit=2'));
-  assert.deepEqual(page1.data.items.map((e: any) => e.id), ids.slice(0, 2));
+  assert.deepEqual(
+    page1.data.items.map((e: any) => e.id),
+    ids.slice(0, 2),
+  );
   assert.equal(page1.data.pagination.hasNextPage, true);
   assert.equal(new URL(page1.data.links.next.href).searchParams.get('after'), page1.meta.nextCursor);
   assert.equal(page1.meta.hasMore, true);
   const page2 = json(await call(acc, 'GET', `/v1/eventos?after=${page1.meta.nextCursor}`));
-  assert.deepEqual(page2.data.items.map((e: any) => e.id), ids.slice(2));
+  assert.deepEqual(
+    page2.data.items.map((e: any) => e.id),
+    ids.slice(2),
+  );
   assert.equal(json(await call(acc, 'POST', '/v1/eventos/confirmar', { cursor: page1.meta.nextCursor })).data.confirmadoAte, page1.meta.nextCursor);
-  assert.deepEqual(json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id), ids.slice(2));
+  assert.deepEqual(
+    json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id),
+    ids.slice(2),
+  );
   // an older cursor does not move the acknowledgement back
   await call(acc, 'POST', '/v1/eventos/confirmar', { cursor: page1.data.items[0].cursor });
-  assert.deepEqual(json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id), ids.slice(2));
+  assert.deepEqual(
+    json(await call(acc, 'GET', '/v1/eventos')).data.items.map((e: any) => e.id),
+    ids.slice(2),
+  );
   const stranger = await h.createAccount();
   assert.equal(json(await call(stranger, 'GET', '/v1/eventos')).data.items.length, 0);
   assert.equal((await call(stranger, 'POST', '/v1/eventos/confirmar', { cursor: page1.meta.nextCursor })).statusCode, 400);
@@ -322,13 +370,21 @@ test('without TRAMITA_WEBHOOK_ALLOW_PRIVATE, http and private targets are 400 IN
   const strict = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'false' } });
   t.after(() => strict.close());
   const acc = await strict.createAccount();
-  for (const url of ['http://example.com/hook', 'https://127.1/hook', 'https://2130706433/hook', 'https://0x7f.1/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://169.254.169.254/latest', 'https://localhost/hook', 'ftp://example.com/x']) {
+  for (const url of [
+    'http://example.com/hook',
+    'https://127.1/hook',
+    'https://2130706433/hook',
+    'https://0x7f.1/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://169.254.169.254/latest',
+    'https://localhost/hook',
+    'ftp://example.com/x',
+  ]) {
     const res = await strict.inject({ method: 'PUT', url: '/v1/conta/webhook', headers: acc.headers, payload: { url } });
     assert.equal(res.statusCode, 400, url);
     assert.equal(json(res).error.code, 'INVALID_WEBHOOK_URL', url);
   }
 });
-
 
 test('null clears: url, token and eventos go back to none', async () => {
   const { acc } = await configured({ token: 'tok', eventos: ['teste'] });
@@ -362,7 +418,15 @@ test('a restart in the middle of the ladder: a new process on the same database 
     assert.equal(failing.received.length, 1);
     // "Restart": new services, stores, sender and worker over the same database, as `tramita serve` builds them.
     const restarted = createServices(h.config, h.services.database, h.services.log, { clock, sources: h.sources });
-    const worker = new Worker({ queue: restarted.jobs, handlers: jobHandlers(buildCapabilities(restarted)), clock, log: restarted.log, concurrency: 8, leaseMs: h.config.jobLeaseMs, pollMs: 10 });
+    const worker = new Worker({
+      queue: restarted.jobs,
+      handlers: jobHandlers(buildCapabilities(restarted)),
+      clock,
+      log: restarted.log,
+      concurrency: 8,
+      leaseMs: h.config.jobLeaseMs,
+      pollMs: 10,
+    });
     try {
       assert.equal(await worker.runDue(), 0, 'the second attempt is not due yet');
       clock.advance(2 * 60_000);
@@ -377,7 +441,14 @@ test('a restart in the middle of the ladder: a new process on the same database 
     assert.ok(failing.received.every((r) => r.headers['webhook-id'] === eventId));
     const [d] = await deliveriesOf(acc);
     assert.equal(d.status, 'ENTREGUE');
-    assert.deepEqual(d.historico.map((a: any) => [a.tentativa, a.statusHttp]), [[1, 500], [2, 500], [3, 200]]);
+    assert.deepEqual(
+      d.historico.map((a: any) => [a.tentativa, a.statusHttp]),
+      [
+        [1, 500],
+        [2, 500],
+        [3, 200],
+      ],
+    );
   } finally {
     await failing.close();
   }
@@ -400,7 +471,10 @@ test('a delivery to a closed port: one warn line with the ids to find it, and th
   const from = h.logs.length;
   await h.runJobs();
   assert.equal(await metricValue(series), before + 1);
-  const lines = h.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'webhook delivery attempt failed; retried later');
+  const lines = h.logs
+    .slice(from)
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'webhook delivery attempt failed; retried later');
   assert.equal(lines.length, 1, h.logs.slice(from).join(''));
   const [d] = await deliveriesOf(acc);
   assert.equal(lines[0]!.level, 40, 'warn');

@@ -41,18 +41,36 @@ export class AccountStore {
     this.#db = db;
     this.#clock = clock;
     this.#balanceOf = prepared(['id'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.id));
-    this.#byHash = prepared(['hash'], (p) => db.selectFrom('api_keys')
-      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
-      .select(['accounts.id', 'accounts.name', 'accounts.plan', 'accounts.status', 'accounts.balance_centavos', 'accounts.sandbox', 'accounts.created_at', 'accounts.updated_at'])
-      .where('api_keys.hash', '=', p.hash));
+    this.#byHash = prepared(['hash'], (p) =>
+      db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
+        .select([
+          'accounts.id',
+          'accounts.name',
+          'accounts.plan',
+          'accounts.status',
+          'accounts.balance_centavos',
+          'accounts.sandbox',
+          'accounts.created_at',
+          'accounts.updated_at',
+        ])
+        .where('api_keys.hash', '=', p.hash),
+    );
   }
 
   async create(input: { name: string; plan: string; sandbox?: boolean }): Promise<Account> {
     const now = iso(this.#clock.now());
     const account: Account = {
-      id: newId('acc'), name: input.name, plan: input.plan, status: 'active', balance_centavos: 0,
-      sandbox: input.sandbox ? 1 : 0, created_at: now, updated_at: now,
+      id: newId('acc'),
+      name: input.name,
+      plan: input.plan,
+      status: 'active',
+      balance_centavos: 0,
+      sandbox: input.sandbox ? 1 : 0,
+      created_at: now,
+      updated_at: now,
     };
     await this.#db.insertInto('accounts').values(account).execute();
     return account;
@@ -67,28 +85,49 @@ export class AccountStore {
   }
 
   async count(): Promise<number> {
-    const row = await this.#db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.#db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** Returns false when no such account exists. */
   async setStatus(id: string, status: Account['status']): Promise<boolean> {
-    const r = await this.#db.updateTable('accounts').set({ status, updated_at: iso(this.#clock.now()) }).where('id', '=', id).executeTakeFirst();
+    const r = await this.#db
+      .updateTable('accounts')
+      .set({ status, updated_at: iso(this.#clock.now()) })
+      .where('id', '=', id)
+      .executeTakeFirst();
     this.#keys.forgetAccount(id);
     return Number(r.numUpdatedRows) === 1;
   }
 
   async issueKey(accountId: string, name: string | null = null): Promise<IssuedKey> {
     const k = generateKey();
-    await this.#db.insertInto('api_keys')
-      .values({ id: k.id, account_id: accountId, prefix: k.prefix, hash: k.hash, created_at: iso(this.#clock.now()), revoked_at: null, name, last_used_at: null })
+    await this.#db
+      .insertInto('api_keys')
+      .values({
+        id: k.id,
+        account_id: accountId,
+        prefix: k.prefix,
+        hash: k.hash,
+        created_at: iso(this.#clock.now()),
+        revoked_at: null,
+        name,
+        last_used_at: null,
+      })
       .execute();
     return { id: k.id, prefix: k.prefix, key: k.plaintext };
   }
 
   async listKeys(accountId: string) {
-    return this.#db.selectFrom('api_keys').select(['id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
-      .where('account_id', '=', accountId).orderBy('created_at').execute();
+    return this.#db
+      .selectFrom('api_keys')
+      .select(['id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .execute();
   }
 
   /**
@@ -96,7 +135,11 @@ export class AccountStore {
    * not exist, was already revoked, or (when `accountId` is given) belongs to another account.
    */
   async revokeKey(keyId: string, accountId?: string): Promise<{ accountId: string; prefix: string } | undefined> {
-    let q = this.#db.updateTable('api_keys').set({ revoked_at: iso(this.#clock.now()) }).where('id', '=', keyId).where('revoked_at', 'is', null);
+    let q = this.#db
+      .updateTable('api_keys')
+      .set({ revoked_at: iso(this.#clock.now()) })
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null);
     if (accountId !== undefined) q = q.where('account_id', '=', accountId);
     const r = await q.returning(['account_id', 'prefix']).executeTakeFirst();
     this.#keys.forgetKey(keyId);
@@ -112,7 +155,12 @@ export class AccountStore {
     if ((this.#lastNoted.get(keyId) ?? 0) > now - KEY_USE_RESOLUTION_MS) return;
     if (this.#lastNoted.size >= 10_000) this.#lastNoted.clear();
     this.#lastNoted.set(keyId, now);
-    this.#db.updateTable('api_keys').set({ last_used_at: iso(new Date(now)) }).where('id', '=', keyId).execute().catch(onError);
+    this.#db
+      .updateTable('api_keys')
+      .set({ last_used_at: iso(new Date(now)) })
+      .where('id', '=', keyId)
+      .execute()
+      .catch(onError);
   }
 
   /**

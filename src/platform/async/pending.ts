@@ -38,8 +38,13 @@ export class PendingOperation {
     if (this.#state === 'finishing') return false;
     this.#state = 'pending';
     const req = this.#req;
-    this.#opened = this.#store.open({ id: req.id, accountId: req.auth!.account.id, method: req.method, path: req.url.split('?')[0] })
-      .then(() => true, (err) => { req.log[backgroundFailureLevel(err)]({ err }, 'could not record the pending operation'); return false; });
+    this.#opened = this.#store.open({ id: req.id, accountId: req.auth!.account.id, method: req.method, path: req.url.split('?')[0] }).then(
+      () => true,
+      (err) => {
+        req.log[backgroundFailureLevel(err)]({ err }, 'could not record the pending operation');
+        return false;
+      },
+    );
     return true;
   }
 

@@ -20,7 +20,7 @@ const RequestItem = Type.Object({
   method: Type.String(),
   path: Type.String({ description: 'The path the operation was asked on (its query string is not kept: it may carry a CPF).' }),
   status: Type.Union([Type.Literal('PROCESSANDO'), Type.Literal('CONCLUIDO')]),
-  httpStatus: Nullable(Type.Integer({ description: 'The final response\'s status, once CONCLUIDO (an error is CONCLUIDO too).' })),
+  httpStatus: Nullable(Type.Integer({ description: "The final response's status, once CONCLUIDO (an error is CONCLUIDO too)." })),
   submittedAt: Type.String(),
   completedAt: Nullable(Type.String()),
   statusUrl: Type.String(),
@@ -28,12 +28,17 @@ const RequestItem = Type.Object({
 
 export function pollRoute(app: FastifyInstance, s: Services): void {
   defineRoute(app, {
-    method: 'GET', url: '/v1/requests',
+    method: 'GET',
+    url: '/v1/requests',
     meta: {
-      class: 'account', auth: true, tag: 'Requisições', summary: 'The account\'s operations that outlived the synchronous window, newest first',
-      description: 'Free. Every operation of this account that answered 202, running or finished, kept for TRAMITA_REQUEST_RETENTION_HOURS: '
-        + 'a client that lost its connection before the 202 arrived finds its `requestId` here and polls it instead of asking (and paying) again. '
-        + '`limit` 1–100 with `cursor` or `page`.',
+      class: 'account',
+      auth: true,
+      tag: 'Requisições',
+      summary: "The account's operations that outlived the synchronous window, newest first",
+      description:
+        'Free. Every operation of this account that answered 202, running or finished, kept for TRAMITA_REQUEST_RETENTION_HOURS: ' +
+        'a client that lost its connection before the 202 arrived finds its `requestId` here and polls it instead of asking (and paying) again. ' +
+        '`limit` 1–100 with `cursor` or `page`.',
     },
     schema: { querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }), data: listSchema('items', RequestItem) },
     handler: async (req) => {
@@ -42,17 +47,28 @@ export function pollRoute(app: FastifyInstance, s: Services): void {
       const rows = await s.asyncRequests.list(req.auth!.account.id, w.read, before);
       const { items, pagination } = page(rows, w, 'requests', (r) => ({ c: r.created_at, id: r.id }));
       const view = items.map((r) => ({
-        requestId: r.id, method: r.method, path: r.path, status: r.status === 'running' ? 'PROCESSANDO' : 'CONCLUIDO',
-        httpStatus: r.response_status, submittedAt: r.created_at, completedAt: r.completed_at, statusUrl: statusUrl(req, s.config, r.id),
+        requestId: r.id,
+        method: r.method,
+        path: r.path,
+        status: r.status === 'running' ? 'PROCESSANDO' : 'CONCLUIDO',
+        httpStatus: r.response_status,
+        submittedAt: r.created_at,
+        completedAt: r.completed_at,
+        statusUrl: statusUrl(req, s.config, r.id),
       }));
       return { data: listData(req, s.config, 'items', view, pagination), meta: { pagination } };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: '/v1/requests/:requestId',
+    method: 'GET',
+    url: '/v1/requests/:requestId',
     meta: {
-      class: 'account', auth: true, replay: true, tag: 'Requisições', summary: 'Poll an operation that outlived the synchronous window',
+      class: 'account',
+      auth: true,
+      replay: true,
+      tag: 'Requisições',
+      summary: 'Poll an operation that outlived the synchronous window',
       description: 'Answers 202 while it runs (respect `Retry-After`), then replays the final response. Free.',
     },
     schema: { params: Type.Object({ requestId: Type.String({ pattern: '^req_[0-9a-z]{21}$' }) }) },

@@ -28,32 +28,56 @@ export class AsyncRequestStore {
 
   async open(r: { id: string; accountId: string; method: string; path: string }): Promise<void> {
     const now = this.#clock.now();
-    await this.#db.insertInto('async_requests').values({
-      id: r.id, account_id: r.accountId, method: r.method, path: r.path, status: 'running',
-      response_status: null, response_headers: null, response_body: null, response_encoding: null, created_at: iso(now),
-      completed_at: null, expires_at: iso(addMs(now, this.#retentionMs)), lease_until: iso(addMs(now, this.#leaseMs)),
-    }).execute();
+    await this.#db
+      .insertInto('async_requests')
+      .values({
+        id: r.id,
+        account_id: r.accountId,
+        method: r.method,
+        path: r.path,
+        status: 'running',
+        response_status: null,
+        response_headers: null,
+        response_body: null,
+        response_encoding: null,
+        created_at: iso(now),
+        completed_at: null,
+        expires_at: iso(addMs(now, this.#retentionMs)),
+        lease_until: iso(addMs(now, this.#leaseMs)),
+      })
+      .execute();
   }
 
   async renew(id: string): Promise<void> {
-    await this.#db.updateTable('async_requests').set({ lease_until: iso(addMs(this.#clock.now(), this.#leaseMs)) })
-      .where('id', '=', id).where('status', '=', 'running').execute();
+    await this.#db
+      .updateTable('async_requests')
+      .set({ lease_until: iso(addMs(this.#clock.now(), this.#leaseMs)) })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .execute();
   }
 
   /** Stores the final response; inside `trx` when it must commit with the charge that pays for it. */
   async complete(id: string, response: StoredResponse, trx: Kysely<DB> | Transaction<DB> = this.#db): Promise<void> {
     const now = this.#clock.now();
-    await trx.updateTable('async_requests').set({
-      status: 'done', ...toColumns(response), completed_at: iso(now), lease_until: null,
-      // Retention counts from completion, so a slow operation's result is still kept the full period.
-      expires_at: iso(addMs(now, this.#retentionMs)),
-    }).where('id', '=', id).where('status', '=', 'running').execute();
+    await trx
+      .updateTable('async_requests')
+      .set({
+        status: 'done',
+        ...toColumns(response),
+        completed_at: iso(now),
+        lease_until: null,
+        // Retention counts from completion, so a slow operation's result is still kept the full period.
+        expires_at: iso(addMs(now, this.#retentionMs)),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .execute();
   }
 
   /** The account's request, or undefined (unknown, another account's, or expired: all the same 404). */
   async find(id: string, accountId: string): Promise<AsyncRequestsTable | undefined> {
-    const row = await this.#db.selectFrom('async_requests').selectAll()
-      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.#db.selectFrom('async_requests').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     if (!row || row.expires_at <= iso(this.#clock.now())) return undefined;
     return row;
   }
@@ -73,8 +97,7 @@ export class AsyncRequestStore {
   /** Finishes operations whose process died (lease lapsed) with an uncharged OPERATION_INTERRUPTED. */
   async interruptOrphans(): Promise<number> {
     const now = iso(this.#clock.now());
-    const orphans = await this.#db.selectFrom('async_requests').select('id')
-      .where('status', '=', 'running').where('lease_until', '<', now).execute();
+    const orphans = await this.#db.selectFrom('async_requests').select('id').where('status', '=', 'running').where('lease_until', '<', now).execute();
     for (const { id } of orphans) {
       const error = new ApiError('OPERATION_INTERRUPTED');
       await this.complete(id, jsonResponse(error.status, errorBody(error, id)));

@@ -24,7 +24,12 @@ export class BackgroundOperations {
   /** Waits for running operations, at most `ms`; those still running are interrupted by their lease. */
   async drain(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.#running]), new Promise((r) => { timer = setTimeout(r, ms); })]);
+    await Promise.race([
+      Promise.allSettled([...this.#running]),
+      new Promise((r) => {
+        timer = setTimeout(r, ms);
+      }),
+    ]);
     clearTimeout(timer);
   }
 }
@@ -46,7 +51,14 @@ function windowMs(config: Config, prefs: Preferences, elapsedMs: number): number
  * The answer of an async-eligible run: its result when it ends within the window, else a 202 while
  * the work goes on (tracked, its lease renewed). `start` begins the work; its promise never rejects.
  */
-export async function answerWithinWindow(req: FastifyRequest, pending: PendingOperation, start: () => Promise<StoredResponse>, prefs: Preferences, deps: WindowDeps, elapsedMs = 0): Promise<StoredResponse> {
+export async function answerWithinWindow(
+  req: FastifyRequest,
+  pending: PendingOperation,
+  start: () => Promise<StoredResponse>,
+  prefs: Preferences,
+  deps: WindowDeps,
+  elapsedMs = 0,
+): Promise<StoredResponse> {
   // Formatted only if the operation goes pending: most finish within the window.
   const submitted = deps.clock.now();
   // Asked for a 202: pending before the work starts, even if it turns out to be instant.
@@ -54,7 +66,12 @@ export async function answerWithinWindow(req: FastifyRequest, pending: PendingOp
   const work = start();
   if (!prefs.respondAsync) {
     let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([work, new Promise<typeof WINDOW_ELAPSED>((r) => { timer = setTimeout(r, windowMs(deps.config, prefs, elapsedMs), WINDOW_ELAPSED); })]);
+    const first = await Promise.race([
+      work,
+      new Promise<typeof WINDOW_ELAPSED>((r) => {
+        timer = setTimeout(r, windowMs(deps.config, prefs, elapsedMs), WINDOW_ELAPSED);
+      }),
+    ]);
     clearTimeout(timer);
     if (first !== WINDOW_ELAPSED) return first;
     // Already writing its result: the answer is moments away, so it stays synchronous.
@@ -73,10 +90,17 @@ export function statusUrl(req: FastifyRequest, config: Config, requestId: string
   return absoluteUrl(req, config, `/v1/requests/${requestId}`);
 }
 
-const PENDING_MESSAGE = 'A consulta continua em processamento no servidor. Consulte statusUrl após pollAfterMs; a cobrança acontece uma única vez, quando terminar.';
+const PENDING_MESSAGE =
+  'A consulta continua em processamento no servidor. Consulte statusUrl após pollAfterMs; a cobrança acontece uma única vez, quando terminar.';
 
 /** The 202 of a pending operation (spec §2.2), with fresh poll hints. */
-export function pendingResponse(req: FastifyRequest, deps: { clock: Clock; config: Config }, requestId: string, submittedAt: string, extraHeaders: Record<string, string> = {}): StoredResponse {
+export function pendingResponse(
+  req: FastifyRequest,
+  deps: { clock: Clock; config: Config },
+  requestId: string,
+  submittedAt: string,
+  extraHeaders: Record<string, string> = {},
+): StoredResponse {
   const pollAfterMs = deps.config.pollAfterMs;
   const url = statusUrl(req, deps.config, requestId);
   const hints = {
@@ -84,9 +108,13 @@ export function pendingResponse(req: FastifyRequest, deps: { clock: Clock; confi
     pollAfterMs,
     nextPollAt: iso(addMs(deps.clock.now(), pollAfterMs)),
   };
-  return jsonResponse(202, {
-    data: { requestId, status: 'PROCESSANDO', statusUrl: url, submittedAt, ...hints, message: PENDING_MESSAGE },
-    ...hints,
-    meta: { requestId },
-  }, { location: url, 'retry-after': String(hints.pollAfterSeconds), ...extraHeaders });
+  return jsonResponse(
+    202,
+    {
+      data: { requestId, status: 'PROCESSANDO', statusUrl: url, submittedAt, ...hints, message: PENDING_MESSAGE },
+      ...hints,
+      meta: { requestId },
+    },
+    { location: url, 'retry-after': String(hints.pollAfterSeconds), ...extraHeaders },
+  );
 }

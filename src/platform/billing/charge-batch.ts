@@ -34,7 +34,11 @@ export { LEDGER_COLUMNS, SEARCH_LOG_COLUMNS } from './ledger-rows.ts';
 /** Rows per INSERT at most; a batch is split into powers of two, so few statements are ever prepared. */
 const MAX_ROWS_PER_INSERT = 64;
 
-export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, one: (charge: Charge) => Work<ChargeReceipt>): Batchable<Charge, ChargeReceipt> {
+export function sqliteChargeBatch(
+  connection: NodeSqliteDatabase,
+  clock: Clock,
+  one: (charge: Charge) => Work<ChargeReceipt>,
+): Batchable<Charge, ChargeReceipt> {
   const texts = new Map<string, string>();
   /** `insert into table (…) values (…), …` for n rows, its text made once (it keys the statement cache). */
   const insertText = (table: string, columns: readonly string[], n: number) => {
@@ -48,7 +52,7 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
     return text;
   };
   const insert = (table: string, columns: readonly string[], rows: Value[][]) => {
-    for (let at = 0; at < rows.length;) {
+    for (let at = 0; at < rows.length; ) {
       let n = MAX_ROWS_PER_INSERT;
       while (n > rows.length - at) n >>= 1;
       connection.prepare(insertText(table, columns, n)).execute(rows.slice(at, at + n).flat());
@@ -56,7 +60,7 @@ export function sqliteChargeBatch(connection: NodeSqliteDatabase, clock: Clock, 
     }
   };
   const balanceOf = (accountId: string) =>
-    (connection.prepare('select "balance_centavos" from "accounts" where "id" = ?').execute<{ balance_centavos: number }>([accountId]).rows[0]?.balance_centavos);
+    connection.prepare('select "balance_centavos" from "accounts" where "id" = ?').execute<{ balance_centavos: number }>([accountId]).rows[0]?.balance_centavos;
 
   return {
     one,
@@ -152,11 +156,21 @@ export function postgresChargeBatch(db: Kysely<DB>, clock: Clock, one: (charge: 
       if (batched.length === 0) return settled;
       const now = iso(clock.now());
       const logIds = batched.map(() => newId('sl'));
-      const { rows } = await db.executeQuery<{ i: number; after: number }>(CompiledQuery.raw(PG_BATCH_SQL, [
-        batched.map((b) => b.c.accountId), batched.map((b) => b.debit.centavos), batched.map((b) => b.debit.operationId),
-        batched.map((b) => b.c.queryType), batched.map((b) => b.c.origin.requestId), batched.map((b) => b.c.origin.method),
-        batched.map((b) => b.c.origin.path), batched.map((b) => b.c.origin.statusCode), logIds, batched.map(() => newId('led')), now,
-      ]));
+      const { rows } = await db.executeQuery<{ i: number; after: number }>(
+        CompiledQuery.raw(PG_BATCH_SQL, [
+          batched.map((b) => b.c.accountId),
+          batched.map((b) => b.debit.centavos),
+          batched.map((b) => b.debit.operationId),
+          batched.map((b) => b.c.queryType),
+          batched.map((b) => b.c.origin.requestId),
+          batched.map((b) => b.c.origin.method),
+          batched.map((b) => b.c.origin.path),
+          batched.map((b) => b.c.origin.statusCode),
+          logIds,
+          batched.map(() => newId('led')),
+          now,
+        ]),
+      );
       for (const { i, after } of rows) {
         const { c, at, debit } = batched[i - 1]!;
         if (debit.centavos > 0) countDebit(c.queryType, debit.centavos);

@@ -34,10 +34,16 @@ export interface DeferredCharge<W extends DeferredWork> {
  * Charges completed deferred work inside `trx`: the search log of its request and one ledger row
  * under its operation id. Work priced 0 writes nothing. 403 INSUFFICIENT_CREDITS rolls `trx` back.
  */
-export async function chargeDeferred<W extends DeferredWork>(ledger: Ledger, trx: Transaction<DB>, kind: DeferredCharge<W>, work: W): Promise<ChargeReceipt | undefined> {
+export async function chargeDeferred<W extends DeferredWork>(
+  ledger: Ledger,
+  trx: Transaction<DB>,
+  kind: DeferredCharge<W>,
+  work: W,
+): Promise<ChargeReceipt | undefined> {
   if (work.preco_centavos <= 0) return undefined;
   return ledger.chargeIn(trx, {
-    accountId: work.account_id, queryType: kind.queryType,
+    accountId: work.account_id,
+    queryType: kind.queryType,
     // The work was started by a POST that answered 200 (or 202): the search log records it as answered.
     origin: { requestId: work.request_id, method: 'POST', path: kind.requestPath(work), statusCode: 200 },
     debits: [{ operationId: kind.idPrefix ? `${kind.idPrefix}:${work.id}` : String(work.id), centavos: work.preco_centavos }],

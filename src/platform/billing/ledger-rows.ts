@@ -7,11 +7,28 @@ import type { LedgerTable, SearchLogsTable } from '../db/schema.ts';
 import type { Charge } from './charge.ts';
 
 export const SEARCH_LOG_COLUMNS = [
-  'id', 'account_id', 'request_id', 'query_type', 'method', 'path', 'status_code', 'charged_centavos', 'created_at',
+  'id',
+  'account_id',
+  'request_id',
+  'query_type',
+  'method',
+  'path',
+  'status_code',
+  'charged_centavos',
+  'created_at',
 ] as const satisfies readonly (keyof SearchLogsTable)[];
 
 export const LEDGER_COLUMNS = [
-  'id', 'account_id', 'kind', 'delta_centavos', 'balance_after_centavos', 'operation_id', 'query_type', 'search_log_id', 'note', 'created_at',
+  'id',
+  'account_id',
+  'kind',
+  'delta_centavos',
+  'balance_after_centavos',
+  'operation_id',
+  'query_type',
+  'search_log_id',
+  'note',
+  'created_at',
 ] as const satisfies readonly (keyof LedgerTable)[];
 
 /** A row of `T` as a tuple in the order of `C`. */
@@ -32,7 +49,15 @@ export function searchLogRow(id: string, c: Omit<Charge, 'debits'>, centavos: nu
  * The ledger row of one debit: `delta` is minus its centavos, `after` the balance it left. Computes
  * nothing from its arguments, so a prepared statement can be built from it with placeholders.
  */
-export function debitRow(id: string, c: Omit<Charge, 'debits' | 'origin'>, operationId: string, delta: number, after: number, searchLogId: string, now: string): LedgerRow {
+export function debitRow(
+  id: string,
+  c: Omit<Charge, 'debits' | 'origin'>,
+  operationId: string,
+  delta: number,
+  after: number,
+  searchLogId: string,
+  now: string,
+): LedgerRow {
   return [id, c.accountId, 'debit', delta, after, operationId, c.queryType, searchLogId, null, now];
 }
 

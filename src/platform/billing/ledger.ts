@@ -49,20 +49,31 @@ export class Ledger {
     this.#engine = engineOf(db);
     this.#transactor = transactorFor(db);
     const connection = sqliteConnectionOf(db);
-    const one = (c: Charge): Work<ChargeReceipt> => (trx) => this.chargeIn(trx, c);
+    const one =
+      (c: Charge): Work<ChargeReceipt> =>
+      (trx) =>
+        this.chargeIn(trx, c);
     this.#chargeBatch = connection && this.#transactor instanceof GroupCommit ? sqliteChargeBatch(connection, clock, one) : undefined;
     this.#pgCharges = this.#engine === 'postgres' ? new TickBatches(db, postgresChargeBatch(db, clock, one)) : undefined;
     // The rows of ledger-rows.ts, with a placeholder for each value a charge gives.
-    const charge = (p: Record<string, unknown>) => ({ accountId: p.accountId, queryType: p.queryType, origin: { requestId: p.requestId, method: p.method, path: p.path, statusCode: p.status } }) as Omit<Charge, 'debits'>;
+    const charge = (p: Record<string, unknown>) =>
+      ({ accountId: p.accountId, queryType: p.queryType, origin: { requestId: p.requestId, method: p.method, path: p.path, statusCode: p.status } }) as Omit<
+        Charge,
+        'debits'
+      >;
     // biome-ignore lint/suspicious/noExplicitAny: prepared()'s placeholders, each standing in for a value of its column's type
     const debit = (p: Record<string, any>) => debitRow(p.id, charge(p), p.operationId, p.delta, p.after, p.searchLogId, p.now);
-    this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => db.updateTable('accounts')
-      .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
-      .where('id', '=', p.accountId)
-      .where('balance_centavos', '>=', p.centavos)
-      .returning('balance_centavos'));
-    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'operationId', 'queryType', 'searchLogId', 'now'], (p) => db.insertInto('ledger')
-      .values(rowObject(LEDGER_COLUMNS, debit(p))));
+    this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) =>
+      db
+        .updateTable('accounts')
+        .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
+        .where('id', '=', p.accountId)
+        .where('balance_centavos', '>=', p.centavos)
+        .returning('balance_centavos'),
+    );
+    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'operationId', 'queryType', 'searchLogId', 'now'], (p) =>
+      db.insertInto('ledger').values(rowObject(LEDGER_COLUMNS, debit(p))),
+    );
     // PostgreSQL: the account row stays locked from this statement to the COMMIT only, not across the
     // round trips of a separate ledger INSERT (all charges of one account queue on that lock). The
     // balance after comes from the UPDATE; a bare parameter in a SELECT list is text to PostgreSQL, so
@@ -70,23 +81,31 @@ export class Ledger {
     this.#debitInOneStatement = prepared(['centavos', 'delta', 'now', 'accountId', 'id', 'operationId', 'queryType', 'searchLogId'], (p) => {
       const row = debit({ ...p, after: null });
       return db
-        .with('d', (qc) => qc.updateTable('accounts')
-          .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
-          .where('id', '=', p.accountId)
-          .where('balance_centavos', '>=', p.centavos)
-          .returning('balance_centavos'))
+        .with('d', (qc) =>
+          qc
+            .updateTable('accounts')
+            .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
+            .where('id', '=', p.accountId)
+            .where('balance_centavos', '>=', p.centavos)
+            .returning('balance_centavos'),
+        )
         .insertInto('ledger')
         .columns(LEDGER_COLUMNS)
-        .expression((eb) => eb.selectFrom('d').select(LEDGER_COLUMNS.map((column, i) => {
-          if (column === 'balance_after_centavos') return sql<number>`d.balance_centavos`.as(column);
-          if (column === 'delta_centavos') return sql<number>`cast(${row[i]} as bigint)`.as(column);
-          return sql`${row[i]}`.as(column);
-        })))
+        .expression((eb) =>
+          eb.selectFrom('d').select(
+            LEDGER_COLUMNS.map((column, i) => {
+              if (column === 'balance_after_centavos') return sql<number>`d.balance_centavos`.as(column);
+              if (column === 'delta_centavos') return sql<number>`cast(${row[i]} as bigint)`.as(column);
+              return sql`${row[i]}`.as(column);
+            }),
+          ),
+        )
         .returning('balance_after_centavos');
     });
     this.#balance = prepared(['accountId'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.accountId));
-    this.#insertSearchLog = prepared(['id', 'accountId', 'requestId', 'queryType', 'method', 'path', 'status', 'charged', 'now'], (p) => db.insertInto('search_logs')
-      .values(rowObject(SEARCH_LOG_COLUMNS, searchLogRow(p.id, charge(p), p.charged, p.now))));
+    this.#insertSearchLog = prepared(['id', 'accountId', 'requestId', 'queryType', 'method', 'path', 'status', 'charged', 'now'], (p) =>
+      db.insertInto('search_logs').values(rowObject(SEARCH_LOG_COLUMNS, searchLogRow(p.id, charge(p), p.charged, p.now))),
+    );
   }
 
   /**
@@ -134,7 +153,16 @@ export class Ledger {
   async #debit(trx: Transaction<DB>, c: Charge, d: DebitLine, searchLogId: string): Promise<number> {
     const now = this.#now();
     if (this.#engine === 'postgres') {
-      const values = { centavos: d.centavos, delta: -d.centavos, now, accountId: c.accountId, id: newId('led'), operationId: d.operationId, queryType: c.queryType, searchLogId };
+      const values = {
+        centavos: d.centavos,
+        delta: -d.centavos,
+        now,
+        accountId: c.accountId,
+        id: newId('led'),
+        operationId: d.operationId,
+        queryType: c.queryType,
+        searchLogId,
+      };
       const row = (await this.#debitInOneStatement(trx, values)).rows[0];
       if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
       return row.balance_after_centavos;
@@ -142,8 +170,14 @@ export class Ledger {
     const row = (await this.#takeBalance(trx, { centavos: d.centavos, now, accountId: c.accountId })).rows[0];
     if (!row) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { priceCentavos: d.centavos });
     await this.#insertRow(trx, {
-      id: newId('led'), accountId: c.accountId, delta: -d.centavos, after: row.balance_centavos,
-      operationId: d.operationId, queryType: c.queryType, searchLogId, now,
+      id: newId('led'),
+      accountId: c.accountId,
+      delta: -d.centavos,
+      after: row.balance_centavos,
+      operationId: d.operationId,
+      queryType: c.queryType,
+      searchLogId,
+      now,
     });
     return row.balance_centavos;
   }
@@ -157,7 +191,15 @@ export class Ledger {
   async #recordSearch(trx: Transaction<DB>, id: string, c: Charge, centavos: number): Promise<void> {
     const { requestId, method, path, statusCode } = c.origin;
     await this.#insertSearchLog(trx, {
-      id, accountId: c.accountId, requestId, queryType: c.queryType, method, path, status: statusCode, charged: centavos, now: this.#now(),
+      id,
+      accountId: c.accountId,
+      requestId,
+      queryType: c.queryType,
+      method,
+      path,
+      status: statusCode,
+      charged: centavos,
+      now: this.#now(),
     });
   }
 
@@ -175,17 +217,28 @@ export async function credit(db: Kysely<DB>, clock: Clock, accountId: string, ce
   if (!Number.isInteger(centavos) || centavos <= 0) throw new RangeError('a credit is a positive whole number of centavos');
   return db.transaction().execute(async (trx) => {
     const now = iso(clock.now());
-    const row = await trx.updateTable('accounts')
+    const row = await trx
+      .updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '+', centavos), updated_at: now }))
       .where('id', '=', accountId)
       .returning('balance_centavos')
       .executeTakeFirst();
     if (!row) return undefined;
-    await trx.insertInto('ledger').values({
-      id: newId('led'), account_id: accountId, kind: 'credit', delta_centavos: centavos,
-      balance_after_centavos: row.balance_centavos, operation_id: null, query_type: null,
-      search_log_id: null, note, created_at: now,
-    }).execute();
+    await trx
+      .insertInto('ledger')
+      .values({
+        id: newId('led'),
+        account_id: accountId,
+        kind: 'credit',
+        delta_centavos: centavos,
+        balance_after_centavos: row.balance_centavos,
+        operation_id: null,
+        query_type: null,
+        search_log_id: null,
+        note,
+        created_at: now,
+      })
+      .execute();
     return row.balance_centavos;
   });
 }
@@ -204,17 +257,20 @@ export interface StatementFilter {
 }
 
 /** One page of the statement, newest first; `before` is the (created_at, id) of the last row seen. */
-export async function statement(db: Kysely<DB>, accountId: string, limit: number, before?: { createdAt: string; id: string }, filter: StatementFilter = {}): Promise<LedgerTable[]> {
+export async function statement(
+  db: Kysely<DB>,
+  accountId: string,
+  limit: number,
+  before?: { createdAt: string; id: string },
+  filter: StatementFilter = {},
+): Promise<LedgerTable[]> {
   let q = db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
   if (filter.kind) q = q.where('kind', '=', filter.kind);
   if (filter.queryType) q = q.where('query_type', '=', filter.queryType);
   if (filter.since) q = q.where('created_at', '>=', filter.since);
   if (filter.until) q = q.where('created_at', '<', filter.until);
   if (before) {
-    q = q.where((eb) => eb.or([
-      eb('created_at', '<', before.createdAt),
-      eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-    ]));
+    q = q.where((eb) => eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]));
   }
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -55,7 +55,8 @@ export class PriceTable {
     const prices = spec.inherits ? new Map(this.#resolve(file, spec.inherits, [...seen, name])) : new Map<string, number>();
     for (const [type, centavos] of Object.entries(spec.prices ?? {})) {
       if (!(type in this.queryTypes)) throw new PriceTableError(`plan "${name}" prices unknown query type "${type}"`);
-      if (!Number.isInteger(centavos) || centavos < 0) throw new PriceTableError(`plan "${name}": price of "${type}" must be whole centavos ≥ 0, got ${centavos}`);
+      if (!Number.isInteger(centavos) || centavos < 0)
+        throw new PriceTableError(`plan "${name}": price of "${type}" must be whole centavos ≥ 0, got ${centavos}`);
       prices.set(type, centavos);
     }
     for (const type of spec.exclude ?? []) prices.delete(type);

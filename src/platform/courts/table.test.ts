@@ -26,7 +26,10 @@ test('92 courts: 5 superior + 6 TRF + 27 TJ + 24 TRT + 27 TRE + 3 TJM', () => {
   assert.equal(count('Trabalho'), 24);
   assert.equal(count('Eleitoral'), 27);
   assert.equal(count('Militar Estadual'), 3);
-  assert.deepEqual(COURTS.filter((c) => c.segmento === 'Superior').map((c) => c.sigla), ['STF', 'STJ', 'TST', 'TSE', 'STM']);
+  assert.deepEqual(
+    COURTS.filter((c) => c.segmento === 'Superior').map((c) => c.sigla),
+    ['STF', 'STJ', 'TST', 'TSE', 'STM'],
+  );
   assert.equal(new Set(COURTS.map((c) => c.sigla)).size, 92);
 });
 
@@ -75,15 +78,34 @@ test('courtBySigla is case-insensitive and returns undefined for unknown siglas'
 
 test('courtByJTr: a sample of each family', () => {
   const sample: [string, string, string][] = [
-    ['1', '00', 'STF'], ['3', '00', 'STJ'], ['5', '00', 'TST'], ['6', '00', 'TSE'], ['7', '00', 'STM'],
-    ['4', '01', 'TRF1'], ['4', '06', 'TRF6'],
-    ['8', '01', 'TJAC'], ['8', '07', 'TJDFT'], ['8', '26', 'TJSP'], ['8', '27', 'TJTO'],
-    ['5', '02', 'TRT2'], ['5', '24', 'TRT24'],
-    ['6', '07', 'TRE-DF'], ['6', '26', 'TRE-SP'],
-    ['9', '13', 'TJMMG'], ['9', '21', 'TJMRS'], ['9', '26', 'TJMSP'],
+    ['1', '00', 'STF'],
+    ['3', '00', 'STJ'],
+    ['5', '00', 'TST'],
+    ['6', '00', 'TSE'],
+    ['7', '00', 'STM'],
+    ['4', '01', 'TRF1'],
+    ['4', '06', 'TRF6'],
+    ['8', '01', 'TJAC'],
+    ['8', '07', 'TJDFT'],
+    ['8', '26', 'TJSP'],
+    ['8', '27', 'TJTO'],
+    ['5', '02', 'TRT2'],
+    ['5', '24', 'TRT24'],
+    ['6', '07', 'TRE-DF'],
+    ['6', '26', 'TRE-SP'],
+    ['9', '13', 'TJMMG'],
+    ['9', '21', 'TJMRS'],
+    ['9', '26', 'TJMSP'],
   ];
   for (const [j, tr, sigla] of sample) assert.equal(courtByJTr(j, tr)?.sigla, sigla, `${j}.${tr}`);
-  for (const [j, tr] of [['2', '00'], ['4', '90'], ['5', '90'], ['9', '01'], ['8', '00'], ['7', '01']]) {
+  for (const [j, tr] of [
+    ['2', '00'],
+    ['4', '90'],
+    ['5', '90'],
+    ['9', '01'],
+    ['8', '00'],
+    ['7', '01'],
+  ]) {
     assert.equal(courtByJTr(j, tr), undefined, `${j}.${tr}`);
   }
 });
@@ -107,7 +129,10 @@ test('SYSTEMS: deduplicated, with plausible courts per system', () => {
   // no "legado" word, parenthetical note, or empty name survives normalization
   for (const s of SYSTEMS) assert.ok(s.nome && !/legado|\(|\)/i.test(s.nome), s.nome);
   // every court appears exactly once as "atual"
-  assert.equal(SYSTEMS.reduce((n, s) => n + s.atual.length, 0), 92);
+  assert.equal(
+    SYSTEMS.reduce((n, s) => n + s.atual.length, 0),
+    92,
+  );
 });
 
 test('the reference data is frozen', () => {

@@ -66,14 +66,23 @@ function systemName(entry: string): string {
 }
 
 function parseSystems(raw: string): Pick<Court, 'sistemas' | 'sistemaAtual' | 'sistemasAdicionais' | 'sistemasLegados'> {
-  const sistemas = raw.split(';').map((s) => s.trim()).filter((s) => s !== '');
+  const sistemas = raw
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (sistemas.length === 0) throw new Error(`courts.csv: empty sistemas column`);
   const [first, ...rest] = sistemas;
   const sistemasAdicionais: string[] = [];
   const sistemasLegados: string[] = [];
   for (const entry of rest) {
     const legacy = /^legado\s+(.+)$/i.exec(entry);
-    if (legacy) sistemasLegados.push(...withoutNote(legacy[1]).split('/').map((s) => s.trim()).filter(Boolean));
+    if (legacy)
+      sistemasLegados.push(
+        ...withoutNote(legacy[1])
+          .split('/')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     else sistemasAdicionais.push(systemName(entry));
   }
   return { sistemas, sistemaAtual: systemName(first), sistemasAdicionais, sistemasLegados };
@@ -141,6 +150,10 @@ export function courtByJTr(j: string, tr: string): Court | undefined {
 /** The court a request names by sigla (any case), or 422 UNKNOWN_COURT naming the field. */
 export function requireCourtSigla(sigla: string, field: string): Court {
   const court = courtBySigla(sigla);
-  if (!court) throw new ApiError('UNKNOWN_COURT', `${JSON.stringify(sigla)} is not a court sigla; GET /v1/tribunais lists the 92 (e.g. TJSP, TRF4, TRE-SP).`, { field, value: sigla });
+  if (!court)
+    throw new ApiError('UNKNOWN_COURT', `${JSON.stringify(sigla)} is not a court sigla; GET /v1/tribunais lists the 92 (e.g. TJSP, TRF4, TRE-SP).`, {
+      field,
+      value: sigla,
+    });
   return court;
 }

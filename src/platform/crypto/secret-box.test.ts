@@ -86,12 +86,15 @@ test('processes starting together agree on one key', async (t) => {
     const { SecretBox } = await import(${JSON.stringify(moduleUrl)});
     const box = await SecretBox.open({ secretKey: undefined, dataDir: ${JSON.stringify(dir)} });
     process.stdout.write(box.seal('shared'));`;
-  const run = () => new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk; });
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}`))));
-  });
+  const run = () =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk;
+      });
+      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}`))));
+    });
   const sealedByEach = await Promise.all(Array.from({ length: 6 }, run));
   const box = await SecretBox.open({ secretKey: undefined, dataDir: dir });
   for (const sealed of sealedByEach) assert.equal(box.unseal(sealed), 'shared');

@@ -36,7 +36,10 @@ export interface StorageLog {
   warn(obj: object, msg: string): void;
 }
 
-export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs'>>, log?: StorageLog): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs'>>,
+  log?: StorageLog,
+): Promise<Database> {
   if (config.databaseUrl) {
     // Loaded here, not at start: a SQLite deployment never holds the driver in memory.
     const { Pool, types } = (await import('pg')).default;
@@ -72,7 +75,15 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
   const db = new Kysely<DB>({ dialect });
   registerSqliteRoot(db, connection);
   // Kysely closes the connection only if it ever used it; the connection is open from the start.
-  return { db, engine: 'sqlite', location: file, close: async () => { await db.destroy(); connection.close(); } };
+  return {
+    db,
+    engine: 'sqlite',
+    location: file,
+    close: async () => {
+      await db.destroy();
+      connection.close();
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -122,7 +122,14 @@ export class GroupCommit implements Transactor {
         // This transaction holds the connection until it ends: its statements may run synchronously.
         const release = registerSqliteHolder(trx, this.#connection);
         try {
-          for (const [kind, ofKind] of groups) settled.push(...await this.#all(trx, kind, ofKind.map((q) => q.item)));
+          for (const [kind, ofKind] of groups)
+            settled.push(
+              ...(await this.#all(
+                trx,
+                kind,
+                ofKind.map((q) => q.item),
+              )),
+            );
           for (const q of units) settled.push(await this.#one(trx, q.work));
         } finally {
           release();

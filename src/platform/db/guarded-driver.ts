@@ -41,16 +41,36 @@ class GuardedDriver implements Driver {
   constructor(inner: Driver) {
     this.#inner = inner;
   }
-  init(...args: Parameters<Driver['init']>) { return guard(() => this.#inner.init(...args)); }
-  async acquireConnection(...args: Parameters<Driver['acquireConnection']>) { return new GuardedConnection(await guard(() => this.#inner.acquireConnection(...args))); }
-  beginTransaction(c: DatabaseConnection, settings: TransactionSettings) { return guard(() => this.#inner.beginTransaction(unwrap(c), settings)); }
-  commitTransaction(c: DatabaseConnection) { return guard(() => this.#inner.commitTransaction(unwrap(c))); }
-  rollbackTransaction(c: DatabaseConnection) { return guard(() => this.#inner.rollbackTransaction(unwrap(c))); }
-  savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) { return guard(() => this.#inner.savepoint!(unwrap(c), name, compile)); }
-  rollbackToSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) { return guard(() => this.#inner.rollbackToSavepoint!(unwrap(c), name, compile)); }
-  releaseSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) { return guard(() => this.#inner.releaseSavepoint!(unwrap(c), name, compile)); }
-  releaseConnection(c: DatabaseConnection, ...rest: [Parameters<Driver['releaseConnection']>[1]?]) { return this.#inner.releaseConnection(unwrap(c), ...rest); }
-  destroy(...args: Parameters<Driver['destroy']>) { return this.#inner.destroy(...args); }
+  init(...args: Parameters<Driver['init']>) {
+    return guard(() => this.#inner.init(...args));
+  }
+  async acquireConnection(...args: Parameters<Driver['acquireConnection']>) {
+    return new GuardedConnection(await guard(() => this.#inner.acquireConnection(...args)));
+  }
+  beginTransaction(c: DatabaseConnection, settings: TransactionSettings) {
+    return guard(() => this.#inner.beginTransaction(unwrap(c), settings));
+  }
+  commitTransaction(c: DatabaseConnection) {
+    return guard(() => this.#inner.commitTransaction(unwrap(c)));
+  }
+  rollbackTransaction(c: DatabaseConnection) {
+    return guard(() => this.#inner.rollbackTransaction(unwrap(c)));
+  }
+  savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
+    return guard(() => this.#inner.savepoint!(unwrap(c), name, compile));
+  }
+  rollbackToSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
+    return guard(() => this.#inner.rollbackToSavepoint!(unwrap(c), name, compile));
+  }
+  releaseSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
+    return guard(() => this.#inner.releaseSavepoint!(unwrap(c), name, compile));
+  }
+  releaseConnection(c: DatabaseConnection, ...rest: [Parameters<Driver['releaseConnection']>[1]?]) {
+    return this.#inner.releaseConnection(unwrap(c), ...rest);
+  }
+  destroy(...args: Parameters<Driver['destroy']>) {
+    return this.#inner.destroy(...args);
+  }
 }
 
 /** PostgreSQL through pg, with outages raised as StorageUnavailable. */

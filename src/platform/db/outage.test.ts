@@ -5,8 +5,9 @@ import { createHarness, json } from '../../../test/harness.ts';
 import { testRoutes } from '../../../test/routes.ts';
 import { backgroundFailureLevel, isDatabaseClosed, isPostgresOutage, isUniqueViolation, StorageUnavailable, storageOutageOf } from './outage.ts';
 
-test('PostgreSQL outages are told from bad queries by SQLSTATE, socket code or pg\'s connection messages', () => {
-  for (const code of ['57P01', '57P03', '08006', '08001', '53300', '25006', 'ECONNREFUSED', 'ECONNRESET']) assert.ok(isPostgresOutage({ code, message: 'x' }), code);
+test("PostgreSQL outages are told from bad queries by SQLSTATE, socket code or pg's connection messages", () => {
+  for (const code of ['57P01', '57P03', '08006', '08001', '53300', '25006', 'ECONNREFUSED', 'ECONNRESET'])
+    assert.ok(isPostgresOutage({ code, message: 'x' }), code);
   assert.ok(isPostgresOutage(new Error('Connection terminated unexpectedly')));
   assert.ok(isPostgresOutage(new Error('timeout exceeded when trying to connect')));
   for (const code of ['23505', '42P01', '22P02', '40001']) assert.ok(!isPostgresOutage({ code, message: 'x' }), code);
@@ -22,7 +23,9 @@ test('an outage is recognised through causes; SQLite busy, full and I/O errors b
   assert.ok(isUniqueViolation({ code: '23505' }) && isUniqueViolation({ errcode: 1555 }) && !isUniqueViolation({ errcode: 19 }));
 });
 
-test('SQLite locked by another process past busy_timeout: 503 STORAGE_UNAVAILABLE with Retry-After, nothing charged', { skip: process.env.DATABASE_URL ? 'SQLite only' : false }, async (t) => {
+test('SQLite locked by another process past busy_timeout: 503 STORAGE_UNAVAILABLE with Retry-After, nothing charged', {
+  skip: process.env.DATABASE_URL ? 'SQLite only' : false,
+}, async (t) => {
   const h = await createHarness({ extraRoutes: testRoutes });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });

@@ -23,7 +23,8 @@ function postgresOutage(sqlstate: string): boolean {
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 
 /** pg's own messages for a connection that is gone or could not be had (they carry no code). */
-const PG_CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|is not queryable|Client has encountered a connection error|Connection closed/i;
+const PG_CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Client has encountered a connection error|Connection closed/i;
 
 /** A failure of the storage itself, raised by the database driver; `cause` is the driver's error. */
 export class StorageUnavailable extends Error {

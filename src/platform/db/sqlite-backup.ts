@@ -45,10 +45,10 @@ export async function copySqlite(source: string, target: string): Promise<Sqlite
     const integrity = (copy.prepare('PRAGMA quick_check').all() as { quick_check: string }[]).map((r) => r.quick_check).join('; ');
     const has = (table: string) => copy.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table) !== undefined;
     const migration = has('kysely_migration')
-      ? (copy.prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1').get() as { name: string } | undefined)?.name ?? null
+      ? ((copy.prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1').get() as { name: string } | undefined)?.name ?? null)
       : null;
     const sealedSample = has('webhook_configs')
-      ? (copy.prepare('SELECT secret_sealed FROM webhook_configs LIMIT 1').get() as { secret_sealed: string } | undefined)?.secret_sealed ?? null
+      ? ((copy.prepare('SELECT secret_sealed FROM webhook_configs LIMIT 1').get() as { secret_sealed: string } | undefined)?.secret_sealed ?? null)
       : null;
     return { pages, bytes: fs.statSync(target).size, migration, integrity, sealedSample };
   } finally {

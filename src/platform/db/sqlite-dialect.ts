@@ -56,7 +56,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     // from another process while the server runs. wal_autocheckpoint=250 (default 1000 pages): the
     // checkpoint runs inside a COMMIT, on the event loop; a quarter of the pages makes each stall about
     // 1.5 ms instead of 5 ms under a steady charge load, for about a fifth more checkpoint work in all.
-    this.raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 250;');
+    this.raw.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 250;',
+    );
   }
   prepare(sql: string): CachedStatement {
     let stmt = this.#cache.get(sql);

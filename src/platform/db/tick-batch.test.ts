@@ -4,7 +4,12 @@ import { TickBatch, tickLoader } from './tick-batch.ts';
 
 test('calls of one turn are served by one call, each caller getting its own result', async () => {
   const calls: number[][] = [];
-  const batch = new TickBatch<number, number>({ all: async (items) => { calls.push(items); return items.map((i) => i * 10); } });
+  const batch = new TickBatch<number, number>({
+    all: async (items) => {
+      calls.push(items);
+      return items.map((i) => i * 10);
+    },
+  });
   const results = await Promise.all([1, 2, 3].map((i) => batch.add(i)));
   assert.deepEqual(results, [10, 20, 30]);
   assert.deepEqual(calls, [[1, 2, 3]]);
@@ -19,23 +24,38 @@ test('with isolate, one bad item fails only its own caller; without, the whole b
   };
   const isolated = new TickBatch<number, number>({ all, isolate: true });
   const settled = await Promise.allSettled([1, 2, 3].map((i) => isolated.add(i)));
-  assert.deepEqual(settled.map((s) => s.status), ['fulfilled', 'rejected', 'fulfilled']);
-  assert.deepEqual(settled.filter((s) => s.status === 'fulfilled').map((s) => s.value), [10, 30]);
+  assert.deepEqual(
+    settled.map((s) => s.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
+  assert.deepEqual(
+    settled.filter((s) => s.status === 'fulfilled').map((s) => s.value),
+    [10, 30],
+  );
 
   const shared = new TickBatch<number, number>({ all });
   const together = await Promise.allSettled([1, 2, 3].map((i) => shared.add(i)));
-  assert.deepEqual(together.map((s) => s.status), ['rejected', 'rejected', 'rejected']);
+  assert.deepEqual(
+    together.map((s) => s.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
 });
 
 test('at most `max` items per call', async () => {
   const sizes: number[] = [];
-  const batch = new TickBatch<number, number>({ all: async (items) => { sizes.push(items.length); return items; }, max: 2 });
+  const batch = new TickBatch<number, number>({
+    all: async (items) => {
+      sizes.push(items.length);
+      return items;
+    },
+    max: 2,
+  });
   await Promise.all([1, 2, 3, 4, 5].map((i) => batch.add(i)));
   assert.deepEqual(sizes, [2, 2, 1]);
 });
 // tickLoader: the keys asked for in one tick are read by one fetch, each distinct key once; a failure reaches every caller.
 
-test('the keys of one tick are read by one fetch, each once; every caller gets its own key\'s row', async () => {
+test("the keys of one tick are read by one fetch, each once; every caller gets its own key's row", async () => {
   const fetched: string[][] = [];
   const load = tickLoader<string, number>(async (keys) => {
     fetched.push(keys);
@@ -53,7 +73,10 @@ test('a failed fetch rejects every caller of its tick, and the next tick reads a
     return new Map(keys.map((k) => [k, k]));
   });
   const results = await Promise.allSettled([load('a'), load('b')]);
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   fail = false;
   assert.equal(await load('a'), 'a');
 });
@@ -71,7 +94,8 @@ test('at most maxInFlight calls run at once; what queues meanwhile goes in the n
       running--;
       return items;
     },
-    max: 2, maxInFlight: 1,
+    max: 2,
+    maxInFlight: 1,
   });
   assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map((i) => batch.add(i))), [1, 2, 3, 4, 5]);
   assert.equal(most, 1);

@@ -22,7 +22,8 @@ export function integratorData(data: unknown): unknown {
   const cnj = typeof data.numeroCnj === 'string' && DIGITS.test(data.numeroCnj) ? data.numeroCnj : null;
   if (cnj) {
     out = { ...out, numeroCnj: formatCnj(cnj), numeroCnjDigitos: cnj };
-    if (!('processo' in out)) out.processo = { numero_unico: formatCnj(cnj), numeroCnj: formatCnj(cnj), origem: typeof data.tribunal === 'string' ? data.tribunal : null };
+    if (!('processo' in out))
+      out.processo = { numero_unico: formatCnj(cnj), numeroCnj: formatCnj(cnj), origem: typeof data.tribunal === 'string' ? data.tribunal : null };
   }
   const newest = Array.isArray(data.movimentacoes) && isObject(data.movimentacoes[0]) ? data.movimentacoes[0] : null;
   if (newest) out.event_data = { id: newest.id ?? null, data: newest.data ?? null, conteudo: newest.conteudo ?? null };
@@ -43,14 +44,24 @@ function gazetteMovement(p: Json, monitor: Json | null): Json {
     secao: p.orgao ?? null,
     texto_categoria: p.tipoDocumento ?? null,
     conteudo: p.textoHtml ?? p.texto ?? null,
-    numero_processo: masked, processo_id: masked, processo: { numero_novo: masked },
+    numero_processo: masked,
+    processo_id: masked,
+    processo: { numero_novo: masked },
     diario_oficial: day ? `${day.split('-').reverse().join('/')} | Diário de Justiça Eletrônico Nacional - ${String(p.tribunal ?? '')}` : null,
-    estado: null, pagina: null,
+    estado: null,
+    pagina: null,
     envolvidos: [
       ...addressees.map((d) => ({ nome: d.nome ?? null, envolvido_tipo: d.polo ?? null, oab: null })),
-      ...lawyers.map((a) => ({ nome: a.nome ?? null, envolvido_tipo: 'Advogado', oab: typeof a.oab === 'string' ? `${a.oab.slice(2)}/${a.oab.slice(0, 2)}` : null })),
+      ...lawyers.map((a) => ({
+        nome: a.nome ?? null,
+        envolvido_tipo: 'Advogado',
+        oab: typeof a.oab === 'string' ? `${a.oab.slice(2)}/${a.oab.slice(0, 2)}` : null,
+      })),
     ],
-    link: p.link_api ?? null, link_api: p.link_api ?? null, link_pdf: p.certidao ?? null, link_publicacao_tribunal: p.link_publicacao_tribunal ?? null,
+    link: p.link_api ?? null,
+    link_api: p.link_api ?? null,
+    link_pdf: p.certidao ?? null,
+    link_publicacao_tribunal: p.link_publicacao_tribunal ?? null,
     ...(monitor ? { monitoramento: [{ termo: monitor.termo ?? null, tipo: monitor.tipo ?? null, descricao: monitor.origem ?? null }] } : {}),
   };
 }

@@ -5,17 +5,20 @@
 export const EVENT_KINDS = {
   novo_processo: 'A case became known: stored for the first time, or found by a radar searching by name.',
   novo_processo_envolvido: 'A radar searching by CPF or CNPJ found a new case naming that party.',
-  nova_movimentacao: 'New movements of a monitored case (whoever\'s query or check brought them).',
+  nova_movimentacao: "New movements of a monitored case (whoever's query or check brought them).",
   processo_encontrado: 'The first check of a case monitor found the case at the source (or found it again after not finding it).',
-  processo_nao_encontrado: 'A case monitor\'s check did not find the case at the source (sent once per transition).',
+  processo_nao_encontrado: "A case monitor's check did not find the case at the source (sent once per transition).",
   processo_verificado: 'A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed.',
   atualizacao_processo_concluida: 'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case.',
-  publicacao_judicial_nova: 'A new gazette publication (DJEN, the STF\'s DJe or an electoral DJE, as the monitor\'s fontes allow) matched a publication monitor by term or OAB.',
+  publicacao_judicial_nova:
+    "A new gazette publication (DJEN, the STF's DJe or an electoral DJE, as the monitor's fontes allow) matched a publication monitor by term or OAB.",
   diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',
   resultado_busca_oab_async: 'An asynchronous OAB publication search (POST /v1/advogados/oab/monitorar, enviar_callback) ended in SUCESSO or ERRO.',
   resumo_ia_concluido: 'An AI summary requested with POST …/resumo-ia/solicitar-atualizacao and `enviar_callback` ended in FINALIZADO or ERRO.',
-  nova_movimentacao_administrativa: 'New tramitações of an administrative process (by NUP) that an administrative-process monitor follows, whoever\'s lookup or check found them.',
-  resultado_processo_async: 'A lookup of an administrative process asked with `enviar_callback` (POST /v1/processos/administrativos/nup/{nup}) ended in SUCESSO or ERRO.',
+  nova_movimentacao_administrativa:
+    "New tramitações of an administrative process (by NUP) that an administrative-process monitor follows, whoever's lookup or check found them.",
+  resultado_processo_async:
+    'A lookup of an administrative process asked with `enviar_callback` (POST /v1/processos/administrativos/nup/{nup}) ended in SUCESSO or ERRO.',
   teste: 'A test delivery asked for with POST /v1/conta/webhook/teste.',
 } as const;
 

@@ -56,19 +56,37 @@ export class EventLog {
     const createdAt = iso(this.#clock.now());
     const source = e.source ?? 'tramita';
     const data = integratorData(e.data);
-    await trx.insertInto('domain_events').values({
-      id, kind: e.kind, numero_cnj: e.numeroCnj, tribunal: e.tribunal, account_id: e.accountId ?? null, source,
-      data: JSON.stringify(data), created_at: createdAt,
-    }).execute();
+    await trx
+      .insertInto('domain_events')
+      .values({
+        id,
+        kind: e.kind,
+        numero_cnj: e.numeroCnj,
+        tribunal: e.tribunal,
+        account_id: e.accountId ?? null,
+        source,
+        data: JSON.stringify(data),
+        created_at: createdAt,
+      })
+      .execute();
     const audience = await this.#audience(trx, e);
     if (audience.length === 0) return id;
 
     const accounts = [...new Set(audience.map((a) => a.accountId))];
     for (const a of audience) {
-      await trx.insertInto('account_events').values({
-        id: newId('aev'), account_id: a.accountId, event_id: id, kind: e.kind,
-        monitor_type: a.monitorType ?? null, monitor_id: a.monitorId ?? null, created_at: createdAt,
-      }).onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing()).execute();
+      await trx
+        .insertInto('account_events')
+        .values({
+          id: newId('aev'),
+          account_id: a.accountId,
+          event_id: id,
+          kind: e.kind,
+          monitor_type: a.monitorType ?? null,
+          monitor_id: a.monitorId ?? null,
+          created_at: createdAt,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'event_id']).doNothing())
+        .execute();
     }
     const configs = new Map<string, WebhookConfigsTable>(
       (await trx.selectFrom('webhook_configs').selectAll().where('account_id', 'in', accounts).execute()).map((c) => [c.account_id, c]),
@@ -85,8 +103,11 @@ export class EventLog {
     const out: Audience[] = [...(e.audience ?? [])];
     if (e.accountId && !out.some((a) => a.accountId === e.accountId && !a.monitorId)) out.push({ accountId: e.accountId });
     if (e.numeroCnj) {
-      const subs = await trx.selectFrom('event_subscriptions').select(['account_id', 'monitor_type', 'monitor_id', 'kinds', 'webhook_url'])
-        .where('topic', '=', caseTopic(e.numeroCnj)).execute();
+      const subs = await trx
+        .selectFrom('event_subscriptions')
+        .select(['account_id', 'monitor_type', 'monitor_id', 'kinds', 'webhook_url'])
+        .where('topic', '=', caseTopic(e.numeroCnj))
+        .execute();
       for (const s of subs) {
         if (!(JSON.parse(s.kinds) as string[]).includes(e.kind)) continue;
         if (out.some((a) => a.monitorId === s.monitor_id)) continue;

@@ -21,10 +21,20 @@ export interface Subscription {
 export const caseTopic = (numeroCnj: string): string => `cnj:${numeroCnj}`;
 
 export async function subscribe(trx: Transaction<DB> | Kysely<DB>, clock: Clock, s: Subscription): Promise<void> {
-  await trx.insertInto('event_subscriptions').values({
-    id: newId('sub'), account_id: s.accountId, topic: s.topic, monitor_type: s.monitorType, monitor_id: s.monitorId,
-    kinds: JSON.stringify(s.kinds), webhook_url: s.webhookUrl, created_at: iso(clock.now()),
-  }).onConflict((oc) => oc.column('monitor_id').doUpdateSet({ topic: s.topic, kinds: JSON.stringify(s.kinds), webhook_url: s.webhookUrl })).execute();
+  await trx
+    .insertInto('event_subscriptions')
+    .values({
+      id: newId('sub'),
+      account_id: s.accountId,
+      topic: s.topic,
+      monitor_type: s.monitorType,
+      monitor_id: s.monitorId,
+      kinds: JSON.stringify(s.kinds),
+      webhook_url: s.webhookUrl,
+      created_at: iso(clock.now()),
+    })
+    .onConflict((oc) => oc.column('monitor_id').doUpdateSet({ topic: s.topic, kinds: JSON.stringify(s.kinds), webhook_url: s.webhookUrl }))
+    .execute();
 }
 
 export async function unsubscribe(trx: Transaction<DB> | Kysely<DB>, monitorId: string): Promise<void> {

@@ -50,12 +50,22 @@ function fromValidation(validation: AjvError[], context: string | undefined): Ap
   const field = fieldName(first.instancePath);
   if (where === 'body' && !field) return new ApiError('INVALID_BODY', `The body ${first.message ?? 'has the wrong shape'}.`, { in: where });
   // A union of literals fails once per literal: name them all, not the first.
-  const allowedValues = validation.filter((e) => e.instancePath === first.instancePath && (e.keyword === 'const' || e.keyword === 'enum'))
-    .flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : (e.params.allowedValues as unknown[] | undefined) ?? []));
+  const allowedValues = validation
+    .filter((e) => e.instancePath === first.instancePath && (e.keyword === 'const' || e.keyword === 'enum'))
+    .flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : ((e.params.allowedValues as unknown[] | undefined) ?? [])));
   if (allowedValues.length > 0) {
-    return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" must be one of: ${allowedValues.join(', ')}.`, { field, in: where, allowedValues });
+    return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" must be one of: ${allowedValues.join(', ')}.`, {
+      field,
+      in: where,
+      allowedValues,
+    });
   }
-  return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" ${first.message ?? 'is invalid'}.`, { field, in: where, rule: first.keyword, ...first.params });
+  return new ApiError('INVALID_PARAMETER', `The ${where} parameter "${field}" ${first.message ?? 'is invalid'}.`, {
+    field,
+    in: where,
+    rule: first.keyword,
+    ...first.params,
+  });
 }
 
 /** An upstream failure is never "not found" and never charged (DESIGN.md §5); a missing index is the court's, not ours. */
@@ -66,7 +76,8 @@ function fromSource(e: SourceError): ApiError {
   const retryAfter = e.retryAfterMs !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) } : undefined;
   // Say why, not just "failed": DJEN refuses hosts outside Brazil (djen.md §3); a captcha, an anti-bot page or a
   // login wall is never passed (DESIGN.md §8).
-  if (e.failure === 'geoblocked' || e.failure === 'captcha' || e.failure === 'anti_bot' || e.failure === 'login') return new ApiError('SOURCE_UNAVAILABLE', `${e.message} Nothing was charged.`, details);
+  if (e.failure === 'geoblocked' || e.failure === 'captcha' || e.failure === 'anti_bot' || e.failure === 'login')
+    return new ApiError('SOURCE_UNAVAILABLE', `${e.message} Nothing was charged.`, details);
   return new ApiError('SOURCE_UNAVAILABLE', `${e.source} failed (${e.failure}); nothing was charged. Retry later.`, details, retryAfter);
 }
 
@@ -100,7 +111,10 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('INVALID_BODY', 'Content-Length does not match the body.');
     case 'FST_ERR_BAD_URL':
-      return new ApiError('MALFORMED_URL', 'The URL is malformed: percent-encode every character outside A-Z a-z 0-9 - . _ ~ (a % must be followed by two hex digits).');
+      return new ApiError(
+        'MALFORMED_URL',
+        'The URL is malformed: percent-encode every character outside A-Z a-z 0-9 - . _ ~ (a % must be followed by two hex digits).',
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('URI_TOO_LONG');
   }
@@ -114,7 +128,10 @@ export function toApiError(err: unknown): ApiError {
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tramita", ApiKey header="x-api-key"');
-  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(error, reply.request.id, languageOf(reply.request.headers['accept-language']))));
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(errorBody(error, reply.request.id, languageOf(reply.request.headers['accept-language']))));
 }
 
 /**
@@ -133,14 +150,18 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const error = err.code === 'HPE_HEADER_OVERFLOW' ? new ApiError('HEADERS_TOO_LARGE')
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ApiError('REQUEST_TIMEOUT')
-      : new ApiError('MALFORMED_REQUEST');
+  const error =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('HEADERS_TOO_LARGE')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('REQUEST_TIMEOUT')
+        : new ApiError('MALFORMED_REQUEST');
   const requestId = newId('req');
   const body = JSON.stringify(errorBody(error, requestId));
   if (!socket.writable) return void socket.destroy();
-  const head = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n`;
+  const head =
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n`;
   socket.end(head + body, () => socket.destroy());
 }
 
@@ -150,7 +171,8 @@ function withAcceptedParameters(error: ApiError, req: FastifyRequest): ApiError 
   const part = error.details?.in === 'query' ? 'querystring' : error.details?.in === 'body' ? 'body' : null;
   const schema = part ? (req.routeOptions.schema as Record<string, { properties?: Record<string, unknown> } | undefined> | undefined)?.[part] : undefined;
   const accepted = Object.keys(schema?.properties ?? {});
-  if (accepted.length === 0) return new ApiError(error.code, `${error.message} This operation takes no ${error.details?.in} parameters.`, { ...error.details, accepted });
+  if (accepted.length === 0)
+    return new ApiError(error.code, `${error.message} This operation takes no ${error.details?.in} parameters.`, { ...error.details, accepted });
   return new ApiError(error.code, `${error.message} Accepted: ${accepted.join(', ')}.`, { ...error.details, accepted });
 }
 
@@ -165,7 +187,8 @@ function knownPaths(app: FastifyInstance): (method: string, path: string) => str
   const noop = () => {};
   app.addHook('onRoute', (route) => {
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      if ((METHODS as readonly string[]).includes(method) && !router.hasRoute(method as HTTPMethod, route.url)) router.on(method as HTTPMethod, route.url, noop);
+      if ((METHODS as readonly string[]).includes(method) && !router.hasRoute(method as HTTPMethod, route.url))
+        router.on(method as HTTPMethod, route.url, noop);
     }
   });
   return (method, path) => {

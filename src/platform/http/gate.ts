@@ -23,7 +23,9 @@ declare module 'fastify' {
 /** `counter`: where windows are counted (this process's memory, or shared by a PostgreSQL deployment's processes). */
 export function installGate(app: FastifyInstance, accounts: AccountStore, limits: Record<RouteClass, RateLimit>, counter: WindowCounter): void {
   const limiter = new RateLimiter(limits, Date.now, counter);
-  app.addHook('onClose', async () => { await limiter.close(); });
+  app.addHook('onClose', async () => {
+    await limiter.close();
+  });
   const limit = (req: FastifyRequest, reply: FastifyReply, routeClass: RouteClass | null) => {
     if (routeClass) limiter.check(req, reply, routeClass);
     guardRawInput(req, req.routeOptions.config.tramitaNumeric!);

@@ -29,7 +29,16 @@ import { fromColumns, jsonResponse, sendStored, toColumns, type StoredResponse }
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** Headers worth replaying; the rest (date, connection…) belong to the new response. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'preference-applied', 'content-disposition', 'x-credits-charged', 'x-credits-remaining', 'x-search-log-id'];
+const REPLAYED_HEADERS = [
+  'content-type',
+  'location',
+  'retry-after',
+  'preference-applied',
+  'content-disposition',
+  'x-credits-charged',
+  'x-credits-remaining',
+  'x-search-log-id',
+];
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,7 +62,9 @@ function kept(status: number): boolean {
 }
 
 function fingerprint(req: FastifyRequest): string {
-  return createHash('sha256').update(`${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`)
+    .digest('hex');
 }
 
 /** The headers of a response worth replaying, read from the reply or from a stored response. */
@@ -68,8 +79,7 @@ function replayedHeaders(get: (name: string) => unknown): Record<string, string>
 
 /** The row of this request's key, while no answer is stored in it yet (a 202's may already be). */
 function unanswered(db: Kysely<DB>, req: FastifyRequest) {
-  return db.updateTable('idempotency_keys')
-    .where('account_id', '=', req.auth!.account.id).where('key', '=', req.idempotencyKey!).where('status', '!=', 'done');
+  return db.updateTable('idempotency_keys').where('account_id', '=', req.auth!.account.id).where('key', '=', req.idempotencyKey!).where('status', '!=', 'done');
 }
 
 /**
@@ -82,12 +92,16 @@ export async function keepIdempotentAnswer(trx: Kysely<DB>, req: FastifyRequest,
   if ('chargedBy' in answer) {
     const error = new ApiError('IDEMPOTENCY_ANSWER_LOST', undefined, { requestId: req.id, searchLogId: answer.chargedBy });
     const lost = jsonResponse(error.status, errorBody(error, req.id, languageOf(req.headers['accept-language'])));
-    await unanswered(trx, req).set({ status: 'charged', ...toColumns(lost) }).execute();
+    await unanswered(trx, req)
+      .set({ status: 'charged', ...toColumns(lost) })
+      .execute();
     req.idempotentCharged = true;
     return;
   }
   const headers = replayedHeaders((name) => answer.headers[name]);
-  await unanswered(trx, req).set({ status: 'done', ...toColumns({ ...answer, headers }) }).execute();
+  await unanswered(trx, req)
+    .set({ status: 'done', ...toColumns({ ...answer, headers }) })
+    .execute();
   req.idempotentAnswerKept = true;
 }
 
@@ -101,8 +115,14 @@ function readKey(req: FastifyRequest): string | undefined {
 export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: Clock, opts: IdempotencyOptions): void {
   /** A fresh claim: running, no response yet, expiring after the TTL. */
   const claim = (fingerprint: string, now: Date) => ({
-    fingerprint, status: 'running' as const, response_status: null, response_headers: null, response_body: null,
-    response_encoding: null, created_at: iso(now), expires_at: iso(addMs(now, opts.ttlHours * 3_600_000)),
+    fingerprint,
+    status: 'running' as const,
+    response_status: null,
+    response_headers: null,
+    response_body: null,
+    response_encoding: null,
+    created_at: iso(now),
+    expires_at: iso(addMs(now, opts.ttlHours * 3_600_000)),
   });
 
   const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -112,8 +132,11 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     const accountId = req.auth.account.id;
     const fp = fingerprint(req);
     const now = clock.now();
-    const claimed = await db.insertInto('idempotency_keys').values({ account_id: accountId, key, ...claim(fp, now) })
-      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing()).executeTakeFirst();
+    const claimed = await db
+      .insertInto('idempotency_keys')
+      .values({ account_id: accountId, key, ...claim(fp, now) })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) === 1) {
       req.idempotencyKey = key;
       return;
@@ -124,9 +147,13 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
     const stale = row.status !== 'done' && row.created_at <= iso(addMs(now, -opts.staleAfterMs));
     if (expired || (stale && row.status === 'running')) {
       // Take the key over with a compare-and-set on the row we saw, so two takers cannot both win.
-      const r = await db.updateTable('idempotency_keys')
+      const r = await db
+        .updateTable('idempotency_keys')
         .set(claim(fp, now))
-        .where('account_id', '=', accountId).where('key', '=', key).where('created_at', '=', row.created_at).executeTakeFirst();
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .where('created_at', '=', row.created_at)
+        .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
       req.idempotencyKey = key;
       return;
@@ -149,7 +176,9 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
       return payload;
     }
     const headers = replayedHeaders((name) => reply.getHeader(name));
-    await unanswered(db, req).set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) }).execute();
+    await unanswered(db, req)
+      .set({ status: 'done', ...toColumns({ status: reply.statusCode, headers, body: payload }) })
+      .execute();
     return payload;
   };
 

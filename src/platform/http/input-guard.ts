@@ -22,7 +22,11 @@ const NUL = '\u0000';
 /** The names of the numeric properties of a route's params or querystring schema (computed once per route). */
 export function numericFields(schema: TSchema | undefined): ReadonlySet<string> {
   const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
-  return new Set(Object.entries(properties).filter(([, p]) => p.type === 'integer' || p.type === 'number').map(([name]) => name));
+  return new Set(
+    Object.entries(properties)
+      .filter(([, p]) => p.type === 'integer' || p.type === 'number')
+      .map(([name]) => name),
+  );
 }
 
 function refuseRawValue(where: 'path' | 'query', field: string, value: string, numeric: boolean): void {
@@ -56,7 +60,8 @@ export function bodyProblem(body: unknown): ApiError | null {
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return new ApiError('INVALID_BODY', `The body field "${field}" is not a finite number.`, { field, in: 'body' });
     } else if (value !== null && typeof value === 'object') {
-      if (depth >= MAX_BODY_DEPTH) return new ApiError('INVALID_BODY', `The body is nested deeper than ${MAX_BODY_DEPTH} levels.`, { field, in: 'body', maxDepth: MAX_BODY_DEPTH });
+      if (depth >= MAX_BODY_DEPTH)
+        return new ApiError('INVALID_BODY', `The body is nested deeper than ${MAX_BODY_DEPTH} levels.`, { field, in: 'body', maxDepth: MAX_BODY_DEPTH });
       for (const [key, child] of Object.entries(value)) {
         if (key.includes(NUL)) return new ApiError('INVALID_BODY', 'A body field name contains a NUL character.', { in: 'body' });
         stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });

@@ -16,7 +16,7 @@ const Own = Type.Object({
 });
 
 const shape = integratorShape('teste.gemeos', Own, {
-  status: derived(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]), (v) => (v.status === 'ATIVO' ? 'ACTIVE' as const : 'INACTIVE' as const)),
+  status: derived(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]), (v) => (v.status === 'ATIVO' ? ('ACTIVE' as const) : ('INACTIVE' as const))),
   situacao: same('status'),
   totalItems: same('total'),
   asked: derived(Type.Boolean(), (v, ids: string[]) => ids.includes(v.id)),
@@ -41,12 +41,18 @@ test('the schema declares every twin: a same twin with our schema, optional when
   assert.equal(props.situacao.description, 'Same as `status`.');
   assert.equal(props.situacao.anyOf?.length, 2);
   assert.deepEqual(shape.schema.required, ['id', 'status', 'situacao', 'asked']);
-  assert.ok(!Value.Check(shape.schema, { id: 'c', status: 'ATIVO', situacao: 'ATIVO', asked: false }), 'status is the integrators\' now');
+  assert.ok(!Value.Check(shape.schema, { id: 'c', status: 'ATIVO', situacao: 'ATIVO', asked: false }), "status is the integrators' now");
 });
 
 test('a table is declared once, and every twin is listed for the generated docs', () => {
   assert.throws(() => integratorShape('teste.gemeos', Own, {}), /declared twice/);
-  assert.deepEqual(integratorTables.get('teste.gemeos')?.map((t) => [t.alias, t.of, t.replaces]), [
-    ['status', null, true], ['situacao', 'status', false], ['totalItems', 'total', false], ['asked', null, false],
-  ]);
+  assert.deepEqual(
+    integratorTables.get('teste.gemeos')?.map((t) => [t.alias, t.of, t.replaces]),
+    [
+      ['status', null, true],
+      ['situacao', 'status', false],
+      ['totalItems', 'total', false],
+      ['asked', null, false],
+    ],
+  );
 });

@@ -15,12 +15,20 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import { formatDateBr } from '../format.ts';
 
 /** A twin holding the same value as our field `of`. */
-export interface Same<K extends string> { readonly kind: 'same'; readonly of: K; readonly description?: string }
+export interface Same<K extends string> {
+  readonly kind: 'same';
+  readonly of: K;
+  readonly description?: string;
+}
 /**
  * A twin computed from our view: the integrators' vocabulary for one of our values, or a block they
  * read; `context` is what the answer knows beside the view (the page's offset, the OABs asked for).
  */
-export interface Derived<V, R, C = undefined> { readonly kind: 'derived'; readonly schema: TSchema; readonly value: (view: V, context: C) => R }
+export interface Derived<V, R, C = undefined> {
+  readonly kind: 'derived';
+  readonly schema: TSchema;
+  readonly value: (view: V, context: C) => R;
+}
 
 export const same = <K extends string>(of: K, description?: string): Same<K> => ({ kind: 'same', of, description });
 export const derived = <V, R, C = undefined>(schema: TSchema, value: (view: V, context: C) => R): Derived<V, R, C> => ({ kind: 'derived', schema, value });
@@ -46,7 +54,12 @@ export interface IntegratorShape<V, T, P extends TProperties = TProperties> {
 }
 
 /** One twin as docs/integrator-fields.md lists it: `of` is our field it repeats, null when derived. */
-export interface TwinEntry { alias: string; of: string | null; replaces: boolean; description: string | null }
+export interface TwinEntry {
+  alias: string;
+  of: string | null;
+  replaces: boolean;
+  description: string | null;
+}
 
 /** Every table, by name, in declaration order (docs/integrator-fields.md is generated from it). */
 export const integratorTables = new Map<string, readonly TwinEntry[]>();
@@ -58,8 +71,10 @@ export const integratorTables = new Map<string, readonly TwinEntry[]>();
  */
 export const CNJ_TWINS = { numero_cnj: same('numeroCnj', 'Masked; same as `numeroCnj`.') } as const;
 export const DAY_TWINS = {
-  data: derived(Type.String({ description: 'The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }),
-    (v: { dataHora: string }) => formatDateBr(v.dataHora)),
+  data: derived(
+    Type.String({ description: 'The day of `dataHora`, dd/mm/aaaa in Brasília: the same string webhooks send in `event_data.data`.' }),
+    (v: { dataHora: string }) => formatDateBr(v.dataHora),
+  ),
 } as const;
 
 /** A copy of `schema` (its TypeBox marks included) with another description. */
@@ -73,7 +88,11 @@ function described(schema: TSchema, description: string): TSchema {
  * The twins of `own` (our fields' schema), named `name` in docs/integracao.md. `options` are the
  * schema's own (additionalProperties, description), kept from `own` when not given.
  */
-export function integratorShape<O extends TObject, T extends Record<string, Twin<OwnView<O>>>>(name: string, own: O, table: T): IntegratorShape<OwnView<O>, T, O['properties']> {
+export function integratorShape<O extends TObject, T extends Record<string, Twin<OwnView<O>>>>(
+  name: string,
+  own: O,
+  table: T,
+): IntegratorShape<OwnView<O>, T, O['properties']> {
   type V = OwnView<O>;
   if (integratorTables.has(name)) throw new Error(`integrator table "${name}" declared twice`);
   const properties: TProperties = { ...own.properties };
@@ -94,11 +113,18 @@ export function integratorShape<O extends TObject, T extends Record<string, Twin
   const schema = Type.Object(properties, Object.fromEntries(Object.entries(options).filter(([k]) => !k.startsWith('~') && k !== 'type' && k !== 'required')));
   const aliases = Object.keys(table);
   const replacing = aliases.some((a) => a in own.properties);
-  integratorTables.set(name, twins.map((t) => ({
-    alias: t.alias, of: t.of, replaces: t.alias in own.properties, description: (properties[t.alias] as { description?: string }).description ?? null,
-  })));
+  integratorTables.set(
+    name,
+    twins.map((t) => ({
+      alias: t.alias,
+      of: t.of,
+      replaces: t.alias in own.properties,
+      description: (properties[t.alias] as { description?: string }).description ?? null,
+    })),
+  );
   return {
-    schema: schema as TObject<Omit<O['properties'], keyof T> & { [A in keyof T]: TSchema }>, aliases,
+    schema: schema as TObject<Omit<O['properties'], keyof T> & { [A in keyof T]: TSchema }>,
+    aliases,
     present(...[view, context]: PresentArgs<V, T>) {
       const ours = view as Record<string, unknown>;
       // Every twin reads the view as built: when one takes the place of a field, all are read first.

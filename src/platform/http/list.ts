@@ -63,15 +63,26 @@ function nextHref(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, cursor
 }
 
 /** A listing's `data`: the items under `name`, their pagination and the link to the next page. */
-export function listData<T>(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, name: string, items: T[], p: PageMeta, total?: number): Record<string, unknown> {
+export function listData<T>(
+  req: FastifyRequest,
+  config: Pick<Config, 'publicUrl'>,
+  name: string,
+  items: T[],
+  p: PageMeta,
+  total?: number,
+): Record<string, unknown> {
   const query = req.query as { cursor?: string } | undefined;
   const counted = total === undefined ? {} : { total, totalPages: Math.ceil(total / p.limit) };
   return {
     [name]: items,
     ...(total === undefined ? {} : { total }),
     pagination: PaginationShape.present({
-      currentPage: p.page, perPage: p.limit, hasNextPage: p.nextCursor !== null,
-      hasPreviousPage: (p.page ?? 1) > 1 || query?.cursor !== undefined, nextCursor: p.nextCursor, ...counted,
+      currentPage: p.page,
+      perPage: p.limit,
+      hasNextPage: p.nextCursor !== null,
+      hasPreviousPage: (p.page ?? 1) > 1 || query?.cursor !== undefined,
+      nextCursor: p.nextCursor,
+      ...counted,
     }),
     links: { next: p.nextCursor === null ? null : { href: nextHref(req, config, p.nextCursor), cursor: p.nextCursor } },
   };

@@ -50,12 +50,19 @@ const PENDING_SCHEMA = {
     data: {
       type: 'object',
       properties: {
-        requestId: { type: 'string' }, status: { type: 'string', const: 'PROCESSANDO' }, statusUrl: { type: 'string', format: 'uri' },
-        submittedAt: { type: 'string', format: 'date-time' }, pollAfterSeconds: { type: 'integer' }, pollAfterMs: { type: 'integer' },
-        nextPollAt: { type: 'string', format: 'date-time' }, message: { type: 'string' },
+        requestId: { type: 'string' },
+        status: { type: 'string', const: 'PROCESSANDO' },
+        statusUrl: { type: 'string', format: 'uri' },
+        submittedAt: { type: 'string', format: 'date-time' },
+        pollAfterSeconds: { type: 'integer' },
+        pollAfterMs: { type: 'integer' },
+        nextPollAt: { type: 'string', format: 'date-time' },
+        message: { type: 'string' },
       },
     },
-    pollAfterSeconds: { type: 'integer' }, pollAfterMs: { type: 'integer' }, nextPollAt: { type: 'string', format: 'date-time' },
+    pollAfterSeconds: { type: 'integer' },
+    pollAfterMs: { type: 'integer' },
+    nextPollAt: { type: 'string', format: 'date-time' },
     meta: { type: 'object', properties: { requestId: { type: 'string' } } },
   },
 };
@@ -71,13 +78,20 @@ const ESTIMATE_SCHEMA = {
       required: ['queryType', 'currency', 'priceCentavos', 'balanceCentavos', 'sufficient'],
       properties: {
         queryType: { type: ['string', 'null'], description: 'The price table entry; null for a free operation.' },
-        plan: { type: ['string', 'null'] }, currency: { type: 'string', const: 'BRL' },
-        price: { type: 'number' }, priceCentavos: { type: 'integer' }, balance: { type: 'number' }, balanceCentavos: { type: 'integer' },
+        plan: { type: ['string', 'null'] },
+        currency: { type: 'string', const: 'BRL' },
+        price: { type: 'number' },
+        priceCentavos: { type: 'integer' },
+        balance: { type: 'number' },
+        balanceCentavos: { type: 'integer' },
         sufficient: { type: 'boolean', description: 'Whether the balance covers the price now.' },
         chargedOn: { type: 'string', description: 'When the price is charged.' },
       },
     },
-    meta: { type: 'object', properties: { requestId: { type: 'string' }, creditsCharged: { type: 'integer', const: 0 }, estimate: { type: 'boolean', const: true } } },
+    meta: {
+      type: 'object',
+      properties: { requestId: { type: 'string' }, creditsCharged: { type: 'integer', const: 0 }, estimate: { type: 'boolean', const: true } },
+    },
   },
 };
 const ESTIMATE_REF = { $ref: '#/components/schemas/Estimate' };
@@ -98,7 +112,9 @@ const OPTIONAL_BODY = 'x-tramita-optional-body';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function codesWithStatus(status: number): string[] {
-  return Object.entries(ERRORS).filter(([, e]) => e.status === status).map(([code]) => code);
+  return Object.entries(ERRORS)
+    .filter(([, e]) => e.status === status)
+    .map(([code]) => code);
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
@@ -114,19 +130,33 @@ function errorResponses(meta: RouteMeta, hasInput: boolean, method: string): Rec
   if (hasInput || meta.auth) statuses.add(400);
   if (method !== 'GET') statuses.add(413);
   // The key is checked in storage: an outage is 503 STORAGE_UNAVAILABLE on every keyed operation.
-  if (meta.auth) { statuses.add(401); statuses.add(403); statuses.add(503); }
+  if (meta.auth) {
+    statuses.add(401);
+    statuses.add(403);
+    statuses.add(503);
+  }
   if (meta.class) statuses.add(429);
   // A reused key with another request is 422 IDEMPOTENCY_KEY_REUSED, one still running 409; input a handler cannot serve is 422.
-  if (takesIdempotencyKey(meta, method)) { statuses.add(409); statuses.add(422); }
+  if (takesIdempotencyKey(meta, method)) {
+    statuses.add(409);
+    statuses.add(422);
+  }
   if (hasInput) statuses.add(422);
   // Sources and models answer 502/503/504; a replay answers whatever the operation answered.
-  if (meta.charge || meta.async || meta.replay) { statuses.add(502); statuses.add(503); statuses.add(504); statuses.add(422); statuses.add(409); }
+  if (meta.charge || meta.async || meta.replay) {
+    statuses.add(502);
+    statuses.add(503);
+    statuses.add(504);
+    statuses.add(422);
+    statuses.add(409);
+  }
   const out: Record<string, unknown> = {};
   for (const status of [...statuses].sort()) {
     const codes = codesWithStatus(status);
     if (codes.length === 0) continue;
     out[String(status)] = {
-      description: `error.code one of: ${codes.join(', ')}`, content: { 'application/json': { schema: ERROR_REF } },
+      description: `error.code one of: ${codes.join(', ')}`,
+      content: { 'application/json': { schema: ERROR_REF } },
       ...(status === 429 || status === 503 ? { headers: { 'Retry-After': header('Seconds to wait before trying again.', 'integer') } } : {}),
     };
   }
@@ -141,7 +171,7 @@ function successResponses(meta: RouteMeta, declared: Record<string, Json>): Reco
   const { 200: envelope, ...rest } = declared;
   const out: Record<string, unknown> = { ...rest };
   const ok = binaryOk(meta) ?? (meta.replay ? replayOk() : envelope);
-  const statuses = meta.replay ? [200, 201] : meta.success ?? [200];
+  const statuses = meta.replay ? [200, 201] : (meta.success ?? [200]);
   for (const status of ok ? statuses : []) {
     const headers = { ...(meta.class ? RATE_LIMIT_HEADERS : {}), ...(status === 202 ? PENDING_HEADERS : {}) };
     out[status] = Object.keys(headers).length ? { ...ok, headers } : ok;
@@ -152,10 +182,15 @@ function successResponses(meta: RouteMeta, declared: Record<string, Json>): Reco
 
 /** `GET /v1/processos/cnj/:cnj/movimentacoes` → `getProcessosCnjByCnjMovimentacoes`. */
 export function operationIdOf(method: string, url: string): string {
-  const words = url.replace(/^\/v1\/?/, '').split('/').filter(Boolean).flatMap((segment) => {
-    const param = /^:(.+)$/.exec(segment) ?? /^\{(.+)\}$/.exec(segment);
-    return param ? ['by', param[1]] : segment.split(/[^A-Za-z0-9]+/);
-  }).filter(Boolean);
+  const words = url
+    .replace(/^\/v1\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) => {
+      const param = /^:(.+)$/.exec(segment) ?? /^\{(.+)\}$/.exec(segment);
+      return param ? ['by', param[1]] : segment.split(/[^A-Za-z0-9]+/);
+    })
+    .filter(Boolean);
   const pascal = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
   return method.toLowerCase() + (pascal || 'Root');
 }
@@ -166,10 +201,17 @@ function headerParameters(meta: RouteMeta, method: string): Json {
     'accept-language': { type: 'string', description: '`en` for English error messages; Portuguese otherwise.' },
   };
   if (takesIdempotencyKey(meta, method)) {
-    properties['idempotency-key'] = { type: 'string', maxLength: 255, description: 'Replays the first answer of this key (24 h) without running or charging again.' };
+    properties['idempotency-key'] = {
+      type: 'string',
+      maxLength: 255,
+      description: 'Replays the first answer of this key (24 h) without running or charging again.',
+    };
   }
   if (meta.charge || meta.async) {
-    properties.prefer = { type: 'string', description: '`return=estimate` prices the call without running it; `respond-async` asks for the 202 at once; `wait=N` shortens the window.' };
+    properties.prefer = {
+      type: 'string',
+      description: '`return=estimate` prices the call without running it; `respond-async` asks for the 202 at once; `wait=N` shortens the window.',
+    };
   } else if (meta.auth) {
     properties.prefer = { type: 'string', description: '`return=estimate` prices the call without running it (a free operation: 0).' };
   }
@@ -184,10 +226,11 @@ export function openApiOptions(services: Services): SwaggerOptions {
         title: 'Tramita: Judicial Process Data Service',
         version: '1.0.0',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-        description: 'Public Brazilian court-process data under /v1. Send the API key in `x-api-key` (or `Authorization: Bearer`). '
-          + 'Charged operations report `meta.creditsCharged` and `meta.creditsRemaining`; `Prefer: return=estimate` prices one without running it. '
-          + 'Past the synchronous window an eligible operation answers 202 with a status URL (`/v1/requests/{requestId}`). '
-          + 'Guide in Portuguese: docs/integracao.md.',
+        description:
+          'Public Brazilian court-process data under /v1. Send the API key in `x-api-key` (or `Authorization: Bearer`). ' +
+          'Charged operations report `meta.creditsCharged` and `meta.creditsRemaining`; `Prefer: return=estimate` prices one without running it. ' +
+          'Past the synchronous window an eligible operation answers 202 with a status URL (`/v1/requests/{requestId}`). ' +
+          'Guide in Portuguese: docs/integracao.md.',
       },
       // Relative to where this document is served, unless TRAMITA_PUBLIC_URL names the public address.
       servers: [{ url: services.config.publicUrl ?? '/', description: 'This Tramita server' }],
@@ -220,11 +263,17 @@ export function openApiOptions(services: Services): SwaggerOptions {
 
 function binaryOk(meta: RouteMeta) {
   if (!meta.binary) return undefined;
-  return { description: `The file (${meta.binary}); the charge is in the x-credits-* headers.`, content: { [meta.binary]: { schema: { type: 'string', format: 'binary' } } } };
+  return {
+    description: `The file (${meta.binary}); the charge is in the x-credits-* headers.`,
+    content: { [meta.binary]: { schema: { type: 'string', format: 'binary' } } },
+  };
 }
 
 function replayOk() {
-  return { description: 'The final response of the operation, exactly as it would have answered (its own status and body).', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } };
+  return {
+    description: 'The final response of the operation, exactly as it would have answered (its own status and body).',
+    content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+  };
 }
 
 /**
@@ -233,7 +282,7 @@ function replayOk() {
  */
 function nameSchemas(doc: Json): Json {
   const components = (doc.components ?? {}) as Json;
-  const schemas: Json = { ...(components.schemas as Json ?? {}), Error: ERROR_SCHEMA, Pending: PENDING_SCHEMA, Estimate: ESTIMATE_SCHEMA };
+  const schemas: Json = { ...((components.schemas as Json) ?? {}), Error: ERROR_SCHEMA, Pending: PENDING_SCHEMA, Estimate: ESTIMATE_SCHEMA };
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
     for (const op of Object.values(item) as Json[]) {
       if (typeof op !== 'object' || op === null || typeof op.operationId !== 'string') continue;
@@ -276,7 +325,10 @@ function nameSchemas(doc: Json): Json {
 function addEstimate(responses: Record<string, Json>): void {
   const ok = responses['200'];
   if (!ok) {
-    responses['200'] = { description: 'Only the estimate (`Prefer: return=estimate`): the operation itself answers another status.', content: { 'application/json': estimateOnly() } };
+    responses['200'] = {
+      description: 'Only the estimate (`Prefer: return=estimate`): the operation itself answers another status.',
+      content: { 'application/json': estimateOnly() },
+    };
     return;
   }
   if (!ok.content) ok.content = {};
@@ -293,7 +345,12 @@ function resolve(schema: Json, schemas: Json): Json {
   return ref ? (schemas[ref] as Json) : schema;
 }
 
-const SAMPLE_STRINGS: Record<string, string> = { 'date-time': '2026-03-10T14:32:10.000Z', date: '2026-03-10', uri: 'https://api.example.com/v1/requests/req_0mwv000000000000000000', binary: '' };
+const SAMPLE_STRINGS: Record<string, string> = {
+  'date-time': '2026-03-10T14:32:10.000Z',
+  date: '2026-03-10',
+  uri: 'https://api.example.com/v1/requests/req_0mwv000000000000000000',
+  binary: '',
+};
 
 /** A plausible value of a JSON schema: its example, default, const or first enum value, else one of its type. */
 export function sampleOf(schema: Json | undefined, schemas: Json, depth: number): unknown {
@@ -308,13 +365,21 @@ export function sampleOf(schema: Json | undefined, schemas: Json, depth: number)
   if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((b) => sampleOf(b as Json, schemas, depth + 1)));
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
-    case 'object': return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([k, v]) => [k, sampleOf(v, schemas, depth + 1)]));
-    case 'array': return [sampleOf(schema.items as Json, schemas, depth + 1)];
-    case 'integer': return typeof schema.minimum === 'number' ? schema.minimum : 1;
-    case 'number': return 0.5;
-    case 'boolean': return true;
-    case 'string': return SAMPLE_STRINGS[String(schema.format)] ?? 'string';
-    case 'null': return null;
-    default: return null;
+    case 'object':
+      return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([k, v]) => [k, sampleOf(v, schemas, depth + 1)]));
+    case 'array':
+      return [sampleOf(schema.items as Json, schemas, depth + 1)];
+    case 'integer':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'number':
+      return 0.5;
+    case 'boolean':
+      return true;
+    case 'string':
+      return SAMPLE_STRINGS[String(schema.format)] ?? 'string';
+    case 'null':
+      return null;
+    default:
+      return null;
   }
 }

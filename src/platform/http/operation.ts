@@ -91,7 +91,8 @@ class Run implements OperationContext {
   #charge(statusCode: number, debits?: readonly DebitLine[]): Charge {
     const req = this.#req;
     return {
-      accountId: req.auth!.account.id, queryType: this.#meta.charge!,
+      accountId: req.auth!.account.id,
+      queryType: this.#meta.charge!,
       origin: { requestId: req.id, method: req.method, path: req.url.split('?')[0], statusCode },
       debits: debits ?? [{ operationId: req.id, centavos: this.#price }],
     };
@@ -118,15 +119,18 @@ class Run implements OperationContext {
     const charge = this.#charge('response' in outcome ? outcome.response.status : (outcome.status ?? 200));
     // What replays this answer (a pending operation's status URL, an Idempotency-Key) commits with the
     // charge; an answer nothing replays takes the batched charge (group commit).
-    const { remaining, response } = pending || this.#req.idempotencyKey
-      ? await ledger.transact(async (trx) => {
-        const c = await ledger.chargeIn(trx, charge);
-        const r = render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining));
-        if (pending) await this.pending!.complete(r, trx);
-        await keepIdempotentAnswer(trx, this.#req, r);
-        return { remaining: c.remaining, response: r };
-      })
-      : await ledger.charge(charge).then((c) => ({ remaining: c.remaining, response: render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining)) }));
+    const { remaining, response } =
+      pending || this.#req.idempotencyKey
+        ? await ledger.transact(async (trx) => {
+            const c = await ledger.chargeIn(trx, charge);
+            const r = render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining));
+            if (pending) await this.pending!.complete(r, trx);
+            await keepIdempotentAnswer(trx, this.#req, r);
+            return { remaining: c.remaining, response: r };
+          })
+        : await ledger
+            .charge(charge)
+            .then((c) => ({ remaining: c.remaining, response: render(outcome, chargedMeta(requestId, c.searchLogId, c.centavos, c.remaining)) }));
     this.#afterChargeCommitted();
     // Committed: the next price checks of this account start from it.
     accounts.noteBalance(auth!.account.id, remaining);
@@ -174,14 +178,24 @@ function render(outcome: Outcome, meta: Record<string, unknown>): StoredResponse
 }
 
 function estimate(req: FastifyRequest, meta: RouteMeta, price: number, balance: number): StoredResponse {
-  return jsonResponse(200, {
-    data: {
-      queryType: meta.charge ?? null, plan: req.auth?.account.plan ?? null, currency: 'BRL',
-      price: toBrl(price), priceCentavos: price, balance: toBrl(balance), balanceCentavos: balance,
-      sufficient: balance >= price, chargedOn: 'success',
+  return jsonResponse(
+    200,
+    {
+      data: {
+        queryType: meta.charge ?? null,
+        plan: req.auth?.account.plan ?? null,
+        currency: 'BRL',
+        price: toBrl(price),
+        priceCentavos: price,
+        balance: toBrl(balance),
+        balanceCentavos: balance,
+        sufficient: balance >= price,
+        chargedOn: 'success',
+      },
+      meta: { requestId: req.id, creditsCharged: 0, estimate: true },
     },
-    meta: { requestId: req.id, creditsCharged: 0, estimate: true },
-  }, { 'preference-applied': 'return=estimate' });
+    { 'preference-applied': 'return=estimate' },
+  );
 }
 
 export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: OperationDeps) {

@@ -17,7 +17,13 @@ export const PAGE_NUMBER_MAX = 1_000;
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT, description: `Page size, 1 to ${PAGE_LIMIT_MAX}.` })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The `meta.pagination.nextCursor` of the previous page.' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_NUMBER_MAX, description: `Page number (1 = first), 1 to ${PAGE_NUMBER_MAX}, instead of \`cursor\`; a page past the end is empty.` })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: PAGE_NUMBER_MAX,
+      description: `Page number (1 = first), 1 to ${PAGE_NUMBER_MAX}, instead of \`cursor\`; a page past the end is empty.`,
+    }),
+  ),
 };
 
 export interface PageParams {
@@ -49,7 +55,10 @@ export function pageWindow(q: PageParams): PageWindow {
   if (q.cursor !== undefined) throw new ApiError('INVALID_PARAMETER', 'Send either `page` or `cursor`, not both.', { field: 'page', in: 'query' });
   const skip = (q.page - 1) * limit;
   if (skip + limit > PAGE_NUMBER_ROWS_MAX) {
-    throw new ApiError('INVALID_PARAMETER', `Numbered pages reach the first ${PAGE_NUMBER_ROWS_MAX} rows; beyond them follow meta.pagination.nextCursor.`, { field: 'page', in: 'query' });
+    throw new ApiError('INVALID_PARAMETER', `Numbered pages reach the first ${PAGE_NUMBER_ROWS_MAX} rows; beyond them follow meta.pagination.nextCursor.`, {
+      field: 'page',
+      in: 'query',
+    });
   }
   return { limit, read: skip + limit + 1, skip, pageNumber: q.page };
 }
@@ -75,4 +84,3 @@ export function page<R>(rows: R[], w: PageWindow, listing: string, position: (la
   const nextCursor = rows.length > w.skip + w.limit ? encodeCursor(listing, position(items[items.length - 1])) : null;
   return { items, pagination: { limit: w.limit, nextCursor, page: w.pageNumber } };
 }
-

@@ -37,11 +37,17 @@ export function eachDay(p: Period): string[] {
 /** The period a gazette query asks, at most `maxDays` days; `defaultDays` back from the end when no start is given. */
 export function gazettePeriod(q: { data_inicio?: string; data_fim?: string }, o: { today: string; maxDays: number; defaultDays: number }): Period {
   const fim = q.data_fim === undefined ? o.today : calendarDay(q.data_fim, 'data_fim', 'INVALID_DATE');
-  const inicio = q.data_inicio === undefined
-    ? new Date(Date.parse(fim) - (o.defaultDays - 1) * DAY_MS).toISOString().slice(0, 10)
-    : calendarDay(q.data_inicio, 'data_inicio', 'INVALID_DATE');
+  const inicio =
+    q.data_inicio === undefined
+      ? new Date(Date.parse(fim) - (o.defaultDays - 1) * DAY_MS).toISOString().slice(0, 10)
+      : calendarDay(q.data_inicio, 'data_inicio', 'INVALID_DATE');
   if (fim < inicio) throw new ApiError('PERIOD_INVERTED', `\`data_fim\` (${fim}) is before \`data_inicio\` (${inicio}).`, { field: 'data_fim', in: 'query' });
   const p = { inicio, fim };
-  if (daysIn(p) > o.maxDays) throw new ApiError('PERIOD_TOO_LONG', `The period ${inicio} to ${fim} has ${daysIn(p)} days; at most ${o.maxDays}.`, { field: 'data_fim', in: 'query', maxDays: o.maxDays });
+  if (daysIn(p) > o.maxDays)
+    throw new ApiError('PERIOD_TOO_LONG', `The period ${inicio} to ${fim} has ${daysIn(p)} days; at most ${o.maxDays}.`, {
+      field: 'data_fim',
+      in: 'query',
+      maxDays: o.maxDays,
+    });
   return p;
 }

@@ -18,7 +18,11 @@ export function parsePrefer(req: FastifyRequest): Preferences {
   const prefs: Preferences = { respondAsync: false, waitMs: undefined, estimate: false };
   if (!raw) return prefs;
   for (const token of (Array.isArray(raw) ? raw.join(',') : raw).split(/[,;]/)) {
-    const [name, value] = token.trim().toLowerCase().split('=').map((s) => s.trim().replace(/^"|"$/g, ''));
+    const [name, value] = token
+      .trim()
+      .toLowerCase()
+      .split('=')
+      .map((s) => s.trim().replace(/^"|"$/g, ''));
     if (name === 'respond-async') prefs.respondAsync = true;
     else if (name === 'wait' && /^\d+$/.test(value ?? '')) prefs.waitMs = Number(value) * 1000;
     else if (name === 'return' && value === 'estimate') prefs.estimate = true;

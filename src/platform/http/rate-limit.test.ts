@@ -15,7 +15,11 @@ const LIMITS = { lookup: { max: 2, windowMs: 60_000 }, account: { max: 1, window
 function call(limiter: RateLimiter, keyId: string | undefined, routeClass: RouteClass, ip = '127.0.0.1') {
   const headers: Record<string, unknown> = {};
   const req = { auth: keyId ? { keyId } : undefined, ip } as unknown as FastifyRequest;
-  const reply = { header: (k: string, v: unknown) => { headers[k] = v; } } as unknown as FastifyReply;
+  const reply = {
+    header: (k: string, v: unknown) => {
+      headers[k] = v;
+    },
+  } as unknown as FastifyReply;
   try {
     limiter.check(req, reply, routeClass);
     return { ok: true, headers };

@@ -55,8 +55,12 @@ export class RateLimiter {
     reply.header('ratelimit-remaining', Math.max(0, max - window.count));
     reply.header('ratelimit-reset', resetSeconds);
     if (window.count > max) {
-      throw new ApiError('RATE_LIMITED', `More than ${max} requests in the "${routeClass}" class this window; retry in ${resetSeconds} s.`,
-        { routeClass, limit: max, retryAfterSeconds: resetSeconds }, { 'retry-after': String(resetSeconds) });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `More than ${max} requests in the "${routeClass}" class this window; retry in ${resetSeconds} s.`,
+        { routeClass, limit: max, retryAfterSeconds: resetSeconds },
+        { 'retry-after': String(resetSeconds) },
+      );
     }
   }
 }

@@ -8,7 +8,10 @@ const declare = (meta: Partial<RouteMeta>) => {
   const app = Fastify();
   try {
     defineRoute(app, {
-      method: 'POST', url: '/v1/x', schema: {}, handler: async () => ({ data: {} }),
+      method: 'POST',
+      url: '/v1/x',
+      schema: {},
+      handler: async () => ({ data: {} }),
       meta: { class: 'monitor', auth: true, tag: 'T', summary: 's', ...meta },
     });
   } finally {

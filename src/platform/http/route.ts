@@ -138,12 +138,15 @@ export interface RegisteredRoute {
 
 export const StrictEmpty = Type.Object({}, { additionalProperties: false });
 
-export const Meta = Type.Object({
-  requestId: Type.String(),
-  searchLogId: Type.Optional(Type.String()),
-  creditsCharged: Type.Optional(Type.Number({ description: 'BRL charged by this response (0.05 = R$ 0,05).' })),
-  creditsRemaining: Type.Optional(Type.Number({ description: 'Balance in BRL after this response.' })),
-}, { additionalProperties: true });
+export const Meta = Type.Object(
+  {
+    requestId: Type.String(),
+    searchLogId: Type.Optional(Type.String()),
+    creditsCharged: Type.Optional(Type.Number({ description: 'BRL charged by this response (0.05 = R$ 0,05).' })),
+    creditsRemaining: Type.Optional(Type.Number({ description: 'Balance in BRL after this response.' })),
+  },
+  { additionalProperties: true },
+);
 
 export function envelopeSchema(data: TSchema) {
   return Type.Object({ data, meta: Meta });

@@ -63,7 +63,9 @@ export class SharedWindows implements WindowCounter {
   /** Adds what this process counted to the shared rows and reads back the totals. */
   async flush(): Promise<void> {
     if (this.#flushing) return this.#flushing;
-    this.#flushing = this.#flushOnce().finally(() => { this.#flushing = undefined; });
+    this.#flushing = this.#flushOnce().finally(() => {
+      this.#flushing = undefined;
+    });
     return this.#flushing;
   }
 
@@ -91,7 +93,8 @@ export class SharedWindows implements WindowCounter {
     if (due.length === 0) return;
     const sent = due.map((b) => b.pending);
     try {
-      const rows = await this.#db.insertInto('rate_limit_counters')
+      const rows = await this.#db
+        .insertInto('rate_limit_counters')
         .values(due.map((b, i) => ({ bucket: b.key, window_start: b.windowStart, count: sent[i]! })))
         .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql<number>`rate_limit_counters.count + excluded.count` }))
         .returning(['bucket', 'window_start', 'count'])
@@ -103,13 +106,19 @@ export class SharedWindows implements WindowCounter {
       });
       if (now - this.#lastCleanup > CLEANUP_EVERY_MS) {
         this.#lastCleanup = now;
-        await this.#db.deleteFrom('rate_limit_counters').where('window_start', '<', now - KEEP_ROWS_MS).execute();
+        await this.#db
+          .deleteFrom('rate_limit_counters')
+          .where('window_start', '<', now - KEEP_ROWS_MS)
+          .execute();
       }
     } catch (err) {
       // The counts stay local (this process still limits on its own) and go out at the next flush.
       if (now - this.#lastWarning > 60_000) {
         this.#lastWarning = now;
-        this.#log.warn({ err: { message: (err as Error).message } }, 'rate limits: the shared counters could not be written; this process limits alone until they can');
+        this.#log.warn(
+          { err: { message: (err as Error).message } },
+          'rate limits: the shared counters could not be written; this process limits alone until they can',
+        );
       }
     }
   }

@@ -27,7 +27,12 @@ export function toColumns(r: StoredResponse): StoredColumns {
   };
 }
 
-export function fromColumns(c: { response_status: number | null; response_headers: string | null; response_body: string | null; response_encoding: string | null }): StoredResponse {
+export function fromColumns(c: {
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  response_encoding: string | null;
+}): StoredResponse {
   const body = c.response_body ?? '';
   return {
     status: c.response_status ?? 500,

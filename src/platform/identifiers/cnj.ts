@@ -88,21 +88,28 @@ export function cnjCourtSigla(segment: string, tribunal: string): string | undef
   if (!/^\d$/.test(segment) || !/^\d{2}$/.test(tribunal)) return undefined;
   const n = Number(tribunal);
   switch (segment) {
-    case '1': return n === 0 ? 'STF' : undefined;
-    case '3': return n === 0 ? 'STJ' : undefined;
-    case '4': return n >= 1 && n <= 6 ? `TRF${n}` : undefined;
-    case '5': return n === 0 ? 'TST' : n <= 24 ? `TRT${n}` : undefined;
+    case '1':
+      return n === 0 ? 'STF' : undefined;
+    case '3':
+      return n === 0 ? 'STJ' : undefined;
+    case '4':
+      return n >= 1 && n <= 6 ? `TRF${n}` : undefined;
+    case '5':
+      return n === 0 ? 'TST' : n <= 24 ? `TRT${n}` : undefined;
     case '6': {
       const uf = ufOfStateTr(tribunal);
       return n === 0 ? 'TSE' : uf && `TRE-${uf}`;
     }
-    case '7': return n <= 12 ? 'STM' : undefined;
+    case '7':
+      return n <= 12 ? 'STM' : undefined;
     case '8': {
       const uf = ufOfStateTr(tribunal);
       return uf && (uf === 'DF' ? 'TJDFT' : `TJ${uf}`);
     }
-    case '9': return STATE_MILITARY[tribunal];
-    default: return undefined; // J=0 does not exist; J=2 is the CNJ
+    case '9':
+      return STATE_MILITARY[tribunal];
+    default:
+      return undefined; // J=0 does not exist; J=2 is the CNJ
   }
 }
 

@@ -8,11 +8,28 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../errors.ts';
 import { COURTS } from '../courts/table.ts';
 import {
-  cnjCheckDigits, cnjCourtSigla, courtOfCnj, formatCnj, isValidCnj, parseCnj, parseCnjWithCourt,
-  cnpjCheckDigits, cpfCheckDigits, isValidCnpj, isValidCpf, parseCnpj, parseCpf, parseCpfCnpj,
-  isValidNup, nupCheckDigits, parseNup,
-  parseOab, parseOabList, parseOabParts,
-  UFS, ufOfStateTr,
+  cnjCheckDigits,
+  cnjCourtSigla,
+  courtOfCnj,
+  formatCnj,
+  isValidCnj,
+  parseCnj,
+  parseCnjWithCourt,
+  cnpjCheckDigits,
+  cpfCheckDigits,
+  isValidCnpj,
+  isValidCpf,
+  parseCnpj,
+  parseCpf,
+  parseCpfCnpj,
+  isValidNup,
+  nupCheckDigits,
+  parseNup,
+  parseOab,
+  parseOabList,
+  parseOabParts,
+  UFS,
+  ufOfStateTr,
 } from './index.ts';
 
 /** Asserts `fn` throws an ApiError with this code and status; returns it for further checks. */
@@ -69,7 +86,12 @@ test('CNJ: fields of a parsed number', () => {
   assert.deepEqual(parseCnj('  1057607-11.2024.8.26.0002\n'), {
     digits: '10576071120248260002',
     masked: '1057607-11.2024.8.26.0002',
-    sequential: '1057607', checkDigits: '11', year: '2024', segment: '8', tribunal: '26', origin: '0002',
+    sequential: '1057607',
+    checkDigits: '11',
+    year: '2024',
+    segment: '8',
+    tribunal: '26',
+    origin: '0002',
   });
   assert.equal(parseCnj('07223914020178070001').masked, '0722391-40.2017.8.07.0001');
 });
@@ -129,14 +151,32 @@ test('CNJ: details omit field when none is given', () => {
 
 test('CNJ → court: each family maps as cnj-number.md §4 says', () => {
   const expected: [string, string, string][] = [
-    ['1', '00', 'STF'], ['3', '00', 'STJ'],
-    ['4', '01', 'TRF1'], ['4', '06', 'TRF6'],
-    ['5', '00', 'TST'], ['5', '01', 'TRT1'], ['5', '15', 'TRT15'], ['5', '24', 'TRT24'],
-    ['6', '00', 'TSE'], ['6', '01', 'TRE-AC'], ['6', '07', 'TRE-DF'], ['6', '26', 'TRE-SP'], ['6', '27', 'TRE-TO'],
-    ['7', '00', 'STM'], ['7', '01', 'STM'], ['7', '12', 'STM'],
-    ['8', '01', 'TJAC'], ['8', '03', 'TJAP'], ['8', '04', 'TJAM'], ['8', '07', 'TJDFT'], ['8', '13', 'TJMG'],
-    ['8', '26', 'TJSP'], ['8', '27', 'TJTO'],
-    ['9', '13', 'TJMMG'], ['9', '21', 'TJMRS'], ['9', '26', 'TJMSP'],
+    ['1', '00', 'STF'],
+    ['3', '00', 'STJ'],
+    ['4', '01', 'TRF1'],
+    ['4', '06', 'TRF6'],
+    ['5', '00', 'TST'],
+    ['5', '01', 'TRT1'],
+    ['5', '15', 'TRT15'],
+    ['5', '24', 'TRT24'],
+    ['6', '00', 'TSE'],
+    ['6', '01', 'TRE-AC'],
+    ['6', '07', 'TRE-DF'],
+    ['6', '26', 'TRE-SP'],
+    ['6', '27', 'TRE-TO'],
+    ['7', '00', 'STM'],
+    ['7', '01', 'STM'],
+    ['7', '12', 'STM'],
+    ['8', '01', 'TJAC'],
+    ['8', '03', 'TJAP'],
+    ['8', '04', 'TJAM'],
+    ['8', '07', 'TJDFT'],
+    ['8', '13', 'TJMG'],
+    ['8', '26', 'TJSP'],
+    ['8', '27', 'TJTO'],
+    ['9', '13', 'TJMMG'],
+    ['9', '21', 'TJMRS'],
+    ['9', '26', 'TJMSP'],
   ];
   for (const [j, tr, sigla] of expected) {
     const number = cnjFor(j, tr);
@@ -155,12 +195,17 @@ test('CNJ → court: J=2, TR=90 and unknown combinations are COURT_NOT_FOUND 422
     ['5', '90', /CSJT, a council/],
     ['9', '01', /J\.TR 9\.01 names no court/],
     ['9', '00', /names no court/],
-    ['8', '00', /names no court/], ['8', '28', /names no court/], ['8', '90', /names no court/],
-    ['6', '28', /names no court/], ['6', '90', /names no court/],
-    ['4', '00', /names no court/], ['4', '07', /names no court/],
+    ['8', '00', /names no court/],
+    ['8', '28', /names no court/],
+    ['8', '90', /names no court/],
+    ['6', '28', /names no court/],
+    ['6', '90', /names no court/],
+    ['4', '00', /names no court/],
+    ['4', '07', /names no court/],
     ['5', '25', /names no court/],
     ['7', '13', /names no court/],
-    ['1', '01', /names no court/], ['3', '01', /names no court/],
+    ['1', '01', /names no court/],
+    ['3', '01', /names no court/],
     ['0', '00', /names no court/],
   ];
   for (const [j, tr, re] of cases) {
@@ -294,9 +339,26 @@ test('CNPJ: repeated digits, bad masks, lengths and characters are INVALID_CPF_C
 
 test('OAB: every accepted spelling gives SP123456', () => {
   const spellings = [
-    'SP123456', 'SP 123456', 'SP-123456', 'SP/123456', '123456/SP', '123456-SP', '123.456/SP', 'OAB/SP 123.456',
-    'OAB SP 123456', 'OAB/SP123456', 'OAB-SP 123456', 'OAB: SP 123456', '123456SP', '123456 SP', 'OAB/SP nº 123.456',
-    'sp123456', 'oab/sp 123.456', '123456/sp', '  SP 0123456  ', 'SP 123.456',
+    'SP123456',
+    'SP 123456',
+    'SP-123456',
+    'SP/123456',
+    '123456/SP',
+    '123456-SP',
+    '123.456/SP',
+    'OAB/SP 123.456',
+    'OAB SP 123456',
+    'OAB/SP123456',
+    'OAB-SP 123456',
+    'OAB: SP 123456',
+    '123456SP',
+    '123456 SP',
+    'OAB/SP nº 123.456',
+    'sp123456',
+    'oab/sp 123.456',
+    '123456/sp',
+    '  SP 0123456  ',
+    'SP 123.456',
   ];
   for (const s of spellings) assert.deepEqual(parseOab(s), { uf: 'SP', numero: '123456', canonical: 'SP123456' }, s);
 });
@@ -356,8 +418,15 @@ test('OAB: parseOabParts for separate UF and number fields', () => {
 
 test('OAB: the letter forms the STF prints (reference/upstream/real/README.md §6) keep the letter as part of the registration', () => {
   const cases: [string, string][] = [
-    ['29202-A/MA', 'MA29202A'], ['35109 A/PB', 'PB35109A'], ['1520 - A/RN', 'RN1520A'], ['23765A/AL', 'AL23765A'],
-    ['76005A/GO', 'GO76005A'], ['A2372/AM', 'AM2372A'], ['A-2372/AM', 'AM2372A'], ['OAB 076166/RJ', 'RJ76166'], ['OAB 27882/PA', 'PA27882'],
+    ['29202-A/MA', 'MA29202A'],
+    ['35109 A/PB', 'PB35109A'],
+    ['1520 - A/RN', 'RN1520A'],
+    ['23765A/AL', 'AL23765A'],
+    ['76005A/GO', 'GO76005A'],
+    ['A2372/AM', 'AM2372A'],
+    ['A-2372/AM', 'AM2372A'],
+    ['OAB 076166/RJ', 'RJ76166'],
+    ['OAB 27882/PA', 'PA27882'],
   ];
   for (const [text, canonical] of cases) assert.equal(parseOab(text).canonical, canonical, text);
   assert.deepEqual(parseOab('A2372/AM'), { uf: 'AM', numero: '2372', suffix: 'A', canonical: 'AM2372A' });

@@ -98,7 +98,10 @@ export function parseOabList(input: string): { oabs: Oab[]; unread: string[] } {
   if (wrapped) text = wrapped[1];
   const oabs = new Map<string, Oab>();
   const unread: string[] = [];
-  for (const piece of text.split(/[,;]/).map((p) => p.trim()).filter(Boolean)) {
+  for (const piece of text
+    .split(/[,;]/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     try {
       const oab = parseOab(piece);
       if (!oabs.has(oab.canonical)) oabs.set(oab.canonical, oab);

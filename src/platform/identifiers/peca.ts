@@ -32,7 +32,8 @@ export function parseNumeroPeca(input: unknown, field?: string): NumeroPeca {
   const text = input.trim();
   const count = text.replace(/\D/g, '').length;
   if (/[^\d.-]/.test(text)) throw fail(`Piece number ${quoted(text)} has characters other than digits, '.' and '-'.`);
-  if (count !== 28) throw fail(`Piece number ${quoted(text)} has ${count} digits; expected 28 (the case's 20, the type's 2, a sequence of 4 and 2 check digits).`);
+  if (count !== 28)
+    throw fail(`Piece number ${quoted(text)} has ${count} digits; expected 28 (the case's 20, the type's 2, a sequence of 4 and 2 check digits).`);
   const m = MASKED.exec(text) ?? BARE.exec(text);
   if (!m) throw fail(`Piece number ${quoted(text)} is not masked as NNNNNNN-DD.AAAA.J.TR.OOOO.TT.SSSS-DV (or 28 bare digits).`);
   const [, seq, dd, year, j, tr, origin, tipo] = m;

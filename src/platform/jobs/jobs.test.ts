@@ -42,7 +42,9 @@ async function setup(t: TestContext): Promise<Setup> {
   const log = createLogger('silent');
   const services = createServices(config, fresh.database, log, { clock });
   return {
-    clock, services, queue: services.jobs,
+    clock,
+    services,
+    queue: services.jobs,
     worker: (handlers, concurrency = 4) => new Worker({ queue: services.jobs, handlers, clock, log, concurrency, leaseMs: LEASE_MS, pollMs: 10 }),
   };
 }
@@ -54,7 +56,11 @@ async function jobRow(s: Services, id: string): Promise<Job> {
 }
 
 async function jobCount(s: Services, where: { kind?: string } = {}): Promise<number> {
-  const rows = await s.db.selectFrom('jobs').select('id').$if(where.kind !== undefined, (q) => q.where('kind', '=', where.kind!)).execute();
+  const rows = await s.db
+    .selectFrom('jobs')
+    .select('id')
+    .$if(where.kind !== undefined, (q) => q.where('kind', '=', where.kind!))
+    .execute();
   return rows.length;
 }
 
@@ -63,7 +69,13 @@ const at = (clock: ManualClock, ms: number): string => iso(addMs(clock.now(), ms
 /** A handler that records the payloads it ran and completes. */
 function recorder(kind: string): JobHandler & { runs: unknown[] } {
   const runs: unknown[] = [];
-  return { kind, runs, async run(payload) { runs.push(payload); } };
+  return {
+    kind,
+    runs,
+    async run(payload) {
+      runs.push(payload);
+    },
+  };
 }
 
 test('a job enqueued inside a transaction that rolls back does not exist; one that commits does', async (t) => {
@@ -117,7 +129,10 @@ test('claim returns due jobs only: a job scheduled in the future is claimed once
   assert.ok(now && later);
 
   const first = await queue.claim('wrk_a', 10, LEASE_MS);
-  assert.deepEqual(first.map((j) => j.id), [now]);
+  assert.deepEqual(
+    first.map((j) => j.id),
+    [now],
+  );
   await queue.complete(now, 'wrk_a');
 
   clock.advance(4_999);
@@ -125,7 +140,11 @@ test('claim returns due jobs only: a job scheduled in the future is claimed once
 
   clock.advance(1);
   const due = await queue.claim('wrk_a', 10, LEASE_MS);
-  assert.deepEqual(due.map((j) => j.id), [later], 'due exactly at run_at');
+  assert.deepEqual(
+    due.map((j) => j.id),
+    [later],
+    'due exactly at run_at',
+  );
   assert.equal(due[0].status, 'running');
   assert.equal(due[0].attempts, 1);
   assert.equal(due[0].locked_by, 'wrk_a');
@@ -254,7 +273,14 @@ test('a failing job is retried at exactly now + retryDelayMs(attempt), then fail
 
 test('without retryDelayMs a failing job follows the default backoff', async (t) => {
   const { services: s, clock, queue, worker } = await setup(t);
-  const w = worker([{ kind: 'test.default', async run() { throw new Error('nope'); } }]);
+  const w = worker([
+    {
+      kind: 'test.default',
+      async run() {
+        throw new Error('nope');
+      },
+    },
+  ]);
   const id = (await queue.enqueue({ kind: 'test.default', payload: null }))!;
   await w.runDue();
   const job = await jobRow(s, id);
@@ -265,15 +291,17 @@ test('without retryDelayMs a failing job follows the default backoff', async (t)
 test('a recurring handler returning a Date is rescheduled at that date with its attempts reset', async (t) => {
   const { services: s, clock, queue, worker } = await setup(t);
   let calls = 0;
-  const w = worker([{
-    kind: 'test.recurring',
-    retryDelayMs: () => 1_000,
-    async run(_payload, ctx) {
-      calls++;
-      if (calls === 1) throw new Error('transient');
-      return addMs(ctx.clock.now(), 60_000);
+  const w = worker([
+    {
+      kind: 'test.recurring',
+      retryDelayMs: () => 1_000,
+      async run(_payload, ctx) {
+        calls++;
+        if (calls === 1) throw new Error('transient');
+        return addMs(ctx.clock.now(), 60_000);
+      },
     },
-  }]);
+  ]);
   const id = (await queue.enqueue({ kind: 'test.recurring', payload: null }))!;
 
   await w.runDue(); // attempt 1 fails
@@ -313,11 +341,23 @@ test('a job of an unknown kind fails with a last_error naming the kind', async (
 test('Worker.stop() hands back jobs still running so another worker takes them at once', async (t) => {
   const { services: s, clock, queue, worker } = await setup(t);
   let started!: () => void;
-  const isRunning = new Promise<void>((r) => { started = r; });
+  const isRunning = new Promise<void>((r) => {
+    started = r;
+  });
   let finish!: () => void;
-  const blocked = new Promise<void>((r) => { finish = r; });
+  const blocked = new Promise<void>((r) => {
+    finish = r;
+  });
   t.after(() => finish());
-  const a = worker([{ kind: 'test.slow', async run() { started(); await blocked; } }]);
+  const a = worker([
+    {
+      kind: 'test.slow',
+      async run() {
+        started();
+        await blocked;
+      },
+    },
+  ]);
   const id = (await queue.enqueue({ kind: 'test.slow', payload: null }))!;
 
   const aRun = a.runDue();

@@ -46,17 +46,33 @@ export class JobQueue {
   async enqueue(opts: EnqueueOptions, trx: Kysely<DB> | Transaction<DB> = this.#db): Promise<string | undefined> {
     const now = this.#clock.now();
     const id = newId('job');
-    const r = await trx.insertInto('jobs').values({
-      id, kind: opts.kind, payload: JSON.stringify(opts.payload ?? null), status: 'pending',
-      run_at: iso(opts.runAt ?? now), max_attempts: opts.maxAttempts ?? 5, locked_by: null, locked_until: null,
-      dedupe_key: opts.dedupeKey ?? null, last_error: null, created_at: iso(now), updated_at: iso(now),
-    }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const r = await trx
+      .insertInto('jobs')
+      .values({
+        id,
+        kind: opts.kind,
+        payload: JSON.stringify(opts.payload ?? null),
+        status: 'pending',
+        run_at: iso(opts.runAt ?? now),
+        max_attempts: opts.maxAttempts ?? 5,
+        locked_by: null,
+        locked_until: null,
+        dedupe_key: opts.dedupeKey ?? null,
+        last_error: null,
+        created_at: iso(now),
+        updated_at: iso(now),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1 ? id : undefined;
   }
 
   /** Enqueues a job of a declared kind (job-type.ts): its attempts and dedupe key come from the declaration. */
   add<P>(type: JobType<P>, payload: P, trx?: Kysely<DB> | Transaction<DB>, opts: { runAt?: Date; maxAttempts?: number } = {}): Promise<string | undefined> {
-    return this.enqueue({ kind: type.kind, payload, runAt: opts.runAt, dedupeKey: type.dedupeKey?.(payload), maxAttempts: opts.maxAttempts ?? type.maxAttempts }, trx);
+    return this.enqueue(
+      { kind: type.kind, payload, runAt: opts.runAt, dedupeKey: type.dedupeKey?.(payload), maxAttempts: opts.maxAttempts ?? type.maxAttempts },
+      trx,
+    );
   }
 
   /**
@@ -72,8 +88,13 @@ export class JobQueue {
     const now = this.#clock.now();
     const lapsed = this.#due(limit, kinds, now, 'running');
     const pending = this.#due(limit, kinds, now, 'pending');
-    const due = this.#db.selectFrom(lapsed.as('l')).select('l.id').unionAll(this.#db.selectFrom(pending.as('p')).select('p.id')).limit(limit);
-    return this.#db.updateTable('jobs')
+    const due = this.#db
+      .selectFrom(lapsed.as('l'))
+      .select('l.id')
+      .unionAll(this.#db.selectFrom(pending.as('p')).select('p.id'))
+      .limit(limit);
+    return this.#db
+      .updateTable('jobs')
       .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), locked_by: workerId, locked_until: iso(addMs(now, leaseMs)), updated_at: iso(now) }))
       .where('id', 'in', due)
       .returningAll()
@@ -81,19 +102,26 @@ export class JobQueue {
   }
 
   #due(limit: number, kinds: KindFilter | undefined, now: Date, status: 'pending' | 'running') {
-    return this.#db.selectFrom('jobs').select('id')
+    return this.#db
+      .selectFrom('jobs')
+      .select('id')
       .where('status', '=', status)
       .where(status === 'pending' ? 'run_at' : 'locked_until', status === 'pending' ? '<=' : '<', iso(now))
       .$if(kinds?.only !== undefined, (q) => q.where('kind', 'in', kinds!.only!))
       .$if(kinds?.except !== undefined, (q) => q.where('kind', 'not in', kinds!.except!))
-      .orderBy('run_at').limit(limit)
+      .orderBy('run_at')
+      .limit(limit)
       .$if(this.#engine === 'postgres', (q) => q.forUpdate().skipLocked());
   }
 
   /** Extends the leases of every job this worker still holds: one statement per worker, not one per job. */
   async renewHeld(workerId: string, leaseMs: number): Promise<number> {
-    const r = await this.#db.updateTable('jobs').set({ locked_until: iso(addMs(this.#clock.now(), leaseMs)) })
-      .where('locked_by', '=', workerId).where('status', '=', 'running').executeTakeFirst();
+    const r = await this.#db
+      .updateTable('jobs')
+      .set({ locked_until: iso(addMs(this.#clock.now(), leaseMs)) })
+      .where('locked_by', '=', workerId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows);
   }
 
@@ -113,9 +141,11 @@ export class JobQueue {
 
   /** The statement that settles jobs this worker holds as done, for a caller that runs it inside a statement of its own (a PostgreSQL WITH). */
   doneStatement(qc: QueryCreator<DB>, workerId: string, ids: string[]) {
-    return qc.updateTable('jobs')
+    return qc
+      .updateTable('jobs')
       .set({ status: 'done', last_error: null, locked_by: null, locked_until: null, updated_at: iso(this.#clock.now()) })
-      .where('id', 'in', ids).where('locked_by', '=', workerId);
+      .where('id', 'in', ids)
+      .where('locked_by', '=', workerId);
   }
 
   async complete(id: string, workerId: string, trx?: Transaction<DB>): Promise<void> {
@@ -124,9 +154,17 @@ export class JobQueue {
 
   /** Puts a job this worker holds back in the queue, due at `runAt`, with its attempts reset when recurring. */
   async reschedule(id: string, workerId: string, runAt: Date, opts: { resetAttempts?: boolean; error?: string } = {}, trx?: Transaction<DB>): Promise<void> {
-    await this.#settle(id, workerId, {
-      status: 'pending', run_at: iso(runAt), last_error: opts.error ?? null, ...(opts.resetAttempts ? { attempts: 0 } : {}),
-    }, trx);
+    await this.#settle(
+      id,
+      workerId,
+      {
+        status: 'pending',
+        run_at: iso(runAt),
+        last_error: opts.error ?? null,
+        ...(opts.resetAttempts ? { attempts: 0 } : {}),
+      },
+      trx,
+    );
   }
 
   async fail(id: string, workerId: string, error: string, trx?: Transaction<DB>): Promise<void> {
@@ -136,9 +174,12 @@ export class JobQueue {
   /** Hands back every job this worker holds (graceful shutdown), due at once for the next worker. */
   async releaseAll(workerId: string): Promise<number> {
     const now = iso(this.#clock.now());
-    const r = await this.#db.updateTable('jobs')
+    const r = await this.#db
+      .updateTable('jobs')
       .set({ status: 'pending', locked_by: null, locked_until: null, run_at: now, updated_at: now })
-      .where('locked_by', '=', workerId).where('status', '=', 'running').executeTakeFirst();
+      .where('locked_by', '=', workerId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows);
   }
 
@@ -147,13 +188,26 @@ export class JobQueue {
   }
 
   async counts(): Promise<Record<string, number>> {
-    const rows = await this.#db.selectFrom('jobs').select(['status']).select((eb) => eb.fn.countAll<number>().as('n')).groupBy('status').execute();
+    const rows = await this.#db
+      .selectFrom('jobs')
+      .select(['status'])
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .groupBy('status')
+      .execute();
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
-  async #settle(id: string, workerId: string, set: Partial<Omit<JobsTable, 'attempts'>> & { attempts?: number }, trx: Kysely<DB> | Transaction<DB> = this.#db): Promise<void> {
-    await trx.updateTable('jobs')
+  async #settle(
+    id: string,
+    workerId: string,
+    set: Partial<Omit<JobsTable, 'attempts'>> & { attempts?: number },
+    trx: Kysely<DB> | Transaction<DB> = this.#db,
+  ): Promise<void> {
+    await trx
+      .updateTable('jobs')
       .set({ ...set, locked_by: null, locked_until: null, updated_at: iso(this.#clock.now()) })
-      .where('id', '=', id).where('locked_by', '=', workerId).execute();
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 }

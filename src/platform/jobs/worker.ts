@@ -97,7 +97,12 @@ export class Worker {
     clearTimeout(this.#timer);
     await this.#ticking;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.#running.values()]), new Promise((r) => { timer = setTimeout(r, graceMs); })]);
+    await Promise.race([
+      Promise.allSettled([...this.#running.values()]),
+      new Promise((r) => {
+        timer = setTimeout(r, graceMs);
+      }),
+    ]);
     clearTimeout(timer);
     this.#stopRenewing();
     await this.#o.queue.releaseAll(this.id);
@@ -115,8 +120,16 @@ export class Worker {
     this.#timer = setTimeout(() => {
       this.#claiming = true;
       this.#ticking = this.#claim().then(
-        (jobs) => { this.#claiming = false; this.#claimSucceeded(); this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs); },
-        (err) => { this.#claiming = false; this.#claimFailed(err); this.#schedule(this.#o.pollMs); },
+        (jobs) => {
+          this.#claiming = false;
+          this.#claimSucceeded();
+          this.#schedule(jobs.length > 0 ? 0 : this.#o.pollMs);
+        },
+        (err) => {
+          this.#claiming = false;
+          this.#claimFailed(err);
+          this.#schedule(this.#o.pollMs);
+        },
       );
     }, ms);
     this.#timer.unref();
@@ -133,7 +146,8 @@ export class Worker {
       return;
     }
     noteStorageFailure(engine, 'job_claim');
-    if (this.#failedClaims++ === 0) this.#o.log.warn({ err: { message: (err as Error).message } }, 'job claims paused: the database is unavailable; retrying every poll');
+    if (this.#failedClaims++ === 0)
+      this.#o.log.warn({ err: { message: (err as Error).message } }, 'job claims paused: the database is unavailable; retrying every poll');
   }
 
   #claimSucceeded(): void {
@@ -150,11 +164,13 @@ export class Worker {
     for (const job of jobs) {
       // A settle that cannot be written (the database went away mid-job) leaves the job leased: it is
       // claimed again once the lease lapses. Never an unhandled rejection, which would end the process.
-      const p = this.#execute(job).catch((err) => this.#settleFailed(job, err)).finally(() => {
-        this.#running.delete(job.id);
-        if (this.#running.size === 0) this.#stopRenewing();
-        this.#wake();
-      });
+      const p = this.#execute(job)
+        .catch((err) => this.#settleFailed(job, err))
+        .finally(() => {
+          this.#running.delete(job.id);
+          if (this.#running.size === 0) this.#stopRenewing();
+          this.#wake();
+        });
       this.#running.set(job.id, p);
     }
     return jobs;
@@ -175,7 +191,10 @@ export class Worker {
   #settleFailed(job: Job, err: unknown): void {
     const engine = storageOutageOf(err);
     if (engine) noteStorageFailure(engine, 'job_settle');
-    this.#o.log.warn({ job: job.id, kind: job.kind, err: { message: (err as Error).message } }, 'job could not be settled; it runs again when its lease lapses');
+    this.#o.log.warn(
+      { job: job.id, kind: job.kind, err: { message: (err as Error).message } },
+      'job could not be settled; it runs again when its lease lapses',
+    );
   }
 
   /**
@@ -220,7 +239,9 @@ export class Worker {
     };
     let jobLog: Logger | undefined;
     const ctx: JobContext = {
-      job, clock, settling,
+      job,
+      clock,
+      settling,
       // A child logger costs a few µs; most runs of a hot job never log.
       get log() {
         if (!jobLog) jobLog = log.child({ job: job.id, kind: job.kind });
@@ -243,7 +264,10 @@ export class Worker {
       } else {
         const delay = (handler.retryDelayMs ?? defaultRetryDelayMs)(job.attempts);
         telemetry.jobRuns.labels(job.kind, 'retry').inc();
-        log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, of: job.max_attempts, retryInMs: delay, err: message }, 'job failed; it runs again later');
+        log.warn(
+          { job: job.id, kind: job.kind, attempt: job.attempts, of: job.max_attempts, retryInMs: delay, err: message },
+          'job failed; it runs again later',
+        );
         await queue.reschedule(job.id, this.id, addMs(clock.now(), delay), { error: message });
       }
     } finally {

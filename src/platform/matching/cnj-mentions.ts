@@ -15,8 +15,8 @@ export function cnjMentionAt(t: FoldedText, i: number): string | null {
   if (len !== 7 || i + 5 >= t.count) return null;
   for (let k = 1; k < 6; k++) {
     const w = i + k;
-    if (t.kind[w] !== KIND_DIGITS || t.end[w] - t.start[w] !== MASK_LENGTHS[k] || t.sepCount[w] !== 1
-      || t.sepFlags[w] !== (k === 1 ? SEP_DASH : SEP_DOT)) return null;
+    if (t.kind[w] !== KIND_DIGITS || t.end[w] - t.start[w] !== MASK_LENGTHS[k] || t.sepCount[w] !== 1 || t.sepFlags[w] !== (k === 1 ? SEP_DASH : SEP_DOT))
+      return null;
   }
   let digits = '';
   for (let k = 0; k < 6; k++) {

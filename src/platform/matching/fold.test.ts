@@ -51,9 +51,13 @@ test('fold: letters outside Latin-1 and astral characters', () => {
 
 test('fold: same result as the search folding (platform/text.ts) on plain text', () => {
   const samples = [
-    'Fulana de Teste Souza', 'EMPRESA FICTÍCIA ÔMEGA SAÚDE S.A.', 'Intimação realizada no sistema eproc.',
-    'Evento 66 - 15/09/2026 - Recurso extraordinário não admitido', 'Ação Penal — Procedimento Ordinário; art. 5º?',
-    'Ünïcödé   ãõ   ÇÑ', 'PARTE/PROCESSO SIGILOSO OU PROCESSO ESTá EM SEGREDO DE JUSTIçA.1',
+    'Fulana de Teste Souza',
+    'EMPRESA FICTÍCIA ÔMEGA SAÚDE S.A.',
+    'Intimação realizada no sistema eproc.',
+    'Evento 66 - 15/09/2026 - Recurso extraordinário não admitido',
+    'Ação Penal — Procedimento Ordinário; art. 5º?',
+    'Ünïcödé   ãõ   ÇÑ',
+    'PARTE/PROCESSO SIGILOSO OU PROCESSO ESTá EM SEGREDO DE JUSTIçA.1',
   ];
   for (const s of samples) assert.equal(foldText(s), searchFold(s.replace(/º/g, 'o')), s);
 });
@@ -70,7 +74,10 @@ test('FoldedText: words, kinds, separators and hashes', () => {
   const t = new FoldedText();
   const n = t.scan('OAB/RS 62.492-A <b>rs062492</b> x');
   assert.equal(n, 7);
-  assert.deepEqual(Array.from({ length: n }, (_, i) => t.word(i)), ['oab', 'rs', '62', '492', 'a', 'rs062492', 'x']);
+  assert.deepEqual(
+    Array.from({ length: n }, (_, i) => t.word(i)),
+    ['oab', 'rs', '62', '492', 'a', 'rs062492', 'x'],
+  );
   assert.deepEqual(Array.from(t.kind.subarray(0, n)), [KIND_LETTERS, KIND_LETTERS, KIND_DIGITS, KIND_DIGITS, KIND_LETTERS, KIND_MIXED, KIND_LETTERS]);
   assert.equal(t.sepFlags[1], SEP_SLASH);
   assert.equal(t.sepCount[1], 1);

@@ -76,8 +76,14 @@ function buildTable(): Uint16Array {
   const isSpace = /^\s$/u;
   const isDash = /^\p{Pd}$/u;
   for (let c = 0; c < 65536; c++) {
-    if (c >= 0xd800 && c <= 0xdbff) { t[c] = HIGH_SURROGATE; continue; }
-    if (c >= 0xdc00 && c <= 0xdfff) { t[c] = S_OTHER; continue; }
+    if (c >= 0xd800 && c <= 0xdbff) {
+      t[c] = HIGH_SURROGATE;
+      continue;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      t[c] = S_OTHER;
+      continue;
+    }
     if (c < 128) {
       // ASCII, by hand: the folding of [A-Za-z0-9] is obvious, the rest are separators.
       if (c >= 48 && c <= 57) t[c] = c;
@@ -133,19 +139,39 @@ function slowFold(cp: number): string {
 // ---------------------------------------------------------------- HTML entities
 
 const LATIN1_ENTITIES = (
-  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot '
-  + 'cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml '
-  + 'Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig '
-  + 'agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute '
-  + 'ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'
+  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot ' +
+  'cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml ' +
+  'Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig ' +
+  'agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ' +
+  'ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'
 ).split(' ');
 
 const ENTITIES = new Map<string, number>([
-  ['amp', 38], ['lt', 60], ['gt', 62], ['quot', 34], ['apos', 39],
-  ['ndash', 0x2013], ['mdash', 0x2014], ['lsquo', 0x2018], ['rsquo', 0x2019], ['sbquo', 0x201a],
-  ['ldquo', 0x201c], ['rdquo', 0x201d], ['bdquo', 0x201e], ['hellip', 0x2026], ['bull', 0x2022],
-  ['ensp', 0x2002], ['emsp', 0x2003], ['thinsp', 0x2009], ['zwsp', 0x200b], ['euro', 0x20ac],
-  ['OElig', 0x152], ['oelig', 0x153], ['Scaron', 0x160], ['scaron', 0x161], ['Yuml', 0x178],
+  ['amp', 38],
+  ['lt', 60],
+  ['gt', 62],
+  ['quot', 34],
+  ['apos', 39],
+  ['ndash', 0x2013],
+  ['mdash', 0x2014],
+  ['lsquo', 0x2018],
+  ['rsquo', 0x2019],
+  ['sbquo', 0x201a],
+  ['ldquo', 0x201c],
+  ['rdquo', 0x201d],
+  ['bdquo', 0x201e],
+  ['hellip', 0x2026],
+  ['bull', 0x2022],
+  ['ensp', 0x2002],
+  ['emsp', 0x2003],
+  ['thinsp', 0x2009],
+  ['zwsp', 0x200b],
+  ['euro', 0x20ac],
+  ['OElig', 0x152],
+  ['oelig', 0x153],
+  ['Scaron', 0x160],
+  ['scaron', 0x161],
+  ['Yuml', 0x178],
   ...LATIN1_ENTITIES.map((name, i) => [name, 160 + i] as [string, number]),
 ]);
 
@@ -159,7 +185,10 @@ function decodeEntity(text: string, i: number): number {
   if (j < n && text.charCodeAt(j) === 35 /* # */) {
     j++;
     let hex = false;
-    if (j < n && (text.charCodeAt(j) | 32) === 120 /* x */) { hex = true; j++; }
+    if (j < n && (text.charCodeAt(j) | 32) === 120 /* x */) {
+      hex = true;
+      j++;
+    }
     const first = j;
     let cp = 0;
     for (; j < n && j - first < 8; j++) {
@@ -309,7 +338,10 @@ export class FoldedText {
       if (v >= 48) {
         if (!inWord) {
           if (count > 0) buf[p++] = 32;
-          inWord = true; wordStart = p; h = FNV_OFFSET; k = 0;
+          inWord = true;
+          wordStart = p;
+          h = FNV_OFFSET;
+          k = 0;
         }
         // The hot loop: the characters of a word.
         for (;;) {
@@ -325,7 +357,10 @@ export class FoldedText {
       // Not a letter or digit as it stands. Most often a plain separator (space, punctuation), which
       // goes straight to the separator code below; else a mark, an entity, a tag, a rare character.
       if (v < S_WS) {
-        if (v === MARK) { i++; continue; }
+        if (v === MARK) {
+          i++;
+          continue;
+        }
         let unit = -1;
         if (v === AMP) {
           const cp = decodeEntity(text, i);
@@ -336,7 +371,10 @@ export class FoldedText {
             if (v >= 48) {
               if (!inWord) {
                 if (count > 0) buf[p++] = 32;
-                inWord = true; wordStart = p; h = FNV_OFFSET; k = 0;
+                inWord = true;
+                wordStart = p;
+                h = FNV_OFFSET;
+                k = 0;
               }
               buf[p++] = v;
               h = Math.imul(h ^ v, FNV_PRIME);
@@ -344,19 +382,28 @@ export class FoldedText {
               i++;
               continue;
             }
-            if (v === MARK) { i++; continue; }
+            if (v === MARK) {
+              i++;
+              continue;
+            }
             if (v === EXPAND) unit = cp;
             else if (v === LT || v === AMP || v === HIGH_SURROGATE) v = S_OTHER;
           }
         } else if (v === LT) {
           const e = tagEnd(text, i);
           if (e < 0) v = S_OTHER;
-          else { i = e; v = S_TAG; }
+          else {
+            i = e;
+            v = S_TAG;
+          }
         } else if (v === EXPAND) unit = text.charCodeAt(i);
         else if (v === HIGH_SURROGATE) {
           unit = text.charCodeAt(i);
           const lo = text.charCodeAt(i + 1);
-          if (lo >= 0xdc00 && lo <= 0xdfff) { unit = 0x10000 + ((unit - 0xd800) << 10) + (lo - 0xdc00); i++; }
+          if (lo >= 0xdc00 && lo <= 0xdfff) {
+            unit = 0x10000 + ((unit - 0xd800) << 10) + (lo - 0xdc00);
+            i++;
+          }
         }
         if (unit >= 0) {
           // Rare: a character folding to several code units, or an astral one.
@@ -366,12 +413,29 @@ export class FoldedText {
             bigger.set(buf.subarray(0, p));
             this.chars = buf = bigger;
           }
-          this.#p = p; this.#count = count; this.#inWord = inWord; this.#wordStart = wordStart;
-          this.#h = h; this.#k = k; this.#sf = sf; this.#sc = sc;
+          this.#p = p;
+          this.#count = count;
+          this.#inWord = inWord;
+          this.#wordStart = wordStart;
+          this.#h = h;
+          this.#k = k;
+          this.#sf = sf;
+          this.#sc = sc;
           this.#units(folded, unit > 0xffff);
-          p = this.#p; count = this.#count; inWord = this.#inWord; wordStart = this.#wordStart;
-          h = this.#h; k = this.#k; sf = this.#sf; sc = this.#sc;
-          start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
+          p = this.#p;
+          count = this.#count;
+          inWord = this.#inWord;
+          wordStart = this.#wordStart;
+          h = this.#h;
+          k = this.#k;
+          sf = this.#sf;
+          sc = this.#sc;
+          start = this.start;
+          end = this.end;
+          hash = this.hash;
+          kind = this.kind;
+          sepFlags = this.sepFlags;
+          sepCount = this.sepCount;
           i++;
           continue;
         }
@@ -380,11 +444,23 @@ export class FoldedText {
       if (inWord) {
         if (count === start.length) {
           this.#growWords();
-          start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
+          start = this.start;
+          end = this.end;
+          hash = this.hash;
+          kind = this.kind;
+          sepFlags = this.sepFlags;
+          sepCount = this.sepCount;
         }
-        start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-        sepFlags[count] = sf; sepCount[count] = Math.min(sc, 255); count++;
-        inWord = false; sf = 0; sc = 0;
+        start[count] = wordStart;
+        end[count] = p;
+        hash[count] = h;
+        kind[count] = k;
+        sepFlags[count] = sf;
+        sepCount[count] = Math.min(sc, 255);
+        count++;
+        inWord = false;
+        sf = 0;
+        sc = 0;
       }
       sf |= 1 << (v - S_WS);
       sc += v === S_TAG ? 2 : 1;
@@ -394,10 +470,20 @@ export class FoldedText {
     if (inWord) {
       if (count === start.length) {
         this.#growWords();
-        start = this.start; end = this.end; hash = this.hash; kind = this.kind; sepFlags = this.sepFlags; sepCount = this.sepCount;
+        start = this.start;
+        end = this.end;
+        hash = this.hash;
+        kind = this.kind;
+        sepFlags = this.sepFlags;
+        sepCount = this.sepCount;
       }
-      start[count] = wordStart; end[count] = p; hash[count] = h; kind[count] = k;
-      sepFlags[count] = sf; sepCount[count] = Math.min(sc, 255); count++;
+      start[count] = wordStart;
+      end[count] = p;
+      hash[count] = h;
+      kind[count] = k;
+      sepFlags[count] = sf;
+      sepCount[count] = Math.min(sc, 255);
+      count++;
     }
     this.length = p;
     this.count = count;
@@ -407,14 +493,23 @@ export class FoldedText {
   /** Appends already-folded code units (the rare path), with the state in fields. */
   #units(folded: string, astral: boolean): void {
     const T = table();
-    if (folded === '') { this.#separator(); return; }
+    if (folded === '') {
+      this.#separator();
+      return;
+    }
     for (let q = 0; q < folded.length; q++) {
       const u = folded.charCodeAt(q);
       const w = astral ? u : T[u];
-      if (w < 48) { this.#separator(); continue; }
+      if (w < 48) {
+        this.#separator();
+        continue;
+      }
       if (!this.#inWord) {
         if (this.#count > 0) this.chars[this.#p++] = 32;
-        this.#inWord = true; this.#wordStart = this.#p; this.#h = FNV_OFFSET; this.#k = 0;
+        this.#inWord = true;
+        this.#wordStart = this.#p;
+        this.#h = FNV_OFFSET;
+        this.#k = 0;
       }
       this.chars[this.#p++] = w;
       this.#h = Math.imul(this.#h ^ w, FNV_PRIME);
@@ -426,9 +521,15 @@ export class FoldedText {
     if (this.#inWord) {
       if (this.#count === this.start.length) this.#growWords();
       const c = this.#count++;
-      this.start[c] = this.#wordStart; this.end[c] = this.#p; this.hash[c] = this.#h; this.kind[c] = this.#k;
-      this.sepFlags[c] = this.#sf; this.sepCount[c] = this.#sc;
-      this.#inWord = false; this.#sf = 0; this.#sc = 0;
+      this.start[c] = this.#wordStart;
+      this.end[c] = this.#p;
+      this.hash[c] = this.#h;
+      this.kind[c] = this.#k;
+      this.sepFlags[c] = this.#sf;
+      this.sepCount[c] = this.#sc;
+      this.#inWord = false;
+      this.#sf = 0;
+      this.#sc = 0;
     }
     this.#sf |= SEP_OTHER;
     if (this.#sc < 255) this.#sc++;

@@ -5,5 +5,9 @@ export { extractCnjMentions } from './cnj-mentions.ts';
 export { TermIndex, type TermIndexStats } from './term-index.ts';
 export {
   PublicationMatcher,
-  type MatchablePublication, type MatcherStats, type MatchPattern, type PatternKind, type RejectedPattern,
+  type MatchablePublication,
+  type MatcherStats,
+  type MatchPattern,
+  type PatternKind,
+  type RejectedPattern,
 } from './matcher.ts';

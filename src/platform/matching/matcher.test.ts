@@ -21,7 +21,10 @@ function samplePublications(): MatchablePublication[] {
     texto: it.texto,
     numeroCnj: it.numero_processo,
     destinatarios: it.destinatarios.map((d) => ({ nome: d.nome })),
-    advogados: it.destinatarioadvogados.map((a) => ({ nome: a.advogado.nome, oab: { uf: a.advogado.uf_oab, numero: a.advogado.numero_oab.replace(/^0+/, '') } })),
+    advogados: it.destinatarioadvogados.map((a) => ({
+      nome: a.advogado.nome,
+      oab: { uf: a.advogado.uf_oab, numero: a.advogado.numero_oab.replace(/^0+/, '') },
+    })),
   }));
 }
 
@@ -105,7 +108,11 @@ test('matcher: every id once, whatever matched it and however often', () => {
     { id: 8, kind: 'termo', value: 'FULANA DE TESTE' },
   ]);
   const text = 'Fulana de Teste, OAB/RS 1.234, Fulana de Teste (OAB RS001234), autos 5004073-05.2025.4.04.7113';
-  const extra = { destinatarios: [{ nome: 'Fulana de Teste' }], advogados: [{ oab: { uf: 'RS', numero: '1234' }, nome: 'Fulana' }], numeroCnj: '50040730520254047113' };
+  const extra = {
+    destinatarios: [{ nome: 'Fulana de Teste' }],
+    advogados: [{ oab: { uf: 'RS', numero: '1234' }, nome: 'Fulana' }],
+    numeroCnj: '50040730520254047113',
+  };
   assert.deepEqual(m.match(pub(text, extra)), [7, 8]);
   // Deduplication is per call.
   assert.deepEqual(m.match(pub(text)), [7, 8]);

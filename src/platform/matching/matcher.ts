@@ -63,8 +63,9 @@ type Slots = number | number[];
 function addSlot(map: Map<number | string, Slots>, key: number | string, slot: number): void {
   const had = map.get(key);
   if (had === undefined) map.set(key, slot);
-  else if (typeof had === 'number') { if (had !== slot) map.set(key, [had, slot]); }
-  else if (!had.includes(slot)) had.push(slot);
+  else if (typeof had === 'number') {
+    if (had !== slot) map.set(key, [had, slot]);
+  } else if (!had.includes(slot)) had.push(slot);
 }
 
 const NOT_DIGITS = /[\s.-]/g;
@@ -88,8 +89,15 @@ export class PublicationMatcher {
   readonly rejected: readonly RejectedPattern[];
   readonly stats: MatcherStats;
 
-  private constructor(terms: TermIndex, termSlot: Int32Array, oab: (Map<number, Slots> | undefined)[], processo: Map<string, Slots>, ids: number[],
-    rejected: RejectedPattern[], counts: { patterns: number; oab: number; termos: number; processos: number }) {
+  private constructor(
+    terms: TermIndex,
+    termSlot: Int32Array,
+    oab: (Map<number, Slots> | undefined)[],
+    processo: Map<string, Slots>,
+    ids: number[],
+    rejected: RejectedPattern[],
+    counts: { patterns: number; oab: number; termos: number; processos: number },
+  ) {
     this.#terms = terms;
     this.#termSlot = termSlot;
     this.#oab = oab;
@@ -124,8 +132,14 @@ export class PublicationMatcher {
 
     for (let k = 0; k < patterns.length; k++) {
       const p = patterns[k];
-      if (typeof p.value !== 'string') { reject(p, 'value must be a string'); continue; }
-      if (p.kind !== 'oab' && p.kind !== 'termo' && p.kind !== 'processo') { reject(p, `unknown kind ${JSON.stringify(p.kind)}`); continue; }
+      if (typeof p.value !== 'string') {
+        reject(p, 'value must be a string');
+        continue;
+      }
+      if (p.kind !== 'oab' && p.kind !== 'termo' && p.kind !== 'processo') {
+        reject(p, `unknown kind ${JSON.stringify(p.kind)}`);
+        continue;
+      }
       let slot = slotOfId.get(p.id);
       if (slot === undefined) {
         slot = ids.length;
@@ -152,7 +166,10 @@ export class PublicationMatcher {
         counts.oab++;
       } else {
         const digits = p.value.replace(NOT_DIGITS, '');
-        if (!TWENTY_DIGITS.test(digits)) { reject(p, 'a case number needs 20 digits (NNNNNNN-DD.AAAA.J.TR.OOOO)'); continue; }
+        if (!TWENTY_DIGITS.test(digits)) {
+          reject(p, 'a case number needs 20 digits (NNNNNNN-DD.AAAA.J.TR.OOOO)');
+          continue;
+        }
         addSlot(processo as Map<number | string, Slots>, digits, slot);
         counts.processos++;
       }
@@ -198,7 +215,10 @@ export class PublicationMatcher {
           for (let slot = vocabularySlot(h, vShift); ; slot = (slot + 1) & vMask) {
             const id = vSlots[2 * slot + 1];
             if (id === -1) break;
-            if (vSlots[2 * slot] === h && sameWord(chars, start[i], end[i], vChars, vOffset, id)) { w = id; break; }
+            if (vSlots[2 * slot] === h && sameWord(chars, start[i], end[i], vChars, vOffset, id)) {
+              w = id;
+              break;
+            }
           }
         }
       }
@@ -213,15 +233,24 @@ export class PublicationMatcher {
           }
           let next = -1;
           for (let slot = edgeSlot(state, w, eShift); edges[4 * slot] !== -1; slot = (slot + 1) & eMask) {
-            if (edges[4 * slot] === state && edges[4 * slot + 1] === w) { next = edges[4 * slot + 2]; break; }
+            if (edges[4 * slot] === state && edges[4 * slot + 1] === w) {
+              next = edges[4 * slot + 2];
+              break;
+            }
           }
-          if (next >= 0) { state = next; break; }
+          if (next >= 0) {
+            state = next;
+            break;
+          }
           state = fail[state];
         }
         for (let s = report[state]; s !== -1; s = dict[s]) {
           for (let k = outStart[s], to = outStart[s + 1]; k < to; k++) {
             const slot = termSlot[outTerms[k]];
-            if (stamp[slot] !== gen) { stamp[slot] = gen; out.push(ids[slot]); }
+            if (stamp[slot] !== gen) {
+              stamp[slot] = gen;
+              out.push(ids[slot]);
+            }
           }
         }
       }
@@ -267,7 +296,10 @@ export class PublicationMatcher {
       for (let s = terms.report[state]; s !== -1; s = terms.dict[s]) {
         for (let k = terms.outStart[s], to = terms.outStart[s + 1]; k < to; k++) {
           const slot = this.#termSlot[terms.outTerms[k]];
-          if (stamp[slot] !== gen) { stamp[slot] = gen; out.push(this.#ids[slot]); }
+          if (stamp[slot] !== gen) {
+            stamp[slot] = gen;
+            out.push(this.#ids[slot]);
+          }
         }
       }
     }
@@ -283,9 +315,16 @@ export class PublicationMatcher {
     if (slots === undefined) return;
     const stamp = this.#stamp;
     if (typeof slots === 'number') {
-      if (stamp[slots] !== gen) { stamp[slots] = gen; out.push(this.#ids[slots]); }
+      if (stamp[slots] !== gen) {
+        stamp[slots] = gen;
+        out.push(this.#ids[slots]);
+      }
       return;
     }
-    for (const slot of slots) if (stamp[slot] !== gen) { stamp[slot] = gen; out.push(this.#ids[slot]); }
+    for (const slot of slots)
+      if (stamp[slot] !== gen) {
+        stamp[slot] = gen;
+        out.push(this.#ids[slot]);
+      }
   }
 }

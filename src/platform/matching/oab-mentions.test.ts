@@ -10,12 +10,29 @@ const SAMPLE = path.resolve(import.meta.dirname, '../../sources/djen/fixtures/dj
 
 test('OAB mentions: every spelling courts print, canonical as parseOab gives it', () => {
   const spellings = [
-    'OAB RS062492', 'OAB/RS 62.492', 'OAB/SP nº 123.456', 'OAB/SP n. 123.456', 'OAB/SP Nº123456', 'OAB-SP 123456-A',
-    'OAB: SP 123456', 'OAB SP123456A', '(OAB RS900000)', 'OAB/RJ-123456', 'OAB 62.492/RS', 'OAB 123456-A/SP', 'OAB nº 62492 RS',
-    'RS062492', 'SP123456A', '123456SP', 'SP123456-A',
+    'OAB RS062492',
+    'OAB/RS 62.492',
+    'OAB/SP nº 123.456',
+    'OAB/SP n. 123.456',
+    'OAB/SP Nº123456',
+    'OAB-SP 123456-A',
+    'OAB: SP 123456',
+    'OAB SP123456A',
+    '(OAB RS900000)',
+    'OAB/RJ-123456',
+    'OAB 62.492/RS',
+    'OAB 123456-A/SP',
+    'OAB nº 62492 RS',
+    'RS062492',
+    'SP123456A',
+    '123456SP',
+    'SP123456-A',
   ];
   for (const s of spellings) {
-    const bare = s.replace(/^\(|\)$/g, '').replace(/^OAB nº /, '').replace(/^OAB /, '');
+    const bare = s
+      .replace(/^\(|\)$/g, '')
+      .replace(/^OAB nº /, '')
+      .replace(/^OAB /, '');
     assert.deepEqual(extractOabMentions(`Advogada: Fulana de Teste ${s}, intimada.`), [parseOab(bare).canonical], s);
   }
 });
@@ -58,10 +75,16 @@ test('OAB mentions: no false positives on case numbers, dates, citations, highwa
     'O acidente ocorreu na rodovia SP-348, km 120, e na RS-040.',
     'Advogado: Fulano. O acidente ocorreu na rodovia SC-401.',
     'Se 10 dias se passarem, PA 2020, TO 12345 e AM 1234 são prosa.',
-    'Processo 12345 SE e 2025-SP-10', 'CEP 90000-000, Brasília/DF, 70000-000',
+    'Processo 12345 SE e 2025-SP-10',
+    'CEP 90000-000, Brasília/DF, 70000-000',
     'R$ 1.234,56 em 10/2025; protocolo SP20250012345; nota 5.4/SP',
-    'OAB/RS', 'OAB', 'OAB/XX 1234', 'OAB/RS 0', 'OAB/RS 12345678',
-    'advogado 15/09/2026/RS', 'advogado 2025.4.04.7113/RS',
+    'OAB/RS',
+    'OAB',
+    'OAB/XX 1234',
+    'OAB/RS 0',
+    'OAB/RS 12345678',
+    'advogado 15/09/2026/RS',
+    'advogado 2025.4.04.7113/RS',
   ];
   for (const t of texts) assert.deepEqual(extractOabMentions(t), [], t);
 });
@@ -76,9 +99,23 @@ test('OAB mentions: each key once, in order of first appearance', () => {
 });
 
 test('oabKeyOfParts: the structured form, as parseOabParts reads it', () => {
-  const cases: [string, string][] = [['RS', '62492'], ['rs', '062492'], ['SP', '123456A'], ['SP', '123456-a'], ['DF', '1.234'], ['AC', '7']];
+  const cases: [string, string][] = [
+    ['RS', '62492'],
+    ['rs', '062492'],
+    ['SP', '123456A'],
+    ['SP', '123456-a'],
+    ['DF', '1.234'],
+    ['AC', '7'],
+  ];
   for (const [uf, numero] of cases) assert.equal(oabKeyCanonical(oabKeyOfParts(uf, numero)), parseOabParts(uf, numero).canonical, `${uf} ${numero}`);
-  for (const [uf, numero] of [['XX', '1'], ['RS', '0'], ['RS', '12345678'], ['RS', 'abc'], ['RS', '12AB'], ['R', '1']]) {
+  for (const [uf, numero] of [
+    ['XX', '1'],
+    ['RS', '0'],
+    ['RS', '12345678'],
+    ['RS', 'abc'],
+    ['RS', '12AB'],
+    ['R', '1'],
+  ]) {
     assert.equal(oabKeyOfParts(uf, numero), -1, `${uf} ${numero}`);
   }
 });

@@ -26,10 +26,7 @@
  * Mentions are numeric keys (`oabKey`) so the matcher can look them up without building strings.
  */
 import { UFS, isUf } from '../identifiers/uf.ts';
-import {
-  FoldedText, KIND_DIGITS, KIND_LETTERS, KIND_MIXED,
-  SEP_DASH, SEP_DOT, SEP_SLASH, SEP_TAG, SEP_WS,
-} from './fold.ts';
+import { FoldedText, KIND_DIGITS, KIND_LETTERS, KIND_MIXED, SEP_DASH, SEP_DOT, SEP_SLASH, SEP_TAG, SEP_WS } from './fold.ts';
 
 const MAX_DIGITS = 7;
 /** Significant digits needed without the word OAB: glued to the UF (`RS0062`), or separated from it. */
@@ -79,7 +76,10 @@ export function oabKeyOfParts(uf: string, numero: string): number {
     const c = numero.charCodeAt(i);
     if (c === 46 /* . */) continue;
     if (c < 48 || c > 57) break;
-    if (significant > 0 || c !== 48) { value = value * 10 + (c - 48); significant++; }
+    if (significant > 0 || c !== 48) {
+      value = value * 10 + (c - 48);
+      significant++;
+    }
   }
   if (significant === 0 || significant > MAX_DIGITS) return -1;
   let suffix = 0;
@@ -167,7 +167,9 @@ function addDigits(chars: Uint16Array, from: number, to: number): boolean {
 function readNumberForward(t: FoldedText, i: number): boolean {
   const count = t.count;
   const chars = t.chars;
-  numValue = 0; numSignificant = 0; numSuffix = 0;
+  numValue = 0;
+  numSignificant = 0;
+  numSuffix = 0;
   const kind = t.kind[i];
   let last = i;
   if (kind === KIND_MIXED) {
@@ -206,7 +208,10 @@ function readNumberForward(t: FoldedText, i: number): boolean {
     const s = last + 1;
     if (numSuffix === 0 && s < count && glued(t, s, SEP_DASH) && t.kind[s] === KIND_LETTERS && t.end[s] - t.start[s] === 1) {
       const code = letterCode(chars[t.start[s]]);
-      if (code > 0) { numSuffix = code; last = s; }
+      if (code > 0) {
+        numSuffix = code;
+        last = s;
+      }
     }
   }
   if (numSignificant === 0) return false;
@@ -241,7 +246,10 @@ function readNumberBackward(t: FoldedText, e: number, suffix: number): boolean {
     let q = e;
     while (q > 0 && glued(t, q, SEP_DOT) && t.kind[q - 1] === KIND_DIGITS) {
       const l = t.end[q - 1] - t.start[q - 1];
-      if (l === 3) { q--; continue; }
+      if (l === 3) {
+        q--;
+        continue;
+      }
       if (l < 3) q--;
       else return false; // "2025.123": not a thousands grouping
       break;
@@ -250,7 +258,8 @@ function readNumberBackward(t: FoldedText, e: number, suffix: number): boolean {
     first = q;
   }
   if (first > 0 && gluedPunct(t, first) && endsWithDigit(t, first - 1)) return false;
-  numValue = 0; numSignificant = 0;
+  numValue = 0;
+  numSignificant = 0;
   for (let w = first; w <= e; w++) if (!addDigits(chars, t.start[w], w === e ? lastTo : t.end[w])) return false;
   if (numSignificant === 0) return false;
   numSuffix = suffix;
@@ -280,11 +289,16 @@ function isFiller(t: FoldedText, i: number): boolean {
   const s = t.start[i];
   const c = t.chars;
   switch (t.end[i] - s) {
-    case 1: return c[s] === 110 || c[s] === 111; // n, o
-    case 2: return c[s] === 110 && (c[s + 1] === 111 || c[s + 1] === 114); // no, nr
-    case 3: return (c[s] === 110 && c[s + 1] === 117 && c[s + 2] === 109) || (c[s] === 115 && c[s + 1] === 111 && c[s + 2] === 98); // num, sob
-    case 6: return c[s] === 110 && c[s + 1] === 117 && c[s + 2] === 109 && c[s + 3] === 101 && c[s + 4] === 114 && c[s + 5] === 111; // numero
-    default: return false;
+    case 1:
+      return c[s] === 110 || c[s] === 111; // n, o
+    case 2:
+      return c[s] === 110 && (c[s + 1] === 111 || c[s + 1] === 114); // no, nr
+    case 3:
+      return (c[s] === 110 && c[s + 1] === 117 && c[s + 2] === 109) || (c[s] === 115 && c[s + 1] === 111 && c[s + 2] === 98); // num, sob
+    case 6:
+      return c[s] === 110 && c[s + 1] === 117 && c[s + 2] === 109 && c[s + 3] === 101 && c[s + 4] === 114 && c[s + 5] === 111; // numero
+    default:
+      return false;
   }
 }
 
@@ -316,14 +330,21 @@ function mixedWord(t: FoldedText, i: number, minDigits: number): number {
   } else return -1;
   if (uf < 0) return -1;
   for (let r = digitsFrom; r < digitsTo; r++) if (c[r] < 48 || c[r] > 57) return -1;
-  numValue = 0; numSignificant = 0;
+  numValue = 0;
+  numSignificant = 0;
   if (!addDigits(c, digitsFrom, digitsTo) || numSignificant < minDigits) return -1;
   // Glued to digits around it: part of some code, not a registration.
   if (i > 0 && gluedPunct(t, i) && endsWithDigit(t, i - 1)) return -1;
   if (i + 1 < t.count && gluedPunct(t, i + 1) && startsWithDigit(t, i + 1)) return -1;
   // UF first then `-A`: `SP123456-A`.
-  if (lettersBefore === 2 && suffix === 0 && i + 1 < t.count && glued(t, i + 1, SEP_DASH)
-    && t.kind[i + 1] === KIND_LETTERS && t.end[i + 1] - t.start[i + 1] === 1) {
+  if (
+    lettersBefore === 2 &&
+    suffix === 0 &&
+    i + 1 < t.count &&
+    glued(t, i + 1, SEP_DASH) &&
+    t.kind[i + 1] === KIND_LETTERS &&
+    t.end[i + 1] - t.start[i + 1] === 1
+  ) {
     suffix = letterCode(c[t.start[i + 1]]);
   }
   return oabKey(uf, numValue, suffix);
@@ -337,7 +358,8 @@ function ordinalGlued(t: FoldedText, j: number, uf: number): number {
   if (c[s] !== 110 /* n */) return -1;
   const from = c[s + 1] === 111 /* o */ ? s + 2 : s + 1;
   for (let q = from; q < e; q++) if (c[q] < 48 || c[q] > 57) return -1;
-  numValue = 0; numSignificant = 0;
+  numValue = 0;
+  numSignificant = 0;
   if (from === e || !addDigits(c, from, e) || numSignificant === 0) return -1;
   if (j + 1 < t.count && gluedPunct(t, j + 1) && startsWithDigit(t, j + 1)) return -1;
   numLast = j;
@@ -398,15 +420,49 @@ function lawyerContext(t: FoldedText, i: number): boolean {
   }
   for (let w = i - 1; w >= 0 && w >= i - CONTEXT_WORDS; w--) {
     if (t.kind[w] !== KIND_LETTERS) continue;
-    if (hasPrefix(t, w, 'advogad') || isWord(t, w, 'oab') || isWord(t, w, 'adv')
-      || isWord(t, w, 'advs') || isWord(t, w, 'dr') || isWord(t, w, 'dra')) return true;
+    if (hasPrefix(t, w, 'advogad') || isWord(t, w, 'oab') || isWord(t, w, 'adv') || isWord(t, w, 'advs') || isWord(t, w, 'dr') || isWord(t, w, 'dra'))
+      return true;
   }
   return false;
 }
 
 /** Case classes cited with a number and a UF (`REsp 1.234.567/SP`, `HC 123.456/RS`, `AgRg no AREsp …`). */
-const CASE_CLASSES = new Set(['resp', 'aresp', 're', 'are', 'hc', 'rhc', 'ms', 'rms', 'ai', 'ag', 'agrg', 'agint', 'edcl', 'eresp',
-  'adi', 'adc', 'ado', 'adpf', 'rcl', 'cc', 'ap', 'ac', 'pet', 'inq', 'mi', 'ri', 'rr', 'airr', 'ext', 'sl', 'ss', 'stp', 'tp', 'sirdr']);
+const CASE_CLASSES = new Set([
+  'resp',
+  'aresp',
+  're',
+  'are',
+  'hc',
+  'rhc',
+  'ms',
+  'rms',
+  'ai',
+  'ag',
+  'agrg',
+  'agint',
+  'edcl',
+  'eresp',
+  'adi',
+  'adc',
+  'ado',
+  'adpf',
+  'rcl',
+  'cc',
+  'ap',
+  'ac',
+  'pet',
+  'inq',
+  'mi',
+  'ri',
+  'rr',
+  'airr',
+  'ext',
+  'sl',
+  'ss',
+  'stp',
+  'tp',
+  'sirdr',
+]);
 
 /** The word before the number (an `nº` skipped) is a case class: a case cited, not a lawyer. */
 function caseClassBefore(t: FoldedText, first: number): boolean {
@@ -456,8 +512,7 @@ function mentionAt(t: FoldedText, i: number): number {
     let key = -1;
     if (t.kind[prev] === KIND_DIGITS || (t.kind[prev] === KIND_MIXED && startsWithDigit(t, prev))) {
       if (readNumberBackward(t, prev, 0)) key = oabKey(uf, numValue, numSuffix);
-    } else if (t.kind[prev] === KIND_LETTERS && prev > 0 && t.end[prev] - t.start[prev] === 1 && glued(t, prev, SEP_DASH)
-      && t.kind[prev - 1] === KIND_DIGITS) {
+    } else if (t.kind[prev] === KIND_LETTERS && prev > 0 && t.end[prev] - t.start[prev] === 1 && glued(t, prev, SEP_DASH) && t.kind[prev - 1] === KIND_DIGITS) {
       const suffix = letterCode(t.chars[t.start[prev]]);
       if (suffix > 0 && readNumberBackward(t, prev - 1, suffix)) key = oabKey(uf, numValue, suffix);
     }
@@ -465,8 +520,7 @@ function mentionAt(t: FoldedText, i: number): number {
   }
   // UF, dash, number: `RS-62492`.
   const next = i + 1;
-  if (next < t.count && glued(t, next, SEP_DASH) && (t.kind[next] === KIND_DIGITS || t.kind[next] === KIND_MIXED)
-    && !(i > 0 && isOabWord(t, i - 1))) {
+  if (next < t.count && glued(t, next, SEP_DASH) && (t.kind[next] === KIND_DIGITS || t.kind[next] === KIND_MIXED) && !(i > 0 && isOabWord(t, i - 1))) {
     if (i > 0 && gluedPunct(t, i) && endsWithDigit(t, i - 1)) return -1;
     if (readNumberForward(t, next) && numSignificant >= MIN_DIGITS_GLUED && lawyerContext(t, i)) return oabKey(uf, numValue, numSuffix);
   }

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { TermIndex } from './index.ts';
 
 function found(index: TermIndex, terms: readonly string[], text: string): string[] {
-  return index.find(text).map((i) => terms[i]).sort();
+  return index
+    .find(text)
+    .map((i) => terms[i])
+    .sort();
 }
 
 test('terms: whole words only ("ana silva" is not inside "mariana silvana")', () => {

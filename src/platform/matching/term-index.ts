@@ -76,9 +76,21 @@ export class TermIndex {
   readonly empty: readonly number[];
 
   private constructor(parts: {
-    vSlots: Int32Array; vFilter: Int32Array; vChars: Uint16Array; vOffset: Int32Array; digitWords: boolean;
-    rootNext: Int32Array; edges: Int32Array; fail: Int32Array; report: Int32Array; dict: Int32Array;
-    outStart: Int32Array; outTerms: Int32Array; terms: number; empty: number[]; transitions: number;
+    vSlots: Int32Array;
+    vFilter: Int32Array;
+    vChars: Uint16Array;
+    vOffset: Int32Array;
+    digitWords: boolean;
+    rootNext: Int32Array;
+    edges: Int32Array;
+    fail: Int32Array;
+    report: Int32Array;
+    dict: Int32Array;
+    outStart: Int32Array;
+    outTerms: Int32Array;
+    terms: number;
+    empty: number[];
+    transitions: number;
   }) {
     this.vSlots = parts.vSlots;
     this.vShift = 32 - log2(parts.vSlots.length / 2);
@@ -96,8 +108,19 @@ export class TermIndex {
     this.outStart = parts.outStart;
     this.outTerms = parts.outTerms;
     this.empty = parts.empty;
-    const arrays = [parts.vSlots, parts.vFilter, parts.vChars, parts.vOffset, parts.rootNext, parts.edges,
-      parts.fail, parts.report, parts.dict, parts.outStart, parts.outTerms];
+    const arrays = [
+      parts.vSlots,
+      parts.vFilter,
+      parts.vChars,
+      parts.vOffset,
+      parts.rootNext,
+      parts.edges,
+      parts.fail,
+      parts.report,
+      parts.dict,
+      parts.outStart,
+      parts.outTerms,
+    ];
     this.stats = {
       terms: parts.terms,
       words: parts.vOffset.length - 1,
@@ -183,7 +206,10 @@ export class TermIndex {
     const empty: number[] = [];
     for (let t = 0; t < terms.length; t++) {
       const n = scanner.scan(terms[t]);
-      if (n === 0) { empty.push(t); continue; }
+      if (n === 0) {
+        empty.push(t);
+        continue;
+      }
       let state = 0;
       for (let i = 0; i < n; i++) {
         const w = wordOf(i);
@@ -278,7 +304,10 @@ export class TermIndex {
       if (p !== 0) {
         f = fail[p];
         let next = go(f, w);
-        while (next === EMPTY && f !== 0) { f = fail[f]; next = go(f, w); }
+        while (next === EMPTY && f !== 0) {
+          f = fail[f];
+          next = go(f, w);
+        }
         f = next === EMPTY ? 0 : next;
       }
       fail[s] = f;
@@ -287,8 +316,21 @@ export class TermIndex {
     }
 
     return new TermIndex({
-      vSlots, vFilter, vChars: vCharsFinal, vOffset, digitWords, rootNext, edges: table,
-      fail, report, dict, outStart, outTerms, terms: terms.length, empty, transitions: states - 1,
+      vSlots,
+      vFilter,
+      vChars: vCharsFinal,
+      vOffset,
+      digitWords,
+      rootNext,
+      edges: table,
+      fail,
+      report,
+      dict,
+      outStart,
+      outTerms,
+      terms: terms.length,
+      empty,
+      transitions: states - 1,
     });
   }
 
@@ -336,7 +378,10 @@ export class TermIndex {
       for (let s = this.report[state]; s !== EMPTY; s = this.dict[s]) {
         for (let k = this.outStart[s]; k < this.outStart[s + 1]; k++) {
           const term = this.outTerms[k];
-          if (!seen.has(term)) { seen.add(term); found.push(term); }
+          if (!seen.has(term)) {
+            seen.add(term);
+            found.push(term);
+          }
         }
       }
     }

@@ -61,12 +61,19 @@ const MONITOR_DEFAULTS = { stampsPeriod: true, suspension: 'until-created-again'
 type Defaulted = keyof typeof MONITOR_DEFAULTS;
 
 /** A plan with the defaults above where it says nothing. */
-export function monitorPlan<R extends PaidMonitorRow, A extends MonitorAsk>(plan: Omit<MonitorPlan<R, A>, Defaulted> & Partial<Pick<MonitorPlan<R, A>, Defaulted>>): MonitorPlan<R, A> {
+export function monitorPlan<R extends PaidMonitorRow, A extends MonitorAsk>(
+  plan: Omit<MonitorPlan<R, A>, Defaulted> & Partial<Pick<MonitorPlan<R, A>, Defaulted>>,
+): MonitorPlan<R, A> {
   return { ...MONITOR_DEFAULTS, ...plan };
 }
 
 /** The account's live monitor of the key (changes applied, free), a SUSPENSO one reactivated, or a new one; the created and reactivated ones charged. */
-export async function createMonitor<R extends PaidMonitorRow, A extends MonitorAsk>(s: Services, plan: MonitorPlan<R, A>, ask: A, charge?: ChargeCreation<R>): Promise<Creation<R>> {
+export async function createMonitor<R extends PaidMonitorRow, A extends MonitorAsk>(
+  s: Services,
+  plan: MonitorPlan<R, A>,
+  ask: A,
+  charge?: ChargeCreation<R>,
+): Promise<Creation<R>> {
   return s.db.transaction().execute(async (trx) => {
     const creation = await createMonitorIn(s, trx, plan, ask);
     if (creation.kind !== 'existing') await charge?.(trx, creation);
@@ -75,7 +82,12 @@ export async function createMonitor<R extends PaidMonitorRow, A extends MonitorA
 }
 
 /** createMonitor in the caller's transaction, which charges (several creates paid at once: intimações by OAB). */
-export async function createMonitorIn<R extends PaidMonitorRow, A extends MonitorAsk>(s: Services, trx: Transaction<DB>, plan: MonitorPlan<R, A>, ask: A): Promise<Creation<R>> {
+export async function createMonitorIn<R extends PaidMonitorRow, A extends MonitorAsk>(
+  s: Services,
+  trx: Transaction<DB>,
+  plan: MonitorPlan<R, A>,
+  ask: A,
+): Promise<Creation<R>> {
   const now = s.clock.now();
   const live = await findLive(trx, plan, ask);
   if (live?.status === 'ATIVO') return { kind: 'existing', monitor: await applyChanges(s, trx, plan, live, ask) };
@@ -87,7 +99,11 @@ export async function createMonitorIn<R extends PaidMonitorRow, A extends Monito
     return { kind: 'reactivated', monitor };
   }
   const monitor = plan.newRow(ask, now, s);
-  const inserted = await paidMonitors(trx).insertInto(plan.table).values(monitor).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  const inserted = await paidMonitors(trx)
+    .insertInto(plan.table)
+    .values(monitor)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) {
     // A concurrent request created it between our read and our insert: that one pays, this one is free.
     const winner = await findLive(trx, plan, ask);
@@ -117,7 +133,12 @@ export async function removeMonitor<R extends PaidMonitorRow, A extends MonitorA
 }
 
 /** removeMonitor of the account's monitor `id`; undefined for an unknown id or another account's. */
-export async function removeOwnMonitor<R extends PaidMonitorRow, A extends MonitorAsk>(s: Services, plan: MonitorPlan<R, A>, accountId: string, id: string): Promise<R | undefined> {
+export async function removeOwnMonitor<R extends PaidMonitorRow, A extends MonitorAsk>(
+  s: Services,
+  plan: MonitorPlan<R, A>,
+  accountId: string,
+  id: string,
+): Promise<R | undefined> {
   const m = await paidMonitors(s.db).selectFrom(plan.table).selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   return m && removeMonitor(s, plan, m as R);
 }
@@ -130,7 +151,13 @@ async function findLive<R extends PaidMonitorRow, A extends MonitorAsk>(trx: Tra
   return (await q.executeTakeFirst()) as R | undefined;
 }
 
-async function applyChanges<R extends PaidMonitorRow, A extends MonitorAsk>(s: Services, trx: Transaction<DB>, plan: MonitorPlan<R, A>, live: R, ask: Partial<A>): Promise<R> {
+async function applyChanges<R extends PaidMonitorRow, A extends MonitorAsk>(
+  s: Services,
+  trx: Transaction<DB>,
+  plan: MonitorPlan<R, A>,
+  live: R,
+  ask: Partial<A>,
+): Promise<R> {
   const set: Partial<R> = plan.changes?.(live, ask, s) ?? {};
   if (ask.webhookUrl !== undefined && ask.webhookUrl !== live.webhook_url) set.webhook_url = ask.webhookUrl;
   if (Object.keys(set).length === 0) return live;
@@ -144,9 +171,14 @@ async function applyChanges<R extends PaidMonitorRow, A extends MonitorAsk>(s: S
 /** What every reactivation sets: a new paid period at today's price, the error cleared, checked at the next cycle. */
 function reactivation(suspended: PaidMonitorRow, ask: MonitorAsk, now: Date) {
   return {
-    status: 'ATIVO', periodo: suspended.periodo + 1, preco_centavos: ask.priceCentavos, ultimo_erro: null,
+    status: 'ATIVO',
+    periodo: suspended.periodo + 1,
+    preco_centavos: ask.priceCentavos,
+    ultimo_erro: null,
     webhook_url: ask.webhookUrl !== undefined ? ask.webhookUrl : suspended.webhook_url,
-    proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), atualizado_em: iso(now),
+    proxima_verificacao_em: iso(now),
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)),
+    atualizado_em: iso(now),
   } as const;
 }
 
@@ -166,10 +198,21 @@ export interface ScheduledAsk extends MonitorAsk {
 /** A new scheduled monitor's state: ATIVO, checked at the next cycle, paid for one period from now. */
 export function newScheduledState(ask: ScheduledAsk, now: Date) {
   return {
-    webhook_url: ask.webhookUrl ?? null, frequencia: ask.frequencia ?? DEFAULT_FREQUENCY, status: 'ATIVO', situacao: 'PENDENTE',
-    preco_centavos: ask.priceCentavos, verificacoes: 0, novidades: 0, ultima_verificacao_em: null,
-    proxima_verificacao_em: iso(now), proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)), periodo: 1,
-    ultimo_erro: null, criado_em: iso(now), atualizado_em: iso(now), removido_em: null,
+    webhook_url: ask.webhookUrl ?? null,
+    frequencia: ask.frequencia ?? DEFAULT_FREQUENCY,
+    status: 'ATIVO',
+    situacao: 'PENDENTE',
+    preco_centavos: ask.priceCentavos,
+    verificacoes: 0,
+    novidades: 0,
+    ultima_verificacao_em: null,
+    proxima_verificacao_em: iso(now),
+    proxima_cobranca_em: iso(addMs(now, RENEWAL_PERIOD_MS)),
+    periodo: 1,
+    ultimo_erro: null,
+    criado_em: iso(now),
+    atualizado_em: iso(now),
+    removido_em: null,
   } as const;
 }
 
@@ -179,7 +222,10 @@ export const scheduledColumns = {
     if (ask.frequencia === undefined || ask.frequencia === live.frequencia) return {};
     // Counted from the last check; a monitor not yet checked is due already.
     const last = live.ultima_verificacao_em;
-    return { frequencia: ask.frequencia, ...(last ? { proxima_verificacao_em: iso(addMs(new Date(last), frequencyMs(ask.frequencia, s.config.monitorIntervalMs))) } : {}) };
+    return {
+      frequencia: ask.frequencia,
+      ...(last ? { proxima_verificacao_em: iso(addMs(new Date(last), frequencyMs(ask.frequencia, s.config.monitorIntervalMs))) } : {}),
+    };
   },
   reactivation: (suspended: ScheduledRow, ask: ScheduledAsk): { frequencia: MonitorFrequency } => ({ frequencia: ask.frequencia ?? suspended.frequencia }),
 };

@@ -26,8 +26,9 @@ export interface ListedMonitorRow extends PaidMonitorRow {
   criado_em: string;
 }
 
-const LIST_DESCRIPTION = 'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.';
-const READ_DESCRIPTION = 'Free. Its status, situation, counters, next check and charge, and the last error. Another account\'s id is 404 NOT_FOUND.';
+const LIST_DESCRIPTION =
+  'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.';
+const READ_DESCRIPTION = "Free. Its status, situation, counters, next check and charge, and the last error. Another account's id is 404 NOT_FOUND.";
 
 export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema> {
   lifecycle: MonitorPlan<R, A>;
@@ -58,10 +59,20 @@ export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends Mon
 }
 
 /** A page of the account's monitors, newest first; absent `status`: the live ones. */
-export type ListMonitors<R extends ListedMonitorRow> = (db: Kysely<DB>, accountId: string, f: { status?: R['status']; limit: number; before?: MonitorPosition }) => Promise<R[]>;
+export type ListMonitors<R extends ListedMonitorRow> = (
+  db: Kysely<DB>,
+  accountId: string,
+  f: { status?: R['status']; limit: number; before?: MonitorPosition },
+) => Promise<R[]>;
 
 /** The answer of a monitors' list route: a page of `listing` (its cursors name it and the status asked), newest first. */
-export async function monitorPage<R extends ListedMonitorRow>(s: Services, req: FastifyRequest, listing: string, list: ListMonitors<R>, view: (monitor: R) => unknown): Promise<Outcome> {
+export async function monitorPage<R extends ListedMonitorRow>(
+  s: Services,
+  req: FastifyRequest,
+  listing: string,
+  list: ListMonitors<R>,
+  view: (monitor: R) => unknown,
+): Promise<Outcome> {
   const query = req.query as PageParams & { status?: R['status'] };
   const named = `${listing}:${query.status ?? 'vivos'}`;
   const w = pageWindow(query);
@@ -71,9 +82,13 @@ export async function monitorPage<R extends ListedMonitorRow>(s: Services, req: 
   return { data: listData(req, s.config, 'items', items.map(view), pagination), meta: { pagination } };
 }
 
-export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema>(app: FastifyInstance, s: Services, plan: PaidMonitorRoutesPlan<R, A, B>): void {
+export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema>(
+  app: FastifyInstance,
+  s: Services,
+  plan: PaidMonitorRoutesPlan<R, A, B>,
+): void {
   const { path, tag, texts, names } = plan;
-  const ListQuery = MonitorListQuery(plan.statusFilter === undefined ? STATUS_FILTER : plan.statusFilter ?? undefined);
+  const ListQuery = MonitorListQuery(plan.statusFilter === undefined ? STATUS_FILTER : (plan.statusFilter ?? undefined));
   const own = async (accountId: string, id: string): Promise<R> => {
     const monitor = await plan.find(s.db, accountId, id);
     if (!monitor) throw new ApiError('NOT_FOUND', `No ${plan.noun} "${id}" in this account.`);
@@ -81,8 +96,18 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
   };
 
   defineRoute(app, {
-    method: 'POST', url: path,
-    meta: { class: 'monitor', auth: true, charge: plan.charge, chargeWay: 'in-handler', success: [200, 201], tag, summary: `Create ${names.one}`, description: texts.create },
+    method: 'POST',
+    url: path,
+    meta: {
+      class: 'monitor',
+      auth: true,
+      charge: plan.charge,
+      chargeWay: 'in-handler',
+      success: [200, 201],
+      tag,
+      summary: `Create ${names.one}`,
+      description: texts.create,
+    },
     schema: { body: plan.schemas.body, data: plan.schemas.view },
     handler: async (req, op) => {
       const accountId = req.auth!.account.id;
@@ -90,27 +115,32 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
       const webhookUrl = await webhookUrlOf(s, accountId, (req.body as { webhook_url?: string | null }).webhook_url);
       const ask = { ...target, accountId, webhookUrl, priceCentavos: op.priceCentavos } as A;
       // The period is paid in the creation's own transaction (periods are numbered like renewals: `<id>:<period>`).
-      const creation = await createMonitor(s, plan.lifecycle, ask, (trx, c) => op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }));
+      const creation = await createMonitor(s, plan.lifecycle, ask, (trx, c) =>
+        op.chargeIn(trx, { debits: [periodDebit(c.monitor)], status: creationStatus(c) }),
+      );
       return { status: creationStatus(creation), data: plan.created ? plan.created(creation) : plan.view(creation.monitor) };
     },
   });
 
   defineRoute(app, {
-    method: 'GET', url: path,
+    method: 'GET',
+    url: path,
     meta: { class: 'monitor', auth: true, tag, summary: `List ${names.many}, newest first`, description: LIST_DESCRIPTION },
     schema: { querystring: ListQuery, data: listSchema('items', plan.schemas.view) },
     handler: (req) => monitorPage(s, req, plan.listing, plan.list, plan.view),
   });
 
   defineRoute(app, {
-    method: 'GET', url: `${path}/:id`,
+    method: 'GET',
+    url: `${path}/:id`,
     meta: { class: 'monitor', auth: true, tag, summary: `Read ${names.one}`, description: texts.read ?? READ_DESCRIPTION },
     schema: { params: MonitorIdParams, data: plan.schemas.view },
     handler: async (req) => ({ data: plan.view(await own(req.auth!.account.id, req.params.id)) }),
   });
 
   defineRoute(app, {
-    method: 'DELETE', url: `${path}/:id`,
+    method: 'DELETE',
+    url: `${path}/:id`,
     meta: { class: 'monitor', auth: true, tag, summary: `${names.removal} ${names.one}`, description: texts.remove },
     schema: { params: MonitorIdParams, data: plan.schemas.view },
     handler: async (req) => ({ data: plan.view(await removeMonitor(s, plan.lifecycle, await own(req.auth!.account.id, req.params.id))) }),

@@ -21,11 +21,23 @@ export const PAID_MONITOR_TWINS = {
   ativo: derived(Type.Boolean({ description: '`status` is ATIVO.' }), (v: PaidMonitorView) => v.status === 'ATIVO'),
   valorMensal: same('preco', 'Same as `preco`: BRL per 30-day period.'),
   moeda: derived(Type.Literal('BRL', { description: 'The currency of `valorMensal`.' }), () => 'BRL' as const),
-  cobranca: derived(Type.Object({
-    recorrencia: Type.Literal('MENSAL'), valorMensal: Type.Number(), proximoDebitoEm: Nullable(Type.String()),
-    status: Type.String({ description: 'Same as the monitor\'s `status`.' }), observacao: Nullable(Type.String()),
-  }, { description: 'The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped.' }), (v: PaidMonitorView) => ({
-    recorrencia: 'MENSAL' as const, valorMensal: v.preco, proximoDebitoEm: v.proximaCobrancaEm, status: v.status,
-    observacao: v.status === 'SUSPENSO' ? SUSPENDED_NOTE : null,
-  })),
+  cobranca: derived(
+    Type.Object(
+      {
+        recorrencia: Type.Literal('MENSAL'),
+        valorMensal: Type.Number(),
+        proximoDebitoEm: Nullable(Type.String()),
+        status: Type.String({ description: "Same as the monitor's `status`." }),
+        observacao: Nullable(Type.String()),
+      },
+      { description: 'The monthly charge: `preco`, `proximaCobrancaEm` and `status`, and why a SUSPENSO one stopped.' },
+    ),
+    (v: PaidMonitorView) => ({
+      recorrencia: 'MENSAL' as const,
+      valorMensal: v.preco,
+      proximoDebitoEm: v.proximaCobrancaEm,
+      status: v.status,
+      observacao: v.status === 'SUSPENSO' ? SUSPENDED_NOTE : null,
+    }),
+  ),
 } as const;

@@ -75,7 +75,11 @@ export interface CheckReport {
  * The recurring job of one kind (`plan.jobKind`): every cycleMs(TRAMITA_MONITOR_INTERVAL_MS), renew
  * the periods that ended, then run the kind's checks; one log line per cycle.
  */
-export function renewAndCheckJob<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan<R>, check: (now: Date, log: Logger) => Promise<CheckReport>): JobHandler {
+export function renewAndCheckJob<R extends PaidMonitorRow>(
+  s: Services,
+  plan: RenewalPlan<R>,
+  check: (now: Date, log: Logger) => Promise<CheckReport>,
+): JobHandler {
   return {
     kind: plan.jobKind,
     async run(_payload, { clock, log }) {
@@ -109,7 +113,10 @@ export async function renewDue<R extends PaidMonitorRow>(s: Services, plan: Rene
         if (await suspend(s, plan, m, now)) {
           summary.suspended++;
           telemetry.renewals.labels(plan.table, 'suspended').inc();
-          log.warn({ monitor: m.id, account: m.account_id, kind: plan.table, priceCentavos: m.preco_centavos }, `${plan.label} suspended: the balance did not cover its renewal`);
+          log.warn(
+            { monitor: m.id, account: m.account_id, kind: plan.table, priceCentavos: m.preco_centavos },
+            `${plan.label} suspended: the balance did not cover its renewal`,
+          );
         }
         continue;
       }
@@ -123,8 +130,15 @@ export async function renewDue<R extends PaidMonitorRow>(s: Services, plan: Rene
 
 /** Monitors (of active accounts) whose period ends by `now`, the most overdue first. */
 async function dueForRenewal<R extends PaidMonitorRow>(db: Kysely<DB>, plan: RenewalPlan<R>, now: string): Promise<R[]> {
-  const rows = await paidMonitors(db).selectFrom(plan.table).selectAll().where('status', 'in', renewedFrom(plan.suspension)).where('proxima_cobranca_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db)).orderBy('proxima_cobranca_em').limit(MAX_RENEWALS_PER_RUN).execute();
+  const rows = await paidMonitors(db)
+    .selectFrom(plan.table)
+    .selectAll()
+    .where('status', 'in', renewedFrom(plan.suspension))
+    .where('proxima_cobranca_em', '<=', now)
+    .where('account_id', 'in', activeAccountIds(db))
+    .orderBy('proxima_cobranca_em')
+    .limit(MAX_RENEWALS_PER_RUN)
+    .execute();
   return rows as R[];
 }
 
@@ -133,12 +147,22 @@ async function renewOne<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan
   const periodo = m.periodo + 1;
   return s.db.transaction().execute(async (trx) => {
     const set = { periodo, proxima_cobranca_em: nextChargeAt(m, now), status: 'ATIVO', ...(plan.stampsPeriod ? { atualizado_em: iso(now) } : {}) };
-    const moved = await paidMonitors(trx).updateTable(plan.table).set(set)
-      .where('id', '=', m.id).where('status', 'in', renewedFrom(plan.suspension)).where('periodo', '=', m.periodo).executeTakeFirst();
+    const moved = await paidMonitors(trx)
+      .updateTable(plan.table)
+      .set(set)
+      .where('id', '=', m.id)
+      .where('status', 'in', renewedFrom(plan.suspension))
+      .where('periodo', '=', m.periodo)
+      .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
     if (m.preco_centavos > 0) {
       const debit = periodDebit({ ...m, periodo });
-      await s.ledger.chargeIn(trx, { accountId: m.account_id, queryType: plan.queryType(m), origin: jobOrigin(plan.jobKind, debit.operationId), debits: [debit] });
+      await s.ledger.chargeIn(trx, {
+        accountId: m.account_id,
+        queryType: plan.queryType(m),
+        origin: jobOrigin(plan.jobKind, debit.operationId),
+        debits: [debit],
+      });
     }
     return true;
   });
@@ -152,13 +176,19 @@ function nextChargeAt(m: PaidMonitorRow, now: Date): string {
 
 /** SUSPENSO; false when it already was (a retried renewal), or another worker renewed or someone removed it first. */
 async function suspend<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan<R>, m: R, now: Date): Promise<boolean> {
-  const reason = `Suspended at ${iso(now)}: the balance did not cover the renewal (${formatReais(m.preco_centavos)}) of period ${m.periodo + 1}. `
-    + 'Add credits and create the monitor again (POST) to reactivate it.';
+  const reason =
+    `Suspended at ${iso(now)}: the balance did not cover the renewal (${formatReais(m.preco_centavos)}) of period ${m.periodo + 1}. ` +
+    'Add credits and create the monitor again (POST) to reactivate it.';
   // A retried suspension has nothing to explain: the next cycle tries again by itself, and the row keeps its time of change.
   const set = plan.suspension === 'retried-each-cycle' ? { status: 'SUSPENSO' } : { status: 'SUSPENSO', ultimo_erro: reason, atualizado_em: iso(now) };
   return s.db.transaction().execute(async (trx) => {
-    const r = await paidMonitors(trx).updateTable(plan.table).set(set)
-      .where('id', '=', m.id).where('status', '=', 'ATIVO').where('periodo', '=', m.periodo).executeTakeFirst();
+    const r = await paidMonitors(trx)
+      .updateTable(plan.table)
+      .set(set)
+      .where('id', '=', m.id)
+      .where('status', '=', 'ATIVO')
+      .where('periodo', '=', m.periodo)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
     await plan.onSuspend?.(trx, m);
     return true;

@@ -7,29 +7,46 @@ import { FREQUENCIES } from './frequency.ts';
 
 const described = (description?: string) => (description ? { description } : {});
 
-export const MonitorFrequency = (description?: string) => Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), described(description));
-export const MonitorStatus = (description?: string) => Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], described(description));
+export const MonitorFrequency = (description?: string) =>
+  Type.Union(
+    FREQUENCIES.map((f) => Type.Literal(f)),
+    described(description),
+  );
+export const MonitorStatus = (description?: string) =>
+  Type.Union([Type.Literal('ATIVO'), Type.Literal('SUSPENSO'), Type.Literal('REMOVIDO')], described(description));
 
 /** What a monitor's `status` means, in its view. */
 export const STATUS_MEANING = 'ATIVO (checked and renewed), SUSPENSO (a renewal could not be paid; POST again to reactivate), REMOVIDO (DELETE; final';
 
 /** A create (or change) body's `webhook_url`. */
-export const webhookUrlField = (description = 'HTTPS receiver of this monitor\'s events (spec §6, pattern 2); null or absent: the account webhook.') => Type.Optional(Nullable(Type.String({
-  maxLength: MAX_WEBHOOK_URL_LENGTH,
-  description,
-})));
+export const webhookUrlField = (description = "HTTPS receiver of this monitor's events (spec §6, pattern 2); null or absent: the account webhook.") =>
+  Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: MAX_WEBHOOK_URL_LENGTH,
+        description,
+      }),
+    ),
+  );
 
-export const MonitorIdParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64, description: 'The monitor\'s `id`.' }),
-}, { additionalProperties: false });
+export const MonitorIdParams = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, description: "The monitor's `id`." }),
+  },
+  { additionalProperties: false },
+);
 
 export const STATUS_FILTER = 'Only monitors in this status; absent: ATIVO and SUSPENSO (removed ones only when asked for).';
 
 /** A listing's query: a page and, optionally, one status. */
-export const MonitorListQuery = (statusDescription?: string) => Type.Object({
-  ...PageQuery,
-  status: Type.Optional(MonitorStatus(statusDescription)),
-}, { additionalProperties: false });
+export const MonitorListQuery = (statusDescription?: string) =>
+  Type.Object(
+    {
+      ...PageQuery,
+      status: Type.Optional(MonitorStatus(statusDescription)),
+    },
+    { additionalProperties: false },
+  );
 
 /** A view's price. */
 export const PriceField = Type.Number({ description: 'BRL charged at creation and at each 30-day renewal.' });
@@ -44,4 +61,6 @@ export const ScheduleFields = {
 };
 
 /** A view's check outcome, on the monitors checked at a frequency (case and administrative). */
-export const SituationField = Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], { description: 'PENDENTE until the first completed check.' });
+export const SituationField = Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], {
+  description: 'PENDENTE until the first completed check.',
+});

@@ -37,8 +37,14 @@ export type MonitorPosition = { criadoEm: string; id: string };
  * A page of the account's monitors in `table`, newest first: those of `status`, or without it the
  * live ones (all but `removed`); `scope` narrows by more columns (a publication monitor's origin).
  */
-export async function pageOfMonitors<R extends PaidMonitorRow>(db: Kysely<DB> | Transaction<DB>, table: PaidMonitorTable, removed: string, accountId: string,
-  f: { status?: string; limit: number; before?: MonitorPosition }, scope: Record<string, string> = {}): Promise<R[]> {
+export async function pageOfMonitors<R extends PaidMonitorRow>(
+  db: Kysely<DB> | Transaction<DB>,
+  table: PaidMonitorTable,
+  removed: string,
+  accountId: string,
+  f: { status?: string; limit: number; before?: MonitorPosition },
+  scope: Record<string, string> = {},
+): Promise<R[]> {
   let q = paidMonitors(db).selectFrom(table).selectAll().where('account_id', '=', accountId);
   for (const [column, value] of Object.entries(scope)) q = q.where(column, '=', value);
   q = f.status ? q.where('status', '=', f.status) : q.where('status', '<>', removed);

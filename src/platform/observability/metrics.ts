@@ -12,12 +12,16 @@ export function httpMetrics(opts: { defaultMetrics: boolean }): HttpMetrics {
   const registry = new Registry();
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
-    name: 'tramita_http_requests_total', help: 'HTTP responses by route pattern, method, route class (spec §8: the rate-limit classes; "ops" for /healthz, /readyz, /metrics and the docs) and status.',
-    labelNames: ['method', 'route', 'class', 'status'] as const, registers: [registry],
+    name: 'tramita_http_requests_total',
+    help: 'HTTP responses by route pattern, method, route class (spec §8: the rate-limit classes; "ops" for /healthz, /readyz, /metrics and the docs) and status.',
+    labelNames: ['method', 'route', 'class', 'status'] as const,
+    registers: [registry],
   });
   const duration = new Histogram({
-    name: 'tramita_http_request_duration_seconds', help: 'Time to answer, by route pattern.',
-    labelNames: ['method', 'route'] as const, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 30],
+    name: 'tramita_http_request_duration_seconds',
+    help: 'Time to answer, by route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 30],
     registers: [registry],
   });
   // Labelled children kept per (method, route, status): prom-client would otherwise hash the label

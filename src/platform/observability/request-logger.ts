@@ -31,12 +31,24 @@ class LazyChildLogger {
     if (this.#child || this.#parent.isLevelEnabled(level)) (this.#real()[level] as (...a: unknown[]) => void)(...args);
   }
 
-  fatal(...args: Parameters<LogFn>): void { this.#log('fatal', args); }
-  error(...args: Parameters<LogFn>): void { this.#log('error', args); }
-  warn(...args: Parameters<LogFn>): void { this.#log('warn', args); }
-  info(...args: Parameters<LogFn>): void { this.#log('info', args); }
-  debug(...args: Parameters<LogFn>): void { this.#log('debug', args); }
-  trace(...args: Parameters<LogFn>): void { this.#log('trace', args); }
+  fatal(...args: Parameters<LogFn>): void {
+    this.#log('fatal', args);
+  }
+  error(...args: Parameters<LogFn>): void {
+    this.#log('error', args);
+  }
+  warn(...args: Parameters<LogFn>): void {
+    this.#log('warn', args);
+  }
+  info(...args: Parameters<LogFn>): void {
+    this.#log('info', args);
+  }
+  debug(...args: Parameters<LogFn>): void {
+    this.#log('debug', args);
+  }
+  trace(...args: Parameters<LogFn>): void {
+    this.#log('trace', args);
+  }
   silent(): void {}
 
   get level(): LevelWithSilentOrString {

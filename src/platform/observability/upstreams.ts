@@ -44,7 +44,14 @@ const budgets = new Map<string, { remaining(): number }>();
 export function registerUpstreams(list: UpstreamDescriptor[]): void {
   for (const d of list) {
     const before = known.get(d.name);
-    known.set(d.name, { ...d, baseUrl: d.baseUrl.replace(/\/+$/, ''), consecutiveFailures: before?.consecutiveFailures ?? 0, lastOkAt: before?.lastOkAt ?? null, lastFailureAt: before?.lastFailureAt ?? null, lastFailure: before?.lastFailure ?? null });
+    known.set(d.name, {
+      ...d,
+      baseUrl: d.baseUrl.replace(/\/+$/, ''),
+      consecutiveFailures: before?.consecutiveFailures ?? 0,
+      lastOkAt: before?.lastOkAt ?? null,
+      lastFailureAt: before?.lastFailureAt ?? null,
+      lastFailure: before?.lastFailure ?? null,
+    });
   }
   // Longest prefix first: the sandbox serves several sources under one origin.
   prefixes = [...known.values()].map((o) => [o.baseUrl, o] as [string, Observed]).sort((a, b) => b[0].length - a[0].length);
@@ -56,12 +63,22 @@ export function logUpstreamsTo(logger: Pick<Logger, 'warn'>): void {
 }
 
 /** What `/readyz`, `GET /v1` and `/v1/integrador` say about each source. */
-export function upstreamStates(): { nome: string; modo: 'sandbox' | 'real'; estado: UpstreamHealth; ultimaFalha: string | null; ultimaFalhaEm: string | null }[] {
-  return [...known.values()].sort((a, b) => a.name.localeCompare(b.name)).map((o) => ({
-    nome: o.name, modo: o.sandbox ? 'sandbox' : 'real',
-    estado: o.consecutiveFailures >= FAILING_AFTER ? 'failing' : o.lastOkAt !== null || o.lastFailureAt !== null ? 'ok' : 'unknown',
-    ultimaFalha: o.lastFailure, ultimaFalhaEm: o.lastFailureAt === null ? null : new Date(o.lastFailureAt).toISOString(),
-  }));
+export function upstreamStates(): {
+  nome: string;
+  modo: 'sandbox' | 'real';
+  estado: UpstreamHealth;
+  ultimaFalha: string | null;
+  ultimaFalhaEm: string | null;
+}[] {
+  return [...known.values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((o) => ({
+      nome: o.name,
+      modo: o.sandbox ? 'sandbox' : 'real',
+      estado: o.consecutiveFailures >= FAILING_AFTER ? 'failing' : o.lastOkAt !== null || o.lastFailureAt !== null ? 'ok' : 'unknown',
+      ultimaFalha: o.lastFailure,
+      ultimaFalhaEm: o.lastFailureAt === null ? null : new Date(o.lastFailureAt).toISOString(),
+    }));
 }
 
 /** A budget whose remaining requests the metrics report (RequestBudget registers itself by name). */
@@ -97,7 +114,10 @@ function settle(entry: { source: Observed; at: number; path: string }, status: n
   source.consecutiveFailures++;
   source.lastFailureAt = Date.now();
   source.lastFailure = outcome;
-  log?.warn({ source: source.name, outcome, status, path: entry.path, err: error && { message: error.message.split('?')[0] } }, `upstream ${source.name}: ${outcome}`);
+  log?.warn(
+    { source: source.name, outcome, status, path: entry.path, err: error && { message: error.message.split('?')[0] } },
+    `upstream ${source.name}: ${outcome}`,
+  );
 }
 
 /**
@@ -116,7 +136,10 @@ export function bodyRefused(name: string, failure: string, message: string): voi
   log?.warn({ source: name, failure, err: { message } }, `upstream ${name}: answer refused (${failure})`);
 }
 
-interface UndiciRequest { origin?: string | URL; path?: string }
+interface UndiciRequest {
+  origin?: string | URL;
+  path?: string;
+}
 
 diagnostics.subscribe('undici:request:create', (message) => {
   const { request } = message as { request: UndiciRequest };

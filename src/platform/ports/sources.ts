@@ -105,7 +105,19 @@ export interface CaseMetadataSource {
 /** `input_too_long`: a language model refused the prompt as longer than its context (ports/model.ts). */
 /** `captcha`: the upstream answered a captcha page; Tramita never solves one (DESIGN.md), so it is a failure. */
 /** `too_large`: the answer's body crossed its source's size limit (TRAMITA_UPSTREAM_MAX_BYTES; sources/upstream-body.ts). */
-export type SourceFailure = 'unavailable' | 'timeout' | 'rate_limited' | 'malformed' | 'unauthorized' | 'no_index' | 'geoblocked' | 'input_too_long' | 'captcha' | 'too_large' | 'anti_bot' | 'login';
+export type SourceFailure =
+  | 'unavailable'
+  | 'timeout'
+  | 'rate_limited'
+  | 'malformed'
+  | 'unauthorized'
+  | 'no_index'
+  | 'geoblocked'
+  | 'input_too_long'
+  | 'captcha'
+  | 'too_large'
+  | 'anti_bot'
+  | 'login';
 
 export class SourceError extends Error {
   readonly source: string;
@@ -132,7 +144,13 @@ export class RetryableSourceError extends SourceError {
   /** HTTP status when the upstream answered, undefined for network errors and timeouts. */
   readonly status: number | undefined;
   readonly retryable: boolean;
-  constructor(source: string, transient: ReadonlySet<SourceFailure>, failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
+  constructor(
+    source: string,
+    transient: ReadonlySet<SourceFailure>,
+    failure: SourceFailure,
+    message: string,
+    opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {},
+  ) {
     super(source, failure, message, opts.retryAfterMs);
     this.status = opts.status;
     this.retryable = opts.retryable ?? transient.has(failure);
@@ -378,7 +396,13 @@ export interface PublicationSource {
    * items at a time (bounded memory: never the whole file). A caderno not ready or with no
    * communications returns its info without calling `sink`.
    */
-  caderno(tribunal: string, data: string, meio: 'D' | 'E', sink: (items: PublicationRecord[]) => Promise<void>, options?: CadernoIngestOptions): Promise<CadernoInfo>;
+  caderno(
+    tribunal: string,
+    data: string,
+    meio: 'D' | 'E',
+    sink: (items: PublicationRecord[]) => Promise<void>,
+    options?: CadernoIngestOptions,
+  ): Promise<CadernoInfo>;
   /** The certidão de publicação PDF by hash; null when DJEN has none. */
   certidao(hash: string, signal?: AbortSignal): Promise<Uint8Array | null>;
   /** The public (no key needed) URL of that certidão: `<base>/api/v1/comunicacao/<hash>/certidao`. */

@@ -30,7 +30,11 @@ export function sourcesStatus(s: Sources): SourceStatus[] {
   const one = (nome: string, key: string, serve: string, src: { info: { sandbox: boolean } } | null, provedor = false): SourceStatus => {
     const u = src ? seen.get(key) : undefined;
     return {
-      nome, serve, configurada: src !== null, sandbox: src?.info.sandbox ?? false, provedor,
+      nome,
+      serve,
+      configurada: src !== null,
+      sandbox: src?.info.sandbox ?? false,
+      provedor,
       estado: src === null ? 'nao_configurada' : ESTADO[u?.estado ?? 'unknown'],
       ultimaFalha: u?.ultimaFalha && u.ultimaFalhaEm ? { tipo: u.ultimaFalha, em: u.ultimaFalhaEm } : null,
     };
@@ -47,6 +51,8 @@ export function sourcesStatus(s: Sources): SourceStatus[] {
     one('Protocolo Integrado', 'protocolo', 'processos administrativos federais por NUP', s.administrative),
     one('TJRJ precatórios', 'tjrj', 'ordem cronológica de precatórios do TJRJ', s.tjrj),
     // Each enabled court's public consultation (issue 31): a captcha or anti-bot page shows as its last failure.
-    ...(s.consultas?.courts ?? []).map((c) => one(`Consulta ${c.sigla}`, c.source, `partes, advogados, valor e movimentações com texto (${c.sistema})`, { info: { sandbox: s.consultas!.sandbox } })),
+    ...(s.consultas?.courts ?? []).map((c) =>
+      one(`Consulta ${c.sigla}`, c.source, `partes, advogados, valor e movimentações com texto (${c.sistema})`, { info: { sandbox: s.consultas!.sandbox } }),
+    ),
   ];
 }

@@ -8,46 +8,78 @@ function unconfigured(what: string): SourceError {
 export const NO_SOURCES: Sources = {
   cases: {
     info: { name: 'none', sandbox: false },
-    fetchCases: async () => { throw unconfigured('case'); },
-    fetchCase: async () => { throw unconfigured('case'); },
+    fetchCases: async () => {
+      throw unconfigured('case');
+    },
+    fetchCase: async () => {
+      throw unconfigured('case');
+    },
     // biome-ignore lint/correctness/useYield: the port's scan is an async generator; this one fails at its first step, as a scan of an unreachable upstream does
-    scanUpdatedSince: async function* () { throw unconfigured('case'); },
+    scanUpdatedSince: async function* () {
+      throw unconfigured('case');
+    },
   },
   details: null,
   model: null,
   publications: {
     info: { name: 'none', sandbox: false },
-    search: async () => { throw unconfigured('publication'); },
-    fetchOne: async () => { throw unconfigured('publication'); },
-    caderno: async () => { throw unconfigured('publication'); },
-    certidao: async () => { throw unconfigured('publication'); },
-    certidaoUrl: () => { throw unconfigured('publication'); },
+    search: async () => {
+      throw unconfigured('publication');
+    },
+    fetchOne: async () => {
+      throw unconfigured('publication');
+    },
+    caderno: async () => {
+      throw unconfigured('publication');
+    },
+    certidao: async () => {
+      throw unconfigured('publication');
+    },
+    certidaoUrl: () => {
+      throw unconfigured('publication');
+    },
     close: async () => {},
   },
   stf: {
     info: { name: 'none', sandbox: false },
-    lastDay: async () => { throw unconfigured('STF gazette'); },
-    day: async () => { throw unconfigured('STF gazette'); },
+    lastDay: async () => {
+      throw unconfigured('STF gazette');
+    },
+    day: async () => {
+      throw unconfigured('STF gazette');
+    },
     close: async () => {},
   },
   electoral: {
     info: { name: 'none', sandbox: false },
-    editions: async () => { throw unconfigured('electoral gazette'); },
-    pdf: async () => { throw unconfigured('electoral gazette'); },
-    publications: async () => { throw unconfigured('electoral gazette'); },
+    editions: async () => {
+      throw unconfigured('electoral gazette');
+    },
+    pdf: async () => {
+      throw unconfigured('electoral gazette');
+    },
+    publications: async () => {
+      throw unconfigured('electoral gazette');
+    },
     close: async () => {},
   },
   mural: null,
   warrants: null,
   administrative: {
     info: { name: 'none', sandbox: false },
-    lookup: async () => { throw unconfigured('administrative process'); },
+    lookup: async () => {
+      throw unconfigured('administrative process');
+    },
     close: async () => {},
   },
   tjrj: {
     info: { name: 'none', sandbox: false },
-    entities: async () => { throw unconfigured('TJRJ precatório'); },
-    orderPage: async () => { throw unconfigured('TJRJ precatório'); },
+    entities: async () => {
+      throw unconfigured('TJRJ precatório');
+    },
+    orderPage: async () => {
+      throw unconfigured('TJRJ precatório');
+    },
     close: async () => {},
   },
   close: async () => {},

@@ -41,7 +41,7 @@ export function isPublicAddress(ip: string): boolean {
 
 function isPublicIPv4(addr: number): boolean {
   for (const rule of IPV4_RULES) {
-    if (((addr & rule.mask) >>> 0) === rule.network) return false;
+    if ((addr & rule.mask) >>> 0 === rule.network) return false;
   }
   return true;
 }

@@ -50,10 +50,24 @@ export class WebhookConfigStore {
     if (existing) return { config: existing };
     const secret = newWebhookSecret();
     const now = iso(this.#clock.now());
-    await this.#db.insertInto('webhook_configs').values({
-      account_id: accountId, url: null, token_sealed: null, secret_sealed: this.#sealer.seal(secret), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH),
-      formato: 'NORMALIZED', ativo: 1, eventos: null, nomes_legados: 0, feed_cursor: null, created_at: now, updated_at: now,
-    }).onConflict((oc) => oc.column('account_id').doNothing()).execute();
+    await this.#db
+      .insertInto('webhook_configs')
+      .values({
+        account_id: accountId,
+        url: null,
+        token_sealed: null,
+        secret_sealed: this.#sealer.seal(secret),
+        secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH),
+        formato: 'NORMALIZED',
+        ativo: 1,
+        eventos: null,
+        nomes_legados: 0,
+        feed_cursor: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('account_id').doNothing())
+      .execute();
     const config = (await this.get(accountId))!;
     // Another request may have created it between our read and insert: then its secret stands.
     return config.secret_prefix === secret.slice(0, SECRET_PREFIX_LENGTH) ? { config, secret } : { config };
@@ -76,15 +90,21 @@ export class WebhookConfigStore {
   async regenerateSecret(accountId: string): Promise<{ config: WebhookConfigsTable; secret: string }> {
     await this.ensure(accountId);
     const secret = newWebhookSecret();
-    await this.#db.updateTable('webhook_configs')
+    await this.#db
+      .updateTable('webhook_configs')
       .set({ secret_sealed: this.#sealer.seal(secret), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH), updated_at: iso(this.#clock.now()) })
-      .where('account_id', '=', accountId).execute();
+      .where('account_id', '=', accountId)
+      .execute();
     return { config: (await this.get(accountId))!, secret };
   }
 
   async setFeedCursor(accountId: string, cursor: string): Promise<void> {
     await this.ensure(accountId);
-    await this.#db.updateTable('webhook_configs').set({ feed_cursor: cursor, updated_at: iso(this.#clock.now()) }).where('account_id', '=', accountId).execute();
+    await this.#db
+      .updateTable('webhook_configs')
+      .set({ feed_cursor: cursor, updated_at: iso(this.#clock.now()) })
+      .where('account_id', '=', accountId)
+      .execute();
   }
 
   /**

@@ -49,30 +49,65 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
   const attemptId = await deliveries.startAttempt(delivery.id, attempt, url, iso(startedAt));
   const { secret, token } = configs.credentials(config);
   const headers = signDelivery({
-    body: delivery.body, secret, token, event: delivery.event_name, deliveryId: delivery.id, messageId: delivery.event_id,
-    timestampSeconds: Math.floor(startedAt.getTime() / 1000), product: s.config.webhookProduct,
+    body: delivery.body,
+    secret,
+    token,
+    event: delivery.event_name,
+    deliveryId: delivery.id,
+    messageId: delivery.event_id,
+    timestampSeconds: Math.floor(startedAt.getTime() / 1000),
+    product: s.config.webhookProduct,
   });
   const result = await sender.send({ url, headers, body: delivery.body });
   const last = attempt >= delivery.max_attempts;
   const next = result.ok || last ? null : addMs(s.clock.now(), s.webhooks.planner.retryDelayMs(attempt));
-  await deliveries.recordAttempt(delivery.id, attemptId, {
-    attempt, url, startedAt: iso(startedAt), statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
-    responseExcerpt: result.responseExcerpt, nextAttemptAt: next && iso(next), status: result.ok ? 'ENTREGUE' : last ? 'FALHOU' : 'PENDENTE',
-  }, o.settle?.(result, next));
+  await deliveries.recordAttempt(
+    delivery.id,
+    attemptId,
+    {
+      attempt,
+      url,
+      startedAt: iso(startedAt),
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      responseExcerpt: result.responseExcerpt,
+      nextAttemptAt: next && iso(next),
+      status: result.ok ? 'ENTREGUE' : last ? 'FALHOU' : 'PENDENTE',
+    },
+    o.settle?.(result, next),
+  );
   observeAttempt(s, delivery, attempt, result, last, next);
   return result;
 }
 
 /** Every attempt moves the delivery metrics; a failed one is a warn line with the ids to find it (never the URL: it may carry a token). */
-function observeAttempt(s: Services, d: { id: string; account_id: string; event_id: string; event_name: string }, attempt: number, r: SendResult, last: boolean, next: Date | null): void {
+function observeAttempt(
+  s: Services,
+  d: { id: string; account_id: string; event_id: string; event_name: string },
+  attempt: number,
+  r: SendResult,
+  last: boolean,
+  next: Date | null,
+): void {
   const outcome = r.ok ? 'delivered' : last ? 'gave_up' : 'failed';
   telemetry.deliveries.labels(outcome, String(attempt)).inc();
   telemetry.deliveryDuration.labels(outcome).observe(r.latencyMs / 1000);
   if (r.ok) return;
-  s.log.warn({
-    delivery: d.id, account: d.account_id, event: d.event_id, eventName: d.event_name, attempt, status: r.statusCode, error: r.error,
-    latencyMs: r.latencyMs, nextAttemptAt: next && iso(next),
-  }, last ? 'webhook delivery failed for good (FALHOU)' : 'webhook delivery attempt failed; retried later');
+  s.log.warn(
+    {
+      delivery: d.id,
+      account: d.account_id,
+      event: d.event_id,
+      eventName: d.event_name,
+      attempt,
+      status: r.statusCode,
+      error: r.error,
+      latencyMs: r.latencyMs,
+      nextAttemptAt: next && iso(next),
+    },
+    last ? 'webhook delivery failed for good (FALHOU)' : 'webhook delivery attempt failed; retried later',
+  );
 }
 
 export function deliveryJob(s: Services): JobHandler {

@@ -69,31 +69,70 @@ export class DeliveryPlanner {
     const legacy = config.nomes_legados ? LEGACY_NAMES[kind] : undefined;
     const ids: string[] = [];
     for (const name of legacy ? [kind, legacy] : [kind]) {
-      ids.push(await this.create(trx, {
-        accountId: config.account_id, eventId: envelope.id, eventName: name, monitorType: to.monitorType ?? null, monitorId: to.monitorId ?? null,
-        url, body: eventBody(config.formato, { ...envelope, event: name }),
-      }));
+      ids.push(
+        await this.create(trx, {
+          accountId: config.account_id,
+          eventId: envelope.id,
+          eventName: name,
+          monitorType: to.monitorType ?? null,
+          monitorId: to.monitorId ?? null,
+          url,
+          body: eventBody(config.formato, { ...envelope, event: name }),
+        }),
+      );
     }
     return ids;
   }
 
   /** A delivery and its job (unless the caller makes the one attempt itself: a test), in `trx`. */
-  async create(trx: Db, d: { accountId: string; eventId: string; eventName: string; monitorType: string | null; monitorId: string | null; url: string | null; body: string; resentFrom?: string; maxAttempts?: number; enqueue?: boolean }): Promise<string> {
+  async create(
+    trx: Db,
+    d: {
+      accountId: string;
+      eventId: string;
+      eventName: string;
+      monitorType: string | null;
+      monitorId: string | null;
+      url: string | null;
+      body: string;
+      resentFrom?: string;
+      maxAttempts?: number;
+      enqueue?: boolean;
+    },
+  ): Promise<string> {
     const id = newId('dlv');
     const now = iso(this.#clock.now());
     const maxAttempts = d.maxAttempts ?? this.#maxAttempts;
-    await trx.insertInto('webhook_deliveries').values({
-      id, account_id: d.accountId, event_id: d.eventId, event_name: d.eventName, monitor_type: d.monitorType, monitor_id: d.monitorId,
-      url: d.url, body: d.body, status: 'PENDENTE', attempts: 0, max_attempts: maxAttempts, last_status_code: null, last_error: null,
-      next_attempt_at: now, resent_from: d.resentFrom ?? null, created_at: now, updated_at: now, delivered_at: null,
-    }).execute();
+    await trx
+      .insertInto('webhook_deliveries')
+      .values({
+        id,
+        account_id: d.accountId,
+        event_id: d.eventId,
+        event_name: d.eventName,
+        monitor_type: d.monitorType,
+        monitor_id: d.monitorId,
+        url: d.url,
+        body: d.body,
+        status: 'PENDENTE',
+        attempts: 0,
+        max_attempts: maxAttempts,
+        last_status_code: null,
+        last_error: null,
+        next_attempt_at: now,
+        resent_from: d.resentFrom ?? null,
+        created_at: now,
+        updated_at: now,
+        delivered_at: null,
+      })
+      .execute();
     if (d.enqueue !== false) await this.#jobs.add(DELIVERY, { deliveryId: id }, trx, { maxAttempts });
     return id;
   }
 }
 
 /** What an attempt whose outcome was never written says in the history. */
-export const INTERRUPTED_ATTEMPT = 'interrupted: the server stopped during this attempt, before the receiver\'s answer was recorded';
+export const INTERRUPTED_ATTEMPT = "interrupted: the server stopped during this attempt, before the receiver's answer was recorded";
 
 export interface AttemptRecord {
   attempt: number;
@@ -167,23 +206,67 @@ export class DeliveryStore {
   }
 
   async #readAll(ids: string[]): Promise<Array<DeliveryWithConfig | undefined>> {
-    const rows = await this.#db.selectFrom('webhook_deliveries as d').leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
+    const rows = await this.#db
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
       .selectAll('d')
-      .select(['c.account_id as c_account_id', 'c.url as c_url', 'c.token_sealed as c_token_sealed', 'c.secret_sealed as c_secret_sealed',
-        'c.secret_prefix as c_secret_prefix', 'c.formato as c_formato', 'c.ativo as c_ativo', 'c.eventos as c_eventos',
-        'c.nomes_legados as c_nomes_legados', 'c.feed_cursor as c_feed_cursor', 'c.created_at as c_created_at', 'c.updated_at as c_updated_at'])
-      .where('d.id', 'in', paddedIds(ids)).execute();
+      .select([
+        'c.account_id as c_account_id',
+        'c.url as c_url',
+        'c.token_sealed as c_token_sealed',
+        'c.secret_sealed as c_secret_sealed',
+        'c.secret_prefix as c_secret_prefix',
+        'c.formato as c_formato',
+        'c.ativo as c_ativo',
+        'c.eventos as c_eventos',
+        'c.nomes_legados as c_nomes_legados',
+        'c.feed_cursor as c_feed_cursor',
+        'c.created_at as c_created_at',
+        'c.updated_at as c_updated_at',
+      ])
+      .where('d.id', 'in', paddedIds(ids))
+      .execute();
     const found = new Map<string, DeliveryWithConfig>();
     for (const row of rows) {
-      const { c_account_id, c_url, c_token_sealed, c_secret_sealed, c_secret_prefix, c_formato, c_ativo, c_eventos, c_nomes_legados, c_feed_cursor, c_created_at, c_updated_at, ...delivery } = row;
-      const config = c_account_id === null ? undefined : {
-        account_id: c_account_id, url: c_url, token_sealed: c_token_sealed, secret_sealed: c_secret_sealed!, secret_prefix: c_secret_prefix!,
-        formato: c_formato!, ativo: c_ativo!, eventos: c_eventos, nomes_legados: c_nomes_legados!, feed_cursor: c_feed_cursor, created_at: c_created_at!, updated_at: c_updated_at!,
-      };
+      const {
+        c_account_id,
+        c_url,
+        c_token_sealed,
+        c_secret_sealed,
+        c_secret_prefix,
+        c_formato,
+        c_ativo,
+        c_eventos,
+        c_nomes_legados,
+        c_feed_cursor,
+        c_created_at,
+        c_updated_at,
+        ...delivery
+      } = row;
+      const config =
+        c_account_id === null
+          ? undefined
+          : {
+              account_id: c_account_id,
+              url: c_url,
+              token_sealed: c_token_sealed,
+              secret_sealed: c_secret_sealed!,
+              secret_prefix: c_secret_prefix!,
+              formato: c_formato!,
+              ativo: c_ativo!,
+              eventos: c_eventos,
+              nomes_legados: c_nomes_legados!,
+              feed_cursor: c_feed_cursor,
+              created_at: c_created_at!,
+              updated_at: c_updated_at!,
+            };
       found.set(delivery.id, { delivery: delivery as WebhookDeliveriesTable, config });
     }
     // Each caller gets its own copy: one of them may be handed the same delivery twice.
-    return ids.map((id) => { const f = found.get(id); return f && { delivery: { ...f.delivery }, config: f.config }; });
+    return ids.map((id) => {
+      const f = found.get(id);
+      return f && { delivery: { ...f.delivery }, config: f.config };
+    });
   }
 
   /**
@@ -199,22 +282,42 @@ export class DeliveryStore {
     const ids = items.map(() => newId('att'));
     const now = iso(this.#clock.now());
     const rows = items.map((it, i) => ({
-      id: ids[i], delivery_id: it.deliveryId, attempt: it.attempt, url: it.url, started_at: it.startedAt, status_code: null,
-      latency_ms: 0, error: INTERRUPTED_ATTEMPT, response_excerpt: null, next_attempt_at: null,
+      id: ids[i],
+      delivery_id: it.deliveryId,
+      attempt: it.attempt,
+      url: it.url,
+      started_at: it.startedAt,
+      status_code: null,
+      latency_ms: 0,
+      error: INTERRUPTED_ATTEMPT,
+      response_excerpt: null,
+      next_attempt_at: null,
     }));
     const byAttempt = Map.groupBy(items, (it) => it.attempt);
     if (this.#engine === 'postgres' && byAttempt.size === 1) {
       // One statement, one round trip instead of four (BEGIN, INSERT, UPDATE, COMMIT): PostgreSQL runs
       // a data-modifying WITH atomically with its main statement. (SQLite has no INSERT inside WITH.)
       const [[attempt, group]] = byAttempt;
-      await this.#db.with('started', (db) => db.insertInto('webhook_attempts').values(rows))
-        .updateTable('webhook_deliveries').set({ attempts: attempt, updated_at: now }).where('id', 'in', group.map((it) => it.deliveryId)).execute();
+      await this.#db
+        .with('started', (db) => db.insertInto('webhook_attempts').values(rows))
+        .updateTable('webhook_deliveries')
+        .set({ attempts: attempt, updated_at: now })
+        .where(
+          'id',
+          'in',
+          group.map((it) => it.deliveryId),
+        )
+        .execute();
       return ids;
     }
     await this.#transactor.run(async (trx) => {
       for (const chunk of powerOfTwoChunks(rows)) await trx.insertInto('webhook_attempts').values(chunk).execute();
       for (const [attempt, group] of byAttempt) {
-        await trx.updateTable('webhook_deliveries').set({ attempts: attempt, updated_at: now }).where('id', 'in', paddedIds(group.map((it) => it.deliveryId))).execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ attempts: attempt, updated_at: now })
+          .where('id', 'in', paddedIds(group.map((it) => it.deliveryId)))
+          .execute();
       }
     });
     return ids;
@@ -228,37 +331,92 @@ export class DeliveryStore {
   async #recordAll(items: AttemptOutcome[]): Promise<undefined[]> {
     const now = iso(this.#clock.now());
     const attempts = items.map(({ attemptId, deliveryId, record: a }) => ({
-      id: attemptId, delivery_id: deliveryId, attempt: a.attempt, url: a.url, started_at: a.startedAt, status_code: a.statusCode,
-      latency_ms: a.latencyMs, error: a.error, response_excerpt: a.responseExcerpt, next_attempt_at: a.nextAttemptAt,
+      id: attemptId,
+      delivery_id: deliveryId,
+      attempt: a.attempt,
+      url: a.url,
+      started_at: a.startedAt,
+      status_code: a.statusCode,
+      latency_ms: a.latencyMs,
+      error: a.error,
+      response_excerpt: a.responseExcerpt,
+      next_attempt_at: a.nextAttemptAt,
     }));
     // The attempts rows exist (startAttempt committed them): an upsert updates them all in one statement.
-    const recordAttempts = (qc: QueryCreator<DB>, rows: typeof attempts) => qc.insertInto('webhook_attempts').values(rows).onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-      status_code: eb.ref('excluded.status_code'), latency_ms: eb.ref('excluded.latency_ms'), error: eb.ref('excluded.error'),
-      response_excerpt: eb.ref('excluded.response_excerpt'), next_attempt_at: eb.ref('excluded.next_attempt_at'),
-    })));
+    const recordAttempts = (qc: QueryCreator<DB>, rows: typeof attempts) =>
+      qc
+        .insertInto('webhook_attempts')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            status_code: eb.ref('excluded.status_code'),
+            latency_ms: eb.ref('excluded.latency_ms'),
+            error: eb.ref('excluded.error'),
+            response_excerpt: eb.ref('excluded.response_excerpt'),
+            next_attempt_at: eb.ref('excluded.next_attempt_at'),
+          })),
+        );
     // Deliveries that end the same way (all those delivered at attempt 1 with a 204, say) in one statement each.
-    const byOutcome = Map.groupBy(items, (it) => JSON.stringify([it.record.status, it.record.attempt, it.record.statusCode, it.record.error, it.record.nextAttemptAt]));
+    const byOutcome = Map.groupBy(items, (it) =>
+      JSON.stringify([it.record.status, it.record.attempt, it.record.statusCode, it.record.error, it.record.nextAttemptAt]),
+    );
     const deliveryState = (a: AttemptRecord) => ({
-      status: a.status, attempts: a.attempt, last_status_code: a.statusCode, last_error: a.error, next_attempt_at: a.nextAttemptAt,
-      updated_at: now, delivered_at: a.status === 'ENTREGUE' ? now : null,
+      status: a.status,
+      attempts: a.attempt,
+      last_status_code: a.statusCode,
+      last_error: a.error,
+      next_attempt_at: a.nextAttemptAt,
+      updated_at: now,
+      delivered_at: a.status === 'ENTREGUE' ? now : null,
     });
     const workerId = items[0].settle?.workerId;
-    const allDone = items.every((it) => it.settle && it.settle.workerId === workerId && !('retryAt' in it.settle.outcome && it.settle.outcome.retryAt) && !('failed' in it.settle.outcome && it.settle.outcome.failed));
+    const allDone = items.every(
+      (it) =>
+        it.settle &&
+        it.settle.workerId === workerId &&
+        !('retryAt' in it.settle.outcome && it.settle.outcome.retryAt) &&
+        !('failed' in it.settle.outcome && it.settle.outcome.failed),
+    );
     if (this.#engine === 'postgres' && byOutcome.size === 1 && allDone) {
       // The hot case in one statement, one round trip instead of five: PostgreSQL runs data-modifying
       // WITHs atomically with their main statement.
-      await this.#db.with('settled', (qc) => this.#jobs.doneStatement(qc, workerId!, items.map((it) => it.settle!.id)))
+      await this.#db
+        .with('settled', (qc) =>
+          this.#jobs.doneStatement(
+            qc,
+            workerId!,
+            items.map((it) => it.settle!.id),
+          ),
+        )
         .with('recorded', (qc) => recordAttempts(qc, attempts))
-        .updateTable('webhook_deliveries').set(deliveryState(items[0].record)).where('id', 'in', items.map((it) => it.deliveryId)).execute();
+        .updateTable('webhook_deliveries')
+        .set(deliveryState(items[0].record))
+        .where(
+          'id',
+          'in',
+          items.map((it) => it.deliveryId),
+        )
+        .execute();
       return items.map(() => undefined);
     }
     await this.#transactor.run(async (trx) => {
-      for (const [worker, group] of Map.groupBy(items.filter((it) => it.settle), (it) => it.settle!.workerId)) {
-        await this.#jobs.settleMany(trx, worker, group.map((it) => it.settle!));
+      for (const [worker, group] of Map.groupBy(
+        items.filter((it) => it.settle),
+        (it) => it.settle!.workerId,
+      )) {
+        await this.#jobs.settleMany(
+          trx,
+          worker,
+          group.map((it) => it.settle!),
+        );
       }
       for (const chunk of powerOfTwoChunks(attempts)) await recordAttempts(trx, chunk).execute();
       for (const [, group] of byOutcome) {
-        await trx.updateTable('webhook_deliveries').set(deliveryState(group[0].record)).where('id', 'in', paddedIds(group.map((it) => it.deliveryId))).execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set(deliveryState(group[0].record))
+          .where('id', 'in', paddedIds(group.map((it) => it.deliveryId)))
+          .execute();
       }
     });
     return items.map(() => undefined);
@@ -268,19 +426,29 @@ export class DeliveryStore {
   async exhaust(deliveryId: string, settle?: JobSettlement): Promise<void> {
     await this.#transactor.run(async (trx) => {
       if (settle) await this.#jobs.settleMany(trx, settle.workerId, [settle]);
-      await trx.updateTable('webhook_deliveries').set({ status: 'FALHOU', last_error: INTERRUPTED_ATTEMPT, next_attempt_at: null, updated_at: iso(this.#clock.now()) })
-        .where('id', '=', deliveryId).where('status', '=', 'PENDENTE').execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'FALHOU', last_error: INTERRUPTED_ATTEMPT, next_attempt_at: null, updated_at: iso(this.#clock.now()) })
+        .where('id', '=', deliveryId)
+        .where('status', '=', 'PENDENTE')
+        .execute();
     });
   }
 
   async discard(deliveryId: string, reason: string): Promise<void> {
-    await this.#db.updateTable('webhook_deliveries').set({ status: 'DESCARTADA', last_error: reason, next_attempt_at: null, updated_at: iso(this.#clock.now()) })
-      .where('id', '=', deliveryId).execute();
+    await this.#db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'DESCARTADA', last_error: reason, next_attempt_at: null, updated_at: iso(this.#clock.now()) })
+      .where('id', '=', deliveryId)
+      .execute();
   }
 
   /** A page of the account's deliveries, newest first. */
   /** Newest first; `since`/`until` bound the creation instant (ISO; `until` excluded). */
-  async list(accountId: string, f: { status?: DeliveryStatus; event?: string; before?: string; since?: string; until?: string; limit: number }): Promise<WebhookDeliveriesTable[]> {
+  async list(
+    accountId: string,
+    f: { status?: DeliveryStatus; event?: string; before?: string; since?: string; until?: string; limit: number },
+  ): Promise<WebhookDeliveriesTable[]> {
     let q = this.#db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId);
     if (f.status) q = q.where('status', '=', f.status);
     if (f.event) q = q.where('event_name', '=', f.event);
@@ -298,4 +466,3 @@ export class DeliveryStore {
     return out;
   }
 }
-

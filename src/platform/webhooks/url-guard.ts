@@ -34,8 +34,7 @@ export type WebhookUrlRejection =
   | 'private_address'
   | 'unresolvable';
 
-const systemResolver: Resolver = async (host) =>
-  (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolver: Resolver = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export async function checkWebhookUrl(raw: unknown, opts: WebhookUrlOptions): Promise<URL> {
   const field = opts.field ?? 'webhook_url';
@@ -93,10 +92,6 @@ export async function checkWebhookUrl(raw: unknown, opts: WebhookUrlOptions): Pr
 /** Names that only mean something inside a network: loopback, mDNS, cloud-internal, single labels. */
 function isReservedName(name: string): boolean {
   return (
-    !name.includes('.') ||
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    name.endsWith('.local') ||
-    name.endsWith('.internal') // includes metadata.google.internal
+    !name.includes('.') || name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal') // includes metadata.google.internal
   );
 }

@@ -24,29 +24,115 @@ import { checkWebhookUrl, type WebhookUrlRejection } from './url-guard.ts';
 // Addresses
 
 const NON_PUBLIC = [
-  '0.0.0.0', '0.1.2.3', '10.1.2.3', '100.64.0.1', '100.127.255.255', '127.0.0.1', '127.255.255.254',
-  '169.254.0.1', '169.254.169.254', '172.16.0.1', '172.31.255.255', '192.0.0.8', '192.0.2.1',
-  '192.88.99.1', '192.168.0.1', '198.18.0.1', '198.19.255.255', '198.51.100.7', '203.0.113.9',
-  '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255',
-  '::', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1',
-  '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1', '::7f00:1', '::a00:1',
-  '64:ff9b::10.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::7f00:1', '64:ff9b:1:ab::808:808',
-  '100::1', '100::ffff:ffff:ffff:ffff', '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:1ff::1',
-  '2001:db8::1', '2001:db8:ffff::1', '2002:7f00:1::1', '2002:c0a8:101::1', '2002:a9fe:a9fe::',
-  'fc00::1', 'fd00:ec2::254', 'fdff:ffff::1', 'fe80::1', 'fe80::1%eth0', 'febf::1', 'fec0::1', 'feff::1',
-  'ff02::1', 'ff0e::1', '3fff::1', '3fff:fff::1', '4000::1', '::2:3:4:5',
+  '0.0.0.0',
+  '0.1.2.3',
+  '10.1.2.3',
+  '100.64.0.1',
+  '100.127.255.255',
+  '127.0.0.1',
+  '127.255.255.254',
+  '169.254.0.1',
+  '169.254.169.254',
+  '172.16.0.1',
+  '172.31.255.255',
+  '192.0.0.8',
+  '192.0.2.1',
+  '192.88.99.1',
+  '192.168.0.1',
+  '198.18.0.1',
+  '198.19.255.255',
+  '198.51.100.7',
+  '203.0.113.9',
+  '224.0.0.1',
+  '239.255.255.250',
+  '240.0.0.1',
+  '255.255.255.255',
+  '::',
+  '::1',
+  '0:0:0:0:0:0:0:1',
+  '::ffff:127.0.0.1',
+  '::ffff:7f00:1',
+  '0:0:0:0:0:ffff:7f00:1',
+  '::ffff:10.0.0.1',
+  '::ffff:a9fe:a9fe',
+  '::127.0.0.1',
+  '::7f00:1',
+  '::a00:1',
+  '64:ff9b::10.0.0.1',
+  '64:ff9b::a9fe:a9fe',
+  '64:ff9b:1::7f00:1',
+  '64:ff9b:1:ab::808:808',
+  '100::1',
+  '100::ffff:ffff:ffff:ffff',
+  '2001::1',
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  '2001:1ff::1',
+  '2001:db8::1',
+  '2001:db8:ffff::1',
+  '2002:7f00:1::1',
+  '2002:c0a8:101::1',
+  '2002:a9fe:a9fe::',
+  'fc00::1',
+  'fd00:ec2::254',
+  'fdff:ffff::1',
+  'fe80::1',
+  'fe80::1%eth0',
+  'febf::1',
+  'fec0::1',
+  'feff::1',
+  'ff02::1',
+  'ff0e::1',
+  '3fff::1',
+  '3fff:fff::1',
+  '4000::1',
+  '::2:3:4:5',
   // not addresses at all: refused rather than guessed at
-  '', 'abc', '1.2.3', '1.2.3.4.5', '1.2.3.256', '01.2.3.4', '1.2.3.4 ', '1:2:3:4:5:6:7:8:9', ':::1',
-  '1::2::3', 'g::1', '12345::1', '::ffff:1.2.3', '1:2:3:4:5:6:7:1.2.3.4',
+  '',
+  'abc',
+  '1.2.3',
+  '1.2.3.4.5',
+  '1.2.3.256',
+  '01.2.3.4',
+  '1.2.3.4 ',
+  '1:2:3:4:5:6:7:8:9',
+  ':::1',
+  '1::2::3',
+  'g::1',
+  '12345::1',
+  '::ffff:1.2.3',
+  '1:2:3:4:5:6:7:1.2.3.4',
 ];
 
 const PUBLIC = [
-  '1.1.1.1', '8.8.8.8', '11.0.0.0', '100.63.255.255', '100.128.0.0', '169.253.255.255', '169.255.0.1',
-  '172.15.255.255', '172.32.0.0', '192.0.1.1', '192.88.98.1', '192.169.0.1', '198.17.255.255',
-  '198.20.0.0', '223.255.255.255',
-  '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80e::200e', '2001:200::1',
-  '2001:0db9::1', '::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::8.8.8.8', '64:ff9b:1::808:808',
-  '2002:808:808::1', '2600::', '3ffe::1', '3fff:1000::1', '2001:4860:4860:0:0:0:0:8888',
+  '1.1.1.1',
+  '8.8.8.8',
+  '11.0.0.0',
+  '100.63.255.255',
+  '100.128.0.0',
+  '169.253.255.255',
+  '169.255.0.1',
+  '172.15.255.255',
+  '172.32.0.0',
+  '192.0.1.1',
+  '192.88.98.1',
+  '192.169.0.1',
+  '198.17.255.255',
+  '198.20.0.0',
+  '223.255.255.255',
+  '2606:4700:4700::1111',
+  '2001:4860:4860::8888',
+  '2a00:1450:4001:80e::200e',
+  '2001:200::1',
+  '2001:0db9::1',
+  '::ffff:8.8.8.8',
+  '::ffff:808:808',
+  '64:ff9b::8.8.8.8',
+  '64:ff9b:1::808:808',
+  '2002:808:808::1',
+  '2600::',
+  '3ffe::1',
+  '3fff:1000::1',
+  '2001:4860:4860:0:0:0:0:8888',
 ];
 
 test('isPublicAddress refuses private, reserved, special and malformed addresses', () => {
@@ -59,9 +145,23 @@ test('isPublicAddress accepts globally routable addresses, including IPv4 embedd
 
 test('isPublicAddress agrees with net.BlockList on random IPv4 addresses, bare and IPv4-mapped', () => {
   const blocked = new net.BlockList();
-  for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-    ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-    ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+  for (const [network, prefix] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const) {
     blocked.addSubnet(network, prefix, 'ipv4');
   }
   // Random addresses, biased so that a good share fall in the special ranges' neighbourhoods.
@@ -93,7 +193,11 @@ async function rejection(raw: unknown, opts: Parameters<typeof checkWebhookUrl>[
   assert.fail(`${String(raw)} was accepted`);
 }
 
-async function assertRejected(raw: unknown, reason: WebhookUrlRejection, opts: Parameters<typeof checkWebhookUrl>[1] = { allowPrivate: false, resolve: publicResolver }) {
+async function assertRejected(
+  raw: unknown,
+  reason: WebhookUrlRejection,
+  opts: Parameters<typeof checkWebhookUrl>[1] = { allowPrivate: false, resolve: publicResolver },
+) {
   const err = await rejection(raw, opts);
   assert.equal(err.code, 'INVALID_WEBHOOK_URL');
   assert.equal(err.status, 400);
@@ -122,18 +226,46 @@ test('checkWebhookUrl refuses what is not a usable https URL', async () => {
 });
 
 test('checkWebhookUrl refuses local and internal names', async () => {
-  for (const host of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'printer.local', 'metadata.google.internal',
-    'db.internal', 'intranet', 'metadata']) {
+  for (const host of [
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'api.localhost',
+    'printer.local',
+    'metadata.google.internal',
+    'db.internal',
+    'intranet',
+    'metadata',
+  ]) {
     await assertRejected(`https://${host}/hook`, 'reserved_name', { allowPrivate: false, resolve: resolverThatMustNotRun });
   }
 });
 
 test('checkWebhookUrl refuses non-public IP literals in every spelling, without resolving', async () => {
   const spellings = [
-    '127.0.0.1', '127.1', '2130706433', '0x7f.1', '0177.0.0.1', '0x7f000001', '127.0.0.1.',
-    '[::ffff:127.0.0.1]', '[::1]', '[0:0:0:0:0:ffff:7f00:1]', '[::]', '[::ffff:169.254.169.254]',
-    '169.254.169.254', '[fd00:ec2::254]', '0.0.0.0', '0', '10.1.2.3', '192.168.0.1', '100.64.0.1',
-    '172.16.5.4', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[fe80::1]',
+    '127.0.0.1',
+    '127.1',
+    '2130706433',
+    '0x7f.1',
+    '0177.0.0.1',
+    '0x7f000001',
+    '127.0.0.1.',
+    '[::ffff:127.0.0.1]',
+    '[::1]',
+    '[0:0:0:0:0:ffff:7f00:1]',
+    '[::]',
+    '[::ffff:169.254.169.254]',
+    '169.254.169.254',
+    '[fd00:ec2::254]',
+    '0.0.0.0',
+    '0',
+    '10.1.2.3',
+    '192.168.0.1',
+    '100.64.0.1',
+    '172.16.5.4',
+    '[64:ff9b::7f00:1]',
+    '[2002:7f00:1::]',
+    '[fe80::1]',
   ];
   for (const host of spellings) {
     await assertRejected(`https://${host}:8443/hook`, 'private_address', { allowPrivate: false, resolve: resolverThatMustNotRun });
@@ -146,7 +278,12 @@ test('checkWebhookUrl refuses names that resolve to a non-public address, or to 
   await assertRejected('https://evil.example.com/', 'private_address', { allowPrivate: false, resolve: resolvingTo(['8.8.8.8', '10.0.0.1']) });
   await assertRejected('https://evil.example.com/', 'private_address', { allowPrivate: false, resolve: resolvingTo(['2606:4700::1', '::1']) });
   await assertRejected('https://evil.example.com/', 'unresolvable', { allowPrivate: false, resolve: resolvingTo([]) });
-  await assertRejected('https://evil.example.com/', 'unresolvable', { allowPrivate: false, resolve: async () => { throw Object.assign(new Error('nx'), { code: 'ENOTFOUND' }); } });
+  await assertRejected('https://evil.example.com/', 'unresolvable', {
+    allowPrivate: false,
+    resolve: async () => {
+      throw Object.assign(new Error('nx'), { code: 'ENOTFOUND' });
+    },
+  });
   // The default resolver: .invalid never resolves (RFC 6761).
   await assertRejected('https://no-such-host.invalid/', 'unresolvable', { allowPrivate: false });
 });
@@ -159,7 +296,10 @@ test('checkWebhookUrl accepts a public https URL and returns it parsed', async (
   const resolved: string[] = [];
   const url = await checkWebhookUrl('https://Hooks.Example.com:8443/tramita/events?account=7', {
     allowPrivate: false,
-    resolve: async (host) => { resolved.push(host); return publicResolver(); },
+    resolve: async (host) => {
+      resolved.push(host);
+      return publicResolver();
+    },
   });
   assert.ok(url instanceof URL);
   assert.equal(url.href, 'https://hooks.example.com:8443/tramita/events?account=7');
@@ -189,11 +329,16 @@ function runLookup(lookup: ReturnType<typeof guardedLookup>, host: string, optio
   return new Promise((resolve) => lookup(host, options, (err, address, family) => resolve({ err, address, family })));
 }
 
-const fakeDns = (table: Record<string, string[]>): LookupAll => (hostname, _options, callback) => {
-  const addresses = table[hostname];
-  if (!addresses) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-  callback(null, addresses.map((address) => ({ address, family: net.isIP(address) })));
-};
+const fakeDns =
+  (table: Record<string, string[]>): LookupAll =>
+  (hostname, _options, callback) => {
+    const addresses = table[hostname];
+    if (!addresses) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+    callback(
+      null,
+      addresses.map((address) => ({ address, family: net.isIP(address) })),
+    );
+  };
 
 test('guardedLookup refuses a name resolving to loopback, in both callback forms', async () => {
   const lookup = guardedLookup(false);
@@ -205,10 +350,13 @@ test('guardedLookup refuses a name resolving to loopback, in both callback forms
 });
 
 test('guardedLookup refuses when any one address is not public, and passes public answers through', async () => {
-  const lookup = guardedLookup(false, fakeDns({
-    'rebind.example': ['93.184.215.14', '169.254.169.254'],
-    'hooks.example': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:c1b1'],
-  }));
+  const lookup = guardedLookup(
+    false,
+    fakeDns({
+      'rebind.example': ['93.184.215.14', '169.254.169.254'],
+      'hooks.example': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:c1b1'],
+    }),
+  );
   assert.equal((await runLookup(lookup, 'rebind.example', {})).err?.code, PRIVATE_ADDRESS_CODE);
   assert.equal((await runLookup(lookup, 'rebind.example', { all: true })).err?.code, PRIVATE_ADDRESS_CODE);
 
@@ -216,7 +364,10 @@ test('guardedLookup refuses when any one address is not public, and passes publi
   assert.deepEqual(single, { err: null, address: '93.184.215.14', family: 4 });
   const all = await runLookup(lookup, 'hooks.example', { all: true });
   assert.equal(all.err, null);
-  assert.deepEqual(all.address, [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:c1b1', family: 6 }]);
+  assert.deepEqual(all.address, [
+    { address: '93.184.215.14', family: 4 },
+    { address: '2606:2800:21f:cb07:6820:80da:af6b:c1b1', family: 6 },
+  ]);
 
   assert.equal((await runLookup(lookup, 'missing.example', {})).err?.code, 'ENOTFOUND');
 });
@@ -233,8 +384,7 @@ test('guardedLookup works as the lookup of a real connection', async (t) => {
   let connections = 0;
   server.on('connection', () => connections++);
   const refused = await new Promise<NodeJS.ErrnoException>((resolve) => {
-    http.get({ host: 'localhost', port, lookup: guardedLookup(false), agent: false }, () => resolve(new Error('connected')))
-      .on('error', resolve);
+    http.get({ host: 'localhost', port, lookup: guardedLookup(false), agent: false }, () => resolve(new Error('connected'))).on('error', resolve);
   });
   assert.equal(refused.code, PRIVATE_ADDRESS_CODE);
   const socketError = await new Promise<NodeJS.ErrnoException>((resolve) => {
@@ -252,8 +402,14 @@ const SAMPLE_BODY = JSON.stringify({ id: 'evt_1', event: 'novo_processo', data: 
 
 function sampleDelivery(overrides: Partial<DeliveryToSign> = {}): DeliveryToSign {
   return {
-    body: SAMPLE_BODY, secret: newWebhookSecret(), token: 'tok_secret', event: 'novo_processo',
-    deliveryId: 'dlv_1', messageId: 'msg_1', timestampSeconds: NOW_SECONDS, ...overrides,
+    body: SAMPLE_BODY,
+    secret: newWebhookSecret(),
+    token: 'tok_secret',
+    event: 'novo_processo',
+    deliveryId: 'dlv_1',
+    messageId: 'msg_1',
+    timestampSeconds: NOW_SECONDS,
+    ...overrides,
   };
 }
 
@@ -269,8 +425,16 @@ test('signDelivery gives exactly the documented headers', () => {
   const input = sampleDelivery();
   const headers = signDelivery(input);
   assert.deepEqual(Object.keys(headers).sort(), [
-    'authorization', 'content-type', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp',
-    'x-service-delivery-id', 'x-service-event', 'x-service-signature', 'x-service-timestamp',
+    'authorization',
+    'content-type',
+    'user-agent',
+    'webhook-id',
+    'webhook-signature',
+    'webhook-timestamp',
+    'x-service-delivery-id',
+    'x-service-event',
+    'x-service-signature',
+    'x-service-timestamp',
   ]);
   assert.equal(headers['content-type'], 'application/json');
   assert.equal(headers['user-agent'], 'Service-Webhook/1.0');
@@ -300,8 +464,13 @@ test('webhook-* headers verify with the official Standard Webhooks library', () 
 
 test('webhook-signature matches the Standard Webhooks specification example', () => {
   const headers = signDelivery({
-    body: '{"test": 2432232314}', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', token: null, event: 'x',
-    deliveryId: 'd', messageId: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestampSeconds: 1614265330,
+    body: '{"test": 2432232314}',
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    token: null,
+    event: 'x',
+    deliveryId: 'd',
+    messageId: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    timestampSeconds: 1614265330,
   });
   assert.equal(headers['webhook-signature'], 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
 });
@@ -309,7 +478,13 @@ test('webhook-signature matches the Standard Webhooks specification example', ()
 test('no authorization or signature headers without a token or a secret', () => {
   const headers = signDelivery(sampleDelivery({ secret: null, token: null }));
   assert.deepEqual(Object.keys(headers).sort(), [
-    'content-type', 'user-agent', 'webhook-id', 'webhook-timestamp', 'x-service-delivery-id', 'x-service-event', 'x-service-timestamp',
+    'content-type',
+    'user-agent',
+    'webhook-id',
+    'webhook-timestamp',
+    'x-service-delivery-id',
+    'x-service-event',
+    'x-service-timestamp',
   ]);
   const tokenOnly = signDelivery(sampleDelivery({ secret: null }));
   assert.equal(tokenOnly.authorization, 'Bearer tok_secret');
@@ -331,8 +506,7 @@ test('docs/webhooks.md test vectors are what signDelivery produces', () => {
   assert.equal(Object.keys(table).length, 10, 'the table lists ten headers');
 
   assert.deepEqual(signDelivery(input), table);
-  const unsigned = Object.fromEntries(Object.entries(table)
-    .filter(([name]) => !['authorization', 'x-service-signature', 'webhook-signature'].includes(name)));
+  const unsigned = Object.fromEntries(Object.entries(table).filter(([name]) => !['authorization', 'x-service-signature', 'webhook-signature'].includes(name)));
   assert.deepEqual(signDelivery({ ...input, secret: null, token: null }), unsigned);
 });
 
@@ -344,10 +518,13 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 async function listen(t: TestContext, handler: Handler): Promise<http.Server> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return server;
 }
 
@@ -406,7 +583,10 @@ test('a 500 is a failure with its status and an excerpt of the answer', async (t
 
 test('a redirect is not followed', async (t) => {
   let targetHits = 0;
-  const target = await listen(t, (_req, res) => { targetHits++; res.end('ok'); });
+  const target = await listen(t, (_req, res) => {
+    targetHits++;
+    res.end('ok');
+  });
   const redirector = await listen(t, (req, res) => req.resume().on('end', () => res.writeHead(302, { location: urlOf(target) }).end()));
   const result = await newSender(t).send({ url: urlOf(redirector), headers: {}, body: '{}' });
   assert.equal(result.ok, false);
@@ -418,8 +598,12 @@ test('a redirect is not followed', async (t) => {
 
 test('a receiver that never answers times out within timeoutMs', async (t) => {
   let hungUp!: () => void;
-  const abandoned = new Promise<void>((resolve) => { hungUp = resolve; });
-  const server = await listen(t, (req) => { req.socket.on('close', () => hungUp()); /* never answers */ });
+  const abandoned = new Promise<void>((resolve) => {
+    hungUp = resolve;
+  });
+  const server = await listen(t, (req) => {
+    req.socket.on('close', () => hungUp()); /* never answers */
+  });
   const sender = newSender(t, { timeoutMs: 300 });
   const result = await sender.send({ url: urlOf(server), headers: {}, body: '{}' });
   assert.equal(result.ok, false);
@@ -431,16 +615,18 @@ test('a receiver that never answers times out within timeoutMs', async (t) => {
 
 test('a huge answer is cut to a 1 KiB excerpt, and the pool keeps working', async (t) => {
   const chunk = 'ação '.repeat(10_000); // multi-byte characters, so the cut can fall inside one
-  const server = await listen(t, (req, res) => req.resume().on('end', () => {
-    if (req.url === '/small') return res.end('small');
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    const writeMore = (left: number): void => {
-      if (left === 0) return void res.end();
-      if (res.write(chunk)) writeMore(left - 1);
-      else res.once('drain', () => writeMore(left - 1));
-    };
-    writeMore(200); // ~12 MB, never read in full
-  }));
+  const server = await listen(t, (req, res) =>
+    req.resume().on('end', () => {
+      if (req.url === '/small') return res.end('small');
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      const writeMore = (left: number): void => {
+        if (left === 0) return void res.end();
+        if (res.write(chunk)) writeMore(left - 1);
+        else res.once('drain', () => writeMore(left - 1));
+      };
+      writeMore(200); // ~12 MB, never read in full
+    }),
+  );
   const sender = newSender(t, { maxSockets: 1 });
   const result = await sender.send({ url: urlOf(server, '/huge'), headers: {}, body: '{}' });
   assert.equal(result.ok, true);
@@ -470,7 +656,12 @@ test('a non-public IP literal is refused without connecting', async (t) => {
   server.on('connection', () => connections++);
   const { port } = server.address() as net.AddressInfo;
   const sender = newSender(t, { allowPrivate: false });
-  for (const url of [`https://127.0.0.1:${port}/hook`, `https://[::1]:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`, 'https://169.254.169.254/latest/meta-data/']) {
+  for (const url of [
+    `https://127.0.0.1:${port}/hook`,
+    `https://[::1]:${port}/`,
+    `https://[::ffff:127.0.0.1]:${port}/`,
+    'https://169.254.169.254/latest/meta-data/',
+  ]) {
     const result = await sender.send({ url, headers: {}, body: '{}' });
     assert.equal(result.ok, false);
     assert.equal(result.statusCode, null);
@@ -481,9 +672,12 @@ test('a non-public IP literal is refused without connecting', async (t) => {
   assert.equal(connections, 0);
 });
 
-test('names are checked at connection time (DNS rebinding), through the agents\' lookup', async (t) => {
+test("names are checked at connection time (DNS rebinding), through the agents' lookup", async (t) => {
   let connections = 0;
-  const server = await listen(t, async (req, res) => { await readBody(req); res.end('hello'); });
+  const server = await listen(t, async (req, res) => {
+    await readBody(req);
+    res.end('hello');
+  });
   server.on('connection', () => connections++);
   const { port } = server.address() as net.AddressInfo;
   const lookupAll = fakeDns({ 'receiver.test': ['127.0.0.1'] });
@@ -503,7 +697,12 @@ test('names are checked at connection time (DNS rebinding), through the agents\'
 test('keep-alive: many deliveries share a few connections', async (t) => {
   let connections = 0;
   let requests = 0;
-  const server = await listen(t, (req, res) => req.resume().on('end', () => { requests++; res.writeHead(204).end(); }));
+  const server = await listen(t, (req, res) =>
+    req.resume().on('end', () => {
+      requests++;
+      res.writeHead(204).end();
+    }),
+  );
   server.on('connection', () => connections++);
   const sender = newSender(t, { maxSockets: 16 });
   const url = urlOf(server);

@@ -10,14 +10,40 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { Instance, Party, SandboxCase } from '../data/model.ts';
 import { visibleMovementCount } from '../data/model.ts';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', ã: '&atilde;', ç: '&ccedil;', é: '&eacute;', á: '&aacute;', ó: '&oacute;', í: '&iacute;', ê: '&ecirc;', õ: '&otilde;', ú: '&uacute;', â: '&acirc;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  ã: '&atilde;',
+  ç: '&ccedil;',
+  é: '&eacute;',
+  á: '&aacute;',
+  ó: '&oacute;',
+  í: '&iacute;',
+  ê: '&ecirc;',
+  õ: '&otilde;',
+  ú: '&uacute;',
+  â: '&acirc;',
+};
 
 /** Escapes markup; `accents` also entity-encodes accents, as e-SAJ does in some blocks and not others. */
 function esc(text: string, accents = false): string {
   return text.replace(accents ? /[&<>"ãçéáóíêõúâ]/g : /[&<>"]/g, (ch) => ENTITIES[ch]!);
 }
 
-const ROLES: Record<string, string> = { AUTOR: 'Reqte', 'RÉU': 'Reqdo', EXEQUENTE: 'Exeqte', EXECUTADO: 'Exectdo', REQUERENTE: 'Reqte', REQUERIDO: 'Reqdo', IMPETRANTE: 'Imptte', IMPETRADO: 'Impttdo', APELANTE: 'Apelante', APELADO: 'Apelado' };
+const ROLES: Record<string, string> = {
+  AUTOR: 'Reqte',
+  RÉU: 'Reqdo',
+  EXEQUENTE: 'Exeqte',
+  EXECUTADO: 'Exectdo',
+  REQUERENTE: 'Reqte',
+  REQUERIDO: 'Reqdo',
+  IMPETRANTE: 'Imptte',
+  IMPETRADO: 'Impttdo',
+  APELANTE: 'Apelante',
+  APELADO: 'Apelado',
+};
 const roleOf = (tipo: string) => ROLES[tipo.toUpperCase()] ?? tipo.charAt(0) + tipo.slice(1).toLowerCase();
 
 function brDay(at: number): string {
@@ -32,15 +58,21 @@ function brTime(at: number): string {
 
 /** `R$         81.439,78`: e-SAJ pads the amount after the symbol. */
 function paddedReais(centavos: number): string {
-  const reais = Math.floor(centavos / 100).toLocaleString('pt-BR').replace(/\u00a0/g, '.');
+  const reais = Math.floor(centavos / 100)
+    .toLocaleString('pt-BR')
+    .replace(/\u00a0/g, '.');
   return `R$         ${reais},${String(centavos % 100).padStart(2, '0')}`;
 }
 
 function partyRows(partes: readonly Party[]): string {
-  return partes.map((p) => {
-    const lawyers = p.advogados.map((a) => `\t\t\t\t<br />\n\t\t\t\t<span class="mensagemExibindo">Advogado:&nbsp;</span>\n\n\n\n\t\t\t\t\t\t${esc(a.nome)}\n\n\t\t\t\t&nbsp;\n`).join('\n');
-    return `<tr class="fundoClaro">\r\n\t<td valign="top" width="141" style="padding-bottom: 5px" class="label">\r\n\t\t<span class="mensagemExibindo tipoDeParticipacao">${esc(roleOf(p.tipo))}&nbsp;</span>\r\n\t</td>\n\t<td class="nomeParteEAdvogado" width="*" align="left" style="padding-bottom: 5px">\n\n\n\n\n\t\t\t\t\t${esc(p.person.nome)}\n\n\n\n${lawyers}\n\n\t</td>\n</tr>\n`;
-  }).join('\n\n');
+  return partes
+    .map((p) => {
+      const lawyers = p.advogados
+        .map((a) => `\t\t\t\t<br />\n\t\t\t\t<span class="mensagemExibindo">Advogado:&nbsp;</span>\n\n\n\n\t\t\t\t\t\t${esc(a.nome)}\n\n\t\t\t\t&nbsp;\n`)
+        .join('\n');
+      return `<tr class="fundoClaro">\r\n\t<td valign="top" width="141" style="padding-bottom: 5px" class="label">\r\n\t\t<span class="mensagemExibindo tipoDeParticipacao">${esc(roleOf(p.tipo))}&nbsp;</span>\r\n\t</td>\n\t<td class="nomeParteEAdvogado" width="*" align="left" style="padding-bottom: 5px">\n\n\n\n\n\t\t\t\t\t${esc(p.person.nome)}\n\n\n\n${lawyers}\n\n\t</td>\n</tr>\n`;
+    })
+    .join('\n\n');
 }
 
 export interface PageMovement {
@@ -52,18 +84,36 @@ export interface PageMovement {
 /** The visible movements of an instance, newest first, each with a fictitious text; one DJE text lists the lawyers with their OABs. */
 export function pageMovements(c: SandboxCase, inst: Instance, now: number): PageMovement[] {
   const visible = inst.movements.slice(0, visibleMovementCount(inst, now));
-  const lawyers = [...new Map(c.partes.flatMap((p) => p.advogados).filter((a) => a.oab).map((a) => [a.nome, a])).values()];
+  const lawyers = [
+    ...new Map(
+      c.partes
+        .flatMap((p) => p.advogados)
+        .filter((a) => a.oab)
+        .map((a) => [a.nome, a]),
+    ).values(),
+  ];
   const out = visible.map((m, i): PageMovement => {
-    const texto = i === 1 && lawyers.length > 0
-      ? `Relação: ${String(1 + (c.index % 900)).padStart(4, '0')}/${new Date(m.at).getUTCFullYear()}\nTeor do ato: Intimação fictícia do processo ${formatCnj(c.numero)} (sandbox).\nAdvogados(s): ${lawyers.map((a) => `${a.nome} (OAB ${a.oab!.numero}/${a.oab!.uf})`).join(', ')}`
-      : i % 3 === 2 ? '' : `Texto fictício do andamento "${m.type.nome}" (sandbox, nenhum dado real).`;
+    const texto =
+      i === 1 && lawyers.length > 0
+        ? `Relação: ${String(1 + (c.index % 900)).padStart(4, '0')}/${new Date(m.at).getUTCFullYear()}\nTeor do ato: Intimação fictícia do processo ${formatCnj(c.numero)} (sandbox).\nAdvogados(s): ${lawyers.map((a) => `${a.nome} (OAB ${a.oab!.numero}/${a.oab!.uf})`).join(', ')}`
+        : i % 3 === 2
+          ? ''
+          : `Texto fictício do andamento "${m.type.nome}" (sandbox, nenhum dado real).`;
     return { at: m.at, titulo: m.type.nome, texto };
   });
   return out.reverse();
 }
 
 function movementRows(movements: readonly PageMovement[]): string {
-  return movements.map((m) => `\t<tr class="fundoClaro containerMovimentacao" style="">\r\n\t\t<td class="dataMovimentacao" width="120" style="vertical-align: top">\r\n\t\t\t${brDay(m.at)}\r\n\t\t</td>\n\t\t<td width="20" valign="top" aria-hidden="true">\n\n\t\t</td>\n\t\t<td class="descricaoMovimentacao" style="vertical-align: top; padding-bottom: 5px">\n\n\n\n\n\t\t\t\t\t${esc(m.titulo)}\n\n\n\n\t\t\t<br />\n\t\t\t<span style="font-style: italic;">\n${m.texto.split('\n').map((l) => `\t\t\t\t${esc(l, true)}`).join('\r\n')}\n\t\t\t</span>\n\n\t\t</td>\n\t</tr>\n`).join('\n\n');
+  return movements
+    .map(
+      (m) =>
+        `\t<tr class="fundoClaro containerMovimentacao" style="">\r\n\t\t<td class="dataMovimentacao" width="120" style="vertical-align: top">\r\n\t\t\t${brDay(m.at)}\r\n\t\t</td>\n\t\t<td width="20" valign="top" aria-hidden="true">\n\n\t\t</td>\n\t\t<td class="descricaoMovimentacao" style="vertical-align: top; padding-bottom: 5px">\n\n\n\n\n\t\t\t\t\t${esc(m.titulo)}\n\n\n\n\t\t\t<br />\n\t\t\t<span style="font-style: italic;">\n${m.texto
+          .split('\n')
+          .map((l) => `\t\t\t\t${esc(l, true)}`)
+          .join('\r\n')}\n\t\t\t</span>\n\n\t\t</td>\n\t</tr>\n`,
+    )
+    .join('\n\n');
 }
 
 /** The page of one instance of a case (`cpopg` for the first degree, `cposg` for the second). */
@@ -126,10 +176,13 @@ export const ESAJ_HITS_PER_PAGE = 25;
  * case with its class, subject and filing, the first page only.
  */
 export function esajListPage(app: string, hits: readonly SandboxCase[], total: number): string {
-  const rows = hits.slice(0, ESAJ_HITS_PER_PAGE).map((c) => {
-    const inst = c.instances[0]!;
-    return `\t\t<li>\r\n\t\t\t<div class="row unj-ai-c home__lista-de-processos">\n\t\t\t\t<div class="col-md-3">\n\t\t\t\t\t<a href="/${app}/show.do?processo.codigo=SBX${c.numero}&amp;processo.foro=${c.numero.slice(16, 20)}&amp;processo.numero=${formatCnj(c.numero)}" class="linkProcesso">\n\t\t\t\t\t\t${formatCnj(c.numero)}\n\t\t\t\t\t</a>\n\t\t\t\t</div>\n\t\t\t\t<div class="col-md-3"><div class="classeProcesso">${esc(inst.classe.nome, true)}</div><div class="assuntoPrincipalProcesso">${esc(inst.assuntos[0]?.nome ?? '', true)}</div></div>\n\t\t\t\t<div class="col-md-3"><div class="dataLocalDistribuicaoProcesso">${brDay(inst.ajuizadoAt)} - ${esc(inst.orgao.nome, true)}</div></div>\n\t\t\t</div>\r\n\t\t</li>`;
-  }).join('\n');
+  const rows = hits
+    .slice(0, ESAJ_HITS_PER_PAGE)
+    .map((c) => {
+      const inst = c.instances[0]!;
+      return `\t\t<li>\r\n\t\t\t<div class="row unj-ai-c home__lista-de-processos">\n\t\t\t\t<div class="col-md-3">\n\t\t\t\t\t<a href="/${app}/show.do?processo.codigo=SBX${c.numero}&amp;processo.foro=${c.numero.slice(16, 20)}&amp;processo.numero=${formatCnj(c.numero)}" class="linkProcesso">\n\t\t\t\t\t\t${formatCnj(c.numero)}\n\t\t\t\t\t</a>\n\t\t\t\t</div>\n\t\t\t\t<div class="col-md-3"><div class="classeProcesso">${esc(inst.classe.nome, true)}</div><div class="assuntoPrincipalProcesso">${esc(inst.assuntos[0]?.nome ?? '', true)}</div></div>\n\t\t\t\t<div class="col-md-3"><div class="dataLocalDistribuicaoProcesso">${brDay(inst.ajuizadoAt)} - ${esc(inst.orgao.nome, true)}</div></div>\n\t\t\t</div>\r\n\t\t</li>`;
+    })
+    .join('\n');
   return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title></head>\n<body>
 <form id="formConsulta" method="GET" action="/${app}/search.do"></form>
 <div class="unj-entity-header__summary"><span id="contadorDeProcessos">\r\n\t\t${total} Processos encontrados\r\n\t</span></div>

@@ -17,7 +17,9 @@ import { esajCasePage } from './esaj-page.ts';
 const CAPTURE = readFileSync(new URL('../../sources/consultas/fixtures/esaj-1.html', import.meta.url), 'utf8');
 const clock = new ManualClock('2026-03-10T00:00:00.000Z');
 const dataset = generateDataset({ cases: 400, seed: 42, clock });
-const c = dataset.cases.find((x) => x.court.sigla === 'TJSP' && x.filedAt <= dataset.now() && x.valorCausaCentavos !== null && x.partes.some((p) => p.advogados.length > 0))!;
+const c = dataset.cases.find(
+  (x) => x.court.sigla === 'TJSP' && x.filedAt <= dataset.now() && x.valorCausaCentavos !== null && x.partes.some((p) => p.advogados.length > 0),
+)!;
 const SIMULATED = esajCasePage(c, c.instances.find((i) => i.grau !== 'G2')!, dataset.now(), 'cpopg');
 
 /** The ids the parser reads, and how their text is spelled on the real page. */
@@ -41,10 +43,12 @@ function label(el: HTMLElement): string {
 
 /** The shape of a row: each element under it, with its path of labels (ids and text aside). */
 function shape(el: HTMLElement, prefix = ''): string[] {
-  return el.childNodes.filter((n): n is HTMLElement => n.nodeType === 1).flatMap((child) => {
-    const path = `${prefix}/${label(child)}`;
-    return [path, ...shape(child, path)];
-  });
+  return el.childNodes
+    .filter((n): n is HTMLElement => n.nodeType === 1)
+    .flatMap((child) => {
+      const path = `${prefix}/${label(child)}`;
+      return [path, ...shape(child, path)];
+    });
 }
 
 function rowShapes(root: HTMLElement, selector: string): Set<string> {
@@ -60,7 +64,18 @@ test('every field the parser reads is there, in the same element, spelled the sa
     const b = simulated.querySelector(selector);
     assert.ok(a && b, `${selector} in both`);
     assert.equal(label(b), label(a), `${selector}: same element`);
-    for (const [page, el] of [['capture', a], ['simulator', b]] as const) assert.match(el.text.replace(/\u00a0/g, ' ').trim().replace(/\s*\n\s*/g, ' '), spelling, `${selector} in the ${page}`);
+    for (const [page, el] of [
+      ['capture', a],
+      ['simulator', b],
+    ] as const)
+      assert.match(
+        el.text
+          .replace(/\u00a0/g, ' ')
+          .trim()
+          .replace(/\s*\n\s*/g, ' '),
+        spelling,
+        `${selector} in the ${page}`,
+      );
   }
 });
 
@@ -68,9 +83,16 @@ test('party rows: the same cells, role span and lawyer spans, both ways', () => 
   for (const table of ['#tableTodasPartes', '#tablePartesPrincipais']) {
     const a = rowShapes(real, `${table} tr`);
     const b = rowShapes(simulated, `${table} tr`);
-    assert.deepEqual([...b].filter((s) => !a.has(s)), [], `${table}: nothing the capture lacks`);
+    assert.deepEqual(
+      [...b].filter((s) => !a.has(s)),
+      [],
+      `${table}: nothing the capture lacks`,
+    );
     // Rows differ by their number of lawyers; the simulated case has a party with lawyers, shaped as one of the capture's.
-    assert.ok([...b].some((s) => /\/span\.mensagemExibindo(?!\.)/.test(s)), `${table}: a party row with a lawyer`);
+    assert.ok(
+      [...b].some((s) => /\/span\.mensagemExibindo(?!\.)/.test(s)),
+      `${table}: a party row with a lawyer`,
+    );
   }
   assert.match(simulated.querySelector('#tableTodasPartes')!.getAttribute('style')!, /display: none/);
 });
@@ -81,8 +103,16 @@ test('movement rows: day cell, spacer, description with the italic complement, b
     const b = rowShapes(simulated, `${body} tr.containerMovimentacao`);
     // Allowance: the capture links some titles to their documents (`a.linkMovVincProc`); the simulator has no documents to link.
     const plain = new Set([...a].filter((s) => !s.includes('linkMovVincProc')));
-    assert.deepEqual([...b].filter((s) => !plain.has(s)), [], `${body}: nothing the capture lacks`);
-    assert.deepEqual([...plain].filter((s) => !b.has(s)), [], `${body}: every plain row kind of the capture`);
+    assert.deepEqual(
+      [...b].filter((s) => !plain.has(s)),
+      [],
+      `${body}: nothing the capture lacks`,
+    );
+    assert.deepEqual(
+      [...plain].filter((s) => !b.has(s)),
+      [],
+      `${body}: every plain row kind of the capture`,
+    );
   }
 });
 

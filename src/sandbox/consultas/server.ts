@@ -37,8 +37,10 @@ export class SandboxConsultas {
   #courts: string[] = [];
   set(v: { challenge?: unknown; courts?: unknown }): void {
     if (typeof v !== 'object' || v === null) throw new RangeError('consultas: expected a JSON object');
-    if (v.challenge !== null && v.challenge !== 'captcha' && v.challenge !== 'anti_bot') throw new RangeError('consultas: challenge must be captcha, anti_bot or null');
-    if (v.courts !== undefined && (!Array.isArray(v.courts) || v.courts.some((c) => typeof c !== 'string'))) throw new RangeError('consultas: courts must be a list of court siglas');
+    if (v.challenge !== null && v.challenge !== 'captcha' && v.challenge !== 'anti_bot')
+      throw new RangeError('consultas: challenge must be captcha, anti_bot or null');
+    if (v.courts !== undefined && (!Array.isArray(v.courts) || v.courts.some((c) => typeof c !== 'string')))
+      throw new RangeError('consultas: courts must be a list of court siglas');
     this.#challenge = v.challenge;
     this.#courts = ((v.courts as string[] | undefined) ?? []).map((c) => c.toLowerCase());
   }
@@ -55,31 +57,46 @@ export class SandboxConsultas {
   }
 }
 
-const html = (status: number, body: string, headers: Record<string, string | string[]> = {}): SimResponse =>
-  ({ status, headers: { 'content-type': 'text/html;charset=UTF-8', ...headers }, body: Buffer.from(body) });
+const html = (status: number, body: string, headers: Record<string, string | string[]> = {}): SimResponse => ({
+  status,
+  headers: { 'content-type': 'text/html;charset=UTF-8', ...headers },
+  body: Buffer.from(body),
+});
 
 /** What TJMS's e-SAJ answers a search behind its reCAPTCHA v3 gate: the form again, no case. */
 function recaptchaBounce(app: string): SimResponse {
-  return html(200, `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title>
+  return html(
+    200,
+    `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title>
 <script src="https://www.google.com/recaptcha/api.js?render=6LeSANDBOXSANDBOXSANDBOXSANDBOXSANDBOX00"></script></head><body>
 <form id="formConsulta" method="GET" action="/${app}/search.do"><input type="hidden" id="recaptcha_response_token" name="recaptcha_response_token" value=""/><input id="uuidCaptcha" type="hidden" name="uuidCaptcha" value=""/></form>
 <script>grecaptcha.ready(function () { grecaptcha.execute('6LeSANDBOXSANDBOXSANDBOXSANDBOXSANDBOX00', {action: 'consulta'}).then(function (token) { document.getElementById('recaptcha_response_token').value = token; }); });</script>
-</body></html>\r\n`);
+</body></html>\r\n`,
+  );
 }
 
 /** Cloudflare's managed challenge, as TJPB's PJe answers. */
 function cloudflareChallenge(): SimResponse {
-  return html(403, `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"></head><body><div class="main-wrapper" role="main"><div class="main-content"><noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript></div></div><script>(function(){window._cf_chl_opt={cvId: '3',cZone: 'sandbox',cType: 'managed'};var a=document.createElement('script');a.src='/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=0000000000000000';document.getElementsByTagName('head')[0].appendChild(a);}());</script></body></html>`, { 'cf-mitigated': 'challenge', server: 'cloudflare' });
+  return html(
+    403,
+    `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"></head><body><div class="main-wrapper" role="main"><div class="main-content"><noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript></div></div><script>(function(){window._cf_chl_opt={cvId: '3',cZone: 'sandbox',cType: 'managed'};var a=document.createElement('script');a.src='/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=0000000000000000';document.getElementsByTagName('head')[0].appendChild(a);}());</script></body></html>`,
+    { 'cf-mitigated': 'challenge', server: 'cloudflare' },
+  );
 }
 
 /** The instance a degree's page shows: the first-degree one (or the only one) for cpopg, the second's for cposg. */
 function instanceOf(c: SandboxCase, segundo: boolean): Instance | undefined {
-  return segundo ? c.instances.find((i) => i.grau === 'G2' || i.grau === 'TR') : c.instances.find((i) => i.grau !== 'G2' && i.grau !== 'TR' && i.grau !== 'SUP') ?? c.instances[0];
+  return segundo
+    ? c.instances.find((i) => i.grau === 'G2' || i.grau === 'TR')
+    : (c.instances.find((i) => i.grau !== 'G2' && i.grau !== 'TR' && i.grau !== 'SUP') ?? c.instances[0]);
 }
 
 function esaj(dataset: SandboxDataset, sigla: string, app: string, route: string, query: URLSearchParams, now: number): SimResponse {
   const segundo = app !== 'cpopg';
-  if (route === 'open.do') return html(200, esajNotFoundPage(app).replace(/<div id="spwTabelaMensagem">[\s\S]*?<\/div>\n/, ''), { 'set-cookie': `JSESSIONID=SANDBOX${now.toString(36).toUpperCase()}.${sigla}; Path=/${app}; HttpOnly` });
+  if (route === 'open.do')
+    return html(200, esajNotFoundPage(app).replace(/<div id="spwTabelaMensagem">[\s\S]*?<\/div>\n/, ''), {
+      'set-cookie': `JSESSIONID=SANDBOX${now.toString(36).toUpperCase()}.${sigla}; Path=/${app}; HttpOnly`,
+    });
   const find = (cnj: string | null) => {
     const c = cnj ? dataset.visibleCase(cnj.replace(/\D/g, ''), now) : undefined;
     return c && c.court.sigla.toLowerCase() === sigla && instanceOf(c, segundo) ? c : undefined;
@@ -88,10 +105,22 @@ function esaj(dataset: SandboxDataset, sigla: string, app: string, route: string
   if (route === 'search.do' && !segundo && kind && kind !== 'NUMPROC') {
     const valor = query.get('dadosConsulta.valorConsulta') ?? '';
     const oab = /^(\d+[A-Z]?)([A-Z]{2})$/.exec(valor.toUpperCase());
-    const q = kind === 'DOCPARTE' ? { documento: valor } : kind === 'NMPARTE' ? { nome: valor } : kind === 'NUMOAB' && oab ? { oab: { uf: oab[2]!, numero: oab[1]! } } : null;
+    const q =
+      kind === 'DOCPARTE'
+        ? { documento: valor }
+        : kind === 'NMPARTE'
+          ? { nome: valor }
+          : kind === 'NUMOAB' && oab
+            ? { oab: { uf: oab[2]!, numero: oab[1]! } }
+            : null;
     const hits = q ? courtCasesBy(dataset, (c) => c.court.sigla.toLowerCase() === sigla && instanceOf(c, false) !== undefined, q, now) : [];
     if (hits.length === 0) return html(200, esajNotFoundPage(app));
-    if (hits.length === 1) return { status: 302, headers: { location: `show.do?processo.codigo=SBX${hits[0]!.numero}&processo.foro=${hits[0]!.numero.slice(16, 20)}` }, body: Buffer.alloc(0) };
+    if (hits.length === 1)
+      return {
+        status: 302,
+        headers: { location: `show.do?processo.codigo=SBX${hits[0]!.numero}&processo.foro=${hits[0]!.numero.slice(16, 20)}` },
+        body: Buffer.alloc(0),
+      };
     return html(200, esajListPage(app, hits, hits.length));
   }
   if (route === 'search.do') {
@@ -111,7 +140,12 @@ const ok = (result: unknown, pageInfo?: unknown) => jsonResponse(200, { status: 
 
 /** A participant as TJDFT's API writes it: `NAME - OAB UF<num> - CPF: … (TIPO)`. */
 function participante(nome: string, tipo: string, documento: string | null, oab?: { uf: string; numero: string } | null): string {
-  const doc = documento === null ? '' : documento.length === 11 ? ` - CPF: ${documento.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4')}` : ` - CNPJ: ${documento.replace(/^(\w{2})(\w{3})(\w{3})(\w{4})(\w{2})$/, '$1.$2.$3/$4-$5')}`;
+  const doc =
+    documento === null
+      ? ''
+      : documento.length === 11
+        ? ` - CPF: ${documento.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4')}`
+        : ` - CNPJ: ${documento.replace(/^(\w{2})(\w{3})(\w{3})(\w{4})(\w{2})$/, '$1.$2.$3/$4-$5')}`;
   return `${nome}${oab ? ` - OAB ${oab.uf}${oab.numero}` : ''}${doc} (${tipo})`;
 }
 
@@ -133,16 +167,22 @@ function tjdft(dataset: SandboxDataset, path: string, query: URLSearchParams, no
   const inst = instanceOf(c, false)!;
   if (m[2] === 'dados') {
     return ok({
-      numeroProcesso: formatCnj(c.numero), classeJudicial: `${inst.classe.nome.toUpperCase()} (${inst.classe.codigo})`,
-      assunto: inst.assuntos.map((a) => `${a.nome} (${a.codigo})`).join(' - '), orgaoJulgador: inst.orgao.nome,
-      dataDistribuicao: new Date(inst.ajuizadoAt).toISOString().slice(0, 19), jurisdicao: 'BRASÍLIA', endereco: 'Endereço fictício (sandbox)',
+      numeroProcesso: formatCnj(c.numero),
+      classeJudicial: `${inst.classe.nome.toUpperCase()} (${inst.classe.codigo})`,
+      assunto: inst.assuntos.map((a) => `${a.nome} (${a.codigo})`).join(' - '),
+      orgaoJulgador: inst.orgao.nome,
+      dataDistribuicao: new Date(inst.ajuizadoAt).toISOString().slice(0, 19),
+      jurisdicao: 'BRASÍLIA',
+      endereco: 'Endereço fictício (sandbox)',
     });
   }
   const polo = { poloAtivo: 'ATIVO', poloPassivo: 'PASSIVO', outrosInteressados: 'OUTROS' }[m[2]]!;
-  const rows = c.partes.filter((p: Party) => p.polo === polo).flatMap((p) => [
-    { participante: participante(p.person.nome, p.tipo, p.person.documento), nome: p.person.nome, tipo: p.tipo, procuradoria: null },
-    ...p.advogados.map((a) => ({ participante: participante(a.nome, 'ADVOGADO', null, a.oab), nome: a.nome, tipo: 'ADVOGADO', procuradoria: null })),
-  ]);
+  const rows = c.partes
+    .filter((p: Party) => p.polo === polo)
+    .flatMap((p) => [
+      { participante: participante(p.person.nome, p.tipo, p.person.documento), nome: p.person.nome, tipo: p.tipo, procuradoria: null },
+      ...p.advogados.map((a) => ({ participante: participante(a.nome, 'ADVOGADO', null, a.oab), nome: a.nome, tipo: 'ADVOGADO', procuradoria: null })),
+    ]);
   const last = Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1);
   const page = Math.min(Number(query.get('page') ?? 0) || 0, last);
   return ok(rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE), { current: page, last, size: PAGE_SIZE, count: rows.length });

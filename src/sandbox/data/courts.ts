@@ -50,11 +50,16 @@ const OTHER_SYSTEM: Code = { codigo: 8, nome: 'Outros' };
 function sequenceRange(court: Court): readonly [number, number] {
   if (court.segmento === 'Eleitoral') return [600_000, 600_999];
   switch (court.sistemaAtual) {
-    case 'eproc': return [5_000_000, 5_099_999];
-    case 'e-SAJ': return [1_000_000, 1_099_999];
-    case 'PJe': return court.segmento === 'Federal' ? [1_000_000, 1_099_999] : [800_000, 899_999];
-    case 'PJe-JT': return [1_000_000, 1_049_999];
-    default: return [1, 999_999];
+    case 'eproc':
+      return [5_000_000, 5_099_999];
+    case 'e-SAJ':
+      return [1_000_000, 1_099_999];
+    case 'PJe':
+      return court.segmento === 'Federal' ? [1_000_000, 1_099_999] : [800_000, 899_999];
+    case 'PJe-JT':
+      return [1_000_000, 1_049_999];
+    default:
+      return [1, 999_999];
   }
 }
 
@@ -110,21 +115,42 @@ function firstInstanceUnits(court: Court, rng: Random, codes: OrgaoCodes, places
   switch (court.segmento) {
     case 'Estadual': {
       const juizado = originCodes(rng, places, 701, 999);
-      const fiscalName = court.sigla === 'TJDFT' ? () => 'VARA DE EXECU??O FISCAL DO DF' : (_n: number, pl: Place) => `Vara de Execução Fiscal de ${pl.capital}`;
+      const fiscalName =
+        court.sigla === 'TJDFT' ? () => 'VARA DE EXECU??O FISCAL DO DF' : (_n: number, pl: Place) => `Vara de Execução Fiscal de ${pl.capital}`;
       return {
-        civel: buildUnits(rng, codes, places, { count: rng.int(3, 6), name: (n, pl) => `${ordinal(n)} Vara Cível de ${pl.capital}`, origin: (_n, p) => comarca[p] }),
+        civel: buildUnits(rng, codes, places, {
+          count: rng.int(3, 6),
+          name: (n, pl) => `${ordinal(n)} Vara Cível de ${pl.capital}`,
+          origin: (_n, p) => comarca[p],
+        }),
         fazenda: [
-          ...buildUnits(rng, codes, places, { count: rng.int(1, 2), name: (n, pl) => `${ordinal(n)} Vara da Fazenda Pública de ${pl.capital}`, origin: (_n, p) => comarca[p] }),
+          ...buildUnits(rng, codes, places, {
+            count: rng.int(1, 2),
+            name: (n, pl) => `${ordinal(n)} Vara da Fazenda Pública de ${pl.capital}`,
+            origin: (_n, p) => comarca[p],
+          }),
           ...buildUnits(rng, codes, places, { count: 1, name: fiscalName, origin: (_n, p) => comarca[p] }),
         ],
-        criminal: buildUnits(rng, codes, places, { count: rng.int(1, 3), name: (n, pl) => `${ordinal(n)} Vara Criminal de ${pl.capital}`, origin: (_n, p) => comarca[p] }),
-        juizado: buildUnits(rng, codes, places, { count: rng.int(2, 3), name: (n, pl) => `${n}º Juizado Especial Cível de ${pl.capital}`, origin: (_n, p) => juizado[p] }),
+        criminal: buildUnits(rng, codes, places, {
+          count: rng.int(1, 3),
+          name: (n, pl) => `${ordinal(n)} Vara Criminal de ${pl.capital}`,
+          origin: (_n, p) => comarca[p],
+        }),
+        juizado: buildUnits(rng, codes, places, {
+          count: rng.int(2, 3),
+          name: (n, pl) => `${n}º Juizado Especial Cível de ${pl.capital}`,
+          origin: (_n, p) => juizado[p],
+        }),
       };
     }
     case 'Federal': {
       const section = originCodes(rng, places, 30, 85).map((s) => s.slice(2));
       return {
-        federal: buildUnits(rng, codes, places, { count: rng.int(3, 6), name: (n, pl) => `${ordinal(n)} Vara Federal de ${pl.capital}`, origin: (_n, p) => `${section[p]}00` }),
+        federal: buildUnits(rng, codes, places, {
+          count: rng.int(3, 6),
+          name: (n, pl) => `${ordinal(n)} Vara Federal de ${pl.capital}`,
+          origin: (_n, p) => `${section[p]}00`,
+        }),
         jef: buildUnits(rng, codes, places, {
           count: rng.int(1, 3),
           name: (n, pl) => (court.sigla === 'TRF1' ? `JEF Adj - ${pl.capital}` : `${ordinal(n)} Vara Federal de Juizado Especial Cível de ${pl.capital}`),
@@ -135,7 +161,13 @@ function firstInstanceUnits(court: Court, rng: Random, codes: OrgaoCodes, places
     }
     case 'Trabalho': {
       let vara = 0;
-      return { trabalho: buildUnits(rng, codes, places, { count: rng.int(4, 10), name: (n, pl) => `${ordinal(n)} Vara do Trabalho de ${pl.capital}`, origin: () => pad4(++vara) }) };
+      return {
+        trabalho: buildUnits(rng, codes, places, {
+          count: rng.int(4, 10),
+          name: (n, pl) => `${ordinal(n)} Vara do Trabalho de ${pl.capital}`,
+          origin: () => pad4(++vara),
+        }),
+      };
     }
     case 'Eleitoral': {
       let zona = rng.int(0, 5);
@@ -146,7 +178,9 @@ function firstInstanceUnits(court: Court, rng: Random, codes: OrgaoCodes, places
       return { zona: buildUnits(rng, codes, places, { count: rng.int(3, 8), name: (n, pl) => `${n}ª Zona Eleitoral de ${pl.capital}`, origin }) };
     }
     case 'Militar Estadual':
-      return { auditoria: buildUnits(rng, codes, places, { count: rng.int(1, 3), name: (n) => `${ordinal(n)} Auditoria Militar do Estado`, origin: (n) => pad4(n) }) };
+      return {
+        auditoria: buildUnits(rng, codes, places, { count: rng.int(1, 3), name: (n) => `${ordinal(n)} Auditoria Militar do Estado`, origin: (n) => pad4(n) }),
+      };
     default:
       return {};
   }
@@ -158,8 +192,12 @@ function stmAuditorias(rng: Random, codes: OrgaoCodes): Orgao[] {
   for (let cjm = 1; cjm <= 12; cjm++) {
     for (let n = 1; n <= rng.int(1, 2); n++) {
       units.push({
-        codigo: codes.take(rng), nome: `${ordinal(n)} Auditoria da ${ordinal(cjm)} CJM`, codigoMunicipioIBGE: placeOf('DF').ibge,
-        origem: pad4(n), tr: String(cjm).padStart(2, '0'), uf: 'DF',
+        codigo: codes.take(rng),
+        nome: `${ordinal(n)} Auditoria da ${ordinal(cjm)} CJM`,
+        codigoMunicipioIBGE: placeOf('DF').ibge,
+        origem: pad4(n),
+        tr: String(cjm).padStart(2, '0'),
+        uf: 'DF',
       });
     }
   }
@@ -182,10 +220,15 @@ function recourseUnits(court: Court, rng: Random, codes: OrgaoCodes, places: Pla
     const gab = judges(rng, codes, seat, rng.int(5, 8), (_n, name) => `Gabinete do Ministro ${name}`);
     return { SUP: gab, G2: gab };
   }
-  const g2Title = court.segmento === 'Federal' ? (n: number, name: string) => `GAB ${n} Des Federal ${name}` : (_n: number, name: string) => `Gabinete Des. ${name}`;
+  const g2Title =
+    court.segmento === 'Federal' ? (n: number, name: string) => `GAB ${n} Des Federal ${name}` : (_n: number, name: string) => `Gabinete Des. ${name}`;
   const recourse: Partial<Record<Grau, Orgao[]>> = { G2: judges(rng, codes, seat, rng.int(4, 8), g2Title) };
   if (court.segmento === 'Estadual' || court.segmento === 'Federal') {
-    recourse.TR = buildUnits(rng, codes, places.slice(0, 1), { count: rng.int(1, 3), name: (n, pl) => `${ordinal(n)} Turma Recursal de ${pl.capital}`, origin: () => '0000' });
+    recourse.TR = buildUnits(rng, codes, places.slice(0, 1), {
+      count: rng.int(1, 3),
+      name: (n, pl) => `${ordinal(n)} Turma Recursal de ${pl.capital}`,
+      origin: () => '0000',
+    });
   }
   return recourse;
 }
@@ -220,14 +263,35 @@ export function buildCourtProfiles(seed: number): CourtProfile[] {
 
 /** Relative case volume per court: big state courts dominate, as in reality. */
 export function courtWeight(court: Court): number {
-  const big: Record<string, number> = { TJSP: 12, TJRJ: 6, TJMG: 6, TJRS: 5, TJPR: 4, TRF3: 4, TRF1: 4, TRF4: 4, TRT2: 3, TRT15: 3, TJBA: 3, TJSC: 3, TJGO: 3, TJPE: 3 };
+  const big: Record<string, number> = {
+    TJSP: 12,
+    TJRJ: 6,
+    TJMG: 6,
+    TJRS: 5,
+    TJPR: 4,
+    TRF3: 4,
+    TRF1: 4,
+    TRF4: 4,
+    TRT2: 3,
+    TRT15: 3,
+    TJBA: 3,
+    TJSC: 3,
+    TJGO: 3,
+    TJPE: 3,
+  };
   if (big[court.sigla]) return big[court.sigla];
   switch (court.segmento) {
-    case 'Estadual': return 1.5;
-    case 'Federal': return 2;
-    case 'Trabalho': return 1;
-    case 'Eleitoral': return 0.25;
-    case 'Militar Estadual': return 0.2;
-    default: return 0.5; // superior courts
+    case 'Estadual':
+      return 1.5;
+    case 'Federal':
+      return 2;
+    case 'Trabalho':
+      return 1;
+    case 'Eleitoral':
+      return 0.25;
+    case 'Militar Estadual':
+      return 0.2;
+    default:
+      return 0.5; // superior courts
   }
 }

@@ -16,8 +16,16 @@ const small = (seed = 7, cases = 500) => generateDataset({ cases, seed, clock: n
 /** Everything that identifies a case, for comparing two generations. */
 function fingerprint(c: SandboxCase) {
   return {
-    numero: c.numero, alias: c.alias, valor: c.valorCausaCentavos,
-    instances: c.instances.map((i) => [i.id, i.classe.codigo, i.orgao.codigo, i.listing.join(','), i.movements.map((m) => `${m.type.codigo}@${m.at}`).join(' ')]),
+    numero: c.numero,
+    alias: c.alias,
+    valor: c.valorCausaCentavos,
+    instances: c.instances.map((i) => [
+      i.id,
+      i.classe.codigo,
+      i.orgao.codigo,
+      i.listing.join(','),
+      i.movements.map((m) => `${m.type.codigo}@${m.at}`).join(' '),
+    ]),
     partes: c.partes.map((p) => [p.polo, p.tipo, p.person.nome, p.person.documento, p.advogados.map((a) => a.oab && a.oab.uf + a.oab.numero)]),
     documentos: c.documentos.map((d) => [d.id, d.tipo, d.juntadaAt]),
   };
@@ -27,7 +35,10 @@ test('same seed and size give the same cases; another seed gives other cases', (
   const a = small(7);
   const b = small(7);
   assert.deepEqual(a.cases.slice(0, 50).map(fingerprint), b.cases.slice(0, 50).map(fingerprint));
-  assert.deepEqual(a.cases.map((c) => c.numero), b.cases.map((c) => c.numero));
+  assert.deepEqual(
+    a.cases.map((c) => c.numero),
+    b.cases.map((c) => c.numero),
+  );
   const other = small(8);
   const overlap = other.cases.filter((c) => a.getCase(c.numero)).length;
   assert.ok(overlap < 5, `seed 8 shares ${overlap} numbers with seed 7`);
@@ -57,9 +68,15 @@ test('instances, movements, parties and documents have the documented structure'
     for (const inst of c.instances) {
       assert.ok(inst.movements.length >= 5 && inst.movements.length <= 60, `${inst.id}: ${inst.movements.length} movements`);
       for (let k = 1; k < inst.movements.length; k++) assert.ok(inst.movements[k].at >= inst.movements[k - 1].at, inst.id);
-      assert.ok(inst.movements.every((m) => m.at % 1000 === 0), 'whole seconds');
+      assert.ok(
+        inst.movements.every((m) => m.at % 1000 === 0),
+        'whole seconds',
+      );
       assert.ok(inst.listing.length >= inst.movements.length);
-      assert.deepEqual([...new Set(inst.listing)].sort((x, y) => x - y), inst.movements.map((_, k) => k));
+      assert.deepEqual(
+        [...new Set(inst.listing)].sort((x, y) => x - y),
+        inst.movements.map((_, k) => k),
+      );
     }
     assert.ok(c.partes.some((p) => p.polo === 'ATIVO') && c.partes.some((p) => p.polo === 'PASSIVO'), c.numero);
     assert.ok(c.documentos.length <= 4);
@@ -67,8 +84,14 @@ test('instances, movements, parties and documents have the documented structure'
   }
   const graus = new Set(d.cases.flatMap((c) => c.instances.map((i) => i.grau)));
   for (const g of ['G1', 'G2', 'JE', 'TR', 'SUP']) assert.ok(graus.has(g as never), `grau ${g} present`);
-  assert.ok(d.cases.some((c) => c.instances.length === 3), 'some cases have three instances');
-  assert.ok(d.cases.some((c) => c.instances.some((i) => i.listing.length > i.movements.length)), 'some listings repeat a movement');
+  assert.ok(
+    d.cases.some((c) => c.instances.length === 3),
+    'some cases have three instances',
+  );
+  assert.ok(
+    d.cases.some((c) => c.instances.some((i) => i.listing.length > i.movements.length)),
+    'some listings repeat a movement',
+  );
   assert.ok(d.cases.some((c) => c.valorCausaCentavos === null));
 });
 
@@ -96,7 +119,10 @@ test('party lookups: by document and by name (accent/case-insensitive), newest f
   for (let i = 1; i < byDoc.length; i++) assert.ok(byDoc[i - 1].filedAt >= byDoc[i].filedAt);
   const masked = `${ex.document.slice(0, 3)}.${ex.document.slice(3, 6)}.${ex.document.slice(6, 9)}-${ex.document.slice(9)}`;
   assert.deepEqual(d.casesByDocument(masked), byDoc);
-  const shouted = ex.name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const shouted = ex.name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
   const byName = d.casesByName(`  ${shouted} `);
   assert.ok(byDoc.every((c) => byName.includes(c)));
   assert.deepEqual(d.casesByName('Nome Que Nao Existe De Jeito Nenhum'), []);
@@ -123,11 +149,16 @@ test('20,000 cases: all 91 aliases, pooled parties and lawyers, generation time'
   assert.equal(new Set(d.cases.map((c) => c.alias)).size, 91);
   assert.deepEqual(new Set(d.cases.map((c) => c.alias)), new Set(d.aliases()));
   const persons = new Set(d.cases.flatMap((c) => c.partes.map((p) => p.person)));
-  assert.ok([...persons].some((p) => p.documento && /[A-Z]/.test(p.documento)), 'some alphanumeric CNPJs');
+  assert.ok(
+    [...persons].some((p) => p.documento && /[A-Z]/.test(p.documento)),
+    'some alphanumeric CNPJs',
+  );
   const busiest = [...persons].filter((p) => p.documento).sort((a, b) => b.cases.length - a.cases.length)[0];
   assert.ok(busiest.cases.length > 50, `busiest party in ${busiest.cases.length} cases`);
   assert.ok(d.casesByDocument(busiest.documento!).length <= LOOKUP_CAP);
   const lawyerCases = new Map<string, number>();
-  for (const c of d.cases) for (const p of c.partes) for (const a of p.advogados) if (a.oab) lawyerCases.set(a.oab.uf + a.oab.numero, (lawyerCases.get(a.oab.uf + a.oab.numero) ?? 0) + 1);
+  for (const c of d.cases)
+    for (const p of c.partes)
+      for (const a of p.advogados) if (a.oab) lawyerCases.set(a.oab.uf + a.oab.numero, (lawyerCases.get(a.oab.uf + a.oab.numero) ?? 0) + 1);
   assert.ok(Math.max(...lawyerCases.values()) > 50, 'some lawyers appear in many cases');
 });

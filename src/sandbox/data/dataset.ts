@@ -164,7 +164,10 @@ export class SandboxDataset {
   }
 
   #visibleNewestFirst(cases: readonly SandboxCase[], now: number): SandboxCase[] {
-    return cases.filter((c) => isCaseVisible(c, now)).sort(newestFirst).slice(0, LOOKUP_CAP);
+    return cases
+      .filter((c) => isCaseVisible(c, now))
+      .sort(newestFirst)
+      .slice(0, LOOKUP_CAP);
   }
 
   /** Handy examples for the CLI and tests: one visible number per justice segment, a busy party. */

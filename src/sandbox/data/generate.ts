@@ -145,12 +145,24 @@ function instanceRoles(rng: Random, profile: CourtProfile, family: CaseFamily, u
   if (declined && family.declinedTo) {
     const varas = profile.units[family.declinedTo.unit]!;
     const local = varas.filter((v) => v.uf === unit.uf);
-    return [first, { grau: 'G1', classe: family.declinedTo.classe, orgao: rng.pick(local.length ? local : varas) }, { grau: 'G2', classe: family.declinedTo.appeal, orgao: recourse('G2') }];
+    return [
+      first,
+      { grau: 'G1', classe: family.declinedTo.classe, orgao: rng.pick(local.length ? local : varas) },
+      { grau: 'G2', classe: family.declinedTo.appeal, orgao: recourse('G2') },
+    ];
   }
   return family.appeal ? [first, { grau: family.appeal.grau, classe: family.appeal.classe, orgao: recourse(family.appeal.grau) }] : [first];
 }
 
-function buildInstances(rng: Random, profile: CourtProfile, family: CaseFamily, unit: Orgao, tl: Timeline, numero: string, firstAjuizamento: number): Instance[] {
+function buildInstances(
+  rng: Random,
+  profile: CourtProfile,
+  family: CaseFamily,
+  unit: Orgao,
+  tl: Timeline,
+  numero: string,
+  firstAjuizamento: number,
+): Instance[] {
   const movements: Movement[][] = [];
   for (const st of tl.script.steps) {
     movements[st.inst] ??= [];
@@ -163,22 +175,39 @@ function buildInstances(rng: Random, profile: CourtProfile, family: CaseFamily, 
     const ajuizadoAt = i === 0 ? firstAjuizamento : ajuizamento(rng, profile, list[0].at);
     const sistema = i > 0 && profile.eproc && rng.chance(0.5) ? { codigo: 4, nome: 'Projudi' } : profile.sistema; // the TRF4 oddity, datajud.md §7
     return {
-      grau, id: instanceId(profile, grau, classe, orgao, numero), classe, assuntos, orgao, sistema,
-      formato: tl.formato, ajuizadoAt, movements: list, listing: listingOrder(rng, list.length), nanos: rng.digits(6),
+      grau,
+      id: instanceId(profile, grau, classe, orgao, numero),
+      classe,
+      assuntos,
+      orgao,
+      sistema,
+      formato: tl.formato,
+      ajuizadoAt,
+      movements: list,
+      listing: listingOrder(rng, list.length),
+      nanos: rng.digits(6),
     };
   });
 }
 
 function personFor(rng: Random, kind: PartyKind, pools: Pools, uf: string): Person {
   switch (kind) {
-    case 'person': return pools.persons[rng.skewedIndex(pools.persons.length, 1.6)];
-    case 'company': return pools.companies[rng.skewedIndex(pools.companies.length, 2.2)];
-    case 'bank': return pools.banks[rng.skewedIndex(pools.banks.length, 1.8)];
-    case 'politicalParty': return pools.politicalParties[rng.skewedIndex(pools.politicalParties.length, 1.5)];
-    case 'publicEntity': return rng.pick(pools.publicEntities.get(uf)!);
-    case 'prosecutor': return pools.prosecutors.get(uf)!;
-    case 'socialSecurity': return pools.socialSecurity;
-    case 'federalTreasury': return pools.federalTreasury;
+    case 'person':
+      return pools.persons[rng.skewedIndex(pools.persons.length, 1.6)];
+    case 'company':
+      return pools.companies[rng.skewedIndex(pools.companies.length, 2.2)];
+    case 'bank':
+      return pools.banks[rng.skewedIndex(pools.banks.length, 1.8)];
+    case 'politicalParty':
+      return pools.politicalParties[rng.skewedIndex(pools.politicalParties.length, 1.5)];
+    case 'publicEntity':
+      return rng.pick(pools.publicEntities.get(uf)!);
+    case 'prosecutor':
+      return pools.prosecutors.get(uf)!;
+    case 'socialSecurity':
+      return pools.socialSecurity;
+    case 'federalTreasury':
+      return pools.federalTreasury;
   }
 }
 
@@ -233,15 +262,28 @@ const DOCUMENT_TEXT: Record<DocumentKind, { titulo: string; tipo: string }> = {
 /** 0–4 public documents, each joined at the time of the movement that produced it. */
 function buildDocuments(rng: Random, script: Script): PublicDocument[] {
   const candidates = script.steps.filter((st) => st.doc);
-  const count = Math.min(candidates.length, rng.weighted([{ weight: 15, value: 0 }, { weight: 30, value: 1 }, { weight: 25, value: 2 }, { weight: 18, value: 3 }, { weight: 12, value: 4 }]));
+  const count = Math.min(
+    candidates.length,
+    rng.weighted([
+      { weight: 15, value: 0 },
+      { weight: 30, value: 1 },
+      { weight: 25, value: 2 },
+      { weight: 18, value: 3 },
+      { weight: 12, value: 4 },
+    ]),
+  );
   const ids = new Set<string>();
-  return rng.shuffle([...candidates]).slice(0, count).sort((a, b) => a.at - b.at).map((st) => {
-    let id: string;
-    do id = String(rng.int(10_000_000, 99_999_999));
-    while (ids.has(id));
-    ids.add(id);
-    return { id, ...DOCUMENT_TEXT[st.doc!], juntadaAt: st.at, mimeType: 'application/pdf' as const };
-  });
+  return rng
+    .shuffle([...candidates])
+    .slice(0, count)
+    .sort((a, b) => a.at - b.at)
+    .map((st) => {
+      let id: string;
+      do id = String(rng.int(10_000_000, 99_999_999));
+      while (ids.has(id));
+      ids.add(id);
+      return { id, ...DOCUMENT_TEXT[st.doc!], juntadaAt: st.at, mimeType: 'application/pdf' as const };
+    });
 }
 
 export function generateCase(index: number, ctx: GenerationContext): SandboxCase {
@@ -260,7 +302,9 @@ export function generateCase(index: number, ctx: GenerationContext): SandboxCase
  */
 export function generatePrecatorioCase(index: number, ctx: GenerationContext): SandboxCase {
   const rng = new Random(ctx.seed, 'precatorio', index);
-  const profile = rng.pick(ctx.profiles.filter((p) => (p.court.segmento === 'Estadual' && p.units.fazenda?.length) || (p.court.segmento === 'Federal' && p.units.federal?.length)));
+  const profile = rng.pick(
+    ctx.profiles.filter((p) => (p.court.segmento === 'Estadual' && p.units.fazenda?.length) || (p.court.segmento === 'Federal' && p.units.federal?.length)),
+  );
   return buildCase(index, rng, ctx, profile, precatorioFamily(rng.chance(0.6) ? CLASSES.precatorio : CLASSES.rpv, profile.court.segmento === 'Federal'));
 }
 
@@ -272,8 +316,16 @@ function buildCase(index: number, rng: Random, ctx: GenerationContext, profile: 
   const numero = caseNumber(rng, ctx, profile, unit, new Date(firstAjuizamento).getUTCFullYear());
   const instances = buildInstances(rng, profile, family, unit, tl, numero, firstAjuizamento);
   return {
-    index, numero, court: profile.court, alias: profile.alias, familyKey: family.key, filedAt: instances[0].movements[0].at,
-    instances, valorCausaCentavos: valorCausa(rng, family), partes: buildParties(rng, family, ctx.pools, unit.uf), documentos: buildDocuments(rng, tl.script),
+    index,
+    numero,
+    court: profile.court,
+    alias: profile.alias,
+    familyKey: family.key,
+    filedAt: instances[0].movements[0].at,
+    instances,
+    valorCausaCentavos: valorCausa(rng, family),
+    partes: buildParties(rng, family, ctx.pools, unit.uf),
+    documentos: buildDocuments(rng, tl.script),
   };
 }
 

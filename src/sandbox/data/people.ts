@@ -8,8 +8,15 @@ import { cnpjCheckDigits, cpfCheckDigits } from '../../platform/identifiers/cpf-
 import { UFS } from '../../platform/identifiers/uf.ts';
 import type { Lawyer, Person, TipoPessoa } from './model.ts';
 import {
-  bankName, companyName, FEDERAL_TREASURY_NAME, municipalityName, personName, politicalPartyName, prosecutorName,
-  SOCIAL_SECURITY_NAME, stateTreasuryName,
+  bankName,
+  companyName,
+  FEDERAL_TREASURY_NAME,
+  municipalityName,
+  personName,
+  politicalPartyName,
+  prosecutorName,
+  SOCIAL_SECURITY_NAME,
+  stateTreasuryName,
 } from './names.ts';
 import { placeOf } from './places.ts';
 import { Random } from './prng.ts';
@@ -104,9 +111,11 @@ export function buildPools(seed: number, size: number): Pools {
   const { lawyers, byUf } = buildLawyers(rng, Math.max(80, Math.round(size * 0.04)));
 
   const persons = Array.from({ length: Math.max(300, Math.round(size * 0.6)) }, () =>
-    person(personName(rng), 'FISICA', rng.chance(0.01) ? null : docs.cpf(), []));
+    person(personName(rng), 'FISICA', rng.chance(0.01) ? null : docs.cpf(), []),
+  );
   const companies = Array.from({ length: Math.max(60, Math.round(size * 0.05)) }, () =>
-    person(companyName(rng), 'JURIDICA', docs.cnpj(rng.chance(0.05)), firm(rng, lawyers)));
+    person(companyName(rng), 'JURIDICA', docs.cnpj(rng.chance(0.05)), firm(rng, lawyers)),
+  );
   const banks = Array.from({ length: 12 }, (_, i) => person(bankName(i), 'JURIDICA', docs.cnpj(false), firm(rng, lawyers)));
   const politicalParties = Array.from({ length: 24 }, (_, i) => person(politicalPartyName(i), 'JURIDICA', docs.cnpj(false), firm(rng, lawyers)));
 
@@ -122,9 +131,15 @@ export function buildPools(seed: number, size: number): Pools {
     prosecutors.set(uf, person(prosecutorName(place), 'JURIDICA', null, []));
   }
   return {
-    persons, companies, banks, politicalParties, publicEntities, prosecutors,
+    persons,
+    companies,
+    banks,
+    politicalParties,
+    publicEntities,
+    prosecutors,
     socialSecurity: person(SOCIAL_SECURITY_NAME, 'JURIDICA', docs.cnpj(false), firm(rng, lawyers)),
     federalTreasury: person(FEDERAL_TREASURY_NAME, 'JURIDICA', docs.cnpj(false), firm(rng, lawyers)),
-    lawyers, lawyersByUf: byUf,
+    lawyers,
+    lawyersByUf: byUf,
   };
 }

@@ -49,8 +49,12 @@ export class Script {
     const start = this.steps.length;
     while (this.steps.length - start < count) {
       const kind = rng.weighted([
-        { weight: 5, value: 'despacho' }, { weight: 5, value: 'intimacao' }, { weight: 4, value: 'peticao' },
-        { weight: 3, value: 'ato' }, { weight: 3, value: 'decisao' }, { weight: 1, value: 'prazo' },
+        { weight: 5, value: 'despacho' },
+        { weight: 5, value: 'intimacao' },
+        { weight: 4, value: 'peticao' },
+        { weight: 3, value: 'ato' },
+        { weight: 3, value: 'decisao' },
+        { weight: 1, value: 'prazo' },
         { weight: execution ? 2 : 0, value: 'bloqueio' },
       ]);
       switch (kind) {
@@ -99,7 +103,17 @@ export class Script {
     const rng = this.#rng;
     this.add(inst, MOVEMENTS.conclusaoJulgamento, 5, 60);
     this.add(inst, MOVEMENTS.inclusaoPauta, 10, 60);
-    this.add(inst, rng.weighted([{ weight: 4, value: MOVEMENTS.naoProvimento }, { weight: 3, value: MOVEMENTS.provimento }, { weight: 1, value: MOVEMENTS.naoConhecimento }]), 7, 30, 'acordao');
+    this.add(
+      inst,
+      rng.weighted([
+        { weight: 4, value: MOVEMENTS.naoProvimento },
+        { weight: 3, value: MOVEMENTS.provimento },
+        { weight: 1, value: MOVEMENTS.naoConhecimento },
+      ]),
+      7,
+      30,
+      'acordao',
+    );
     this.add(inst, MOVEMENTS.disponibilizacao, 1, 3);
     this.add(inst, MOVEMENTS.publicacao, 1, 1.2);
   }
@@ -146,7 +160,13 @@ export function writeScript(rng: Random, plan: Plan): Script {
   const main = plan.declined ? 1 : 0;
   const upper = main + 1;
   if (plan.declined) declinedPrologue(s, rng);
-  s.steps.push({ inst: main, type: rng.chance(0.9) ? MOVEMENTS.distribuicaoSorteio : MOVEMENTS.distribuicaoExclusiva, gap: plan.declined ? rng.int(1, 10) * DAY : 0, at: 0, ...(plan.declined ? {} : { doc: 'inicial' as const }) });
+  s.steps.push({
+    inst: main,
+    type: rng.chance(0.9) ? MOVEMENTS.distribuicaoSorteio : MOVEMENTS.distribuicaoExclusiva,
+    gap: plan.declined ? rng.int(1, 10) * DAY : 0,
+    at: 0,
+    ...(plan.declined ? {} : { doc: 'inicial' as const }),
+  });
   const before = Math.max(2, Math.round((plan.firstCount - 6) * (plan.appeal ? 0.6 : 0.8)));
   s.filler(main, before, plan.execution);
   if (plan.conversion) s.steps.splice(rng.int(1, Math.min(3, s.steps.length)), 0, { inst: main, type: MOVEMENTS.conversao, gap: rng.int(1, 90) * DAY, at: 0 });
@@ -183,7 +203,7 @@ export function cutOpen(rng: Random, s: Script): void {
 /** Moves a time into court hours (10:00–22:00 UTC, 07:00–19:00 in Brasília) on the same day, keeping order within the day. */
 function courtHours(t: number): number {
   const day = Math.floor(t / DAY) * DAY;
-  return day + 10 * HOUR + Math.floor(((t - day) / 2) / 1000) * 1000;
+  return day + 10 * HOUR + Math.floor((t - day) / 2 / 1000) * 1000;
 }
 
 /**
@@ -193,8 +213,9 @@ function courtHours(t: number): number {
 export function placeInTime(s: Script, start: number, end: number): void {
   let stretchable = 0;
   let fixed = 0;
-  for (const st of s.steps) if (st.fixed) fixed += st.gap;
-  else stretchable += st.gap;
+  for (const st of s.steps)
+    if (st.fixed) fixed += st.gap;
+    else stretchable += st.gap;
   const scale = stretchable > 0 ? Math.max(0, end - start - fixed) / stretchable : 0;
   const last = Math.floor(Math.max(end, start) / 1000) * 1000;
   let raw = start;
@@ -212,7 +233,14 @@ export function placeInTime(s: Script, start: number, end: number): void {
 export function appendFuture(rng: Random, s: Script, anchor: number, window: number): void {
   const inst = s.steps[s.steps.length - 1].inst;
   const times = Array.from({ length: rng.int(1, 3) }, () => courtHours(anchor + rng.int(1, window / 1000) * 1000)).sort((a, b) => a - b);
-  const candidates = [MOVEMENTS.meroExpediente, MOVEMENTS.expedida, MOVEMENTS.peticao, MOVEMENTS.atoOrdinatorio, MOVEMENTS.outrasDecisoes, MOVEMENTS.disponibilizacao];
+  const candidates = [
+    MOVEMENTS.meroExpediente,
+    MOVEMENTS.expedida,
+    MOVEMENTS.peticao,
+    MOVEMENTS.atoOrdinatorio,
+    MOVEMENTS.outrasDecisoes,
+    MOVEMENTS.disponibilizacao,
+  ];
   let prev = s.steps[s.steps.length - 1].at;
   for (const time of times) {
     prev = Math.max(time, prev + 1000);

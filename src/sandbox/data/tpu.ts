@@ -62,7 +62,12 @@ export const CLASSES = Object.freeze({
 });
 
 export const ASSUNTOS = Object.freeze({
-  civil: [code(10433, 'Indenização por Dano Moral'), code(7681, 'Obrigações'), code(899, 'DIREITO CIVIL'), code(8826, 'DIREITO PROCESSUAL CIVIL E DO TRABALHO')], // [R] 10433, [V] rest
+  civil: [
+    code(10433, 'Indenização por Dano Moral'),
+    code(7681, 'Obrigações'),
+    code(899, 'DIREITO CIVIL'),
+    code(8826, 'DIREITO PROCESSUAL CIVIL E DO TRABALHO'),
+  ], // [R] 10433, [V] rest
   fiscal: [code(6017, 'Dívida Ativa (Execução Fiscal)'), code(10394, 'Dívida Ativa não-tributária')], // [V]
   previdenciario: [
     code(6177, 'Concessão'),
@@ -75,11 +80,9 @@ export const ASSUNTOS = Object.freeze({
   eleitoral: [code(11428, 'DIREITO ELEITORAL')], // [I]
 } satisfies Record<string, readonly Code[]>);
 
-const complement = (codigo: number, descricao: string, valor: number, nome: string): Complement =>
-  Object.freeze({ codigo, descricao, valor, nome });
+const complement = (codigo: number, descricao: string, valor: number, nome: string): Complement => Object.freeze({ codigo, descricao, valor, nome });
 
-const movement = (codigo: number, nome: string, c?: Complement): MovementType =>
-  Object.freeze(c ? { codigo, nome, complemento: c } : { codigo, nome });
+const movement = (codigo: number, nome: string, c?: Complement): MovementType => Object.freeze(c ? { codigo, nome, complemento: c } : { codigo, nome });
 
 /** All [V] (tpu.md §2), complements as real DataJud documents carry them. */
 export const MOVEMENTS = Object.freeze({

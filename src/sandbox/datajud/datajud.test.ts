@@ -20,7 +20,10 @@ function busiestAlias(): string {
   return [...counts].sort((a, b) => b[1] - a[1])[0][0];
 }
 function visibleIdsOf(alias: string): string[] {
-  return sb.dataset.instancesOf(alias)!.filter((r) => visibleMovementCount(r.inst, now()) > 0).map((r) => r.inst.id);
+  return sb.dataset
+    .instancesOf(alias)!
+    .filter((r) => visibleMovementCount(r.inst, now()) > 0)
+    .map((r) => r.inst.id);
 }
 
 describe('lookups', () => {
@@ -48,7 +51,22 @@ describe('lookups', () => {
     assert.equal(body.hits.hits.length, 2);
     assert.deepEqual(new Set(body.hits.hits.map((h: { _source: { grau: string } }) => h._source.grau)), new Set(visible(c).map((i) => i.grau)));
     const src = body.hits.hits[0]._source;
-    for (const key of ['id', 'tribunal', 'grau', 'numeroProcesso', 'dataAjuizamento', 'nivelSigilo', 'orgaoJulgador', 'classe', 'sistema', 'formato', 'dataHoraUltimaAtualizacao', '@timestamp', 'movimentos', 'assuntos']) {
+    for (const key of [
+      'id',
+      'tribunal',
+      'grau',
+      'numeroProcesso',
+      'dataAjuizamento',
+      'nivelSigilo',
+      'orgaoJulgador',
+      'classe',
+      'sistema',
+      'formato',
+      'dataHoraUltimaAtualizacao',
+      '@timestamp',
+      'movimentos',
+      'assuntos',
+    ]) {
       assert.ok(key in src, key);
     }
     assert.equal(typeof src.orgaoJulgador.codigo, 'number');
@@ -70,7 +88,10 @@ describe('lookups', () => {
     }
     const none = await esSearch(sb, alias, { size: 1000, query: { bool: { must, must_not: [{ term: { 'classe.codigo': inst.classe.codigo } }] } } });
     assert.equal(none.body.hits.hits.length, 0);
-    const either = await esSearch(sb, alias, { size: 0, query: { bool: { should: [{ term: { 'orgaoJulgador.codigo': inst.orgao.codigo } }, { term: { 'classe.codigo': inst.classe.codigo } }] } } });
+    const either = await esSearch(sb, alias, {
+      size: 0,
+      query: { bool: { should: [{ term: { 'orgaoJulgador.codigo': inst.orgao.codigo } }, { term: { 'classe.codigo': inst.classe.codigo } }] } },
+    });
     assert.ok(either.body.hits.total.value >= body.hits.total.value);
   });
 });
@@ -82,7 +103,11 @@ describe('paging', () => {
     let after: unknown[] | undefined;
     let lastSort: [number, string] | undefined;
     for (let page = 0; page < 1000; page++) {
-      const { body } = await esSearch(sb, alias, { size: 7, sort: [{ '@timestamp': { order: 'asc' } }, { id: 'asc' }], ...(after ? { search_after: after } : {}) });
+      const { body } = await esSearch(sb, alias, {
+        size: 7,
+        sort: [{ '@timestamp': { order: 'asc' } }, { id: 'asc' }],
+        ...(after ? { search_after: after } : {}),
+      });
       if (body.hits.hits.length === 0) break;
       for (const h of body.hits.hits) {
         assert.equal(h._score, null);
@@ -152,7 +177,7 @@ describe('errors', () => {
     const cases: [unknown, string][] = [
       [{ query: { wildcard: { numeroProcesso: '?????????????816????' } } }, 'parsing_exception'],
       [{ aggs: { x: { cardinality: { field: 'orgaoJulgador.codigo' } } } }, 'parsing_exception'],
-      [{ query: { match: { 'tribunal': 'TJSP' } } }, 'parsing_exception'],
+      [{ query: { match: { tribunal: 'TJSP' } } }, 'parsing_exception'],
       [{ query: { term: { 'classe.codigo': 'abc' } } }, 'query_shard_exception'],
       [{ size: 10_001 }, 'illegal_argument_exception'],
       [{ size: 9_000, from: 2_000 }, 'illegal_argument_exception'],
@@ -226,7 +251,8 @@ describe('quirks (datajud.md §7–§8)', () => {
   });
 
   test('movimentos come unsorted, some with exact duplicates', async () => {
-    const ref = sb.dataset.cases.flatMap((c) => c.instances.map((inst) => ({ c, inst })))
+    const ref = sb.dataset.cases
+      .flatMap((c) => c.instances.map((inst) => ({ c, inst })))
       .find(({ c, inst }) => c.filedAt <= now() && inst.listing.length > inst.movements.length && visibleMovementCount(inst, now()) === inst.movements.length)!;
     const { body } = await esSearch(sb, ref.c.alias, { query: { term: { numeroProcesso: ref.c.numero } }, size: 10 });
     const src = body.hits.hits.find((h: { _id: string }) => h._id === ref.inst.id)._source;
@@ -243,7 +269,8 @@ describe('time', () => {
       const future = sb.dataset.cases.find((c) => c.filedAt > now())!;
       assert.ok(future, 'the data set has a future case');
       assert.equal((await esSearch(sb, future.alias, { query: { match: { numeroProcesso: future.numero } } })).body.hits.total.value, 0);
-      const growing = sb.dataset.cases.flatMap((c) => c.instances.map((inst) => ({ c, inst })))
+      const growing = sb.dataset.cases
+        .flatMap((c) => c.instances.map((inst) => ({ c, inst })))
         .find(({ c, inst }) => c.filedAt <= now() && inst.movements.at(-1)!.at > now() && inst.listing.length === inst.movements.length)!;
       const count = async () => {
         const { body } = await esSearch(sb, growing.c.alias, { query: { term: { numeroProcesso: growing.c.numero } } });

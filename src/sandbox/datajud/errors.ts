@@ -40,7 +40,10 @@ export function illegalArgument(reason: string): EsError {
 
 export function indexNotFound(index: string): EsError {
   return new EsError(404, 'index_not_found_exception', `no such index [${index}]`, {
-    'resource.type': 'index_or_alias', 'resource.id': index, index_uuid: '_na_', index,
+    'resource.type': 'index_or_alias',
+    'resource.id': index,
+    index_uuid: '_na_',
+    index,
   });
 }
 

@@ -44,6 +44,9 @@ test('a search answers with the structure of the real ones: envelope, hits, _sou
 test('the comparison catches a simulator that drifts: dataHora as dd/mm/aaaa', async () => {
   const answer = await simulated();
   const br = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
-  answer.hits.hits = answer.hits.hits.map((h: any) => ({ ...h, _source: { ...h._source, movimentos: h._source.movimentos.map((m: any) => ({ ...m, dataHora: br(m.dataHora) })) } }));
+  answer.hits.hits = answer.hits.hits.map((h: any) => ({
+    ...h,
+    _source: { ...h._source, movimentos: h._source.movimentos.map((m: any) => ({ ...m, dataHora: br(m.dataHora) })) },
+  }));
   assert.ok(structuralDifferences(REAL, answer, OPTIONS).some((d) => /movimentos\[\]\.dataHora: the simulator sends string:br-date/.test(d)));
 });

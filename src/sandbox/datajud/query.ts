@@ -90,7 +90,8 @@ function terms(node: unknown): Clause {
   const [field, values] = single('terms', node);
   const tf = termField('terms', field);
   if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${field}] with a non-array value`);
-  if (values.length > 65_536) throw illegalArgument(`The number of terms [${values.length}] used in the Terms Query request has exceeded the allowed maximum of [65536].`);
+  if (values.length > 65_536)
+    throw illegalArgument(`The number of terms [${values.length}] used in the Terms Query request has exceeded the allowed maximum of [65536].`);
   return { kind: 'terms', field: tf, values: new Set(values.map((v) => termValue(tf, v))), score: 1 };
 }
 
@@ -122,7 +123,8 @@ export function parseDate(value: unknown, roundUp: boolean, now: number): number
 
 function range(node: unknown, now: number): Clause {
   const [field, spec] = single('range', node);
-  if (!RANGE_FIELDS.includes(field)) throw parsingError(`[range] on field [${field}] is not supported by the Tramita sandbox (fields: ${RANGE_FIELDS.join(', ')})`);
+  if (!RANGE_FIELDS.includes(field))
+    throw parsingError(`[range] on field [${field}] is not supported by the Tramita sandbox (fields: ${RANGE_FIELDS.join(', ')})`);
   if (!isObject(spec)) throw parsingError(`[range] query malformed, no start_object after field name`);
   const clause: Clause & { kind: 'range' } = { kind: 'range' };
   for (const [key, v] of Object.entries(spec)) {
@@ -139,7 +141,14 @@ function list(v: unknown): unknown[] {
 
 function bool(node: unknown, now: number): Clause {
   if (!isObject(node)) throw parsingError('[bool] query malformed, no start_object after query name');
-  const clause = { kind: 'bool' as const, must: [] as Clause[], filter: [] as Clause[], should: [] as Clause[], mustNot: [] as Clause[], minimumShouldMatch: -1 };
+  const clause = {
+    kind: 'bool' as const,
+    must: [] as Clause[],
+    filter: [] as Clause[],
+    should: [] as Clause[],
+    mustNot: [] as Clause[],
+    minimumShouldMatch: -1,
+  };
   for (const [key, v] of Object.entries(node)) {
     if (key === 'must') clause.must = list(v).map((c) => parseClause(c, now));
     else if (key === 'filter') clause.filter = list(v).map((c) => parseClause(c, now));
@@ -161,13 +170,20 @@ export function parseClause(node: unknown, now: number): Clause {
   const [kind] = keys;
   const body = node[kind];
   switch (kind) {
-    case 'match_all': return { kind: 'all' };
-    case 'match': return leaf('match', body);
-    case 'term': return leaf('term', body);
-    case 'terms': return terms(body);
-    case 'range': return range(body, now);
-    case 'bool': return bool(body, now);
-    default: throw parsingError(`unknown query [${kind}] (the Tramita sandbox supports ${SUPPORTED})`);
+    case 'match_all':
+      return { kind: 'all' };
+    case 'match':
+      return leaf('match', body);
+    case 'term':
+      return leaf('term', body);
+    case 'terms':
+      return terms(body);
+    case 'range':
+      return range(body, now);
+    case 'bool':
+      return bool(body, now);
+    default:
+      throw parsingError(`unknown query [${kind}] (the Tramita sandbox supports ${SUPPORTED})`);
   }
 }
 
@@ -222,18 +238,24 @@ export function parseSearch(body: unknown, now: number): SearchRequest {
   if (body === undefined) body = {};
   if (!isObject(body)) throw parsingError('request body must be a JSON object');
   for (const key of Object.keys(body)) {
-    if (!TOP_LEVEL.has(key)) throw parsingError(`Unknown key for a ${typeof body[key] === 'object' ? 'START_OBJECT' : 'VALUE'} in [${key}] (the Tramita sandbox reads ${[...TOP_LEVEL].join(', ')})`);
+    if (!TOP_LEVEL.has(key))
+      throw parsingError(
+        `Unknown key for a ${typeof body[key] === 'object' ? 'START_OBJECT' : 'VALUE'} in [${key}] (the Tramita sandbox reads ${[...TOP_LEVEL].join(', ')})`,
+      );
   }
   const size = nonNegativeInt('size', body.size, 10);
   const from = nonNegativeInt('from', body.from, 0);
   if (from + size > MAX_RESULT_WINDOW) {
-    throw illegalArgument(`Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets.`);
+    throw illegalArgument(
+      `Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets.`,
+    );
   }
   const sort = body.sort === undefined ? null : parseSort(body.sort);
   let searchAfter: (number | string)[] | null = null;
   if (body.search_after !== undefined) {
     if (!sort) throw parsingError('[search_after] cannot be used without [sort]');
-    if (!Array.isArray(body.search_after) || !body.search_after.every((v) => typeof v === 'number' || typeof v === 'string')) throw parsingError('[search_after] must be an array of values');
+    if (!Array.isArray(body.search_after) || !body.search_after.every((v) => typeof v === 'number' || typeof v === 'string'))
+      throw parsingError('[search_after] must be an array of values');
     if (body.search_after.length !== sort.length) throw illegalArgument(`search_after has ${body.search_after.length} value(s) but sort has ${sort.length}.`);
     if (from > 0) throw illegalArgument('`from` parameter must be set to 0 when `search_after` is used.');
     searchAfter = body.search_after as (number | string)[];
@@ -244,7 +266,10 @@ export function parseSearch(body: unknown, now: number): SearchRequest {
   }
   return {
     query: body.query === undefined ? { kind: 'all' } : parseClause(body.query, now),
-    size, from, sort, searchAfter,
+    size,
+    from,
+    sort,
+    searchAfter,
     source: parseSource(body._source),
     trackTotalHits: tth ?? MAX_RESULT_WINDOW,
   };

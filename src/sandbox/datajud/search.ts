@@ -23,25 +23,34 @@ interface Candidate extends InstanceView {
 function termMatches(field: string, values: ReadonlySet<string>, doc: Candidate): boolean {
   const { c, inst } = doc.ref;
   switch (field) {
-    case 'numeroProcesso': return values.has(c.numero);
-    case 'classe.codigo': return values.has(String(inst.classe.codigo));
-    case 'orgaoJulgador.codigo': return values.has(String(inst.orgao.codigo));
+    case 'numeroProcesso':
+      return values.has(c.numero);
+    case 'classe.codigo':
+      return values.has(String(inst.classe.codigo));
+    case 'orgaoJulgador.codigo':
+      return values.has(String(inst.orgao.codigo));
     case 'movimentos.codigo':
       for (let i = 0; i < doc.visible; i++) if (values.has(String(inst.movements[i].type.codigo))) return true;
       return false;
-    default: return false;
+    default:
+      return false;
   }
 }
 
 /** The score of `doc` for `clause`, or null when it does not match (filter context scores 0). */
 function evaluate(clause: Clause, doc: Candidate): number | null {
   switch (clause.kind) {
-    case 'all': return 1;
-    case 'terms': return termMatches(clause.field, clause.values, doc) ? clause.score : null;
+    case 'all':
+      return 1;
+    case 'terms':
+      return termMatches(clause.field, clause.values, doc) ? clause.score : null;
     case 'range': {
       const t = doc.lastAt;
-      const ok = (clause.gt === undefined || t > clause.gt) && (clause.gte === undefined || t >= clause.gte)
-        && (clause.lt === undefined || t < clause.lt) && (clause.lte === undefined || t <= clause.lte);
+      const ok =
+        (clause.gt === undefined || t > clause.gt) &&
+        (clause.gte === undefined || t >= clause.gte) &&
+        (clause.lt === undefined || t < clause.lt) &&
+        (clause.lte === undefined || t <= clause.lte);
       return ok ? 1 : null;
     }
     case 'bool': {
@@ -125,8 +134,18 @@ function collect(refs: readonly InstanceRef[], query: Clause, now: number, parti
 function shards(alias: string, partial: boolean): Record<string, unknown> {
   if (!partial) return { total: SHARDS, successful: SHARDS, skipped: 0, failed: 0 };
   return {
-    total: SHARDS, successful: SHARDS - 1, skipped: 0, failed: 1,
-    failures: [{ shard: FAILED_SHARD, index: alias, node: 'sandbox-node-2', reason: { type: 'node_not_connected_exception', reason: '[sandbox-node-2][127.0.0.1:9300] Node not connected' } }],
+    total: SHARDS,
+    successful: SHARDS - 1,
+    skipped: 0,
+    failed: 1,
+    failures: [
+      {
+        shard: FAILED_SHARD,
+        index: alias,
+        node: 'sandbox-node-2',
+        reason: { type: 'node_not_connected_exception', reason: '[sandbox-node-2][127.0.0.1:9300] Node not connected' },
+      },
+    ],
   };
 }
 

@@ -52,10 +52,18 @@ export function dataJudHandler(options: DataJudSimulatorOptions): UpstreamHandle
       const alias = decodeURIComponent(m[1]);
       if (m[2] === '_mapping') {
         // DataJud forbids the mapping API to the public key (datajud.md §4).
-        return new EsError(403, 'security_exception', `action [indices:admin/mappings/get] is unauthorized for API key id [sandbox] of user [api-publica] on indices [${alias}]`).toResponse();
+        return new EsError(
+          403,
+          'security_exception',
+          `action [indices:admin/mappings/get] is unauthorized for API key id [sandbox] of user [api-publica] on indices [${alias}]`,
+        ).toResponse();
       }
       if (req.method !== 'POST' && req.method !== 'GET') {
-        return jsonResponse(405, { error: `Incorrect HTTP method for uri [${req.path}] and method [${req.method}], allowed: [POST, GET]`, status: 405 }, { allow: 'POST,GET' });
+        return jsonResponse(
+          405,
+          { error: `Incorrect HTTP method for uri [${req.path}] and method [${req.method}], allowed: [POST, GET]`, status: 405 },
+          { allow: 'POST,GET' },
+        );
       }
       return search(req, ctx, options, alias);
     } catch (e) {

@@ -55,7 +55,13 @@ function renderMovement(m: Movement, orgao: Orgao | null): Record<string, unknow
   const complementos = c ? { complementosTabelados: [{ codigo: c.codigo, valor: c.valor, nome: c.nome, descricao: c.descricao }] } : {};
   const dataHora = new Date(m.at).toISOString();
   if (!orgao) return { ...complementos, codigo: m.type.codigo, nome: m.type.nome, dataHora };
-  return { codigo: m.type.codigo, dataHora, nome: m.type.nome, ...complementos, orgaoJulgador: { codigo: String(orgao.codigo), nome: movementOrgaoName(orgao.nome) } };
+  return {
+    codigo: m.type.codigo,
+    dataHora,
+    nome: m.type.nome,
+    ...complementos,
+    orgaoJulgador: { codigo: String(orgao.codigo), nome: movementOrgaoName(orgao.nome) },
+  };
 }
 
 export function renderSource(ref: InstanceRef, profile: CourtProfile, view: InstanceView): Record<string, unknown> {
@@ -85,7 +91,11 @@ export function renderSource(ref: InstanceRef, profile: CourtProfile, view: Inst
 /** Keeps only the `_source` paths asked for (dotted paths reach into objects and arrays of objects). */
 export function filterSource(source: Record<string, unknown>, filter: SourceFilter): Record<string, unknown> {
   let out = source;
-  if (filter.includes.length > 0) out = pick(source, filter.includes.map((p) => p.split('.'))) as Record<string, unknown>;
+  if (filter.includes.length > 0)
+    out = pick(
+      source,
+      filter.includes.map((p) => p.split('.')),
+    ) as Record<string, unknown>;
   for (const path of filter.excludes) out = drop(out, path.split('.')) as Record<string, unknown>;
   return out;
 }
@@ -103,7 +113,10 @@ function pick(value: unknown, paths: string[][]): unknown {
     if (here.length === 0) continue;
     if (here.some((p) => p.length === 1)) out[key] = v;
     else {
-      const sub = pick(v, here.map((p) => p.slice(1)));
+      const sub = pick(
+        v,
+        here.map((p) => p.slice(1)),
+      );
       if (sub !== undefined && !(typeof sub === 'object' && sub !== null && !Array.isArray(sub) && Object.keys(sub).length === 0)) out[key] = sub;
     }
   }

@@ -52,9 +52,33 @@ const CLASSES = [
 ] as const;
 /** Each court's seat, as `PROCESSO : … (Belém - PA)` ends. */
 const CAPITALS: Record<string, string> = {
-  AC: 'Rio Branco', AL: 'Maceió', AP: 'Macapá', AM: 'Manaus', BA: 'Salvador', CE: 'Fortaleza', DF: 'Brasília', ES: 'Vitória', GO: 'Goiânia',
-  MA: 'São Luís', MT: 'Cuiabá', MS: 'Campo Grande', MG: 'Belo Horizonte', PA: 'Belém', PB: 'João Pessoa', PR: 'Curitiba', PE: 'Recife', PI: 'Teresina',
-  RJ: 'Rio de Janeiro', RN: 'Natal', RS: 'Porto Alegre', RO: 'Porto Velho', RR: 'Boa Vista', SC: 'Florianópolis', SP: 'São Paulo', SE: 'Aracaju', TO: 'Palmas',
+  AC: 'Rio Branco',
+  AL: 'Maceió',
+  AP: 'Macapá',
+  AM: 'Manaus',
+  BA: 'Salvador',
+  CE: 'Fortaleza',
+  DF: 'Brasília',
+  ES: 'Vitória',
+  GO: 'Goiânia',
+  MA: 'São Luís',
+  MT: 'Cuiabá',
+  MS: 'Campo Grande',
+  MG: 'Belo Horizonte',
+  PA: 'Belém',
+  PB: 'João Pessoa',
+  PR: 'Curitiba',
+  PE: 'Recife',
+  PI: 'Teresina',
+  RJ: 'Rio de Janeiro',
+  RN: 'Natal',
+  RS: 'Porto Alegre',
+  RO: 'Porto Velho',
+  RR: 'Boa Vista',
+  SC: 'Florianópolis',
+  SP: 'São Paulo',
+  SE: 'Aracaju',
+  TO: 'Palmas',
 };
 const seatOf = (tribunal: string) => (tribunal === 'TSE' ? 'Brasília - DF' : `${CAPITALS[tribunal.slice(4)]} - ${tribunal.slice(4)}`);
 const DECISOES = [
@@ -115,7 +139,7 @@ export class DjeGazette {
 
   edition(tribunal: string, numero: number): DjeEdition | null {
     const day = numero >= EXTRA_BASE ? this.#extraDay(tribunal, numero) : numero + NUMBERING_EPOCH;
-    return day === null ? null : this.editions(tribunal, day).find((e) => e.numero === numero) ?? null;
+    return day === null ? null : (this.editions(tribunal, day).find((e) => e.numero === numero) ?? null);
   }
 
   /** Publishes an extra edition today with one matéria naming `parte` and a lawyer with `oab` (`{uf, numero}`). */
@@ -145,7 +169,13 @@ export class DjeGazette {
     const people = this.#dataset.people;
     const materias = Array.from({ length: rng.int(3, 8) }, () => {
       const p = people[rng.skewedIndex(people.length, 2)];
-      return this.#materia(rng, tribunal, day, { nome: p.nome.toUpperCase(), lawyers: p.lawyers.slice(0, 2).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })) }, people[rng.skewedIndex(people.length, 2)]);
+      return this.#materia(
+        rng,
+        tribunal,
+        day,
+        { nome: p.nome.toUpperCase(), lawyers: p.lawyers.slice(0, 2).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })) },
+        people[rng.skewedIndex(people.length, 2)],
+      );
     });
     return { tribunal, numero: day - NUMBERING_EPOCH, day, extra: false, materias };
   }
@@ -153,7 +183,12 @@ export class DjeGazette {
   #materia(rng: Random, tribunal: string, day: number, first: { nome: string; lawyers: DjeLawyer[] }, other?: Person): DjeMateria {
     const classe = rng.pick(CLASSES);
     const partes: DjeMateria['partes'] = [{ papel: classe.papeis[0], nome: first.nome, advogados: first.lawyers }];
-    if (other) partes.push({ papel: classe.papeis[1], nome: other.nome.toUpperCase(), advogados: other.lawyers.slice(0, 1).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })) });
+    if (other)
+      partes.push({
+        papel: classe.papeis[1],
+        nome: other.nome.toUpperCase(),
+        advogados: other.lawyers.slice(0, 1).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })),
+      });
     const texto = `${rng.pick(DECISOES)} Publique-se. ${tribunal === 'TSE' ? 'Brasília' : tribunal.slice(4)}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`;
     return { numeroCnj: formatCnj(electoralCnj(rng, tribunal)), classe: classe.nome, sigla: classe.sigla, origem: seatOf(tribunal), partes, texto };
   }

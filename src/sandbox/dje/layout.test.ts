@@ -32,7 +32,11 @@ const KINDS: [string, RegExp, (m: RegExpExecArray) => unknown][] = [
   ['RELATOR :', /^RELATOR : (.+)$/, (m) => m[1]],
   ['FISCAL DA LEI :', /^FISCAL DA LEI : (.+)$/, (m) => m[1]],
   ['ADVOGADO : NOME (n/UF)', /^ADVOGADO : (.+) \((\d+)\/([A-Z]{2})\)$/, (m) => ({ nome: m[1], numero: Number(m[2]), uf: m[3] })],
-  ['ADVOGADO(A): NOME - OAB/UFn-L', /^ADVOGADO\(A\): (.+) - OAB\/([A-Z]{2})(\d+)(?:-([A-Z]))?$/, (m) => ({ nome: m[1], uf: m[2], numero: Number(m[3]), letra: m[4] ?? null })],
+  [
+    'ADVOGADO(A): NOME - OAB/UFn-L',
+    /^ADVOGADO\(A\): (.+) - OAB\/([A-Z]{2})(\d+)(?:-([A-Z]))?$/,
+    (m) => ({ nome: m[1], uf: m[2], numero: Number(m[3]), letra: m[4] ?? null }),
+  ],
   ['PAPEL : NOME', /^([A-ZÀ-Ý][A-ZÀ-Ý()/ ]+) : (.+)$/, (m) => ({ papel: m[1], nome: m[2] })],
   ['ÍNDICE DE', /^ÍNDICE DE (.+)$/, (m) => m[1]],
   ['índice de processos', new RegExp(`^(\\S+) ${CNJ}((?: \\d+)+)$`), (m) => ({ sigla: m[1], numero: m[2], paginas: m[3].trim().split(' ').map(Number) })],
@@ -60,21 +64,25 @@ const REAL = shapeOf(layoutOf(tse1Lines()), layoutOf([{ page: 4, text: 'ADVOGADO
 const LETTERLESS = { alsoAllowed: { 'linhas[].ADVOGADO(A): NOME - OAB/UFn-L.letra': ['null' as const] } };
 
 async function simulatedLines(tribunal: string): Promise<PdfLine[]> {
-  const index = await (await fetch(`${sb.djeUrl}/dje-consulta/rest/diario/dia?dia=09/03/2026&trib=${tribunal}`)).json() as Record<string, { edicao: number }[]>;
+  const index = (await (await fetch(`${sb.djeUrl}/dje-consulta/rest/diario/dia?dia=09/03/2026&trib=${tribunal}`)).json()) as Record<
+    string,
+    { edicao: number }[]
+  >;
   const [{ edicao }] = index['2026-03-09'];
   const pdf = await fetch(`${sb.djeUrl}/dje-consulta/rest/diario/caderno?edicao=${edicao}&trib=${tribunal}`);
   return pdfLines(new Uint8Array(await pdf.arrayBuffer()));
 }
 
 test('a simulated edition has the real layout: the same kinds of line, dates as dd/mm/aaaa, both OAB notations, the sumário and the four indexes in the real order', async () => {
-  const lines = [...await simulatedLines('TRE-PA'), ...await simulatedLines('TSE')];
+  const lines = [...(await simulatedLines('TRE-PA')), ...(await simulatedLines('TSE'))];
   const sim = layoutOf(lines);
   assert.deepEqual(structuralDifferences(REAL, sim, LETTERLESS), []);
   const real = kinds(layoutOf(tse1Lines()));
   const opening = (k: string[]) => k.slice(k.indexOf('CLASSE(código) Nº'), k.indexOf('CLASSE(código) Nº') + 4);
   assert.deepEqual(opening(kinds(sim)), opening(real), 'a matéria opens as the real one: heading, PUBLICAÇÃO EM, PROCESSO, RELATOR');
   const indexes = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x) => (x['ÍNDICE DE'] ? [x['ÍNDICE DE']] : []));
-  const summary = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x: any) => (x.sumário?.unidade.startsWith('Índice') ? [x.sumário.unidade] : []));
+  const summary = (l: { linhas: Record<string, unknown>[] }) =>
+    l.linhas.flatMap((x: any) => (x.sumário?.unidade.startsWith('Índice') ? [x.sumário.unidade] : []));
   assert.deepEqual(summary(sim).slice(0, 4), summary(layoutOf(tse1Lines())), 'the sumário names the four indexes in the real order');
   assert.deepEqual(indexes(sim).slice(0, 4), ['ADVOGADOS', 'PARTES', 'PROCESSOS', 'DATAS DE PUBLICAÇÃO']);
 });
@@ -93,5 +101,9 @@ test('the comparison catches a simulator that drifts: PUBLICAÇÃO EM in ISO, OA
   const iso = lines.map((l) => ({ ...l, text: l.text.replace(/^PUBLICAÇÃO EM : (\d{2})\/(\d{2})\/(\d{4})$/, 'PUBLICAÇÃO EM : $3-$2-$1') }));
   assert.ok(structuralDifferences(REAL, layoutOf(iso), LETTERLESS).some((d) => /PUBLICAÇÃO EM :: the simulator sends string:iso-date/.test(d)));
   const old = lines.map((l) => ({ ...l, text: l.text.replace(/\((\d+)\/([A-Z]{2})\)$/, '- OAB/$2 $1') }));
-  assert.ok(structuralDifferences(REAL, layoutOf(old), LETTERLESS).some((d) => /ADVOGADO : NOME \(n\/UF\): the capture has object, the simulator never sends it/.test(d)));
+  assert.ok(
+    structuralDifferences(REAL, layoutOf(old), LETTERLESS).some((d) =>
+      /ADVOGADO : NOME \(n\/UF\): the capture has object, the simulator never sends it/.test(d),
+    ),
+  );
 });

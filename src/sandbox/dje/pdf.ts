@@ -55,8 +55,16 @@ export async function renderEdition(e: DjeEdition): Promise<Buffer> {
 function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pages: Pages }> {
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({
-      size: 'A4', margin: 48, compress: true,
-      info: { Title: `DJE ${e.tribunal} nº ${e.numero}`, Author: 'Tramita sandbox', Creator: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(e.day * 86_400_000) },
+      size: 'A4',
+      margin: 48,
+      compress: true,
+      info: {
+        Title: `DJE ${e.tribunal} nº ${e.numero}`,
+        Author: 'Tramita sandbox',
+        Creator: 'Tramita sandbox',
+        Producer: 'Tramita sandbox',
+        CreationDate: new Date(e.day * 86_400_000),
+      },
     });
     let page = 1;
     pdf.on('pageAdded', () => page++);
@@ -69,7 +77,10 @@ function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pa
     const publicacao = brDay(nextBusinessDay(e.day));
 
     pdf.font('Helvetica-Bold').fontSize(14).text(`DIÁRIO DA JUSTIÇA ELETRÔNICO DO ${e.tribunal}`);
-    pdf.font('Helvetica').fontSize(10).text(`Ano: ${year}, nº ${e.numero}${e.extra ? ' (edição extra)' : ''} · Disponibilização: ${brDay(e.day)}`);
+    pdf
+      .font('Helvetica')
+      .fontSize(10)
+      .text(`Ano: ${year}, nº ${e.numero}${e.extra ? ' (edição extra)' : ''} · Disponibilização: ${brDay(e.day)}`);
     pdf.font('Helvetica-Oblique').fontSize(8).text(NOTICE);
     pdf.moveDown().font('Helvetica-Bold').fontSize(11).text('SUMÁRIO');
     pdf.font('Helvetica').fontSize(9).text('Secretaria Judiciária — 1');
@@ -119,10 +130,24 @@ function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pa
       for (const l of lines) pdf.text(l);
     };
     const sorted = (a: string, b: string) => a.localeCompare(b, 'pt-BR');
-    index(INDEXES[0], [...lawyers.values()].sort((a, b) => sorted(a.l.nome, b.l.nome)).map(({ l, pages: p }) => `${l.nome}${l.oab ? ` (${notations(l.oab).header})` : ''} ${[...p].join(' ')}`));
-    index(INDEXES[1], [...parties].sort(([a], [b]) => sorted(a, b)).map(([nome, p]) => `${nome} ${[...p].join(' ')}`));
-    index(INDEXES[2], e.materias.map((m) => `${m.sigla} ${m.numeroCnj} ${where(m)}`));
-    index(INDEXES[3], [`Matérias com publicação em ${publicacao}`, ...e.materias.map((m) => `${classOf(m).nome}(${classOf(m).codigo}) Nº ${m.numeroCnj} ${where(m)}`)]);
+    index(
+      INDEXES[0],
+      [...lawyers.values()]
+        .sort((a, b) => sorted(a.l.nome, b.l.nome))
+        .map(({ l, pages: p }) => `${l.nome}${l.oab ? ` (${notations(l.oab).header})` : ''} ${[...p].join(' ')}`),
+    );
+    index(
+      INDEXES[1],
+      [...parties].sort(([a], [b]) => sorted(a, b)).map(([nome, p]) => `${nome} ${[...p].join(' ')}`),
+    );
+    index(
+      INDEXES[2],
+      e.materias.map((m) => `${m.sigla} ${m.numeroCnj} ${where(m)}`),
+    );
+    index(INDEXES[3], [
+      `Matérias com publicação em ${publicacao}`,
+      ...e.materias.map((m) => `${classOf(m).nome}(${classOf(m).codigo}) Nº ${m.numeroCnj} ${where(m)}`),
+    ]);
     pdf.end();
   });
 }

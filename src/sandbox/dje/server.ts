@@ -35,9 +35,11 @@ export class SandboxDje {
   }
 
   set(knobs: DjeKnobs): void {
-    for (const k of Object.keys(knobs)) if (k !== 'holidays' && k !== 'truncatePdf') throw new DjeKnobError(`dje: unknown setting "${k}" (known: holidays, truncatePdf)`);
+    for (const k of Object.keys(knobs))
+      if (k !== 'holidays' && k !== 'truncatePdf') throw new DjeKnobError(`dje: unknown setting "${k}" (known: holidays, truncatePdf)`);
     const holidays = knobs.holidays ?? [];
-    if (!Array.isArray(holidays) || holidays.some((d) => typeof d !== 'string' || parseIsoDay(d) === null)) throw new DjeKnobError('dje: holidays must be a list of yyyy-mm-dd days');
+    if (!Array.isArray(holidays) || holidays.some((d) => typeof d !== 'string' || parseIsoDay(d) === null))
+      throw new DjeKnobError('dje: holidays must be a list of yyyy-mm-dd days');
     if (knobs.truncatePdf !== undefined && typeof knobs.truncatePdf !== 'boolean') throw new DjeKnobError('dje: truncatePdf must be a boolean');
     this.#knobs = { holidays, truncatePdf: knobs.truncatePdf ?? false };
     this.gazette.holidays = new Set(holidays.map((d) => parseIsoDay(d)!));
@@ -56,7 +58,11 @@ export class SandboxDje {
     const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     if (typeof b.tribunal !== 'string') throw new DjeKnobError('dje: tribunal is required (TSE or TRE-<UF>)');
     const oab = b.oab === undefined ? undefined : parseOab(b.oab, 'oab');
-    const e = this.gazette.publishExtra(b.tribunal, { parte: typeof b.parte === 'string' ? b.parte : undefined, advogado: typeof b.advogado === 'string' ? b.advogado : undefined, oab });
+    const e = this.gazette.publishExtra(b.tribunal, {
+      parte: typeof b.parte === 'string' ? b.parte : undefined,
+      advogado: typeof b.advogado === 'string' ? b.advogado : undefined,
+      oab,
+    });
     return { tribunal: e.tribunal, edicao: e.numero, numeroProcesso: e.materias[0].numeroCnj };
   }
 
@@ -76,7 +82,11 @@ export class SandboxDje {
   }
 }
 
-const text = (status: number, message: string): SimResponse => ({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(message) });
+const text = (status: number, message: string): SimResponse => ({
+  status,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: Buffer.from(message),
+});
 
 /** "10/03/2026" (exactly) → epoch day, or null. */
 function brDayNumber(v: string | null): number | null {
@@ -105,7 +115,11 @@ export function djeHandler(dje: SandboxDje) {
       const edition = Number.isInteger(numero) && numero > 0 ? dje.gazette.edition(trib, numero) : null;
       if (!edition) return text(404, 'Edição não encontrada');
       const pdf = await dje.pdf(edition);
-      return { status: 200, headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="dje-${trib}-${numero}.pdf"` }, body: dje.truncatePdf ? pdf.subarray(0, pdf.length >> 1) : pdf };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="dje-${trib}-${numero}.pdf"` },
+        body: dje.truncatePdf ? pdf.subarray(0, pdf.length >> 1) : pdf,
+      };
     }
     return text(404, 'Not Found');
   };

@@ -68,7 +68,8 @@ export class Cadernos {
   build(sigla: string, day: number, meio: Meio): Promise<BuiltCaderno> {
     const key = `${sigla}/${day}/${meio}/${this.#store.version}`;
     let built = this.#cache.get(key);
-    if (built) this.#cache.delete(key); // move to the most-recent end
+    if (built)
+      this.#cache.delete(key); // move to the most-recent end
     else built = zipPages(sigla, day, meio, this.items(sigla, day, meio));
     this.#cache.set(key, built);
     while (this.#cache.size > this.#maxCached) this.#cache.delete(this.#cache.keys().next().value!);
@@ -79,9 +80,17 @@ export class Cadernos {
   async meta(court: { sigla: string; nome: string }, day: number, meio: Meio, today: number, urlFor: () => string): Promise<CadernoMeta> {
     // Key order as djen.md §4.6 shows it.
     const answer = (status: CadernoMeta['status'], built: BuiltCaderno | null): CadernoMeta => ({
-      tribunal: court.nome, sigla_tribunal: court.sigla, meio, status, versao: '1', data: isoDay(day),
-      total_comunicacoes: built?.total ?? 0, numero_paginas: built?.pages ?? 0, tamanho_bytes: String(built?.zip.length ?? 0),
-      hash: built?.sha256 ?? null, url: built ? urlFor() : null,
+      tribunal: court.nome,
+      sigla_tribunal: court.sigla,
+      meio,
+      status,
+      versao: '1',
+      data: isoDay(day),
+      total_comunicacoes: built?.total ?? 0,
+      numero_paginas: built?.pages ?? 0,
+      tamanho_bytes: String(built?.zip.length ?? 0),
+      hash: built?.sha256 ?? null,
+      url: built ? urlFor() : null,
     });
     if (day > today) return answer('Não Processado', null);
     const built = await this.build(court.sigla, day, meio);

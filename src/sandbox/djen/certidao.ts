@@ -9,13 +9,22 @@ import { brDay } from './dates.ts';
 import { lawyersOf, type Communication } from './model.ts';
 import { MEIO_COMPLETO } from './render.ts';
 
-const NOTICE = 'CERTIDÃO FICTÍCIA gerada pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou publicação real.';
+const NOTICE =
+  'CERTIDÃO FICTÍCIA gerada pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou publicação real.';
 
 export function renderCertidao(c: Communication): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({
-      size: 'A4', margin: 56, compress: true,
-      info: { Title: `Certidão de publicação - ${c.hash}`, Author: 'Tramita sandbox', Creator: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(c.createdAt) },
+      size: 'A4',
+      margin: 56,
+      compress: true,
+      info: {
+        Title: `Certidão de publicação - ${c.hash}`,
+        Author: 'Tramita sandbox',
+        Creator: 'Tramita sandbox',
+        Producer: 'Tramita sandbox',
+        CreationDate: new Date(c.createdAt),
+      },
     });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -24,7 +33,10 @@ export function renderCertidao(c: Communication): Promise<Buffer> {
     pdf.font('Helvetica-Bold').fontSize(16).text('Certidão de Publicação');
     pdf.moveDown(0.5).font('Helvetica-Oblique').fontSize(9).fillColor('#a00000').text(NOTICE).fillColor('black');
     pdf.moveDown().font('Helvetica').fontSize(11);
-    pdf.text(`Certifico que a comunicação abaixo foi disponibilizada no ${MEIO_COMPLETO[c.meio]} em ${brDay(c.day)}, considerando-se publicada no primeiro dia útil seguinte (Lei nº 11.419/2006, art. 4º, § 3º).`, { align: 'justify' });
+    pdf.text(
+      `Certifico que a comunicação abaixo foi disponibilizada no ${MEIO_COMPLETO[c.meio]} em ${brDay(c.day)}, considerando-se publicada no primeiro dia útil seguinte (Lei nº 11.419/2006, art. 4º, § 3º).`,
+      { align: 'justify' },
+    );
     pdf.moveDown();
     pdf.text(`Processo nº ${formatCnj(c.numero)}`);
     pdf.text(`Tribunal: ${c.tribunal}`);

@@ -47,7 +47,8 @@ describe('GET /comunicacao', () => {
     assert.equal(r.headers.get('x-ratelimit-limit'), '20');
     assert.ok(Number(r.headers.get('x-ratelimit-remaining')) >= 5);
     assert.equal(r.body.count, oab.comunicacoes - oab.spellings.dotted, 'the plain query misses the dotted items');
-    for (const item of r.body.items) assert.ok(item.destinatarioadvogados.some((d: any) => d.advogado.uf_oab === oab.uf && !d.advogado.numero_oab.includes('.')));
+    for (const item of r.body.items)
+      assert.ok(item.destinatarioadvogados.some((d: any) => d.advogado.uf_oab === oab.uf && !d.advogado.numero_oab.includes('.')));
     const dotted = await search(`numeroOab=${oab.numero.replace(/\B(?=(\d{3})+$)/g, '.')}&ufOab=${oab.uf}&itensPorPagina=100`);
     assert.equal(dotted.body.count, oab.spellings.dotted);
   });
@@ -57,7 +58,10 @@ describe('GET /comunicacao', () => {
     const qs = `numeroOab=${oab!.numero}&ufOab=${oab!.uf}`;
     const small = await allPages(qs, 7);
     const big = await allPages(qs, 500);
-    assert.deepEqual(small.map((i) => i.id), big.map((i) => i.id));
+    assert.deepEqual(
+      small.map((i) => i.id),
+      big.map((i) => i.id),
+    );
     assert.equal(new Set(small.map((i) => i.id)).size, small.length);
     for (let k = 1; k < small.length; k++) {
       const [a, b] = [small[k - 1], small[k]];
@@ -77,8 +81,14 @@ describe('GET /comunicacao', () => {
     const bare = await search(`numeroProcesso=${ex.numeroProcesso}`);
     assert.ok(bare.body.count >= 3);
     const masked = await search(`numeroProcesso=${bare.body.items[0].numeroprocessocommascara}`);
-    assert.deepEqual(masked.body.items.map((i: DjenItem) => i.id), bare.body.items.map((i: DjenItem) => i.id));
-    const shouted = ex.nomeParte!.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+    assert.deepEqual(
+      masked.body.items.map((i: DjenItem) => i.id),
+      bare.body.items.map((i: DjenItem) => i.id),
+    );
+    const shouted = ex
+      .nomeParte!.normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase();
     const byParty = await search(`nomeParte=${encodeURIComponent(shouted)}`);
     assert.ok(byParty.body.items.length > 0 && byParty.body.items.every((i: DjenItem) => i.destinatarios.some((d) => d.nome === ex.nomeParte!.toUpperCase())));
     const lawyer = bare.body.items.find((i: DjenItem) => i.destinatarioadvogados.length)!.destinatarioadvogados[0].advogado.nome;
@@ -87,13 +97,16 @@ describe('GET /comunicacao', () => {
     const byText = await search(`texto=${encodeURIComponent('citada contestar')}&itensPorPagina=1000`);
     assert.ok(byText.body.items.length > 0 && byText.body.items.every((i: DjenItem) => i.tipoComunicacao === 'Citação' || i.tipoComunicacao === 'Edital'));
     const first = isoDay(today() - 30);
-    const window = await allPages(`siglaTribunal=${bare.body.items[0].siglaTribunal}&dataDisponibilizacaoInicio=${first}&dataDisponibilizacaoFim=${isoDay(today())}`, 100);
+    const window = await allPages(
+      `siglaTribunal=${bare.body.items[0].siglaTribunal}&dataDisponibilizacaoInicio=${first}&dataDisponibilizacaoFim=${isoDay(today())}`,
+      100,
+    );
     assert.ok(window.every((i) => i.data_disponibilizacao >= first && i.data_disponibilizacao <= isoDay(today())));
     const editais = await search('meio=E&itensPorPagina=5');
     assert.ok(editais.body.items.every((i: DjenItem) => i.meio === 'E' && i.meiocompleto !== 'Diário de Justiça Eletrônico Nacional'));
   });
 
-  test('DJEN\'s rule: a filter or itensPorPagina ≤ 5, else 400; bad parameters 400', async () => {
+  test("DJEN's rule: a filter or itensPorPagina ≤ 5, else 400; bad parameters 400", async () => {
     const refused = await search('itensPorPagina=100');
     assert.equal(refused.status, 400);
     assert.equal(refused.body.status, 'error');
@@ -164,7 +177,19 @@ describe('cadernos', () => {
     const res = await api(`/caderno/${caderno.siglaTribunal}/${caderno.data}/D`);
     assert.equal(res.status, 200);
     const meta = await res.json();
-    assert.deepEqual(Object.keys(meta), ['tribunal', 'sigla_tribunal', 'meio', 'status', 'versao', 'data', 'total_comunicacoes', 'numero_paginas', 'tamanho_bytes', 'hash', 'url']);
+    assert.deepEqual(Object.keys(meta), [
+      'tribunal',
+      'sigla_tribunal',
+      'meio',
+      'status',
+      'versao',
+      'data',
+      'total_comunicacoes',
+      'numero_paginas',
+      'tamanho_bytes',
+      'hash',
+      'url',
+    ]);
     assert.equal(meta.status, 'Processado');
     assert.ok(meta.url.startsWith(`${sb.djenUrl}/_cadernos/`));
     const zip = Buffer.from(await (await fetch(meta.url)).arrayBuffer());
@@ -176,17 +201,27 @@ describe('cadernos', () => {
     assert.equal(items.length, meta.total_comunicacoes);
     assert.ok(entries.every((e) => e.items.length <= CADERNO_PAGE_SIZE && e.name.startsWith(`${caderno.siglaTribunal}_${caderno.data}_D_`)));
     assert.ok(items.every((i) => i.siglaTribunal === caderno.siglaTribunal && i.data_disponibilizacao === caderno.data && i.meio === 'D'));
-    const searched = await allPages(`siglaTribunal=${caderno.siglaTribunal}&dataDisponibilizacaoInicio=${caderno.data}&dataDisponibilizacaoFim=${caderno.data}&meio=D`, 100);
+    const searched = await allPages(
+      `siglaTribunal=${caderno.siglaTribunal}&dataDisponibilizacaoInicio=${caderno.data}&dataDisponibilizacaoFim=${caderno.data}&meio=D`,
+      100,
+    );
     assert.deepEqual(new Set(items.map((i) => i.id)), new Set(searched.map((i) => i.id)), 'the caderno holds what the search finds');
   });
 
   test('big cadernos split into pages of 1000', async () => {
-    for (let n = 0; n < CADERNO_PAGE_SIZE + 1; n++) sb.djen.publish({ numeroProcesso: '50192100820214047100', siglaTribunal: 'TRF4', destinatarios: [{ nome: `Parte de Teste ${n}`, polo: 'A' }] });
+    for (let n = 0; n < CADERNO_PAGE_SIZE + 1; n++)
+      sb.djen.publish({ numeroProcesso: '50192100820214047100', siglaTribunal: 'TRF4', destinatarios: [{ nome: `Parte de Teste ${n}`, polo: 'A' }] });
     const meta = await (await api(`/caderno/TRF4/${isoDay(today())}/D`)).json();
     assert.ok(meta.total_comunicacoes > CADERNO_PAGE_SIZE);
     assert.equal(meta.numero_paginas, 2);
     const entries = await readZip(Buffer.from(await (await fetch(meta.url)).arrayBuffer()));
-    assert.deepEqual(entries.map((e) => [e.name, e.items.length]), [[`TRF4_${isoDay(today())}_D_1.json`, 1000], [`TRF4_${isoDay(today())}_D_2.json`, meta.total_comunicacoes - 1000]]);
+    assert.deepEqual(
+      entries.map((e) => [e.name, e.items.length]),
+      [
+        [`TRF4_${isoDay(today())}_D_1.json`, 1000],
+        [`TRF4_${isoDay(today())}_D_2.json`, meta.total_comunicacoes - 1000],
+      ],
+    );
   });
 
   test('an expired URL is refused with 403; future days are Não Processado; empty days Sem comunicações', async () => {
@@ -221,7 +256,7 @@ describe('publishing on demand', () => {
     assert.equal(item.numero_processo, numero);
     assert.equal(item.data_disponibilizacao, isoDay(today()));
     assert.equal(item.destinatarioadvogados[0].advogado.numero_oab, '57.689');
-    assert.ok(item.destinatarios.length > 0, 'the sandbox case\'s parties by default');
+    assert.ok(item.destinatarios.length > 0, "the sandbox case's parties by default");
     assert.deepEqual((await (await api(`/comunicacao/${item.id}`)).json()).items, [item]);
     assert.ok((await search('numeroOab=57.689&ufOab=RS')).body.items.some((i: DjenItem) => i.id === item.id));
     assert.ok(!(await search('numeroOab=57689&ufOab=RS')).body.items.some((i: DjenItem) => i.id === item.id));
@@ -233,17 +268,32 @@ describe('publishing on demand', () => {
   });
 
   test('POST /_sandbox/djen/comunicacoes: any valid CNJ with its court; cancelled; 400 on bad input', async () => {
-    const post = (body: unknown) => fetch(`${sb.url}/_sandbox/djen/comunicacoes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const res = await post({ numeroProcesso: '5019210-08.2021.4.04.7100', destinatarios: [{ nome: 'Fulano de Teste Avulso', polo: 'P' }], advogados: [{ nome: 'Beltrano de Teste', uf: 'SC', numero: '12345', spelling: 'prefixed' }], tipoComunicacao: 'Citação', ativo: false });
+    const post = (body: unknown) =>
+      fetch(`${sb.url}/_sandbox/djen/comunicacoes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await post({
+      numeroProcesso: '5019210-08.2021.4.04.7100',
+      destinatarios: [{ nome: 'Fulano de Teste Avulso', polo: 'P' }],
+      advogados: [{ nome: 'Beltrano de Teste', uf: 'SC', numero: '12345', spelling: 'prefixed' }],
+      tipoComunicacao: 'Citação',
+      ativo: false,
+    });
     assert.equal(res.status, 201);
     const item = await res.json();
     assert.equal(item.siglaTribunal, 'TRF4');
     assert.equal(item.tipoComunicacao, 'Citação');
     assert.equal(item.ativo, false);
-    assert.deepEqual(item.destinatarios.map((d: any) => [d.nome, d.polo]), [['FULANO DE TESTE AVULSO', 'P']]);
+    assert.deepEqual(
+      item.destinatarios.map((d: any) => [d.nome, d.polo]),
+      [['FULANO DE TESTE AVULSO', 'P']],
+    );
     assert.equal(item.destinatarioadvogados[0].advogado.numero_oab, 'SC012345');
     assert.ok((await search('nomeParte=fulano%20avulso')).body.items.some((i: DjenItem) => i.id === item.id));
-    for (const bad of [{}, { numeroProcesso: '123' }, { numeroProcesso: '50192100820214047100', advogados: [{ nome: 'X', uf: 'ZZ', numero: '1' }] }, { numeroProcesso: '50192100820214047100', colour: 1 }]) {
+    for (const bad of [
+      {},
+      { numeroProcesso: '123' },
+      { numeroProcesso: '50192100820214047100', advogados: [{ nome: 'X', uf: 'ZZ', numero: '1' }] },
+      { numeroProcesso: '50192100820214047100', colour: 1 },
+    ]) {
       const r = await post(bad);
       assert.equal(r.status, 400, JSON.stringify(bad));
       assert.match((await r.json()).message, /djen publish/);
@@ -255,7 +305,7 @@ describe('publishing on demand', () => {
 });
 
 describe('faults apply to DJEN', () => {
-  test('403 is CloudFront\'s geoblock page; 429 carries Retry-After; the ZIP route is djen too; stats count', async () => {
+  test("403 is CloudFront's geoblock page; 429 carries Retry-After; the ZIP route is djen too; stats count", async () => {
     sb.resetStats();
     sb.faults.set({ upstream: 'djen', status: 403, times: 1 });
     const blocked = await api('/comunicacao?itensPorPagina=5');

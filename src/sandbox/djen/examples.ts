@@ -38,7 +38,13 @@ function exampleOab(store: DjenStore, today: number): DjenExamples['oab'] {
   for (const { lawyer } of [...demoSized.slice(0, 10), ...lawyers.slice(0, 10)]) {
     const spellings = spellingsOf(store, lawyer, today);
     if (spellings.plain > 0 && spellings.dotted > 0) {
-      return { uf: lawyer.oab!.uf, numero: lawyer.oab!.numero, nome: lawyer.nome, comunicacoes: OAB_SPELLINGS.reduce((n, s) => n + spellings[s], 0), spellings };
+      return {
+        uf: lawyer.oab!.uf,
+        numero: lawyer.oab!.numero,
+        nome: lawyer.nome,
+        comunicacoes: OAB_SPELLINGS.reduce((n, s) => n + spellings[s], 0),
+        spellings,
+      };
     }
   }
   return null;

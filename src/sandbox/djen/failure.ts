@@ -31,8 +31,16 @@ const CLOUDFRONT_GEOBLOCK = [
 
 export function djenFailure(status: number, retry: Record<string, string>): SimResponse {
   if (status === 403) {
-    return { status, headers: { 'content-type': 'text/html', server: 'CloudFront', 'x-cache': 'Error from cloudfront' }, body: Buffer.from(CLOUDFRONT_GEOBLOCK) };
+    return {
+      status,
+      headers: { 'content-type': 'text/html', server: 'CloudFront', 'x-cache': 'Error from cloudfront' },
+      body: Buffer.from(CLOUDFRONT_GEOBLOCK),
+    };
   }
   const limits: Record<string, string> = status === 429 ? { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0' } : {};
-  return jsonResponse(status, { status: 'error', message: status === 429 ? 'Too Many Requests' : 'Service Unavailable (falha simulada)' }, { ...retry, ...limits });
+  return jsonResponse(
+    status,
+    { status: 'error', message: status === 429 ? 'Too Many Requests' : 'Service Unavailable (falha simulada)' },
+    { ...retry, ...limits },
+  );
 }

@@ -25,16 +25,24 @@ function padded(digits: string): string {
 /** `numero` (digits, no leading zeros) as a court would print it in `numero_oab`. */
 export function spellOab(uf: string, numero: string, spelling: OabSpelling): string {
   switch (spelling) {
-    case 'plain': return numero;
-    case 'padded': return padded(numero);
-    case 'prefixed': return `${uf}${numero.padStart(6, '0')}`;
-    case 'dotted': return withThousandsDots(numero);
+    case 'plain':
+      return numero;
+    case 'padded':
+      return padded(numero);
+    case 'prefixed':
+      return `${uf}${numero.padStart(6, '0')}`;
+    case 'dotted':
+      return withThousandsDots(numero);
   }
 }
 
 /** The key the simulated server compares: UF prefix and leading zeros stripped, dots kept. */
 export function oabMatchKey(text: string): string {
-  return text.trim().toUpperCase().replace(/^[A-Z]{2}/, '').replace(/^0+/, '');
+  return text
+    .trim()
+    .toUpperCase()
+    .replace(/^[A-Z]{2}/, '')
+    .replace(/^0+/, '');
 }
 
 /** Digits only, without leading zeros: the canonical number behind any spelling. */

@@ -85,7 +85,9 @@ function list<T>(raw: unknown, name: string, max: number, each: (v: unknown, i: 
 }
 
 function caseParties(c: SandboxCase): Addressee[] {
-  return c.partes.filter((p) => p.polo !== 'OUTROS').map((p) => ({ nome: p.person.nome.toUpperCase(), polo: p.polo === 'ATIVO' ? 'A' : 'P', tipo: p.tipo, advogados: [] }));
+  return c.partes
+    .filter((p) => p.polo !== 'OUTROS')
+    .map((p) => ({ nome: p.person.nome.toUpperCase(), polo: p.polo === 'ATIVO' ? 'A' : 'P', tipo: p.tipo, advogados: [] }));
 }
 
 function caseLawyers(c: SandboxCase): LawyerRef[] {
@@ -120,8 +122,10 @@ export function publishCommunication(store: DjenStore, input: unknown, now: numb
   const numero = parseCnj(r.numeroProcesso).digits;
   const known = store.dataset.getCase(numero);
   const court = courtFor(numero, r.siglaTribunal, known);
-  const tipoComunicacao = r.tipoComunicacao === undefined ? 'Intimação' : isText(r.tipoComunicacao) ? r.tipoComunicacao.trim() : fail('tipoComunicacao must be a non-empty string');
-  const tipoDocumento = r.tipoDocumento === undefined ? 'DESPACHO/DECISÃO' : isText(r.tipoDocumento) ? r.tipoDocumento.trim() : fail('tipoDocumento must be a non-empty string');
+  const tipoComunicacao =
+    r.tipoComunicacao === undefined ? 'Intimação' : isText(r.tipoComunicacao) ? r.tipoComunicacao.trim() : fail('tipoComunicacao must be a non-empty string');
+  const tipoDocumento =
+    r.tipoDocumento === undefined ? 'DESPACHO/DECISÃO' : isText(r.tipoDocumento) ? r.tipoDocumento.trim() : fail('tipoDocumento must be a non-empty string');
   if (r.meio !== undefined && r.meio !== 'D' && r.meio !== 'E') fail('meio must be "D" or "E"');
   if (r.ativo !== undefined && typeof r.ativo !== 'boolean') fail('ativo must be a boolean');
   if (r.texto !== undefined && typeof r.texto !== 'string') fail('texto must be a string');
@@ -134,15 +138,28 @@ export function publishCommunication(store: DjenStore, input: unknown, now: numb
   const style = known ? styleOf(store.dataset, known) : styleOfCourt(court);
   const uf = instance?.orgao.uf ?? (court.ufs[0] === 'BR' ? 'DF' : court.ufs[0]);
   return store.add({
-    id, hash: hashOfId(store.dataset.seed, id), day: dayOf(now), createdAt: now,
-    tribunal: court.sigla, uf,
-    orgao: instance ? { id: instance.orgao.codigo, nome: instance.orgao.nome } : { id: 90_000 + (hash32(court.sigla) % 9_000), nome: `Órgão Fictício do Sandbox - ${court.sigla}` },
-    numero, classe: instance?.classe ?? { codigo: 7, nome: 'Procedimento Comum Cível' }, relator: null,
-    tipoComunicacao, tipoDocumento, meio: (r.meio as Meio | undefined) ?? (tipoComunicacao === 'Edital' ? 'E' : 'D'),
+    id,
+    hash: hashOfId(store.dataset.seed, id),
+    day: dayOf(now),
+    createdAt: now,
+    tribunal: court.sigla,
+    uf,
+    orgao: instance
+      ? { id: instance.orgao.codigo, nome: instance.orgao.nome }
+      : { id: 90_000 + (hash32(court.sigla) % 9_000), nome: `Órgão Fictício do Sandbox - ${court.sigla}` },
+    numero,
+    classe: instance?.classe ?? { codigo: 7, nome: 'Procedimento Comum Cível' },
+    relator: null,
+    tipoComunicacao,
+    tipoDocumento,
+    meio: (r.meio as Meio | undefined) ?? (tipoComunicacao === 'Edital' ? 'E' : 'D'),
     numeroComunicacao: rng.int(1, 99_999),
     cancelamento: r.ativo === false ? { at: now, motivo: 'Cancelada pelo tribunal (simulação)' } : null,
-    destinatarios, outrosAdvogados: advogados, style,
+    destinatarios,
+    outrosAdvogados: advogados,
+    style,
     corpo: ['Fica(m) a(s) parte(s) intimada(s) do ato em epígrafe, nos termos da legislação vigente.'],
-    textoLivre: (r.texto as string | undefined) ?? null, link: linkOf(style, court.sigla, numero, rng),
+    textoLivre: (r.texto as string | undefined) ?? null,
+    link: linkOf(style, court.sigla, numero, rng),
   });
 }

@@ -25,7 +25,8 @@ export function styleOf(dataset: SandboxDataset, c: SandboxCase): TextStyle {
 export function linkOf(style: TextStyle, tribunal: string, numero: string, rng: Random): string | null {
   const court = tribunal.toLowerCase();
   // `.invalid` hosts: shaped like the courts' links, never pointing at a real system.
-  if (style === 'eproc') return `https://eproc.sandbox.invalid/${court}/externo_controlador.php?acao=consulta_publica_documento&numProcesso=${numero}&idDocumento=${rng.digits(30)}`;
+  if (style === 'eproc')
+    return `https://eproc.sandbox.invalid/${court}/externo_controlador.php?acao=consulta_publica_documento&numProcesso=${numero}&idDocumento=${rng.digits(30)}`;
   if (style === 'pje') return `https://pje.sandbox.invalid/${court}/Processo/ConsultaDocumento/listView.seam?nd=${rng.digits(20)}`;
   return null;
 }
@@ -63,21 +64,39 @@ function corpo(kind: Kind, c: SandboxCase, instance: Instance, k: number, style:
     case 'Lista de distribuição':
       return [`Processo distribuído em ${brDay(day)} ao órgão ${instance.orgao.nome}.`, `Classe: ${instance.classe.nome}.`];
     case 'Pauta de julgamento':
-      return [`Ficam as partes e seus procuradores intimados da inclusão do processo na pauta da sessão de julgamento de ${brDay(day + rng.int(10, 30))}, às 14h00, no órgão ${instance.orgao.nome}.`, 'Pedidos de sustentação oral devem ser apresentados até 48 horas antes do início da sessão.'];
+      return [
+        `Ficam as partes e seus procuradores intimados da inclusão do processo na pauta da sessão de julgamento de ${brDay(day + rng.int(10, 30))}, às 14h00, no órgão ${instance.orgao.nome}.`,
+        'Pedidos de sustentação oral devem ser apresentados até 48 horas antes do início da sessão.',
+      ];
     case 'Citação':
       return ['Fica a parte ré CITADA para, querendo, contestar a ação no prazo de 15 (quinze) dias úteis, sob pena de revelia (art. 344 do CPC).'];
     case 'Edital': {
-      const reus = c.partes.filter((p) => p.polo === 'PASSIVO').map((p) => p.person.nome.toUpperCase()).join(', ');
-      return ['EDITAL DE CITAÇÃO - PRAZO DE 20 (VINTE) DIAS', `FAZ SABER a ${reus || 'quem interessar possa'}, em lugar incerto e não sabido, que por este juízo tramita a ação em epígrafe, ficando CITADO(A) para, no prazo de 15 (quinze) dias, após o decurso do prazo do edital, apresentar contestação.`];
+      const reus = c.partes
+        .filter((p) => p.polo === 'PASSIVO')
+        .map((p) => p.person.nome.toUpperCase())
+        .join(', ');
+      return [
+        'EDITAL DE CITAÇÃO - PRAZO DE 20 (VINTE) DIAS',
+        `FAZ SABER a ${reus || 'quem interessar possa'}, em lugar incerto e não sabido, que por este juízo tramita a ação em epígrafe, ficando CITADO(A) para, no prazo de 15 (quinze) dias, após o decurso do prazo do edital, apresentar contestação.`,
+      ];
     }
   }
   switch (kind.tipoDocumento) {
     case 'Sentença':
-      return ['Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.'];
+      return [
+        'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
+      ];
     case 'Acórdão':
-      return ['Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso e decidir nos termos do voto do relator.'];
+      return [
+        'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso e decidir nos termos do voto do relator.',
+      ];
     case 'Ato ordinatório':
-      return [style === 'eproc' ? 'Intimação realizada no sistema eproc.' : 'Intimação eletrônica.', 'O ato refere-se aos seguintes eventos:', ...(k > 0 ? [evento(instance, k)] : []), evento(instance, Math.max(0, k - 1))];
+      return [
+        style === 'eproc' ? 'Intimação realizada no sistema eproc.' : 'Intimação eletrônica.',
+        'O ato refere-se aos seguintes eventos:',
+        ...(k > 0 ? [evento(instance, k)] : []),
+        evento(instance, Math.max(0, k - 1)),
+      ];
     case 'Notificação':
       return [`Fica a parte intimada para, no prazo de 5 (cinco) dias, manifestar-se sobre o documento juntado aos autos (evento ${k}).`];
     default:
@@ -101,12 +120,28 @@ export function resolveGenerated(dataset: SandboxDataset, table: CommunicationTa
   const destinatarios = addressees(addressed(c, flagPolo(flags)), rng);
   const cancelamento = flagCancelled(flags) ? { at: at + rng.int(1, 6) * HOUR, motivo: rng.pick(CANCEL_REASONS) } : null;
   return {
-    id, get hash() { return hashOfId(dataset.seed, id); }, day: table.day[pos], // lazy: scans never need it
+    id,
+    get hash() {
+      return hashOfId(dataset.seed, id);
+    },
+    day: table.day[pos], // lazy: scans never need it
     createdAt: at - DAY, // courts send the day before it is made available
-    tribunal: c.court.sigla, uf: instance.orgao.uf, orgao: { id: instance.orgao.codigo, nome: instance.orgao.nome },
-    numero: c.numero, classe: instance.classe, relator,
-    tipoComunicacao: kind.tipoComunicacao, tipoDocumento: kind.tipoDocumento, meio: kind.meio, numeroComunicacao,
-    cancelamento, destinatarios, outrosAdvogados: [], style,
-    corpo: corpo(kind, c, instance, k, style, rng), textoLivre: null, link: linkOf(style, c.court.sigla, c.numero, rng),
+    tribunal: c.court.sigla,
+    uf: instance.orgao.uf,
+    orgao: { id: instance.orgao.codigo, nome: instance.orgao.nome },
+    numero: c.numero,
+    classe: instance.classe,
+    relator,
+    tipoComunicacao: kind.tipoComunicacao,
+    tipoDocumento: kind.tipoDocumento,
+    meio: kind.meio,
+    numeroComunicacao,
+    cancelamento,
+    destinatarios,
+    outrosAdvogados: [],
+    style,
+    corpo: corpo(kind, c, instance, k, style, rng),
+    textoLivre: null,
+    link: linkOf(style, c.court.sigla, c.numero, rng),
   };
 }

@@ -16,7 +16,8 @@ import { spellOab } from './oab.ts';
 
 export const MEIO_COMPLETO = { D: 'Diário de Justiça Eletrônico Nacional', E: 'Plataforma Nacional de Editais' } as const;
 const NOTICE = 'Comunicação fictícia gerada pelo simulador do Tramita (sandbox): nomes, números e fatos são inventados.';
-const EPROC_HEAD = '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head><style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; text-align:justify }</style><body>';
+const EPROC_HEAD =
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head><style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; text-align:justify }</style><body>';
 
 /** Upper case for ASCII letters only, as DJEN prints class names: "Apelação Cível" → "APELAçãO CíVEL". */
 export function djenClassCase(text: string): string {
@@ -37,7 +38,9 @@ function fold(text: string): string {
 
 /** " fulana de teste souza ": folded, one space between words and around them, so a word matches as ` ${word} `. */
 export function paddedWords(text: string): string {
-  return ` ${fold(text).replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  return ` ${fold(text)
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
 }
 
 /** Every word (already folded) is a word of `haystack` (from paddedWords). */
@@ -71,7 +74,9 @@ function headerRows(c: Communication, lawyer: (l: LawyerRef) => string): [string
 
 function eprocTexto(c: Communication): string {
   const lawyer = (l: LawyerRef) => (headerOab(l) ? `${l.nome} (OAB ${headerOab(l)})` : l.nome);
-  const rows = headerRows(c, lawyer).map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>: ${escapeHtml(v)}</td></tr>`).join('');
+  const rows = headerRows(c, lawyer)
+    .map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>: ${escapeHtml(v)}</td></tr>`)
+    .join('');
   const head = `${escapeHtml(c.classe.nome.toUpperCase())} Nº ${formatCnj(c.numero)}/${c.uf}`;
   const body = c.corpo.map((p) => `<p>${escapeHtml(p)}</p>`).join('');
   return `${EPROC_HEAD}<div id="divHeader"><b>${head}<table border="0">${rows}</table></b></div><div id="divBody"><center><p>${escapeHtml(title(c))}</p></center><br/>${body}<p><i>${NOTICE}</i></p></div></body></html>`;
@@ -80,8 +85,11 @@ function eprocTexto(c: Communication): string {
 function pjeTexto(c: Communication): string {
   const lawyer = (l: LawyerRef) => (headerOab(l) ? `${l.nome} - OAB ${headerOab(l)}` : l.nome);
   const lines = [
-    'PODER JUDICIÁRIO', courtBySigla(c.tribunal)?.nome.toUpperCase() ?? c.tribunal, c.orgao.nome,
-    `PROCESSO: ${formatCnj(c.numero)}`, `CLASSE: ${c.classe.nome.toUpperCase()}`,
+    'PODER JUDICIÁRIO',
+    courtBySigla(c.tribunal)?.nome.toUpperCase() ?? c.tribunal,
+    c.orgao.nome,
+    `PROCESSO: ${formatCnj(c.numero)}`,
+    `CLASSE: ${c.classe.nome.toUpperCase()}`,
     ...headerRows(c, lawyer).map(([k, v]) => `${k.replace('(A)', '')}: ${v}`),
   ];
   const head = lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('');
@@ -91,9 +99,15 @@ function pjeTexto(c: Communication): string {
 function plainTexto(c: Communication): string {
   const lawyer = (l: LawyerRef) => (l.numero === null ? l.nome : `${l.nome} (OAB/${l.uf}-${l.numero})`);
   const lines = [
-    `Processo: ${formatCnj(c.numero)}`, `Classe: ${c.classe.nome}`, `Órgão: ${c.orgao.nome}`,
+    `Processo: ${formatCnj(c.numero)}`,
+    `Classe: ${c.classe.nome}`,
+    `Órgão: ${c.orgao.nome}`,
     ...headerRows(c, lawyer).map(([k, v]) => `${k === 'ADVOGADO(A)' ? 'Advogado(a)' : k}: ${v}`),
-    '', title(c), ...c.corpo, '', NOTICE,
+    '',
+    title(c),
+    ...c.corpo,
+    '',
+    NOTICE,
   ];
   return lines.join('\n\r');
 }
@@ -138,7 +152,9 @@ function advogadoId(l: LawyerRef): number {
 
 /** The lawyers that appear in `destinatarioadvogados` (those with a registration), with `numero_oab` as printed. */
 export function itemLawyers(c: Communication): { lawyer: LawyerRef; numeroOab: string }[] {
-  return lawyersOf(c).filter((l) => l.numero !== null).map((lawyer) => ({ lawyer, numeroOab: spellOab(lawyer.uf, lawyer.numero!, lawyer.spelling) }));
+  return lawyersOf(c)
+    .filter((l) => l.numero !== null)
+    .map((lawyer) => ({ lawyer, numeroOab: spellOab(lawyer.uf, lawyer.numero!, lawyer.spelling) }));
 }
 
 export function renderItem(c: Communication): DjenItem {

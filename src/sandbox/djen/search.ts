@@ -69,7 +69,8 @@ function day(params: URLSearchParams, name: string): number | null {
 
 export function parseQuery(params: URLSearchParams): DjenQuery {
   const numeroProcesso = text(params, 'numeroProcesso');
-  if (numeroProcesso !== null && (!/^[\d.-]+$/.test(numeroProcesso) || numeroProcesso.replace(/\D/g, '').length !== 20)) throw new DjenQueryError('numeroProcesso inválido');
+  if (numeroProcesso !== null && (!/^[\d.-]+$/.test(numeroProcesso) || numeroProcesso.replace(/\D/g, '').length !== 20))
+    throw new DjenQueryError('numeroProcesso inválido');
   const meio = text(params, 'meio')?.toUpperCase() ?? null;
   if (meio !== null && meio !== 'D' && meio !== 'E') throw new DjenQueryError('meio deve ser D ou E');
   const q: DjenQuery = {
@@ -90,7 +91,9 @@ export function parseQuery(params: URLSearchParams): DjenQuery {
   };
   const filtered = q.siglaTribunal || q.texto || q.nomeParte || q.nomeAdvogado || q.numeroOab || q.numeroProcesso;
   if (!filtered && q.itensPorPagina > 5) {
-    throw new DjenQueryError('Informe ao menos um dos filtros siglaTribunal, texto, nomeParte, nomeAdvogado, numeroOab ou numeroProcesso, ou itensPorPagina menor ou igual a 5');
+    throw new DjenQueryError(
+      'Informe ao menos um dos filtros siglaTribunal, texto, nomeParte, nomeAdvogado, numeroOab ou numeroProcesso, ou itensPorPagina menor ou igual a 5',
+    );
   }
   return q;
 }
@@ -118,11 +121,14 @@ function eachCandidate(store: DjenStore, q: DjenQuery, lastDay: number, visit: (
 
 function cheapMatch(store: DjenStore, q: DjenQuery, ref: Ref, lastDay: number): boolean {
   const s = store.summary(ref);
-  return s.day <= lastDay && (q.inicio === null || s.day >= q.inicio)
-    && (q.meio === null || s.meio === q.meio)
-    && (q.siglaTribunal === null || s.tribunal === q.siglaTribunal)
-    && (q.numeroProcesso === null || s.numero === q.numeroProcesso)
-    && (q.orgaoId === null || s.orgaoId === q.orgaoId);
+  return (
+    s.day <= lastDay &&
+    (q.inicio === null || s.day >= q.inicio) &&
+    (q.meio === null || s.meio === q.meio) &&
+    (q.siglaTribunal === null || s.tribunal === q.siglaTribunal) &&
+    (q.numeroProcesso === null || s.numero === q.numeroProcesso) &&
+    (q.orgaoId === null || s.orgaoId === q.orgaoId)
+  );
 }
 
 function fullMatch(q: DjenQuery, c: Communication, texto: ((c: Communication) => boolean) | null): boolean {
@@ -136,7 +142,8 @@ function fullMatch(q: DjenQuery, c: Communication, texto: ((c: Communication) =>
   return texto === null || texto(c);
 }
 
-const needsResolve = (q: DjenQuery) => q.numeroComunicacao !== null || q.numeroOab !== null || q.ufOab !== null || !!q.nomeAdvogado || !!q.nomeParte || !!q.texto;
+const needsResolve = (q: DjenQuery) =>
+  q.numeroComunicacao !== null || q.numeroOab !== null || q.ufOab !== null || !!q.nomeAdvogado || !!q.nomeParte || !!q.texto;
 
 /** Every match (at most RESULT_CAP), newest first. */
 export function matchingRefs(store: DjenStore, q: DjenQuery, today: number): Ref[] {

@@ -80,7 +80,11 @@ export function djenHandler(options: DjenSimulatorOptions): UpstreamHandler {
       if (key.day > today) return error(404, 'Caderno não encontrado');
       const built = await cadernos.build(key.court.sigla, key.day, key.meio);
       if (built.total === 0) return error(404, 'Caderno não encontrado');
-      return { status: 200, headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${key.court.sigla}_${zip[2]}_${key.meio}.zip"` }, body: built.zip };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${key.court.sigla}_${zip[2]}_${key.meio}.zip"` },
+        body: built.zip,
+      };
     }
 
     const limits = rate.headers(ctx.now);
@@ -104,7 +108,11 @@ export function djenHandler(options: DjenSimulatorOptions): UpstreamHandler {
     if (certidao) {
       const c = store.byHash(decodeURIComponent(certidao[1]), today);
       if (!c) return error(404, 'Comunicação não encontrada', limits);
-      return { status: 200, headers: { ...limits, 'content-type': 'application/pdf', 'content-disposition': `inline; filename="certidao-${c.hash}.pdf"` }, body: await renderCertidao(c) };
+      return {
+        status: 200,
+        headers: { ...limits, 'content-type': 'application/pdf', 'content-disposition': `inline; filename="certidao-${c.hash}.pdf"` },
+        body: await renderCertidao(c),
+      };
     }
     const caderno = /^\/api\/v1\/caderno\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
     if (caderno) {

@@ -33,7 +33,7 @@ test('same seed and size give the same communications, item by item', () => {
   assert.notDeepEqual(renderItem(other.store.resolve(0)), renderItem(a.store.resolve(0)));
 });
 
-test('items have the real sample\'s keys, in its order, with its value types', () => {
+test("items have the real sample's keys, in its order, with its value types", () => {
   const sample = JSON.parse(readFileSync(SAMPLE, 'utf8')).items[0];
   const { store } = build();
   const item = renderItem(store.resolve(store.table.posOf[store.table.count - 1]));
@@ -65,7 +65,10 @@ test('the mix: mostly Intimação, the other kinds present, ~2% cancelled, eproc
   assert.ok(items.filter((i) => i.ativo).every((i) => i.data_cancelamento === null && i.motivo_cancelamento === null));
   const eproc = items.find((i) => i.texto.includes('divHeader') && i.destinatarioadvogados.length > 0)!;
   const a = eproc.destinatarioadvogados[0].advogado;
-  assert.ok(eproc.texto.includes(`<tr><td>ADVOGADO(A)</td><td>: ${a.nome} (OAB ${a.uf_oab}${oabMatchKey(a.numero_oab).replace(/\./g, '').padStart(6, '0')})</td></tr>`), eproc.texto);
+  assert.ok(
+    eproc.texto.includes(`<tr><td>ADVOGADO(A)</td><td>: ${a.nome} (OAB ${a.uf_oab}${oabMatchKey(a.numero_oab).replace(/\./g, '').padStart(6, '0')})</td></tr>`),
+    eproc.texto,
+  );
   const tjrj = items.find((i) => i.siglaTribunal === 'TJRJ');
   if (tjrj) assert.ok(tjrj.link === null && tjrj.texto.includes('\n\r') && !tjrj.texto.includes('<'));
   assert.ok(items.every((i) => /ficticia|fictícia/i.test(i.texto)));
@@ -89,13 +92,19 @@ test('OAB spellings and the matching rule: UF prefix and zeros stripped, the dot
   assert.ok(plain.length > 0 && dotted.length > 0, `${plain.length} plain, ${dotted.length} dotted`);
   assert.deepEqual(padded, plain, 'prefix and zeros do not matter');
   assert.equal(new Set([...plain, ...dotted]).size, plain.length + dotted.length, 'the two spellings find disjoint sets');
-  const numbers = (refs: number[]) => refs.map((r) => renderItem(store.resolve(r)).destinatarioadvogados.find((d) => d.advogado.uf_oab === lawyer.uf && d.advogado.numero_oab.replace(/\D/g, '').replace(/^0+/, '') === lawyer.numero)!.advogado.numero_oab);
+  const numbers = (refs: number[]) =>
+    refs.map(
+      (r) =>
+        renderItem(store.resolve(r)).destinatarioadvogados.find(
+          (d) => d.advogado.uf_oab === lawyer.uf && d.advogado.numero_oab.replace(/\D/g, '').replace(/^0+/, '') === lawyer.numero,
+        )!.advogado.numero_oab,
+    );
   assert.ok(numbers(dotted).every((n) => n.includes('.')));
   assert.ok(numbers(plain).every((n) => !n.includes('.')));
   assert.ok(new Set(numbers(plain)).size >= 2, 'plain, padded and prefixed spellings all appear');
 });
 
-test('communications dated after the clock\'s day appear as the clock passes them', () => {
+test("communications dated after the clock's day appear as the clock passes them", () => {
   const { store, dataset, clock } = build(11, 300);
   const t = store.table;
   const today = dayOf(dataset.now());
@@ -116,7 +125,10 @@ test('ids grow with time; hashes embed the id and resolve back', () => {
   const t = store.table;
   for (let r = 1; r < t.count; r++) assert.ok(t.day[t.posOf[r]] >= t.day[t.posOf[r - 1]]);
   for (const rank of [0, 1, 2, 1000, 123_456]) assert.equal(rankOfId(idOfRank(rank)), rank);
-  assert.ok([1, 2, 3].every((d) => rankOfId(idOfRank(5) + d) !== 5), 'one id per rank');
+  assert.ok(
+    [1, 2, 3].every((d) => rankOfId(idOfRank(5) + d) !== 5),
+    'one id per rank',
+  );
   assert.equal(rankOfId(123), null);
   const id = idOfRank(42);
   const hash = hashOfId(11, id);

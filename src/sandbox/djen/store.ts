@@ -23,7 +23,6 @@ export interface RefSummary {
   orgaoId: number;
 }
 
-
 interface Indexed {
   words: string;
   cases: number[];
@@ -71,7 +70,14 @@ export class DjenStore {
     }
     const t = this.table;
     const c = this.dataset.cases[t.caseOf[ref]];
-    return { id: idOfRank(t.rankOf[ref]), day: t.day[ref], tribunal: c.court.sigla, meio: flagKind(t.flags[ref]).meio, numero: c.numero, orgaoId: c.instances[t.inst[ref]].orgao.codigo };
+    return {
+      id: idOfRank(t.rankOf[ref]),
+      day: t.day[ref],
+      tribunal: c.court.sigla,
+      meio: flagKind(t.flags[ref]).meio,
+      numero: c.numero,
+      orgaoId: c.instances[t.inst[ref]].orgao.codigo,
+    };
   }
 
   /** The communication with this id, if made available by `today`. */
@@ -138,7 +144,10 @@ export class DjenStore {
 
   /** Registered lawyers of the data set with their number of cases, busiest first. */
   lawyersByCases(): { lawyer: Lawyer; cases: number }[] {
-    return [...this.#lawyers.values()].filter((e) => e.lawyer.oab).map((e) => ({ lawyer: e.lawyer, cases: e.cases.length })).sort((a, b) => b.cases - a.cases);
+    return [...this.#lawyers.values()]
+      .filter((e) => e.lawyer.oab)
+      .map((e) => ({ lawyer: e.lawyer, cases: e.cases.length }))
+      .sort((a, b) => b.cases - a.cases);
   }
 
   /** Published refs of this case number. */

@@ -66,11 +66,21 @@ function decide(rng: Random, code: number, inst: number, mov: number, state: Cas
   let kind = -1;
   let polo = 0;
   switch (code) {
-    case 1061: if (rng.chance(0.92)) kind = state.lastDecision; break;
-    case 26: if (rng.chance(0.5)) kind = K.lista; break;
-    case 12104: if (rng.chance(0.9)) kind = K.pauta; break;
-    case 11010: if (rng.chance(0.3)) [kind, polo] = [K.despacho, rng.chance(0.5) ? 0 : onePolo(rng)]; break;
-    case 11383: if (rng.chance(0.6)) [kind, polo] = [K.ato, onePolo(rng)]; break;
+    case 1061:
+      if (rng.chance(0.92)) kind = state.lastDecision;
+      break;
+    case 26:
+      if (rng.chance(0.5)) kind = K.lista;
+      break;
+    case 12104:
+      if (rng.chance(0.9)) kind = K.pauta;
+      break;
+    case 11010:
+      if (rng.chance(0.3)) [kind, polo] = [K.despacho, rng.chance(0.5) ? 0 : onePolo(rng)];
+      break;
+    case 11383:
+      if (rng.chance(0.6)) [kind, polo] = [K.ato, onePolo(rng)];
+      break;
     case 12265:
       if (inst === 0 && mov <= 8 && !state.cited && rng.chance(0.6)) {
         state.cited = true;

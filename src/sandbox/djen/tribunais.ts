@@ -7,7 +7,18 @@ import { PLACES } from '../data/places.ts';
 import { brStamp } from './dates.ts';
 import type { DjenStore } from './store.ts';
 
-const SEATS: Record<string, string> = { TRF1: 'DF', TRF2: 'RJ', TRF3: 'SP', TRF4: 'RS', TRF5: 'PE', TRF6: 'MG', TRT8: 'PA', TRT10: 'DF', TRT11: 'AM', TRT14: 'RO' };
+const SEATS: Record<string, string> = {
+  TRF1: 'DF',
+  TRF2: 'RJ',
+  TRF3: 'SP',
+  TRF4: 'RS',
+  TRF5: 'PE',
+  TRF6: 'MG',
+  TRT8: 'PA',
+  TRT10: 'DF',
+  TRT11: 'AM',
+  TRT14: 'RO',
+};
 
 export interface TribunalGroup {
   uf: string;

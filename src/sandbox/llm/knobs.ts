@@ -59,8 +59,12 @@ export class SandboxLlm {
   set(knobs: LlmKnobs): void {
     const k = parseLlmKnobs(knobs);
     this.#active = {
-      emptyChoices: k.emptyChoices ?? false, finishLength: k.finishLength ?? false, contextError: k.contextError ?? false,
-      think: k.think ?? false, silentTruncationChars: k.silentTruncationChars ?? null, remaining: k.times ?? null,
+      emptyChoices: k.emptyChoices ?? false,
+      finishLength: k.finishLength ?? false,
+      contextError: k.contextError ?? false,
+      think: k.think ?? false,
+      silentTruncationChars: k.silentTruncationChars ?? null,
+      remaining: k.times ?? null,
     };
   }
 

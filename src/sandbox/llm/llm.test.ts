@@ -11,17 +11,30 @@ before(async () => {
 after(() => sb.close());
 
 const FACTS = {
-  numeroCnjFormatado: '1001302-42.2024.8.26.0100', tribunal: 'TJSP', valorCausaCentavos: 123_456, movimentosTotal: 2, partes: null, publicacoes: [],
+  numeroCnjFormatado: '1001302-42.2024.8.26.0100',
+  tribunal: 'TJSP',
+  valorCausaCentavos: 123_456,
+  movimentosTotal: 2,
+  partes: null,
+  publicacoes: [],
   instancias: [{ classe: { nome: 'Procedimento Comum Cível' }, orgaoJulgador: { nome: '3ª Vara Cível' }, dataAjuizamento: '2024-03-05' }],
-  movimentos: [{ nome: 'Conclusão', dataHora: '2024-06-01T14:00:00Z' }, { nome: 'Distribuição', dataHora: '2024-03-06T12:00:00Z' }],
+  movimentos: [
+    { nome: 'Conclusão', dataHora: '2024-06-01T14:00:00Z' },
+    { nome: 'Distribuição', dataHora: '2024-03-06T12:00:00Z' },
+  ],
 };
 const PROMPT = `Resuma o processo.\n\n\`\`\`json\n${JSON.stringify(FACTS)}\n\`\`\``;
 
 async function complete(body: Record<string, unknown>, headers: Record<string, string> = { authorization: 'Bearer qualquer' }) {
-  const res = await fetch(`${sb.llmUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: await res.json() as Record<string, any> };
+  const res = await fetch(`${sb.llmUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
-const ask = (extra: Record<string, unknown> = {}) => complete({ model: SANDBOX_MODEL, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1000, ...extra });
+const ask = (extra: Record<string, unknown> = {}) =>
+  complete({ model: SANDBOX_MODEL, messages: [{ role: 'user', content: PROMPT }], max_tokens: 1000, ...extra });
 
 test('a completion: Portuguese text written from the facts of the prompt, usage, finish_reason stop; the same prompt, the same answer', async () => {
   const { status, body } = await ask();
@@ -56,8 +69,11 @@ test('OpenAI-shaped errors: no key 401, an unknown model 404, streaming or bad J
   assert.equal((await ask({ stream: true })).status, 400);
   const bad = await fetch(`${sb.llmUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer x' }, body: '{' });
   assert.equal(bad.status, 400);
-  const models = await (await fetch(`${sb.llmUrl}/models`, { headers: { authorization: 'Bearer x' } })).json() as { data: { id: string }[] };
-  assert.deepEqual(models.data.map((m) => m.id), [SANDBOX_MODEL]);
+  const models = (await (await fetch(`${sb.llmUrl}/models`, { headers: { authorization: 'Bearer x' } })).json()) as { data: { id: string }[] };
+  assert.deepEqual(
+    models.data.map((m) => m.id),
+    [SANDBOX_MODEL],
+  );
 });
 
 test('knobs over HTTP: set for N completions, then back to normal; a bad setting is a 400; DELETE resets', async () => {
@@ -77,7 +93,7 @@ test('knobs over HTTP: set for N completions, then back to normal; a bad setting
   assert.match(odd.body.choices[0].message.content, /incompletos/, 'and could not see the facts');
   await put({ emptyChoices: true });
   assert.deepEqual((await ask()).body.choices, []);
-  const reset = await (await fetch(`${sb.url}/_sandbox/llm`, { method: 'DELETE' })).json() as Record<string, unknown>;
+  const reset = (await (await fetch(`${sb.url}/_sandbox/llm`, { method: 'DELETE' })).json()) as Record<string, unknown>;
   assert.equal(reset.emptyChoices, false);
   assert.equal((await ask()).body.choices.length, 1);
 });

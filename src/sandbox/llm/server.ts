@@ -36,11 +36,14 @@ function parseCompletion(req: SimRequest): Completion | SimResponse {
     return openAiError(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
   }
   const b = (typeof body === 'object' && body !== null ? body : {}) as { model?: unknown; messages?: unknown; max_tokens?: unknown; stream?: unknown };
-  if (typeof b.model !== 'string') return openAiError(400, "you must provide a model parameter", 'invalid_request_error', null);
-  if (b.model !== SANDBOX_MODEL) return openAiError(404, `The model \`${b.model}\` does not exist. The sandbox serves ${SANDBOX_MODEL}.`, 'invalid_request_error', 'model_not_found');
+  if (typeof b.model !== 'string') return openAiError(400, 'you must provide a model parameter', 'invalid_request_error', null);
+  if (b.model !== SANDBOX_MODEL)
+    return openAiError(404, `The model \`${b.model}\` does not exist. The sandbox serves ${SANDBOX_MODEL}.`, 'invalid_request_error', 'model_not_found');
   if (b.stream === true) return openAiError(400, 'The sandbox model does not stream: send stream=false.', 'invalid_request_error', null);
   if (!Array.isArray(b.messages) || b.messages.length === 0) return openAiError(400, "'messages' must be a non-empty array", 'invalid_request_error', null);
-  const prompt = b.messages.map((m) => (typeof m === 'object' && m !== null && typeof (m as { content?: unknown }).content === 'string' ? (m as { content: string }).content : '')).join('\n');
+  const prompt = b.messages
+    .map((m) => (typeof m === 'object' && m !== null && typeof (m as { content?: unknown }).content === 'string' ? (m as { content: string }).content : ''))
+    .join('\n');
   const maxTokens = typeof b.max_tokens === 'number' && b.max_tokens > 0 ? Math.floor(b.max_tokens) : null;
   return { model: b.model, prompt, maxTokens };
 }
@@ -81,32 +84,50 @@ export function writeFromFacts(facts: Loose, model: string): string {
   const classe = str((instance.classe as Loose | null)?.nome) ?? 'classe não informada';
   const orgao = str((instance.orgaoJulgador as Loose | null)?.nome);
   const filed = str(instance.dataAjuizamento);
-  const subjects = list(instance.assuntos).map((a) => str(a.nome)).filter(Boolean);
+  const subjects = list(instance.assuntos)
+    .map((a) => str(a.nome))
+    .filter(Boolean);
   const value = typeof facts.valorCausaCentavos === 'number' ? formatReais(facts.valorCausaCentavos) : 'não informado';
   const moves = list(facts.movimentos);
   const partes = facts.partes === null ? null : list(facts.partes);
   const publications = list(facts.publicacoes);
   const when = (m: Loose) => `${formatDateBr(str(m.dataHora) ?? '')} — ${str(m.nome) ?? 'movimento'}`;
-  const lawyers = (p: Loose) => list(p.advogados).map((a) => {
-    const oab = a.oab as Loose | null;
-    return oab ? `${str(a.nome)} (OAB/${str(oab.uf)} ${str(oab.numero)})` : str(a.nome);
-  });
+  const lawyers = (p: Loose) =>
+    list(p.advogados).map((a) => {
+      const oab = a.oab as Loose | null;
+      return oab ? `${str(a.nome)} (OAB/${str(oab.uf)} ${str(oab.numero)})` : str(a.nome);
+    });
   const party = (p: Loose) => {
     const adv = lawyers(p);
     return `- ${str(p.nome) ?? '?'} (${str(p.tipo) ?? str(p.polo) ?? 'parte'})${adv.length > 0 ? `, representado(a) por ${adv.join(', ')}` : ''}`;
   };
-  const appeal = instances.length > 1 ? ` O processo chegou a outra instância (${instances.slice(1).map((i) => `${str((i.classe as Loose | null)?.nome) ?? 'recurso'}, ${str(i.grau)}`).join('; ')}).` : '';
+  const appeal =
+    instances.length > 1
+      ? ` O processo chegou a outra instância (${instances
+          .slice(1)
+          .map((i) => `${str((i.classe as Loose | null)?.nome) ?? 'recurso'}, ${str(i.grau)}`)
+          .join('; ')}).`
+      : '';
   return [
     '## Resumo',
     `Processo ${str(facts.numeroCnjFormatado) ?? ''} (${classe}), em trâmite no ${str(facts.tribunal) ?? 'tribunal'}${orgao ? `, ${orgao}` : ''}${filed ? `, ajuizado em ${formatDateBr(filed)}` : ''}. ${subjects.length > 0 ? `Trata de ${subjects.join(', ')}. ` : ''}Valor da causa: ${value}.${appeal}`,
     '## Partes',
     partes === null ? 'A fonte não informa as partes.' : partes.length === 0 ? 'Nenhuma parte pública.' : partes.map(party).join('\n'),
     '## Andamento',
-    `O processo tem ${typeof facts.movimentosTotal === 'number' ? facts.movimentosTotal : moves.length} movimentos. ${moves.length > 0 ? `Os mais recentes:\n${moves.slice(0, 5).map((m) => `- ${when(m)}`).join('\n')}` : ''}`.trim(),
+    `O processo tem ${typeof facts.movimentosTotal === 'number' ? facts.movimentosTotal : moves.length} movimentos. ${
+      moves.length > 0
+        ? `Os mais recentes:\n${moves
+            .slice(0, 5)
+            .map((m) => `- ${when(m)}`)
+            .join('\n')}`
+        : ''
+    }`.trim(),
     '## Situação atual',
     stateOf(moves),
     '## Pontos de atenção',
-    publications.length > 0 ? `- Há ${publications.length} publicação(ões) no Diário de Justiça ligadas ao processo; verifique os prazos.` : '- Nenhuma publicação ligada ao processo nos dados enviados.',
+    publications.length > 0
+      ? `- Há ${publications.length} publicação(ões) no Diário de Justiça ligadas ao processo; verifique os prazos.`
+      : '- Nenhuma publicação ligada ao processo nos dados enviados.',
     '- Confirme nos autos antes de agir: este texto foi escrito a partir dos movimentos registrados.',
     '',
     `_Texto fictício do modelo simulado do sandbox (${model})._`,
@@ -125,7 +146,12 @@ export function llmHandler(options: { knobs: SandboxLlm }) {
   return (req: SimRequest, ctx: HandlerContext): SimResponse => {
     const path = req.path.replace(/\/+$/, '');
     if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) {
-      return openAiError(401, 'You didn\'t provide an API key. Send "Authorization: Bearer <key>" (the sandbox accepts any key).', 'invalid_request_error', 'invalid_api_key');
+      return openAiError(
+        401,
+        'You didn\'t provide an API key. Send "Authorization: Bearer <key>" (the sandbox accepts any key).',
+        'invalid_request_error',
+        'invalid_api_key',
+      );
     }
     if (path === '/v1/models' && req.method === 'GET') {
       return jsonResponse(200, { object: 'list', data: [{ id: SANDBOX_MODEL, object: 'model', created: 0, owned_by: 'tramita-sandbox' }] });
@@ -136,7 +162,12 @@ export function llmHandler(options: { knobs: SandboxLlm }) {
     if ('status' in c) return c;
     const knobs = options.knobs.take();
     if (knobs.contextError && c.prompt.length > CONTEXT_CHARS) {
-      return openAiError(400, `This model's maximum context length is ${CONTEXT_CHARS / CHARS_PER_TOKEN} tokens. However, your messages resulted in ${tokensOf(c.prompt)} tokens. Please reduce the length of the messages.`, 'invalid_request_error', 'context_length_exceeded');
+      return openAiError(
+        400,
+        `This model's maximum context length is ${CONTEXT_CHARS / CHARS_PER_TOKEN} tokens. However, your messages resulted in ${tokensOf(c.prompt)} tokens. Please reduce the length of the messages.`,
+        'invalid_request_error',
+        'context_length_exceeded',
+      );
     }
     const read = knobs.silentTruncationChars !== null ? c.prompt.slice(-knobs.silentTruncationChars) : c.prompt;
     let content = answerText(c, knobs, read);

@@ -38,7 +38,12 @@ export interface MuralFilter {
 }
 
 const TIPOS = ['Intimação', 'Notificação', 'Citação', 'Decisão'];
-const ASSUNTOS = ['do indeferimento do registro de candidatura', 'para apresentar contas retificadoras em 3 (três) dias', 'da decisão que julgou procedente a representação', 'para se manifestar sobre o pedido de direito de resposta em 24 (vinte e quatro) horas'];
+const ASSUNTOS = [
+  'do indeferimento do registro de candidatura',
+  'para apresentar contas retificadoras em 3 (três) dias',
+  'da decisão que julgou procedente a representação',
+  'para se manifestar sobre o pedido de direito de resposta em 24 (vinte e quatro) horas',
+];
 
 export class MuralBoard {
   readonly #dataset: SandboxDataset;
@@ -76,9 +81,11 @@ export class MuralBoard {
       const minute = rng.int(8 * 60, 19 * 60 - 1);
       return {
         id: `${tribunal}-${isoDay(day).replace(/-/g, '')}-${String(i + 1).padStart(3, '0')}`,
-        numero: `${rng.int(1, 9999)}/${isoDay(day).slice(0, 4)}`, tribunal,
+        numero: `${rng.int(1, 9999)}/${isoDay(day).slice(0, 4)}`,
+        tribunal,
         publicadoEm: `${isoDay(day)}T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00-03:00`,
-        tipoDocumento: tipo, numeroProcesso,
+        tipoDocumento: tipo,
+        numeroProcesso,
         texto: `${tipo.toUpperCase()} - Processo ${numeroProcesso}. Fica ${p.nome.toUpperCase()} intimado(a) ${rng.pick(ASSUNTOS)}. ${tribunal}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`,
         partes: [{ nome: p.nome.toUpperCase(), advogados }],
       };
@@ -109,21 +116,30 @@ export class MuralBoard {
     const m = /^(TSE|TRE-[A-Z]{2})-(\d{4})(\d{2})(\d{2})-\d{3}$/.exec(id);
     if (!m || !DJE_COURTS.includes(m[1])) return null;
     const day = Math.floor(Date.parse(`${m[2]}-${m[3]}-${m[4]}T00:00:00Z`) / 86_400_000);
-    return Number.isNaN(day) ? null : this.day(m[1], day).find((i) => i.id === id) ?? null;
+    return Number.isNaN(day) ? null : (this.day(m[1], day).find((i) => i.id === id) ?? null);
   }
 }
 
 /** The item as a PDF: the act itself (`documento`) or the certificate of its posting (`certidao`). */
 export function renderMuralDocument(item: MuralItem, kind: 'documento' | 'certidao'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({ size: 'A4', margin: 56, compress: true, info: { Title: `${kind} ${item.id}`, Author: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(item.publicadoEm) } });
+    const pdf = new PDFDocument({
+      size: 'A4',
+      margin: 56,
+      compress: true,
+      info: { Title: `${kind} ${item.id}`, Author: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(item.publicadoEm) },
+    });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
-    pdf.font('Helvetica-Bold').fontSize(14).text(kind === 'certidao' ? 'CERTIDÃO DE PUBLICAÇÃO NO MURAL ELETRÔNICO' : `MURAL ELETRÔNICO - ${item.tribunal}`);
+    pdf
+      .font('Helvetica-Bold')
+      .fontSize(14)
+      .text(kind === 'certidao' ? 'CERTIDÃO DE PUBLICAÇÃO NO MURAL ELETRÔNICO' : `MURAL ELETRÔNICO - ${item.tribunal}`);
     pdf.moveDown().font('Helvetica').fontSize(10);
-    if (kind === 'certidao') pdf.text(`Certifico que a publicação nº ${item.numero} (${item.id}) foi afixada no Mural Eletrônico do ${item.tribunal} em ${item.publicadoEm}.`);
+    if (kind === 'certidao')
+      pdf.text(`Certifico que a publicação nº ${item.numero} (${item.id}) foi afixada no Mural Eletrônico do ${item.tribunal} em ${item.publicadoEm}.`);
     else pdf.text(item.texto, { align: 'justify' });
     pdf.moveDown().font('Helvetica-Oblique').fontSize(8).text('Documento fictício gerado pelo simulador do Tramita (sandbox).');
     pdf.end();

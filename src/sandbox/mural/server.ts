@@ -20,7 +20,11 @@ export const PROVIDER_MURAL_PREFIX = '/mural';
 const PAGE = 20;
 const MAX_DAYS = 62;
 
-const pdf = (body: Buffer, name: string): SimResponse => ({ status: 200, headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${name}.pdf"` }, body });
+const pdf = (body: Buffer, name: string): SimResponse => ({
+  status: 200,
+  headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${name}.pdf"` },
+  body,
+});
 
 /** The board's back end: search refused without a human's token; download by id. */
 export function muralBackEndHandler(board: MuralBoard) {
@@ -45,7 +49,16 @@ export function muralBackEndHandler(board: MuralBoard) {
 }
 
 function providerItem(i: MuralItem) {
-  return { id: i.id, numero: i.numero, tribunal: i.tribunal, publicadoEm: i.publicadoEm, tipoDocumento: i.tipoDocumento, numeroProcesso: i.numeroProcesso, texto: i.texto, partes: i.partes };
+  return {
+    id: i.id,
+    numero: i.numero,
+    tribunal: i.tribunal,
+    publicadoEm: i.publicadoEm,
+    tipoDocumento: i.tipoDocumento,
+    numeroProcesso: i.numeroProcesso,
+    texto: i.texto,
+    partes: i.partes,
+  };
 }
 
 /** The provider protocol (docs/providers.md) answered from the board. */
@@ -60,11 +73,19 @@ export function muralProviderHandler(board: MuralBoard) {
       const de = q.get('de') ? parseIsoDay(q.get('de')!) : (ate ?? today) - 6;
       const pagina = Number(q.get('pagina') ?? '1');
       const tribunal = q.get('tribunal') ?? undefined;
-      if (de === null || ate === null || de > ate || ate - de >= MAX_DAYS) return jsonResponse(400, { erro: 'período inválido: de/ate em yyyy-mm-dd, no máximo 62 dias' });
+      if (de === null || ate === null || de > ate || ate - de >= MAX_DAYS)
+        return jsonResponse(400, { erro: 'período inválido: de/ate em yyyy-mm-dd, no máximo 62 dias' });
       if (!Number.isInteger(pagina) || pagina < 1) return jsonResponse(400, { erro: 'pagina inválida' });
       if (tribunal && !DJE_COURTS.includes(tribunal)) return jsonResponse(400, { erro: 'tribunal inválido' });
       if (!q.get('parte') && !q.get('advogado') && !q.get('oab')) return jsonResponse(400, { erro: 'informe parte, advogado ou oab' });
-      const all = board.search({ parte: q.get('parte') ?? undefined, advogado: q.get('advogado') ?? undefined, oab: q.get('oab') ?? undefined, tribunal, de, ate });
+      const all = board.search({
+        parte: q.get('parte') ?? undefined,
+        advogado: q.get('advogado') ?? undefined,
+        oab: q.get('oab') ?? undefined,
+        tribunal,
+        de,
+        ate,
+      });
       const items = all.slice((pagina - 1) * PAGE, pagina * PAGE);
       return jsonResponse(200, { publicacoes: items.map(providerItem), pagina, proximaPagina: pagina * PAGE < all.length, total: all.length });
     }

@@ -23,7 +23,10 @@ export interface PjeSite {
   session: string;
 }
 
-const head = (site: PjeSite, title: string) => `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd" >
+const head = (
+  site: PjeSite,
+  title: string,
+) => `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd" >
 <html xmlns="http://www.w3.org/1999/xhtml">
 	<head>
 	<title>${title} &middot; Tribunal simulado (${site.sigla}) - sandbox Tramita</title>
@@ -34,7 +37,35 @@ const head = (site: PjeSite, title: string) => `<!DOCTYPE html PUBLIC "-//W3C//D
 const foot = '\n\t</body>\n</html>\n';
 
 /** The OAB's UF select, in the real form's order (pje-tjma-listView.html): each option's value is its index. */
-export const PJE_UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];
+export const PJE_UFS = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+];
 
 /** `GET ConsultaPublica/listView.seam`: form fPP with the fields, the search script and the compiled-out captcha of the real page. */
 export function listViewPage(site: PjeSite, month: string): string {
@@ -94,11 +125,17 @@ export interface PjeHitView {
   ultimo: string;
 }
 
-const AJAX_TAIL = (viewState: string) => `<meta name="Ajax-Update-Ids" content="fPP:processosGridPanel" /><span id="ajax-view-state"><input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="${viewState}" autocomplete="off" /></span><meta id="Ajax-Response" name="Ajax-Response" content="true" />`;
+const AJAX_TAIL = (viewState: string) =>
+  `<meta name="Ajax-Update-Ids" content="fPP:processosGridPanel" /><span id="ajax-view-state"><input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="${viewState}" autocomplete="off" /></span><meta id="Ajax-Response" name="Ajax-Response" content="true" />`;
 
 /** The A4J answer to the search POST: the grid panel with its rows (none is PJe's "no hit"), or a message (captcha refusal). */
 export function searchAnswer(site: PjeSite, hits: readonly PjeHitView[], message: string | null = null): string {
-  const rows = hits.map((hit, i) => `<tr class="rich-table-row${i === 0 ? ' rich-table-firstrow' : ''}"><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id263"><a href="javascript:void();" title="Ver Detalhes" class="btn btn-default btn-sm" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><i class="fa fa-external-link"></i> <span class="sr-only">Ver detalhes do processo</span></a></td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id265">${esc(hit.classe)} <a href="javascript:void();" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><b class="btn-block">${esc(hit.classeSigla)} ${formatCnj(hit.numero)} - ${esc(hit.assunto)}</b></a> ${esc(hit.resumo)}</td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id271">${esc(hit.ultimo)}</td></tr>`).join('');
+  const rows = hits
+    .map(
+      (hit, i) =>
+        `<tr class="rich-table-row${i === 0 ? ' rich-table-firstrow' : ''}"><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id263"><a href="javascript:void();" title="Ver Detalhes" class="btn btn-default btn-sm" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><i class="fa fa-external-link"></i> <span class="sr-only">Ver detalhes do processo</span></a></td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id265">${esc(hit.classe)} <a href="javascript:void();" onclick="openPopUp('Consulta pública','${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${hit.ca}')"><b class="btn-block">${esc(hit.classeSigla)} ${formatCnj(hit.numero)} - ${esc(hit.assunto)}</b></a> ${esc(hit.resumo)}</td><td class="rich-table-cell" id="fPP:processosTable:${hit.idProcesso}:j_id271">${esc(hit.ultimo)}</td></tr>`,
+    )
+    .join('');
   const messages = message
     ? `<dl id="fPP:j_id256" class="rich-messages"><dt class="alert alert-danger"><span class="rich-messages-label">${esc(message)}</span></dt></dl>`
     : '<dl id="fPP:j_id256" class="rich-messages" style="display: none;"><dt></dt></dl>';
@@ -158,8 +195,17 @@ function polo(div: string, list: string, header: string, panelId: number, partie
   const cols: [number, number] = [panelId + 5, panelId + 41];
   const rows: string[] = [];
   for (const party of parties) {
-    rows.push(participantRow(list, rows.length, cols, `<span class="text-bold">${esc(`${party.person.nome}${documentOf(party)} (${party.tipo})`)}</span>`, rows.length === 0));
-    for (const l of party.advogados) rows.push(participantRow(list, rows.length, cols, `&#160;&#160;&#160;&#160;<span class="">${esc(lawyerLine(l))}</span>`, false));
+    rows.push(
+      participantRow(
+        list,
+        rows.length,
+        cols,
+        `<span class="text-bold">${esc(`${party.person.nome}${documentOf(party)} (${party.tipo})`)}</span>`,
+        rows.length === 0,
+      ),
+    );
+    for (const l of party.advogados)
+      rows.push(participantRow(list, rows.length, cols, `&#160;&#160;&#160;&#160;<span class="">${esc(lawyerLine(l))}</span>`, false));
   }
   return `<div id="${P}:${div}"><div class="rich-panel col-sm-12" id="${P}:j_id${panelId}"><div class="rich-panel-header " id="${P}:j_id${panelId}_header">${header}</div><div class="rich-panel-body panel" id="${P}:j_id${panelId}_body"><span id="${P}:${list.replace(/List$/, '')}">
 					<div class="grid ">

@@ -16,7 +16,13 @@ import { startTestSandbox, type TestSandbox } from '../testing.ts';
 import { pjeStructure, type PjePageKind } from './structure.ts';
 
 const real = (name: string) => decodePage(readFileSync(new URL(`../../sources/consultas/fixtures/${name}`, import.meta.url)));
-const TJMA = { list: 'pje-tjma-listView.html', hit: 'pje-tjma-post_search_ok.html', empty: 'pje-tjma-post_search_empty.html', detail: 'pje-tjma-detalhe_ok.html', detail2g: 'pje-tjma-detalhe_ok_2g.html' };
+const TJMA = {
+  list: 'pje-tjma-listView.html',
+  hit: 'pje-tjma-post_search_ok.html',
+  empty: 'pje-tjma-post_search_empty.html',
+  detail: 'pje-tjma-detalhe_ok.html',
+  detail2g: 'pje-tjma-detalhe_ok_2g.html',
+};
 const TJCE = { hit: 'pje-tjce-search-3000739-94.2025.8.06.0100.html', detail: 'pje-tjce-detalhe-3000739-94.2025.8.06.0100.html' };
 const TJRJ = { hit: 'pje-tjrj-search-0937165-77.2025.8.19.0001.html', detail: 'pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html' };
 
@@ -26,13 +32,22 @@ before(async () => {
   sb = await startTestSandbox();
   const now = sb.dataset.now();
   // A case with a lawyer and a party document, so every structure the real TJMA page has can show.
-  const c = sb.dataset.cases.find((x) => x.court.sistemaAtual === 'PJe' && isCaseVisible(x, now) && x.partes.some((p) => p.advogados.length > 0 && p.person.documento))!;
+  const c = sb.dataset.cases.find(
+    (x) => x.court.sistemaAtual === 'PJe' && isCaseVisible(x, now) && x.partes.some((p) => p.advogados.length > 0 && p.person.documento),
+  )!;
   const base = `${sb.pjeUrl}/${c.court.sigla}`;
   const list = await fetch(`${base}/ConsultaPublica/listView.seam`);
   const cookie = list.headers.getSetCookie()[0].split(';')[0];
   sim.list = await list.text();
   const form = parsePjeSearchForm(sim.list);
-  const post = async (masked: string) => (await fetch(new URL(form.action, base).href, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: pjeSearchBody(form, masked) })).text();
+  const post = async (masked: string) =>
+    (
+      await fetch(new URL(form.action, base).href, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: pjeSearchBody(form, masked),
+      })
+    ).text();
   sim.hit = await post(formatCnj(c.numero));
   sim.empty = await post('0000001-01.2025.8.10.0114');
   const ca = /ca=([0-9a-f]{48})/.exec(sim.hit)![1];
@@ -44,12 +59,12 @@ const facts = (html: string, kind: PjePageKind) => pjeStructure(html, kind);
 const union = (names: string[], kind: PjePageKind) => [...new Set(names.flatMap((n) => facts(real(n), kind)))];
 const missing = (from: string[], inside: string[]) => from.filter((f) => !inside.includes(f));
 
-test('listView: the form, its fields, the search script and the compiled-out captcha are TJMA\'s', () => {
+test("listView: the form, its fields, the search script and the compiled-out captcha are TJMA's", () => {
   assert.ok(facts(sim.list, 'listView').length >= 20);
   assert.deepEqual(facts(sim.list, 'listView'), facts(real(TJMA.list), 'listView'));
 });
 
-test('search answers: the hit row is the same as on TJMA, TJCE and TJRJ; the empty answer is TJMA\'s', () => {
+test("search answers: the hit row is the same as on TJMA, TJCE and TJRJ; the empty answer is TJMA's", () => {
   for (const name of [TJMA.hit, TJCE.hit, TJRJ.hit]) assert.deepEqual(facts(sim.hit, 'search'), facts(real(name), 'search'), name);
   assert.deepEqual(facts(sim.empty, 'search'), facts(real(TJMA.empty), 'search'));
 });
@@ -59,6 +74,9 @@ test('detail page: nothing the simulator shows is absent from the real pages, no
   assert.deepEqual(missing(simFacts, union([TJMA.detail, TJMA.detail2g, TJCE.detail, TJRJ.detail], 'detail')), []);
   assert.deepEqual(missing(facts(real(TJMA.detail), 'detail'), simFacts), []);
   for (const needed of ['party:', 'lawyer:', 'movement:', 'label: label "Número Processo"', 'bold: b "Órgão Julgador"', 'subject path:']) {
-    assert.ok(simFacts.some((f) => f.startsWith(needed)), needed);
+    assert.ok(
+      simFacts.some((f) => f.startsWith(needed)),
+      needed,
+    );
   }
 });

@@ -17,12 +17,19 @@ let sample: SandboxCase;
 before(async () => {
   sb = await startTestSandbox();
   const now = sb.dataset.now();
-  sample = sb.dataset.cases.find((c) => c.court.sistemaAtual === 'PJe' && isCaseVisible(c, now) && c.partes.some((p) => p.advogados.some((a) => a.oab)) && visibleMovementCount(c.instances[0], now) > 0)!;
+  sample = sb.dataset.cases.find(
+    (c) =>
+      c.court.sistemaAtual === 'PJe' &&
+      isCaseVisible(c, now) &&
+      c.partes.some((p) => p.advogados.some((a) => a.oab)) &&
+      visibleMovementCount(c.instances[0], now) > 0,
+  )!;
   assert.ok(sample, 'the data set has a visible case of a PJe court with a lawyer');
 });
 after(() => sb.close());
 
-const client = (sigla = sample.court.sigla) => new PjeClassicClient({ baseUrl: `${sb.pjeUrl}/${sigla}`, http: loopbackConsultaHttp(), source: `${sigla} PJe`, label: `${sigla} PJe` });
+const client = (sigla = sample.court.sigla) =>
+  new PjeClassicClient({ baseUrl: `${sb.pjeUrl}/${sigla}`, http: loopbackConsultaHttp(), source: `${sigla} PJe`, label: `${sigla} PJe` });
 const failure = (kind: string) => (e: unknown) => e instanceof SourceError && e.failure === kind;
 
 test('a sandbox case of a PJe court: parties with document, lawyers with OAB, movement texts newest first, value null', async () => {
@@ -34,12 +41,17 @@ test('a sandbox case of a PJe court: parties with document, lawyers with OAB, mo
   assert.equal(found.classe, sample.instances[0].classe.nome.toUpperCase());
   assert.deepEqual(found.assuntos, [sample.instances[0].assuntos[0].nome]);
   assert.equal(found.orgao, sample.instances[0].orgao.nome);
-  assert.deepEqual(found.partes.map((p) => [p.polo, p.tipo, p.nome, p.documento, p.advogados.map((a) => [a.nome, a.oab])]),
-    sample.partes.map((p) => [p.polo, p.tipo, p.person.nome, p.person.documento, p.advogados.map((a) => [a.nome, a.oab])]));
+  assert.deepEqual(
+    found.partes.map((p) => [p.polo, p.tipo, p.nome, p.documento, p.advogados.map((a) => [a.nome, a.oab])]),
+    sample.partes.map((p) => [p.polo, p.tipo, p.person.nome, p.person.documento, p.advogados.map((a) => [a.nome, a.oab])]),
+  );
   const inst = sample.instances[0];
   const seen = inst.movements.slice(0, visibleMovementCount(inst, sb.dataset.now()));
   const expected = seen.slice(-15).reverse();
-  assert.deepEqual(found.movimentos.map((m) => Date.parse(m.data)), expected.map((m) => Math.floor(m.at / 1000) * 1000));
+  assert.deepEqual(
+    found.movimentos.map((m) => Date.parse(m.data)),
+    expected.map((m) => Math.floor(m.at / 1000) * 1000),
+  );
   assert.ok(found.movimentos.every((m, i) => m.titulo.startsWith(expected[i].type.nome)));
 });
 
@@ -49,12 +61,15 @@ test('every party of 30 PJe cases in 30 courts reads back as the data set has it
   assert.equal(cases.length, 30);
   for (const c of cases) {
     const found = await client(c.court.sigla).fetchCase(c.numero);
-    assert.deepEqual(found?.partes.map((p) => [p.polo, p.tipo, p.nome, p.documento, p.tipoPessoa, p.advogados]),
-      c.partes.map((p) => [p.polo, p.tipo, p.person.nome, p.person.documento, p.person.documento ? p.person.tipoPessoa : null, p.advogados]), c.numero);
+    assert.deepEqual(
+      found?.partes.map((p) => [p.polo, p.tipo, p.nome, p.documento, p.tipoPessoa, p.advogados]),
+      c.partes.map((p) => [p.polo, p.tipo, p.person.nome, p.person.documento, p.person.documento ? p.person.tipoPessoa : null, p.advogados]),
+      c.numero,
+    );
   }
 });
 
-test('a number the court does not have, or a case of another court, is PJe\'s empty answer: null', async () => {
+test("a number the court does not have, or a case of another court, is PJe's empty answer: null", async () => {
   assert.equal(await client().fetchCase('00000010120258100114'), null);
   const other = sb.dataset.cases.find((c) => c.court.sigla !== sample.court.sigla && isCaseVisible(c, sb.dataset.now()))!;
   assert.equal(await client().fetchCase(other.numero), null);
@@ -75,8 +90,11 @@ test('knobs: captcha → the search refuses the captcha (failure captcha); antiB
   }
 });
 
-test('a search POST without the session or the script\'s fields is refused as JSF does (500 ViewExpired)', async () => {
-  const res = await fetch(`${sb.pjeUrl}/${sample.court.sigla}/ConsultaPublica/listView.seam;jsessionid=SBX${sample.court.sigla}.pje-sandbox-1`, { method: 'POST', body: 'AJAXREQUEST=_viewRoot' });
+test("a search POST without the session or the script's fields is refused as JSF does (500 ViewExpired)", async () => {
+  const res = await fetch(`${sb.pjeUrl}/${sample.court.sigla}/ConsultaPublica/listView.seam;jsessionid=SBX${sample.court.sigla}.pje-sandbox-1`, {
+    method: 'POST',
+    body: 'AJAXREQUEST=_viewRoot',
+  });
   assert.equal(res.status, 500);
   assert.match(await res.text(), /ViewExpiredException/);
 });

@@ -39,9 +39,12 @@ export class SandboxPje {
   #knobs: Required<PjeKnobs> = { captcha: false, antiBot: false, courts: [] };
 
   set(knobs: PjeKnobs): void {
-    for (const k of Object.keys(knobs)) if (!['captcha', 'antiBot', 'courts'].includes(k)) throw new PjeKnobError(`pje: unknown setting "${k}" (known: captcha, antiBot, courts)`);
-    for (const k of ['captcha', 'antiBot'] as const) if (knobs[k] !== undefined && typeof knobs[k] !== 'boolean') throw new PjeKnobError(`pje: ${k} must be a boolean`);
-    if (knobs.courts !== undefined && (!Array.isArray(knobs.courts) || knobs.courts.some((c) => typeof c !== 'string'))) throw new PjeKnobError('pje: courts must be a list of court siglas');
+    for (const k of Object.keys(knobs))
+      if (!['captcha', 'antiBot', 'courts'].includes(k)) throw new PjeKnobError(`pje: unknown setting "${k}" (known: captcha, antiBot, courts)`);
+    for (const k of ['captcha', 'antiBot'] as const)
+      if (knobs[k] !== undefined && typeof knobs[k] !== 'boolean') throw new PjeKnobError(`pje: ${k} must be a boolean`);
+    if (knobs.courts !== undefined && (!Array.isArray(knobs.courts) || knobs.courts.some((c) => typeof c !== 'string')))
+      throw new PjeKnobError('pje: courts must be a list of court siglas');
     this.#knobs = { captcha: knobs.captcha ?? false, antiBot: knobs.antiBot ?? false, courts: (knobs.courts ?? []).map((c) => c.toUpperCase()) };
   }
 
@@ -59,11 +62,17 @@ export class SandboxPje {
 }
 
 const html = (status: number, body: string, headers: Record<string, string | string[]> = {}): SimResponse => ({
-  status, headers: { 'content-type': 'text/html;charset=UTF-8', ...headers }, body: Buffer.from(body, 'utf8'),
+  status,
+  headers: { 'content-type': 'text/html;charset=UTF-8', ...headers },
+  body: Buffer.from(body, 'utf8'),
 });
 
 /** What a Seam/JSF server answers to a post it cannot restore. */
-const viewExpired = () => html(500, '<html><head><title>Erro</title></head><body><h1>javax.faces.application.ViewExpiredException</h1><p>viewId:/ConsultaPublica/listView.xhtml - View could not be restored.</p></body></html>');
+const viewExpired = () =>
+  html(
+    500,
+    '<html><head><title>Erro</title></head><body><h1>javax.faces.application.ViewExpiredException</h1><p>viewId:/ConsultaPublica/listView.xhtml - View could not be restored.</p></body></html>',
+  );
 const notFoundPage = () => html(404, '<html><head><title>Erro 404</title></head><body><h1>P&aacute;gina n&atilde;o encontrada</h1></body></html>');
 
 function cookieOf(req: SimRequest, name: string): string | undefined {
@@ -72,7 +81,13 @@ function cookieOf(req: SimRequest, name: string): string | undefined {
 }
 
 /** A short class abbreviation as PJe prints before the number (`ProceComCiv`). */
-const abbreviation = (classe: string) => classe.split(/\s+/).filter((w) => w.length > 2).map((w) => w.slice(0, 5).replace(/^./, (c) => c.toUpperCase())).join('').slice(0, 14);
+const abbreviation = (classe: string) =>
+  classe
+    .split(/\s+/)
+    .filter((w) => w.length > 2)
+    .map((w) => w.slice(0, 5).replace(/^./, (c) => c.toUpperCase()))
+    .join('')
+    .slice(0, 14);
 
 function movementText(m: Movement): string {
   return m.type.complemento ? `${m.type.nome} (${m.type.complemento.descricao})` : m.type.nome;
@@ -130,19 +145,34 @@ export function pjeHandler(dataset: SandboxDataset, knobs: SandboxPje) {
       const numero = (form.get(NUMBER_FIELD) ?? '').replace(/\D/g, '');
       const byNumber = /^\d{20}$/.test(numero) ? caseOf(sigla, numero, ctx.now) : undefined;
       const query = searchOf(form);
-      const found = byNumber ? [byNumber] : numero === '' && query ? courtCasesBy(dataset, (c) => caseOf(sigla, c.numero, ctx.now) === c, query, ctx.now).slice(0, PJE_MAX_HITS) : [];
-      return html(200, searchAnswer(site, found.map((c) => {
-        const inst = c.instances[0];
-        const seen = inst.movements.slice(0, visibleMovementCount(inst, ctx.now));
-        const last = seen[seen.length - 1];
-        const ca = caOf(c.numero);
-        byCa.set(ca, c.numero);
-        return {
-          numero: c.numero, idProcesso: 1_000_000 + c.index, ca, classe: inst.classe.nome.toUpperCase(), classeSigla: abbreviation(inst.classe.nome),
-          assunto: inst.assuntos[0]?.nome ?? '', resumo: `${summary(c, 'ATIVO')} X ${summary(c, 'PASSIVO')}`,
-          ultimo: last ? `${movementText(last)} (${pjeDateTime(last.at)})` : '',
-        };
-      })));
+      const found = byNumber
+        ? [byNumber]
+        : numero === '' && query
+          ? courtCasesBy(dataset, (c) => caseOf(sigla, c.numero, ctx.now) === c, query, ctx.now).slice(0, PJE_MAX_HITS)
+          : [];
+      return html(
+        200,
+        searchAnswer(
+          site,
+          found.map((c) => {
+            const inst = c.instances[0];
+            const seen = inst.movements.slice(0, visibleMovementCount(inst, ctx.now));
+            const last = seen[seen.length - 1];
+            const ca = caOf(c.numero);
+            byCa.set(ca, c.numero);
+            return {
+              numero: c.numero,
+              idProcesso: 1_000_000 + c.index,
+              ca,
+              classe: inst.classe.nome.toUpperCase(),
+              classeSigla: abbreviation(inst.classe.nome),
+              assunto: inst.assuntos[0]?.nome ?? '',
+              resumo: `${summary(c, 'ATIVO')} X ${summary(c, 'PASSIVO')}`,
+              ultimo: last ? `${movementText(last)} (${pjeDateTime(last.at)})` : '',
+            };
+          }),
+        ),
+      );
     }
     if (req.method === 'GET' && rest === '/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam') {
       const numero = byCa.get(req.query.get('ca') ?? '');

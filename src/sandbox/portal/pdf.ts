@@ -9,15 +9,19 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { PublicDocument, SandboxCase } from '../data/model.ts';
 
 const BODY: Record<string, string> = {
-  'Petição': 'Excelentíssimo(a) Senhor(a) Juiz(a), a parte autora, por seu advogado, vem propor a presente ação em face da parte ré, pelos fatos e fundamentos a seguir expostos, requerendo a citação da parte contrária e a procedência dos pedidos.',
+  Petição:
+    'Excelentíssimo(a) Senhor(a) Juiz(a), a parte autora, por seu advogado, vem propor a presente ação em face da parte ré, pelos fatos e fundamentos a seguir expostos, requerendo a citação da parte contrária e a procedência dos pedidos.',
   Despacho: 'Vistos. Intime-se a parte contrária para manifestação no prazo de 15 (quinze) dias. Após, voltem conclusos.',
-  'Decisão': 'Vistos. Trata-se de pedido formulado nos autos. Presentes os requisitos legais, defiro o pedido, nos termos da fundamentação. Intimem-se.',
-  'Sentença': 'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
-  'Acórdão': 'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso e decidir nos termos do voto do relator.',
-  'Certidão': 'Certifico que, nesta data, foram praticados os atos de intimação determinados nos autos. Dou fé.',
+  Decisão: 'Vistos. Trata-se de pedido formulado nos autos. Presentes os requisitos legais, defiro o pedido, nos termos da fundamentação. Intimem-se.',
+  Sentença:
+    'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
+  Acórdão:
+    'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso e decidir nos termos do voto do relator.',
+  Certidão: 'Certifico que, nesta data, foram praticados os atos de intimação determinados nos autos. Dou fé.',
 };
 
-const NOTICE = 'DOCUMENTO FICTÍCIO gerado pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou empresa real.';
+const NOTICE =
+  'DOCUMENTO FICTÍCIO gerado pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou empresa real.';
 
 function day(ms: number): string {
   const d = new Date(ms);
@@ -27,8 +31,16 @@ function day(ms: number): string {
 export function renderPdf(c: SandboxCase, doc: PublicDocument): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({
-      size: 'A4', margin: 56, compress: true,
-      info: { Title: `${doc.titulo} - ${formatCnj(c.numero)}`, Author: 'Tramita sandbox', Creator: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(doc.juntadaAt) },
+      size: 'A4',
+      margin: 56,
+      compress: true,
+      info: {
+        Title: `${doc.titulo} - ${formatCnj(c.numero)}`,
+        Author: 'Tramita sandbox',
+        Creator: 'Tramita sandbox',
+        Producer: 'Tramita sandbox',
+        CreationDate: new Date(doc.juntadaAt),
+      },
     });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -68,7 +80,10 @@ export class PdfStore {
       this.#bytes.delete(key); // move to the most-recent end
     } else {
       pending = renderPdf(c, doc);
-      void pending.then((b) => this.#sizes.set(key, b.length), () => this.#bytes.delete(key));
+      void pending.then(
+        (b) => this.#sizes.set(key, b.length),
+        () => this.#bytes.delete(key),
+      );
     }
     this.#bytes.set(key, pending);
     while (this.#bytes.size > this.#maxCached) this.#bytes.delete(this.#bytes.keys().next().value!);

@@ -61,11 +61,20 @@ test('GET /api/v1/partes/processos by documento and by nome, newest first', asyn
   const ex = sb.dataset.examples();
   const byDoc = await getJson(`/api/v1/partes/processos?documento=${ex.document}`);
   assert.equal(byDoc.status, 200);
-  assert.deepEqual(byDoc.body.processos, sb.dataset.casesByDocument(ex.document!).map((c) => c.numero));
+  assert.deepEqual(
+    byDoc.body.processos,
+    sb.dataset.casesByDocument(ex.document!).map((c) => c.numero),
+  );
   assert.ok(byDoc.body.processos.length >= 2);
   const filed = byDoc.body.processos.map((n: string) => sb.dataset.getCase(n)!.filedAt);
-  assert.deepEqual(filed, [...filed].sort((a: number, b: number) => b - a));
-  const folded = ex.name!.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  assert.deepEqual(
+    filed,
+    [...filed].sort((a: number, b: number) => b - a),
+  );
+  const folded = ex
+    .name!.normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   const byName = await getJson(`/api/v1/partes/processos?${new URLSearchParams({ nome: folded })}`);
   assert.ok(byDoc.body.processos.every((n: string) => byName.body.processos.includes(n)));
   assert.deepEqual((await getJson('/api/v1/partes/processos?documento=11144477735')).body, { processos: [] });

@@ -61,14 +61,28 @@ function lawyerView(l: Lawyer) {
 }
 
 function partyView(p: Party) {
-  return { polo: p.polo, tipo: p.tipo, nome: p.person.nome, tipoPessoa: p.person.tipoPessoa, documento: p.person.documento, advogados: p.advogados.map(lawyerView) };
+  return {
+    polo: p.polo,
+    tipo: p.tipo,
+    nome: p.person.nome,
+    tipoPessoa: p.person.tipoPessoa,
+    documento: p.person.documento,
+    advogados: p.advogados.map(lawyerView),
+  };
 }
 
 async function caseView(c: SandboxCase, now: number, pdfs: PdfStore) {
   const documentos = [];
   for (const d of c.documentos) {
     if (d.juntadaAt > now) continue;
-    documentos.push({ id: d.id, titulo: d.titulo, tipo: d.tipo, dataJuntada: new Date(d.juntadaAt).toISOString(), mimeType: d.mimeType, tamanho: await pdfs.size(c, d) });
+    documentos.push({
+      id: d.id,
+      titulo: d.titulo,
+      tipo: d.tipo,
+      dataJuntada: new Date(d.juntadaAt).toISOString(),
+      mimeType: d.mimeType,
+      tamanho: await pdfs.size(c, d),
+    });
   }
   return {
     numeroProcesso: c.numero,

@@ -40,10 +40,21 @@ const YEARS_BACK = 3;
 
 const TIPOS = ['Processo', 'Processo Administrativo', 'Documento Avulso'];
 const ASSUNTOS = [
-  'Pedido de acesso à informação (Lei 12.527/2011)', 'Representação por irregularidade em contrato (fictício)', 'Requerimento de revisão de benefício (fictício)',
-  'Auto de infração e defesa administrativa (fictício)', 'Licitação: recurso administrativo (fictício)', 'Termo de ajustamento de conduta (fictício)',
+  'Pedido de acesso à informação (Lei 12.527/2011)',
+  'Representação por irregularidade em contrato (fictício)',
+  'Requerimento de revisão de benefício (fictício)',
+  'Auto de infração e defesa administrativa (fictício)',
+  'Licitação: recurso administrativo (fictício)',
+  'Termo de ajustamento de conduta (fictício)',
 ];
-const UNIDADES = ['Protocolo Central (fictício)', 'Coordenação-Geral de Análise (fictícia)', 'Divisão de Instrução (fictícia)', 'Gabinete (fictício)', 'Consultoria Jurídica (fictícia)', 'Arquivo Setorial (fictício)'];
+const UNIDADES = [
+  'Protocolo Central (fictício)',
+  'Coordenação-Geral de Análise (fictícia)',
+  'Divisão de Instrução (fictícia)',
+  'Gabinete (fictício)',
+  'Consultoria Jurídica (fictícia)',
+  'Arquivo Setorial (fictício)',
+];
 const OPERACOES = ['Envio', 'Recebimento', 'Juntada de documento', 'Despacho', 'Encaminhamento para manifestação'];
 
 export function sandboxNup(up: string, seq: number, year: number): string {
@@ -86,7 +97,12 @@ export class ProtocoloRegistry {
     const p = this.#index().get(nup);
     if (!p) throw new RangeError(`protocolo: no sandbox process ${nup}`);
     const last = p.movements.at(-1);
-    const movement = { at: Math.max(at, (last?.at ?? p.autuadoAt) + 60_000), operacao, origem: last?.destino ?? UNIDADES[0], destino: UNIDADES[(p.movements.length + 1) % UNIDADES.length] };
+    const movement = {
+      at: Math.max(at, (last?.at ?? p.autuadoAt) + 60_000),
+      operacao,
+      origem: last?.destino ?? UNIDADES[0],
+      destino: UNIDADES[(p.movements.length + 1) % UNIDADES.length],
+    };
     p.movements.push(movement);
     return movement;
   }
@@ -118,7 +134,8 @@ export class ProtocoloRegistry {
             where = destino;
             at += rng.int(1, 60) * 86_400_000 + rng.int(0, 8) * 3_600_000;
           }
-          const interessados = people.length > 0 ? [...new Set([rng.pick(people).nome, ...(rng.chance(0.4) ? [rng.pick(people).nome] : [])])] : ['Interessado Fictício'];
+          const interessados =
+            people.length > 0 ? [...new Set([rng.pick(people).nome, ...(rng.chance(0.4) ? [rng.pick(people).nome] : [])])] : ['Interessado Fictício'];
           out.set(nup, { nup, tipo: rng.pick(TIPOS), assunto: rng.pick(ASSUNTOS), interessados, orgao: unit.orgao, autuadoAt, movements });
         }
       }

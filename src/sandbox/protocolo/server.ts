@@ -12,7 +12,10 @@ import type { ProtocoloRegistry, SandboxAdministrativeProcess } from './registry
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ESCAPES[c]);
-const when = (at: number) => { const t = brasiliaDateTime(new Date(at).toISOString()); return `${formatDateBr(t.slice(0, 10))} ${t.slice(11, 16)}`; };
+const when = (at: number) => {
+  const t = brasiliaDateTime(new Date(at).toISOString());
+  return `${formatDateBr(t.slice(0, 10))} ${t.slice(11, 16)}`;
+};
 const masked = (n: string) => `${n.slice(0, 5)}.${n.slice(5, 11)}/${n.slice(11, 15)}-${n.slice(15)}`;
 
 function page(body: string): SimResponse {
@@ -28,8 +31,14 @@ ${body}
 function detail(p: SandboxAdministrativeProcess): string {
   const row = (label: string, value: string) => `<tr><td class="rotulo">${label}:</td><td class="valor">${value}</td></tr>`;
   const autuacao = formatDateBr(new Date(p.autuadoAt - 3 * 3_600_000).toISOString().slice(0, 10));
-  const fields = [row('Número do Protocolo', masked(p.nup)), row('Espécie', esc(p.tipo)), row('Assunto', esc(p.assunto)),
-    row('Interessado(s)', p.interessados.map(esc).join('<br/>')), row('Órgão de Origem', esc(p.orgao)), row('Data de Autuação', autuacao)];
+  const fields = [
+    row('Número do Protocolo', masked(p.nup)),
+    row('Espécie', esc(p.tipo)),
+    row('Assunto', esc(p.assunto)),
+    row('Interessado(s)', p.interessados.map(esc).join('<br/>')),
+    row('Órgão de Origem', esc(p.orgao)),
+    row('Data de Autuação', autuacao),
+  ];
   const movements = p.movements.map((m) => `<tr><td>${when(m.at)}</td><td>${esc(m.operacao)}</td><td>${esc(m.origem)}</td><td>${esc(m.destino)}</td></tr>`);
   return `<h2>Dados do Documento</h2><table id="formDetalhe:dadosDocumento" class="dados">${fields.join('\n')}</table>
 <h2>Histórico de Tramitação</h2><table id="formDetalhe:tabelaTramitacao" class="tabela"><thead><tr><th>Data</th><th>Operação</th><th>Unidade de Origem</th><th>Unidade de Destino</th></tr></thead>

@@ -26,8 +26,10 @@ const BRT = 3 * 3_600_000;
  */
 const SEARCH: ParityOptions = {
   alsoAllowed: {
-    'publicacoes[].publicacao': ['null'], 'publicacoes[].tipoPronunciamentoId': ['null'],
-    'publicacoes[].colegiado': ['string:text'], 'publicacoes[].sessao': ['string:text'],
+    'publicacoes[].publicacao': ['null'],
+    'publicacoes[].tipoPronunciamentoId': ['null'],
+    'publicacoes[].colegiado': ['string:text'],
+    'publicacoes[].sessao': ['string:text'],
   },
 };
 
@@ -55,8 +57,14 @@ test('POST /publicacoes answers with the structure of stf-1.json: agregacoes gro
   assert.deepEqual(structuralDifferences(stfCapture('stf-1'), page.body, SEARCH), []);
   const items = page.body.publicacoes as any[];
   assert.ok(items.some((i) => i.publicacao === null) && items.some((i) => i.publicacao !== null), 'published items and items not yet published');
-  assert.ok(items.some((i) => i.envolvidos.some((e: any) => e.polo === 'INTERESSADO')), 'INTERESSADO parties');
-  assert.ok(items.some((i) => i.envolvidos.some((e: any) => e.identificacoes.some((x: string) => x.startsWith("OAB's (")))), 'lists of OABs');
+  assert.ok(
+    items.some((i) => i.envolvidos.some((e: any) => e.polo === 'INTERESSADO')),
+    'INTERESSADO parties',
+  );
+  assert.ok(
+    items.some((i) => i.envolvidos.some((e: any) => e.identificacoes.some((x: string) => x.startsWith("OAB's (")))),
+    'lists of OABs',
+  );
   assert.ok(new Set(items.map((i) => /\.(\d+)$/.exec(i.divulgacao)?.[1].length ?? 0)).size >= 3, '0–3 decimals');
 });
 
@@ -69,7 +77,7 @@ test('a page past the end answers as stf-2.json (no items, total 0, the same agr
   assert.deepEqual(refused.body, stfCapture('stf-3'), 'the real body, values included');
 });
 
-test('the comparator catches the simulator\'s old spellings: dates as dd/mm/aaaa, agregacoes as an object', async () => {
+test("the comparator catches the simulator's old spellings: dates as dd/mm/aaaa, agregacoes as an object", async () => {
   const page = (await search(week())).body;
   const br = (iso: string | null) => iso?.slice(0, 10).split('-').reverse().join('/') ?? null;
   const old = { ...page, publicacoes: page.publicacoes.map((i: any) => ({ ...i, divulgacao: br(i.divulgacao), publicacao: br(i.publicacao) })) };

@@ -58,12 +58,40 @@ interface Classe {
 
 const CLASSES: readonly Classe[] = [
   { sigla: 'Pet', nome: 'petição', ativo: ['REQUERENTE(S)'], passivo: 'REQUERIDO(A/S)', poloPassivo: 'PASSIVO', range: [10_000, 17_999] },
-  { sigla: 'RHC', nome: 'recurso ordinário em habeas corpus', ativo: ['RECORRENTE(S)'], passivo: 'RECORRIDO(A/S)', poloPassivo: 'PASSIVO', range: [200_000, 279_999] },
-  { sigla: 'HC', nome: 'habeas corpus', ativo: ['PACIENTE(S)', 'IMPETRANTE(S)'], passivo: 'COATOR(A/S)(ES)', poloPassivo: 'PASSIVO', range: [200_000, 269_999] },
-  { sigla: 'ARE', nome: 'recurso extraordinário com agravo', ativo: ['RECORRENTE(S)'], passivo: 'RECORRIDO(A/S)', poloPassivo: 'PASSIVO', range: [1_400_000, 1_599_999] },
+  {
+    sigla: 'RHC',
+    nome: 'recurso ordinário em habeas corpus',
+    ativo: ['RECORRENTE(S)'],
+    passivo: 'RECORRIDO(A/S)',
+    poloPassivo: 'PASSIVO',
+    range: [200_000, 279_999],
+  },
+  {
+    sigla: 'HC',
+    nome: 'habeas corpus',
+    ativo: ['PACIENTE(S)', 'IMPETRANTE(S)'],
+    passivo: 'COATOR(A/S)(ES)',
+    poloPassivo: 'PASSIVO',
+    range: [200_000, 269_999],
+  },
+  {
+    sigla: 'ARE',
+    nome: 'recurso extraordinário com agravo',
+    ativo: ['RECORRENTE(S)'],
+    passivo: 'RECORRIDO(A/S)',
+    poloPassivo: 'PASSIVO',
+    range: [1_400_000, 1_599_999],
+  },
   { sigla: 'RE', nome: 'recurso extraordinário', ativo: ['RECORRENTE(S)'], passivo: 'RECORRIDO(A/S)', poloPassivo: 'PASSIVO', range: [1_300_000, 1_599_999] },
   { sigla: 'Rcl', nome: 'reclamação', ativo: ['RECLAMANTE(S)'], passivo: 'RECLAMADO(A/S)', poloPassivo: 'PASSIVO', range: [60_000, 89_999] },
-  { sigla: 'ADI', nome: 'ação direta de inconstitucionalidade', ativo: ['REQUERENTE(S)'], passivo: 'INTERESSADO(A/S)', poloPassivo: 'INTERESSADO', range: [7_000, 7_999] },
+  {
+    sigla: 'ADI',
+    nome: 'ação direta de inconstitucionalidade',
+    ativo: ['REQUERENTE(S)'],
+    passivo: 'INTERESSADO(A/S)',
+    poloPassivo: 'INTERESSADO',
+    range: [7_000, 7_999],
+  },
 ];
 
 interface Tipo {
@@ -85,7 +113,13 @@ const TIPOS: readonly Tipo[] = [
 ];
 const PLANTAO: Tipo = { tipo: 'Decisão Liminar', weight: 1, colegiado: null };
 const PRESIDENTE = 'MINISTRO PRESIDENTE';
-const RELATORES = ['MIN. ALBERTO DE TESTE FICTÍCIO', 'MIN. BEATRIZ DE TESTE FICTÍCIA', 'MIN. CARLOS DE TESTE FICTÍCIO', 'MIN. DENISE DE TESTE FICTÍCIA', 'MIN. EDUARDO DE TESTE FICTÍCIO'];
+const RELATORES = [
+  'MIN. ALBERTO DE TESTE FICTÍCIO',
+  'MIN. BEATRIZ DE TESTE FICTÍCIA',
+  'MIN. CARLOS DE TESTE FICTÍCIO',
+  'MIN. DENISE DE TESTE FICTÍCIA',
+  'MIN. EDUARDO DE TESTE FICTÍCIO',
+];
 const DISPOSITIVOS = [
   'Nego seguimento ao recurso (art. 21, § 1º, do RISTF).',
   'Conheço do agravo e nego provimento ao recurso extraordinário.',
@@ -98,7 +132,11 @@ const NO_LAWYER = 'Sem Representação nos Autos';
 const UFS = ['SP', 'RJ', 'MG', 'RS', 'DF', 'PR', 'BA', 'PE', 'GO', 'MA', 'PB', 'AM', 'AL', 'RN', 'PA', 'ES'];
 /** The letter notations of an `OAB's (…)` list (stf-1.json and README §6). */
 const LETTER_FORMS: readonly ((n: number, uf: string) => string)[] = [
-  (n, uf) => `${n}-A/${uf}`, (n, uf) => `${n} A/${uf}`, (n, uf) => `A${n}/${uf}`, (n, uf) => `${n}A/${uf}`, (n, uf) => `${n} - A/${uf}`,
+  (n, uf) => `${n}-A/${uf}`,
+  (n, uf) => `${n} A/${uf}`,
+  (n, uf) => `A${n}/${uf}`,
+  (n, uf) => `${n}A/${uf}`,
+  (n, uf) => `${n} - A/${uf}`,
 ];
 
 /** Saturdays may have a few divulgações (plantão); Sundays none. */
@@ -139,16 +177,22 @@ function identificacoes(seed: number, lawyer: Lawyer): string[] {
 function xhtml(paragraphs: string[], relator: string): string {
   const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const body = paragraphs.map((p) => `  <p class="P2">${escapeText(p)}</p>\n  <p class="P2">&nbsp;</p>`).join('\n');
-  const [first, ...rest] = relator.replace(/^MIN\. /, '').toLowerCase().split(' ').map((w) => (w.length > 2 ? w[0].toUpperCase() + w.slice(1) : w));
-  return '<!--?xml version="1.0" encoding="UTF-8"?-->\n'
-    + '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1 plus MathML 2.0//EN" "http://www.w3.org/Math/DTD/mathml2/xhtml-math11-f.dtd">\n'
-    + '<html xmlns="http://www.w3.org/1999/xhtml" lang="en-US">\n'
-    + ' <!--This file was converted to xhtml by LibreOffice - see https://cgit.freedesktop.org/libreoffice/core/tree/filter/source/xslt for the code.-->\n'
-    + ' <head profile="http://dublincore.org/documents/dcmi-terms/">\n  <meta charset="UTF-8">\n  <title xml:lang="en-US">- no title specified</title>\n'
-    + '  <style>\n    .P2 { font-size:13pt; line-height:110%; text-align:justify ! important; font-family:\'Palatino Linotype\', serif; text-indent:1cm; }\n'
-    + '    .P5 { font-size:13pt; line-height:110%; text-align:center ! important; font-family:\'Palatino Linotype\', serif; }\n    .T2 { font-weight:bold; }\n</style>\n </head>\n'
-    + ' <body dir="ltr" style="max-width:21.001cm;margin-top:3.401cm; margin-bottom:2cm; margin-left:4.001cm; margin-right:2cm; ">\n'
-    + `${body}\n  <p class="P5">Ministro <span class="T2">${escapeText([first, ...rest].join(' '))}</span></p>\n  <p class="P5">Relator</p>\n </body>\n</html>`;
+  const [first, ...rest] = relator
+    .replace(/^MIN\. /, '')
+    .toLowerCase()
+    .split(' ')
+    .map((w) => (w.length > 2 ? w[0].toUpperCase() + w.slice(1) : w));
+  return (
+    '<!--?xml version="1.0" encoding="UTF-8"?-->\n' +
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1 plus MathML 2.0//EN" "http://www.w3.org/Math/DTD/mathml2/xhtml-math11-f.dtd">\n' +
+    '<html xmlns="http://www.w3.org/1999/xhtml" lang="en-US">\n' +
+    ' <!--This file was converted to xhtml by LibreOffice - see https://cgit.freedesktop.org/libreoffice/core/tree/filter/source/xslt for the code.-->\n' +
+    ' <head profile="http://dublincore.org/documents/dcmi-terms/">\n  <meta charset="UTF-8">\n  <title xml:lang="en-US">- no title specified</title>\n' +
+    "  <style>\n    .P2 { font-size:13pt; line-height:110%; text-align:justify ! important; font-family:'Palatino Linotype', serif; text-indent:1cm; }\n" +
+    "    .P5 { font-size:13pt; line-height:110%; text-align:center ! important; font-family:'Palatino Linotype', serif; }\n    .T2 { font-weight:bold; }\n</style>\n </head>\n" +
+    ' <body dir="ltr" style="max-width:21.001cm;margin-top:3.401cm; margin-bottom:2cm; margin-left:4.001cm; margin-right:2cm; ">\n' +
+    `${body}\n  <p class="P5">Ministro <span class="T2">${escapeText([first, ...rest].join(' '))}</span></p>\n  <p class="P5">Relator</p>\n </body>\n</html>`
+  );
 }
 
 interface Generated {
@@ -191,7 +235,10 @@ export class StfGazette {
     const count = saturday ? rng.int(1, 3) : rng.int(Math.ceil(this.#perDay * 0.6), this.#perDay);
     // Divulged through the day, the last ones around 20:30 as in stf-1.json: newest (highest id) first.
     // Milliseconds print with 0–3 decimals (`.645`, `.6`, none): each length occurs.
-    const times = Array.from({ length: count }, () => rng.int(8 * 3_600, 21 * 3_600) * 1000 + rng.pick([0, 100 * rng.int(1, 9), 10 * rng.int(1, 99), rng.int(1, 999)])).sort((a, b) => b - a);
+    const times = Array.from(
+      { length: count },
+      () => rng.int(8 * 3_600, 21 * 3_600) * 1000 + rng.pick([0, 100 * rng.int(1, 9), 10 * rng.int(1, 99), rng.int(1, 999)]),
+    ).sort((a, b) => b - a);
     return times.map((ms, i) => this.#item(rng, day, count - i, ms, saturday));
   }
 
@@ -203,35 +250,64 @@ export class StfGazette {
     const active = this.#people[rng.skewedIndex(this.#people.length, 2)];
     const passive = this.#people[rng.skewedIndex(this.#people.length, 2)];
     const seed = this.#dataset.seed;
-    const lawyers = (p: Person, polo: StfEnvolvido['polo'], max: number): StfEnvolvido[] => p.lawyers.slice(0, max).map((l, i) => ({
-      // "e Outro(a/s)" when the STF folds several lawyers into one line (stf-1.json).
-      nome: i === 0 && rng.chance(0.1) ? `${l.nome} e Outro(a/s)` : l.nome, polo, categoria: 'ADVOGADO(A/S)', identificacoes: identificacoes(seed, l),
-    }));
+    const lawyers = (p: Person, polo: StfEnvolvido['polo'], max: number): StfEnvolvido[] =>
+      p.lawyers.slice(0, max).map((l, i) => ({
+        // "e Outro(a/s)" when the STF folds several lawyers into one line (stf-1.json).
+        nome: i === 0 && rng.chance(0.1) ? `${l.nome} e Outro(a/s)` : l.nome,
+        polo,
+        categoria: 'ADVOGADO(A/S)',
+        identificacoes: identificacoes(seed, l),
+      }));
     const secret = (classe.sigla === 'HC' || classe.sigla === 'RHC') && rng.chance(0.2);
-    const initials = (nome: string) => `${nome.split(' ').filter((w) => w.length > 2).map((w) => w[0].toUpperCase()).join('.')}.`;
+    const initials = (nome: string) =>
+      `${nome
+        .split(' ')
+        .filter((w) => w.length > 2)
+        .map((w) => w[0].toUpperCase())
+        .join('.')}.`;
     const envolvidos: StfEnvolvido[] = [
       { nome: secret ? initials(active.nome) : active.nome, polo: 'ATIVO', categoria: classe.ativo[0], identificacoes: [] },
       ...lawyers(active, 'ATIVO', 2),
       { nome: passive.nome, polo: classe.poloPassivo, categoria: classe.passivo, identificacoes: [] },
-      ...(passive.lawyers.length > 0 && rng.chance(0.7) ? lawyers(passive, classe.poloPassivo, 1) : [{ nome: NO_LAWYER, polo: classe.poloPassivo, categoria: 'ADVOGADO(A/S)', identificacoes: [] }]),
+      ...(passive.lawyers.length > 0 && rng.chance(0.7)
+        ? lawyers(passive, classe.poloPassivo, 1)
+        : [{ nome: NO_LAWYER, polo: classe.poloPassivo, categoria: 'ADVOGADO(A/S)', identificacoes: [] }]),
     ];
     if (classe.poloPassivo === 'PASSIVO' && rng.chance(0.15)) {
       const third = this.#people[rng.skewedIndex(this.#people.length, 2)];
       envolvidos.push({ nome: third.nome, polo: 'INTERESSADO', categoria: 'INTERESSADO(A/S)', identificacoes: [] }, ...lawyers(third, 'INTERESSADO', 1));
     }
-    if (classe.sigla === 'HC' || classe.sigla === 'RHC') envolvidos.push({ nome: 'Procurador-geral da República', polo: 'PASSIVO', categoria: 'PROCURADOR(ES)', identificacoes: [] });
+    if (classe.sigla === 'HC' || classe.sigla === 'RHC')
+      envolvidos.push({ nome: 'Procurador-geral da República', polo: 'PASSIVO', categoria: 'PROCURADOR(ES)', identificacoes: [] });
     const relator = tipo.tipo === 'Presidência Distribuição' ? PRESIDENTE : rng.pick(RELATORES);
-    const texto = xhtml([
-      `Trata-se de ${classe.nome} ajuizada por ${active.nome} em face de ${passive.nome}.`,
-      rng.pick(DISPOSITIVOS), 'Publique-se.', `Brasília, ${isoDay(day).split('-').reverse().join('/')}.`,
-    ], relator === PRESIDENTE ? RELATORES[0] : relator);
+    const texto = xhtml(
+      [
+        `Trata-se de ${classe.nome} ajuizada por ${active.nome} em face de ${passive.nome}.`,
+        rng.pick(DISPOSITIVOS),
+        'Publique-se.',
+        `Brasília, ${isoDay(day).split('-').reverse().join('/')}.`,
+      ],
+      relator === PRESIDENTE ? RELATORES[0] : relator,
+    );
     const colegiado = tipo.colegiado;
     const item: StfItem = {
-      id: day * 10_000 + n, processo, processoId: 7_000_000 + (numero % 1_000_000), tipo: tipo.tipo, relator,
-      divulgacao: localTimestamp(day, msOfDay), publicacao: isoDay(nextBusinessDay(day)), texto, envolvidos,
-      codigo: `${colegiado ? 'acordaos' : 'decisoes-monocraticas'}:${rng.int(500_000, 699_999)}`, observacao: null, responsavel: null,
-      tipoConteudo: colegiado ? 'Publicação Colegiada' : 'Publicação Monocrática', confidencialidade: 'Público', colegiado,
-      sessao: colegiado ? `${rng.int(1, 40)}-${isoDay(day).slice(0, 4)}` : null, descricao: null,
+      id: day * 10_000 + n,
+      processo,
+      processoId: 7_000_000 + (numero % 1_000_000),
+      tipo: tipo.tipo,
+      relator,
+      divulgacao: localTimestamp(day, msOfDay),
+      publicacao: isoDay(nextBusinessDay(day)),
+      texto,
+      envolvidos,
+      codigo: `${colegiado ? 'acordaos' : 'decisoes-monocraticas'}:${rng.int(500_000, 699_999)}`,
+      observacao: null,
+      responsavel: null,
+      tipoConteudo: colegiado ? 'Publicação Colegiada' : 'Publicação Monocrática',
+      confidencialidade: 'Público',
+      colegiado,
+      sessao: colegiado ? `${rng.int(1, 40)}-${isoDay(day).slice(0, 4)}` : null,
+      descricao: null,
       tipoPronunciamentoId: tipo.tipo === 'Presidência Distribuição' ? null : rng.int(1_200, 2_100),
     };
     return { item, published: nextBusinessDay(day) };

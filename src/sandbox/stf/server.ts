@@ -113,11 +113,18 @@ function matches(item: StfItem, s: Search): boolean {
   if (s.processo && !foldText(item.processo).includes(foldText(s.processo))) return false;
   if (!s.termo.trim()) return true;
   const haystack = foldText(`${item.processo} ${item.texto} ${item.envolvidos.map((e) => `${e.nome} ${e.identificacoes.join(' ')}`).join(' ')}`);
-  return foldText(s.termo).split(' ').filter(Boolean).every((w) => haystack.includes(w));
+  return foldText(s.termo)
+    .split(' ')
+    .filter(Boolean)
+    .every((w) => haystack.includes(w));
 }
 
 /** Relator codes are lower case without accents (`min. andre mendonca`), the other groups as the items say. */
-const relatorCode = (r: string) => r.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const relatorCode = (r: string) =>
+  r
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 /** `agregacoes`: an array of groups over every item found (not only the page), largest first, as in stf-1.json. */
 export function aggregations(found: readonly StfItem[]) {
@@ -130,14 +137,23 @@ export function aggregations(found: readonly StfItem[]) {
     const itens = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([codigo, quantidade]) => ({ codigo, quantidade, nome: codigo }));
     return { nome, tipo: null, criterio: null, itens };
   };
-  return [group('Relator', (i) => relatorCode(i.relator)), group('Tipo', (i) => i.tipo), group('Colegiado', (i) => i.colegiado), group('Sessão', (i) => i.sessao)];
+  return [
+    group('Relator', (i) => relatorCode(i.relator)),
+    group('Tipo', (i) => i.tipo),
+    group('Colegiado', (i) => i.colegiado),
+    group('Sessão', (i) => i.sessao),
+  ];
 }
 
 export function stfHandler(options: { gazette: StfGazette; knobs: SandboxStf }) {
   const { gazette, knobs } = options;
   return (req: SimRequest, ctx: HandlerContext): SimResponse => {
     if (knobs.get().wafChallenge) {
-      return { status: 202, headers: { 'x-amzn-waf-action': 'challenge', 'content-type': 'text/html' }, body: Buffer.from('<html><body>challenge</body></html>') };
+      return {
+        status: 202,
+        headers: { 'x-amzn-waf-action': 'challenge', 'content-type': 'text/html' },
+        body: Buffer.from('<html><body>challenge</body></html>'),
+      };
     }
     const path = req.path.replace(/\/+$/, '');
     const today = brasiliaDayOf(ctx.now);
@@ -166,7 +182,11 @@ export function stfHandler(options: { gazette: StfGazette; knobs: SandboxStf }) 
       }
       const start = (search.pagina - 1) * search.quantidade;
       // `total` is right on page 1 only; past the end: no items, total 0, the same agregacoes (stf-2.json).
-      return jsonResponse(200, { agregacoes: aggregations(found), publicacoes: found.slice(start, start + search.quantidade), total: search.pagina === 1 ? found.length : 0 });
+      return jsonResponse(200, {
+        agregacoes: aggregations(found),
+        publicacoes: found.slice(start, start + search.quantidade),
+        total: search.pagina === 1 ? found.length : 0,
+      });
     }
     return refusal(404, 'path', 'recurso não encontrado');
   };

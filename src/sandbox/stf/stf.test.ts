@@ -34,8 +34,14 @@ test('ultimo-dje is a business day, with the XSRF-TOKEN and JSESSIONID cookies; 
   assert.equal(Object.keys(item).length, 18);
   assert.match(item.divulgacao, new RegExp(`^${s.day}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?$`), 'a Brasília wall time, ISO, no zone');
   assert.match(item.texto, /^<!--\?xml/);
-  assert.ok(body.publicacoes.every((p: any) => p.envolvidos.filter((e: any) => e.categoria === 'ADVOGADO(A/S)' && e.nome !== 'Sem Representação nos Autos')
-    .every((e: any) => e.identificacoes.every((i: string) => parseOabList(i).oabs.length > 0 && parseOabList(i).unread.length === 0))), 'every identificacao is read whole by the OAB parser');
+  assert.ok(
+    body.publicacoes.every((p: any) =>
+      p.envolvidos
+        .filter((e: any) => e.categoria === 'ADVOGADO(A/S)' && e.nome !== 'Sem Representação nos Autos')
+        .every((e: any) => e.identificacoes.every((i: string) => parseOabList(i).oabs.length > 0 && parseOabList(i).unread.length === 0)),
+    ),
+    'every identificacao is read whole by the OAB parser',
+  );
 });
 
 test('ultimo-dje is the last edition, not the last divulgação: on a Sunday it says Friday, while a Saturday plantão has items (publicacao null until Monday)', async () => {
@@ -50,10 +56,16 @@ test('ultimo-dje is the last edition, not the last divulgação: on a Sunday it 
     const body = JSON.parse((await search(s, dayWindow(new Date(withPlantao * 86_400_000).toISOString().slice(0, 10)))).text);
     assert.ok(body.publicacoes.length > 0 && body.publicacoes.every((p: any) => p.publicacao === null), 'divulged after ultimo-dje, not yet published');
     const friday = JSON.parse((await search(s, dayWindow(s.day))).text);
-    assert.ok(friday.publicacoes.every((p: any) => p.publicacao === null), 'Friday\'s items wait for Monday\'s edition');
+    assert.ok(
+      friday.publicacoes.every((p: any) => p.publicacao === null),
+      "Friday's items wait for Monday's edition",
+    );
     sb.clock.set(new Date(Date.parse(`${sunday}T15:00:00.000Z`) + 86_400_000).toISOString());
     const monday = JSON.parse((await search(await handshake(), dayWindow(s.day))).text);
-    assert.ok(monday.publicacoes.every((p: any) => p.publicacao === new Date((withPlantao + 2) * 86_400_000).toISOString().slice(0, 10)), 'published on Monday');
+    assert.ok(
+      monday.publicacoes.every((p: any) => p.publicacao === new Date((withPlantao + 2) * 86_400_000).toISOString().slice(0, 10)),
+      'published on Monday',
+    );
   } finally {
     sb.clock.set(TEST_ANCHOR);
   }
@@ -63,7 +75,8 @@ test('the rules: quantidade over 500 and an accented termo are 422; total only o
   const s = await handshake();
   const w = dayWindow(s.day);
   assert.deepEqual(JSON.parse((await search(s, { ...w, quantidade: 501 })).text), {
-    errors: [{ internalCode: '999.001', userMessage: 'deve ser menor ou igual a 500', moreDetails: 'Erro de validação genérico.', targetName: 'quantidade' }], httpCode: 422,
+    errors: [{ internalCode: '999.001', userMessage: 'deve ser menor ou igual a 500', moreDetails: 'Erro de validação genérico.', targetName: 'quantidade' }],
+    httpCode: 422,
   });
   const accented = await search(s, { ...w, termo: 'ação' });
   assert.equal(accented.status, 422);
@@ -71,7 +84,10 @@ test('the rules: quantidade over 500 and an accented termo are 422; total only o
   const all = JSON.parse((await search(s, w)).text);
   const page2 = JSON.parse((await search(s, { ...w, quantidade: 5, pagina: 2 })).text);
   assert.equal(page2.total, 0, 'total is valid on page 1 only');
-  assert.deepEqual(page2.publicacoes.map((p: any) => p.id), all.publicacoes.slice(5, 10).map((p: any) => p.id));
+  assert.deepEqual(
+    page2.publicacoes.map((p: any) => p.id),
+    all.publicacoes.slice(5, 10).map((p: any) => p.id),
+  );
   const someone = all.publicacoes[0].envolvidos[0].nome.split(' ');
   const found = JSON.parse((await search(s, { ...w, termo: `${someone[0]} ${someone.at(-1)}`.normalize('NFD').replace(/[\u0300-\u036f]/g, '') })).text);
   assert.ok(found.publicacoes.some((p: any) => p.id === all.publicacoes[0].id));

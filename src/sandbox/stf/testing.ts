@@ -26,13 +26,22 @@ export function stfClient(sb: Pick<Sandbox, 'stfUrl'>) {
       const res = await fetch(`${api}/ultimo-dje`);
       const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
       const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
-      return { status: res.status, day: await res.json() as string, cookie: cookies.join('; '), token };
+      return { status: res.status, day: (await res.json()) as string, cookie: cookies.join('; '), token };
     },
     /** POST /publicacoes with the session (or another `token`), the body's defaults those of the real client. */
     async search(session: { cookie: string; token: string }, body: Record<string, unknown>, token = session.token): Promise<{ status: number; text: string }> {
       const res = await fetch(`${api}/publicacoes`, {
-        method: 'POST', headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': token },
-        body: JSON.stringify({ termo: '', processo: '', pagina: 1, quantidade: 500, tipoPesquisa: ['DIVULGACAO'], filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] }, ...body }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': token },
+        body: JSON.stringify({
+          termo: '',
+          processo: '',
+          pagina: 1,
+          quantidade: 500,
+          tipoPesquisa: ['DIVULGACAO'],
+          filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] },
+          ...body,
+        }),
       });
       return { status: res.status, text: await res.text() };
     },

@@ -13,7 +13,13 @@ import { formatReais } from '../../platform/format.ts';
 import { jsonResponse, type SimRequest, type SimResponse } from '../http.ts';
 import { Random } from '../data/prng.ts';
 
-interface Entity { IdEntidade: number; IdEntidadePai: number | null; EntidadeDevedora: string; regime: 'O' | 'E'; quantidade: number }
+interface Entity {
+  IdEntidade: number;
+  IdEntidadePai: number | null;
+  EntidadeDevedora: string;
+  regime: 'O' | 'E';
+  quantidade: number;
+}
 
 const ENTITIES: readonly Entity[] = [
   { IdEntidade: 1, IdEntidadePai: null, EntidadeDevedora: 'ESTADO DO RIO DE JANEIRO', regime: 'E', quantidade: 130 },
@@ -51,10 +57,14 @@ export class TjrjPrecatorios {
         const historico = rng.int(5_000_00, 900_000_00);
         const pago = rng.chance(0.1);
         return {
-          OrdemPagamento: `${i + 1}º`, EntidadeDevedora: entity.EntidadeDevedora,
+          OrdemPagamento: `${i + 1}º`,
+          EntidadeDevedora: entity.EntidadeDevedora,
           NumeroPrecatorio: `${numero(ano - 1, id * 1000 + i + 1)} (${numero(ano - 2, id * 1000 + i + 1)})`,
-          SituacaoTratada: pago ? 'Pago' : rng.pick(SITUACOES), Natureza: rng.pick(NATUREZAS), DataProtocolo: brDate(ano - 2, rng.int(1, 12), rng.int(1, 28)),
-          Orcamento: ano, ValorHistoricoFormatado: formatReais(historico),
+          SituacaoTratada: pago ? 'Pago' : rng.pick(SITUACOES),
+          Natureza: rng.pick(NATUREZAS),
+          DataProtocolo: brDate(ano - 2, rng.int(1, 12), rng.int(1, 28)),
+          Orcamento: ano,
+          ValorHistoricoFormatado: formatReais(historico),
           SaldoFormatado: pago ? null : formatReais(Math.round(historico * (1 + rng.int(5, 60) / 100))),
         };
       });
@@ -67,7 +77,11 @@ export class TjrjPrecatorios {
 export function tjrjHandler(data: TjrjPrecatorios) {
   return (req: SimRequest): SimResponse => {
     if (req.method !== 'GET') return jsonResponse(405, { Message: 'método não permitido' });
-    if (req.path === '/entDev') return jsonResponse(200, data.entities().map(({ IdEntidade, IdEntidadePai, EntidadeDevedora }) => ({ IdEntidade, IdEntidadePai, EntidadeDevedora })));
+    if (req.path === '/entDev')
+      return jsonResponse(
+        200,
+        data.entities().map(({ IdEntidade, IdEntidadePai, EntidadeDevedora }) => ({ IdEntidade, IdEntidadePai, EntidadeDevedora })),
+      );
     if (req.path === '/ordemPagamento') {
       const q = (k: string) => Number(req.query.get(k));
       const [id, ordem, pagina, tamanho] = [q('idEntidadeDevedora'), q('ordemPagamento'), q('pagina'), q('tamanhoPagina')];

@@ -21,7 +21,10 @@ export interface SandboxWarrant {
   cpf: string;
 }
 
-const TIPOS = [{ codigo: '01', nome: 'Mandado de Prisão' }, { codigo: '10', nome: 'Mandado de Internação' }];
+const TIPOS = [
+  { codigo: '01', nome: 'Mandado de Prisão' },
+  { codigo: '10', nome: 'Mandado de Internação' },
+];
 
 export class WarrantsRegistry {
   readonly #dataset: SandboxDataset;
@@ -48,7 +51,7 @@ export class WarrantsRegistry {
   }
 
   byCpf(cpf: string): SandboxWarrant[] {
-    return this.empty ? [] : this.#index().byCpf.get(cpf) ?? [];
+    return this.empty ? [] : (this.#index().byCpf.get(cpf) ?? []);
   }
 
   byPeca(numeroPeca: string): SandboxWarrant[] {
@@ -75,9 +78,15 @@ export class WarrantsRegistry {
           const tipo = rng.pick(TIPOS);
           const expedicao = new Date(this.#dataset.anchor.getTime() - rng.int(10, 900) * 86_400_000).toISOString().slice(0, 10);
           return {
-            numeroPeca: `${c.numero}${tipo.codigo}${String(i + 1).padStart(4, '0')}${rng.digits(2)}`, tipoPeca: tipo.nome, status: 'Pendente de Cumprimento',
-            numeroProcesso: c.numero, orgao: `Vara Criminal Fictícia - ${c.court.sigla}`, dataExpedicao: expedicao,
-            nome: p.nome.toUpperCase(), alcunha: rng.chance(0.3) ? 'APELIDO FICTÍCIO' : null, cpf: p.documento!,
+            numeroPeca: `${c.numero}${tipo.codigo}${String(i + 1).padStart(4, '0')}${rng.digits(2)}`,
+            tipoPeca: tipo.nome,
+            status: 'Pendente de Cumprimento',
+            numeroProcesso: c.numero,
+            orgao: `Vara Criminal Fictícia - ${c.court.sigla}`,
+            dataExpedicao: expedicao,
+            nome: p.nome.toUpperCase(),
+            alcunha: rng.chance(0.3) ? 'APELIDO FICTÍCIO' : null,
+            cpf: p.documento!,
           };
         });
         this.#byCpf.set(p.documento!, list);

@@ -11,13 +11,34 @@ import { jsonResponse, type HandlerContext, type SimRequest, type SimResponse } 
 import type { SandboxWarrant, WarrantsRegistry } from './registry.ts';
 
 function tramitaShape(w: SandboxWarrant) {
-  return { numeroPeca: w.numeroPeca, tipoPeca: w.tipoPeca, status: w.status, numeroProcesso: w.numeroProcesso, orgao: w.orgao, dataExpedicao: w.dataExpedicao, nome: w.nome, alcunha: w.alcunha };
+  return {
+    numeroPeca: w.numeroPeca,
+    tipoPeca: w.tipoPeca,
+    status: w.status,
+    numeroProcesso: w.numeroProcesso,
+    orgao: w.orgao,
+    dataExpedicao: w.dataExpedicao,
+    nome: w.nome,
+    alcunha: w.alcunha,
+  };
 }
 
 function predictusShape(w: SandboxWarrant) {
   return {
-    nome: w.nome, nomePai: null, nomeMae: null, alcunha: w.alcunha, cpf: w.cpf, dataNascimento: null, sexo: null, profissao: null,
-    descricaoPeca: w.tipoPeca, numeroPeca: w.numeroPeca, numeroProcesso: w.numeroProcesso, orgaoJudiciario: w.orgao, dataExpedicao: formatDateBr(w.dataExpedicao), statusMandado: w.status,
+    nome: w.nome,
+    nomePai: null,
+    nomeMae: null,
+    alcunha: w.alcunha,
+    cpf: w.cpf,
+    dataNascimento: null,
+    sexo: null,
+    profissao: null,
+    descricaoPeca: w.tipoPeca,
+    numeroPeca: w.numeroPeca,
+    numeroProcesso: w.numeroProcesso,
+    orgaoJudiciario: w.orgao,
+    dataExpedicao: formatDateBr(w.dataExpedicao),
+    statusMandado: w.status,
   };
 }
 

@@ -65,16 +65,29 @@ function connect(up: Upstream, options: Partial<ChatCompletionsOptions> = {}): C
 }
 
 const completion = (content: unknown, extra: Record<string, unknown> = {}) => ({
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'modelo-servido',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'modelo-servido',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 },
   ...extra,
 });
 
-const ask = (c: ChatCompletionsConnector) => c.complete({ messages: [{ role: 'system', content: 'Resuma.' }, { role: 'user', content: 'Fatos.' }], maxTokens: 300 });
+const ask = (c: ChatCompletionsConnector) =>
+  c.complete({
+    messages: [
+      { role: 'system', content: 'Resuma.' },
+      { role: 'user', content: 'Fatos.' },
+    ],
+    maxTokens: 300,
+  });
 
 async function failure(promise: Promise<unknown>, expected: SourceFailure): Promise<SourceError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof SourceError, `expected a SourceError, got ${String(err)}`);
   assert.equal(err.source, 'modelo');
   assert.equal(err.failure, expected, err.message);
@@ -92,7 +105,16 @@ test('a completion: the request sent, text, model, finish reason and usage read'
   assert.equal(call.method, 'POST');
   assert.equal(call.url, '/v1/chat/completions');
   assert.equal(call.authorization, 'Bearer sk-secreta');
-  assert.deepEqual(call.body, { model: 'modelo-teste', messages: [{ role: 'system', content: 'Resuma.' }, { role: 'user', content: 'Fatos.' }], temperature: 0.2, max_tokens: 300, stream: false });
+  assert.deepEqual(call.body, {
+    model: 'modelo-teste',
+    messages: [
+      { role: 'system', content: 'Resuma.' },
+      { role: 'user', content: 'Fatos.' },
+    ],
+    temperature: 0.2,
+    max_tokens: 300,
+    stream: false,
+  });
 });
 
 test('without a key a placeholder bearer is still sent (Ollama wants one); no usage → null tokens, no model → the configured one', async () => {
@@ -105,12 +127,27 @@ test('without a key a placeholder bearer is still sent (Ollama wants one); no us
 });
 
 test('content as an array of text parts', async () => {
-  const up = await upstream({ body: completion([{ type: 'text', text: 'Primeira parte, ' }, { type: 'text', text: 'segunda parte.' }]) });
+  const up = await upstream({
+    body: completion([
+      { type: 'text', text: 'Primeira parte, ' },
+      { type: 'text', text: 'segunda parte.' },
+    ]),
+  });
   assert.equal((await ask(connect(up))).text, 'Primeira parte, segunda parte.');
 });
 
 test('<think> reasoning is removed; reasoning_content is ignored', async () => {
-  const up = await upstream({ body: completion('<think>\nrazões internas\n</think>\n\n## Resumo\nTexto.', { choices: [{ index: 0, message: { role: 'assistant', content: '<think>\nrazões internas\n</think>\n\n## Resumo\nTexto.', reasoning_content: 'mais razões' }, finish_reason: 'stop' }] }) });
+  const up = await upstream({
+    body: completion('<think>\nrazões internas\n</think>\n\n## Resumo\nTexto.', {
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: '<think>\nrazões internas\n</think>\n\n## Resumo\nTexto.', reasoning_content: 'mais razões' },
+          finish_reason: 'stop',
+        },
+      ],
+    }),
+  });
   assert.equal((await ask(connect(up))).text, '## Resumo\nTexto.');
   assert.equal(stripThinking('<think>cortado no meio do raciocínio'), '');
   assert.equal(stripThinking('raciocínio sem abertura</think> resposta'), 'resposta');
@@ -118,14 +155,21 @@ test('<think> reasoning is removed; reasoning_content is ignored', async () => {
 });
 
 test('finish_reason length is passed through', async () => {
-  const up = await upstream({ body: completion('## Resumo\nTexto cor', { choices: [{ index: 0, message: { role: 'assistant', content: '## Resumo\nTexto cor' }, finish_reason: 'length' }] }) });
+  const up = await upstream({
+    body: completion('## Resumo\nTexto cor', {
+      choices: [{ index: 0, message: { role: 'assistant', content: '## Resumo\nTexto cor' }, finish_reason: 'length' }],
+    }),
+  });
   const answer = await ask(connect(up));
   assert.equal(answer.finishReason, 'length');
   assert.equal(answer.text, '## Resumo\nTexto cor');
 });
 
 test('429 with Retry-After is waited out and retried', async () => {
-  const up = await upstream({ status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } }, { body: completion('depois') });
+  const up = await upstream(
+    { status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } },
+    { body: completion('depois') },
+  );
   assert.equal((await ask(connect(up))).text, 'depois');
   assert.equal(up.calls.length, 2);
 });
@@ -138,7 +182,11 @@ test('429 asking to wait longer than maxRetryAfterMs: rate_limited with retryAft
 });
 
 test('503 twice, then an answer', async () => {
-  const up = await upstream({ status: 503, body: { error: { message: 'overloaded' } } }, { status: 503, body: 'Service Unavailable' }, { body: completion('enfim') });
+  const up = await upstream(
+    { status: 503, body: { error: { message: 'overloaded' } } },
+    { status: 503, body: 'Service Unavailable' },
+    { body: completion('enfim') },
+  );
   assert.equal((await ask(connect(up))).text, 'enfim');
   assert.equal(up.calls.length, 3);
 });
@@ -150,7 +198,10 @@ test('5xx every time: unavailable after the retries', async () => {
 });
 
 test('401: unauthorized, not retried, the key never in the message', async () => {
-  const up = await upstream({ status: 401, body: { error: { message: 'Incorrect API key provided: sk-muito-secreta', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+  const up = await upstream({
+    status: 401,
+    body: { error: { message: 'Incorrect API key provided: sk-muito-secreta', type: 'invalid_request_error', code: 'invalid_api_key' } },
+  });
   const err = await failure(ask(connect(up, { apiKey: 'sk-muito-secreta' })), 'unauthorized');
   assert.equal(up.calls.length, 1);
   assert.doesNotMatch(err.message, /sk-muito-secreta/);
@@ -159,7 +210,13 @@ test('401: unauthorized, not retried, the key never in the message', async () =>
 
 test('a context-length refusal (OpenAI, vLLM, llama.cpp): input_too_long, not retried', async () => {
   const bodies = [
-    { error: { message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } },
+    {
+      error: {
+        message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens.",
+        type: 'invalid_request_error',
+        code: 'context_length_exceeded',
+      },
+    },
     { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: 'BadRequestError', code: 400 },
     { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } },
   ];
@@ -177,7 +234,12 @@ test('another 400: malformed, not retried', async () => {
 });
 
 test('a body that is not JSON, no choices, no content: malformed, not retried', async () => {
-  for (const body of ['{"choices": [{"mess', { object: 'chat.completion', choices: [] }, { id: 'x' }, { choices: [{ message: { role: 'assistant' }, finish_reason: 'stop' }] }]) {
+  for (const body of [
+    '{"choices": [{"mess',
+    { object: 'chat.completion', choices: [] },
+    { id: 'x' },
+    { choices: [{ message: { role: 'assistant' }, finish_reason: 'stop' }] },
+  ]) {
     const up = await upstream({ body });
     await failure(ask(connect(up)), 'malformed');
     assert.equal(up.calls.length, 1, JSON.stringify(body));
@@ -212,5 +274,8 @@ test('connectSources: the model follows TRAMITA_SUMMARY_PROVIDER; modelo without
   const offline = connectSources(loadConfig({ ...base, TRAMITA_SUMMARY_URL: 'http://127.0.0.1:9/v1', TRAMITA_SUMMARY_PROVIDER: 'extrativo' }));
   assert.equal(offline.model, null);
   await offline.close();
-  assert.throws(() => connectSources(loadConfig({ ...base, TRAMITA_SUMMARY_PROVIDER: 'modelo' })), (e: Error) => e instanceof ConfigError && /TRAMITA_SUMMARY_URL/.test(e.message));
+  assert.throws(
+    () => connectSources(loadConfig({ ...base, TRAMITA_SUMMARY_PROVIDER: 'modelo' })),
+    (e: Error) => e instanceof ConfigError && /TRAMITA_SUMMARY_URL/.test(e.message),
+  );
 });

@@ -49,7 +49,6 @@ export interface ChatCompletionsOptions {
   body?: BodyLimits;
 }
 
-
 export class ChatModelError extends RetryableSourceError {
   constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
     super(SOURCE_NAME, TRANSIENT_FAILURES, failure, message, opts);
@@ -95,7 +94,10 @@ export function stripThinking(content: string): string {
 function contentText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return null;
-  const parts = content.filter((p): p is { text: string } => typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' && ((p as { type?: unknown }).type ?? 'text') === 'text');
+  const parts = content.filter(
+    (p): p is { text: string } =>
+      typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' && ((p as { type?: unknown }).type ?? 'text') === 'text',
+  );
   return parts.length > 0 ? parts.map((p) => p.text).join('') : null;
 }
 
@@ -116,7 +118,12 @@ export class ChatCompletionsConnector implements ChatModel {
   readonly #body: BodyReading;
 
   constructor(options: ChatCompletionsOptions) {
-    this.#body = { source: SOURCE_NAME, what: 'The model server', limits: options.body ?? bodyLimits('modelo'), fail: (failure, message, opts) => new ChatModelError(failure, message, opts) };
+    this.#body = {
+      source: SOURCE_NAME,
+      what: 'The model server',
+      limits: options.body ?? bodyLimits('modelo'),
+      fail: (failure, message, opts) => new ChatModelError(failure, message, opts),
+    };
     this.info = { name: 'Modelo', sandbox: options.sandbox ?? false, model: options.model };
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
@@ -149,11 +156,17 @@ export class ChatCompletionsConnector implements ChatModel {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
-        failure = err instanceof ChatModelError ? err : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
-          ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
-          : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
+        failure =
+          err instanceof ChatModelError
+            ? err
+            : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+              ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
+              : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
       }
-      const wait = failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined ? failure.retryAfterMs : this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
+      const wait =
+        failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined
+          ? failure.retryAfterMs
+          : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
       if (!failure.retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
       await sleep(wait, undefined, signal ? { signal } : undefined).catch(() => {
         throw signal!.reason;
@@ -177,13 +190,18 @@ export class ChatCompletionsConnector implements ChatModel {
 
   #answer(raw: RawResponse): ChatAnswer {
     const json = bodyJson(raw.body, this.#body, { retryable: false });
-    const r = (typeof json === 'object' && json !== null ? json : {}) as { choices?: unknown; model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null };
+    const r = (typeof json === 'object' && json !== null ? json : {}) as {
+      choices?: unknown;
+      model?: unknown;
+      usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+    };
     if (!Array.isArray(r.choices) || r.choices.length === 0) {
       throw new ChatModelError('malformed', `The model answered without choices: ${this.#detail(raw)}`, { status: raw.status });
     }
     const choice = (r.choices[0] ?? {}) as { message?: { content?: unknown } | null; finish_reason?: unknown };
     const content = contentText(choice.message?.content);
-    if (content === null) throw new ChatModelError('malformed', `The model's first choice has no message content: ${this.#detail(raw)}`, { status: raw.status });
+    if (content === null)
+      throw new ChatModelError('malformed', `The model's first choice has no message content: ${this.#detail(raw)}`, { status: raw.status });
     const usage = typeof r.usage === 'object' && r.usage !== null ? r.usage : {};
     return {
       text: stripThinking(content),
@@ -197,8 +215,13 @@ export class ChatCompletionsConnector implements ChatModel {
   #statusFailure(raw: RawResponse): ChatModelError {
     const what = `The model server answered HTTP ${raw.status}`;
     const status = raw.status;
-    if (status === 429) return new ChatModelError('rate_limited', `${what} (rate limited): ${this.#detail(raw)}`, { status, retryAfterMs: retryAfterMs(header(raw, 'retry-after')) });
-    if (status === 401 || status === 403) return new ChatModelError('unauthorized', `${what}: check TRAMITA_SUMMARY_API_KEY and the model's access. ${this.#detail(raw)}`, { status });
+    if (status === 429)
+      return new ChatModelError('rate_limited', `${what} (rate limited): ${this.#detail(raw)}`, {
+        status,
+        retryAfterMs: retryAfterMs(header(raw, 'retry-after')),
+      });
+    if (status === 401 || status === 403)
+      return new ChatModelError('unauthorized', `${what}: check TRAMITA_SUMMARY_API_KEY and the model's access. ${this.#detail(raw)}`, { status });
     if (status >= 500) return new ChatModelError('unavailable', `${what}: ${this.#detail(raw)}`, { status });
     const text = raw.body.toString('utf8');
     if (status === 413 || ((status === 400 || status === 422) && CONTEXT_EXCEEDED.test(text))) {
@@ -211,7 +234,10 @@ export class ChatCompletionsConnector implements ChatModel {
   #attempt(body: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     return underTimeout(this.#timeoutMs, signal, async (combined) => {
       const res = await request(this.#url, {
-        method: 'POST', dispatcher: this.#agent, signal: combined, body,
+        method: 'POST',
+        dispatcher: this.#agent,
+        signal: combined,
+        body,
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
       });
       const received = await readBody(res, this.#body, combined);

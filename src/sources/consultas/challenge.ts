@@ -70,21 +70,42 @@ function withoutDeadBranches(text: string): string {
   return out + text.slice(from);
 }
 
-const CAPTCHA_REFUSAL = /(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha|captcha[^.<]{0,40}(n[ãa]o\s+(est[áa]\s+)?corret|inv[áa]lid|incorret|expirad|obrigat)/i;
+const CAPTCHA_REFUSAL =
+  /(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha|captcha[^.<]{0,40}(n[ãa]o\s+(est[áa]\s+)?corret|inv[áa]lid|incorret|expirad|obrigat)/i;
 const LOGIN_FORM = /<form\b[^>]*action="[^"]*(j_security_check|login|openid-connect\/auth|autenticacao)[^"]*"[\s\S]*?type="password"|id="kc-form-login"/i;
 
 /** In order: the interstitials and refusals first, then the widgets, then the scripts that only a page without data can mean. */
 const RULES: Rule[] = [
-  { kind: 'anti_bot', reason: 'AWS WAF challenge (HTTP 202)', test: (p) => p.status === 202 && /awsWafCookie|AwsWafIntegration|gokuProps|\/challenge\.js/.test(p.body) },
+  {
+    kind: 'anti_bot',
+    reason: 'AWS WAF challenge (HTTP 202)',
+    test: (p) => p.status === 202 && /awsWafCookie|AwsWafIntegration|gokuProps|\/challenge\.js/.test(p.body),
+  },
   { kind: 'captcha', reason: 'AWS WAF captcha', test: (p) => /AwsWafCaptcha|\/captcha\.js/.test(p.body) && /gokuProps|awswaf/i.test(p.body) },
   // Cloudflare also injects `/cdn-cgi/challenge-platform/scripts/jsd/…` into pages it lets through: only the interstitial counts.
-  { kind: 'anti_bot', reason: 'Cloudflare challenge ("Just a moment...")', test: (p) => /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\/[^"']*orchestrate\/(chl|managed|jsch)/.test(p.body) },
+  {
+    kind: 'anti_bot',
+    reason: 'Cloudflare challenge ("Just a moment...")',
+    test: (p) =>
+      /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\/[^"']*orchestrate\/(chl|managed|jsch)/.test(p.body),
+  },
   { kind: 'anti_bot', reason: 'Cloudflare block page', test: (p) => /<title>[^<]*Attention Required! \| Cloudflare/i.test(p.body) },
   { kind: 'anti_bot', reason: 'Cloudflare Turnstile', test: (p) => /challenges\.cloudflare\.com\/turnstile\/|class="cf-turnstile"/.test(p.live) },
   { kind: 'anti_bot', reason: 'anti-bot block ("comportamento incomum")', test: (p) => /comportamento\s+incomum/i.test(p.body) },
-  { kind: 'anti_bot', reason: 'WAF rejection page', test: (p) => /The requested URL was rejected\. Please consult with your administrator|Incapsula incident ID|geo\.captcha-delivery\.com|captcha-delivery\.com\/captcha/.test(p.body) },
+  {
+    kind: 'anti_bot',
+    reason: 'WAF rejection page',
+    test: (p) =>
+      /The requested URL was rejected\. Please consult with your administrator|Incapsula incident ID|geo\.captcha-delivery\.com|captcha-delivery\.com\/captcha/.test(
+        p.body,
+      ),
+  },
   { kind: 'captcha', reason: 'captcha refused by the server', test: (p) => CAPTCHA_REFUSAL.test(p.visible) },
-  { kind: 'captcha', reason: 'captcha widget shown', test: (p) => /class="[^"]*\b(g-recaptcha|h-captcha)\b[^"]*"[^>]*data-sitekey=|data-sitekey=[^>]*class="[^"]*\b(g-recaptcha|h-captcha)\b/.test(p.live) },
+  {
+    kind: 'captcha',
+    reason: 'captcha widget shown',
+    test: (p) => /class="[^"]*\b(g-recaptcha|h-captcha)\b[^"]*"[^>]*data-sitekey=|data-sitekey=[^>]*class="[^"]*\b(g-recaptcha|h-captcha)\b/.test(p.live),
+  },
   { kind: 'login', reason: 'login required (HTTP 401)', test: (p) => p.status === 401 },
   { kind: 'login', reason: 'login form instead of the page', test: (p) => !p.hasData && LOGIN_FORM.test(p.body) },
   { kind: 'captcha', reason: 'reCAPTCHA/hCaptcha gate', test: (p) => !p.hasData && /\b(grecaptcha|hcaptcha)\.execute\s*\(/.test(p.live) },

@@ -50,6 +50,9 @@ export function grauOfCnj(numeroCnj: string): 1 | 2 {
 export function baseUrlFor(ctx: ConsultaClientContext, numeroCnj: string): { grau: 1 | 2; base: string } {
   const grau = grauOfCnj(numeroCnj);
   const base = ctx.urls[grau];
-  if (!base) throw ctx.http.session(ctx.source, ctx.label).fail('unavailable', `no public second-degree consultation is known for ${ctx.court.sigla}; its cases come from DataJud alone`);
+  if (!base)
+    throw ctx.http
+      .session(ctx.source, ctx.label)
+      .fail('unavailable', `no public second-degree consultation is known for ${ctx.court.sigla}; its cases come from DataJud alone`);
   return { grau, base };
 }

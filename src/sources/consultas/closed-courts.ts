@@ -16,7 +16,12 @@ export interface ClosedCourt {
 }
 
 const eproc = (sigla: string, motivo: ClosedReason, nota: string): ClosedCourt => ({ sigla, sistema: 'eproc', motivo, nota });
-const trt = (n: number): ClosedCourt => ({ sigla: `TRT${n}`, sistema: 'PJe consultaprocessual', motivo: 'captcha', nota: 'basic data open; parties, value and movements behind an image captcha' });
+const trt = (n: number): ClosedCourt => ({
+  sigla: `TRT${n}`,
+  sistema: 'PJe consultaprocessual',
+  motivo: 'captcha',
+  nota: 'basic data open; parties, value and movements behind an image captcha',
+});
 
 export const CLOSED_COURTS: readonly ClosedCourt[] = Object.freeze([
   eproc('TRF2', 'captcha', 'captcha (#divInfraCaptcha), element ids randomised per session'),

@@ -39,8 +39,14 @@ describe('e-SAJ (TJSP simulator)', () => {
     assert.ok(c, 'the sandbox has a TJSP case with a value and a lawyer');
     const d = (await connector.fetchDetails(c.numero))!;
     assert.equal(d.valorCausaCentavos, c.valorCausaCentavos);
-    assert.deepEqual(d.partes.map((p) => [p.polo, p.nome]), c.partes.map((p) => [p.polo, p.person.nome]));
-    assert.ok(d.partes.every((p) => p.documento === null), 'e-SAJ shows no document');
+    assert.deepEqual(
+      d.partes.map((p) => [p.polo, p.nome]),
+      c.partes.map((p) => [p.polo, p.person.nome]),
+    );
+    assert.ok(
+      d.partes.every((p) => p.documento === null),
+      'e-SAJ shows no document',
+    );
     const lawyer = c.partes.flatMap((p) => p.advogados).find((a) => a.oab)!;
     const read = d.partes.flatMap((p) => p.advogados).find((a) => a.nome === lawyer.nome)!;
     assert.deepEqual(read.oab, { uf: lawyer.oab!.uf, numero: lawyer.oab!.numero.replace(/^0+/, '') });
@@ -52,7 +58,7 @@ describe('e-SAJ (TJSP simulator)', () => {
     assert.equal(connector.covers(c.numero), true);
   });
 
-  test('a number the court does not know is null (the page\'s own notice); another court\'s is not covered', async () => {
+  test("a number the court does not know is null (the page's own notice); another court's is not covered", async () => {
     const c = visible('TJSP')[0]!;
     const unknown = `${c.numero.slice(0, 13)}${c.numero.slice(13, 16)}9999`;
     assert.equal(await connector.fetchDetails(unknown), null);
@@ -84,18 +90,25 @@ describe('TJDFT REST (simulator of the documented shapes)', () => {
     const c = visible('TJDFT').find((x) => x.partes.reduce((n, p) => n + 1 + p.advogados.length, 0) > 5) ?? visible('TJDFT')[0]!;
     const d = (await connector.fetchDetails(c.numero))!;
     assert.equal(d.valorCausaCentavos, null, 'TJDFT publishes no value: null, never 0');
-    assert.deepEqual(d.partes.map((p) => [p.polo, p.nome, p.documento, p.advogados.map((a) => a.nome)]),
-      c.partes.map((p) => [p.polo, p.person.nome, p.person.documento, p.advogados.map((a) => a.nome)]));
+    assert.deepEqual(
+      d.partes.map((p) => [p.polo, p.nome, p.documento, p.advogados.map((a) => a.nome)]),
+      c.partes.map((p) => [p.polo, p.person.nome, p.person.documento, p.advogados.map((a) => a.nome)]),
+    );
     assert.equal(d.consulta!.sistema, 'tjdft');
     assert.deepEqual(d.consulta!.movimentos, []);
   });
 
   test('`status` other than "ok" is a failure', async () => {
-    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"error","code":"500","messages":["x"],"result":null}'));
+    const server = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"error","code":"500","messages":["x"],"result":null}'),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const local = connect({ TJDFT: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
     try {
-      await assert.rejects(local.fetchDetails(visible('TJDFT')[0]!.numero), (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && e.source === 'consulta-tjdft');
+      await assert.rejects(
+        local.fetchDetails(visible('TJDFT')[0]!.numero),
+        (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && e.source === 'consulta-tjdft',
+      );
     } finally {
       await local.close();
       server.close();
@@ -103,17 +116,21 @@ describe('TJDFT REST (simulator of the documented shapes)', () => {
   });
 });
 
-test('every request names Tramita and the operator\'s contact; cookies set by the court come back; redirects stay on its host', async () => {
+test("every request names Tramita and the operator's contact; cookies set by the court come back; redirects stay on its host", async () => {
   const seen: { ua?: string; cookie?: string; url?: string }[] = [];
   const server = http.createServer((req, res) => {
     seen.push({ ua: req.headers['user-agent'], cookie: req.headers.cookie, url: req.url });
-    if (req.url!.startsWith('/cpopg/open.do')) return res.writeHead(200, { 'set-cookie': 'JSESSIONID=abc; Path=/cpopg', 'content-type': 'text/html' }).end('<html><body></body></html>');
+    if (req.url!.startsWith('/cpopg/open.do'))
+      return res.writeHead(200, { 'set-cookie': 'JSESSIONID=abc; Path=/cpopg', 'content-type': 'text/html' }).end('<html><body></body></html>');
     res.writeHead(302, { location: 'http://elsewhere.example/cpopg/show.do' }).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const local = connect({ TJSP: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, 'Tramita/0.1 (+ops@example.org; consulta processual)');
   try {
-    await assert.rejects(local.fetchDetails('10001497120248260346'), (e: unknown) => e instanceof SourceError && e.failure === 'unavailable' && /another host/.test(e.message));
+    await assert.rejects(
+      local.fetchDetails('10001497120248260346'),
+      (e: unknown) => e instanceof SourceError && e.failure === 'unavailable' && /another host/.test(e.message),
+    );
     assert.equal(seen.length, 2);
     assert.ok(seen.every((s) => s.ua === 'Tramita/0.1 (+ops@example.org; consulta processual)'));
     assert.equal(seen[1]!.cookie, 'JSESSIONID=abc');
@@ -128,7 +145,12 @@ test('CONSULTA_SEARCHES: every system offering a search has a client that search
   const { CLIENT_FACTORIES, CONSULTA_SEARCHES } = await import('./systems.ts');
   for (const [system, kinds] of Object.entries(CONSULTA_SEARCHES)) {
     const court = enabledCourts('all', {}).find((c) => c.court.sistema === system)!;
-    const client = CLIENT_FACTORIES[court.court.sistema]({ ...court, http: new ConsultaHttp({ userAgent: 't', perMinute: 1, timeoutMs: 100 }), source: 'consulta-x', label: 'x' });
+    const client = CLIENT_FACTORIES[court.court.sistema]({
+      ...court,
+      http: new ConsultaHttp({ userAgent: 't', perMinute: 1, timeoutMs: 100 }),
+      source: 'consulta-x',
+      label: 'x',
+    });
     assert.equal(typeof client.search === 'function', kinds.length > 0, system);
   }
   const report = await connector.searchCourts({ kind: 'documento', documento: '00000000191' });

@@ -7,7 +7,15 @@
  */
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
-import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type CourtSearchQuery, type CourtSearchReport, type PartyRecord, type SourceInfo } from '../../platform/ports/sources.ts';
+import {
+  SourceError,
+  type CaseDetailsRecord,
+  type CaseDetailsSource,
+  type CourtSearchQuery,
+  type CourtSearchReport,
+  type PartyRecord,
+  type SourceInfo,
+} from '../../platform/ports/sources.ts';
 import type { ConsultaClient } from './client.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
@@ -75,7 +83,12 @@ export class ConsultasConnector implements CaseDetailsSource {
 
   async searchCourts(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport> {
     const asked = this.courts.filter(({ court }) => CONSULTA_SEARCHES[court.sistema].includes(query.kind));
-    const report: CourtSearchReport = { consultadas: asked.map(({ court }) => court.sigla), responderam: [], falharam: [], limitePorTribunal: SEARCH_HITS_PER_COURT };
+    const report: CourtSearchReport = {
+      consultadas: asked.map(({ court }) => court.sigla),
+      responderam: [],
+      falharam: [],
+      limitePorTribunal: SEARCH_HITS_PER_COURT,
+    };
     const answers = await Promise.allSettled(asked.map(({ court }) => this.#clients.get(court.sigla)!.search!(query, SEARCH_HITS_PER_COURT, signal)));
     answers.forEach((a, i) => {
       const tribunal = asked[i]!.court.sigla;
@@ -110,7 +123,10 @@ function partyRecord(p: ConsultaParty): PartyRecord {
 export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
   const { numeroCnj, tribunal, valorCausaCentavos, partes, ...page } = c;
   return {
-    numeroCnj, valorCausaCentavos, partes: partes.map(partyRecord), documentos: [],
+    numeroCnj,
+    valorCausaCentavos,
+    partes: partes.map(partyRecord),
+    documentos: [],
     fonte: consultaLabel({ sigla: tribunal, sistema: c.sistema }),
     consulta: { ...page, fonte: consultaSource(tribunal) },
   };

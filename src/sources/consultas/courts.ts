@@ -21,7 +21,13 @@ export interface ConsultaCourt {
 
 export const CONSULTA_COURTS: readonly ConsultaCourt[] = Object.freeze([
   { sigla: 'TJSP', sistema: 'esaj', urls: { 1: 'https://esaj.tjsp.jus.br', 2: 'https://esaj.tjsp.jus.br' }, esajSegundoGrau: 'cposg', nota: 'masks CPF/CNPJ' },
-  { sigla: 'TJAL', sistema: 'esaj', urls: { 1: 'https://www2.tjal.jus.br', 2: 'https://www2.tjal.jus.br' }, esajSegundoGrau: 'cposg5', nota: 'answers only part of datacenter IPs' },
+  {
+    sigla: 'TJAL',
+    sistema: 'esaj',
+    urls: { 1: 'https://www2.tjal.jus.br', 2: 'https://www2.tjal.jus.br' },
+    esajSegundoGrau: 'cposg5',
+    nota: 'answers only part of datacenter IPs',
+  },
   { sigla: 'TJAC', sistema: 'esaj', urls: { 1: 'https://esaj.tjac.jus.br', 2: 'https://esaj.tjac.jus.br' }, esajSegundoGrau: 'cposg5' },
   { sigla: 'TJDFT', sistema: 'tjdft', urls: { 1: 'https://pje-consultapublica-api.tjdft.jus.br', 2: null } },
   { sigla: 'TRF1', sistema: 'pje', urls: { 1: 'https://pje1g-consultapublica.trf1.jus.br/consultapublica', 2: null } },
@@ -30,8 +36,18 @@ export const CONSULTA_COURTS: readonly ConsultaCourt[] = Object.freeze([
   { sigla: 'TJMA', sistema: 'pje', urls: { 1: 'https://pje.tjma.jus.br/pje', 2: 'https://pje2.tjma.jus.br/pje2g' } },
   { sigla: 'TJMG', sistema: 'pje', urls: { 1: 'https://pje-consulta-publica.tjmg.jus.br/pje', 2: null } },
   { sigla: 'TJCE', sistema: 'pje', urls: { 1: 'https://pje-consulta.tjce.jus.br/pje1grau', 2: null } },
-  { sigla: 'TJAP', sistema: 'pje', urls: { 1: 'https://pje.tjap.jus.br/1g', 2: null }, nota: 'a WAF refused datacenter IPs from 2026-07: challenged requests are anti_bot' },
-  { sigla: 'TJPE', sistema: 'pje', urls: { 1: 'https://pje.cloud.tjpe.jus.br/1g', 2: null }, nota: 'AWS WAF challenges some requests (HTTP 202): those are anti_bot' },
+  {
+    sigla: 'TJAP',
+    sistema: 'pje',
+    urls: { 1: 'https://pje.tjap.jus.br/1g', 2: null },
+    nota: 'a WAF refused datacenter IPs from 2026-07: challenged requests are anti_bot',
+  },
+  {
+    sigla: 'TJPE',
+    sistema: 'pje',
+    urls: { 1: 'https://pje.cloud.tjpe.jus.br/1g', 2: null },
+    nota: 'AWS WAF challenges some requests (HTTP 202): those are anti_bot',
+  },
   { sigla: 'TJRJ', sistema: 'pje', urls: { 1: 'https://tjrj.pje.jus.br/pje', 2: null } },
   { sigla: 'TJRO', sistema: 'pje', urls: { 1: 'https://pjepg-consulta.tjro.jus.br/consulta', 2: null }, nota: '403 to datacenter IPs seen 2026-07' },
 ]);

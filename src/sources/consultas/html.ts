@@ -20,7 +20,11 @@ export function oneLine(text: string): string {
 
 /** Text that keeps its line breaks (a decision's paragraphs): each line collapsed, blank lines dropped. */
 export function lines(text: string): string {
-  return text.split(/\r?\n|\r/).map(oneLine).filter(Boolean).join('\n');
+  return text
+    .split(/\r?\n|\r/)
+    .map(oneLine)
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** An element's decoded text on one line; null when absent or blank. */

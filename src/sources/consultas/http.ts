@@ -16,7 +16,6 @@ import type { BodyLimits } from '../upstream-body.ts';
 import type { Sleep } from '../datajud/budget.ts';
 import { detectChallenge } from './challenge.ts';
 
-
 export interface ConsultaHttpOptions {
   /** `Tramita/<version> (+contact)`: who is asking, and how to reach the operator. */
   userAgent: string;
@@ -38,7 +37,12 @@ export interface ConsultaPage {
 }
 
 /** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
-export function consultaError(source: string, failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}): RetryableSourceError {
+export function consultaError(
+  source: string,
+  failure: SourceFailure,
+  message: string,
+  opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {},
+): RetryableSourceError {
   return new RetryableSourceError(source, TRANSIENT_FAILURES, failure, message, opts);
 }
 
@@ -59,9 +63,16 @@ export class ConsultaHttp {
     let h = this.#hosts.get(origin);
     if (!h) {
       h = new HttpUpstream({
-        baseUrl: origin, source: 'consultas', budgetName: `consulta:${new URL(origin).host}`, label,
+        baseUrl: origin,
+        source: 'consultas',
+        budgetName: `consulta:${new URL(origin).host}`,
+        label,
         error: (failure, message, opts) => consultaError(source, failure, message, opts),
-        perMinute: this.#o.perMinute, timeoutMs: this.#o.timeoutMs, retryDelaysMs: this.#o.retryDelaysMs, body: this.#o.body, sleep: this.#o.sleep,
+        perMinute: this.#o.perMinute,
+        timeoutMs: this.#o.timeoutMs,
+        retryDelaysMs: this.#o.retryDelaysMs,
+        body: this.#o.body,
+        sleep: this.#o.sleep,
       });
       this.#hosts.set(origin, h);
     }
@@ -116,8 +127,16 @@ export class ConsultaSession {
       const upstream = this.#http.host(target.origin, this.#source, this.#label);
       const path = `${target.pathname}${target.search}`;
       const raw = await upstream.send(request.method, path, {
-        signal: o.signal, body: request.body, refuse: (answer) => this.#challengedBeforeRetry(upstream, answer, path),
-        headers: { accept: 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8', 'accept-language': 'pt-BR,pt;q=0.9', 'user-agent': this.#http.userAgent, ...this.#cookieHeader(), ...request.headers },
+        signal: o.signal,
+        body: request.body,
+        refuse: (answer) => this.#challengedBeforeRetry(upstream, answer, path),
+        headers: {
+          accept: 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8',
+          'accept-language': 'pt-BR,pt;q=0.9',
+          'user-agent': this.#http.userAgent,
+          ...this.#cookieHeader(),
+          ...request.headers,
+        },
       });
       this.#keepCookies(raw);
       const location = header(raw, 'location');

@@ -37,14 +37,22 @@ test('numbers route to the alias of their court, one sample per segment', () => 
 });
 
 test('STF, the CNJ and the councils have no index: no_index, not retryable', () => {
-  for (const [j, tr, who] of [['1', '00', 'STF'], ['2', '00', 'CNJ'], ['4', '90', '4.90'], ['5', '90', '5.90']]) {
-    assert.throws(() => routeCnj(cnjNumber(1, j, tr)), (err: unknown) => {
-      assert.ok(err instanceof DataJudError);
-      assert.equal(err.failure, 'no_index');
-      assert.equal(err.retryable, false);
-      assert.ok(err.message.includes(who), err.message);
-      return true;
-    });
+  for (const [j, tr, who] of [
+    ['1', '00', 'STF'],
+    ['2', '00', 'CNJ'],
+    ['4', '90', '4.90'],
+    ['5', '90', '5.90'],
+  ]) {
+    assert.throws(
+      () => routeCnj(cnjNumber(1, j, tr)),
+      (err: unknown) => {
+        assert.ok(err instanceof DataJudError);
+        assert.equal(err.failure, 'no_index');
+        assert.equal(err.retryable, false);
+        assert.ok(err.message.includes(who), err.message);
+        return true;
+      },
+    );
   }
   assert.throws(() => routeCnj('123'), /20/, 'a malformed number is the caller’s INVALID_CNJ');
 });
@@ -76,8 +84,15 @@ test('TRE-DF: the official alias is probed first, the other spelling on no_index
   assert.equal(a.get(numero)?.tribunal, 'TRE-DF');
   assert.equal(b?.numeroCnj, numero);
   const probes = fake.requests.filter((r) => r.body?.size === 0);
-  assert.deepEqual(probes.map((r) => r.alias), ['api_publica_tre-dft', 'api_publica_tre-df'], 'one probe per spelling, shared by concurrent callers');
-  assert.ok(fake.requestsTo('api_publica_tre-dft').every((r) => r.body.size === 0), 'only the probe went to the missing index');
+  assert.deepEqual(
+    probes.map((r) => r.alias),
+    ['api_publica_tre-dft', 'api_publica_tre-df'],
+    'one probe per spelling, shared by concurrent callers',
+  );
+  assert.ok(
+    fake.requestsTo('api_publica_tre-dft').every((r) => r.body.size === 0),
+    'only the probe went to the missing index',
+  );
   const before = fake.requests.length;
   await c.fetchCases([numero]);
   assert.equal(fake.requests.length, before + 1, 'cached: no new probe');
@@ -95,9 +110,15 @@ test('TRE-DF: the official alias is kept when it answers; when neither exists th
     await Promise.all([official.close(), neither.close()]);
   });
   assert.equal((await c1.fetchCases([numero])).size, 0);
-  assert.deepEqual(official.requests.map((r) => r.alias), ['api_publica_tre-dft', 'api_publica_tre-dft']);
+  assert.deepEqual(
+    official.requests.map((r) => r.alias),
+    ['api_publica_tre-dft', 'api_publica_tre-dft'],
+  );
   for (let i = 0; i < 2; i++) {
-    await assert.rejects(c2.fetchCases([numero]), (err: unknown) => err instanceof DataJudError && err.failure === 'no_index' && /tre-dft.*tre-df/.test(err.message));
+    await assert.rejects(
+      c2.fetchCases([numero]),
+      (err: unknown) => err instanceof DataJudError && err.failure === 'no_index' && /tre-dft.*tre-df/.test(err.message),
+    );
   }
   assert.equal(neither.requests.length, 4, 'two probes per call: a missing index is not cached');
 });

@@ -33,10 +33,18 @@ export function routeCnj(numero: string): AliasRoute {
   const sigla = cnjCourtSigla(cnj.segment, cnj.tribunal);
   const court = sigla === undefined ? undefined : courtBySigla(sigla);
   if (!court) {
-    throw new DataJudError('no_index', `CNJ number ${cnj.masked}: J.TR ${cnj.segment}.${cnj.tribunal} is not a court with a DataJud index (the CNJ and its councils have none).`, { retryable: false });
+    throw new DataJudError(
+      'no_index',
+      `CNJ number ${cnj.masked}: J.TR ${cnj.segment}.${cnj.tribunal} is not a court with a DataJud index (the CNJ and its councils have none).`,
+      { retryable: false },
+    );
   }
   if (!court.datajudAlias) {
-    throw new DataJudError('no_index', `CNJ number ${cnj.masked} belongs to ${court.sigla}, which has no DataJud index (datajud.md §4: DataJud does not cover the ${court.sigla}).`, { retryable: false });
+    throw new DataJudError(
+      'no_index',
+      `CNJ number ${cnj.masked} belongs to ${court.sigla}, which has no DataJud index (datajud.md §4: DataJud does not cover the ${court.sigla}).`,
+      { retryable: false },
+    );
   }
   return { digits: cnj.digits, court, alias: court.datajudAlias };
 }
@@ -100,6 +108,8 @@ export class AliasResolver {
         if (!(err instanceof DataJudError && err.failure === 'no_index')) throw err;
       }
     }
-    throw new DataJudError('no_index', `DataJud has none of the indexes ${candidates.join(', ')} (the spelling of ${alias} is disputed, datajud.md §4).`, { retryable: false });
+    throw new DataJudError('no_index', `DataJud has none of the indexes ${candidates.join(', ')} (the spelling of ${alias} is disputed, datajud.md §4).`, {
+      retryable: false,
+    });
   }
 }

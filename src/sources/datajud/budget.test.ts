@@ -10,14 +10,19 @@ import { clockSleep } from './testing/setup.ts';
 /** A sleep that waits until the test moves the manual clock past its deadline. */
 function manualSleep(clock: ManualClock): { sleep: Sleep; advance(ms: number): void; sleeping(): number } {
   let sleepers: Array<{ until: number; wake(): void }> = [];
-  const sleep: Sleep = (ms, signal) => new Promise<void>((resolve, reject) => {
-    const sleeper = { until: clock.now().getTime() + ms, wake: resolve };
-    sleepers.push(sleeper);
-    signal?.addEventListener('abort', () => {
-      sleepers = sleepers.filter((s) => s !== sleeper);
-      reject(signal.reason);
-    }, { once: true });
-  });
+  const sleep: Sleep = (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      const sleeper = { until: clock.now().getTime() + ms, wake: resolve };
+      sleepers.push(sleeper);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          sleepers = sleepers.filter((s) => s !== sleeper);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
   return {
     sleep,
     advance(ms) {
@@ -102,9 +107,24 @@ test('the semaphore limits holders and hands slots over in order', async () => {
 
 test('backoff doubles from the base, is capped, jittered, and never shorter than Retry-After', () => {
   const policy = { ...DEFAULT_RETRY, baseMs: 500, capMs: 8_000 };
-  assert.equal(backoffMs(policy, 1, () => 1), 500);
-  assert.equal(backoffMs(policy, 1, () => 0), 250);
-  assert.equal(backoffMs(policy, 2, () => 1), 1_000);
-  assert.equal(backoffMs(policy, 10, () => 1), 8_000);
-  assert.equal(backoffMs(policy, 1, () => 1, 3_000), 3_000);
+  assert.equal(
+    backoffMs(policy, 1, () => 1),
+    500,
+  );
+  assert.equal(
+    backoffMs(policy, 1, () => 0),
+    250,
+  );
+  assert.equal(
+    backoffMs(policy, 2, () => 1),
+    1_000,
+  );
+  assert.equal(
+    backoffMs(policy, 10, () => 1),
+    8_000,
+  );
+  assert.equal(
+    backoffMs(policy, 1, () => 1, 3_000),
+    3_000,
+  );
 });

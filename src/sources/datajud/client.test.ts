@@ -9,7 +9,11 @@ import { DataJudClient, retryAfterMs } from './client.ts';
 import { DataJudError } from './errors.ts';
 import { FakeDataJud, esResponse, indexNotFound, type Reply } from './testing/fake-datajud.ts';
 
-async function withFake(reply: Reply | ((n: number) => Reply), run: (client: DataJudClient, fake: FakeDataJud) => Promise<void>, timeoutMs = 2_000): Promise<void> {
+async function withFake(
+  reply: Reply | ((n: number) => Reply),
+  run: (client: DataJudClient, fake: FakeDataJud) => Promise<void>,
+  timeoutMs = 2_000,
+): Promise<void> {
   let n = 0;
   const fake = await FakeDataJud.start(() => (typeof reply === 'function' ? reply(++n) : reply));
   const client = new DataJudClient({ baseUrl: `${fake.url}/`, apiKey: 'k3y==', timeoutMs, clock: new ManualClock('2026-01-01T00:00:00Z') });
@@ -76,11 +80,15 @@ test('HTTP failures map to SourceFailure kinds', async () => {
 
 test('no answer within timeoutMs is a timeout, not a wait for the upstream', async () => {
   // The fake would answer after ten minutes: the client's own timeout is the only way this call ends.
-  await withFake({ delayMs: 600_000, json: esResponse([]) }, async (client, fake) => {
-    const err = await failure(client.search('api_publica_trf4', {}));
-    assert.equal(err.failure, 'timeout');
-    assert.ok(fake.requests.length >= 1, 'the request went out and was abandoned');
-  }, 150);
+  await withFake(
+    { delayMs: 600_000, json: esResponse([]) },
+    async (client, fake) => {
+      const err = await failure(client.search('api_publica_trf4', {}));
+      assert.equal(err.failure, 'timeout');
+      assert.ok(fake.requests.length >= 1, 'the request went out and was abandoned');
+    },
+    150,
+  );
 });
 
 test('a dropped connection or a closed port is unavailable', async () => {

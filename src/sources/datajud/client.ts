@@ -131,7 +131,11 @@ function failureForStatus(alias: string, res: RawResponse, nowMs: number): DataJ
     return new DataJudError('rate_limited', where, { status, retryAfterMs: retryAfterMs(res.headers['retry-after'], nowMs) });
   }
   if (status === 401 || status === 403) {
-    return new DataJudError('unauthorized', `${where}. The CNJ may have changed its public key: update DATAJUD_API_KEY from https://datajud-wiki.cnj.jus.br/api-publica/acesso.`, { status });
+    return new DataJudError(
+      'unauthorized',
+      `${where}. The CNJ may have changed its public key: update DATAJUD_API_KEY from https://datajud-wiki.cnj.jus.br/api-publica/acesso.`,
+      { status },
+    );
   }
   if (status === 404 && res.body.includes('index_not_found_exception')) {
     return new DataJudError('no_index', `DataJud has no index ${alias} (${where}).`, { status });

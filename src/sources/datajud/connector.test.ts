@@ -56,7 +56,11 @@ test('1,000 numbers over 3 aliases: one terms request per alias per batch, every
   const all = [...trf4, ...tjsp, ...trt2];
   const found = await c.fetchCases([...all, ...trf4.slice(0, 10)]);
   assert.equal(found.size, 250 + 150 + 100, 'the even numbers exist; the odd ones are simply absent');
-  for (const [alias, n] of [['api_publica_trf4', 500], ['api_publica_tjsp', 300], ['api_publica_trt2', 200]] as const) {
+  for (const [alias, n] of [
+    ['api_publica_trf4', 500],
+    ['api_publica_tjsp', 300],
+    ['api_publica_trt2', 200],
+  ] as const) {
     const requests = fake.requestsTo(alias);
     assert.equal(requests.length, Math.ceil(n / batchSize), alias);
     for (const r of requests) {
@@ -69,7 +73,10 @@ test('1,000 numbers over 3 aliases: one terms request per alias per batch, every
   }
   const one = found.get(trf4[0])!;
   assert.equal(one.tribunal, 'TRF4');
-  assert.deepEqual(one.instancias.map((i) => i.grau), ['G1', 'G2']);
+  assert.deepEqual(
+    one.instancias.map((i) => i.grau),
+    ['G1', 'G2'],
+  );
   assert.equal(found.has(trf4[1]), false);
   assert.deepEqual(c.stats(), { requests: 4 + 3 + 2, retries: 0, failures: 0 });
 });
@@ -87,7 +94,11 @@ test('concurrent fetchCase calls coalesce per alias and flush early at batchSize
   });
   assert.equal(fake.requestsTo('api_publica_trf4').length, 3, '100 + 100 + 50');
   assert.equal(fake.requestsTo('api_publica_tjsp').length, 1);
-  assert.deepEqual(fake.requestsTo('api_publica_trf4').map((r) => r.body.query.terms.numeroProcesso.length), [100, 100, 51], 'the repeated number joins the open batch');
+  assert.deepEqual(
+    fake.requestsTo('api_publica_trf4').map((r) => r.body.query.terms.numeroProcesso.length),
+    [100, 100, 51],
+    'the repeated number joins the open batch',
+  );
 });
 
 test('10,000 concurrent cold lookups over the 91 aliases cost at most 10 requests per 1,000 cases', async (t) => {
@@ -132,7 +143,10 @@ test('a page where every hit shares one millisecond falls back to the strict cur
   const { fake, c } = await setup(t, indexes.handler, { batchSize: 1 });
   const found = await c.fetchCases([a]);
   assert.equal(found.get(a)?.instancias.length, 6, 'ES cannot page past a tie without a tie-breaker: the documents of the first page');
-  assert.deepEqual(fake.requests.map((r) => r.body.search_after), [undefined, [4_999], [5_000]]);
+  assert.deepEqual(
+    fake.requests.map((r) => r.body.search_after),
+    [undefined, [4_999], [5_000]],
+  );
 });
 
 test('scanUpdatedSince yields pages of documents updated since the date, each document once', async (t) => {
@@ -165,7 +179,10 @@ test('scanUpdatedSince dedupes a document re-indexed during the scan (seen again
   const { c } = await setup(t, handler);
   const seen: string[] = [];
   for await (const page of c.scanUpdatedSince('api_publica_tjsp', '2020-01-01', 2)) seen.push(...page.map((r) => r.numeroCnj));
-  assert.deepEqual(seen, docs.map((d) => d._source.numeroProcesso));
+  assert.deepEqual(
+    seen,
+    docs.map((d) => d._source.numeroProcesso),
+  );
 });
 
 test('503 twice then success: retried with backoff, each attempt spending budget', async (t) => {
@@ -174,7 +191,11 @@ test('503 twice then success: retried with backoff, each attempt spending budget
   let calls = 0;
   const sleep = recordingSleep();
   const budget = new RequestBudget({ perMinute: 1_000 });
-  const { fake, c } = await setup(t, (req) => (++calls <= 2 ? { status: 503, text: 'busy' } : indexes.handler(req)), { sleep, budget, retry: { baseMs: 100, capMs: 1_000 } });
+  const { fake, c } = await setup(t, (req) => (++calls <= 2 ? { status: 503, text: 'busy' } : indexes.handler(req)), {
+    sleep,
+    budget,
+    retry: { baseMs: 100, capMs: 1_000 },
+  });
   const found = await c.fetchCases([numero]);
   assert.ok(found.has(numero));
   assert.equal(fake.requests.length, 3);
@@ -199,7 +220,10 @@ test('429 with Retry-After: the wait honours it; a Retry-After beyond maxRetryAf
   assert.deepEqual(sleep.delays, [2_000]);
   assert.equal(fake.requests.length, 2);
   const slow = await setup(t, () => ({ status: 429, headers: { 'retry-after': '600' }, text: '' }));
-  await assert.rejects(slow.c.fetchCases([cnjNumber(1, '4', '04')]), (err: unknown) => isFailure('rate_limited')(err) && (err as DataJudError).retryAfterMs === 600_000);
+  await assert.rejects(
+    slow.c.fetchCases([cnjNumber(1, '4', '04')]),
+    (err: unknown) => isFailure('rate_limited')(err) && (err as DataJudError).retryAfterMs === 600_000,
+  );
   assert.equal(slow.fake.requests.length, 1);
 });
 
@@ -218,11 +242,13 @@ test('timeouts, malformed bodies and a refused key fail with their kind', async 
 test('partial shard failures with numbers missing are retried, then unavailable; with nothing missing they are accepted', async (t) => {
   const indexes = new FakeIndexes();
   const [present, , other] = populate(indexes, 'api_publica_trf4', 'TRF4', '4', '04', 3);
-  const partial = (failed: number): Handler => (req) => {
-    const reply = indexes.handler(req) as { json: any };
-    reply.json._shards.failed = failed;
-    return reply;
-  };
+  const partial =
+    (failed: number): Handler =>
+    (req) => {
+      const reply = indexes.handler(req) as { json: any };
+      reply.json._shards.failed = failed;
+      return reply;
+    };
   const always = await setup(t, partial(1));
   await assert.rejects(always.c.fetchCases([present, cnjNumber(2, '4', '04')]), isFailure('unavailable'));
   assert.equal(always.fake.requests.length, 3);

@@ -83,7 +83,14 @@ export class DataJudConnector implements CaseMetadataSource {
     const maxInFlight = options.maxInFlight ?? 8;
     this.info = { name: 'DataJud', sandbox: options.sandbox ?? false };
     this.#batchSize = options.batchSize;
-    this.#client = new DataJudClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, body: options.body });
+    this.#client = new DataJudClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs,
+      connections: maxInFlight,
+      clock,
+      body: options.body,
+    });
     this.#transport = new DataJudTransport({
       client: this.#client,
       budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'datajud' }),
@@ -112,14 +119,16 @@ export class DataJudConnector implements CaseMetadataSource {
     // One failed chunk fails the call: stop its siblings rather than spend budget on them.
     const siblings = new AbortController();
     const linked = AbortSignal.any([siblings.signal, this.#closing.signal, ...(signal ? [signal] : [])]);
-    await Promise.all(chunks.map(async ({ alias, numbers }) => {
-      try {
-        for (const [numero, record] of await this.#fetchChunk(alias, numbers, linked)) result.set(numero, record);
-      } catch (err) {
-        siblings.abort(new DOMException('another DataJud batch of this call failed', 'AbortError'));
-        throw err;
-      }
-    }));
+    await Promise.all(
+      chunks.map(async ({ alias, numbers }) => {
+        try {
+          for (const [numero, record] of await this.#fetchChunk(alias, numbers, linked)) result.set(numero, record);
+        } catch (err) {
+          siblings.abort(new DOMException('another DataJud batch of this call failed', 'AbortError'));
+          throw err;
+        }
+      }),
+    );
     return result;
   }
 
@@ -149,7 +158,9 @@ export class DataJudConnector implements CaseMetadataSource {
     const actual = await this.#aliases.resolve(alias, linked);
     const tribunal = courtOfAlias(alias)?.sigla;
     // `classes`: only documents of these TPU classes (e.g. 1265 Precatório, 1266 RPV, wave2.md §G).
-    const query = { bool: { filter: [{ range: { dataHoraUltimaAtualizacao: { gte: since } } }, ...(classes?.length ? [{ terms: { 'classe.codigo': [...classes] } }] : [])] } };
+    const query = {
+      bool: { filter: [{ range: { dataHoraUltimaAtualizacao: { gte: since } } }, ...(classes?.length ? [{ terms: { 'classe.codigo': [...classes] } }] : [])] },
+    };
     const seen = new Set<string>();
     const fetchPage = (after: readonly unknown[] | undefined) => this.#completePage(actual, searchBody(pageSize, query, after), linked);
     for await (const page of searchPages(fetchPage, pageSize, actual)) {
@@ -220,12 +231,20 @@ export class DataJudConnector implements CaseMetadataSource {
     const query = { terms: { numeroProcesso: numbers } };
     for (let attempt = 1; ; attempt++) {
       const { hits, partial } = await this.#allPages(alias, size, query, signal);
-      const cases = parseHits(hits.filter((hit) => wanted.has(numeroOf(hit._source) ?? '')), { tribunal });
+      const cases = parseHits(
+        hits.filter((hit) => wanted.has(numeroOf(hit._source) ?? '')),
+        { tribunal },
+      );
       const found = new Map(cases.map((c) => [c.numeroCnj, c]));
       if (!partial || found.size === wanted.size) return found;
       if (attempt >= this.#transport.retry.attempts) {
         const missing = wanted.size - found.size;
-        throw this.#transport.failed(new DataJudError('unavailable', `DataJud ${alias} answered with failed shards and ${missing} of ${wanted.size} numbers missing, ${attempt} times; they may exist.`));
+        throw this.#transport.failed(
+          new DataJudError(
+            'unavailable',
+            `DataJud ${alias} answered with failed shards and ${missing} of ${wanted.size} numbers missing, ${attempt} times; they may exist.`,
+          ),
+        );
       }
       await this.#transport.backoff(attempt, signal);
     }
@@ -248,7 +267,9 @@ export class DataJudConnector implements CaseMetadataSource {
       const page = await this.#transport.search(alias, body, signal);
       if (!isPartial(page)) return page;
       if (attempt >= this.#transport.retry.attempts) {
-        throw this.#transport.failed(new DataJudError('unavailable', `DataJud ${alias} answered with failed shards ${attempt} times; the page would be incomplete.`));
+        throw this.#transport.failed(
+          new DataJudError('unavailable', `DataJud ${alias} answered with failed shards ${attempt} times; the page would be incomplete.`),
+        );
       }
       await this.#transport.backoff(attempt, signal);
     }

@@ -42,7 +42,12 @@ function fromParts(parts: Array<string | undefined>, fraction: string, offsetMin
   const ms = Number(fraction.slice(0, 3).padEnd(3, '0')); // truncate µs/ns to ms
   const local = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   const check = new Date(local);
-  const valid = check.getUTCFullYear() === y && check.getUTCMonth() === mo - 1 && check.getUTCDate() === d
-    && check.getUTCHours() === h && check.getUTCMinutes() === mi && check.getUTCSeconds() === s;
+  const valid =
+    check.getUTCFullYear() === y &&
+    check.getUTCMonth() === mo - 1 &&
+    check.getUTCDate() === d &&
+    check.getUTCHours() === h &&
+    check.getUTCMinutes() === mi &&
+    check.getUTCSeconds() === s;
   return valid ? new Date(local - offsetMin * 60_000).toISOString() : null;
 }

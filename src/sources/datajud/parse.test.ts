@@ -13,7 +13,11 @@ function fixture(name: string): { json: any; hits: EsHit[] } {
 /** Canonical JSON (sorted keys) so "exact duplicate" does not depend on key order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -43,7 +47,11 @@ test('the real TRF4 sample parses into one case with G1 then G2 and all 17 movem
   const [c] = cases;
   assert.equal(c.numeroCnj, '50192100820214047100');
   assert.equal(c.tribunal, 'TRF4');
-  assert.deepEqual(c.instancias.map((i) => i.grau), ['G1', 'G2'], 'G1 first although the response lists G2 first');
+  assert.deepEqual(
+    c.instancias.map((i) => i.grau),
+    ['G1', 'G2'],
+    'G1 first although the response lists G2 first',
+  );
   assert.equal(parsedMovements(cases), raw - duplicates);
   const [g1, g2] = c.instancias;
   assert.equal(g1.movimentos.length, 11);
@@ -60,7 +68,10 @@ test('the real TRF4 sample parses into one case with G1 then G2 and all 17 movem
   assert.deepEqual(g1.orgaoJulgador, { codigo: '12674', nome: '20ª Vara Federal de Porto Alegre', codigoMunicipioIBGE: '4314902' });
   assert.deepEqual(g1.sistema, { codigo: '4', nome: 'EPROC' });
   assert.deepEqual(g2.sistema, { codigo: '4', nome: 'Projudi' });
-  assert.deepEqual(g1.assuntos.map((a) => a.codigo), ['6118', '6182']);
+  assert.deepEqual(
+    g1.assuntos.map((a) => a.codigo),
+    ['6118', '6182'],
+  );
   // movements newest first, near duplicates (1 s apart, §8.2) both kept
   for (const inst of c.instancias) {
     const dates = inst.movimentos.map((m) => m.dataHora);
@@ -75,7 +86,10 @@ test('the real TRF4 sample parses into one case with G1 then G2 and all 17 movem
   assert.match(distribuicao.key, /^[0-9a-f]{40}$/);
   // raw keeps each _source exactly as received
   assert.equal(c.raw.length, 2);
-  assert.deepEqual(c.raw, json.hits.hits.map((h: any) => h._source));
+  assert.deepEqual(
+    c.raw,
+    json.hits.hits.map((h: any) => h._source),
+  );
 });
 
 test('the official wiki example 1 (TRF1 JE, ISO dates) parses with both movements', () => {
@@ -89,38 +103,49 @@ test('the official wiki example 1 (TRF1 JE, ISO dates) parses with both movement
   assert.equal(i.grau, 'JE');
   assert.equal(i.dataAjuizamento, '2018-10-29T00:00:00.000Z');
   assert.equal(i.orgaoJulgador?.codigoMunicipioIBGE, '5128', 'kept as sent, even when not a 7-digit IBGE code (§7)');
-  assert.deepEqual(i.movimentos.map((m) => m.codigo), ['14732', '26']);
+  assert.deepEqual(
+    i.movimentos.map((m) => m.codigo),
+    ['14732', '26'],
+  );
   assert.equal(i.movimentos[0].orgaoJulgador, null);
 });
 
 /** A synthetic response with the quirks the real samples lack (wiki exemplo 2, glossary spelling). */
 function quirkyHits(): EsHit[] {
   const numero = '07158804220218070015';
-  const dup = { codigo: '11010', nome: 'Mero expediente', dataHora: '2022-03-22T08:29:49.000Z', complementosTabelados: [{ codigo: 5, valor: '7', nome: 'x', descricao: 'y' }] };
+  const dup = {
+    codigo: '11010',
+    nome: 'Mero expediente',
+    dataHora: '2022-03-22T08:29:49.000Z',
+    complementosTabelados: [{ codigo: 5, valor: '7', nome: 'x', descricao: 'y' }],
+  };
   const source = (grau: string, extra: Record<string, unknown>) => ({ numeroProcesso: numero, tribunal: 'TJDFT', grau, ...extra });
   const hit = (id: string, s: unknown): EsHit => ({ _index: 'api_publica_tjdft', _id: id, _source: s, sort: null });
   return [
     hit('TR-doc', source('TR', {})),
     hit('G2-doc', source('G2', { dataHoraUltimaAtualizacao: '2023-01-02T03:04:05.123456789Z' })),
-    hit('G1-doc', source('G1', {
-      dataAjuizamento: '2021-06-01T10:00:00-03:00',
-      dataHoraUltimaAtualizacao: '2022-01-01T00:00:00Z',
-      '@timestamp': '2025-10-28T05:46:42.681808837Z',
-      nivelSigilo: '0',
-      classe: { codigo: '1116', nome: 'Execução Fiscal' },
-      orgaoJulgador: { codigo: '13597', nome: 'VARA DE EXECU??O FISCAL DO DF' },
-      assuntos: [[{ codigo: 6017, nome: 'IPTU' }], [{ codigo: '10394', nome: 'Dívida Ativa' }, [{ codigo: 1, nome: 'deep' }]]],
-      movimentos: [
-        dup,
-        { codigo: 26, nome: 'Distribuição', dataHora: '20210601100000', orgaoJulgador: { codigoOrgao: 13597, nomeOrgao: 'VARA' } },
-        { ...dup },
-        { codigo: 11010, nome: 'Mero expediente', dataHora: '2022-03-22T08:29:48.000Z' },
-        { ...dup, complementosTabelados: [{ codigo: '5', valor: 7, nome: 'x', descricao: 'y' }] },
-        'not a movement',
-        { codigo: 60, nome: 'Expedição', dataHora: 'ontem' },
-        { nome: 'sem código nem data' },
-      ],
-    })),
+    hit(
+      'G1-doc',
+      source('G1', {
+        dataAjuizamento: '2021-06-01T10:00:00-03:00',
+        dataHoraUltimaAtualizacao: '2022-01-01T00:00:00Z',
+        '@timestamp': '2025-10-28T05:46:42.681808837Z',
+        nivelSigilo: '0',
+        classe: { codigo: '1116', nome: 'Execução Fiscal' },
+        orgaoJulgador: { codigo: '13597', nome: 'VARA DE EXECU??O FISCAL DO DF' },
+        assuntos: [[{ codigo: 6017, nome: 'IPTU' }], [{ codigo: '10394', nome: 'Dívida Ativa' }, [{ codigo: 1, nome: 'deep' }]]],
+        movimentos: [
+          dup,
+          { codigo: 26, nome: 'Distribuição', dataHora: '20210601100000', orgaoJulgador: { codigoOrgao: 13597, nomeOrgao: 'VARA' } },
+          { ...dup },
+          { codigo: 11010, nome: 'Mero expediente', dataHora: '2022-03-22T08:29:48.000Z' },
+          { ...dup, complementosTabelados: [{ codigo: '5', valor: 7, nome: 'x', descricao: 'y' }] },
+          'not a movement',
+          { codigo: 60, nome: 'Expedição', dataHora: 'ontem' },
+          { nome: 'sem código nem data' },
+        ],
+      }),
+    ),
     hit('G1-doc', source('G1', { movimentos: [] })), // the same document again (search_after overlap)
     hit('no-number', { tribunal: 'TJDFT', grau: 'G1', movimentos: [dup] }),
     hit('not-an-object', null),
@@ -133,10 +158,17 @@ test('quirks: nested assuntos, string/number codes, codigoOrgao/nomeOrgao, exact
   assert.equal(cases.length, 1, 'the hits without numeroProcesso or _source are skipped');
   const [c] = cases;
   assert.equal(c.tribunal, 'TJDFT');
-  assert.deepEqual(c.instancias.map((i) => i.grau), ['G1', 'G2', 'JE', 'TR']);
+  assert.deepEqual(
+    c.instancias.map((i) => i.grau),
+    ['G1', 'G2', 'JE', 'TR'],
+  );
   assert.equal(c.raw.length, 4, 'one raw document per distinct _id');
   const g1 = c.instancias[0];
-  assert.deepEqual(g1.assuntos, [{ codigo: '6017', nome: 'IPTU' }, { codigo: '10394', nome: 'Dívida Ativa' }, { codigo: '1', nome: 'deep' }]);
+  assert.deepEqual(g1.assuntos, [
+    { codigo: '6017', nome: 'IPTU' },
+    { codigo: '10394', nome: 'Dívida Ativa' },
+    { codigo: '1', nome: 'deep' },
+  ]);
   assert.equal(g1.dataAjuizamento, '2021-06-01T13:00:00.000Z', 'offset applied');
   assert.equal(g1.nivelSigilo, 0);
   assert.deepEqual(g1.classe, { codigo: '1116', nome: 'Execução Fiscal' });
@@ -160,10 +192,22 @@ test('quirks: nested assuntos, string/number codes, codigoOrgao/nomeOrgao, exact
   assert.deepEqual(je.assuntos, []);
   assert.deepEqual(je.movimentos, []);
   const tr = c.instancias[3];
-  assert.deepEqual({ ...tr, movimentos: undefined }, {
-    grau: 'TR', upstreamId: 'TR-doc', classe: null, assuntos: [], orgaoJulgador: null, sistema: null, formato: null,
-    nivelSigilo: 0, dataAjuizamento: null, dataHoraUltimaAtualizacao: null, movimentos: undefined,
-  });
+  assert.deepEqual(
+    { ...tr, movimentos: undefined },
+    {
+      grau: 'TR',
+      upstreamId: 'TR-doc',
+      classe: null,
+      assuntos: [],
+      orgaoJulgador: null,
+      sistema: null,
+      formato: null,
+      nivelSigilo: 0,
+      dataAjuizamento: null,
+      dataHoraUltimaAtualizacao: null,
+      movimentos: undefined,
+    },
+  );
   assert.equal(c.instancias[1].dataHoraUltimaAtualizacao, '2023-01-02T03:04:05.123Z', 'nanoseconds truncated');
   assert.equal(c.atualizadoEm, '2023-01-02T03:04:05.123Z');
 });
@@ -174,7 +218,10 @@ test('movement order and keys do not depend on the order DataJud sends them in',
     const s = h._source as any;
     return s && Array.isArray(s.movimentos) ? { ...h, _source: { ...s, movimentos: [...s.movimentos].reverse() } } : h;
   });
-  assert.deepEqual(parseHits(reversed)[0].instancias.map((i) => i.movimentos), parseHits(hits)[0].instancias.map((i) => i.movimentos));
+  assert.deepEqual(
+    parseHits(reversed)[0].instancias.map((i) => i.movimentos),
+    parseHits(hits)[0].instancias.map((i) => i.movimentos),
+  );
 });
 
 test('the movement key is sha1(instance id|codigo|dataHora|nome|complements)', () => {

@@ -197,7 +197,8 @@ function toCase(numeroCnj: string, draft: CaseDraft, options: ParseOptions): Cas
   let atualizadoEm: string | null = null;
   for (const i of instancias) {
     // Normalized ISO strings of one format compare correctly as text.
-    if (i.dataHoraUltimaAtualizacao !== null && (atualizadoEm === null || i.dataHoraUltimaAtualizacao > atualizadoEm)) atualizadoEm = i.dataHoraUltimaAtualizacao;
+    if (i.dataHoraUltimaAtualizacao !== null && (atualizadoEm === null || i.dataHoraUltimaAtualizacao > atualizadoEm))
+      atualizadoEm = i.dataHoraUltimaAtualizacao;
   }
   return { numeroCnj, tribunal: draft.tribunal ?? options.tribunal ?? '', instancias, atualizadoEm, raw: draft.raw };
 }

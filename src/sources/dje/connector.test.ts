@@ -33,10 +33,16 @@ test('a business day has one edition per court; its PDF is split into every mat�
     assert.equal(p.numeroCnj, m.numeroCnj.replace(/\D/g, ''));
     assert.match(p.numeroCnj!, /^\d{13}626\d{4}$/, 'J=6, TR 26 (SP)');
     assert.equal(p.classe, m.classe);
-    assert.deepEqual(p.partes.map((x) => x.nome), m.partes.map((x) => x.nome));
+    assert.deepEqual(
+      p.partes.map((x) => x.nome),
+      m.partes.map((x) => x.nome),
+    );
     // Each registration once, in both notations: the header's without the letter (`123455/SP`), the body's with it (`OAB/SP123455-A`).
     const oabs = m.partes.flatMap((x) => x.advogados).flatMap((a) => (a.oab ? [a.oab] : []));
-    assert.deepEqual(p.advogados.filter((a) => a.oab).map((a) => `${a.oab!.uf}${a.oab!.numero}`), [...new Set([...oabs.map((o) => o.replace(/[A-Z]$/, '')), ...oabs])]);
+    assert.deepEqual(
+      p.advogados.filter((a) => a.oab).map((a) => `${a.oab!.uf}${a.oab!.numero}`),
+      [...new Set([...oabs.map((o) => o.replace(/[A-Z]$/, '')), ...oabs])],
+    );
     assert.equal(p.publicacao, '2026-03-10', 'PUBLICAÇÃO EM: the next business day');
     assert.ok(p.texto.replace(/\s+/g, ' ').includes('Documento fictício do sandbox'), 'the decision text, across wrapped lines');
   });

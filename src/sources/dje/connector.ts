@@ -50,7 +50,10 @@ export class DjeConnector implements ElectoralGazetteSource {
     if (!Array.isArray(list)) throw fail('malformed', `DJE eleitoral's day index is not {"${day}": [...]} ${detailOf(raw)}.`, { retryable: false });
     return list.map((e) => {
       const numero = Number((e as { edicao?: unknown } | null)?.edicao);
-      if (!Number.isInteger(numero) || numero <= 0) throw fail('malformed', `DJE eleitoral listed an edition without a number (${describeBody(Buffer.from(JSON.stringify(e) ?? ''))}).`, { retryable: false });
+      if (!Number.isInteger(numero) || numero <= 0)
+        throw fail('malformed', `DJE eleitoral listed an edition without a number (${describeBody(Buffer.from(JSON.stringify(e) ?? ''))}).`, {
+          retryable: false,
+        });
       return { tribunal, numero, data: day, extra: (e as { extra?: unknown }).extra === true, raw: e };
     });
   }
@@ -70,7 +73,9 @@ export class DjeConnector implements ElectoralGazetteSource {
     try {
       return splitMaterias(edition, await pdfLines(new Uint8Array(bytes)));
     } catch (err) {
-      throw fail('malformed', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${(err as Error).message}`, { retryable: false });
+      throw fail('malformed', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${(err as Error).message}`, {
+        retryable: false,
+      });
     }
   }
 

@@ -38,7 +38,22 @@ const PAREN_OABS = /^(.*?)\s*\(([^()]*\d[^()]*)\)\s*$/;
 /** The body's `NAME - OAB/PA26585-A`, and any `OAB/UF n` or `n/UF` inside a line. */
 const OAB_TEXT = /OAB\s*[/:-]?\s*[A-Z]{2}\s*(?:N[º°.]\s*)?[\d.]+(?:-?[A-Z](?![A-Za-z]))?|[\d.]+(?:-?[A-Z])?\s*\/\s*[A-Z]{2}(?![A-Za-z])/;
 /** Roles printed that are not parties. */
-const NOT_PARTIES = new Set(['CLASSE', 'PROCESSO', 'RELATOR', 'RELATORA', 'RELATOR(A)', 'ASSUNTO', 'ORIGEM', 'JUIZ', 'JUIZA', 'JUÍZA', 'JUIZ(A)', 'FISCAL DA LEI', 'PUBLICAÇÃO EM', 'PROCURADORIA']);
+const NOT_PARTIES = new Set([
+  'CLASSE',
+  'PROCESSO',
+  'RELATOR',
+  'RELATORA',
+  'RELATOR(A)',
+  'ASSUNTO',
+  'ORIGEM',
+  'JUIZ',
+  'JUIZA',
+  'JUÍZA',
+  'JUIZ(A)',
+  'FISCAL DA LEI',
+  'PUBLICAÇÃO EM',
+  'PROCURADORIA',
+]);
 
 export interface PdfLine {
   page: number;
@@ -140,8 +155,18 @@ export function splitMaterias(edition: ElectoralEditionRecord, lines: readonly P
     const { classe, publicacao, partes, advogados } = readMateria(current);
     const texto = current.lines.join('\n');
     out.push({
-      id: `${edition.tribunal}:${edition.numero}:${ordem}`, tribunal: edition.tribunal, edicao: edition.numero, data: edition.data, publicacao, ordem, pagina: current.page,
-      numeroCnj: current.numero.replace(/\D/g, ''), classe, texto, partes, advogados,
+      id: `${edition.tribunal}:${edition.numero}:${ordem}`,
+      tribunal: edition.tribunal,
+      edicao: edition.numero,
+      data: edition.data,
+      publicacao,
+      ordem,
+      pagina: current.page,
+      numeroCnj: current.numero.replace(/\D/g, ''),
+      classe,
+      texto,
+      partes,
+      advogados,
       raw: { edicao: edition.numero, tribunal: edition.tribunal, pagina: current.page, publicacao, texto },
     });
     current = null;

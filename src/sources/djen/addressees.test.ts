@@ -6,25 +6,67 @@ import { addresseesOf } from './addressees.ts';
 
 const N = '00012345620248050001';
 let id = 0;
-function item(destinatarios: { nome: string; polo: string }[], advogados: { nome: string; uf: string; numero: string }[], extra: Partial<PublicationRecord> = {}): PublicationRecord {
+function item(
+  destinatarios: { nome: string; polo: string }[],
+  advogados: { nome: string; uf: string; numero: string }[],
+  extra: Partial<PublicationRecord> = {},
+): PublicationRecord {
   return {
-    id: String(++id), hash: null, numeroCnj: N, tribunal: 'TJBA', dataDisponibilizacao: `2026-01-${String(10 + id).padStart(2, '0')}`, tipoComunicacao: 'Intimação', tipoDocumento: null,
-    orgao: null, classe: null, meio: 'D', numeroComunicacao: null, texto: '', link: null, ativo: true, cancelamento: null,
-    destinatarios, advogados: advogados.map((a) => ({ nome: a.nome, oab: { uf: a.uf, numero: a.numero } })), raw: {}, ...extra,
+    id: String(++id),
+    hash: null,
+    numeroCnj: N,
+    tribunal: 'TJBA',
+    dataDisponibilizacao: `2026-01-${String(10 + id).padStart(2, '0')}`,
+    tipoComunicacao: 'Intimação',
+    tipoDocumento: null,
+    orgao: null,
+    classe: null,
+    meio: 'D',
+    numeroComunicacao: null,
+    texto: '',
+    link: null,
+    ativo: true,
+    cancelamento: null,
+    destinatarios,
+    advogados: advogados.map((a) => ({ nome: a.nome, oab: { uf: a.uf, numero: a.numero } })),
+    raw: {},
+    ...extra,
   };
 }
 
 test('parties by pole in first-named order, lawyers beside one-pole addressees, no document, no value, fonte DJEN', () => {
   const d = addresseesOf(N, [
     item([{ nome: 'BANCO FICTICIO S.A.', polo: 'P' }], [{ nome: 'ADV PASSIVO', uf: 'BA', numero: '111' }]),
-    item([{ nome: 'MARIA FICTICIA', polo: 'A' }, { nome: 'BANCO FICTICIO S.A.', polo: 'P' }], [{ nome: 'ADV AMBOS', uf: 'BA', numero: '222' }]),
-    item([{ nome: 'Maria Fictícia', polo: 'A' }], [{ nome: 'ADV ATIVO', uf: 'BA', numero: '333' }, { nome: 'ADV ATIVO', uf: 'BA', numero: '333' }]),
+    item(
+      [
+        { nome: 'MARIA FICTICIA', polo: 'A' },
+        { nome: 'BANCO FICTICIO S.A.', polo: 'P' },
+      ],
+      [{ nome: 'ADV AMBOS', uf: 'BA', numero: '222' }],
+    ),
+    item(
+      [{ nome: 'Maria Fictícia', polo: 'A' }],
+      [
+        { nome: 'ADV ATIVO', uf: 'BA', numero: '333' },
+        { nome: 'ADV ATIVO', uf: 'BA', numero: '333' },
+      ],
+    ),
     item([{ nome: 'CANCELADA FICTICIA', polo: 'A' }], [], { ativo: false }),
   ])!;
   assert.equal(d.fonte, 'DJEN');
   assert.equal(d.valorCausaCentavos, null);
-  assert.deepEqual(d.partes.map((p) => [p.polo, p.nome, p.tipoPessoa, p.documento]), [['ATIVO', 'MARIA FICTICIA', 'FISICA', null], ['PASSIVO', 'BANCO FICTICIO S.A.', 'JURIDICA', null]]);
-  assert.deepEqual(d.partes.map((p) => p.advogados.map((a) => a.oab?.numero)), [['333'], ['111']], 'the lawyer of a two-pole communication is placed nowhere');
+  assert.deepEqual(
+    d.partes.map((p) => [p.polo, p.nome, p.tipoPessoa, p.documento]),
+    [
+      ['ATIVO', 'MARIA FICTICIA', 'FISICA', null],
+      ['PASSIVO', 'BANCO FICTICIO S.A.', 'JURIDICA', null],
+    ],
+  );
+  assert.deepEqual(
+    d.partes.map((p) => p.advogados.map((a) => a.oab?.numero)),
+    [['333'], ['111']],
+    'the lawyer of a two-pole communication is placed nowhere',
+  );
 });
 
 test('no communication of the case: null', () => {

@@ -28,7 +28,9 @@ export async function fetchAddressees(publications: PublicationSource, numeroCnj
 export function addresseesOf(numeroCnj: string, items: readonly PublicationRecord[]): CaseDetailsRecord | null {
   const parties = new Map<string, PartyRecord>();
   // Oldest first: the parties in the order the case first named them (its distribution list).
-  const ordered = items.filter((i) => i.ativo && i.numeroCnj === numeroCnj).sort((a, b) => a.dataDisponibilizacao.localeCompare(b.dataDisponibilizacao) || a.id.localeCompare(b.id));
+  const ordered = items
+    .filter((i) => i.ativo && i.numeroCnj === numeroCnj)
+    .sort((a, b) => a.dataDisponibilizacao.localeCompare(b.dataDisponibilizacao) || a.id.localeCompare(b.id));
   for (const item of ordered) {
     const addressed: PartyRecord[] = [];
     for (const d of item.destinatarios) {

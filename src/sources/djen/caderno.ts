@@ -27,7 +27,11 @@ export interface CadernoSteps {
   maxEntryBytes: number;
 }
 
-export async function ingestCaderno(steps: CadernoSteps, sink: (items: PublicationRecord[]) => Promise<void>, options: CadernoIngestOptions = {}): Promise<CadernoInfo> {
+export async function ingestCaderno(
+  steps: CadernoSteps,
+  sink: (items: PublicationRecord[]) => Promise<void>,
+  options: CadernoIngestOptions = {},
+): Promise<CadernoInfo> {
   const { signal } = options;
   let meta = await steps.metadata(signal);
   if (meta.status !== PROCESSED) return infoOf(meta);
@@ -64,7 +68,13 @@ function isRefusedUrl(err: unknown): boolean {
 }
 
 /** Each `.json` entry in ZIP order: read, parsed, mapped, and awaited by the sink before the next. */
-async function readPages(file: string, steps: CadernoSteps, total: number, sink: (items: PublicationRecord[]) => Promise<void>, options: CadernoIngestOptions): Promise<void> {
+async function readPages(
+  file: string,
+  steps: CadernoSteps,
+  total: number,
+  sink: (items: PublicationRecord[]) => Promise<void>,
+  options: CadernoIngestOptions,
+): Promise<void> {
   const zip = await zipOperation(steps.what, () => openPromise(file, { lazyEntries: true, autoClose: false }));
   try {
     const entries = zip.eachEntry();

@@ -103,7 +103,11 @@ export class DjenClient {
       const body = await readBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#body }, combined);
       if (res.statusCode === 403 || res.statusCode === 404) {
         // The temporary URL lives ≈5 min (§4.6): the caller may ask the metadata again for a new one.
-        throw new DjenError('unavailable', `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${errorBodyNote(body)}`, { status: res.statusCode, retryable: false });
+        throw new DjenError(
+          'unavailable',
+          `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${errorBodyNote(body)}`,
+          { status: res.statusCode, retryable: false },
+        );
       }
       throw this.#failure({ status: res.statusCode, headers: res.headers, body }, `the caderno file of ${what}`);
     });
@@ -168,11 +172,18 @@ export function failureForStatus(status: number, headers: ResponseHeaders, body:
   const where = `DJEN answered ${what} with HTTP ${status}`;
   const text = errorBodyNote(body);
   if (status === 403) {
-    return new DjenError('geoblocked', `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic through a Brazilian egress/relay (DJEN_URL).`, { status });
+    return new DjenError(
+      'geoblocked',
+      `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic through a Brazilian egress/relay (DJEN_URL).`,
+      { status },
+    );
   }
   if (status === 429) {
     const wait = retryAfterMs(headers['retry-after'], nowMs) ?? DEFAULT_RETRY_AFTER_MS;
-    return new DjenError('rate_limited', `${where}: rate limited (about 20 requests per minute per IP); retry in ${Math.ceil(wait / 1000)} s.`, { status, retryAfterMs: wait });
+    return new DjenError('rate_limited', `${where}: rate limited (about 20 requests per minute per IP); retry in ${Math.ceil(wait / 1000)} s.`, {
+      status,
+      retryAfterMs: wait,
+    });
   }
   if (status >= 500) {
     return new DjenError('unavailable', `${where} ${text}`, { status, retryAfterMs: retryAfterMs(headers['retry-after'], nowMs) });

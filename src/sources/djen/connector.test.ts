@@ -37,10 +37,21 @@ test('info, options from config, and the path prefix of the base URL', async (t)
   const { fake, c } = await setup(t, () => ({ json: page([]) }), { sandbox: true });
   assert.deepEqual(c.info, { name: 'DJEN', sandbox: true });
   const limits = { ...DEFAULT_UPSTREAM_MAX_BYTES, djen: 2048 };
-  assert.deepEqual(djenOptionsFromConfig({ djenTimeoutMs: 30_000, djenRequestsPerMinute: 20, upstreamMaxBytes: limits, upstreamIdleTimeoutMs: 500 }, 'https://comunicaapi.pje.jus.br', false), {
-    baseUrl: 'https://comunicaapi.pje.jus.br', timeoutMs: 30_000, requestsPerMinute: 20, sandbox: false,
-    body: { maxBytes: 2048, idleMs: 500 }, cadernoBody: { maxBytes: DEFAULT_UPSTREAM_MAX_BYTES['djen-caderno'], idleMs: 500 },
-  });
+  assert.deepEqual(
+    djenOptionsFromConfig(
+      { djenTimeoutMs: 30_000, djenRequestsPerMinute: 20, upstreamMaxBytes: limits, upstreamIdleTimeoutMs: 500 },
+      'https://comunicaapi.pje.jus.br',
+      false,
+    ),
+    {
+      baseUrl: 'https://comunicaapi.pje.jus.br',
+      timeoutMs: 30_000,
+      requestsPerMinute: 20,
+      sandbox: false,
+      body: { maxBytes: 2048, idleMs: 500 },
+      cadernoBody: { maxBytes: DEFAULT_UPSTREAM_MAX_BYTES['djen-caderno'], idleMs: 500 },
+    },
+  );
   await c.search({ tribunal: 'TJSP', desde: '2026-09-18', ate: '2026-09-18' });
   assert.equal(fake.requests[0].path, '/djen/api/v1/comunicacao');
   assert.equal(c.certidaoUrl('abc'), `${fake.url}/djen/api/v1/comunicacao/abc/certidao`);
@@ -54,11 +65,24 @@ test('paging ignores count: stops at the first short page, even when count says 
   assert.equal(result.items.length, 250);
   assert.equal(result.complete, true);
   assert.equal(result.requests, 3);
-  assert.deepEqual(fake.requests.map((r) => [r.query.get('pagina'), r.query.get('itensPorPagina'), r.query.get('numeroProcesso')]), [
-    ['1', '100', '50040730520254047113'], ['2', '100', '50040730520254047113'], ['3', '100', '50040730520254047113'],
+  assert.deepEqual(
+    fake.requests.map((r) => [r.query.get('pagina'), r.query.get('itensPorPagina'), r.query.get('numeroProcesso')]),
+    [
+      ['1', '100', '50040730520254047113'],
+      ['2', '100', '50040730520254047113'],
+      ['3', '100', '50040730520254047113'],
+    ],
+  );
+  assert.deepEqual(seen, [
+    [1, 100],
+    [2, 200],
+    [3, 250],
   ]);
-  assert.deepEqual(seen, [[1, 100], [2, 200], [3, 250]]);
-  assert.deepEqual(result.items.map((r) => r.id), all.map((i) => String(i.id)), 'newest first');
+  assert.deepEqual(
+    result.items.map((r) => r.id),
+    all.map((i) => String(i.id)),
+    'newest first',
+  );
   assert.deepEqual(c.stats(), { requests: 3, retries: 0, failures: 0 });
 });
 
@@ -94,13 +118,24 @@ test('an OAB is asked in each spelling and the answers merged by id, newest firs
   const bySpelling: Record<string, unknown[]> = { '57689': plain, '57.689': dotted, '57689A': suffixed };
   const { fake, c } = await setup(t, (req) => ({ json: page(bySpelling[req.query.get('numeroOab') ?? ''] ?? []) }));
   const result = await c.search({ oab: { uf: 'RS', numero: '57689A' }, desde: '2026-09-01' });
-  assert.deepEqual(fake.requests.map((r) => [r.query.get('numeroOab'), r.query.get('ufOab'), r.query.get('dataDisponibilizacaoInicio')]), [
-    ['57689', 'RS', '2026-09-01'], ['57.689', 'RS', '2026-09-01'], ['57689A', 'RS', '2026-09-01'],
-  ]);
-  assert.deepEqual(result.items.map((r) => r.id), ['600', '500', '499', '498', '400']);
+  assert.deepEqual(
+    fake.requests.map((r) => [r.query.get('numeroOab'), r.query.get('ufOab'), r.query.get('dataDisponibilizacaoInicio')]),
+    [
+      ['57689', 'RS', '2026-09-01'],
+      ['57.689', 'RS', '2026-09-01'],
+      ['57689A', 'RS', '2026-09-01'],
+    ],
+  );
+  assert.deepEqual(
+    result.items.map((r) => r.id),
+    ['600', '500', '499', '498', '400'],
+  );
   assert.equal(result.complete, true);
   assert.equal(result.requests, 3);
-  assert.ok(result.items.every((r) => r.advogados[0].oab?.numero.startsWith('57689')), 'every spelling normalized');
+  assert.ok(
+    result.items.every((r) => r.advogados[0].oab?.numero.startsWith('57689')),
+    'every spelling normalized',
+  );
 });
 
 test('HTTP 403 is geoblocked (DJEN refuses hosts outside Brazil), not "no results", and is not retried', async (t) => {
@@ -150,7 +185,11 @@ test('x-ratelimit-remaining ≤ 2 makes the next request wait 60 s', async (t) =
   const clock = new ManualClock();
   const all = items(150);
   const handler = pagedHandler(all);
-  const { c, sleep } = await setup(t, async (req) => ({ ...(await handler(req)), headers: { 'x-ratelimit-remaining': req.query.get('pagina') === '1' ? '2' : '15' } }), { clock });
+  const { c, sleep } = await setup(
+    t,
+    async (req) => ({ ...(await handler(req)), headers: { 'x-ratelimit-remaining': req.query.get('pagina') === '1' ? '2' : '15' } }),
+    { clock },
+  );
   const result = await c.search({ tribunal: 'TJRS' });
   assert.equal(result.items.length, 150);
   assert.deepEqual(sleep.delays, [60_000]);
@@ -170,7 +209,10 @@ test('503 is retried with backoff; three 503s fail as unavailable', async (t) =>
 
 test('a 400 (DJEN refused the query) is unavailable and not retried; its body is named by size and hash, never quoted', async (t) => {
   const { fake, c } = await setup(t, () => ({ status: 400, json: { message: 'Informe ao menos um filtro' } }));
-  await assert.rejects(c.search({ tribunal: 'TJRS' }), (err: unknown) => isFailure('unavailable')(err) && !/Informe/.test((err as Error).message) && /40 bytes, sha256 [0-9a-f]{12}/.test((err as Error).message));
+  await assert.rejects(
+    c.search({ tribunal: 'TJRS' }),
+    (err: unknown) => isFailure('unavailable')(err) && !/Informe/.test((err as Error).message) && /40 bytes, sha256 [0-9a-f]{12}/.test((err as Error).message),
+  );
   assert.equal(fake.requests.length, 1);
 });
 

@@ -10,7 +10,14 @@ import type { Config } from '../../config.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
 import type {
-  CadernoInfo, CadernoIngestOptions, PublicationQuery, PublicationRecord, PublicationSearchOptions, PublicationSearchResult, PublicationSource, SourceInfo,
+  CadernoInfo,
+  CadernoIngestOptions,
+  PublicationQuery,
+  PublicationRecord,
+  PublicationSearchOptions,
+  PublicationSearchResult,
+  PublicationSource,
+  SourceInfo,
 } from '../../platform/ports/sources.ts';
 import { ingestCaderno } from './caderno.ts';
 import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
@@ -53,10 +60,18 @@ export interface DjenConnectorOptions {
 }
 
 /** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
-export function djenOptionsFromConfig(config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute' | 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>, baseUrl: string, sandbox: boolean): DjenConnectorOptions {
+export function djenOptionsFromConfig(
+  config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute' | 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>,
+  baseUrl: string,
+  sandbox: boolean,
+): DjenConnectorOptions {
   return {
-    baseUrl, timeoutMs: config.djenTimeoutMs, requestsPerMinute: config.djenRequestsPerMinute, sandbox,
-    body: bodyLimits('djen', config), cadernoBody: bodyLimits('djen-caderno', config),
+    baseUrl,
+    timeoutMs: config.djenTimeoutMs,
+    requestsPerMinute: config.djenRequestsPerMinute,
+    sandbox,
+    body: bodyLimits('djen', config),
+    cadernoBody: bodyLimits('djen-caderno', config),
   };
 }
 
@@ -77,7 +92,15 @@ export class DjenConnector implements PublicationSource {
     const gate = new RateLimitGate({ clock, sleep });
     this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
     const body = options.body ?? bodyLimits('djen');
-    this.#client = new DjenClient({ baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL, timeoutMs: options.timeoutMs, connections: maxInFlight, clock, onHeaders: (h) => gate.note(h), body, cadernoBody: options.cadernoBody });
+    this.#client = new DjenClient({
+      baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL,
+      timeoutMs: options.timeoutMs,
+      connections: maxInFlight,
+      clock,
+      onHeaders: (h) => gate.note(h),
+      body,
+      cadernoBody: options.cadernoBody,
+    });
     this.#transport = new DjenTransport({
       budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'djen' }),
       gate,
@@ -143,7 +166,13 @@ export class DjenConnector implements PublicationSource {
     return this.#client.url(`comunicacao/${encodeURIComponent(hash.trim())}/certidao`);
   }
 
-  async caderno(tribunal: string, data: string, meio: 'D' | 'E', sink: (items: PublicationRecord[]) => Promise<void>, options: CadernoIngestOptions = {}): Promise<CadernoInfo> {
+  async caderno(
+    tribunal: string,
+    data: string,
+    meio: 'D' | 'E',
+    sink: (items: PublicationRecord[]) => Promise<void>,
+    options: CadernoIngestOptions = {},
+  ): Promise<CadernoInfo> {
     this.#assertOpen();
     const sigla = tribunal.trim().toUpperCase();
     if (sigla === '') throw new RangeError('caderno: tribunal is empty');
@@ -153,13 +182,17 @@ export class DjenConnector implements PublicationSource {
     const metadataUrl = this.#client.url(`caderno/${encodeURIComponent(sigla)}/${data}/${meio}`);
     const signal = this.#linked(options.signal);
     try {
-      return await ingestCaderno({
-        what,
-        metadata: (s) => this.#transport.run(async (s2) => toCadernoMetadata(await this.#client.getJson(metadataUrl, what, s2), sigla, data, meio), s),
-        download: (url, file, s) => this.#transport.run((s2) => this.#client.download(url, file, what, s2), s),
-        tempDir: this.#tempDir,
-        maxEntryBytes: this.#maxEntryBytes,
-      }, sink, { ...options, signal });
+      return await ingestCaderno(
+        {
+          what,
+          metadata: (s) => this.#transport.run(async (s2) => toCadernoMetadata(await this.#client.getJson(metadataUrl, what, s2), sigla, data, meio), s),
+          download: (url, file, s) => this.#transport.run((s2) => this.#client.download(url, file, what, s2), s),
+          tempDir: this.#tempDir,
+          maxEntryBytes: this.#maxEntryBytes,
+        },
+        sink,
+        { ...options, signal },
+      );
     } catch (err) {
       // Failures of the ZIP itself happen outside the transport: count them too (each error once).
       throw this.#transport.failed(err, signal);
@@ -187,7 +220,13 @@ export class DjenConnector implements PublicationSource {
   }
 
   /** Pages of one set of filters; true when the last page was short (everything was read). */
-  async #pageThrough(filter: URLSearchParams, maxPages: number | undefined, signal: AbortSignal, tally: Tally, onRecords: (records: PublicationRecord[]) => void): Promise<boolean> {
+  async #pageThrough(
+    filter: URLSearchParams,
+    maxPages: number | undefined,
+    signal: AbortSignal,
+    tally: Tally,
+    onRecords: (records: PublicationRecord[]) => void,
+  ): Promise<boolean> {
     let received = 0;
     for (let pagina = 1; ; pagina++) {
       if (maxPages !== undefined && pagina > maxPages) return false;

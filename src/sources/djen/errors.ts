@@ -6,7 +6,6 @@ import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '..
 
 export const SOURCE_NAME = 'djen';
 
-
 export class DjenError extends RetryableSourceError {
   constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
     super(SOURCE_NAME, TRANSIENT_FAILURES, failure, message, opts);

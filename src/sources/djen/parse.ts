@@ -91,7 +91,12 @@ function party(entry: unknown, where: string): PublicationParty {
 /** One DJEN item (from `/comunicacao`, `/comunicacao/{id}` or a caderno page) → PublicationRecord. */
 export function toPublication(item: unknown, where = 'item'): PublicationRecord {
   if (!isRecord(item)) throw malformed(`DJEN ${where} is not an object.`);
-  const id = typeof item.id === 'number' && Number.isSafeInteger(item.id) ? String(item.id) : typeof item.id === 'string' && /^\d+$/.test(item.id.trim()) ? item.id.trim().replace(/^0+(?=\d)/, '') : null;
+  const id =
+    typeof item.id === 'number' && Number.isSafeInteger(item.id)
+      ? String(item.id)
+      : typeof item.id === 'string' && /^\d+$/.test(item.id.trim())
+        ? item.id.trim().replace(/^0+(?=\d)/, '')
+        : null;
   if (id === null) throw malformed(`DJEN ${where} has no id (${item.id === undefined ? 'none' : `a ${typeof item.id}`}).`);
   const at = `${where} ${id}`;
   const tribunal = text(item.siglaTribunal)?.trim() ?? null;
@@ -157,6 +162,7 @@ export function toCadernoMetadata(body: unknown, tribunal: string, data: string,
 function count(v: unknown, field: string, what: string): number {
   if (v === undefined || v === null || v === '') return 0;
   const n = typeof v === 'string' ? Number(v.trim()) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw malformed(`DJEN answered ${what} with ${field} as a ${v === null ? 'null' : typeof v}, not a count.`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw malformed(`DJEN answered ${what} with ${field} as a ${v === null ? 'null' : typeof v}, not a count.`);
   return n;
 }

@@ -41,7 +41,10 @@ export function searchFilters(query: PublicationQuery): URLSearchParams[] {
   set('nomeAdvogado', query.nomeAdvogado);
   set('texto', query.texto);
   set('siglaTribunal', query.tribunal?.toUpperCase());
-  for (const [key, day] of [['dataDisponibilizacaoInicio', query.desde], ['dataDisponibilizacaoFim', query.ate]] as const) {
+  for (const [key, day] of [
+    ['dataDisponibilizacaoInicio', query.desde],
+    ['dataDisponibilizacaoFim', query.ate],
+  ] as const) {
     if (day !== undefined && !DAY.test(day)) throw new RangeError(`PublicationQuery: ${JSON.stringify(day)} is not a yyyy-mm-dd day`);
     set(key, day);
   }

@@ -27,14 +27,27 @@ function toRecord(item: unknown): MuralPublicationRecord {
   const id = str(r.id);
   const tribunal = str(r.tribunal);
   const publicadoEm = str(r.publicadoEm);
-  if (!id || !tribunal || !publicadoEm || Number.isNaN(Date.parse(publicadoEm))) throw fail('malformed', `The mural provider answered an item without id, tribunal or publicadoEm (${describeBody(Buffer.from(JSON.stringify(item) ?? ''))}).`, { retryable: false });
+  if (!id || !tribunal || !publicadoEm || Number.isNaN(Date.parse(publicadoEm)))
+    throw fail(
+      'malformed',
+      `The mural provider answered an item without id, tribunal or publicadoEm (${describeBody(Buffer.from(JSON.stringify(item) ?? ''))}).`,
+      { retryable: false },
+    );
   const numero = str(r.numeroProcesso);
   return {
-    id, tribunal, numero: str(r.numero), publicadoEm: new Date(publicadoEm).toISOString(), tipoDocumento: str(r.tipoDocumento),
-    numeroCnj: numero && isValidCnj(numero) ? numero.replace(/\D/g, '') : null, texto: String(r.texto ?? ''),
+    id,
+    tribunal,
+    numero: str(r.numero),
+    publicadoEm: new Date(publicadoEm).toISOString(),
+    tipoDocumento: str(r.tipoDocumento),
+    numeroCnj: numero && isValidCnj(numero) ? numero.replace(/\D/g, '') : null,
+    texto: String(r.texto ?? ''),
     partes: (Array.isArray(r.partes) ? r.partes : []).map((p: { nome?: unknown; advogados?: unknown }) => ({
       nome: String(p?.nome ?? ''),
-      advogados: (Array.isArray(p?.advogados) ? p.advogados : []).map((a: { nome?: unknown; oab?: unknown }) => ({ nome: String(a?.nome ?? ''), oab: str(a?.oab) })),
+      advogados: (Array.isArray(p?.advogados) ? p.advogados : []).map((a: { nome?: unknown; oab?: unknown }) => ({
+        nome: String(a?.nome ?? ''),
+        oab: str(a?.oab),
+      })),
     })),
     raw: item,
   };
@@ -53,11 +66,21 @@ export class MuralConnector implements MuralSource {
 
   async search(q: MuralQuery, signal?: AbortSignal): Promise<MuralPage> {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries({ parte: q.parte, advogado: q.advogado, oab: q.oab, tribunal: q.tribunal, de: q.de, ate: q.ate, pagina: String(q.pagina) })) if (v) params.set(k, v);
+    for (const [k, v] of Object.entries({
+      parte: q.parte,
+      advogado: q.advogado,
+      oab: q.oab,
+      tribunal: q.tribunal,
+      de: q.de,
+      ate: q.ate,
+      pagina: String(q.pagina),
+    }))
+      if (v) params.set(k, v);
     const path = `/publicacoes?${params}`;
     const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: this.#auth }), path);
     const json = this.#http.json(raw, path) as { publicacoes?: unknown; proximaPagina?: unknown; total?: unknown } | null;
-    if (!json || !Array.isArray(json.publicacoes)) throw fail('malformed', `The mural provider answered without publicacoes ${detailOf(raw)}.`, { retryable: false });
+    if (!json || !Array.isArray(json.publicacoes))
+      throw fail('malformed', `The mural provider answered without publicacoes ${detailOf(raw)}.`, { retryable: false });
     return { items: json.publicacoes.map(toRecord), proxima: json.proximaPagina === true, total: typeof json.total === 'number' ? json.total : null };
   }
 
@@ -67,7 +90,11 @@ export class MuralConnector implements MuralSource {
     if (raw.status === 404) return null;
     this.#ok(raw, path);
     const disposition = header(raw, 'content-disposition');
-    return { contentType: header(raw, 'content-type') ?? 'application/octet-stream', fileName: disposition ? /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? null : null, body: raw.body };
+    return {
+      contentType: header(raw, 'content-type') ?? 'application/octet-stream',
+      fileName: disposition ? (/filename="?([^";]+)"?/.exec(disposition)?.[1] ?? null) : null,
+      body: raw.body,
+    };
   }
 
   async close(): Promise<void> {

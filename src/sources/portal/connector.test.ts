@@ -52,9 +52,13 @@ describe('PortalConnector', () => {
     sb.resetStats();
   });
   const now = () => sb.dataset.now();
-  const visibleCase = () => sb.dataset.cases.find((c) => c.filedAt <= now() && c.valorCausaCentavos !== null && c.documentos.some((d) => d.juntadaAt <= now()))!;
+  const visibleCase = () =>
+    sb.dataset.cases.find((c) => c.filedAt <= now() && c.valorCausaCentavos !== null && c.documentos.some((d) => d.juntadaAt <= now()))!;
   const expectFailure = async (promise: Promise<unknown>, failure: SourceFailure) => {
-    const err = await promise.then(() => null, (e: unknown) => e);
+    const err = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof SourceError, `expected SourceError, got ${String(err)}`);
     assert.equal(err.source, 'portal');
     assert.equal(err.failure, failure, err.message);
@@ -78,20 +82,39 @@ describe('PortalConnector', () => {
       const src = c.partes[i];
       assert.equal(p.nome, src.person.nome);
       assert.equal(p.documento, src.person.documento);
-      assert.deepEqual(p.advogados, src.advogados.map((a) => ({ nome: a.nome, oab: a.oab && { uf: a.oab.uf, numero: a.oab.numero } })));
+      assert.deepEqual(
+        p.advogados,
+        src.advogados.map((a) => ({ nome: a.nome, oab: a.oab && { uf: a.oab.uf, numero: a.oab.numero } })),
+      );
     });
     const visibleDocs = c.documentos.filter((d) => d.juntadaAt <= now());
-    assert.deepEqual(details.documentos.map((d) => d.id), visibleDocs.map((d) => d.id));
+    assert.deepEqual(
+      details.documentos.map((d) => d.id),
+      visibleDocs.map((d) => d.id),
+    );
     for (const d of details.documentos) assert.ok(d.tamanhoBytes > 0);
     assert.equal(await connector.fetchDetails('00000000000000000000'), null);
     assert.equal(await connector.fetchDetails('123'), null);
-    assert.equal(await connector.fetchDetails(`${c.numero.slice(0, 7)}-${c.numero.slice(7, 9)}.${c.numero.slice(9, 13)}.${c.numero[13]}.${c.numero.slice(14, 16)}.${c.numero.slice(16)}`).then((d) => d?.numeroCnj), c.numero);
+    assert.equal(
+      await connector
+        .fetchDetails(
+          `${c.numero.slice(0, 7)}-${c.numero.slice(7, 9)}.${c.numero.slice(9, 13)}.${c.numero[13]}.${c.numero.slice(14, 16)}.${c.numero.slice(16)}`,
+        )
+        .then((d) => d?.numeroCnj),
+      c.numero,
+    );
   });
 
   test('findByDocument and findByName match the data set', async () => {
     const ex = sb.dataset.examples();
-    assert.deepEqual(await connector.findByDocument(ex.document!), sb.dataset.casesByDocument(ex.document!).map((c) => c.numero));
-    assert.deepEqual(await connector.findByName(ex.name!.toUpperCase()), sb.dataset.casesByName(ex.name!).map((c) => c.numero));
+    assert.deepEqual(
+      await connector.findByDocument(ex.document!),
+      sb.dataset.casesByDocument(ex.document!).map((c) => c.numero),
+    );
+    assert.deepEqual(
+      await connector.findByName(ex.name!.toUpperCase()),
+      sb.dataset.casesByName(ex.name!).map((c) => c.numero),
+    );
     assert.deepEqual(await connector.findByDocument('...'), []);
     assert.deepEqual(await connector.findByName('  '), []);
     assert.deepEqual(await connector.findByDocument('11144477735'), []);

@@ -129,7 +129,8 @@ export class PortalConnector implements CaseDetailsSource {
     const raw = await this.#get(`/api/v1/processos/${numero}/documentos/${encodeURIComponent(documentId)}`, signal, true);
     if (!raw) return null;
     const mimeType = (header(raw, 'content-type') ?? 'application/octet-stream').split(';')[0].trim().toLowerCase();
-    if (!looksComplete(mimeType, raw.body)) throw new SourceError('portal', 'malformed', `Portal sent an incomplete ${mimeType} for document ${documentId} of ${numero}.`);
+    if (!looksComplete(mimeType, raw.body))
+      throw new SourceError('portal', 'malformed', `Portal sent an incomplete ${mimeType} for document ${documentId} of ${numero}.`);
     return { mimeType, body: new Uint8Array(raw.body.buffer, raw.body.byteOffset, raw.body.length) };
   }
 
@@ -154,12 +155,18 @@ export class PortalConnector implements CaseDetailsSource {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
-        failure = err instanceof SourceError ? err : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
-          ? new SourceError('portal', 'timeout', `Portal did not answer ${pathOnly(path)} within ${this.#timeoutMs} ms.`)
-          : new SourceError('portal', 'unavailable', `Portal unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
+        failure =
+          err instanceof SourceError
+            ? err
+            : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+              ? new SourceError('portal', 'timeout', `Portal did not answer ${pathOnly(path)} within ${this.#timeoutMs} ms.`)
+              : new SourceError('portal', 'unavailable', `Portal unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
       }
       const retryable = failure.failure === 'unavailable' || failure.failure === 'timeout' || failure.failure === 'rate_limited';
-      const wait = failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined ? failure.retryAfterMs : this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0;
+      const wait =
+        failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined
+          ? failure.retryAfterMs
+          : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
       if (!retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
       await sleep(wait, undefined, signal ? { signal } : undefined).catch(() => {
         throw signal!.reason;
@@ -179,7 +186,12 @@ export class PortalConnector implements CaseDetailsSource {
   /** One request, body read in full, under this attempt's timeout. */
   #attempt(path: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     return underTimeout(this.#timeoutMs, signal, async (combined) => {
-      const res = await request(`${this.#base}${path}`, { method: 'GET', dispatcher: this.#agent, signal: combined, headers: { accept: 'application/json, application/pdf;q=0.9, */*;q=0.5' } });
+      const res = await request(`${this.#base}${path}`, {
+        method: 'GET',
+        dispatcher: this.#agent,
+        signal: combined,
+        headers: { accept: 'application/json, application/pdf;q=0.9, */*;q=0.5' },
+      });
       const body = await readBody(res, this.#body, combined);
       return { status: res.statusCode, headers: res.headers, body };
     });

@@ -33,11 +33,17 @@ export class ProtocoloConnector implements AdministrativeSource {
     const raw = await this.#http.send('GET', path, { signal, headers: { accept: 'text/html' } });
     if (raw.status === 403) throw fail('unauthorized', `Protocolo Integrado refused the detail page (HTTP 403).`, { status: 403, retryable: false });
     // An unknown NUP is a page that says so (200); a 404 means the page itself moved: a failure, never "not found".
-    if (raw.status !== 200) throw fail('unavailable', `Protocolo Integrado answered HTTP ${raw.status} for the detail page.`, { status: raw.status, retryable: false });
+    if (raw.status !== 200)
+      throw fail('unavailable', `Protocolo Integrado answered HTTP ${raw.status} for the detail page.`, { status: raw.status, retryable: false });
     const page = readDetailPage(this.#http.text(raw, path), nup);
     if (page.kind === 'found') return page.process;
     if (page.kind === 'not_found') return null;
-    if (page.kind === 'captcha') throw fail('captcha', 'Protocolo Integrado answered a captcha page instead of the process; Tramita never solves captchas. Nothing was charged: try again later.', { retryable: false });
+    if (page.kind === 'captcha')
+      throw fail(
+        'captcha',
+        'Protocolo Integrado answered a captcha page instead of the process; Tramita never solves captchas. Nothing was charged: try again later.',
+        { retryable: false },
+      );
     throw fail('malformed', `Protocolo Integrado's detail page could not be read: ${page.why} (${describeBody(raw.body)}).`, { retryable: false });
   }
 

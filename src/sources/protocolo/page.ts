@@ -29,7 +29,10 @@ const NOT_FOUND = /nenhum (documento|processo|protocolo|registro) (foi )?encontr
 /** A cell's text: line breaks and list items kept as newlines, tags dropped, entities decoded. */
 function cellText(html: string): string {
   return decodeHtmlEntities(html.replace(/<(br|\/li|\/p|\/div)\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, ' '))
-    .split('\n').map((l) => l.replace(/[\s\u00a0]+/g, ' ').trim()).filter((l) => l !== '').join('\n');
+    .split('\n')
+    .map((l) => l.replace(/[\s\u00a0]+/g, ' ').trim())
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 function rowsOf(html: string): string[][] {
@@ -52,7 +55,14 @@ function fieldOf(label: string): keyof Fields | null {
   return null;
 }
 
-interface Fields { numero: string; assunto: string; interessados: string; orgao: string; data: string; tipo: string }
+interface Fields {
+  numero: string;
+  assunto: string;
+  interessados: string;
+  orgao: string;
+  data: string;
+  tipo: string;
+}
 
 type Column = 'data' | 'operacao' | 'origem' | 'destino';
 
@@ -83,7 +93,10 @@ function movementsOf(rows: string[][]): AdministrativeMovement[] {
     const at = columns.indexOf('data');
     const dataHora = row.length >= 2 ? instantOfBr(row[at]) : null;
     if (!dataHora) continue;
-    const pick = (c: Column) => { const i = columns.indexOf(c); return i >= 0 && row[i] ? row[i] : null; };
+    const pick = (c: Column) => {
+      const i = columns.indexOf(c);
+      return i >= 0 && row[i] ? row[i] : null;
+    };
     const operacao = pick('operacao') ?? 'Tramitação';
     const unidadeOrigem = pick('origem');
     const unidadeDestino = pick('destino');
@@ -116,9 +129,15 @@ export function readDetailPage(html: string, nup: string): DetailPage {
   return {
     kind: 'found',
     process: {
-      nup, tipo: fields.tipo ?? null, assunto: fields.assunto ?? null,
-      interessados: (fields.interessados ?? '').split('\n').map((s) => s.trim()).filter((s) => s !== ''),
-      orgaoOrigem: fields.orgao ?? null, dataAutuacao: fields.data ? isoDayOfBr(fields.data) : null,
+      nup,
+      tipo: fields.tipo ?? null,
+      assunto: fields.assunto ?? null,
+      interessados: (fields.interessados ?? '')
+        .split('\n')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      orgaoOrigem: fields.orgao ?? null,
+      dataAutuacao: fields.data ? isoDayOfBr(fields.data) : null,
       tramitacoes: movementsOf(rows),
     },
   };

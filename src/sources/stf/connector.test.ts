@@ -37,16 +37,21 @@ const people = (r: StfPublicationRecord) => r.envolvidos.map((e) => [e.nome, e.p
 
 test('stf-1.json read field by field: publication day, divulgação instant in Brasília, every party with polo and category, every OAB of every lawyer', () => {
   const items = stfCapture('stf-1').publicacoes.map(readStfItem);
-  assert.deepEqual(items.map((i: StfPublicationRecord) => [i.id, i.processo, i.processoId, i.tipo, i.relator, i.divulgacao, i.divulgadoEm, i.publicacao]), [
-    ['993077', 'Pet 16560', '7661357', 'Decisão Final', 'MIN. GILMAR MENDES', CAPTURED_DAY, '2026-08-13T20:32:00.645-03:00', '2026-08-14'],
-    ['993076', 'RHC 274604', '7637794', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:03.093-03:00', '2026-08-14'],
-    ['993075', 'RHC 275593', '7661540', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:02.616-03:00', '2026-08-14'],
-    ['993074', 'Pet 15758', '7542637', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:03.600-03:00', '2026-08-14'],
-    ['993073', 'Pet 14912', '7432229', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:02.858-03:00', '2026-08-14'],
-  ]);
+  assert.deepEqual(
+    items.map((i: StfPublicationRecord) => [i.id, i.processo, i.processoId, i.tipo, i.relator, i.divulgacao, i.divulgadoEm, i.publicacao]),
+    [
+      ['993077', 'Pet 16560', '7661357', 'Decisão Final', 'MIN. GILMAR MENDES', CAPTURED_DAY, '2026-08-13T20:32:00.645-03:00', '2026-08-14'],
+      ['993076', 'RHC 274604', '7637794', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:03.093-03:00', '2026-08-14'],
+      ['993075', 'RHC 275593', '7661540', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:02.616-03:00', '2026-08-14'],
+      ['993074', 'Pet 15758', '7542637', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:03.600-03:00', '2026-08-14'],
+      ['993073', 'Pet 14912', '7432229', 'Decisão Final', 'MIN. CRISTIANO ZANIN', CAPTURED_DAY, '2026-08-13T20:30:02.858-03:00', '2026-08-14'],
+    ],
+  );
   const [a, b, c, d, e] = items;
-  assert.deepEqual([a.codigo, a.tipoConteudo, a.confidencialidade, a.tipoPronunciamentoId, a.observacao, a.responsavel, a.colegiado, a.sessao, a.descricao],
-    ['decisoes-monocraticas:601509', 'Publicação Monocrática', 'Público', '1242', null, null, null, null, null]);
+  assert.deepEqual(
+    [a.codigo, a.tipoConteudo, a.confidencialidade, a.tipoPronunciamentoId, a.observacao, a.responsavel, a.colegiado, a.sessao, a.descricao],
+    ['decisoes-monocraticas:601509', 'Publicação Monocrática', 'Público', '1242', null, null, null, null, null],
+  );
   assert.match(a.html, /^<!--\?xml/);
   assert.deepEqual(people(a), [
     ['Paulo Liberte Jasper', 'ATIVO', 'REQUERENTE(S)', 'parte', []],
@@ -60,17 +65,29 @@ test('stf-1.json read field by field: publication day, divulgação instant in B
     ['Ministério Público Militar', 'PASSIVO', 'RECORRIDO(A/S)', 'parte', []],
     ['Procurador-geral da República', 'PASSIVO', 'PROCURADOR(ES)', 'parte', []],
   ]);
-  assert.deepEqual(people(c).map((p) => p.slice(0, 2)), [
-    ['Fabio Miguel da Silva Souza', 'ATIVO'], ['Kevilin Pires de Souza', 'ATIVO'], ['Anderson da Silva Marques', 'ATIVO'],
-    ['Ministério Público do Estado do Espírito Santo', 'PASSIVO'], ['Procurador-geral de Justiça do Estado do Espírito Santo', 'PASSIVO'],
-    ['Ministério Público Federal', 'PASSIVO'], ['Procurador-geral da República', 'PASSIVO'],
-  ]);
+  assert.deepEqual(
+    people(c).map((p) => p.slice(0, 2)),
+    [
+      ['Fabio Miguel da Silva Souza', 'ATIVO'],
+      ['Kevilin Pires de Souza', 'ATIVO'],
+      ['Anderson da Silva Marques', 'ATIVO'],
+      ['Ministério Público do Estado do Espírito Santo', 'PASSIVO'],
+      ['Procurador-geral de Justiça do Estado do Espírito Santo', 'PASSIVO'],
+      ['Ministério Público Federal', 'PASSIVO'],
+      ['Procurador-geral da República', 'PASSIVO'],
+    ],
+  );
   assert.deepEqual(people(c)[2][4], ['ES30684']);
-  assert.deepEqual(people(d).filter((p) => p[3] === 'advogado').map((p) => [p[0], p[4]]), [
-    ['Wilibrando Bruno Albuquerque de Araújo', ['GO76005A', 'PR130660', 'DF66470']], // OAB's (76005A/GO, 130660/PR, 66470/DF)
-    ['Icaro Ruschel Ribas', ['PR74027']],
-    ['Gabriella Ribeiro Vaz Nogueira', ['DF68600']],
-  ]);
+  assert.deepEqual(
+    people(d)
+      .filter((p) => p[3] === 'advogado')
+      .map((p) => [p[0], p[4]]),
+    [
+      ['Wilibrando Bruno Albuquerque de Araújo', ['GO76005A', 'PR130660', 'DF66470']], // OAB's (76005A/GO, 130660/PR, 66470/DF)
+      ['Icaro Ruschel Ribas', ['PR74027']],
+      ['Gabriella Ribeiro Vaz Nogueira', ['DF68600']],
+    ],
+  );
   assert.deepEqual(d.envolvidos[1].identificacoes, ["OAB's (76005A/GO, 130660/PR, 66470/DF)"], 'as printed, beside what was read');
   assert.deepEqual(people(e), [
     ['Conselho Reg de Contabilidade do Rio Grande do Sul', 'ATIVO', 'REQUERENTE(S)', 'parte', []],
@@ -82,9 +99,17 @@ test('stf-1.json read field by field: publication day, divulgação instant in B
 
 test('an item read strictly: INTERESSADO kept, a null publicacao is null, a date in another spelling is refused (never a silent null)', () => {
   const real = stfCapture('stf-1').publicacoes[0];
-  const item = { ...real, publicacao: null, divulgacao: '2026-08-15T10:15:30', envolvidos: [{ nome: 'Fulano', polo: 'INTERESSADO', categoria: 'INTERESSADO(A/S)', identificacoes: [] }] };
+  const item = {
+    ...real,
+    publicacao: null,
+    divulgacao: '2026-08-15T10:15:30',
+    envolvidos: [{ nome: 'Fulano', polo: 'INTERESSADO', categoria: 'INTERESSADO(A/S)', identificacoes: [] }],
+  };
   const r = readStfItem(item);
-  assert.deepEqual([r.publicacao, r.divulgacao, r.divulgadoEm, r.envolvidos[0].polo, r.envolvidos[0].papel], [null, '2026-08-15', '2026-08-15T10:15:30.000-03:00', 'INTERESSADO', 'parte']);
+  assert.deepEqual(
+    [r.publicacao, r.divulgacao, r.divulgadoEm, r.envolvidos[0].polo, r.envolvidos[0].papel],
+    [null, '2026-08-15', '2026-08-15T10:15:30.000-03:00', 'INTERESSADO', 'parte'],
+  );
   assert.throws(() => readStfItem({ ...real, divulgacao: '13/08/2026' }), /divulgacao "13\/08\/2026" is not an ISO local date-time/);
   assert.throws(() => readStfItem({ ...real, publicacao: '14/08/2026' }), /publicacao "14\/08\/2026" is neither null nor an ISO day/);
 });
@@ -95,28 +120,52 @@ test('the replayed STF: a day read past page 1 (whose total is the only one trus
     const stf = connector({ baseUrl: replay.url, pageSize: 5 });
     assert.equal(await stf.lastDay(), CAPTURED_LAST_EDITION);
     const day = await stf.day(CAPTURED_DAY);
-    assert.deepEqual(day.map((i) => i.id), ['993077', '993076', '993075', '993074', '993073']);
-    assert.deepEqual(replay.searches.map((s) => [s.day, s.pagina]), [[CAPTURED_DAY, 1], [CAPTURED_DAY, 2]], 'a full page 1, then the past-the-end page (publicacoes [], total 0) ends the day');
+    assert.deepEqual(
+      day.map((i) => i.id),
+      ['993077', '993076', '993075', '993074', '993073'],
+    );
+    assert.deepEqual(
+      replay.searches.map((s) => [s.day, s.pagina]),
+      [
+        [CAPTURED_DAY, 1],
+        [CAPTURED_DAY, 2],
+      ],
+      'a full page 1, then the past-the-end page (publicacoes [], total 0) ends the day',
+    );
     // Page 1 announces 742 and holds 5 of 500: a short page short of the total is not the end.
     const full = connector({ baseUrl: replay.url });
     replay.searches.length = 0;
     assert.equal((await full.day(CAPTURED_DAY)).length, 5);
-    assert.deepEqual(replay.searches.map((s) => [s.pagina, s.quantidade]), [[1, 500], [2, 500]]);
+    assert.deepEqual(
+      replay.searches.map((s) => [s.pagina, s.quantidade]),
+      [
+        [1, 500],
+        [2, 500],
+      ],
+    );
     const after = await full.day('2026-08-15');
-    assert.deepEqual(after.map((i) => [i.id, i.divulgacao, i.publicacao]), [['993200', '2026-08-15', null]], 'a day divulged after /ultimo-dje is read');
+    assert.deepEqual(
+      after.map((i) => [i.id, i.divulgacao, i.publicacao]),
+      [['993200', '2026-08-15', null]],
+      'a day divulged after /ultimo-dje is read',
+    );
     assert.deepEqual(await full.day('2026-08-16'), [], 'an empty day is the past-the-end answer');
   } finally {
     await replay.close();
   }
 });
 
-test('a 422 carries the STF\'s messages into the failure (stf-3.json)', async () => {
+test("a 422 carries the STF's messages into the failure (stf-3.json)", async () => {
   assert.equal(refusalMessages(stfCaptureBytes('stf-3')), 'quantidade: deve ser menor ou igual a 500 (Erro de validação genérico.; 999.001)');
   assert.equal(refusalMessages(Buffer.from('not json')), null);
   const replay = await startStfReplay({ refuse: true });
   try {
-    await assert.rejects(connector({ baseUrl: replay.url }).day(CAPTURED_DAY), (err) => failure('malformed')(err)
-      && /HTTP 422 .*quantidade: deve ser menor ou igual a 500 \(Erro de validação genérico\.; 999\.001\)/.test((err as Error).message));
+    await assert.rejects(
+      connector({ baseUrl: replay.url }).day(CAPTURED_DAY),
+      (err) =>
+        failure('malformed')(err) &&
+        /HTTP 422 .*quantidade: deve ser menor ou igual a 500 \(Erro de validação genérico\.; 999\.001\)/.test((err as Error).message),
+    );
   } finally {
     await replay.close();
   }
@@ -129,7 +178,11 @@ test('lastDay and a whole day read in pages until a short one, each item parsed 
   const day = await stf.lastDay();
   const items = await stf.day(day);
   const expected = sb.stf.gazette.day(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
-  assert.deepEqual(items.map((i) => i.id), expected.map((i) => String(i.id)), 'every item once, in order, across pages');
+  assert.deepEqual(
+    items.map((i) => i.id),
+    expected.map((i) => String(i.id)),
+    'every item once, in order, across pages',
+  );
   const withOab = items.find((i) => i.envolvidos.some((e) => e.oabs.length > 0))!;
   assert.ok(withOab, 'lawyers carry their OAB');
   assert.equal(withOab.divulgacao, day);

@@ -36,7 +36,6 @@ export interface StfConnectorOptions extends UpstreamTuning {
   pageSize?: number;
 }
 
-
 const fail = upstreamError('stf');
 
 interface Session {
@@ -58,11 +57,13 @@ export function refusalMessages(body: Buffer): string | null {
   }
   const errors = (parsed as { errors?: unknown } | null)?.errors;
   if (!Array.isArray(errors) || errors.length === 0) return null;
-  return errors.map((e: Record<string, unknown> | null) => {
-    const s = (k: string) => (typeof e?.[k] === 'string' && e[k] !== '' ? e[k] as string : null);
-    const extra = [s('moreDetails'), s('internalCode')].filter(Boolean).join('; ');
-    return `${s('targetName') ? `${s('targetName')}: ` : ''}${s('userMessage') ?? 'refused'}${extra ? ` (${extra})` : ''}`;
-  }).join(' | ');
+  return errors
+    .map((e: Record<string, unknown> | null) => {
+      const s = (k: string) => (typeof e?.[k] === 'string' && e[k] !== '' ? (e[k] as string) : null);
+      const extra = [s('moreDetails'), s('internalCode')].filter(Boolean).join('; ');
+      return `${s('targetName') ? `${s('targetName')}: ` : ''}${s('userMessage') ?? 'refused'}${extra ? ` (${extra})` : ''}`;
+    })
+    .join(' | ');
 }
 
 function toRecord(item: unknown): StfPublicationRecord {
@@ -97,7 +98,16 @@ export class StfConnector implements StfGazetteSource {
     const out: StfPublicationRecord[] = [];
     let announced = 0;
     for (let pagina = 1; pagina <= MAX_PAGES; pagina++) {
-      const body = { termo: '', processo: '', pagina, quantidade: this.#pageSize, data: start, dataFim: start + 86_400_000 - 1, tipoPesquisa: ['DIVULGACAO'], filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] } };
+      const body = {
+        termo: '',
+        processo: '',
+        pagina,
+        quantidade: this.#pageSize,
+        data: start,
+        dataFim: start + 86_400_000 - 1,
+        tipoPesquisa: ['DIVULGACAO'],
+        filtros: { Tipo: [], Relator: [], Sessão: [], Colegiado: [] },
+      };
       const page = this.#page(await this.#search(body, signal));
       // `total` is right on page 1 only (later pages and past the end say 0): kept from page 1.
       if (pagina === 1) announced = page.total;
@@ -123,17 +133,24 @@ export class StfConnector implements StfGazetteSource {
   async #search(body: unknown, signal?: AbortSignal): Promise<UpstreamResponse> {
     for (let handshakes = 0; ; handshakes++) {
       const session = await this.#sessionOf(signal);
-      const raw = await this.#http.send('POST', '/publicacoes', { signal, body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.token } });
+      const raw = await this.#http.send('POST', '/publicacoes', {
+        signal,
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.token },
+      });
       if (raw.status !== 403 || handshakes >= 1) return this.#ok(raw, '/publicacoes');
       this.#session = null;
     }
   }
 
   #sessionOf(signal?: AbortSignal): Promise<Session> {
-    this.#session ??= this.#handshake(signal).then(({ session }) => session, (err) => {
-      this.#session = null;
-      throw err;
-    });
+    this.#session ??= this.#handshake(signal).then(
+      ({ session }) => session,
+      (err) => {
+        this.#session = null;
+        throw err;
+      },
+    );
     return this.#session;
   }
 
@@ -153,10 +170,12 @@ export class StfConnector implements StfGazetteSource {
   #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
     if (raw.status === 200) return raw;
     const what = `STF answered HTTP ${raw.status} for ${path}`;
-    if (raw.status === 202 && header(raw, 'x-amzn-waf-action')) throw fail('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
+    if (raw.status === 202 && header(raw, 'x-amzn-waf-action'))
+      throw fail('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
     if (raw.status === 403) throw fail('unauthorized', `${what} ${detailOf(raw)}.`, { status: 403, retryable: false });
     // The 422's messages are the API's own validation texts (capture stf-3.json), never data: quoted.
-    if (raw.status === 422) throw fail('malformed', `${what} (refused the query): ${refusalMessages(raw.body) ?? detailOf(raw)}`, { status: 422, retryable: false });
+    if (raw.status === 422)
+      throw fail('malformed', `${what} (refused the query): ${refusalMessages(raw.body) ?? detailOf(raw)}`, { status: 422, retryable: false });
     throw fail('unavailable', `${what} ${detailOf(raw)}.`, { status: raw.status, retryable: false });
   }
 }

@@ -68,10 +68,11 @@ export async function startStfReplay(o: { days?: Record<string, Buffer[]>; refus
     days: o.days ?? { [CAPTURED_DAY]: [stfCaptureBytes('stf-1')] },
     ultimoDje: stfCaptureBytes('stf-4'),
     searches,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return replay;
 }

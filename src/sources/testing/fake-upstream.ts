@@ -43,7 +43,10 @@ export abstract class FakeUpstream<R> {
     this.#server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void this.#answer({ method: req.method ?? '', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, res));
+      req.on(
+        'end',
+        () => void this.#answer({ method: req.method ?? '', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, res),
+      );
     });
   }
 

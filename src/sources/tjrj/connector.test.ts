@@ -34,12 +34,26 @@ test('a page of the payment order: Total, and each item field by field from its 
   assert.deepEqual(page.unread, []);
   assert.deepEqual(page.precatorios, [
     {
-      ordemPagamento: '1º', entidadeDevedora: 'ESTADO DO RIO DE JANEIRO', numeroPrecatorio: '2009.01792-1 (2009.01475-2)', situacao: 'Aguardando pagamento',
-      natureza: 'Alimentícia', dataProtocolo: '15/06/2009', orcamento: 2011, valorHistorico: 'R$ 45.210,33', saldo: 'R$ 98.765,43',
+      ordemPagamento: '1º',
+      entidadeDevedora: 'ESTADO DO RIO DE JANEIRO',
+      numeroPrecatorio: '2009.01792-1 (2009.01475-2)',
+      situacao: 'Aguardando pagamento',
+      natureza: 'Alimentícia',
+      dataProtocolo: '15/06/2009',
+      orcamento: 2011,
+      valorHistorico: 'R$ 45.210,33',
+      saldo: 'R$ 98.765,43',
     },
     {
-      ordemPagamento: '2º', entidadeDevedora: 'ESTADO DO RIO DE JANEIRO', numeroPrecatorio: '2009.01801-7 (2009.01480-9)', situacao: 'Pago',
-      natureza: 'Comum', dataProtocolo: '22/06/2009', orcamento: 2011, valorHistorico: 'R$ 1.234.567,89', saldo: null,
+      ordemPagamento: '2º',
+      entidadeDevedora: 'ESTADO DO RIO DE JANEIRO',
+      numeroPrecatorio: '2009.01801-7 (2009.01480-9)',
+      situacao: 'Pago',
+      natureza: 'Comum',
+      dataProtocolo: '22/06/2009',
+      orcamento: 2011,
+      valorHistorico: 'R$ 1.234.567,89',
+      saldo: null,
     },
   ]);
 });

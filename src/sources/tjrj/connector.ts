@@ -29,9 +29,14 @@ export class TjrjConnector implements TjrjPrecatorioSource {
   async entities(signal?: AbortSignal): Promise<DebtorEntity[]> {
     const list = await this.#get('/entDev', signal);
     if (!Array.isArray(list)) throw fail('malformed', 'TJRJ /entDev did not answer a list.', { retryable: false });
-    return list.filter(isObject).filter((e) => Number.isInteger(Number(e.IdEntidade)) && typeof e.EntidadeDevedora === 'string').map((e) => ({
-      id: Number(e.IdEntidade), paiId: e.IdEntidadePai == null || Number(e.IdEntidadePai) === 0 ? null : Number(e.IdEntidadePai), nome: String(e.EntidadeDevedora).trim(),
-    }));
+    return list
+      .filter(isObject)
+      .filter((e) => Number.isInteger(Number(e.IdEntidade)) && typeof e.EntidadeDevedora === 'string')
+      .map((e) => ({
+        id: Number(e.IdEntidade),
+        paiId: e.IdEntidadePai == null || Number(e.IdEntidadePai) === 0 ? null : Number(e.IdEntidadePai),
+        nome: String(e.EntidadeDevedora).trim(),
+      }));
   }
 
   async orderPage(entityId: number, regime: 'O' | 'E', page: number, size: number, signal?: AbortSignal): Promise<TjrjOrderPage> {
@@ -40,7 +45,8 @@ export class TjrjConnector implements TjrjPrecatorioSource {
     const result = isObject(json) ? json.Resultado : undefined;
     // A list without precatórios may come as null: the end of the list, not a failure.
     if (result === null || (isObject(result) && result.Precatorios === null)) return { total: 0, precatorios: [], unread: [] };
-    if (!isObject(result) || !Array.isArray(result.Precatorios)) throw fail('malformed', `TJRJ ${pathOnly(path)} has no Resultado.Precatorios list.`, { retryable: false });
+    if (!isObject(result) || !Array.isArray(result.Precatorios))
+      throw fail('malformed', `TJRJ ${pathOnly(path)} has no Resultado.Precatorios list.`, { retryable: false });
     const out: TjrjOrderPage = { total: typeof result.Total === 'number' ? result.Total : null, precatorios: [], unread: [] };
     for (const item of result.Precatorios) {
       const read = isObject(item) ? precatorioOf(item) : 'an item that is not an object';
@@ -56,7 +62,11 @@ export class TjrjConnector implements TjrjPrecatorioSource {
 
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
     const raw = await this.#http.send('GET', path, { signal });
-    if (raw.status !== 200) throw fail(raw.status === 401 || raw.status === 403 ? 'unauthorized' : 'unavailable', `TJRJ answered HTTP ${raw.status} for ${pathOnly(path)}.`, { status: raw.status, retryable: false });
+    if (raw.status !== 200)
+      throw fail(raw.status === 401 || raw.status === 403 ? 'unauthorized' : 'unavailable', `TJRJ answered HTTP ${raw.status} for ${pathOnly(path)}.`, {
+        status: raw.status,
+        retryable: false,
+      });
     return this.#http.json(raw, path);
   }
 }
@@ -70,7 +80,16 @@ function textOf(item: Record<string, unknown>, key: string): string | null | und
 
 /** The item by its keys, or why it does not read. */
 function precatorioOf(item: Record<string, unknown>): TjrjPrecatorio | string {
-  const keys = ['OrdemPagamento', 'EntidadeDevedora', 'NumeroPrecatorio', 'SituacaoTratada', 'Natureza', 'DataProtocolo', 'ValorHistoricoFormatado', 'SaldoFormatado'] as const;
+  const keys = [
+    'OrdemPagamento',
+    'EntidadeDevedora',
+    'NumeroPrecatorio',
+    'SituacaoTratada',
+    'Natureza',
+    'DataProtocolo',
+    'ValorHistoricoFormatado',
+    'SaldoFormatado',
+  ] as const;
   const t = {} as Record<(typeof keys)[number], string | null>;
   for (const k of keys) {
     const v = textOf(item, k);
@@ -82,8 +101,14 @@ function precatorioOf(item: Record<string, unknown>): TjrjPrecatorio | string {
   const orcamento = typeof item.Orcamento === 'string' && /^\d{4}$/.test(item.Orcamento.trim()) ? Number(item.Orcamento) : item.Orcamento;
   if (orcamento != null && !Number.isInteger(orcamento)) return 'Orcamento is not a year';
   return {
-    ordemPagamento: t.OrdemPagamento, entidadeDevedora: t.EntidadeDevedora, numeroPrecatorio: t.NumeroPrecatorio, situacao: t.SituacaoTratada,
-    natureza: t.Natureza, dataProtocolo: t.DataProtocolo, orcamento: (orcamento as number | null | undefined) ?? null,
-    valorHistorico: t.ValorHistoricoFormatado, saldo: t.SaldoFormatado,
+    ordemPagamento: t.OrdemPagamento,
+    entidadeDevedora: t.EntidadeDevedora,
+    numeroPrecatorio: t.NumeroPrecatorio,
+    situacao: t.SituacaoTratada,
+    natureza: t.Natureza,
+    dataProtocolo: t.DataProtocolo,
+    orcamento: (orcamento as number | null | undefined) ?? null,
+    valorHistorico: t.ValorHistoricoFormatado,
+    saldo: t.SaldoFormatado,
   };
 }

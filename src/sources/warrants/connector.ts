@@ -47,9 +47,14 @@ function toRecord(item: unknown): WarrantRecord {
   const r = item as Record<string, unknown>;
   const processo = digitsIf(r.numeroProcesso, 20);
   return {
-    numeroPeca: digitsIf(r.numeroPeca, 28), tipoPeca: str(r.tipoPeca) ?? str(r.descricaoPeca), status: str(r.status) ?? str(r.statusMandado) ?? str(r.descricaoStatus),
-    numeroProcesso: processo && isValidCnj(processo) ? processo : null, orgao: str(r.orgao) ?? str(r.orgaoJudiciario) ?? str(r.nomeOrgao),
-    dataExpedicao: dayOf(r.dataExpedicao), nome: str(r.nome) ?? str(r.nomePessoa), alcunha: str(r.alcunha),
+    numeroPeca: digitsIf(r.numeroPeca, 28),
+    tipoPeca: str(r.tipoPeca) ?? str(r.descricaoPeca),
+    status: str(r.status) ?? str(r.statusMandado) ?? str(r.descricaoStatus),
+    numeroProcesso: processo && isValidCnj(processo) ? processo : null,
+    orgao: str(r.orgao) ?? str(r.orgaoJudiciario) ?? str(r.nomeOrgao),
+    dataExpedicao: dayOf(r.dataExpedicao),
+    nome: str(r.nome) ?? str(r.nomePessoa),
+    alcunha: str(r.alcunha),
   };
 }
 
@@ -73,7 +78,11 @@ export class WarrantsConnector implements WarrantsSource {
     if (this.#protocol === 'predictus') {
       if (!('cpf' in q)) throw fail('unavailable', 'This warrants provider searches by CPF only.', { retryable: false });
       const path = '/mandados/prisao/buscarPorCPF';
-      const raw = await this.#http.send('POST', path, { signal, body: JSON.stringify({ cpf: q.cpf }), headers: { ...this.#auth, 'content-type': 'application/json' } });
+      const raw = await this.#http.send('POST', path, {
+        signal,
+        body: JSON.stringify({ cpf: q.cpf }),
+        headers: { ...this.#auth, 'content-type': 'application/json' },
+      });
       if (raw.status === 204) return [];
       return this.#list(this.#ok(raw, path), path, (json) => json);
     }
@@ -88,7 +97,8 @@ export class WarrantsConnector implements WarrantsSource {
 
   #list(raw: UpstreamResponse, path: string, pick: (json: unknown) => unknown): WarrantRecord[] {
     const list = pick(this.#http.json(raw, path));
-    if (!Array.isArray(list)) throw fail('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${describeBody(raw.body)}).`, { retryable: false });
+    if (!Array.isArray(list))
+      throw fail('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${describeBody(raw.body)}).`, { retryable: false });
     return list.map(toRecord);
   }
 

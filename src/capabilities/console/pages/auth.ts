@@ -63,7 +63,8 @@ export function authPages(app: FastifyInstance, m: ConsoleParts): void {
     const csrf = preSessionCsrf(req, reply);
     if (!preSessionCsrfOk(req)) return invitationPage(req, reply, user.email, req.params.token, csrf, 'A página expirou: tente de novo.', 403);
     const password = field(req, 'senha') ?? '';
-    if (password !== (field(req, 'confirmacao') ?? '')) return invitationPage(req, reply, user.email, req.params.token, csrf, 'As duas senhas não são iguais.', 400);
+    if (password !== (field(req, 'confirmacao') ?? ''))
+      return invitationPage(req, reply, user.email, req.params.token, csrf, 'As duas senhas não são iguais.', 400);
     const problem = passwordProblem(password, user.email);
     if (problem) return invitationPage(req, reply, user.email, req.params.token, csrf, problem, 400);
     const accepted = await m.store.acceptInvitation(req.params.token, await hashPassword(password));
@@ -84,14 +85,25 @@ export function authPages(app: FastifyInstance, m: ConsoleParts): void {
   app.post('/sair-de-todos', async (req, reply) => {
     const who = req.console!;
     const ended = await m.store.closeAllSessions(who.user.id);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'sessao.sair_de_todas', details: { sessoes: ended }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'sessao.sair_de_todas',
+      details: { sessoes: ended },
+      origin: origin(req),
+    });
     endSession(req, reply);
     return redirect(reply, '/console/entrar', 'sessoes-encerradas');
   });
 }
 
 function signInPage(req: FastifyRequest, reply: FastifyReply, csrf: string, error?: string, status = 200): FastifyReply {
-  return sendPage(req, reply, { title: 'Entrar no console', flash: error ? { kind: 'erro', text: error } : undefined }, html`
+  return sendPage(
+    req,
+    reply,
+    { title: 'Entrar no console', flash: error ? { kind: 'erro', text: error } : undefined },
+    html`
 <form method="post" action="/console/entrar" class="cartao">
   ${csrfField(csrf)}
   <label for="email">E-mail</label>
@@ -100,11 +112,17 @@ function signInPage(req: FastifyRequest, reply: FastifyReply, csrf: string, erro
   <input id="senha" name="senha" type="password" autocomplete="current-password" required>
   <p><button type="submit">Entrar</button></p>
 </form>
-<p class="dica">Ainda sem senha? Peça a quem opera o Tramita um link de convite (<code>tramita users invite</code>).</p>`, status);
+<p class="dica">Ainda sem senha? Peça a quem opera o Tramita um link de convite (<code>tramita users invite</code>).</p>`,
+    status,
+  );
 }
 
 function invitationPage(req: FastifyRequest, reply: FastifyReply, email: string, token: string, csrf: string, error?: string, status = 200): FastifyReply {
-  return sendPage(req, reply, { title: 'Definir sua senha', flash: error ? { kind: 'erro', text: error } : null }, html`
+  return sendPage(
+    req,
+    reply,
+    { title: 'Definir sua senha', flash: error ? { kind: 'erro', text: error } : null },
+    html`
 <form method="post" action="/console/convite/${token}" class="cartao">
   ${csrfField(csrf)}
   <p>Conta de <strong>${email}</strong>. Escolha uma senha de pelo menos ${MIN_PASSWORD_LENGTH} caracteres.</p>
@@ -114,7 +132,9 @@ function invitationPage(req: FastifyRequest, reply: FastifyReply, email: string,
   <label for="confirmacao">Repita a senha</label>
   <input id="confirmacao" name="confirmacao" type="password" autocomplete="new-password" required>
   <p><button type="submit">Definir senha</button></p>
-</form>`, status);
+</form>`,
+    status,
+  );
 }
 
 function expiredLink(): Html {

@@ -17,10 +17,25 @@ export function keysPage(app: FastifyInstance, m: ConsoleParts): void {
   app.post('/chaves', async (req, reply) => {
     const who = signedIn(req);
     const name = field(req, 'nome') ?? '';
-    if (name === '' || name.length > MAX_NAME) return page(req, reply, m, { error: `Dê à chave um nome de 1 a ${MAX_NAME} caracteres (ex.: "servidor de produção").` }, 400);
+    if (name === '' || name.length > MAX_NAME)
+      return page(req, reply, m, { error: `Dê à chave um nome de 1 a ${MAX_NAME} caracteres (ex.: "servidor de produção").` }, 400);
     const key = await m.s.accounts.issueKey(who.account.id, name);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'chave.criar', target: key.id, details: { nome: name, prefixo: key.prefix }, origin: origin(req) });
-    return page(req, reply, m, { created: shownOnce('Sua nova chave', key.key, 'Guarde-a agora: ela não será mostrada de novo. Envie-a no cabeçalho x-api-key.') }, 201);
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'chave.criar',
+      target: key.id,
+      details: { nome: name, prefixo: key.prefix },
+      origin: origin(req),
+    });
+    return page(
+      req,
+      reply,
+      m,
+      { created: shownOnce('Sua nova chave', key.key, 'Guarde-a agora: ela não será mostrada de novo. Envie-a no cabeçalho x-api-key.') },
+      201,
+    );
   });
 
   app.post<{ Params: { id: string } }>('/chaves/:id/revogar', async (req, reply) => {
@@ -30,20 +45,44 @@ export function keysPage(app: FastifyInstance, m: ConsoleParts): void {
     if (!key) return page(req, reply, m, { error: 'Chave não encontrada nesta conta (ou já revogada).' }, 404);
     const last = keys.filter((k) => k.revoked_at === null).length === 1;
     if (last && field(req, 'confirmar_ultima') !== 'sim') {
-      return page(req, reply, m, { error: 'Esta é a última chave ativa: suas integrações deixarão de funcionar. Marque a confirmação para revogá-la mesmo assim.' }, 409);
+      return page(
+        req,
+        reply,
+        m,
+        { error: 'Esta é a última chave ativa: suas integrações deixarão de funcionar. Marque a confirmação para revogá-la mesmo assim.' },
+        409,
+      );
     }
     await m.s.accounts.revokeKey(key.id, who.account.id);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'chave.revogar', target: key.id, details: { nome: key.name, prefixo: key.prefix }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'chave.revogar',
+      target: key.id,
+      details: { nome: key.name, prefixo: key.prefix },
+      origin: origin(req),
+    });
     return redirect(reply, '/console/chaves', 'chave-revogada');
   });
 }
 
-async function page(req: FastifyRequest, reply: FastifyReply, m: ConsoleParts, extra: { created?: Html; error?: string } = {}, status = 200): Promise<FastifyReply> {
+async function page(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  m: ConsoleParts,
+  extra: { created?: Html; error?: string } = {},
+  status = 200,
+): Promise<FastifyReply> {
   const who = signedIn(req);
   const keys = await m.s.accounts.listKeys(who.account.id);
   const active = keys.filter((k) => k.revoked_at === null).length;
   const csrf = who.session.csrf_token;
-  return sendPage(req, reply, { title: 'Chaves de API', section: 'chaves', flash: extra.error ? { kind: 'erro', text: extra.error } : undefined }, html`
+  return sendPage(
+    req,
+    reply,
+    { title: 'Chaves de API', section: 'chaves', flash: extra.error ? { kind: 'erro', text: extra.error } : undefined },
+    html`
 ${extra.created ?? ''}
 <form method="post" action="/console/chaves" class="cartao">
   ${csrfField(csrf)}
@@ -52,12 +91,23 @@ ${extra.created ?? ''}
   <input id="nome" name="nome" maxlength="${MAX_NAME}" required>
   <p><button type="submit">Criar chave</button></p>
 </form>
-${table('Chaves da conta', ['Nome', 'Prefixo', 'Criada', 'Último uso', 'Situação', ''], [...keys].reverse().map((k) => [
-  k.name ?? html`<span class="dica">sem nome (criada pela linha de comando)</span>`,
-  html`<code>${k.prefix}</code>`, when(k.created_at), when(k.last_used_at),
-  k.revoked_at ? `revogada em ${when(k.revoked_at)}` : 'ativa',
-  k.revoked_at ? '' : revokeForm(k.id, k.name ?? k.prefix, csrf, active === 1),
-]), 'Nenhuma chave ainda: crie a primeira acima.')}`, status);
+${table(
+  'Chaves da conta',
+  ['Nome', 'Prefixo', 'Criada', 'Último uso', 'Situação', ''],
+  [...keys]
+    .reverse()
+    .map((k) => [
+      k.name ?? html`<span class="dica">sem nome (criada pela linha de comando)</span>`,
+      html`<code>${k.prefix}</code>`,
+      when(k.created_at),
+      when(k.last_used_at),
+      k.revoked_at ? `revogada em ${when(k.revoked_at)}` : 'ativa',
+      k.revoked_at ? '' : revokeForm(k.id, k.name ?? k.prefix, csrf, active === 1),
+    ]),
+  'Nenhuma chave ainda: crie a primeira acima.',
+)}`,
+    status,
+  );
 }
 
 function revokeForm(id: string, label: string, csrf: string, last: boolean): Html {

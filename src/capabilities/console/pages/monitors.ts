@@ -57,30 +57,62 @@ export function monitorsPage(app: FastifyInstance, m: ConsoleParts): void {
     const radars = radarRows.slice(0, PAGE);
     const more = (rows: unknown[], list: List, shown: { criado_em: string; id: string }[], label: string) =>
       rows.length > PAGE ? html`<p><a href="${olderLink(at, list, shown.at(-1)!)}">${label}</a></p>` : '';
-    const off = (path: string, label: string) => html`<form method="post" action="${path}" data-confirmar="Desativar ${label}? Verificações e cobranças param.">${csrfField(csrf)}<button type="submit" class="perigo" aria-label="Desativar ${label}">Desativar</button></form>`;
-    return sendPage(req, reply, { title: 'Monitoramentos', section: 'monitoramentos' }, html`
+    const off = (path: string, label: string) =>
+      html`<form method="post" action="${path}" data-confirmar="Desativar ${label}? Verificações e cobranças param.">${csrfField(csrf)}<button type="submit" class="perigo" aria-label="Desativar ${label}">Desativar</button></form>`;
+    return sendPage(
+      req,
+      reply,
+      { title: 'Monitoramentos', section: 'monitoramentos' },
+      html`
 ${at.processos || at.radares ? html`<p><a href="/console/monitoramentos">Voltar aos mais recentes</a></p>` : ''}
 <h2>Processos monitorados (${totals.monitors.toLocaleString('pt-BR')})</h2>
-${table('Monitoramentos de processos (removidos não aparecem)', ['Processo', 'Status', 'Verificações', 'Próxima verificação', 'Próxima cobrança', 'Preço', ''], monitors.map((x) => [
-  html`<code>${formatCnj(x.numero_cnj)}</code>`, x.status, String(x.verificacoes), when(x.proxima_verificacao_em),
-  x.status === 'ATIVO' ? when(x.proxima_cobranca_em) : '—', formatReais(x.preco_centavos),
-  off(`/console/monitoramentos/processos/${x.id}/desativar`, `o monitoramento de ${formatCnj(x.numero_cnj)}`),
-]), at.processos ? 'Nenhum monitoramento mais antigo.' : 'Nenhum processo monitorado.')}
+${table(
+  'Monitoramentos de processos (removidos não aparecem)',
+  ['Processo', 'Status', 'Verificações', 'Próxima verificação', 'Próxima cobrança', 'Preço', ''],
+  monitors.map((x) => [
+    html`<code>${formatCnj(x.numero_cnj)}</code>`,
+    x.status,
+    String(x.verificacoes),
+    when(x.proxima_verificacao_em),
+    x.status === 'ATIVO' ? when(x.proxima_cobranca_em) : '—',
+    formatReais(x.preco_centavos),
+    off(`/console/monitoramentos/processos/${x.id}/desativar`, `o monitoramento de ${formatCnj(x.numero_cnj)}`),
+  ]),
+  at.processos ? 'Nenhum monitoramento mais antigo.' : 'Nenhum processo monitorado.',
+)}
 ${more(monitorRows, 'processos', monitors, 'Monitoramentos mais antigos')}
 <h2>Radares de processos novos (${totals.radars.toLocaleString('pt-BR')})</h2>
-${table('Radares', ['Termo', 'Tipo', 'Status', 'Resultados', 'Próxima verificação', 'Próxima cobrança', ''], radars.map((r) => [
-  r.termo, r.tipo, r.status, String(r.resultados_total), r.status === 'ATIVO' ? when(r.proxima_verificacao_em) : '—',
-  r.status === 'DESATIVADO' ? '—' : when(r.proxima_cobranca_em),
-  r.status === 'DESATIVADO' ? '' : off(`/console/monitoramentos/radares/${r.id}/desativar`, `o radar ${r.termo}`),
-]), at.radares ? 'Nenhum radar mais antigo.' : 'Nenhum radar.')}
-${more(radarRows, 'radares', radars, 'Radares mais antigos')}`);
+${table(
+  'Radares',
+  ['Termo', 'Tipo', 'Status', 'Resultados', 'Próxima verificação', 'Próxima cobrança', ''],
+  radars.map((r) => [
+    r.termo,
+    r.tipo,
+    r.status,
+    String(r.resultados_total),
+    r.status === 'ATIVO' ? when(r.proxima_verificacao_em) : '—',
+    r.status === 'DESATIVADO' ? '—' : when(r.proxima_cobranca_em),
+    r.status === 'DESATIVADO' ? '' : off(`/console/monitoramentos/radares/${r.id}/desativar`, `o radar ${r.termo}`),
+  ]),
+  at.radares ? 'Nenhum radar mais antigo.' : 'Nenhum radar.',
+)}
+${more(radarRows, 'radares', radars, 'Radares mais antigos')}`,
+    );
   });
 
   app.post<{ Params: { id: string } }>('/monitoramentos/processos/:id/desativar', async (req, reply) => {
     const who = signedIn(req);
     const monitor = await removeOwnMonitor(m.s, CASE_MONITORS, who.account.id, req.params.id);
     if (!monitor) return notFound(req, reply);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'monitoramento.desativar', target: monitor.id, details: { numeroCnj: monitor.numero_cnj }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'monitoramento.desativar',
+      target: monitor.id,
+      details: { numeroCnj: monitor.numero_cnj },
+      origin: origin(req),
+    });
     return redirect(reply, '/console/monitoramentos', 'monitor-desativado');
   });
 
@@ -88,7 +120,15 @@ ${more(radarRows, 'radares', radars, 'Radares mais antigos')}`);
     const who = signedIn(req);
     const radar = await deactivateRadar(m.radars, who.account.id, req.params.id);
     if (!radar) return notFound(req, reply);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'radar.desativar', target: radar.id, details: { termo: radar.termo }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'radar.desativar',
+      target: radar.id,
+      details: { termo: radar.termo },
+      origin: origin(req),
+    });
     return redirect(reply, '/console/monitoramentos', 'monitor-desativado');
   });
 }
@@ -96,12 +136,27 @@ ${more(radarRows, 'radares', radars, 'Radares mais antigos')}`);
 /** How many monitors (removed ones aside, as in the list) and radars the account has. */
 async function countLists(m: ConsoleParts, accountId: string): Promise<{ monitors: number; radars: number }> {
   const [monitors, radars] = await Promise.all([
-    m.s.db.selectFrom('case_monitors').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('status', '<>', 'REMOVIDO').executeTakeFirstOrThrow(),
-    m.s.db.selectFrom('radars').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+    m.s.db
+      .selectFrom('case_monitors')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('status', '<>', 'REMOVIDO')
+      .executeTakeFirstOrThrow(),
+    m.s.db
+      .selectFrom('radars')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { monitors: Number(monitors.n), radars: Number(radars.n) };
 }
 
 function notFound(req: Parameters<typeof sendPage>[0], reply: Parameters<typeof sendPage>[1]) {
-  return sendPage(req, reply, { title: 'Monitoramentos', section: 'monitoramentos', flash: { kind: 'erro', text: 'Monitoramento não encontrado nesta conta.' } }, html`<p><a href="/console/monitoramentos">Voltar</a></p>`, 404);
+  return sendPage(
+    req,
+    reply,
+    { title: 'Monitoramentos', section: 'monitoramentos', flash: { kind: 'erro', text: 'Monitoramento não encontrado nesta conta.' } },
+    html`<p><a href="/console/monitoramentos">Voltar</a></p>`,
+    404,
+  );
 }

@@ -33,22 +33,52 @@ export function overviewPage(app: FastifyInstance, m: ConsoleParts): void {
     ]);
     const days = Array.from({ length: DAYS }, (_, i) => brasiliaDay(brasiliaDayStart(first, i))!);
     const byType = totalsByType(spend);
-    return sendPage(req, reply, { title: 'Visão geral', section: 'visao-geral' }, html`
+    return sendPage(
+      req,
+      reply,
+      { title: 'Visão geral', section: 'visao-geral' },
+      html`
 <div class="numeros">
   <div>Saldo<strong>${formatReais(balance ?? 0)}</strong></div>
   <div>Gasto em ${DAYS} dias<strong>${formatReais(byType.reduce((sum, t) => sum + t.centavos, 0))}</strong></div>
   <div>Plano<strong>${planName(who.account.plan)}</strong></div>
 </div>
 <h2>Consumo por dia e por tipo de consulta</h2>
-<div class="grafico">${trusted(spendChart(days, spend, byType.map((t) => t.tipo)))}</div>
-${table('Consumo por tipo de consulta nos últimos 30 dias', ['Tipo de consulta', 'Valor'], byType.map((t) => [html`<code>${t.tipo}</code>`, formatReais(t.centavos)]), 'Nenhuma consulta cobrada nos últimos 30 dias.')}
+<div class="grafico">${trusted(
+        spendChart(
+          days,
+          spend,
+          byType.map((t) => t.tipo),
+        ),
+      )}</div>
+${table(
+  'Consumo por tipo de consulta nos últimos 30 dias',
+  ['Tipo de consulta', 'Valor'],
+  byType.map((t) => [html`<code>${t.tipo}</code>`, formatReais(t.centavos)]),
+  'Nenhuma consulta cobrada nos últimos 30 dias.',
+)}
 <h2>Últimas requisições</h2>
-${table('As 20 requisições mais recentes', ['Quando', 'Requisição', 'Status', 'Cobrado', 'requestId', 'searchLogId'], requests.map((r) => [
-  when(r.created_at), html`<code>${r.method} ${r.path}</code>`, String(r.status_code), formatReais(r.charged_centavos), html`<code>${r.request_id}</code>`, html`<code>${r.id}</code>`,
-]), 'Nenhuma requisição ainda.')}
+${table(
+  'As 20 requisições mais recentes',
+  ['Quando', 'Requisição', 'Status', 'Cobrado', 'requestId', 'searchLogId'],
+  requests.map((r) => [
+    when(r.created_at),
+    html`<code>${r.method} ${r.path}</code>`,
+    String(r.status_code),
+    formatReais(r.charged_centavos),
+    html`<code>${r.request_id}</code>`,
+    html`<code>${r.id}</code>`,
+  ]),
+  'Nenhuma requisição ainda.',
+)}
 <h2>Suas sessões abertas</h2>
-${table('Sessões abertas com o seu e-mail', ['Desde', 'Último uso', 'Endereço', 'Navegador'], sessions.map((s) => [when(s.created_at), when(s.last_seen_at), s.ip ?? '—', s.user_agent ?? '—']))}
-<form method="post" action="/console/sair-de-todos" data-confirmar="Encerrar todas as sessões, inclusive esta?">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario">Sair de todas as sessões</button></form>`);
+${table(
+  'Sessões abertas com o seu e-mail',
+  ['Desde', 'Último uso', 'Endereço', 'Navegador'],
+  sessions.map((s) => [when(s.created_at), when(s.last_seen_at), s.ip ?? '—', s.user_agent ?? '—']),
+)}
+<form method="post" action="/console/sair-de-todos" data-confirmar="Encerrar todas as sessões, inclusive esta?">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario">Sair de todas as sessões</button></form>`,
+    );
   });
 }
 
@@ -57,10 +87,18 @@ ${table('Sessões abertas com o seu e-mail', ['Desde', 'Último uso', 'Endereço
  * `substr` on both engines), then each hour put in its day here (Brasília is UTC−3 all year).
  */
 async function spendByDay(m: ConsoleParts, accountId: string, since: string): Promise<DaySpend[]> {
-  const hours = await m.s.db.selectFrom('ledger')
-    .select((eb) => [eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hora'), 'query_type', eb.fn.sum<number>(eb.neg(eb.ref('delta_centavos'))).as('centavos')])
-    .where('account_id', '=', accountId).where('kind', '=', 'debit').where('created_at', '>=', since)
-    .groupBy(['hora', 'query_type']).execute();
+  const hours = await m.s.db
+    .selectFrom('ledger')
+    .select((eb) => [
+      eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hora'),
+      'query_type',
+      eb.fn.sum<number>(eb.neg(eb.ref('delta_centavos'))).as('centavos'),
+    ])
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'debit')
+    .where('created_at', '>=', since)
+    .groupBy(['hora', 'query_type'])
+    .execute();
   const out = new Map<string, DaySpend>();
   for (const h of hours) {
     const dia = brasiliaDay(`${h.hora}:00:00Z`)!;
@@ -87,24 +125,48 @@ function spendChart(days: string[], spend: DaySpend[], typesBySpend: string[]): 
     const key = `${r.dia}|${shown.includes(r.query_type) ? r.query_type : 'outros'}`;
     cell.set(key, (cell.get(key) ?? 0) + Number(r.centavos));
   }
-  const W = 900, H = 260, L = 70, B = 40, T = 10;
+  const W = 900,
+    H = 260,
+    L = 70,
+    B = 40,
+    T = 10;
   const dayTotals = days.map((d) => series.reduce((sum, t) => sum + (cell.get(`${d}|${t}`) ?? 0), 0));
   const max = Math.max(1, ...dayTotals);
   const barW = (W - L - 10) / days.length;
   const y = (v: number) => H - B - (v / max) * (H - B - T);
-  const bars = days.map((d, i) => {
-    let base = 0;
-    return series.map((t, j) => {
-      const v = cell.get(`${d}|${t}`) ?? 0;
-      if (v === 0) return '';
-      const rect = `<rect x="${(L + i * barW + 1).toFixed(1)}" y="${y(base + v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(y(base) - y(base + v)).toFixed(1)}" fill="${COLOURS[j]}"><title>${escapeHtml(`${d} · ${t}: ${formatReais(v)}`)}</title></rect>`;
-      base += v;
-      return rect;
-    }).join('');
-  }).join('');
-  const labels = days.map((d, i) => (i % 5 === 0 || i === days.length - 1 ? `<text x="${(L + i * barW + barW / 2).toFixed(1)}" y="${H - B + 16}" font-size="11" text-anchor="middle">${d.slice(8, 10)}/${d.slice(5, 7)}</text>` : '')).join('');
-  const axis = [0, 0.5, 1].map((f) => `<text x="${L - 6}" y="${(y(max * f) + 4).toFixed(1)}" font-size="11" text-anchor="end">${escapeHtml(formatReais(Math.round(max * f)))}</text><line x1="${L}" x2="${W - 10}" y1="${y(max * f).toFixed(1)}" y2="${y(max * f).toFixed(1)}" stroke="#d5d9e0"/>`).join('');
-  const legend = series.map((t, j) => `<g transform="translate(${L + j * 140},${H - 8})"><rect width="10" height="10" y="-9" fill="${COLOURS[j]}"/><text x="14" font-size="11">${escapeHtml(t.length > 18 ? `${t.slice(0, 17)}…` : t)}</text></g>`).join('');
+  const bars = days
+    .map((d, i) => {
+      let base = 0;
+      return series
+        .map((t, j) => {
+          const v = cell.get(`${d}|${t}`) ?? 0;
+          if (v === 0) return '';
+          const rect = `<rect x="${(L + i * barW + 1).toFixed(1)}" y="${y(base + v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(y(base) - y(base + v)).toFixed(1)}" fill="${COLOURS[j]}"><title>${escapeHtml(`${d} · ${t}: ${formatReais(v)}`)}</title></rect>`;
+          base += v;
+          return rect;
+        })
+        .join('');
+    })
+    .join('');
+  const labels = days
+    .map((d, i) =>
+      i % 5 === 0 || i === days.length - 1
+        ? `<text x="${(L + i * barW + barW / 2).toFixed(1)}" y="${H - B + 16}" font-size="11" text-anchor="middle">${d.slice(8, 10)}/${d.slice(5, 7)}</text>`
+        : '',
+    )
+    .join('');
+  const axis = [0, 0.5, 1]
+    .map(
+      (f) =>
+        `<text x="${L - 6}" y="${(y(max * f) + 4).toFixed(1)}" font-size="11" text-anchor="end">${escapeHtml(formatReais(Math.round(max * f)))}</text><line x1="${L}" x2="${W - 10}" y1="${y(max * f).toFixed(1)}" y2="${y(max * f).toFixed(1)}" stroke="#d5d9e0"/>`,
+    )
+    .join('');
+  const legend = series
+    .map(
+      (t, j) =>
+        `<g transform="translate(${L + j * 140},${H - 8})"><rect width="10" height="10" y="-9" fill="${COLOURS[j]}"/><text x="14" font-size="11">${escapeHtml(t.length > 18 ? `${t.slice(0, 17)}…` : t)}</text></g>`,
+    )
+    .join('');
   const total = dayTotals.reduce((a, b) => a + b, 0);
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(`Consumo diário dos últimos ${days.length} dias: ${formatReais(total)} no total; os valores por tipo estão na tabela abaixo.`)}">${axis}${bars}${labels}${legend}</svg>`;
 }

@@ -47,20 +47,40 @@ export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
     const last = shown.at(-1);
     const older = rows.length > PAGE && last ? `/console/extrato?${new URLSearchParams([...query(asked), ['antes', `${last.created_at}|${last.id}`]])}` : null;
     const types = m.s.prices.pricesOf(who.account.plan).map((p) => p.queryType);
-    return sendPage(req, reply, { title: 'Extrato', section: 'extrato' }, html`
+    return sendPage(
+      req,
+      reply,
+      { title: 'Extrato', section: 'extrato' },
+      html`
 <form method="get" action="/console/extrato" class="cartao linha" aria-label="Filtros">
-  <div><label for="tipo">Lançamento</label><select id="tipo" name="tipo"><option value="">todos</option>${[['debito', 'débitos'], ['credito', 'créditos']].map(([v, l]) => html`<option value="${v}"${(f.kind === 'debit' ? 'debito' : f.kind === 'credit' ? 'credito' : '') === v ? html` selected` : ''}>${l}</option>`)}</select></div>
+  <div><label for="tipo">Lançamento</label><select id="tipo" name="tipo"><option value="">todos</option>${[
+    ['debito', 'débitos'],
+    ['credito', 'créditos'],
+  ].map(
+    ([v, l]) => html`<option value="${v}"${(f.kind === 'debit' ? 'debito' : f.kind === 'credit' ? 'credito' : '') === v ? html` selected` : ''}>${l}</option>`,
+  )}</select></div>
   <div><label for="consulta">Tipo de consulta</label><select id="consulta" name="consulta"><option value="">todos</option>${types.map((t) => html`<option${t === f.queryType ? html` selected` : ''}>${t}</option>`)}</select></div>
   <div><label for="desde">De</label><input id="desde" name="desde" type="date" value="${asked.days.desde ?? ''}"></div>
   <div><label for="ate">Até</label><input id="ate" name="ate" type="date" value="${asked.days.ate ?? ''}"></div>
   <div><button type="submit">Filtrar</button></div>
   <div><a class="botao" href="/console/extrato.csv?${query(asked).toString()}" download>Exportar CSV</a></div>
 </form>
-${table('Lançamentos, do mais recente', ['Quando', 'Lançamento', 'Tipo de consulta', 'Valor', 'Saldo após', 'requestId', 'Nota'], shown.map((r) => [
-  when(r.created_at), r.kind === 'debit' ? 'débito' : 'crédito', r.query_type ? html`<code>${r.query_type}</code>` : '—', formatReais(r.delta_centavos), formatReais(r.balance_after_centavos),
-  r.operation_id ? html`<code>${r.operation_id}</code>` : '—', r.note ?? '',
-]), 'Nenhum lançamento com esses filtros.')}
-${older ? html`<p><a href="${older}">Lançamentos mais antigos</a></p>` : ''}`);
+${table(
+  'Lançamentos, do mais recente',
+  ['Quando', 'Lançamento', 'Tipo de consulta', 'Valor', 'Saldo após', 'requestId', 'Nota'],
+  shown.map((r) => [
+    when(r.created_at),
+    r.kind === 'debit' ? 'débito' : 'crédito',
+    r.query_type ? html`<code>${r.query_type}</code>` : '—',
+    formatReais(r.delta_centavos),
+    formatReais(r.balance_after_centavos),
+    r.operation_id ? html`<code>${r.operation_id}</code>` : '—',
+    r.note ?? '',
+  ]),
+  'Nenhum lançamento com esses filtros.',
+)}
+${older ? html`<p><a href="${older}">Lançamentos mais antigos</a></p>` : ''}`,
+    );
   });
 
   app.get('/extrato.csv', async (req, reply) => {
@@ -68,21 +88,34 @@ ${older ? html`<p><a href="${older}">Lançamentos mais antigos</a></p>` : ''}`);
     const { f } = filters(req);
     const lines = ['\ufeffdata;lancamento;tipo_consulta;valor;saldo_apos;request_id;search_log_id;nota'];
     let before: { createdAt: string; id: string } | undefined;
-    for (let read = 0; read < CSV_MAX;) {
+    for (let read = 0; read < CSV_MAX; ) {
       const rows = await statement(m.s.db, who.account.id, CSV_BATCH, before, f);
       lines.push(...rows.map(csvLine));
       read += rows.length;
       if (rows.length < CSV_BATCH) break;
       before = { createdAt: rows.at(-1)!.created_at, id: rows.at(-1)!.id };
     }
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="extrato-tramita.csv"').send(`${lines.join('\r\n')}\r\n`);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="extrato-tramita.csv"')
+      .send(`${lines.join('\r\n')}\r\n`);
   });
 }
 
 function csvLine(r: LedgerTable): string {
   const money = (c: number) => (c / 100).toFixed(2).replace('.', ',');
-  return [when(r.created_at), r.kind === 'debit' ? 'debito' : 'credito', r.query_type ?? '', money(r.delta_centavos), money(r.balance_after_centavos), r.operation_id ?? '', r.search_log_id ?? '', r.note ?? '']
-    .map(csvCell).join(';');
+  return [
+    when(r.created_at),
+    r.kind === 'debit' ? 'debito' : 'credito',
+    r.query_type ?? '',
+    money(r.delta_centavos),
+    money(r.balance_after_centavos),
+    r.operation_id ?? '',
+    r.search_log_id ?? '',
+    r.note ?? '',
+  ]
+    .map(csvCell)
+    .join(';');
 }
 
 /** Quoted when it holds a separator, a quote or a line break; a leading =+-@ is defused (CSV injection). */

@@ -33,7 +33,9 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
     const change = {
       url: url === '' ? null : url,
       token: field(req, 'remover_token') === 'sim' ? null : token === '' ? undefined : token,
-      formato, ativo: field(req, 'ativo') === 'sim', nomesLegados: field(req, 'nomes_legados') === 'sim',
+      formato,
+      ativo: field(req, 'ativo') === 'sim',
+      nomesLegados: field(req, 'nomes_legados') === 'sim',
       // Every kind checked means "every kind", new ones included (null), as the API's default.
       eventos: chosen.length === EVENT_NAMES.length ? null : chosen,
     };
@@ -44,8 +46,19 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       return configPage(req, reply, m, config, { error: problemText(err) }, 400);
     }
     await m.store.audit({
-      accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'webhook.alterar', origin: origin(req),
-      details: { url: change.url, formato: change.formato, ativo: change.ativo, eventos: change.eventos, nomesLegados: change.nomesLegados, token: change.token === null ? 'removido' : change.token ? 'alterado' : 'mantido' },
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'webhook.alterar',
+      origin: origin(req),
+      details: {
+        url: change.url,
+        formato: change.formato,
+        ativo: change.ativo,
+        eventos: change.eventos,
+        nomesLegados: change.nomesLegados,
+        token: change.token === null ? 'removido' : change.token ? 'alterado' : 'mantido',
+      },
     });
     return redirect(reply, '/console/webhook', 'webhook-salvo');
   });
@@ -53,7 +66,14 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
   app.post('/webhook/segredo', async (req, reply) => {
     const who = signedIn(req);
     const { config, secret } = await m.s.webhooks.configs.regenerateSecret(who.account.id);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'webhook.segredo', details: { prefixo: config.secret_prefix }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'webhook.segredo',
+      details: { prefixo: config.secret_prefix },
+      origin: origin(req),
+    });
     return configPage(req, reply, m, config, { shown: secretShown(secret) });
   });
 
@@ -66,7 +86,14 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       const { config } = await m.s.webhooks.configs.ensure(who.account.id);
       return configPage(req, reply, m, config, { error: problemText(err) }, 422);
     }
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'webhook.teste', details: { entregue: delivered }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'webhook.teste',
+      details: { entregue: delivered },
+      origin: origin(req),
+    });
     return redirect(reply, '/console/entregas', delivered ? 'teste-entregue' : 'teste-falhou');
   });
 
@@ -79,14 +106,22 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
     const antes = filter(req, 'antes', /^[A-Za-z0-9_]{1,60}$/);
     // Days in Brasília, as the page shows times.
     const rows = await m.s.webhooks.deliveries.list(who.account.id, {
-      status, event: evento, before: antes, limit: PAGE + 1,
-      since: desde ? brasiliaDayStart(desde) : undefined, until: ate ? brasiliaDayStart(ate, 1) : undefined,
+      status,
+      event: evento,
+      before: antes,
+      limit: PAGE + 1,
+      since: desde ? brasiliaDayStart(desde) : undefined,
+      until: ate ? brasiliaDayStart(ate, 1) : undefined,
     });
     const shown = rows.slice(0, PAGE);
     const attempts = await m.s.webhooks.deliveries.attempts(shown.map((d) => d.id));
     const query = new URLSearchParams(Object.entries({ status, evento, desde, ate }).filter((e): e is [string, string] => e[1] !== undefined));
     const older = rows.length > PAGE ? `/console/entregas?${new URLSearchParams([...query, ['antes', shown.at(-1)!.id]])}` : null;
-    return sendPage(req, reply, { title: 'Entregas do webhook', section: 'entregas' }, html`
+    return sendPage(
+      req,
+      reply,
+      { title: 'Entregas do webhook', section: 'entregas' },
+      html`
 <form method="get" action="/console/entregas" class="cartao linha" aria-label="Filtros">
   <div><label for="status">Status</label><select id="status" name="status"><option value="">todos</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
   <div><label for="evento">Evento</label><select id="evento" name="evento"><option value="">todos</option>${EVENT_NAMES.map((e) => html`<option${e === evento ? html` selected` : ''}>${e}</option>`)}</select></div>
@@ -94,12 +129,23 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
   <div><label for="ate">Até</label><input id="ate" name="ate" type="date" value="${ate ?? ''}"></div>
   <div><button type="submit">Filtrar</button></div>
 </form>
-${table('Entregas, da mais recente', ['Criada', 'Evento', 'Status', 'Tentativas', 'Destino', 'Próxima tentativa', 'Tentativas em detalhe', ''], shown.map((d) => [
-  when(d.created_at), html`<code>${d.event_name}</code>`, d.status, `${d.attempts}/${d.max_attempts}`, d.url ?? 'URL da conta', when(d.next_attempt_at),
-  attemptsDetail(d, attempts.get(d.id) ?? []),
-  html`<form method="post" action="/console/entregas/${d.id}/reenviar">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario" aria-label="Reenviar a entrega ${d.id}">Reenviar</button></form>`,
-]), 'Nenhuma entrega com esses filtros.')}
-${older ? html`<p><a href="${older}">Entregas mais antigas</a></p>` : ''}`);
+${table(
+  'Entregas, da mais recente',
+  ['Criada', 'Evento', 'Status', 'Tentativas', 'Destino', 'Próxima tentativa', 'Tentativas em detalhe', ''],
+  shown.map((d) => [
+    when(d.created_at),
+    html`<code>${d.event_name}</code>`,
+    d.status,
+    `${d.attempts}/${d.max_attempts}`,
+    d.url ?? 'URL da conta',
+    when(d.next_attempt_at),
+    attemptsDetail(d, attempts.get(d.id) ?? []),
+    html`<form method="post" action="/console/entregas/${d.id}/reenviar">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario" aria-label="Reenviar a entrega ${d.id}">Reenviar</button></form>`,
+  ]),
+  'Nenhuma entrega com esses filtros.',
+)}
+${older ? html`<p><a href="${older}">Entregas mais antigas</a></p>` : ''}`,
+    );
   });
 
   app.post<{ Params: { id: string } }>('/entregas/:id/reenviar', async (req, reply) => {
@@ -108,9 +154,23 @@ ${older ? html`<p><a href="${older}">Entregas mais antigas</a></p>` : ''}`);
     try {
       id = await resendDelivery(m.s, who.account.id, req.params.id);
     } catch (err) {
-      return sendPage(req, reply, { title: 'Entregas do webhook', section: 'entregas', flash: { kind: 'erro', text: problemText(err) } }, html`<p><a href="/console/entregas">Voltar ao histórico</a></p>`, 404);
+      return sendPage(
+        req,
+        reply,
+        { title: 'Entregas do webhook', section: 'entregas', flash: { kind: 'erro', text: problemText(err) } },
+        html`<p><a href="/console/entregas">Voltar ao histórico</a></p>`,
+        404,
+      );
     }
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'entrega.reenviar', target: req.params.id, details: { novaEntrega: id }, origin: origin(req) });
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'entrega.reenviar',
+      target: req.params.id,
+      details: { novaEntrega: id },
+      origin: origin(req),
+    });
     return redirect(reply, '/console/entregas', 'reenvio-criado');
   });
 }
@@ -123,13 +183,28 @@ function attemptsDetail(d: WebhookDeliveriesTable, attempts: WebhookAttemptsTabl
 }
 
 function secretShown(secret: string): Html {
-  return shownOnce('Novo segredo HMAC', secret, 'Guarde-o agora: ele não será mostrado de novo. O segredo anterior parou de valer: entregas e novas tentativas já são assinadas com este.');
+  return shownOnce(
+    'Novo segredo HMAC',
+    secret,
+    'Guarde-o agora: ele não será mostrado de novo. O segredo anterior parou de valer: entregas e novas tentativas já são assinadas com este.',
+  );
 }
 
-async function configPage(req: FastifyRequest, reply: FastifyReply, m: ConsoleParts, c: WebhookConfigsTable, extra: { shown?: Html; error?: string }, status = 200): Promise<FastifyReply> {
+async function configPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  m: ConsoleParts,
+  c: WebhookConfigsTable,
+  extra: { shown?: Html; error?: string },
+  status = 200,
+): Promise<FastifyReply> {
   const csrf = signedIn(req).session.csrf_token;
   const enabled = enabledKinds(c);
-  return sendPage(req, reply, { title: 'Webhook', section: 'webhook', flash: extra.error ? { kind: 'erro', text: extra.error } : undefined }, html`
+  return sendPage(
+    req,
+    reply,
+    { title: 'Webhook', section: 'webhook', flash: extra.error ? { kind: 'erro', text: extra.error } : undefined },
+    html`
 ${extra.shown ?? ''}
 <form method="post" action="/console/webhook" class="cartao">
   ${csrfField(csrf)}
@@ -154,7 +229,9 @@ ${extra.shown ?? ''}
   <form method="post" action="/console/webhook/segredo" data-confirmar="Gerar um novo segredo? O atual para de valer na hora.">${csrfField(csrf)}<button type="submit" class="perigo">Gerar novo segredo</button></form>
 </section>
 <p class="dica">Segredo atual: <code>${c.secret_prefix}…</code>. Verifique as assinaturas como em docs/webhooks.md (ou com <code>verifyWebhook</code> do SDK).</p>
-${localHint(m)}`, status);
+${localHint(m)}`,
+    status,
+  );
 }
 
 /**

@@ -113,7 +113,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('jobs_due').on('jobs').columns(['status', 'run_at']).execute();
   // A dedupe key is unique among live jobs only, so the same work can be queued again once done.
   await db.schema
-    .createIndex('jobs_live_dedupe').on('jobs').column('dedupe_key').unique()
+    .createIndex('jobs_live_dedupe')
+    .on('jobs')
+    .column('dedupe_key')
+    .unique()
     .where(sql.ref('status'), 'in', sql`('pending', 'running')`)
     .execute();
 }

@@ -104,7 +104,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // One live refresh per account and case: asking again while it runs returns it, uncharged.
   await db.schema
-    .createIndex('case_refreshes_live').on('case_refreshes').columns(['account_id', 'numero_cnj']).unique()
+    .createIndex('case_refreshes_live')
+    .on('case_refreshes')
+    .columns(['account_id', 'numero_cnj'])
+    .unique()
     .where(sql.ref('status'), 'in', sql`('PENDENTE', 'PROCESSANDO')`)
     .execute();
   await db.schema.createIndex('case_refreshes_case').on('case_refreshes').columns(['numero_cnj', 'solicitado_em']).execute();

@@ -7,7 +7,10 @@ import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   // Where an event came from (spec §6.3 `source`): the upstream that showed the change, or `tramita`.
-  await db.schema.alterTable('domain_events').addColumn('source', 'text', (c) => c.notNull().defaultTo('tramita')).execute();
+  await db.schema
+    .alterTable('domain_events')
+    .addColumn('source', 'text', (c) => c.notNull().defaultTo('tramita'))
+    .execute();
 
   await db.schema
     .createTable('webhook_configs')
@@ -125,7 +128,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('removido_em', 'text')
     .execute();
   await db.schema
-    .createIndex('case_monitors_live').on('case_monitors').columns(['account_id', 'numero_cnj']).unique()
+    .createIndex('case_monitors_live')
+    .on('case_monitors')
+    .columns(['account_id', 'numero_cnj'])
+    .unique()
     .where(sql.ref('status'), '<>', 'REMOVIDO')
     .execute();
   await db.schema.createIndex('case_monitors_due').on('case_monitors').columns(['status', 'proxima_verificacao_em']).execute();
@@ -191,7 +197,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['radar_results', 'radars', 'case_monitors', 'webhook_attempts', 'webhook_deliveries', 'account_events', 'event_subscriptions', 'webhook_configs']) {
+  for (const t of [
+    'radar_results',
+    'radars',
+    'case_monitors',
+    'webhook_attempts',
+    'webhook_deliveries',
+    'account_events',
+    'event_subscriptions',
+    'webhook_configs',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
   await db.schema.alterTable('domain_events').dropColumn('source').execute();

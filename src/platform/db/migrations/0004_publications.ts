@@ -114,7 +114,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('removido_em', 'text')
     .execute();
   await db.schema
-    .createIndex('publication_monitors_live').on('publication_monitors').columns(['account_id', 'origem', 'tipo', 'valor']).unique()
+    .createIndex('publication_monitors_live')
+    .on('publication_monitors')
+    .columns(['account_id', 'origem', 'tipo', 'valor'])
+    .unique()
     .where(sql.ref('status'), '<>', 'REMOVIDO')
     .execute();
   await db.schema.createIndex('publication_monitors_due').on('publication_monitors').columns(['status', 'proxima_verificacao_em']).execute();
@@ -162,7 +165,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['oab_searches', 'publication_matches', 'publication_monitors', 'oab_histories', 'publication_syncs', 'publication_search', 'publication_lawyers', 'publications']) {
+  for (const t of [
+    'oab_searches',
+    'publication_matches',
+    'publication_monitors',
+    'oab_histories',
+    'publication_syncs',
+    'publication_search',
+    'publication_lawyers',
+    'publications',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

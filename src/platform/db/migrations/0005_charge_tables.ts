@@ -15,7 +15,8 @@ import { engineOf } from '../engine.ts';
 type Key = 'by-account' | 'by-id';
 
 function searchLogs(db: Kysely<any>, name: string, key: Key, sqlite: boolean): CreateTableBuilder<any, any> {
-  const t = db.schema.createTable(name)
+  const t = db.schema
+    .createTable(name)
     .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
     .addColumn('request_id', 'text', (c) => c.notNull())
@@ -29,7 +30,8 @@ function searchLogs(db: Kysely<any>, name: string, key: Key, sqlite: boolean): C
 }
 
 function ledger(db: Kysely<any>, name: string, key: Key, sqlite: boolean): CreateTableBuilder<any, any> {
-  const t = db.schema.createTable(name)
+  const t = db.schema
+    .createTable(name)
     .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('debit', 'credit')`))

@@ -48,7 +48,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('removido_em', 'text')
     .execute();
   await db.schema
-    .createIndex('administrative_monitors_live').on('administrative_monitors').columns(['account_id', 'nup']).unique()
+    .createIndex('administrative_monitors_live')
+    .on('administrative_monitors')
+    .columns(['account_id', 'nup'])
+    .unique()
     .where(sql.ref('status'), '<>', 'REMOVIDO')
     .execute();
   await db.schema.createIndex('administrative_monitors_due').on('administrative_monitors').columns(['status', 'proxima_verificacao_em']).execute();

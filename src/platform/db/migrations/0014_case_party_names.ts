@@ -25,13 +25,22 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 async function backfill(db: Kysely<any>): Promise<void> {
-  for (let after = ''; ;) {
-    const rows: { id: string; numero_cnj: string; nome: string }[] = await db.selectFrom('case_parties')
-      .select(['id', 'numero_cnj', 'nome']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
+  for (let after = ''; ; ) {
+    const rows: { id: string; numero_cnj: string; nome: string }[] = await db
+      .selectFrom('case_parties')
+      .select(['id', 'numero_cnj', 'nome'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     if (rows.length === 0) return;
     const values = rows.map((r) => ({ nome: nameKey(r.nome), numero_cnj: r.numero_cnj })).filter((v) => v.nome !== '');
     if (values.length > 0) {
-      await db.insertInto('case_party_names').values(values).onConflict((oc) => oc.columns(['nome', 'numero_cnj']).doNothing()).execute();
+      await db
+        .insertInto('case_party_names')
+        .values(values)
+        .onConflict((oc) => oc.columns(['nome', 'numero_cnj']).doNothing())
+        .execute();
     }
     after = rows[rows.length - 1]!.id;
   }

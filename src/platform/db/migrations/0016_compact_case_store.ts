@@ -23,5 +23,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 /** The columns come back empty: the documents were not kept. */
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('domain_events').addColumn('raw', 'text').execute();
-  await db.schema.alterTable('cases').addColumn('raw', 'text', (c) => c.notNull().defaultTo('null')).execute();
+  await db.schema
+    .alterTable('cases')
+    .addColumn('raw', 'text', (c) => c.notNull().defaultTo('null'))
+    .execute();
 }

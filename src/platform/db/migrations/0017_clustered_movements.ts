@@ -53,7 +53,10 @@ export async function down(db: Kysely<any>): Promise<void> {
   } else {
     await db.schema.alterTable('case_movements').addColumn('visto_em', 'text').execute();
     await sql`UPDATE case_movements SET visto_em = data_hora`.execute(db);
-    await db.schema.alterTable('case_movements').alterColumn('visto_em', (c) => c.setNotNull()).execute();
+    await db.schema
+      .alterTable('case_movements')
+      .alterColumn('visto_em', (c) => c.setNotNull())
+      .execute();
     await db.schema.alterTable('case_movements').dropConstraint('case_movements_pk').execute();
     await db.schema.alterTable('case_movements').addPrimaryKeyConstraint('case_movements_pk', ['numero_cnj', 'key']).execute();
   }

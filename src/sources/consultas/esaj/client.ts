@@ -18,7 +18,7 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
   return {
     async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
       const { grau, base } = baseUrlFor(ctx, numeroCnj);
-      const app = grau === 1 ? 'cpopg' : ctx.court.esajSegundoGrau ?? 'cposg';
+      const app = grau === 1 ? 'cpopg' : (ctx.court.esajSegundoGrau ?? 'cposg');
       const session = ctx.http.session(ctx.source, ctx.label);
       const read = (text: string): EsajPage => {
         try {
@@ -59,8 +59,14 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
 export function searchQuery(numeroCnj: string, grau: 1 | 2): string {
   const masked = formatCnj(numeroCnj);
   const common = { conversationId: '', cbPesquisa: 'NUMPROC', numeroDigitoAnoUnificado: masked.slice(0, 15), foroNumeroUnificado: numeroCnj.slice(16, 20) };
-  const params = grau === 1
-    ? { ...common, 'dadosConsulta.localPesquisa.cdLocal': '-1', 'dadosConsulta.valorConsultaNuUnificado': masked, 'dadosConsulta.tipoNuProcesso': 'UNIFICADO' }
-    : { ...common, paginaConsulta: '1', tipoNuProcesso: 'UNIFICADO', dePesquisaNuUnificado: masked, dePesquisa: '' };
+  const params =
+    grau === 1
+      ? {
+          ...common,
+          'dadosConsulta.localPesquisa.cdLocal': '-1',
+          'dadosConsulta.valorConsultaNuUnificado': masked,
+          'dadosConsulta.tipoNuProcesso': 'UNIFICADO',
+        }
+      : { ...common, paginaConsulta: '1', tipoNuProcesso: 'UNIFICADO', dePesquisaNuUnificado: masked, dePesquisa: '' };
   return new URLSearchParams(params).toString();
 }

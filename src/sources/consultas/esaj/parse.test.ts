@@ -45,24 +45,40 @@ describe('e-SAJ process page (TJSP, esaj-1.html)', () => {
     assert.equal(c.partes.length, api.length);
     for (const [i, p] of c.partes.entries()) {
       assert.equal(p.nome, api[i]!.nome);
-      assert.deepEqual(p.advogados.map((a) => a.nome), api[i]!.advogados, `lawyers of ${p.nome}`);
+      assert.deepEqual(
+        p.advogados.map((a) => a.nome),
+        api[i]!.advogados,
+        `lawyers of ${p.nome}`,
+      );
       assert.equal(p.documento, null, 'e-SAJ masks documents out of the party table');
     }
-    assert.deepEqual(c.partes.map((p) => [p.polo, p.tipo]), [
-      ['ATIVO', 'Requerente'], ['PASSIVO', 'Requerida'], ['PASSIVO', 'Requerido'], ['PASSIVO', 'Requerido'],
-      ['PASSIVO', 'Requerido'], ['PASSIVO', 'Requerido'], ['OUTROS', 'TerIntCer'], ['OUTROS', 'TerIntCer'],
-    ]);
+    assert.deepEqual(
+      c.partes.map((p) => [p.polo, p.tipo]),
+      [
+        ['ATIVO', 'Requerente'],
+        ['PASSIVO', 'Requerida'],
+        ['PASSIVO', 'Requerido'],
+        ['PASSIVO', 'Requerido'],
+        ['PASSIVO', 'Requerido'],
+        ['PASSIVO', 'Requerido'],
+        ['OUTROS', 'TerIntCer'],
+        ['OUTROS', 'TerIntCer'],
+      ],
+    );
   });
 
   test('lawyers get the OABs the DJE texts print next to their names; none invented', () => {
     const oabs = c.partes.flatMap((p) => p.advogados.map((a) => `${a.nome}=${a.oab ? a.oab.uf + a.oab.numero : '-'}`));
     assert.deepEqual(oabs, [
-      'Carina Akemi Rezende Nakashima=SP355919', 'Fabio Cabral Silva de Oliveira Monteiro=SP261844',
+      'Carina Akemi Rezende Nakashima=SP355919',
+      'Fabio Cabral Silva de Oliveira Monteiro=SP261844',
       'Fabio Cabral Silva de Oliveira Monteiro=SP261844',
       // One lawyer listed twice holds two registrations.
-      'Domiciano Noronha de Sá=SP299489', 'Domiciano Noronha de Sá=RJ123116',
+      'Domiciano Noronha de Sá=SP299489',
+      'Domiciano Noronha de Sá=RJ123116',
       'Eduardo Chalfin=SP241287',
-      'Osmar Mendes Paixão Côrtes=-', 'Francisco Jhonatan Goncalves=DF35442',
+      'Osmar Mendes Paixão Côrtes=-',
+      'Francisco Jhonatan Goncalves=DF35442',
       'Eduardo Chalfin=SP241287',
     ]);
   });

@@ -41,7 +41,10 @@ export function parseEsajPage(html: string, ctx: EsajPageContext): EsajPage {
   const numero = textOf(root.querySelector('#numeroProcesso'));
   if (!numero) {
     if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { kind: 'not_found' };
-    const links = root.querySelectorAll('#listagemDeProcessos a.linkProcesso').map((a) => a.getAttribute('href') ?? '').filter(Boolean);
+    const links = root
+      .querySelectorAll('#listagemDeProcessos a.linkProcesso')
+      .map((a) => a.getAttribute('href') ?? '')
+      .filter(Boolean);
     if (links.length > 0) return { kind: 'list', links };
     throw new EsajPageError('the page has neither a case, nor the not-found notice, nor a list of cases');
   }
@@ -51,7 +54,10 @@ export function parseEsajPage(html: string, ctx: EsajPageContext): EsajPage {
   return {
     kind: 'case',
     case: {
-      numeroCnj: ctx.numeroCnj, tribunal: ctx.tribunal, sistema: 'esaj', grau: ctx.grau,
+      numeroCnj: ctx.numeroCnj,
+      tribunal: ctx.tribunal,
+      sistema: 'esaj',
+      grau: ctx.grau,
       classe: field(root, '#classeProcesso'),
       assuntos: [field(root, '#assuntoProcesso')].filter((a): a is string => a !== null),
       // 1st degree: the vara; 2nd degree: the órgão julgador (câmara).
@@ -161,7 +167,9 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
         continue;
       }
       const before = m.texto.slice(Math.max(0, match.index - 200), match.index);
-      const name = before.slice(Math.max(before.lastIndexOf(','), before.lastIndexOf(':'), before.lastIndexOf('\n'), before.lastIndexOf('('), before.lastIndexOf(')')) + 1).trim();
+      const name = before
+        .slice(Math.max(before.lastIndexOf(','), before.lastIndexOf(':'), before.lastIndexOf('\n'), before.lastIndexOf('('), before.lastIndexOf(')')) + 1)
+        .trim();
       if (!name) continue;
       const key = foldName(name);
       const list = found.get(key) ?? [];

@@ -23,7 +23,7 @@ const LIST = `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8">
 <li><div class="row"><div class="col-md-3"><a href="/cpopg/show.do?processo.codigo=1H0002&amp;processo.foro=346" class="linkProcesso">0000586-95.2025.8.26.0346</a></div></div></li>
 </ul></div></body>\r\n</html>\r\n`;
 
-test('the query names are the search form\'s: cbPesquisa DOCPARTE / NMPARTE (whole name) / NUMOAB, the value in dadosConsulta.valorConsulta', () => {
+test("the query names are the search form's: cbPesquisa DOCPARTE / NMPARTE (whole name) / NUMOAB, the value in dadosConsulta.valorConsulta", () => {
   for (const option of ['DOCPARTE', 'NMPARTE', 'NUMOAB']) assert.match(FORM, new RegExp(`<option value="${option}">`));
   assert.match(FORM, /name="dadosConsulta\.valorConsulta"/);
   assert.match(FORM, /name="chNmCompleto"/);
@@ -35,7 +35,10 @@ test('the query names are the search form\'s: cbPesquisa DOCPARTE / NMPARTE (who
   assert.deepEqual([nome.get('cbPesquisa'), nome.get('dadosConsulta.valorConsulta'), nome.get('chNmCompleto')], ['NMPARTE', 'Benedita Ficticia', 'true']);
   // "Digite o número completo da OAB do advogado, incluindo letras e a sigla do estado de origem, por exemplo 654321SP."
   assert.equal(new URLSearchParams(esajSearchQuery({ kind: 'oab', oab: { uf: 'SP', numero: '355919' } })).get('dadosConsulta.valorConsulta'), '355919SP');
-  assert.equal(new URLSearchParams(esajSearchQuery({ kind: 'oab', oab: { uf: 'MA', numero: '29202', suffix: 'A' } })).get('dadosConsulta.valorConsulta'), '29202AMA');
+  assert.equal(
+    new URLSearchParams(esajSearchQuery({ kind: 'oab', oab: { uf: 'MA', numero: '29202', suffix: 'A' } })).get('dadosConsulta.valorConsulta'),
+    '29202AMA',
+  );
 });
 
 test('one hit is the process page (esaj-1.html): its number', () => {

@@ -18,10 +18,13 @@ import { ESAJ_NOT_FOUND, EsajPageError } from './parse.ts';
 
 /** The `search.do` query of a search by document, name or OAB. */
 export function esajSearchQuery(q: CourtSearchQuery): string {
-  const [cbPesquisa, valor] = q.kind === 'documento' ? ['DOCPARTE', q.documento]
-    : q.kind === 'nome' ? ['NMPARTE', q.nome]
-    // "Digite o número completo da OAB do advogado, incluindo letras e a sigla do estado de origem, por exemplo 654321SP."
-    : ['NUMOAB', `${q.oab.numero}${q.oab.suffix ?? ''}${q.oab.uf}`];
+  const [cbPesquisa, valor] =
+    q.kind === 'documento'
+      ? ['DOCPARTE', q.documento]
+      : q.kind === 'nome'
+        ? ['NMPARTE', q.nome]
+        : // "Digite o número completo da OAB do advogado, incluindo letras e a sigla do estado de origem, por exemplo 654321SP."
+          ['NUMOAB', `${q.oab.numero}${q.oab.suffix ?? ''}${q.oab.uf}`];
   const params: Record<string, string> = { conversationId: '', cbPesquisa, 'dadosConsulta.valorConsulta': valor, 'dadosConsulta.localPesquisa.cdLocal': '-1' };
   // Whole-name search: without it e-SAJ searches phonetically ("caio Silva" finds "Kaio silva").
   if (q.kind === 'nome') params.chNmCompleto = 'true';

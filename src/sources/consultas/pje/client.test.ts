@@ -24,9 +24,27 @@ interface Court {
   search: string;
   detail: string;
 }
-const TJMA: Court = { ctx: '/pje', cnj: '08013415020258100114', masked: '0801341-50.2025.8.10.0114', search: 'pje-tjma-post_search_ok.html', detail: 'pje-tjma-detalhe_ok.html' };
-const TJCE: Court = { ctx: '/pje1grau', cnj: '30007399420258060100', masked: '3000739-94.2025.8.06.0100', search: 'pje-tjce-search-3000739-94.2025.8.06.0100.html', detail: 'pje-tjce-detalhe-3000739-94.2025.8.06.0100.html' };
-const TJRJ: Court = { ctx: '/pje', cnj: '09371657720258190001', masked: '0937165-77.2025.8.19.0001', search: 'pje-tjrj-search-0937165-77.2025.8.19.0001.html', detail: 'pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html' };
+const TJMA: Court = {
+  ctx: '/pje',
+  cnj: '08013415020258100114',
+  masked: '0801341-50.2025.8.10.0114',
+  search: 'pje-tjma-post_search_ok.html',
+  detail: 'pje-tjma-detalhe_ok.html',
+};
+const TJCE: Court = {
+  ctx: '/pje1grau',
+  cnj: '30007399420258060100',
+  masked: '3000739-94.2025.8.06.0100',
+  search: 'pje-tjce-search-3000739-94.2025.8.06.0100.html',
+  detail: 'pje-tjce-detalhe-3000739-94.2025.8.06.0100.html',
+};
+const TJRJ: Court = {
+  ctx: '/pje',
+  cnj: '09371657720258190001',
+  masked: '0937165-77.2025.8.19.0001',
+  search: 'pje-tjrj-search-0937165-77.2025.8.19.0001.html',
+  detail: 'pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html',
+};
 
 /** The court's three pages; the listView is TJMA's (the only one captured), moved to the court's context path. */
 function replay(court: Court, override: (r: RecordedRequest) => Reply | undefined = () => undefined) {
@@ -34,12 +52,14 @@ function replay(court: Court, override: (r: RecordedRequest) => Reply | undefine
   return (r: RecordedRequest): Reply => {
     const o = override(r);
     if (o) return o;
-    if (r.method === 'GET' && r.url === `${court.ctx}/ConsultaPublica/listView.seam`) return { headers: { 'set-cookie': [`JSESSIONID=${SESSION}; Path=${court.ctx}; HttpOnly`] }, body: list };
+    if (r.method === 'GET' && r.url === `${court.ctx}/ConsultaPublica/listView.seam`)
+      return { headers: { 'set-cookie': [`JSESSIONID=${SESSION}; Path=${court.ctx}; HttpOnly`] }, body: list };
     if (r.method === 'POST' && r.url === `${court.ctx}/ConsultaPublica/listView.seam;jsessionid=${SESSION}`) {
       const asked = new URLSearchParams(r.body).get('fPP:numProcesso-inputNumeroProcessoDecoration:numProcesso-inputNumeroProcesso');
       return { body: fixture(asked === court.masked ? court.search : 'pje-tjma-post_search_empty.html') };
     }
-    if (r.method === 'GET' && r.url.startsWith(`${court.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=`)) return { body: fixture(court.detail) };
+    if (r.method === 'GET' && r.url.startsWith(`${court.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=`))
+      return { body: fixture(court.detail) };
     return { status: 404, body: 'not here' };
   };
 }
@@ -49,19 +69,25 @@ after(() => Promise.all(servers.map((s) => s.close())));
 async function client(court: Court, override?: (r: RecordedRequest) => Reply | undefined) {
   const server = await startLoopback(replay(court, override));
   servers.push(server);
-  return { server, client: new PjeClassicClient({ baseUrl: `${server.url}${court.ctx}`, http: loopbackConsultaHttp(), source: 'TJXX PJe', label: 'TJXX PJe' }) };
+  return {
+    server,
+    client: new PjeClassicClient({ baseUrl: `${server.url}${court.ctx}`, http: loopbackConsultaHttp(), source: 'TJXX PJe', label: 'TJXX PJe' }),
+  };
 }
 
-test('TJMA: listView, the A4J search POST the page\'s script sends (session cookie, dynamic ids, ViewState), the detail page, parsed', async () => {
+test("TJMA: listView, the A4J search POST the page's script sends (session cookie, dynamic ids, ViewState), the detail page, parsed", async () => {
   const { server, client: c } = await client(TJMA);
   const found = await c.fetchCase(TJMA.cnj);
   assert.deepEqual(found, parsePjeDetail(decodePage(fixture(TJMA.detail))));
   assert.equal(found?.partes.length, 2);
-  assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url.replace(/\?ca=.*/, '?ca=…')}`), [
-    'GET /pje/ConsultaPublica/listView.seam',
-    `POST /pje/ConsultaPublica/listView.seam;jsessionid=${SESSION}`,
-    'GET /pje/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=…',
-  ]);
+  assert.deepEqual(
+    server.requests.map((r) => `${r.method} ${r.url.replace(/\?ca=.*/, '?ca=…')}`),
+    [
+      'GET /pje/ConsultaPublica/listView.seam',
+      `POST /pje/ConsultaPublica/listView.seam;jsessionid=${SESSION}`,
+      'GET /pje/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=…',
+    ],
+  );
   const post = server.requests[1];
   assert.equal(post.headers.cookie, `JSESSIONID=${SESSION}`);
   assert.equal(server.requests[2].headers.cookie, `JSESSIONID=${SESSION}`);
@@ -93,7 +119,7 @@ test('TJMA: listView, the A4J search POST the page\'s script sends (session cook
   ]);
 });
 
-test('TJCE (context /pje1grau, detail in Latin-1 bytes) and TJRJ: the same flow reads each court\'s case', async () => {
+test("TJCE (context /pje1grau, detail in Latin-1 bytes) and TJRJ: the same flow reads each court's case", async () => {
   for (const court of [TJCE, TJRJ]) {
     const { client: c } = await client(court);
     const found = await c.fetchCase(court.cnj);
@@ -116,7 +142,7 @@ test('TJBA\'s captcha refusal to the search POST is a captcha failure, never "no
   assert.equal(server.requests.length, 2);
 });
 
-test('TJPB\'s Cloudflare page instead of the form is anti_bot, whatever its status', async () => {
+test("TJPB's Cloudflare page instead of the form is anti_bot, whatever its status", async () => {
   for (const status of [403, 503, 200]) {
     const { server, client: c } = await client(TJMA, () => ({ status, body: fixture('block-tjpb-pje-cloudflare-challenge.html') }));
     await assert.rejects(c.fetchCase(TJMA.cnj), failure('anti_bot'));

@@ -43,7 +43,14 @@ export class PjeClassicClient {
     const page = this.#ok(session, await session.get(listUrl, { signal }), 'search form');
     const form = this.#read(session, () => parsePjeSearchForm(page.text), 'search form');
 
-    const answer = this.#ok(session, await session.post(new URL(form.action, listUrl).href, new URLSearchParams(pjeSearchBody(form, formatCnj(numeroCnj))), { signal, headers: { ...FORM_POST, referer: listUrl } }), 'search');
+    const answer = this.#ok(
+      session,
+      await session.post(new URL(form.action, listUrl).href, new URLSearchParams(pjeSearchBody(form, formatCnj(numeroCnj))), {
+        signal,
+        headers: { ...FORM_POST, referer: listUrl },
+      }),
+      'search',
+    );
     const search = this.#read(session, () => parsePjeSearch(answer.text), 'search answer');
     if (!search.found) return null;
     const hit = search.hits.find((h) => h.numeroCnj === numeroCnj);
@@ -66,7 +73,14 @@ export class PjeClassicClient {
     const form = this.#read(session, () => parsePjeSearchForm(page.text), 'search form');
     const fields = pjeSearchFields(form, query);
     if (!fields) return null;
-    const answer = this.#ok(session, await session.post(new URL(form.action, listUrl).href, new URLSearchParams(pjeSearchBody(form, fields)), { signal, headers: { ...FORM_POST, referer: listUrl } }), 'search');
+    const answer = this.#ok(
+      session,
+      await session.post(new URL(form.action, listUrl).href, new URLSearchParams(pjeSearchBody(form, fields)), {
+        signal,
+        headers: { ...FORM_POST, referer: listUrl },
+      }),
+      'search',
+    );
     const search = this.#read(session, () => parsePjeSearch(answer.text), 'search answer');
     if (!search.found) return { numeros: [], total: 0 };
     const numeros = [...new Set(search.hits.map((h) => h.numeroCnj))];

@@ -10,7 +10,7 @@ import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
 
 const form = parsePjeSearchForm(readFileSync(new URL('../fixtures/pje-tjma-listView.html', import.meta.url), 'utf8'));
 
-test('the real form\'s document and OAB fields', () => {
+test("the real form's document and OAB fields", () => {
   assert.equal(form.documentField, 'fPP:dpDec:documentoParte');
   assert.equal(form.oab?.numberField, 'fPP:Decoration:numeroOAB');
   assert.equal(form.oab?.letterField, 'fPP:Decoration:j_id231');
@@ -28,7 +28,9 @@ test('a search by CPF, CNPJ or OAB fills those fields, masked as the inputs mask
   assert.equal(byCpf.get(form.searchScriptId), form.searchScriptId);
   assert.equal(pjeSearchFields(form, { kind: 'documento', documento: '11222333000181' })!['fPP:dpDec:documentoParte'], '11.222.333/0001-81');
   assert.deepEqual(pjeSearchFields(form, { kind: 'oab', oab: { uf: 'MA', numero: '16087', suffix: 'A' } }), {
-    'fPP:Decoration:numeroOAB': '16087', 'fPP:Decoration:j_id231': 'A', 'fPP:Decoration:estadoComboOAB': '9',
+    'fPP:Decoration:numeroOAB': '16087',
+    'fPP:Decoration:j_id231': 'A',
+    'fPP:Decoration:estadoComboOAB': '9',
   });
   assert.equal(pjeSearchFields(form, { kind: 'nome', nome: 'Fulano de Tal' }), null, 'not asked by name');
 });

@@ -57,7 +57,14 @@ export function parsePjeSearchForm(html: string): PjeSearchForm {
   // `executarPesquisa=function(){A4J.AJAX.Submit('fPP',…)}`; some courts name it executarPesquisaReCaptcha [recon].
   const script = root.querySelectorAll('script[id^="fPP:"]').find((s) => /executarPesquisa\w*\s*=\s*function/.test(s.text));
   if (!script) throw new PjePageError('PJe listView: no script defining executarPesquisa');
-  return { action, fields, numberField, searchScriptId: script.id, documentField: fields.find(([name]) => name.endsWith(':documentoParte'))?.[0] ?? null, oab: oabFields(form, fields) };
+  return {
+    action,
+    fields,
+    numberField,
+    searchScriptId: script.id,
+    documentField: fields.find(([name]) => name.endsWith(':documentoParte'))?.[0] ?? null,
+    oab: oabFields(form, fields),
+  };
 }
 
 function oabFields(form: ReturnType<typeof parse>, fields: [string, string][]): PjeSearchForm['oab'] {
@@ -71,7 +78,8 @@ function oabFields(form: ReturnType<typeof parse>, fields: [string, string][]): 
   }
   // The letter input follows the number in the same decoration (`fPP:Decoration:j_id231`), its id generated per deployment.
   const next = fields[at + 1]?.[0];
-  const letterField = next && next !== select.getAttribute('name') && next.startsWith(fields[at]![0].slice(0, fields[at]![0].lastIndexOf(':') + 1)) ? next : null;
+  const letterField =
+    next && next !== select.getAttribute('name') && next.startsWith(fields[at]![0].slice(0, fields[at]![0].lastIndexOf(':') + 1)) ? next : null;
   return { numberField: fields[at]![0], letterField, ufField: select.getAttribute('name')!, ufValues };
 }
 

@@ -20,11 +20,32 @@ const TJRJ = 'pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html';
 
 /** The cover as a person reads it. */
 const cover = (c: ConsultaCase) => ({
-  numeroCnj: c.numeroCnj, tribunal: c.tribunal, sistema: c.sistema, grau: c.grau, classe: c.classe, assuntos: c.assuntos, orgao: c.orgao, foro: c.foro,
-  juiz: c.juiz, distribuidoEm: c.distribuidoEm, valorCausaCentavos: c.valorCausaCentavos, situacao: c.situacao, segredo: c.segredo, processoReferencia: c.processoReferencia, incidentes: c.incidentes,
+  numeroCnj: c.numeroCnj,
+  tribunal: c.tribunal,
+  sistema: c.sistema,
+  grau: c.grau,
+  classe: c.classe,
+  assuntos: c.assuntos,
+  orgao: c.orgao,
+  foro: c.foro,
+  juiz: c.juiz,
+  distribuidoEm: c.distribuidoEm,
+  valorCausaCentavos: c.valorCausaCentavos,
+  situacao: c.situacao,
+  segredo: c.segredo,
+  processoReferencia: c.processoReferencia,
+  incidentes: c.incidentes,
 });
 /** Each party: pole, role, name, document as shown, person kind, then each lawyer as `NAME (UF NUMBER)`. */
-const parties = (c: ConsultaCase) => c.partes.map((p) => [p.polo, p.tipo, p.nome, p.documento, p.tipoPessoa, p.advogados.map((a) => `${a.nome} (${a.oab ? `${a.oab.uf} ${a.oab.numero}` : '-'})`)]);
+const parties = (c: ConsultaCase) =>
+  c.partes.map((p) => [
+    p.polo,
+    p.tipo,
+    p.nome,
+    p.documento,
+    p.tipoPessoa,
+    p.advogados.map((a) => `${a.nome} (${a.oab ? `${a.oab.uf} ${a.oab.numero}` : '-'})`),
+  ]);
 /** Each movement: Brasília wall time and text (the offset checked once for all). */
 const movements = (c: ConsultaCase) => {
   for (const m of c.movimentos) {
@@ -37,9 +58,21 @@ const movements = (c: ConsultaCase) => {
 test('TJMA 1st degree: cover, the two parties with CPF/CNPJ unmasked, each lawyer with his lettered OAB, the 15 movements shown', () => {
   const c = parsePjeDetail(page(TJMA));
   assert.deepEqual(cover(c), {
-    numeroCnj: '08013415020258100114', tribunal: 'TJMA', sistema: 'pje', grau: 1, classe: 'PROCEDIMENTO COMUM CÍVEL', assuntos: ['Crédito Direto ao Consumidor - CDC'],
-    orgao: 'Vara Única de Riachão', foro: 'Fórum da Comarca de Riachão', juiz: null, distribuidoEm: '2025-07-17', valorCausaCentavos: null, situacao: null, segredo: false,
-    processoReferencia: null, incidentes: [],
+    numeroCnj: '08013415020258100114',
+    tribunal: 'TJMA',
+    sistema: 'pje',
+    grau: 1,
+    classe: 'PROCEDIMENTO COMUM CÍVEL',
+    assuntos: ['Crédito Direto ao Consumidor - CDC'],
+    orgao: 'Vara Única de Riachão',
+    foro: 'Fórum da Comarca de Riachão',
+    juiz: null,
+    distribuidoEm: '2025-07-17',
+    valorCausaCentavos: null,
+    situacao: null,
+    segredo: false,
+    processoReferencia: null,
+    incidentes: [],
   });
   assert.deepEqual(parties(c), [
     ['ATIVO', 'AUTOR', 'NATANAEL FICTICIO DA AMOSTRA', '00000000191', 'FISICA', ['JOSENIEL BEZERRA DE ASSIS (MA 16087A)']],
@@ -68,9 +101,21 @@ test('TJMA 1st degree: cover, the two parties with CPF/CNPJ unmasked, each lawye
 test('TJMA 2nd degree: the rapporteur\'s cabinet as órgão, "Processo referência", five agravantes with one lawyer each (page 1 of the party list), the State', () => {
   const c = parsePjeDetail(page(TJMA_2G));
   assert.deepEqual(cover(c), {
-    numeroCnj: '08365218120258100000', tribunal: 'TJMA', sistema: 'pje', grau: 2, classe: 'AGRAVO DE INSTRUMENTO', assuntos: ['Índice de 11,98%'],
-    orgao: 'Gabinete Des. Tyrone José Silva (CDPU)', foro: 'Tribunal de Justiça do Estado do Maranhão', juiz: null, distribuidoEm: '2026-05-07', valorCausaCentavos: null, situacao: null,
-    segredo: false, processoReferencia: '00200796120118100001', incidentes: [],
+    numeroCnj: '08365218120258100000',
+    tribunal: 'TJMA',
+    sistema: 'pje',
+    grau: 2,
+    classe: 'AGRAVO DE INSTRUMENTO',
+    assuntos: ['Índice de 11,98%'],
+    orgao: 'Gabinete Des. Tyrone José Silva (CDPU)',
+    foro: 'Tribunal de Justiça do Estado do Maranhão',
+    juiz: null,
+    distribuidoEm: '2026-05-07',
+    valorCausaCentavos: null,
+    situacao: null,
+    segredo: false,
+    processoReferencia: '00200796120118100001',
+    incidentes: [],
   });
   const sonia = ['SONIA MARIA LOPES COELHO (MA 3811A)'];
   assert.deepEqual(parties(c), [
@@ -103,9 +148,21 @@ test('TJMA 2nd degree: the rapporteur\'s cabinet as órgão, "Processo referênc
 test('TJCE (Latin-1 bytes): cover, the autora and her lawyer from another state (OAB BA), the association réu, the 11 movements with their "Documento:" suffixes', () => {
   const c = parsePjeDetail(page(TJCE));
   assert.deepEqual(cover(c), {
-    numeroCnj: '30007399420258060100', tribunal: 'TJCE', sistema: 'pje', grau: 1, classe: 'PROCEDIMENTO DO JUIZADO ESPECIAL CÍVEL', assuntos: ['Rescisão do contrato e devolução do dinheiro'],
-    orgao: '2ª Vara Cível da Comarca de Itapajé', foro: 'Comarca de Itapajé', juiz: null, distribuidoEm: '2025-06-06', valorCausaCentavos: null, situacao: null, segredo: false,
-    processoReferencia: null, incidentes: [],
+    numeroCnj: '30007399420258060100',
+    tribunal: 'TJCE',
+    sistema: 'pje',
+    grau: 1,
+    classe: 'PROCEDIMENTO DO JUIZADO ESPECIAL CÍVEL',
+    assuntos: ['Rescisão do contrato e devolução do dinheiro'],
+    orgao: '2ª Vara Cível da Comarca de Itapajé',
+    foro: 'Comarca de Itapajé',
+    juiz: null,
+    distribuidoEm: '2025-06-06',
+    valorCausaCentavos: null,
+    situacao: null,
+    segredo: false,
+    processoReferencia: null,
+    incidentes: [],
   });
   assert.deepEqual(parties(c), [
     ['ATIVO', 'AUTOR', 'MARIA DA PAZ FICTICIA DE EXEMPLO', '00000000787', 'FISICA', ['JONATHAN CORREA MILANEZ (BA 74896)']],
@@ -129,9 +186,21 @@ test('TJCE (Latin-1 bytes): cover, the autora and her lawyer from another state 
 test('TJRJ (re-serialised markup): labelled órgão, five autores with one lawyer each, two réus with no document (RÉU), the company and its lawyer, 15 movements out of time order as shown', () => {
   const c = parsePjeDetail(page(TJRJ));
   assert.deepEqual(cover(c), {
-    numeroCnj: '09371657720258190001', tribunal: 'TJRJ', sistema: 'pje', grau: 1, classe: 'USUCAPIÃO', assuntos: ['Prestação de Serviços'],
-    orgao: '3ª Vara Cível da Regional de Santa Cruz', foro: 'Comarca da Capital', juiz: null, distribuidoEm: '2025-08-28', valorCausaCentavos: null, situacao: null, segredo: false,
-    processoReferencia: null, incidentes: [],
+    numeroCnj: '09371657720258190001',
+    tribunal: 'TJRJ',
+    sistema: 'pje',
+    grau: 1,
+    classe: 'USUCAPIÃO',
+    assuntos: ['Prestação de Serviços'],
+    orgao: '3ª Vara Cível da Regional de Santa Cruz',
+    foro: 'Comarca da Capital',
+    juiz: null,
+    distribuidoEm: '2025-08-28',
+    valorCausaCentavos: null,
+    situacao: null,
+    segredo: false,
+    processoReferencia: null,
+    incidentes: [],
   });
   const carlos = ['CARLOS EDUARDO BARBOSA CARVALHO (RJ 188183)'];
   assert.deepEqual(parties(c), [
@@ -163,10 +232,37 @@ test('TJRJ (re-serialised markup): labelled órgão, five autores with one lawye
   ]);
 });
 
-test('search answers: the hit\'s CNJ, internal id and detail link on TJMA, TJCE and TJRJ; the empty answer is the explicit not-found', () => {
-  assert.deepEqual(parsePjeSearch(page('pje-tjma-post_search_ok.html')), { found: true, hits: [{ numeroCnj: '08013415020258100114', idProcesso: '4508265', detailPath: '/pje/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=1f6dbfb309a20338ff463a149517791e8d45f1f2ae59ccb4' }] });
-  assert.deepEqual(parsePjeSearch(page('pje-tjce-search-3000739-94.2025.8.06.0100.html')), { found: true, hits: [{ numeroCnj: '30007399420258060100', idProcesso: '2704821', detailPath: '/pje1grau/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=d3c6bc60040333e74b89cfffb2ed8a5123ea68c823346fec' }] });
-  assert.deepEqual(parsePjeSearch(page('pje-tjrj-search-0937165-77.2025.8.19.0001.html')), { found: true, hits: [{ numeroCnj: '09371657720258190001', idProcesso: '6201424', detailPath: '/pje/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=2806a78e59d92fe3968caffc06ce4f0b87d850da828538ec' }] });
+test("search answers: the hit's CNJ, internal id and detail link on TJMA, TJCE and TJRJ; the empty answer is the explicit not-found", () => {
+  assert.deepEqual(parsePjeSearch(page('pje-tjma-post_search_ok.html')), {
+    found: true,
+    hits: [
+      {
+        numeroCnj: '08013415020258100114',
+        idProcesso: '4508265',
+        detailPath: '/pje/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=1f6dbfb309a20338ff463a149517791e8d45f1f2ae59ccb4',
+      },
+    ],
+  });
+  assert.deepEqual(parsePjeSearch(page('pje-tjce-search-3000739-94.2025.8.06.0100.html')), {
+    found: true,
+    hits: [
+      {
+        numeroCnj: '30007399420258060100',
+        idProcesso: '2704821',
+        detailPath: '/pje1grau/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=d3c6bc60040333e74b89cfffb2ed8a5123ea68c823346fec',
+      },
+    ],
+  });
+  assert.deepEqual(parsePjeSearch(page('pje-tjrj-search-0937165-77.2025.8.19.0001.html')), {
+    found: true,
+    hits: [
+      {
+        numeroCnj: '09371657720258190001',
+        idProcesso: '6201424',
+        detailPath: '/pje/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=2806a78e59d92fe3968caffc06ce4f0b87d850da828538ec',
+      },
+    ],
+  });
   assert.deepEqual(parsePjeSearch(page('pje-tjma-post_search_empty.html')), { found: false });
 });
 
@@ -190,11 +286,32 @@ test('a cut-short or unexpected page is a failure, never an empty case or a not-
 });
 
 test('participant lines: masked documents kept as shown, social names, OAB spellings, roles with accents', () => {
-  assert.deepEqual(readParticipant('FULANO DE TAL - CPF: 639.XXX.XXX-XX (AUTOR)'), { nome: 'FULANO DE TAL', tipo: 'AUTOR', documento: '639.XXX.XXX-XX', tipoPessoa: 'FISICA', oab: null });
-  assert.deepEqual(readParticipant('EMPRESA - ME - CNPJ: **.***.***/0001-** (RÉU)'), { nome: 'EMPRESA - ME', tipo: 'RÉU', documento: '**.***.***/0001-**', tipoPessoa: 'JURIDICA', oab: null });
-  assert.deepEqual(readParticipant('ANA registrado(a) civilmente como JOÃO - OAB SP123456 - CPF: 000.000.101-54 (ADVOGADO)'), { nome: 'ANA', tipo: 'ADVOGADO', documento: '00000010154', tipoPessoa: 'FISICA', oab: { uf: 'SP', numero: '123456' } });
+  assert.deepEqual(readParticipant('FULANO DE TAL - CPF: 639.XXX.XXX-XX (AUTOR)'), {
+    nome: 'FULANO DE TAL',
+    tipo: 'AUTOR',
+    documento: '639.XXX.XXX-XX',
+    tipoPessoa: 'FISICA',
+    oab: null,
+  });
+  assert.deepEqual(readParticipant('EMPRESA - ME - CNPJ: **.***.***/0001-** (RÉU)'), {
+    nome: 'EMPRESA - ME',
+    tipo: 'RÉU',
+    documento: '**.***.***/0001-**',
+    tipoPessoa: 'JURIDICA',
+    oab: null,
+  });
+  assert.deepEqual(readParticipant('ANA registrado(a) civilmente como JOÃO - OAB SP123456 - CPF: 000.000.101-54 (ADVOGADO)'), {
+    nome: 'ANA',
+    tipo: 'ADVOGADO',
+    documento: '00000010154',
+    tipoPessoa: 'FISICA',
+    oab: { uf: 'SP', numero: '123456' },
+  });
   assert.equal(readParticipant('NOVA EMPRESA SA - CNPJ: 12.ABC.345/01DE-35 (RÉU)').documento, '12ABC34501DE35');
   assert.throws(() => readParticipant('SEM PAPEL'), PjePageError);
-  assert.equal(subjectLeaf('DIREITO DO CONSUMIDOR (1156)  -  Bancários (7752)  -  Crédito Direto ao Consumidor - CDC (14757'), 'Crédito Direto ao Consumidor - CDC');
+  assert.equal(
+    subjectLeaf('DIREITO DO CONSUMIDOR (1156)  -  Bancários (7752)  -  Crédito Direto ao Consumidor - CDC (14757'),
+    'Crédito Direto ao Consumidor - CDC',
+  );
   assert.equal(subjectLeaf('DIREITO CIVIL (899) - Obrigações (7681)'), 'Obrigações');
 });

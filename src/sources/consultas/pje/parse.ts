@@ -52,7 +52,8 @@ export function parsePjeSearch(html: string): PjeSearchAnswer {
     const messages = shown(root.querySelector('dl.rich-messages'));
     if (messages !== '') throw new PjePageError('PJe search answer: the court answered a message instead of results');
     const footer = shown(root.querySelector('table[id$="processosTable"] tfoot span.text-muted'));
-    if (!/^(0\s+)?resultados encontrados$/.test(footer)) throw new PjePageError('PJe search answer: an empty table without its "resultados encontrados" footer');
+    if (!/^(0\s+)?resultados encontrados$/.test(footer))
+      throw new PjePageError('PJe search answer: an empty table without its "resultados encontrados" footer');
     return { found: false };
   }
   const hits = rows.map((row) => {

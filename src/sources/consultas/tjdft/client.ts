@@ -13,7 +13,11 @@ export const TJDFT_SPA = 'https://pje-consultapublica.tjdft.jus.br';
 /** Pages read per pole at most (10+ lawyers per party exist; hundreds of pages do not). */
 const MAX_PAGES = 20;
 
-const POLES: [string, ConsultaParty['polo']][] = [['poloAtivo', 'ATIVO'], ['poloPassivo', 'PASSIVO'], ['outrosInteressados', 'OUTROS']];
+const POLES: [string, ConsultaParty['polo']][] = [
+  ['poloAtivo', 'ATIVO'],
+  ['poloPassivo', 'PASSIVO'],
+  ['outrosInteressados', 'OUTROS'],
+];
 
 export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
   return {
@@ -27,7 +31,8 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
         try {
           return envelopeOf(JSON.parse(page.text));
         } catch (err) {
-          if (err instanceof SyntaxError || err instanceof TjdftAnswerError) throw session.fail('malformed', `unexpected answer to ${new URL(url).pathname} (${err.message})`);
+          if (err instanceof SyntaxError || err instanceof TjdftAnswerError)
+            throw session.fail('malformed', `unexpected answer to ${new URL(url).pathname} (${err.message})`);
           throw err;
         }
       };
@@ -58,10 +63,23 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
         partes.push(...partiesOfPole(polo, items));
       }
       return {
-        numeroCnj, tribunal: ctx.court.sigla, sistema: 'tjdft', grau,
-        classe: dados.classe, assuntos: dados.assuntos, orgao: dados.orgao, foro: dados.foro, juiz: null,
-        distribuidoEm: dados.distribuidoEm, valorCausaCentavos: null, situacao: null, segredo: dados.segredo,
-        partes, movimentos: [], incidentes: [], processoReferencia: null,
+        numeroCnj,
+        tribunal: ctx.court.sigla,
+        sistema: 'tjdft',
+        grau,
+        classe: dados.classe,
+        assuntos: dados.assuntos,
+        orgao: dados.orgao,
+        foro: dados.foro,
+        juiz: null,
+        distribuidoEm: dados.distribuidoEm,
+        valorCausaCentavos: null,
+        situacao: null,
+        segredo: dados.segredo,
+        partes,
+        movimentos: [],
+        incidentes: [],
+        processoReferencia: null,
       };
     },
   };

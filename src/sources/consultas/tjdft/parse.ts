@@ -25,7 +25,8 @@ export function envelopeOf(body: unknown): TjdftEnvelope {
   if (b.status !== 'ok') throw new TjdftAnswerError(`status is ${JSON.stringify(b.status)}, not "ok"`);
   if (!('result' in b)) throw new TjdftAnswerError('the answer has no result');
   const p = b.pageInfo as Record<string, unknown> | undefined | null;
-  const pageInfo = p && typeof p === 'object' && Number.isInteger(p.current) && Number.isInteger(p.last) ? { current: p.current as number, last: p.last as number } : null;
+  const pageInfo =
+    p && typeof p === 'object' && Number.isInteger(p.current) && Number.isInteger(p.last) ? { current: p.current as number, last: p.last as number } : null;
   return { result: b.result, pageInfo };
 }
 
@@ -55,7 +56,10 @@ function named(v: unknown): string | null {
  */
 export function subjectLeaf(path: string | null): string | null {
   if (!path) return null;
-  const leaf = path.split(/\(\d+\)\s+-\s+/).pop()!.trim();
+  const leaf = path
+    .split(/\(\d+\)\s+-\s+/)
+    .pop()!
+    .trim();
   return leaf.replace(/\s*\(\d+\)?\s*$/, '').trim() || null;
 }
 
@@ -149,7 +153,10 @@ export function partiesOfPole(polo: ConsultaParty['polo'], items: TjdftParticipa
     }
     const digits = p.documento && /^\d+$/.test(p.documento) ? p.documento : null;
     parties.push({
-      polo, tipo: p.tipo, nome: p.nome, documento: p.documento,
+      polo,
+      tipo: p.tipo,
+      nome: p.nome,
+      documento: p.documento,
       tipoPessoa: digits?.length === 11 ? 'FISICA' : digits?.length === 14 ? 'JURIDICA' : null,
       advogados: [],
     });

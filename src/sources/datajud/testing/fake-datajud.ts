@@ -50,7 +50,10 @@ export interface FakeDoc {
   _source: Record<string, any>;
 }
 
-export function esResponse(hits: Array<{ _index: string; _id: string; _source: unknown; sort?: unknown[] }>, extra: { failed?: number; total?: number } = {}): unknown {
+export function esResponse(
+  hits: Array<{ _index: string; _id: string; _source: unknown; sort?: unknown[] }>,
+  extra: { failed?: number; total?: number } = {},
+): unknown {
   return {
     took: 3,
     timed_out: false,
@@ -63,7 +66,11 @@ export function indexNotFound(alias: string): Reply {
   return {
     status: 404,
     json: {
-      error: { root_cause: [{ type: 'index_not_found_exception', reason: `no such index [${alias}]` }], type: 'index_not_found_exception', reason: `no such index [${alias}]` },
+      error: {
+        root_cause: [{ type: 'index_not_found_exception', reason: `no such index [${alias}]` }],
+        type: 'index_not_found_exception',
+        reason: `no such index [${alias}]`,
+      },
       status: 404,
     },
   };
@@ -94,7 +101,12 @@ export class FakeIndexes {
     const after: number | undefined = body.search_after?.[0];
     const matching = docs.filter((d) => matches(d, body.query) && (after === undefined || d.ts > after));
     const page = matching.slice(0, size);
-    return { json: esResponse(page.map((d) => ({ _index: req.alias, _id: d._id, _source: d._source, sort: [d.ts] })), { total: matching.length }) };
+    return {
+      json: esResponse(
+        page.map((d) => ({ _index: req.alias, _id: d._id, _source: d._source, sort: [d.ts] })),
+        { total: matching.length },
+      ),
+    };
   };
 }
 
@@ -119,7 +131,11 @@ export function fakeDoc(numero: string, grau: string, ts: number, tribunal: stri
     _id: id,
     ts,
     _source: {
-      id, tribunal, grau, numeroProcesso: numero, nivelSigilo: 0,
+      id,
+      tribunal,
+      grau,
+      numeroProcesso: numero,
+      nivelSigilo: 0,
       dataAjuizamento: '20210421185953',
       dataHoraUltimaAtualizacao: updated,
       '@timestamp': new Date(ts).toISOString(),

@@ -47,12 +47,30 @@ export function cnjNumber(sequential: number): string {
 export function fakeItem(id: number, day = '2026-09-18', numeroOab = '57689', extra: Record<string, unknown> = {}): Record<string, unknown> {
   const [y, m, d] = day.split('-');
   return {
-    id, data_disponibilizacao: day, datadisponibilizacao: `${d}/${m}/${y}`, siglaTribunal: 'TJRS', tipoComunicacao: 'Intimação',
-    nomeOrgao: 'Vara Judicial', idOrgao: 38529, texto: `<p>Comunicação ${id}</p>`, numero_processo: cnjNumber(id % 9_999_999),
-    meio: 'D', link: null, tipoDocumento: 'Outros', nomeClasse: 'INTERDIçãO', codigoClasse: '58', numeroComunicacao: id % 100_000,
-    ativo: true, hash: `hash${id}`, status: 'P', motivo_cancelamento: null, data_cancelamento: null,
+    id,
+    data_disponibilizacao: day,
+    datadisponibilizacao: `${d}/${m}/${y}`,
+    siglaTribunal: 'TJRS',
+    tipoComunicacao: 'Intimação',
+    nomeOrgao: 'Vara Judicial',
+    idOrgao: 38529,
+    texto: `<p>Comunicação ${id}</p>`,
+    numero_processo: cnjNumber(id % 9_999_999),
+    meio: 'D',
+    link: null,
+    tipoDocumento: 'Outros',
+    nomeClasse: 'INTERDIçãO',
+    codigoClasse: '58',
+    numeroComunicacao: id % 100_000,
+    ativo: true,
+    hash: `hash${id}`,
+    status: 'P',
+    motivo_cancelamento: null,
+    data_cancelamento: null,
     destinatarios: [{ nome: `PARTE ${id}`, polo: 'A', comunicacao_id: id }],
-    destinatarioadvogados: [{ id: id * 10, comunicacao_id: id, advogado_id: 1, advogado: { id: 1, nome: 'ADVOGADO EXEMPLO', numero_oab: numeroOab, uf_oab: 'RS' } }],
+    destinatarioadvogados: [
+      { id: id * 10, comunicacao_id: id, advogado_id: 1, advogado: { id: 1, nome: 'ADVOGADO EXEMPLO', numero_oab: numeroOab, uf_oab: 'RS' } },
+    ],
     ...extra,
   };
 }
