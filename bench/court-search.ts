@@ -98,8 +98,10 @@ export async function describeCourtSearchFanOut(): Promise<string> {
   return rows
     .map(
       (r) =>
-        `Court search fan-out (CPF, ${r.courts} courts, ${perMinute} req/min per host, ≤${SEARCH_HITS_PER_COURT} hits per court looked up; simulator latency ${r.latencyMs} ms): ` +
-        `${r.answered} answered, ${r.hits} hits; first hit list ${r.firstMs.toFixed(0)} ms, last ${r.lastMs.toFixed(0)} ms; last detail page ${r.detailsMs.toFixed(0)} ms.`,
+        `Court search fan-out (CPF, ${r.courts} courts, ${perMinute} req/min per host, ≤${SEARCH_HITS_PER_COURT} hits per court looked up; simulator ` +
+        `latency ${r.latencyMs} ms): ` +
+        `${r.answered} answered, ${r.hits} hits; first hit list ${r.firstMs.toFixed(0)} ms, last ${r.lastMs.toFixed(0)} ms; last detail ` +
+        `page ${r.detailsMs.toFixed(0)} ms.`,
     )
     .join('\n');
 }

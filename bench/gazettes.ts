@@ -179,11 +179,15 @@ export async function gazetteBench(): Promise<GazetteBenchResult> {
 
 export function describeGazettes(r: GazetteBenchResult): string {
   const lines = [
-    `Gazettes over ${r.days} days (${r.engine}): STF ${r.stf.publications} publications ingested at ${r.stf.ingestPerSecond.toFixed(0)}/s (fetch and parse only: ${r.stf.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.stf.ingestPerSecond / r.stf.fetchOnlyPerSecond).toFixed(2)}); ` +
-      `TSE ${r.tse.editions} editions, ${r.tse.publications} matérias at ${r.tse.ingestPerSecond.toFixed(0)}/s (fetch, PDF and split only: ${r.tse.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.tse.ingestPerSecond / r.tse.fetchOnlyPerSecond).toFixed(2)}); store ${r.storeMb.toFixed(1)} MB.`,
+    `Gazettes over ${r.days} days (${r.engine}): STF ${r.stf.publications} publications ingested at ${r.stf.ingestPerSecond.toFixed(0)}/s (fetch and parse ` +
+      `only: ${r.stf.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.stf.ingestPerSecond / r.stf.fetchOnlyPerSecond).toFixed(2)}); ` +
+      `TSE ${r.tse.editions} editions, ${r.tse.publications} matérias at ${r.tse.ingestPerSecond.toFixed(0)}/s (fetch, PDF and split ` +
+      `only: ${r.tse.fetchOnlyPerSecond.toFixed(0)}/s, ratio ${(r.tse.ingestPerSecond / r.tse.fetchOnlyPerSecond).toFixed(2)}); ` +
+      `store ${r.storeMb.toFixed(1)} MB.`,
     ...r.search.map(
       (x) =>
-        `  search ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.hits} hits in ${SEARCHES} searches; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`,
+        `  search ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.hits} hits in ${SEARCHES} searches; ratio to a primary-key ` +
+        `read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`,
     ),
     `  primary-key read of one publication: p50 ${r.pkP50Ms.toFixed(3)} ms`,
   ];

@@ -388,12 +388,14 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
       switch (rng.int(0, 13)) {
         case 0:
           paragraphs.push(
-            `Vistos. Trata-se de ${rng.pick(CLASSES).toLowerCase()} ajuizada por ${mentionName(autor)} em face de ${mentionName(reu)}, na qual se pretende a condenação da parte ré ao pagamento de R$ ${money()}, acrescidos de juros e correção monetária.`,
+            `Vistos. Trata-se de ${rng.pick(CLASSES).toLowerCase()} ajuizada por ${mentionName(autor)} em face de ${mentionName(reu)}, na qual se pretende a ` +
+              `condenação da parte ré ao pagamento de R$ ${money()}, acrescidos de juros e correção monetária.`,
           );
           break;
         case 1:
           paragraphs.push(
-            `Intime-se a parte autora para, no prazo de 15 (quinze) dias, manifestar-se sobre a contestação e os documentos juntados no evento ${rng.int(1, 200)}, sob pena de preclusão.`,
+            `Intime-se a parte autora para, no prazo de 15 (quinze) dias, manifestar-se sobre a contestação e os documentos juntados no ` +
+              `evento ${rng.int(1, 200)}, sob pena de preclusão.`,
           );
           break;
         case 2:
@@ -404,13 +406,16 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
           break;
         case 4:
           paragraphs.push(
-            `Cite-se ${mentionName(reu)} para, querendo, apresentar resposta no prazo legal, advertindo-se de que a ausência de contestação implicará revelia (art. 344 do CPC).`,
+            `Cite-se ${mentionName(reu)} para, querendo, apresentar resposta no prazo legal, advertindo-se de que a ausência de contestação implicará ` +
+              `revelia (art. 344 do CPC).`,
           );
           break;
         case 5: {
           const l = rng.pick(lawyers);
           paragraphs.push(
-            `Fica intimado(a) o(a) advogado(a) ${mentionName(l.nome)}, inscrito(a) na OAB/${l.uf} sob o nº ${thousands(l.numero)}${l.suffix ? `-${l.suffix}` : ''}, para ciência do despacho proferido nos autos do processo nº ${masked}.`,
+            `Fica intimado(a) o(a) advogado(a) ${mentionName(l.nome)}, inscrito(a) na OAB/${l.uf} sob o ` +
+              `nº ${thousands(l.numero)}${l.suffix ? `-${l.suffix}` : ''}, para ciência do despacho ` +
+              `proferido nos autos do processo nº ${masked}.`,
           );
           oabsPrinted.add(canonical(l));
           if (l.monitor) ids.add(l.monitor);
@@ -419,7 +424,8 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
         }
         case 6:
           paragraphs.push(
-            `Nos termos do entendimento firmado pelo Superior Tribunal de Justiça no REsp ${thousands(rng.int(1_000_000, 2_100_000))}/${rng.pick(UFS)} (Tema ${rng.int(100, 1300)}), a tese aplica-se aos contratos celebrados após a vigência da lei.`,
+            `Nos termos do entendimento firmado pelo Superior Tribunal de Justiça no REsp ${thousands(rng.int(1_000_000, 2_100_000))}/${rng.pick(UFS)} ` +
+              `(Tema ${rng.int(100, 1300)}), a tese aplica-se aos contratos celebrados após a vigência da lei.`,
           );
           break;
         case 7:
@@ -438,12 +444,14 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
           break;
         case 10:
           paragraphs.push(
-            `O acidente ocorreu na rodovia ${rng.pick(['SP', 'SC', 'RS', 'PR', 'MG'])}-${String(rng.int(1, 480)).padStart(3, '0')}, km ${rng.int(1, 400)}, conforme boletim de ocorrência juntado aos autos.`,
+            `O acidente ocorreu na rodovia ${rng.pick(['SP', 'SC', 'RS', 'PR', 'MG'])}-${String(rng.int(1, 480)).padStart(3, '0')}, km ${rng.int(1, 400)}, ` +
+              `conforme boletim de ocorrência juntado aos autos.`,
           );
           break;
         case 11:
           paragraphs.push(
-            'Ante o exposto, JULGO PROCEDENTE o pedido, com resolução do mérito, nos termos do art. 487, I, do CPC. Condeno a parte ré ao pagamento das custas e dos honorários advocatícios, que fixo em 10% sobre o valor da condenação.',
+            'Ante o exposto, JULGO PROCEDENTE o pedido, com resolução do mérito, nos termos do art. 487, I, do CPC. Condeno a parte ré ao pagamento das ' +
+              'custas e dos honorários advocatícios, que fixo em 10% sobre o valor da condenação.',
           );
           break;
         case 12:
@@ -451,7 +459,8 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
           break;
         default:
           paragraphs.push(
-            `Certifico que, em cumprimento ao despacho do evento ${rng.int(1, 200)}, foram expedidas as intimações eletrônicas às partes e aos seus procuradores.`,
+            `Certifico que, em cumprimento ao despacho do evento ${rng.int(1, 200)}, foram expedidas as intimações ` +
+              `eletrônicas às partes e aos seus procuradores.`,
           );
           break;
       }
@@ -479,10 +488,14 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
         }
       });
       texto =
-        '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head>' +
-        '<style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; text-align:justify }</style>' +
-        `<body><div id="divHeader"><b>${classe} Nº ${masked}/${uf} (originário: processo nº ${numero}/${uf})<table border="0">${rows.join('')}</table></b></div>` +
-        `<div id="divBody"><center><p>${rng.pick(ACTS)}</p></center><br/>\n<p>Intimação realizada no sistema eproc.</p>${paragraphs.map((p) => `<p>${body(p)}</p>`).join('\n')}</div></body></html>`;
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" ' +
+        'content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head>' +
+        '<style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ ' +
+        'max-width:90%; text-align:justify }</style>' +
+        `<body><div id="divHeader"><b>${classe} Nº ${masked}/${uf} (originário: processo nº ${numero}/${uf})<table ` +
+        `border="0">${rows.join('')}</table></b></div>` +
+        `<div id="divBody"><center><p>${rng.pick(ACTS)}</p></center><br/>\n<p>Intimação realizada no sistema ` +
+        `eproc.</p>${paragraphs.map((p) => `<p>${body(p)}</p>`).join('\n')}</div></body></html>`;
     } else if (style === 'pje') {
       cnjs.add(numero);
       const lines = [
@@ -500,16 +513,22 @@ export function simulateDjenDay(communications: number, termCount: number, oabCo
     } else if (style === 'esaj') {
       cnjs.add(numero);
       const advs = lawyers.map((l) => `${mentionName(l.nome).toUpperCase()} (${printOab(l)})`).join(', ');
-      texto = `Processo ${masked} - ${classe.toLowerCase()} - ${mentionName(parties[0].nome)} - ${mentionName(parties[parties.length - 1].nome)} - ${paragraphs.map(body).join(' ')} - ADV: ${advs}`;
+      texto =
+        `Processo ${masked} - ${classe.toLowerCase()} - ${mentionName(parties[0].nome)} - ${mentionName(parties[parties.length - 1].nome)} ` +
+        `- ${paragraphs.map(body).join(' ')} - ADV: ${advs}`;
     } else if (style === 'tjrj') {
       cnjs.add(numero);
       const advs = lawyers.map((l) => `${mentionName(l.nome).toUpperCase()} (${printOab(l)})`).join('\n\r');
-      texto = `PROCESSO: ${masked}\n\rAUTOR: ${mentionName(parties[0].nome).toUpperCase()}\n\rADVOGADO: ${advs}\n\rRÉU: ${mentionName(parties[parties.length - 1].nome).toUpperCase()}\n\r${paragraphs.join('\n\r')}`;
+      const autor = mentionName(parties[0].nome).toUpperCase();
+      const reu = mentionName(parties[parties.length - 1].nome).toUpperCase();
+      texto = `PROCESSO: ${masked}\n\rAUTOR: ${autor}\n\rADVOGADO: ${advs}\n\rRÉU: ${reu}\n\r${paragraphs.join('\n\r')}`;
     } else {
       // Only the structured fields name anyone (the planted names are expected through them).
       oabsPrinted.clear();
       cnjs.clear();
-      texto = `<p align="center" >Processo ${parties[0].nome.toUpperCase()}</p><br/><p align="center" >Para visualização do documento, consulte os autos digitais</p>`;
+      texto =
+        `<p align="center" >Processo ${parties[0].nome.toUpperCase()}</p><br/><p align="center" >Para visualização do ` +
+        `documento, consulte os autos digitais</p>`;
     }
     texto = texto.replace(/[\r\n]+/g, ' ');
     pubs.push({
@@ -635,7 +654,8 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
   const loadStart = os.loadavg()[0];
 
   log(
-    `matching bench: generating ${communications.toLocaleString('en')} communications, ${termCount.toLocaleString('en')} terms, ${oabCount.toLocaleString('en')} OABs ...`,
+    `matching bench: generating ${communications.toLocaleString('en')} communications, ${termCount.toLocaleString('en')} ` +
+      `terms, ${oabCount.toLocaleString('en')} OABs ...`,
   );
   let started = performance.now();
   const data = simulateDjenDay(communications, termCount, oabCount);
@@ -835,30 +855,40 @@ export function printMatchingReport(r: MatchingBenchResult): void {
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log('');
   console.log(
-    `Publication matching: ${r.communications.toLocaleString('en')} communications (${mb(r.textBytes).toFixed(1)} MB UTF-8), ${r.patterns.termos.toLocaleString('en')} terms + ${r.patterns.oab.toLocaleString('en')} OABs (same patterns both sides)`,
+    `Publication matching: ${r.communications.toLocaleString('en')} communications (${mb(r.textBytes).toFixed(1)} MB ` +
+      `UTF-8), ${r.patterns.termos.toLocaleString('en')} terms + ${r.patterns.oab.toLocaleString('en')} OABs (same patterns both sides)`,
   );
   console.log(line(head));
   console.log(`|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const row of rows) console.log(line(row));
   console.log('');
   console.log(
-    `  ours: build ${o.buildSeconds.toFixed(2)} s (first in the process, JIT cold; again: ${o.rebuildSeconds.toFixed(2)} s); retained ${o.retainedMb.toFixed(1)} MB (heap + array buffers, of which typed arrays ${o.matcherMb.toFixed(1)} MB: ${o.words.toLocaleString('en')} words, ${o.states.toLocaleString('en')} states); RSS +${o.buildRssMb.toFixed(1)} MB over the first build; text-only pass ${o.textOnlySeconds.toFixed(2)} s`,
+    `  ours: build ${o.buildSeconds.toFixed(2)} s (first in the process, JIT cold; again: ${o.rebuildSeconds.toFixed(2)} s); ` +
+      `retained ${o.retainedMb.toFixed(1)} MB (heap + array buffers, of which typed arrays ${o.matcherMb.toFixed(1)} ` +
+      `MB: ${o.words.toLocaleString('en')} words, ${o.states.toLocaleString('en')} states); RSS +${o.buildRssMb.toFixed(1)} MB over ` +
+      `the first build; text-only pass ${o.textOnlySeconds.toFixed(2)} s`,
   );
   console.log(
-    `  ours: ${o.idsReported.toLocaleString('en')} ids reported; planted monitors missed ${o.plantedMissed} of ${o.plantedTotal.toLocaleString('en')}; ids not planted ${o.unplanted} (a monitored name inside a longer one)`,
+    `  ours: ${o.idsReported.toLocaleString('en')} ids reported; planted monitors missed ${o.plantedMissed} of ${o.plantedTotal.toLocaleString('en')}; ids ` +
+      `not planted ${o.unplanted} (a monitored name inside a longer one)`,
   );
   const e = r.extraction;
   console.log(
-    `  extraction (first ${e.sample.toLocaleString('en')}): OABs printed ${e.oabPrinted}, missed ${e.oabMissed}, extra ${e.oabExtra}; CNJ numbers printed ${e.cnjPrinted}, missed ${e.cnjMissed}, extra ${e.cnjExtra}`,
+    `  extraction (first ${e.sample.toLocaleString('en')}): OABs printed ${e.oabPrinted}, missed ${e.oabMissed}, extra ${e.oabExtra}; CNJ numbers ` +
+      `printed ${e.cnjPrinted}, missed ${e.cnjMissed}, extra ${e.cnjExtra}`,
   );
   console.log(
-    `  machine: ${os.cpus().length} cores, load average ${r.load.start.toFixed(2)} at the start, ${r.load.end.toFixed(2)} at the end; node ${process.version}; ${execSync('grep --version').toString().split('\n')[0]}`,
+    `  machine: ${os.cpus().length} cores, load average ${r.load.start.toFixed(2)} at the start, ${r.load.end.toFixed(2)} at the end; ` +
+      `node ${process.version}; ${execSync('grep --version').toString().split('\n')[0]}`,
   );
   console.log(
-    `  grep counts lines with a substring match of a pattern as written (case-insensitive, accents as printed: no folding, no entities, one OAB spelling); ours counts whole-word folded terms and every OAB spelling — the line counts differ for those reasons.`,
+    `  grep counts lines with a substring match of a pattern as written (case-insensitive, accents as printed: no folding, no entities, one OAB spelling); ` +
+      `ours counts whole-word folded terms and every OAB spelling — the line counts differ for those reasons.`,
   );
   console.log(
-    `  ratio ours ÷ grep UTF-8 scan rate${r.grepUtf8Sample ? ' (from the first lines, the full run was killed)' : ''}: ${r.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${r.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); ours ÷ grep bytes-mode scan rate: ${r.ratioVsC.toFixed(2)}`,
+    `  ratio ours ÷ grep UTF-8 scan rate${r.grepUtf8Sample ? ' (from the first lines, the full run was killed)' : ''}: ${r.ratio.toFixed(1)} (target ` +
+      `>= ${MATCHING_TARGET_RATIO}: ${r.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); ours ÷ grep bytes-mode scan ` +
+      `rate: ${r.ratioVsC.toFixed(2)}`,
   );
   console.log('');
 }

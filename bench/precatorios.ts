@@ -40,7 +40,8 @@ function generate(file: string): { processo: string; cpf: string } {
     const cpf = i % 10 < 7 ? `${base}${cpfCheckDigits(base)}` : '';
     if (i === Math.floor(ROWS / 2)) sample = { processo, cpf: cpf || sample.cpf };
     out.write(
-      `${(i % 5000) + 1}º;${2020 + (i % 7)}.${i};${processo};MUNICÍPIO FICTÍCIO ${i % 300};${i % 3 ? 'COMUM' : 'ALIMENTAR'};${2020 + (i % 7)};PENDENTE;R$ ${(i % 100_000) + 1},${String(i % 100).padStart(2, '0')};${cpf}\n`,
+      `${(i % 5000) + 1}º;${2020 + (i % 7)}.${i};${processo};MUNICÍPIO ` +
+        `FICTÍCIO ${i % 300};${i % 3 ? 'COMUM' : 'ALIMENTAR'};${2020 + (i % 7)};PENDENTE;R$ ${(i % 100_000) + 1},${String(i % 100).padStart(2, '0')};${cpf}\n`,
     );
   }
   out.end();
@@ -139,10 +140,13 @@ export async function precatorioBench() {
 
 export function describePrecatorios(r: Awaited<ReturnType<typeof precatorioBench>>): string {
   return [
-    `Precatório import (${r.engine}, CSV): ${r.imported} rows in ${r.importS.toFixed(1)} s = ${Math.round(r.importPerSecond)} rows/s (read and parse only: ${Math.round(r.parsePerSecond)} rows/s, ratio ${(r.importPerSecond / r.parsePerSecond).toFixed(2)}); store ${r.storeMb.toFixed(0)} MB.`,
+    `Precatório import (${r.engine}, CSV): ${r.imported} rows in ${r.importS.toFixed(1)} s = ${Math.round(r.importPerSecond)} rows/s (read and parse ` +
+      `only: ${Math.round(r.parsePerSecond)} rows/s, ratio ${(r.importPerSecond / r.parsePerSecond).toFixed(2)}); ` +
+      `store ${r.storeMb.toFixed(0)} MB.`,
     ...r.search.map(
       (x) =>
-        `  listing, ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.rows} rows; ratio to a primary-key read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`,
+        `  listing, ${x.kind}: p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms (${x.rows} rows; ratio to a primary-key ` +
+        `read ${(x.p50Ms / r.pkP50Ms).toFixed(1)})`,
     ),
     `  primary-key read: p50 ${r.pkP50Ms.toFixed(3)} ms`,
   ].join('\n');

@@ -160,7 +160,8 @@ function printHeader(settings: Settings): void {
   console.log('Tramita benchmark');
   console.log(`  command:  ${exactCommand()}`);
   console.log(
-    `  machine:  ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}`,
+    `  machine:  ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB ` +
+      `RAM, ${os.platform()} ${os.release()}`,
   );
   console.log(`  node:     ${process.version} (servers: same binary, ${process.execPath})`);
   console.log(
@@ -168,9 +169,10 @@ function printHeader(settings: Settings): void {
   );
   console.log(`  servers:  each in its own child process (child_process.fork); the load generator runs in this one`);
   console.log(`  load avg: ${loadAverage()} (1/5/15 min) at start — other processes on the machine skew every number`);
-  console.log(
-    `  engine:   ${process.env.DATABASE_URL ? `PostgreSQL (fresh database created from ${maskedDatabaseUrl()})` : 'SQLite (fresh file in a temp TRAMITA_DATA_DIR)'}`,
-  );
+  const engine = process.env.DATABASE_URL
+    ? `PostgreSQL (fresh database created from ${maskedDatabaseUrl()})`
+    : 'SQLite (fresh file in a temp TRAMITA_DATA_DIR)';
+  console.log(`  engine:   ${engine}`);
   console.log('');
 }
 
@@ -342,7 +344,9 @@ function billingCheck(m: Measured, c: Charges): Check[] {
     {
       name: `${c.label}: balance == initial - rows*price`,
       ok: s.balanceCentavos === initial - c.debitRows * c.price && s.debitedCentavos === c.debitRows * c.price,
-      detail: `balance ${s.balanceCentavos} = ${initial} - ${c.debitRows} x ${c.price} centavos (expected ${initial - c.debitRows * c.price}); ledger debits sum to ${s.debitedCentavos}`,
+      detail:
+        `balance ${s.balanceCentavos} = ${initial} - ${c.debitRows} x ${c.price} centavos (expected ${initial - c.debitRows * c.price}); ledger debits ` +
+        `sum to ${s.debitedCentavos}`,
     },
     {
       name: `${c.label}: one search log per debit`,
@@ -416,7 +420,8 @@ function printFloor(baseline: Measured, floor: Measured, cases: Measured[]): voi
     .filter(([, r]) => (r as number) > ratio)
     .map(([n, r]) => `${n} ${r}`);
   console.log(
-    `Floor (bench/servers/floor.ts: bare node:http, the batch's charges as raw SQLite statements, no framework): ratio ${ratio.toFixed(3)}, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req.`,
+    `Floor (bench/servers/floor.ts: bare node:http, the batch's charges as raw SQLite statements, no framework): ` +
+      `ratio ${ratio.toFixed(3)}, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req.`,
   );
   console.log(
     above.length > 0
@@ -432,7 +437,8 @@ function printFloor(baseline: Measured, floor: Measured, cases: Measured[]): voi
  */
 function printPgFloor(results: Measured[]): void {
   console.log(
-    `PostgreSQL floor (bench/servers/floor-pg.ts: bare node:http + pg, a tick's charges in one statement, on a few connections), target >= ${PG_FLOOR_TARGET} over ${MANY_ACCOUNTS} accounts:`,
+    `PostgreSQL floor (bench/servers/floor-pg.ts: bare node:http + pg, a tick's charges in one statement, on a few connections), target ` +
+      `>= ${PG_FLOOR_TARGET} over ${MANY_ACCOUNTS} accounts:`,
   );
   for (const accounts of ['many', 'one'] as const) {
     const floor = results.find((m) => m.spec.role === 'floor' && (m.spec.accounts ?? 'one') === accounts);
@@ -607,12 +613,14 @@ async function main(): Promise<number> {
 
   printTable(results, baseline);
   console.log(
-    `Load average at the end: ${loadAverage()}. Server CPU µs/req: the server process's CPU time (all threads) over the measured run, divided by its responses.`,
+    `Load average at the end: ${loadAverage()}. Server CPU µs/req: the server process's CPU time (all threads) over ` +
+      `the measured run, divided by its responses.`,
   );
   if (charged) {
     console.log(`Rate limits: TRAMITA_RATE_LIMITS=${charged.ready.details.rateLimits} — the limiter runs on every request but never refuses one.`);
     console.log(
-      `Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; each account funded with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`,
+      `Charged route: ${BENCH_ROUTES.charged}, query type bench.charged at ${charged.ready.details.priceCentavos} centavo; each account funded ` +
+        `with ${charged.ready.details.initialCentavos} centavos; log level ${charged.ready.details.logLevel}.`,
     );
   }
   console.log('');
@@ -636,27 +644,44 @@ async function main(): Promise<number> {
     if (settings.httpOnly) return 0;
     const batch = await coldBatch();
     console.log(
-      `Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target <= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`,
+      `Cold batch: ${batch.cases} distinct numbers through the DataJud connector against the sandbox (20,000 cases): ${batch.found} ` +
+        `found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target ` +
+        `<= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`,
     );
     const wh = await webhookBench();
     const WEBHOOK_TARGETS = webhookTargets(wh.engine);
     console.log(
-      `Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s = ${Math.round(wh.throughput.perSecond)}/s, ${Math.round(wh.throughput.cpuUsPerDelivery)} µs CPU each (target >= ${WEBHOOK_TARGETS.deliveriesPerSecond}: ${wh.throughput.perSecond >= WEBHOOK_TARGETS.deliveriesPerSecond ? 'MET' : 'NOT MET'}); at ${wh.latency.ratePerSecond} events/s, enqueue -> delivered p50 ${wh.latency.p50Ms} ms, p99 ${wh.latency.p99Ms} ms (target <= ${WEBHOOK_TARGETS.p99Ms}: ${wh.latency.p99Ms <= WEBHOOK_TARGETS.p99Ms ? 'MET' : 'NOT MET'}), max ${wh.latency.maxMs} ms.`,
+      `Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s ` +
+        `= ${Math.round(wh.throughput.perSecond)}/s, ${Math.round(wh.throughput.cpuUsPerDelivery)} µs CPU each (target ` +
+        `>= ${WEBHOOK_TARGETS.deliveriesPerSecond}: ${wh.throughput.perSecond >= WEBHOOK_TARGETS.deliveriesPerSecond ? 'MET' : 'NOT MET'}); ` +
+        `at ${wh.latency.ratePerSecond} ` +
+        `events/s, enqueue -> delivered p50 ${wh.latency.p50Ms} ms, p99 ${wh.latency.p99Ms} ms (target ` +
+        `<= ${WEBHOOK_TARGETS.p99Ms}: ${wh.latency.p99Ms <= WEBHOOK_TARGETS.p99Ms ? 'MET' : 'NOT MET'}), max ${wh.latency.maxMs} ms.`,
     );
     const mc = await monitorCycle();
     console.log(
-      `Case monitor cycle: ${mc.monitors} monitors over ${mc.aliases} aliases, ${mc.checked} checked with ${mc.upstreamRequests} DataJud requests = ${mc.requestsPer1000.toFixed(1)} per 1,000 monitored (target <= ${MONITOR_CYCLE_TARGET_PER_1000}: ${mc.requestsPer1000 <= MONITOR_CYCLE_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${mc.seconds.toFixed(1)} s.`,
+      `Case monitor cycle: ${mc.monitors} monitors over ${mc.aliases} aliases, ${mc.checked} checked with ${mc.upstreamRequests} DataJud requests ` +
+        `= ${mc.requestsPer1000.toFixed(1)} per 1,000 monitored (target ` +
+        `<= ${MONITOR_CYCLE_TARGET_PER_1000}: ${mc.requestsPer1000 <= MONITOR_CYCLE_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${mc.seconds.toFixed(1)} s.`,
     );
     const pm = await runMatchingBench();
     const grepRate = pm.grepUtf8Sample
-      ? `${pm.grepUtf8Sample.scanMbPerS.toFixed(3)} MB/s (full run ${pm.grepUtf8.killed ? 'killed' : 'done'} after ${pm.grepUtf8.seconds.toFixed(0)} s; rate from its first lines)`
+      ? `${pm.grepUtf8Sample.scanMbPerS.toFixed(3)} MB/s (full run ${pm.grepUtf8.killed ? 'killed' : 'done'} after ${pm.grepUtf8.seconds.toFixed(0)} s; rate ` +
+        `from its first lines)`
       : `${pm.grepUtf8.scanMbPerS.toFixed(1)} MB/s`;
     console.log(
-      `Publication matching: ${pm.communications} communications (${(pm.textBytes / 1e6).toFixed(0)} MB) against ${pm.patterns.oab} OABs + ${pm.patterns.termos} terms: ours ${pm.ours.mbPerS.toFixed(1)} MB/s (build ${pm.ours.buildSeconds.toFixed(2)} s, ${pm.ours.matcherMb.toFixed(1)} MB), GNU grep -F -i (C.UTF-8) ${grepRate}, ratio ${pm.ratio.toFixed(1)} (target >= ${MATCHING_TARGET_RATIO}: ${pm.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); grep bytes mode ${pm.grepC.scanMbPerS.toFixed(1)} MB/s (ratio ${pm.ratioVsC.toFixed(2)}); planted monitors missed ${pm.ours.plantedMissed}.`,
+      `Publication matching: ${pm.communications} communications (${(pm.textBytes / 1e6).toFixed(0)} MB) against ${pm.patterns.oab} OABs ` +
+        `+ ${pm.patterns.termos} terms: ours ${pm.ours.mbPerS.toFixed(1)} MB/s (build ${pm.ours.buildSeconds.toFixed(2)} ` +
+        `s, ${pm.ours.matcherMb.toFixed(1)} MB), GNU grep -F -i (C.UTF-8) ${grepRate}, ratio ${pm.ratio.toFixed(1)} (target ` +
+        `>= ${MATCHING_TARGET_RATIO}: ${pm.ratio >= MATCHING_TARGET_RATIO ? 'MET' : 'NOT MET'}); grep bytes ` +
+        `mode ${pm.grepC.scanMbPerS.toFixed(1)} MB/s (ratio ${pm.ratioVsC.toFixed(2)}); planted monitors ` +
+        `missed ${pm.ours.plantedMissed}.`,
     );
     const ci = await cadernoIngest();
     console.log(
-      `Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} MB (sandbox data set included).`,
+      `Caderno ingest (SQLite, the real DJEN connector against the simulator): ${ci.communications} communications of one court-day in ${ci.paginas} JSON ` +
+        `pages, ${ci.seconds.toFixed(1)} s = ${Math.round(ci.perSecond)}/s; peak RSS of the bench process ${Math.round(ci.peakRssMb)} ` +
+        `MB (sandbox data set included).`,
     );
     const ss = sandboxStart();
     const withinBudget = ss.djenMs < SANDBOX_DJEN_BUDGET.ms && ss.djenMb < SANDBOX_DJEN_BUDGET.mb;
@@ -674,7 +699,9 @@ async function main(): Promise<number> {
     if (process.env.BENCH_SCALE_MONITORS !== '') console.log(describeMonitorScale(await monitorScale()));
     if (process.env.DATABASE_URL) console.log(describeMultiprocess(await multiprocessBench(settings.durationS)));
     console.log(
-      `Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB (budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`,
+      `Sandbox start: ${ss.cases} cases generated in ${Math.round(ss.datasetMs)} ms; their ${ss.communications} DJEN communications ` +
+        `add ${Math.round(ss.djenMs)} ms (${(ss.djenMs / ss.datasetMs).toFixed(2)}x the generation) and ${ss.djenMb.toFixed(1)} MB ` +
+        `(budget < ${SANDBOX_DJEN_BUDGET.ms} ms and < ${SANDBOX_DJEN_BUDGET.mb} MB: ${withinBudget ? 'MET' : 'NOT MET'}).`,
     );
   } else console.log('Targets: not evaluated — numbers measured with errors or wrong charges mean nothing.');
   if (settings.profileDir) console.log(`\nCPU profiles (one per server process): ${settings.profileDir}`);

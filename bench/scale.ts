@@ -185,9 +185,7 @@ interface KeptFill {
  * the run and reused by the next one with its samples, so the repeated reads of a 2-million-case store
  * can be measured again in minutes instead of a 95-minute load. Its first reads are not first any more.
  */
-async function storeFor(
-  n: number,
-): Promise<{
+async function storeFor(n: number): Promise<{
   database: Database;
   config: Pick<Config, 'dataDir' | 'databaseUrl'>;
   kept: KeptFill | undefined;
@@ -394,16 +392,19 @@ export function scaleSvg(points: ScalePoint[]): string {
   const Y = (v: number) => H - B - ((Math.log2(v) - Math.log2(yMin)) / (Math.log2(yMax) - Math.log2(yMin))) * (H - T - B);
   const colours = ['#1b6ac9', '#c9541b', '#2e8b3e', '#8a3ec9', '#c9a21b', '#777777'];
   const line = (ratios: number[], colour: string, dashed: boolean) =>
-    `<polyline fill="none" stroke="${colour}" stroke-width="2"${dashed ? ' stroke-dasharray="6 4"' : ''} points="${points.map((_, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[j]!).toFixed(1)}`).join(' ')}"/>` +
+    `<polyline fill="none" stroke="${colour}" stroke-width="2"${dashed ? ' stroke-dasharray="6 4"' : ''} ` +
+    `points="${points.map((_, j) => `${X(xs[j]!).toFixed(1)},${Y(ratios[j]!).toFixed(1)}`).join(' ')}"/>` +
     points.map((_, j) => `<circle cx="${X(xs[j]!).toFixed(1)}" cy="${Y(ratios[j]!).toFixed(1)}" r="3" fill="${colour}"/>`).join('');
   const lines = plotted
-    .map((k, i) => line(repeated[i]!, colours[i]!, false) + `<text x="${W - R + 10}" y="${T + 20 + i * 18}" fill="${colours[i]}" font-size="12">${k}</text>`)
+    .map((k, i) => `${line(repeated[i]!, colours[i]!, false)}<text x="${W - R + 10}" y="${T + 20 + i * 18}" fill="${colours[i]}" font-size="12">${k}</text>`)
     .join('\n');
   const dashed = SAMPLED_KINDS.map((k, i) => line(first[i]!, colours[plotted.indexOf(k)]!, true)).join('\n');
   const legendY = T + 30 + plotted.length * 18;
   const legend =
-    `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY}" y2="${legendY}" stroke="#333" stroke-width="2"/><text x="${W - R + 40}" y="${legendY + 4}" font-size="11">leitura repetida</text>` +
-    `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY + 18}" y2="${legendY + 18}" stroke="#333" stroke-width="2" stroke-dasharray="6 4"/><text x="${W - R + 40}" y="${legendY + 22}" font-size="11">primeira leitura</text>`;
+    `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY}" y2="${legendY}" stroke="#333" stroke-width="2"/><text x="${W - R + 40}" y="${legendY + 4}" ` +
+    `font-size="11">leitura repetida</text>` +
+    `<line x1="${W - R + 10}" x2="${W - R + 34}" y1="${legendY + 18}" y2="${legendY + 18}" stroke="#333" stroke-width="2" stroke-dasharray="6 4"/><text ` +
+    `x="${W - R + 40}" y="${legendY + 22}" font-size="11">primeira leitura</text>`;
   const ticks = points
     .map((p, j) => `<text x="${X(xs[j]!).toFixed(1)}" y="${H - B + 18}" font-size="11" text-anchor="middle">${p.cases.toLocaleString('pt-BR')}</text>`)
     .join('');
@@ -411,12 +412,15 @@ export function scaleSvg(points: ScalePoint[]): string {
     .filter((v) => v >= yMin && v <= yMax)
     .map(
       (v) =>
-        `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v.toLocaleString('pt-BR')}×</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}" stroke="#ddd"/>`,
+        `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v.toLocaleString('pt-BR')}×</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" ` +
+        `y2="${Y(v)}" stroke="#ddd"/>`,
     )
     .join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
-<text x="${L}" y="18" font-size="13">Custo por requisição relativo a ${points[0]!.cases.toLocaleString('pt-BR')} processos (meta ≤ ${SCALE_TARGET_RATIO.toLocaleString('pt-BR')}×; escalas log)</text>
+<text x="${L}" y="18" font-size="13">Custo por requisição relativo a ${points[0]!.cases.toLocaleString('pt-BR')} processos (meta ` +
+    `≤ ${SCALE_TARGET_RATIO.toLocaleString('pt-BR')}×; escalas log)</text>
 ${yTicks}
 <line x1="${L}" x2="${W - R}" y1="${Y(SCALE_TARGET_RATIO)}" y2="${Y(SCALE_TARGET_RATIO)}" stroke="#c00" stroke-dasharray="2 3"/>
 ${ticks}
@@ -425,7 +429,8 @@ ${lines}
 ${dashed}
 ${legend}
 </svg>
-`;
+`
+  );
 }
 
 export function describeScale(points: ScalePoint[], svgPath: string): string {
@@ -438,6 +443,11 @@ export function describeScale(points: ScalePoint[], svgPath: string): string {
   const held = KINDS.filter((k) => k !== 'cpf_cnpj_litigante');
   const worstRepeated = Math.max(...held.map((k) => last.costUs[k] / first.costUs[k]));
   const worstFirst = Math.max(...SAMPLED_KINDS.map((k) => last.firstReadUs[k] / first.firstReadUs[k]));
+  const termCostPerCase = (p: ScalePoint) => {
+    const perCase = p.costUs.termo / p.termHitsPerPage;
+    const firstPerCase = first.costUs.termo / first.termHitsPerPage;
+    return `${p.cases.toLocaleString('en-US')}: ${p.termHitsPerPage.toFixed(2)}, ${perCase.toFixed(0)} µs (${(perCase / firstPerCase).toFixed(2)}×)`;
+  };
   return [
     `Scale (${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; mean cost of a request through the app, sequential, in-process).`,
     'Repeated reads of the sampled cases and people (the radar: steady-state checks):',
@@ -455,8 +465,9 @@ export function describeScale(points: ScalePoint[], svgPath: string): string {
     ...points.map(
       (p) => `| ${p.cases.toLocaleString('en-US')} | ${SAMPLED_KINDS.map((k) => cell(p.firstReadUs[k], first.firstReadUs[k]) + diskCell(p, k)).join(' | ')} |`,
     ),
-    `Term search, cases per page of ${TERM_PAGE} and cost per case: ${points.map((p) => `${p.cases.toLocaleString('en-US')}: ${p.termHitsPerPage.toFixed(2)}, ${(p.costUs.termo / p.termHitsPerPage).toFixed(0)} µs (${(p.costUs.termo / p.termHitsPerPage / (first.costUs.termo / first.termHitsPerPage)).toFixed(2)}×)`).join('; ')}.`,
-    `Worst ratio at ${last.cases.toLocaleString('en-US')} against ${first.cases.toLocaleString('en-US')}: repeated reads ${verdict(worstRepeated)}, first reads ${verdict(worstFirst)}. Plot: ${svgPath}`,
+    `Term search, cases per page of ${TERM_PAGE} and cost per ` + `case: ${points.map(termCostPerCase).join('; ')}.`,
+    `Worst ratio at ${last.cases.toLocaleString('en-US')} against ${first.cases.toLocaleString('en-US')}: repeated reads ${verdict(worstRepeated)}, first ` +
+      `reads ${verdict(worstFirst)}. Plot: ${svgPath}`,
   ].join('\n');
 }
 
@@ -481,7 +492,9 @@ export function describeMonitorScale(results: MonitorCycleResult[]): string {
     '|---|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.monitors.toLocaleString('en-US')} | ${r.upstreamRequests} | ${r.requestsPer1000.toFixed(2)} | ${r.seconds.toFixed(0)} s | ${r.runs} | ${r.setupSeconds.toFixed(0)} s | ${r.minutesAtDataJudLimit.toFixed(1)} (${r.minutesAtDataJudLimit <= day ? 'fits in a day' : 'DOES NOT fit in a day'}) |`,
+        `| ${r.monitors.toLocaleString('en-US')} | ${r.upstreamRequests} | ${r.requestsPer1000.toFixed(2)} | ${r.seconds.toFixed(0)} s | ${r.runs} ` +
+        `| ${r.setupSeconds.toFixed(0)} s | ${r.minutesAtDataJudLimit.toFixed(1)} ` +
+        `(${r.minutesAtDataJudLimit <= day ? 'fits in a day' : 'DOES NOT fit in a day'}) |`,
     ),
   ].join('\n');
 }

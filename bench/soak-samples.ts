@@ -112,7 +112,8 @@ export function samplesTable(samples: Sample[]): string {
     '|---:|---:|---:|---:|---:|---:|---:|',
     ...samples.map(
       (s) =>
-        `| ${(s.atS / 60).toFixed(1)} | ${s.requests} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.lagP99Ms.toFixed(1)} | ${s.dbMb.toFixed(2)} | ${s.walMb.toFixed(2)} |`,
+        `| ${(s.atS / 60).toFixed(1)} | ${s.requests} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.lagP99Ms.toFixed(1)} | ${s.dbMb.toFixed(2)} ` +
+        `| ${s.walMb.toFixed(2)} |`,
     ),
   ].join('\n');
 }

@@ -156,7 +156,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       const s: Sample = { atS: (Date.now() - t0) / 1000, requests: load.answered, ...(await serverMetrics(base)), ...(await probe!.sizes()) };
       samples.push(s);
       say(
-        `soak: ${s.atS.toFixed(0)} s, ${s.requests} requests, RSS ${s.rssMb.toFixed(1)} MB, heap ${s.heapMb.toFixed(1)} MB, lag p99 ${s.lagP99Ms.toFixed(1)} ms, DB ${s.dbMb.toFixed(2)} MB, WAL ${s.walMb.toFixed(2)} MB`,
+        `soak: ${s.atS.toFixed(0)} s, ${s.requests} requests, RSS ${s.rssMb.toFixed(1)} MB, heap ${s.heapMb.toFixed(1)} MB, lag p99 ${s.lagP99Ms.toFixed(1)} ` +
+          `ms, DB ${s.dbMb.toFixed(2)} MB, WAL ${s.walMb.toFixed(2)} MB`,
       );
     };
     await sample();
@@ -257,7 +258,9 @@ function deliveryChecks(rows: Record<string, unknown>[], received: Awaited<Retur
     {
       name: 'every delivery ENTREGUE and received, correctly signed',
       ok: notDelivered.length === 0 && missing.length === 0 && badSignature.length === 0,
-      detail: `${notDelivered.length} not ENTREGUE (${[...new Set(notDelivered.map((r) => r.status))].join(', ')}), ${missing.length} never received, ${badSignature.length} with a bad signature`,
+      detail:
+        `${notDelivered.length} not ENTREGUE (${[...new Set(notDelivered.map((r) => r.status))].join(', ')}), ${missing.length} never ` +
+        `received, ${badSignature.length} with a bad signature`,
     },
   ];
 }
@@ -296,17 +299,24 @@ function describe(r: SoakReport): string {
   const perRequestKb = ((last.dbMb + last.walMb - mid.dbMb - mid.walMb) * 1024) / Math.max(1, last.requests - mid.requests);
   const cpus = os.cpus();
   return [
-    `Soak: ${r.engine}, ${(r.options.seconds / 60).toFixed(1)} min at ${r.options.rate} requests/s (open loop), sandbox of ${r.options.cases} cases, a fault every ${r.options.faultEverySeconds} s for ${r.options.faultSeconds} s`,
-    `  machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}, node ${process.version}; load avg ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' / ')} at the end`,
+    `Soak: ${r.engine}, ${(r.options.seconds / 60).toFixed(1)} min at ${r.options.rate} requests/s (open loop), sandbox of ${r.options.cases} cases, a fault ` +
+      `every ${r.options.faultEverySeconds} s for ${r.options.faultSeconds} s`,
+    `  machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB ` +
+      `RAM, ${os.platform()} ${os.release()}, node ${process.version}; load ` +
+      `avg ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')} at the end`,
     '',
     samplesTable(s),
     '',
-    `RSS: ${first.rssMb.toFixed(1)} MB at the start, ${last.rssMb.toFixed(1)} MB at the end, peak ${peak.toFixed(1)} MB; slope over the second half ${r.rssSlopeMbPerHour.toFixed(1)} MB/hour`,
-    `heap used: ${first.heapMb.toFixed(1)} → ${last.heapMb.toFixed(1)} MB (peak ${Math.max(...s.map((x) => x.heapMb)).toFixed(1)}); event-loop lag p99: median ${lags[Math.floor(lags.length / 2)]!.toFixed(1)} ms, max ${lags.at(-1)!.toFixed(1)} ms`,
-    `database: ${first.dbMb.toFixed(2)} → ${last.dbMb.toFixed(2)} MB, WAL ${first.walMb.toFixed(2)} → ${last.walMb.toFixed(2)} MB (max ${Math.max(...s.map((x) => x.walMb)).toFixed(2)}); over the second half ${perRequestKb.toFixed(2)} KB per request (database + WAL)`,
+    `RSS: ${first.rssMb.toFixed(1)} MB at the start, ${last.rssMb.toFixed(1)} MB at the end, peak ${peak.toFixed(1)} MB; slope over the second ` +
+      `half ${r.rssSlopeMbPerHour.toFixed(1)} MB/hour`,
+    `heap used: ${first.heapMb.toFixed(1)} → ${last.heapMb.toFixed(1)} MB (peak ${Math.max(...s.map((x) => x.heapMb)).toFixed(1)}); event-loop lag p99: ` +
+      `median ${lags[Math.floor(lags.length / 2)]!.toFixed(1)} ms, max ${lags.at(-1)!.toFixed(1)} ms`,
+    `database: ${first.dbMb.toFixed(2)} → ${last.dbMb.toFixed(2)} MB, WAL ${first.walMb.toFixed(2)} → ${last.walMb.toFixed(2)} MB ` +
+      `(max ${Math.max(...s.map((x) => x.walMb)).toFixed(2)}); over the second half ${perRequestKb.toFixed(2)} ` +
+      `KB per request (database + WAL)`,
     `requests: ${r.requests} answered, ${r.skipped} ticks skipped (cap in flight); ${r.faults} faults injected; ${r.deliveries} webhook deliveries`,
     `rows added: ${grown.map(([t, d]) => `${t} +${d}`).join(', ')}`,
     `answers: ${Object.entries(r.counts)

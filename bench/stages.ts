@@ -51,7 +51,8 @@ function rawCharge(raw: DatabaseSync, accountId: string): () => void {
     'update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos',
   );
   const insertLedger = raw.prepare(
-    'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?,?,?,?,?,?,?,?,?,?)',
+    'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, ' +
+      'created_at) values (?,?,?,?,?,?,?,?,?,?)',
   );
   return () => {
     const now = iso(systemClock.now());

@@ -92,9 +92,14 @@ export function describeStartup(r: StartupResult): string {
   const verdict = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
   const t = STARTUP_TARGETS;
   return [
-    `Start-up (median of ${RUNS}, spawn -> 200 on /readyz, existing SQLite database; baseline: a bare node:http server spawned the same way, ${Math.round(r.baseline.readyMs)} ms, ${Math.round(r.baseline.idleRssMb)} MB):`,
-    `  without the sandbox: ${Math.round(r.plain.readyMs)} ms (${(r.plain.readyMs / r.baseline.readyMs).toFixed(1)}x the baseline; target <= ${t.readyMs} ms: ${verdict(r.plain.readyMs <= t.readyMs)}), idle RSS ${Math.round(r.plain.idleRssMb)} MB (target <= ${t.idleRssMb} MB: ${verdict(r.plain.idleRssMb <= t.idleRssMb)})`,
-    `  with the sandbox (${r.sandboxCases} cases generated at start): ${Math.round(r.sandbox.readyMs)} ms (${(r.sandbox.readyMs / r.baseline.readyMs).toFixed(1)}x; target <= ${t.readySandboxMs} ms: ${verdict(r.sandbox.readyMs <= t.readySandboxMs)}), idle RSS ${Math.round(r.sandbox.idleRssMb)} MB`,
+    `Start-up (median of ${RUNS}, spawn -> 200 on /readyz, existing SQLite database; baseline: a bare node:http server spawned the same ` +
+      `way, ${Math.round(r.baseline.readyMs)} ms, ${Math.round(r.baseline.idleRssMb)} MB):`,
+    `  without the sandbox: ${Math.round(r.plain.readyMs)} ms (${(r.plain.readyMs / r.baseline.readyMs).toFixed(1)}x the baseline; target <= ${t.readyMs} ` +
+      `ms: ${verdict(r.plain.readyMs <= t.readyMs)}), idle RSS ${Math.round(r.plain.idleRssMb)} MB (target <= ${t.idleRssMb} ` +
+      `MB: ${verdict(r.plain.idleRssMb <= t.idleRssMb)})`,
+    `  with the sandbox (${r.sandboxCases} cases generated at start): ${Math.round(r.sandbox.readyMs)} ms ` +
+      `(${(r.sandbox.readyMs / r.baseline.readyMs).toFixed(1)}x; target <= ${t.readySandboxMs} ` +
+      `ms: ${verdict(r.sandbox.readyMs <= t.readySandboxMs)}), idle RSS ${Math.round(r.sandbox.idleRssMb)} MB`,
   ].join('\n');
 }
 

@@ -105,7 +105,11 @@ export function offlineSummaryBench(): OfflineSummaryResult {
 }
 
 export function describeOfflineSummary(r: OfflineSummaryResult): string {
-  return `Offline summary (extrativo-v1): a case with ${r.movements} movements, 6 parties, 5 publications, ${r.runs} runs: ${r.msPerCase.toFixed(3)} ms per case (target <= ${OFFLINE_SUMMARY_TARGET_MS}: ${r.msPerCase <= OFFLINE_SUMMARY_TARGET_MS ? 'MET' : 'NOT MET'}), ${r.chars} characters; a JSON round-trip of the same facts ${r.jsonRoundTripMs.toFixed(3)} ms (ratio ${r.ratio.toFixed(2)}).`;
+  return (
+    `Offline summary (extrativo-v1): a case with ${r.movements} movements, 6 parties, 5 publications, ${r.runs} runs: ${r.msPerCase.toFixed(3)} ms per ` +
+    `case (target <= ${OFFLINE_SUMMARY_TARGET_MS}: ${r.msPerCase <= OFFLINE_SUMMARY_TARGET_MS ? 'MET' : 'NOT MET'}), ${r.chars} ` +
+    `characters; a JSON round-trip of the same facts ${r.jsonRoundTripMs.toFixed(3)} ms (ratio ${r.ratio.toFixed(2)}).`
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(describeOfflineSummary(offlineSummaryBench()));

@@ -55,7 +55,8 @@ export function lineChartSvg(chart: Chart): string {
   const yAxis = yTicks
     .map(
       (v) =>
-        `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v.toLocaleString('en-US')}</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}" stroke="#ddd"/>`,
+        `<text x="${L - 8}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${v.toLocaleString('en-US')}</text><line x1="${L}" x2="${W - R}" y1="${Y(v)}" ` +
+        `y2="${Y(v)}" stroke="#ddd"/>`,
     )
     .join('');
   const xAxis = ticks(xMax)

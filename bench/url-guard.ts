@@ -24,7 +24,11 @@ function usPerCheck(check: (ip: string) => unknown): number {
 export function describeUrlGuard(): string {
   const guard = usPerCheck(isPublicAddress);
   const parse = usPerCheck(isIP);
-  return `Webhook address guard: isPublicAddress ${guard.toFixed(3)} µs per check over ${ROUNDS * INPUTS.length} checks (target <= ${URL_GUARD_TARGET_US}: ${guard <= URL_GUARD_TARGET_US ? 'MET' : 'NOT MET'}); net.isIP on the same inputs ${parse.toFixed(3)} µs (ratio ${(guard / parse).toFixed(1)}).`;
+  return (
+    `Webhook address guard: isPublicAddress ${guard.toFixed(3)} µs per check over ${ROUNDS * INPUTS.length} checks (target ` +
+    `<= ${URL_GUARD_TARGET_US}: ${guard <= URL_GUARD_TARGET_US ? 'MET' : 'NOT MET'}); net.isIP on the same inputs ${parse.toFixed(3)} ` +
+    `µs (ratio ${(guard / parse).toFixed(1)}).`
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(describeUrlGuard());

@@ -45,7 +45,8 @@ const CHARGED: Record<ChargeWay, string> = { 'on-success': 'on success', 'in-han
 
 const row = (method: string, specPath: string, route: RegisteredRoute | undefined) =>
   route
-    ? `| ${method} | \`${specPath}\` | [${route.file}](../${route.file}) | ${route.meta.charge ? `\`${route.meta.charge}\`` : 'free'} | ${route.meta.charge ? CHARGED[route.meta.chargeWay ?? 'on-success'] : '—'} | ${route.meta.async ? 'yes' : 'no'} | built |`
+    ? `| ${method} | \`${specPath}\` | [${route.file}](../${route.file}) | ${route.meta.charge ? `\`${route.meta.charge}\`` : 'free'} ` +
+      `| ${route.meta.charge ? CHARGED[route.meta.chargeWay ?? 'on-success'] : '—'} | ${route.meta.async ? 'yes' : 'no'} | built |`
     : `| ${method} | \`${specPath}\` | — | — | — | — | **not built** |`;
 
 const HEADER = '| method | path | served by | price key | charged | may answer 202 | status |\n|---|---|---|---|---|---|---|';

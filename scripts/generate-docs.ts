@@ -1,4 +1,7 @@
-/** Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md, docs/ops/metrics.md and docs/integrator-fields.md. */
+/**
+ * Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md, docs/ops/metrics.md and
+ * docs/integrator-fields.md.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';

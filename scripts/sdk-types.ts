@@ -13,7 +13,8 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config.ts';
 import { EVENT_KINDS, LEGACY_NAMES } from '../src/platform/events/kinds.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: a JSON Schema or OpenAPI node as parsed JSON, read keyword by keyword; each keyword's shape is checked where it is read
+// A JSON Schema or OpenAPI node as parsed JSON, read keyword by keyword; each keyword's shape is checked where it is read.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 type Schema = Record<string, any>;
 /** An OpenAPI operation object, parsed JSON as a schema is. */
 type Operation = Schema;
@@ -204,10 +205,13 @@ function unformattedSource(api: Schema): string {
     '',
     '/** One method per operation, named by its operationId. */',
     'export abstract class OperationMethods {',
-    "  protected abstract call<K extends OperationId>(operation: K, params: Operations[K]['params'] | undefined, options?: CallOptions): Promise<Operations[K]['result']>;",
+    "  protected abstract call<K extends OperationId>(operation: K, params: Operations[K]['params'] | undefined, options?: CallOptions): " +
+      "Promise<Operations[K]['result']>;",
     ...ops.map(
       (o) =>
-        `\n${doc(`${o.summary} (\`${o.method} ${o.path}\`${o.charged ? ', charged' : ''})`, '  ')}  ${o.id}(params${o.paramsRequired ? '' : '?'}: Operations['${o.id}']['params'], options?: CallOptions): Promise<Operations['${o.id}']['result']> {\n    return this.call('${o.id}', params, options);\n  }`,
+        `\n${doc(`${o.summary} (\`${o.method} ${o.path}\`${o.charged ? ', charged' : ''})`, '  ')}  ${o.id}(params${o.paramsRequired ? '' : '?'}: ` +
+        `Operations['${o.id}']['params'], options?: CallOptions): Promise<Operations['${o.id}']['result']> {\n    return ` +
+        `this.call('${o.id}', params, options);\n  }`,
     ),
     '}',
     '',

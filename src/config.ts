@@ -308,7 +308,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'dbConnectTimeoutMs',
     default: '5000',
     parse: int('TRAMITA_DB_CONNECT_TIMEOUT_MS', 100, 120_000),
-    doc: 'PostgreSQL only: how long a request waits for a database connection (a new one, or a free one of the pool) before it answers `503 STORAGE_UNAVAILABLE`. While PostgreSQL restarts or cannot be reached, requests fail this fast instead of hanging, and the pool reconnects by itself when it is back (docs/operations.md).',
+    doc:
+      'PostgreSQL only: how long a request waits for a database connection (a new one, or a free one of the pool) before it answers `503 ' +
+      'STORAGE_UNAVAILABLE`. While PostgreSQL restarts or cannot be reached, requests fail this fast instead of hanging, and the pool ' +
+      'reconnects by itself when it is back (docs/operations.md).',
   },
   {
     env: 'TRAMITA_LOG_LEVEL',
@@ -322,7 +325,9 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'logFormat',
     default: 'auto',
     parse: oneOf('TRAMITA_LOG_FORMAT', ['auto', 'json', 'pretty'] as const),
-    doc: '`auto`: readable lines (pino-pretty, coloured) when the output is a terminal, one JSON object per line otherwise (a file, a pipe, a log collector). `json` or `pretty` force one.',
+    doc:
+      '`auto`: readable lines (pino-pretty, coloured) when the output is a terminal, one JSON object per line otherwise (a file, a pipe, a log ' +
+      'collector). `json` or `pretty` force one.',
   },
   {
     env: 'TRAMITA_BODY_LIMIT_BYTES',
@@ -336,7 +341,9 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'syncWindowMs',
     default: '25000',
     parse: int('TRAMITA_SYNC_WINDOW_MS', 1, 30_000),
-    doc: 'Synchronous window (spec §8), counted from the moment the request arrived: an eligible operation still running after it answers 202 and continues in the background. At most 30000; the default 25000 leaves a client with the usual 30 s timeout seconds to receive the 202.',
+    doc:
+      'Synchronous window (spec §8), counted from the moment the request arrived: an eligible operation still running after it answers 202 and continues ' +
+      'in the background. At most 30000; the default 25000 leaves a client with the usual 30 s timeout seconds to receive the 202.',
   },
   {
     env: 'TRAMITA_SYNC_WINDOW_MARGIN_MS',
@@ -378,21 +385,28 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'rateLimits',
     default: '',
     parse: parseRateLimits,
-    doc: `Per-key limits per route class, \`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: \`${describeRateLimits()}\`.`,
+    doc:
+      `Per-key limits per route class, \`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: ` +
+      `\`${describeRateLimits()}\`.`,
   },
   {
     env: 'TRAMITA_RATE_LIMIT_SYNC_MS',
     key: 'rateLimitSyncMs',
     default: '100',
     parse: int('TRAMITA_RATE_LIMIT_SYNC_MS', 10, 10_000),
-    doc: "PostgreSQL only: how often each API process adds its rate-limit counts to the shared counters and reads the others' (one statement). The limits hold for the whole deployment within about (processes − 1) × the requests one process admits in this interval. SQLite counts in the one process's memory.",
+    doc:
+      "PostgreSQL only: how often each API process adds its rate-limit counts to the shared counters and reads the others' (one statement). The limits " +
+      'hold for the whole deployment within about (processes − 1) × the requests one process admits in this interval. SQLite counts in ' +
+      "the one process's memory.",
   },
   {
     env: 'TRAMITA_WORKERS',
     key: 'workers',
     default: 'auto',
     parse: oneOf('TRAMITA_WORKERS', ['auto', 'in-process', 'off'] as const),
-    doc: 'Where background jobs run. `auto`: inside the server on SQLite, in separate `tramita worker` processes on PostgreSQL. `in-process` forces them into the server; `off` leaves them to `tramita worker`.',
+    doc:
+      'Where background jobs run. `auto`: inside the server on SQLite, in separate `tramita worker` processes on PostgreSQL. `in-process` forces them ' +
+      'into the server; `off` leaves them to `tramita worker`.',
   },
   {
     env: 'TRAMITA_WORKER_CONCURRENCY',
@@ -406,7 +420,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'workerMetricsPort',
     default: '',
     parse: (r) => (r === '' ? undefined : int('TRAMITA_WORKER_METRICS_PORT', 1, 65535)(r)),
-    doc: "`tramita worker` only: serve `/metrics` (its deliveries, job runs, upstream requests, process series) and `/healthz` on this port of `TRAMITA_HOST`, for Prometheus. Empty: no port (the jobs still show in the API processes' `tramita_jobs*` gauges, and failures in the logs).",
+    doc:
+      '`tramita worker` only: serve `/metrics` (its deliveries, job runs, upstream requests, process series) and `/healthz` on this port of ' +
+      "`TRAMITA_HOST`, for Prometheus. Empty: no port (the jobs still show in the API processes' `tramita_jobs*` gauges, and failures " +
+      'in the logs).',
   },
   {
     env: 'TRAMITA_JOB_LEASE_MS',
@@ -428,14 +445,18 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'datajudUrl',
     default: '',
     parse: optionalUrl('DATAJUD_URL'),
-    doc: 'Base URL of the DataJud public API, e.g. `https://api-publica.datajud.cnj.jus.br`. Empty: the sandbox simulator when `TRAMITA_SANDBOX` is `auto`; with `TRAMITA_SANDBOX=off`, the public DataJud URL above.',
+    doc:
+      'Base URL of the DataJud public API, e.g. `https://api-publica.datajud.cnj.jus.br`. Empty: the sandbox simulator when `TRAMITA_SANDBOX` is `auto`; ' +
+      'with `TRAMITA_SANDBOX=off`, the public DataJud URL above.',
   },
   {
     env: 'DATAJUD_API_KEY',
     key: 'datajudApiKey',
     default: PUBLIC_DATAJUD_KEY,
     parse: (r) => r,
-    doc: 'DataJud API key, sent as `Authorization: APIKey …`. The default is the public key the CNJ publishes at datajud-wiki.cnj.jus.br/api-publica/acesso; the CNJ may change it.',
+    doc:
+      'DataJud API key, sent as `Authorization: APIKey …`. The default is the public key the CNJ publishes at ' +
+      'datajud-wiki.cnj.jus.br/api-publica/acesso; the CNJ may change it.',
   },
   {
     env: 'DATAJUD_TIMEOUT_MS',
@@ -463,7 +484,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'djenUrl',
     default: '',
     parse: optionalUrl('DJEN_URL'),
-    doc: 'Base URL of DJEN / Comunica PJe (publications, intimações, cadernos), e.g. `https://comunicaapi.pje.jus.br` (paths `/api/v1/…` are appended). Empty: the sandbox simulator when it runs, otherwise that public URL. DJEN answers 403 outside Brazil: a self-hosted server abroad needs a Brazilian egress (reported as `SOURCE_UNAVAILABLE` with `failure: geoblocked`).',
+    doc:
+      'Base URL of DJEN / Comunica PJe (publications, intimações, cadernos), e.g. `https://comunicaapi.pje.jus.br` (paths `/api/v1/…` are appended). ' +
+      'Empty: the sandbox simulator when it runs, otherwise that public URL. DJEN answers 403 outside Brazil: a self-hosted server ' +
+      'abroad needs a Brazilian egress (reported as `SOURCE_UNAVAILABLE` with `failure: geoblocked`).',
   },
   {
     env: 'DJEN_TIMEOUT_MS',
@@ -477,42 +501,56 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'djenRequestsPerMinute',
     default: '20',
     parse: int('DJEN_REQUESTS_PER_MINUTE', 1, 100_000),
-    doc: 'Budget of DJEN requests per minute shared by every search, monitor and caderno in this process. DJEN allows 20 per IP and calls several IPs abuse; a 429 waits 60 s.',
+    doc:
+      'Budget of DJEN requests per minute shared by every search, monitor and caderno in this process. DJEN allows 20 per IP and ' +
+      'calls several IPs abuse; a 429 waits 60 s.',
   },
   {
     env: 'TRAMITA_DJEN_CADERNOS',
     key: 'djenCadernos',
     default: '',
     parse: parseList,
-    doc: 'Courts (DJEN siglas, comma-separated, e.g. `TJSP,TRF4`) whose daily bulk caderno is ingested by the publication cycle instead of asking DJEN once per monitored OAB, term or case; `all` for every court. Empty: targeted queries only. One caderno is one request per court and day, however many monitors there are.',
+    doc:
+      'Courts (DJEN siglas, comma-separated, e.g. `TJSP,TRF4`) whose daily bulk caderno is ingested by the publication cycle instead of asking DJEN once ' +
+      'per monitored OAB, term or case; `all` for every court. Empty: targeted queries only. One caderno is one request per court and ' +
+      'day, however many monitors there are.',
   },
   {
     env: 'TRAMITA_STF_URL',
     key: 'stfUrl',
     default: '',
     parse: optionalUrl('TRAMITA_STF_URL'),
-    doc: 'Host of the STF gazette API (DJe STF), `https://digital.stf.jus.br` (paths `/decisoes-publicacoes/api/public/…` are appended). Empty: the sandbox simulator when it runs, otherwise that public host.',
+    doc:
+      'Host of the STF gazette API (DJe STF), `https://digital.stf.jus.br` (paths `/decisoes-publicacoes/api/public/…` are appended). Empty: the sandbox ' +
+      'simulator when it runs, otherwise that public host.',
   },
   {
     env: 'TRAMITA_STF_CA_FILE',
     key: 'stfCaFile',
     default: '',
     parse: (r) => r || undefined,
-    doc: 'PEM file with the intermediate and root certificates `*.stf.jus.br` does not send (GlobalSign GCC R6 AlphaSSL CA 2025, valid until 2027-05-21), added to Node\'s trusted roots for the STF connector only. Without it Node answers "unable to get local issuer certificate" and the STF gazette is `SOURCE_UNAVAILABLE`. Verification is never turned off.',
+    doc:
+      'PEM file with the intermediate and root certificates `*.stf.jus.br` does not send (GlobalSign GCC R6 AlphaSSL CA 2025, valid until 2027-05-21), ' +
+      'added to Node\'s trusted roots for the STF connector only. Without it Node answers "unable to get local issuer certificate" and ' +
+      'the STF gazette is `SOURCE_UNAVAILABLE`. Verification is never turned off.',
   },
   {
     env: 'TRAMITA_DJE_URL',
     key: 'djeUrl',
     default: '',
     parse: optionalUrl('TRAMITA_DJE_URL'),
-    doc: "Host of the electoral gazettes' consultation service (TSE and TREs), `https://dje-consulta.tse.jus.br` (paths `/dje-consulta/rest/…` are appended; routes in src/sources/dje/connector.ts). Empty: the sandbox simulator when it runs, otherwise that public host.",
+    doc:
+      "Host of the electoral gazettes' consultation service (TSE and TREs), `https://dje-consulta.tse.jus.br` (paths `/dje-consulta/rest/…` are appended; " +
+      'routes in src/sources/dje/connector.ts). Empty: the sandbox simulator when it runs, otherwise that public host.',
   },
   {
     env: 'TRAMITA_GAZETTE_REQUESTS_PER_MINUTE',
     key: 'gazetteRequestsPerMinute',
     default: '60',
     parse: int('TRAMITA_GAZETTE_REQUESTS_PER_MINUTE', 1, 100_000),
-    doc: "Budget of requests per minute to each gazette host (STF, DJE eleitoral) in this process. STF's API is undocumented: about one request a second keeps it friendly.",
+    doc:
+      "Budget of requests per minute to each gazette host (STF, DJE eleitoral) in this process. STF's API is undocumented: about one request a second " +
+      'keeps it friendly.',
   },
   {
     env: 'TRAMITA_GAZETTE_COURTS',
@@ -524,21 +562,29 @@ export const SETTINGS: Setting<keyof Config>[] = [
       if (bad) throw new ConfigError(`TRAMITA_GAZETTE_COURTS: "${bad}" is not a gazette (STF, TSE, TRE-<UF>, all or none)`);
       return list;
     },
-    doc: 'Gazettes ingested day by day in the background (comma-separated): `STF`, `TSE`, `TRE-SP`…; `all` (the default) for the STF and every electoral court; `none` for none (searches and listings still read the days they ask, on demand).',
+    doc:
+      'Gazettes ingested day by day in the background (comma-separated): `STF`, `TSE`, `TRE-SP`…; `all` (the default) for the STF and every electoral ' +
+      'court; `none` for none (searches and listings still read the days they ask, on demand).',
   },
   {
     env: 'TRAMITA_GAZETTE_BACKFILL_DAYS',
     key: 'gazetteBackfillDays',
     default: '14',
     parse: int('TRAMITA_GAZETTE_BACKFILL_DAYS', 0, 3_660),
-    doc: 'How many days back the background ingest fills each gazette the first time (then it keeps up day by day, reading today again every 30 minutes, or every `TRAMITA_MONITOR_INTERVAL_MS` when shorter). A search or listing fetches the missing days of its period, whatever this says.',
+    doc:
+      'How many days back the background ingest fills each gazette the first time (then it keeps up day by day, reading today again every 30 minutes, or ' +
+      'every `TRAMITA_MONITOR_INTERVAL_MS` when shorter). A search or listing fetches the ' +
+      'missing days of its period, whatever this says.',
   },
   {
     env: 'TRAMITA_MURAL_PROVIDER_URL',
     key: 'muralProviderUrl',
     default: '',
     parse: optionalUrl('TRAMITA_MURAL_PROVIDER_URL'),
-    doc: "Base URL of a provider of the electoral bulletin board (Mural Eletrônico) speaking the protocol of docs/providers.md. The board's own search needs a reCAPTCHA token that only a person obtains: Tramita never solves one. Empty: the sandbox's provider when it runs, otherwise `/v1/mural-eleitoral/…` answers 503 `SOURCE_NOT_CONFIGURED`.",
+    doc:
+      "Base URL of a provider of the electoral bulletin board (Mural Eletrônico) speaking the protocol of docs/providers.md. The board's own search needs " +
+      "a reCAPTCHA token that only a person obtains: Tramita never solves one. Empty: the sandbox's provider when it runs, otherwise " +
+      '`/v1/mural-eleitoral/…` answers 503 `SOURCE_NOT_CONFIGURED`.',
   },
   {
     env: 'TRAMITA_MURAL_PROVIDER_TOKEN',
@@ -557,35 +603,51 @@ export const SETTINGS: Setting<keyof Config>[] = [
       if (bad) throw new ConfigError(`TRAMITA_PRECATORIOS_DATAJUD: "${bad}" is not a court sigla (or all, none)`);
       return list;
     },
-    doc: "Courts whose precatório and RPV processes (TPU classes 1265/1266) the daily `precatorios.datajud` job reads from DataJud into `/v1/precatorios` (number, class, latest movement; DataJud has no value or debtor: import the courts' lists for those). `none` (the default): no harvest; `all`: every state, federal and labour court; or siglas (`TJSP,TRF3`). Each run asks only what changed since the last, but a court's first run reads its whole history of those classes (a large court has hundreds of thousands) through the DataJud budget every lookup shares: start with the courts you need.",
+    doc:
+      'Courts whose precatório and RPV processes (TPU classes 1265/1266) the daily `precatorios.datajud` job reads from DataJud into `/v1/precatorios` ' +
+      "(number, class, latest movement; DataJud has no value or debtor: import the courts' lists for those). `none` (the default): no " +
+      'harvest; `all`: every state, federal and labour court; or siglas (`TJSP,TRF3`). Each run asks only what changed since the last, ' +
+      "but a court's first run reads its whole history of those classes (a large court has hundreds of thousands) through the DataJud " +
+      'budget every lookup shares: start with the courts you need.',
   },
   {
     env: 'TRAMITA_PRECATORIOS_TJRJ',
     key: 'precatoriosTjrj',
     default: 'false',
     parse: bool('TRAMITA_PRECATORIOS_TJRJ'),
-    doc: "`true`: the daily `precatorios.tjrj` job reads TJRJ's public precatório API (every debtor entity's chronological order: number, order, nature, budget year, status, balance, none once paid; TJRJ's list names no process) into `/v1/precatorios` (fonte `tjrj`). Off by default: it walks every entity, within `TRAMITA_GAZETTE_REQUESTS_PER_MINUTE`.",
+    doc:
+      "`true`: the daily `precatorios.tjrj` job reads TJRJ's public precatório API (every debtor entity's chronological order: number, order, nature, " +
+      "budget year, status, balance, none once paid; TJRJ's list names no process) into `/v1/precatorios` (fonte `tjrj`). Off by " +
+      'default: it walks every entity, within `TRAMITA_GAZETTE_REQUESTS_PER_MINUTE`.',
   },
   {
     env: 'TRAMITA_TJRJ_PRECATORIOS_URL',
     key: 'tjrjPrecatoriosUrl',
     default: '',
     parse: optionalUrl('TRAMITA_TJRJ_PRECATORIOS_URL'),
-    doc: "Base URL of TJRJ's precatório API, up to `/api/precatorios`. Empty: the sandbox's imitation when it runs, otherwise `https://www3.tjrj.jus.br/PortalConhecimento/api/precatorios`.",
+    doc:
+      "Base URL of TJRJ's precatório API, up to `/api/precatorios`. Empty: the sandbox's imitation when it runs, otherwise " +
+      '`https://www3.tjrj.jus.br/PortalConhecimento/api/precatorios`.',
   },
   {
     env: 'TRAMITA_WARRANTS_PROVIDER_URL',
     key: 'warrantsProviderUrl',
     default: '',
     parse: optionalUrl('TRAMITA_WARRANTS_PROVIDER_URL'),
-    doc: "Base URL of a warrants provider (`GET /v1/mandados`). BNMP's public portal needs a captcha and a browser fingerprint: Tramita never solves one, so warrants come from a provider you contract (a commercial one, or the restricted BNMP API of an authorized institution behind your own adapter). Empty: the sandbox's provider when it runs, otherwise `/v1/mandados` answers 503 `SOURCE_NOT_CONFIGURED`, never `NADA_CONSTA`.",
+    doc:
+      "Base URL of a warrants provider (`GET /v1/mandados`). BNMP's public portal needs a captcha and a browser fingerprint: Tramita never solves one, so " +
+      'warrants come from a provider you contract (a commercial one, or the restricted BNMP API of an authorized institution behind ' +
+      "your own adapter). Empty: the sandbox's provider when it runs, otherwise `/v1/mandados` answers 503 `SOURCE_NOT_CONFIGURED`, " +
+      'never `NADA_CONSTA`.',
   },
   {
     env: 'TRAMITA_WARRANTS_PROVIDER_PROTOCOL',
     key: 'warrantsProviderProtocol',
     default: 'tramita',
     parse: oneOf('TRAMITA_WARRANTS_PROVIDER_PROTOCOL', ['tramita', 'predictus'] as const),
-    doc: "`tramita`: the provider speaks docs/providers.md (by CPF and by piece number). `predictus`: Predictus's documented API (`POST …/mandados/prisao/buscarPorCPF`, 204 for none; by CPF only; set the URL up to `/predictus-api`).",
+    doc:
+      "`tramita`: the provider speaks docs/providers.md (by CPF and by piece number). `predictus`: Predictus's documented API (`POST " +
+      '…/mandados/prisao/buscarPorCPF`, 204 for none; by CPF only; set the URL up to `/predictus-api`).',
   },
   {
     env: 'TRAMITA_WARRANTS_PROVIDER_TOKEN',
@@ -599,56 +661,82 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'protocoloUrl',
     default: '',
     parse: optionalUrl('TRAMITA_PROTOCOLO_URL'),
-    doc: "Base URL of Protocolo Integrado (administrative processes by NUP), up to `/protocolo` (the detail page `documento/detalhes_documento.jsf?protocolo=<NUP>` is appended). Empty: the sandbox's imitation when it runs, otherwise `https://protocolointegrado.gov.br/protocolo`. A captcha page is answered as an uncharged 503 `SOURCE_UNAVAILABLE` (`failure: captcha`): Tramita never solves one.",
+    doc:
+      'Base URL of Protocolo Integrado (administrative processes by NUP), up to `/protocolo` (the detail page ' +
+      "`documento/detalhes_documento.jsf?protocolo=<NUP>` is appended). Empty: the sandbox's imitation when it runs, otherwise " +
+      '`https://protocolointegrado.gov.br/protocolo`. A captcha page is answered as an uncharged 503 `SOURCE_UNAVAILABLE` (`failure: ' +
+      'captcha`): Tramita never solves one.',
   },
   {
     env: 'TRAMITA_PROTOCOLO_REQUESTS_PER_MINUTE',
     key: 'protocoloRequestsPerMinute',
     default: '20',
     parse: int('TRAMITA_PROTOCOLO_REQUESTS_PER_MINUTE', 1, 100_000),
-    doc: "Requests per minute this process sends to Protocolo Integrado: lookups and the administrative monitors' checks share it (checks never take more than half of a cycle's worth).",
+    doc:
+      "Requests per minute this process sends to Protocolo Integrado: lookups and the administrative monitors' checks share it (checks never take more " +
+      "than half of a cycle's worth).",
   },
   {
     env: 'TRAMITA_ADMINISTRATIVE_FRESH_MINUTES',
     key: 'administrativeFreshMinutes',
     default: '1440',
     parse: int('TRAMITA_ADMINISTRATIVE_FRESH_MINUTES', 0, 525_600),
-    doc: 'A stored administrative process younger than this answers `GET /v1/processos/administrativos/nup/{nup}` without asking the source (`POST` may ask for another age with `dias_ultima_atualizacao`).',
+    doc:
+      'A stored administrative process younger than this answers `GET /v1/processos/administrativos/nup/{nup}` without asking the source (`POST` may ask ' +
+      'for another age with `dias_ultima_atualizacao`).',
   },
   {
     env: 'TRAMITA_ORGAOS_FILE',
     key: 'bodiesFile',
     default: 'config/orgaos-administrativos.json',
     parse: (r) => path.resolve(PROJECT_ROOT, r),
-    doc: 'JSON file of the administrative bodies Tramita covers (`GET /v1/orgaos-administrativos`; a NUP whose first five digits name none is 422 `BODY_NOT_COVERED`). Relative paths are read from the project folder. The shipped file says its source and date; replace it with your own list in the same shape (docs/administrative.md).',
+    doc:
+      'JSON file of the administrative bodies Tramita covers (`GET /v1/orgaos-administrativos`; a NUP whose first five digits name none is 422 ' +
+      '`BODY_NOT_COVERED`). Relative paths are read from the project folder. The shipped file says its source and date; replace it ' +
+      'with your own list in the same shape (docs/administrative.md).',
   },
   {
     env: 'TRAMITA_UPSTREAM_MAX_BYTES',
     key: 'upstreamMaxBytes',
     default: '',
     parse: parseUpstreamMaxBytes,
-    doc: `Largest answer body read from each upstream, \`SOURCE=SIZE\` separated by commas (size in bytes, or with \`KB\`, \`MB\`, \`GB\`); sources not named keep their default. Defaults: \`${UPSTREAM_BODY_SOURCES.map((s) => `${s}=${formatSize(DEFAULT_UPSTREAM_MAX_BYTES[s])}`).join(',')}\` (\`djen-caderno\`: the daily ZIP, streamed to a temporary file). A \`Content-Length\` over it is refused unread; otherwise the read stops the moment the body, counted after decompression, crosses it. Either way the request is an uncharged 503 \`SOURCE_UNAVAILABLE\` with \`details.failure: too_large\`, and a log line with the body's size, never its content.`,
+    doc:
+      `Largest answer body read from each upstream, \`SOURCE=SIZE\` separated by commas (size in bytes, or with \`KB\`, \`MB\`, \`GB\`); sources not ` +
+      `named keep their default. Defaults: ` +
+      `\`${UPSTREAM_BODY_SOURCES.map((s) => `${s}=${formatSize(DEFAULT_UPSTREAM_MAX_BYTES[s])}`).join(',')}\` (\`djen-caderno\`: the ` +
+      `daily ZIP, streamed to a temporary file). A \`Content-Length\` over it is refused unread; otherwise the read stops the moment ` +
+      `the body, counted after decompression, crosses it. Either way the request is an uncharged 503 \`SOURCE_UNAVAILABLE\` with ` +
+      `\`details.failure: too_large\`, and a log line with the body's size, never its content.`,
   },
   {
     env: 'TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS',
     key: 'upstreamIdleTimeoutMs',
     default: String(DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS),
     parse: int('TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS', 50, 600_000),
-    doc: "Longest silence while an upstream's answer body is being read: a body that sends no byte for this long is abandoned (`SOURCE_TIMEOUT`, uncharged), so an upstream dripping a byte now and then cannot hold a request until its source's whole timeout (`DATAJUD_TIMEOUT_MS`, `DJEN_TIMEOUT_MS`, …), which still bounds every request.",
+    doc:
+      "Longest silence while an upstream's answer body is being read: a body that sends no byte for this long is abandoned (`SOURCE_TIMEOUT`, uncharged), " +
+      "so an upstream dripping a byte now and then cannot hold a request until its source's whole timeout (`DATAJUD_TIMEOUT_MS`, " +
+      '`DJEN_TIMEOUT_MS`, …), which still bounds every request.',
   },
   {
     env: 'TRAMITA_PORTAL_URL',
     key: 'portalUrl',
     default: '',
     parse: optionalUrl('TRAMITA_PORTAL_URL'),
-    doc: 'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox simulator when it runs, otherwise those details are unavailable.',
+    doc:
+      'Base URL of the case-details provider (parties, lawyers, case value, public documents; protocol in docs/architecture.md). Empty: the sandbox ' +
+      'simulator when it runs, otherwise those details are unavailable.',
   },
   {
     env: 'TRAMITA_PORTAL_TRIBUNAIS',
     key: 'portalCourts',
     default: 'all',
     parse: parsePortalCourts,
-    doc: "Courts whose cases the case-details provider (TRAMITA_PORTAL_URL, or the sandbox's simulated one) is asked about for parties, lawyers and the value: `all`, or a comma-separated list of siglas, e.g. `TJBA,TJPR`. Cases of the other courts take them from their court's consultation (TRAMITA_CONSULTAS) or, failing that, from the addressees of their DJEN communications (`fonte: DJEN`, no documents, no value).",
+    doc:
+      "Courts whose cases the case-details provider (TRAMITA_PORTAL_URL, or the sandbox's simulated one) is asked about for parties, lawyers and the " +
+      "value: `all`, or a comma-separated list of siglas, e.g. `TJBA,TJPR`. Cases of the other courts take them from their court's " +
+      'consultation (TRAMITA_CONSULTAS) or, failing that, from the addressees of their DJEN communications ' +
+      '(`fonte: DJEN`, no documents, no value).',
   },
   {
     env: 'TRAMITA_PORTAL_NOME',
@@ -662,21 +750,32 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'consultas',
     default: 'all',
     parse: parseConsultas,
-    doc: "Courts whose public consultation page Tramita reads for parties, lawyers, the case value and movement texts (e-SAJ: TJSP, TJAL, TJAC; PJe *consulta pública*: TRF1, TRF3, TRF5, TJMA, TJMG, TJCE, TJAP, TJPE, TJRJ, TJRO; TJDFT's REST consultation). `all`: every court whose page reads without a captcha, anti-bot check or login (with the sandbox on, pointed at its simulator); `none`; or a comma-separated list of siglas, e.g. `TJSP,TJDFT`. A page that shows a captcha, an anti-bot block or a login is never passed: that request is an uncharged 503 `SOURCE_UNAVAILABLE` with `details.failure` `captcha`, `anti_bot` or `login`. A case number of an enabled court that DataJud does not know yet is answered from the consultation alone.",
+    doc:
+      'Courts whose public consultation page Tramita reads for parties, lawyers, the case value and movement texts (e-SAJ: TJSP, TJAL, TJAC; PJe ' +
+      "*consulta pública*: TRF1, TRF3, TRF5, TJMA, TJMG, TJCE, TJAP, TJPE, TJRJ, TJRO; TJDFT's REST consultation). `all`: every court " +
+      'whose page reads without a captcha, anti-bot check or login (with the sandbox on, pointed at its simulator); `none`; or a ' +
+      'comma-separated list of siglas, e.g. `TJSP,TJDFT`. A page that shows a captcha, an anti-bot block or a login is never passed: ' +
+      'that request is an uncharged 503 `SOURCE_UNAVAILABLE` with `details.failure` `captcha`, `anti_bot` or `login`. A case number of ' +
+      'an enabled court that DataJud does not know yet is answered from the consultation alone.',
   },
   {
     env: 'TRAMITA_CONSULTA_<SIGLA>_URL',
     key: 'consultaUrls',
     default: '',
     parse: (_r, env) => parseConsultaUrls(env),
-    doc: "One court's first-degree consultation base URL, replacing the default: scheme, host and the system's context path, e.g. `TRAMITA_CONSULTA_TJMG_URL=https://pje-consulta-publica.tjmg.jus.br/pje` or `TRAMITA_CONSULTA_TJAC_URL=https://esaj.tjac.jus.br` (a proxy, a mirror, a test server). Wins over the sandbox simulator.",
+    doc:
+      "One court's first-degree consultation base URL, replacing the default: scheme, host and the system's context path, e.g. " +
+      '`TRAMITA_CONSULTA_TJMG_URL=https://pje-consulta-publica.tjmg.jus.br/pje` or ' +
+      '`TRAMITA_CONSULTA_TJAC_URL=https://esaj.tjac.jus.br` (a proxy, a mirror, a test server). Wins over the sandbox simulator.',
   },
   {
     env: 'TRAMITA_CONSULTA_REQUESTS_PER_MINUTE',
     key: 'consultaRequestsPerMinute',
     default: '30',
     parse: int('TRAMITA_CONSULTA_REQUESTS_PER_MINUTE', 1, 100_000),
-    doc: 'Requests per minute sent to each consultation host (at most two in flight per host; 429 and 5xx answers are retried after a backoff). One e-SAJ case costs three requests (open, search, page); one TJDFT case five or more.',
+    doc:
+      'Requests per minute sent to each consultation host (at most two in flight per host; 429 and 5xx answers are retried after a backoff). One e-SAJ ' +
+      'case costs three requests (open, search, page); one TJDFT case five or more.',
   },
   {
     env: 'TRAMITA_CONSULTA_TIMEOUT_MS',
@@ -690,21 +789,29 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'consultaContact',
     default: '',
     parse: (r) => r.trim(),
-    doc: "How the courts can reach this installation's operator (an e-mail or URL), sent in the consultations' User-Agent: `Tramita/0.1 (+CONTACT; consulta processual)`. Set it before reading real courts.",
+    doc:
+      "How the courts can reach this installation's operator (an e-mail or URL), sent in the consultations' User-Agent: `Tramita/0.1 (+CONTACT; consulta " +
+      'processual)`. Set it before reading real courts.',
   },
   {
     env: 'TRAMITA_SUMMARY_PROVIDER',
     key: 'summaryProvider',
     default: 'auto',
     parse: oneOf('TRAMITA_SUMMARY_PROVIDER', ['auto', 'modelo', 'extrativo'] as const),
-    doc: "Who writes AI case summaries (`…/resumo-ia`). `modelo`: the OpenAI-compatible chat-completions server at `TRAMITA_SUMMARY_URL` (or the sandbox's simulated model). `extrativo`: the offline writer, deterministic code that summarises the stored case without a language model. `auto`: `modelo` when `TRAMITA_SUMMARY_URL` is set or the sandbox runs, else `extrativo`.",
+    doc:
+      "Who writes AI case summaries (`…/resumo-ia`). `modelo`: the OpenAI-compatible chat-completions server at `TRAMITA_SUMMARY_URL` (or the sandbox's " +
+      'simulated model). `extrativo`: the offline writer, deterministic code that summarises the stored case without a language model. ' +
+      '`auto`: `modelo` when `TRAMITA_SUMMARY_URL` is set or the sandbox runs, else `extrativo`.',
   },
   {
     env: 'TRAMITA_SUMMARY_URL',
     key: 'summaryUrl',
     default: '',
     parse: optionalUrl('TRAMITA_SUMMARY_URL'),
-    doc: "Base URL of an OpenAI-compatible chat-completions API, up to `/v1` (requests go to `<url>/chat/completions`): a hosted service, vLLM (`http://host:8000/v1`), llama.cpp's `llama-server` (`http://127.0.0.1:8080/v1`) or Ollama (`http://localhost:11434/v1`). Empty: the sandbox's simulated model when the sandbox runs, else the offline writer.",
+    doc:
+      'Base URL of an OpenAI-compatible chat-completions API, up to `/v1` (requests go to `<url>/chat/completions`): a hosted service, vLLM ' +
+      "(`http://host:8000/v1`), llama.cpp's `llama-server` (`http://127.0.0.1:8080/v1`) or Ollama (`http://localhost:11434/v1`). " +
+      "Empty: the sandbox's simulated model when the sandbox runs, else the offline writer.",
   },
   {
     env: 'TRAMITA_SUMMARY_API_KEY',
@@ -718,7 +825,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'summaryModel',
     default: 'sandbox-resumo-1',
     parse: (r) => r,
-    doc: "The `model` of each chat-completions request (e.g. `gpt-4o-mini`, `llama3.1:8b`, the name vLLM serves). The default names the sandbox's simulated model: set it whenever `TRAMITA_SUMMARY_URL` points at a real server (which answers 404 `model_not_found` to a name it does not serve, and the summary ends in ERRO saying so).",
+    doc:
+      "The `model` of each chat-completions request (e.g. `gpt-4o-mini`, `llama3.1:8b`, the name vLLM serves). The default names the sandbox's simulated " +
+      'model: set it whenever `TRAMITA_SUMMARY_URL` points at a real server (which answers 404 `model_not_found` to a name it does not ' +
+      'serve, and the summary ends in ERRO saying so).',
   },
   {
     env: 'TRAMITA_SUMMARY_TIMEOUT_MS',
@@ -732,7 +842,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'summaryMaxInputTokens',
     default: '6000',
     parse: int('TRAMITA_SUMMARY_MAX_INPUT_TOKENS', 500, 1_000_000),
-    doc: "Budget of the prompt, in tokens (estimated as characters / 4): the case facts are cut (oldest movements and publication texts first) to fit. Keep it under the server's context: Ollama silently truncates longer prompts (a summary whose `usage.prompt_tokens` comes back far below what was sent is flagged in `aviso`).",
+    doc:
+      'Budget of the prompt, in tokens (estimated as characters / 4): the case facts are cut (oldest movements and publication texts first) to fit. Keep ' +
+      "it under the server's context: Ollama silently truncates longer prompts (a summary whose `usage.prompt_tokens` comes back far " +
+      'below what was sent is flagged in `aviso`).',
   },
   {
     env: 'TRAMITA_SUMMARY_MAX_OUTPUT_TOKENS',
@@ -746,7 +859,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'caseFreshMinutes',
     default: '360',
     parse: int('TRAMITA_CASE_FRESH_MINUTES', 0, 525_600),
-    doc: 'Freshness policy of the case store: a cover or movement listing younger than this is answered from the store; older, DataJud is asked again first (and if DataJud fails, the stored copy is served marked `stale`). `POST …/solicitar-atualizacao` always asks the sources. `0`: always ask.',
+    doc:
+      'Freshness policy of the case store: a cover or movement listing younger than this is answered from the store; older, DataJud is asked again first ' +
+      '(and if DataJud fails, the stored copy is served marked `stale`). `POST …/solicitar-atualizacao` ' +
+      'always asks the sources. `0`: always ask.',
   },
   {
     env: 'TRAMITA_SANDBOX',
@@ -788,14 +904,19 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'secretKey',
     default: '',
     parse: optionalSecretKey,
-    doc: 'Key that encrypts secrets at rest (webhook secrets and bearer tokens, AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: a key is generated once into `TRAMITA_DATA_DIR/secret.key` (mode 600). Set it explicitly when several hosts share one PostgreSQL, and keep it: without it stored secrets cannot be read.',
+    doc:
+      'Key that encrypts secrets at rest (webhook secrets and bearer tokens, AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: a key is ' +
+      'generated once into `TRAMITA_DATA_DIR/secret.key` (mode 600). Set it explicitly when several hosts share one PostgreSQL, and ' +
+      'keep it: without it stored secrets cannot be read.',
   },
   {
     env: 'TRAMITA_WEBHOOK_ALLOW_PRIVATE',
     key: 'webhookAllowPrivate',
     default: 'false',
     parse: bool('TRAMITA_WEBHOOK_ALLOW_PRIVATE'),
-    doc: 'Development and tests only: accepts `http://` webhook URLs and loopback or private targets. Off by default; a warning is logged at start when on. Never enable it where webhook URLs come from people you do not trust (SSRF).',
+    doc:
+      'Development and tests only: accepts `http://` webhook URLs and loopback or private targets. Off by default; a warning is logged at start when on. ' +
+      'Never enable it where webhook URLs come from people you do not trust (SSRF).',
   },
   {
     env: 'TRAMITA_WEBHOOK_PRODUCT',
@@ -806,7 +927,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
         throw new ConfigError(`TRAMITA_WEBHOOK_PRODUCT must be letters and digits, starting with a letter (at most 40), got "${r}"`);
       return r;
     },
-    doc: "Product name of the webhook headers (spec §6.2): `X-<name>-Signature`, `X-<name>-Event`, `X-<name>-Delivery-Id`, `X-<name>-Timestamp` and `User-Agent: <name>-Webhook/1.0`. Default `Service`, as the spec writes them; set the name your integrators' receivers read (e.g. `BuscaProcessos` sends `x-buscaprocessos-signature`). The Standard Webhooks headers (`webhook-*`) do not change.",
+    doc:
+      'Product name of the webhook headers (spec §6.2): `X-<name>-Signature`, `X-<name>-Event`, `X-<name>-Delivery-Id`, `X-<name>-Timestamp` and ' +
+      "`User-Agent: <name>-Webhook/1.0`. Default `Service`, as the spec writes them; set the name your integrators' receivers read " +
+      '(e.g. `BuscaProcessos` sends `x-buscaprocessos-signature`). The Standard Webhooks headers (`webhook-*`) do not change.',
   },
   {
     env: 'TRAMITA_WEBHOOK_TIMEOUT_MS',
@@ -820,7 +944,9 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'webhookMaxAttempts',
     default: '12',
     parse: int('TRAMITA_WEBHOOK_MAX_ATTEMPTS', 1, 100),
-    doc: 'Attempts per delivery before it is marked failed. Attempt n+1 comes `min(120, 2^n)` minutes after attempt n fails (spec §6.1), so the default 12 spans about 16 hours. A failed delivery can still be resent, and its event stays in `GET /v1/eventos`.',
+    doc:
+      'Attempts per delivery before it is marked failed. Attempt n+1 comes `min(120, 2^n)` minutes after attempt n fails (spec §6.1), so the default 12 ' +
+      'spans about 16 hours. A failed delivery can still be resent, and its event stays in `GET /v1/eventos`.',
   },
   {
     env: 'TRAMITA_DEV_TIME_SCALE',
@@ -832,7 +958,11 @@ export const SETTINGS: Setting<keyof Config>[] = [
         throw new ConfigError('TRAMITA_DEV_TIME_SCALE is for development and tests only: it is refused when NODE_ENV=production');
       return scale;
     },
-    doc: "Development and tests only (refused when `NODE_ENV=production`): divides the webhook retry ladder's delays by this number, so the whole ladder can be watched end to end (`1000`: 2 min becomes 120 ms, and the default 12 attempts take about 45 s), and the 60 s margin after which an unanswered `Idempotency-Key` is taken to be a crashed request's. Monitor checks have their own knob, `TRAMITA_MONITOR_INTERVAL_MS`.",
+    doc:
+      "Development and tests only (refused when `NODE_ENV=production`): divides the webhook retry ladder's delays by this number, so the whole ladder can " +
+      'be watched end to end (`1000`: 2 min becomes 120 ms, and the default 12 attempts take about 45 s), and the 60 s margin after ' +
+      "which an unanswered `Idempotency-Key` is taken to be a crashed request's. Monitor checks have their own knob, " +
+      '`TRAMITA_MONITOR_INTERVAL_MS`.',
   },
   {
     env: 'TRAMITA_DEV_CRASH_AFTER_CHARGE',
@@ -844,7 +974,9 @@ export const SETTINGS: Setting<keyof Config>[] = [
         throw new ConfigError('TRAMITA_DEV_CRASH_AFTER_CHARGE is a crash drill for tests: it is refused when NODE_ENV=production');
       return on;
     },
-    doc: 'Crash drill only (refused when `NODE_ENV=production`): the process kills itself (SIGKILL) right after the first charge commits, before the answer is sent, to prove that a replayed `Idempotency-Key` is never run or charged again (test/crash.test.ts).',
+    doc:
+      'Crash drill only (refused when `NODE_ENV=production`): the process kills itself (SIGKILL) right after the first charge commits, before the answer ' +
+      'is sent, to prove that a replayed `Idempotency-Key` is never run or charged again (test/crash.test.ts).',
   },
   {
     env: 'TRAMITA_WEBHOOK_CONCURRENCY',
@@ -858,14 +990,20 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'monitorIntervalMs',
     default: '3600000',
     parse: int('TRAMITA_MONITOR_INTERVAL_MS', 1000),
-    doc: 'Period of the most frequent monitor check (`HORARIA`): `DIARIA` is 24 of these, `SEMANAL` 168. The default, 1 h, is the floor for production use (it keeps a large deployment inside the DataJud budget); lower it only for demos and tests (e.g. `5000`), which scales every frequency with it.',
+    doc:
+      'Period of the most frequent monitor check (`HORARIA`): `DIARIA` is 24 of these, `SEMANAL` 168. The default, 1 h, is the floor for production use ' +
+      '(it keeps a large deployment inside the DataJud budget); lower it only for demos and tests (e.g. ' +
+      '`5000`), which scales every frequency with it.',
   },
   {
     env: 'TRAMITA_FEED_SETTLE_MS',
     key: 'feedSettleMs',
     default: '',
     parse: (r) => (r === '' ? undefined : int('TRAMITA_FEED_SETTLE_MS', 0, 60_000)(r)),
-    doc: 'How old an event must be before `GET /v1/eventos` lists it. Empty: 0 on SQLite (one writer commits in order) and 2000 on PostgreSQL, where concurrent transactions can commit out of id order; the window keeps a late commit from landing behind a cursor a reader already passed. Raise it if transactions that record events can run longer.',
+    doc:
+      'How old an event must be before `GET /v1/eventos` lists it. Empty: 0 on SQLite (one writer commits in order) and 2000 on PostgreSQL, where ' +
+      'concurrent transactions can commit out of id order; the window keeps a late commit from landing behind a cursor a reader ' +
+      'already passed. Raise it if transactions that record events can run longer.',
   },
 ];
 

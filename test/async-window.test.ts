@@ -24,57 +24,63 @@ function path(absolute: string): string {
   return new URL(absolute).pathname;
 }
 
-test('an operation past the window answers 202 with Location, Retry-After and poll hints, then the status URL returns the final body once, charged once', async (t) => {
-  const h = await createHarness({ extraRoutes: testRoutes, env: WINDOW });
-  t.after(() => h.close());
-  const a = await h.createAccount({ credits: 100 });
-  const res = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=900', headers: { ...a.headers, host: 'api.example.test' } });
-  assert.equal(res.statusCode, 202, res.body);
-  // The 202 came while the work still ran: the status URL says so below (still 202), no wall clock read.
-  const body = json(res);
-  const requestId = res.headers['x-request-id'];
-  assert.equal(res.headers.location, `http://api.example.test/v1/requests/${requestId}`);
-  assert.equal(body.data.statusUrl, res.headers.location);
-  assert.equal(res.headers['retry-after'], '2');
-  assert.equal(body.data.pollAfterMs, 1500);
-  assert.equal(body.data.pollAfterSeconds, 2);
-  assert.equal(body.pollAfterMs, 1500);
-  assert.ok(Date.parse(body.data.nextPollAt) > Date.now());
-  assert.equal(body.data.status, 'PROCESSANDO');
-  assert.equal(body.data.requestId, requestId);
-  assert.ok(Date.parse(body.data.submittedAt) <= Date.now());
-  assert.match(body.data.message, /processamento/);
-  assert.equal(body.meta.creditsCharged, undefined, 'no debit while pending');
+test(
+  'an operation past the window answers 202 with Location, Retry-After and poll ' + 'hints, then the status URL returns the final body once, charged once',
+  async (t) => {
+    const h = await createHarness({ extraRoutes: testRoutes, env: WINDOW });
+    t.after(() => h.close());
+    const a = await h.createAccount({ credits: 100 });
+    const res = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=900', headers: { ...a.headers, host: 'api.example.test' } });
+    assert.equal(res.statusCode, 202, res.body);
+    // The 202 came while the work still ran: the status URL says so below (still 202), no wall clock read.
+    const body = json(res);
+    const requestId = res.headers['x-request-id'];
+    assert.equal(res.headers.location, `http://api.example.test/v1/requests/${requestId}`);
+    assert.equal(body.data.statusUrl, res.headers.location);
+    assert.equal(res.headers['retry-after'], '2');
+    assert.equal(body.data.pollAfterMs, 1500);
+    assert.equal(body.data.pollAfterSeconds, 2);
+    assert.equal(body.pollAfterMs, 1500);
+    assert.ok(Date.parse(body.data.nextPollAt) > Date.now());
+    assert.equal(body.data.status, 'PROCESSANDO');
+    assert.equal(body.data.requestId, requestId);
+    assert.ok(Date.parse(body.data.submittedAt) <= Date.now());
+    assert.match(body.data.message, /processamento/);
+    assert.equal(body.meta.creditsCharged, undefined, 'no debit while pending');
 
-  const stillRunning = await h.inject({ method: 'GET', url: path(body.data.statusUrl), headers: a.headers });
-  assert.equal(stillRunning.statusCode, 202);
-  assert.ok(stillRunning.headers['retry-after']);
-  assert.equal((await h.services.db.selectFrom('ledger').selectAll().where('kind', '=', 'debit').execute()).length, 0);
+    const stillRunning = await h.inject({ method: 'GET', url: path(body.data.statusUrl), headers: a.headers });
+    assert.equal(stillRunning.statusCode, 202);
+    assert.ok(stillRunning.headers['retry-after']);
+    assert.equal((await h.services.db.selectFrom('ledger').selectAll().where('kind', '=', 'debit').execute()).length, 0);
 
-  const done = await poll(h, a, path(body.data.statusUrl));
-  assert.equal(done.statusCode, 200);
-  const final = json(done);
-  assert.deepEqual(final.data, { ok: true, echo: 'charged' });
-  assert.equal(final.meta.requestId, requestId);
-  assert.equal(final.meta.creditsCharged, 0.05);
-  assert.equal(final.meta.creditsRemaining, 0.95);
-  // polling again replays the same bytes, never running or charging it again
-  const again = await h.inject({ method: 'GET', url: path(body.data.statusUrl), headers: a.headers });
-  assert.equal(again.body, done.body);
-  const debits = await h.services.db.selectFrom('ledger').selectAll().where('kind', '=', 'debit').execute();
-  assert.equal(debits.length, 1);
-  assert.equal(debits[0].operation_id, requestId);
-});
+    const done = await poll(h, a, path(body.data.statusUrl));
+    assert.equal(done.statusCode, 200);
+    const final = json(done);
+    assert.deepEqual(final.data, { ok: true, echo: 'charged' });
+    assert.equal(final.meta.requestId, requestId);
+    assert.equal(final.meta.creditsCharged, 0.05);
+    assert.equal(final.meta.creditsRemaining, 0.95);
+    // polling again replays the same bytes, never running or charging it again
+    const again = await h.inject({ method: 'GET', url: path(body.data.statusUrl), headers: a.headers });
+    assert.equal(again.body, done.body);
+    const debits = await h.services.db.selectFrom('ledger').selectAll().where('kind', '=', 'debit').execute();
+    assert.equal(debits.length, 1);
+    assert.equal(debits[0].operation_id, requestId);
+  },
+);
 
-test("the window runs from the request's arrival: time spent before the handler counts, so the 202 still beats a 30 s client; the default window is 25 s", async (t) => {
-  assert.equal(loadConfig({}).syncWindowMs, 25_000);
-  const h = await createHarness({ extraRoutes: testRoutes, env: { ...WINDOW, TRAMITA_SYNC_WINDOW_MS: '600' } });
-  t.after(() => h.close());
-  const a = await h.createAccount({ credits: 100 });
-  // 400 ms before the handler + 400 ms of work: within a window counted from the handler, past one counted from arrival.
-  const res = await h.inject({ method: 'GET', url: '/v1/test/charged?arrivalDelayMs=400&delayMs=400', headers: a.headers });
-  assert.equal(res.statusCode, 202, res.body);
-});
+test(
+  "the window runs from the request's arrival: time spent before the handler counts, so " + 'the 202 still beats a 30 s client; the default window is 25 s',
+  async (t) => {
+    assert.equal(loadConfig({}).syncWindowMs, 25_000);
+    const h = await createHarness({ extraRoutes: testRoutes, env: { ...WINDOW, TRAMITA_SYNC_WINDOW_MS: '600' } });
+    t.after(() => h.close());
+    const a = await h.createAccount({ credits: 100 });
+    // 400 ms before the handler + 400 ms of work: within a window counted from the handler, past one counted from arrival.
+    const res = await h.inject({ method: 'GET', url: '/v1/test/charged?arrivalDelayMs=400&delayMs=400', headers: a.headers });
+    assert.equal(res.statusCode, 202, res.body);
+  },
+);
 
 test("GET /v1/requests: the account's 202s newest first, running then finished, so a lost requestId is found again; another account sees none", async (t) => {
   const h = await createHarness({ extraRoutes: testRoutes, env: WINDOW });

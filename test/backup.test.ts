@@ -185,7 +185,8 @@ function delivered(base: string, key: string, ids: string[], what: string) {
   });
 }
 
-test('tramita backup taken during a charged load restores into a directory another server serves as it is: keys, balance = ledger, monitor, pending deliveries, webhook secret', {
+test('tramita backup taken during a charged load restores into a directory another server serves as it is: keys, balance = ledger, monitor, pending ' +
+  'deliveries, webhook secret', {
   timeout: 180_000,
 }, async (t) => {
   if (process.env.DATABASE_URL) {
@@ -218,7 +219,8 @@ test('tramita backup taken during a charged load restores into a directory anoth
   first.child.kill('SIGTERM');
   assert.deepEqual(await first.exited(15_000), { code: 0, signal: null });
   t.diagnostic(
-    `load: ${chargedBefore} charged answers before the backup, ${chargedAfter - chargedBefore} while it ran, ${load.charged()} in all; backup: ${backup.stdout.split('\n')[0]}`,
+    `load: ${chargedBefore} charged answers before the backup, ${chargedAfter - chargedBefore} while it ran, ${load.charged()} in all; ` +
+      `backup: ${backup.stdout.split('\n')[0]}`,
   );
 
   assert.deepEqual(fs.readdirSync(dir).sort(), ['secret.key', 'tramita.db'], 'the database and its key, nothing else');
@@ -234,7 +236,8 @@ test('tramita backup taken during a charged load restores into a directory anoth
     .all();
   const orphanDebits = copy
     .prepare(
-      `SELECT l.id FROM ledger l WHERE l.kind = 'debit' AND NOT EXISTS (SELECT 1 FROM search_logs s WHERE s.account_id = l.account_id AND s.id = l.search_log_id)`,
+      `SELECT l.id FROM ledger l WHERE l.kind = 'debit' AND NOT EXISTS (SELECT 1 FROM search_logs s WHERE s.account_id = ` +
+        `l.account_id AND s.id = l.search_log_id)`,
     )
     .all();
   const lookups = (copy.prepare(`SELECT COUNT(*) AS n FROM ledger WHERE query_type = 'processo.capa'`).get() as { n: number }).n;
@@ -246,7 +249,8 @@ test('tramita backup taken during a charged load restores into a directory anoth
   assert.ok(lookups >= chargedBefore && lookups <= finalLookups, `the backup is one moment of the load: ${chargedBefore} ≤ ${lookups} ≤ ${finalLookups}`);
   assert.ok(pending.length > 0, 'deliveries were pending when the backup was taken');
   t.diagnostic(
-    `backup: ${lookups} charged lookups (${chargedBefore} answered before it started, ${finalLookups} at the end of the load), ${pending.length} deliveries pending`,
+    `backup: ${lookups} charged lookups (${chargedBefore} answered before it started, ${finalLookups} at the end of the load), ${pending.length} ` +
+      `deliveries pending`,
   );
 
   // A restore check without side effects (docs/operations.md): no background jobs, so nothing is delivered or checked.
@@ -294,7 +298,8 @@ function pgTool(name: string): string | undefined {
   }
 }
 
-test("PostgreSQL: the recipe of docs/operations.md (pg_dump -Fc during a charged load, pg_restore into a new database, the data directory's secret.key) restores keys, balance = ledger, monitor, pending deliveries and the webhook secret", {
+test("PostgreSQL: the recipe of docs/operations.md (pg_dump -Fc during a charged load, pg_restore into a new database, the data directory's secret.key) " +
+  'restores keys, balance = ledger, monitor, pending deliveries and the webhook secret', {
   timeout: 180_000,
 }, async (t) => {
   const base0 = process.env.DATABASE_URL;

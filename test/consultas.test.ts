@@ -34,7 +34,8 @@ const tjsp = http.createServer((req, res) => {
   res
     .writeHead(200, { 'content-type': 'text/html;charset=UTF-8' })
     .end(
-      '<html><body><form id="formConsulta"></form><td id="mensagemRetorno">Não existem informações disponíveis para os parâmetros informados.</td></body></html>',
+      '<html><body><form id="formConsulta"></form><td id="mensagemRetorno">Não existem informações disponíveis para os parâmetros ' +
+        'informados.</td></body></html>',
     );
 });
 await new Promise<void>((r) => tjsp.listen(0, '127.0.0.1', r));

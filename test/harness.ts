@@ -35,7 +35,8 @@ export interface HarnessOptions extends BuildOptions {
 }
 
 /** A small sandbox by default: generated in milliseconds, still every court alias. */
-// No courts' consultations (the suites read the simulated portal's details; test/consultas.test.ts enables them), no background gazette ingest nor precatório harvest: a test reads the days it asks (on demand) or runs them itself.
+// No courts' consultations (the suites read the simulated portal's details; test/consultas.test.ts enables them), no background gazette ingest nor precatório
+// harvest: a test reads the days it asks (on demand) or runs them itself.
 const TEST_SANDBOX_ENV = {
   TRAMITA_SANDBOX: 'on',
   TRAMITA_SANDBOX_CASES: '400',

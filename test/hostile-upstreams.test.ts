@@ -83,7 +83,8 @@ function resetPeak(pid: number): boolean {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
-test('five hostile bodies at once from DataJud and from the warrants provider: uncharged 503/504s with their codes, bounded memory, other callers served, nothing quoted in the logs', {
+test('five hostile bodies at once from DataJud and from the warrants provider: uncharged 503/504s with their codes, bounded memory, other callers served, ' +
+  'nothing quoted in the logs', {
   timeout: 120_000,
 }, async (t) => {
   const upstream = await startHostileUpstream({
@@ -185,14 +186,18 @@ test('five hostile bodies at once from DataJud and from the warrants provider: u
 
   const figures = (ms: number[]) => {
     const sorted = [...ms].sort((a, b) => a - b);
-    return `${ms.length} ordinary requests, latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`;
+    return (
+      `${ms.length} ordinary requests, latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, ` +
+      `max ${sorted.at(-1)!.toFixed(1)} ms`
+    );
   };
   t.diagnostic(`quiet: ${figures(quiet)}`);
   t.diagnostic(`drill: ${answers.length} hostile lookups in ${Math.round(drillMs)} ms; meanwhile ${figures(latencies)}`);
   t.diagnostic(`bytes the hostile upstream got out: ${HOSTILE.map((k) => `${k} ${(upstream.sent[k] / MB).toFixed(1)} MB`).join(', ')}`);
   if (measured && after) {
     t.diagnostic(
-      `RSS: idle ${(idle.rss / MB).toFixed(0)} MB, peak during the drill ${(after.peak / MB).toFixed(0)} MB (sampled every 20 ms: ${(sampledPeak / MB).toFixed(0)} MB), after ${(after.rss / MB).toFixed(0)} MB`,
+      `RSS: idle ${(idle.rss / MB).toFixed(0)} MB, peak during the drill ${(after.peak / MB).toFixed(0)} MB (sampled every 20 ` +
+        `ms: ${(sampledPeak / MB).toFixed(0)} MB), after ${(after.rss / MB).toFixed(0)} MB`,
     );
     assert.ok(after.peak - idle.rss < 256 * MB, `peak RSS ${(after.peak / MB).toFixed(0)} MB is within 256 MB of idle ${(idle.rss / MB).toFixed(0)} MB`);
   } else {

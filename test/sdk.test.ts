@@ -148,7 +148,9 @@ test('a real delivery verifies with the secret; a changed body, an old timestamp
 
 test('the test vectors of docs/webhooks.md verify', async () => {
   const body =
-    '{"id":"evt_01jd7x3k9q2m8r5t6v7w8y9z0a","event":"nova_movimentacao","source":"tramita","created_at":"2026-01-15T12:00:00.000Z","data":{"numeroCnj":"0001234-56.2024.8.26.0100","tribunal":"TJSP","movimentacoes":[{"data":"2026-01-15","descricao":"Conclusão ao juiz"}]}}';
+    '{"id":"evt_01jd7x3k9q2m8r5t6v7w8y9z0a","event":"nova_movimentacao","source":"tramita","created_at":"2026-01-15T12:00:00.000Z",' +
+    '"data":{"numeroCnj":"0001234-56.2024.8.26.0100","tribunal":"TJSP","movimentacoes":[{"data":"2026-01-15","descricao":"Conclusão ' +
+    'ao juiz"}]}}';
   const headers = {
     'x-service-signature': 'sha256=c8640875386fe062c7ef2be35a8bac8c1c78f25694ca2c6d2a21ed8e60fe9d43',
     'webhook-id': 'msg_01jd7x3p8k2m4n6q8r0s2t4v6w',

@@ -48,7 +48,8 @@ function answer(res: http.ServerResponse, body: string): void {
 const cols = (list: readonly string[]) => list.map((c) => `"${c}"`).join(', ');
 
 /** Every charge of a batch in one statement; $1..$6 are arrays with one element per charge, $7 the time. */
-const BATCH_SQL = `
+const BATCH_SQL =
+  `
 with c as materialized (
   select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[]) with ordinality
     as c(account_id, centavos, request_id, search_log_id, ledger_id, i)
@@ -62,7 +63,8 @@ u as (
   returning a.id, a.balance_centavos
 ),
 ok as (
-  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding), 0))::bigint as after
+  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between ` +
+  `unbounded preceding and 1 preceding), 0))::bigint as after
   from c join u on u.id = c.account_id
 ),
 logs as (
@@ -77,8 +79,11 @@ select i::int as i, after from ok`;
 
 const PER_CHARGE = {
   searchLog: `insert into search_logs (${cols(SEARCH_LOG_COLUMNS)}) values ($1, $2, $3, 'bench.charged', 'GET', '/v1/bench/charged', 200, $4, $5)`,
-  debit: `with d as (update accounts set balance_centavos = balance_centavos - $1, updated_at = $2 where id = $3 and balance_centavos >= $1 returning balance_centavos)
-    insert into ledger (${cols(LEDGER_COLUMNS)}) select $4, $3, 'debit', -$1::bigint, d.balance_centavos, $5, 'bench.charged', $6, null, $2 from d returning balance_after_centavos`,
+  debit:
+    `with d as (update accounts set balance_centavos = balance_centavos - $1, updated_at = $2 where id = $3 and balance_centavos >= $1 returning ` +
+    `balance_centavos)
+    insert into ledger (${cols(LEDGER_COLUMNS)}) select $4, $3, 'debit', -$1::bigint, d.balance_centavos, $5, ` +
+    `'bench.charged', $6, null, $2 from d returning balance_after_centavos`,
 };
 
 async function connect(url: string, n: number): Promise<pg.Client[]> {

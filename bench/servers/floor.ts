@@ -43,13 +43,15 @@ function chargeStatements(db: DatabaseSync) {
     savepoint: db.prepare('savepoint charge'),
     release: db.prepare('release charge'),
     searchLog: db.prepare(
-      'insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, ' +
+        'created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     debit: db.prepare(
       'update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos',
     ),
     ledger: db.prepare(
-      'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values ' +
+        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
   };
 }
@@ -68,7 +70,8 @@ function batchedWriter(db: DatabaseSync) {
           `insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values ${values(9)}`,
         ),
         rows: db.prepare(
-          `insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values ${values(10)}`,
+          `insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, ` +
+            `search_log_id, note, created_at) values ${values(10)}`,
         ),
       };
       inserts.set(n, i);

@@ -72,7 +72,8 @@ function check(copy: SqliteCopy, key: KeySource, source: string): void {
     SecretBox.fromKey(key.hex).unseal(copy.sealedSample);
   } catch {
     throw new StartupError(
-      `the secrets key (${key.from === 'file' ? key.file : key.from}) does not open the store's sealed secrets: the data directory and the key do not belong together.`,
+      `the secrets key (${key.from === 'file' ? key.file : key.from}) does not open the store's sealed secrets: the data ` +
+        `directory and the key do not belong together.`,
     );
   }
 }
@@ -93,7 +94,8 @@ export async function backupCommand(config: Config, argv: string[], print: Print
   if (positionals.length !== 1) throw new UsageError('expected DIR, a new or empty directory for the backup');
   if (config.databaseUrl) {
     throw new StartupError(
-      `tramita backup copies the embedded SQLite store, and DATABASE_URL is set: back up PostgreSQL with pg_dump -Fc and keep the secrets key (${keyPlace(config)}) with the dump; see docs/operations.md, "Backups".`,
+      `tramita backup copies the embedded SQLite store, and DATABASE_URL is set: back up PostgreSQL with pg_dump -Fc and keep the secrets key ` +
+        `(${keyPlace(config)}) with the dump; see docs/operations.md, "Backups".`,
     );
   }
   const source = sqliteFile(config);
@@ -141,7 +143,8 @@ export async function backupCommand(config: Config, argv: string[], print: Print
   const keyLine = {
     file: `  ${SECRET_KEY_FILE}  the secrets key (mode 600)${copy.sealedSample ? ", checked: it opens the store's sealed secrets" : ''}`,
     TRAMITA_SECRET_KEY:
-      '  the secrets key is NOT in the backup: it comes from TRAMITA_SECRET_KEY. Keep that value with this backup; a restore needs the same TRAMITA_SECRET_KEY.',
+      '  the secrets key is NOT in the backup: it comes from TRAMITA_SECRET_KEY. Keep that value with this backup; a ' +
+      'restore needs the same TRAMITA_SECRET_KEY.',
     none: '  no secrets key yet in the data directory (the store has no sealed secrets); a restored server makes one',
   }[key.from];
   print(

@@ -39,7 +39,8 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
     '',
     `  curl -s ${baseUrl}/v1/conta/saldo -H 'x-api-key: ${key.key}'`,
     ...sandboxExamples(baseUrl, key.key, sources),
-    `  Precatórios: ${sample.aceitas} fictitious records of TJSP imported from the sample list (your own lists: npx tramita precatorios import FILE --tribunal SIGLA):`,
+    `  Precatórios: ${sample.aceitas} fictitious records of TJSP imported from the sample list (your own lists: npx tramita ` +
+      `precatorios import FILE --tribunal SIGLA):`,
     `  curl -s '${baseUrl}/v1/precatorios?tribunal=TJSP' -H 'x-api-key: ${key.key}'`,
     `  Reference: ${baseUrl}/docs`,
     '',
@@ -50,7 +51,8 @@ export async function firstStart(s: Services, baseUrl: string, sources: OpenedSo
 function returningBanner(baseUrl: string, sources: OpenedSources): string {
   return [
     '',
-    `  Tramita at ${baseUrl}${sources.sandbox ? ' (upstreams: the sandbox simulator, fictitious data)' : ''} · reference ${baseUrl}/docs · health ${baseUrl}/readyz`,
+    `  Tramita at ${baseUrl}${sources.sandbox ? ' (upstreams: the sandbox simulator, fictitious data)' : ''} · reference ${baseUrl}/docs ` +
+      `· health ${baseUrl}/readyz`,
     '  A key is printed only when it is created. Lost it? npx tramita accounts list, then npx tramita keys create ACCOUNT_ID',
     `  Console: ${baseUrl}/console (a sign-in link for someone: npx tramita users invite ACCOUNT_ID EMAIL)`,
     '',
@@ -85,7 +87,8 @@ function gazetteExamples(baseUrl: string, key: string, sandbox: NonNullable<Open
     "  Gazettes: last week's TSE editions (then GET …/edicoes/{id}/pdf), and the STF gazette searched for a party:",
     `  curl -s '${baseUrl}/v1/dje-eleitoral/edicoes?tribunal=TSE' -H 'x-api-key: ${key}'`,
     ...(parte ? [`  curl -s '${baseUrl}/v1/stf/publicacoes?parte=${encodeURIComponent(parte)}' -H 'x-api-key: ${key}'`] : []),
-    `  An electoral publication naming an OAB, for a monitor to hear: curl -s -X POST ${sandbox.url}/_sandbox/dje/edicao-extra -d '{"tribunal":"TRE-SP","oab":"SP123456"}'`,
+    `  An electoral publication naming an OAB, for a monitor to hear: curl -s -X POST ${sandbox.url}/_sandbox/dje/edicao-extra -d ` +
+      `'{"tribunal":"TRE-SP","oab":"SP123456"}'`,
   ];
 }
 
@@ -106,7 +109,8 @@ function administrativeExamples(baseUrl: string, key: string, sandbox: NonNullab
   return [
     "  An administrative process by NUP (the sandbox's Protocolo Integrado), a monitor of it, and a new tramitação for it to hear:",
     `  curl -s ${baseUrl}/v1/processos/administrativos/nup/${encontrado} -H 'x-api-key: ${key}'`,
-    `  curl -s -X POST ${baseUrl}/v1/monitoramentos/processos-administrativos -H 'x-api-key: ${key}' -H 'content-type: application/json' -d '{"nup":"${encontrado}"}'`,
+    `  curl -s -X POST ${baseUrl}/v1/monitoramentos/processos-administrativos -H 'x-api-key: ${key}' -H 'content-type: ` +
+      `application/json' -d '{"nup":"${encontrado}"}'`,
     `  curl -s -X POST ${sandbox.url}/_sandbox/protocolo/tramitacao -d '{"nup":"${encontrado}"}'`,
   ];
 }

@@ -43,7 +43,8 @@ export async function precatoriosCommand(s: Services, argv: string[], print: Pri
     return 0;
   }
   print(
-    `${report.arquivo} (${report.tribunal}): ${report.linhas} linhas, ${report.aceitas} importadas, ${report.rejeitadas} rejeitadas em ${report.segundos.toFixed(1)} s (importação ${report.importacaoId})`,
+    `${report.arquivo} (${report.tribunal}): ${report.linhas} linhas, ${report.aceitas} importadas, ${report.rejeitadas} rejeitadas ` +
+      `em ${report.segundos.toFixed(1)} s (importação ${report.importacaoId})`,
   );
   for (const r of report.rejeicoes.slice(0, SHOWN_REJECTIONS)) print(`  linha ${r.linha}: ${r.motivo}`);
   if (report.rejeitadas > SHOWN_REJECTIONS) print(`  … e mais ${report.rejeitadas - SHOWN_REJECTIONS} (--json lista até 1.000)`);

@@ -46,7 +46,8 @@ function startWorkers(s: Services, capabilities: Capabilities): { id: string; st
 function warnIfPrivateWebhooks(s: Services): void {
   if (s.config.webhookAllowPrivate) {
     s.log.warn(
-      'TRAMITA_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http:// and private or loopback addresses. For development and tests only: this opens the server to SSRF.',
+      'TRAMITA_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http:// and private or loopback addresses. For development and ' +
+        'tests only: this opens the server to SSRF.',
     );
   }
 }

@@ -46,7 +46,10 @@ export function explainStartupFailure(err: unknown, env: Record<string, string |
   }
   if (code === 'EADDRINUSE' || (code === 'EACCES' && (err as { syscall?: string }).syscall === 'listen')) {
     const { address, port } = err as { address?: string; port?: number };
-    return `cannot listen on ${address ?? 'the address'}:${port ?? '?'}: ${code === 'EADDRINUSE' ? 'the port is already in use' : 'permission denied'}. Set PORT (or TRAMITA_HOST; for tramita worker, TRAMITA_WORKER_METRICS_PORT) to a free one, or stop the process holding it.`;
+    return (
+      `cannot listen on ${address ?? 'the address'}:${port ?? '?'}: ${code === 'EADDRINUSE' ? 'the port is already in use' : 'permission denied'}. Set ` +
+      `PORT (or TRAMITA_HOST; for tramita worker, TRAMITA_WORKER_METRICS_PORT) to a free one, or stop the process holding it.`
+    );
   }
   if (!databaseUrl && (code === 'EACCES' || code === 'EROFS' || code === 'ENOSPC' || code === 'ERR_SQLITE_ERROR')) {
     return `cannot use the data directory ${env.TRAMITA_DATA_DIR ?? './data'}: ${(err as Error).message}. Check TRAMITA_DATA_DIR.`;

@@ -19,7 +19,8 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   INVALID_CPF_CNPJ: 'O CPF ou CNPJ é inválido: confira o tamanho e os dígitos verificadores.',
   INVALID_OAB: 'A OAB é inválida: informe a UF e o número, por exemplo SP123456, 123456/SP ou OAB/SP 123.456.',
   INVALID_NUMERO_PECA:
-    'O número da peça é inválido: são 28 dígitos (NNNNNNN-DD.AAAA.J.TR.OOOO.TT.SSSS-DV) e o número do processo contido nele precisa ter dígitos verificadores válidos.',
+    'O número da peça é inválido: são 28 dígitos (NNNNNNN-DD.AAAA.J.TR.OOOO.TT.SSSS-DV) e o número do processo contido nele ' +
+    'precisa ter dígitos verificadores válidos.',
   ADMINISTRATIVE_PROCESS_NOT_FOUND: 'A fonte respondeu que não tem processo administrativo com este NUP; nada foi cobrado.',
   BODY_NOT_COVERED: 'O NUP é válido, mas os cinco primeiros dígitos (a unidade protocolizadora) não são de nenhum órgão de GET /v1/orgaos-administrativos.',
   INVALID_NUP: 'O NUP é inválido: são 17 dígitos com dígitos verificadores (módulo 11).',
@@ -47,10 +48,12 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   REQUEST_NOT_FOUND: 'Nenhuma operação pendente com este id nesta conta (desconhecida, de outra conta ou fora do prazo de retenção).',
   IDEMPOTENCY_KEY_IN_USE: 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente de novo quando ela terminar.',
   IDEMPOTENCY_ANSWER_LOST:
-    'A requisição com esta Idempotency-Key foi concluída e cobrada, mas o servidor parou antes de respondê-la; ela não será executada de novo. details.searchLogId identifica a cobrança.',
+    'A requisição com esta Idempotency-Key foi concluída e cobrada, mas o servidor parou antes de respondê-la; ela não será executada de novo. ' +
+    'details.searchLogId identifica a cobrança.',
   IDEMPOTENCY_KEY_REUSED: 'Esta Idempotency-Key já foi usada com outra requisição (método, caminho ou corpo diferentes).',
   QUERY_NOT_SUPPORTED:
-    'O provedor configurado para esta fonte não atende este tipo de consulta (por exemplo, mandados por número da peça num provedor que só busca por CPF); nada foi cobrado.',
+    'O provedor configurado para esta fonte não atende este tipo de consulta (por exemplo, mandados por número da peça num provedor ' +
+    'que só busca por CPF); nada foi cobrado.',
   PERIOD_INVERTED: 'A data_fim é anterior à data_inicio.',
   PERIOD_TOO_LONG: 'O período entre data_inicio e data_fim é maior do que a operação aceita (62 dias nos diários).',
   COURT_NOT_FOUND: 'O identificador é bem formado, mas não corresponde a nenhum tribunal.',
@@ -66,9 +69,11 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   SOURCE_UNAVAILABLE: 'A fonte de dados falhou ou está indisponível; nada foi cobrado. Tente de novo mais tarde.',
   MODEL_OUTPUT_INCOMPLETE: 'O modelo de linguagem parou antes de terminar o resumo, mesmo com o dobro do limite de saída; nada foi cobrado.',
   SOURCE_NOT_CONFIGURED:
-    'Esta fonte fica atrás de um captcha e é servida por um provedor que o operador configura (docs/providers.md); nenhum está configurado nesta instalação. Nada foi cobrado.',
+    'Esta fonte fica atrás de um captcha e é servida por um provedor que o operador configura (docs/providers.md); nenhum está ' +
+    'configurado nesta instalação. Nada foi cobrado.',
   STORAGE_UNAVAILABLE:
-    'O banco de dados está indisponível no momento (reiniciando, inacessível ou sem espaço em disco); nada foi gravado nem cobrado. Tente de novo após os segundos indicados em `Retry-After`.',
+    'O banco de dados está indisponível no momento (reiniciando, inacessível ou sem espaço em disco); nada foi gravado nem cobrado. Tente de novo após os ' +
+    'segundos indicados em `Retry-After`.',
   SOURCE_TIMEOUT: 'A fonte de dados não respondeu a tempo; nada foi cobrado. Tente de novo mais tarde.',
   OPERATION_INTERRUPTED: 'O servidor parou enquanto a operação rodava em segundo plano; nada foi cobrado. Envie-a de novo.',
   SERVICE_UNAVAILABLE: 'O servidor está iniciando ou desligando.',
@@ -77,10 +82,12 @@ export const MENSAGENS: Record<ErrorCode, string> = {
 /** What a source's failure (SourceFailure, details.failure) tells the person who reads it. */
 const FALHAS: Record<string, string> = {
   geoblocked:
-    'O DJEN (comunicaapi.pje.jus.br) recusa conexões de fora do Brasil: rode o Tramita numa rede brasileira ou encaminhe o tráfego do DJEN por um relay no Brasil (DJEN_URL).',
+    'O DJEN (comunicaapi.pje.jus.br) recusa conexões de fora do Brasil: rode o Tramita numa rede brasileira ou encaminhe o tráfego ' +
+    'do DJEN por um relay no Brasil (DJEN_URL).',
   captcha: 'A fonte exibiu um captcha no lugar dos dados; o Tramita nunca resolve captchas. Tente de novo mais tarde.',
   anti_bot:
-    'A página da fonte respondeu com um bloqueio anti-robô (Cloudflare, WAF) no lugar dos dados; o Tramita nunca contorna esses bloqueios. Tente de novo mais tarde; os dados seguem disponíveis pelo DataJud e pelo DJEN.',
+    'A página da fonte respondeu com um bloqueio anti-robô (Cloudflare, WAF) no lugar dos dados; o Tramita nunca contorna esses bloqueios. Tente de novo ' +
+    'mais tarde; os dados seguem disponíveis pelo DataJud e pelo DJEN.',
   login: 'A página da fonte pediu login no lugar dos dados; o Tramita só lê páginas abertas ao público. Os dados seguem disponíveis pelo DataJud e pelo DJEN.',
   rate_limited: 'A fonte limitou o número de requisições.',
   unauthorized: 'A fonte recusou as credenciais configuradas pelo operador.',

@@ -60,13 +60,15 @@ export const ERRORS = {
   IDEMPOTENCY_ANSWER_LOST: {
     status: 409,
     meaning:
-      'The request with this Idempotency-Key was completed and charged, but the server stopped before answering it; it is never run again. `details.searchLogId` names the charge: look up what it created (e.g. GET the monitor or radar list).',
+      'The request with this Idempotency-Key was completed and charged, but the server stopped before answering it; it is never run again. ' +
+      '`details.searchLogId` names the charge: look up what it created (e.g. GET the monitor or radar list).',
   },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'This Idempotency-Key was used with a different request (method, path or body).' },
   QUERY_NOT_SUPPORTED: {
     status: 422,
     meaning:
-      'The provider configured for this source cannot answer this kind of query (e.g. warrants by piece number through a provider that searches by CPF only); nothing was charged.',
+      'The provider configured for this source cannot answer this kind of query (e.g. warrants by piece number through a provider that searches by CPF ' +
+      'only); nothing was charged.',
   },
   PERIOD_INVERTED: { status: 422, meaning: '`data_fim` is before `data_inicio`.' },
   PERIOD_TOO_LONG: {
@@ -104,12 +106,14 @@ export const ERRORS = {
   SOURCE_NOT_CONFIGURED: {
     status: 503,
     meaning:
-      'The source sits behind a captcha and is served by a provider the operator configures (docs/providers.md); none is configured in this deployment. Nothing was charged.',
+      'The source sits behind a captcha and is served by a provider the operator configures (docs/providers.md); none is configured ' +
+      'in this deployment. Nothing was charged.',
   },
   STORAGE_UNAVAILABLE: {
     status: 503,
     meaning:
-      'The database is unavailable for a moment (PostgreSQL restarting or unreachable, SQLite busy or its disk full); nothing was written or charged. Retry after `Retry-After` seconds.',
+      'The database is unavailable for a moment (PostgreSQL restarting or unreachable, SQLite busy or its disk full); nothing was written or charged. Retry ' +
+      'after `Retry-After` seconds.',
   },
   SOURCE_TIMEOUT: { status: 504, meaning: 'The upstream source did not answer in time; nothing was charged. Retry later.' },
   OPERATION_INTERRUPTED: { status: 503, meaning: 'The server stopped while the operation ran in the background; nothing was charged. Send it again.' },

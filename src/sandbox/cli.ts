@@ -23,12 +23,14 @@ function banner(sandbox: Sandbox, seconds: string): string {
     `  Tramita sandbox: ${sandbox.dataset.size} fictitious cases (seed ${sandbox.dataset.seed}) generated in ${seconds} s.`,
     `  DataJud simulator  ${sandbox.datajudUrl}      (POST /<alias>/_search, Authorization: APIKey <DATAJUD_API_KEY>)`,
     `  Portal simulator   ${sandbox.portalUrl}       (GET /api/v1/processos/{cnj}, /api/v1/partes/processos?documento=…)`,
-    `  DJEN simulator     ${sandbox.djenUrl}         (GET /api/v1/comunicacao?numeroOab=…, /api/v1/caderno/{sigla}/{data}/D; ${sandbox.djen.size()} communications)`,
+    `  DJEN simulator     ${sandbox.djenUrl}         (GET /api/v1/comunicacao?numeroOab=…, /api/v1/caderno/{sigla}/{data}/D; ${sandbox.djen.size()} ` +
+      `communications)`,
     `  Model simulator    ${sandbox.llmUrl}        (OpenAI-compatible: POST /chat/completions, model sandbox-resumo-1)`,
     `  Faults and stats   ${sandbox.url}/_sandbox/faults   ${sandbox.url}/_sandbox/llm   ${sandbox.url}/_sandbox/stats`,
     '',
     '  Point a Tramita server at it:',
-    `    DATAJUD_URL=${sandbox.datajudUrl} TRAMITA_PORTAL_URL=${sandbox.portalUrl} DJEN_URL=${sandbox.djenUrl} TRAMITA_SUMMARY_URL=${sandbox.llmUrl} TRAMITA_SANDBOX=off npm start`,
+    `    DATAJUD_URL=${sandbox.datajudUrl} TRAMITA_PORTAL_URL=${sandbox.portalUrl} DJEN_URL=${sandbox.djenUrl} TRAMITA_SUMMARY_URL=${sandbox.llmUrl} ` +
+      `TRAMITA_SANDBOX=off npm start`,
     '',
     '  Sample case numbers:',
     ...Object.entries(ex.numbers).map(([segmento, numero]) => `    ${segmento.padEnd(17)} ${formatCnj(numero)}  (${numero})`),

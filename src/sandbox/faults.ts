@@ -1,11 +1,13 @@
 /**
  * Fault injection for the sandbox upstreams, so tests and benchmarks can see how Tramita behaves when
  * DataJud, the portal or DJEN is slow, down, rate-limiting, geoblocking, hanging or answering garbage.
- * Per upstream (`datajud`, `portal`, `djen`, `llm` (the simulated model), `stf` (its gazette), `dje` (the electoral gazettes), `mural` (the bulletin board's back end), `provedor` (the mural provider protocol), `mandados` (the warrants providers), `pje` (the PJe consultas públicas), `consultas` (the courts' consultation pages: `latencyMs` is the slow host), or `all` = every one; `both` is the older name of `all`,
+ * Per upstream (`datajud`, `portal`, `djen`, `llm` (the simulated model), `stf` (its gazette), `dje` (the electoral gazettes), `mural` (the bulletin board's
+ * back end), `provedor` (the mural provider protocol), `mandados` (the warrants providers), `pje` (the PJe consultas públicas), `consultas` (the courts'
+ * consultation pages: `latencyMs` is the slow host), or `all` = every one; `both` is the older name of `all`,
  * kept for callers written when there were two upstreams):
  * - `latencyMs`: added before answering (default: the sandbox's `latencyMs`, TRAMITA_SANDBOX_LATENCY_MS);
  * - `status`: answer 500/502/503, 429 with `Retry-After: retryAfterSeconds` (default 1), or 403 (for
- *   DJEN, CloudFront's "blocked access from your country" page: the geoblock, djen.md §3);
+ *  DJEN, CloudFront's "blocked access from your country" page: the geoblock, djen.md §3);
  * - `hang`: never answer; the request stays open until the client gives up (the server still closes cleanly);
  * - `malformed`: a 200 whose body is cut in half (truncated JSON);
  * - `partialShards` (DataJud only): `_shards.failed: 1` and that shard's hits missing;

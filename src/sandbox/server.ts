@@ -1,34 +1,35 @@
 /**
  * The sandbox: one node:http server on 127.0.0.1 that simulates Tramita's upstreams with a
  * deterministic, fictitious data set, so the real connectors run offline unchanged.
- *   /datajud/<alias>/_search    the DataJud public API (datajud/server.ts)
- *   /portal/api/v1/…            the case-details protocol (portal/server.ts documents it)
- *   /djen/api/v1/…              DJEN / Comunica PJe: communications, certidões, cadernos (djen/server.ts)
- *   /llm/v1/…                   an OpenAI-compatible chat-completions model (llm/server.ts)
- *   /stf/decisoes-publicacoes/… the STF gazette API, CSRF handshake included (stf/server.ts)
- *   /dje/dje-consulta/rest/…    the electoral gazettes (TSE, TREs): day index and edition PDFs (dje/server.ts)
- *   /mural/mural-consulta-back-end/… the electoral bulletin board's back end, reCAPTCHA-gated search (mural/server.ts)
- *   /provedor/mural/…           the mural provider protocol of docs/providers.md (mural/server.ts)
- *   /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
- *   /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
- *   /tjrj/entDev, /tjrj/ordemPagamento   TJRJ's precatório API (tjrj/server.ts)
- *   /pje/<SIGLA>/ConsultaPublica/…  PJe's classic consulta pública of each PJe court (pje/server.ts)
- *   /consultas/<sigla>/…        courts' public consultations: e-SAJ pages (TJSP, TJAL, TJAC), TJDFT's REST (consultas/server.ts)
- *   /_sandbox                   info (URLs, data set, example numbers)
- *   /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
- *   /_sandbox/stats             GET / DELETE: request counters per upstream
- *   /_sandbox/djen              GET: DJEN examples
- *   /_sandbox/djen/comunicacoes POST (JSON, see djen/publish.ts): publish a communication dated today
- *   /_sandbox/llm               GET / PUT (JSON, see llm/knobs.ts) / DELETE: the model's misbehaviours
- *   /_sandbox/stf               GET / PUT (JSON, see stf/server.ts) / DELETE: the STF API's misbehaviours
- *   /_sandbox/dje               GET / PUT (JSON, see dje/server.ts) / DELETE: holidays, truncated PDFs
- *   /_sandbox/dje/edicao-extra  POST {tribunal, parte?, advogado?, oab?}: an extra electoral edition today
- *   /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
- *   /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
- *   /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
- *   /_sandbox/pje               GET / PUT {captcha, antiBot, courts} / DELETE: PJe answering a captcha or a Cloudflare page
- *   /_sandbox/consultas         GET / PUT {challenge: captcha|anti_bot|null, courts?} / DELETE: the e-SAJ/TJDFT consultations (all, or those courts) answering a challenge page
- *   /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
+ *  /datajud/<alias>/_search    the DataJud public API (datajud/server.ts)
+ *  /portal/api/v1/…            the case-details protocol (portal/server.ts documents it)
+ *  /djen/api/v1/…              DJEN / Comunica PJe: communications, certidões, cadernos (djen/server.ts)
+ *  /llm/v1/…                   an OpenAI-compatible chat-completions model (llm/server.ts)
+ *  /stf/decisoes-publicacoes/… the STF gazette API, CSRF handshake included (stf/server.ts)
+ *  /dje/dje-consulta/rest/…    the electoral gazettes (TSE, TREs): day index and edition PDFs (dje/server.ts)
+ *  /mural/mural-consulta-back-end/… the electoral bulletin board's back end, reCAPTCHA-gated search (mural/server.ts)
+ *  /provedor/mural/…           the mural provider protocol of docs/providers.md (mural/server.ts)
+ *  /mandados/tramita/…, /mandados/predictus/… warrants providers: ours and Predictus's shape (warrants/server.ts)
+ *  /protocolo/documento/detalhes_documento.jsf   Protocolo Integrado's detail page (protocolo/server.ts)
+ *  /tjrj/entDev, /tjrj/ordemPagamento   TJRJ's precatório API (tjrj/server.ts)
+ *  /pje/<SIGLA>/ConsultaPublica/…  PJe's classic consulta pública of each PJe court (pje/server.ts)
+ *  /consultas/<sigla>/…        courts' public consultations: e-SAJ pages (TJSP, TJAL, TJAC), TJDFT's REST (consultas/server.ts)
+ *  /_sandbox                   info (URLs, data set, example numbers)
+ *  /_sandbox/faults            GET / PUT (JSON, see faults.ts) / DELETE: fault injection
+ *  /_sandbox/stats             GET / DELETE: request counters per upstream
+ *  /_sandbox/djen              GET: DJEN examples
+ *  /_sandbox/djen/comunicacoes POST (JSON, see djen/publish.ts): publish a communication dated today
+ *  /_sandbox/llm               GET / PUT (JSON, see llm/knobs.ts) / DELETE: the model's misbehaviours
+ *  /_sandbox/stf               GET / PUT (JSON, see stf/server.ts) / DELETE: the STF API's misbehaviours
+ *  /_sandbox/dje               GET / PUT (JSON, see dje/server.ts) / DELETE: holidays, truncated PDFs
+ *  /_sandbox/dje/edicao-extra  POST {tribunal, parte?, advogado?, oab?}: an extra electoral edition today
+ *  /_sandbox/mural             GET / PUT {outOfPeriod} / DELETE: the bulletin board outside an election
+ *  /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
+ *  /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
+ *  /_sandbox/pje               GET / PUT {captcha, antiBot, courts} / DELETE: PJe answering a captcha or a Cloudflare page
+ *  /_sandbox/consultas GET / PUT {challenge: captcha|anti_bot|null, courts?} / DELETE: the e-SAJ/TJDFT consultations (all, or those courts) answering a
+ *  challenge page
+ *  /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -214,7 +215,8 @@ function failure(upstream: Upstream, status: number, retryAfterSeconds: number):
       status,
       headers: { 'content-type': 'text/html' },
       body: Buffer.from(
-        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad ' +
+          'Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
       ),
     };
   }

@@ -110,7 +110,8 @@ function connectModel(config: Config, simulated: SimulatedUpstreams | null): Cha
   const baseUrl = config.summaryUrl ?? simulated?.llmUrl;
   if (!baseUrl && config.summaryProvider === 'modelo') {
     throw new ConfigError(
-      'TRAMITA_SUMMARY_PROVIDER=modelo needs TRAMITA_SUMMARY_URL (an OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama), or the sandbox running; use extrativo for the offline writer',
+      'TRAMITA_SUMMARY_PROVIDER=modelo needs TRAMITA_SUMMARY_URL (an OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama), or the sandbox ' +
+        'running; use extrativo for the offline writer',
     );
   }
   if (!baseUrl) return null;

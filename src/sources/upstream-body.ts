@@ -179,7 +179,8 @@ export async function drainBody(res: Answer, r: BodyReading, sink: Writable, sig
       throw refuse(
         r,
         'too_large',
-        `${r.what} sent a body over the ${maxBytes}-byte limit of this source${decoder ? ` (counted after ${encoding} decompression)` : ''}; the read was stopped there.`,
+        `${r.what} sent a body over the ${maxBytes}-byte limit of this source${decoder ? ` (counted after ${encoding} decompression)` : ''}; ` +
+          `the read was stopped there.`,
         { status: res.statusCode, retryable: false },
       );
     }

@@ -44,21 +44,24 @@ async function charged(acc: TestAccount): Promise<number[]> {
 
 const protocoloRequests = () => sandbox.stats().protocolo.requests;
 
-test("GET /v1/orgaos-administrativos lists the covered bodies with their codes, sphere, what can be fetched, and the list's source and date; free", async () => {
-  const acc = await h.createAccount({ credits: 0 });
-  const res = await h.inject({ method: 'GET', url: '/v1/orgaos-administrativos', headers: acc.headers });
-  assert.equal(res.statusCode, 200, res.body);
-  const d = json(res).data;
-  assert.match(d.data, /^\d{4}-\d{2}-\d{2}$/);
-  assert.match(d.fonte, /unidade protocolizadora/i);
-  assert.equal(d.quantidade, d.orgaos.length);
-  const cgu = d.orgaos.find((o: any) => o.sigla === 'CGU');
-  assert.deepEqual(
-    [cgu.codigo, cgu.esfera, cgu.fonte, cgu.recursos],
-    ['00190', 'FEDERAL', 'PROTOCOLO_INTEGRADO', { consulta: true, tramitacoes: true, monitoramento: true, documentos: false }],
-  );
-  assert.ok(d.orgaos.every((o: any) => o.codigos.every((c: string) => /^\d{5}$/.test(c))));
-});
+test(
+  'GET /v1/orgaos-administrativos lists the covered bodies with their codes, sphere, what ' + "can be fetched, and the list's source and date; free",
+  async () => {
+    const acc = await h.createAccount({ credits: 0 });
+    const res = await h.inject({ method: 'GET', url: '/v1/orgaos-administrativos', headers: acc.headers });
+    assert.equal(res.statusCode, 200, res.body);
+    const d = json(res).data;
+    assert.match(d.data, /^\d{4}-\d{2}-\d{2}$/);
+    assert.match(d.fonte, /unidade protocolizadora/i);
+    assert.equal(d.quantidade, d.orgaos.length);
+    const cgu = d.orgaos.find((o: any) => o.sigla === 'CGU');
+    assert.deepEqual(
+      [cgu.codigo, cgu.esfera, cgu.fonte, cgu.recursos],
+      ['00190', 'FEDERAL', 'PROTOCOLO_INTEGRADO', { consulta: true, tramitacoes: true, monitoramento: true, documentos: false }],
+    );
+    assert.ok(d.orgaos.every((o: any) => o.codigos.every((c: string) => /^\d{5}$/.test(c))));
+  },
+);
 
 test('a sandbox NUP: subject, parties, body, tramitações newest first and the source; then from the store; each answer charged', async () => {
   const acc = await h.createAccount({ credits: 1000 });
@@ -187,25 +190,30 @@ test('enviar_callback: resultado_processo_async reaches the account feed when th
   assert.equal(JSON.parse(events[1].data).erro.code, 'ADMINISTRATIVE_PROCESS_NOT_FOUND');
 });
 
-test('the page reader: another rendering of the same page (th labels, other column order, entities) reads the same; a page about another NUP is unreadable', () => {
-  const html = `<html><body><table>
+test(
+  'the page reader: another rendering of the same page (th labels, other column ' + 'order, entities) reads the same; a page about another NUP is unreadable',
+  () => {
+    const html =
+      `<html><body><table>
     <tr><th>NUP</th><td>${formatNup(encontrado)}</td></tr><tr><th>Assunto</th><td>Licita&ccedil;&atilde;o &amp; contratos</td></tr>
     <tr><th>Interessados</th><td><ul><li>FULANO FICT&Iacute;CIO</li><li>EMPRESA FICTÍCIA LTDA</li></ul></td></tr></table>
     <table><tr><th>Unidade de Destino</th><th>Data/Hora</th><th>Ação</th><th>Unidade de Origem</th></tr>
-    <tr><td>B</td><td>02/03/2024 10:15</td><td>Envio</td><td>A</td></tr><tr><td>C</td><td>01/03/2024</td><td>Autuação</td><td>A</td></tr></table></body></html>`;
-  const page = readDetailPage(html, encontrado);
-  assert.equal(page.kind, 'found');
-  if (page.kind !== 'found') return;
-  assert.equal(page.process.assunto, 'Licitação & contratos');
-  assert.deepEqual(page.process.interessados, ['FULANO FICTÍCIO', 'EMPRESA FICTÍCIA LTDA']);
-  assert.deepEqual(
-    page.process.tramitacoes.map((t) => [t.dataHora, t.operacao, t.unidadeOrigem, t.unidadeDestino]),
-    [
-      ['2024-03-01T03:00:00.000Z', 'Autuação', 'A', 'C'],
-      ['2024-03-02T13:15:00.000Z', 'Envio', 'A', 'B'],
-    ],
-  );
-  assert.equal(readDetailPage(html, naoEncontrado).kind, 'unreadable');
-  assert.equal(readDetailPage('<html><body><p>Erro interno</p></body></html>', encontrado).kind, 'unreadable', 'an error page is never "not found"');
-  assert.equal(readDetailPage(html.slice(0, html.length - 30), encontrado).kind, 'unreadable', 'a page cut short loses tramitações: never read as complete');
-});
+    <tr><td>B</td><td>02/03/2024 ` +
+      `10:15</td><td>Envio</td><td>A</td></tr><tr><td>C</td><td>01/03/2024</td><td>Autuação</td><td>A</td></tr></table></body></html>`;
+    const page = readDetailPage(html, encontrado);
+    assert.equal(page.kind, 'found');
+    if (page.kind !== 'found') return;
+    assert.equal(page.process.assunto, 'Licitação & contratos');
+    assert.deepEqual(page.process.interessados, ['FULANO FICTÍCIO', 'EMPRESA FICTÍCIA LTDA']);
+    assert.deepEqual(
+      page.process.tramitacoes.map((t) => [t.dataHora, t.operacao, t.unidadeOrigem, t.unidadeDestino]),
+      [
+        ['2024-03-01T03:00:00.000Z', 'Autuação', 'A', 'C'],
+        ['2024-03-02T13:15:00.000Z', 'Envio', 'A', 'B'],
+      ],
+    );
+    assert.equal(readDetailPage(html, naoEncontrado).kind, 'unreadable');
+    assert.equal(readDetailPage('<html><body><p>Erro interno</p></body></html>', encontrado).kind, 'unreadable', 'an error page is never "not found"');
+    assert.equal(readDetailPage(html.slice(0, html.length - 30), encontrado).kind, 'unreadable', 'a page cut short loses tramitações: never read as complete');
+  },
+);

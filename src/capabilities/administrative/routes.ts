@@ -18,6 +18,9 @@ import type { AdministrativeService, Lookup } from './service.ts';
 const TAG = 'Processos administrativos';
 const QUERY_TYPE = 'administrativos.nup';
 
+/** How the body asks for the callback, in both vocabularies. */
+const CALLBACK_FIELD = '`enviar_callback` (or `send_callback`)';
+
 export function administrativeRoutes(app: FastifyInstance, s: Services, service: AdministrativeService): void {
   const { bodies } = service;
 
@@ -30,7 +33,8 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
       tag: TAG,
       summary: 'Covered administrative bodies',
       description:
-        "Free. The federal bodies whose processes Tramita looks up by NUP: their protocol-unit codes (a NUP's first five digits), sigla, name, sphere and what can be fetched for each, with the list's source and date (TRAMITA_ORGAOS_FILE).",
+        "Free. The federal bodies whose processes Tramita looks up by NUP: their protocol-unit codes (a NUP's first five digits), sigla, name, sphere and " +
+        "what can be fetched for each, with the list's source and date (TRAMITA_ORGAOS_FILE).",
     },
     schema: { data: BodiesList },
     handler: async () => {
@@ -62,9 +66,12 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
     },
   });
   const DESCRIPTION =
-    'Answered from the store when its copy is younger than TRAMITA_ADMINISTRATIVE_FRESH_MINUTES, else from Protocolo Integrado (async-eligible: 202 and `/v1/requests/{id}` past the synchronous window). ' +
-    '400 INVALID_NUP for a malformed NUP, 422 BODY_NOT_COVERED when its protocol unit is none of GET /v1/orgaos-administrativos; 404 ADMINISTRATIVE_PROCESS_NOT_FOUND when the source has none; ' +
-    'a failure of the source, a captcha page included, is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT. None of these is charged. The result: subject, interested parties as published, the body, the tramitações with dates and units (newest first), and the source.';
+    'Answered from the store when its copy is younger than TRAMITA_ADMINISTRATIVE_FRESH_MINUTES, else from Protocolo Integrado (async-eligible: 202 and ' +
+    '`/v1/requests/{id}` past the synchronous window). ' +
+    '400 INVALID_NUP for a malformed NUP, 422 BODY_NOT_COVERED when its protocol unit is none of GET /v1/orgaos-administrativos; 404 ' +
+    'ADMINISTRATIVE_PROCESS_NOT_FOUND when the source has none; ' +
+    'a failure of the source, a captcha page included, is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT. None of these is charged. The result: subject, ' +
+    'interested parties as published, the body, the tramitações with dates and units (newest first), and the source.';
 
   defineRoute(app, {
     method: 'GET',
@@ -87,7 +94,7 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
       async: true,
       tag: TAG,
       summary: 'Administrative process by NUP, with options',
-      description: `${DESCRIPTION} Body (optional): \`orgao\` (or \`origem\`), \`fonte\`, \`dias_ultima_atualizacao\`, \`enviar_callback\` (or \`send_callback\`).`,
+      description: `${DESCRIPTION} Body (optional): \`orgao\` (or \`origem\`), \`fonte\`, \`dias_ultima_atualizacao\`, ${CALLBACK_FIELD}.`,
     },
     schema: { params: NupParams, body: LookupBody, data: AdministrativeProcess },
     handler: async (req) => {

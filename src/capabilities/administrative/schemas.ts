@@ -24,7 +24,8 @@ export const LookupBody = Type.Object(
         minLength: 1,
         maxLength: 20,
         description:
-          "The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP's own body: 422 INVALID_PARAMETER otherwise.",
+          "The body to ask (sigla or protocol-unit code, as GET /v1/orgaos-administrativos lists it). It must be the NUP's own body: 422 INVALID_PARAMETER " +
+          'otherwise.',
       }),
     ),
     origem: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: "Alias of `orgao` (the commercial service's name)." })),

@@ -66,6 +66,11 @@ const NAV: [string, string][] = [
   ['auditoria', 'Auditoria'],
 ];
 
+function navItem(slug: string, label: string, section: string | undefined): Html {
+  const current = slug === section ? trusted(' aria-current="page"') : '';
+  return html`<li><a href="/console/${slug}"${current}>${label}</a></li>`;
+}
+
 export function layout(ctx: PageContext, body: Html): Html {
   const signedIn = ctx.email !== undefined;
   return html`<!doctype html>
@@ -88,7 +93,7 @@ export function layout(ctx: PageContext, body: Html): Html {
       : ''
   }
 </header>
-${signedIn ? html`<nav aria-label="Seções"><ul>${NAV.map(([slug, label]) => html`<li><a href="/console/${slug}"${slug === ctx.section ? trusted(' aria-current="page"') : ''}>${label}</a></li>`)}</ul></nav>` : ''}
+${signedIn ? html`<nav aria-label="Seções"><ul>${NAV.map(([slug, label]) => navItem(slug, label, ctx.section))}</ul></nav>` : ''}
 <main id="conteudo">
 <h1>${ctx.title}</h1>
 ${ctx.flash ? html`<p class="aviso ${ctx.flash.kind}" role="${ctx.flash.kind === 'erro' ? 'alert' : 'status'}">${ctx.flash.text}</p>` : ''}
@@ -113,10 +118,12 @@ export function table(caption: string, headers: string[], rows: Part[][], empty 
 }
 
 /** A secret shown once, selectable, with a copy button (console.js). */
+const COPY_BUTTON = trusted('<button type="button" data-copiar="valor-uma-vez">Copiar</button>');
+
 export function shownOnce(label: string, value: string, warning: string): Html {
   return html`<section class="uma-vez" aria-labelledby="uma-vez-titulo">
 <h2 id="uma-vez-titulo">${label}</h2>
 <p>${warning}</p>
-<div class="copiar"><input id="valor-uma-vez" readonly value="${value}" aria-label="${label}"><button type="button" data-copiar="valor-uma-vez">Copiar</button></div>
+<div class="copiar"><input id="valor-uma-vez" readonly value="${value}" aria-label="${label}">${COPY_BUTTON}</div>
 </section>`;
 }

@@ -23,7 +23,8 @@ const PUBLIC = [/^\/console\/?$/, /^\/console\/entrar$/, /^\/console\/convite\/[
 
 const SECURITY_HEADERS = {
   'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors " +
+    "'none'; base-uri 'none'; object-src 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   // Invitation links carry their token: never sent to another site (and Origin stays readable).

@@ -40,7 +40,8 @@ const CourtView = Type.Object({
         ['aberta', 'captcha', 'anti_bot', 'login', 'desconhecida'].map((v) => Type.Literal(v)),
         {
           description:
-            '`aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); `desconhecida`: not surveyed.',
+            '`aberta`: its public consultation reads without a challenge; `captcha`, `anti_bot`, `login`: why Tramita does not read it (never passed); ' +
+            '`desconhecida`: not surveyed.',
         },
       ),
       consultaHabilitada: Type.Boolean({ description: 'This deployment reads its consultation (TRAMITA_CONSULTAS).' }),

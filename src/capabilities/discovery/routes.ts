@@ -22,7 +22,8 @@ export const SourcesStatus = Type.Array(
     provedor: Type.Boolean({ description: 'Served through a provider the operator configures (docs/providers.md).' }),
     estado: Type.Union([Type.Literal('ok'), Type.Literal('falhando'), Type.Literal('desconhecido'), Type.Literal('nao_configurada')], {
       description:
-        'What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one succeeds; desconhecido before any request.',
+        'What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one ' +
+        'succeeds; desconhecido before any request.',
     }),
     ultimaFalha: Type.Union([Type.Object({ tipo: Type.String(), em: Type.String({ format: 'date-time' }) }), Type.Null()]),
   }),

@@ -51,7 +51,11 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
       auth: true,
       tag: TAG,
       summary: "The account's events, in order (pull feed)",
-      description: `Free. Every event delivered or deliverable to this account (monitors, radars, refreshes), oldest first, in the normalized webhook shape plus \`cursor\` and \`monitor\`. \`after\`: a cursor; without it, the feed continues after the acknowledged cursor (POST /v1/eventos/confirmar), or from the start. \`limit\` 1–${PAGE_LIMIT_MAX} (default ${FEED_DEFAULT_LIMIT}). Events stay readable whether or not webhooks are configured, active or failing.`,
+      description:
+        `Free. Every event delivered or deliverable to this account (monitors, radars, refreshes), oldest first, in the normalized webhook shape ` +
+        `plus \`cursor\` and \`monitor\`. \`after\`: a cursor; without it, the feed continues after the acknowledged cursor (POST ` +
+        `/v1/eventos/confirmar), or from the start. \`limit\` 1–${PAGE_LIMIT_MAX} (default ${FEED_DEFAULT_LIMIT}). Events stay ` +
+        `readable whether or not webhooks are configured, active or failing.`,
     },
     schema: {
       querystring: Type.Object(

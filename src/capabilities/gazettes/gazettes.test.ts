@@ -165,30 +165,34 @@ test("DJE: last week's TSE editions (R$ 0,12), one downloaded as a real PDF, its
   assert.deepEqual(await charged(acc), [12, 5, 5, 5]);
 });
 
-test('periods and courts are checked before any upstream call and never charged: malformed date 400, inverted or over 62 days 422, a court that is not TSE/TRE-UF 400', async () => {
-  const acc = await h.createAccount({ credits: 1000 });
-  sandbox.resetStats();
-  const cases: [string, number, string][] = [
-    ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=2026-02-30', 400, 'INVALID_DATE'],
-    ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=10/03/2026', 400, 'INVALID_DATE'],
-    ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=2026-03-10&data_fim=2026-03-09', 422, 'PERIOD_INVERTED'],
-    ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=2026-01-01&data_fim=2026-03-04', 422, 'PERIOD_TOO_LONG'],
-    ['/v1/dje-eleitoral/edicoes?tribunal=TRE-XX', 400, 'INVALID_ELECTORAL_COURT'],
-    ['/v1/dje-eleitoral/edicoes?tribunal=TRF-SP', 400, 'INVALID_ELECTORAL_COURT'],
-    ['/v1/dje-eleitoral/edicoes', 400, 'MISSING_PARAMETER'],
-    ['/v1/dje-eleitoral/publicacoes?tribunal=TJSP', 400, 'INVALID_ELECTORAL_COURT'],
-    ['/v1/stf/publicacoes?data_fim=2026-13-01', 400, 'INVALID_DATE'],
-    ['/v1/stf/publicacoes?data_inicio=2025-01-01&data_fim=2025-12-31', 422, 'PERIOD_TOO_LONG'],
-  ];
-  for (const [url, status, code] of cases) assertError(await get(acc, url), status, code);
-  const inside = await get(acc, '/v1/dje-eleitoral/edicoes?tribunal=TRE-SP&data_inicio=2026-01-01&data_fim=2026-03-03');
-  assert.equal(inside.statusCode, 200, '62 days is allowed');
-  assert.deepEqual(await charged(acc), [12]);
-  // Only the allowed listing reached the simulators.
-  const stats = sandbox.stats();
-  assert.equal(stats.stf.requests, 0);
-  assert.ok(stats.dje.requests > 0);
-});
+test(
+  'periods and courts are checked before any upstream call and never charged: malformed date 400, inverted or over 62 ' +
+    'days 422, a court that is not TSE/TRE-UF 400',
+  async () => {
+    const acc = await h.createAccount({ credits: 1000 });
+    sandbox.resetStats();
+    const cases: [string, number, string][] = [
+      ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=2026-02-30', 400, 'INVALID_DATE'],
+      ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=10/03/2026', 400, 'INVALID_DATE'],
+      ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=2026-03-10&data_fim=2026-03-09', 422, 'PERIOD_INVERTED'],
+      ['/v1/dje-eleitoral/edicoes?tribunal=TSE&data_inicio=2026-01-01&data_fim=2026-03-04', 422, 'PERIOD_TOO_LONG'],
+      ['/v1/dje-eleitoral/edicoes?tribunal=TRE-XX', 400, 'INVALID_ELECTORAL_COURT'],
+      ['/v1/dje-eleitoral/edicoes?tribunal=TRF-SP', 400, 'INVALID_ELECTORAL_COURT'],
+      ['/v1/dje-eleitoral/edicoes', 400, 'MISSING_PARAMETER'],
+      ['/v1/dje-eleitoral/publicacoes?tribunal=TJSP', 400, 'INVALID_ELECTORAL_COURT'],
+      ['/v1/stf/publicacoes?data_fim=2026-13-01', 400, 'INVALID_DATE'],
+      ['/v1/stf/publicacoes?data_inicio=2025-01-01&data_fim=2025-12-31', 422, 'PERIOD_TOO_LONG'],
+    ];
+    for (const [url, status, code] of cases) assertError(await get(acc, url), status, code);
+    const inside = await get(acc, '/v1/dje-eleitoral/edicoes?tribunal=TRE-SP&data_inicio=2026-01-01&data_fim=2026-03-03');
+    assert.equal(inside.statusCode, 200, '62 days is allowed');
+    assert.deepEqual(await charged(acc), [12]);
+    // Only the allowed listing reached the simulators.
+    const stats = sandbox.stats();
+    assert.equal(stats.stf.requests, 0);
+    assert.ok(stats.dje.requests > 0);
+  },
+);
 
 test('every fault of the sources is an uncharged documented error, and the day stays unread until the source answers', async () => {
   const acc = await h.createAccount({ credits: 1000 });
@@ -282,40 +286,43 @@ test("the background ingest reads the configured gazettes' missing days once (re
 
 // ---- monitors -------------------------------------------------------------------------------------------
 
-test('a publication monitor on an OAB with fontes [TRE-SP] receives, signed, the next electoral publication naming it; one watching DJEN only does not', async () => {
-  const rx = await receiver();
-  try {
-    const acc = await h.createAccount({ credits: 10_000 });
-    const secret = json(await get(acc, '/v1/conta/webhook')).data.segredo;
-    const oab = 'SP987654';
-    const create = (body: object) => h.inject({ method: 'POST', url: '/v1/monitoramentos/publicacoes', headers: acc.headers, payload: body });
-    const electoral = await create({ oab, fontes: ['tre-sp', 'STF'], webhook_url: rx.url });
-    assert.equal(electoral.statusCode, 201, electoral.body);
-    assert.deepEqual(json(electoral).data.fontes, ['STF', 'TRE-SP']);
-    assertError(await create({ termo: 'qualquer coisa', fontes: ['TJSP'] }), 400, 'INVALID_PARAMETER');
-    const other = await h.createAccount({ credits: 10_000 });
-    const djenOnly = await h.inject({ method: 'POST', url: '/v1/monitoramentos/publicacoes', headers: other.headers, payload: { oab, fontes: ['DJEN'] } });
-    assert.equal(djenOnly.statusCode, 201, djenOnly.body);
+test(
+  'a publication monitor on an OAB with fontes [TRE-SP] receives, signed, the ' + 'next electoral publication naming it; one watching DJEN only does not',
+  async () => {
+    const rx = await receiver();
+    try {
+      const acc = await h.createAccount({ credits: 10_000 });
+      const secret = json(await get(acc, '/v1/conta/webhook')).data.segredo;
+      const oab = 'SP987654';
+      const create = (body: object) => h.inject({ method: 'POST', url: '/v1/monitoramentos/publicacoes', headers: acc.headers, payload: body });
+      const electoral = await create({ oab, fontes: ['tre-sp', 'STF'], webhook_url: rx.url });
+      assert.equal(electoral.statusCode, 201, electoral.body);
+      assert.deepEqual(json(electoral).data.fontes, ['STF', 'TRE-SP']);
+      assertError(await create({ termo: 'qualquer coisa', fontes: ['TJSP'] }), 400, 'INVALID_PARAMETER');
+      const other = await h.createAccount({ credits: 10_000 });
+      const djenOnly = await h.inject({ method: 'POST', url: '/v1/monitoramentos/publicacoes', headers: other.headers, payload: { oab, fontes: ['DJEN'] } });
+      assert.equal(djenOnly.statusCode, 201, djenOnly.body);
 
-    const published = sandbox.dje.publish({ tribunal: 'TRE-SP', parte: 'CANDIDATO DE TESTE', oab });
-    const today = h.capabilities.gazettes.today();
-    await h.capabilities.gazettes.ensure('TRE-SP', { inicio: today, fim: today }, { refreshToday: true });
-    await h.runJobs();
-    assert.equal(rx.received.length, 1, rx.received.map((r) => r.body.event).join());
-    const [d] = rx.received;
-    assert.equal(d.headers['x-service-event'], 'publicacao_judicial_nova');
-    assert.equal(d.headers['x-service-signature'], signature(secret, d.raw));
-    assert.equal(d.body.data.numeroCnj, published.numeroProcesso);
-    assert.equal(d.body.data.tribunal, 'TRE-SP');
-    assert.equal(d.body.data.publicacao.tribunal, 'TRE-SP');
-    const heard = json(await get(other, '/v1/eventos?limit=100')).data.items;
-    assert.deepEqual(heard, [], 'the DJEN-only monitor heard nothing');
+      const published = sandbox.dje.publish({ tribunal: 'TRE-SP', parte: 'CANDIDATO DE TESTE', oab });
+      const today = h.capabilities.gazettes.today();
+      await h.capabilities.gazettes.ensure('TRE-SP', { inicio: today, fim: today }, { refreshToday: true });
+      await h.runJobs();
+      assert.equal(rx.received.length, 1, rx.received.map((r) => r.body.event).join());
+      const [d] = rx.received;
+      assert.equal(d.headers['x-service-event'], 'publicacao_judicial_nova');
+      assert.equal(d.headers['x-service-signature'], signature(secret, d.raw));
+      assert.equal(d.body.data.numeroCnj, published.numeroProcesso);
+      assert.equal(d.body.data.tribunal, 'TRE-SP');
+      assert.equal(d.body.data.publicacao.tribunal, 'TRE-SP');
+      const heard = json(await get(other, '/v1/eventos?limit=100')).data.items;
+      assert.deepEqual(heard, [], 'the DJEN-only monitor heard nothing');
 
-    // Read again: nothing new, no second delivery.
-    await h.capabilities.gazettes.ensure('TRE-SP', { inicio: today, fim: today }, { refreshToday: true });
-    await h.runJobs();
-    assert.equal(rx.received.length, 1);
-  } finally {
-    await rx.close();
-  }
-});
+      // Read again: nothing new, no second delivery.
+      await h.capabilities.gazettes.ensure('TRE-SP', { inicio: today, fim: today }, { refreshToday: true });
+      await h.runJobs();
+      assert.equal(rx.received.length, 1);
+    } finally {
+      await rx.close();
+    }
+  },
+);

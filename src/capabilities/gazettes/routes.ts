@@ -41,7 +41,8 @@ const OabQuery = Type.Optional(
     minLength: 1,
     maxLength: 40,
     description:
-      "An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one of a lawyer's several. " +
+      'An OAB in any spelling (SP123456, 123456/SP, OAB/SP 123.456, 29202-A/MA): publications naming that registration, also when it is one ' +
+      "of a lawyer's several. " +
       'A letter is part of the registration: MA29202A finds `29202-A/MA`, MA29202 does not.',
   }),
 );
@@ -61,8 +62,10 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       tag: STF_TAG,
       summary: 'Search the STF gazette (DJe STF)',
       description:
-        'Publications the STF divulged in the period (`data_inicio`/`data_fim`, YYYY-MM-DD, at most 62 days; default the last 7), newest first, filtered by `termo` (words anywhere, accents and case ignored), ' +
-        '`parte`, `oab` (any spelling), `processo` (e.g. `ARE 1.456.789`) and `relator`. Days not yet in the store are read from the STF first. `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.',
+        'Publications the STF divulged in the period (`data_inicio`/`data_fim`, YYYY-MM-DD, at most 62 days; default the last 7), newest first, filtered by ' +
+        '`termo` (words anywhere, accents and case ignored), ' +
+        '`parte`, `oab` (any spelling), `processo` (e.g. `ARE 1.456.789`) and `relator`. Days not yet in the store are read from the STF first. `limit` ' +
+        '1–100, `cursor` or `page`. One flat charge per page; an empty page is free.',
     },
     schema: {
       querystring: Type.Object(
@@ -120,7 +123,8 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       tag: STF_TAG,
       summary: 'One STF gazette publication',
       description:
-        "By the `id` a search gave (STF's own). The text as plain text; `incluir_html=true` adds `html`, the publication as the STF wrote it. An id Tramita has not stored is 404 PUBLICATION_NOT_FOUND (STF has no lookup by id). Price R$ 0,05.",
+        "By the `id` a search gave (STF's own). The text as plain text; `incluir_html=true` adds `html`, the publication as the STF wrote it. An id Tramita " +
+        'has not stored is 404 PUBLICATION_NOT_FOUND (STF has no lookup by id). Price R$ 0,05.',
     },
     schema: {
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 40, pattern: '^[0-9A-Za-z_-]+$' }) }, { additionalProperties: false }),
@@ -148,8 +152,10 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       tag: DJE_TAG,
       summary: 'Editions of an electoral gazette',
       description:
-        '`tribunal` is `TSE` or `TRE-<UF>` (400 INVALID_ELECTORAL_COURT otherwise). The period `data_inicio`/`data_fim` (YYYY-MM-DD) has at most 62 days (422 PERIOD_TOO_LONG; an end before the start is 422 PERIOD_INVERTED); default the last 7 days. ' +
-        'Editions newest first, each with its number, day, whether it is an extra edition, its publications and the link to its PDF. Days not yet in the store are read from the source first. Price R$ 0,12 per page; an empty page is free.',
+        '`tribunal` is `TSE` or `TRE-<UF>` (400 INVALID_ELECTORAL_COURT otherwise). The period `data_inicio`/`data_fim` (YYYY-MM-DD) has at most 62 days ' +
+        '(422 PERIOD_TOO_LONG; an end before the start is 422 PERIOD_INVERTED); default the last 7 days. ' +
+        'Editions newest first, each with its number, day, whether it is an extra edition, its publications and the link to its PDF. Days not yet in the ' +
+        'store are read from the source first. Price R$ 0,12 per page; an empty page is free.',
     },
     schema: {
       querystring: Type.Object(
@@ -199,7 +205,8 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       summary: 'PDF of an electoral gazette edition',
       binary: 'application/pdf',
       description:
-        'The edition (`id` from the listing, `<tribunal>:<número>`) as the court published it, read from the source. An unknown id is 404 EDITION_NOT_FOUND; a PDF the source cuts or fails to send is SOURCE_UNAVAILABLE, never charged.',
+        'The edition (`id` from the listing, `<tribunal>:<número>`) as the court published it, read from the source. An unknown id is 404 EDITION_NOT_FOUND; ' +
+        'a PDF the source cuts or fails to send is SOURCE_UNAVAILABLE, never charged.',
     },
     schema: {
       params: Type.Object({ id: Type.String({ minLength: 5, maxLength: 30, pattern: '^(TSE|TRE-[A-Za-z]{2}):[0-9]+$' }) }, { additionalProperties: false }),
@@ -223,8 +230,10 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       tag: DJE_TAG,
       summary: 'Search electoral gazette publications',
       description:
-        'Matérias of the electoral gazettes in the period (`data_inicio`/`data_fim`, at most 62 days; default the last 7), newest first, filtered by `tribunal` (TSE or TRE-<UF>; its missing days are read from the source first; ' +
-        'without it, every court Tramita has ingested), `termo`, `parte`, `oab` (any spelling) and `numero_processo` (CNJ). One flat charge per page; an empty page is free.',
+        'Matérias of the electoral gazettes in the period (`data_inicio`/`data_fim`, at most 62 days; default the last 7), newest first, filtered by ' +
+        '`tribunal` (TSE or TRE-<UF>; its missing days are read from the source first; ' +
+        'without it, every court Tramita has ingested), `termo`, `parte`, `oab` (any spelling) and `numero_processo` (CNJ). One ' +
+        'flat charge per page; an empty page is free.',
     },
     schema: {
       querystring: Type.Object(
@@ -284,7 +293,8 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       tag: DJE_TAG,
       summary: 'One electoral gazette publication',
       description:
-        "By the `id` a search gave (`<tribunal>:<edição>:<ordem>`): the matéria's text, parties and lawyers as printed, and its edition. Unknown: 404 PUBLICATION_NOT_FOUND.",
+        "By the `id` a search gave (`<tribunal>:<edição>:<ordem>`): the matéria's text, parties and lawyers as printed, and its edition. Unknown: 404 " +
+        'PUBLICATION_NOT_FOUND.',
     },
     schema: {
       params: Type.Object(

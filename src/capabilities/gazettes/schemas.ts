@@ -62,7 +62,8 @@ export const StfPublication = Type.Object({
     }),
     {
       description:
-        'The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or monitor by any of them finds the publication.',
+        'The lawyers among `envolvidos` (not the `Sem Representação nos Autos` placeholder), each with every OAB; a search or ' +
+        'monitor by any of them finds the publication.',
     },
   ),
   texto: Type.String({ description: 'Plain text.' }),

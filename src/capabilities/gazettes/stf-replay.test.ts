@@ -68,34 +68,38 @@ const search = async (query: string) => {
 };
 const all = await search('');
 
-test('every publication keeps its publication day (null for the one divulged after the last edition), its divulgação instant in Brasília, every party with polo and category', () => {
-  assert.deepEqual(
-    all.map((p) => [p.id, p.processo, p.dataDivulgacao, p.dataHoraDivulgacao, p.dataPublicacao]),
-    [
-      ['993200', 'Pet 14912', AFTER_LAST_EDITION, '2026-08-15T10:15:30.000-03:00', null],
-      ['993077', 'Pet 16560', CAPTURED_DAY, '2026-08-13T20:32:00.645-03:00', '2026-08-14'],
-      ['993076', 'RHC 274604', CAPTURED_DAY, '2026-08-13T20:30:03.093-03:00', '2026-08-14'],
-      ['993075', 'RHC 275593', CAPTURED_DAY, '2026-08-13T20:30:02.616-03:00', '2026-08-14'],
-      ['993074', 'Pet 15758', CAPTURED_DAY, '2026-08-13T20:30:03.600-03:00', '2026-08-14'],
-      ['993073', 'Pet 14912', CAPTURED_DAY, '2026-08-13T20:30:02.858-03:00', '2026-08-14'],
-    ],
-  );
-  const byId = new Map(all.map((p) => [p.id, p]));
-  assert.deepEqual(
-    byId.get('993076').envolvidos.map((e: any) => [e.nome, e.polo, e.categoria, e.oabs]),
-    [
-      ['N.S.A.F.', 'ATIVO', 'RECORRENTE(S)', []],
-      ['Geraldo Kautzner Marques e Outro(a/s)', 'ATIVO', 'ADVOGADO(A/S)', ['RJ76166']],
-      ['Ministério Público Militar', 'PASSIVO', 'RECORRIDO(A/S)', []],
-      ['Procurador-geral da República', 'PASSIVO', 'PROCURADOR(ES)', []],
-    ],
-  );
-  assert.equal(byId.get('993075').envolvidos.length, 7, 'every party');
-  assert.deepEqual(
-    [byId.get('993077').relator, byId.get('993077').tipoConteudo, byId.get('993077').confidencialidade, byId.get('993077').codigo],
-    ['MIN. GILMAR MENDES', 'Publicação Monocrática', 'Público', 'decisoes-monocraticas:601509'],
-  );
-});
+test(
+  'every publication keeps its publication day (null for the one divulged after the last edition), its divulgação instant in ' +
+    'Brasília, every party with polo and category',
+  () => {
+    assert.deepEqual(
+      all.map((p) => [p.id, p.processo, p.dataDivulgacao, p.dataHoraDivulgacao, p.dataPublicacao]),
+      [
+        ['993200', 'Pet 14912', AFTER_LAST_EDITION, '2026-08-15T10:15:30.000-03:00', null],
+        ['993077', 'Pet 16560', CAPTURED_DAY, '2026-08-13T20:32:00.645-03:00', '2026-08-14'],
+        ['993076', 'RHC 274604', CAPTURED_DAY, '2026-08-13T20:30:03.093-03:00', '2026-08-14'],
+        ['993075', 'RHC 275593', CAPTURED_DAY, '2026-08-13T20:30:02.616-03:00', '2026-08-14'],
+        ['993074', 'Pet 15758', CAPTURED_DAY, '2026-08-13T20:30:03.600-03:00', '2026-08-14'],
+        ['993073', 'Pet 14912', CAPTURED_DAY, '2026-08-13T20:30:02.858-03:00', '2026-08-14'],
+      ],
+    );
+    const byId = new Map(all.map((p) => [p.id, p]));
+    assert.deepEqual(
+      byId.get('993076').envolvidos.map((e: any) => [e.nome, e.polo, e.categoria, e.oabs]),
+      [
+        ['N.S.A.F.', 'ATIVO', 'RECORRENTE(S)', []],
+        ['Geraldo Kautzner Marques e Outro(a/s)', 'ATIVO', 'ADVOGADO(A/S)', ['RJ76166']],
+        ['Ministério Público Militar', 'PASSIVO', 'RECORRIDO(A/S)', []],
+        ['Procurador-geral da República', 'PASSIVO', 'PROCURADOR(ES)', []],
+      ],
+    );
+    assert.equal(byId.get('993075').envolvidos.length, 7, 'every party');
+    assert.deepEqual(
+      [byId.get('993077').relator, byId.get('993077').tipoConteudo, byId.get('993077').confidencialidade, byId.get('993077').codigo],
+      ['MIN. GILMAR MENDES', 'Publicação Monocrática', 'Público', 'decisoes-monocraticas:601509'],
+    );
+  },
+);
 
 test('every lawyer with every OAB of every notation; the placeholder "Sem Representação nos Autos" is listed but is no lawyer', () => {
   const lawyers = Object.fromEntries(
@@ -142,20 +146,23 @@ test("publication monitors on any OAB of a list hear the publication (STF only w
   );
 });
 
-test('a day read before its edition was out is read again once /ultimo-dje moves past it: the publication day is filled, nothing is announced twice', async () => {
-  replay.ultimoDje = Buffer.from('"2026-08-17"');
-  replay.days[AFTER_LAST_EDITION] = [unpublishedPage(AFTER_LAST_EDITION, { publicacao: '2026-08-17' })];
-  clock.set('2026-08-17T15:00:00.000Z');
-  replay.searches.length = 0;
-  const items = await search('&oab=SP518968');
-  assert.deepEqual(
-    items.map((p) => [p.id, p.dataPublicacao]),
-    [
-      ['993200', '2026-08-17'],
-      ['993073', '2026-08-14'],
-    ],
-  );
-  assert.deepEqual([...new Set(replay.searches.map((s) => s.day))], [AFTER_LAST_EDITION], 'only the day that waited for its edition');
-  const events = await heard();
-  assert.deepEqual(events.get(monitors.list), ['STF:993073', 'STF:993200'], 'no second event');
-});
+test(
+  'a day read before its edition was out is read again once /ultimo-dje ' + 'moves past it: the publication day is filled, nothing is announced twice',
+  async () => {
+    replay.ultimoDje = Buffer.from('"2026-08-17"');
+    replay.days[AFTER_LAST_EDITION] = [unpublishedPage(AFTER_LAST_EDITION, { publicacao: '2026-08-17' })];
+    clock.set('2026-08-17T15:00:00.000Z');
+    replay.searches.length = 0;
+    const items = await search('&oab=SP518968');
+    assert.deepEqual(
+      items.map((p) => [p.id, p.dataPublicacao]),
+      [
+        ['993200', '2026-08-17'],
+        ['993073', '2026-08-14'],
+      ],
+    );
+    assert.deepEqual([...new Set(replay.searches.map((s) => s.day))], [AFTER_LAST_EDITION], 'only the day that waited for its edition');
+    const events = await heard();
+    assert.deepEqual(events.get(monitors.list), ['STF:993073', 'STF:993200'], 'no second event');
+  },
+);

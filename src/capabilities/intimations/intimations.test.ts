@@ -152,27 +152,30 @@ test('a balance short of the total creates none of the monitors: all or nothing'
   assert.equal((await create(acc, { oab: freshOab() })).statusCode, 201);
 });
 
-test('bad requests: missing OAB 400 MISSING_PARAMETER, malformed 400 INVALID_OAB, unknown court 422 UNKNOWN_COURT, bad webhook 400; none charged or stored', async () => {
-  const acc = await h.createAccount({ credits: 1000 });
-  const cases: [object, number, string, string?][] = [
-    [{}, 400, 'MISSING_PARAMETER', 'oab'],
-    [{ oab_estado: 'SP' }, 400, 'MISSING_PARAMETER', 'oab_numero'],
-    [{ oab: 'XX123' }, 400, 'INVALID_OAB', 'oab'],
-    [{ oab_estado: 'SP', oab_numero: '12345678' }, 400, 'INVALID_OAB', 'oab_numero'],
-    [{ oabs: ['SP123456', 'SP:abc'] }, 400, 'INVALID_OAB', 'oabs.1'],
-    [{ oab: 'SP123456', tribunais: ['TJSP', 'TJXX'] }, 422, 'UNKNOWN_COURT', 'tribunais.1'],
-    [{ oab: 'SP123456', webhook_url: 'not a url' }, 400, 'INVALID_WEBHOOK_URL', 'webhook_url'],
-    [{ oabs: Array.from({ length: 101 }, (_, i) => `SP${i + 1}`) }, 400, 'INVALID_PARAMETER'],
-  ];
-  for (const [body, status, code, field] of cases) {
-    const res = await create(acc, body);
-    assert.equal(res.statusCode, status, `${JSON.stringify(body).slice(0, 80)}: ${res.body}`);
-    assert.equal(json(res).error.code, code);
-    if (field) assert.equal(json(res).error.details.field, field);
-  }
-  assert.equal((await monitorsOf(acc.accountId)).length, 0);
-  assert.equal((await debits(acc.accountId)).length, 0);
-});
+test(
+  'bad requests: missing OAB 400 MISSING_PARAMETER, malformed 400 INVALID_OAB, unknown ' + 'court 422 UNKNOWN_COURT, bad webhook 400; none charged or stored',
+  async () => {
+    const acc = await h.createAccount({ credits: 1000 });
+    const cases: [object, number, string, string?][] = [
+      [{}, 400, 'MISSING_PARAMETER', 'oab'],
+      [{ oab_estado: 'SP' }, 400, 'MISSING_PARAMETER', 'oab_numero'],
+      [{ oab: 'XX123' }, 400, 'INVALID_OAB', 'oab'],
+      [{ oab_estado: 'SP', oab_numero: '12345678' }, 400, 'INVALID_OAB', 'oab_numero'],
+      [{ oabs: ['SP123456', 'SP:abc'] }, 400, 'INVALID_OAB', 'oabs.1'],
+      [{ oab: 'SP123456', tribunais: ['TJSP', 'TJXX'] }, 422, 'UNKNOWN_COURT', 'tribunais.1'],
+      [{ oab: 'SP123456', webhook_url: 'not a url' }, 400, 'INVALID_WEBHOOK_URL', 'webhook_url'],
+      [{ oabs: Array.from({ length: 101 }, (_, i) => `SP${i + 1}`) }, 400, 'INVALID_PARAMETER'],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const res = await create(acc, body);
+      assert.equal(res.statusCode, status, `${JSON.stringify(body).slice(0, 80)}: ${res.body}`);
+      assert.equal(json(res).error.code, code);
+      if (field) assert.equal(json(res).error.details.field, field);
+    }
+    assert.equal((await monitorsOf(acc.accountId)).length, 0);
+    assert.equal((await debits(acc.accountId)).length, 0);
+  },
+);
 
 // ---- monitors: update, removal, listing --------------------------------------------------------------
 
@@ -256,67 +259,70 @@ test('GET /v1/intimacoes/oab: newest first, the cursor walks every monitor once;
 
 // ---- reading intimações ----------------------------------------------------------------------------
 
-test('GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, tipo_comunicacao, pagination charged per page, an empty page free', async () => {
-  const acc = await h.createAccount({ credits: 1000 });
-  const [a, b] = [freshOab(), freshOab('RJ')];
-  await create(acc, { oab: a });
-  const records = [0, 1, 2, 3, 4].map((n) => publicationRecord({ oabs: [a], dataDisponibilizacao: daysAgo(n) }));
-  const edital = publicationRecord({ oabs: [a, b], dataDisponibilizacao: daysAgo(2), tipoComunicacao: 'Edital' });
-  const onlyB = publicationRecord({ oabs: [b], dataDisponibilizacao: daysAgo(1) });
-  await ingest([...records, edital, onlyB]);
-  const debitsBefore = (await debits(acc.accountId)).length;
+test(
+  'GET /v1/intimacoes: monitored OABs only (missingMonitorings), date range, tipo_comunicacao, ' + 'pagination charged per page, an empty page free',
+  async () => {
+    const acc = await h.createAccount({ credits: 1000 });
+    const [a, b] = [freshOab(), freshOab('RJ')];
+    await create(acc, { oab: a });
+    const records = [0, 1, 2, 3, 4].map((n) => publicationRecord({ oabs: [a], dataDisponibilizacao: daysAgo(n) }));
+    const edital = publicationRecord({ oabs: [a, b], dataDisponibilizacao: daysAgo(2), tipoComunicacao: 'Edital' });
+    const onlyB = publicationRecord({ oabs: [b], dataDisponibilizacao: daysAgo(1) });
+    await ingest([...records, edital, onlyB]);
+    const debitsBefore = (await debits(acc.accountId)).length;
 
-  const res = await call(acc, 'GET', `/v1/intimacoes?oab=${a}&oab=${b.slice(0, 2)}:${b.slice(2)}`);
-  assert.equal(res.statusCode, 200, res.body);
-  const body = json(res);
-  assert.deepEqual(body.meta.oabs, [a]);
-  assert.deepEqual(body.meta.missingMonitorings, [b]);
-  assert.equal(body.data.intimacoes.length, 6, 'the publications naming the monitored OAB, each once');
-  assert.ok(!body.data.intimacoes.some((p: { id: string }) => p.id === onlyB.id));
-  assert.deepEqual(
-    body.data.intimacoes.map((p: any) => p.dataDisponibilizacao),
-    [...body.data.intimacoes.map((p: any) => p.dataDisponibilizacao)].sort().reverse(),
-    'newest first',
-  );
-  const item = body.data.intimacoes.find((p: { id: string }) => p.id === records[0].id);
-  assert.deepEqual([item.intimacaoId, item.diarioId, item.tribunal], [records[0].id, records[0].id, 'TJSP']);
-  assert.ok(!item.texto.includes('<p>'), 'plain text');
-  assert.equal(item.link_api, `/v1/intimacoes/publicacoes/${records[0].id}`);
-  assert.equal(body.meta.creditsCharged, PAGE_PRICE_CENTAVOS / 100);
+    const res = await call(acc, 'GET', `/v1/intimacoes?oab=${a}&oab=${b.slice(0, 2)}:${b.slice(2)}`);
+    assert.equal(res.statusCode, 200, res.body);
+    const body = json(res);
+    assert.deepEqual(body.meta.oabs, [a]);
+    assert.deepEqual(body.meta.missingMonitorings, [b]);
+    assert.equal(body.data.intimacoes.length, 6, 'the publications naming the monitored OAB, each once');
+    assert.ok(!body.data.intimacoes.some((p: { id: string }) => p.id === onlyB.id));
+    assert.deepEqual(
+      body.data.intimacoes.map((p: any) => p.dataDisponibilizacao),
+      [...body.data.intimacoes.map((p: any) => p.dataDisponibilizacao)].sort().reverse(),
+      'newest first',
+    );
+    const item = body.data.intimacoes.find((p: { id: string }) => p.id === records[0].id);
+    assert.deepEqual([item.intimacaoId, item.diarioId, item.tribunal], [records[0].id, records[0].id, 'TJSP']);
+    assert.ok(!item.texto.includes('<p>'), 'plain text');
+    assert.equal(item.link_api, `/v1/intimacoes/publicacoes/${records[0].id}`);
+    assert.equal(body.meta.creditsCharged, PAGE_PRICE_CENTAVOS / 100);
 
-  const range = json(await call(acc, 'GET', `/v1/intimacoes?oabs=${a}&data_inicio=${daysAgo(3)}&data_fim=${daysAgo(1)}`));
-  assert.deepEqual(
-    range.data.intimacoes.map((p: any) => p.dataDisponibilizacao),
-    [daysAgo(1), daysAgo(2), daysAgo(2), daysAgo(3)],
-  );
-  const editais = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&tipo_comunicacao=Edital`));
-  assert.deepEqual(
-    editais.data.intimacoes.map((p: { id: string }) => p.id),
-    [edital.id],
-  );
+    const range = json(await call(acc, 'GET', `/v1/intimacoes?oabs=${a}&data_inicio=${daysAgo(3)}&data_fim=${daysAgo(1)}`));
+    assert.deepEqual(
+      range.data.intimacoes.map((p: any) => p.dataDisponibilizacao),
+      [daysAgo(1), daysAgo(2), daysAgo(2), daysAgo(3)],
+    );
+    const editais = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&tipo_comunicacao=Edital`));
+    assert.deepEqual(
+      editais.data.intimacoes.map((p: { id: string }) => p.id),
+      [edital.id],
+    );
 
-  const seen: string[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const page: any = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&limit=4${cursor ? `&cursor=${cursor}` : ''}`));
-    seen.push(...page.data.intimacoes.map((p: { id: string }) => p.id));
-    cursor = page.meta.pagination.nextCursor;
-    pages++;
-  } while (cursor);
-  assert.equal(pages, 2);
-  assert.deepEqual(new Set(seen), new Set([...records, edital].map((r) => r.id)));
-  assert.equal(seen.length, 6);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: any = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&limit=4${cursor ? `&cursor=${cursor}` : ''}`));
+      seen.push(...page.data.intimacoes.map((p: { id: string }) => p.id));
+      cursor = page.meta.pagination.nextCursor;
+      pages++;
+    } while (cursor);
+    assert.equal(pages, 2);
+    assert.deepEqual(new Set(seen), new Set([...records, edital].map((r) => r.id)));
+    assert.equal(seen.length, 6);
 
-  const empty = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&data_inicio=2020-01-01&data_fim=2020-01-31`));
-  assert.deepEqual([empty.data.intimacoes, empty.meta.creditsCharged], [[], 0]);
-  const rows = (await debits(acc.accountId)).slice(debitsBefore);
-  assert.deepEqual(
-    rows.map((r) => [r.query_type, r.delta_centavos]),
-    Array(5).fill(['intimacoes.consulta', -PAGE_PRICE_CENTAVOS]),
-    'one charge per non-empty page',
-  );
-});
+    const empty = json(await call(acc, 'GET', `/v1/intimacoes?oab=${a}&data_inicio=2020-01-01&data_fim=2020-01-31`));
+    assert.deepEqual([empty.data.intimacoes, empty.meta.creditsCharged], [[], 0]);
+    const rows = (await debits(acc.accountId)).slice(debitsBefore);
+    assert.deepEqual(
+      rows.map((r) => [r.query_type, r.delta_centavos]),
+      Array(5).fill(['intimacoes.consulta', -PAGE_PRICE_CENTAVOS]),
+      'one charge per non-empty page',
+    );
+  },
+);
 
 test('GET /v1/intimacoes: none monitored is 422 MONITOR_REQUIRED (uncharged); bad days and ranges 400', async () => {
   const acc = await h.createAccount({ credits: 1000 });
@@ -468,57 +474,61 @@ test('GET /v1/intimacoes/historico: newest first, filtered by OAB and day, curso
 
 // ---- the cycle ---------------------------------------------------------------------------------------
 
-test('the cycle: one DJEN query per distinct OAB (however many accounts), with its one court; the recent history first, then from 3 days before the last check', async () => {
-  await retireAll();
-  const [acc1, acc2] = [await h.createAccount({ credits: 1000 }), await h.createAccount({ credits: 1000 })];
-  const [shared, wide] = [freshOab(), freshOab()];
-  await create(acc1, { oab: shared, tribunais: ['TJSP'] });
-  await create(acc2, { oab: shared, tribunais: ['TJSP'] });
-  await create(acc2, { oab: wide, tribunais: ['TJSP', 'TRF4'] });
-  const recent = publicationRecord({ oabs: [shared], dataDisponibilizacao: daysAgo(10) });
-  const fresh = publicationRecord({ oabs: [shared], dataDisponibilizacao: today() });
-  const tooOld = publicationRecord({ oabs: [shared], dataDisponibilizacao: daysAgo(40) });
-  source.records.push(recent, fresh, tooOld);
+test(
+  'the cycle: one DJEN query per distinct OAB (however many accounts), with its one court; the recent history ' +
+    'first, then from 3 days before the last check',
+  async () => {
+    await retireAll();
+    const [acc1, acc2] = [await h.createAccount({ credits: 1000 }), await h.createAccount({ credits: 1000 })];
+    const [shared, wide] = [freshOab(), freshOab()];
+    await create(acc1, { oab: shared, tribunais: ['TJSP'] });
+    await create(acc2, { oab: shared, tribunais: ['TJSP'] });
+    await create(acc2, { oab: wide, tribunais: ['TJSP', 'TRF4'] });
+    const recent = publicationRecord({ oabs: [shared], dataDisponibilizacao: daysAgo(10) });
+    const fresh = publicationRecord({ oabs: [shared], dataDisponibilizacao: today() });
+    const tooOld = publicationRecord({ oabs: [shared], dataDisponibilizacao: daysAgo(40) });
+    source.records.push(recent, fresh, tooOld);
 
-  await cycle();
-  const started = clock.now();
-  const queries = [...source.queries].sort((x, y) => x.oab!.numero.localeCompare(y.oab!.numero));
-  assert.deepEqual(
-    queries.map((q) => q.oab!.numero),
-    [shared.slice(2), wide.slice(2)].sort(),
-    'one query per OAB',
-  );
-  const sharedQuery = queries.find((q) => q.oab!.numero === shared.slice(2))!;
-  assert.deepEqual(
-    [sharedQuery.tribunal, sharedQuery.desde, sharedQuery.ate],
-    ['TJSP', new Date(started.getTime() - 30 * DAY_MS).toISOString().slice(0, 10), today()],
-  );
-  assert.equal(queries.find((q) => q.oab!.numero === wide.slice(2))!.tribunal, undefined, 'two courts: no court filter');
-
-  // The history is readable at once; only today's publication was news.
-  const listed = json(await call(acc1, 'GET', `/v1/intimacoes?oab=${shared}`)).data.intimacoes.map((p: { id: string }) => p.id);
-  assert.deepEqual(listed, [fresh.id, recent.id]);
-  for (const acc of [acc1, acc2]) {
+    await cycle();
+    const started = clock.now();
+    const queries = [...source.queries].sort((x, y) => x.oab!.numero.localeCompare(y.oab!.numero));
     assert.deepEqual(
-      (await feed(acc)).map((e) => [e.event, e.data.publicacao.id]),
-      [['diario_movimentacao_nova', fresh.id]],
+      queries.map((q) => q.oab!.numero),
+      [shared.slice(2), wide.slice(2)].sort(),
+      'one query per OAB',
     );
-  }
-  const m = json(await call(acc1, 'GET', PATH)).data.items[0];
-  assert.deepEqual(
-    [m.ultimaVerificacaoEm, m.proximaVerificacaoEm, m.ultimoErro],
-    [started.toISOString(), new Date(started.getTime() + INTERVAL_MS).toISOString(), null],
-  );
+    const sharedQuery = queries.find((q) => q.oab!.numero === shared.slice(2))!;
+    assert.deepEqual(
+      [sharedQuery.tribunal, sharedQuery.desde, sharedQuery.ate],
+      ['TJSP', new Date(started.getTime() - 30 * DAY_MS).toISOString().slice(0, 10), today()],
+    );
+    assert.equal(queries.find((q) => q.oab!.numero === wide.slice(2))!.tribunal, undefined, 'two courts: no court filter');
 
-  source.queries.length = 0;
-  await cycle();
-  assert.equal(source.queries.length, 2);
-  assert.ok(
-    source.queries.every((q) => q.desde === new Date(started.getTime() - 3 * DAY_MS).toISOString().slice(0, 10)),
-    'from 3 days before the previous check',
-  );
-  assert.equal((await feed(acc1)).length, 1, 'nothing new, no event');
-});
+    // The history is readable at once; only today's publication was news.
+    const listed = json(await call(acc1, 'GET', `/v1/intimacoes?oab=${shared}`)).data.intimacoes.map((p: { id: string }) => p.id);
+    assert.deepEqual(listed, [fresh.id, recent.id]);
+    for (const acc of [acc1, acc2]) {
+      assert.deepEqual(
+        (await feed(acc)).map((e) => [e.event, e.data.publicacao.id]),
+        [['diario_movimentacao_nova', fresh.id]],
+      );
+    }
+    const m = json(await call(acc1, 'GET', PATH)).data.items[0];
+    assert.deepEqual(
+      [m.ultimaVerificacaoEm, m.proximaVerificacaoEm, m.ultimoErro],
+      [started.toISOString(), new Date(started.getTime() + INTERVAL_MS).toISOString(), null],
+    );
+
+    source.queries.length = 0;
+    await cycle();
+    assert.equal(source.queries.length, 2);
+    assert.ok(
+      source.queries.every((q) => q.desde === new Date(started.getTime() - 3 * DAY_MS).toISOString().slice(0, 10)),
+      'from 3 days before the previous check',
+    );
+    assert.equal((await feed(acc1)).length, 1, 'nothing new, no event');
+  },
+);
 
 test('the cycle: a failed query leaves its monitors due with ultimoErro; a geoblock ends the run early', async () => {
   await retireAll();
@@ -610,120 +620,127 @@ test('renewal: every 30 days one more debit per OAB; a balance that no longer co
 
 // ---- cadernos ---------------------------------------------------------------------------------------
 
-test("cadernos (TRAMITA_DJEN_CADERNOS): yesterday's and today's ingested once final; a monitor of covered courts needs no query after its first check", async (t) => {
-  const c2 = new ManualClock('2026-03-10T12:00:00.000Z');
-  const h2 = await createHarness({ clock: c2, env: { ...ENV, TRAMITA_DJEN_CADERNOS: 'TJSP' } });
-  const scripted = new ScriptedSource();
-  const real = h2.sources.publications;
-  h2.sources.publications = scripted;
-  t.after(async () => {
-    h2.sources.publications = real;
-    await h2.close();
-  });
-  const yesterday = '2026-03-09';
-  scripted.cadernoStatus = (_tribunal, data) => (data === yesterday ? 'Processado' : 'Não Processado');
-  const acc = await h2.createAccount({ credits: 1000 });
-  const [covered, everywhere] = [freshOab(), freshOab()];
-  const post = (body: object) => h2.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: body });
-  assert.equal((await post({ oab: covered, tribunais: ['TJSP'] })).statusCode, 201);
-  assert.equal((await post({ oab: everywhere })).statusCode, 201);
-  const inCaderno = publicationRecord({ oabs: [covered], dataDisponibilizacao: yesterday });
-  scripted.records.push(inCaderno);
-  const run = async () => {
-    c2.advance(INTERVAL_MS);
-    await h2.runJobs();
-  };
+test(
+  "cadernos (TRAMITA_DJEN_CADERNOS): yesterday's and today's ingested once final; a monitor " + 'of covered courts needs no query after its first check',
+  async (t) => {
+    const c2 = new ManualClock('2026-03-10T12:00:00.000Z');
+    const h2 = await createHarness({ clock: c2, env: { ...ENV, TRAMITA_DJEN_CADERNOS: 'TJSP' } });
+    const scripted = new ScriptedSource();
+    const real = h2.sources.publications;
+    h2.sources.publications = scripted;
+    t.after(async () => {
+      h2.sources.publications = real;
+      await h2.close();
+    });
+    const yesterday = '2026-03-09';
+    scripted.cadernoStatus = (_tribunal, data) => (data === yesterday ? 'Processado' : 'Não Processado');
+    const acc = await h2.createAccount({ credits: 1000 });
+    const [covered, everywhere] = [freshOab(), freshOab()];
+    const post = (body: object) => h2.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: body });
+    assert.equal((await post({ oab: covered, tribunais: ['TJSP'] })).statusCode, 201);
+    assert.equal((await post({ oab: everywhere })).statusCode, 201);
+    const inCaderno = publicationRecord({ oabs: [covered], dataDisponibilizacao: yesterday });
+    scripted.records.push(inCaderno);
+    const run = async () => {
+      c2.advance(INTERVAL_MS);
+      await h2.runJobs();
+    };
 
-  await run();
-  assert.deepEqual(
-    scripted.cadernos.map((c) => `${c.tribunal}:${c.data}`),
-    [`TJSP:${yesterday}`, 'TJSP:2026-03-10'],
-  );
-  assert.ok(await h2.services.db.selectFrom('publication_syncs').select('chave').where('chave', '=', `caderno:TJSP:${yesterday}:D`).executeTakeFirst());
-  assert.ok(await h2.services.db.selectFrom('publications').select('id').where('id', '=', inCaderno.id).executeTakeFirst(), 'the caderno was ingested');
-  assert.equal(scripted.queries.length, 2, 'first checks always ask (the recent history)');
+    await run();
+    assert.deepEqual(
+      scripted.cadernos.map((c) => `${c.tribunal}:${c.data}`),
+      [`TJSP:${yesterday}`, 'TJSP:2026-03-10'],
+    );
+    assert.ok(await h2.services.db.selectFrom('publication_syncs').select('chave').where('chave', '=', `caderno:TJSP:${yesterday}:D`).executeTakeFirst());
+    assert.ok(await h2.services.db.selectFrom('publications').select('id').where('id', '=', inCaderno.id).executeTakeFirst(), 'the caderno was ingested');
+    assert.equal(scripted.queries.length, 2, 'first checks always ask (the recent history)');
 
-  scripted.queries.length = 0;
-  scripted.cadernos.length = 0;
-  await run();
-  assert.deepEqual(
-    scripted.cadernos.map((c) => c.data),
-    ['2026-03-10'],
-    'a final caderno is not asked again; a pending one is',
-  );
-  assert.deepEqual(
-    scripted.queries.map((q) => q.oab!.numero),
-    [everywhere.slice(2)],
-    'the TJSP-only monitor is covered by the caderno',
-  );
-  const rows = await h2.services.db
-    .selectFrom('publication_monitors')
-    .select(['valor', 'ultima_verificacao_em'])
-    .where('account_id', '=', acc.accountId)
-    .execute();
-  assert.ok(
-    rows.every((r) => r.ultima_verificacao_em === c2.now().toISOString()),
-    'both marked checked',
-  );
-});
+    scripted.queries.length = 0;
+    scripted.cadernos.length = 0;
+    await run();
+    assert.deepEqual(
+      scripted.cadernos.map((c) => c.data),
+      ['2026-03-10'],
+      'a final caderno is not asked again; a pending one is',
+    );
+    assert.deepEqual(
+      scripted.queries.map((q) => q.oab!.numero),
+      [everywhere.slice(2)],
+      'the TJSP-only monitor is covered by the caderno',
+    );
+    const rows = await h2.services.db
+      .selectFrom('publication_monitors')
+      .select(['valor', 'ultima_verificacao_em'])
+      .where('account_id', '=', acc.accountId)
+      .execute();
+    assert.ok(
+      rows.every((r) => r.ultima_verificacao_em === c2.now().toISOString()),
+      'both marked checked',
+    );
+  },
+);
 
 // ---- end to end, against the sandbox's DJEN simulator --------------------------------------------------
 
-test('end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes naming the OAB in a dotted spelling, the cycle brings it, the webhook arrives signed', async (t) => {
-  const c3 = new ManualClock(new Date());
-  const h3 = await createHarness({ clock: c3, env: ENV });
-  const rx = await receiver();
-  t.after(async () => {
-    await rx.close();
-    await h3.close();
-  });
-  const sandbox = h3.sources.sandbox!;
-  const acc = await h3.createAccount({ credits: 1000 });
-  const secret = await secretOf(acc, h3);
-  // Seven digits: no generated sandbox lawyer has such a number, so only the published communication names it.
-  const res = await h3.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: { oab: 'OAB/PR 7.654.321', webhook_url: rx.url } });
-  assert.equal(res.statusCode, 201, res.body);
-  const monitorId = json(res).data.monitoramentos[0].id;
-  c3.advance(INTERVAL_MS);
-  await h3.runJobs();
-  assert.equal(rx.received.length, 0, 'nothing published yet');
-
-  // Abroad, DJEN answers 403: the check records why and stays due (never "no publications").
-  sandbox.faults.set({ upstream: 'djen', status: 403, times: 100 });
-  try {
+test(
+  'end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes naming the OAB in a dotted spelling, the ' +
+    'cycle brings it, the webhook arrives signed',
+  async (t) => {
+    const c3 = new ManualClock(new Date());
+    const h3 = await createHarness({ clock: c3, env: ENV });
+    const rx = await receiver();
+    t.after(async () => {
+      await rx.close();
+      await h3.close();
+    });
+    const sandbox = h3.sources.sandbox!;
+    const acc = await h3.createAccount({ credits: 1000 });
+    const secret = await secretOf(acc, h3);
+    // Seven digits: no generated sandbox lawyer has such a number, so only the published communication names it.
+    const res = await h3.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: { oab: 'OAB/PR 7.654.321', webhook_url: rx.url } });
+    assert.equal(res.statusCode, 201, res.body);
+    const monitorId = json(res).data.monitoramentos[0].id;
     c3.advance(INTERVAL_MS);
     await h3.runJobs();
-  } finally {
-    sandbox.faults.reset();
-  }
-  const blocked = json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data.items[0];
-  assert.match(blocked.ultimoErro, /geoblocked|Brazil/);
+    assert.equal(rx.received.length, 0, 'nothing published yet');
 
-  const item = sandbox.djen.publish({
-    numeroProcesso: sandbox.dataset.cases[0].numero,
-    advogados: [{ nome: 'Maria Advogada', uf: 'PR', numero: '7654321', spelling: 'dotted' }],
-    texto: 'Intime-se a parte autora.',
-  });
-  c3.advance(INTERVAL_MS);
-  await h3.runJobs();
+    // Abroad, DJEN answers 403: the check records why and stays due (never "no publications").
+    sandbox.faults.set({ upstream: 'djen', status: 403, times: 100 });
+    try {
+      c3.advance(INTERVAL_MS);
+      await h3.runJobs();
+    } finally {
+      sandbox.faults.reset();
+    }
+    const blocked = json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data.items[0];
+    assert.match(blocked.ultimoErro, /geoblocked|Brazil/);
 
-  assert.equal(json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data.items[0].ultimoErro, null);
-  assert.equal(rx.received.length, 1, 'one delivery');
-  const [delivery] = rx.received;
-  assert.equal(delivery.headers['x-service-event'], 'diario_movimentacao_nova');
-  assert.equal(delivery.headers['x-service-signature'], signature(secret, delivery.raw));
-  assert.equal(delivery.body.data.publicacao.id, String(item.id));
-  assert.deepEqual(
-    delivery.body.data.publicacao.advogados.map((a: { oab: string }) => a.oab),
-    ['PR7654321'],
-  );
-  assert.equal(delivery.body.data.monitoramento.id, monitorId);
+    const item = sandbox.djen.publish({
+      numeroProcesso: sandbox.dataset.cases[0].numero,
+      advogados: [{ nome: 'Maria Advogada', uf: 'PR', numero: '7654321', spelling: 'dotted' }],
+      texto: 'Intime-se a parte autora.',
+    });
+    c3.advance(INTERVAL_MS);
+    await h3.runJobs();
 
-  const listed = json(await h3.inject({ method: 'GET', url: '/v1/intimacoes?oab_estado=PR&oab_numero=7654321', headers: acc.headers }));
-  assert.ok(listed.data.intimacoes.some((p: { id: string }) => p.id === String(item.id)));
-  const content = json(await h3.inject({ method: 'GET', url: `/v1/intimacoes/publicacoes/${item.id}`, headers: acc.headers })).data;
-  assert.match(content.certidao, new RegExp(`/api/v1/comunicacao/${item.hash}/certidao$`));
-  c3.advance(INTERVAL_MS);
-  await h3.runJobs();
-  assert.equal(rx.received.length, 1, 'not sent twice');
-});
+    assert.equal(json(await h3.inject({ method: 'GET', url: PATH, headers: acc.headers })).data.items[0].ultimoErro, null);
+    assert.equal(rx.received.length, 1, 'one delivery');
+    const [delivery] = rx.received;
+    assert.equal(delivery.headers['x-service-event'], 'diario_movimentacao_nova');
+    assert.equal(delivery.headers['x-service-signature'], signature(secret, delivery.raw));
+    assert.equal(delivery.body.data.publicacao.id, String(item.id));
+    assert.deepEqual(
+      delivery.body.data.publicacao.advogados.map((a: { oab: string }) => a.oab),
+      ['PR7654321'],
+    );
+    assert.equal(delivery.body.data.monitoramento.id, monitorId);
+
+    const listed = json(await h3.inject({ method: 'GET', url: '/v1/intimacoes?oab_estado=PR&oab_numero=7654321', headers: acc.headers }));
+    assert.ok(listed.data.intimacoes.some((p: { id: string }) => p.id === String(item.id)));
+    const content = json(await h3.inject({ method: 'GET', url: `/v1/intimacoes/publicacoes/${item.id}`, headers: acc.headers })).data;
+    assert.match(content.certidao, new RegExp(`/api/v1/comunicacao/${item.hash}/certidao$`));
+    c3.advance(INTERVAL_MS);
+    await h3.runJobs();
+    assert.equal(rx.received.length, 1, 'not sent twice');
+  },
+);

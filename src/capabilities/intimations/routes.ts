@@ -61,10 +61,13 @@ const CONSULTA = 'intimacoes.consulta';
 const OAB_FORMS = 'OAB as `oab_estado` + `oab_numero`, or `oab` (`SP123456`, `123.456/SP`, `OAB/SP 123456`)';
 const RULES =
   'Each OAB is followed in every court (or in `tribunais` only) from the next cycle on: DJEN is asked every TRAMITA_MONITOR_INTERVAL_MS, ' +
-  'the first time for the last 30 days (so `GET /v1/intimacoes` has the recent history at once), then from 3 days before the previous check (DJEN publishes late). ' +
-  "Each new publication naming the OAB, in any spelling the court printed, dated from the monitor's `desde` (its creation day) on, emits `diario_movimentacao_nova` " +
+  'the first time for the last 30 days (so `GET /v1/intimacoes` has the recent history at once), then from 3 days before ' +
+  'the previous check (DJEN publishes late). ' +
+  "Each new publication naming the OAB, in any spelling the court printed, dated from the monitor's `desde` (its creation day) on, emits " +
+  '`diario_movimentacao_nova` ' +
   'to `webhook_url` when set, else to the account webhook, and to GET /v1/eventos; older ones are history (listed, no event). ' +
-  'Price: `intimacoes.monitor_oab` per OAB, charged at creation and every 30 days while ATIVO; a renewal the balance does not cover suspends it (SUSPENSO) until it is created again.';
+  'Price: `intimacoes.monitor_oab` per OAB, charged at creation and every 30 days while ATIVO; a renewal the balance does not cover suspends it (SUSPENSO) ' +
+  'until it is created again.';
 
 const matchListing = (oabs: readonly string[] | undefined, range: { desde?: string; ate?: string }) =>
   `intimacoes.historico:${listingTag([...(oabs ?? []), range.desde ?? '', range.ate ?? ''])}`;
@@ -82,9 +85,11 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       tag: TAG,
       summary: 'Create intimação monitors by OAB',
       description:
-        `Body: ${OAB_FORMS}, and/or \`oabs\` (a list of up to 100, also \`SP:123456\`); \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise); \`tribunais\` (court siglas; UNKNOWN_COURT otherwise). ` +
+        `Body: ${OAB_FORMS}, and/or \`oabs\` (a list of up to 100, also \`SP:123456\`); \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise); ` +
+        `\`tribunais\` (court siglas; UNKNOWN_COURT otherwise). ` +
         'One monitor and one charge per OAB, all in one transaction (a balance short of the total creates none: 403 INSUFFICIENT_CREDITS). ' +
-        'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a SUSPENSO one is reactivated and charged a new period. ' +
+        'An OAB the account already monitors is returned with `reused: true` and not charged again (a given `webhook_url` / `tribunais` is applied); a ' +
+        'SUSPENSO one is reactivated and charged a new period. ' +
         `201 when any monitor was created or reactivated, else 200. \`data.cobranca\` details the charge; \`meta.creditsCharged\` is its total. ${RULES}`,
     },
     schema: { body: CreateIntimationBody, data: CreatedIntimationMonitors },
@@ -142,7 +147,8 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       tag: TAG,
       summary: 'Update an intimação monitor',
       description:
-        `Free. Body (or query, as integrators send it): ${OAB_FORMS}; \`webhook_url\` (HTTPS; null removes it: the account webhook then), \`tribunais\` (siglas; empty or null: every court). Fields left out keep their value. ` +
+        `Free. Body (or query, as integrators send it): ${OAB_FORMS}; \`webhook_url\` (HTTPS; null removes it: the account webhook then), \`tribunais\` ` +
+        `(siglas; empty or null: every court). Fields left out keep their value. ` +
         '404 NOT_FOUND when the account has no monitor of this OAB; 422 MONITOR_DEACTIVATED when it was removed (create it again instead).',
     },
     schema: { querystring: OptionalOabQuery, body: UpdateIntimationBody, data: IntimationMonitor },
@@ -170,7 +176,8 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       tag: TAG,
       summary: 'Remove an intimação monitor',
       description:
-        `Free. Query: ${OAB_FORMS}. Status REMOVIDO: checks, charges and events stop at once; the monitor and its history stay readable (no physical deletion). ` +
+        `Free. Query: ${OAB_FORMS}. Status REMOVIDO: checks, charges and events stop at once; the monitor and its ` +
+        `history stay readable (no physical deletion). ` +
         'Removing it again returns it unchanged; 404 NOT_FOUND when the account never monitored this OAB.',
     },
     schema: { querystring: OneOabQuery, data: IntimationMonitor },
@@ -188,7 +195,10 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       auth: true,
       tag: TAG,
       summary: 'List intimação monitors, newest first',
-      description: `Free. ATIVO and SUSPENSO monitors unless \`status\` asks for one status (REMOVIDO included), newest first, \`limit\` 1–100 with \`cursor\` or \`page\`. With one OAB (${OAB_FORMS}): that OAB's monitor alone, 404 NOT_FOUND when the account never monitored it.`,
+      description:
+        `Free. ATIVO and SUSPENSO monitors unless \`status\` asks for one status (REMOVIDO included), newest first, \`limit\` 1–100 with ` +
+        `\`cursor\` or \`page\`. With one OAB (${OAB_FORMS}): that OAB's monitor alone, 404 ` +
+        `NOT_FOUND when the account never monitored it.`,
     },
     schema: { querystring: ListIntimationMonitorsQuery, data: listSchema('items', IntimationMonitor) },
     handler: async (req) => {
@@ -213,9 +223,11 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       tag: TAG,
       summary: 'Intimações of monitored OABs',
       description:
-        `Query: ${OAB_FORMS}, repeatable, or \`oabs=SP:123456,RJ:98765\` (up to 100); \`data_inicio\` / \`data_fim\` (yyyy-mm-dd, inclusive), \`tipo_comunicacao\`, \`limit\` 1–100, \`cursor\`. ` +
+        `Query: ${OAB_FORMS}, repeatable, or \`oabs=SP:123456,RJ:98765\` (up to 100); \`data_inicio\` / \`data_fim\` (yyyy-mm-dd, inclusive), ` +
+        `\`tipo_comunicacao\`, \`limit\` 1–100, \`cursor\`. ` +
         'The stored DJEN publications naming those OABs, newest first, each with `diarioId` for GET /v1/intimacoes/publicacoes/{diarioId}. ' +
-        'Only OABs with a live intimação monitor of the account are read; the others are listed in `meta.missingMonitorings` (none monitored: 422 MONITOR_REQUIRED). ' +
+        'Only OABs with a live intimação monitor of the account are read; the others are listed in `meta.missingMonitorings` ' +
+        '(none monitored: 422 MONITOR_REQUIRED). ' +
         'One flat charge (`intimacoes.consulta`) per page; an empty page is free.',
     },
     schema: {
@@ -305,8 +317,10 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       tag: TAG,
       summary: 'Content of a publication',
       description:
-        "Free. The publication's full text as plain text, its parties and lawyers, and three links kept apart: `link_publicacao_tribunal` (the act in the court's own system, opens in a browser; may be null), " +
-        "`certidao` (DJEN's public certidão de publicação, PDF) and `link_api` (this resource). A publication not stored yet is fetched from DJEN (and stored); none there: 404 PUBLICATION_NOT_FOUND. " +
+        "Free. The publication's full text as plain text, its parties and lawyers, and three links kept apart: `link_publicacao_tribunal` (the act in the " +
+        "court's own system, opens in a browser; may be null), " +
+        "`certidao` (DJEN's public certidão de publicação, PDF) and `link_api` (this resource). A publication not stored yet is fetched from DJEN (and " +
+        'stored); none there: 404 PUBLICATION_NOT_FOUND. ' +
         'A DJEN failure is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT, never a 404.',
     },
     schema: { params: PublicationParams, data: Intimation },

@@ -10,7 +10,10 @@ import { publicationsOfOab } from '../publications/store.ts';
 
 export type DayPosition = { data: string; id: string };
 
-/** DJEN's communications naming any of `oabs` within the range (and of one communication type), newest first, each once (the other gazettes' publications are not intimações). */
+/**
+ * DJEN's communications naming any of `oabs` within the range (and of one communication type), newest first, each once (the other gazettes' publications are
+ * not intimações).
+ */
 export async function intimationsOf(
   db: Kysely<DB>,
   oabs: readonly string[],

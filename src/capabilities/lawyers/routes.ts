@@ -39,7 +39,8 @@ import { LawyerProcess, LawyerSummary, OabPageQuery, OabQuery, OabSearch, OabSea
 const TAG = 'Advogados';
 const FRESHNESS =
   "Before answering, the OAB's publications of the last 30 days are fetched from DJEN when the stored ones are older than TRAMITA_CASE_FRESH_MINUTES; " +
-  'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` + `oab_numero`, or `oab` (e.g. SP123456).';
+  'its whole history is consolidated in the background (see `GET /v1/advogados/resumo` `cobertura`). OAB as `oab_estado` ' +
+  '+ `oab_numero`, or `oab` (e.g. SP123456).';
 
 export function lawyerRoutes(app: FastifyInstance, s: Services, pub: PublicationParts, cases: CaseParts): void {
   defineRoute(app, {
@@ -52,7 +53,10 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       async: true,
       tag: TAG,
       summary: 'Processes of a lawyer (OAB)',
-      description: `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN), listed as the lawyer of a stored case, or found by the courts' own OAB search (\`CONSULTA\`). Newest publication first, then the courts' finds; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS} ${COURT_SEARCH_NOTE}`,
+      description:
+        `Processes of one exact OAB, deduplicated by CNJ number: named in gazette publications (DJEN), listed as the lawyer of a stored case, or ` +
+        `found by the courts' own OAB search (\`CONSULTA\`). Newest publication first, then the courts' finds; \`limit\` 1–100, ` +
+        `\`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS} ${COURT_SEARCH_NOTE}`,
     },
     schema: { querystring: OabPageQuery, data: listSchema('processos', LawyerProcess, { advogado: LawyerOfList }) },
     handler: async (req) => {
@@ -91,7 +95,9 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       async: true,
       tag: TAG,
       summary: 'Gazette publications naming a lawyer (OAB)',
-      description: `The publications (DJEN) that name one exact OAB, in any spelling the court printed, each with its process; newest first; \`limit\` 1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}`,
+      description:
+        `The publications (DJEN) that name one exact OAB, in any spelling the court printed, each with its process; newest first; \`limit\` ` +
+        `1–100, \`cursor\`. One flat charge per page; an empty page is free. ${FRESHNESS}`,
     },
     schema: { querystring: OabPageQuery, data: listSchema('items', Publication) },
     handler: async (req) => {
@@ -127,9 +133,13 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       tag: TAG,
       summary: 'Summary of one exact OAB',
       description:
-        'Counts deduplicated by CNJ number, kept apart: `quantidadeRecentes` (a publication in the last 90 days), `quantidadeHistoricos`, and `quantidadeAtivosConfirmados` (confirmed active by the case store, since a recent publication alone does not prove the case is running). ' +
-        "Also the name variants the gazettes print and the official coverage used. `cobertura.parcial` is true while the OAB's history is being consolidated (the counts may grow); `cobertura.completa` once it is (spec §2.3, §3.2). " +
-        `**Each call is a new charged query** (spec §4.4, §8), reported in \`meta.creditsCharged\`; an OAB with no process is free. Poll sparingly: the consolidation takes minutes at DJEN's 20 requests a minute. ${FRESHNESS}`,
+        'Counts deduplicated by CNJ number, kept apart: `quantidadeRecentes` (a publication in the last 90 days), `quantidadeHistoricos`, and ' +
+        '`quantidadeAtivosConfirmados` (confirmed active by the case store, since a recent publication ' +
+        'alone does not prove the case is running). ' +
+        "Also the name variants the gazettes print and the official coverage used. `cobertura.parcial` is true while the OAB's history is being consolidated " +
+        '(the counts may grow); `cobertura.completa` once it is (spec §2.3, §3.2). ' +
+        `**Each call is a new charged query** (spec §4.4, §8), reported in \`meta.creditsCharged\`; an OAB with no process is free. Poll sparingly: the ` +
+        `consolidation takes minutes at DJEN's 20 requests a minute. ${FRESHNESS}`,
     },
     schema: { querystring: OabQuery, data: LawyerSummary },
     handler: async (req) => {
@@ -157,7 +167,8 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
           tribunais: await gazetteCoverage(s.db, oab),
           historicoDesde: HISTORY_START,
           observacao:
-            "Only cases identified in official publications (spec §1.7), plus cases whose stored parties list this lawyer; not the lawyer's full portfolio at the courts.",
+            "Only cases identified in official publications (spec §1.7), plus cases whose stored parties list this lawyer; not the lawyer's full portfolio " +
+            'at the courts.',
         },
         cobertura: { parcial: !completa, completa, consolidacao: history.consolidacao, consolidadoEm: history.consolidado_em },
       };
@@ -181,9 +192,11 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       tag: TAG,
       summary: "Start an asynchronous search of an OAB's publications at one court",
       description:
-        'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and `statusUrl` (also in `Location`); ' +
+        'Body: `tribunal`, `oab_estado`, `oab_numero` (required), `permitir_parcial`, `enviar_callback`. Answers 202 at once with a numeric `id` and ' +
+        '`statusUrl` (also in `Location`); ' +
         "poll it a finite number of times until `SUCESSO` or `ERRO`. The search reads the OAB's whole DJEN history at that court. " +
-        `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives \`resultado_busca_oab_async\`.`,
+        `Charged the plan's \`${OAB_SEARCH_QUERY_TYPE}\` once, when it ends in SUCESSO; ERRO is free. With \`enviar_callback\` the account webhook receives ` +
+        `\`resultado_busca_oab_async\`.`,
     },
     schema: { body: OabSearchBody, data: OabSearch },
     handler: async (req, op) => {

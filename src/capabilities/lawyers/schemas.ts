@@ -15,7 +15,8 @@ export const OabPageQuery = Type.Object(
         minLength: 1,
         maxLength: 20,
         description:
-          'Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so every inscription of the number is listed.',
+          'Inscription type (e.g. `PRINCIPAL`, `SUPLEMENTAR`), accepted for compatibility: gazettes do not print it, so ' +
+          'every inscription of the number is listed.',
       }),
     ),
   },
@@ -27,7 +28,8 @@ export const LawyerProcess = Type.Object({
   tribunal: Type.String(),
   fontes: Type.Array(Type.String(), {
     description:
-      "`DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court's own OAB search lists the case).",
+      "`DJEN` (gazette publications name the OAB), `PORTAL` (the case-details source lists the lawyer) and/or `CONSULTA` (the court's own OAB search lists " +
+      'the case).',
   }),
   publicacoes: Type.Integer({ description: 'Gazette publications naming the OAB in this case.' }),
   ultimaPublicacao: Nullable(Type.String({ description: 'yyyy-mm-dd' })),
@@ -60,7 +62,8 @@ export const LawyerSummary = Type.Object({
   quantidadeHistoricos: Type.Integer({ description: 'The others: processes whose last publication is older (or known only from the case store).' }),
   quantidadeAtivosConfirmados: Type.Integer({
     description:
-      'Processes the case store (DataJud) confirms active: a movement in the last 365 days that does not close the case. A recent publication alone does not prove that.',
+      'Processes the case store (DataJud) confirms active: a movement in the last 365 days that does not close the case. A ' +
+      'recent publication alone does not prove that.',
   }),
   variantesNome: Type.Array(Type.Object({ nome: Type.String(), publicacoes: Type.Integer() }), { description: 'Names the gazettes print for this OAB.' }),
   coberturaOficial: Type.Object({

@@ -38,8 +38,10 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
     schemas: { body: CreateMonitorBody, view: Monitor },
     texts: {
       create:
-        `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's own court). 201 with the new monitor, checked at the next cycle. ` +
-        "The account's live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one is reactivated (200, charged, a new period). " +
+        `Body: \`numero_cnj\` (or \`numeroCnj\`), \`webhook_url\` (HTTPS; INVALID_WEBHOOK_URL otherwise), \`frequencia\`, \`tribunal\` (optional; the case's ` +
+        `own court). 201 with the new monitor, checked at the next cycle. ` +
+        "The account's live monitor of the same case is returned instead (200, free), with a changed `webhook_url` or `frequencia` applied; a SUSPENSO one " +
+        'is reactivated (200, charged, a new period). ' +
         `STF cases are 422 COURT_NOT_COVERED (no DataJud index). ${RULES}`,
       remove:
         'Free. Status REMOVIDO: checks, charges and events stop at once; the monitor stays readable (spec §3.2: no physical deletion). ' +
@@ -68,7 +70,8 @@ function monitoredCase(body: { numero_cnj?: string; numeroCnj?: string; tribunal
     if (asked.sigla !== cnj.court.sigla) {
       throw new ApiError(
         'INVALID_PARAMETER',
-        `${cnj.masked} is a case of ${cnj.court.sigla}, which DataJud indexes with every instance of it; \`tribunal\` ${asked.sigla} cannot be followed for it.`,
+        `${cnj.masked} is a case of ${cnj.court.sigla}, which DataJud indexes with every instance of it; \`tribunal\` ${asked.sigla} ` +
+          `cannot be followed for it.`,
         { field: 'tribunal', in: 'body' },
       );
     }

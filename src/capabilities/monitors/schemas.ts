@@ -27,7 +27,8 @@ export const CreateMonitorBody = Type.Object(
           minLength: 2,
           maxLength: 10,
           description:
-            'Court sigla (what integrators of the commercial service send). It must be the court of the number: DataJud indexes a case under its own court, with every instance of it.',
+            'Court sigla (what integrators of the commercial service send). It must be the court of the number: DataJud indexes a case under its own court, ' +
+            'with every instance of it.',
         }),
       ),
     ),

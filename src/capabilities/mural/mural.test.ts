@@ -106,35 +106,38 @@ test('the provider failing, hanging or refusing the token is an uncharged docume
   assert.deepEqual(await charged(acc), []);
 });
 
-test('without a provider: 503 SOURCE_NOT_CONFIGURED naming the setting, never charged; GET /v1 and /v1/integrador say the mural is not configured', async () => {
-  const acc = await h.createAccount({ credits: 1000 });
-  const provider = h.sources.mural;
-  h.sources.mural = null;
-  try {
-    for (const url of [`${PATH}?parte=Fulano`, `${PATH}/TSE-20260101-001/documento`]) {
-      const res = await get(acc, url);
-      assert.equal(res.statusCode, 503, res.body);
-      assert.deepEqual([json(res).error.code, json(res).error.details.setting], ['SOURCE_NOT_CONFIGURED', 'TRAMITA_MURAL_PROVIDER_URL']);
-      assert.match(json(res).error.message, /provedor/);
+test(
+  'without a provider: 503 SOURCE_NOT_CONFIGURED naming the setting, never charged; ' + 'GET /v1 and /v1/integrador say the mural is not configured',
+  async () => {
+    const acc = await h.createAccount({ credits: 1000 });
+    const provider = h.sources.mural;
+    h.sources.mural = null;
+    try {
+      for (const url of [`${PATH}?parte=Fulano`, `${PATH}/TSE-20260101-001/documento`]) {
+        const res = await get(acc, url);
+        assert.equal(res.statusCode, 503, res.body);
+        assert.deepEqual([json(res).error.code, json(res).error.details.setting], ['SOURCE_NOT_CONFIGURED', 'TRAMITA_MURAL_PROVIDER_URL']);
+        assert.match(json(res).error.message, /provedor/);
+      }
+      const catalog = json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes;
+      assert.deepEqual(
+        catalog.find((f: any) => f.nome === 'Mural eleitoral'),
+        {
+          nome: 'Mural eleitoral',
+          serve: 'mural eletrônico do TSE e dos TREs',
+          configurada: false,
+          sandbox: false,
+          provedor: true,
+          estado: 'nao_configurada',
+          ultimaFalha: null,
+        },
+      );
+      const integrador = json(await get(acc, '/v1/integrador')).data.fontes;
+      assert.equal(integrador.find((f: any) => f.nome === 'STF').configurada, true);
+      assert.equal(integrador.find((f: any) => f.nome === 'Mural eleitoral').configurada, false);
+    } finally {
+      h.sources.mural = provider;
     }
-    const catalog = json(await h.inject({ method: 'GET', url: '/v1' })).data.fontes;
-    assert.deepEqual(
-      catalog.find((f: any) => f.nome === 'Mural eleitoral'),
-      {
-        nome: 'Mural eleitoral',
-        serve: 'mural eletrônico do TSE e dos TREs',
-        configurada: false,
-        sandbox: false,
-        provedor: true,
-        estado: 'nao_configurada',
-        ultimaFalha: null,
-      },
-    );
-    const integrador = json(await get(acc, '/v1/integrador')).data.fontes;
-    assert.equal(integrador.find((f: any) => f.nome === 'STF').configurada, true);
-    assert.equal(integrador.find((f: any) => f.nome === 'Mural eleitoral').configurada, false);
-  } finally {
-    h.sources.mural = provider;
-  }
-  assert.deepEqual(await charged(acc), []);
-});
+    assert.deepEqual(await charged(acc), []);
+  },
+);

@@ -44,7 +44,8 @@ function provider(s: Services): MuralSource {
   if (s.sources.mural) return s.sources.mural;
   throw new ApiError(
     'SOURCE_NOT_CONFIGURED',
-    "The electoral bulletin board's search needs a human reCAPTCHA token: it is served by a provider the operator configures (TRAMITA_MURAL_PROVIDER_URL, docs/providers.md), and none is configured.",
+    "The electoral bulletin board's search needs a human reCAPTCHA token: it is served by a provider the operator configures (TRAMITA_MURAL_PROVIDER_URL, " +
+      'docs/providers.md), and none is configured.',
     { source: 'mural', setting: 'TRAMITA_MURAL_PROVIDER_URL' },
   );
 }
@@ -79,8 +80,10 @@ export function muralRoutes(app: FastifyInstance, s: Services): void {
       tag: TAG,
       summary: 'Search the electoral bulletin board',
       description:
-        'Intimations, notifications and decisions posted on the Mural Eletrônico of the TSE and TREs, by `parte`, `advogado` or `oab` (at least one), optionally `tribunal` (TSE or TRE-<UF>), ' +
-        "in the period `data_inicio`/`data_fim` (at most 62 days; default the last 7). Served by the operator's provider (docs/providers.md): without one, 503 SOURCE_NOT_CONFIGURED, never charged. " +
+        'Intimations, notifications and decisions posted on the Mural Eletrônico of the TSE and TREs, by `parte`, `advogado` or `oab` (at least one), ' +
+        'optionally `tribunal` (TSE or TRE-<UF>), ' +
+        "in the period `data_inicio`/`data_fim` (at most 62 days; default the last 7). Served by the operator's provider (docs/providers.md): without one, " +
+        '503 SOURCE_NOT_CONFIGURED, never charged. ' +
         'Pages as the provider gives them: `page`, or `cursor` from `links.next`. One flat charge per page; an empty page is free.',
     },
     schema: {
@@ -135,7 +138,9 @@ export function muralRoutes(app: FastifyInstance, s: Services): void {
       summary: 'Download a document or certificate of the electoral bulletin board',
       binary: 'application/pdf',
       description:
-        "`documentKind`: `documento` (the act as posted) or `certidao` (the certificate of its posting). Through the operator's provider (503 SOURCE_NOT_CONFIGURED without one); an id or document the provider does not have is 404 PUBLICATION_NOT_FOUND. Never charged unless the file is sent.",
+        "`documentKind`: `documento` (the act as posted) or `certidao` (the certificate of its posting). Through the operator's provider (503 " +
+        'SOURCE_NOT_CONFIGURED without one); an id or document the provider does not have is 404 PUBLICATION_NOT_FOUND. Never ' +
+        'charged unless the file is sent.',
     },
     schema: {
       params: Type.Object(

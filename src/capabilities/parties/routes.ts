@@ -57,7 +57,9 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       async: true,
       tag: TAG,
       summary: 'Processes of a CPF or CNPJ',
-      description: `Newest first, by page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page, whatever it holds; a page with no case is free. \`meta.pagination.total\` counts every case found. ${COURT_SEARCH_NOTE}`,
+      description:
+        `Newest first, by page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page, whatever it holds; a page with no case is ` +
+        `free. \`meta.pagination.total\` counts every case found. ${COURT_SEARCH_NOTE}`,
     },
     schema: {
       querystring: PartyQuery,
@@ -116,7 +118,10 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       async: true,
       tag: TAG,
       summary: "Summary of a party's processes",
-      description: `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is free. ${COURT_SEARCH_NOTE}`,
+      description:
+        `By \`cpf_cnpj\` or by \`nome\` (one of them). Counts by court, class, role and year, name spellings, first and last filing, total case ` +
+        `value. Considers at most ${SUMMARY_MAX_CASES} cases (\`processosConsiderados\`). One flat charge; a party with no case is ` +
+        `free. ${COURT_SEARCH_NOTE}`,
     },
     schema: { querystring: PartySummaryQuery, data: PartySummary },
     handler: async (req) => {

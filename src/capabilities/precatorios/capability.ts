@@ -1,4 +1,7 @@
-/** Precatórios and RPVs (spec §4.2): the listing over the store that court lists are imported into (import.ts, the CLI), and that DataJud's classes 1265/1266 (harvest.ts) and TJRJ's API (tjrj.ts) are harvested into. */
+/**
+ * Precatórios and RPVs (spec §4.2): the listing over the store that court lists are imported into (import.ts, the CLI), and that DataJud's classes 1265/1266
+ * (harvest.ts) and TJRJ's API (tjrj.ts) are harvested into.
+ */
 import type { Capability } from '../../platform/capability.ts';
 import type { Services } from '../../platform/services.ts';
 import { PRECATORIO_HARVEST_JOB, precatorioHarvestJob } from './harvest.ts';

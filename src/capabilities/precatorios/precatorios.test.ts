@@ -171,89 +171,97 @@ test("GET /v1/precatorios lists a court's records in its order, with value and s
   }
 });
 
-test("the DataJud harvest stores the sandbox's precatórios and RPVs (classes 1265/1266) of the configured courts once, and a second run asks only what changed", async () => {
-  const h2 = await createHarness({ env: { TRAMITA_PRECATORIOS_DATAJUD: 'TJSP,TRF3,TJMG', TRAMITA_RATE_LIMITS: 'search=100000/60s' } });
-  try {
-    const sandbox = h2.sources.sandbox!;
-    const expected = sandbox.dataset.precatorios.filter((c) => ['TJSP', 'TRF3', 'TJMG'].includes(c.court.sigla));
-    await h2.runJobs();
-    const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'datajud').execute();
-    assert.deepEqual(rows.map((r) => r.numero_processo).sort(), expected.map((c) => c.numero).sort());
-    assert.ok(rows.every((r) => r.classe === 'Precatório' || r.classe === 'Requisição de Pequeno Valor'));
-    assert.ok(
-      rows.every((r) => r.situacao !== null && r.valor_centavos === null && r.credor_hash === null),
-      'DataJud has no value nor creditor',
-    );
-    const marks = await h2.services.db.selectFrom('precatorio_harvests').selectAll().orderBy('tribunal').execute();
-    assert.deepEqual(
-      marks.map((m) => m.tribunal),
-      ['TJMG', 'TJSP', 'TRF3'],
-    );
-
-    const acc = await h2.createAccount({ credits: 1000 });
-    const sp = expected.find((c) => c.court.sigla === 'TJSP');
-    if (sp) {
-      const listed = json(await h2.inject({ method: 'GET', url: `/v1/precatorios?numero_processo=${sp.numero}`, headers: acc.headers })).data.items;
-      assert.deepEqual(
-        listed.map((p: any) => [p.tribunal, p.fonte.nome, p.numeroProcesso]),
-        [['TJSP', 'datajud', formatCnj(sp.numero)]],
+test(
+  "the DataJud harvest stores the sandbox's precatórios and RPVs (classes 1265/1266) of the configured courts once, and a second run asks only what " +
+    'changed',
+  async () => {
+    const h2 = await createHarness({ env: { TRAMITA_PRECATORIOS_DATAJUD: 'TJSP,TRF3,TJMG', TRAMITA_RATE_LIMITS: 'search=100000/60s' } });
+    try {
+      const sandbox = h2.sources.sandbox!;
+      const expected = sandbox.dataset.precatorios.filter((c) => ['TJSP', 'TRF3', 'TJMG'].includes(c.court.sigla));
+      await h2.runJobs();
+      const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'datajud').execute();
+      assert.deepEqual(rows.map((r) => r.numero_processo).sort(), expected.map((c) => c.numero).sort());
+      assert.ok(rows.every((r) => r.classe === 'Precatório' || r.classe === 'Requisição de Pequeno Valor'));
+      assert.ok(
+        rows.every((r) => r.situacao !== null && r.valor_centavos === null && r.credor_hash === null),
+        'DataJud has no value nor creditor',
       );
+      const marks = await h2.services.db.selectFrom('precatorio_harvests').selectAll().orderBy('tribunal').execute();
+      assert.deepEqual(
+        marks.map((m) => m.tribunal),
+        ['TJMG', 'TJSP', 'TRF3'],
+      );
+
+      const acc = await h2.createAccount({ credits: 1000 });
+      const sp = expected.find((c) => c.court.sigla === 'TJSP');
+      if (sp) {
+        const listed = json(await h2.inject({ method: 'GET', url: `/v1/precatorios?numero_processo=${sp.numero}`, headers: acc.headers })).data.items;
+        assert.deepEqual(
+          listed.map((p: any) => [p.tribunal, p.fonte.nome, p.numeroProcesso]),
+          [['TJSP', 'datajud', formatCnj(sp.numero)]],
+        );
+      }
+      await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.datajud').execute();
+      await h2.runJobs();
+      assert.equal(
+        (await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'datajud').execute()).length,
+        rows.length,
+        'nothing duplicated',
+      );
+    } finally {
+      await h2.close();
     }
-    await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.datajud').execute();
-    await h2.runJobs();
-    assert.equal(
-      (await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'datajud').execute()).length,
-      rows.length,
-      'nothing duplicated',
-    );
-  } finally {
-    await h2.close();
-  }
-});
+  },
+);
 
-test("the TJRJ harvest reads every debtor entity's order, both regimes, page by page, into records with value, order and source; again updates, never duplicates; a failing source loses nothing", async () => {
-  const h2 = await createHarness({
-    captureLogs: true,
-    env: { TRAMITA_PRECATORIOS_TJRJ: 'true', TRAMITA_DEV_TIME_SCALE: '1000', DJEN_TIMEOUT_MS: '300', TRAMITA_RATE_LIMITS: 'search=100000/60s' },
-  });
-  try {
-    const sandbox = h2.sources.sandbox!;
-    const expected = sandbox.tjrj.entities().flatMap((e) => sandbox.tjrj.list(e.IdEntidade));
-    assert.ok(expected.length > 100, 'more than one page for the biggest entity');
-    await h2.runJobs();
-    const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'tjrj').execute();
-    // `2019.01001-3 (2018.01001-7)` is precatório 2019.01001-3; `1º` is order 1; the saldo `R$ …` the value, null once paid.
-    const numero = (p: Record<string, unknown>) => String(p.NumeroPrecatorio).replace(/ \(.*$/, '');
-    assert.deepEqual(rows.map((r) => r.numero).sort(), expected.map(numero).sort());
-    const first = expected[0];
-    const row = rows.find((r) => r.numero === numero(first))!;
-    const centavos = (reais: unknown) => (reais === null ? null : Number(String(reais).replace(/\D/g, '')));
-    assert.deepEqual(
-      [row.tribunal, row.ordem, row.ano_orcamento, row.natureza, row.situacao, row.valor_centavos, row.ente_devedor, row.numero_processo],
-      ['TJRJ', 1, first.Orcamento, first.Natureza, first.SituacaoTratada, centavos(first.SaldoFormatado), first.EntidadeDevedora, null],
-    );
-    const paid = expected.find((p) => p.SaldoFormatado === null)!;
-    assert.equal(rows.find((r) => r.numero === numero(paid))!.valor_centavos, null, 'paid: no saldo');
+test(
+  "the TJRJ harvest reads every debtor entity's order, both regimes, page by page, into records with value, order and source; again updates, never " +
+    'duplicates; a failing source loses nothing',
+  async () => {
+    const h2 = await createHarness({
+      captureLogs: true,
+      env: { TRAMITA_PRECATORIOS_TJRJ: 'true', TRAMITA_DEV_TIME_SCALE: '1000', DJEN_TIMEOUT_MS: '300', TRAMITA_RATE_LIMITS: 'search=100000/60s' },
+    });
+    try {
+      const sandbox = h2.sources.sandbox!;
+      const expected = sandbox.tjrj.entities().flatMap((e) => sandbox.tjrj.list(e.IdEntidade));
+      assert.ok(expected.length > 100, 'more than one page for the biggest entity');
+      await h2.runJobs();
+      const rows = await h2.services.db.selectFrom('precatorios').selectAll().where('fonte', '=', 'tjrj').execute();
+      // `2019.01001-3 (2018.01001-7)` is precatório 2019.01001-3; `1º` is order 1; the saldo `R$ …` the value, null once paid.
+      const numero = (p: Record<string, unknown>) => String(p.NumeroPrecatorio).replace(/ \(.*$/, '');
+      assert.deepEqual(rows.map((r) => r.numero).sort(), expected.map(numero).sort());
+      const first = expected[0];
+      const row = rows.find((r) => r.numero === numero(first))!;
+      const centavos = (reais: unknown) => (reais === null ? null : Number(String(reais).replace(/\D/g, '')));
+      assert.deepEqual(
+        [row.tribunal, row.ordem, row.ano_orcamento, row.natureza, row.situacao, row.valor_centavos, row.ente_devedor, row.numero_processo],
+        ['TJRJ', 1, first.Orcamento, first.Natureza, first.SituacaoTratada, centavos(first.SaldoFormatado), first.EntidadeDevedora, null],
+      );
+      const paid = expected.find((p) => p.SaldoFormatado === null)!;
+      assert.equal(rows.find((r) => r.numero === numero(paid))!.valor_centavos, null, 'paid: no saldo');
 
-    const acc = await h2.createAccount({ credits: 1000 });
-    const listed = json(
-      await h2.inject({ method: 'GET', url: `/v1/precatorios?tribunal=TJRJ&ente=${encodeURIComponent('niterói')}&ano=2019&limit=3`, headers: acc.headers }),
-    ).data.items;
-    assert.deepEqual(
-      listed.map((p: any) => [p.fonte.nome, p.enteDevedor, p.ordem]),
-      [1, 2, 3].map((o) => ['tjrj', 'MUNICÍPIO DE NITERÓI', o]),
-    );
+      const acc = await h2.createAccount({ credits: 1000 });
+      const listed = json(
+        await h2.inject({ method: 'GET', url: `/v1/precatorios?tribunal=TJRJ&ente=${encodeURIComponent('niterói')}&ano=2019&limit=3`, headers: acc.headers }),
+      ).data.items;
+      assert.deepEqual(
+        listed.map((p: any) => [p.fonte.nome, p.enteDevedor, p.ordem]),
+        [1, 2, 3].map((o) => ['tjrj', 'MUNICÍPIO DE NITERÓI', o]),
+      );
 
-    sandbox.faults.set({ upstream: 'tjrj', status: 503, times: 3 });
-    await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.tjrj').execute();
-    await h2.runJobs();
-    sandbox.faults.reset();
-    assert.equal(
-      (await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'tjrj').execute()).length,
-      rows.length,
-      'nothing duplicated, nothing lost',
-    );
-  } finally {
-    await h2.close();
-  }
-});
+      sandbox.faults.set({ upstream: 'tjrj', status: 503, times: 3 });
+      await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.tjrj').execute();
+      await h2.runJobs();
+      sandbox.faults.reset();
+      assert.equal(
+        (await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'tjrj').execute()).length,
+        rows.length,
+        'nothing duplicated, nothing lost',
+      );
+    } finally {
+      await h2.close();
+    }
+  },
+);

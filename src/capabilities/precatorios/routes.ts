@@ -68,8 +68,11 @@ export function precatorioRoutes(app: FastifyInstance, s: Services): void {
       tag: 'Precatórios',
       summary: 'List precatório and RPV records',
       description:
-        "Records Tramita holds (court lists the operator imported with `tramita precatorios import`, and DataJud's precatório and RPV processes, classes 1265/1266, harvested daily for the courts TRAMITA_PRECATORIOS_DATAJUD names), in each court's order: `tribunal` (422 UNKNOWN_COURT), `ente` (a fragment of the debtor's name, accents ignored), " +
-        '`ano` (budget year), `situacao`, `natureza`, `numero_processo` (CNJ), `credor` (CPF/CNPJ of a creditor, matched by a keyed fingerprint: Tramita never stores the document). `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.',
+        "Records Tramita holds (court lists the operator imported with `tramita precatorios import`, and DataJud's precatório and RPV processes, classes " +
+        "1265/1266, harvested daily for the courts TRAMITA_PRECATORIOS_DATAJUD names), in each court's order: `tribunal` (422 " +
+        "UNKNOWN_COURT), `ente` (a fragment of the debtor's name, accents ignored), " +
+        '`ano` (budget year), `situacao`, `natureza`, `numero_processo` (CNJ), `credor` (CPF/CNPJ of a creditor, matched by a keyed fingerprint: Tramita ' +
+        'never stores the document). `limit` 1–100, `cursor` or `page`. One flat charge per page; an empty page is free.',
     },
     schema: {
       querystring: Type.Object(

@@ -97,13 +97,17 @@ export function assertAnswered(fontes: CourtSources, total: number): void {
   const failure = fontes.falharam[0]?.falha ?? 'unavailable';
   throw new ApiError(
     'SOURCE_UNAVAILABLE',
-    `Every court asked failed (${fontes.falharam.map((f) => `${f.tribunal}: ${f.falha}`).join(', ')}) and nothing was stored for this search; nothing was charged. Retry later.`,
+    `Every court asked failed (${fontes.falharam.map((f) => `${f.tribunal}: ${f.falha}`).join(', ')}) and nothing was stored for this ` +
+      `search; nothing was charged. Retry later.`,
     { source: 'consultas', failure, falharam: fontes.falharam.map(({ tribunal, falha }) => ({ tribunal, falha })) },
   );
 }
 
 /** What the routes' descriptions say of it. */
 export const COURT_SEARCH_NOTE =
-  "The enabled courts' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most `meta.fontes.limitePorTribunal` per court); " +
-  '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court) and those that failed (`falharam`: `tribunal`, `falha` such as `captcha` or `anti_bot`). ' +
-  'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous window: then 202 and the status URL.';
+  "The enabled courts' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most " +
+  '`meta.fontes.limitePorTribunal` per court); ' +
+  '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court) and those that failed (`falharam`: ' +
+  '`tribunal`, `falha` such as `captcha` or `anti_bot`). ' +
+  'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous ' +
+  'window: then 202 and the status URL.';

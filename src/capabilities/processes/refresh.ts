@@ -180,7 +180,9 @@ async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefr
   await d.db.updateTable('case_refreshes').set(set).where('numero_cnj', '=', numeroCnj).where('status', 'in', LIVE).execute();
 }
 
-/** Fills parties, lawyers and the case value of a newly stored case (spec §2.3), DJEN's addressees where no other source answers. Documents wait for a refresh. */
+/**
+ * Fills parties, lawyers and the case value of a newly stored case (spec §2.3), DJEN's addressees where no other source answers. Documents wait for a refresh.
+ */
 export function enrichJob(d: Pick<RefreshDeps, 'service'>): JobHandler {
   return jobHandler(ENRICH, {
     async run({ numeroCnj }) {

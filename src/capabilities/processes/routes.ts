@@ -53,7 +53,9 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Case cover by CNJ number',
       description:
-        'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. `data.valor_causa` (and its copy `data.fontes[0].capa.valor_causa`) is null until the case-details provider gave it; that is scheduled in the background, never waited for. `meta.source` says where the answer came from and whether it is sandbox data.',
+        'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. `data.valor_causa` (and ' +
+        'its copy `data.fontes[0].capa.valor_causa`) is null until the case-details provider gave it; that is scheduled in the ' +
+        'background, never waited for. `meta.source` says where the answer came from and whether it is sandbox data.',
     },
     schema: { params: CnjParams, data: Cover },
     handler: async (req) => {
@@ -96,7 +98,8 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Movements of a case, newest first',
       description:
-        "Every instance's movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`. Each page is one charge.",
+        "Every instance's movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = " +
+        '`meta.pagination.nextCursor`. Each page is one charge.',
     },
     schema: { params: CnjParams, querystring: MovementsQuery, data: listSchema('movimentacoes', Movement, { numeroCnj: Type.String() }) },
     handler: async (req) => {
@@ -139,8 +142,10 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Request an asynchronous refresh of a case',
       description:
-        'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. ' +
-        'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is refreshed either way, at no extra cost.',
+        'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking ' +
+        'again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. ' +
+        'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is ' +
+        'refreshed either way, at no extra cost.',
     },
     schema: { params: CnjParams, body: RefreshBody, data: Refresh },
     handler: async (req, op) => {

@@ -34,7 +34,8 @@ const OwnMovement = Type.Object({
   texto: Nullable(
     Type.String({
       description:
-        "The text the court's public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only the page lists (DataJud has not yet) has an empty `codigo`.",
+        "The text the court's public consultation page prints under the movement (a decision, a publication); null when no page gave one. A movement only " +
+        'the page lists (DataJud has not yet) has an empty `codigo`.',
     }),
   ),
 });
@@ -57,7 +58,8 @@ export const Movement = MovementShape.schema;
 const PartyFonte = Nullable(
   Type.String({
     description:
-      "The source that gave this party and its lawyers: `DJEN` (the addressees of the case's DJEN communications: no document), a court's consultation (`e-SAJ TJSP`, `PJe consulta pública TJMA`) or the case-details provider's name; null on cases enriched before it was kept.",
+      "The source that gave this party and its lawyers: `DJEN` (the addressees of the case's DJEN communications: no document), a court's consultation " +
+      "(`e-SAJ TJSP`, `PJe consulta pública TJMA`) or the case-details provider's name; null on cases enriched before it was kept.",
   }),
 );
 
@@ -234,7 +236,8 @@ export const Cover = Type.Intersect([
       fonte: Nullable(
         Type.String({
           description:
-            "Which source gave the parties, lawyers and value: `DJEN`, a court's consultation (`e-SAJ TJSP`), or the provider's name; null until enriched (or enriched before it was kept).",
+            "Which source gave the parties, lawyers and value: `DJEN`, a court's consultation (`e-SAJ TJSP`), or the provider's name; null until enriched " +
+            '(or enriched before it was kept).',
         }),
       ),
     }),

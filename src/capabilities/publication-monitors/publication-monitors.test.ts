@@ -158,38 +158,42 @@ test('DELETE deactivates (REMOVIDO, readable, free); again unchanged; listing by
   assert.equal((await debits(acc.accountId)).length, 4, 'removal is free');
 });
 
-test('events: publicacao_judicial_nova for TERMO and OAB matches, diario_movimentacao_nova for PROCESSO; court filters; nothing for history or a removed monitor', async () => {
-  const acc = await h.createAccount({ credits: 5000 });
-  const termo = freshTerm();
-  const termMonitor = json(await create(acc, { termo, tribunais: ['TJSP'] })).data;
-  const oabMonitor = json(await create(acc, { oab: 'MG 31313' })).data;
-  const numero = tjspNumber();
-  const caseMonitor = json(await create(acc, { numero_cnj: numero })).data;
-  const removed = json(await create(acc, { termo: 'Palavra Removida Depois' })).data;
-  await h.inject({ method: 'DELETE', url: `${PATH}/${removed.id}`, headers: acc.headers });
+test(
+  'events: publicacao_judicial_nova for TERMO and OAB matches, diario_movimentacao_nova for PROCESSO; court filters; ' +
+    'nothing for history or a removed monitor',
+  async () => {
+    const acc = await h.createAccount({ credits: 5000 });
+    const termo = freshTerm();
+    const termMonitor = json(await create(acc, { termo, tribunais: ['TJSP'] })).data;
+    const oabMonitor = json(await create(acc, { oab: 'MG 31313' })).data;
+    const numero = tjspNumber();
+    const caseMonitor = json(await create(acc, { numero_cnj: numero })).data;
+    const removed = json(await create(acc, { termo: 'Palavra Removida Depois' })).data;
+    await h.inject({ method: 'DELETE', url: `${PATH}/${removed.id}`, headers: acc.headers });
 
-  const folded = publicationRecord({
-    corpo: `Intime-se ${termo.toUpperCase().normalize('NFD').replace(/\p{M}/gu, '')} para pagar.`,
-    dataDisponibilizacao: today(),
-  });
-  const otherCourt = publicationRecord({ corpo: `Intime-se ${termo}.`, tribunal: 'TJRJ', dataDisponibilizacao: today() });
-  const byOab = publicationRecord({ oabs: ['MG31313'], dataDisponibilizacao: today() });
-  const byCase = publicationRecord({ numeroCnj: numero, dataDisponibilizacao: today() });
-  const old = publicationRecord({ corpo: termo, dataDisponibilizacao: '2026-03-01' });
-  const forRemoved = publicationRecord({ corpo: 'Palavra Removida Depois', dataDisponibilizacao: today() });
-  await ingest([folded, otherCourt, byOab, byCase, old, forRemoved]);
+    const folded = publicationRecord({
+      corpo: `Intime-se ${termo.toUpperCase().normalize('NFD').replace(/\p{M}/gu, '')} para pagar.`,
+      dataDisponibilizacao: today(),
+    });
+    const otherCourt = publicationRecord({ corpo: `Intime-se ${termo}.`, tribunal: 'TJRJ', dataDisponibilizacao: today() });
+    const byOab = publicationRecord({ oabs: ['MG31313'], dataDisponibilizacao: today() });
+    const byCase = publicationRecord({ numeroCnj: numero, dataDisponibilizacao: today() });
+    const old = publicationRecord({ corpo: termo, dataDisponibilizacao: '2026-03-01' });
+    const forRemoved = publicationRecord({ corpo: 'Palavra Removida Depois', dataDisponibilizacao: today() });
+    await ingest([folded, otherCourt, byOab, byCase, old, forRemoved]);
 
-  const events = await heard(acc);
-  assert.deepEqual(
-    events.sort((a: any, b: any) => a.publicacao.localeCompare(b.publicacao)),
-    [
-      { event: 'publicacao_judicial_nova', monitor: termMonitor.id, publicacao: folded.id },
-      { event: 'publicacao_judicial_nova', monitor: oabMonitor.id, publicacao: byOab.id },
-      { event: 'diario_movimentacao_nova', monitor: caseMonitor.id, publicacao: byCase.id },
-    ].sort((a, b) => a.publicacao.localeCompare(b.publicacao)),
-  );
-  assert.equal(json(await get(acc, `${PATH}/${termMonitor.id}`)).data.publicacoes, 2, 'the old one is history: matched, no event');
-});
+    const events = await heard(acc);
+    assert.deepEqual(
+      events.sort((a: any, b: any) => a.publicacao.localeCompare(b.publicacao)),
+      [
+        { event: 'publicacao_judicial_nova', monitor: termMonitor.id, publicacao: folded.id },
+        { event: 'publicacao_judicial_nova', monitor: oabMonitor.id, publicacao: byOab.id },
+        { event: 'diario_movimentacao_nova', monitor: caseMonitor.id, publicacao: byCase.id },
+      ].sort((a, b) => a.publicacao.localeCompare(b.publicacao)),
+    );
+    assert.equal(json(await get(acc, `${PATH}/${termMonitor.id}`)).data.publicacoes, 2, 'the old one is history: matched, no event');
+  },
+);
 
 test('the cycle asks DJEN once per target (texto, oab, numeroCnj) of the monitors that watch it, and ingests the answer', async () => {
   await db

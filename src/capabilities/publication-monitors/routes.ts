@@ -18,11 +18,15 @@ const PATH = '/v1/monitoramentos/publicacoes';
 const QUERY_TYPE = MONITOR_QUERY_TYPES.PUBLICACOES;
 
 const RULES =
-  'Checked every TRAMITA_MONITOR_INTERVAL_MS against DJEN (the first time for the last 30 days, then from 3 days before the previous check: DJEN publishes late). ' +
-  'Each new publication it matches (the term anywhere in the text, parties or lawyers, accents and case ignored; the OAB in any spelling the court printed; the case by number), ' +
+  'Checked every TRAMITA_MONITOR_INTERVAL_MS against DJEN (the first time for the last 30 days, then from 3 days before ' +
+  'the previous check: DJEN publishes late). ' +
+  'Each new publication it matches (the term anywhere in the text, parties or lawyers, accents and case ignored; the OAB in any spelling ' +
+  'the court printed; the case by number), ' +
   'dated from its `desde` (the creation day) on, emits one event to `webhook_url` when set, else to the account webhook, and to GET /v1/eventos: ' +
-  '`publicacao_judicial_nova` for TERMO and OAB monitors, `diario_movimentacao_nova` for PROCESSO monitors (spec §6.4). Older publications are history: no event. ' +
-  'Price: `monitor.publicacoes`, charged at creation and every 30 days while ATIVO; a renewal the balance does not cover suspends it (SUSPENSO) until it is created again.';
+  '`publicacao_judicial_nova` for TERMO and OAB monitors, `diario_movimentacao_nova` for PROCESSO monitors (spec §6.4). ' +
+  'Older publications are history: no event. ' +
+  'Price: `monitor.publicacoes`, charged at creation and every 30 days while ATIVO; a renewal the balance does not cover suspends ' +
+  'it (SUSPENSO) until it is created again.';
 
 export function publicationMonitorRoutes(app: FastifyInstance, s: Services): void {
   paidMonitorRoutes(app, s, {
@@ -36,9 +40,12 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
     schemas: { body: CreatePublicationMonitorBody, view: PublicationMonitorView },
     texts: {
       create:
-        'Body: `tipo` (TERMO, OAB or PROCESSO; inferred when absent) and its value: `termo` (3–200 characters), `oab` or `oab_estado` + `oab_numero`, or `numero_cnj` ' +
-        '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `fontes` (DJEN, STF, TSE, TRE-<UF>: the gazettes watched; absent: all); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). ' +
-        "201 with the new monitor, charged. The account's live monitor of the same target is returned instead (200, free, `reused: true`, a given `webhook_url` / `tribunais` / `fontes` applied); " +
+        'Body: `tipo` (TERMO, OAB or PROCESSO; inferred when absent) and its value: `termo` (3–200 characters), `oab` or ' +
+        '`oab_estado` + `oab_numero`, or `numero_cnj` ' +
+        '(two at once: 400 INVALID_PARAMETER); `tribunais` (court siglas; 422 UNKNOWN_COURT otherwise); `fontes` (DJEN, STF, TSE, TRE-<UF>: the gazettes ' +
+        'watched; absent: all); `webhook_url` (HTTPS; INVALID_WEBHOOK_URL otherwise). ' +
+        "201 with the new monitor, charged. The account's live monitor of the same target is returned instead (200, free, `reused: true`, a given " +
+        '`webhook_url` / `tribunais` / `fontes` applied); ' +
         `a SUSPENSO one is reactivated (200, charged, a new period). ${RULES}`,
       read: "Free. Its target, courts, status, publications matched, next check and charge, and the last error. Another account's id is 404 NOT_FOUND.",
       remove:

@@ -12,7 +12,8 @@ export const CourtsField = Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
       maxItems: 100,
       description:
-        'Court siglas (GET /v1/tribunais, e.g. TJSP, TRF4, TRE-SP; 422 UNKNOWN_COURT otherwise): only their publications count. Absent on create, empty or null: every court.',
+        'Court siglas (GET /v1/tribunais, e.g. TJSP, TRF4, TRE-SP; 422 UNKNOWN_COURT otherwise): only their publications count. ' +
+        'Absent on create, empty or null: every court.',
     }),
   ),
 );
@@ -22,7 +23,8 @@ export const SourcesField = Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 10 }), {
       maxItems: 40,
       description:
-        "Sources to watch (issue 16): `DJEN` (the national gazette), `STF` (the supreme court's DJe), `TSE` or `TRE-<UF>` (the electoral gazette of that court); 400 INVALID_PARAMETER otherwise. Absent on create, empty or null: every source.",
+        "Sources to watch (issue 16): `DJEN` (the national gazette), `STF` (the supreme court's DJe), `TSE` or `TRE-<UF>` (the electoral gazette of that " +
+        'court); 400 INVALID_PARAMETER otherwise. Absent on create, empty or null: every source.',
       examples: [['DJEN', 'STF', 'TSE', 'TRE-SP']],
     }),
   ),

@@ -15,7 +15,10 @@ export interface PublicationLinks {
   certidaoUrl(hash: string): string;
 }
 
-/** A publication in the API: DJEN's under /v1/intimacoes, the STF's and the electoral gazettes' under their own routes (ids `STF:<id>`, `<tribunal>:<edição>:<ordem>`). */
+/**
+ * A publication in the API: DJEN's under /v1/intimacoes, the STF's and the electoral gazettes' under their own routes (ids `STF:<id>`,
+ * `<tribunal>:<edição>:<ordem>`).
+ */
 export function publicationPath(id: string): string {
   if (id.startsWith('STF:')) return `/v1/stf/publicacoes/${encodeURIComponent(id.slice(4))}`;
   if (/^(TSE|TRE-[A-Z]{2}):/.test(id)) return `/v1/dje-eleitoral/publicacoes/${encodeURIComponent(id)}`;

@@ -35,7 +35,8 @@ export function publicationRoutes(app: FastifyInstance, s: Services, pub: Public
       summary: 'Gazette publications of a case',
       description:
         "The case's communications in the national gazette (DJEN / Comunica PJe: intimações, citações, editais, pautas…), newest first, with the full text, " +
-        "addressees, lawyers and the court's own link. DJEN is asked when the stored copy is older than TRAMITA_CASE_FRESH_MINUTES. `limit` 1–100, `cursor`. One flat charge per page; an empty page is free.",
+        "addressees, lawyers and the court's own link. DJEN is asked when the stored copy is older than TRAMITA_CASE_FRESH_MINUTES. `limit` 1–100, `cursor`. " +
+        'One flat charge per page; an empty page is free.',
     },
     schema: { params: NumeroParams, querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }), data: listSchema('items', Publication) },
     handler: async (req) => {

@@ -90,7 +90,10 @@ export function lawyerRows(p: PublicationRecord): DB['publication_lawyers'][] {
   return [...seen.values()];
 }
 
-/** What the full-text search sees of a publication: its numbers (CNJ; the communication's, an STF case's), court, parties, lawyers and text (HTML folded to words). */
+/**
+ * What the full-text search sees of a publication: its numbers (CNJ; the communication's, an STF case's), court, parties, lawyers and text (HTML folded to
+ * words).
+ */
 export function searchableText(p: PublicationRecord): string {
   return foldText(
     [

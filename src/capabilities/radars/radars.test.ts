@@ -134,86 +134,90 @@ async function receiver(t: TestContext) {
 
 // ---- tests --------------------------------------------------------------------------------------
 
-test('a CPF/CNPJ radar: charged once, baseline without events; a new case of the party is a result, one novo_processo_envolvido, on the feed and at webhook_url', async (t) => {
-  const w = await world(t);
-  const { h, clock } = w;
-  const rx = await receiver(t);
-  const { caso, person } = futureCaseOf(w, hasDocument);
-  const acc = await h.createAccount({ credits: 10_000 });
+test(
+  'a CPF/CNPJ radar: charged once, baseline without events; a new case of the party is a result, one ' +
+    'novo_processo_envolvido, on the feed and at webhook_url',
+  async (t) => {
+    const w = await world(t);
+    const { h, clock } = w;
+    const rx = await receiver(t);
+    const { caso, person } = futureCaseOf(w, hasDocument);
+    const acc = await h.createAccount({ credits: 10_000 });
 
-  const created = await create(h, acc, { termo: person.documento!, webhook_url: rx.url, frequencia: 'HORARIA' });
-  const radar = created.data;
-  assert.equal(radar.tipo, person.documento!.length === 11 ? 'CPF' : 'CNPJ');
-  assert.equal(radar.termo, masked(person.documento!));
-  assert.equal(radar.status, 'ATIVO');
-  assert.equal(radar.preco, PRICE / 100);
-  assert.equal(radar.webhookUrl, rx.url);
-  assert.equal(created.meta.creditsCharged, PRICE / 100);
-  assert.equal(created.meta.creditsRemaining, (10_000 - PRICE) / 100);
-  assert.ok(created.meta.searchLogId);
-  const ledger = await debits(h, acc.accountId);
-  assert.equal(ledger.length, 1, 'charged once');
-  assert.equal(ledger[0].operation_id, `${radar.id}:1`);
-  assert.equal(ledger[0].delta_centavos, -PRICE);
+    const created = await create(h, acc, { termo: person.documento!, webhook_url: rx.url, frequencia: 'HORARIA' });
+    const radar = created.data;
+    assert.equal(radar.tipo, person.documento!.length === 11 ? 'CPF' : 'CNPJ');
+    assert.equal(radar.termo, masked(person.documento!));
+    assert.equal(radar.status, 'ATIVO');
+    assert.equal(radar.preco, PRICE / 100);
+    assert.equal(radar.webhookUrl, rx.url);
+    assert.equal(created.meta.creditsCharged, PRICE / 100);
+    assert.equal(created.meta.creditsRemaining, (10_000 - PRICE) / 100);
+    assert.ok(created.meta.searchLogId);
+    const ledger = await debits(h, acc.accountId);
+    assert.equal(ledger.length, 1, 'charged once');
+    assert.equal(ledger[0].operation_id, `${radar.id}:1`);
+    assert.equal(ledger[0].delta_centavos, -PRICE);
 
-  // The baseline: every case of the party visible now, stored, none announced.
-  const baseline = visibleCasesOf(person, clock.now().getTime())
-    .map((c) => formatCnj(c.numero))
-    .sort();
-  assert.ok(baseline.length > 0);
-  assert.equal(radar.resultadosTotal, baseline.length);
-  assert.ok(radar.ultimaVerificacaoEm);
-  const first = await results(h, acc, radar.id);
-  assert.deepEqual(first.data.map((r: any) => r.numeroCnj).sort(), baseline);
-  assert.ok(first.data.every((r: any) => r.linhaDeBase === true && r.correspondencias.some((p: any) => p.documento === masked(person.documento!))));
-  assert.equal((await radarEvents(h, radar.id)).length, 0);
-  assert.equal((await feed(h, acc.accountId)).length, 0);
+    // The baseline: every case of the party visible now, stored, none announced.
+    const baseline = visibleCasesOf(person, clock.now().getTime())
+      .map((c) => formatCnj(c.numero))
+      .sort();
+    assert.ok(baseline.length > 0);
+    assert.equal(radar.resultadosTotal, baseline.length);
+    assert.ok(radar.ultimaVerificacaoEm);
+    const first = await results(h, acc, radar.id);
+    assert.deepEqual(first.data.map((r: any) => r.numeroCnj).sort(), baseline);
+    assert.ok(first.data.every((r: any) => r.linhaDeBase === true && r.correspondencias.some((p: any) => p.documento === masked(person.documento!))));
+    assert.equal((await radarEvents(h, radar.id)).length, 0);
+    assert.equal((await feed(h, acc.accountId)).length, 0);
 
-  await passTime(w, caso.filedAt);
+    await passTime(w, caso.filedAt);
 
-  const after = await results(h, acc, radar.id);
-  const fresh = after.data.filter((r: any) => !r.linhaDeBase);
-  assert.ok(
-    fresh.some((r: any) => r.numeroCnj === formatCnj(caso.numero)),
-    'the new case is a result',
-  );
-  const result = fresh.find((r: any) => r.numeroCnj === formatCnj(caso.numero));
-  assert.equal(result.tribunal, caso.court.sigla);
-  assert.deepEqual(
-    result.correspondencias.map((p: any) => p.documento),
-    [masked(person.documento!)],
-  );
-  const events = await radarEvents(h, radar.id);
-  assert.equal(events.length, fresh.length, 'one event per new result');
-  assert.ok(events.every((e) => e.kind === 'novo_processo_envolvido'));
-  const event = events.find((e) => e.numero_cnj === caso.numero)!;
-  assert.deepEqual(
-    JSON.parse(event.data).correspondencias.map((p: any) => p.documento),
-    [masked(person.documento!)],
-  );
-  const mine = (await feed(h, acc.accountId)).filter((e) => e.monitor_id === radar.id);
-  assert.equal(mine.length, fresh.length);
-  assert.ok(mine.every((e) => e.kind === 'novo_processo_envolvido' && e.monitor_type === 'radar'));
-  const delivered = rx.received.filter((r) => r.body.data?.radarId === radar.id);
-  assert.equal(delivered.length, fresh.length, "delivered to the radar's webhook_url");
-  assert.ok(
-    delivered.some(
-      (r) =>
-        r.body.event === 'novo_processo_envolvido' &&
-        r.body.data.numeroCnjDigitos === caso.numero &&
-        r.body.data.numeroCnj === formatCnj(caso.numero) &&
-        r.headers['x-service-event'] === 'novo_processo_envolvido',
-    ),
-  );
-  assert.equal((await debits(h, acc.accountId)).length, 1, 'checks are not charged');
+    const after = await results(h, acc, radar.id);
+    const fresh = after.data.filter((r: any) => !r.linhaDeBase);
+    assert.ok(
+      fresh.some((r: any) => r.numeroCnj === formatCnj(caso.numero)),
+      'the new case is a result',
+    );
+    const result = fresh.find((r: any) => r.numeroCnj === formatCnj(caso.numero));
+    assert.equal(result.tribunal, caso.court.sigla);
+    assert.deepEqual(
+      result.correspondencias.map((p: any) => p.documento),
+      [masked(person.documento!)],
+    );
+    const events = await radarEvents(h, radar.id);
+    assert.equal(events.length, fresh.length, 'one event per new result');
+    assert.ok(events.every((e) => e.kind === 'novo_processo_envolvido'));
+    const event = events.find((e) => e.numero_cnj === caso.numero)!;
+    assert.deepEqual(
+      JSON.parse(event.data).correspondencias.map((p: any) => p.documento),
+      [masked(person.documento!)],
+    );
+    const mine = (await feed(h, acc.accountId)).filter((e) => e.monitor_id === radar.id);
+    assert.equal(mine.length, fresh.length);
+    assert.ok(mine.every((e) => e.kind === 'novo_processo_envolvido' && e.monitor_type === 'radar'));
+    const delivered = rx.received.filter((r) => r.body.data?.radarId === radar.id);
+    assert.equal(delivered.length, fresh.length, "delivered to the radar's webhook_url");
+    assert.ok(
+      delivered.some(
+        (r) =>
+          r.body.event === 'novo_processo_envolvido' &&
+          r.body.data.numeroCnjDigitos === caso.numero &&
+          r.body.data.numeroCnj === formatCnj(caso.numero) &&
+          r.headers['x-service-event'] === 'novo_processo_envolvido',
+      ),
+    );
+    assert.equal((await debits(h, acc.accountId)).length, 1, 'checks are not charged');
 
-  // Nothing new since: the next check adds nothing and announces nothing.
-  const total = after.meta.resultadosTotal;
-  assert.equal(total, after.data.length);
-  await passTime(w, clock.now().getTime() + 2000);
-  assert.equal((await results(h, acc, radar.id)).meta.resultadosTotal, total);
-  assert.equal((await radarEvents(h, radar.id)).length, events.length);
-});
+    // Nothing new since: the next check adds nothing and announces nothing.
+    const total = after.meta.resultadosTotal;
+    assert.equal(total, after.data.length);
+    await passTime(w, clock.now().getTime() + 2000);
+    assert.equal((await results(h, acc, radar.id)).meta.resultadosTotal, total);
+    assert.equal((await radarEvents(h, radar.id)).length, events.length);
+  },
+);
 
 test('a name radar announces novo_processo, searching the name and each variation', async (t) => {
   const w = await world(t);

@@ -39,11 +39,16 @@ const BASE = '/v1/monitoramentos/novos-processos';
 
 const CREATE_DESCRIPTION = [
   '`termo` is a CPF/CNPJ (then `tipo` CPF or CNPJ) or a party name of at least 2 words and 5 letters (`tipo` NOME, with up to 20 `variacoes`).',
-  'Charged at creation for a first period of 30 days (`preco`), renewed every 30 days by the cycle; a balance that does not cover a renewal suspends the radar (SUSPENSO, no checks) until a later cycle can charge it.',
-  'The creation takes the baseline: the cases found now are stored as results with `linhaDeBase: true` and send no event. If the case-details provider fails then, the radar is still created (and charged), with `ultimoErro`, and the next cycle takes the baseline.',
-  'Later checks (every `frequencia`: HORARIA, DIARIA, SEMANAL) store each new hit as a result and emit one event to the account (and to `webhook_url` when given, instead of the account URL):',
-  '`novo_processo_envolvido` for a CPF/CNPJ radar (the party is identified exactly), `novo_processo` for a name radar (a name alone does not identify a person).',
-  'Filters: `tribunais` (siglas), `classes` (names or TPU codes), `termos_obrigatorios` / `termos_proibidos` (whole words in the parties, classes and subjects; accents and case ignored).',
+  'Charged at creation for a first period of 30 days (`preco`), renewed every 30 days by the cycle; a balance that does not cover a renewal suspends the ' +
+    'radar (SUSPENSO, no checks) until a later cycle can charge it.',
+  'The creation takes the baseline: the cases found now are stored as results with `linhaDeBase: true` and send no event. If the case-details provider fails ' +
+    'then, the radar is still created (and charged), with `ultimoErro`, and the next cycle takes the baseline.',
+  'Later checks (every `frequencia`: HORARIA, DIARIA, SEMANAL) store each new hit as a result and emit one event to the account (and to `webhook_url` when ' +
+    'given, instead of the account URL):',
+  '`novo_processo_envolvido` for a CPF/CNPJ radar (the party is identified exactly), `novo_processo` for a name radar ' +
+    '(a name alone does not identify a person).',
+  'Filters: `tribunais` (siglas), `classes` (names or TPU codes), `termos_obrigatorios` / `termos_proibidos` (whole words in the parties, classes and ' +
+    'subjects; accents and case ignored).',
   '422 DETAILS_UNAVAILABLE when no case-details provider is configured.',
 ].join(' ');
 
@@ -101,7 +106,8 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       tag: TAG,
       summary: "Results of all the account's radars found on one day",
       description:
-        'Free. `dia` is the UTC day the results were found (default today); `arquivados=true|false` filters. Newest first, cursor pagination. Results of deactivated radars stay listed.',
+        'Free. `dia` is the UTC day the results were found (default today); `arquivados=true|false` filters. Newest first, cursor pagination. Results of ' +
+        'deactivated radars stay listed.',
     },
     schema: { querystring: DayQuery, data: listSchema('items', RadarResult) },
     handler: async (req) => {
@@ -131,7 +137,9 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
         tag: TAG,
         summary: archived ? 'Archive radar results' : 'Unarchive radar results',
         description:
-          'Free and idempotent. `ids` are result ids (1–500). `alterados` counts the results whose state changed (one already in the asked state is not); ids that are not results of this account are left alone and counted in `naoEncontrados`, so whether they exist in another account is never told.',
+          'Free and idempotent. `ids` are result ids (1–500). `alterados` counts the results whose state changed (one already in the asked state is not); ' +
+          'ids that are not results of this account are left alone and counted in `naoEncontrados`, so whether ' +
+          'they exist in another account is never told.',
       },
       schema: { body: ArchiveBody, data: ArchiveOutcome },
       handler: async (req) => {
@@ -165,7 +173,10 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       tag: TAG,
       summary: 'Refine the filters of a radar',
       description:
-        'Free. Fields left out keep their value; `webhook_url: null` removes it. The term cannot change (400 INVALID_PARAMETER on `termo`). A change that widens the filters (a new variation, more courts or classes, fewer required or forbidden words) makes the next check a baseline, due at once: cases the old filters excluded already existed, so they are stored without events. A deactivated radar cannot be changed.',
+        'Free. Fields left out keep their value; `webhook_url: null` removes it. The term cannot change (400 INVALID_PARAMETER on `termo`). A change that ' +
+        'widens the filters (a new variation, more courts or classes, fewer required or forbidden words) makes the next check a ' +
+        'baseline, due at once: cases the old filters excluded already existed, so they are stored without ' +
+        'events. A deactivated radar cannot be changed.',
     },
     schema: { params: RadarParams, body: PatchRadarBody, data: Radar },
     handler: async (req) => ({ data: radarView(await patchRadar(m, await own(req.auth!.account.id, req.params.id), req.body)) }),
@@ -180,7 +191,8 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       tag: TAG,
       summary: 'Deactivate a radar',
       description:
-        'Free. Status DESATIVADO (spec §3.2): checks and charges stop; nothing is physically deleted and the results stay readable, qualifiable and archivable. Deactivating again returns the radar unchanged.',
+        'Free. Status DESATIVADO (spec §3.2): checks and charges stop; nothing is physically deleted and the results stay readable, qualifiable and ' +
+        'archivable. Deactivating again returns the radar unchanged.',
     },
     schema: { params: RadarParams, data: Radar },
     handler: async (req) => {
@@ -198,7 +210,11 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       auth: true,
       tag: TAG,
       summary: 'Persisted results of a radar, newest first',
-      description: `Free. Filters \`arquivados=true|false\` and \`qualificacao\`; \`meta.resultadosTotal\` counts every result of the radar. \`sincronizar=true\` checks the radar first (it may query the provider: use it sparingly), at most once per radar every ${SYNC_MIN_INTERVAL_MS / 1000} s: \`meta.sincronizacao\` is \`{executada: true, novos}\`, or \`{executada: false, motivo, proximaPermitidaEm}\` with the stored results. A provider failure during it is 503 SOURCE_UNAVAILABLE (free).`,
+      description:
+        `Free. Filters \`arquivados=true|false\` and \`qualificacao\`; \`meta.resultadosTotal\` counts every result of the radar. ` +
+        `\`sincronizar=true\` checks the radar first (it may query the provider: use it sparingly), at most once per radar ` +
+        `every ${SYNC_MIN_INTERVAL_MS / 1000} s: \`meta.sincronizacao\` is \`{executada: true, novos}\`, or \`{executada: false, ` +
+        `motivo, proximaPermitidaEm}\` with the stored results. A provider failure during it is 503 SOURCE_UNAVAILABLE (free).`,
     },
     schema: { params: RadarParams, querystring: ResultsQuery, data: listSchema('items', RadarResult) },
     handler: async (req) => {
@@ -226,7 +242,8 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       tag: TAG,
       summary: 'Qualify a radar result',
       description:
-        'Free. `qualificacao`: RELEVANTE, IRRELEVANTE or EM_ANALISE, with an optional `nota` (up to 1000 characters; absent or null clears it). Qualifying again replaces it. 404 when the number is not a result of this radar.',
+        'Free. `qualificacao`: RELEVANTE, IRRELEVANTE or EM_ANALISE, with an optional `nota` (up to 1000 characters; absent or null clears it). Qualifying ' +
+        'again replaces it. 404 when the number is not a result of this radar.',
     },
     schema: { params: ResultParams, body: QualifyBody, data: RadarResult },
     handler: async (req) => {

@@ -40,7 +40,13 @@ export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): v
         tag: TAG,
         summary:
           url === '/v1/busca' ? 'Search by term (compatibility path of /v1/busca/termo)' : 'Search by term: case number, CPF/CNPJ, names, classes, subjects',
-        description: `Parameter \`q\` (or \`termo\`). A CNJ number or a CPF/CNPJ finds its cases. Two or more words that begin a party's name (accents and case aside) list the cases of the parties so named: the exact name first (\`relevancia\` 1), then longer names (0.5). Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as a prefix, best matches first. By page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page; a page with no result is free. A CPF/CNPJ reaches the courts on every page, a party's name (two or more words) on the first. ${COURT_SEARCH_NOTE}`,
+        description:
+          `Parameter \`q\` (or \`termo\`). A CNJ number or a CPF/CNPJ finds its cases. Two or more words that begin a party's name (accents and ` +
+          `case aside) list the cases of the parties so named: the exact name first (\`relevancia\` 1), then longer names (0.5). ` +
+          `Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as ` +
+          `a prefix, best matches first. By page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page; a page with no ` +
+          `result is free. A CPF/CNPJ reaches the courts on every page, a party's name (two or more words) on the ` +
+          `first. ${COURT_SEARCH_NOTE}`,
       },
       schema: { querystring: SearchQuery, data: listSchema('items', SearchHit) },
       handler: (req) => search(m, req, s.config),

@@ -60,7 +60,8 @@ export function writeOfflineSummary(facts: CaseFacts): string {
       : null,
     facts.publicacoes.length > 0 ? `## Última publicação\n\n${lastPublication(facts)}` : null,
     facts.documentos.length > 0 ? `## Documentos públicos\n\n${documents(facts)}` : null,
-    `---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: resumo extrativo escrito por código a partir dos dados do processo guardados pelo Tramita, sem modelo de linguagem (${OFFLINE_METHOD}). Dados lidos na fonte em ${formatDateBr(facts.consultadoEm)}.`,
+    `---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: resumo extrativo escrito por código a partir dos dados do processo guardados pelo Tramita, sem modelo de ` +
+      `linguagem (${OFFLINE_METHOD}). Dados lidos na fonte em ${formatDateBr(facts.consultadoEm)}.`,
   ];
   return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;
 }
@@ -81,9 +82,8 @@ function identification(facts: CaseFacts): string {
   const sealed = Math.max(0, ...facts.instancias.map((i) => i.nivelSigilo));
   if (sealed > 0) lines.push(`Sigilo de nível ${sealed}: parte dos dados pode não estar pública.`);
   const count = facts.movimentosTotal;
-  lines.push(
-    `${count} ${count === 1 ? 'movimento registrado' : 'movimentos registrados'}${facts.atualizadoEm ? `; dados atualizados pela fonte em ${formatDateBr(facts.atualizadoEm)}` : ''}.`,
-  );
+  const updated = facts.atualizadoEm ? `; dados atualizados pela fonte em ${formatDateBr(facts.atualizadoEm)}` : '';
+  lines.push(`${count} ${count === 1 ? 'movimento registrado' : 'movimentos registrados'}${updated}.`);
   return lines.join('\n');
 }
 
@@ -120,7 +120,9 @@ function currentState(facts: CaseFacts): string {
     state = `**Transitado em julgado** em ${formatDateBr(res.dataHora)}${res === last ? '' : `; depois disso, o último movimento foi em ${at(last)}`}.`;
   } else if (judged) {
     const appellate = APPELLATE.has(judged.grau);
-    state = `**Julgado** em ${at(judged)}, sem trânsito em julgado registrado: ${appellate ? 'cabem ainda recursos às instâncias superiores ou a baixa dos autos' : 'pode haver recurso ou prazo em curso'}.`;
+    state =
+      `**Julgado** em ${at(judged)}, sem trânsito em julgado ` +
+      `registrado: ${appellate ? 'cabem ainda recursos às instâncias superiores ou a baixa dos autos' : 'pode haver recurso ou prazo em curso'}.`;
   } else if (APPELLATE.has(last.grau)) {
     state = `**Em grau de recurso** (${grauName(last.grau)}), aguardando julgamento; último movimento em ${at(last)}.`;
   } else if (phaseOf(last) === 'conclusao') {
@@ -187,7 +189,8 @@ function phases(moves: FactMovement[], facts: CaseFacts): string {
   if (appeal) lines.push(`- Recurso: autos remetidos em ${movementLine(appeal, facts)}.`);
   else if (appellateInstance)
     lines.push(
-      `- Recurso: ${appellateInstance.classe?.nome ?? 'recurso'} no ${grauName(appellateInstance.grau)}${appellateInstance.dataAjuizamento ? `, desde ${formatDateBr(appellateInstance.dataAjuizamento)}` : ''}.`,
+      `- Recurso: ${appellateInstance.classe?.nome ?? 'recurso'} ` +
+        `no ${grauName(appellateInstance.grau)}${appellateInstance.dataAjuizamento ? `, desde ${formatDateBr(appellateInstance.dataAjuizamento)}` : ''}.`,
     );
   for (const j of judgments.filter((m) => APPELLATE.has(m.grau)).slice(-1)) lines.push(`- Julgamento do recurso: ${movementLine(j, facts)}.`);
   const res = latest('transito');

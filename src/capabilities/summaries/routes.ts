@@ -35,10 +35,13 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
       tag: TAG,
       summary: 'Request an AI summary of a case',
       description:
-        'Answers at once (200: the request is recorded; a 202 would tell integrators of the commercial service to poll /v1/requests) with `providerRequestId` and `statusUrl` (also in `Location`); a background job writes the summary from the case data Tramita holds ' +
+        'Answers at once (200: the request is recorded; a 202 would tell integrators of the commercial service to poll /v1/requests) with ' +
+        '`providerRequestId` and `statusUrl` (also in `Location`); a background job writes the ' +
+        'summary from the case data Tramita holds ' +
         '(refreshing the case first, as a charged refresh, when it is older than TRAMITA_CASE_FRESH_MINUTES). ' +
         `Charged the plan's \`${SUMMARY_QUERY_TYPE}\` once, when it ends FINALIZADO; ERRO is free; refused at once (403) when the balance cannot cover it. ` +
-        'Asking again while one runs for the case returns it, uncharged. Body optional: `enviar_callback` (or `send_callback`) sends `resumo_ia_concluido` to the account webhook when it ends.',
+        'Asking again while one runs for the case returns it, uncharged. Body optional: `enviar_callback` (or `send_callback`) sends `resumo_ia_concluido` ' +
+        'to the account webhook when it ends.',
     },
     schema: { params: CnjParams, body: SummaryRequestBody, data: SummaryExecution },
     handler: async (req, op) => {
@@ -75,7 +78,9 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
       tag: TAG,
       summary: 'Progress of an AI summary request',
       description:
-        "Free (spec §8). `request_id` is the `providerRequestId`; omitted, the latest execution of the account for the case. `PENDENTE` → `PROCESSANDO` → `FINALIZADO` or `ERRO` (with `erro`): poll a finite number of times and stop there. Another account's execution is 404 NOT_FOUND.",
+        'Free (spec §8). `request_id` is the `providerRequestId`; omitted, the latest execution of the account for the case. `PENDENTE` → `PROCESSANDO` → ' +
+        "`FINALIZADO` or `ERRO` (with `erro`): poll a finite number of times and stop there. Another account's execution is 404 " +
+        'NOT_FOUND.',
     },
     schema: { params: CnjParams, querystring: RequestIdQuery, data: SummaryExecution },
     handler: async (req) => {
@@ -103,8 +108,10 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
       summary: 'The AI summary of a case',
       description:
         'The latest finished summary of the account for the case, or the execution `request_id` names. ' +
-        '`desatualizado: true` when the case changed since it was written. With none (or outdated), `proximaAcao` names the request to make; nothing is invented. ' +
-        `Reading a summary is the plan's \`${SUMMARY_READ_QUERY_TYPE}\` (free in the shipped plans: the request pays for the writing); an answer without \`conteudo\` is free.`,
+        '`desatualizado: true` when the case changed since it was written. With none (or outdated), `proximaAcao` names ' +
+        'the request to make; nothing is invented. ' +
+        `Reading a summary is the plan's \`${SUMMARY_READ_QUERY_TYPE}\` (free in the shipped plans: the request pays for the ` +
+        `writing); an answer without \`conteudo\` is free.`,
     },
     schema: { params: CnjParams, querystring: RequestIdQuery, data: Summary },
     handler: async (req) => {

@@ -51,8 +51,10 @@ export function offlineWriter(): SummaryWriter {
 
 const SYSTEM_PROMPT = [
   'Você é um assistente jurídico que resume processos judiciais brasileiros para advogados.',
-  'Escreva em português do Brasil, em Markdown, com exatamente estas seções: "## Resumo", "## Partes", "## Andamento", "## Situação atual" e "## Pontos de atenção".',
-  'Use somente os fatos fornecidos em JSON; não invente nomes, datas, valores nem decisões. Quando um fato não estiver nos dados, diga que a fonte não o informa.',
+  'Escreva em português do Brasil, em Markdown, com exatamente estas seções: "## Resumo", "## Partes", "## Andamento", "## ' +
+    'Situação atual" e "## Pontos de atenção".',
+  'Use somente os fatos fornecidos em JSON; não invente nomes, datas, valores nem decisões. Quando um fato não estiver ' +
+    'nos dados, diga que a fonte não o informa.',
   'Datas em dd/mm/aaaa; valores em reais (R$ 1.234,56, a partir de valorCausaCentavos). Seja objetivo: no máximo 400 palavras.',
 ].join(' ');
 
@@ -108,9 +110,13 @@ export function modelWriter(chat: ChatModel, budget: { maxInputTokens: number; m
       const estimated = Math.ceil(promptChars / CHARS_PER_TOKEN);
       const aviso =
         answer.promptTokens !== null && answer.promptTokens < estimated * TRUNCATION_SHARE
-          ? `O servidor do modelo informou ter lido ${answer.promptTokens} tokens de cerca de ${estimated} enviados: o prompt pode ter sido truncado (o Ollama corta prompts longos em silêncio) e o resumo pode ignorar parte do processo. Aumente o contexto do servidor ou reduza TRAMITA_SUMMARY_MAX_INPUT_TOKENS.`
+          ? `O servidor do modelo informou ter lido ${answer.promptTokens} tokens de cerca de ${estimated} enviados: o prompt pode ter sido truncado (o ` +
+            `Ollama corta prompts longos em silêncio) e o resumo pode ignorar parte do processo. Aumente o contexto do servidor ou ` +
+            `reduza TRAMITA_SUMMARY_MAX_INPUT_TOKENS.`
           : null;
-      const texto = `${answer.text}\n\n---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: modelo de linguagem \`${answer.model}\`, a partir dos dados do processo guardados pelo Tramita.\n`;
+      const texto =
+        `${answer.text}\n\n---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: modelo de linguagem \`${answer.model}\`, a partir dos ` +
+        `dados do processo guardados pelo Tramita.\n`;
       return { texto, metodo: MODEL_METHOD, modelo: answer.model, aviso, tokensEntrada: answer.promptTokens, tokensSaida: answer.completionTokens };
     },
   };

@@ -51,7 +51,8 @@ function provider(s: Services): WarrantsSource {
   if (s.sources.warrants) return s.sources.warrants;
   throw new ApiError(
     'SOURCE_NOT_CONFIGURED',
-    "Warrants come from a provider the operator configures (TRAMITA_WARRANTS_PROVIDER_URL, docs/providers.md): BNMP's portal sits behind a captcha Tramita never solves. None is configured, so there is no answer, and never a NADA_CONSTA.",
+    "Warrants come from a provider the operator configures (TRAMITA_WARRANTS_PROVIDER_URL, docs/providers.md): BNMP's portal sits behind a captcha Tramita " +
+      'never solves. None is configured, so there is no answer, and never a NADA_CONSTA.',
     { source: 'mandados', setting: 'TRAMITA_WARRANTS_PROVIDER_URL' },
   );
 }
@@ -81,8 +82,10 @@ export function warrantRoutes(app: FastifyInstance, s: Services): void {
       tag: 'Mandados',
       summary: 'Arrest warrants by CPF or piece number',
       description:
-        'Exactly one of `cpf` (400 INVALID_CPF_CNPJ) or `numero_peca` (28 digits, 400 INVALID_NUMERO_PECA). `data.status` is CONSTA when the source returned at least one warrant, NADA_CONSTA when it answered none: both are results and are charged (spec §4.7). ' +
-        'A failure, timeout or unavailability of the source is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT, never NADA_CONSTA, never charged; no provider configured is 503 SOURCE_NOT_CONFIGURED; a provider that cannot search this way is 422 QUERY_NOT_SUPPORTED. ' +
+        'Exactly one of `cpf` (400 INVALID_CPF_CNPJ) or `numero_peca` (28 digits, 400 INVALID_NUMERO_PECA). `data.status` is CONSTA when the source returned ' +
+        'at least one warrant, NADA_CONSTA when it answered none: both are results and are charged (spec §4.7). ' +
+        'A failure, timeout or unavailability of the source is 503 SOURCE_UNAVAILABLE / 504 SOURCE_TIMEOUT, never NADA_CONSTA, never charged; no provider ' +
+        'configured is 503 SOURCE_NOT_CONFIGURED; a provider that cannot search this way is 422 QUERY_NOT_SUPPORTED. ' +
         'The answer carries the instant of the query and a notice: it does not replace an official certificate.',
     },
     schema: {

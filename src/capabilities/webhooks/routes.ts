@@ -81,7 +81,8 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       tag: TAG,
       summary: 'The account webhook configuration',
       description:
-        'Free. The first read creates the configuration (no URL, active, every event, NORMALIZED) with a new HMAC secret, shown in `segredo` in that response only; afterwards only `segredoPrefixo`. The bearer token is never shown back.',
+        'Free. The first read creates the configuration (no URL, active, every event, NORMALIZED) with a new HMAC secret, shown in `segredo` in that ' +
+        'response only; afterwards only `segredoPrefixo`. The bearer token is never shown back.',
     },
     schema: { data: WebhookConfig },
     handler: async (req) => {
@@ -99,7 +100,9 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       tag: TAG,
       summary: 'Set the account webhook',
       description:
-        "Free. Fields left out keep their value; `null` clears `url`, `token` or `eventos` (null = every kind). The URL must be HTTPS and reach a public address (400 INVALID_WEBHOOK_URL); it is checked again at every connection. `ativo: false` stops every delivery of the account (to the account URL and to monitors' `webhook_url`); events stay readable in GET /v1/eventos.",
+        'Free. Fields left out keep their value; `null` clears `url`, `token` or `eventos` (null = every kind). The URL must be HTTPS and reach a public ' +
+        'address (400 INVALID_WEBHOOK_URL); it is checked again at every connection. `ativo: false` stops every delivery of the ' +
+        "account (to the account URL and to monitors' `webhook_url`); events stay readable in GET /v1/eventos.",
     },
     schema: { body: WebhookConfigBody, data: WebhookConfig },
     handler: async (req) => {
@@ -142,7 +145,8 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       tag: TAG,
       summary: 'Send a signed test delivery now',
       description:
-        'Free. One attempt to the account URL, made during this request (even while the webhook is inactive), recorded in the history; event `teste`. 422 WEBHOOK_NOT_CONFIGURED without a URL.',
+        'Free. One attempt to the account URL, made during this request (even while the webhook is inactive), recorded in the history; event `teste`. 422 ' +
+        'WEBHOOK_NOT_CONFIGURED without a URL.',
     },
     schema: { body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: TestResult },
     handler: async (req) => {
@@ -160,7 +164,8 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       tag: TAG,
       summary: 'Delivery history, newest first',
       description:
-        'Free. Every delivery with each attempt (time, HTTP status, latency, the first KiB of the answer, the next attempt). Filters: `status`, `evento`. Cursor pagination.',
+        'Free. Every delivery with each attempt (time, HTTP status, latency, the first KiB of the answer, the next attempt). ' +
+        'Filters: `status`, `evento`. Cursor pagination.',
     },
     schema: { querystring: DeliveryQuery, data: listSchema('items', Delivery) },
     handler: async (req) => {
@@ -201,7 +206,9 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
       summary: 'Resend a delivery',
       success: [201],
       description:
-        "Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event's, so receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go to the account URL and there is none.",
+        "Free. A new delivery (its own X-Service-Delivery-Id, `reenvioDe` = the original) of the same bytes: the payload `id` stays the event's, so " +
+        'receivers that deduplicate by `id` see one event. It has the full retry ladder. 422 WEBHOOK_NOT_CONFIGURED when it would go ' +
+        'to the account URL and there is none.',
     },
     schema: { params: DeliveryParams, body: Type.Optional(Type.Object({}, { additionalProperties: false })), data: Delivery },
     handler: async (req) => {

@@ -114,7 +114,8 @@ const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join
  * An account whose balance does not cover its total is not touched: its charges are left undecided
  * and run one at a time (tick-batches.ts), which refuses exactly those the balance cannot cover.
  */
-const PG_BATCH_SQL = `with c as materialized (
+const PG_BATCH_SQL =
+  `with c as materialized (
   select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
     with ordinality as c(account_id, centavos, operation_id, query_type, request_id, method, path, status_code, search_log_id, ledger_id, i)
 ),
@@ -127,7 +128,8 @@ u as (
   returning a.id, a.balance_centavos
 ),
 ok as (
-  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding), 0))::bigint as after
+  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between ` +
+  `unbounded preceding and 1 preceding), 0))::bigint as after
   from c join u on u.id = c.account_id
 ),
 logs as (

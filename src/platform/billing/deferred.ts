@@ -26,7 +26,9 @@ export interface DeferredCharge<W extends DeferredWork> {
   queryType: string;
   /** The path of the POST that started the work (the search log's origin). */
   requestPath(work: W): string;
-  /** For a work whose id is a number (unique in its own table only): the operation id is `<idPrefix>:<id>`. Else it is the id itself (made by newId, unique). */
+  /**
+   * For a work whose id is a number (unique in its own table only): the operation id is `<idPrefix>:<id>`. Else it is the id itself (made by newId, unique).
+   */
   idPrefix?: string;
 }
 

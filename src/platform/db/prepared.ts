@@ -15,7 +15,8 @@ import { synchronousSqlite } from './sqlite-dialect.ts';
 
 export type Prepared<P extends string, R> = (executor: Kysely<DB>, values: Record<P, unknown>) => Promise<QueryResult<R>>;
 
-// biome-ignore lint/suspicious/noExplicitAny: each placeholder stands in for a value of whatever column it is put in, so it must fit any of Kysely's value types
+// Each placeholder stands in for a value of whatever column it is put in, so it must fit any of Kysely's value types.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export function prepared<P extends string, R>(names: readonly P[], build: (p: Record<P, any>) => Compilable<R>): Prepared<P, R> {
   const marks = Object.fromEntries(names.map((n) => [n, `\u0000param:${n}\u0000`])) as Record<P, string>;
   const compiled = build(marks).compile();

@@ -4,8 +4,33 @@
  */
 
 /** Words that name a company. */
-const COMPANY =
-  /\b(S\.?\/?A\.?|LTDA|EIRELI|MEI?|EPP|BANCO|COMPANHIA|CIA\.?|ASSOCIA[CÇ][AÃ]O|ASSOCIADOS|ADVOGADOS|SOCIEDADE|COOPERATIVA|INSTITUTO|FUNDA[CÇ][AÃ]O|MUNIC[IÍ]PIO|ESTADO|UNI[AÃ]O|FAZENDA|MINIST[EÉ]RIO|INSTITUI[CÇ][AÃ]O|CONDOM[IÍ]NIO|EMPRESA|PAGAMENTOS)\b/i;
+const COMPANY_WORDS = [
+  'S\\.?\\/?A\\.?',
+  'LTDA',
+  'EIRELI',
+  'MEI?',
+  'EPP',
+  'BANCO',
+  'COMPANHIA',
+  'CIA\\.?',
+  'ASSOCIA[CÇ][AÃ]O',
+  'ASSOCIADOS',
+  'ADVOGADOS',
+  'SOCIEDADE',
+  'COOPERATIVA',
+  'INSTITUTO',
+  'FUNDA[CÇ][AÃ]O',
+  'MUNIC[IÍ]PIO',
+  'ESTADO',
+  'UNI[AÃ]O',
+  'FAZENDA',
+  'MINIST[EÉ]RIO',
+  'INSTITUI[CÇ][AÃ]O',
+  'CONDOM[IÍ]NIO',
+  'EMPRESA',
+  'PAGAMENTOS',
+];
+const COMPANY = new RegExp(`\\b(${COMPANY_WORDS.join('|')})\\b`, 'i');
 
 export function personKindOfName(nome: string): 'FISICA' | 'JURIDICA' {
   return COMPANY.test(nome) ? 'JURIDICA' : 'FISICA';

@@ -10,18 +10,19 @@
  * separators that oab.ts accepts in a field are narrowed to the ones courts print:
  *
  * - after the word `OAB` (any separators, and up to four filler words `nº`, `n.`, `sob`, `o`,
- *   `número`): `OAB RS062492`, `(OAB RS900000)`, `OAB/RS 62.492`, `OAB/SP nº 123.456`,
- *   `OAB-SP 123456-A`, `OAB: SP 123456`, `OAB/SP sob o nº 123.456`, `OAB 62.492/RS`, `OAB nº 62492 RS`;
+ *  `número`): `OAB RS062492`, `(OAB RS900000)`, `OAB/RS 62.492`, `OAB/SP nº 123.456`,
+ *  `OAB-SP 123456-A`, `OAB: SP 123456`, `OAB/SP sob o nº 123.456`, `OAB 62.492/RS`, `OAB nº 62492 RS`;
  * - without it, the UF glued to the number (`RS062492`, `SP123456A`, `123456SP`; at least 4 digits),
- *   or — only with a lawyer word (`advogado(a)(s)`, `adv`, `dr(a)`, `OAB`) among the 12 words
- *   before, or a mention among them with no tag in between (a list of lawyers) — the UF then `-` then
- *   the number (`RS-62492`, at least 4 digits), or the number (at least 3 digits) then `/` or `-` then
- *   the UF (`62492/RS`, `62.492-RS`, `123456-A/SP`, `123.456A/SP`, `62492 / RS`). That context keeps out jurisprudence (`REsp 1.234.567/SP`, `HC 123.456/RS`) and highways (`SP-348`),
- *   and a number right after a case class (`REsp`, `HC`, `AgRg`…) is never one;
+ *  or — only with a lawyer word (`advogado(a)(s)`, `adv`, `dr(a)`, `OAB`) among the 12 words
+ *  before, or a mention among them with no tag in between (a list of lawyers) — the UF then `-` then
+ *  the number (`RS-62492`, at least 4 digits), or the number (at least 3 digits) then `/` or `-` then
+ *  the UF (`62492/RS`, `62.492-RS`, `123456-A/SP`, `123.456A/SP`, `62492 / RS`). That context keeps out jurisprudence (`REsp 1.234.567/SP`, `HC 123.456/RS`)
+ *  and highways (`SP-348`),
+ *  and a number right after a case class (`REsp`, `HC`, `AgRg`…) is never one;
  * - a suffix letter is read only when glued (`123456A`) or after a `-` (`123456-A`): after a space it
- *   is prose (`OAB/RS 12345 e OAB/SC 678`);
+ *  is prose (`OAB/RS 12345 e OAB/SC 678`);
  * - a number glued by `.`, `/` or `-` to more digits on either side is part of something else (a CNJ
- *   number `5004073-05.2025.4.04.7113/RS`, a date `15/09/2026`) and is never an OAB.
+ *  number `5004073-05.2025.4.04.7113/RS`, a date `15/09/2026`) and is never an OAB.
  *
  * Mentions are numeric keys (`oabKey`) so the matcher can look them up without building strings.
  */

@@ -27,7 +27,8 @@ export interface ListedMonitorRow extends PaidMonitorRow {
 }
 
 const LIST_DESCRIPTION =
-  'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = `meta.pagination.nextCursor`.';
+  'Free. ATIVO and SUSPENSO monitors unless `status` asks for one status (REMOVIDO included). Cursor pagination: `limit` 1–100 (default 20), `cursor` = ' +
+  '`meta.pagination.nextCursor`.';
 const READ_DESCRIPTION = "Free. Its status, situation, counters, next check and charge, and the last error. Another account's id is 404 NOT_FOUND.";
 
 export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema> {

@@ -13,7 +13,9 @@ export function httpMetrics(opts: { defaultMetrics: boolean }): HttpMetrics {
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'tramita_http_requests_total',
-    help: 'HTTP responses by route pattern, method, route class (spec §8: the rate-limit classes; "ops" for /healthz, /readyz, /metrics and the docs) and status.',
+    help:
+      'HTTP responses by route pattern, method, route class (spec §8: the rate-limit classes; "ops" for /healthz, ' +
+      '/readyz, /metrics and the docs) and status.',
     labelNames: ['method', 'route', 'class', 'status'] as const,
     registers: [registry],
   });

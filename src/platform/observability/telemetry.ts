@@ -19,7 +19,9 @@ export const telemetry = {
 
   jobRuns: new Counter({
     name: 'tramita_job_runs_total',
-    help: 'Job runs by kind and outcome: done (the handler returned; a delivery reports its own outcome in tramita_webhook_deliveries_total), retry (threw, due again), failed (threw on its last attempt), exhausted (every attempt interrupted).',
+    help:
+      'Job runs by kind and outcome: done (the handler returned; a delivery reports its own outcome in tramita_webhook_deliveries_total), retry (threw, ' +
+      'due again), failed (threw on its last attempt), exhausted (every attempt interrupted).',
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
@@ -65,13 +67,18 @@ export const telemetry = {
 
   upstreamRequests: new Counter({
     name: 'tramita_upstream_requests_total',
-    help: 'Requests to upstream sources by source and outcome: ok, client_error (4xx), rate_limited (429), server_error (5xx), timeout, network, aborted (the caller gave up: not a failure of the source).',
+    help:
+      'Requests to upstream sources by source and outcome: ok, client_error (4xx), rate_limited (429), server_error (5xx), timeout, network, aborted ' +
+      '(the caller gave up: not a failure of the source).',
     labelNames: ['source', 'outcome'] as const,
     registers,
   }),
   upstreamBodiesRefused: new Counter({
     name: 'tramita_upstream_bodies_refused_total',
-    help: 'Upstream answers refused while reading their body (sources/upstream-body.ts), by source and failure: too_large (over TRAMITA_UPSTREAM_MAX_BYTES), malformed (invalid encoding, absurd nesting, not JSON), timeout (silent past TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS). The request itself counts as ok in tramita_upstream_requests_total: its headers arrived.',
+    help:
+      'Upstream answers refused while reading their body (sources/upstream-body.ts), by source and failure: too_large (over TRAMITA_UPSTREAM_MAX_BYTES), ' +
+      'malformed (invalid encoding, absurd nesting, not JSON), timeout (silent past TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS). The request ' +
+      'itself counts as ok in tramita_upstream_requests_total: its headers arrived.',
     labelNames: ['source', 'failure'] as const,
     registers,
   }),
@@ -103,7 +110,10 @@ export const telemetry = {
   }),
   storageFailures: new Counter({
     name: 'tramita_storage_failures_total',
-    help: 'Failures of the database itself (PostgreSQL restarting or unreachable, SQLite busy, full or failing I/O), by engine and where they were met: request (answered 503 STORAGE_UNAVAILABLE), idle_connection (PostgreSQL closed a pooled connection), job_claim, job_settle, schedule, background.',
+    help:
+      'Failures of the database itself (PostgreSQL restarting or unreachable, SQLite busy, full or failing I/O), by engine and where they were met: ' +
+      'request (answered 503 STORAGE_UNAVAILABLE), idle_connection (PostgreSQL closed a pooled connection), ' +
+      'job_claim, job_settle, schedule, background.',
     labelNames: ['engine', 'where'] as const,
     registers,
   }),

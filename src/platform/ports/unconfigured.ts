@@ -14,7 +14,8 @@ export const NO_SOURCES: Sources = {
     fetchCase: async () => {
       throw unconfigured('case');
     },
-    // biome-ignore lint/correctness/useYield: the port's scan is an async generator; this one fails at its first step, as a scan of an unreachable upstream does
+    // The port's scan is an async generator; this one fails at its first step, as a scan of an unreachable upstream does.
+    // biome-ignore lint/correctness/useYield: see above
     scanUpdatedSince: async function* () {
       throw unconfigured('case');
     },

@@ -23,7 +23,9 @@ import { TickBatch } from '../db/tick-batch.ts';
 export const DELIVERY_JOB = 'webhooks.entregar';
 /** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
 export const DELIVERY = defineJob<{ deliveryId: string }>({ kind: DELIVERY_JOB, maxAttempts: 12 });
-/** How often an idle delivery worker looks for due deliveries (one indexed query; half the 100 ms p99 budget of enqueue → delivered would go to waiting at 50). */
+/**
+ * How often an idle delivery worker looks for due deliveries (one indexed query; half the 100 ms p99 budget of enqueue → delivered would go to waiting at 50).
+ */
 export const DELIVERY_POLL_MS = 25;
 
 /**

@@ -91,7 +91,6 @@ export async function checkWebhookUrl(raw: unknown, opts: WebhookUrlOptions): Pr
 
 /** Names that only mean something inside a network: loopback, mDNS, cloud-internal, single labels. */
 function isReservedName(name: string): boolean {
-  return (
-    !name.includes('.') || name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal') // includes metadata.google.internal
-  );
+  // `.internal` includes metadata.google.internal.
+  return !name.includes('.') || name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal');
 }

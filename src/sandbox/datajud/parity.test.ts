@@ -35,11 +35,15 @@ async function simulated() {
   return { ...trf4, hits: { ...trf4.hits, hits: [...trf4.hits.hits, ...trf1.hits.hits] } };
 }
 
-test('a search answers with the structure of the real ones: envelope, hits, _source keys in a real order, movements and complements in the real orders, both date spellings', async () => {
-  const answer = await simulated();
-  assert.ok(answer.hits.hits.length > 10, 'hits of both courts');
-  assert.deepEqual(structuralDifferences(REAL, answer, OPTIONS), []);
-});
+test(
+  'a search answers with the structure of the real ones: envelope, hits, _source keys in a real order, movements and ' +
+    'complements in the real orders, both date spellings',
+  async () => {
+    const answer = await simulated();
+    assert.ok(answer.hits.hits.length > 10, 'hits of both courts');
+    assert.deepEqual(structuralDifferences(REAL, answer, OPTIONS), []);
+  },
+);
 
 test('the comparison catches a simulator that drifts: dataHora as dd/mm/aaaa', async () => {
   const answer = await simulated();

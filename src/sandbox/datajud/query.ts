@@ -247,7 +247,8 @@ export function parseSearch(body: unknown, now: number): SearchRequest {
   const from = nonNegativeInt('from', body.from, 0);
   if (from + size > MAX_RESULT_WINDOW) {
     throw illegalArgument(
-      `Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets.`,
+      `Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${from + size}]. See the scroll api for a more ` +
+        `efficient way to request large data sets.`,
     );
   }
   const sort = body.sort === undefined ? null : parseSort(body.sort);

@@ -189,7 +189,9 @@ export class DjeGazette {
         nome: other.nome.toUpperCase(),
         advogados: other.lawyers.slice(0, 1).map((l) => ({ nome: l.nome.toUpperCase(), oab: oabOf(l) })),
       });
-    const texto = `${rng.pick(DECISOES)} Publique-se. ${tribunal === 'TSE' ? 'Brasília' : tribunal.slice(4)}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`;
+    const texto =
+      `${rng.pick(DECISOES)} Publique-se. ${tribunal === 'TSE' ? 'Brasília' : tribunal.slice(4)}, ${brDay(day)}. ` +
+      `Documento fictício do sandbox do Tramita.`;
     return { numeroCnj: formatCnj(electoralCnj(rng, tribunal)), classe: classe.nome, sigla: classe.sigla, origem: seatOf(tribunal), partes, texto };
   }
 }

@@ -73,19 +73,23 @@ async function simulatedLines(tribunal: string): Promise<PdfLine[]> {
   return pdfLines(new Uint8Array(await pdf.arrayBuffer()));
 }
 
-test('a simulated edition has the real layout: the same kinds of line, dates as dd/mm/aaaa, both OAB notations, the sumário and the four indexes in the real order', async () => {
-  const lines = [...(await simulatedLines('TRE-PA')), ...(await simulatedLines('TSE'))];
-  const sim = layoutOf(lines);
-  assert.deepEqual(structuralDifferences(REAL, sim, LETTERLESS), []);
-  const real = kinds(layoutOf(tse1Lines()));
-  const opening = (k: string[]) => k.slice(k.indexOf('CLASSE(código) Nº'), k.indexOf('CLASSE(código) Nº') + 4);
-  assert.deepEqual(opening(kinds(sim)), opening(real), 'a matéria opens as the real one: heading, PUBLICAÇÃO EM, PROCESSO, RELATOR');
-  const indexes = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x) => (x['ÍNDICE DE'] ? [x['ÍNDICE DE']] : []));
-  const summary = (l: { linhas: Record<string, unknown>[] }) =>
-    l.linhas.flatMap((x: any) => (x.sumário?.unidade.startsWith('Índice') ? [x.sumário.unidade] : []));
-  assert.deepEqual(summary(sim).slice(0, 4), summary(layoutOf(tse1Lines())), 'the sumário names the four indexes in the real order');
-  assert.deepEqual(indexes(sim).slice(0, 4), ['ADVOGADOS', 'PARTES', 'PROCESSOS', 'DATAS DE PUBLICAÇÃO']);
-});
+test(
+  'a simulated edition has the real layout: the same kinds of line, dates as dd/mm/aaaa, both OAB notations, the ' +
+    'sumário and the four indexes in the real order',
+  async () => {
+    const lines = [...(await simulatedLines('TRE-PA')), ...(await simulatedLines('TSE'))];
+    const sim = layoutOf(lines);
+    assert.deepEqual(structuralDifferences(REAL, sim, LETTERLESS), []);
+    const real = kinds(layoutOf(tse1Lines()));
+    const opening = (k: string[]) => k.slice(k.indexOf('CLASSE(código) Nº'), k.indexOf('CLASSE(código) Nº') + 4);
+    assert.deepEqual(opening(kinds(sim)), opening(real), 'a matéria opens as the real one: heading, PUBLICAÇÃO EM, PROCESSO, RELATOR');
+    const indexes = (l: { linhas: Record<string, unknown>[] }) => l.linhas.flatMap((x) => (x['ÍNDICE DE'] ? [x['ÍNDICE DE']] : []));
+    const summary = (l: { linhas: Record<string, unknown>[] }) =>
+      l.linhas.flatMap((x: any) => (x.sumário?.unidade.startsWith('Índice') ? [x.sumário.unidade] : []));
+    assert.deepEqual(summary(sim).slice(0, 4), summary(layoutOf(tse1Lines())), 'the sumário names the four indexes in the real order');
+    assert.deepEqual(indexes(sim).slice(0, 4), ['ADVOGADOS', 'PARTES', 'PROCESSOS', 'DATAS DE PUBLICAÇÃO']);
+  },
+);
 
 test('the splitter reads both alike: the records of a simulated edition have the structure of those of tse-1.md', async () => {
   const edition = { tribunal: 'TRE-PA', numero: 1, data: '2026-03-09', extra: false, raw: null };

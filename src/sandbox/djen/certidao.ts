@@ -10,7 +10,8 @@ import { lawyersOf, type Communication } from './model.ts';
 import { MEIO_COMPLETO } from './render.ts';
 
 const NOTICE =
-  'CERTIDÃO FICTÍCIA gerada pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou publicação real.';
+  'CERTIDÃO FICTÍCIA gerada pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a ' +
+  'nenhum processo, pessoa ou publicação real.';
 
 export function renderCertidao(c: Communication): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -34,7 +35,8 @@ export function renderCertidao(c: Communication): Promise<Buffer> {
     pdf.moveDown(0.5).font('Helvetica-Oblique').fontSize(9).fillColor('#a00000').text(NOTICE).fillColor('black');
     pdf.moveDown().font('Helvetica').fontSize(11);
     pdf.text(
-      `Certifico que a comunicação abaixo foi disponibilizada no ${MEIO_COMPLETO[c.meio]} em ${brDay(c.day)}, considerando-se publicada no primeiro dia útil seguinte (Lei nº 11.419/2006, art. 4º, § 3º).`,
+      `Certifico que a comunicação abaixo foi disponibilizada no ${MEIO_COMPLETO[c.meio]} em ${brDay(c.day)}, considerando-se publicada no primeiro dia útil ` +
+        `seguinte (Lei nº 11.419/2006, art. 4º, § 3º).`,
       { align: 'justify' },
     );
     pdf.moveDown();

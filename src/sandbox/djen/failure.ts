@@ -15,9 +15,11 @@ const CLOUDFRONT_GEOBLOCK = [
   '<H2>The request could not be satisfied.</H2>',
   '<HR noshade size="1px">',
   'The Amazon CloudFront distribution is configured to block access from your country.',
-  "We can't connect to the server for this app or website at this time. There might be too much traffic or a configuration error. Try again later, or contact the app or website owner.",
+  "We can't connect to the server for this app or website at this time. There might be too much traffic or a configuration error. Try again later, or " +
+    'contact the app or website owner.',
   '<BR clear="all">',
-  'If you provide content to customers through CloudFront, you can find steps to troubleshoot and help prevent this error by reviewing the CloudFront documentation.',
+  'If you provide content to customers through CloudFront, you can find steps to troubleshoot and help prevent this error ' +
+    'by reviewing the CloudFront documentation.',
   '<BR clear="all">',
   '<HR noshade size="1px">',
   '<PRE>',

@@ -65,7 +65,8 @@ function corpo(kind: Kind, c: SandboxCase, instance: Instance, k: number, style:
       return [`Processo distribuído em ${brDay(day)} ao órgão ${instance.orgao.nome}.`, `Classe: ${instance.classe.nome}.`];
     case 'Pauta de julgamento':
       return [
-        `Ficam as partes e seus procuradores intimados da inclusão do processo na pauta da sessão de julgamento de ${brDay(day + rng.int(10, 30))}, às 14h00, no órgão ${instance.orgao.nome}.`,
+        `Ficam as partes e seus procuradores intimados da inclusão do processo na pauta da sessão de julgamento de ${brDay(day + rng.int(10, 30))}, às ` +
+          `14h00, no órgão ${instance.orgao.nome}.`,
         'Pedidos de sustentação oral devem ser apresentados até 48 horas antes do início da sessão.',
       ];
     case 'Citação':
@@ -77,18 +78,21 @@ function corpo(kind: Kind, c: SandboxCase, instance: Instance, k: number, style:
         .join(', ');
       return [
         'EDITAL DE CITAÇÃO - PRAZO DE 20 (VINTE) DIAS',
-        `FAZ SABER a ${reus || 'quem interessar possa'}, em lugar incerto e não sabido, que por este juízo tramita a ação em epígrafe, ficando CITADO(A) para, no prazo de 15 (quinze) dias, após o decurso do prazo do edital, apresentar contestação.`,
+        `FAZ SABER a ${reus || 'quem interessar possa'}, em lugar incerto e não sabido, que por este juízo tramita a ação em epígrafe, ficando CITADO(A) ` +
+          `para, no prazo de 15 (quinze) dias, após o decurso do prazo do edital, apresentar contestação.`,
       ];
     }
   }
   switch (kind.tipoDocumento) {
     case 'Sentença':
       return [
-        'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
+        'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito ' +
+          '(art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
       ];
     case 'Acórdão':
       return [
-        'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso e decidir nos termos do voto do relator.',
+        'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso ' +
+          'e decidir nos termos do voto do relator.',
       ];
     case 'Ato ordinatório':
       return [

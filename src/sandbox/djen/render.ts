@@ -17,7 +17,10 @@ import { spellOab } from './oab.ts';
 export const MEIO_COMPLETO = { D: 'Diário de Justiça Eletrônico Nacional', E: 'Plataforma Nacional de Editais' } as const;
 const NOTICE = 'Comunicação fictícia gerada pelo simulador do Tramita (sandbox): nomes, números e fatos são inventados.';
 const EPROC_HEAD =
-  '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head><style>body{ padding: 10px; font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; text-align:justify }</style><body>';
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="pt-br"><head><meta http-equiv="Pragma" ' +
+  'content="no-cache" /><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"/></head><style>body{ padding: 10px; ' +
+  'font-family: Times New Roman; font-size:13pt }; #divHeader{ line-height:25px; margin-bottom:30px }; #divBody{ max-width:90%; ' +
+  'text-align:justify }</style><body>';
 
 /** Upper case for ASCII letters only, as DJEN prints class names: "Apelação Cível" → "APELAçãO CíVEL". */
 export function djenClassCase(text: string): string {
@@ -79,7 +82,10 @@ function eprocTexto(c: Communication): string {
     .join('');
   const head = `${escapeHtml(c.classe.nome.toUpperCase())} Nº ${formatCnj(c.numero)}/${c.uf}`;
   const body = c.corpo.map((p) => `<p>${escapeHtml(p)}</p>`).join('');
-  return `${EPROC_HEAD}<div id="divHeader"><b>${head}<table border="0">${rows}</table></b></div><div id="divBody"><center><p>${escapeHtml(title(c))}</p></center><br/>${body}<p><i>${NOTICE}</i></p></div></body></html>`;
+  return (
+    `${EPROC_HEAD}<div id="divHeader"><b>${head}<table border="0">${rows}</table></b></div><div ` +
+    `id="divBody"><center><p>${escapeHtml(title(c))}</p></center><br/>${body}<p><i>${NOTICE}</i></p></div></body></html>`
+  );
 }
 
 function pjeTexto(c: Communication): string {
@@ -93,7 +99,8 @@ function pjeTexto(c: Communication): string {
     ...headerRows(c, lawyer).map(([k, v]) => `${k.replace('(A)', '')}: ${v}`),
   ];
   const head = lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('');
-  return `${head}<br/><p align="center"><b>${escapeHtml(title(c))}</b></p>${c.corpo.map((p) => `<p align="justify">${escapeHtml(p)}</p>`).join('')}<p><i>${NOTICE}</i></p>`;
+  const body = c.corpo.map((p) => `<p align="justify">${escapeHtml(p)}</p>`).join('');
+  return `${head}<br/><p align="center"><b>${escapeHtml(title(c))}</b></p>${body}<p><i>${NOTICE}</i></p>`;
 }
 
 function plainTexto(c: Communication): string {

@@ -108,9 +108,12 @@ export function writeFromFacts(facts: Loose, model: string): string {
           .map((i) => `${str((i.classe as Loose | null)?.nome) ?? 'recurso'}, ${str(i.grau)}`)
           .join('; ')}).`
       : '';
+  const where = `${orgao ? `, ${orgao}` : ''}${filed ? `, ajuizado em ${formatDateBr(filed)}` : ''}`;
+  const about = subjects.length > 0 ? `Trata de ${subjects.join(', ')}. ` : '';
   return [
     '## Resumo',
-    `Processo ${str(facts.numeroCnjFormatado) ?? ''} (${classe}), em trâmite no ${str(facts.tribunal) ?? 'tribunal'}${orgao ? `, ${orgao}` : ''}${filed ? `, ajuizado em ${formatDateBr(filed)}` : ''}. ${subjects.length > 0 ? `Trata de ${subjects.join(', ')}. ` : ''}Valor da causa: ${value}.${appeal}`,
+    `Processo ${str(facts.numeroCnjFormatado) ?? ''} (${classe}), em trâmite no ${str(facts.tribunal) ?? 'tribunal'}${where}. ` +
+      `${about}Valor da causa: ${value}.${appeal}`,
     '## Partes',
     partes === null ? 'A fonte não informa as partes.' : partes.length === 0 ? 'Nenhuma parte pública.' : partes.map(party).join('\n'),
     '## Andamento',
@@ -138,7 +141,8 @@ function answerText(c: Completion, knobs: ActiveLlmKnobs, read: string): string 
   const facts = factsOf(read);
   const text = facts
     ? writeFromFacts(facts, c.model)
-    : `## Resumo\nOs dados recebidos estão incompletos: não há fatos do processo suficientes para resumi-lo.\n\n_Texto fictício do modelo simulado do sandbox (${c.model})._`;
+    : `## Resumo\nOs dados recebidos estão incompletos: não há fatos do processo suficientes para resumi-lo.\n\n_Texto fictício do modelo simulado do ` +
+      `sandbox (${c.model})._`;
   return knobs.think ? `<think>\nrazões internas do modelo simulado: li os fatos e escolhi o que resumir.\n</think>\n\n${text}` : text;
 }
 
@@ -164,7 +168,8 @@ export function llmHandler(options: { knobs: SandboxLlm }) {
     if (knobs.contextError && c.prompt.length > CONTEXT_CHARS) {
       return openAiError(
         400,
-        `This model's maximum context length is ${CONTEXT_CHARS / CHARS_PER_TOKEN} tokens. However, your messages resulted in ${tokensOf(c.prompt)} tokens. Please reduce the length of the messages.`,
+        `This model's maximum context length is ${CONTEXT_CHARS / CHARS_PER_TOKEN} tokens. However, your messages resulted in ${tokensOf(c.prompt)} tokens. ` +
+          `Please reduce the length of the messages.`,
         'invalid_request_error',
         'context_length_exceeded',
       );

@@ -86,7 +86,9 @@ export class MuralBoard {
         publicadoEm: `${isoDay(day)}T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00-03:00`,
         tipoDocumento: tipo,
         numeroProcesso,
-        texto: `${tipo.toUpperCase()} - Processo ${numeroProcesso}. Fica ${p.nome.toUpperCase()} intimado(a) ${rng.pick(ASSUNTOS)}. ${tribunal}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`,
+        texto:
+          `${tipo.toUpperCase()} - Processo ${numeroProcesso}. Fica ${p.nome.toUpperCase()} ` +
+          `intimado(a) ${rng.pick(ASSUNTOS)}. ${tribunal}, ${brDay(day)}. Documento fictício do sandbox do Tramita.`,
         partes: [{ nome: p.nome.toUpperCase(), advogados }],
       };
     });

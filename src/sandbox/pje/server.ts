@@ -71,7 +71,8 @@ const html = (status: number, body: string, headers: Record<string, string | str
 const viewExpired = () =>
   html(
     500,
-    '<html><head><title>Erro</title></head><body><h1>javax.faces.application.ViewExpiredException</h1><p>viewId:/ConsultaPublica/listView.xhtml - View could not be restored.</p></body></html>',
+    '<html><head><title>Erro</title></head><body><h1>javax.faces.application.ViewExpiredException</h1><p>viewId:/ConsultaPublica/listView.xhtml - View could ' +
+      'not be restored.</p></body></html>',
   );
 const notFoundPage = () => html(404, '<html><head><title>Erro 404</title></head><body><h1>P&aacute;gina n&atilde;o encontrada</h1></body></html>');
 

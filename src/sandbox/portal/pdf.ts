@@ -10,18 +10,22 @@ import type { PublicDocument, SandboxCase } from '../data/model.ts';
 
 const BODY: Record<string, string> = {
   Petição:
-    'Excelentíssimo(a) Senhor(a) Juiz(a), a parte autora, por seu advogado, vem propor a presente ação em face da parte ré, pelos fatos e fundamentos a seguir expostos, requerendo a citação da parte contrária e a procedência dos pedidos.',
+    'Excelentíssimo(a) Senhor(a) Juiz(a), a parte autora, por seu advogado, vem propor a presente ação em face da parte ré, pelos fatos e fundamentos a ' +
+    'seguir expostos, requerendo a citação da parte contrária e a procedência dos pedidos.',
   Despacho: 'Vistos. Intime-se a parte contrária para manifestação no prazo de 15 (quinze) dias. Após, voltem conclusos.',
   Decisão: 'Vistos. Trata-se de pedido formulado nos autos. Presentes os requisitos legais, defiro o pedido, nos termos da fundamentação. Intimem-se.',
   Sentença:
-    'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. 487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
+    'Vistos etc. Relatado o feito, decido. Ante o exposto, julgo o pedido nos termos da fundamentação, extinguindo o processo com resolução do mérito (art. ' +
+    '487, I, do CPC). Publique-se. Registre-se. Intimem-se.',
   Acórdão:
-    'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso e decidir nos termos do voto do relator.',
+    'Vistos, relatados e discutidos estes autos, acordam os integrantes do órgão julgador, por unanimidade, em conhecer do recurso ' +
+    'e decidir nos termos do voto do relator.',
   Certidão: 'Certifico que, nesta data, foram praticados os atos de intimação determinados nos autos. Dou fé.',
 };
 
 const NOTICE =
-  'DOCUMENTO FICTÍCIO gerado pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a nenhum processo, pessoa ou empresa real.';
+  'DOCUMENTO FICTÍCIO gerado pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a ' +
+  'nenhum processo, pessoa ou empresa real.';
 
 function day(ms: number): string {
   const d = new Date(ms);

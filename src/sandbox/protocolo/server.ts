@@ -40,9 +40,12 @@ function detail(p: SandboxAdministrativeProcess): string {
     row('Data de Autuação', autuacao),
   ];
   const movements = p.movements.map((m) => `<tr><td>${when(m.at)}</td><td>${esc(m.operacao)}</td><td>${esc(m.origem)}</td><td>${esc(m.destino)}</td></tr>`);
-  return `<h2>Dados do Documento</h2><table id="formDetalhe:dadosDocumento" class="dados">${fields.join('\n')}</table>
-<h2>Histórico de Tramitação</h2><table id="formDetalhe:tabelaTramitacao" class="tabela"><thead><tr><th>Data</th><th>Operação</th><th>Unidade de Origem</th><th>Unidade de Destino</th></tr></thead>
-<tbody>${movements.join('\n')}</tbody></table>`;
+  return (
+    `<h2>Dados do Documento</h2><table id="formDetalhe:dadosDocumento" class="dados">${fields.join('\n')}</table>
+<h2>Histórico de Tramitação</h2><table id="formDetalhe:tabelaTramitacao" ` +
+    `class="tabela"><thead><tr><th>Data</th><th>Operação</th><th>Unidade de Origem</th><th>Unidade de Destino</th></tr></thead>
+<tbody>${movements.join('\n')}</tbody></table>`
+  );
 }
 
 export function protocoloHandler(registry: ProtocoloRegistry) {

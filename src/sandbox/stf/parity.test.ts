@@ -51,22 +51,26 @@ test('GET /ultimo-dje is a bare JSON string day, as stf-4.json', async () => {
   assert.deepEqual(structuralDifferences(stfCapture('stf-4'), s.day), []);
 });
 
-test('POST /publicacoes answers with the structure of stf-1.json: agregacoes groups, 18 keys per item in order, ISO dates, envolvidos and their identificacoes', async () => {
-  const page = await search(week());
-  assert.equal(page.status, 200);
-  assert.deepEqual(structuralDifferences(stfCapture('stf-1'), page.body, SEARCH), []);
-  const items = page.body.publicacoes as any[];
-  assert.ok(items.some((i) => i.publicacao === null) && items.some((i) => i.publicacao !== null), 'published items and items not yet published');
-  assert.ok(
-    items.some((i) => i.envolvidos.some((e: any) => e.polo === 'INTERESSADO')),
-    'INTERESSADO parties',
-  );
-  assert.ok(
-    items.some((i) => i.envolvidos.some((e: any) => e.identificacoes.some((x: string) => x.startsWith("OAB's (")))),
-    'lists of OABs',
-  );
-  assert.ok(new Set(items.map((i) => /\.(\d+)$/.exec(i.divulgacao)?.[1].length ?? 0)).size >= 3, '0–3 decimals');
-});
+test(
+  'POST /publicacoes answers with the structure of stf-1.json: agregacoes groups, 18 keys per item in order, ISO ' +
+    'dates, envolvidos and their identificacoes',
+  async () => {
+    const page = await search(week());
+    assert.equal(page.status, 200);
+    assert.deepEqual(structuralDifferences(stfCapture('stf-1'), page.body, SEARCH), []);
+    const items = page.body.publicacoes as any[];
+    assert.ok(items.some((i) => i.publicacao === null) && items.some((i) => i.publicacao !== null), 'published items and items not yet published');
+    assert.ok(
+      items.some((i) => i.envolvidos.some((e: any) => e.polo === 'INTERESSADO')),
+      'INTERESSADO parties',
+    );
+    assert.ok(
+      items.some((i) => i.envolvidos.some((e: any) => e.identificacoes.some((x: string) => x.startsWith("OAB's (")))),
+      'lists of OABs',
+    );
+    assert.ok(new Set(items.map((i) => /\.(\d+)$/.exec(i.divulgacao)?.[1].length ?? 0)).size >= 3, '0–3 decimals');
+  },
+);
 
 test('a page past the end answers as stf-2.json (no items, total 0, the same agregacoes); a quantidade over 500 as stf-3.json (422)', async () => {
   const past = await search({ ...week(), pagina: 999 });

@@ -189,7 +189,8 @@ function xhtml(paragraphs: string[], relator: string): string {
     ' <!--This file was converted to xhtml by LibreOffice - see https://cgit.freedesktop.org/libreoffice/core/tree/filter/source/xslt for the code.-->\n' +
     ' <head profile="http://dublincore.org/documents/dcmi-terms/">\n  <meta charset="UTF-8">\n  <title xml:lang="en-US">- no title specified</title>\n' +
     "  <style>\n    .P2 { font-size:13pt; line-height:110%; text-align:justify ! important; font-family:'Palatino Linotype', serif; text-indent:1cm; }\n" +
-    "    .P5 { font-size:13pt; line-height:110%; text-align:center ! important; font-family:'Palatino Linotype', serif; }\n    .T2 { font-weight:bold; }\n</style>\n </head>\n" +
+    "    .P5 { font-size:13pt; line-height:110%; text-align:center ! important; font-family:'Palatino Linotype', serif; }\n" +
+    '    .T2 { font-weight:bold; }\n</style>\n </head>\n' +
     ' <body dir="ltr" style="max-width:21.001cm;margin-top:3.401cm; margin-bottom:2cm; margin-left:4.001cm; margin-right:2cm; ">\n' +
     `${body}\n  <p class="P5">Ministro <span class="T2">${escapeText([first, ...rest].join(' '))}</span></p>\n  <p class="P5">Relator</p>\n </body>\n</html>`
   );

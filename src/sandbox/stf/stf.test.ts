@@ -1,4 +1,7 @@
-/** The simulated STF gazette over real HTTP on 127.0.0.1: the CSRF handshake, the search's rules and paging, ultimo-dje as the last edition, the knobs (its structure: parity.test.ts). */
+/**
+ * The simulated STF gazette over real HTTP on 127.0.0.1: the CSRF handshake, the search's rules and paging, ultimo-dje as the last edition, the knobs (its
+ * structure: parity.test.ts).
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseOabList } from '../../platform/identifiers/oab.ts';
@@ -44,32 +47,35 @@ test('ultimo-dje is a business day, with the XSRF-TOKEN and JSESSIONID cookies; 
   );
 });
 
-test('ultimo-dje is the last edition, not the last divulgação: on a Sunday it says Friday, while a Saturday plantão has items (publicacao null until Monday)', async () => {
-  const saturday = Date.parse('2026-03-14T00:00:00Z') / 86_400_000;
-  const withPlantao = [0, 1, 2, 3, 4, 5, 6, 7].map((w) => saturday + 7 * w).find((d) => sb.stf.gazette.day(d).length > 0)!;
-  assert.ok(withPlantao, 'some Saturdays have divulgações');
-  const sunday = new Date((withPlantao + 1) * 86_400_000).toISOString().slice(0, 10);
-  sb.clock.set(`${sunday}T15:00:00.000Z`);
-  try {
-    const s = await handshake();
-    assert.equal(s.day, new Date((withPlantao - 1) * 86_400_000).toISOString().slice(0, 10), 'Friday');
-    const body = JSON.parse((await search(s, dayWindow(new Date(withPlantao * 86_400_000).toISOString().slice(0, 10)))).text);
-    assert.ok(body.publicacoes.length > 0 && body.publicacoes.every((p: any) => p.publicacao === null), 'divulged after ultimo-dje, not yet published');
-    const friday = JSON.parse((await search(s, dayWindow(s.day))).text);
-    assert.ok(
-      friday.publicacoes.every((p: any) => p.publicacao === null),
-      "Friday's items wait for Monday's edition",
-    );
-    sb.clock.set(new Date(Date.parse(`${sunday}T15:00:00.000Z`) + 86_400_000).toISOString());
-    const monday = JSON.parse((await search(await handshake(), dayWindow(s.day))).text);
-    assert.ok(
-      monday.publicacoes.every((p: any) => p.publicacao === new Date((withPlantao + 2) * 86_400_000).toISOString().slice(0, 10)),
-      'published on Monday',
-    );
-  } finally {
-    sb.clock.set(TEST_ANCHOR);
-  }
-});
+test(
+  'ultimo-dje is the last edition, not the last divulgação: on a Sunday it ' + 'says Friday, while a Saturday plantão has items (publicacao null until Monday)',
+  async () => {
+    const saturday = Date.parse('2026-03-14T00:00:00Z') / 86_400_000;
+    const withPlantao = [0, 1, 2, 3, 4, 5, 6, 7].map((w) => saturday + 7 * w).find((d) => sb.stf.gazette.day(d).length > 0)!;
+    assert.ok(withPlantao, 'some Saturdays have divulgações');
+    const sunday = new Date((withPlantao + 1) * 86_400_000).toISOString().slice(0, 10);
+    sb.clock.set(`${sunday}T15:00:00.000Z`);
+    try {
+      const s = await handshake();
+      assert.equal(s.day, new Date((withPlantao - 1) * 86_400_000).toISOString().slice(0, 10), 'Friday');
+      const body = JSON.parse((await search(s, dayWindow(new Date(withPlantao * 86_400_000).toISOString().slice(0, 10)))).text);
+      assert.ok(body.publicacoes.length > 0 && body.publicacoes.every((p: any) => p.publicacao === null), 'divulged after ultimo-dje, not yet published');
+      const friday = JSON.parse((await search(s, dayWindow(s.day))).text);
+      assert.ok(
+        friday.publicacoes.every((p: any) => p.publicacao === null),
+        "Friday's items wait for Monday's edition",
+      );
+      sb.clock.set(new Date(Date.parse(`${sunday}T15:00:00.000Z`) + 86_400_000).toISOString());
+      const monday = JSON.parse((await search(await handshake(), dayWindow(s.day))).text);
+      assert.ok(
+        monday.publicacoes.every((p: any) => p.publicacao === new Date((withPlantao + 2) * 86_400_000).toISOString().slice(0, 10)),
+        'published on Monday',
+      );
+    } finally {
+      sb.clock.set(TEST_ANCHOR);
+    }
+  },
+);
 
 test('the rules: quantidade over 500 and an accented termo are 422; total only on page 1; a termo finds all its words', async () => {
   const s = await handshake();

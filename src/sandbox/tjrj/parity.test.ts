@@ -22,19 +22,22 @@ const page = async (n: number) =>
     await fetch(`${sb.tjrjPrecatoriosUrl}/ordemPagamento?idEntidadeDevedora=1&ordemPagamento=2&pagina=${n}&regimeEntidade=E&tamanhoPagina=100`)
   ).json() as Promise<any>;
 
-test("GET /ordemPagamento answers {Resultado: {Total, Precatorios}} with TJRJ's item keys in order, ordinals, R$ amounts, null saldos once paid, dd/mm/aaaa", async () => {
-  const body = await page(1);
-  assert.deepEqual(structuralDifferences(tjrjDescribedPage(), body), []);
-  assert.equal(body.Resultado.Total, sb.tjrj.list(1).length);
-  assert.ok(
-    body.Resultado.Precatorios.every(
-      (p: any) =>
-        /^\d+º$/.test(p.OrdemPagamento) &&
-        /^\d{4}\.\d{5}-\d \(\d{4}\.\d{5}-\d\)$/.test(p.NumeroPrecatorio) &&
-        /^R\$ [\d.]+,\d{2}$/.test(p.ValorHistoricoFormatado),
-    ),
-  );
-});
+test(
+  "GET /ordemPagamento answers {Resultado: {Total, Precatorios}} with TJRJ's item keys " + 'in order, ordinals, R$ amounts, null saldos once paid, dd/mm/aaaa',
+  async () => {
+    const body = await page(1);
+    assert.deepEqual(structuralDifferences(tjrjDescribedPage(), body), []);
+    assert.equal(body.Resultado.Total, sb.tjrj.list(1).length);
+    assert.ok(
+      body.Resultado.Precatorios.every(
+        (p: any) =>
+          /^\d+º$/.test(p.OrdemPagamento) &&
+          /^\d{4}\.\d{5}-\d \(\d{4}\.\d{5}-\d\)$/.test(p.NumeroPrecatorio) &&
+          /^R\$ [\d.]+,\d{2}$/.test(p.ValorHistoricoFormatado),
+      ),
+    );
+  },
+);
 
 test('the comparison catches a simulator that drifts: DataProtocolo in ISO, the old keys', async () => {
   const body = await page(1);

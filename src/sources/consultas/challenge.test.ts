@@ -58,7 +58,8 @@ test('decodePage: UTF-8 pages read as UTF-8; TJCE declares UTF-8 but sends Latin
 
 test('AWS WAF: a 202 with its challenge script is anti_bot; a 202 without it is not a challenge', () => {
   const waf =
-    '<!DOCTYPE html><html><head><script>window.awsWafCookieDomainList = [];window.gokuProps = {"key":"x"};</script><script src="https://x.token.awswaf.com/x/challenge.js"></script></head><body></body></html>';
+    '<!DOCTYPE html><html><head><script>window.awsWafCookieDomainList = [];window.gokuProps = {"key":"x"};</script><script ' +
+    'src="https://x.token.awswaf.com/x/challenge.js"></script></head><body></body></html>';
   assert.equal(detectChallenge(waf, 202)?.kind, 'anti_bot');
   assert.equal(detectChallenge('<html><body>aceito</body></html>', 202), null);
 });
@@ -67,7 +68,8 @@ test('login walls: a 401, a login form (PJe SSO, j_security_check); a password f
   assert.equal(detectChallenge('', 401)?.kind, 'login');
   assert.equal(
     detectChallenge(
-      '<form id="kc-form-login" action="https://sso.cloud.pje.jus.br/auth/realms/pje/login-actions/authenticate"><input type="password" name="password"></form>',
+      '<form id="kc-form-login" ' +
+        'action="https://sso.cloud.pje.jus.br/auth/realms/pje/login-actions/authenticate"><input type="password" name="password"></form>',
       200,
     )?.kind,
     'login',

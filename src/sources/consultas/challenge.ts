@@ -70,8 +70,16 @@ function withoutDeadBranches(text: string): string {
   return out + text.slice(from);
 }
 
-const CAPTCHA_REFUSAL =
-  /(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha|captcha[^.<]{0,40}(n[ãa]o\s+(est[áa]\s+)?corret|inv[áa]lid|incorret|expirad|obrigat)/i;
+/** F5's, Imperva's and DataDome's rejection pages. */
+const WAF_REJECTION =
+  /The requested URL was rejected\. Please consult with your administrator|Incapsula incident ID|geo\.captcha-delivery\.com|captcha-delivery\.com\/captcha/;
+const CAPTCHA_REFUSAL = new RegExp(
+  [
+    String.raw`(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha`,
+    String.raw`captcha[^.<]{0,40}(n[ãa]o\s+(est[áa]\s+)?corret|inv[áa]lid|incorret|expirad|obrigat)`,
+  ].join('|'),
+  'i',
+);
 const LOGIN_FORM = /<form\b[^>]*action="[^"]*(j_security_check|login|openid-connect\/auth|autenticacao)[^"]*"[\s\S]*?type="password"|id="kc-form-login"/i;
 
 /** In order: the interstitials and refusals first, then the widgets, then the scripts that only a page without data can mean. */
@@ -95,10 +103,7 @@ const RULES: Rule[] = [
   {
     kind: 'anti_bot',
     reason: 'WAF rejection page',
-    test: (p) =>
-      /The requested URL was rejected\. Please consult with your administrator|Incapsula incident ID|geo\.captcha-delivery\.com|captcha-delivery\.com\/captcha/.test(
-        p.body,
-      ),
+    test: (p) => WAF_REJECTION.test(p.body),
   },
   { kind: 'captcha', reason: 'captcha refused by the server', test: (p) => CAPTCHA_REFUSAL.test(p.visible) },
   {

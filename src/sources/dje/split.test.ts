@@ -43,51 +43,59 @@ test('tse-1.md: every matéria with its number, class, publication day, parties 
   assert.doesNotMatch(first.texto, /ÍNDICE/, "the indexes are not the last matéria's text");
 });
 
-test("both notations of one matéria: the header's (18760/PA) and the body's OAB/PA18760 are one registration, OAB/PA26585-A keeps its letter; parties repeated by the body once", () => {
-  const lines = tse1Lines();
-  const end = lines.findIndex((l) => l.text.startsWith('CUMPRIMENTO DE SENTENÇA(156) Nº 0600271'));
-  const body = [
-    'PODER JUDICIÁRIO',
-    'CUMPRIMENTO DE SENTENÇA (156) nº: 0600270-39.2024.6.14.0000.',
-    'INTERESSADO(A): EDER MAURO CARDOSO BARRA',
-    'ADVOGADO(A): JOLINDA PRATA VASCONCELOS - OAB/PA18760',
-    'ADVOGADO(A): NAME - OAB/PA26585-A',
-    'FISCAL DA LEI: PROCURADORIA REGIONAL ELEITORAL DO PARÁ',
-    'PROCURADORIA: Procuradoria Regional Eleitoral',
-    'DECISÃO',
-    'Trata-se de cumprimento de sentença.',
-  ].map((text) => ({ page: 4, text }));
-  const [m] = view([...lines.slice(0, end), ...body]);
-  assert.deepEqual(
-    m.partes.map((p) => p.nome),
-    ['ANA PAULA BARRETO ALVES', 'EDER MAURO CARDOSO BARRA'],
-  );
-  assert.deepEqual(m.advogados, [
-    ['ADARA KARYNE CARNEIRO CORTES', 'PA30865'],
-    ['JOLINDA PRATA VASCONCELOS', 'PA18760'],
-    ['NAME', 'PA26585A'],
-  ]);
-});
+test(
+  "both notations of one matéria: the header's (18760/PA) and the body's OAB/PA18760 are one registration, OAB/PA26585-A keeps its letter; parties " +
+    'repeated by the body once',
+  () => {
+    const lines = tse1Lines();
+    const end = lines.findIndex((l) => l.text.startsWith('CUMPRIMENTO DE SENTENÇA(156) Nº 0600271'));
+    const body = [
+      'PODER JUDICIÁRIO',
+      'CUMPRIMENTO DE SENTENÇA (156) nº: 0600270-39.2024.6.14.0000.',
+      'INTERESSADO(A): EDER MAURO CARDOSO BARRA',
+      'ADVOGADO(A): JOLINDA PRATA VASCONCELOS - OAB/PA18760',
+      'ADVOGADO(A): NAME - OAB/PA26585-A',
+      'FISCAL DA LEI: PROCURADORIA REGIONAL ELEITORAL DO PARÁ',
+      'PROCURADORIA: Procuradoria Regional Eleitoral',
+      'DECISÃO',
+      'Trata-se de cumprimento de sentença.',
+    ].map((text) => ({ page: 4, text }));
+    const [m] = view([...lines.slice(0, end), ...body]);
+    assert.deepEqual(
+      m.partes.map((p) => p.nome),
+      ['ANA PAULA BARRETO ALVES', 'EDER MAURO CARDOSO BARRA'],
+    );
+    assert.deepEqual(m.advogados, [
+      ['ADARA KARYNE CARNEIRO CORTES', 'PA30865'],
+      ['JOLINDA PRATA VASCONCELOS', 'PA18760'],
+      ['NAME', 'PA26585A'],
+    ]);
+  },
+);
 
-test('a heading that repeats its number on the PROCESSO line opens one matéria; a PROCESSO line alone (an older layout) opens one; a class wrapped over two lines is read in full from PROCESSO', () => {
-  const lines = (texts: string[]) => texts.map((text) => ({ page: 1, text }));
-  const cnj = '0600300-06.2026.6.14.0000';
-  assert.deepEqual(
-    view(
-      lines([
-        'REQUERIMENTO DE REGULARIZAÇÃO DE OMISSÃO DE PRESTAÇÃO DE CONTAS',
-        `ELEITORAIS(12633) Nº ${cnj}`,
-        'PUBLICAÇÃO EM : 02/10/2026',
-        `PROCESSO : ${cnj} REQUERIMENTO DE REGULARIZAÇÃO DE OMISSÃO DE PRESTAÇÃO DE CONTAS ELEITORAIS (Belém - PA)`,
-        'REQUERENTE : PARTIDO FICTÍCIO',
-        'PROCESSO Nº 0600271-24.2024.6.14.0000',
-        'CLASSE: RECURSO ELEITORAL',
-        'ADVOGADO: FULANO - OAB/PA 1.234',
-      ]),
-    ).map((m) => [m.numeroCnj, m.classe, m.partes.length, m.advogados]),
-    [
-      ['06003000620266140000', 'REQUERIMENTO DE REGULARIZAÇÃO DE OMISSÃO DE PRESTAÇÃO DE CONTAS ELEITORAIS (12633)', 1, []],
-      ['06002712420246140000', 'RECURSO ELEITORAL', 0, [['FULANO', 'PA1234']]],
-    ],
-  );
-});
+test(
+  'a heading that repeats its number on the PROCESSO line opens one matéria; a PROCESSO line alone (an older layout) opens one; a class wrapped over two ' +
+    'lines is read in full from PROCESSO',
+  () => {
+    const lines = (texts: string[]) => texts.map((text) => ({ page: 1, text }));
+    const cnj = '0600300-06.2026.6.14.0000';
+    assert.deepEqual(
+      view(
+        lines([
+          'REQUERIMENTO DE REGULARIZAÇÃO DE OMISSÃO DE PRESTAÇÃO DE CONTAS',
+          `ELEITORAIS(12633) Nº ${cnj}`,
+          'PUBLICAÇÃO EM : 02/10/2026',
+          `PROCESSO : ${cnj} REQUERIMENTO DE REGULARIZAÇÃO DE OMISSÃO DE PRESTAÇÃO DE CONTAS ELEITORAIS (Belém - PA)`,
+          'REQUERENTE : PARTIDO FICTÍCIO',
+          'PROCESSO Nº 0600271-24.2024.6.14.0000',
+          'CLASSE: RECURSO ELEITORAL',
+          'ADVOGADO: FULANO - OAB/PA 1.234',
+        ]),
+      ).map((m) => [m.numeroCnj, m.classe, m.partes.length, m.advogados]),
+      [
+        ['06003000620266140000', 'REQUERIMENTO DE REGULARIZAÇÃO DE OMISSÃO DE PRESTAÇÃO DE CONTAS ELEITORAIS (12633)', 1, []],
+        ['06002712420246140000', 'RECURSO ELEITORAL', 0, [['FULANO', 'PA1234']]],
+      ],
+    );
+  },
+);

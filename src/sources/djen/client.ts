@@ -174,7 +174,8 @@ export function failureForStatus(status: number, headers: ResponseHeaders, body:
   if (status === 403) {
     return new DjenError(
       'geoblocked',
-      `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic through a Brazilian egress/relay (DJEN_URL).`,
+      `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic ` +
+        `through a Brazilian egress/relay (DJEN_URL).`,
       { status },
     );
   }

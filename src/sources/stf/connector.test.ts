@@ -114,46 +114,50 @@ test('an item read strictly: INTERESSADO kept, a null publicacao is null, a date
   assert.throws(() => readStfItem({ ...real, publicacao: '14/08/2026' }), /publicacao "14\/08\/2026" is neither null nor an ISO day/);
 });
 
-test('the replayed STF: a day read past page 1 (whose total is the only one trusted) until the real past-the-end answer; ultimo-dje is the last edition, not a ceiling', async () => {
-  const replay = await startStfReplay({ days: { [CAPTURED_DAY]: [stfCaptureBytes('stf-1')], '2026-08-15': [unpublishedPage('2026-08-15')] } });
-  try {
-    const stf = connector({ baseUrl: replay.url, pageSize: 5 });
-    assert.equal(await stf.lastDay(), CAPTURED_LAST_EDITION);
-    const day = await stf.day(CAPTURED_DAY);
-    assert.deepEqual(
-      day.map((i) => i.id),
-      ['993077', '993076', '993075', '993074', '993073'],
-    );
-    assert.deepEqual(
-      replay.searches.map((s) => [s.day, s.pagina]),
-      [
-        [CAPTURED_DAY, 1],
-        [CAPTURED_DAY, 2],
-      ],
-      'a full page 1, then the past-the-end page (publicacoes [], total 0) ends the day',
-    );
-    // Page 1 announces 742 and holds 5 of 500: a short page short of the total is not the end.
-    const full = connector({ baseUrl: replay.url });
-    replay.searches.length = 0;
-    assert.equal((await full.day(CAPTURED_DAY)).length, 5);
-    assert.deepEqual(
-      replay.searches.map((s) => [s.pagina, s.quantidade]),
-      [
-        [1, 500],
-        [2, 500],
-      ],
-    );
-    const after = await full.day('2026-08-15');
-    assert.deepEqual(
-      after.map((i) => [i.id, i.divulgacao, i.publicacao]),
-      [['993200', '2026-08-15', null]],
-      'a day divulged after /ultimo-dje is read',
-    );
-    assert.deepEqual(await full.day('2026-08-16'), [], 'an empty day is the past-the-end answer');
-  } finally {
-    await replay.close();
-  }
-});
+test(
+  'the replayed STF: a day read past page 1 (whose total is the only one trusted) until the real past-the-end answer; ' +
+    'ultimo-dje is the last edition, not a ceiling',
+  async () => {
+    const replay = await startStfReplay({ days: { [CAPTURED_DAY]: [stfCaptureBytes('stf-1')], '2026-08-15': [unpublishedPage('2026-08-15')] } });
+    try {
+      const stf = connector({ baseUrl: replay.url, pageSize: 5 });
+      assert.equal(await stf.lastDay(), CAPTURED_LAST_EDITION);
+      const day = await stf.day(CAPTURED_DAY);
+      assert.deepEqual(
+        day.map((i) => i.id),
+        ['993077', '993076', '993075', '993074', '993073'],
+      );
+      assert.deepEqual(
+        replay.searches.map((s) => [s.day, s.pagina]),
+        [
+          [CAPTURED_DAY, 1],
+          [CAPTURED_DAY, 2],
+        ],
+        'a full page 1, then the past-the-end page (publicacoes [], total 0) ends the day',
+      );
+      // Page 1 announces 742 and holds 5 of 500: a short page short of the total is not the end.
+      const full = connector({ baseUrl: replay.url });
+      replay.searches.length = 0;
+      assert.equal((await full.day(CAPTURED_DAY)).length, 5);
+      assert.deepEqual(
+        replay.searches.map((s) => [s.pagina, s.quantidade]),
+        [
+          [1, 500],
+          [2, 500],
+        ],
+      );
+      const after = await full.day('2026-08-15');
+      assert.deepEqual(
+        after.map((i) => [i.id, i.divulgacao, i.publicacao]),
+        [['993200', '2026-08-15', null]],
+        'a day divulged after /ultimo-dje is read',
+      );
+      assert.deepEqual(await full.day('2026-08-16'), [], 'an empty day is the past-the-end answer');
+    } finally {
+      await replay.close();
+    }
+  },
+);
 
 test("a 422 carries the STF's messages into the failure (stf-3.json)", async () => {
   assert.equal(refusalMessages(stfCaptureBytes('stf-3')), 'quantidade: deve ser menor ou igual a 500 (Erro de validação genérico.; 999.001)');

@@ -58,15 +58,18 @@ test('a page of the payment order: Total, and each item field by field from its 
   ]);
 });
 
-test('keys are read by name only: an item under other names does not read (and says why); no Resultado.Precatorios is malformed; a null list is the end', async () => {
-  const [item] = tjrjDescribedPage().Resultado.Precatorios;
-  const { NumeroPrecatorio, ...rest } = item;
-  answer = { Resultado: { Total: 3, Precatorios: [{ ...rest, Numero: NumeroPrecatorio }, { ...item, Orcamento: 'dois mil' }, item] } };
-  const page = await tjrj.orderPage(1, 'E', 1, 100);
-  assert.deepEqual(page.unread, ['no NumeroPrecatorio', 'Orcamento is not a year']);
-  assert.equal(page.precatorios.length, 1);
-  answer = { Resultado: { TotalRegistros: 1, Itens: [item] } };
-  await assert.rejects(tjrj.orderPage(1, 'E', 1, 100), (err) => err instanceof SourceError && err.failure === 'malformed');
-  answer = { Resultado: null };
-  assert.deepEqual(await tjrj.orderPage(1, 'E', 9, 100), { total: 0, precatorios: [], unread: [] });
-});
+test(
+  'keys are read by name only: an item under other names does not read ' + '(and says why); no Resultado.Precatorios is malformed; a null list is the end',
+  async () => {
+    const [item] = tjrjDescribedPage().Resultado.Precatorios;
+    const { NumeroPrecatorio, ...rest } = item;
+    answer = { Resultado: { Total: 3, Precatorios: [{ ...rest, Numero: NumeroPrecatorio }, { ...item, Orcamento: 'dois mil' }, item] } };
+    const page = await tjrj.orderPage(1, 'E', 1, 100);
+    assert.deepEqual(page.unread, ['no NumeroPrecatorio', 'Orcamento is not a year']);
+    assert.equal(page.precatorios.length, 1);
+    answer = { Resultado: { TotalRegistros: 1, Itens: [item] } };
+    await assert.rejects(tjrj.orderPage(1, 'E', 1, 100), (err) => err instanceof SourceError && err.failure === 'malformed');
+    answer = { Resultado: null };
+    assert.deepEqual(await tjrj.orderPage(1, 'E', 9, 100), { total: 0, precatorios: [], unread: [] });
+  },
+);

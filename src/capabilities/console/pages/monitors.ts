@@ -58,7 +58,8 @@ export function monitorsPage(app: FastifyInstance, m: ConsoleParts): void {
     const more = (rows: unknown[], list: List, shown: { criado_em: string; id: string }[], label: string) =>
       rows.length > PAGE ? html`<p><a href="${olderLink(at, list, shown.at(-1)!)}">${label}</a></p>` : '';
     const off = (path: string, label: string) =>
-      html`<form method="post" action="${path}" data-confirmar="Desativar ${label}? Verificações e cobranças param.">${csrfField(csrf)}<button type="submit" class="perigo" aria-label="Desativar ${label}">Desativar</button></form>`;
+      html`<form method="post" action="${path}" data-confirmar="Desativar ${label}? Verificações e cobranças param.">${csrfField(csrf)}
+<button type="submit" class="perigo" aria-label="Desativar ${label}">Desativar</button></form>`;
     return sendPage(
       req,
       reply,

@@ -77,7 +77,8 @@ ${table(
   ['Desde', 'Último uso', 'Endereço', 'Navegador'],
   sessions.map((s) => [when(s.created_at), when(s.last_seen_at), s.ip ?? '—', s.user_agent ?? '—']),
 )}
-<form method="post" action="/console/sair-de-todos" data-confirmar="Encerrar todas as sessões, inclusive esta?">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario">Sair de todas as sessões</button></form>`,
+<form method="post" action="/console/sair-de-todos" data-confirmar="Encerrar todas as sessões, inclusive esta?">${csrfField(who.session.csrf_token)}
+  <button type="submit" class="secundario">Sair de todas as sessões</button></form>`,
     );
   });
 }
@@ -141,7 +142,10 @@ function spendChart(days: string[], spend: DaySpend[], typesBySpend: string[]): 
         .map((t, j) => {
           const v = cell.get(`${d}|${t}`) ?? 0;
           if (v === 0) return '';
-          const rect = `<rect x="${(L + i * barW + 1).toFixed(1)}" y="${y(base + v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(y(base) - y(base + v)).toFixed(1)}" fill="${COLOURS[j]}"><title>${escapeHtml(`${d} · ${t}: ${formatReais(v)}`)}</title></rect>`;
+          const rect =
+            `<rect x="${(L + i * barW + 1).toFixed(1)}" y="${y(base + v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" ` +
+            `height="${(y(base) - y(base + v)).toFixed(1)}" ` +
+            `fill="${COLOURS[j]}"><title>${escapeHtml(`${d} · ${t}: ${formatReais(v)}`)}</title></rect>`;
           base += v;
           return rect;
         })
@@ -158,15 +162,20 @@ function spendChart(days: string[], spend: DaySpend[], typesBySpend: string[]): 
   const axis = [0, 0.5, 1]
     .map(
       (f) =>
-        `<text x="${L - 6}" y="${(y(max * f) + 4).toFixed(1)}" font-size="11" text-anchor="end">${escapeHtml(formatReais(Math.round(max * f)))}</text><line x1="${L}" x2="${W - 10}" y1="${y(max * f).toFixed(1)}" y2="${y(max * f).toFixed(1)}" stroke="#d5d9e0"/>`,
+        `<text x="${L - 6}" y="${(y(max * f) + 4).toFixed(1)}" font-size="11" text-anchor="end">${escapeHtml(formatReais(Math.round(max * f)))}</text><line ` +
+        `x1="${L}" x2="${W - 10}" y1="${y(max * f).toFixed(1)}" y2="${y(max * f).toFixed(1)}" stroke="#d5d9e0"/>`,
     )
     .join('');
   const legend = series
     .map(
       (t, j) =>
-        `<g transform="translate(${L + j * 140},${H - 8})"><rect width="10" height="10" y="-9" fill="${COLOURS[j]}"/><text x="14" font-size="11">${escapeHtml(t.length > 18 ? `${t.slice(0, 17)}…` : t)}</text></g>`,
+        `<g transform="translate(${L + j * 140},${H - 8})"><rect width="10" height="10" y="-9" fill="${COLOURS[j]}"/><text x="14" ` +
+        `font-size="11">${escapeHtml(t.length > 18 ? `${t.slice(0, 17)}…` : t)}</text></g>`,
     )
     .join('');
   const total = dayTotals.reduce((a, b) => a + b, 0);
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(`Consumo diário dos últimos ${days.length} dias: ${formatReais(total)} no total; os valores por tipo estão na tabela abaixo.`)}">${axis}${bars}${labels}${legend}</svg>`;
+  const summary = `Consumo diário dos últimos ${days.length} dias: ${formatReais(total)} no total; os valores por tipo estão na tabela abaixo.`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" ` + `aria-label="${escapeHtml(summary)}">${axis}${bars}${labels}${legend}</svg>`
+  );
 }

@@ -59,7 +59,9 @@ export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
   ].map(
     ([v, l]) => html`<option value="${v}"${(f.kind === 'debit' ? 'debito' : f.kind === 'credit' ? 'credito' : '') === v ? html` selected` : ''}>${l}</option>`,
   )}</select></div>
-  <div><label for="consulta">Tipo de consulta</label><select id="consulta" name="consulta"><option value="">todos</option>${types.map((t) => html`<option${t === f.queryType ? html` selected` : ''}>${t}</option>`)}</select></div>
+  <div><label for="consulta">Tipo de consulta</label>
+    <select id="consulta" name="consulta"><option value="">todos</option>
+      ${types.map((t) => html`<option${t === f.queryType ? html` selected` : ''}>${t}</option>`)}</select></div>
   <div><label for="desde">De</label><input id="desde" name="desde" type="date" value="${asked.days.desde ?? ''}"></div>
   <div><label for="ate">Até</label><input id="ate" name="ate" type="date" value="${asked.days.ate ?? ''}"></div>
   <div><button type="submit">Filtrar</button></div>

@@ -123,8 +123,12 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       { title: 'Entregas do webhook', section: 'entregas' },
       html`
 <form method="get" action="/console/entregas" class="cartao linha" aria-label="Filtros">
-  <div><label for="status">Status</label><select id="status" name="status"><option value="">todos</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
-  <div><label for="evento">Evento</label><select id="evento" name="evento"><option value="">todos</option>${EVENT_NAMES.map((e) => html`<option${e === evento ? html` selected` : ''}>${e}</option>`)}</select></div>
+  <div><label for="status">Status</label>
+    <select id="status" name="status"><option value="">todos</option>
+      ${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
+  <div><label for="evento">Evento</label>
+    <select id="evento" name="evento"><option value="">todos</option>
+      ${EVENT_NAMES.map((e) => html`<option${e === evento ? html` selected` : ''}>${e}</option>`)}</select></div>
   <div><label for="desde">De</label><input id="desde" name="desde" type="date" value="${desde ?? ''}"></div>
   <div><label for="ate">Até</label><input id="ate" name="ate" type="date" value="${ate ?? ''}"></div>
   <div><button type="submit">Filtrar</button></div>
@@ -140,7 +144,8 @@ ${table(
     d.url ?? 'URL da conta',
     when(d.next_attempt_at),
     attemptsDetail(d, attempts.get(d.id) ?? []),
-    html`<form method="post" action="/console/entregas/${d.id}/reenviar">${csrfField(who.session.csrf_token)}<button type="submit" class="secundario" aria-label="Reenviar a entrega ${d.id}">Reenviar</button></form>`,
+    html`<form method="post" action="/console/entregas/${d.id}/reenviar">${csrfField(who.session.csrf_token)}
+<button type="submit" class="secundario" aria-label="Reenviar a entrega ${d.id}">Reenviar</button></form>`,
   ]),
   'Nenhuma entrega com esses filtros.',
 )}
@@ -175,10 +180,19 @@ ${older ? html`<p><a href="${older}">Entregas mais antigas</a></p>` : ''}`,
   });
 }
 
+function attemptItem(a: WebhookAttemptsTable): Html {
+  const answer = a.status_code ? `HTTP ${a.status_code}` : 'sem resposta';
+  const latency = a.latency_ms !== null ? `, ${a.latency_ms} ms` : '';
+  const error = a.error ? html`, <span>${a.error}</span>` : '';
+  const next = a.next_attempt_at ? `, próxima em ${when(a.next_attempt_at)}` : '';
+  const excerpt = a.response_excerpt ? html`<pre>${a.response_excerpt}</pre>` : '';
+  return html`<li>${when(a.started_at)}: ${answer}${latency}${error}${next}${excerpt}</li>`;
+}
+
 function attemptsDetail(d: WebhookDeliveriesTable, attempts: WebhookAttemptsTable[]): Html {
   if (attempts.length === 0) return html`<span class="dica">nenhuma ainda</span>`;
   return html`<details><summary>${attempts.length} tentativa(s)${d.last_status_code ? html`, último HTTP ${d.last_status_code}` : ''}</summary>
-<ol>${attempts.map((a) => html`<li>${when(a.started_at)}: ${a.status_code ? `HTTP ${a.status_code}` : 'sem resposta'}${a.latency_ms !== null ? `, ${a.latency_ms} ms` : ''}${a.error ? html`, <span>${a.error}</span>` : ''}${a.next_attempt_at ? `, próxima em ${when(a.next_attempt_at)}` : ''}${a.response_excerpt ? html`<pre>${a.response_excerpt}</pre>` : ''}</li>`)}</ol>
+<ol>${attempts.map(attemptItem)}</ol>
 </details>`;
 }
 
@@ -220,15 +234,20 @@ ${extra.shown ?? ''}
     <label><input type="checkbox" name="nomes_legados" value="sim"${c.nomes_legados === 1 ? html` checked` : ''}> enviar também os nomes legados</label>
   </div>
   <fieldset class="opcoes"><legend>Eventos enviados</legend>
-    ${EVENT_NAMES.map((e) => html`<label title="${EVENT_KINDS[e]}"><input type="checkbox" name="eventos" value="${e}"${!enabled || enabled.includes(e) ? html` checked` : ''}> ${e}</label>`)}
+    ${EVENT_NAMES.map((e) => {
+      const checked = !enabled || enabled.includes(e) ? html` checked` : '';
+      return html`<label title="${EVENT_KINDS[e]}"><input type="checkbox" name="eventos" value="${e}"${checked}> ${e}</label>`;
+    })}
   </fieldset>
   <p><button type="submit">Salvar</button></p>
 </form>
 <section class="linha">
   <form method="post" action="/console/webhook/teste">${csrfField(csrf)}<button type="submit" class="secundario">Enviar um teste</button></form>
-  <form method="post" action="/console/webhook/segredo" data-confirmar="Gerar um novo segredo? O atual para de valer na hora.">${csrfField(csrf)}<button type="submit" class="perigo">Gerar novo segredo</button></form>
+  <form method="post" action="/console/webhook/segredo" data-confirmar="Gerar um novo segredo? O atual para de valer na hora.">${csrfField(csrf)}
+    <button type="submit" class="perigo">Gerar novo segredo</button></form>
 </section>
-<p class="dica">Segredo atual: <code>${c.secret_prefix}…</code>. Verifique as assinaturas como em docs/webhooks.md (ou com <code>verifyWebhook</code> do SDK).</p>
+<p class="dica">Segredo atual: <code>${c.secret_prefix}…</code>. Verifique as assinaturas como em docs/webhooks.md
+(ou com <code>verifyWebhook</code> do SDK).</p>
 ${localHint(m)}`,
     status,
   );
@@ -240,5 +259,6 @@ ${localHint(m)}`,
  */
 function localHint(m: ConsoleParts): Html | string {
   if (!m.s.sources.cases.info.sandbox || m.s.config.webhookAllowPrivate) return '';
-  return html`<p class="dica">Testando com um receptor nesta máquina (<code>http://127.0.0.1:…</code>)? Endereços locais são recusados por segurança; em desenvolvimento, inicie o Tramita com <code>TRAMITA_WEBHOOK_ALLOW_PRIVATE=true</code>.</p>`;
+  return html`<p class="dica">Testando com um receptor nesta máquina (<code>http://127.0.0.1:…</code>)? Endereços locais são recusados
+por segurança; em desenvolvimento, inicie o Tramita com <code>TRAMITA_WEBHOOK_ALLOW_PRIVATE=true</code>.</p>`;
 }

@@ -114,7 +114,9 @@ describe('e-SAJ process page (TJSP, esaj-1.html)', () => {
 
 describe('what is not a case page', () => {
   test('the explicit not-found notice is not_found', () => {
-    const html = `<html><body><form id="formConsulta"></form><div id="spwTabelaMensagem"><td id="mensagemRetorno"><li>${ESAJ_NOT_FOUND}</li></td></div></body></html>`;
+    const html =
+      `<html><body><form id="formConsulta"></form><div id="spwTabelaMensagem"><td ` +
+      `id="mensagemRetorno"><li>${ESAJ_NOT_FOUND}</li></td></div></body></html>`;
     assert.deepEqual(parseEsajPage(html, CTX), { kind: 'not_found' });
   });
 

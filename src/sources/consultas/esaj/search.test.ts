@@ -15,12 +15,15 @@ import { esajSearchQuery, parseEsajSearch } from './search.ts';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 const FORM = fixture('block-tjms-esaj-cpopg5-search-recaptcha-bounce.html');
 
-const LIST = `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8"></head><body>
+const LIST =
+  `<!DOCTYPE html>\r\n<html lang="pt-BR"><head><meta charset="UTF-8"></head><body>
 <span id="contadorDeProcessos">\r\n\t\t1.234 Processos encontrados\r\n\t</span>
 <div id="listagemDeProcessos"><ul class="unj-list-row">
-<li><div class="row"><div class="col-md-3"><a href="/cpopg/show.do?processo.codigo=1H0001&amp;processo.foro=100&amp;processo.numero=1000149-71.2024.8.26.0346" class="linkProcesso">
+<li><div class="row"><div class="col-md-3"><a ` +
+  `href="/cpopg/show.do?processo.codigo=1H0001&amp;processo.foro=100&amp;processo.numero=1000149-71.2024.8.26.0346" class="linkProcesso">
   1000149-71.2024.8.26.0346</a></div><div class="classeProcesso">Procedimento Comum C&iacute;vel</div></div></li>
-<li><div class="row"><div class="col-md-3"><a href="/cpopg/show.do?processo.codigo=1H0002&amp;processo.foro=346" class="linkProcesso">0000586-95.2025.8.26.0346</a></div></div></li>
+<li><div class="row"><div class="col-md-3"><a href="/cpopg/show.do?processo.codigo=1H0002&amp;processo.foro=346" ` +
+  `class="linkProcesso">0000586-95.2025.8.26.0346</a></div></div></li>
 </ul></div></body>\r\n</html>\r\n`;
 
 test("the query names are the search form's: cbPesquisa DOCPARTE / NMPARTE (whole name) / NUMOAB, the value in dadosConsulta.valorConsulta", () => {

@@ -98,139 +98,150 @@ test('TJMA 1st degree: cover, the two parties with CPF/CNPJ unmasked, each lawye
   ]);
 });
 
-test('TJMA 2nd degree: the rapporteur\'s cabinet as órgão, "Processo referência", five agravantes with one lawyer each (page 1 of the party list), the State', () => {
-  const c = parsePjeDetail(page(TJMA_2G));
-  assert.deepEqual(cover(c), {
-    numeroCnj: '08365218120258100000',
-    tribunal: 'TJMA',
-    sistema: 'pje',
-    grau: 2,
-    classe: 'AGRAVO DE INSTRUMENTO',
-    assuntos: ['Índice de 11,98%'],
-    orgao: 'Gabinete Des. Tyrone José Silva (CDPU)',
-    foro: 'Tribunal de Justiça do Estado do Maranhão',
-    juiz: null,
-    distribuidoEm: '2026-05-07',
-    valorCausaCentavos: null,
-    situacao: null,
-    segredo: false,
-    processoReferencia: '00200796120118100001',
-    incidentes: [],
-  });
-  const sonia = ['SONIA MARIA LOPES COELHO (MA 3811A)'];
-  assert.deepEqual(parties(c), [
-    ['ATIVO', 'AGRAVANTE', 'MARIA FICTICIA DE EXEMPLO', '00000000272', 'FISICA', sonia],
-    ['ATIVO', 'AGRAVANTE', 'MARIA HILDA FICTICIA DA AMOSTRA', '00000000353', 'FISICA', sonia],
-    ['ATIVO', 'AGRAVANTE', 'MARIA DO CARMO FICTICIA E MODELO', '00000000434', 'FISICA', sonia],
-    ['ATIVO', 'AGRAVANTE', 'MAURO FICTICIO EXEMPLAR', '00000000515', 'FISICA', sonia],
-    ['ATIVO', 'AGRAVANTE', 'MARGARETE MARIA DOS FICTICIOS TESTE', '00000000604', 'FISICA', sonia],
-    ['PASSIVO', 'AGRAVADO', 'ESTADO DO MARANHAO', '06354468000160', 'JURIDICA', []],
-  ]);
-  assert.deepEqual(movements(c), [
-    ['2026-06-25T00:21:44', 'Publicado Despacho (expediente) em 25/06/2026.'],
-    ['2026-06-25T00:21:43', 'Disponibilizado no DJ Eletrônico em 24/06/2026'],
-    ['2026-06-24T08:48:50', 'Expedição de Comunicação eletrônica.'],
-    ['2026-06-24T00:01:48', 'Decorrido prazo de ESTADO DO MARANHAO em 23/06/2026 23:59.'],
-    ['2026-06-23T14:12:49', 'Enviado ao Diário da Justiça Eletrônico'],
-    ['2026-06-22T20:50:42', 'Proferido despacho de mero expediente'],
-    ['2026-06-22T08:21:06', 'Conclusos ao relator ou relator substituto'],
-    ['2026-06-19T16:20:57', 'Juntada de Petição de agravo interno cível (1208)'],
-    ['2026-05-29T00:06:32', 'Publicado Decisão (expediente) em 29/05/2026.'],
-    ['2026-05-29T00:06:32', 'Disponibilizado no DJ Eletrônico em 28/05/2026'],
-    ['2026-05-29T00:06:32', 'Publicado Decisão (expediente) em 29/05/2026.'],
-    ['2026-05-29T00:06:32', 'Disponibilizado no DJ Eletrônico em 28/05/2026'],
-    ['2026-05-27T13:57:08', 'Juntada de malote digital'],
-    ['2026-05-27T13:53:21', 'Enviado ao Diário da Justiça Eletrônico'],
-    ['2026-05-27T13:53:21', 'Enviado ao Diário da Justiça Eletrônico'],
-  ]);
-});
+test(
+  'TJMA 2nd degree: the rapporteur\'s cabinet as órgão, "Processo referência", five agravantes ' + 'with one lawyer each (page 1 of the party list), the State',
+  () => {
+    const c = parsePjeDetail(page(TJMA_2G));
+    assert.deepEqual(cover(c), {
+      numeroCnj: '08365218120258100000',
+      tribunal: 'TJMA',
+      sistema: 'pje',
+      grau: 2,
+      classe: 'AGRAVO DE INSTRUMENTO',
+      assuntos: ['Índice de 11,98%'],
+      orgao: 'Gabinete Des. Tyrone José Silva (CDPU)',
+      foro: 'Tribunal de Justiça do Estado do Maranhão',
+      juiz: null,
+      distribuidoEm: '2026-05-07',
+      valorCausaCentavos: null,
+      situacao: null,
+      segredo: false,
+      processoReferencia: '00200796120118100001',
+      incidentes: [],
+    });
+    const sonia = ['SONIA MARIA LOPES COELHO (MA 3811A)'];
+    assert.deepEqual(parties(c), [
+      ['ATIVO', 'AGRAVANTE', 'MARIA FICTICIA DE EXEMPLO', '00000000272', 'FISICA', sonia],
+      ['ATIVO', 'AGRAVANTE', 'MARIA HILDA FICTICIA DA AMOSTRA', '00000000353', 'FISICA', sonia],
+      ['ATIVO', 'AGRAVANTE', 'MARIA DO CARMO FICTICIA E MODELO', '00000000434', 'FISICA', sonia],
+      ['ATIVO', 'AGRAVANTE', 'MAURO FICTICIO EXEMPLAR', '00000000515', 'FISICA', sonia],
+      ['ATIVO', 'AGRAVANTE', 'MARGARETE MARIA DOS FICTICIOS TESTE', '00000000604', 'FISICA', sonia],
+      ['PASSIVO', 'AGRAVADO', 'ESTADO DO MARANHAO', '06354468000160', 'JURIDICA', []],
+    ]);
+    assert.deepEqual(movements(c), [
+      ['2026-06-25T00:21:44', 'Publicado Despacho (expediente) em 25/06/2026.'],
+      ['2026-06-25T00:21:43', 'Disponibilizado no DJ Eletrônico em 24/06/2026'],
+      ['2026-06-24T08:48:50', 'Expedição de Comunicação eletrônica.'],
+      ['2026-06-24T00:01:48', 'Decorrido prazo de ESTADO DO MARANHAO em 23/06/2026 23:59.'],
+      ['2026-06-23T14:12:49', 'Enviado ao Diário da Justiça Eletrônico'],
+      ['2026-06-22T20:50:42', 'Proferido despacho de mero expediente'],
+      ['2026-06-22T08:21:06', 'Conclusos ao relator ou relator substituto'],
+      ['2026-06-19T16:20:57', 'Juntada de Petição de agravo interno cível (1208)'],
+      ['2026-05-29T00:06:32', 'Publicado Decisão (expediente) em 29/05/2026.'],
+      ['2026-05-29T00:06:32', 'Disponibilizado no DJ Eletrônico em 28/05/2026'],
+      ['2026-05-29T00:06:32', 'Publicado Decisão (expediente) em 29/05/2026.'],
+      ['2026-05-29T00:06:32', 'Disponibilizado no DJ Eletrônico em 28/05/2026'],
+      ['2026-05-27T13:57:08', 'Juntada de malote digital'],
+      ['2026-05-27T13:53:21', 'Enviado ao Diário da Justiça Eletrônico'],
+      ['2026-05-27T13:53:21', 'Enviado ao Diário da Justiça Eletrônico'],
+    ]);
+  },
+);
 
-test('TJCE (Latin-1 bytes): cover, the autora and her lawyer from another state (OAB BA), the association réu, the 11 movements with their "Documento:" suffixes', () => {
-  const c = parsePjeDetail(page(TJCE));
-  assert.deepEqual(cover(c), {
-    numeroCnj: '30007399420258060100',
-    tribunal: 'TJCE',
-    sistema: 'pje',
-    grau: 1,
-    classe: 'PROCEDIMENTO DO JUIZADO ESPECIAL CÍVEL',
-    assuntos: ['Rescisão do contrato e devolução do dinheiro'],
-    orgao: '2ª Vara Cível da Comarca de Itapajé',
-    foro: 'Comarca de Itapajé',
-    juiz: null,
-    distribuidoEm: '2025-06-06',
-    valorCausaCentavos: null,
-    situacao: null,
-    segredo: false,
-    processoReferencia: null,
-    incidentes: [],
-  });
-  assert.deepEqual(parties(c), [
-    ['ATIVO', 'AUTOR', 'MARIA DA PAZ FICTICIA DE EXEMPLO', '00000000787', 'FISICA', ['JONATHAN CORREA MILANEZ (BA 74896)']],
-    ['PASSIVO', 'REU', 'ASBAPI-ASSOCIACAO BRASILEIRA DE APOSENTADOS, PENSIONISTAS E IDOSOS', '08812425000107', 'JURIDICA', []],
-  ]);
-  assert.deepEqual(movements(c), [
-    ['2026-06-23T14:31:30', 'Juntada de certidão'],
-    ['2025-07-08T08:16:12', 'Decorrido prazo de MARIA DA PAZ FICTICIA DE EXEMPLO em 07/07/2025 23:59.'],
-    ['2025-06-17T01:29:09', 'Confirmada a comunicação eletrônica'],
-    ['2025-06-12T00:00:00', 'Publicado Decisão em 12/06/2025. Documento: 159848930'],
-    ['2025-06-11T00:00:00', 'Disponibilizado no DJ Eletrônico em 11/06/2025 Documento: 159848930'],
-    ['2025-06-10T13:54:55', 'Expedida/certificada a comunicação eletrônica Documento: 159848930'],
-    ['2025-06-10T13:54:50', 'Declarada incompetência'],
-    ['2025-06-10T10:09:26', 'Conclusos para decisão'],
-    ['2025-06-06T17:24:32', 'Expedição de Outros documentos.'],
-    ['2025-06-06T17:24:30', 'Audiência Conciliação designada conduzida por Conciliador(a) em/para 07/07/2025 13:00, 2ª Vara Cível da Comarca de Itapajé.'],
-    ['2025-06-06T17:24:30', 'Distribuído por sorteio'],
-  ]);
-});
+test(
+  'TJCE (Latin-1 bytes): cover, the autora and her lawyer from another state (OAB BA), the association réu, the 11 ' +
+    'movements with their "Documento:" suffixes',
+  () => {
+    const c = parsePjeDetail(page(TJCE));
+    assert.deepEqual(cover(c), {
+      numeroCnj: '30007399420258060100',
+      tribunal: 'TJCE',
+      sistema: 'pje',
+      grau: 1,
+      classe: 'PROCEDIMENTO DO JUIZADO ESPECIAL CÍVEL',
+      assuntos: ['Rescisão do contrato e devolução do dinheiro'],
+      orgao: '2ª Vara Cível da Comarca de Itapajé',
+      foro: 'Comarca de Itapajé',
+      juiz: null,
+      distribuidoEm: '2025-06-06',
+      valorCausaCentavos: null,
+      situacao: null,
+      segredo: false,
+      processoReferencia: null,
+      incidentes: [],
+    });
+    assert.deepEqual(parties(c), [
+      ['ATIVO', 'AUTOR', 'MARIA DA PAZ FICTICIA DE EXEMPLO', '00000000787', 'FISICA', ['JONATHAN CORREA MILANEZ (BA 74896)']],
+      ['PASSIVO', 'REU', 'ASBAPI-ASSOCIACAO BRASILEIRA DE APOSENTADOS, PENSIONISTAS E IDOSOS', '08812425000107', 'JURIDICA', []],
+    ]);
+    assert.deepEqual(movements(c), [
+      ['2026-06-23T14:31:30', 'Juntada de certidão'],
+      ['2025-07-08T08:16:12', 'Decorrido prazo de MARIA DA PAZ FICTICIA DE EXEMPLO em 07/07/2025 23:59.'],
+      ['2025-06-17T01:29:09', 'Confirmada a comunicação eletrônica'],
+      ['2025-06-12T00:00:00', 'Publicado Decisão em 12/06/2025. Documento: 159848930'],
+      ['2025-06-11T00:00:00', 'Disponibilizado no DJ Eletrônico em 11/06/2025 Documento: 159848930'],
+      ['2025-06-10T13:54:55', 'Expedida/certificada a comunicação eletrônica Documento: 159848930'],
+      ['2025-06-10T13:54:50', 'Declarada incompetência'],
+      ['2025-06-10T10:09:26', 'Conclusos para decisão'],
+      ['2025-06-06T17:24:32', 'Expedição de Outros documentos.'],
+      ['2025-06-06T17:24:30', 'Audiência Conciliação designada conduzida por Conciliador(a) em/para 07/07/2025 13:00, 2ª Vara Cível da Comarca de Itapajé.'],
+      ['2025-06-06T17:24:30', 'Distribuído por sorteio'],
+    ]);
+  },
+);
 
-test('TJRJ (re-serialised markup): labelled órgão, five autores with one lawyer each, two réus with no document (RÉU), the company and its lawyer, 15 movements out of time order as shown', () => {
-  const c = parsePjeDetail(page(TJRJ));
-  assert.deepEqual(cover(c), {
-    numeroCnj: '09371657720258190001',
-    tribunal: 'TJRJ',
-    sistema: 'pje',
-    grau: 1,
-    classe: 'USUCAPIÃO',
-    assuntos: ['Prestação de Serviços'],
-    orgao: '3ª Vara Cível da Regional de Santa Cruz',
-    foro: 'Comarca da Capital',
-    juiz: null,
-    distribuidoEm: '2025-08-28',
-    valorCausaCentavos: null,
-    situacao: null,
-    segredo: false,
-    processoReferencia: null,
-    incidentes: [],
-  });
-  const carlos = ['CARLOS EDUARDO BARBOSA CARVALHO (RJ 188183)'];
-  assert.deepEqual(parties(c), [
-    ['ATIVO', 'AUTOR', 'ISAIAS FICTICIO EXEMPLAR', '00000000868', 'FISICA', carlos],
-    ['ATIVO', 'AUTOR', 'ROSANA DE AMOSTRA EXEMPLAR', '00000000949', 'FISICA', carlos],
-    ['ATIVO', 'AUTOR', 'RAMON DE FICTICIO MODELO', '00000001082', 'FISICA', carlos],
-    ['ATIVO', 'AUTOR', 'JOSE AUGUSTO FICTICIO DA AMOSTRA', '00000001163', 'FISICA', carlos],
-    ['ATIVO', 'AUTOR', 'GILSON FICTICIO TESTE', '00000001244', 'FISICA', carlos],
-    ['PASSIVO', 'RÉU', 'Aurélia de Fictícia Exemplo', null, null, []],
-    ['PASSIVO', 'RÉU', 'Cláudio Leão Exemplo', null, null, []],
-    ['PASSIVO', 'RÉU', 'ARCOS DOURADOS COMERCIO DE ALIMENTOS LTDA', '42591651000143', 'JURIDICA', ['LUCIANA GOULART PENTEADO (RJ 208625)']],
-  ]);
-  assert.deepEqual(movements(c), [
-    ['2026-03-09T00:35:22', 'Publicado Notificação em 09/03/2026.'],
-    ['2026-03-09T00:35:20', 'Publicado Notificação em 09/03/2026.'],
-    ['2026-03-07T01:38:52', 'Disponibilizado no DJ Eletrônico em 06/03/2026'],
-    ['2026-03-07T01:38:52', 'Disponibilizado no DJ Eletrônico em 06/03/2026'],
-    ['2026-03-05T12:39:37', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:39:36', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:39:39', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:39:35', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:34:49', 'Expedição de Certidão.'],
-    ['2026-03-05T12:39:39', 'Migrada a tramitação do processo do sistema eletrônico originário para o outro sistema eletrônico'],
-    ['2026-03-05T12:39:35', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:39:36', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:39:34', 'Expedição de Outros documentos.'],
-    ['2026-03-05T12:39:33', 'Juntada de Petição de certidão de migração'],
-    ['2026-03-05T12:39:38', 'Expedição de Outros documentos.'],
-  ]);
-});
+test(
+  'TJRJ (re-serialised markup): labelled órgão, five autores with one lawyer each, two réus with no document (RÉU), the company and its lawyer, 15 ' +
+    'movements out of time order as shown',
+  () => {
+    const c = parsePjeDetail(page(TJRJ));
+    assert.deepEqual(cover(c), {
+      numeroCnj: '09371657720258190001',
+      tribunal: 'TJRJ',
+      sistema: 'pje',
+      grau: 1,
+      classe: 'USUCAPIÃO',
+      assuntos: ['Prestação de Serviços'],
+      orgao: '3ª Vara Cível da Regional de Santa Cruz',
+      foro: 'Comarca da Capital',
+      juiz: null,
+      distribuidoEm: '2025-08-28',
+      valorCausaCentavos: null,
+      situacao: null,
+      segredo: false,
+      processoReferencia: null,
+      incidentes: [],
+    });
+    const carlos = ['CARLOS EDUARDO BARBOSA CARVALHO (RJ 188183)'];
+    assert.deepEqual(parties(c), [
+      ['ATIVO', 'AUTOR', 'ISAIAS FICTICIO EXEMPLAR', '00000000868', 'FISICA', carlos],
+      ['ATIVO', 'AUTOR', 'ROSANA DE AMOSTRA EXEMPLAR', '00000000949', 'FISICA', carlos],
+      ['ATIVO', 'AUTOR', 'RAMON DE FICTICIO MODELO', '00000001082', 'FISICA', carlos],
+      ['ATIVO', 'AUTOR', 'JOSE AUGUSTO FICTICIO DA AMOSTRA', '00000001163', 'FISICA', carlos],
+      ['ATIVO', 'AUTOR', 'GILSON FICTICIO TESTE', '00000001244', 'FISICA', carlos],
+      ['PASSIVO', 'RÉU', 'Aurélia de Fictícia Exemplo', null, null, []],
+      ['PASSIVO', 'RÉU', 'Cláudio Leão Exemplo', null, null, []],
+      ['PASSIVO', 'RÉU', 'ARCOS DOURADOS COMERCIO DE ALIMENTOS LTDA', '42591651000143', 'JURIDICA', ['LUCIANA GOULART PENTEADO (RJ 208625)']],
+    ]);
+    assert.deepEqual(movements(c), [
+      ['2026-03-09T00:35:22', 'Publicado Notificação em 09/03/2026.'],
+      ['2026-03-09T00:35:20', 'Publicado Notificação em 09/03/2026.'],
+      ['2026-03-07T01:38:52', 'Disponibilizado no DJ Eletrônico em 06/03/2026'],
+      ['2026-03-07T01:38:52', 'Disponibilizado no DJ Eletrônico em 06/03/2026'],
+      ['2026-03-05T12:39:37', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:39:36', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:39:39', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:39:35', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:34:49', 'Expedição de Certidão.'],
+      ['2026-03-05T12:39:39', 'Migrada a tramitação do processo do sistema eletrônico originário para o outro sistema eletrônico'],
+      ['2026-03-05T12:39:35', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:39:36', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:39:34', 'Expedição de Outros documentos.'],
+      ['2026-03-05T12:39:33', 'Juntada de Petição de certidão de migração'],
+      ['2026-03-05T12:39:38', 'Expedição de Outros documentos.'],
+    ]);
+  },
+);
 
 test("search answers: the hit's CNJ, internal id and detail link on TJMA, TJCE and TJRJ; the empty answer is the explicit not-found", () => {
   assert.deepEqual(parsePjeSearch(page('pje-tjma-post_search_ok.html')), {
