@@ -152,11 +152,18 @@ export function envelopeSchema(data: TSchema) {
   return Type.Object({ data, meta: Meta });
 }
 
-/** The file of the code that called defineRoute, relative to the project root (once per route, at start). */
+/**
+ * The file of the code that called defineRoute, relative to the project root (once per route, at
+ * start). A platform factory that defines routes for a capability (monitoring/paid-monitor-routes.ts)
+ * is passed over: the route is declared by the capability that called it.
+ */
 function declaringFile(): string | null {
-  for (const site of getCallSites(6).slice(1)) {
+  for (const site of getCallSites(10).slice(1)) {
     const file = site.scriptName.startsWith('file:') ? fileURLToPath(site.scriptName) : site.scriptName;
-    if (file && file !== THIS_FILE) return path.relative(PROJECT_ROOT, file).split(path.sep).join('/');
+    if (!file || file === THIS_FILE) continue;
+    const relative = path.relative(PROJECT_ROOT, file).split(path.sep).join('/');
+    if (relative.startsWith('src/platform/') && !relative.startsWith('src/platform/async/')) continue;
+    return relative;
   }
   return null;
 }
