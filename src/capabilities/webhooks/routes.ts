@@ -12,7 +12,7 @@ import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.t
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
-import { enabledKinds } from '../../platform/webhooks/deliveries.ts';
+import { enabledKinds } from '../../platform/webhooks/planner.ts';
 import { resendDelivery, sendTestDelivery, updateWebhook } from './actions.ts';
 import { Delivery, DeliveryParams, DeliveryQuery, Secret, TestResult, WebhookConfig, WebhookConfigBody } from './schemas.ts';
 

@@ -10,7 +10,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, WebhookConfigsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import type { DeliveryPlanner } from '../webhooks/deliveries.ts';
+import type { DeliveryPlanner } from '../webhooks/planner.ts';
 import type { EventKind } from './kinds.ts';
 import { caseTopic } from './subscriptions.ts';
 

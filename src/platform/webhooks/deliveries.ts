@@ -1,17 +1,14 @@
 /**
  * Webhook deliveries: one row per (event, destination, name sent), with the exact body, its status
- * and the history of its attempts. `plan` creates them inside the event's transaction and enqueues a
- * job for each; the job (deliver-job.ts) makes the attempts. Statuses: PENDENTE until an attempt gets
+ * and the history of its attempts. planner.ts creates them inside the event's transaction and enqueues
+ * a job for each; the job (deliver-job.ts) makes the attempts. Statuses: PENDENTE until an attempt gets
  * a 2xx (ENTREGUE) or the last attempt fails (FALHOU); DESCARTADA when, at attempt time, the webhook is
  * inactive or has no URL any more (nothing sent; it can be resent).
  */
 import { defineJob } from '../jobs/job-type.ts';
-import type { Kysely, QueryCreator, Transaction } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, DeliveryStatus, WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../db/schema.ts';
-import type { Audience } from '../events/log.ts';
-import { LEGACY_NAMES, type EventKind } from '../events/kinds.ts';
-import { eventBody, type EventEnvelope } from '../events/payload.ts';
 import { newId } from '../ids.ts';
 import { transactorFor, type Transactor } from '../db/group-commit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -34,103 +31,6 @@ export const DELIVERY_POLL_MS = 25;
  */
 export function deliveryRetryDelayMs(attempt: number, timeScale = 1): number {
   return (Math.min(120, 2 ** attempt) * 60_000) / timeScale;
-}
-
-type Db = Transaction<DB> | Kysely<DB>;
-
-/** Which kinds an account's webhook sends: all when `eventos` is null. */
-export function enabledKinds(config: Pick<WebhookConfigsTable, 'eventos'>): string[] | null {
-  return config.eventos === null ? null : (JSON.parse(config.eventos) as string[]);
-}
-
-export class DeliveryPlanner {
-  readonly #clock: Clock;
-  readonly #jobs: JobQueue;
-  readonly #maxAttempts: number;
-  readonly #timeScale: number;
-
-  constructor(clock: Clock, jobs: JobQueue, maxAttempts: number, timeScale = 1) {
-    this.#clock = clock;
-    this.#jobs = jobs;
-    this.#maxAttempts = maxAttempts;
-    this.#timeScale = timeScale;
-  }
-
-  /** The wait after a failed attempt `attempt` (the ladder, under this deployment's time scale). */
-  retryDelayMs(attempt: number): number {
-    return deliveryRetryDelayMs(attempt, this.#timeScale);
-  }
-
-  /** The deliveries one recipient of an event is owed under its account's configuration (none when inactive or not enabled). */
-  async plan(trx: Db, config: WebhookConfigsTable, to: Audience, envelope: EventEnvelope, kind: EventKind): Promise<string[]> {
-    if (!config.ativo) return [];
-    const enabled = enabledKinds(config);
-    if (enabled && !enabled.includes(kind)) return [];
-    const url = to.webhookUrl ?? null;
-    if (url === null && config.url === null) return [];
-    const legacy = config.nomes_legados ? LEGACY_NAMES[kind] : undefined;
-    const ids: string[] = [];
-    for (const name of legacy ? [kind, legacy] : [kind]) {
-      ids.push(
-        await this.create(trx, {
-          accountId: config.account_id,
-          eventId: envelope.id,
-          eventName: name,
-          monitorType: to.monitorType ?? null,
-          monitorId: to.monitorId ?? null,
-          url,
-          body: eventBody(config.formato, { ...envelope, event: name }),
-        }),
-      );
-    }
-    return ids;
-  }
-
-  /** A delivery and its job (unless the caller makes the one attempt itself: a test), in `trx`. */
-  async create(
-    trx: Db,
-    d: {
-      accountId: string;
-      eventId: string;
-      eventName: string;
-      monitorType: string | null;
-      monitorId: string | null;
-      url: string | null;
-      body: string;
-      resentFrom?: string;
-      maxAttempts?: number;
-      enqueue?: boolean;
-    },
-  ): Promise<string> {
-    const id = newId('dlv');
-    const now = iso(this.#clock.now());
-    const maxAttempts = d.maxAttempts ?? this.#maxAttempts;
-    await trx
-      .insertInto('webhook_deliveries')
-      .values({
-        id,
-        account_id: d.accountId,
-        event_id: d.eventId,
-        event_name: d.eventName,
-        monitor_type: d.monitorType,
-        monitor_id: d.monitorId,
-        url: d.url,
-        body: d.body,
-        status: 'PENDENTE',
-        attempts: 0,
-        max_attempts: maxAttempts,
-        last_status_code: null,
-        last_error: null,
-        next_attempt_at: now,
-        resent_from: d.resentFrom ?? null,
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-      })
-      .execute();
-    if (d.enqueue !== false) await this.#jobs.add(DELIVERY, { deliveryId: id }, trx, { maxAttempts });
-    return id;
-  }
 }
 
 /** What an attempt whose outcome was never written says in the history. */

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PayloadFormat, WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../../platform/db/schema.ts';
 import { EVENT_KINDS, EVENT_NAMES } from '../../../platform/events/kinds.ts';
 import { brasiliaDayStart } from '../../../platform/format.ts';
-import { enabledKinds } from '../../../platform/webhooks/deliveries.ts';
+import { enabledKinds } from '../../../platform/webhooks/planner.ts';
 import { resendDelivery, sendTestDelivery, updateWebhook } from '../../webhooks/actions.ts';
 import { csrfField, html, shownOnce, table, when, type Html } from '../html.ts';
 import { DAY, field, fields, filter, problemText, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
