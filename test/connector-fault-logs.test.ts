@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
-import { SourceError } from '../src/platform/ports/sources.ts';
+import { SourceError } from '../src/platform/ports/source-error.ts';
 import type { Upstream } from '../src/sandbox/faults.ts';
 import type { ElectoralEditionRecord } from '../src/platform/ports/electoral.ts';
 import { boardItem } from '../src/capabilities/mural/testing.ts';

@@ -5,7 +5,8 @@
  * number's court is skipped; one that fails fails the call (never "not found"): a court's captcha
  * is the answer, not a reason to ask someone else.
  */
-import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, SourceInfo } from '../platform/ports/sources.ts';
+import type { SourceInfo } from '../platform/ports/case-metadata.ts';
+import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport } from '../platform/ports/case-details.ts';
 
 type Closable = CaseDetailsSource & { close?(): Promise<void> };
 

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/sources.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/source-error.ts';
 import type { UpstreamBodySource } from '../config.ts';
 import { realSleep, RequestBudget, type Sleep } from './datajud/budget.ts';
 import { header, pathOnly, underTimeout } from './attempt.ts';

@@ -22,7 +22,7 @@ import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/c
 import type { ConsultaCourt } from './consultas/courts.ts';
 import { ConsultaHttp } from './consultas/http.ts';
 import { DetailsChain } from './details-chain.ts';
-import type { CaseDetailsSource } from '../platform/ports/sources.ts';
+import type { CaseDetailsSource } from '../platform/ports/case-details.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 

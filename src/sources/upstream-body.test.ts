@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
 import { loadConfig, parseUpstreamMaxBytes, DEFAULT_UPSTREAM_MAX_BYTES, ConfigError } from '../config.ts';
-import { SourceError, type SourceFailure } from '../platform/ports/sources.ts';
+import { SourceError, type SourceFailure } from '../platform/ports/source-error.ts';
 import { bodyJson, bodyLimits, bodyText, describeBody, errorTypeOf, nestsDeeperThan, readBody, MAX_JSON_DEPTH, type BodyReading } from './upstream-body.ts';
 
 type Answer = (res: http.ServerResponse) => void | Promise<void>;

@@ -15,7 +15,7 @@ import { addMs, iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
 import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import type { Services } from '../../platform/services.ts';
 import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
 import { dueAdminMonitors } from './monitor-store.ts';

@@ -8,7 +8,7 @@
  */
 import type { GazetteEditionsTable, PublicationsTable } from '../../platform/db/schema.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
-import type { PublicationLawyer } from '../../platform/ports/sources.ts';
+import type { PublicationLawyer } from '../../platform/ports/publications.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
 import { htmlToText } from '../../platform/text.ts';
 import { readStfItem } from '../../sources/stf/item.ts';

@@ -6,7 +6,7 @@
  * `<tribunal>:<edição>:<ordem>`.
  */
 import type { ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
-import type { PublicationLawyer, PublicationRecord } from '../../platform/ports/sources.ts';
+import type { PublicationLawyer, PublicationRecord } from '../../platform/ports/publications.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
 
 export const STF_ID_PREFIX = 'STF:';

@@ -12,7 +12,7 @@ import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { receiver, signature } from '../../../test/webhook-receiver.ts';
 import { debitRows } from '../../../test/charges.ts';
 import { createHarness, json, monitorTestEnv, type Harness, type TestAccount } from '../../../test/harness.ts';

@@ -18,7 +18,8 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { Oab } from '../../platform/identifiers/oab.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
-import { eventOrigin, type PublicationRecord } from '../../platform/ports/sources.ts';
+import { eventOrigin } from '../../platform/ports/case-metadata.ts';
+import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
 import type { PublicationIngest } from '../publications/ingest.ts';
 

@@ -1,7 +1,7 @@
 /** The numbers of a party summary, computed from stored cases. */
 import { toBrl } from '../../platform/billing/prices.ts';
 import { foldText } from '../../platform/text.ts';
-import type { PartyRecord } from '../../platform/ports/sources.ts';
+import type { PartyRecord } from '../../platform/ports/case-details.ts';
 import { caseSummary } from '../processes/present.ts';
 import type { StoredCase } from '../processes/store.ts';
 

@@ -12,7 +12,7 @@ import { addMs, iso } from '../../platform/clock.ts';
 import { COURTS, type Court } from '../../platform/courts/table.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import type { CaseRecord } from '../../platform/ports/sources.ts';
+import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
 import type { Services } from '../../platform/services.ts';
 import type { PrecatorioRow } from './rows.ts';
 import { precatorioRecord, upsertPrecatorios } from './store.ts';

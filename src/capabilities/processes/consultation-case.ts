@@ -5,7 +5,8 @@
  * saved as details (store.saveDetails), so they merge with DataJud's once it lists the case.
  */
 import { brasiliaDayStart, isoDayOf } from '../../platform/format.ts';
-import type { CaseDetailsRecord, CaseRecord } from '../../platform/ports/sources.ts';
+import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
+import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
 
 const SYSTEMS: Record<string, string> = { esaj: 'e-SAJ', pje: 'PJe', tjdft: 'PJe' };
 

@@ -10,7 +10,8 @@
  */
 import { ApiError } from '../../platform/errors.ts';
 import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
-import { SourceError, type CourtSearchQuery, type SourceFailure } from '../../platform/ports/sources.ts';
+import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
+import type { CourtSearchQuery } from '../../platform/ports/case-details.ts';
 import type { CaseParts } from './parts.ts';
 
 /** `meta.fontes` of a search that reached the courts. */

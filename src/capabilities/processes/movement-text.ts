@@ -4,7 +4,7 @@
  * complements add ("Conclusão (para julgamento)"). Integrators dedupe movements on `data` + `conteudo`
  * (reference/integrator-conventions.md §4.3), so both channels must print it identically.
  */
-import type { MovementComplement } from '../../platform/ports/sources.ts';
+import type { MovementComplement } from '../../platform/ports/case-metadata.ts';
 
 /** TPU leaves whose name only makes sense under their parent ("Definitivo" under "Arquivamento"). */
 const LEAF_NAMES = new Map<number, string>([

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import { brasiliaDay, brasiliaDayStart, isoDayOf } from '../../platform/format.ts';
-import type { MovementRecord, PageMovementRecord } from '../../platform/ports/sources.ts';
+import type { MovementRecord } from '../../platform/ports/case-metadata.ts';
+import type { PageMovementRecord } from '../../platform/ports/case-details.ts';
 
 /** A title as compared: no accents, lower case, single spaces, no final punctuation. */
 export function titleKey(title: string): string {

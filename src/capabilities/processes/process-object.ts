@@ -8,7 +8,8 @@
  */
 import { brasiliaDateTime, formatReais } from '../../platform/format.ts';
 import { courtBySigla, type Court } from '../../platform/courts/table.ts';
-import type { MovementRecord, PartyRecord } from '../../platform/ports/sources.ts';
+import type { MovementRecord } from '../../platform/ports/case-metadata.ts';
+import type { PartyRecord } from '../../platform/ports/case-details.ts';
 import { describeMovement } from './movement-text.ts';
 import { EnvolvidoShape, FonteShape } from './schemas.ts';
 import type { StoredCase, StoredInstance } from './store.ts';

@@ -13,15 +13,8 @@ import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 import type { EventLog } from '../../platform/events/log.ts';
-import {
-  eventOrigin,
-  type CaseDetailsRecord,
-  type CaseRecord,
-  type InstanceRecord,
-  type MovementRecord,
-  type PartyRecord,
-  type SourceInfo,
-} from '../../platform/ports/sources.ts';
+import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord, type SourceInfo } from '../../platform/ports/case-metadata.ts';
+import type { CaseDetailsRecord, PartyRecord } from '../../platform/ports/case-details.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { engineOf } from '../../platform/db/engine.ts';

@@ -12,7 +12,7 @@ import { inLists } from '../../platform/db/in-lists.ts';
 import type { Logger } from 'pino';
 import { addMs, dayBefore, iso } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { COURTS } from '../../platform/courts/table.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { NO_TERMINAL, progressReporter } from '../../platform/observability/progress.ts';

@@ -5,7 +5,7 @@
  * the rest wait for the next. A geoblock or a rate limit ends the run at once: every further query
  * would fail the same way.
  */
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 
 export class CycleBudget {
   readonly max: number;

@@ -12,7 +12,7 @@ import type { OabHistoriesTable } from '../../platform/db/schema.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import { NO_TERMINAL, progressReporter } from '../../platform/observability/progress.ts';
-import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../platform/ports/sources.ts';
+import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../platform/ports/publications.ts';
 import type { PublicationIngest } from './ingest.ts';
 
 export const RECENT_DAYS = 30;

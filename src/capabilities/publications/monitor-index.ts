@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { PublicationMatcher } from '../../platform/matching/index.ts';
-import type { PublicationRecord } from '../../platform/ports/sources.ts';
+import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { monitorSourceOf } from './monitor-sources.ts';
 
 export interface LiveMonitors {

@@ -5,7 +5,7 @@
  */
 import { addMs, iso } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
-import type { PublicationQuery, PublicationSearchOptions } from '../../platform/ports/sources.ts';
+import type { PublicationQuery, PublicationSearchOptions } from '../../platform/ports/publications.ts';
 import { PublicationIngest, type IngestSummary } from './ingest.ts';
 import type { PublicationLinks } from './present.ts';
 

@@ -7,7 +7,7 @@
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { htmlToText } from '../../platform/text.ts';
-import type { PublicationRecord } from '../../platform/ports/sources.ts';
+import type { PublicationRecord } from '../../platform/ports/publications.ts';
 
 export interface PublicationLinks {
   /** TRAMITA_PUBLIC_URL; without it `link_api` is a path. */

@@ -7,7 +7,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Engine } from '../../platform/db/database.ts';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
 import { foldText } from '../../platform/text.ts';
-import type { CodeName, PublicationLawyer, PublicationParty, PublicationRecord } from '../../platform/ports/sources.ts';
+import type { CodeName } from '../../platform/ports/case-metadata.ts';
+import type { PublicationLawyer, PublicationParty, PublicationRecord } from '../../platform/ports/publications.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import type { Harness } from '../../../test/harness.ts';
 import { cnjCheckDigits } from '../../platform/identifiers/cnj.ts';
-import type { CadernoInfo, PublicationQuery, PublicationRecord, PublicationSource, PublicationSearchResult } from '../../platform/ports/sources.ts';
+import type { CadernoInfo, PublicationQuery, PublicationRecord, PublicationSource, PublicationSearchResult } from '../../platform/ports/publications.ts';
 
 let nextId = 910_000_000;
 let nextSeq = 7_100_000;

@@ -15,7 +15,7 @@ import { newId } from '../../platform/ids.ts';
 import { DEFAULT_FREQUENCY, frequencyMs, RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { describeFailure, findMatches, recordResult, type RadarMatch } from './check.ts';
 import { filterColumns, type FilterInput } from './input.ts';
 import { RADARS } from './lifecycle.ts';

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { checkRadar } from './check.ts';
 import { RADARS } from './lifecycle.ts';
 import type { RadarParts } from './parts.ts';

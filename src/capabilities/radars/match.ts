@@ -8,7 +8,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import { foldText } from '../../platform/text.ts';
-import type { PartyRecord } from '../../platform/ports/sources.ts';
+import type { PartyRecord } from '../../platform/ports/case-details.ts';
 import { courtByJTr, courtBySigla } from '../../platform/courts/table.ts';
 import type { StoredCase } from '../processes/store.ts';
 

@@ -3,7 +3,8 @@
  * documents, gazette publications linked by number), gathered once per execution. The same facts give
  * the same summary and the same fingerprint, which is how `GET resumo-ia` tells an outdated summary.
  */
-import type { CodeName, LawyerRecord, MovementComplement } from '../../platform/ports/sources.ts';
+import type { CodeName, MovementComplement } from '../../platform/ports/case-metadata.ts';
+import type { LawyerRecord } from '../../platform/ports/case-details.ts';
 
 export interface FactInstance {
   /** G1, G2, JE, TR, SUP, … */

@@ -21,7 +21,7 @@ import { ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { SourceError, TRANSIENT_FAILURES } from '../../platform/ports/sources.ts';
+import { SourceError, TRANSIENT_FAILURES } from '../../platform/ports/source-error.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { REFRESH_QUERY_TYPE, requestRefresh } from '../processes/refresh.ts';
 import { factsFingerprint, gatherFacts } from './gather.ts';

@@ -11,7 +11,7 @@
  */
 import { ApiError } from '../../platform/errors.ts';
 import type { ChatAnswer, ChatModel } from '../../platform/ports/model.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseFacts } from './facts.ts';
 import { OFFLINE_METHOD, SUMMARY_DISCLAIMER, writeOfflineSummary } from './offline.ts';
 

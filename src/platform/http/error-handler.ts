@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { newId } from '../ids.ts';
-import { SourceError } from '../ports/sources.ts';
+import { SourceError } from '../ports/source-error.ts';
 import { isDatabaseClosed, noteStorageFailure, storageOutageOf } from '../db/outage.ts';
 import { ApiError, errorBody, isApiError, languageOf } from '../errors.ts';
 

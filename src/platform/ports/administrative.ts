@@ -5,7 +5,7 @@
  * definitively, that it has no such process; every failure (including a captcha page, which Tramita
  * never solves) throws SourceError, so it can never be read as "not found".
  */
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 export interface AdministrativeMovement {
   /** Stable identity: sha1 of dataHora | operacao | origem | destino | its rank among identical ones. */

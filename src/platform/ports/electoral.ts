@@ -5,7 +5,7 @@
  * read whole is the unit of ingest.
  */
 import { UFS } from '../identifiers/uf.ts';
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 /** `TSE` and `TRE-<UF>` for the 27 UFs: the courts whose gazette DJE eleitoral carries. */
 export const ELECTORAL_COURTS: readonly string[] = ['TSE', ...UFS.map((uf) => `TRE-${uf}`)];

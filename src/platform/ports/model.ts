@@ -3,7 +3,7 @@
  * llama.cpp's server, Ollama; reference/upstream/wave2.md §A.2). Only non-streaming completions are
  * used. The connector lives in sources/chat/; the sandbox simulates one at `<sandbox>/llm/v1`.
  */
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user';

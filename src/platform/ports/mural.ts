@@ -4,7 +4,7 @@
  * operator configures, speaking the protocol of docs/providers.md (DESIGN.md §8). Without one the
  * port is absent and the operations answer SOURCE_NOT_CONFIGURED.
  */
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 /** What a document download may ask for (docs/providers.md): the act itself, or the certificate of its publication. */
 export const MURAL_DOCUMENT_KINDS = ['documento', 'certidao'] as const;

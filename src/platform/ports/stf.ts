@@ -4,7 +4,7 @@
  * divulgação day, so a day read whole is the unit of ingest. The connector lives in sources/stf/; the
  * sandbox simulates the API.
  */
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 export interface StfParty {
   nome: string;

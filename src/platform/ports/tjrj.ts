@@ -6,7 +6,7 @@
  * by name into TjrjPrecatorio, values as TJRJ prints them. Every failure throws SourceError; an empty
  * page is the end of a list.
  */
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 export interface DebtorEntity {
   id: number;

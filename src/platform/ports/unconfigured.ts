@@ -1,5 +1,6 @@
 /** Sources for processes that never talk to upstreams (CLI commands): any call is a clear failure. */
-import { SourceError, type Sources } from './sources.ts';
+import { SourceError } from './source-error.ts';
+import type { Sources } from './sources.ts';
 
 function unconfigured(what: string): SourceError {
   return new SourceError('none', 'unavailable', `no ${what} source is configured in this process`);

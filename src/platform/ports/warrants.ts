@@ -6,7 +6,7 @@
  * timeout or refusal throws SourceError, so it can never be read as NADA_CONSTA.
  * Warrant data is personal data: callers never log it.
  */
-import type { SourceInfo } from './sources.ts';
+import type { SourceInfo } from './case-metadata.ts';
 
 export type WarrantQuery = { cpf: string } | { numeroPeca: string };
 

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { PjeClassicClient } from '../../sources/consultas/pje/client.ts';
 import { loopbackConsultaHttp } from '../../sources/consultas/pje/testing.ts';
 import { isCaseVisible, visibleMovementCount, type SandboxCase } from '../data/model.ts';

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SourceError, type SourceFailure } from '../../platform/ports/sources.ts';
+import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { connectSources } from '../index.ts';
 import { ChatCompletionsConnector, stripThinking, type ChatCompletionsOptions } from './connector.ts';

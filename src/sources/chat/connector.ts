@@ -16,7 +16,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { header, underTimeout } from '../attempt.ts';
 import { retryAfterMs } from '../portal/connector.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';

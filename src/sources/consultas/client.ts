@@ -5,7 +5,7 @@
  * `timeout`, `rate_limited`, `malformed`), never an empty answer. Clients are built per court by a
  * factory registered per system in systems.ts.
  */
-import type { CourtSearchQuery } from '../../platform/ports/sources.ts';
+import type { CourtSearchQuery } from '../../platform/ports/case-details.ts';
 import type { ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
 import type { ConsultaCase } from './record.ts';

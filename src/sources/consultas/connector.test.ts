@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { visibleMovementCount, type SandboxCase } from '../../sandbox/data/model.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { ConsultasConnector, enabledCourts } from './connector.ts';
 import { ConsultaHttp } from './http.ts';
 

@@ -7,15 +7,9 @@
  */
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
-import {
-  SourceError,
-  type CaseDetailsRecord,
-  type CaseDetailsSource,
-  type CourtSearchQuery,
-  type CourtSearchReport,
-  type PartyRecord,
-  type SourceInfo,
-} from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
+import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
 import type { ConsultaClient } from './client.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';

@@ -8,7 +8,7 @@
  * A session keeps the cookies the court sets (e-SAJ's and PJe's JSESSIONID) and follows redirects
  * within the court's own host only. No message quotes a page: pages carry names and CPFs.
  */
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/sources.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
 import { HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
 import { header, pathOnly } from '../attempt.ts';

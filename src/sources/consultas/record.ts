@@ -4,7 +4,7 @@
  * CPF stays masked, a field the page does not publish is null (never 0, never ""). Each system's
  * parser produces this; the consultations connector turns it into the case-details port's records.
  */
-import type { CaseConsultaRecord, PageMovementRecord } from '../../platform/ports/sources.ts';
+import type { CaseConsultaRecord, PageMovementRecord } from '../../platform/ports/case-details.ts';
 
 export type ConsultaSystem = 'esaj' | 'pje' | 'tjdft';
 

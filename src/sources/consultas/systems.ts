@@ -1,5 +1,5 @@
 /** Which client reads each system (a ConsultaClientFactory per system, client.ts), and which searches each offers. */
-import type { CourtSearchKind } from '../../platform/ports/sources.ts';
+import type { CourtSearchKind } from '../../platform/ports/case-details.ts';
 import type { ConsultaClientFactory } from './client.ts';
 import type { ConsultaSystem } from './record.ts';
 import { createEsajClient } from './esaj/client.ts';

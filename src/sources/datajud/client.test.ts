@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../platform/clock.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { DataJudClient, retryAfterMs } from './client.ts';
 import { DataJudError } from './errors.ts';
 import { FakeDataJud, esResponse, indexNotFound, type Reply } from './testing/fake-datajud.ts';

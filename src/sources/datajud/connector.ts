@@ -6,7 +6,7 @@
  */
 import type { Config } from '../../config.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../../platform/ports/sources.ts';
+import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { AliasResolver, courtOfAlias, routeCnj } from './aliases.ts';
 import { Batcher } from './batcher.ts';
 import { RequestBudget, realSleep, type Sleep } from './budget.ts';

@@ -2,7 +2,7 @@
  * The DataJud flavour of SourceError: every failure this connector raises is one of these, so the
  * retry loop can tell a transient failure (retry) from a permanent one (a 400 from a bad query).
  */
-import { RetryableSourceError, type SourceFailure } from '../../platform/ports/sources.ts';
+import { RetryableSourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 
 export const SOURCE_NAME = 'datajud';
 

@@ -4,7 +4,7 @@
  * quirk of §7–§8 is absorbed here; a field missing from one hit becomes null/empty, never a throw.
  */
 import { createHash } from 'node:crypto';
-import type { CaseRecord, CodeName, InstanceRecord, MovementComplement, MovementRecord, OrgaoJulgador } from '../../platform/ports/sources.ts';
+import type { CaseRecord, CodeName, InstanceRecord, MovementComplement, MovementRecord, OrgaoJulgador } from '../../platform/ports/case-metadata.ts';
 import type { EsHit } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
 

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brasiliaDay } from '../../platform/format.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { DjeConnector } from './connector.ts';
 

@@ -9,7 +9,7 @@
  */
 import { formatDateBr } from '../../platform/format.ts';
 import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
-import type { SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 import { describeBody } from '../upstream-body.ts';
 import { pdfLines, splitMaterias } from './split.ts';

@@ -1,7 +1,7 @@
 /** DJEN's addressees as a case's parties: poles, lawyers placed only from one-pole communications, cancelled ones ignored. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PublicationRecord } from '../../platform/ports/sources.ts';
+import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { addresseesOf } from './addressees.ts';
 
 const N = '00012345620248050001';

@@ -9,7 +9,8 @@
  */
 import { foldText } from '../../platform/matching/fold.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
-import type { CaseDetailsRecord, LawyerRecord, PartyRecord, PublicationRecord, PublicationSource } from '../../platform/ports/sources.ts';
+import type { CaseDetailsRecord, LawyerRecord, PartyRecord } from '../../platform/ports/case-details.ts';
+import type { PublicationRecord, PublicationSource } from '../../platform/ports/publications.ts';
 
 export const DJEN_FONTE = 'DJEN';
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PublicationRecord } from '../../platform/ports/sources.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import type { PublicationRecord } from '../../platform/ports/publications.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { DjenConnector, type DjenConnectorOptions } from './connector.ts';
 import { FakeDjen, fakeItem, realSample, recordingSleep, zipOf, type Handler } from './testing/fake-djen.ts';
 

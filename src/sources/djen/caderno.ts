@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
-import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../../platform/ports/sources.ts';
+import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../../platform/ports/publications.ts';
 import { bodyJson } from '../upstream-body.ts';
 import { DjenError, malformed } from './errors.ts';
 import { toPublications, type CadernoMetadata } from './parse.ts';

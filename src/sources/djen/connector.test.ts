@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../config.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from '../datajud/budget.ts';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { DjenConnector, djenOptionsFromConfig, type DjenConnectorOptions } from './connector.ts';
 import { FakeDjen, fakeItem, page, pagedHandler, realSample, recordingSleep, type Handler } from './testing/fake-djen.ts';
 

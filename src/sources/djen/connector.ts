@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import type { Config } from '../../config.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type {
   CadernoInfo,
   CadernoIngestOptions,
@@ -17,8 +18,7 @@ import type {
   PublicationSearchOptions,
   PublicationSearchResult,
   PublicationSource,
-  SourceInfo,
-} from '../../platform/ports/sources.ts';
+} from '../../platform/ports/publications.ts';
 import { ingestCaderno } from './caderno.ts';
 import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
 import { DjenClient } from './client.ts';

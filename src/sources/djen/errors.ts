@@ -2,7 +2,7 @@
  * The DJEN flavour of SourceError: every failure this connector raises is one of these, so the retry
  * loop can tell a transient failure (retry) from a permanent one. A failure is never "no results".
  */
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/sources.ts';
+import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
 
 export const SOURCE_NAME = 'djen';
 

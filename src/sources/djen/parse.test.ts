@@ -1,7 +1,7 @@
 /** DJEN items → PublicationRecord: the real sample, OAB spellings, dates, cancellations, malformed items. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { normalizeOab, toCadernoMetadata, toPublication, toPublications } from './parse.ts';
 import { oabSpellings, searchFilters } from './query.ts';
 import { fakeItem, realSample } from './testing/fake-djen.ts';

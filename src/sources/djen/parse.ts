@@ -6,7 +6,7 @@
  */
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOabParts } from '../../platform/identifiers/oab.ts';
-import type { CadernoInfo, PublicationLawyer, PublicationParty, PublicationRecord } from '../../platform/ports/sources.ts';
+import type { CadernoInfo, PublicationLawyer, PublicationParty, PublicationRecord } from '../../platform/ports/publications.ts';
 import { oabOf } from '../portal/wire.ts';
 import { malformed } from './errors.ts';
 

@@ -1,5 +1,5 @@
 /** A PublicationQuery → the query strings of `GET /api/v1/comunicacao` (djen.md §4.1). */
-import type { PublicationQuery } from '../../platform/ports/sources.ts';
+import type { PublicationQuery } from '../../platform/ports/publications.ts';
 
 /** DJEN's documented page size (§4.3: larger sizes are accepted but undocumented). */
 export const PAGE_SIZE = 100;

@@ -6,7 +6,7 @@
  */
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { MuralDocument, MuralDocumentKind, MuralPage, MuralPublicationRecord, MuralQuery, MuralSource } from '../../platform/ports/mural.ts';
-import type { SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { header, pathOnly } from '../attempt.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 import { describeBody } from '../upstream-body.ts';

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
-import { SourceError, type SourceFailure } from '../../platform/ports/sources.ts';
+import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { PortalConnector, retryAfterMs, type PortalConnectorOptions } from './connector.ts';
 import { oabOf, reaisToCentavos } from './wire.ts';
 

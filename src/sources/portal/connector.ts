@@ -9,7 +9,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { SourceError, type CaseDetailsRecord, type CaseDetailsSource, type SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
+import type { CaseDetailsRecord, CaseDetailsSource } from '../../platform/ports/case-details.ts';
 import { header, pathOnly, underTimeout } from '../attempt.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';

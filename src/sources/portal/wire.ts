@@ -4,7 +4,8 @@
  * a provider that answers garbage must never look like "no parties" or "not found".
  */
 import { parseOab } from '../../platform/identifiers/oab.ts';
-import { SourceError, type CaseDetailsRecord, type LawyerRecord, type PartyRecord, type PublicDocumentRecord } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
+import type { CaseDetailsRecord, LawyerRecord, PartyRecord, PublicDocumentRecord } from '../../platform/ports/case-details.ts';
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * 5xx, 429 and timeouts are retried by HttpUpstream within the process's request budget.
  */
 import type { AdministrativeProcessRecord, AdministrativeSource } from '../../platform/ports/administrative.ts';
-import type { SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http-upstream.ts';
 import { describeBody } from '../upstream-body.ts';
 import { readDetailPage } from './page.ts';

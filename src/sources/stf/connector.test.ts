@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { refusalMessages, StfConnector, type StfConnectorOptions } from './connector.ts';

@@ -15,7 +15,7 @@
  * TLS: `*.stf.jus.br` is served without its intermediate certificate (wave2.md §B.1); verification is
  * never disabled: the operator gives the missing chain in TRAMITA_STF_CA_FILE (PEM), added to Node's roots.
  */
-import type { SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { StfGazetteSource, StfPublicationRecord } from '../../platform/ports/stf.ts';
 import { header } from '../attempt.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';

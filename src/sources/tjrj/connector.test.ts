@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SourceError } from '../../platform/ports/sources.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 import { TjrjConnector } from './connector.ts';
 import { tjrjDescribedPage } from './testing.ts';
 

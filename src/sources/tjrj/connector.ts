@@ -7,7 +7,7 @@
  * code, issue 30). No captcha seen; paced by the process's budget, retried on 5xx/429/timeouts by
  * HttpUpstream. Anything but that shape is `malformed`, never an empty list.
  */
-import type { SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { DebtorEntity, TjrjOrderPage, TjrjPrecatorio, TjrjPrecatorioSource } from '../../platform/ports/tjrj.ts';
 import { pathOnly } from '../attempt.ts';
 import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http-upstream.ts';

@@ -9,7 +9,7 @@
  */
 import { isoDayOfBr } from '../../platform/format.ts';
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
-import type { SourceInfo } from '../../platform/ports/sources.ts';
+import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { WarrantQuery, WarrantRecord, WarrantsSource } from '../../platform/ports/warrants.ts';
 import { pathOnly } from '../attempt.ts';
 import { HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';

@@ -12,7 +12,7 @@
  * the selector the case reader already uses), with the counter `#contadorDeProcessos` ("N Processos
  * encontrados") and the 25 hits of the first page; only the first page is read.
  */
-import type { CourtSearchQuery } from '../../../platform/ports/sources.ts';
+import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
 import { oneLine, parsePage, textOf } from '../html.ts';
 import { ESAJ_NOT_FOUND, EsajPageError } from './parse.ts';
 

@@ -7,7 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SourceError } from '../../../platform/ports/sources.ts';
+import { SourceError } from '../../../platform/ports/source-error.ts';
 import { PjeClassicClient } from './client.ts';
 import { parsePjeDetail } from './parse.ts';
 import { decodePage } from '../challenge.ts';

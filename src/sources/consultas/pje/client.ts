@@ -8,7 +8,8 @@
  * found"). Null only on PJe's explicit no-hit answer.
  */
 import { formatCnj } from '../../../platform/identifiers/index.ts';
-import type { CourtSearchQuery, SourceFailure } from '../../../platform/ports/sources.ts';
+import type { SourceFailure } from '../../../platform/ports/source-error.ts';
+import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
 import type { ConsultaHits } from '../client.ts';
 import type { ConsultaHttp, ConsultaPage, ConsultaSession } from '../http.ts';
 import type { ConsultaCase } from '../record.ts';

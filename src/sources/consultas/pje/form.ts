@@ -14,7 +14,7 @@
  */
 import { parse } from 'node-html-parser';
 import { formatCnpj, formatCpf } from '../../../platform/identifiers/cpf-cnpj.ts';
-import type { CourtSearchQuery } from '../../../platform/ports/sources.ts';
+import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
 import { PjePageError } from './parse.ts';
 
 export interface PjeSearchForm {

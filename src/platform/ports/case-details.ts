@@ -1,0 +1,134 @@
+/**
+ * The case-details port: parties, lawyers, value, public documents, the courts' consultation pages and
+ * their searches. DataJud carries none of these (reference/upstream/datajud.md §1). They come from a
+ * court-portal provider (the sandbox implements the protocol below; in production an operator points
+ * TRAMITA_PORTAL_URL at a provider that speaks it) and from the courts' public consultations.
+ */
+import type { SourceInfo } from './case-metadata.ts';
+import type { SourceFailure } from './source-error.ts';
+
+export interface LawyerRecord {
+  nome: string;
+  /** e.g. { uf: 'SP', numero: '123456' } */
+  oab: { uf: string; numero: string } | null;
+}
+
+export interface PartyRecord {
+  /** 'ATIVO' | 'PASSIVO' | 'OUTROS' */
+  polo: string;
+  /** e.g. AUTOR, RÉU, EXEQUENTE, EXECUTADO, APELANTE */
+  tipo: string;
+  nome: string;
+  /** 'FISICA' | 'JURIDICA' */
+  tipoPessoa: string;
+  /** bare digits (CPF 11, CNPJ 14; alphanumeric CNPJ upper-case), or null when the source hides it */
+  documento: string | null;
+  advogados: LawyerRecord[];
+}
+
+export interface PublicDocumentRecord {
+  /** The provider's id, stable for the case. */
+  id: string;
+  titulo: string;
+  tipo: string;
+  dataJuntada: string;
+  mimeType: string;
+  tamanhoBytes: number;
+}
+
+/** A movement as a court's page prints it: a day (or instant), a title and the text under it. */
+export interface PageMovementRecord {
+  /** ISO day (`2024-02-06`) or ISO instant with offset. */
+  data: string;
+  titulo: string;
+  texto: string | null;
+}
+
+/**
+ * What a court's public consultation adds to a case (issue 31): its cover as the page shows it, the
+ * movements with their texts, the incidents and the linked case. Names only: pages give no TPU codes.
+ */
+export interface CaseConsultaRecord {
+  /** The source that read it: `consulta-tjsp`. */
+  fonte: string;
+  /** `esaj`, `pje`, `tjdft`. */
+  sistema: string;
+  grau: 1 | 2;
+  classe: string | null;
+  assuntos: string[];
+  orgao: string | null;
+  foro: string | null;
+  juiz: string | null;
+  /** ISO day or instant with offset. */
+  distribuidoEm: string | null;
+  situacao: string | null;
+  segredo: boolean;
+  /** Newest first, as the page lists them. */
+  movimentos: PageMovementRecord[];
+  incidentes: { numeroCnj: string | null; classe: string; data: string | null }[];
+  /** The linked case (PJe 2nd degree "Processo referência"), 20 digits, else null. */
+  processoReferencia: string | null;
+}
+
+export interface CaseDetailsRecord {
+  numeroCnj: string;
+  valorCausaCentavos: number | null;
+  partes: PartyRecord[];
+  documentos: PublicDocumentRecord[];
+  /** Present when a court's public consultation answered (issue 31); the portal protocol gives none. */
+  consulta?: CaseConsultaRecord | null;
+  /** Who gave the parties and lawyers, as integrators read it in each party's `fonte` (issue 32): `DJEN`, `e-SAJ TJSP`, the provider's name. */
+  fonte?: string;
+}
+
+export interface CaseDetailsSource {
+  readonly info: SourceInfo;
+  /** null when the provider does not know the case. */
+  fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null>;
+  /**
+   * True when this source reads the case from its court's own page (an enabled consultation), so it can
+   * answer a number DataJud does not know yet; absent on providers that only enrich known cases.
+   */
+  covers?(numeroCnj: string): boolean;
+  /** Numbers of the cases where a party with this CPF/CNPJ appears (bare digits), newest first. */
+  findByDocument(documento: string, signal?: AbortSignal): Promise<string[]>;
+  /** Numbers of the cases where a party's name matches (accent/case-insensitive, all words). */
+  findByName(nome: string, signal?: AbortSignal): Promise<string[]>;
+  /** Streams a public document's bytes. */
+  downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null>;
+  /**
+   * Asks every enabled court consultation that offers this kind of search (issue 32), in parallel
+   * within each host's budget: the numbers each court listed (at most `limitePorTribunal` per court)
+   * and which courts were asked, answered and failed. A court's failure is reported, never thrown.
+   * Absent on sources that search no court.
+   */
+  searchCourts?(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport>;
+}
+
+/** What a court search looks for: a CPF/CNPJ (bare digits), a party's name, or a lawyer's registration. */
+export type CourtSearchQuery =
+  | { kind: 'documento'; documento: string }
+  | { kind: 'nome'; nome: string }
+  /** `numero`: digits without leading zeros; `suffix`: the registration's letter, when it has one. */
+  | { kind: 'oab'; oab: { uf: string; numero: string; suffix?: string } };
+
+export type CourtSearchKind = CourtSearchQuery['kind'];
+
+/** What one court's consultation answered to a search. */
+export interface CourtSearchHits {
+  tribunal: string;
+  /** The numbers listed (20 digits), in the court's order, at most the per-court cap. */
+  numeros: string[];
+  /** How many cases the court said it found (its counter), when it printed one; else the numbers listed. */
+  encontrados: number;
+}
+
+export interface CourtSearchReport {
+  /** Court siglas asked, in table order. */
+  consultadas: string[];
+  responderam: CourtSearchHits[];
+  /** The courts whose answer was a failure (`captcha`, `anti_bot`, `timeout`…), with the reason. */
+  falharam: { tribunal: string; falha: SourceFailure; mensagem: string }[];
+  /** Hits per court looked up in detail at most (the rest are counted, not fetched). */
+  limitePorTribunal: number;
+}
