@@ -20,6 +20,7 @@ import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Batchable, Settled, Work } from '../db/group-commit.ts';
+import { powerOfTwoChunks } from '../db/batch-shapes.ts';
 import { chargeTotal, type Charge, type ChargeReceipt } from './charge.ts';
 import { debitRow, LEDGER_COLUMNS, SEARCH_LOG_COLUMNS, searchLogRow } from './ledger-rows.ts';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -52,12 +53,7 @@ export function sqliteChargeBatch(
     return text;
   };
   const insert = (table: string, columns: readonly string[], rows: Value[][]) => {
-    for (let at = 0; at < rows.length; ) {
-      let n = MAX_ROWS_PER_INSERT;
-      while (n > rows.length - at) n >>= 1;
-      connection.prepare(insertText(table, columns, n)).execute(rows.slice(at, at + n).flat());
-      at += n;
-    }
+    for (const chunk of powerOfTwoChunks(rows, MAX_ROWS_PER_INSERT)) connection.prepare(insertText(table, columns, chunk.length)).execute(chunk.flat());
   };
   const balanceOf = (accountId: string) =>
     connection.prepare('select "balance_centavos" from "accounts" where "id" = ?').execute<{ balance_centavos: number }>([accountId]).rows[0]?.balance_centavos;

@@ -15,13 +15,13 @@ export function paddedIds(ids: readonly string[]): string[] {
   return out;
 }
 
-/** `rows` cut into chunks whose lengths are powers of two, largest first (37 → 32, 4, 1). */
-export function powerOfTwoChunks<T>(rows: readonly T[]): T[][] {
+/** `rows` cut into chunks whose lengths are powers of two, largest first (37 → 32, 4, 1), none longer than `max` (a power of two). */
+export function powerOfTwoChunks<T>(rows: readonly T[], max = Number.POSITIVE_INFINITY): T[][] {
   const chunks: T[][] = [];
   let at = 0;
   while (at < rows.length) {
     let size = 1;
-    while (size * 2 <= rows.length - at) size *= 2;
+    while (size * 2 <= rows.length - at && size * 2 <= max) size *= 2;
     chunks.push(rows.slice(at, at + size));
     at += size;
   }
