@@ -13,8 +13,8 @@
  * route without auth/limit/charge, one with auth + rate limit only), BENCH_MATCH_COMMUNICATIONS
  * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage,
  * BENCH_SCALE_CASES / BENCH_SCALE_MONITORS / BENCH_SCALE_REQUESTS / BENCH_SCALE_SVG for the scale curves (bench/scale.ts)
- * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases), BENCH_CASES=TEXT (only the HTTP cases whose
- * name contains TEXT, and the baseline; for iterating on one path). Writes nothing but stdout/stderr and temp dirs.
+ * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases), BENCH_CASES=TEXT[,TEXT…] (only the HTTP cases whose
+ * name contains one of the TEXTs, and the baseline; for iterating on one path). Writes nothing but stdout/stderr and temp dirs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -582,9 +582,12 @@ const CASES: CaseSpec[] = [
 function selectCases(settings: Settings): CaseSpec[] {
   // Each engine has its floor (floor.ts, floor-pg.ts); the Tramita cases follow DATABASE_URL.
   const engine = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
-  const only = process.env.BENCH_CASES;
+  const only = process.env.BENCH_CASES?.split(',');
   return CASES.filter(
-    (c) => (!only || c.role === 'baseline' || c.name.includes(only)) && (settings.breakdown || !c.breakdown) && (c.only === undefined || c.only === engine),
+    (c) =>
+      (!only || c.role === 'baseline' || only.some((o) => c.name.includes(o))) &&
+      (settings.breakdown || !c.breakdown) &&
+      (c.only === undefined || c.only === engine),
   );
 }
 

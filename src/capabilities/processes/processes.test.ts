@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { formatReais } from '../../platform/format.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { createHarness, json } from '../../../test/harness.ts';
+import { openDatabase } from '../../platform/db/database.ts';
 import { chargeRecords } from '../../../test/charges.ts';
 
 const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,download=100000/60s,search=100000/60s' } });
@@ -91,6 +92,27 @@ test("two saves of the same case's details at once (the enrichment job and a sum
     lawyers.length,
     c.partes.reduce((n, p) => n + p.advogados.length, 0),
   );
+});
+
+test('a cover answered from memory follows a write of its case by another process and by code outside the case store', async () => {
+  const acc = await h.createAccount({ credits: 1000 });
+  const c = freshCase();
+  await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
+  const cover = async () => json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers)).data;
+  assert.equal((await cover()).valorCausaCentavos, null);
+
+  // Another process: its own connection to the same database.
+  const other = await openDatabase(h.config);
+  try {
+    await other.db.updateTable('cases').set({ valor_causa_centavos: 12_345 }).where('numero_cnj', '=', c.numero).execute();
+  } finally {
+    await other.close();
+  }
+  assert.equal((await cover()).valorCausaCentavos, 12_345);
+
+  // This process, without the store (as the refresh and the consultation pages write).
+  await h.services.db.updateTable('cases').set({ valor_causa_centavos: 678 }).where('numero_cnj', '=', c.numero).execute();
+  assert.equal((await cover()).valorCausaCentavos, 678);
 });
 
 test('bad numbers: 400 INVALID_CNJ, STF 422 COURT_NOT_COVERED, unknown case 404 CASE_NOT_FOUND; none charged', async () => {

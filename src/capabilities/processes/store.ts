@@ -17,8 +17,8 @@ import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord,
 import type { CaseDetailsRecord, PartyRecord } from '../../platform/ports/case-details.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared } from '../../platform/db/prepared.ts';
-import { engineOf } from '../../platform/db/engine.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
+import { paddedIds } from '../../platform/db/batch-shapes.ts';
 import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 import { CaseCache, STAMP_COLUMNS, stampOf, type Stamped } from './case-cache.ts';
 
@@ -47,10 +47,9 @@ export class CaseStore {
   readonly #search: CaseSearchIndex;
   readonly #events: EventLog;
   readonly #cache = new CaseCache();
-  // A cover reads these on every request: compiled once (platform/db/prepared.ts).
-  readonly #stamp;
-  /** PostgreSQL: the stamps asked for in one tick, read by one query (db/tick-batch.ts). */
-  readonly #stamps: ((numeroCnj: string) => Promise<Stamped | undefined>) | undefined;
+  /** The stamps asked for in one turn, read by one query (db/tick-batch.ts). */
+  readonly #stamps: (numeroCnj: string) => Promise<Stamped | undefined>;
+  // A cover missing from the cache reads these: compiled once (platform/db/prepared.ts).
   readonly #row;
   readonly #parties;
   readonly #lawyers;
@@ -60,22 +59,21 @@ export class CaseStore {
     this.#clock = clock;
     this.#search = search;
     this.#events = events;
-    this.#stamp = prepared(['n'], (p) => db.selectFrom('cases').select(STAMP_COLUMNS).where('numero_cnj', '=', p.n));
-    this.#stamps =
-      engineOf(db) === 'postgres'
-        ? tickLoader(
-            async (keys: string[]) =>
-              new Map(
-                (
-                  await db
-                    .selectFrom('cases')
-                    .select(['numero_cnj', ...STAMP_COLUMNS])
-                    .where('numero_cnj', 'in', keys)
-                    .execute()
-                ).map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp]),
-              ),
-          )
-        : undefined;
+    // The stamps asked for in one turn, read by one query on both engines (db/tick-batch.ts). On SQLite
+    // this is what makes the hot cover cheap: every statement outside a transaction is a read
+    // transaction of its own, whose WAL read lock costs two fcntl calls, more than the read itself.
+    this.#stamps = tickLoader(
+      async (keys: string[]) =>
+        new Map(
+          (
+            await db
+              .selectFrom('cases')
+              .select(['numero_cnj', ...STAMP_COLUMNS])
+              .where('numero_cnj', 'in', paddedIds(keys))
+              .execute()
+          ).map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp]),
+        ),
+    );
     this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
     this.#parties = prepared(['n'], (p) => db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', p.n).orderBy('posicao'));
     // Through the parties: case_lawyers is keyed by (party_id, posicao), with no index on numero_cnj.
@@ -94,7 +92,7 @@ export class CaseStore {
   }
 
   async get(numeroCnj: string): Promise<StoredCase | undefined> {
-    const stamp = this.#stamps ? await this.#stamps(numeroCnj) : (await this.#stamp(this.#db, { n: numeroCnj })).rows[0];
+    const stamp = await this.#stamps(numeroCnj);
     if (!stamp) return undefined;
     const cached = this.#cache.get(numeroCnj, stampOf(stamp));
     if (cached) return cached;

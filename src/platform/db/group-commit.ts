@@ -122,14 +122,12 @@ export class GroupCommit implements Transactor {
         // This transaction holds the connection until it ends: its statements may run synchronously.
         const release = registerSqliteHolder(trx, this.#connection);
         try {
-          for (const [kind, ofKind] of groups)
-            settled.push(
-              ...(await this.#all(
-                trx,
-                kind,
-                ofKind.map((q) => q.item),
-              )),
-            );
+          let first = true;
+          for (const [kind, ofKind] of groups) {
+            const items = ofKind.map((q) => q.item);
+            settled.push(...(await this.#all(trx, kind, items, first)));
+            first = false;
+          }
           for (const q of units) settled.push(await this.#one(trx, q.work));
         } finally {
           release();
@@ -148,17 +146,31 @@ export class GroupCommit implements Transactor {
     });
   }
 
-  /** A kind's items at once in a savepoint; if that throws, one savepoint each, as ordinary units. */
-  async #all(trx: Transaction<DB>, kind: Batchable<unknown, unknown>, items: unknown[]): Promise<Settled[]> {
-    this.#exec('savepoint batch');
+  /**
+   * A kind's items at once; if that throws, one savepoint each, as ordinary units. Whatever the kind
+   * wrote before throwing is undone first: by a savepoint around it, except when it is the first work
+   * of the transaction, where rolling the transaction back and beginning another undoes the same. That
+   * saves the hot path a nested savepoint, whose sub-journal passes SQLite's 64 KiB in memory for a
+   * batch of charges and becomes a temporary file, created and deleted for every batch (a quarter of
+   * a charge's SQLite time; docs/benchmarks.md).
+   */
+  async #all(trx: Transaction<DB>, kind: Batchable<unknown, unknown>, items: unknown[], first: boolean): Promise<Settled[]> {
+    if (!first) this.#exec('savepoint batch');
     try {
       const settled = kind.all(items);
-      this.#exec('release batch');
+      if (!first) this.#exec('release batch');
       return settled;
     } catch (error) {
       if (this.#endsTheBatch(error)) throw error;
-      this.#exec('rollback to batch');
-      this.#exec('release batch');
+      if (first) {
+        // Nothing else is in this transaction yet: BEGIN again on the connection the batch holds; the
+        // COMMIT at the end of Kysely's transaction commits this one.
+        this.#exec('rollback');
+        this.#exec('begin');
+      } else {
+        this.#exec('rollback to batch');
+        this.#exec('release batch');
+      }
       const one: Settled[] = [];
       for (const item of items) one.push(await this.#one(trx, kind.one(item)));
       return one;
