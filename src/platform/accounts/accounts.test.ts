@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { createHarness, json } from '../../../test/harness.ts';
 import { testRoutes } from '../../../test/routes.ts';
 import { credit } from '../billing/ledger.ts';
-import { KeyCache } from './key-cache.ts';
-import type { KeyOwner } from './store.ts';
+import { KeyCache, REFRESH_AHEAD_MS } from './key-cache.ts';
+import { AccountStore, type KeyOwner } from './store.ts';
 
 function owner(keyId: string, accountId: string, balance = 100): KeyOwner {
   return {
@@ -52,6 +52,64 @@ test('KeyCache: the keys of one account share its snapshot, so a noted balance r
   cache.noteBalance('acc_1', 42);
   assert.equal(a.account.balance_centavos, 42);
   assert.equal(b.account.balance_centavos, 42);
+});
+
+test('KeyCache: only the keys used since they were read, and expiring soon, are due to be read again', () => {
+  let now = 0;
+  const cache = new KeyCache({ ttlMs: 5_000, now: () => now });
+  cache.set('used', owner('key_1', 'acc_1'), cache.generation());
+  cache.set('idle', owner('key_2', 'acc_1'), cache.generation());
+  cache.get('used');
+  assert.deepEqual(cache.dueForRefresh(), [], 'nothing expires within REFRESH_AHEAD_MS yet');
+  now = 5_000 - REFRESH_AHEAD_MS;
+  assert.deepEqual(cache.dueForRefresh(), ['used']);
+  cache.set('used', owner('key_1', 'acc_1'), cache.generation());
+  assert.deepEqual(cache.dueForRefresh(), [], 'read again: fresh, and not used since');
+});
+
+/** A store of its own over the harness's database, with a key cache on a clock the test moves: another process, as far as caches go. */
+function storeWithClock(h: Awaited<ReturnType<typeof createHarness>>) {
+  const clock = { ms: 0 };
+  const cache = new KeyCache({ ttlMs: 5_000, now: () => clock.ms });
+  return { clock, cache, store: new AccountStore(h.services.db, h.services.clock, cache) };
+}
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(done(), 'the background refresh did not finish');
+}
+
+test('a key in use is read again before its entry expires, in the background: its requests never wait on a lookup', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const { clock, cache, store } = storeWithClock(h);
+  assert.ok(store.findByKeyNow(a.key) instanceof Promise, 'first use: looked up');
+  await store.findByKeyNow(a.key);
+
+  clock.ms = 3_000;
+  assert.equal((store.findByKeyNow(a.key) as KeyOwner).keyId, a.keyId, 'cached: answered at once, and read again behind it');
+  await until(() => cache.dueForRefresh().length === 0);
+  clock.ms = 7_000;
+  const later = store.findByKeyNow(a.key);
+  assert.ok(!(later instanceof Promise), "past the first read's expiry, still answered at once");
+  assert.equal(later?.keyId, a.keyId);
+});
+
+test('a key revoked by another process is dropped by the next refresh, within the cache TTL', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const { clock, cache, store } = storeWithClock(h);
+  await store.findByKeyNow(a.key);
+  await h.services.accounts.revokeKey(a.keyId);
+
+  clock.ms = 3_000;
+  assert.equal((store.findByKeyNow(a.key) as KeyOwner).keyId, a.keyId, 'the old answer, within the TTL');
+  await until(() => cache.dueForRefresh().length === 0);
+  const after = store.findByKeyNow(a.key);
+  assert.ok(after instanceof Promise, 'dropped: looked up again');
+  assert.equal(await after, undefined);
 });
 
 test('a key revoked, or an account deactivated, through the AccountStore stops working at once although it was cached', async (t) => {

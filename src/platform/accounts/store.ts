@@ -9,7 +9,8 @@ import type { AccountsTable, DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { prepared, type Prepared } from '../db/prepared.ts';
 import { generateKey, hashKey } from './keys.ts';
-import { KeyCache } from './key-cache.ts';
+import { KeyCache, REFRESH_EVERY_MS } from './key-cache.ts';
+import { powerOfTwoChunks } from '../db/batch-shapes.ts';
 
 export type Account = AccountsTable;
 
@@ -34,30 +35,36 @@ export class AccountStore {
   /** Runs on every authenticated request: compiled once. */
   readonly #byHash: Prepared<'hash', KeyRow>;
   readonly #balanceOf: Prepared<'id', Pick<Account, 'balance_centavos'>>;
-  readonly #keys = new KeyCache();
+  readonly #keys: KeyCache;
+  /** When the cached keys in use were last read again (the cache's clock, key-cache.ts). */
+  #lastRefresh = 0;
+  #refreshing = false;
   /** When this process last wrote each key's `last_used_at` (ms). */
   readonly #lastNoted = new Map<string, number>();
-  constructor(db: Kysely<DB>, clock: Clock) {
+  constructor(db: Kysely<DB>, clock: Clock, keys = new KeyCache()) {
     this.#db = db;
     this.#clock = clock;
+    this.#keys = keys;
     this.#balanceOf = prepared(['id'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.id));
-    this.#byHash = prepared(['hash'], (p) =>
-      db
-        .selectFrom('api_keys')
-        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-        .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
-        .select([
-          'accounts.id',
-          'accounts.name',
-          'accounts.plan',
-          'accounts.status',
-          'accounts.balance_centavos',
-          'accounts.sandbox',
-          'accounts.created_at',
-          'accounts.updated_at',
-        ])
-        .where('api_keys.hash', '=', p.hash),
-    );
+    this.#byHash = prepared(['hash'], (p) => this.#keyRows().where('api_keys.hash', '=', p.hash));
+  }
+
+  /** A key with its account: what authentication needs. */
+  #keyRows() {
+    return this.#db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select(['api_keys.id as key_id', 'api_keys.revoked_at'])
+      .select([
+        'accounts.id',
+        'accounts.name',
+        'accounts.plan',
+        'accounts.status',
+        'accounts.balance_centavos',
+        'accounts.sandbox',
+        'accounts.created_at',
+        'accounts.updated_at',
+      ]);
   }
 
   async create(input: { name: string; plan: string; sandbox?: boolean }): Promise<Account> {
@@ -175,17 +182,58 @@ export class AccountStore {
    * The key's owner at once when this process remembers it (key-cache.ts), else the lookup's promise:
    * authentication answers most requests without a promise of its own.
    */
-  findByKeyNow(plaintext: string): KeyOwner | Promise<KeyOwner | undefined> {
+  findByKeyNow(plaintext: string, onRefreshError?: (err: unknown) => void): KeyOwner | Promise<KeyOwner | undefined> {
     const hash = hashKey(plaintext);
-    return this.#keys.get(hash) ?? this.#lookUp(hash);
+    const cached = this.#keys.get(hash);
+    if (cached) {
+      this.#refreshSoon(onRefreshError);
+      return cached;
+    }
+    return this.#lookUp(hash);
   }
 
   async #lookUp(hash: string): Promise<KeyOwner | undefined> {
     const generation = this.#keys.generation();
     const row = (await this.#byHash(this.#db, { hash })).rows[0];
-    if (!row || row.revoked_at) return undefined;
+    return this.#remember(hash, row, generation);
+  }
+
+  #remember(hash: string, row: KeyRow | undefined, generation: number): KeyOwner | undefined {
+    if (!row || row.revoked_at) {
+      this.#keys.drop(hash, generation);
+      return undefined;
+    }
     const { key_id, revoked_at: _revoked, ...account } = row;
     return this.#keys.set(hash, { keyId: key_id, account }, generation);
+  }
+
+  /**
+   * Reads again, together, the keys in use whose entries expire soon (key-cache.ts), at most once per
+   * REFRESH_EVERY_MS and driven by the requests themselves (an idle process reads nothing). Not
+   * awaited: a failure leaves the entries to expire, and their next requests look them up.
+   */
+  #refreshSoon(onError: ((err: unknown) => void) | undefined): void {
+    const now = this.#keys.now();
+    if (this.#refreshing || now - this.#lastRefresh < REFRESH_EVERY_MS) return;
+    this.#lastRefresh = now;
+    const due = this.#keys.dueForRefresh();
+    if (due.length === 0) return;
+    this.#refreshing = true;
+    this.#refresh(due)
+      .catch((err) => onError?.(err))
+      .finally(() => {
+        this.#refreshing = false;
+      });
+  }
+
+  async #refresh(hashes: string[]): Promise<void> {
+    // Power-of-two chunks: few statement shapes (db/batch-shapes.ts).
+    for (const chunk of powerOfTwoChunks(hashes, 256)) {
+      const generation = this.#keys.generation();
+      const rows = await this.#keyRows().where('api_keys.hash', 'in', chunk).select('api_keys.hash').execute();
+      const byHash = new Map(rows.map(({ hash, ...row }) => [hash, row]));
+      for (const hash of chunk) this.#remember(hash, byHash.get(hash), generation);
+    }
   }
 
   /** The balance as committed now, or undefined for no such account. */

@@ -52,7 +52,10 @@ export function authenticate(req: FastifyRequest, accounts: AccountStore, then: 
     then(new ApiError('INVALID_API_KEY'));
     return;
   }
-  const owner = accounts.findByKeyNow(key);
+  const owner = accounts.findByKeyNow(key, (err) => {
+    telemetry.backgroundFailures.labels('key_refresh').inc();
+    req.log.warn({ err }, 'reading the cached API keys in use again failed; they are looked up one by one when they expire');
+  });
   if (owner instanceof Promise) owner.then((o) => admit(req, accounts, o, then), then);
   else admit(req, accounts, owner, then);
 }

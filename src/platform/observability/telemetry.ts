@@ -104,7 +104,9 @@ export const telemetry = {
 
   backgroundFailures: new Counter({
     name: 'tramita_background_failures_total',
-    help: "Small writes done beside a request and not awaited by it that failed, by task (key_last_use: the console's last use of an API key).",
+    help:
+      'Small reads and writes done beside a request and not awaited by it that failed, by task ' +
+      "(key_last_use: the console's last use of an API key; key_refresh: the cached API keys in use read again before they expire).",
     labelNames: ['task'] as const,
     registers,
   }),
