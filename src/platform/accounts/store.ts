@@ -10,7 +10,8 @@ import { newId } from '../ids.ts';
 import { prepared, type Prepared } from '../db/prepared.ts';
 import { generateKey, hashKey } from './keys.ts';
 import { KeyCache, REFRESH_EVERY_MS } from './key-cache.ts';
-import { powerOfTwoChunks } from '../db/batch-shapes.ts';
+import { paddedIds, powerOfTwoChunks } from '../db/batch-shapes.ts';
+import { tickLoader } from '../db/tick-batch.ts';
 
 export type Account = AccountsTable;
 
@@ -34,7 +35,7 @@ export class AccountStore {
   readonly #clock: Clock;
   /** Runs on every authenticated request: compiled once. */
   readonly #byHash: Prepared<'hash', KeyRow>;
-  readonly #balanceOf: Prepared<'id', Pick<Account, 'balance_centavos'>>;
+  readonly #balances: (accountId: string) => Promise<number | undefined>;
   readonly #keys: KeyCache;
   /** When the cached keys in use were last read again (the cache's clock, key-cache.ts). */
   #lastRefresh = 0;
@@ -45,7 +46,17 @@ export class AccountStore {
     this.#db = db;
     this.#clock = clock;
     this.#keys = keys;
-    this.#balanceOf = prepared(['id'], (p) => db.selectFrom('accounts').select('balance_centavos').where('id', '=', p.id));
+    // The balances asked for in one turn, read by one query: on SQLite a statement outside a transaction
+    // is a read transaction of its own, whose WAL lock (two fcntl calls) costs more than the read.
+    this.#balances = tickLoader(
+      async (ids: string[]) =>
+        new Map(
+          (await db.selectFrom('accounts').select(['id', 'balance_centavos']).where('id', 'in', paddedIds(ids)).execute()).map((r) => [
+            r.id,
+            r.balance_centavos,
+          ]),
+        ),
+    );
     this.#byHash = prepared(['hash'], (p) => this.#keyRows().where('api_keys.hash', '=', p.hash));
   }
 
@@ -238,7 +249,7 @@ export class AccountStore {
 
   /** The balance as committed now, or undefined for no such account. */
   async balance(accountId: string): Promise<number | undefined> {
-    const centavos = (await this.#balanceOf(this.#db, { id: accountId })).rows[0]?.balance_centavos;
+    const centavos = await this.#balances(accountId);
     if (centavos !== undefined) this.#keys.noteBalance(accountId, centavos);
     return centavos;
   }
