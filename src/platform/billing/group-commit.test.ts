@@ -70,6 +70,24 @@ test('units queued together: the one that fails after writing leaves nothing, th
   assert.deepEqual(await writes(h, a), { logs: ['op_a', 'op_d'], debits: ['op_a', 'op_d'], balance: 80 });
 });
 
+test('the first unit of a batch fails after writing: nothing of it is left, and the units after it commit', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const a = await h.createAccount({ credits: 100 });
+  const results = await Promise.allSettled([
+    charge(h, a, 'op_first', 10, () => {
+      throw new Error('a bug after the debit');
+    }),
+    charge(h, a, 'op_second', 10),
+    charge(h, a, 'op_third', 10),
+  ]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'fulfilled', 'fulfilled'],
+  );
+  assert.deepEqual(await writes(h, a), { logs: ['op_second', 'op_third'], debits: ['op_second', 'op_third'], balance: 80 });
+});
+
 test('SQLite: units of the same tick share one transaction, and each caller hears back after its COMMIT', {
   skip: Boolean(process.env.DATABASE_URL),
 }, async (t) => {

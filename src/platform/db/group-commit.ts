@@ -122,13 +122,17 @@ export class GroupCommit implements Transactor {
         // This transaction holds the connection until it ends: its statements may run synchronously.
         const release = registerSqliteHolder(trx, this.#connection);
         try {
+          // The first work of the transaction needs no savepoint of its own (#mark).
           let first = true;
           for (const [kind, ofKind] of groups) {
             const items = ofKind.map((q) => q.item);
             settled.push(...(await this.#all(trx, kind, items, first)));
             first = false;
           }
-          for (const q of units) settled.push(await this.#one(trx, q.work));
+          for (const q of units) {
+            settled.push(await this.#one(trx, q.work, first));
+            first = false;
+          }
         } finally {
           release();
         }
@@ -146,48 +150,58 @@ export class GroupCommit implements Transactor {
     });
   }
 
-  /**
-   * A kind's items at once; if that throws, one savepoint each, as ordinary units. Whatever the kind
-   * wrote before throwing is undone first: by a savepoint around it, except when it is the first work
-   * of the transaction, where rolling the transaction back and beginning another undoes the same. That
-   * saves the hot path a nested savepoint, whose sub-journal passes SQLite's 64 KiB in memory for a
-   * batch of charges and becomes a temporary file, created and deleted for every batch (a quarter of
-   * a charge's SQLite time; docs/benchmarks.md).
-   */
+  /** A kind's items at once; if that throws, what it wrote is undone and each item runs alone, as an ordinary unit. */
   async #all(trx: Transaction<DB>, kind: Batchable<unknown, unknown>, items: unknown[], first: boolean): Promise<Settled[]> {
-    if (!first) this.#exec('savepoint batch');
+    this.#mark(first);
     try {
       const settled = kind.all(items);
-      if (!first) this.#exec('release batch');
+      this.#keep(first);
       return settled;
     } catch (error) {
       if (this.#endsTheBatch(error)) throw error;
-      if (first) {
-        // Nothing else is in this transaction yet: BEGIN again on the connection the batch holds; the
-        // COMMIT at the end of Kysely's transaction commits this one.
-        this.#exec('rollback');
-        this.#exec('begin');
-      } else {
-        this.#exec('rollback to batch');
-        this.#exec('release batch');
-      }
+      this.#undo(first);
       const one: Settled[] = [];
-      for (const item of items) one.push(await this.#one(trx, kind.one(item)));
+      for (const item of items) one.push(await this.#one(trx, kind.one(item), false));
       return one;
     }
   }
 
-  async #one(trx: Transaction<DB>, work: Work<unknown>): Promise<Settled> {
-    this.#exec('savepoint charge');
+  async #one(trx: Transaction<DB>, work: Work<unknown>, first: boolean): Promise<Settled> {
+    this.#mark(first);
     try {
       const value = await work(trx);
-      this.#exec('release charge');
+      this.#keep(first);
       return { ok: true, value };
     } catch (error) {
       if (this.#endsTheBatch(error)) throw error;
-      this.#exec('rollback to charge');
-      this.#exec('release charge');
+      this.#undo(first);
       return { ok: false, error };
+    }
+  }
+
+  /**
+   * Work that may fail alone runs in a savepoint, undone if it throws, except the first work of the
+   * transaction: nothing else is written yet, so ROLLBACK and BEGIN on the connection the batch holds
+   * undo the same (the COMMIT at the end of Kysely's transaction then commits the new one). SQLite
+   * keeps a nested savepoint's sub-journal in memory up to 64 KiB and then in a temporary file: for a
+   * batch of charges, a file created and deleted per batch, a quarter of a charge's SQLite time
+   * (docs/benchmarks.md).
+   */
+  #mark(first: boolean): void {
+    if (!first) this.#exec('savepoint work');
+  }
+
+  #keep(first: boolean): void {
+    if (!first) this.#exec('release work');
+  }
+
+  #undo(first: boolean): void {
+    if (first) {
+      this.#exec('rollback');
+      this.#exec('begin');
+    } else {
+      this.#exec('rollback to work');
+      this.#exec('release work');
     }
   }
 
