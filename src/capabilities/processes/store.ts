@@ -16,9 +16,8 @@ import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord, type SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { CaseDetailsRecord, PartyRecord } from '../../platform/ports/case-details.ts';
 import type { CaseSearchIndex } from './search-index.ts';
-import { prepared } from '../../platform/db/prepared.ts';
+import { prepared, preparedIn } from '../../platform/db/prepared.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
-import { paddedIds } from '../../platform/db/batch-shapes.ts';
 import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 import { CaseCache, STAMP_COLUMNS, stampOf, type Stamped } from './case-cache.ts';
 
@@ -62,18 +61,13 @@ export class CaseStore {
     // The stamps asked for in one turn, read by one query on both engines (db/tick-batch.ts). On SQLite
     // this is what makes the hot cover cheap: every statement outside a transaction is a read
     // transaction of its own, whose WAL read lock costs two fcntl calls, more than the read itself.
-    this.#stamps = tickLoader(
-      async (keys: string[]) =>
-        new Map(
-          (
-            await db
-              .selectFrom('cases')
-              .select(['numero_cnj', ...STAMP_COLUMNS])
-              .where('numero_cnj', 'in', paddedIds(keys))
-              .execute()
-          ).map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp]),
-        ),
+    const stamps = preparedIn((ids) =>
+      db
+        .selectFrom('cases')
+        .select(['numero_cnj', ...STAMP_COLUMNS])
+        .where('numero_cnj', 'in', ids),
     );
+    this.#stamps = tickLoader(async (keys: string[]) => new Map((await stamps(db, keys)).rows.map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp])));
     this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
     this.#parties = prepared(['n'], (p) => db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', p.n).orderBy('posicao'));
     // Through the parties: case_lawyers is keyed by (party_id, posicao), with no index on numero_cnj.

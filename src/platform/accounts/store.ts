@@ -7,10 +7,10 @@ import type { Clock } from '../clock.ts';
 import { iso } from '../clock.ts';
 import type { AccountsTable, DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { prepared, type Prepared } from '../db/prepared.ts';
+import { prepared, preparedIn, type Prepared } from '../db/prepared.ts';
 import { generateKey, hashKey } from './keys.ts';
 import { KeyCache, REFRESH_EVERY_MS } from './key-cache.ts';
-import { paddedIds, powerOfTwoChunks } from '../db/batch-shapes.ts';
+import { powerOfTwoChunks } from '../db/batch-shapes.ts';
 import { tickLoader } from '../db/tick-batch.ts';
 
 export type Account = AccountsTable;
@@ -48,15 +48,8 @@ export class AccountStore {
     this.#keys = keys;
     // The balances asked for in one turn, read by one query: on SQLite a statement outside a transaction
     // is a read transaction of its own, whose WAL lock (two fcntl calls) costs more than the read.
-    this.#balances = tickLoader(
-      async (ids: string[]) =>
-        new Map(
-          (await db.selectFrom('accounts').select(['id', 'balance_centavos']).where('id', 'in', paddedIds(ids)).execute()).map((r) => [
-            r.id,
-            r.balance_centavos,
-          ]),
-        ),
-    );
+    const balances = preparedIn((ids) => db.selectFrom('accounts').select(['id', 'balance_centavos']).where('id', 'in', ids));
+    this.#balances = tickLoader(async (ids: string[]) => new Map((await balances(db, ids)).rows.map((r) => [r.id, r.balance_centavos])));
     this.#byHash = prepared(['hash'], (p) => this.#keyRows().where('api_keys.hash', '=', p.hash));
   }
 

@@ -12,6 +12,7 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { DB } from './schema.ts';
 import { synchronousSqlite } from './sqlite-dialect.ts';
+import { paddedIds } from './batch-shapes.ts';
 
 export type Prepared<P extends string, R> = (executor: Kysely<DB>, values: Record<P, unknown>) => Promise<QueryResult<R>>;
 
@@ -31,5 +32,25 @@ export function prepared<P extends string, R>(names: readonly P[], build: (p: Re
     } catch (err) {
       return Promise.reject(err);
     }
+  };
+}
+
+/**
+ * `prepared` for a query over a list of ids (`where x in (…)`): the list is padded to a power of two
+ * (db/batch-shapes.ts) and each length gets its query compiled once, so a batch of any size runs a
+ * statement compiled once, synchronously on SQLite when it may (the per-turn reads of the hot path).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each id stands in for a value of the column it is compared with, as in `prepared`
+export function preparedIn<R>(build: (ids: readonly any[]) => Compilable<R>): (executor: Kysely<DB>, ids: readonly string[]) => Promise<QueryResult<R>> {
+  const byLength = new Map<number, Prepared<string, R>>();
+  return (executor, ids) => {
+    const padded = paddedIds(ids);
+    const names = padded.map((_, i) => `id${i}`);
+    let query = byLength.get(padded.length);
+    if (!query) {
+      query = prepared(names, (p) => build(names.map((n) => p[n])));
+      byLength.set(padded.length, query);
+    }
+    return query(executor, Object.fromEntries(names.map((n, i) => [n, padded[i]])));
   };
 }
