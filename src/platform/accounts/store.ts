@@ -35,6 +35,8 @@ export class AccountStore {
   readonly #clock: Clock;
   /** Runs on every authenticated request: compiled once. */
   readonly #byHash: Prepared<'hash', KeyRow>;
+  /** The keys in use read again together (#refresh). */
+  readonly #byHashes;
   readonly #balances: (accountId: string) => Promise<number | undefined>;
   readonly #keys: KeyCache;
   /** When the cached keys in use were last read again (the cache's clock, key-cache.ts). */
@@ -51,6 +53,7 @@ export class AccountStore {
     const balances = preparedIn((ids) => db.selectFrom('accounts').select(['id', 'balance_centavos']).where('id', 'in', ids));
     this.#balances = tickLoader(async (ids: string[]) => new Map((await balances(db, ids)).rows.map((r) => [r.id, r.balance_centavos])));
     this.#byHash = prepared(['hash'], (p) => this.#keyRows().where('api_keys.hash', '=', p.hash));
+    this.#byHashes = preparedIn((hashes) => this.#keyRows().select('api_keys.hash').where('api_keys.hash', 'in', hashes));
   }
 
   /** A key with its account: what authentication needs. */
@@ -231,10 +234,10 @@ export class AccountStore {
   }
 
   async #refresh(hashes: string[]): Promise<void> {
-    // Power-of-two chunks: few statement shapes (db/batch-shapes.ts).
+    // At most 256 per statement (preparedIn pads each to a power of two).
     for (const chunk of powerOfTwoChunks(hashes, 256)) {
       const generation = this.#keys.generation();
-      const rows = await this.#keyRows().where('api_keys.hash', 'in', chunk).select('api_keys.hash').execute();
+      const { rows } = await this.#byHashes(this.#db, chunk);
       const byHash = new Map(rows.map(({ hash, ...row }) => [hash, row]));
       for (const hash of chunk) this.#remember(hash, byHash.get(hash), generation);
     }
