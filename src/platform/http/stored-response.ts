@@ -18,11 +18,12 @@ export interface StoredColumns {
 }
 
 export function toColumns(r: StoredResponse): StoredColumns {
-  const binary = Buffer.isBuffer(r.body);
+  // A JSON answer may be bytes already (a cached cover's envelope): it is still text.
+  const binary = Buffer.isBuffer(r.body) && r.headers['content-type'] !== JSON_TYPE;
   return {
     response_status: r.status,
     response_headers: JSON.stringify(r.headers),
-    response_body: binary ? (r.body as Buffer).toString('base64') : (r.body as string),
+    response_body: binary ? (r.body as Buffer).toString('base64') : r.body.toString(),
     response_encoding: binary ? 'base64' : 'utf8',
   };
 }
@@ -53,16 +54,21 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /**
  * `data` already serialized, for an answer whose data is cached (a hot case cover): the envelope
- * embeds the text as is instead of serializing the same object again. `text` must be JSON.stringify's.
+ * embeds its bytes as they are instead of serializing the same object again. `text` must be
+ * JSON.stringify's. The bytes are kept because encoding a string to UTF-8 is the dear part of
+ * writing it: about 1 ns per byte in Node 24, 10 µs for an 8.8 KB cover, against 0.1 µs to copy them.
  */
 export class JsonText {
-  readonly text: string;
+  readonly utf8: Buffer;
   constructor(text: string) {
-    this.text = text;
+    this.utf8 = Buffer.from(text, 'utf8');
   }
 }
 
-/** `{data, meta}` as JSON.stringify would write it. */
-export function envelopeJson(data: unknown, meta: Record<string, unknown>): string {
-  return data instanceof JsonText ? `{"data":${data.text},"meta":${JSON.stringify(meta)}}` : JSON.stringify({ data, meta });
+const DATA_OPEN = Buffer.from('{"data":');
+
+/** `{data, meta}` as JSON.stringify would write it: text, or bytes when `data` is bytes already. */
+export function envelopeJson(data: unknown, meta: Record<string, unknown>): string | Buffer {
+  if (!(data instanceof JsonText)) return JSON.stringify({ data, meta });
+  return Buffer.concat([DATA_OPEN, data.utf8, Buffer.from(`,"meta":${JSON.stringify(meta)}}`)]);
 }
