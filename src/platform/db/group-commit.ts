@@ -17,6 +17,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from './schema.ts';
 import { registerSqliteHolder, sqliteConnectionOf, type NodeSqliteDatabase } from './sqlite-dialect.ts';
+import { atTurnEnd } from './turn-end.ts';
 
 export type Work<T> = (trx: Transaction<DB>) => Promise<T>;
 
@@ -101,11 +102,11 @@ export class GroupCommit implements Transactor {
     });
   }
 
-  /** After the current I/O phase: every request parsed in it has queued its charge by then. */
+  /** At the end of the turn (db/turn-end.ts): every request parsed in it has queued its charge by then. */
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => {
+    atTurnEnd(() => {
       this.#scheduled = false;
       const items = this.#items.splice(0, MAX_BATCH);
       const units = this.#queue.splice(0, MAX_BATCH);

@@ -1,9 +1,9 @@
 /**
  * Calls made in the same turn of the event loop, served together: the one way hot paths batch (the
  * webhook deliveries a worker claimed together, the request path's charges on PostgreSQL, the hot
- * cover's stamp reads on PostgreSQL). `add` queues an item, and after the turn's I/O callbacks and
- * microtasks (setImmediate: every request parsed in that turn has queued its item by then) one call
- * of `all` gets every item queued since, at most `max` at a time. Each caller gets its own result, in
+ * cover's stamp reads on both engines). `add` queues an item, and at the end of the turn
+ * (db/turn-end.ts: every request parsed in that turn has queued its item by then) one call of `all`
+ * gets every item queued since, at most `max` at a time. Each caller gets its own result, in
  * order: one statement for all of them instead of one each.
  *
  * At most `maxInFlight` calls of `all` run at once (each holds a pooled connection); items queued while
@@ -14,6 +14,8 @@
  * so one bad item fails only its own caller (a write); otherwise every caller of the batch gets the
  * error (a read, which fails the same way for all).
  */
+import { atTurnEnd } from './turn-end.ts';
+
 export interface TickBatchOptions<I, R> {
   all: (items: I[]) => Promise<R[]>;
   /** Items per call of `all` at most (default 256). */
@@ -55,7 +57,7 @@ export class TickBatch<I, R> {
   #schedule(): void {
     if (this.#scheduled || this.#inFlight >= this.#maxInFlight) return;
     this.#scheduled = true;
-    setImmediate(() => this.#flush());
+    atTurnEnd(() => this.#flush());
   }
 
   #flush(): void {
