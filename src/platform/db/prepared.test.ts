@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { freshDatabase } from '../../../test/harness.ts';
 import { migrate } from './database.ts';
-import { preparedIn } from './prepared.ts';
+import { preparedIn, preparedRows } from './prepared.ts';
 
 const fresh = await freshDatabase();
 await migrate(fresh.database);
@@ -25,4 +25,39 @@ test('preparedIn: lists of any length (padded to a power of two) find exactly th
     assert.deepEqual(rows.map((r) => r.id).sort(), [...new Set(asked)].filter((id) => id !== 'acc_missing').sort());
     assert.ok(rows.every((r) => Number(r.balance_centavos) === 7));
   }
+});
+
+test('preparedRows writes every row, in chunks of any mix of lengths; preparedIn sets its named values on exactly the listed rows', async () => {
+  const now = new Date().toISOString();
+  const columns = ['id', 'name', 'plan', 'status', 'balance_centavos', 'sandbox', 'created_at', 'updated_at'] as const;
+  const insert = preparedRows(columns, (rows) => db.insertInto('accounts').values(rows));
+  const row = (id: string, balance: number) => ({
+    id,
+    name: id,
+    plan: 'padrao',
+    status: 'active',
+    balance_centavos: balance,
+    sandbox: 0,
+    created_at: now,
+    updated_at: now,
+  });
+  const seven = Array.from({ length: 7 }, (_, i) => row(`acc_rows_${i}`, i));
+  await insert(db, seven.slice(0, 3)); // 2 + 1
+  await insert(db, seven.slice(3)); // 4: a length compiled after others
+  const stored = await db.selectFrom('accounts').select(['id', 'balance_centavos']).where('id', 'like', 'acc_rows_%').orderBy('id').execute();
+  assert.deepEqual(
+    stored.map((r) => [r.id, Number(r.balance_centavos)]),
+    seven.map((r) => [r.id, r.balance_centavos]),
+  );
+
+  const setBalance = preparedIn(
+    (ids, p) => db.updateTable('accounts').set({ balance_centavos: p.balance, updated_at: p.at }).where('id', 'in', ids),
+    ['balance', 'at'],
+  );
+  await setBalance(db, ['acc_rows_1', 'acc_rows_4', 'acc_rows_6'], { balance: 99, at: now });
+  const after = await db.selectFrom('accounts').select(['id', 'balance_centavos']).where('id', 'like', 'acc_rows_%').orderBy('id').execute();
+  assert.deepEqual(
+    after.map((r) => Number(r.balance_centavos)),
+    [0, 99, 2, 3, 99, 5, 99],
+  );
 });

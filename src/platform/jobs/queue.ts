@@ -10,7 +10,7 @@ import { addMs, iso, type Clock } from '../clock.ts';
 import type { Engine } from '../db/database.ts';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { paddedIds } from '../db/batch-shapes.ts';
+import { prepared, preparedIn, type Prepared } from '../db/prepared.ts';
 import type { JobType } from './job-type.ts';
 
 export type Job = Omit<JobsTable, 'attempts'> & { attempts: number };
@@ -36,10 +36,14 @@ export class JobQueue {
   readonly #db: Kysely<DB>;
   readonly #clock: Clock;
   readonly #engine: Engine;
+  /** The claim of each kind filter, compiled once (db/prepared.ts): a worker claims many times a second under load. */
+  readonly #claims = new Map<string, Prepared<'worker' | 'limit' | 'now' | 'until', Job>>();
+  readonly #settleDone;
   constructor(db: Kysely<DB>, clock: Clock, engine: Engine) {
     this.#db = db;
     this.#clock = clock;
     this.#engine = engine;
+    this.#settleDone = preparedIn((ids, p) => this.doneStatement(db, p.worker, ids, p.now), ['worker', 'now']);
   }
 
   /** Returns the job id, or undefined when a live job with the same dedupe key already exists. */
@@ -86,27 +90,35 @@ export class JobQueue {
    */
   async claim(workerId: string, limit: number, leaseMs: number, kinds?: KindFilter): Promise<Job[]> {
     const now = this.#clock.now();
-    const lapsed = this.#due(limit, kinds, now, 'running');
-    const pending = this.#due(limit, kinds, now, 'pending');
-    const due = this.#db
-      .selectFrom(lapsed.as('l'))
-      .select('l.id')
-      .unionAll(this.#db.selectFrom(pending.as('p')).select('p.id'))
-      .limit(limit);
-    return this.#db
-      .updateTable('jobs')
-      .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), locked_by: workerId, locked_until: iso(addMs(now, leaseMs)), updated_at: iso(now) }))
-      .where('id', 'in', due)
-      .returningAll()
-      .execute() as Promise<Job[]>;
+    const key = JSON.stringify(kinds ?? null);
+    let claim = this.#claims.get(key);
+    if (!claim) {
+      claim = prepared(['worker', 'limit', 'now', 'until'], (p) => {
+        const lapsed = this.#due(p.limit, kinds, p.now, 'running');
+        const pending = this.#due(p.limit, kinds, p.now, 'pending');
+        const due = this.#db
+          .selectFrom(lapsed.as('l'))
+          .select('l.id')
+          .unionAll(this.#db.selectFrom(pending.as('p')).select('p.id'))
+          .limit(p.limit);
+        return this.#db
+          .updateTable('jobs')
+          .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), locked_by: p.worker, locked_until: p.until, updated_at: p.now }))
+          .where('id', 'in', due)
+          .returningAll();
+      });
+      this.#claims.set(key, claim);
+    }
+    return (await claim(this.#db, { worker: workerId, limit, now: iso(now), until: iso(addMs(now, leaseMs)) })).rows;
   }
 
-  #due(limit: number, kinds: KindFilter | undefined, now: Date, status: 'pending' | 'running') {
+  // biome-ignore lint/suspicious/noExplicitAny: a prepared query's markers (db/prepared.ts)
+  #due(limit: any, kinds: KindFilter | undefined, now: any, status: 'pending' | 'running') {
     return this.#db
       .selectFrom('jobs')
       .select('id')
       .where('status', '=', status)
-      .where(status === 'pending' ? 'run_at' : 'locked_until', status === 'pending' ? '<=' : '<', iso(now))
+      .where(status === 'pending' ? 'run_at' : 'locked_until', status === 'pending' ? '<=' : '<', now)
       .$if(kinds?.only !== undefined, (q) => q.where('kind', 'in', kinds!.only!))
       .$if(kinds?.except !== undefined, (q) => q.where('kind', 'not in', kinds!.except!))
       .orderBy('run_at')
@@ -136,14 +148,15 @@ export class JobQueue {
       else if ('failed' in outcome && outcome.failed) await this.fail(id, workerId, outcome.failed, trx);
       else done.push(id);
     }
-    if (done.length > 0) await this.doneStatement(trx, workerId, paddedIds(done)).execute();
+    if (done.length > 0) await this.#settleDone(trx, done, { worker: workerId, now: iso(this.#clock.now()) });
   }
 
   /** The statement that settles jobs this worker holds as done, for a caller that runs it inside a statement of its own (a PostgreSQL WITH). */
-  doneStatement(qc: QueryCreator<DB>, workerId: string, ids: string[]) {
+  // biome-ignore lint/suspicious/noExplicitAny: also built with a prepared query's markers (db/prepared.ts)
+  doneStatement(qc: QueryCreator<DB>, workerId: any, ids: readonly any[], now: any = iso(this.#clock.now())) {
     return qc
       .updateTable('jobs')
-      .set({ status: 'done', last_error: null, locked_by: null, locked_until: null, updated_at: iso(this.#clock.now()) })
+      .set({ status: 'done', last_error: null, locked_by: null, locked_until: null, updated_at: now })
       .where('id', 'in', ids)
       .where('locked_by', '=', workerId);
   }

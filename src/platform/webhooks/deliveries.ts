@@ -14,7 +14,7 @@ import { transactorFor, type Transactor } from '../db/group-commit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Engine } from '../db/database.ts';
 import type { JobSettlement } from '../jobs/worker.ts';
-import { paddedIds, powerOfTwoChunks } from '../db/batch-shapes.ts';
+import { preparedIn, preparedRows } from '../db/prepared.ts';
 import { TickBatch } from '../db/tick-batch.ts';
 
 export const DELIVERY_JOB = 'webhooks.entregar';
@@ -69,6 +69,81 @@ interface AttemptOutcome {
   settle: JobSettlement | undefined;
 }
 
+const ATTEMPT_COLUMNS = [
+  'id',
+  'delivery_id',
+  'attempt',
+  'url',
+  'started_at',
+  'status_code',
+  'latency_ms',
+  'error',
+  'response_excerpt',
+  'next_attempt_at',
+] as const satisfies ReadonlyArray<keyof WebhookAttemptsTable>;
+
+const DELIVERY_STATE_COLUMNS = [
+  'status',
+  'attempts',
+  'last_status_code',
+  'last_error',
+  'next_attempt_at',
+  'updated_at',
+  'delivered_at',
+] as const satisfies ReadonlyArray<keyof WebhookDeliveriesTable>;
+
+/** A delivery's columns after an attempt that ended as `a` says. */
+function deliveryStateAfter(a: AttemptRecord, now: string) {
+  return {
+    status: a.status,
+    attempts: a.attempt,
+    last_status_code: a.statusCode,
+    last_error: a.error,
+    next_attempt_at: a.nextAttemptAt,
+    updated_at: now,
+    delivered_at: a.status === 'ENTREGUE' ? now : null,
+  };
+}
+
+/** The attempts' rows exist (startAttempt committed them): an upsert updates them all in one statement. */
+// biome-ignore lint/suspicious/noExplicitAny: rows of values, or of a prepared query's markers (db/prepared.ts)
+function recordAttempts(qc: QueryCreator<DB>, rows: ReadonlyArray<Record<(typeof ATTEMPT_COLUMNS)[number], any>>) {
+  return qc
+    .insertInto('webhook_attempts')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        status_code: eb.ref('excluded.status_code'),
+        latency_ms: eb.ref('excluded.latency_ms'),
+        error: eb.ref('excluded.error'),
+        response_excerpt: eb.ref('excluded.response_excerpt'),
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+      })),
+    );
+}
+
+/** A delivery and its account's webhook configuration, the configuration's columns prefixed `c_`. */
+function selectWithConfig(db: Kysely<DB>) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
+    .selectAll('d')
+    .select([
+      'c.account_id as c_account_id',
+      'c.url as c_url',
+      'c.token_sealed as c_token_sealed',
+      'c.secret_sealed as c_secret_sealed',
+      'c.secret_prefix as c_secret_prefix',
+      'c.formato as c_formato',
+      'c.ativo as c_ativo',
+      'c.eventos as c_eventos',
+      'c.nomes_legados as c_nomes_legados',
+      'c.feed_cursor as c_feed_cursor',
+      'c.created_at as c_created_at',
+      'c.updated_at as c_updated_at',
+    ]);
+}
+
 /**
  * Reads and settles deliveries. The three statements of every attempt (read the delivery, record the
  * attempt as started, record its outcome) are batched across the attempts of one turn of the event
@@ -87,6 +162,13 @@ export class DeliveryStore {
   readonly #reads = new TickBatch<string, DeliveryWithConfig | undefined>({ all: (ids) => this.#readAll(ids) });
   readonly #starts = new TickBatch<AttemptStart, string>({ all: (items) => this.#startAll(items), isolate: true });
   readonly #outcomes = new TickBatch<AttemptOutcome, undefined>({ all: (items) => this.#recordAll(items), isolate: true });
+  // The statements of a batch of attempts, compiled once per batch shape (db/prepared.ts): building
+  // them with Kysely for every batch, row by row, was about a tenth of a delivery's CPU on SQLite.
+  readonly #selectWithConfig;
+  readonly #insertAttempts;
+  readonly #upsertAttempts;
+  readonly #setAttempts;
+  readonly #setState;
 
   constructor(db: Kysely<DB>, clock: Clock, jobs: JobQueue, engine: Engine) {
     this.#db = db;
@@ -94,6 +176,14 @@ export class DeliveryStore {
     this.#clock = clock;
     this.#jobs = jobs;
     this.#transactor = transactorFor(db);
+    this.#selectWithConfig = preparedIn((ids) => selectWithConfig(db).where('d.id', 'in', ids));
+    this.#insertAttempts = preparedRows(ATTEMPT_COLUMNS, (rows) => db.insertInto('webhook_attempts').values(rows));
+    this.#upsertAttempts = preparedRows(ATTEMPT_COLUMNS, (rows) => recordAttempts(db, rows));
+    this.#setAttempts = preparedIn(
+      (ids, p) => db.updateTable('webhook_deliveries').set({ attempts: p.attempt, updated_at: p.now }).where('id', 'in', ids),
+      ['attempt', 'now'],
+    );
+    this.#setState = preparedIn((ids, p) => db.updateTable('webhook_deliveries').set(p).where('id', 'in', ids), DELIVERY_STATE_COLUMNS);
   }
 
   async get(id: string, accountId?: string): Promise<WebhookDeliveriesTable | undefined> {
@@ -108,26 +198,7 @@ export class DeliveryStore {
   }
 
   async #readAll(ids: string[]): Promise<Array<DeliveryWithConfig | undefined>> {
-    const rows = await this.#db
-      .selectFrom('webhook_deliveries as d')
-      .leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
-      .selectAll('d')
-      .select([
-        'c.account_id as c_account_id',
-        'c.url as c_url',
-        'c.token_sealed as c_token_sealed',
-        'c.secret_sealed as c_secret_sealed',
-        'c.secret_prefix as c_secret_prefix',
-        'c.formato as c_formato',
-        'c.ativo as c_ativo',
-        'c.eventos as c_eventos',
-        'c.nomes_legados as c_nomes_legados',
-        'c.feed_cursor as c_feed_cursor',
-        'c.created_at as c_created_at',
-        'c.updated_at as c_updated_at',
-      ])
-      .where('d.id', 'in', paddedIds(ids))
-      .execute();
+    const { rows } = await this.#selectWithConfig(this.#db, ids);
     const found = new Map<string, DeliveryWithConfig>();
     for (const row of rows) {
       const {
@@ -213,13 +284,13 @@ export class DeliveryStore {
       return ids;
     }
     await this.#transactor.run(async (trx) => {
-      for (const chunk of powerOfTwoChunks(rows)) await trx.insertInto('webhook_attempts').values(chunk).execute();
+      await this.#insertAttempts(trx, rows);
       for (const [attempt, group] of byAttempt) {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ attempts: attempt, updated_at: now })
-          .where('id', 'in', paddedIds(group.map((it) => it.deliveryId)))
-          .execute();
+        await this.#setAttempts(
+          trx,
+          group.map((it) => it.deliveryId),
+          { attempt, now },
+        );
       }
     });
     return ids;
@@ -244,33 +315,11 @@ export class DeliveryStore {
       response_excerpt: a.responseExcerpt,
       next_attempt_at: a.nextAttemptAt,
     }));
-    // The attempts rows exist (startAttempt committed them): an upsert updates them all in one statement.
-    const recordAttempts = (qc: QueryCreator<DB>, rows: typeof attempts) =>
-      qc
-        .insertInto('webhook_attempts')
-        .values(rows)
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            status_code: eb.ref('excluded.status_code'),
-            latency_ms: eb.ref('excluded.latency_ms'),
-            error: eb.ref('excluded.error'),
-            response_excerpt: eb.ref('excluded.response_excerpt'),
-            next_attempt_at: eb.ref('excluded.next_attempt_at'),
-          })),
-        );
     // Deliveries that end the same way (all those delivered at attempt 1 with a 204, say) in one statement each.
     const byOutcome = Map.groupBy(items, (it) =>
       JSON.stringify([it.record.status, it.record.attempt, it.record.statusCode, it.record.error, it.record.nextAttemptAt]),
     );
-    const deliveryState = (a: AttemptRecord) => ({
-      status: a.status,
-      attempts: a.attempt,
-      last_status_code: a.statusCode,
-      last_error: a.error,
-      next_attempt_at: a.nextAttemptAt,
-      updated_at: now,
-      delivered_at: a.status === 'ENTREGUE' ? now : null,
-    });
+    const deliveryState = (a: AttemptRecord) => deliveryStateAfter(a, now);
     const workerId = items[0].settle?.workerId;
     const allDone = items.every(
       (it) =>
@@ -312,13 +361,13 @@ export class DeliveryStore {
           group.map((it) => it.settle!),
         );
       }
-      for (const chunk of powerOfTwoChunks(attempts)) await recordAttempts(trx, chunk).execute();
+      await this.#upsertAttempts(trx, attempts);
       for (const [, group] of byOutcome) {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set(deliveryState(group[0].record))
-          .where('id', 'in', paddedIds(group.map((it) => it.deliveryId)))
-          .execute();
+        await this.#setState(
+          trx,
+          group.map((it) => it.deliveryId),
+          deliveryState(group[0].record),
+        );
       }
     });
     return items.map(() => undefined);
