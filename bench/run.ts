@@ -27,7 +27,7 @@ import { coldBatch, COLD_BATCH_TARGET_PER_1000 } from './cold-batch.ts';
 import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts';
 import { cadernoIngest } from './caderno-ingest.ts';
 import { SANDBOX_DJEN_BUDGET, sandboxStart } from './sandbox-start.ts';
-import { webhookBench, webhookTargets } from './webhooks.ts';
+import { webhookBenchInOwnProcess, webhookTargets } from './webhooks.ts';
 import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { describeUrlGuard } from './url-guard.ts';
 import { describeConsultaParse } from './consultas.ts';
@@ -651,7 +651,7 @@ async function main(): Promise<number> {
         `found, ${batch.upstreamRequests} upstream requests = ${batch.requestsPer1000.toFixed(1)} per 1,000 cases (target ` +
         `<= ${COLD_BATCH_TARGET_PER_1000}: ${batch.requestsPer1000 <= COLD_BATCH_TARGET_PER_1000 ? 'MET' : 'NOT MET'}), ${batch.seconds.toFixed(1)} s.`,
     );
-    const wh = await webhookBench();
+    const wh = await webhookBenchInOwnProcess();
     const WEBHOOK_TARGETS = webhookTargets(wh.engine);
     console.log(
       `Webhook deliveries (${wh.engine}, loopback receiver in its own process): ${wh.throughput.deliveries} in ${wh.throughput.seconds.toFixed(1)} s ` +
