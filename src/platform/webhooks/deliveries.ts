@@ -6,7 +6,7 @@
  * inactive or has no URL any more (nothing sent; it can be resent).
  */
 import { defineJob } from '../jobs/job-type.ts';
-import type { Kysely, QueryCreator } from 'kysely';
+import type { Kysely } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, DeliveryStatus, WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -16,6 +16,7 @@ import type { Engine } from '../db/database.ts';
 import type { JobSettlement } from '../jobs/worker.ts';
 import { preparedIn, preparedRows } from '../db/prepared.ts';
 import { TickBatch } from '../db/tick-batch.ts';
+import { ATTEMPT_COLUMNS, DELIVERY_STATE_COLUMNS, deliveryStateAfter, recordAttempts, selectWithConfig } from './delivery-statements.ts';
 
 export const DELIVERY_JOB = 'webhooks.entregar';
 /** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
@@ -67,81 +68,6 @@ interface AttemptOutcome {
   attemptId: string;
   record: AttemptRecord;
   settle: JobSettlement | undefined;
-}
-
-const ATTEMPT_COLUMNS = [
-  'id',
-  'delivery_id',
-  'attempt',
-  'url',
-  'started_at',
-  'status_code',
-  'latency_ms',
-  'error',
-  'response_excerpt',
-  'next_attempt_at',
-] as const satisfies ReadonlyArray<keyof WebhookAttemptsTable>;
-
-const DELIVERY_STATE_COLUMNS = [
-  'status',
-  'attempts',
-  'last_status_code',
-  'last_error',
-  'next_attempt_at',
-  'updated_at',
-  'delivered_at',
-] as const satisfies ReadonlyArray<keyof WebhookDeliveriesTable>;
-
-/** A delivery's columns after an attempt that ended as `a` says. */
-function deliveryStateAfter(a: AttemptRecord, now: string) {
-  return {
-    status: a.status,
-    attempts: a.attempt,
-    last_status_code: a.statusCode,
-    last_error: a.error,
-    next_attempt_at: a.nextAttemptAt,
-    updated_at: now,
-    delivered_at: a.status === 'ENTREGUE' ? now : null,
-  };
-}
-
-/** The attempts' rows exist (startAttempt committed them): an upsert updates them all in one statement. */
-// biome-ignore lint/suspicious/noExplicitAny: rows of values, or of a prepared query's markers (db/prepared.ts)
-function recordAttempts(qc: QueryCreator<DB>, rows: ReadonlyArray<Record<(typeof ATTEMPT_COLUMNS)[number], any>>) {
-  return qc
-    .insertInto('webhook_attempts')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet((eb) => ({
-        status_code: eb.ref('excluded.status_code'),
-        latency_ms: eb.ref('excluded.latency_ms'),
-        error: eb.ref('excluded.error'),
-        response_excerpt: eb.ref('excluded.response_excerpt'),
-        next_attempt_at: eb.ref('excluded.next_attempt_at'),
-      })),
-    );
-}
-
-/** A delivery and its account's webhook configuration, the configuration's columns prefixed `c_`. */
-function selectWithConfig(db: Kysely<DB>) {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
-    .selectAll('d')
-    .select([
-      'c.account_id as c_account_id',
-      'c.url as c_url',
-      'c.token_sealed as c_token_sealed',
-      'c.secret_sealed as c_secret_sealed',
-      'c.secret_prefix as c_secret_prefix',
-      'c.formato as c_formato',
-      'c.ativo as c_ativo',
-      'c.eventos as c_eventos',
-      'c.nomes_legados as c_nomes_legados',
-      'c.feed_cursor as c_feed_cursor',
-      'c.created_at as c_created_at',
-      'c.updated_at as c_updated_at',
-    ]);
 }
 
 /**
