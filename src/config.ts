@@ -27,6 +27,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL: longest wait for a connection (a new one, or a free one of the pool) before a request answers 503. */
   dbConnectTimeoutMs: number;
+  pgPreparedStatements: boolean;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';
   bodyLimitBytes: number;
@@ -312,6 +313,16 @@ export const SETTINGS: Setting<keyof Config>[] = [
       'PostgreSQL only: how long a request waits for a database connection (a new one, or a free one of the pool) before it answers `503 ' +
       'STORAGE_UNAVAILABLE`. While PostgreSQL restarts or cannot be reached, requests fail this fast instead of hanging, and the pool ' +
       'reconnects by itself when it is back (docs/operations.md).',
+  },
+  {
+    env: 'TRAMITA_PG_PREPARED_STATEMENTS',
+    key: 'pgPreparedStatements',
+    default: 'true',
+    parse: bool('TRAMITA_PG_PREPARED_STATEMENTS'),
+    doc:
+      "PostgreSQL only: the hot path's statements (charges, case stamps, keys, webhook deliveries) are sent as named statements, parsed and " +
+      'planned once per connection instead of at every execution. Set `false` behind a connection pooler in transaction mode that does not ' +
+      'keep prepared statements (PgBouncer before 1.21, or without `max_prepared_statements`).',
   },
   {
     env: 'TRAMITA_LOG_LEVEL',

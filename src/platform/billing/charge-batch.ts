@@ -26,6 +26,7 @@ import { debitRow, LEDGER_COLUMNS, SEARCH_LOG_COLUMNS, searchLogRow } from './le
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { AsyncBatchable } from '../db/tick-batches.ts';
+import { prepareOnServer } from '../db/pg-named.ts';
 
 type Value = string | number | null;
 
@@ -137,6 +138,8 @@ rows as (
   select ledger_id, account_id, 'debit', -centavos, after, operation_id, query_type, search_log_id, null, $11 from ok where centavos > 0
 )
 select i::int as i, after from ok`;
+
+prepareOnServer(PG_BATCH_SQL);
 
 /**
  * The request path's charges of one tick on PostgreSQL (db/tick-batches.ts), written by PG_BATCH_SQL:

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type pg from 'pg';
+import { nameStatements } from './pg-named.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from './schema.ts';
 import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
@@ -37,7 +38,7 @@ export interface StorageLog {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs' | 'pgPreparedStatements'>>,
   log?: StorageLog,
 ): Promise<Database> {
   if (config.databaseUrl) {
@@ -63,7 +64,10 @@ export async function openDatabase(
     // A connection lost while checked out but between queries (inside a transaction) emits 'error' on
     // its client, which nobody else listens to: the next query on it fails and says so, and the pool
     // drops it on release (it is no longer queryable).
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      if (config.pgPreparedStatements !== false) nameStatements(client);
+    });
     const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }) });
     const url = new URL(config.databaseUrl);
     url.password = url.password ? '***' : '';

@@ -12,6 +12,7 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { DB } from './schema.ts';
 import { synchronousSqlite } from './sqlite-dialect.ts';
+import { prepareOnServer } from './pg-named.ts';
 import { paddedIds, powerOfTwoChunks } from './batch-shapes.ts';
 
 export type Prepared<P extends string, R> = (executor: Kysely<DB>, values: Record<P, unknown>) => Promise<QueryResult<R>>;
@@ -35,6 +36,8 @@ function compiledOnce<P extends string, R>(names: readonly P[], build: (p: Recor
   const marks = Object.fromEntries(names.map((n) => [n, `\u0000param:${n}\u0000`])) as Record<P, string>;
   const position = new Map<unknown, number>(names.map((n, i) => [marks[n], i]));
   const compiled = build(marks).compile();
+  // Fixed text: on PostgreSQL, parsed once per connection (db/pg-named.ts).
+  prepareOnServer(compiled.sql);
   const slots = compiled.parameters.map((v) => position.get(v) ?? -1);
   const used = new Set(slots);
   names.forEach((n, i) => {
