@@ -22,6 +22,7 @@ import { freshDatabase } from '../test/harness.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from '../src/platform/db/schema.ts';
 import { transactorFor } from '../src/platform/db/group-commit.ts';
+import { applyV8Tuning } from '../src/cli/v8-tuning.ts';
 
 /** Issue 34: ≥ 5,000 deliveries/s on SQLite, ≥ 2,500/s on PostgreSQL, enqueue → delivered p99 ≤ 100 ms on both. */
 export function webhookTargets(engine: string): { deliveriesPerSecond: number; p99Ms: number } {
@@ -175,6 +176,8 @@ export async function webhookBenchInOwnProcess(): Promise<WebhookBenchResult> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // As `tramita worker` does at start (src/main.ts).
+  applyV8Tuning();
   const r = await webhookBench();
   console.log(JSON.stringify(r, null, 2));
 }

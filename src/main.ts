@@ -8,6 +8,8 @@ import { enableCompileCache } from 'node:module';
 // (about a third of the start-up time, docs/benchmarks.md). Before any other import, so it applies to them.
 // bin/tramita.mjs (npm start) enables it before this file is loaded, so this one comes from the cache too.
 enableCompileCache();
+const { applyV8Tuning } = await import('./cli/v8-tuning.ts');
+applyV8Tuning();
 const { runCli } = await import('./cli/run.ts');
 
 // `serve` and `worker` never settle: they end through their signal handlers.

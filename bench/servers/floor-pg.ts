@@ -25,6 +25,7 @@ import { newId } from '../../src/platform/ids.ts';
 import { LEDGER_COLUMNS, SEARCH_LOG_COLUMNS } from '../../src/platform/billing/charge-batch.ts';
 import { freshDatabase } from '../../test/harness.ts';
 import { handleDriver, send } from './ipc.ts';
+import { applyV8Tuning } from '../../src/cli/v8-tuning.ts';
 
 const PRICE_CENTAVOS = 1;
 const INITIAL_CENTAVOS = 100_000_000;
@@ -177,6 +178,8 @@ function perChargeWriter(pool: pg.Pool) {
 
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) throw new Error('the PostgreSQL floor needs DATABASE_URL');
+  // The same V8 settings as the Tramita server it is compared with.
+  applyV8Tuning();
   const fresh = await freshDatabase();
   await migrate(fresh.database);
   await fresh.database.close();

@@ -19,6 +19,7 @@ import { migrate } from '../../src/platform/db/database.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { freshDatabase } from '../../test/harness.ts';
 import { handleDriver, send } from './ipc.ts';
+import { applyV8Tuning } from '../../src/cli/v8-tuning.ts';
 
 const ACCOUNT = 'acc_floor';
 const KEY = 'floor-bench-key';
@@ -99,6 +100,8 @@ function batchedWriter(db: DatabaseSync) {
 
 async function main(): Promise<void> {
   if (process.env.DATABASE_URL) throw new Error('the floor case measures SQLite');
+  // The same V8 settings as the Tramita server it is compared with.
+  applyV8Tuning();
   const fresh = await freshDatabase();
   await migrate(fresh.database);
   await fresh.database.close();

@@ -20,6 +20,7 @@ import { buildCapabilities } from '../../src/capabilities/index.ts';
 import type { CaseParts } from '../../src/capabilities/processes/parts.ts';
 import { parseCnjWithCourt } from '../../src/platform/identifiers/cnj.ts';
 import { openUpstreams, type OpenedSources } from '../../src/cli/upstreams.ts';
+import { applyV8Tuning } from '../../src/cli/v8-tuning.ts';
 
 const QUERY_TYPE = 'bench.charged';
 /** What the hot-cover case is charged as. */
@@ -142,6 +143,8 @@ async function start(fresh: Awaited<ReturnType<typeof freshDatabase>>, started: 
 }
 
 async function main(): Promise<void> {
+  // As every `tramita` process does at start (src/main.ts).
+  applyV8Tuning();
   const fresh = await freshDatabase();
   const started: Partial<Started> = {};
   // Registered before anything can fail, so a fresh PostgreSQL database is always dropped.
