@@ -321,8 +321,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     parse: bool('TRAMITA_PG_PREPARED_STATEMENTS'),
     doc:
       "PostgreSQL only: the hot path's statements (charges, case stamps, keys, webhook deliveries) are sent as named statements, parsed and " +
-      'planned once per connection instead of at every execution. Set `false` behind a connection pooler in transaction mode that does not ' +
-      'keep prepared statements (PgBouncer before 1.21, or without `max_prepared_statements`).',
+      'planned once per connection instead of at every execution. Behind a connection pooler the server finds the pooler by itself (the ' +
+      'server process differs from the one announced at connect) and sends them unnamed, with a warning at start; `false` says so up front.',
   },
   {
     env: 'TRAMITA_LOG_LEVEL',

@@ -115,7 +115,7 @@ export const telemetry = {
     help:
       'Failures of the database itself (PostgreSQL restarting or unreachable, SQLite busy, full or failing I/O), by engine and where they were met: ' +
       'request (answered 503 STORAGE_UNAVAILABLE), idle_connection (PostgreSQL closed a pooled connection), ' +
-      'job_claim, job_settle, schedule, background.',
+      'job_claim, job_settle, schedule, background, prepared_statements (a pooler lost a named statement: they are sent unnamed from then on).',
     labelNames: ['engine', 'where'] as const,
     registers,
   }),
