@@ -1,5 +1,6 @@
 import type { CasesTable } from '../../platform/db/schema.ts';
 import type { StoredCase } from './store.ts';
+import { LruMap } from '../../platform/lru-map.ts';
 
 /**
  * Recently read cases, kept in memory so that a hot cover costs one small indexed read (the stamp)
@@ -27,7 +28,7 @@ export function stampOf(r: Stamped): string {
 const MAX_CASES = 10_000;
 
 export class CaseCache {
-  readonly #entries = new Map<string, { stamp: string; stored: StoredCase }>();
+  readonly #entries = new LruMap<string, { stamp: string; stored: StoredCase }>(MAX_CASES);
   /** Bumped by every forget: a read that started before one must not put back what it dropped. */
   #generation = 0;
 
@@ -38,9 +39,6 @@ export class CaseCache {
       this.#entries.delete(numeroCnj);
       return undefined;
     }
-    // Re-inserted so that Map order is least recently used first.
-    this.#entries.delete(numeroCnj);
-    this.#entries.set(numeroCnj, e);
     return e.stored;
   }
 
@@ -51,8 +49,6 @@ export class CaseCache {
 
   set(numeroCnj: string, stamp: string, stored: StoredCase, generation: number): void {
     if (generation !== this.#generation) return;
-    this.#entries.delete(numeroCnj);
-    if (this.#entries.size >= MAX_CASES) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(numeroCnj, { stamp, stored });
   }
 

@@ -17,6 +17,7 @@
  * as fresh as its read.
  */
 import type { Account, KeyOwner } from './store.ts';
+import { LruMap } from '../lru-map.ts';
 
 /** How long a revoked key, or a deactivated account, may keep working on a process that did not make the change. */
 export const KEY_CACHE_TTL_MS = 5_000;
@@ -34,7 +35,7 @@ interface Entry {
 }
 
 export class KeyCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new LruMap<string, Entry>(MAX_ENTRIES);
   /** One snapshot per account, shared by the entries of all its keys, so a balance is noted in one place. */
   readonly #accounts = new Map<string, Account>();
   readonly #ttlMs: number;
@@ -55,9 +56,6 @@ export class KeyCache {
       this.#entries.delete(hash);
       return undefined;
     }
-    // Re-inserted so that Map order is least recently used first.
-    this.#entries.delete(hash);
-    this.#entries.set(hash, entry);
     entry.used = true;
     return entry.owner;
   }
@@ -91,8 +89,6 @@ export class KeyCache {
       this.#accounts.set(account.id, account);
     }
     const owner = { keyId: fresh.keyId, account };
-    this.#entries.delete(hash);
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(hash, { owner, expiresAt: this.now() + this.#ttlMs, used: false });
     return owner;
   }
