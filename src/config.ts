@@ -27,6 +27,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL: longest wait for a connection (a new one, or a free one of the pool) before a request answers 503. */
   dbConnectTimeoutMs: number;
+  /** PostgreSQL: the hot path's statements sent as named statements (off by itself behind a pooler, db/pg-named.ts). */
   pgPreparedStatements: boolean;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';

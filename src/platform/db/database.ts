@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type pg from 'pg';
-import { statementNamingReportedTo } from './pg-named.ts';
+import { StatementNaming } from './pg-named.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from './schema.ts';
 import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
@@ -61,7 +61,7 @@ export async function openDatabase(
       noteStorageFailure('postgres', 'idle_connection');
       log?.warn({ err: { message: reasonOf(err) } }, 'PostgreSQL closed an idle connection; the pool reconnects on demand');
     });
-    const naming = config.pgPreparedStatements === false ? undefined : statementNamingReportedTo(log);
+    const naming = config.pgPreparedStatements === false ? undefined : new StatementNaming(log);
     // A connection lost while checked out but between queries (inside a transaction) emits 'error' on
     // its client, which nobody else listens to: the next query on it fails and says so, and the pool
     // drops it on release (it is no longer queryable).

@@ -23,6 +23,7 @@
  */
 import type pg from 'pg';
 import { noteStorageFailure } from './outage.ts';
+import type { StorageLog } from './database.ts';
 
 const names = new Map<string, string>();
 
@@ -36,11 +37,21 @@ type QueryFn = (...args: unknown[]) => unknown;
 /** SQLSTATEs of a named statement the server connection does not have, or already has under that name. */
 const LOST_STATEMENT = new Set(['26000', '42P05']);
 
+/** Why a database stopped naming its statements, as its storage log says it. */
+const STOPPED = {
+  pooler:
+    'PostgreSQL is reached through a connection pooler (the server process differs from the one announced): statements are sent unnamed; ' +
+    'set TRAMITA_PG_PREPARED_STATEMENTS=false to say so',
+  refused:
+    'PostgreSQL refused a named statement (a pooler in transaction mode?): statements are sent unnamed from now on; ' +
+    'set TRAMITA_PG_PREPARED_STATEMENTS=false',
+} as const;
+
 /** Whether one database's pooled connections name their statements; off for good once a pooler shows. */
 export class StatementNaming {
   #on = true;
-  readonly #log: NamingLog;
-  constructor(log: NamingLog) {
+  readonly #log: StorageLog | undefined;
+  constructor(log?: StorageLog) {
     this.#log = log;
   }
 
@@ -52,7 +63,7 @@ export class StatementNaming {
     void (query('select pg_backend_pid() as pid') as Promise<{ rows: Array<{ pid: number }> }>).then(
       ({ rows }) => {
         direct = rows[0]?.pid === (client as unknown as { processID: number | null }).processID;
-        if (!direct) this.#stop(() => this.#log.pooler());
+        if (!direct) this.#stop('pooler');
       },
       () => {},
     );
@@ -62,44 +73,18 @@ export class StatementNaming {
       if (!name) return query(text, values, ...rest);
       return (query({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
         if (!LOST_STATEMENT.has((err as { code?: string } | undefined)?.code ?? '')) throw err;
-        this.#stop(() => this.#log.refused());
+        this.#stop('refused');
         return query(text, values);
       });
     };
     (client as unknown as { query: QueryFn }).query = named;
   }
 
-  #stop(report: () => void): void {
+  /** Once per database: a pooler is expected (a warning), a refusal is a failure (a warning and a count). */
+  #stop(why: keyof typeof STOPPED): void {
     if (!this.#on) return;
     this.#on = false;
-    report();
+    if (why === 'refused') noteStorageFailure('postgres', 'prepared_statements');
+    this.#log?.warn({}, STOPPED[why]);
   }
-}
-
-/** What stopping the naming reports, once per database. */
-export interface NamingLog {
-  /** The server's process id differs from the one announced at connect: a pooler sits between. */
-  pooler(): void;
-  /** A named statement was refused as missing or already there. */
-  refused(): void;
-}
-
-/** A database's naming, reporting to its storage log (db/database.ts) when it stops. */
-export function statementNamingReportedTo(log?: { warn(obj: object, msg: string): void }): StatementNaming {
-  return new StatementNaming({
-    pooler: () =>
-      log?.warn(
-        {},
-        'PostgreSQL is reached through a connection pooler (the server process differs from the one announced): statements are sent unnamed; ' +
-          'set TRAMITA_PG_PREPARED_STATEMENTS=false to say so',
-      ),
-    refused: () => {
-      noteStorageFailure('postgres', 'prepared_statements');
-      log?.warn(
-        {},
-        'PostgreSQL refused a named statement (a pooler in transaction mode?): statements are sent unnamed from now on; ' +
-          'set TRAMITA_PG_PREPARED_STATEMENTS=false',
-      );
-    },
-  });
 }
