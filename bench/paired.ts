@@ -1,0 +1,88 @@
+/**
+ * A case measured against its floor in alternating short segments: both servers run at once (each
+ * idle while the other is loaded), then `rounds` times the floor for `segmentS` seconds and the case
+ * for as long, so each round's ratio compares two servers measured seconds apart. The sequential table
+ * measures a case minutes after its floor, and on a shared machine the same code moves by a quarter
+ * between minutes (docs/benchmarks.md); that drift lands in the table's ratio and not in these.
+ * Reported: each round, the median ratio and the case's p99 (median and worst of its segments).
+ */
+import type { Result } from 'autocannon';
+import { load, startServer, stopServer, type Server, type ServedCase } from './child-servers.ts';
+
+export interface PairedRound {
+  floorRps: number;
+  caseRps: number;
+  ratio: number;
+  caseP99Ms: number;
+}
+
+export interface Paired {
+  name: string;
+  rounds: PairedRound[];
+  medianRatio: number;
+  medianP99Ms: number;
+  worstP99Ms: number;
+  /** Non-2xx answers, errors and timeouts over every segment, warm-ups included: a measurement with any is void. */
+  failures: number;
+}
+
+export interface PairedSettings {
+  rounds: number;
+  segmentS: number;
+  warmupS: number;
+  profileDir: string | undefined;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const failuresOf = (r: Result) => r.non2xx + r.errors + r.timeouts;
+
+/** One segment of load on a started server, as its case asks. */
+function segment(server: Server, c: ServedCase, seconds: number): Promise<Result> {
+  const { ready } = server;
+  const keys = c.accounts === 'many' ? (ready.details.keys as string[]) : undefined;
+  return load(`http://127.0.0.1:${ready.port}${c.path(ready)}`, c.headers(ready), seconds, keys);
+}
+
+export async function measurePaired(floor: ServedCase, subject: ServedCase, settings: PairedSettings): Promise<Paired> {
+  const servers: Server[] = [];
+  try {
+    const floorServer = await startServer(floor.script, settings, floor.env);
+    servers.push(floorServer);
+    const caseServer = await startServer(subject.script, settings, subject.env);
+    servers.push(caseServer);
+    process.stdout.write(`  ${subject.name} against ${floor.name}: ${settings.rounds} rounds of ${settings.segmentS} s + ${settings.segmentS} s ... `);
+    let failures = failuresOf(await segment(floorServer, floor, settings.warmupS)) + failuresOf(await segment(caseServer, subject, settings.warmupS));
+    const rounds: PairedRound[] = [];
+    for (let i = 0; i < settings.rounds; i++) {
+      const f = await segment(floorServer, floor, settings.segmentS);
+      const c = await segment(caseServer, subject, settings.segmentS);
+      failures += failuresOf(f) + failuresOf(c);
+      rounds.push({ floorRps: f.requests.mean, caseRps: c.requests.mean, ratio: c.requests.mean / f.requests.mean, caseP99Ms: c.latency.p99 });
+    }
+    const result = {
+      name: subject.name,
+      rounds,
+      medianRatio: median(rounds.map((r) => r.ratio)),
+      medianP99Ms: median(rounds.map((r) => r.caseP99Ms)),
+      worstP99Ms: Math.max(...rounds.map((r) => r.caseP99Ms)),
+      failures,
+    };
+    console.log(`median ${result.medianRatio.toFixed(3)} of the floor`);
+    return result;
+  } finally {
+    for (const s of servers) await stopServer(s);
+  }
+}
+
+export function describePaired(p: Paired): string {
+  const ratios = p.rounds.map((r) => r.ratio.toFixed(2)).join(', ');
+  const rps = p.rounds.map((r) => `${Math.round(r.caseRps)}/${Math.round(r.floorRps)}`).join(', ');
+  return (
+    `    ${p.name}: median ${p.medianRatio.toFixed(3)} of the floor (rounds: ${ratios}; req/s case/floor: ${rps}); ` +
+    `p99 median ${p.medianP99Ms.toFixed(1)} ms, worst ${p.worstP99Ms.toFixed(1)} ms`
+  );
+}
