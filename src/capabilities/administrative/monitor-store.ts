@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { scheduleFieldsOf } from '../../platform/monitoring/schemas.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
@@ -45,7 +46,6 @@ export async function dueAdminMonitors(db: Db, now: string, limit: number): Prom
 
 /** The monitor as integrators see it (its twins: AdminMonitorShape); next check and charge times only while it is ATIVO. */
 export function adminMonitorView(m: AdminMonitorRow) {
-  const active = m.status === 'ATIVO';
   return AdminMonitorShape.present({
     id: m.id,
     nup: formatNup(m.nup),
@@ -56,11 +56,7 @@ export function adminMonitorView(m: AdminMonitorRow) {
     preco: toBrl(m.preco_centavos),
     verificacoes: m.verificacoes,
     novidades: m.novidades,
-    ultimaVerificacaoEm: m.ultima_verificacao_em,
-    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
-    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
-    ultimoErro: m.ultimo_erro,
-    criadoEm: m.criado_em,
+    ...scheduleFieldsOf(m),
     atualizadoEm: m.atualizado_em,
     removidoEm: m.removido_em,
   });

@@ -9,6 +9,7 @@ import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { scheduleFieldsOf } from '../../platform/monitoring/schemas.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB } from '../../platform/db/schema.ts';
 import type { Audience } from '../../platform/events/log.ts';
@@ -70,7 +71,6 @@ export function monitorAudience(m: Pick<MonitorRow, 'id' | 'account_id' | 'webho
 
 /** The monitor as integrators see it (its twins: MonitorShape); next check and charge times only while it is ATIVO. */
 export function monitorView(m: MonitorRow) {
-  const active = m.status === 'ATIVO';
   return MonitorShape.present({
     id: m.id,
     numeroCnj: formatCnj(m.numero_cnj),
@@ -82,11 +82,7 @@ export function monitorView(m: MonitorRow) {
     preco: toBrl(m.preco_centavos),
     verificacoes: m.verificacoes,
     novidades: m.novidades,
-    ultimaVerificacaoEm: m.ultima_verificacao_em,
-    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
-    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
-    ultimoErro: m.ultimo_erro,
-    criadoEm: m.criado_em,
+    ...scheduleFieldsOf(m),
     removidoEm: m.removido_em,
     atualizadoEm: m.atualizado_em,
   });

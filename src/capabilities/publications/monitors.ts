@@ -10,6 +10,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
+import { scheduleFieldsOf } from '../../platform/monitoring/schemas.ts';
 import type { DB, PublicationMonitorOrigin, PublicationMonitorsTable, PublicationMonitorType } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
@@ -141,7 +142,6 @@ export function deactivated(m: PublicationMonitorRow): ApiError {
 
 /** The monitor as integrators see it; next check and charge times only while it is ATIVO. */
 export function monitorView(m: PublicationMonitorRow) {
-  const active = m.status === 'ATIVO';
   return {
     id: m.id,
     origem: m.origem,
@@ -157,11 +157,7 @@ export function monitorView(m: PublicationMonitorRow) {
     preco: toBrl(m.preco_centavos),
     desde: m.desde,
     publicacoes: m.publicacoes,
-    ultimaVerificacaoEm: m.ultima_verificacao_em,
-    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
-    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
-    ultimoErro: m.ultimo_erro,
-    criadoEm: m.criado_em,
+    ...scheduleFieldsOf(m),
     atualizadoEm: m.atualizado_em,
     removidoEm: m.removido_em,
   };

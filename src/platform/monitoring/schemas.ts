@@ -4,6 +4,7 @@ import { Nullable } from '../http/nullable.ts';
 import { PageQuery } from '../http/pagination.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/url-guard.ts';
 import { FREQUENCIES } from './frequency.ts';
+import type { PaidMonitorRow } from './tables.ts';
 
 const described = (description?: string) => (description ? { description } : {});
 
@@ -59,6 +60,23 @@ export const ScheduleFields = {
   ultimoErro: Nullable(Type.String()),
   criadoEm: Type.String(),
 };
+
+/** The values of ScheduleFields for one monitor: the next check and charge only while it is ATIVO. */
+export function scheduleFieldsOf(
+  m: Pick<PaidMonitorRow, 'status' | 'proxima_verificacao_em' | 'proxima_cobranca_em' | 'ultimo_erro'> & {
+    ultima_verificacao_em: string | null;
+    criado_em: string;
+  },
+) {
+  const active = m.status === 'ATIVO';
+  return {
+    ultimaVerificacaoEm: m.ultima_verificacao_em,
+    proximaVerificacaoEm: active ? m.proxima_verificacao_em : null,
+    proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
+    ultimoErro: m.ultimo_erro,
+    criadoEm: m.criado_em,
+  };
+}
 
 /** A view's check outcome, on the monitors checked at a frequency (case and administrative). */
 export const SituationField = Type.Union([Type.Literal('PENDENTE'), Type.Literal('ENCONTRADO'), Type.Literal('NAO_ENCONTRADO')], {
