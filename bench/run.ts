@@ -14,7 +14,9 @@
  * (default 200000) and BENCH_MATCH_GREP_TIMEOUT_S (default 120) for the publication-matching stage,
  * BENCH_SCALE_CASES / BENCH_SCALE_MONITORS / BENCH_SCALE_REQUESTS / BENCH_SCALE_SVG for the scale curves (bench/scale.ts)
  * (bench/matching.ts), BENCH_HTTP_ONLY=1 (stop after the HTTP cases), BENCH_CASES=TEXT[,TEXT…] (only the HTTP cases whose
- * name contains one of the TEXTs, and the baseline; for iterating on one path). Writes nothing but stdout/stderr and temp dirs.
+ * name contains one of the TEXTs, and the baseline; for iterating on one path), BENCH_PAIRED_ROUNDS (default 6; 0 skips) and
+ * BENCH_PAIRED_SEGMENT_S (default 3) for the paired stage (bench/paired.ts: each case with a share-of-floor target against its floor,
+ * alternating). Writes nothing but stdout/stderr and temp dirs.
  */
 import fs from 'node:fs';
 import os from 'node:os';
