@@ -34,7 +34,7 @@ export interface ServedCase {
 
 const children = new Set<ChildProcess>();
 
-export function waitForMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T, what: string): Promise<Extract<ChildMessage, { type: T }>> {
+function waitForMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T, what: string): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const ms = type === 'ready' ? START_TIMEOUT_MS : IPC_TIMEOUT_MS;
     const timer = setTimeout(() => finish(new Error(`${what}: no "${type}" message within ${ms / 1000} s`)), ms);
