@@ -22,10 +22,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Result } from 'autocannon';
-import { BENCH_ROUTES, type ReadyMessage } from './servers/ipc.ts';
-import { CONNECTIONS, killChildren, load, serverCpuUs, serverStats, startServer, stopServer, type ServedCase } from './child-servers.ts';
-import { describePaired, measurePaired, type Paired } from './paired.ts';
+import { BENCH_ROUTES } from './servers/ipc.ts';
+import { CONNECTIONS, killChildren, load, serverCpuUs, serverStats, startServer, stopServer } from './child-servers.ts';
+import { selectCases, type CaseSpec, type Measured } from './cases.ts';
+import { measurePaired, type Paired } from './paired.ts';
+import {
+  billingCheck,
+  chargedCharges,
+  coverCharges,
+  printChecks,
+  printFloor,
+  printPaired,
+  printPgFloor,
+  printTable,
+  printTargets,
+  responseCheck,
+  TARGETS,
+} from './report.ts';
 import { coldBatch, COLD_BATCH_TARGET_PER_1000 } from './cold-batch.ts';
 import { monitorCycle, MONITOR_CYCLE_TARGET_PER_1000 } from './monitor-cycle.ts';
 import { cadernoIngest } from './caderno-ingest.ts';
@@ -42,17 +55,6 @@ import { describeStartup, startupBench } from './startup.ts';
 import { describeMultiprocess, multiprocessBench } from './multiprocess.ts';
 import { describeMonitorScale, describeScale, monitorScale, scaleBench, writeScalePlot } from './scale.ts';
 
-const TARGETS = { chargedRatio: 0.4, chargedP99Ms: 15, coverRatio: 0.5, coverP99Ms: 10 };
-/**
- * Issue 34: as a share of the floor's throughput, the hot cover on SQLite, and the charged path and the
- * hot cover over many accounts on PostgreSQL.
- */
-const FLOOR_SHARE_TARGET = 0.6;
-/** Issue 34: the SQLite hot cover's p99 at 50 connections. */
-const COVER_P99_TARGET_MS = 10;
-/** The accounts of the many-accounts cases: each request picks one of their keys at random. */
-const MANY_ACCOUNTS = 1000;
-
 interface Settings {
   durationS: number;
   warmupS: number;
@@ -63,32 +65,6 @@ interface Settings {
   /** BENCH_PAIRED_ROUNDS (default 6; 0 skips) rounds of BENCH_PAIRED_SEGMENT_S (default 3) s: the paired stage (bench/paired.ts). */
   pairedRounds: number;
   pairedSegmentS: number;
-}
-
-interface CaseSpec extends ServedCase {
-  /** The baseline is the ratio's denominator; the charged case gets the targets and the billing check. */
-  role: 'baseline' | 'floor' | 'charged' | 'cover' | 'other';
-  /** Only with BENCH_BREAKDOWN=1: where the charged path's cost comes from. */
-  breakdown: boolean;
-  /** Runs only on this engine (the floors are per engine; the many-accounts cases are PostgreSQL's). */
-  only?: 'sqlite' | 'postgres';
-}
-
-interface Measured {
-  spec: CaseSpec;
-  engine: string;
-  warmup: Result;
-  run: Result;
-  /** CPU time (user + system, all threads) the server spent per response of the measured run. */
-  serverCpuUsPerRequest: number;
-  ready: ReadyMessage;
-  stats?: Record<string, number>;
-}
-
-interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
 }
 
 // ---------------------------------------------------------------- settings and header
@@ -171,7 +147,7 @@ function printHeader(settings: Settings): void {
   console.log('');
 }
 
-// ---------------------------------------------------------------- child servers
+// ---------------------------------------------------------------- one case
 
 async function measure(spec: CaseSpec, settings: Settings): Promise<Measured> {
   const server = await startServer(spec.script, settings, spec.env);
@@ -198,169 +174,6 @@ function settle(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// ---------------------------------------------------------------- checks
-
-function responseCheck(m: Measured): Check {
-  const bad = [m.warmup, m.run].map((r) => ({
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    codes: Object.keys(r.statusCodeStats).filter((c) => !c.startsWith('2')),
-  }));
-  const ok = bad.every((b) => b.non2xx === 0 && b.errors === 0 && b.timeouts === 0);
-  const detail = ok
-    ? `all responses 2xx (warm-up ${m.warmup['2xx']}, measured ${m.run['2xx']}), no errors or timeouts`
-    : `warm-up ${JSON.stringify(bad[0])}, measured ${JSON.stringify(bad[1])}`;
-  return { name: `${m.spec.name}: only 2xx`, ok, detail };
-}
-
-/** Requests autocannon had sent but not seen answered when it stopped (it closes those sockets). */
-function inFlightAtStop(r: Result): number {
-  return Math.max(0, r.requests.sent - r.requests.total - r.errors);
-}
-
-/** What one charged case's accounting is checked against: its label, price and counts. */
-interface Charges {
-  label: string;
-  price: number;
-  debitRows: number;
-  searchLogs: number;
-}
-
-/**
- * Every 2xx autocannon counted must be exactly one debit of the price; the only other debits allowed
- * are requests still in flight when autocannon closed its sockets (served and charged, answer unread).
- * Each case runs on an account of its own, so the balance and the debit sum are that case's alone.
- */
-function billingCheck(m: Measured, c: Charges): Check[] {
-  const s = m.stats!;
-  // Summed over the case's accounts (one, or MANY_ACCOUNTS), each funded with initialCentavos.
-  const initial = Number(m.ready.details.initialCentavos) * Number(m.ready.details.accounts ?? 1);
-  const ok2xx = m.warmup['2xx'] + m.run['2xx'];
-  const inFlight = inFlightAtStop(m.warmup) + inFlightAtStop(m.run);
-  const unread = c.debitRows - ok2xx;
-  return [
-    {
-      name: `${c.label}: ledger debit rows vs 2xx`,
-      ok: unread >= 0 && unread <= inFlight,
-      detail:
-        `${c.debitRows} debit rows, ${ok2xx} 2xx counted (warm-up + measured); ${unread} more rows than 2xx, ` +
-        `allowed 0..${inFlight} = requests in flight when autocannon closed its connections`,
-    },
-    {
-      name: `${c.label}: balance == initial - rows*price`,
-      ok: s.balanceCentavos === initial - c.debitRows * c.price && s.debitedCentavos === c.debitRows * c.price,
-      detail:
-        `balance ${s.balanceCentavos} = ${initial} - ${c.debitRows} x ${c.price} centavos (expected ${initial - c.debitRows * c.price}); ledger debits ` +
-        `sum to ${s.debitedCentavos}`,
-    },
-    {
-      name: `${c.label}: one search log per debit`,
-      ok: c.searchLogs === c.debitRows,
-      detail: `${c.searchLogs} search logs, ${c.debitRows} debit rows`,
-    },
-  ];
-}
-
-const labelOf = (m: Measured) => `${m.spec.role}${m.spec.accounts === 'many' ? ` (${MANY_ACCOUNTS} accounts)` : ''}`;
-const chargedCharges = (m: Measured): Charges => ({
-  label: labelOf(m),
-  price: Number(m.ready.details.priceCentavos),
-  debitRows: m.stats!.debitRows,
-  searchLogs: m.stats!.searchLogs,
-});
-const coverCharges = (m: Measured): Charges => ({
-  label: labelOf(m),
-  price: Number(m.ready.details.coverPriceCentavos),
-  debitRows: m.stats!.coverDebitRows,
-  searchLogs: m.stats!.coverSearchLogs,
-});
-
-// ---------------------------------------------------------------- output
-
-function pad(cells: string[], widths: number[]): string {
-  return `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-}
-
-function printTable(results: Measured[], baselineCase: Measured): void {
-  const baseline = baselineCase.run.requests.mean;
-  const head = ['case', 'engine', 'req/s (mean)', 'p99 (ms)', 'ratio to baseline', 'server CPU µs/req', '2xx (measured)', 'non-2xx + errors'];
-  const rows = results.map((m) => [
-    m.spec.name,
-    m.engine,
-    m.run.requests.mean.toFixed(0),
-    m.run.latency.p99.toFixed(1),
-    (m.run.requests.mean / baseline).toFixed(3),
-    m.serverCpuUsPerRequest.toFixed(0),
-    String(m.run['2xx']),
-    String(m.run.non2xx + m.run.errors),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  console.log('');
-  console.log(pad(head, widths));
-  console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const r of rows) console.log(pad(r, widths));
-  console.log('');
-}
-
-function printTargets(baseline: Measured, m: Measured, what: string, target: { ratio: number; p99Ms: number }): boolean {
-  const ratio = m.run.requests.mean / baseline.run.requests.mean;
-  const p99 = m.run.latency.p99;
-  const ratioOk = ratio >= target.ratio;
-  const p99Ok = p99 <= target.p99Ms;
-  const scope = m.engine === 'sqlite' ? '' : ' (the targets are set for SQLite; shown for reference)';
-  console.log(`Targets for ${what}${scope}:`);
-  console.log(`  ratio to baseline >= ${target.ratio}: ${ratioOk ? 'MET' : 'NOT MET'} (${ratio.toFixed(3)})`);
-  console.log(`  p99 <= ${target.p99Ms} ms:          ${p99Ok ? 'MET' : 'NOT MET'} (${p99.toFixed(1)} ms)`);
-  return ratioOk && p99Ok;
-}
-
-/** Where the ratio targets stand against what no implementation of the money rules can beat here. */
-function printFloor(baseline: Measured, floor: Measured, cases: Measured[]): void {
-  const ratio = floor.run.requests.mean / baseline.run.requests.mean;
-  const shares = cases.map((m) => `${m.spec.role} ${((100 * m.run.requests.mean) / floor.run.requests.mean).toFixed(0)}%`).join(', ');
-  const above = [
-    ['charged', TARGETS.chargedRatio],
-    ['cover', TARGETS.coverRatio],
-  ]
-    .filter(([, r]) => (r as number) > ratio)
-    .map(([n, r]) => `${n} ${r}`);
-  console.log(
-    `Floor (bench/servers/floor.ts: bare node:http, the batch's charges as raw SQLite statements, no framework): ` +
-      `ratio ${ratio.toFixed(3)}, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req.`,
-  );
-  console.log(
-    above.length > 0
-      ? `  The ratio target(s) ${above.join(', ')} lie above the floor: unreachable on this machine by any server that commits each charge before answering.`
-      : '  Both ratio targets are at or below the floor on this machine.',
-  );
-  console.log(`  Tramita's throughput as a share of the floor's: ${shares}.`);
-}
-
-/**
- * PostgreSQL: Tramita's charged path and hot cover as shares of the PG floor's throughput, each
- * against the floor over as many accounts (the many-accounts case carries the target).
- */
-function printPgFloor(results: Measured[], judged: boolean): void {
-  console.log(
-    `PostgreSQL floor (bench/servers/floor-pg.ts: bare node:http + pg, a tick's charges in one statement, on a few connections), target ` +
-      `>= ${FLOOR_SHARE_TARGET} over ${MANY_ACCOUNTS} accounts:`,
-  );
-  for (const accounts of ['many', 'one'] as const) {
-    const floor = results.find((m) => m.spec.role === 'floor' && (m.spec.accounts ?? 'one') === accounts);
-    if (!floor) continue;
-    const label = accounts === 'many' ? `${MANY_ACCOUNTS} accounts` : 'one hot account';
-    console.log(`  ${label}: floor ${Math.round(floor.run.requests.mean)} req/s, ${floor.serverCpuUsPerRequest.toFixed(0)} µs/req`);
-    for (const m of results.filter((r) => (r.spec.role === 'charged' || r.spec.role === 'cover') && (r.spec.accounts ?? 'one') === accounts)) {
-      const ratio = m.run.requests.mean / floor.run.requests.mean;
-      const verdict = accounts === 'many' && judged ? ` (target >= ${FLOOR_SHARE_TARGET}: ${ratio >= FLOOR_SHARE_TARGET ? 'MET' : 'NOT MET'})` : ' (reported)';
-      console.log(
-        `    ${m.spec.role}: ${ratio.toFixed(3)} of the floor${verdict}, ${m.serverCpuUsPerRequest.toFixed(0)} µs/req, p99 ${m.run.latency.p99.toFixed(1)} ms`,
-      );
-    }
-  }
-}
-
 /**
  * The cases issue 34 sets a share of their floor for (SQLite's hot cover, with its charged path
  * reported; PostgreSQL's charged path and hot cover over many accounts), measured again paired with
@@ -379,161 +192,10 @@ async function pairedWithFloors(cases: CaseSpec[], settings: Settings): Promise<
     const { pairedRounds: rounds, pairedSegmentS: segmentS, warmupS, profileDir } = settings;
     paired.push({ spec, result: await measurePaired(floorOf(spec)!, spec, { rounds, segmentS, warmupS, profileDir }) });
   }
-  console.log(
-    `Paired with the floor (${settings.pairedRounds} rounds of ${settings.pairedSegmentS} s on each server, alternating, both servers up; ` +
-      'the share targets are judged on the median round):',
-  );
-  for (const { spec, result } of paired) {
-    const shareOk = result.medianRatio >= FLOOR_SHARE_TARGET;
-    const verdict =
-      engine === 'postgres'
-        ? `target >= ${FLOOR_SHARE_TARGET}: ${shareOk ? 'MET' : 'NOT MET'}`
-        : spec.role === 'cover'
-          ? `targets >= ${FLOOR_SHARE_TARGET}: ${shareOk ? 'MET' : 'NOT MET'}, p99 <= ${COVER_P99_TARGET_MS} ms: ` +
-            `${result.medianP99Ms <= COVER_P99_TARGET_MS ? 'MET' : 'NOT MET'}`
-          : 'reported';
-    console.log(`${describePaired(result)} (${verdict})`);
-  }
-  const failures = paired.reduce((n, p) => n + p.result.failures, 0);
-  if (failures > 0) console.log(`  FAIL  ${failures} non-2xx answers, errors or timeouts in the paired segments`);
-  return failures === 0;
-}
-
-function printChecks(checks: Check[]): boolean {
-  console.log('Correctness:');
-  for (const c of checks) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
-  return checks.every((c) => c.ok);
+  return printPaired(paired, engine, settings.pairedRounds, settings.pairedSegmentS);
 }
 
 // ---------------------------------------------------------------- main
-
-const withKey = (r: ReadyMessage) => ({ 'x-api-key': String(r.details.key) });
-const noHeaders = () => ({});
-const firstKey = (r: ReadyMessage) => ({ 'x-api-key': (r.details.keys as string[])[0] });
-
-/** In running order; the breakdown rows sit between the cases they explain. */
-const CASES: CaseSpec[] = [
-  { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
-  {
-    name: 'floor: node:http + raw SQLite batch of charges, no framework',
-    role: 'floor',
-    breakdown: false,
-    only: 'sqlite',
-    script: 'floor.ts',
-    path: () => '/v1/bench/charged',
-    headers: withKey,
-  },
-  {
-    name: '(breakdown) floor, each charge as its own statements in a savepoint',
-    role: 'other',
-    breakdown: true,
-    only: 'sqlite',
-    script: 'floor.ts',
-    env: { FLOOR_SQL: 'per-charge' },
-    path: () => '/v1/bench/charged',
-    headers: withKey,
-  },
-  {
-    name: `floor PG: node:http + pg, a tick's charges in one statement, ${MANY_ACCOUNTS} accounts`,
-    role: 'floor',
-    breakdown: false,
-    only: 'postgres',
-    accounts: 'many',
-    script: 'floor-pg.ts',
-    env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS) },
-    path: () => '/v1/bench/charged',
-    headers: noHeaders,
-  },
-  {
-    name: 'floor PG: the same, one hot account',
-    role: 'floor',
-    breakdown: false,
-    only: 'postgres',
-    script: 'floor-pg.ts',
-    env: { FLOOR_ACCOUNTS: '1' },
-    path: () => '/v1/bench/charged',
-    headers: firstKey,
-  },
-  {
-    name: `(breakdown) floor PG, one transaction per charge, ${MANY_ACCOUNTS} accounts`,
-    role: 'other',
-    breakdown: true,
-    only: 'postgres',
-    accounts: 'many',
-    script: 'floor-pg.ts',
-    env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS), FLOOR_PG_SQL: 'per-charge' },
-    path: () => '/v1/bench/charged',
-    headers: noHeaders,
-  },
-  { name: '(breakdown) bare Fastify hello-world', role: 'other', breakdown: true, script: 'fastify.ts', path: () => '/', headers: noHeaders },
-  {
-    name: `(breakdown) GET ${BENCH_ROUTES.open} (no auth/limit/charge)`,
-    role: 'other',
-    breakdown: true,
-    script: 'tramita.ts',
-    path: () => BENCH_ROUTES.open,
-    headers: noHeaders,
-  },
-  { name: 'GET /v1/conta/saldo', role: 'other', breakdown: false, script: 'tramita.ts', path: () => '/v1/conta/saldo', headers: withKey },
-  {
-    name: `(breakdown) GET ${BENCH_ROUTES.auth} (auth + limit)`,
-    role: 'other',
-    breakdown: true,
-    script: 'tramita.ts',
-    path: () => BENCH_ROUTES.auth,
-    headers: withKey,
-  },
-  {
-    name: `GET ${BENCH_ROUTES.charged} (charged)`,
-    role: 'charged',
-    breakdown: false,
-    script: 'tramita.ts',
-    path: () => BENCH_ROUTES.charged,
-    headers: withKey,
-  },
-  {
-    name: `GET ${BENCH_ROUTES.charged} (charged, ${MANY_ACCOUNTS} accounts)`,
-    role: 'charged',
-    breakdown: false,
-    only: 'postgres',
-    accounts: 'many',
-    script: 'tramita.ts',
-    env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) },
-    path: () => BENCH_ROUTES.charged,
-    headers: noHeaders,
-  },
-  {
-    name: 'GET /v1/processos/cnj/{cnj} (hot, charged, from the store)',
-    role: 'cover',
-    breakdown: false,
-    script: 'tramita.ts',
-    path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`,
-    headers: withKey,
-  },
-  {
-    name: `GET /v1/processos/cnj/{cnj} (hot cover, ${MANY_ACCOUNTS} accounts)`,
-    role: 'cover',
-    breakdown: false,
-    only: 'postgres',
-    accounts: 'many',
-    script: 'tramita.ts',
-    env: { BENCH_ACCOUNTS: String(MANY_ACCOUNTS) },
-    path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`,
-    headers: noHeaders,
-  },
-];
-
-function selectCases(settings: Settings): CaseSpec[] {
-  // Each engine has its floor (floor.ts, floor-pg.ts); the Tramita cases follow DATABASE_URL.
-  const engine = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
-  const only = process.env.BENCH_CASES?.split(',');
-  return CASES.filter(
-    (c) =>
-      (!only || c.role === 'baseline' || only.some((o) => c.name.includes(o))) &&
-      (settings.breakdown || !c.breakdown) &&
-      (c.only === undefined || c.only === engine),
-  );
-}
 
 function startWatchdog(settings: Settings, cases: number): void {
   // + the cold batch, the webhook bench and one monitor cycle (each well under two minutes), and the
