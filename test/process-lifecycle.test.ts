@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { BIN, freePort, NODE, ROOT, startServe, storeFor } from './processes.ts';
+import { BIN, freePort, NODE, ROOT, startServe, storeFor, until as poll } from './processes.ts';
 
 /** A small, fast sandbox: these tests are about the process, not the data. */
 const SMALL_SANDBOX = { TRAMITA_SANDBOX_CASES: '300', TRAMITA_SANDBOX_PORT: '0', TRAMITA_GAZETTE_BACKFILL_DAYS: '1' };
@@ -149,4 +149,47 @@ test('tramita worker with TRAMITA_WORKER_METRICS_PORT serves its own /metrics an
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   assert.equal(await exited, 0, out);
+});
+
+test('SIGTERM while a 202 operation waits on a hung upstream: running jobs are handed back within their own grace, the operation ends OPERATION_INTERRUPTED', {
+  timeout: 120_000,
+}, async (t) => {
+  const store = await storeFor(t);
+  const port = await freePort();
+  // A window longer than the jobs' 5 s grace, and jobs in this process on either engine.
+  const serve = startServe(t, store, port, { ...SMALL_SANDBOX, TRAMITA_SYNC_WINDOW_MS: '10000', TRAMITA_WORKERS: 'in-process', TRAMITA_LOG_LEVEL: 'info' });
+  const [, key] = await serve.waitFor(/API key\s+(\S+)/);
+  const [, sandbox] = await serve.waitFor(/"datajud":"(http:\/\/127\.0\.0\.1:\d+)/);
+  await serve.waitFor(/tramita listening/);
+  const faults = await fetch(`${sandbox}/_sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ upstream: 'all', hang: true }),
+  });
+  assert.equal(faults.status, 200, await faults.text());
+  const cnj = '1000149-71.2024.8.26.0346';
+  const headers = { 'x-api-key': key };
+  // A cover asked for as a 202: it goes on in the background, waiting on DataJud.
+  const op = await fetch(`http://127.0.0.1:${port}/v1/processos/cnj/${cnj}`, { headers: { ...headers, prefer: 'respond-async' } });
+  assert.equal(op.status, 202, await op.text());
+  // A refresh: its job waits on DataJud too.
+  const refresh = await fetch(`http://127.0.0.1:${port}/v1/processos/cnj/${cnj}/solicitar-atualizacao`, { method: 'POST', headers });
+  assert.ok(refresh.status < 300, await refresh.text());
+  await poll('the refresh job running', 30_000, async () => (await store.rows('jobs')).find((j) => j.kind === 'processos.atualizar' && j.status === 'running'));
+
+  serve.child.kill('SIGTERM');
+  await serve.waitFor(/unfinished jobs handed back/, 30_000);
+  const out = serve.output();
+  assert.ok(out.includes('waiting for the operations that answered 202'), 'the operation was still running at the signal');
+  assert.ok(!out.includes('done waiting for the operations that answered 202'), 'the jobs were handed back while the operation still had its window');
+  assert.equal((await store.rows('jobs')).find((j) => j.kind === 'processos.atualizar')?.status, 'pending', 'the refresh job is due again');
+  assert.deepEqual(await serve.exited(60_000), { code: 0, signal: null });
+  assert.ok(serve.output().includes('done waiting for the operations that answered 202'), 'then the operation had its window');
+  // At the window's end the connectors were closed under it: the hung request was aborted, not waited
+  // out, and the operation stored its end before the database closed.
+  const stored = (await store.rows('async_requests')).find((r) => r.status === 'done');
+  assert.ok(stored, 'the operation has a final answer');
+  assert.equal(stored.response_status, 503);
+  assert.equal(JSON.parse(String(stored.response_body)).error.code, 'OPERATION_INTERRUPTED');
+  assert.doesNotMatch(serve.output(), /"level":50/, 'no error line');
 });

@@ -1,7 +1,9 @@
 /**
  * Process lifecycles: `serve` (HTTP server, plus in-process jobs on SQLite) and `worker` (jobs only).
- * Shutdown on SIGTERM/SIGINT: stop accepting, finish in-flight requests, give background operations
- * the sync window to finish, hand unfinished jobs back (release leases), close the database.
+ * Shutdown on SIGTERM/SIGINT: stop claiming jobs (the running ones get 5 s, then are handed back), and
+ * meanwhile stop accepting, finish in-flight requests, give background operations the sync window to
+ * finish; then close the connectors (what still waits on an upstream is aborted, and an operation stores
+ * its end as OPERATION_INTERRUPTED) and the database.
  */
 import { buildApp } from '../app.ts';
 import { buildCapabilities, jobHandlers, scheduleRecurringJobs, type Capabilities } from '../capabilities/index.ts';
@@ -18,6 +20,7 @@ import { serveWorkerMetrics } from './worker-metrics.ts';
 import { assertPortFree } from './startup-failure.ts';
 import { logUpstreamsTo } from '../platform/observability/upstreams.ts';
 import { progressReporter } from '../platform/observability/progress.ts';
+import type { BackgroundOperations } from '../platform/async/window.ts';
 
 /** Two workers on one queue: webhook deliveries (many at once, mostly waiting on receivers) and the rest. */
 function startWorkers(s: Services, capabilities: Capabilities): { id: string; stop(): Promise<void> } {
@@ -76,10 +79,17 @@ export async function serve(config: Config): Promise<number> {
   // Installed before listening, so a signal at any point of start-up still shuts down cleanly.
   const lifecycle = stopOnSignal(async () => {
     log.info('shutting down: finishing in-flight requests');
+    // No job is claimed from now on, and the running ones get their own grace (Worker.stop) while the
+    // requests and the 202 operations get theirs: a supervisor that kills the process at its deadline
+    // (30 s by default on Kubernetes) does not leave jobs leased to a dead process until their lease lapses.
+    const jobsStopped = worker?.stop();
     await app.close();
-    await app.tramita.background.drain(config.syncWindowMs);
-    await worker?.stop();
+    await drainOperations(app.tramita.background, config.syncWindowMs, log);
+    await jobsStopped;
+    // What still waits on an upstream ends now: closing the connectors aborts it, and an operation
+    // records its end (503 OPERATION_INTERRUPTED, uncharged) while the database is still open.
     await sources.close();
+    await app.tramita.background.drain(RECORD_END_MS);
     await database.close();
     log.info('stopped');
   }, log);
@@ -93,6 +103,18 @@ export async function serve(config: Config): Promise<number> {
     throw err;
   }
   return new Promise<number>(() => {}); // runs until a signal
+}
+
+/** How long the operations interrupted at the end of the shutdown's grace get to store their final answer. */
+const RECORD_END_MS = 2_000;
+
+/** The operations that answered 202 get the synchronous window to finish; what still runs then ends interrupted. */
+async function drainOperations(background: BackgroundOperations, graceMs: number, log: Services['log']): Promise<void> {
+  const running = background.size;
+  if (running === 0) return;
+  log.info({ operations: running, graceMs }, 'waiting for the operations that answered 202');
+  await background.drain(graceMs);
+  log.info({ unfinished: background.size }, 'done waiting for the operations that answered 202');
 }
 
 /** The part of a start after the signal handlers: listen, the in-process jobs, the banner. */

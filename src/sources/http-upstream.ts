@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/source-error.ts';
+import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/source-error.ts';
 import type { UpstreamBodySource } from '../config.ts';
 import { realSleep, RequestBudget, type Sleep } from './datajud/budget.ts';
 import { header, pathOnly, underTimeout } from './attempt.ts';
@@ -83,6 +83,8 @@ export class HttpUpstream {
   readonly #sleep: Sleep;
   readonly #agent: Agent;
   readonly #body: BodyReading;
+  /** Aborted by close(): every request in flight, and every wait for the budget or a retry, ends with it. */
+  readonly #closing = new AbortController();
 
   constructor(o: HttpUpstreamOptions) {
     this.#body = { source: o.source, what: o.label, limits: o.body ?? bodyLimits(o.source), fail: (failure, message, opts) => o.error(failure, message, opts) };
@@ -109,12 +111,12 @@ export class HttpUpstream {
     path: string,
     o: { signal?: AbortSignal; body?: string; headers?: Record<string, string>; refuse?: (raw: UpstreamResponse) => RetryableSourceError | undefined } = {},
   ): Promise<UpstreamResponse> {
-    const { signal } = o;
+    const signal = o.signal ? AbortSignal.any([o.signal, this.#closing.signal]) : this.#closing.signal;
     for (let attempt = 0; ; attempt++) {
       await this.#budget.acquire(signal);
       let failure: RetryableSourceError;
       try {
-        const raw = await this.#attempt(method, path, o);
+        const raw = await this.#attempt(method, path, { ...o, signal });
         const refused = o.refuse?.(raw);
         if (refused) throw refused;
         if (raw.status < 500 && raw.status !== 429) return raw;
@@ -126,7 +128,7 @@ export class HttpUpstream {
               })
             : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
       } catch (err) {
-        if (signal?.aborted) throw signal.reason;
+        if (signal.aborted) throw signal.reason;
         if (err instanceof RetryableSourceError && !err.retryable) throw err; // a body refused for good (upstream-body.ts)
         failure =
           err instanceof RetryableSourceError
@@ -151,7 +153,14 @@ export class HttpUpstream {
     return bodyText(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, header(raw, 'content-type'), opts);
   }
 
+  /**
+   * Ends what is in flight (a request, a wait for the budget or a retry: each fails at once, not
+   * retryable) and closes the sockets. Without the abort, closing would wait for hung requests until
+   * their timeout (a shutdown held by an upstream that does not answer).
+   */
   async close(): Promise<void> {
+    if (!this.#closing.signal.aborted)
+      this.#closing.abort(closedConnector(this.#o.error('unavailable', `The ${this.#o.label} connector was closed.`, { retryable: false })));
     await this.#agent.close();
   }
 

@@ -21,6 +21,10 @@ export class BackgroundOperations {
     this.#running.add(p);
     void p.finally(() => this.#running.delete(p));
   }
+  /** How many are running now. */
+  get size(): number {
+    return this.#running.size;
+  }
   /** Waits for running operations, at most `ms`; those still running are interrupted by their lease. */
   async drain(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { newId } from '../ids.ts';
-import { SourceError } from '../ports/source-error.ts';
+import { isClosedConnector, SourceError } from '../ports/source-error.ts';
 import { isDatabaseClosed, noteStorageFailure, storageOutageOf } from '../db/outage.ts';
 import { ApiError, errorBody, isApiError, languageOf } from '../errors.ts';
 
@@ -93,6 +93,8 @@ function fromStorageOutage(engine: 'sqlite' | 'postgres'): ApiError {
 /** Maps any thrown value to an ApiError (the registry is the only vocabulary of failures). */
 export function toApiError(err: unknown): ApiError {
   if (isApiError(err)) return err;
+  // The process is stopping: a connector closed under the operation is not the source failing.
+  if (isClosedConnector(err)) return new ApiError('OPERATION_INTERRUPTED');
   if (err instanceof SourceError) return fromSource(err);
   const engine = storageOutageOf(err);
   if (engine) return fromStorageOutage(engine);

@@ -105,7 +105,8 @@ export class Worker {
     ]);
     clearTimeout(timer);
     this.#stopRenewing();
-    await this.#o.queue.releaseAll(this.id);
+    const released = await this.#o.queue.releaseAll(this.id);
+    if (released > 0) this.#o.log.info({ released }, 'unfinished jobs handed back: they run again, here at the next start or in another worker');
   }
 
   /** Claims and runs what is due now, waiting for those jobs to settle (tests drive the worker with this). */

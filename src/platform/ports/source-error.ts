@@ -54,3 +54,19 @@ export class RetryableSourceError extends SourceError {
     this.retryable = opts.retryable ?? transient.has(failure);
   }
 }
+
+/**
+ * The errors a connector ends its work in flight with when it is closed (the process is stopping):
+ * not a failure of the source. An operation that meets one ends 503 OPERATION_INTERRUPTED, like one
+ * that meets the closed database, rather than SOURCE_UNAVAILABLE.
+ */
+const closings = new WeakSet<Error>();
+
+export function closedConnector<E extends Error>(err: E): E {
+  closings.add(err);
+  return err;
+}
+
+export function isClosedConnector(err: unknown): boolean {
+  return err instanceof Error && closings.has(err);
+}

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
+import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { header, underTimeout } from '../attempt.ts';
 import { retryAfterMs } from '../portal/connector.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
@@ -115,6 +115,8 @@ export class ChatCompletionsConnector implements ChatModel {
   readonly #delays: readonly number[];
   readonly #maxRetryAfterMs: number;
   readonly #agent: Agent;
+  /** Aborted by close(): requests in flight and waits for a retry end with it. */
+  readonly #closing = new AbortController();
   /** The model's answers hold the summary of a case (names of its parties): failures never quote them. */
   readonly #body: BodyReading;
 
@@ -146,16 +148,16 @@ export class ChatCompletionsConnector implements ChatModel {
       max_tokens: req.maxTokens,
       stream: false,
     });
-    const { signal } = req;
+    const signal = req.signal ? AbortSignal.any([req.signal, this.#closing.signal]) : this.#closing.signal;
     for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
+      signal.throwIfAborted();
       let failure: ChatModelError;
       try {
         const raw = await this.#attempt(body, signal);
         if (raw.status >= 200 && raw.status < 300) return this.#answer(raw);
         failure = this.#statusFailure(raw);
       } catch (err) {
-        if (signal?.aborted) throw signal.reason;
+        if (signal.aborted) throw signal.reason;
         // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
         failure =
           err instanceof ChatModelError
@@ -169,13 +171,16 @@ export class ChatCompletionsConnector implements ChatModel {
           ? failure.retryAfterMs
           : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
       if (!failure.retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
-      await sleep(wait, undefined, signal ? { signal } : undefined).catch(() => {
-        throw signal!.reason;
+      await sleep(wait, undefined, { signal }).catch(() => {
+        throw signal.reason;
       });
     }
   }
 
+  /** Ends what is in flight (a request or a wait for a retry fails at once) and closes the sockets: see HttpUpstream.close. */
   async close(): Promise<void> {
+    if (!this.#closing.signal.aborted)
+      this.#closing.abort(closedConnector(new ChatModelError('unavailable', 'The model connector was closed.', { retryable: false })));
     await this.#agent.close();
   }
 

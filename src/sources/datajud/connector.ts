@@ -13,6 +13,7 @@ import { RequestBudget, realSleep, type Sleep } from './budget.ts';
 import { DataJudClient, type EsHit, type EsSearchResult } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
 import { DataJudError } from './errors.ts';
+import { closedConnector } from '../../platform/ports/source-error.ts';
 import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
 import { numeroOf, parseHits } from './parse.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
@@ -179,7 +180,7 @@ export class DataJudConnector implements CaseMetadataSource {
   /** Rejects lookups still gathering, aborts requests in flight, closes the sockets. */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
-    const closed = new DataJudError('unavailable', 'The DataJud connector was closed.', { retryable: false });
+    const closed = closedConnector(new DataJudError('unavailable', 'The DataJud connector was closed.', { retryable: false }));
     this.#batcher.rejectPending(closed);
     this.#closing.abort(closed);
     await this.#client.close();

@@ -23,6 +23,7 @@ import { ingestCaderno } from './caderno.ts';
 import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
 import { DjenClient } from './client.ts';
 import { DjenError, malformed } from './errors.ts';
+import { closedConnector } from '../../platform/ports/source-error.ts';
 import { RateLimitGate } from './gate.ts';
 import { toCadernoMetadata, toPublications } from './parse.ts';
 import { PAGE_SIZE, RESULT_CAP, pageParams, searchFilters } from './query.ts';
@@ -207,7 +208,7 @@ export class DjenConnector implements PublicationSource {
   /** Aborts requests in flight (and their waits), closes the sockets. */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
-    this.#closing.abort(new DjenError('unavailable', 'The DJEN connector was closed.', { retryable: false }));
+    this.#closing.abort(closedConnector(new DjenError('unavailable', 'The DJEN connector was closed.', { retryable: false })));
     await this.#client.close();
   }
 

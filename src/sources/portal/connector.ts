@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { SourceError } from '../../platform/ports/source-error.ts';
+import { closedConnector, SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsRecord, CaseDetailsSource } from '../../platform/ports/case-details.ts';
 import { header, pathOnly, underTimeout } from '../attempt.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
@@ -79,6 +79,8 @@ export class PortalConnector implements CaseDetailsSource {
   readonly #delays: readonly number[];
   readonly #maxRetryAfterMs: number;
   readonly #agent: Agent;
+  /** Aborted by close(): requests in flight and waits for a retry end with it. */
+  readonly #closing = new AbortController();
   readonly #body: BodyReading;
   readonly #courts: 'all' | ReadonlySet<string>;
   readonly #name: string;
@@ -136,7 +138,9 @@ export class PortalConnector implements CaseDetailsSource {
     return { mimeType, body: new Uint8Array(raw.body.buffer, raw.body.byteOffset, raw.body.length) };
   }
 
+  /** Ends what is in flight (a request or a wait for a retry fails at once) and closes the sockets: see HttpUpstream.close. */
   async close(): Promise<void> {
+    if (!this.#closing.signal.aborted) this.#closing.abort(closedConnector(new SourceError('portal', 'unavailable', 'The portal connector was closed.')));
     await this.#agent.close();
   }
 
@@ -145,9 +149,10 @@ export class PortalConnector implements CaseDetailsSource {
   }
 
   /** GET with retries; resolves with a 200, or null on a 404 when `notFoundIsNull`; throws SourceError otherwise. */
-  async #get(path: string, signal: AbortSignal | undefined, notFoundIsNull: boolean): Promise<RawResponse | null> {
+  async #get(path: string, asked: AbortSignal | undefined, notFoundIsNull: boolean): Promise<RawResponse | null> {
+    const signal = asked ? AbortSignal.any([asked, this.#closing.signal]) : this.#closing.signal;
     for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
+      signal.throwIfAborted();
       let failure: SourceError;
       try {
         const raw = await this.#attempt(path, signal);
@@ -155,7 +160,7 @@ export class PortalConnector implements CaseDetailsSource {
         if (raw.status === 404 && notFoundIsNull) return null;
         failure = this.#statusFailure(raw, path);
       } catch (err) {
-        if (signal?.aborted) throw signal.reason;
+        if (signal.aborted) throw signal.reason;
         // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
         failure =
           err instanceof SourceError
@@ -170,8 +175,8 @@ export class PortalConnector implements CaseDetailsSource {
           ? failure.retryAfterMs
           : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
       if (!retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
-      await sleep(wait, undefined, signal ? { signal } : undefined).catch(() => {
-        throw signal!.reason;
+      await sleep(wait, undefined, { signal }).catch(() => {
+        throw signal.reason;
       });
     }
   }
