@@ -25,7 +25,7 @@ export class BackgroundOperations {
   get size(): number {
     return this.#running.size;
   }
-  /** Waits for running operations, at most `ms`; those still running are interrupted by their lease. */
+  /** Waits for running operations, at most `ms`; those still running then end when the connectors close under them (cli/serve.ts). */
   async drain(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
