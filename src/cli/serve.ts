@@ -85,7 +85,8 @@ export async function serve(config: Config): Promise<number> {
     const jobsStopped = worker?.stop();
     await app.close();
     await drainOperations(app.tramita.background, config.syncWindowMs, log);
-    await jobsStopped;
+    // A signal during start-up: the workers may have started since.
+    await (jobsStopped ?? worker?.stop());
     // What still waits on an upstream ends now: closing the connectors aborts it, and an operation
     // records its end (503 OPERATION_INTERRUPTED, uncharged) while the database is still open.
     await sources.close();
