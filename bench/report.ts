@@ -7,6 +7,7 @@ import type { Result } from 'autocannon';
 import { MANY_ACCOUNTS, type CaseSpec, type Measured } from './cases.ts';
 import { describePaired, type Paired } from './paired.ts';
 
+/** The first targets: the charged path and the hot cover as ratios to the bare node:http baseline, and their p99. */
 export const TARGETS = { chargedRatio: 0.4, chargedP99Ms: 15, coverRatio: 0.5, coverP99Ms: 10 };
 /**
  * Issue 34: as a share of the floor's throughput, the hot cover on SQLite, and the charged path and the
@@ -15,6 +16,7 @@ export const TARGETS = { chargedRatio: 0.4, chargedP99Ms: 15, coverRatio: 0.5, c
 export const FLOOR_SHARE_TARGET = 0.6;
 /** Issue 34: the SQLite hot cover's p99 at 50 connections. */
 export const COVER_P99_TARGET_MS = 10;
+
 export interface Check {
   name: string;
   ok: boolean;
