@@ -1,7 +1,8 @@
 /**
  * How Tramita's processes start and stop as an operator and a supervisor see them (issue 19, item 5):
- * a start that cannot work exits non-zero with one line naming the setting, and a SIGTERM sent to
- * `npm start` or `npx tramita serve` (the README's way) leaves no process behind.
+ * a start that cannot work exits non-zero with one line naming the setting, a SIGTERM sent to
+ * `npm start` or `npx tramita serve` (the README's way) leaves no process behind, and a stop with
+ * every upstream hung hands its jobs back first and ends its 202 operations as interrupted.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
