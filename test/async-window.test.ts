@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
+import { testNow } from './test-date.ts';
 import { testRoutes } from './routes.ts';
 
 const WINDOW = { TRAMITA_SYNC_WINDOW_MS: '300', TRAMITA_SYNC_WINDOW_MARGIN_MS: '50', TRAMITA_POLL_AFTER_MS: '1500' };
@@ -41,10 +42,10 @@ test(
     assert.equal(body.data.pollAfterMs, 1500);
     assert.equal(body.data.pollAfterSeconds, 2);
     assert.equal(body.pollAfterMs, 1500);
-    assert.ok(Date.parse(body.data.nextPollAt) > Date.now());
+    assert.ok(Date.parse(body.data.nextPollAt) > h.services.clock.now().getTime());
     assert.equal(body.data.status, 'PROCESSANDO');
     assert.equal(body.data.requestId, requestId);
-    assert.ok(Date.parse(body.data.submittedAt) <= Date.now());
+    assert.ok(Date.parse(body.data.submittedAt) <= h.services.clock.now().getTime());
     assert.match(body.data.message, /processamento/);
     assert.equal(body.meta.creditsCharged, undefined, 'no debit while pending');
 
@@ -183,7 +184,7 @@ test('an operation that finishes inside the window answers directly, with no pen
 
 test('a status URL past retention is 404; the result is kept at least 24 h', async (t) => {
   const { ManualClock } = await import('../src/platform/clock.ts');
-  const clock = new ManualClock(new Date());
+  const clock = new ManualClock(testNow());
   const h = await createHarness({ extraRoutes: testRoutes, env: WINDOW, clock });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });

@@ -97,7 +97,7 @@ test('in a browser: invitation, sign-in, a key used with curl, webhook test, fai
 
   // Some history for the pages to show: an account with credits, a lookup, a case monitor.
   const acc = await h.createAccount({ credits: 5_000, name: 'Escritório Exemplo' });
-  const now = Date.now();
+  const now = h.sources.sandbox!.dataset.now();
   const sample = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias)!;
   await h.inject({ method: 'GET', url: `/v1/processos/cnj/${formatCnj(sample.numero)}`, headers: acc.headers });
   await h.inject({

@@ -139,7 +139,7 @@ test("a number the court's page does not know (and DataJud neither) is 404", asy
 
 test("a sandbox case of an e-SAJ court: DataJud's cover, then the page's value, parties and texts merged onto DataJud's movements", async () => {
   const sandbox = h.sources.sandbox!;
-  const c = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJAL' && x.filedAt <= Date.now() && x.valorCausaCentavos !== null)!;
+  const c = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJAL' && x.filedAt <= sandbox.dataset.now() && x.valorCausaCentavos !== null)!;
   assert.ok(c, 'a visible TJAL case with a value');
   const acc = await h.createAccount({ credits: 1000 });
   const first = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${formatCnj(c.numero)}`, headers: acc.headers }));
@@ -162,7 +162,7 @@ test("a sandbox case of an e-SAJ court: DataJud's cover, then the page's value, 
 
 test('a sandbox case of a PJe court: parties and their lawyers with OAB through the real PJe client, and no value (PJe never publishes one)', async () => {
   const sandbox = h.sources.sandbox!;
-  const c = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJMA' && x.filedAt <= Date.now() && x.numero.slice(16) !== '0000')!;
+  const c = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJMA' && x.filedAt <= sandbox.dataset.now() && x.numero.slice(16) !== '0000')!;
   assert.ok(c, 'a visible first-degree TJMA case');
   const acc = await h.createAccount({ credits: 1000 });
   assert.equal((await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers })).statusCode, 200);

@@ -16,7 +16,7 @@ const h = await createHarness({
 });
 after(() => h.close());
 const sandbox = h.sources.sandbox!;
-const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= Date.now() && c.court.datajudAlias && c.numero.slice(16) !== '0000');
+const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= sandbox.dataset.now() && c.court.datajudAlias && c.numero.slice(16) !== '0000');
 const used = new Set<string>();
 function caseOf(courts: (sigla: string) => boolean) {
   const c = visible.find((x) => courts(x.court.sigla) && !used.has(x.numero));

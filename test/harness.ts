@@ -15,7 +15,8 @@ import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { credit } from '../src/platform/billing/ledger.ts';
 import { PriceTable, type PriceFile } from '../src/platform/billing/prices.ts';
-import { type ManualClock, systemClock, type Clock } from '../src/platform/clock.ts';
+import type { ManualClock, Clock } from '../src/platform/clock.ts';
+import { testClock } from './test-date.ts';
 import { migrate, openDatabase, type Database } from '../src/platform/db/database.ts';
 import { randomToken } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
@@ -155,7 +156,8 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   // As serve and worker do: upstream failures are warn lines of this logger (process-wide: the last harness made wins).
   logUpstreamsTo(log);
   await migrate(fresh.database);
-  const clock = opts.clock ?? systemClock;
+  // Pinned (test/test-date.ts): the calendar a test sees never depends on the day it runs.
+  const clock = opts.clock ?? testClock();
   const sources = await openUpstreams(config, { clock });
   const services = createServices(config, fresh.database, log, { clock, prices: new PriceTable(opts.prices ?? testPrices()), sources });
   const capabilities = buildCapabilities(services);

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.ts';
 import { createHarness, json } from './harness.ts';
+import { testNow } from './test-date.ts';
 import { calls, testRoutes } from './routes.ts';
 
 async function debits(h: Awaited<ReturnType<typeof createHarness>>) {
@@ -186,7 +187,7 @@ test("a charged answer is stored for replay in the charge's own transaction: com
 });
 
 test('a request charged inside its handler whose answer never came is never run again: 409 IDEMPOTENCY_ANSWER_LOST names the charge', async (t) => {
-  const clock = new ManualClock(new Date());
+  const clock = new ManualClock(testNow());
   const h = await createHarness({ extraRoutes: testRoutes, clock });
   t.after(() => h.close());
   const a = await h.createAccount({ credits: 100 });

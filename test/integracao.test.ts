@@ -32,7 +32,7 @@ test('every example of docs/integracao.md runs against a live server and succeed
   await h.app.listen({ host: '127.0.0.1', port: 0 });
   const address = h.app.server.address() as { port: number };
   const acc = await h.createAccount({ credits: 10_000 });
-  const now = Date.now();
+  const now = h.sources.sandbox!.dataset.now();
   const sample = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias && c.instances[0].movements.length > 3)!;
   const env = { ...process.env, TRAMITA_URL: `http://127.0.0.1:${address.port}`, TRAMITA_KEY: acc.headers['x-api-key'], CNJ: formatCnj(sample.numero) };
   const jobs = setInterval(() => void h.runJobs().catch(() => {}), 100);

@@ -16,8 +16,9 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';
 import type { SandboxCase } from '../src/sandbox/data/model.ts';
 import { createHarness } from './harness.ts';
+import { testNow } from './test-date.ts';
 
-const clock = new ManualClock(new Date());
+const clock = new ManualClock(testNow());
 const h = await createHarness({
   clock,
   env: {

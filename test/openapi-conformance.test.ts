@@ -213,7 +213,7 @@ test('a source that fails is a 503 the document lists', async (t) => {
   const owner = await h.createAccount({ credits: 1000 });
   const cover = route('GET', '/v1/processos/cnj/:cnj');
   // A case without documents: no fixture asked for it, so it is not in the store and the source must answer.
-  const unseen = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= Date.now() && c.documentos.length === 0)!.numero;
+  const unseen = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= h.sources.sandbox!.dataset.now() && c.documentos.length === 0)!.numero;
   const res = await viaPrism('source down', validCall(h, cover, { cnj: unseen }), owner.headers);
   assert.ok(res.status >= 500, `${res.status} ${JSON.stringify(res.body)}`);
   assertAnswerListed(res);

@@ -33,7 +33,7 @@ test('readyz says what it checked: database, migrations, jobs being claimed, and
   assert.equal(datajud.sandbox, true);
   assert.ok(['ok', 'desconhecido'].includes(datajud.estado));
   // A due job nobody claims for ten minutes: no worker is taking jobs. Readiness still holds (an API process stays useful).
-  await h.services.jobs.enqueue({ kind: 'nobody.claims.this', payload: {}, runAt: new Date(Date.now() - 10 * 60_000) });
+  await h.services.jobs.enqueue({ kind: 'nobody.claims.this', payload: {}, runAt: new Date(h.services.clock.now().getTime() - 10 * 60_000) });
   const stalled = await h.inject({ method: 'GET', url: '/readyz' });
   assert.equal(stalled.statusCode, 200);
   assert.equal(json(stalled).jobs.estado, 'atrasados');
@@ -131,7 +131,7 @@ test('an upstream failing: warn lines naming the source and the path without its
   t.after(() => h.close());
   const sandbox = h.sources.sandbox!;
   const a = await h.createAccount({ credits: 10_000 });
-  const cnj = sandbox.dataset.cases.find((c) => c.court.datajudAlias && c.filedAt <= Date.now())!.numero;
+  const cnj = sandbox.dataset.cases.find((c) => c.court.datajudAlias && c.filedAt <= sandbox.dataset.now())!.numero;
   const metric = async (series: string) => {
     const line = (await h.inject({ method: 'GET', url: '/metrics' })).body.split('\n').find((l) => l.startsWith(`${series} `));
     return line ? Number(line.split(' ')[1]) : 0;

@@ -15,9 +15,10 @@ import { ADMIN_MONITORS } from '../src/capabilities/administrative/monitor-lifec
 import { PUBLICATION_MONITORS } from '../src/capabilities/publications/monitor-lifecycle.ts';
 import { sandboxNups } from '../src/capabilities/administrative/testing.ts';
 import { createHarness, json, type TestAccount } from './harness.ts';
+import { testNow } from './test-date.ts';
 
 const h = await createHarness({
-  clock: new ManualClock('2026-01-01T00:00:00.000Z'),
+  clock: new ManualClock(testNow()),
   env: { TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,monitor=100000/60s,account=100000/60s' },
 });
 test.after(() => h.close());

@@ -14,15 +14,19 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../src/config.ts';
 import { Tramita, TramitaError, TramitaPendingError, verifyWebhook, WebhookVerificationError, type PendingInfo } from '../packages/sdk/src/index.ts';
+import { systemClock } from '../src/platform/clock.ts';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';
 import { createHarness } from './harness.ts';
 import { receiver } from './webhook-receiver.ts';
 
-const h = await createHarness({ env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+// The real clock, not the pinned one: the SDK's verifier (and the README's program, which cannot be told
+// otherwise) checks webhook-timestamp against the receiver's own clock, as every receiver does. Nothing here
+// depends on the date: the cases are chosen by the sandbox's own clock.
+const h = await createHarness({ clock: systemClock, env: { TRAMITA_WEBHOOK_ALLOW_PRIVATE: 'true' } });
 test.after(() => h.close());
 await h.app.listen({ host: '127.0.0.1', port: 0 });
 const baseUrl = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
-const now = Date.now();
+const now = h.sources.sandbox!.dataset.now();
 const visible = h.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias);
 
 /** A client whose requests are recorded (method and path). */

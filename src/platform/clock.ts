@@ -25,6 +25,23 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * A clock that starts at a chosen instant and runs at the real pace from there: what the test harness
+ * pins, so the calendar a test sees (weekday, month's end, holidays) is the one it asked for, while
+ * leases, timers and retry schedules still move as they do in production.
+ */
+export class PinnedClock implements Clock {
+  readonly #startMs: number;
+  readonly #realStart = performance.now();
+  constructor(start: Date | string) {
+    this.#startMs = new Date(start).getTime();
+    if (Number.isNaN(this.#startMs)) throw new RangeError(`PinnedClock: not an instant: ${String(start)}`);
+  }
+  now(): Date {
+    return new Date(this.#startMs + Math.floor(performance.now() - this.#realStart));
+  }
+}
+
 /** ISO-8601 UTC with milliseconds: the storage format of every timestamp (sorts as text on both engines). */
 export function iso(d: Date): string {
   return d.toISOString();
@@ -35,8 +52,3 @@ export function addMs(d: Date, ms: number): Date {
 }
 
 export const DAY_MS = 86_400_000;
-
-/** The UTC day (`yyyy-mm-dd`) `days` days before `d` (0: its own day). */
-export function dayBefore(d: Date, days = 0): string {
-  return iso(addMs(d, -days * DAY_MS)).slice(0, 10);
-}

@@ -67,6 +67,15 @@ export function brasiliaDay(iso: string): string | null {
   return new Date(at + BRASILIA_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * The Brasília day (`yyyy-mm-dd`) `days` days before the instant `d` (0: its own day): the calendar DJEN,
+ * the gazettes and the courts date by. 23:30 of 31 December in Brasília is still that year, though UTC
+ * has turned.
+ */
+export function brasiliaDayBefore(d: Date, days = 0): string {
+  return new Date(d.getTime() + BRASILIA_OFFSET_MS - days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** `yyyy-mm-dd HH:MM:SS` in Brasília, no zone (what the commercial service prints); the input itself when it does not parse. */
 export function brasiliaDateTime(iso: string): string {
   const at = Date.parse(iso);

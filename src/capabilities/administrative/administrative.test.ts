@@ -68,7 +68,7 @@ test('a sandbox NUP: subject, parties, body, tramitações newest first and the 
   const res = await lookup(acc, formatNup(encontrado));
   assert.equal(res.statusCode, 200, res.body);
   const { data: d, meta } = json(res);
-  const expected = sandbox.protocolo.find(encontrado, Date.now())!;
+  const expected = sandbox.protocolo.find(encontrado, h.services.clock.now().getTime())!;
   assert.equal(d.nup, formatNup(encontrado));
   assert.deepEqual(d.orgao, { sigla: 'CGU', nome: 'Controladoria-Geral da União', esfera: 'FEDERAL', unidadeProtocolizadora: '00190' });
   assert.equal(d.assunto, expected.assunto);

@@ -11,11 +11,12 @@ import { ManualClock } from '../../platform/clock.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { createHarness, json, type TestAccount } from '../../../test/harness.ts';
+import { testNow } from '../../../test/test-date.ts';
 import { receiver, signature } from '../../../test/webhook-receiver.ts';
 import { sandboxNup } from '../../sandbox/protocolo/registry.ts';
 
 const INTERVAL_MS = 1000;
-const clock = new ManualClock(new Date());
+const clock = new ManualClock(testNow());
 const h = await createHarness({
   clock,
   env: {

@@ -315,14 +315,14 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
   const filtered = await v.go('GET', '/console/extrato.csv?tipo=debito');
   assert.equal(filtered.body.trim().split('\r\n').length - 1, rows.length - 1);
   // Days are Brasília's, as the page shows times.
-  const today = brasiliaDay(new Date().toISOString())!;
+  const today = brasiliaDay(h.services.clock.now().toISOString())!;
   assert.equal((await v.go('GET', `/console/extrato.csv?desde=${today}&ate=${today}`)).body.trim().split('\r\n').length - 1, rows.length);
   assert.equal((await v.go('GET', '/console/extrato.csv?ate=2020-01-01')).body.trim().split('\r\n').length - 1, 0);
 });
 
 test('the monitors page shows 100 at a time, newest first, with the total and a link to the older ones', async () => {
   const acc = await h.createAccount({ credits: 100_000 });
-  const now = Date.now();
+  const now = h.sources.sandbox!.dataset.now();
   const numbers = h.sources
     .sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias)
     .slice(0, 101)
@@ -355,7 +355,7 @@ test('the monitors page shows 100 at a time, newest first, with the total and a 
 
 test('a case monitor deactivated in the console is removed for the API too, and the change is audited', async () => {
   const acc = await h.createAccount({ credits: 10_000 });
-  const now = Date.now();
+  const now = h.sources.sandbox!.dataset.now();
   const sample = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias)!;
   const created = await h.inject({
     method: 'POST',

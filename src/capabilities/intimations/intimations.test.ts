@@ -10,12 +10,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { brasiliaDay } from '../../platform/format.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import { receiver, signature } from '../../../test/webhook-receiver.ts';
 import { debitRows } from '../../../test/charges.ts';
 import { createHarness, json, monitorTestEnv, type Harness, type TestAccount } from '../../../test/harness.ts';
+import { testNow } from '../../../test/test-date.ts';
 import { CycleBudget } from '../publications/cycle-budget.ts';
 import { publicationRecord, ScriptedSource, scriptedPublications } from '../publications/testing.ts';
 
@@ -26,15 +28,16 @@ const PAGE_PRICE_CENTAVOS = 5; // intimacoes.consulta
 const PATH = '/v1/intimacoes/oab';
 const DAY_MS = 86_400_000;
 
-const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+const clock = new ManualClock(testNow());
 const h = await createHarness({ clock, env: ENV });
 const { source, ingest } = scriptedPublications(h);
 const db = h.services.db;
 
 // ---- helpers ---------------------------------------------------------------------------------------
 
-const today = () => clock.now().toISOString().slice(0, 10);
-const daysAgo = (n: number) => new Date(clock.now().getTime() - n * DAY_MS).toISOString().slice(0, 10);
+// DJEN's days are Brasília's (a publication of 23:30 on 31 December is of that year).
+const today = () => brasiliaDay(clock.now().toISOString())!;
+const daysAgo = (n: number) => brasiliaDay(new Date(clock.now().getTime() - n * DAY_MS).toISOString())!;
 let nextOab = 200_000;
 /** An OAB no other test uses. */
 const freshOab = (uf = 'SP') => `${uf}${nextOab++}`;
@@ -500,7 +503,7 @@ test(
     const sharedQuery = queries.find((q) => q.oab!.numero === shared.slice(2))!;
     assert.deepEqual(
       [sharedQuery.tribunal, sharedQuery.desde, sharedQuery.ate],
-      ['TJSP', new Date(started.getTime() - 30 * DAY_MS).toISOString().slice(0, 10), today()],
+      ['TJSP', brasiliaDay(new Date(started.getTime() - 30 * DAY_MS).toISOString()), today()],
     );
     assert.equal(queries.find((q) => q.oab!.numero === wide.slice(2))!.tribunal, undefined, 'two courts: no court filter');
 
@@ -523,7 +526,7 @@ test(
     await cycle();
     assert.equal(source.queries.length, 2);
     assert.ok(
-      source.queries.every((q) => q.desde === new Date(started.getTime() - 3 * DAY_MS).toISOString().slice(0, 10)),
+      source.queries.every((q) => q.desde === brasiliaDay(new Date(started.getTime() - 3 * DAY_MS).toISOString())),
       'from 3 days before the previous check',
     );
     assert.equal((await feed(acc1)).length, 1, 'nothing new, no event');
@@ -623,7 +626,7 @@ test('renewal: every 30 days one more debit per OAB; a balance that no longer co
 test(
   "cadernos (TRAMITA_DJEN_CADERNOS): yesterday's and today's ingested once final; a monitor " + 'of covered courts needs no query after its first check',
   async (t) => {
-    const c2 = new ManualClock('2026-03-10T12:00:00.000Z');
+    const c2 = new ManualClock(testNow());
     const h2 = await createHarness({ clock: c2, env: { ...ENV, TRAMITA_DJEN_CADERNOS: 'TJSP' } });
     const scripted = new ScriptedSource();
     const real = h2.sources.publications;
@@ -632,7 +635,9 @@ test(
       h2.sources.publications = real;
       await h2.close();
     });
-    const yesterday = '2026-03-09';
+    // DJEN's days are Brasília's: "today" is the day in Brasília when the cycle runs (one INTERVAL_MS on).
+    const today = brasiliaDay(new Date(c2.now().getTime() + INTERVAL_MS).toISOString())!;
+    const yesterday = brasiliaDay(new Date(Date.parse(`${today}T12:00:00Z`) - DAY_MS).toISOString())!;
     scripted.cadernoStatus = (_tribunal, data) => (data === yesterday ? 'Processado' : 'Não Processado');
     const acc = await h2.createAccount({ credits: 1000 });
     const [covered, everywhere] = [freshOab(), freshOab()];
@@ -649,7 +654,7 @@ test(
     await run();
     assert.deepEqual(
       scripted.cadernos.map((c) => `${c.tribunal}:${c.data}`),
-      [`TJSP:${yesterday}`, 'TJSP:2026-03-10'],
+      [`TJSP:${yesterday}`, `TJSP:${today}`],
     );
     assert.ok(await h2.services.db.selectFrom('publication_syncs').select('chave').where('chave', '=', `caderno:TJSP:${yesterday}:D`).executeTakeFirst());
     assert.ok(await h2.services.db.selectFrom('publications').select('id').where('id', '=', inCaderno.id).executeTakeFirst(), 'the caderno was ingested');
@@ -660,7 +665,7 @@ test(
     await run();
     assert.deepEqual(
       scripted.cadernos.map((c) => c.data),
-      ['2026-03-10'],
+      [today],
       'a final caderno is not asked again; a pending one is',
     );
     assert.deepEqual(
@@ -686,7 +691,7 @@ test(
   'end to end with the simulator: POST /v1/intimacoes/oab, DJEN publishes naming the OAB in a dotted spelling, the ' +
     'cycle brings it, the webhook arrives signed',
   async (t) => {
-    const c3 = new ManualClock(new Date());
+    const c3 = new ManualClock(testNow());
     const h3 = await createHarness({ clock: c3, env: ENV });
     const rx = await receiver();
     t.after(async () => {

@@ -9,7 +9,8 @@
  */
 import { chargeDeferred, type DeferredCharge } from '../../platform/billing/deferred.ts';
 import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
-import { dayBefore, iso } from '../../platform/clock.ts';
+import { brasiliaDayBefore } from '../../platform/format.ts';
+import { iso } from '../../platform/clock.ts';
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
 import { type ApiError, isApiError } from '../../platform/errors.ts';
@@ -139,7 +140,7 @@ export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler
         const r = await fetchHistory(
           source,
           { oab: parseOabKey(search.oab), tribunal: search.tribunal },
-          { desde: HISTORY_START, ate: dayBefore(s.clock.now()) },
+          { desde: HISTORY_START, ate: brasiliaDayBefore(s.clock.now()) },
           async (items) => {
             tally.add(items);
             await ingest.ingest(items, source.info);

@@ -14,7 +14,7 @@ import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOabParts } from '../../platform/identifiers/oab.ts';
-import { dayBefore } from '../../platform/clock.ts';
+import { brasiliaDayBefore } from '../../platform/format.ts';
 import type { Services } from '../../platform/services.ts';
 import { HISTORY_START, syncRecent } from '../publications/history.ts';
 import type { PublicationParts } from '../publications/parts.ts';
@@ -147,7 +147,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const history = await syncRecent(s, pub.ingest, oab.canonical);
       const now = s.clock.now();
       const processes = await processesOfOab(s.db, oab);
-      const recentSince = dayBefore(now, RECENT_PROCESS_DAYS);
+      const recentSince = brasiliaDayBefore(now, RECENT_PROCESS_DAYS);
       const recentes = processes.filter((p) => p.ultimaPublicacao !== null && p.ultimaPublicacao >= recentSince).length;
       const ativos = await confirmedActive(
         s.db,

@@ -15,13 +15,14 @@ import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import type { SandboxCase } from '../../sandbox/data/model.ts';
 import { debitRows } from '../../../test/charges.ts';
 import { createHarness, json, monitorTestEnv, type TestAccount } from '../../../test/harness.ts';
+import { testNow } from '../../../test/test-date.ts';
 
 const INTERVAL_MS = 1000;
 const ENV = monitorTestEnv(INTERVAL_MS);
 const PRICE_CENTAVOS = 200; // monitor.processo in config/prices.json (plan padrao)
 const URL_BASE = '/v1/monitoramentos/processos';
 
-const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+const clock = new ManualClock(testNow());
 const h = await createHarness({ clock, env: ENV });
 test.after(() => h.close());
 const sandbox = h.sources.sandbox!;

@@ -202,7 +202,7 @@ test(
           [['TJSP', 'datajud', formatCnj(sp.numero)]],
         );
       }
-      await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.datajud').execute();
+      await h2.services.db.updateTable('jobs').set({ run_at: h2.services.clock.now().toISOString() }).where('kind', '=', 'precatorios.datajud').execute();
       await h2.runJobs();
       assert.equal(
         (await h2.services.db.selectFrom('precatorios').select('id').where('fonte', '=', 'datajud').execute()).length,
@@ -252,7 +252,7 @@ test(
       );
 
       sandbox.faults.set({ upstream: 'tjrj', status: 503, times: 3 });
-      await h2.services.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('kind', '=', 'precatorios.tjrj').execute();
+      await h2.services.db.updateTable('jobs').set({ run_at: h2.services.clock.now().toISOString() }).where('kind', '=', 'precatorios.tjrj').execute();
       await h2.runJobs();
       sandbox.faults.reset();
       assert.equal(

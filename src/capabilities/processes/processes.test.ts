@@ -14,7 +14,7 @@ const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'lookup=100000/60s,a
 test.after(() => h.close());
 
 const sandbox = h.sources.sandbox!;
-const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= Date.now());
+const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= sandbox.dataset.now());
 let next = 0;
 /** A visible sandbox case not used by another test (the store starts empty for each). */
 function freshCase(filter: (c: (typeof visible)[number]) => boolean = () => true) {
@@ -284,7 +284,7 @@ test('a slow upstream turns into 202; the status URL returns the final cover onc
   const slow = await createHarness({ env: { TRAMITA_SYNC_WINDOW_MS: '400', TRAMITA_SYNC_WINDOW_MARGIN_MS: '0', TRAMITA_POLL_AFTER_MS: '100' } });
   try {
     const acc = await slow.createAccount({ credits: 1000 });
-    const c = slow.sources.sandbox!.dataset.cases.find((x) => x.filedAt <= Date.now())!;
+    const c = slow.sources.sandbox!.dataset.cases.find((x) => x.filedAt <= slow.sources.sandbox!.dataset.now())!;
     slow.sources.sandbox!.faults.set({ upstream: 'datajud', latencyMs: 1200 });
     const res = await slow.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers });
     assert.equal(res.statusCode, 202, res.body);

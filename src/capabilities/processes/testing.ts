@@ -7,7 +7,7 @@ import { credit } from '../../platform/billing/ledger.ts';
 /** A visible sandbox case with public documents, a different one per call. */
 let nextCase = 0;
 function sandboxCase(h: Harness): string {
-  const cases = h.sources.sandbox!.dataset.cases.filter((c) => c.documentos.length > 0 && c.filedAt <= Date.now());
+  const cases = h.sources.sandbox!.dataset.cases.filter((c) => c.documentos.length > 0 && c.filedAt <= h.sources.sandbox!.dataset.now());
   return cases[nextCase++ % cases.length].numero;
 }
 

@@ -12,6 +12,7 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { debitRows } from '../../../test/charges.ts';
 import { createHarness, json, monitorTestEnv, type TestAccount } from '../../../test/harness.ts';
+import { testNow } from '../../../test/test-date.ts';
 import { publicationRecord, scriptedPublications, tjspNumber } from '../publications/testing.ts';
 
 const INTERVAL_MS = 1000;
@@ -19,7 +20,7 @@ const ENV = monitorTestEnv(INTERVAL_MS, { TRAMITA_FEED_SETTLE_MS: '0' });
 const PRICE_CENTAVOS = 300; // monitor.publicacoes in config/prices.json (plan padrao)
 const PATH = '/v1/monitoramentos/publicacoes';
 
-const clock = new ManualClock('2026-04-01T09:00:00.000Z');
+const clock = new ManualClock(testNow());
 const h = await createHarness({ clock, env: ENV });
 const { source, ingest } = scriptedPublications(h);
 const db = h.services.db;

@@ -10,7 +10,8 @@
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Logger } from 'pino';
-import { addMs, dayBefore, iso } from '../../platform/clock.ts';
+import { brasiliaDayBefore } from '../../platform/format.ts';
+import { addMs, iso } from '../../platform/clock.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import { COURTS } from '../../platform/courts/table.ts';
@@ -41,7 +42,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
   const courts = cadernoCourts(s.config.djenCadernos);
   if (courts.length === 0) return summary;
   // Yesterday first: it is the one most likely final.
-  const days = [dayBefore(now, 1), dayBefore(now)];
+  const days = [brasiliaDayBefore(now, 1), brasiliaDayBefore(now)];
   const wanted = days.flatMap((data) => courts.map((sigla) => ({ sigla, data })));
   const known = await syncTimes(
     s,
@@ -81,7 +82,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
 export async function coveredCourts(s: Services, now: Date): Promise<Set<string>> {
   const courts = cadernoCourts(s.config.djenCadernos);
   if (courts.length === 0) return new Set();
-  const yesterday = dayBefore(now, 1);
+  const yesterday = brasiliaDayBefore(now, 1);
   const done = await syncTimes(
     s,
     courts.map((sigla) => cadernoKey(sigla, yesterday)),

@@ -7,7 +7,8 @@
  *   then the lawyer summary says `cobertura.parcial`; from then on `cobertura.completa`.
  */
 import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
-import { dayBefore, DAY_MS, iso } from '../../platform/clock.ts';
+import { brasiliaDayBefore } from '../../platform/format.ts';
+import { DAY_MS, iso } from '../../platform/clock.ts';
 import type { OabHistoriesTable } from '../../platform/db/schema.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
@@ -26,7 +27,7 @@ export const CONSOLIDATION = defineJob<{ oab: string }>({
   dedupeKey: ({ oab }) => `${CONSOLIDATION_JOB}:${oab}`,
   retryDelayMs: (attempt) => Math.min(3_600_000, 120_000 * 2 ** (attempt - 1)),
 });
-const dayAfter = (d: string, n: number): string => dayBefore(new Date(`${d}T00:00:00Z`), -n);
+const dayAfter = (d: string, n: number): string => iso(new Date(Date.parse(`${d}T00:00:00Z`) + n * DAY_MS)).slice(0, 10);
 
 export interface HistoryFetch {
   /** Every window was read to its short page. */
@@ -117,7 +118,7 @@ export async function syncRecent(s: Services, ingest: PublicationIngest, oab: st
   const freshMs = s.config.caseFreshMinutes * 60_000;
   if (history.recente_em && now.getTime() - Date.parse(history.recente_em) < freshMs) return history;
   const source = s.sources.publications;
-  const r = await source.search({ oab: parseOabKey(oab), desde: dayBefore(now, RECENT_DAYS), ate: dayBefore(now) }, { signal });
+  const r = await source.search({ oab: parseOabKey(oab), desde: brasiliaDayBefore(now, RECENT_DAYS), ate: brasiliaDayBefore(now) }, { signal });
   await ingest.ingest(r.items, source.info);
   const set = { recente_em: iso(now), atualizado_em: iso(now) };
   await s.db.updateTable('oab_histories').set(set).where('oab', '=', oab).execute();
@@ -137,7 +138,7 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
         .execute();
       const source = s.sources.publications;
       try {
-        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: dayBefore(started) }, async (items, windows) => {
+        const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: brasiliaDayBefore(started) }, async (items, windows) => {
           await ingest.ingest(items, source.info);
           publicacoes += items.length;
           progress(windows.done, windows.total, { oab, publicacoes });

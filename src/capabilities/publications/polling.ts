@@ -15,7 +15,8 @@ import { telemetry } from '../../platform/observability/telemetry.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { addMs, dayBefore, iso } from '../../platform/clock.ts';
+import { brasiliaDayBefore } from '../../platform/format.ts';
+import { addMs, iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { Services } from '../../platform/services.ts';
@@ -128,7 +129,7 @@ export function queryOf(monitors: readonly PublicationMonitorRow[], now: Date): 
   const courts = new Set(monitors.map((x) => x.tribunais));
   const only = courts.size === 1 && m.tribunais !== null ? (JSON.parse(m.tribunais) as string[]) : [];
   const desde = monitors.map((x) => windowStart(x, now)).sort()[0];
-  return { ...target, ...(only.length === 1 ? { tribunal: only[0] } : {}), desde, ate: dayBefore(now) };
+  return { ...target, ...(only.length === 1 ? { tribunal: only[0] } : {}), desde, ate: brasiliaDayBefore(now) };
 }
 
 type CheckTimes = Pick<PublicationMonitorRow, 'ultima_verificacao_em' | 'desde'>;
@@ -140,8 +141,8 @@ function isFirstCheck(m: CheckTimes): boolean {
 
 /** From 3 days before the previous check; the recent history on a first check. */
 export function windowStart(m: CheckTimes, now: Date): string {
-  if (isFirstCheck(m)) return dayBefore(now, RECENT_DAYS);
-  return dayBefore(new Date(m.ultima_verificacao_em!), BACKFILL_DAYS);
+  if (isFirstCheck(m)) return brasiliaDayBefore(now, RECENT_DAYS);
+  return brasiliaDayBefore(new Date(m.ultima_verificacao_em!), BACKFILL_DAYS);
 }
 
 /** Past its first check, and every court it follows has its caderno ingested (`everyCourt` for a monitor of all courts). */

@@ -12,6 +12,7 @@ import { ManualClock } from '../../platform/clock.ts';
 import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { SandboxCase } from '../../sandbox/data/model.ts';
 import { createHarness, json, type Harness, type TestAccount } from '../../../test/harness.ts';
+import { testNow } from '../../../test/test-date.ts';
 import { chargeRecords } from '../../../test/charges.ts';
 import { closeReceiver, withWebhook } from '../webhooks/testing.ts';
 import { SUMMARY_DISCLAIMER } from './offline.ts';
@@ -72,7 +73,7 @@ test.after(async () => {
   await closeReceiver();
 });
 const sandbox = h.sources.sandbox!;
-const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= Date.now() && c.court.datajudAlias);
+const visible = sandbox.dataset.cases.filter((c) => c.filedAt <= sandbox.dataset.now() && c.court.datajudAlias);
 let next = 0;
 const aCase = () => visible[(next++ * 13) % visible.length].numero;
 
@@ -280,7 +281,7 @@ test('a prompt the server read only in part (silent truncation, like Ollama) is 
 // ---- the offline writer, freshness and outdated summaries, on a clock of their own ----------------
 
 test('the offline writer summarises a civil case, a labour case with two instances and a criminal case', async (t) => {
-  const clock = new ManualClock(new Date());
+  const clock = new ManualClock(testNow());
   const o = await createHarness({ clock, env: { ...ENV, TRAMITA_SUMMARY_PROVIDER: 'extrativo' } });
   t.after(() => o.close());
   const acc = await o.createAccount({ credits: 10_000 });
@@ -314,7 +315,7 @@ test('the offline writer summarises a civil case, a labour case with two instanc
 });
 
 test('a stale case is refreshed first (charged as a refresh), and a summary is outdated once the case moves', async (t) => {
-  const clock = new ManualClock(new Date());
+  const clock = new ManualClock(testNow());
   const o = await createHarness({ clock, env: { ...ENV, TRAMITA_SUMMARY_PROVIDER: 'extrativo', TRAMITA_CASE_FRESH_MINUTES: '60' } });
   t.after(() => o.close());
   const acc = await o.createAccount({ credits: 10_000 });

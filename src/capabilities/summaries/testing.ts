@@ -7,7 +7,7 @@ import { credit } from '../../platform/billing/ledger.ts';
 /** A visible sandbox case, a different one per call. */
 let nextCase = 0;
 export function summaryCase(h: Harness): string {
-  const cases = h.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= Date.now());
+  const cases = h.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= h.sources.sandbox!.dataset.now());
   return cases[(nextCase++ * 7) % cases.length].numero;
 }
 

@@ -48,7 +48,7 @@ test('a CPF with warrants is CONSTA with their public fields, the instant and th
   );
   assert.match(d.mandados[0].numeroPeca, /^\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}\.\d{2}\.\d{4}-\d{2}$/);
   assert.deepEqual([d.mandados[0].status, d.mandados[0].tipoPeca.length > 0, d.fonte.sandbox], ['Pendente de Cumprimento', true, true]);
-  assert.ok(Math.abs(Date.parse(d.consultadoEm) - Date.now()) < 60_000);
+  assert.ok(Math.abs(Date.parse(d.consultadoEm) - h.services.clock.now().getTime()) < 60_000);
   assert.match(d.aviso, /não substitui certidão oficial/);
 
   const none = json(await get(acc, `cpf=${semMandado}`)).data;

@@ -5,7 +5,7 @@ import { fromBufferPromise } from 'yauzl';
 import { createHash } from 'node:crypto';
 import { startTestSandbox, type TestSandbox } from '../testing.ts';
 import { CADERNO_PAGE_SIZE } from './caderno.ts';
-import { dayOf, isoDay } from './dates.ts';
+import { brasiliaDayOf, isoDay } from './dates.ts';
 import type { DjenItem } from './model.ts';
 import { DjenStore } from './store.ts';
 
@@ -24,7 +24,7 @@ async function search(qs: string): Promise<{ status: number; headers: Headers; b
   const res = await api(`/comunicacao?${qs}`);
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
-const today = () => dayOf(sb.dataset.now());
+const today = () => brasiliaDayOf(sb.dataset.now());
 
 /** Every page of a query, as a client that ignores `count` does: until a short page. */
 async function allPages(qs: string, size: number): Promise<DjenItem[]> {

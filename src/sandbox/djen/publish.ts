@@ -9,7 +9,7 @@ import { cnjCourtSigla, isValidCnj, parseCnj } from '../../platform/identifiers/
 import { isUf } from '../../platform/identifiers/uf.ts';
 import { hash32, Random } from '../data/prng.ts';
 import type { SandboxCase } from '../data/model.ts';
-import { dayOf } from './dates.ts';
+import { brasiliaDayOf } from './dates.ts';
 import { hashOfId } from './ids.ts';
 import type { Addressee, Communication, LawyerRef, Meio, Polo, TextStyle } from './model.ts';
 import { oabDigits, OAB_SPELLINGS, type OabSpelling } from './oab.ts';
@@ -140,7 +140,7 @@ export function publishCommunication(store: DjenStore, input: unknown, now: numb
   return store.add({
     id,
     hash: hashOfId(store.dataset.seed, id),
-    day: dayOf(now),
+    day: brasiliaDayOf(now),
     createdAt: now,
     tribunal: court.sigla,
     uf,

@@ -16,7 +16,7 @@ import { courtBySigla } from '../../platform/courts/table.ts';
 import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts';
 import { CADERNO_URL_TTL_MS, type Cadernos } from './caderno.ts';
 import { renderCertidao } from './certidao.ts';
-import { dayOf, parseIsoDay } from './dates.ts';
+import { brasiliaDayOf, parseIsoDay } from './dates.ts';
 import type { Meio } from './model.ts';
 import { renderItem } from './render.ts';
 import { DjenQueryError, parseQuery, QueryCache, runQuery } from './search.ts';
@@ -69,7 +69,7 @@ export function djenHandler(options: DjenSimulatorOptions): UpstreamHandler {
   const rate = new RateWindow();
   const queries = new QueryCache();
   return async (req, ctx) => {
-    const today = dayOf(ctx.now);
+    const today = brasiliaDayOf(ctx.now);
     if (req.method !== 'GET') return error(405, 'Método não permitido');
     const zip = /^\/_cadernos\/([^/]+)\/([^/]+)\/([^/.]+)\.zip$/.exec(req.path);
     if (zip) {

@@ -5,7 +5,7 @@
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { UpstreamHandler } from '../http.ts';
 import { Cadernos } from './caderno.ts';
-import { dayOf } from './dates.ts';
+import { brasiliaDayOf } from './dates.ts';
 import { djenExamples, type DjenExamples } from './examples.ts';
 import type { DjenItem } from './model.ts';
 import { publishCommunication, type DjenPublishInput } from './publish.ts';
@@ -37,7 +37,7 @@ export function createDjenSimulator(dataset: SandboxDataset, baseUrl: () => stri
   const generationMs = performance.now() - started;
   const control: SandboxDjen = {
     publish: (input) => renderItem(publishCommunication(store, input, dataset.now())),
-    examples: () => djenExamples(store, dayOf(dataset.now())),
+    examples: () => djenExamples(store, brasiliaDayOf(dataset.now())),
     size: () => store.table.count + store.publishedCount,
   };
   return { store, control, handler: djenHandler({ store, cadernos: new Cadernos(store), baseUrl }), generationMs };

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ManualClock } from '../../platform/clock.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { generateDataset } from '../data/dataset.ts';
-import { dayOf, isoDay } from './dates.ts';
+import { brasiliaDayOf, isoDay } from './dates.ts';
 import { hashOfId, idOfHash, idOfRank, rankOfId } from './ids.ts';
 import { oabMatchKey, spellOab } from './oab.ts';
 import { renderItem } from './render.ts';
@@ -84,7 +84,7 @@ test('OAB spellings and the matching rule: UF prefix and zeros stripped, the dot
   assert.equal(oabMatchKey('57.689'), '57.689');
 
   const { store, dataset } = build(11, 300);
-  const today = dayOf(dataset.now());
+  const today = brasiliaDayOf(dataset.now());
   const lawyer = store.lawyersByCases()[0].lawyer.oab!;
   const plain = matchingRefs(store, query(`numeroOab=${lawyer.numero}&ufOab=${lawyer.uf}`), today);
   const padded = matchingRefs(store, query(`numeroOab=RS${lawyer.numero.padStart(7, '0')}&ufOab=${lawyer.uf}`), today);
@@ -107,16 +107,16 @@ test('OAB spellings and the matching rule: UF prefix and zeros stripped, the dot
 test("communications dated after the clock's day appear as the clock passes them", () => {
   const { store, dataset, clock } = build(11, 300);
   const t = store.table;
-  const today = dayOf(dataset.now());
+  const today = brasiliaDayOf(dataset.now());
   const future = Array.from({ length: t.count }, (_, p) => p).find((p) => t.day[p] > today)!;
   assert.ok(future !== undefined, 'some communications lie in the future');
   const c = store.resolve(future);
-  const byCase = () => matchingRefs(store, query(`numeroProcesso=${c.numero}`), dayOf(dataset.now()));
+  const byCase = () => matchingRefs(store, query(`numeroProcesso=${c.numero}`), brasiliaDayOf(dataset.now()));
   assert.ok(!byCase().includes(future));
-  assert.equal(store.byId(c.id, dayOf(dataset.now())), null);
-  clock.set(`${isoDay(c.day)}T00:00:00.000Z`);
+  assert.equal(store.byId(c.id, brasiliaDayOf(dataset.now())), null);
+  clock.set(`${isoDay(c.day)}T12:00:00.000Z`);
   assert.ok(byCase().includes(future));
-  assert.equal(store.byId(c.id, dayOf(dataset.now()))?.id, c.id);
+  assert.equal(store.byId(c.id, brasiliaDayOf(dataset.now()))?.id, c.id);
   assert.ok(matchingRefs(store, query('itensPorPagina=5'), today).every((r) => t.day[r] <= today));
 });
 

@@ -13,7 +13,7 @@
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Instance } from '../data/model.ts';
 import { Random } from '../data/prng.ts';
-import { dayOf } from './dates.ts';
+import { brasiliaDayOf } from './dates.ts';
 import type { Meio, Polo } from './model.ts';
 
 export interface Kind {
@@ -141,7 +141,7 @@ export class CommunicationTable {
     this.mov = mov.slice(0, n);
     this.flags = flags.slice(0, n);
     this.day = new Int32Array(n);
-    for (let p = 0; p < n; p++) this.day[p] = dayOf(at[p]);
+    for (let p = 0; p < n; p++) this.day[p] = brasiliaDayOf(at[p]);
     this.posOf = new Uint32Array(n);
     for (let p = 0; p < n; p++) this.posOf[p] = p;
     this.posOf.sort((a, b) => at[a] - at[b] || a - b);

@@ -14,6 +14,7 @@
  */
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Lawyer, Person } from '../data/model.ts';
+import { isNationalHoliday } from '../data/holidays.ts';
 import { Random } from '../data/prng.ts';
 import { isoDay } from '../djen/dates.ts';
 
@@ -139,10 +140,10 @@ const LETTER_FORMS: readonly ((n: number, uf: string) => string)[] = [
   (n, uf) => `${n} - A/${uf}`,
 ];
 
-/** Saturdays may have a few divulgações (plantão); Sundays none. */
+/** Monday to Friday, national holidays excepted (Saturdays may still have a few divulgações: plantão; Sundays none). */
 export function isBusinessDay(day: number): boolean {
   const weekday = new Date(day * 86_400_000).getUTCDay();
-  return weekday !== 0 && weekday !== 6;
+  return weekday !== 0 && weekday !== 6 && !isNationalHoliday(day);
 }
 
 export function nextBusinessDay(day: number): number {
