@@ -119,7 +119,7 @@ test('an expired invitation is refused', async () => {
   assert.equal((await new Visitor().go('GET', path)).statusCode, 404);
 });
 
-test('a wrong password and an unknown e-mail get the same answer; five wrong passwords lock the person out', async () => {
+test('a wrong password, an unknown e-mail and a locked e-mail get the same answer; five wrong passwords lock the person out', async () => {
   const acc = await h.createAccount();
   const email = 'bloqueio@exemplo.com.br';
   await (await signedIn(acc, email)).post('/console/sair');
@@ -129,18 +129,24 @@ test('a wrong password and an unknown e-mail get the same answer; five wrong pas
   const wrong = await v.post('/console/entrar', { email, senha: 'senha-errada-123' });
   assert.equal(unknown.statusCode, 401);
   assert.equal(wrong.statusCode, 401);
-  assert.equal(/class="aviso erro"[^>]*>([^<]+)/.exec(unknown.body)?.[1], /class="aviso erro"[^>]*>([^<]+)/.exec(wrong.body)?.[1]);
+  assert.equal(wrong.body, unknown.body);
   for (let i = 0; i < 4; i++) await v.post('/console/entrar', { email, senha: 'senha-errada-123' });
   const locked = await v.post('/console/entrar', { email, senha: PASSWORD });
-  assert.equal(locked.statusCode, 429, 'even the right password waits out the lockout');
-  assert.match(locked.body, /bloqueado/);
+  assert.equal(locked.statusCode, 401, 'even the right password waits out the lockout');
+  assert.match(locked.body, /bloqueado por 15 minutos/);
+  // Six tries after, an unknown e-mail still answers exactly what the locked one does.
+  for (let i = 0; i < 5; i++) await v.post('/console/entrar', { email: 'ninguem@exemplo.com.br', senha: PASSWORD });
+  const stillUnknown = await v.post('/console/entrar', { email: 'ninguem@exemplo.com.br', senha: PASSWORD });
+  assert.equal(stillUnknown.statusCode, locked.statusCode);
+  assert.equal(stillUnknown.body, locked.body);
   const audit = await h.services.db
     .selectFrom('audit_log')
-    .select('action')
+    .select(['action', 'details'])
     .where('account_id', '=', acc.accountId)
     .where('action', '=', 'sessao.falha')
     .execute();
-  assert.equal(audit.length, 5);
+  assert.equal(audit.length, 6);
+  assert.equal(audit.filter((a) => a.details === '{"bloqueado":true}').length, 1, 'the refused right password is logged as locked');
 });
 
 /** Sign-in attempts with an e-mail nobody has (no person is locked out), by one visitor per app. */
