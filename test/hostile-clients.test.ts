@@ -4,7 +4,9 @@
  * - guesses sent at once against a console sign-in are counted one by one, and lock it (item 2);
  * - a locked e-mail answers exactly what an unknown one does;
  * - another application's cookie the console cannot decode counts as absent (item 5);
- * - an estimate does not take an Idempotency-Key, and says when the route charges (item 6; issue 46 item 7).
+ * - an estimate does not take an Idempotency-Key, and says when the route charges (item 6; issue 46 item 7);
+ * - proxies are trusted by hop count or address, never all: a forged X-Forwarded-For is not the
+ *   client's address, and `Host`/`X-Forwarded-Host` never reach an absolute URL (items 3 and 7 of the Why).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +17,8 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { hashPassword } from '../src/capabilities/console/passwords.ts';
 import { ConsoleStore, LOCKOUT_MS } from '../src/capabilities/console/store.ts';
 import { cnjCheckDigits } from '../src/platform/identifiers/cnj.ts';
+import { ConfigError, trustProxy } from '../src/config.ts';
+import { runCli } from '../src/cli/run.ts';
 
 const clock = new ManualClock('2026-03-02T12:00:00.000Z');
 const h = await createHarness({ clock, extraRoutes: testRoutes });
@@ -138,4 +142,71 @@ test('an estimate says when the route charges: with the answer, at creation, whe
   const cnj = `0000001-${cnjCheckDigits('0000001', '2024', '8', '26', '0100')}.2024.8.26.0100`;
   assert.equal(await estimate('POST', `/v1/processos/cnj/${cnj}/solicitar-atualizacao`), 'completion');
   assert.equal(await estimate('GET', '/v1/conta/saldo'), null);
+});
+
+test('TRAMITA_TRUST_PROXY takes a hop count or addresses; a bare true is refused with what to write', () => {
+  assert.equal(trustProxy('false'), false);
+  assert.equal(trustProxy('1'), 1);
+  assert.deepEqual(trustProxy('10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback'), ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+  assert.throws(
+    () => trustProxy('true'),
+    (e) => e instanceof ConfigError && /TRAMITA_TRUST_PROXY=1/.test(e.message) && /127\.0\.0\.1/.test(e.message),
+  );
+  for (const bad of ['nginx', '10.0.0.0/33', '10.0.0.1/8/1', '300.1.1.1', '0.5']) assert.throws(() => trustProxy(bad), ConfigError, bad);
+});
+
+test('serve refuses to start without TRAMITA_PUBLIC_URL where its own address is not the public one', async () => {
+  const cases: Record<string, string>[] = [{ TRAMITA_HOST: '0.0.0.0' }, { TRAMITA_HOST: '192.0.2.10' }, { TRAMITA_TRUST_PROXY: '1' }];
+  for (const env of cases) {
+    const errors: string[] = [];
+    const code = await runCli(['serve'], { env, out: () => {}, err: (t) => errors.push(t) });
+    assert.equal(code, 2, JSON.stringify(env));
+    assert.match(errors.join('\n'), /TRAMITA_PUBLIC_URL=https:\/\/api\.example\.com/);
+  }
+});
+
+test('with one trusted hop, a forged X-Forwarded-For is not the address: the proxy-written hop is', async (t) => {
+  const behind = await createHarness({ env: { TRAMITA_TRUST_PROXY: '1', TRAMITA_PUBLIC_URL: 'https://api.exemplo.com.br' } });
+  t.after(() => behind.close());
+  const acc = await behind.createAccount();
+  const store = new ConsoleStore(behind.services.db, behind.services.clock);
+  const { token } = (await store.invite(acc.accountId, 'proxy@exemplo.com.br'))!;
+  await store.acceptInvitation(token, await hashPassword(PASSWORD));
+  const page = await behind.inject({ method: 'GET', url: '/console/entrar', remoteAddress: '127.0.0.1' });
+  const cookie = String(page.headers['set-cookie']).split(';')[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+  for (const forged of ['203.0.113.66', '203.0.113.67']) {
+    const res = await behind.inject({
+      method: 'POST',
+      url: '/console/entrar',
+      remoteAddress: '127.0.0.1',
+      // The client wrote the first entry; nginx appended the address it saw.
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `${forged}, 198.51.100.20` },
+      payload: new URLSearchParams({ _csrf: csrf, email: 'proxy@exemplo.com.br', senha: WRONG }).toString(),
+    });
+    assert.equal(res.statusCode, 401);
+  }
+  const ips = await behind.services.db
+    .selectFrom('audit_log')
+    .select('ip')
+    .where('account_id', '=', acc.accountId)
+    .where('action', '=', 'sessao.falha')
+    .execute();
+  assert.deepEqual(
+    ips.map((r) => r.ip),
+    ['198.51.100.20', '198.51.100.20'],
+  );
+});
+
+test('Host and X-Forwarded-Host never reach links.next or a status URL', async () => {
+  const acc = await h.createAccount({ credits: 100 });
+  await h.inject({ method: 'GET', url: '/v1/test/charged', headers: acc.headers });
+  const hostile = { host: 'attacker.example', 'x-forwarded-host': 'attacker.example', 'x-forwarded-proto': 'https' };
+  const page = await h.inject({ method: 'GET', url: '/v1/conta/extrato?limit=1', headers: { ...acc.headers, ...hostile } });
+  assert.equal(page.statusCode, 200, page.body);
+  const next = json(page).data.links.next.href as string;
+  assert.ok(next.startsWith(`http://${h.config.host}:${h.config.port}/v1/conta/extrato?`), next);
+  const pending = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=200', headers: { ...acc.headers, ...hostile, prefer: 'respond-async' } });
+  assert.equal(pending.statusCode, 202, pending.body);
+  assert.equal(pending.headers.location, `http://${h.config.host}:${h.config.port}/v1/requests/${json(pending).data.requestId}`);
 });
