@@ -42,6 +42,8 @@ export interface Config {
   pricesFile: string;
   rateLimits: Record<RouteClass, RateLimit>;
   rateLimitSyncMs: number;
+  /** Active API keys one account may hold at once (TRAMITA_MAX_API_KEYS). */
+  maxActiveApiKeys: number;
   workers: 'auto' | 'in-process' | 'off';
   workerConcurrency: number;
   workerMetricsPort: number | undefined;
@@ -188,7 +190,7 @@ export function trustProxy(raw: string): false | number | string[] {
   return list;
 }
 
-/** Defaults per route class: requests per window, per API key (spec §8 leaves the numbers to us). */
+/** Defaults per route class: requests per window, per account (spec §8 leaves the numbers to us). */
 export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit> = {
   reference: { max: 600, windowMs: 60_000 },
   lookup: { max: 300, windowMs: 60_000 },
@@ -441,7 +443,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     default: '',
     parse: parseRateLimits,
     doc:
-      `Per-key limits per route class, \`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: ` +
+      "Per-account limits per route class (all of an account's keys together; per IP on public routes), " +
+      `\`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: ` +
       `\`${describeRateLimits()}\`.`,
   },
   {
@@ -453,6 +456,16 @@ export const SETTINGS: Setting<keyof Config>[] = [
       "PostgreSQL only: how often each API process adds its rate-limit counts to the shared counters and reads the others' (one statement). The limits " +
       'hold for the whole deployment within about (processes − 1) × the requests one process admits in this interval. SQLite counts in ' +
       "the one process's memory.",
+  },
+  {
+    env: 'TRAMITA_MAX_API_KEYS',
+    key: 'maxActiveApiKeys',
+    default: '20',
+    parse: int('TRAMITA_MAX_API_KEYS', 1, 10_000),
+    doc:
+      'Active (unrevoked) API keys one account may hold; one more is refused with 422 `API_KEY_LIMIT_REACHED` (the console says so, ' +
+      'and `tramita keys create` exits 1) until one is revoked. Rate limits count per account, whatever the key, so more keys never ' +
+      'mean more requests.',
   },
   {
     env: 'TRAMITA_WORKERS',

@@ -5,13 +5,15 @@
  * - a locked e-mail answers exactly what an unknown one does;
  * - another application's cookie the console cannot decode counts as absent (item 5);
  * - an estimate does not take an Idempotency-Key, and says when the route charges (item 6; issue 46 item 7);
+ * - an account holds at most TRAMITA_MAX_API_KEYS active keys, even created at once, and its keys share
+ *   one rate window (item 7);
  * - proxies are trusted by hop count or address, never all: a forged X-Forwarded-For is not the
  *   client's address, and `Host`/`X-Forwarded-Host` never reach an absolute URL (items 3 and 7 of the Why).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { createHarness, json } from './harness.ts';
+import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
 import { testRoutes } from './routes.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { hashPassword } from '../src/capabilities/console/passwords.ts';
@@ -28,23 +30,23 @@ const PASSWORD = 'senha-bem-comprida-1';
 const WRONG = 'senha-errada-000';
 let people = 0;
 
-/** A console person of a new account with PASSWORD set; returns the e-mail. */
-async function person(): Promise<string> {
-  const acc = await h.createAccount();
-  const store = new ConsoleStore(h.services.db, h.services.clock);
+/** A console person with PASSWORD set, of `acc` or of a new account; returns the e-mail. */
+async function person(on: Harness = h, acc?: TestAccount): Promise<string> {
+  const accountId = (acc ?? (await on.createAccount())).accountId;
+  const store = new ConsoleStore(on.services.db, on.services.clock);
   const email = `pessoa${++people}@exemplo.com.br`;
-  const { token } = (await store.invite(acc.accountId, email))!;
+  const { token } = (await store.invite(accountId, email))!;
   await store.acceptInvitation(token, await hashPassword(PASSWORD));
   return email;
 }
 
 /** A sign-in form of its own (pre-session CSRF cookie and token), from `address`. */
-async function signInForm(address: string) {
-  const page = await h.inject({ method: 'GET', url: '/console/entrar', remoteAddress: address });
+async function signInForm(address: string, on: Harness = h) {
+  const page = await on.inject({ method: 'GET', url: '/console/entrar', remoteAddress: address });
   const cookie = String(page.headers['set-cookie']).split(';')[0]!;
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
   return (email: string, senha: string): Promise<LightMyRequestResponse> =>
-    h.inject({
+    on.inject({
       method: 'POST',
       url: '/console/entrar',
       remoteAddress: address,
@@ -209,4 +211,40 @@ test('Host and X-Forwarded-Host never reach links.next or a status URL', async (
   const pending = await h.inject({ method: 'GET', url: '/v1/test/charged?delayMs=200', headers: { ...acc.headers, ...hostile, prefer: 'respond-async' } });
   assert.equal(pending.statusCode, 202, pending.body);
   assert.equal(pending.headers.location, `http://${h.config.host}:${h.config.port}/v1/requests/${json(pending).data.requestId}`);
+});
+
+test('an account holds at most TRAMITA_MAX_API_KEYS active keys, even asked at once; its keys share one rate window', async (t) => {
+  const capped = await createHarness({ env: { TRAMITA_MAX_API_KEYS: '3', TRAMITA_RATE_LIMITS: 'account=4/3600s' } });
+  t.after(() => capped.close());
+  const acc = await capped.createAccount();
+  const asked = await Promise.allSettled(Array.from({ length: 10 }, () => capped.services.accounts.issueKey(acc.accountId, 'em massa')));
+  const made = asked.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  assert.equal(made.length, 2, 'one key from the start, two more');
+  for (const r of asked) if (r.status === 'rejected') assert.equal(r.reason.code, 'API_KEY_LIMIT_REACHED');
+
+  // The console says so, with the registry's status.
+  const signIn = await signInForm('198.51.100.9', capped);
+  const session = String((await signIn(await person(capped, acc), PASSWORD)).headers['set-cookie']).split(';')[0]!;
+  const keysPage = await capped.inject({ method: 'GET', url: '/console/chaves', headers: { cookie: session } });
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(keysPage.body)![1]!;
+  const refused = await capped.inject({
+    method: 'POST',
+    url: '/console/chaves',
+    headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ _csrf: csrf, nome: 'mais uma' }).toString(),
+  });
+  assert.equal(refused.statusCode, 422);
+  assert.match(refused.body, /número máximo de chaves de API ativas: revogue uma/);
+  await capped.services.accounts.revokeKey(made[0]!.id);
+  assert.ok(await capped.services.accounts.issueKey(acc.accountId), 'a revoked key frees its place');
+
+  // PostgreSQL's shared windows are aligned to the clock: do not straddle the end of one.
+  const left = 3_600_000 - (Date.now() % 3_600_000);
+  if (left < 10_000) await new Promise((r) => setTimeout(r, left + 100));
+  const keys = [acc.key, made[1]!.key];
+  const statuses = [];
+  for (let i = 0; i < 6; i++) {
+    statuses.push((await capped.inject({ method: 'GET', url: '/v1/conta/saldo', headers: { 'x-api-key': keys[i % 2]! } })).statusCode);
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429], 'two keys, one window of 4');
 });
