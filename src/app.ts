@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import type { Capabilities } from './capabilities/index.ts';
 import { newId } from './platform/ids.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './platform/http/error-handler.ts';
+import { fastifyTrustProxy } from './platform/http/proxy-trust.ts';
 import { installGate } from './platform/http/gate.ts';
 import { SharedWindows } from './platform/http/shared-windows.ts';
 import { LocalWindows, type WindowCounter } from './platform/http/rate-limit.ts';
@@ -59,7 +60,7 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
     childLoggerFactory: lazyChildLogger,
     genReqId: () => newId('req'),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     exposeHeadRoutes: false,
     return503OnClosing: true,
     // Errors raised before any route runs answer in the envelope too (error-handler.ts).
@@ -77,6 +78,12 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   const windows = services.database.engine === 'postgres' ? new SharedWindows(services.db, services.log, config.rateLimitSyncMs) : new LocalWindows();
   app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background, windows });
 
+  // Without TRAMITA_PUBLIC_URL absolute URLs point at this server's own address (absolute-url.ts): once
+  // it listens, the port it took (PORT=0 picks one) is that address's.
+  app.addHook('onListen', async () => {
+    const bound = app.server.address();
+    if (bound && typeof bound === 'object') config.port = bound.port;
+  });
   installErrorHandling(app);
   installJsonBody(app);
   // request id → auth → rate limit, as one hook (gate.ts).

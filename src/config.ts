@@ -3,6 +3,7 @@
  * `docs/configuration.md` is generated from SETTINGS (`npm run docs`), and a test keeps the two equal.
  * Environment variables are read only here; the rest of the code receives a Config.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isUf } from './platform/identifiers/uf.ts';
@@ -22,7 +23,8 @@ export interface Config {
   host: string;
   port: number;
   publicUrl: string | undefined;
-  trustProxy: boolean;
+  /** Proxies whose X-Forwarded-* headers are believed: none, the nearest N hops, or these addresses (trustProxy). */
+  trustProxy: false | number | string[];
   dataDir: string;
   databaseUrl: string | undefined;
   /** PostgreSQL: longest wait for a connection (a new one, or a free one of the pool) before a request answers 503. */
@@ -40,6 +42,8 @@ export interface Config {
   pricesFile: string;
   rateLimits: Record<RouteClass, RateLimit>;
   rateLimitSyncMs: number;
+  /** Active API keys one account may hold at once (TRAMITA_MAX_API_KEYS). */
+  maxActiveApiKeys: number;
   workers: 'auto' | 'in-process' | 'off';
   workerConcurrency: number;
   workerMetricsPort: number | undefined;
@@ -154,7 +158,39 @@ function bool(name: string) {
   };
 }
 
-/** Defaults per route class: requests per window, per API key (spec §8 leaves the numbers to us). */
+/** proxy-addr's names for address ranges, which Fastify's trustProxy also takes. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRAMITA_TRUST_PROXY: `false`, a hop count, or a comma list of addresses and CIDRs (Fastify's
+ * trustProxy). A bare `true` is refused: it believes every hop, so the leftmost X-Forwarded-For, which
+ * the client writes, would become its address (per-address limits, the audit log) (issue 45).
+ */
+export function trustProxy(raw: string): false | number | string[] {
+  const value = raw.trim().toLowerCase();
+  if (['false', 'no', '0', ''].includes(value)) return false;
+  if (['true', 'yes'].includes(value)) {
+    throw new ConfigError(
+      `TRAMITA_TRUST_PROXY=${raw} would believe every X-Forwarded-For hop, including the one the client writes. Set the number of ` +
+        'reverse proxies in front of Tramita (TRAMITA_TRUST_PROXY=1 for one nginx) or their addresses (TRAMITA_TRUST_PROXY=127.0.0.1 or ' +
+        '10.0.0.0/8,127.0.0.1); see docs/operations.md, "Running behind a proxy".',
+    );
+  }
+  if (/^\d+$/.test(value)) return int('TRAMITA_TRUST_PROXY', 1, 20)(value);
+  const list = value.split(',').map((p) => p.trim());
+  for (const entry of list) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (!PROXY_RANGE_NAMES.includes(entry) && (family === 0 || !validBits || extra !== undefined)) {
+      throw new ConfigError(`TRAMITA_TRUST_PROXY: "${entry}" is not a hop count, an IP address, a CIDR (10.0.0.0/8) or one of ${PROXY_RANGE_NAMES.join(', ')}`);
+    }
+  }
+  return list;
+}
+
+/** Defaults per route class: requests per window, per account (spec §8 leaves the numbers to us). */
 export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit> = {
   reference: { max: 600, windowMs: 60_000 },
   lookup: { max: 300, windowMs: 60_000 },
@@ -270,7 +306,7 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'host',
     default: '127.0.0.1',
     parse: (r) => r,
-    doc: 'Address the HTTP server listens on. Set `0.0.0.0` to accept connections from other machines (behind TLS).',
+    doc: 'Address the HTTP server listens on. Set `0.0.0.0` to accept connections from other machines (behind TLS; then set `TRAMITA_PUBLIC_URL`).',
   },
   { env: 'PORT', key: 'port', default: '3000', parse: int('PORT', 0, 65535), doc: 'TCP port of the HTTP server (`0` picks a free one).' },
   {
@@ -278,14 +314,23 @@ export const SETTINGS: Setting<keyof Config>[] = [
     key: 'publicUrl',
     default: '',
     parse: (r) => (r ? r.replace(/\/+$/, '') : undefined),
-    doc: "Public base URL (e.g. `https://api.example.com`) used for absolute `Location` and `statusUrl`. Empty: derived from the request's Host.",
+    doc:
+      'Public base URL (e.g. `https://api.example.com`) of every absolute URL Tramita writes (`Location`, `statusUrl`, `links.next`, ' +
+      "invitation links). Empty: `http://TRAMITA_HOST:PORT`, never the request's `Host` or `X-Forwarded-Host` (a client writes those); " +
+      'then `tramita serve` refuses to start when `TRAMITA_HOST` is not a loopback address or `TRAMITA_TRUST_PROXY` is set, where that ' +
+      'address is not the one clients use.',
   },
   {
     env: 'TRAMITA_TRUST_PROXY',
     key: 'trustProxy',
     default: 'false',
-    parse: bool('TRAMITA_TRUST_PROXY'),
-    doc: 'Trust `X-Forwarded-*` headers (only behind a reverse proxy you control).',
+    parse: trustProxy,
+    doc:
+      'Reverse proxies whose `X-Forwarded-For` and `-Proto` are believed: `false` (none), the number of proxies in front of Tramita ' +
+      '(`1` for one nginx: the address its nearest hop wrote), or a comma list of their addresses and CIDRs (`127.0.0.1`, ' +
+      '`10.0.0.0/8,127.0.0.1`; also `loopback`, `linklocal`, `uniquelocal`). A count trusts whoever connects: Tramita must then be ' +
+      'reachable only through the proxy. `true` is refused: it would believe the address the client writes. Needs ' +
+      '`TRAMITA_PUBLIC_URL` (docs/operations.md, "Running behind a proxy").',
   },
   {
     env: 'TRAMITA_DATA_DIR',
@@ -398,7 +443,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     default: '',
     parse: parseRateLimits,
     doc:
-      `Per-key limits per route class, \`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: ` +
+      "Per-account limits per route class (all of an account's keys together; per IP on public routes), " +
+      `\`CLASS=MAX/WINDOW\` separated by commas; classes not named keep their default. Defaults: ` +
       `\`${describeRateLimits()}\`.`,
   },
   {
@@ -410,6 +456,16 @@ export const SETTINGS: Setting<keyof Config>[] = [
       "PostgreSQL only: how often each API process adds its rate-limit counts to the shared counters and reads the others' (one statement). The limits " +
       'hold for the whole deployment within about (processes − 1) × the requests one process admits in this interval. SQLite counts in ' +
       "the one process's memory.",
+  },
+  {
+    env: 'TRAMITA_MAX_API_KEYS',
+    key: 'maxActiveApiKeys',
+    default: '20',
+    parse: int('TRAMITA_MAX_API_KEYS', 1, 10_000),
+    doc:
+      'Active (unrevoked) API keys one account may hold; one more is refused with 422 `API_KEY_LIMIT_REACHED` (the console says so, ' +
+      'and `tramita keys create` exits 1) until one is revoked. Rate limits count per account, whatever the key, so more keys never ' +
+      'mean more requests.',
   },
   {
     env: 'TRAMITA_WORKERS',

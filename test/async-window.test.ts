@@ -36,7 +36,8 @@ test(
     // The 202 came while the work still ran: the status URL says so below (still 202), no wall clock read.
     const body = json(res);
     const requestId = res.headers['x-request-id'];
-    assert.equal(res.headers.location, `http://api.example.test/v1/requests/${requestId}`);
+    // Built from the server's own address, not from the Host the client sent (issue 45).
+    assert.equal(res.headers.location, `http://${h.config.host}:${h.config.port}/v1/requests/${requestId}`);
     assert.equal(body.data.statusUrl, res.headers.location);
     assert.equal(res.headers['retry-after'], '2');
     assert.equal(body.data.pollAfterMs, 1500);

@@ -9,6 +9,7 @@ import { loadConfig, ConfigError, type Config, type Env } from '../config.ts';
 import { migrate, openDatabase, type Database } from '../platform/db/database.ts';
 import { createLogger, logDestination } from '../platform/observability/logger.ts';
 import { createServices, type Services } from '../platform/services.ts';
+import { isApiError } from '../platform/errors.ts';
 import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError, usersCommand } from './admin.ts';
 import { backupCommand } from './backup.ts';
 import { serve, work } from './serve.ts';
@@ -129,6 +130,10 @@ export async function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<nu
     }
     if (err instanceof NotFoundError) {
       io.err(`tramita: ${err.message}`);
+      return 1;
+    }
+    if (isApiError(err)) {
+      io.err(`tramita: ${err.code}: ${err.message}`); // a rule of the service refused it (e.g. API_KEY_LIMIT_REACHED)
       return 1;
     }
     const explained = explainStartupFailure(err, io.env);

@@ -18,6 +18,7 @@ import { openUpstreams, type OpenedSources } from './upstreams.ts';
 import { stopOnSignal } from './signals.ts';
 import { serveWorkerMetrics } from './worker-metrics.ts';
 import { assertPortFree } from './startup-failure.ts';
+import { assertPublicUrlKnown } from '../platform/http/absolute-url.ts';
 import { logUpstreamsTo } from '../platform/observability/upstreams.ts';
 import { progressReporter } from '../platform/observability/progress.ts';
 import type { BackgroundOperations } from '../platform/async/window.ts';
@@ -64,6 +65,7 @@ async function upstreams(config: Config, log: Services['log']): Promise<OpenedSo
 }
 
 export async function serve(config: Config): Promise<number> {
+  assertPublicUrlKnown(config);
   const log = createLogger(config.logLevel, logDestination(config.logFormat));
   logUpstreamsTo(log.child({ component: 'upstreams' }));
   await assertPortFree(config.host, config.port);

@@ -46,6 +46,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   EDITION_NOT_FOUND: 'Nenhuma edição do diário eleitoral com este id (<tribunal>:<número>, de GET /v1/dje-eleitoral/edicoes); nada foi cobrado.',
   PUBLICATION_NOT_FOUND: 'Nenhuma publicação com este id, no armazenamento ou no DJEN; nada foi cobrado.',
   REQUEST_NOT_FOUND: 'Nenhuma operação pendente com este id nesta conta (desconhecida, de outra conta ou fora do prazo de retenção).',
+  API_KEY_LIMIT_REACHED: 'A conta já tem o número máximo de chaves de API ativas: revogue uma antes de criar outra.',
   IDEMPOTENCY_KEY_IN_USE: 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente de novo quando ela terminar.',
   IDEMPOTENCY_ANSWER_LOST:
     'A requisição com esta Idempotency-Key foi concluída e cobrada, mas o servidor parou antes de respondê-la; ela não será executada de novo. ' +

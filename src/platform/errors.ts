@@ -63,6 +63,10 @@ export const ERRORS = {
       'The request with this Idempotency-Key was completed and charged, but the server stopped before answering it; it is never run again. ' +
       '`details.searchLogId` names the charge: look up what it created (e.g. GET the monitor or radar list).',
   },
+  API_KEY_LIMIT_REACHED: {
+    status: 422,
+    meaning: 'The account already holds TRAMITA_MAX_API_KEYS active API keys (`details.limit`): revoke one before creating another.',
+  },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'This Idempotency-Key was used with a different request (method, path or body).' },
   QUERY_NOT_SUPPORTED: {
     status: 422,

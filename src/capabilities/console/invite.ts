@@ -3,6 +3,7 @@
  * account): a one-time link, valid INVITE_TTL_MS, where the person sets their password. A new link
  * for the same person replaces the old one, and also serves to reset a forgotten password.
  */
+import { ownBaseUrl } from '../../platform/http/absolute-url.ts';
 import type { Services } from '../../platform/services.ts';
 import { auditOperator } from './operator-audit.ts';
 import { ConsoleStore, INVITE_TTL_MS } from './store.ts';
@@ -19,16 +20,11 @@ export class InviteError extends Error {
   }
 }
 
-/** Where people open the console: TRAMITA_PUBLIC_URL, else this machine's address and port. */
-export function consoleBaseUrl(s: Services): string {
-  return s.config.publicUrl ?? `http://${s.config.host === '0.0.0.0' ? '127.0.0.1' : s.config.host}:${s.config.port}`;
-}
-
 export async function inviteUser(
   s: Services,
   accountId: string,
   email: string,
-  baseUrl = consoleBaseUrl(s),
+  baseUrl = ownBaseUrl(s.config),
 ): Promise<{ link: string; email: string; expiresAt: string }> {
   if (!EMAIL.test(email.trim()) || email.length > 254) throw new InviteError('invalid', `"${email}" is not an e-mail address`);
   if (!(await s.accounts.get(accountId))) throw new InviteError('unknown_account', `no account ${accountId}`);

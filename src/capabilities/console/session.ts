@@ -26,13 +26,22 @@ declare module 'fastify' {
   }
 }
 
-export function cookies(req: FastifyRequest): Map<string, string> {
-  const out = new Map<string, string>();
+/**
+ * One of the console's own cookies, or undefined. Other applications on the same host may set cookies
+ * we cannot decode (`other_app=100%`): only ours are read, and one of ours that does not decode counts
+ * as absent (never a 500).
+ */
+export function cookie(req: FastifyRequest, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0) out.set(part.slice(0, i).trim(), decodeURIComponent(part.slice(i + 1).trim()));
+    if (i <= 0 || part.slice(0, i).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      return undefined;
+    }
   }
-  return out;
+  return undefined;
 }
 
 function setCookie(req: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds: number): void {
@@ -61,7 +70,7 @@ export async function loadSession(
   store: ConsoleStore,
   account: (id: string) => Promise<Account | undefined>,
 ): Promise<SignedIn | undefined> {
-  const token = cookies(req).get(SESSION_COOKIE);
+  const token = cookie(req, SESSION_COOKIE);
   if (!token) return undefined;
   const found = await store.session(token);
   if (!found) return undefined;
@@ -102,7 +111,7 @@ export function csrfOk(req: FastifyRequest, session: SignedIn): boolean {
 
 /** A token for a form shown before any session (sign-in, invitation), set in its own cookie. */
 export function preSessionCsrf(req: FastifyRequest, reply: FastifyReply): string {
-  const existing = cookies(req).get(PRE_CSRF_COOKIE);
+  const existing = cookie(req, PRE_CSRF_COOKIE);
   if (existing && existing.length >= 32) return existing;
   const token = newToken();
   setCookie(req, reply, PRE_CSRF_COOKIE, token, 3600);
@@ -110,6 +119,6 @@ export function preSessionCsrf(req: FastifyRequest, reply: FastifyReply): string
 }
 
 export function preSessionCsrfOk(req: FastifyRequest): boolean {
-  const cookie = cookies(req).get(PRE_CSRF_COOKIE);
-  return sameOrigin(req) && cookie !== undefined && sameToken((req.body as Record<string, unknown> | undefined)?._csrf, cookie);
+  const token = cookie(req, PRE_CSRF_COOKIE);
+  return sameOrigin(req) && token !== undefined && sameToken((req.body as Record<string, unknown> | undefined)?._csrf, token);
 }

@@ -101,7 +101,7 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
             monitor: r.monitor_id ? { tipo: r.monitor_type!, id: r.monitor_id } : null,
           })),
           pagination: { currentPage: null, perPage: limit, hasNextPage: hasMore, hasPreviousPage: after !== undefined, nextCursor },
-          links: { next: hasMore && nextCursor ? { href: absoluteUrl(req, s.config, `${next.pathname}?${next.searchParams}`), cursor: nextCursor } : null },
+          links: { next: hasMore && nextCursor ? { href: absoluteUrl(s.config, `${next.pathname}?${next.searchParams}`), cursor: nextCursor } : null },
           confirmadoAte: acked,
         },
         meta: { nextCursor, hasMore, confirmadoAte: acked },

@@ -221,7 +221,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
         requestId: req.id,
         priceCentavos: op.priceCentavos,
       });
-      const statusUrl = absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`);
+      const statusUrl = absoluteUrl(s.config, `/v1/advogados/oab/monitoramentos/${search.id}`);
       const retryAfter = String(Math.ceil(s.config.pollAfterMs / 1000));
       return { status: 202, data: oabSearchView(search, statusUrl), headers: { location: statusUrl, 'retry-after': retryAfter } };
     },
@@ -242,7 +242,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
     handler: async (req) => {
       const search = await findOabSearch(s, req.auth!.account.id, Number(req.params.id));
       if (!search) throw new ApiError('NOT_FOUND', `No OAB search ${req.params.id} in this account.`);
-      return { data: oabSearchView(search, absoluteUrl(req, s.config, `/v1/advogados/oab/monitoramentos/${search.id}`)) };
+      return { data: oabSearchView(search, absoluteUrl(s.config, `/v1/advogados/oab/monitoramentos/${search.id}`)) };
     },
   });
 }

@@ -118,7 +118,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     },
   });
 
-  const refreshView = (req: RouteRequest<{ params: typeof CnjParams }>, r: CaseRefreshesTable) => ({
+  const refreshView = (r: CaseRefreshesTable) => ({
     id: r.id,
     numeroCnj: formatCnj(r.numero_cnj),
     status: r.status,
@@ -128,7 +128,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     novasMovimentacoes: r.novas_movimentacoes,
     erro: r.erro_codigo ? { code: r.erro_codigo, message: r.erro_mensagem } : null,
     preco: toBrl(r.preco_centavos),
-    statusUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${r.numero_cnj}/status-atualizacao`),
+    statusUrl: absoluteUrl(s.config, `/v1/processos/cnj/${r.numero_cnj}/status-atualizacao`),
   });
 
   defineRoute(app, {
@@ -158,7 +158,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
         requestId: req.id,
         priceCentavos: op.priceCentavos,
       });
-      return { data: { ...refreshView(req, refresh), message: REFRESH_MESSAGE[refresh.status] ?? REFRESH_MESSAGE.PENDENTE } };
+      return { data: { ...refreshView(refresh), message: REFRESH_MESSAGE[refresh.status] ?? REFRESH_MESSAGE.PENDENTE } };
     },
   });
 
@@ -177,7 +177,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       const cnj = cnjOf(req);
       const refresh = await latestRefresh(s.db, req.auth!.account.id, cnj.digits);
       if (!refresh) throw new ApiError('NOT_FOUND', `No refresh of ${cnj.masked} was requested with this account.`);
-      return { data: refreshView(req, refresh) };
+      return { data: refreshView(refresh) };
     },
   });
 
@@ -213,7 +213,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
           dataJuntada: d.data_juntada,
           mimeType: d.mime_type,
           tamanhoBytes: d.tamanho_bytes,
-          downloadUrl: absoluteUrl(req, s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
+          downloadUrl: absoluteUrl(s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
         }),
       );
       return {

@@ -1,5 +1,4 @@
 /** The public views of summary executions and summaries. */
-import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { toBrl } from '../../platform/billing/prices.ts';
 import type { CaseSummariesTable } from '../../platform/db/schema.ts';
@@ -10,7 +9,7 @@ export const statusPath = (numeroCnj: string, id: string) => `/v1/processos/cnj/
 export const summaryPath = (numeroCnj: string, id: string) => `/v1/processos/cnj/${numeroCnj}/resumo-ia?request_id=${id}`;
 export const requestPath = (numeroCnj: string) => `/v1/processos/cnj/${numeroCnj}/resumo-ia/solicitar-atualizacao`;
 
-export function executionView(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, s: CaseSummariesTable) {
+export function executionView(config: Pick<Config, 'publicUrl' | 'host' | 'port'>, s: CaseSummariesTable) {
   return {
     providerRequestId: s.id,
     numeroCnj: formatCnj(s.numero_cnj),
@@ -24,7 +23,7 @@ export function executionView(req: FastifyRequest, config: Pick<Config, 'publicU
     concluidoEm: s.concluido_em,
     erro: s.erro_codigo ? { codigo: s.erro_codigo, mensagem: s.erro_mensagem } : null,
     preco: toBrl(s.preco_centavos),
-    statusUrl: absoluteUrl(req, config, statusPath(s.numero_cnj, s.id)),
-    resumoUrl: absoluteUrl(req, config, summaryPath(s.numero_cnj, s.id)),
+    statusUrl: absoluteUrl(config, statusPath(s.numero_cnj, s.id)),
+    resumoUrl: absoluteUrl(config, summaryPath(s.numero_cnj, s.id)),
   };
 }

@@ -64,7 +64,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
         await s.jobs.add(SUMMARY, { id: row.id }, trx);
         return { summary: row, created: true };
       });
-      const view = executionView(req, s.config, summary);
+      const view = executionView(s.config, summary);
       return { status: 200, data: view, meta: { reaproveitado: !created }, headers: { location: view.statusUrl } };
     },
   });
@@ -93,7 +93,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
             ? `No summary request ${req.query.request_id} for ${cnj.masked} in this account.`
             : `No summary of ${cnj.masked} was requested with this account.`,
         );
-      return { data: executionView(req, s.config, summary) };
+      return { data: executionView(s.config, summary) };
     },
   });
 
@@ -122,7 +122,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
       if (asked && !summary) throw new ApiError('NOT_FOUND', `No summary request ${asked} for ${cnj.masked} in this account.`);
       const live = await store.live(accountId, cnj.digits);
       const emAndamento =
-        live && live.id !== summary?.id ? { providerRequestId: live.id, statusUrl: absoluteUrl(req, s.config, statusPath(live.numero_cnj, live.id)) } : null;
+        live && live.id !== summary?.id ? { providerRequestId: live.id, statusUrl: absoluteUrl(s.config, statusPath(live.numero_cnj, live.id)) } : null;
       const request = (motivo: string) => ({ method: 'POST', path: requestPath(cnj.digits), motivo });
       const base = {
         numeroCnj: cnj.masked,

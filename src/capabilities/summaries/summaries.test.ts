@@ -204,7 +204,7 @@ test('Prefer: return=estimate prices the request (50 c), the read (0) and the st
   const estimate = async (method: 'GET' | 'POST', url: string) =>
     json(await h.inject({ method, url, headers: { ...acc.headers, prefer: 'return=estimate' } })).data;
   const asked = await estimate('POST', `${base(cnj)}/solicitar-atualizacao`);
-  assert.deepEqual([asked.queryType, asked.priceCentavos, asked.chargedOn], ['resumo_ia.solicitacao', PRICE, 'success']);
+  assert.deepEqual([asked.queryType, asked.priceCentavos, asked.chargedOn], ['resumo_ia.solicitacao', PRICE, 'completion']);
   assert.equal((await estimate('GET', base(cnj))).priceCentavos, 0);
   assert.equal((await estimate('GET', `${base(cnj)}/status`)).priceCentavos, 0);
   assert.equal((await h.services.db.selectFrom('case_summaries').select('id').where('account_id', '=', acc.accountId).execute()).length, 0);

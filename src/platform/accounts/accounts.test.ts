@@ -71,7 +71,7 @@ test('KeyCache: only the keys used since they were read, and expiring soon, are 
 function storeWithClock(h: Awaited<ReturnType<typeof createHarness>>) {
   const clock = { ms: 0 };
   const cache = new KeyCache({ ttlMs: 5_000, now: () => clock.ms });
-  return { clock, cache, store: new AccountStore(h.services.db, h.services.clock, cache) };
+  return { clock, cache, store: new AccountStore(h.services.db, h.services.clock, h.config.maxActiveApiKeys, cache) };
 }
 
 async function until(done: () => boolean): Promise<void> {

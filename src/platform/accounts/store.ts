@@ -12,6 +12,7 @@ import { generateKey, hashKey } from './keys.ts';
 import { KeyCache, REFRESH_EVERY_MS } from './key-cache.ts';
 import { powerOfTwoChunks } from '../db/batch-shapes.ts';
 import { tickLoader } from '../db/tick-batch.ts';
+import { ApiError } from '../errors.ts';
 
 export type Account = AccountsTable;
 
@@ -39,14 +40,17 @@ export class AccountStore {
   readonly #byHashes;
   readonly #balances: (accountId: string) => Promise<number | undefined>;
   readonly #keys: KeyCache;
+  /** Active (unrevoked) keys an account may hold (TRAMITA_MAX_API_KEYS). */
+  readonly #maxActiveKeys: number;
   /** When the cached keys in use were last read again (the cache's clock, key-cache.ts). */
   #lastRefresh = 0;
   #refreshing = false;
   /** When this process last wrote each key's `last_used_at` (ms). */
   readonly #lastNoted = new Map<string, number>();
-  constructor(db: Kysely<DB>, clock: Clock, keys = new KeyCache()) {
+  constructor(db: Kysely<DB>, clock: Clock, maxActiveKeys: number, keys = new KeyCache()) {
     this.#db = db;
     this.#clock = clock;
+    this.#maxActiveKeys = maxActiveKeys;
     this.#keys = keys;
     // The balances asked for in one turn, read by one query: on SQLite a statement outside a transaction
     // is a read transaction of its own, whose WAL lock (two fcntl calls) costs more than the read.
@@ -117,21 +121,41 @@ export class AccountStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /**
+   * A new key for the account, unless it already holds TRAMITA_MAX_API_KEYS active ones (422
+   * API_KEY_LIMIT_REACHED): keys would otherwise multiply whatever is counted per key (issue 45). The
+   * no-op UPDATE of the account row comes first so that two creations at once are counted one after
+   * the other: it takes the row's lock on PostgreSQL, and the write lock at once on SQLite.
+   */
   async issueKey(accountId: string, name: string | null = null): Promise<IssuedKey> {
     const k = generateKey();
-    await this.#db
-      .insertInto('api_keys')
-      .values({
-        id: k.id,
-        account_id: accountId,
-        prefix: k.prefix,
-        hash: k.hash,
-        created_at: iso(this.#clock.now()),
-        revoked_at: null,
-        name,
-        last_used_at: null,
-      })
-      .execute();
+    await this.#db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('accounts')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', accountId)
+        .execute();
+      const active = await trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(active.n) >= this.#maxActiveKeys) throw new ApiError('API_KEY_LIMIT_REACHED', undefined, { limit: this.#maxActiveKeys });
+      await trx
+        .insertInto('api_keys')
+        .values({
+          id: k.id,
+          account_id: accountId,
+          prefix: k.prefix,
+          hash: k.hash,
+          created_at: iso(this.#clock.now()),
+          revoked_at: null,
+          name,
+          last_used_at: null,
+        })
+        .execute();
+    });
     return { id: k.id, prefix: k.prefix, key: k.plaintext };
   }
 

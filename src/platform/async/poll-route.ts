@@ -54,7 +54,7 @@ export function pollRoute(app: FastifyInstance, s: Services): void {
         httpStatus: r.response_status,
         submittedAt: r.created_at,
         completedAt: r.completed_at,
-        statusUrl: statusUrl(req, s.config, r.id),
+        statusUrl: statusUrl(s.config, r.id),
       }));
       return { data: listData(req, s.config, 'items', view, pagination), meta: { pagination } };
     },
@@ -75,7 +75,7 @@ export function pollRoute(app: FastifyInstance, s: Services): void {
     handler: async (req) => {
       const row = await s.asyncRequests.find(req.params.requestId, req.auth!.account.id);
       if (!row) throw new ApiError('REQUEST_NOT_FOUND');
-      if (row.status === 'running') return { response: pendingResponse(req, s, row.id, row.created_at) };
+      if (row.status === 'running') return { response: pendingResponse(s, row.id, row.created_at) };
       return { response: fromColumns(row) };
     },
   });

@@ -86,12 +86,12 @@ export async function answerWithinWindow(
   const renewal = setInterval(() => void deps.asyncRequests.renew(req.id).catch(() => {}), Math.max(250, deps.asyncRequests.leaseMs / 3));
   renewal.unref();
   deps.background.track(work.finally(() => clearInterval(renewal)));
-  return pendingResponse(req, deps, req.id, iso(submitted), prefs.respondAsync ? { 'preference-applied': 'respond-async' } : {});
+  return pendingResponse(deps, req.id, iso(submitted), prefs.respondAsync ? { 'preference-applied': 'respond-async' } : {});
 }
 
 /** The status URL of a pending operation. */
-export function statusUrl(req: FastifyRequest, config: Config, requestId: string): string {
-  return absoluteUrl(req, config, `/v1/requests/${requestId}`);
+export function statusUrl(config: Config, requestId: string): string {
+  return absoluteUrl(config, `/v1/requests/${requestId}`);
 }
 
 const PENDING_MESSAGE =
@@ -99,14 +99,13 @@ const PENDING_MESSAGE =
 
 /** The 202 of a pending operation (spec §2.2), with fresh poll hints. */
 export function pendingResponse(
-  req: FastifyRequest,
   deps: { clock: Clock; config: Config },
   requestId: string,
   submittedAt: string,
   extraHeaders: Record<string, string> = {},
 ): StoredResponse {
   const pollAfterMs = deps.config.pollAfterMs;
-  const url = statusUrl(req, deps.config, requestId);
+  const url = statusUrl(deps.config, requestId);
   const hints = {
     pollAfterSeconds: Math.ceil(pollAfterMs / 1000),
     pollAfterMs,

@@ -8,6 +8,8 @@
  * - same key while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE.
  * A refusal before the operation ran (401, 403, 429) or a failure (5xx) is not stored: the key is
  * released, so the same request can be retried once the cause is gone (e.g. after a top-up).
+ * An estimate (`Prefer: return=estimate`, operation.ts) neither claims the key nor replays it: it
+ * runs nothing, so the same request without the preference still runs, and is charged, under the key.
  * Runs after auth and rate limits (preHandler), after validation: a 400 is never stored.
  *
  * A charge is never followed by a second run, even across a crash between its COMMIT and the
@@ -24,6 +26,7 @@ import { addMs, iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody, languageOf } from '../errors.ts';
 import { appendRouteHook } from './hooks.ts';
+import { parsePrefer } from './prefer.ts';
 import { fromColumns, jsonResponse, sendStored, toColumns, type StoredResponse } from './stored-response.ts';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -127,6 +130,8 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<DB>, clock: 
 
   const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method === 'HEAD' || !req.auth) return;
+    // An operation's estimate (operation.ts) is answered without running: it must not take the key.
+    if (req.routeOptions.config.tramita && parsePrefer(req).estimate) return;
     const key = readKey(req);
     if (!key) return;
     const accountId = req.auth.account.id;

@@ -55,17 +55,17 @@ export interface PageMeta {
 }
 
 /** The next page's URL: this request's, with `cursor` instead of `page`. */
-function nextHref(req: FastifyRequest, config: Pick<Config, 'publicUrl'>, cursor: string): string {
+function nextHref(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'host' | 'port'>, cursor: string): string {
   const url = new URL(req.url, 'http://x');
   url.searchParams.delete('page');
   url.searchParams.set('cursor', cursor);
-  return absoluteUrl(req, config, `${url.pathname}?${url.searchParams}`);
+  return absoluteUrl(config, `${url.pathname}?${url.searchParams}`);
 }
 
 /** A listing's `data`: the items under `name`, their pagination and the link to the next page. */
 export function listData<T>(
   req: FastifyRequest,
-  config: Pick<Config, 'publicUrl'>,
+  config: Pick<Config, 'publicUrl' | 'host' | 'port'>,
   name: string,
   items: T[],
   p: PageMeta,

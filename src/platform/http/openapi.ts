@@ -85,7 +85,13 @@ const ESTIMATE_SCHEMA = {
         balance: { type: 'number' },
         balanceCentavos: { type: 'integer' },
         sufficient: { type: 'boolean', description: 'Whether the balance covers the price now.' },
-        chargedOn: { type: 'string', description: 'When the price is charged.' },
+        chargedOn: {
+          type: ['string', 'null'],
+          enum: ['success', 'creation', 'completion', null],
+          description:
+            'When the price is charged: `success` with the answer, `creation` in the transaction that creates the monitor or radar, ' +
+            '`completion` when the work the request started completes (its job); null for a free operation.',
+        },
       },
     },
     meta: {

@@ -177,7 +177,14 @@ function render(outcome: Outcome, meta: Record<string, unknown>): StoredResponse
   return { status, headers: { 'content-type': JSON_TYPE, ...outcome.headers }, body: envelopeJson(outcome.data, { ...meta, ...outcome.meta }) };
 }
 
-function estimate(req: FastifyRequest, meta: RouteMeta, price: number, balance: number): StoredResponse {
+/** When an estimate says the price is charged, by the route's ChargeWay (null: a free operation). */
+const CHARGED_ON: Record<ChargeWay, 'success' | 'creation' | 'completion'> = {
+  'on-success': 'success',
+  'in-handler': 'creation',
+  deferred: 'completion',
+};
+
+function estimate(req: FastifyRequest, meta: RouteMeta, way: ChargeWay | null, price: number, balance: number): StoredResponse {
   return jsonResponse(
     200,
     {
@@ -190,7 +197,7 @@ function estimate(req: FastifyRequest, meta: RouteMeta, price: number, balance: 
         balance: toBrl(balance),
         balanceCentavos: balance,
         sufficient: balance >= price,
-        chargedOn: 'success',
+        chargedOn: way ? CHARGED_ON[way] : null,
       },
       meta: { requestId: req.id, creditsCharged: 0, estimate: true },
     },
@@ -203,7 +210,7 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
   return async function operation(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const price = meta.charge && req.auth ? deps.prices.priceFor(req.auth.account.plan, meta.charge) : 0;
     const prefs = parsePrefer(req);
-    if (prefs.estimate && req.auth) return sendStored(reply, estimate(req, meta, price, (await deps.accounts.balance(req.auth.account.id)) ?? 0));
+    if (prefs.estimate && req.auth) return sendStored(reply, estimate(req, meta, way, price, (await deps.accounts.balance(req.auth.account.id)) ?? 0));
     // The balance auth saw may be seconds old (accounts/key-cache.ts): it may let a request through,
     // where the conditional debit is the real check, but it never refuses one without a fresh read.
     if (price > 0 && req.auth!.account.balance_centavos < price) {

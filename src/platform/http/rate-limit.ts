@@ -1,8 +1,9 @@
 /**
- * Rate limits per route class and per API key (spec §8): one counter per (class, key), fixed windows.
- * Unauthenticated routes count per IP. Where the counts live is a `WindowCounter`: in this process's
- * memory (`LocalWindows`: a window starts at a key's first request), or, on PostgreSQL, shared by every
- * API process of the deployment (`SharedWindows`, shared-windows.ts: windows aligned to the clock).
+ * Rate limits per route class and per account (spec §8 says per route class; counting per account, not
+ * per key, means more keys never mean more requests, issue 45): one counter per (class, account), fixed
+ * windows. Unauthenticated routes count per IP. Where the counts live is a `WindowCounter`: in this
+ * process's memory (`LocalWindows`: a window starts at its first request), or, on PostgreSQL, shared by
+ * every API process of the deployment (`SharedWindows`, shared-windows.ts: windows aligned to the clock).
  * Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
  * (seconds, IETF draft); the request past the limit is 429 RATE_LIMITED with `Retry-After`.
  * It runs right after auth (platform/http/gate.ts): a limited request never reaches billing.
@@ -14,8 +15,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimit, RouteClass } from '../../config.ts';
 import { ApiError } from '../errors.ts';
 
-/** Counters kept at most; past it, ended windows go first, then the longest-kept. */
-const MAX_COUNTERS = 10_000;
+/** Address windows kept at most; past it, account windows are swept of ended ones too (they are as many as the accounts). */
+export const MAX_ADDRESS_WINDOWS = 10_000;
 
 /** One window of one (class, key): when it started and how many requests it holds, this one included. */
 export interface Window {
@@ -23,9 +24,15 @@ export interface Window {
   count: number;
 }
 
+/**
+ * Whose window: an account's (as many as the operator created), or an address's (anyone can bring
+ * new ones, an IPv6 client by the billion), which is what a bound on memory must hold back.
+ */
+export type WindowOwner = 'account' | 'address';
+
 /** Where windows are counted. `count` is synchronous: it runs on every request. */
 export interface WindowCounter {
-  count(key: string, now: number, windowMs: number): Window;
+  count(key: string, now: number, windowMs: number, owner?: WindowOwner): Window;
   /** Sends what is still only local (shared counters) and stops; a no-op in memory. */
   close(): Promise<void>;
 }
@@ -49,7 +56,9 @@ export class RateLimiter {
   check(req: FastifyRequest, reply: FastifyReply, routeClass: RouteClass): void {
     const { max, windowMs } = this.#limits[routeClass];
     const now = this.#now();
-    const window = this.#counter.count(`${routeClass} ${req.auth ? req.auth.keyId : `ip:${req.ip}`}`, now, windowMs);
+    const window = req.auth
+      ? this.#counter.count(`${routeClass} acct:${req.auth.account.id}`, now, windowMs, 'account')
+      : this.#counter.count(`${routeClass} ip:${req.ip}`, now, windowMs, 'address');
     const resetSeconds = Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
     reply.header('ratelimit-limit', max);
     reply.header('ratelimit-remaining', Math.max(0, max - window.count));
@@ -65,35 +74,50 @@ export class RateLimiter {
   }
 }
 
-/** Windows in this process's memory: the only process of a SQLite deployment. */
+/**
+ * Windows in this process's memory: the only process of a SQLite deployment. A live window is never
+ * dropped to make room, so no flood of new keys resets another key's window (issue 45). Ended windows
+ * are swept when a new one would pass the bound; if the address windows are still all live, a new
+ * address counts in one overflow window per window length, shared by every newcomer until some end:
+ * an address flood limits itself, and the accounts' and the known addresses' windows stay as counted.
+ */
 export class LocalWindows implements WindowCounter {
-  readonly #windows = new Map<string, Window>();
+  readonly #accounts = new Map<string, Window>();
+  readonly #addresses = new Map<string, Window>();
+  readonly #overflow = new Map<number, Window>();
   /** The longest window counted so far: a window this old has ended, whatever counted it. */
   #longestWindowMs = 0;
 
   async close(): Promise<void> {}
 
-  count(key: string, now: number, windowMs: number): Window {
+  count(key: string, now: number, windowMs: number, owner: WindowOwner = 'address'): Window {
     if (windowMs > this.#longestWindowMs) this.#longestWindowMs = windowMs;
-    const current = this.#windows.get(key);
-    if (current && current.startedAt + windowMs > now) {
-      current.count++;
-      return current;
+    const windows = owner === 'account' ? this.#accounts : this.#addresses;
+    if (!windows.has(key) && windows.size >= MAX_ADDRESS_WINDOWS) {
+      this.#sweep(windows, now);
+      if (owner === 'address' && windows.size >= MAX_ADDRESS_WINDOWS) return countIn(this.#overflow, windowMs, now, windowMs);
     }
-    // A new window: (re)inserted last, so Map order is oldest window first.
-    if (current) this.#windows.delete(key);
-    else if (this.#windows.size >= MAX_COUNTERS) this.#evict(now);
-    const fresh = { startedAt: now, count: 1 };
-    this.#windows.set(key, fresh);
-    return fresh;
+    return countIn(windows, key, now, windowMs);
   }
 
-  /** Drops the windows that have ended; if none has, the oldest one. */
-  #evict(now: number): void {
-    for (const [key, w] of this.#windows) {
+  /** Drops the windows that have ended, oldest first; never a live one. */
+  #sweep(windows: Map<string, Window>, now: number): void {
+    for (const [key, w] of windows) {
       if (w.startedAt + this.#longestWindowMs > now) break; // oldest first: the rest are younger still
-      this.#windows.delete(key);
+      windows.delete(key);
     }
-    if (this.#windows.size >= MAX_COUNTERS) this.#windows.delete(this.#windows.keys().next().value!);
   }
+}
+
+/** Counts one request in `key`'s window of `windows`, starting a new one (last in Map order: oldest first) when it has ended. */
+function countIn<K>(windows: Map<K, Window>, key: K, now: number, windowMs: number): Window {
+  const current = windows.get(key);
+  if (current && current.startedAt + windowMs > now) {
+    current.count++;
+    return current;
+  }
+  windows.delete(key);
+  const fresh = { startedAt: now, count: 1 };
+  windows.set(key, fresh);
+  return fresh;
 }

@@ -1,7 +1,10 @@
 /**
- * Signing in and out, and setting a password through the operator's one-time link. Wrong e-mail and
- * wrong password get the same answer in about the same time (a hash is checked either way); five
- * wrong passwords in a row lock the person out for 15 minutes (store.ts), and each address may try
+ * Signing in and out, and setting a password through the operator's one-time link. An unknown e-mail,
+ * a wrong password and a locked e-mail get the same answer (status and page) through the same path (a
+ * hash is checked every time, the decoy's when no password may be checked), so the answers do not tell
+ * which e-mails have a console account. Each attempt is counted before its hash (store.ts
+ * reserveSignIn): five in a row without success lock the e-mail for 15 minutes, however many are sent
+ * at once. Each address may try
  * SIGNIN_ATTEMPTS times per SIGNIN_WINDOW_MS, counted where the API's rate windows are: across every
  * API process on PostgreSQL (platform/http/shared-windows.ts).
  */
@@ -9,11 +12,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfField, html, type Html } from '../html.ts';
 import { field, redirect, sendPage, type ConsoleParts } from '../parts.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../passwords.ts';
+import { LOCKOUT_AFTER, LOCKOUT_MS } from '../store.ts';
 import { endSession, origin, preSessionCsrf, preSessionCsrfOk, startSession } from '../session.ts';
 
 const SIGNIN_ATTEMPTS = 30;
 const SIGNIN_WINDOW_MS = 15 * 60_000;
-const WRONG = 'E-mail ou senha incorretos.';
+/** Every refused attempt's answer, whatever the reason: it names the lock without telling whether it applies. */
+const WRONG =
+  `E-mail ou senha incorretos. Depois de ${LOCKOUT_AFTER} tentativas seguidas sem acerto, ` +
+  `o e-mail fica bloqueado por ${LOCKOUT_MS / 60_000} minutos.`;
 
 /** Verified when the e-mail is unknown, so that case costs what a wrong password does. */
 let decoyHash: Promise<string> | undefined;
@@ -32,15 +39,15 @@ export function authPages(app: FastifyInstance, m: ConsoleParts): void {
     }
     const email = field(req, 'email') ?? '';
     const password = field(req, 'senha') ?? '';
-    const user = await m.store.userByEmail(email);
-    if (user && m.store.isLocked(user)) {
-      return signInPage(req, reply, preSessionCsrf(req, reply), 'Muitas senhas erradas para este e-mail: o acesso fica bloqueado por 15 minutos.', 429);
-    }
-    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), user?.password_hash ?? (await decoy()));
-    if (!user?.password_hash || !ok) {
-      if (user?.password_hash) {
-        await m.store.signInFailed(user);
-        await m.store.audit({ accountId: user.account_id, userId: user.id, actor: user.email, action: 'sessao.falha', origin: origin(req) });
+    const attempt = await m.store.reserveSignIn(email);
+    const user = attempt?.user;
+    const hash = attempt?.allowed ? user?.password_hash : undefined;
+    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), hash ?? (await decoy()));
+    if (!user || !hash || !ok) {
+      if (attempt) {
+        const { user: who, allowed } = attempt;
+        const details = allowed ? null : { bloqueado: true };
+        await m.store.audit({ accountId: who.account_id, userId: who.id, actor: who.email, action: 'sessao.falha', details, origin: origin(req) });
       }
       return signInPage(req, reply, preSessionCsrf(req, reply), WRONG, 401);
     }

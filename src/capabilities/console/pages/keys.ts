@@ -1,5 +1,6 @@
 /**
- * API keys: create one with a name (its secret shown this once, with a copy button), list them with
+ * API keys: create one with a name (its secret shown this once, with a copy button; refused past
+ * TRAMITA_MAX_API_KEYS active ones, accounts/store.ts), list them with
  * prefix, name, creation and last use, revoke one. Revoking the last active key asks for an explicit
  * confirmation: the integrations stop at once, and the console (this sign-in) stays the way back in
  * to create another.
@@ -8,6 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfField, html, shownOnce, table, when, type Html } from '../html.ts';
 import { field, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 import { origin } from '../session.ts';
+import { isApiError } from '../../../platform/errors.ts';
+import { mensagem } from '../../../platform/errors-pt.ts';
 
 const MAX_NAME = 60;
 
@@ -19,7 +22,11 @@ export function keysPage(app: FastifyInstance, m: ConsoleParts): void {
     const name = field(req, 'nome') ?? '';
     if (name === '' || name.length > MAX_NAME)
       return page(req, reply, m, { error: `Dê à chave um nome de 1 a ${MAX_NAME} caracteres (ex.: "servidor de produção").` }, 400);
-    const key = await m.s.accounts.issueKey(who.account.id, name);
+    const key = await m.s.accounts.issueKey(who.account.id, name).catch((err: unknown) => {
+      if (isApiError(err) && err.code === 'API_KEY_LIMIT_REACHED') return err;
+      throw err;
+    });
+    if (isApiError(key)) return page(req, reply, m, { error: mensagem(key.code, key.details) }, key.status);
     await m.store.audit({
       accountId: who.account.id,
       userId: who.user.id,
