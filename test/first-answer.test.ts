@@ -255,3 +255,29 @@ test("a case only its court's page knows: the court is asked while DataJud is st
   assert.equal(d.consultaPublica.fonte, 'consulta-tjsp');
   assert.equal((await coverDebits(acc)).length, 1);
 });
+
+test("a cover never queues for DJEN's per-minute budget: with it spent, DataJud's fields at once and the addressees asked in the background", async () => {
+  // The provider covers TJSP only and no consultation is read: other courts' parties are DJEN's addressees.
+  const tight = await createHarness({ env: { TRAMITA_PORTAL_TRIBUNAIS: 'TJSP', TRAMITA_CONSULTAS: 'none', DJEN_REQUESTS_PER_MINUTE: '1' } });
+  try {
+    const acc = await tight.createAccount({ credits: 1000 });
+    const now = tight.services.clock.now().getTime();
+    const [a, b] = tight.sources.sandbox!.dataset.cases.filter((c) => c.filedAt <= now && c.court.datajudAlias && c.court.sigla !== 'TJSP');
+    const first = await tight.inject({ method: 'GET', url: `/v1/processos/cnj/${a!.numero}`, headers: acc.headers });
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(json(first).data.enriquecimento.status, 'CONCLUIDO', "the budget's one request went to the first cover");
+    const second = await tight.inject({ method: 'GET', url: `/v1/processos/cnj/${b!.numero}`, headers: acc.headers });
+    assert.equal(second.statusCode, 200, second.body);
+    const d = json(second).data;
+    assert.equal(d.partes, null);
+    assert.equal(d.enriquecimento.status, 'AGENDADO');
+    assert.deepEqual([d.enriquecimento.falha.source, d.enriquecimento.falha.failure], ['djen', 'rate_limited']);
+    const jobs = await tight.services.db.selectFrom('jobs').select('payload').where('kind', '=', ENRICH_JOB).execute();
+    assert.deepEqual(
+      jobs.map((j) => JSON.parse(j.payload).numeroCnj),
+      [b!.numero],
+    );
+  } finally {
+    await tight.close();
+  }
+});

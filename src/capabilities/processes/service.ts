@@ -28,6 +28,7 @@ import type { Sources } from '../../platform/ports/sources.ts';
 import type { CaseStore, SaveResult, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
 import { DJEN_FONTE, fetchAddressees } from '../../sources/djen/addressees.ts';
+import { DjenError } from '../../sources/djen/errors.ts';
 import { isConsultaSource } from '../../sources/consultas/connector.ts';
 import type { Logger } from 'pino';
 import { mensagem } from '../../platform/errors-pt.ts';
@@ -111,7 +112,7 @@ export class CaseService {
     // Asked now, beside DataJud, when the answer waits for them and the case lacks them: the chain's own
     // answer (a case only its court's page knows is answered from it) and the parties, DJEN's where it has none.
     const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, signal)) : null;
-    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, signal)) : null;
+    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal, queue: false })) : null;
     let record: CaseRecord | null = null;
     if (cnj.court.datajudAlias) {
       try {
@@ -243,7 +244,7 @@ export class CaseService {
    * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
    */
   async fetchParties(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal)), numeroCnj, signal);
+    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal)), numeroCnj, { signal, queue: true });
   }
 
   /** The case-details sources' own answer (null without any, or when none knows the case). */
@@ -251,8 +252,17 @@ export class CaseService {
     return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal)) ?? null;
   }
 
-  /** fetchParties once the chain answered (or while it is being asked): its record named, else DJEN's addressees. */
-  async #partiesAfter(chain: Promise<Settled<CaseDetailsRecord | null>>, numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+  /**
+   * fetchParties once the chain answered (or while it is being asked): its record named, else DJEN's
+   * addressees. Without `queue` (a caller is waiting), DJEN is asked only when its budget lets a
+   * request out now: its 20 a minute are not a line for the cover to stand in.
+   */
+  async #partiesAfter(
+    chain: Promise<Settled<CaseDetailsRecord | null>>,
+    numeroCnj: string,
+    opts: { signal?: AbortSignal; queue: boolean },
+  ): Promise<CaseDetailsRecord | null> {
+    const { signal } = opts;
     let failure: SourceError | null = null;
     const asked = await chain;
     if (asked.ok && asked.value) return { ...asked.value, fonte: asked.value.fonte ?? this.#d.sources.details!.info.name };
@@ -260,6 +270,8 @@ export class CaseService {
       if (!(asked.error instanceof SourceError) || !isConsultaSource(asked.error.source)) throw asked.error;
       failure = asked.error;
     }
+    if (!opts.queue && this.#d.sources.publications.readyNow?.() === false)
+      throw failure ?? new DjenError('rate_limited', "DJEN's per-minute budget is spent for now: the case's addressees are asked in the background.");
     try {
       const fromDjen = await fetchAddressees(this.#d.sources.publications, numeroCnj, signal);
       if (fromDjen) return fromDjen;
