@@ -171,7 +171,7 @@ test("a failing details source: 200, DataJud's fields and why the parties are mi
   const c = freshCase();
   const monitorId = await monitor(watcher, c.numero);
   sandbox.faults.set({ upstream: 'portal', status: 503 });
-  let first: ReturnType<typeof json>;
+  let first: any;
   try {
     const res = await cover(c.numero, acc);
     assert.equal(res.statusCode, 200, res.body);
