@@ -48,6 +48,7 @@ import { describeOfflineSummary, offlineSummaryBench } from './summaries.ts';
 import { describeUrlGuard } from './url-guard.ts';
 import { describeConsultaParse } from './consultas.ts';
 import { describeCourtSearchFanOut } from './court-search.ts';
+import { describeFirstAnswer, firstAnswerBench } from './first-answer.ts';
 import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { describePrecatorios, precatorioBench } from './precatorios.ts';
 import { matchingBenchSettings, MATCHING_TARGET_RATIO, runMatchingBench } from './matching.ts';
@@ -304,6 +305,7 @@ async function main(): Promise<number> {
     console.log(describeUrlGuard());
     console.log(describeConsultaParse());
     console.log(await describeCourtSearchFanOut());
+    console.log(describeFirstAnswer(await firstAnswerBench()));
     console.log(describeGazettes(await gazetteBench()));
     console.log(describePrecatorios(await precatorioBench()));
     console.log(describeStartup(await startupBench()));

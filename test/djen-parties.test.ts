@@ -1,8 +1,8 @@
 /**
  * Parties and lawyers of every court (issue 32), through the HTTP surface with the sandbox: a case of a
  * court without an enabled consultation (and outside the provider's courts) takes them from the
- * addressees of its DJEN communications, each with `fonte: DJEN`, no document and no value, filled by
- * the enrichment job and refreshed by a refresh; a consultation court's say its consultation; the
+ * addressees of its DJEN communications, each with `fonte: DJEN`, no document and no value, asked with
+ * the first lookup (issue 43) and refreshed by a refresh; a consultation court's say its consultation; the
  * provider's courts say the provider; a consultation that fails gives way to DJEN.
  */
 import { after, test } from 'node:test';
@@ -43,10 +43,7 @@ test('a case of a court with no consultation: its DJEN addressees and their lawy
     destinatarios: [{ nome: 'EMPRESA FICTICIA DE TESTES LTDA', polo: 'P' }],
     advogados: [{ nome: 'ADVOGADA FICTICIA DE TESTES', uf: c.court.ufs[0] ?? 'BA', numero: '98765' }],
   });
-  const first = await cover(c.numero, acc.headers);
-  assert.equal(first.enriquecimento.status, 'AGENDADO', 'the cover does not wait for DJEN');
-  assert.equal(first.partes, null);
-  await h.runJobs();
+  // DJEN asked beside DataJud (issue 43): its addressees come with the first answer.
   const d = await cover(c.numero, acc.headers);
   assert.equal(d.enriquecimento.status, 'CONCLUIDO');
   assert.equal(d.enriquecimento.fonte, 'DJEN');

@@ -108,6 +108,8 @@ test('five hostile bodies at once from DataJud and from the warrants provider: u
     TRAMITA_PROTOCOLO_URL: upstream.url,
     TRAMITA_TJRJ_PRECATORIOS_URL: upstream.url,
     TRAMITA_GAZETTE_COURTS: 'none',
+    // The courts' consultations would be the public pages: the covers ask them beside DataJud (issue 43).
+    TRAMITA_CONSULTAS: 'none',
     TRAMITA_SUMMARY_PROVIDER: 'extrativo',
     DATAJUD_REQUESTS_PER_MINUTE: '100000',
     TRAMITA_GAZETTE_REQUESTS_PER_MINUTE: '100000',

@@ -81,6 +81,12 @@ async function heard(acc: TestAccount, monitorId: string): Promise<string[]> {
 
 const debits = (accountId: string) => debitRows(db, accountId);
 
+/**
+ * What a monitor hears from the check that first stores its case: found, verified, then the case's
+ * parties, which the enrichment job brings after that first answer (issue 43).
+ */
+const FIRST_CHECK = ['processo_encontrado', 'processo_verificado', 'atualizacao_processo_concluida'];
+
 /** Retires every monitor left by earlier tests, so a cycle checks only the current test's. */
 async function retireAll(): Promise<void> {
   await db.updateTable('case_monitors').set({ status: 'REMOVIDO' }).where('status', '<>', 'REMOVIDO').execute();
@@ -268,7 +274,7 @@ test('the cycle: the first check finds the case (processo_encontrado + processo_
   assert.deepEqual([m.verificacoes, m.situacao, m.ultimoErro], [1, 'ENCONTRADO', null]);
   assert.equal(m.ultimaVerificacaoEm, clock.now().toISOString());
   assert.equal(m.proximaVerificacaoEm, new Date(now() + INTERVAL_MS).toISOString(), 'HORARIA = 1 × TRAMITA_MONITOR_INTERVAL_MS');
-  assert.deepEqual(await heard(acc, id), ['processo_encontrado', 'processo_verificado']);
+  assert.deepEqual(await heard(acc, id), FIRST_CHECK);
   const events = await db
     .selectFrom('domain_events')
     .selectAll()
@@ -285,7 +291,7 @@ test('the cycle: the first check finds the case (processo_encontrado + processo_
 
   await cycle();
   assert.equal((await monitorOf(acc, id)).verificacoes, 2);
-  assert.deepEqual(await heard(acc, id), ['processo_encontrado', 'processo_verificado', 'processo_verificado']);
+  assert.deepEqual(await heard(acc, id), [...FIRST_CHECK, 'processo_verificado']);
   await retireAll();
 });
 
@@ -308,24 +314,26 @@ test('new movements: nova_movimentacao and atualizacao_processo_concluida reach 
     const created = json(await create(acc, { numero_cnj: c.numero, frequencia: 'HORARIA', webhook_url: rx.url })).data;
     assert.equal(created.webhookUrl, rx.url);
     await cycle();
-    assert.deepEqual(await heard(acc, created.id), ['processo_encontrado', 'processo_verificado']);
+    assert.deepEqual(await heard(acc, created.id), FIRST_CHECK);
     // Deliveries run concurrently: their arrival order is not the events' order.
-    assert.deepEqual(rx.received.map((r) => r.event).sort(), ['processo_encontrado', 'processo_verificado']);
+    assert.deepEqual(rx.received.map((r) => r.event).sort(), [...FIRST_CHECK].sort());
+    const parties = rx.received.find((r) => r.event === 'atualizacao_processo_concluida')!.body;
+    assert.deepEqual([parties.data.motivo, parties.data.partes], ['PARTES', c.partes.length]);
 
     // Time passes beyond the case's next movement: the next check brings it in.
     await cycle(nextMovementAt(c) - now() + INTERVAL_MS);
     const kinds = await heard(acc, created.id);
-    assert.deepEqual(kinds.slice(2), ['nova_movimentacao', 'atualizacao_processo_concluida', 'processo_verificado']);
+    assert.deepEqual(kinds.slice(FIRST_CHECK.length), ['nova_movimentacao', 'atualizacao_processo_concluida', 'processo_verificado']);
     const m = await monitorOf(acc, created.id);
     assert.ok(m.novidades >= 1);
     assert.deepEqual(
       rx.received
-        .slice(2)
+        .slice(FIRST_CHECK.length)
         .map((r) => r.event)
         .sort(),
       ['atualizacao_processo_concluida', 'nova_movimentacao', 'processo_verificado'],
     );
-    const update = rx.received.find((r) => r.event === 'atualizacao_processo_concluida')!.body;
+    const update = rx.received.slice(FIRST_CHECK.length).find((r) => r.event === 'atualizacao_processo_concluida')!.body;
     assert.equal(update.data.novasMovimentacoes, m.novidades);
     assert.equal(update.data.monitorId, created.id);
     const news = rx.received.find((r) => r.event === 'nova_movimentacao')!.body;
@@ -336,7 +344,7 @@ test('new movements: nova_movimentacao and atualizacao_processo_concluida reach 
       .movimentacoes[0];
     assert.deepEqual(news.data.event_data, { id: listed.id, data: listed.data, conteudo: listed.conteudo });
     assert.equal(news.data.movimentacoes.length, m.novidades);
-    const verified = rx.received.slice(2).find((r) => r.event === 'processo_verificado')!.body;
+    const verified = rx.received.slice(FIRST_CHECK.length).find((r) => r.event === 'processo_verificado')!.body;
     assert.deepEqual([verified.data.novasMovimentacoes, verified.data.situacao], [m.novidades, 'ENCONTRADO']);
   } finally {
     await rx.close();
@@ -361,7 +369,7 @@ test('an upstream failure: no events, ultimoErro set, checked normally at the ne
   await cycle();
   const ok = await monitorOf(acc, id);
   assert.deepEqual([ok.verificacoes, ok.situacao, ok.ultimoErro], [1, 'ENCONTRADO', null]);
-  assert.deepEqual(await heard(acc, id), ['processo_encontrado', 'processo_verificado']);
+  assert.deepEqual(await heard(acc, id), FIRST_CHECK);
   await retireAll();
 });
 
@@ -379,7 +387,7 @@ test('DELETE: REMOVIDO, no further checks or news; deleting again returns it unc
   await cycle();
   await cycle();
   assert.equal((await monitorOf(acc, id)).verificacoes, 1);
-  assert.deepEqual(await heard(acc, id), ['processo_encontrado', 'processo_verificado']);
+  assert.deepEqual(await heard(acc, id), FIRST_CHECK);
   const again = await h.inject({ method: 'DELETE', url: `${URL_BASE}/${id}`, headers: acc.headers });
   assert.equal(again.statusCode, 200);
   assert.deepEqual(json(again).data, removed);

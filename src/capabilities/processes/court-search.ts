@@ -72,7 +72,7 @@ async function lookUp(m: CaseParts, numeros: string[], signal?: AbortSignal): Pr
     await Promise.all(
       alone.slice(i, i + LOOKUPS_AT_ONCE).map(async (n) => {
         try {
-          await m.service.lookup(parseCnjWithCourt(n), signal);
+          await m.service.lookup(parseCnjWithCourt(n), { signal });
           known.add(n);
         } catch (err) {
           if (!(err instanceof SourceError) && !(err instanceof ApiError)) throw err;

@@ -16,7 +16,16 @@ export interface CaseParts extends RefreshDeps {
 export function buildCaseParts(s: Services): CaseParts {
   const search = new CaseSearchIndex(s.db, s.database.engine);
   const store = new CaseStore(s.db, s.clock, search, s.events);
-  const service = new CaseService({ db: s.db, store, sources: s.sources, jobs: s.jobs, clock: s.clock, freshMinutes: s.config.caseFreshMinutes });
+  const service = new CaseService({
+    db: s.db,
+    store,
+    sources: s.sources,
+    jobs: s.jobs,
+    clock: s.clock,
+    events: s.events,
+    log: s.log,
+    freshMinutes: s.config.caseFreshMinutes,
+  });
   return {
     db: s.db,
     clock: s.clock,

@@ -8,7 +8,7 @@ import type { Sources } from '../../platform/ports/sources.ts';
 import { processObject, valorCausaObject } from './process-object.ts';
 import { CaseShape } from './schemas.ts';
 import { mainInstance, publicMovement, type StoredCase } from './store.ts';
-import type { Lookup } from './service.ts';
+import type { DetailsFailure, Lookup } from './service.ts';
 
 /** `meta.source`: where the answer came from, and whether it is sandbox (fictitious) data. */
 export function sourceMeta(l: Lookup) {
@@ -74,10 +74,11 @@ export function caseAnswer(c: StoredCase) {
 /**
  * The cover (spec §2.3): Tramita's fields and the process object integrators read (process-object.ts),
  * whose `valor_causa` object is the same at `data.valor_causa` and `data.fontes[0].capa.valor_causa`.
+ * `falha`: why the parties did not come with this answer, when their source failed beside it (issue 43).
  */
-export function caseCover(c: StoredCase) {
+export function caseCover(c: StoredCase, falha: DetailsFailure | null = null) {
   const main = mainInstance(c);
-  // Always scheduled: where no provider or consultation answers, DJEN's addressees do (issue 32).
+  // Until the parties are stored, the enrichment job is due: where no provider or consultation answers, DJEN's addressees do (issue 32).
   const enrichment = c.row.detalhes_em ? 'CONCLUIDO' : 'AGENDADO';
   return {
     ...caseAnswer(c),
@@ -92,8 +93,8 @@ export function caseCover(c: StoredCase) {
     quantidadeMovimentacoes: c.row.movimentos_total,
     ultimaMovimentacao: c.ultimaMovimentacao ? publicMovement(c.ultimaMovimentacao) : null,
     documentosPublicosDisponiveis: c.row.documentos_em !== null,
-    // Parties and the case value come from the provider, the court's consultation or DJEN (`fonte`), filled in the background.
-    enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em, fonte: c.row.partes_fonte },
+    // Parties and the case value come from the provider, the court's consultation or DJEN (`fonte`).
+    enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em, fonte: c.row.partes_fonte, falha },
     // The court's own page, when its consultation answered (issue 31).
     consultaPublica: c.row.consulta ? (JSON.parse(c.row.consulta) as unknown) : null,
   };
@@ -104,12 +105,13 @@ export type CaseCover = ReturnType<typeof caseCover>;
 /** Serialized covers, per stored case object: CaseStore hands out the same object while the case is unchanged. */
 const coverTexts = new WeakMap<StoredCase, JsonText>();
 
-/** `caseCover` as JSON text for the envelope, serialized once per version of the case. */
-export function caseCoverJson(c: StoredCase): JsonText {
-  let text = coverTexts.get(c);
+/** The cover of a lookup as JSON text for the envelope, serialized once per version of the case (a failure's answer is its own). */
+export function caseCoverJson(l: Pick<Lookup, 'stored' | 'detailsFailure'>): JsonText {
+  if (l.detailsFailure) return new JsonText(JSON.stringify(caseCover(l.stored, l.detailsFailure)));
+  let text = coverTexts.get(l.stored);
   if (!text) {
-    text = new JsonText(JSON.stringify(caseCover(c)));
-    coverTexts.set(c, text);
+    text = new JsonText(JSON.stringify(caseCover(l.stored)));
+    coverTexts.set(l.stored, text);
   }
   return text;
 }

@@ -35,9 +35,9 @@ function get(url: string, headers: Record<string, string>) {
   return h.inject({ method: 'GET', url, headers });
 }
 
-test('a sandbox case: cover from DataJud, charged once, marked as sandbox data, then answered from the store', async () => {
+test('a sandbox case: cover from DataJud with its parties, charged once, marked as sandbox data, then answered from the store', async () => {
   const acc = await h.createAccount({ credits: 1000 });
-  const c = freshCase();
+  const c = freshCase((x) => x.valorCausaCentavos !== null && x.partes.length > 0);
   const first = await get(`/v1/processos/cnj/${formatCnj(c.numero)}`, acc.headers);
   assert.equal(first.statusCode, 200, first.body);
   const body = json(first);
@@ -47,8 +47,11 @@ test('a sandbox case: cover from DataJud, charged once, marked as sandbox data, 
   assert.equal(body.meta.source.sandbox, true);
   assert.equal(body.meta.source.servedFrom, 'upstream');
   assert.equal(body.meta.creditsCharged, 0.1);
-  assert.equal(body.data.enriquecimento.status, 'AGENDADO');
-  assert.equal(body.data.valor_causa, null, 'not waited for: filled by the enrichment job');
+  // Asked beside DataJud and waited for (issue 43): the first answer is complete.
+  assert.equal(body.data.enriquecimento.status, 'CONCLUIDO');
+  assert.equal(body.data.enriquecimento.falha, null);
+  assert.equal(body.data.valorCausaCentavos, c.valorCausaCentavos);
+  assert.equal(body.data.partes.length, c.partes.length);
 
   const second = json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers));
   assert.equal(second.meta.source.servedFrom, 'store');
@@ -56,10 +59,15 @@ test('a sandbox case: cover from DataJud, charged once, marked as sandbox data, 
   assert.equal(await balance(acc.accountId), 1000 - 20);
 });
 
-test('enrichment fills parties and the case value; valor_causa and its compatibility copy agree', async () => {
+test('Prefer: return=minimal answers at once; enrichment fills parties and the case value; valor_causa and its compatibility copy agree', async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const c = freshCase((x) => x.valorCausaCentavos !== null && x.partes.length > 0);
-  await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
+  const minimal = await get(`/v1/processos/cnj/${c.numero}`, { ...acc.headers, prefer: 'return=minimal' });
+  assert.equal(minimal.statusCode, 200, minimal.body);
+  assert.equal(minimal.headers['preference-applied'], 'return=minimal');
+  assert.equal(json(minimal).data.enriquecimento.status, 'AGENDADO');
+  assert.equal(json(minimal).data.partes, null);
+  assert.equal(json(minimal).data.valor_causa, null, 'not waited for: filled by the enrichment job');
   assert.ok((await h.runJobs()) >= 1);
   const body = json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers));
   assert.equal(body.data.enriquecimento.status, 'CONCLUIDO');
@@ -99,7 +107,7 @@ test('a cover answered from memory follows a write of its case by another proces
   const c = freshCase();
   await get(`/v1/processos/cnj/${c.numero}`, acc.headers);
   const cover = async () => json(await get(`/v1/processos/cnj/${c.numero}`, acc.headers)).data;
-  assert.equal((await cover()).valorCausaCentavos, null);
+  assert.equal((await cover()).valorCausaCentavos, c.valorCausaCentavos);
 
   // Another process: its own connection to the same database.
   const other = await openDatabase(h.config);

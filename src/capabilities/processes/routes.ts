@@ -11,6 +11,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
 import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
 import { listData, listSchema } from '../../platform/http/list.ts';
+import { parsePrefer } from '../../platform/http/prefer.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
@@ -18,6 +19,7 @@ import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
+import type { DetailsMode } from './service.ts';
 import {
   CnjParams,
   Cover,
@@ -39,6 +41,21 @@ const REFRESH_MESSAGE: Record<string, string> = {
 
 const TAG = 'Processos';
 
+/**
+ * A case lookup waits, within the window, for the parties, lawyers, value and movement texts of the
+ * case-details sources, asked beside DataJud (issue 43); `Prefer: return=minimal` answers DataJud's
+ * fields at once and leaves them to the enrichment job.
+ */
+function detailsMode(req: RouteRequest<{ params: typeof CnjParams }>): { details: DetailsMode; headers?: Record<string, string> } {
+  return parsePrefer(req).minimal ? { details: 'background', headers: { 'preference-applied': 'return=minimal' } } : { details: 'wait' };
+}
+
+const COMPLETE_DOC =
+  "A first lookup asks DataJud and the case-details sources (the provider, the court's consultation, DJEN's addressees) at the same time and answers " +
+  'when both are in, within the synchronous window (past it, 202 and the status URL, whose answer is complete). A details source that fails never ' +
+  "fails the lookup: DataJud's fields are answered, `data.enriquecimento.falha` says why the parties are missing, and they are asked again in the " +
+  "background. `Prefer: return=minimal` answers DataJud's fields at once and fills the parties in the background.";
+
 export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): void {
   const cnjOf = (req: RouteRequest<{ params: typeof CnjParams }>) => parseCnjWithCourt(req.params.cnj, 'cnj');
 
@@ -53,14 +70,16 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Case cover by CNJ number',
       description:
-        'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. `data.valor_causa` (and ' +
-        'its copy `data.fontes[0].capa.valor_causa`) is null until the case-details provider gave it; that is scheduled in the ' +
-        'background, never waited for. `meta.source` says where the answer came from and whether it is sandbox data.',
+        'The number is normalized and validated. Answered from the store when fresh (TRAMITA_CASE_FRESH_MINUTES), else from DataJud. ' +
+        COMPLETE_DOC +
+        ' `data.valor_causa` (and its copy `data.fontes[0].capa.valor_causa`) is null until a case-details source gave it. ' +
+        '`meta.source` says where the answer came from and whether it is sandbox data.',
     },
     schema: { params: CnjParams, data: Cover },
     handler: async (req) => {
-      const lookup = await m.service.lookup(cnjOf(req));
-      return { data: caseCoverJson(lookup.stored), meta: sourceMeta(lookup) };
+      const { details, headers } = detailsMode(req);
+      const lookup = await m.service.lookup(cnjOf(req), { details });
+      return { data: caseCoverJson(lookup), meta: sourceMeta(lookup), headers };
     },
   });
 
@@ -75,12 +94,14 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Case cover as a PDF',
       binary: 'application/pdf',
-      description: 'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`; the charge is in the `x-credits-*` headers.',
+      description:
+        'The cover of `GET /v1/processos/cnj/{cnj}` as `application/pdf`, with its parties as the cover gets them (`Prefer: return=minimal` too); the ' +
+        'charge is in the `x-credits-*` headers.',
     },
     schema: { params: CnjParams },
     handler: async (req) => {
-      const lookup = await m.service.lookup(cnjOf(req));
-      const cover = caseCover(lookup.stored);
+      const lookup = await m.service.lookup(cnjOf(req), { details: detailsMode(req).details });
+      const cover = caseCover(lookup.stored, lookup.detailsFailure ?? null);
       return {
         file: { contentType: 'application/pdf', body: await coverPdf(cover, iso(s.clock.now())), filename: `processo-${lookup.stored.row.numero_cnj}.pdf` },
       };
@@ -99,7 +120,7 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       summary: 'Movements of a case, newest first',
       description:
         "Every instance's movements, deduplicated, newest first (ties by id). Cursor pagination: `limit` 1–100 (default 20), `cursor` = " +
-        '`meta.pagination.nextCursor`. Each page is one charge.',
+        "`meta.pagination.nextCursor`. Each page is one charge. A first lookup waits for the court's texts as the cover does (`Prefer: return=minimal` too).",
     },
     schema: { params: CnjParams, querystring: MovementsQuery, data: listSchema('movimentacoes', Movement, { numeroCnj: Type.String() }) },
     handler: async (req) => {
@@ -107,13 +128,15 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       const listing = `movimentacoes:${cnj.digits}`;
       const w = pageWindow(req.query);
       const before = decodeCursor<{ dataHora: string; key: string }>(listing, req.query.cursor, ['dataHora', 'key']);
-      const lookup = await m.service.lookup(cnj);
+      const { details, headers } = detailsMode(req);
+      const lookup = await m.service.lookup(cnj, { details });
       const rows = await m.store.movements(cnj.digits, w.read, before);
       const { items, pagination } = page(rows, w, listing, (r) => ({ dataHora: r.dataHora, key: r.key }));
       const total = lookup.stored.row.movimentos_total;
       return {
         data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'movimentacoes', items.map(publicMovement), pagination, total) },
         meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup) },
+        headers,
       };
     },
   });

@@ -230,7 +230,10 @@ export const Cover = Type.Intersect([
     documentosPublicosDisponiveis: Type.Boolean(),
     enriquecimento: Type.Object({
       status: Type.Union([Type.Literal('CONCLUIDO'), Type.Literal('AGENDADO'), Type.Literal('INDISPONIVEL')], {
-        description: '`AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask).',
+        description:
+          '`CONCLUIDO` once the case-details sources were asked (a first lookup asks them beside DataJud and answers with their parties); `AGENDADO` ' +
+          'while the enrichment job is due: asked with `Prefer: return=minimal`, or their source failed with this answer (`falha`). `INDISPONIVEL` is ' +
+          'no longer given (DJEN is always there to ask).',
       }),
       concluidoEm: Nullable(Type.String()),
       fonte: Nullable(
@@ -239,6 +242,21 @@ export const Cover = Type.Intersect([
             "Which source gave the parties, lawyers and value: `DJEN`, a court's consultation (`e-SAJ TJSP`), or the provider's name; null until enriched " +
             '(or enriched before it was kept).',
         }),
+      ),
+      falha: Nullable(
+        Type.Object(
+          {
+            code: Type.String({ description: 'The error code the failure would have had as an answer: `SOURCE_UNAVAILABLE`, `SOURCE_TIMEOUT`.' }),
+            message: Type.String(),
+            source: Nullable(Type.String({ description: 'The source that failed (`consulta-tjsp`, `portal`, `djen`).' })),
+            failure: Nullable(Type.String({ description: 'Why: `unavailable`, `timeout`, `captcha`, `anti_bot`, `geoblocked`…' })),
+          },
+          {
+            description:
+              'Why the parties, lawyers and value did not come with this answer: their source failed while DataJud answered. The enrichment job asks ' +
+              'again in the background (monitors of the case hear `atualizacao_processo_concluida` when they arrive). Null otherwise.',
+          },
+        ),
       ),
     }),
     consultaPublica: Nullable(ConsultaPublica),

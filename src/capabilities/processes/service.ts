@@ -4,12 +4,16 @@
  * - otherwise DataJud is asked; what it returns is saved (with its domain events) and answered;
  * - when DataJud fails and a stored copy exists, the copy is answered marked `stale`; without one, the
  *   failure is the answer (SOURCE_UNAVAILABLE / SOURCE_TIMEOUT, uncharged), never "not found".
- * Parties, lawyers and the case value come from the case-details sources (the operator's provider, the
- * court's consultation) or, where none answers, from the addressees of the case's DJEN communications,
- * through an enrichment job, so a cover never waits for them (spec §2.3).
+ * Parties, lawyers, the case value and the movements' texts come from the case-details sources (the
+ * operator's provider, the court's consultation) or, where none answers, from the addressees of the
+ * case's DJEN communications (issue 32). A lookup that waits for them (`details: 'wait'`, the cover's
+ * default) asks them at the same time as DataJud and answers when both are in (issue 43; DESIGN.md §5,
+ * "ask at once"): past the window the operation answers 202 and completes in the background. Their
+ * failure never fails the lookup: DataJud's fields are answered with the failure said, and the
+ * enrichment job goes on. Other lookups (and `Prefer: return=minimal`) leave them to that job.
  */
 import { defineJob } from '../../platform/jobs/job-type.ts';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { isUniqueViolation } from '../../platform/db/outage.ts';
@@ -17,14 +21,21 @@ import { ApiError } from '../../platform/errors.ts';
 import { isValidCnj, parseCnj, type Cnj } from '../../platform/identifiers/cnj.ts';
 import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
+import { eventOrigin, type CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
-import type { CaseStore, StoredCase } from './store.ts';
+import type { CaseStore, SaveResult, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
-import { fetchAddressees } from '../../sources/djen/addressees.ts';
+import { DJEN_FONTE, fetchAddressees } from '../../sources/djen/addressees.ts';
+import { DjenError } from '../../sources/djen/errors.ts';
 import { isConsultaSource } from '../../sources/consultas/connector.ts';
+import type { Logger } from 'pino';
+import { mensagem } from '../../platform/errors-pt.ts';
+import type { EventLog } from '../../platform/events/log.ts';
+import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
+import { toApiError } from '../../platform/http/error-handler.ts';
+import { telemetry } from '../../platform/observability/telemetry.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';
 /** Parties, lawyers and value of a newly stored case (refresh.ts runs it); one live job per case. */
@@ -35,10 +46,28 @@ export const ENRICH = defineJob<{ numeroCnj: string }>({
   retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
 });
 
+/**
+ * What a lookup does with the case-details sources when it goes upstream: `wait` asks them beside
+ * DataJud and answers with their parties (the default of the routes that answer a case); `background`
+ * leaves them to the enrichment job (`Prefer: return=minimal`). Lookups that answer no case (searches,
+ * summaries) omit it: the enrichment job fills them, uncounted in tramita_cover_details_total.
+ */
+export type DetailsMode = 'wait' | 'background';
+
+/** Why the parties did not come with this answer: a details source failed; the enrichment job goes on. */
+export interface DetailsFailure {
+  code: string;
+  message: string;
+  source: string | null;
+  failure: string | null;
+}
+
 export interface Lookup {
   stored: StoredCase;
   servedFrom: 'store' | 'upstream';
   stale: boolean;
+  /** Set when the parties were asked with this lookup and their source failed. */
+  detailsFailure?: DetailsFailure;
 }
 
 export interface CaseServiceDeps {
@@ -47,8 +76,22 @@ export interface CaseServiceDeps {
   sources: Sources;
   jobs: JobQueue;
   clock: Clock;
+  events: EventLog;
+  log: Logger;
   freshMinutes: number;
 }
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+/** A promise that never rejects: an answer asked ahead may be dropped (DataJud failed) without an unhandled rejection. */
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+const unwrap = <T>(s: Settled<T>): T => {
+  if (!s.ok) throw s.error;
+  return s.value;
+};
 
 export class CaseService {
   readonly #d: CaseServiceDeps;
@@ -57,14 +100,19 @@ export class CaseService {
     this.#d = deps;
   }
 
-  /** The case, from the store when fresh, else from DataJud (see the policy above). */
-  async lookup(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
+  /** The case, from the store when fresh, else from DataJud and, with `details: 'wait'`, the case-details sources at once (see the policy above). */
+  async lookup(cnj: Cnj & { court: Court }, opts: { details?: DetailsMode; signal?: AbortSignal } = {}): Promise<Lookup> {
+    const { signal } = opts;
     const stored = await this.#d.store.get(cnj.digits);
     if (stored && this.#isFresh(stored)) return { stored, servedFrom: 'store', stale: false };
     const consulted = this.#d.sources.details?.covers?.(cnj.digits) ?? false;
     if (!cnj.court.datajudAlias && !stored && !consulted) {
       throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be looked up.`, { tribunal: cnj.court.sigla });
     }
+    // Asked now, beside DataJud, when the answer waits for them and the case lacks them: the chain's own
+    // answer (a case only its court's page knows is answered from it) and the parties, DJEN's where it has none.
+    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, signal)) : null;
+    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal, queue: false })) : null;
     let record: CaseRecord | null = null;
     if (cnj.court.datajudAlias) {
       try {
@@ -78,19 +126,47 @@ export class CaseService {
       // Gone from the upstream (re-indexed, turned secret): what we stored is still the best answer.
       if (stored) return { stored, servedFrom: 'store', stale: true };
       // DataJud lags the courts by days to weeks: an enabled court's own page answers alone (issue 31).
-      if (consulted) return this.#fromConsultation(cnj, signal);
+      if (consulted) return this.#fromConsultation(cnj, unwrap(await (chain ?? settle(this.#askChain(cnj.digits, signal)))));
       throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name}.`, { numeroCnj: cnj.masked });
     }
-    await this.save([record]);
+    if (!parties) {
+      if (opts.details === 'background' && stored?.row.detalhes_em == null) telemetry.coverDetails.labels('deferred').inc();
+      await this.save([record]);
+      return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
+    }
+    const details = await parties;
+    if (!details.ok) {
+      // Auxiliary work (DESIGN.md §5): DataJud's cover is the answer; the enrichment job (save) asks again.
+      const detailsFailure = this.#detailsFailure(details.error, cnj.digits);
+      await this.save([record]);
+      return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false, detailsFailure };
+    }
+    telemetry.coverDetails.labels('with_cover').inc();
+    // A case stored before without parties (by a monitor's check, a search) had its first answer already.
+    await this.#saveOne(record, (trx) => this.#storeDetails(trx, cnj.digits, details.value, { announce: stored !== undefined }));
     return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
+  }
+
+  /** What the lookup says of a details failure, with its warn line and metric (a bug is an error line, still never the caller's 5xx). */
+  #detailsFailure(err: unknown, numeroCnj: string): DetailsFailure {
+    telemetry.coverDetails.labels('failed').inc();
+    const source = err instanceof SourceError ? { source: err.source, failure: err.failure } : null;
+    if (source) this.#d.log.warn({ numeroCnj, ...source }, 'case details failed beside the cover: answered without parties, enrichment scheduled');
+    else this.#d.log.error({ err, numeroCnj }, 'case details failed beside the cover: answered without parties, enrichment scheduled');
+    const error = source ? toApiError(err) : new ApiError('INTERNAL_ERROR');
+    return {
+      code: error.code,
+      message: `As partes, os advogados e o valor ainda não vieram: ${mensagem(error.code, source ?? undefined)} Eles são pedidos de novo em segundo plano.`,
+      source: source?.source ?? null,
+      failure: source?.failure ?? null,
+    };
   }
 
   /**
    * A case DataJud does not know, from its court's consultation page alone: the cover the page shows
    * (names, no TPU codes), its parties and movements. Not found only when the page says so.
    */
-  async #fromConsultation(cnj: Cnj & { court: Court }, signal?: AbortSignal): Promise<Lookup> {
-    const details = await this.#d.sources.details!.fetchDetails(cnj.digits, signal);
+  async #fromConsultation(cnj: Cnj & { court: Court }, details: CaseDetailsRecord | null): Promise<Lookup> {
     if (!details?.consulta)
       throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name} nor on ${cnj.court.sigla}'s public consultation.`, {
         numeroCnj: cnj.masked,
@@ -107,21 +183,25 @@ export class CaseService {
   /** Saves upstream records, each in its own transaction with its events and, when needed, its enrichment job. */
   async save(records: Iterable<CaseRecord>): Promise<void> {
     for (const record of records) {
-      const once = () =>
-        this.#d.db.transaction().execute(async (trx) => {
-          const saved = await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx);
-          // DJEN is always there to ask, so every new case is enriched (fetchParties).
-          if (saved.needsDetails) {
-            await this.#d.jobs.add(ENRICH, { numeroCnj: record.numeroCnj }, trx);
-          }
-        });
-      // Two first lookups of one case at once (several callers, or processes on PostgreSQL) both insert
-      // it; the loser rolled back whole and, run again, updates the winner's row instead.
-      await once().catch((err: unknown) => {
-        if (isUniqueViolation(err)) return once();
-        throw err;
+      await this.#saveOne(record, async (trx, saved) => {
+        // DJEN is always there to ask, so every new case is enriched (fetchParties).
+        if (saved.needsDetails) await this.#d.jobs.add(ENRICH, { numeroCnj: record.numeroCnj }, trx);
       });
     }
+  }
+
+  /** One upstream record in its own transaction, then `more` in it. */
+  async #saveOne(record: CaseRecord, more: (trx: Transaction<DB>, saved: SaveResult) => Promise<void>): Promise<void> {
+    const once = () =>
+      this.#d.db.transaction().execute(async (trx) => {
+        await more(trx, await this.#d.store.saveCase(record, this.#d.sources.cases.info, trx));
+      });
+    // Two first lookups of one case at once (several callers, or processes on PostgreSQL) both insert
+    // it; the loser rolled back whole and, run again, updates the winner's row instead.
+    await once().catch((err: unknown) => {
+      if (isUniqueViolation(err)) return once();
+      throw err;
+    });
   }
 
   /**
@@ -164,17 +244,34 @@ export class CaseService {
    * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
    */
   async fetchParties(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal)), numeroCnj, { signal, queue: true });
+  }
+
+  /** The case-details sources' own answer (null without any, or when none knows the case). */
+  async #askChain(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal)) ?? null;
+  }
+
+  /**
+   * fetchParties once the chain answered (or while it is being asked): its record named, else DJEN's
+   * addressees. Without `queue` (a caller is waiting), DJEN is asked only when its budget lets a
+   * request out now: its 20 a minute are not a line for the cover to stand in.
+   */
+  async #partiesAfter(
+    chain: Promise<Settled<CaseDetailsRecord | null>>,
+    numeroCnj: string,
+    opts: { signal?: AbortSignal; queue: boolean },
+  ): Promise<CaseDetailsRecord | null> {
+    const { signal } = opts;
     let failure: SourceError | null = null;
-    const details = this.#d.sources.details;
-    if (details) {
-      try {
-        const found = await details.fetchDetails(numeroCnj, signal);
-        if (found) return { ...found, fonte: found.fonte ?? details.info.name };
-      } catch (err) {
-        if (!(err instanceof SourceError) || !isConsultaSource(err.source)) throw err;
-        failure = err;
-      }
+    const asked = await chain;
+    if (asked.ok && asked.value) return { ...asked.value, fonte: asked.value.fonte ?? this.#d.sources.details!.info.name };
+    if (!asked.ok) {
+      if (!(asked.error instanceof SourceError) || !isConsultaSource(asked.error.source)) throw asked.error;
+      failure = asked.error;
     }
+    if (!opts.queue && this.#d.sources.publications.readyNow?.() === false)
+      throw failure ?? new DjenError('rate_limited', "DJEN's per-minute budget is spent for now: the case's addressees are asked in the background.");
     try {
       const fromDjen = await fetchAddressees(this.#d.sources.publications, numeroCnj, signal);
       if (fromDjen) return fromDjen;
@@ -187,14 +284,40 @@ export class CaseService {
 
   /** Saves what the details provider said; when it does not know the case, records that it was asked. */
   async applyDetails(numeroCnj: string, details: CaseDetailsRecord | null): Promise<void> {
-    await this.#d.db.transaction().execute(async (trx) => {
-      if (details) await this.#d.store.saveDetails(details, trx, { documents: false });
-      else
-        await trx
-          .updateTable('cases')
-          .set({ detalhes_em: iso(this.#d.clock.now()) })
-          .where('numero_cnj', '=', numeroCnj)
-          .execute();
+    await this.#d.db.transaction().execute((trx) => this.#storeDetails(trx, numeroCnj, details, { announce: true }));
+  }
+
+  /**
+   * The details of a stored case (null: nobody knows its parties), in the caller's transaction. With
+   * `announce` (the case had an answer before: the enrichment job, a lookup after a monitor's check
+   * stored it), its first parties are news for the monitors following it: `atualizacao_processo_concluida` (issue 43).
+   */
+  async #storeDetails(trx: Transaction<DB>, numeroCnj: string, details: CaseDetailsRecord | null, opts: { announce: boolean }): Promise<void> {
+    const before = await trx.selectFrom('cases').select(['detalhes_em', 'tribunal']).where('numero_cnj', '=', numeroCnj).executeTakeFirst();
+    const now = iso(this.#d.clock.now());
+    if (details) await this.#d.store.saveDetails(details, trx, { documents: false });
+    else await trx.updateTable('cases').set({ detalhes_em: now }).where('numero_cnj', '=', numeroCnj).execute();
+    if (!opts.announce || !details || details.partes.length === 0 || !before || before.detalhes_em !== null) return;
+    const audience = await followers(trx, caseTopic(numeroCnj));
+    if (audience.length === 0) return;
+    await this.#d.events.record(trx, {
+      kind: 'atualizacao_processo_concluida',
+      numeroCnj,
+      tribunal: before.tribunal,
+      source: eventOrigin({
+        name: details.fonte ?? this.#d.sources.details?.info.name ?? DJEN_FONTE,
+        sandbox: (details.fonte === DJEN_FONTE ? this.#d.sources.publications : (this.#d.sources.details ?? this.#d.sources.publications)).info.sandbox,
+      }),
+      audience,
+      data: {
+        numeroCnj,
+        tribunal: before.tribunal,
+        motivo: 'PARTES',
+        novasMovimentacoes: 0,
+        partes: details.partes.length,
+        fonte: details.fonte ?? null,
+        concluidaEm: now,
+      },
     });
   }
 

@@ -9,7 +9,9 @@ export const EVENT_KINDS = {
   processo_encontrado: 'The first check of a case monitor found the case at the source (or found it again after not finding it).',
   processo_nao_encontrado: "A case monitor's check did not find the case at the source (sent once per transition).",
   processo_verificado: 'A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed.',
-  atualizacao_processo_concluida: 'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case.',
+  atualizacao_processo_concluida:
+    'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case, or the parties of a monitored case ' +
+    'arrived after its first answer (`data.motivo: PARTES`).',
   publicacao_judicial_nova:
     "A new gazette publication (DJEN, the STF's DJe or an electoral DJE, as the monitor's fontes allow) matched a publication monitor by term or OAB.",
   diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',

@@ -8,6 +8,7 @@ import { iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { EventKind } from './kinds.ts';
+import type { Audience } from './log.ts';
 
 export interface Subscription {
   accountId: string;
@@ -39,4 +40,18 @@ export async function subscribe(trx: Transaction<DB> | Kysely<DB>, clock: Clock,
 
 export async function unsubscribe(trx: Transaction<DB> | Kysely<DB>, monitorId: string): Promise<void> {
   await trx.deleteFrom('event_subscriptions').where('monitor_id', '=', monitorId).execute();
+}
+
+/**
+ * Every monitor following the topic, whatever kinds it subscribed to, as an audience: for news of the
+ * followed object itself that no subscription names by kind (a case's parties arriving after its
+ * first answer, issue 43).
+ */
+export async function followers(db: Transaction<DB> | Kysely<DB>, topic: string): Promise<Audience[]> {
+  const rows = await db
+    .selectFrom('event_subscriptions')
+    .select(['account_id', 'monitor_type', 'monitor_id', 'webhook_url'])
+    .where('topic', '=', topic)
+    .execute();
+  return rows.map((r) => ({ accountId: r.account_id, monitorType: r.monitor_type, monitorId: r.monitor_id, webhookUrl: r.webhook_url }));
 }

@@ -2,7 +2,10 @@
  * The `Prefer` request header (RFC 7240) as Tramita honours it:
  * - `respond-async`: answer 202 at once (async-eligible operations);
  * - `wait=N`: shorten the synchronous window to N seconds;
- * - `return=estimate`: price the operation without running or charging it.
+ * - `return=estimate`: price the operation without running or charging it;
+ * - `return=minimal`: a case lookup answers DataJud's fields at once instead of waiting, within the
+ *   window, for the parties, lawyers, value and movement texts of the case-details sources (issue 43);
+ *   they are filled in the background.
  * Unknown preferences are ignored, as the RFC requires.
  */
 import type { FastifyRequest } from 'fastify';
@@ -11,11 +14,12 @@ export interface Preferences {
   respondAsync: boolean;
   waitMs: number | undefined;
   estimate: boolean;
+  minimal: boolean;
 }
 
 export function parsePrefer(req: FastifyRequest): Preferences {
   const raw = req.headers.prefer;
-  const prefs: Preferences = { respondAsync: false, waitMs: undefined, estimate: false };
+  const prefs: Preferences = { respondAsync: false, waitMs: undefined, estimate: false, minimal: false };
   if (!raw) return prefs;
   for (const token of (Array.isArray(raw) ? raw.join(',') : raw).split(/[,;]/)) {
     const [name, value] = token
@@ -26,6 +30,7 @@ export function parsePrefer(req: FastifyRequest): Preferences {
     if (name === 'respond-async') prefs.respondAsync = true;
     else if (name === 'wait' && /^\d+$/.test(value ?? '')) prefs.waitMs = Number(value) * 1000;
     else if (name === 'return' && value === 'estimate') prefs.estimate = true;
+    else if (name === 'return' && value === 'minimal') prefs.minimal = true;
   }
   return prefs;
 }

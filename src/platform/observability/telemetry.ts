@@ -127,6 +127,14 @@ export const telemetry = {
     registers,
   }),
 
+  coverDetails: new Counter({
+    name: 'tramita_cover_details_total',
+    help:
+      'Case lookups that went upstream, by what happened to the case-details sources asked beside DataJud (issue 43): with_cover (the parties came with the ' +
+      "first answer), failed (a details source failed: DataJud's fields were answered and the enrichment job goes on), deferred (`Prefer: return=minimal`).",
+    labelNames: ['outcome'] as const,
+    registers,
+  }),
   monitorsActive: new Gauge({
     name: 'tramita_monitors_active',
     help: 'Active monitors and radars by kind (set at each scrape).',

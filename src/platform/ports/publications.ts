@@ -98,6 +98,11 @@ export interface CadernoIngestOptions {
 
 export interface PublicationSource {
   readonly info: SourceInfo;
+  /**
+   * Whether a request would go out now, without waiting for the per-minute budget or a rate-limit
+   * pause: a lookup answering a caller asks only then (issue 43); background work waits its turn.
+   */
+  readyNow?(): boolean;
   /** Every page until a short one (DJEN's `count` is unreliable); an OAB is asked in each spelling that hides hits and merged. */
   search(query: PublicationQuery, options?: PublicationSearchOptions): Promise<PublicationSearchResult>;
   /** One communication by DJEN id; null when DJEN has none. */

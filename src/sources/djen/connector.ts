@@ -114,6 +114,10 @@ export class DjenConnector implements PublicationSource {
     this.#maxEntryBytes = options.maxCadernoPageBytes ?? body.maxBytes;
   }
 
+  readyNow(): boolean {
+    return this.#transport.readyNow();
+  }
+
   /**
    * Every page of every spelling (query.ts `searchFilters`), each until a page shorter than asked:
    * DJEN's `count` is unreliable and never read (§4.3). `complete` is false when `maxPages` or DJEN's

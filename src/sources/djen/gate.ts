@@ -34,6 +34,11 @@ export class RateLimitGate {
     this.#until = Math.max(this.#until, this.#clock.now().getTime() + ms);
   }
 
+  /** Whether a pause is in force now. */
+  paused(): boolean {
+    return this.#until > this.#clock.now().getTime();
+  }
+
   /** Waits the pause out (once; abortable). Returns the time waited. */
   async wait(signal?: AbortSignal): Promise<number> {
     const until = this.#until;

@@ -52,6 +52,11 @@ export class DjenTransport {
     this.#random = options.random;
   }
 
+  /** Whether a request would go out now: a slot of the budget free and no 429 pause in force. */
+  readyNow(): boolean {
+    return this.#budget.remaining() > 0 && !this.#gate.paused();
+  }
+
   /**
    * Runs `send` (one HTTP request and the reading of its answer) until it succeeds, retrying
    * transient failures; throws the last DjenError otherwise. A 429 pauses every request of the
