@@ -66,6 +66,11 @@ export interface Harness {
   sources: OpenedSources;
   createAccount(opts?: { credits?: number; plan?: string; name?: string; status?: 'active' | 'inactive' }): Promise<TestAccount>;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  /**
+   * The final answer of a request: `res` itself, or after a 202 what its status URL gives once the work
+   * has ended. For tests whose subject is the answer, not the window: a loaded machine may pass the window.
+   */
+  settle(res: LightMyRequestResponse, headers: Record<string, string>): Promise<LightMyRequestResponse>;
   /** Runs every due job (and those they enqueue) until none is due; returns how many ran. */
   runJobs(): Promise<number>;
   close(): Promise<void>;
@@ -179,6 +184,16 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
       return { accountId: account.id, key: k.key, keyId: k.id, headers: { 'x-api-key': k.key } };
     },
     inject: (o) => app.inject(o),
+    async settle(res, headers) {
+      if (res.statusCode !== 202) return res;
+      const url = new URL(String(res.headers.location)).pathname;
+      for (let i = 0; i < 1200; i++) {
+        const answer = await app.inject({ method: 'GET', url, headers });
+        if (answer.statusCode !== 202) return answer;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`still pending after 120 s: ${url}`);
+    },
     async runJobs() {
       const worker = new Worker({
         queue: services.jobs,

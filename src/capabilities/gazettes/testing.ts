@@ -3,13 +3,20 @@
  * read into the store, and the shared route suite's fixtures (public data: the same for every account).
  */
 import type { Harness } from '../../../test/harness.ts';
+import { DAY_MS, iso } from '../../platform/clock.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 
-/** The last weekday strictly before today (Brasília): every gazette of the sandbox has it. */
+/**
+ * The last day strictly before today (Brasília) on which the sandbox's STF and TSE both published: found
+ * in the simulators' data, not assumed from the calendar (weekends, holidays and Carnival have none).
+ */
 export function lastBusinessDay(h: Harness): string {
-  let t = Date.parse(h.capabilities.gazettes.today()) - 86_400_000;
-  while ([0, 6].includes(new Date(t).getUTCDay())) t -= 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
+  const { stf, dje } = h.sources.sandbox!;
+  const today = Date.parse(`${h.capabilities.gazettes.today()}T00:00:00Z`) / DAY_MS;
+  for (let day = today - 1; day > today - 31; day--) {
+    if (stf.gazette.day(day).length > 0 && dje.gazette.editions('TSE', day).length > 0) return iso(new Date(day * DAY_MS)).slice(0, 10);
+  }
+  throw new Error('the sandbox published no gazette in the last 30 days');
 }
 
 /** Reads `day` of `gazette` into the store (as a search of that day would). */
