@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { credit } from '../../platform/billing/ledger.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { brasiliaDayBefore } from '../../platform/format.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { debitRows } from '../../../test/charges.ts';
@@ -25,7 +26,8 @@ const h = await createHarness({ clock, env: ENV });
 const { source, ingest } = scriptedPublications(h);
 const db = h.services.db;
 
-const today = () => clock.now().toISOString().slice(0, 10);
+// DJEN's days are Brasília's: 23:30 of 31 December publishes that year's day.
+const today = () => brasiliaDayBefore(clock.now());
 const create = (acc: TestAccount, body: object) => h.inject({ method: 'POST', url: PATH, headers: acc.headers, payload: body });
 const get = (acc: TestAccount, url: string) => h.inject({ method: 'GET', url, headers: acc.headers });
 const debits = (accountId: string) => debitRows(db, accountId);
