@@ -73,7 +73,8 @@ export type TagMatcher = (scan: TagScan, i: number) => number;
 /** Every match of `matchAt` (tried at each `<`, leftmost first, never overlapping) replaced by `by`. */
 export function replaceTags(text: string, matchAt: TagMatcher, by: string): string {
   const scan = new TagScan(text);
-  let out = '';
+  // Pieces joined once: one flat string for the next pass to search, not a tree of `+`.
+  const out: string[] = [];
   let from = 0;
   for (let i = text.indexOf('<'); i !== -1; ) {
     const end = matchAt(scan, i);
@@ -81,11 +82,13 @@ export function replaceTags(text: string, matchAt: TagMatcher, by: string): stri
       i = text.indexOf('<', i + 1);
       continue;
     }
-    out += text.slice(from, i) + by;
+    out.push(text.slice(from, i), by);
     from = end + 1;
     i = text.indexOf('<', from);
   }
-  return from === 0 ? text : out + text.slice(from);
+  if (out.length === 0) return text;
+  out.push(text.slice(from));
+  return out.join('');
 }
 
 /** Any tag, `<` to the first `>` after it (`/<[^>]*>/g`). */
@@ -138,4 +141,16 @@ export function trimEndWhere(text: string, strip: (ch: string) => boolean): stri
   let end = text.length;
   while (end > 0 && strip(text[end - 1]!)) end--;
   return text.slice(0, end);
+}
+
+/**
+ * `text` cut at its last parenthesis when the text ends with it (blanks aside) and it holds no other:
+ * what comes before (as is) and what is inside. In one pass, what `/\s*\(([^()]*)\)\s*$/` finds (that
+ * expression tries every blank of a long run against the rest of the text).
+ */
+export function trailingParenthesis(text: string): { before: string; inside: string } | null {
+  const body = text.trimEnd();
+  const open = body.endsWith(')') ? body.lastIndexOf('(') : -1;
+  const inside = open === -1 ? '' : body.slice(open + 1, -1);
+  return open === -1 || inside.includes(')') ? null : { before: text.slice(0, open), inside };
 }

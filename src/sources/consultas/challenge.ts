@@ -64,7 +64,8 @@ const scriptOrStyle: TagMatcher = (scan, i) => {
 /** Removes every `if (false) { … }` block (braces balanced), the way PJe compiles a captcha out of its search button. */
 function withoutDeadBranches(text: string): string {
   const dead = /if\s*\(\s*false\s*\)\s*\{/g;
-  let out = '';
+  // Pieces joined once into one flat string: the rules search it many times.
+  const out: string[] = [];
   let from = 0;
   for (let m = dead.exec(text); m; m = dead.exec(text)) {
     let depth = 1;
@@ -74,11 +75,13 @@ function withoutDeadBranches(text: string): string {
       else if (text[i] === '}') depth--;
       i++;
     }
-    out += text.slice(from, m.index);
+    out.push(text.slice(from, m.index));
     from = i;
     dead.lastIndex = i;
   }
-  return out + text.slice(from);
+  if (out.length === 0) return text;
+  out.push(text.slice(from));
+  return out.join('');
 }
 
 /** F5's, Imperva's and DataDome's rejection pages. */
@@ -157,23 +160,26 @@ const SITEKEY = 'data-sitekey=';
  * nearest `data-sitekey=` and `>` on each side are followed by cursors that only move forward.
  */
 function hasWidget(text: string): boolean {
+  // One cursor per question, each asked from positions that only grow (NextMatch's linear case).
   const quote = new NextMatch(text, '"');
-  const sitekeyAfter = new NextMatch(text, SITEKEY);
-  const gtAfter = new NextMatch(text, '>');
-  let sitekey = text.indexOf(SITEKEY);
+  const sitekeys = new NextMatch(text, SITEKEY);
+  const sitekeyAfterClass = new NextMatch(text, SITEKEY);
+  const gtAfterSitekey = new NextMatch(text, '>');
+  const gtAfterClass = new NextMatch(text, '>');
   let sitekeyEnd = -1; // end of the last `data-sitekey=` that ends before the current `class="`
-  let gt = text.indexOf('>');
-  let lastGt = -1; // the last `>` before the current `class="`
+  let next = sitekeys.from(0);
   for (let c = text.indexOf('class="'); c !== -1; c = text.indexOf('class="', c + 7)) {
-    for (; sitekey !== -1 && sitekey + SITEKEY.length <= c; sitekey = text.indexOf(SITEKEY, sitekey + 1)) sitekeyEnd = sitekey + SITEKEY.length;
-    for (; gt !== -1 && gt < c; gt = text.indexOf('>', gt + 1)) lastGt = gt;
+    for (; next !== -1 && next + SITEKEY.length <= c; next = sitekeys.from(next + 1)) sitekeyEnd = next + SITEKEY.length;
     const end = quote.from(c + 7);
     if (!WIDGET_CLASS.test(text.slice(c + 7, end === -1 ? undefined : end))) continue;
-    if (sitekeyEnd !== -1 && lastGt < sitekeyEnd) return true; // data-sitekey=… class="…g-recaptcha
+    // data-sitekey=… class="…g-recaptcha: no `>` from the end of the last data-sitekey= to the class.
+    const gt = sitekeyEnd === -1 ? -1 : gtAfterSitekey.from(sitekeyEnd);
+    if (sitekeyEnd !== -1 && (gt === -1 || gt >= c)) return true;
     if (end === -1) continue;
-    const after = sitekeyAfter.from(end + 1);
-    const close = gtAfter.from(end + 1);
-    if (after !== -1 && (close === -1 || close > after)) return true; // class="…g-recaptcha…" … data-sitekey=
+    // class="…g-recaptcha…" … data-sitekey=: no `>` from the closing quote to the next data-sitekey=.
+    const after = sitekeyAfterClass.from(end + 1);
+    const close = gtAfterClass.from(end + 1);
+    if (after !== -1 && (close === -1 || close > after)) return true;
   }
   return false;
 }

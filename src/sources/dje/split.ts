@@ -23,7 +23,7 @@ import { isoDayOfBr } from '../../platform/format.ts';
 import { parseOabList } from '../../platform/identifiers/oab.ts';
 import type { ElectoralEditionRecord, ElectoralLawyer, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import { foldText } from '../../platform/text.ts';
-import { trimEndWhere } from '../../platform/text-scan.ts';
+import { trailingParenthesis, trimEndWhere } from '../../platform/text-scan.ts';
 
 const CNJ = String.raw`(\d{7}-\d{2}\.\d{4}\.6\.\d{2}\.\d{4})`;
 const UPPER = 'A-ZÀ-Ý';
@@ -94,14 +94,6 @@ export async function pdfLines(bytes: Uint8Array): Promise<PdfLine[]> {
   } finally {
     await task.destroy();
   }
-}
-
-/** `text` as what comes before its last parenthesis and what is inside, when the text ends with it (blanks aside) and it holds no other. */
-function trailingParenthesis(text: string): { before: string; inside: string } | null {
-  const body = text.trimEnd();
-  const open = body.endsWith(')') ? body.lastIndexOf('(') : -1;
-  const inside = open === -1 ? '' : body.slice(open + 1, -1);
-  return open === -1 || inside.includes(')') ? null : { before: text.slice(0, open), inside };
 }
 
 /**
