@@ -10,9 +10,8 @@ import type { GazetteEditionsTable, PublicationsTable } from '../../platform/db/
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { PublicationLawyer } from '../../platform/ports/publications.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
-import { htmlToText } from '../../platform/text.ts';
 import { readStfItem } from '../../sources/stf/item.ts';
-import { oabKey, storedPublication } from '../publications/store.ts';
+import { oabKey, plainText, storedPublication } from '../publications/store.ts';
 import { STF_ID_PREFIX } from './records.ts';
 
 export const STF_PATH = '/v1/stf/publicacoes';
@@ -66,7 +65,7 @@ export function stfView(row: PublicationsTable, publicUrl: string | undefined, o
       oabs: e.oabs.map(oabKey),
     })),
     advogados: item ? envolvidos.filter((e) => e.papel === 'advogado').map((e) => lawyerView(e.nome, e.polo, e.oabs)) : storedLawyers(p.advogados),
-    texto: htmlToText(p.texto),
+    texto: plainText(p),
     ...(o.html ? { html: p.texto } : {}),
     fonte: 'STF',
     sandbox: p.sandbox,

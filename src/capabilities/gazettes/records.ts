@@ -5,6 +5,7 @@
  * where the views (present.ts) read it (`raw` is what the source gave, for RAW webhooks). Ids never collide with DJEN's numeric ones: `STF:<id>` and
  * `<tribunal>:<edição>:<ordem>`.
  */
+import { trailingParenthesis } from '../../platform/text-scan.ts';
 import type { ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import type { PublicationLawyer, PublicationRecord } from '../../platform/ports/publications.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
@@ -51,6 +52,12 @@ export function stfRecord(r: StfPublicationRecord): PublicationRecord {
   };
 }
 
+/** `CUMPRIMENTO DE SENTENÇA (156)` → `CUMPRIMENTO DE SENTENÇA`: /\s*\(\d+\)\s*$/ removed, in one pass. */
+function withoutCode(classe: string): string {
+  const paren = trailingParenthesis(classe);
+  return paren && /^\d+$/.test(paren.inside) ? paren.before.trimEnd() : classe;
+}
+
 export function electoralRecord(r: ElectoralPublicationRecord): PublicationRecord {
   return {
     id: r.id,
@@ -61,7 +68,7 @@ export function electoralRecord(r: ElectoralPublicationRecord): PublicationRecor
     tipoComunicacao: 'Publicação',
     tipoDocumento: null,
     orgao: { id: null, nome: r.tribunal },
-    classe: r.classe ? { codigo: /\((\d+)\)/.exec(r.classe)?.[1] ?? r.classe, nome: r.classe.replace(/\s*\(\d+\)\s*$/, '') } : null,
+    classe: r.classe ? { codigo: /\((\d+)\)/.exec(r.classe)?.[1] ?? r.classe, nome: withoutCode(r.classe) } : null,
     meio: 'D',
     numeroComunicacao: `${r.edicao}/${r.ordem}`,
     texto: r.texto,

@@ -383,6 +383,26 @@ test('GET /v1/intimacoes/publicacoes/{diarioId}: the stored content with its thr
   }
 });
 
+test('a publication is cleaned to plain text once, at ingest (texto_limpo), its HTML kept; a row stored before that reads the same', async () => {
+  const acc = await h.createAccount();
+  const html = '<style>p{}</style><p>Fica a parte&nbsp;intimada.</p><br><table><tr><td>a</td> <td>b</td></tr></table>';
+  const record = publicationRecord({ oabs: [freshOab()], texto: html });
+  await ingest([record]);
+  const where = (q: any) => q.where('id', '=', record.id);
+  const row = await where(db.selectFrom('publications').select(['texto', 'texto_limpo'])).executeTakeFirstOrThrow();
+  assert.equal(row.texto, html, 'the HTML as DJEN sent it');
+  assert.equal(row.texto_limpo, 'Fica a parte intimada.\na b', 'the plain text, cleaned at ingest');
+  const read = async () => json(await call(acc, 'GET', `/v1/intimacoes/publicacoes/${record.id}`)).data;
+  assert.equal((await read()).texto, 'Fica a parte intimada.\na b');
+
+  // A read shows the stored clean text, not a conversion of the HTML:
+  await where(db.updateTable('publications').set({ texto_limpo: 'O TEXTO LIMPO GUARDADO' })).execute();
+  assert.equal((await read()).texto, 'O TEXTO LIMPO GUARDADO');
+  // and a row stored before migration 0022 (null) is converted on read, to the same text.
+  await where(db.updateTable('publications').set({ texto_limpo: null })).execute();
+  assert.equal((await read()).texto, 'Fica a parte intimada.\na b');
+});
+
 // ---- events, webhooks, history -----------------------------------------------------------------------
 
 test('a new publication naming a monitored OAB: one diario_movimentacao_nova in the feed and a signed webhook; none again, none for history', async () => {

@@ -6,8 +6,8 @@
  * `link_api`, this publication in Tramita's API (needs the API key).
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
-import { htmlToText } from '../../platform/text.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
+import { plainText } from './store.ts';
 
 export interface PublicationLinks {
   /** TRAMITA_PUBLIC_URL; without it `link_api` is a path. */
@@ -25,7 +25,8 @@ export function publicationPath(id: string): string {
   return `/v1/intimacoes/publicacoes/${encodeURIComponent(id)}`;
 }
 
-export function publicationView(p: Omit<PublicationRecord, 'raw'>, links: PublicationLinks) {
+/** `p.textoLimpo`: the plain text cleaned at ingest (a stored row's); without it the HTML is converted here. */
+export function publicationView(p: Omit<PublicationRecord, 'raw'> & { textoLimpo?: string | null }, links: PublicationLinks) {
   return {
     id: p.id,
     numeroCnj: p.numeroCnj,
@@ -42,7 +43,7 @@ export function publicationView(p: Omit<PublicationRecord, 'raw'>, links: Public
     cancelamento: p.cancelamento,
     destinatarios: p.destinatarios.map((d) => ({ nome: d.nome, polo: d.polo === 'A' ? 'ATIVO' : d.polo === 'P' ? 'PASSIVO' : d.polo })),
     advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab ? `${a.oab.uf}${a.oab.numero}` : null })),
-    texto: htmlToText(p.texto),
+    texto: plainText(p),
     link_publicacao_tribunal: p.link,
     certidao: p.hash ? links.certidaoUrl(p.hash) : null,
     link_api: `${links.publicUrl ?? ''}${publicationPath(p.id)}`,

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Engine } from '../../platform/db/database.ts';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
-import { foldText } from '../../platform/text.ts';
+import { foldText, htmlToText } from '../../platform/text.ts';
 import type { CodeName } from '../../platform/ports/case-metadata.ts';
 import type { PublicationLawyer, PublicationParty, PublicationRecord } from '../../platform/ports/publications.ts';
 
@@ -16,6 +16,16 @@ export interface StoredPublication extends Omit<PublicationRecord, 'raw'> {
   fonte: string;
   sandbox: boolean;
   ingeridoEm: string;
+  /** `texto` as plain text, cleaned at ingest; null on a row ingested before migration 0022 (see plainText). */
+  textoLimpo: string | null;
+}
+
+/**
+ * A publication's text as plain text: the one cleaned at ingest, or, for a row stored before it was
+ * kept (or a record not stored yet), `texto` converted now (htmlToText, linear in the text).
+ */
+export function plainText(p: { texto: string; textoLimpo?: string | null }): string {
+  return p.textoLimpo ?? htmlToText(p.texto);
 }
 
 /** `SP123456` for an OAB as the port gives it. */
@@ -42,6 +52,7 @@ export function storedPublication(r: PublicationsTable): StoredPublication {
     meio: r.meio,
     numeroComunicacao: r.numero_comunicacao,
     texto: r.texto,
+    textoLimpo: r.texto_limpo,
     link: r.link,
     ativo: r.ativo === 1,
     cancelamento: r.cancelamento === null ? null : (JSON.parse(r.cancelamento) as { data: string | null; motivo: string | null }),
@@ -69,6 +80,8 @@ export function publicationRow(p: PublicationRecord, source: { name: string; san
     numero_comunicacao: p.numeroComunicacao,
     numero_cnj: p.numeroCnj,
     texto: p.texto,
+    // Cleaned once here, not on every read (issue 45): the HTML stays in `texto` for who asks for it.
+    texto_limpo: htmlToText(p.texto),
     link: p.link,
     ativo: p.ativo ? 1 : 0,
     cancelamento: p.cancelamento && JSON.stringify(p.cancelamento),

@@ -97,7 +97,7 @@ function readOrCreateKeyFile(file: string): string {
   const existing = readKeyFile(file);
   if (existing !== null) return existing;
 
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
   try {
     writeFileSync(file, `${key}\n`, { flag: 'wx', mode: 0o600 });

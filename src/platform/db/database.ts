@@ -2,7 +2,6 @@
  * Opens the storage engine the configuration asks for: PostgreSQL when DATABASE_URL is set, otherwise
  * the embedded SQLite file under TRAMITA_DATA_DIR. Both run the same migrations and the same queries.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
@@ -14,6 +13,7 @@ import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
 import { GuardedPostgresDialect } from './guarded-driver.ts';
 import { noteStorageFailure, reasonOf } from './outage.ts';
+import { createPrivateFile, ensurePrivateDir, secureSqliteFiles } from './file-modes.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -22,6 +22,8 @@ export interface Database {
   engine: Engine;
   /** Where the data lives, for logs: a file path or the PostgreSQL URL without its password. */
   location: string;
+  /** SQLite: the store's files back to owner-only modes (db/file-modes.ts); migrate calls it when done. */
+  secureFiles?(): void;
   close(): Promise<void>;
 }
 
@@ -74,8 +76,12 @@ export async function openDatabase(
     url.password = url.password ? '***' : '';
     return { db, engine: 'postgres', location: url.toString(), close: () => db.destroy() };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // Owner-only from the first byte (db/file-modes.ts): the directory 0700, the file created 0600 before
+  // SQLite opens it, and a store found looser tightened with a warn line.
+  ensurePrivateDir(config.dataDir, log);
   const file = sqliteFile(config);
+  createPrivateFile(file);
+  secureSqliteFiles(file, log);
   const { dialect, connection } = nodeSqliteDialect(file);
   const db = new Kysely<DB>({ dialect });
   registerSqliteRoot(db, connection);
@@ -84,6 +90,7 @@ export async function openDatabase(
     db,
     engine: 'sqlite',
     location: file,
+    secureFiles: () => secureSqliteFiles(file, log),
     close: async () => {
       await db.destroy();
       connection.close();
@@ -117,6 +124,8 @@ export async function migrate(database: Database, steps?: MigrationSteps): Promi
       // lacks (an older version started on a newer schema).
       const { error } = await migrator.migrateToLatest();
       if (error) throw error;
+      // Migrations write the WAL and may rebuild tables: their files are checked again.
+      database.secureFiles?.();
       return applied;
     }
     told?.starting(next.name);

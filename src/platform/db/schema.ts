@@ -384,7 +384,10 @@ export interface PublicationsTable {
   meio: string;
   numero_comunicacao: string | null;
   numero_cnj: string | null;
+  /** As the source sent it (DJEN's and the STF's HTML). */
   texto: string;
+  /** `texto` as plain text (htmlToText), cleaned at ingest; null on rows ingested before migration 0022. */
+  texto_limpo: string | null;
   link: string | null;
   ativo: number;
   /** JSON {data, motivo} | null */

@@ -27,8 +27,11 @@ export interface Oab {
 const NUM = String.raw`(\d{1,3}(?:\.\d{3})+|\d+)`;
 const SEP = String.raw`[\s/-]*`;
 const SUFFIX = String.raw`(?:(?:\s*-\s*|\s)?([A-Z]))?`;
-/** The letter printed before the number (`A2372/AM`), number first only. */
-const PREFIX = String.raw`(?:([A-Z])\s*-?\s*)?`;
+/**
+ * The letter printed before the number (`A2372/AM`), number first only. `\s*(?:-\s*)?` reads what
+ * `\s*-?\s*` would, without trying every way to share a run of blanks between two `\s*` (quadratic).
+ */
+const PREFIX = String.raw`(?:([A-Z])\s*(?:-\s*)?)?`;
 /** "OAB/SP nº 123.456", as publications write it. */
 const ORDINAL = String.raw`(?:N[º°.]\s*)?`;
 const UF_FIRST = new RegExp(`^([A-Z]{2})${SEP}${ORDINAL}${NUM}${SUFFIX}$`);

@@ -22,6 +22,8 @@
  * `62.492-RS` from `…4.04.7113/RS` without a second pass over the text.
  */
 
+import { MAX_TAG, NextMatch } from '../text-scan.ts';
+
 // Table values below 48 are control codes: every folded letter or digit is >= '0' (48).
 const MARK = 1;
 const EXPAND = 2;
@@ -253,11 +255,8 @@ function rawTextEnd(text: string, from: number, name: string): number {
   return text.length - 1;
 }
 
-/** Longest tag we skip; a '<' with no '>' within this distance is plain text. */
-const MAX_TAG = 8192;
-
-/** Index of the last character of the tag / comment / raw-text element starting at `i`, or -1. */
-function tagEnd(text: string, i: number): number {
+/** Index of the last character of the tag / comment / raw-text element starting at `i`, or -1. `gt` finds the next `>`. */
+function tagEnd(text: string, i: number, gt: NextMatch): number {
   const c1 = text.charCodeAt(i + 1);
   const letter = isAsciiLetter(c1);
   if (!letter && c1 !== 47 /* / */ && c1 !== 33 /* ! */ && c1 !== 63 /* ? */) return -1;
@@ -265,13 +264,14 @@ function tagEnd(text: string, i: number): number {
     const end = text.indexOf('-->', i + 4);
     return end < 0 ? text.length - 1 : end + 2;
   }
-  const gt = text.indexOf('>', i + 2);
-  if (gt < 0 || gt - i > MAX_TAG) return -1;
-  if (letter && text.charCodeAt(gt - 1) !== 47) {
-    if (namedAt(text, i + 1, 'style')) return rawTextEnd(text, gt + 1, 'style');
-    if (namedAt(text, i + 1, 'script')) return rawTextEnd(text, gt + 1, 'script');
+  // Remembered from `<` to `<`: `<a<a<a…` without a `>` searches the rest of the text once, not once per `<`.
+  const end = gt.from(i + 2);
+  if (end < 0 || end - i > MAX_TAG) return -1;
+  if (letter && text.charCodeAt(end - 1) !== 47) {
+    if (namedAt(text, i + 1, 'style')) return rawTextEnd(text, end + 1, 'style');
+    if (namedAt(text, i + 1, 'script')) return rawTextEnd(text, end + 1, 'script');
   }
-  return gt;
+  return end;
 }
 
 // ---------------------------------------------------------------- the scanner
@@ -314,6 +314,7 @@ export class FoldedText {
   scan(text: string): number {
     const T = table();
     const n = text.length;
+    let gt: NextMatch | undefined;
     this.generation++;
     if (this.chars.length < n + 16) this.chars = new Uint16Array(Math.max(n + 16, this.chars.length * 2));
     let buf = this.chars;
@@ -390,7 +391,8 @@ export class FoldedText {
             else if (v === LT || v === AMP || v === HIGH_SURROGATE) v = S_OTHER;
           }
         } else if (v === LT) {
-          const e = tagEnd(text, i);
+          gt ??= new NextMatch(text, '>');
+          const e = tagEnd(text, i, gt);
           if (e < 0) v = S_OTHER;
           else {
             i = e;

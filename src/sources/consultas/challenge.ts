@@ -7,6 +7,8 @@
  * TJBA's server-side captcha refusal, TJPB's Cloudflare "Just a moment...", TJMS's e-SAJ form bounced
  * by reCAPTCHA v3, TJGO's Turnstile "comportamento incomum", and AWS WAF's HTTP 202 challenge (TJPE).
  */
+import { asciiAt, NextMatch, replaceTags, TagScan, wholeTag, wordBoundaryAt, type TagMatcher } from '../../platform/text-scan.ts';
+
 export type ChallengeKind = 'captcha' | 'anti_bot' | 'login';
 
 export interface Challenge {
@@ -34,7 +36,8 @@ class Page {
 
   /** The text a person reads: scripts, styles and tags removed (attributes, e.g. `onclick`, go with the tags). */
   get visible(): string {
-    this.#visible ??= this.body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
+    // One-pass forms of /<(script|style)\b[\s\S]*?<\/\1\s*>/gi and /<[^>]*>/g (linear time, same result).
+    this.#visible ??= replaceTags(replaceTags(this.body, scriptOrStyle, ' '), wholeTag, ' ');
     return this.#visible;
   }
 
@@ -50,10 +53,19 @@ class Page {
   }
 }
 
+/** `<script …>…</script >` or `<style …>…</style>`: up to the first closing tag after the name. */
+const scriptOrStyle: TagMatcher = (scan, i) => {
+  const name = ['script', 'style'].find((n) => asciiAt(scan.text, i + 1, n) && wordBoundaryAt(scan.text, i + 1 + n.length));
+  if (!name) return -1;
+  const close = scan.find(`</${name}\\s*>`, i + 1 + name.length);
+  return close === -1 ? -1 : scan.gt(close);
+};
+
 /** Removes every `if (false) { … }` block (braces balanced), the way PJe compiles a captcha out of its search button. */
 function withoutDeadBranches(text: string): string {
   const dead = /if\s*\(\s*false\s*\)\s*\{/g;
-  let out = '';
+  // Pieces joined once into one flat string: the rules search it many times.
+  const out: string[] = [];
   let from = 0;
   for (let m = dead.exec(text); m; m = dead.exec(text)) {
     let depth = 1;
@@ -63,24 +75,114 @@ function withoutDeadBranches(text: string): string {
       else if (text[i] === '}') depth--;
       i++;
     }
-    out += text.slice(from, m.index);
+    out.push(text.slice(from, m.index));
     from = i;
     dead.lastIndex = i;
   }
-  return out + text.slice(from);
+  if (out.length === 0) return text;
+  out.push(text.slice(from));
+  return out.join('');
 }
 
 /** F5's, Imperva's and DataDome's rejection pages. */
 const WAF_REJECTION =
   /The requested URL was rejected\. Please consult with your administrator|Incapsula incident ID|geo\.captcha-delivery\.com|captcha-delivery\.com\/captcha/;
+/**
+ * "código do captcha", "captcha inválido"… The first form is looked for backwards from each `captcha`
+ * (a lookbehind), so a word such as `validavalida…` is not scanned again from each of its letters.
+ */
 const CAPTCHA_REFUSAL = new RegExp(
   [
-    String.raw`(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha`,
+    String.raw`captcha(?<=(verifica\w*|c[óo]digo|desafio|resolv\w*|valida\w*)\s+(d[oea]s?\s+)?(re)?captcha)`,
     String.raw`captcha[^.<]{0,40}(n[ãa]o\s+(est[áa]\s+)?corret|inv[áa]lid|incorret|expirad|obrigat)`,
   ].join('|'),
   'i',
 );
-const LOGIN_FORM = /<form\b[^>]*action="[^"]*(j_security_check|login|openid-connect\/auth|autenticacao)[^"]*"[\s\S]*?type="password"|id="kc-form-login"/i;
+const LOGIN_ACTION = /j_security_check|login|openid-connect\/auth|autenticacao/i;
+const PASSWORD_FIELD = /type="password"/gi;
+
+/**
+ * A sign-in form: Keycloak's, or a `<form>` whose `action` goes to a sign-in and a password field
+ * after it. One pass (the regular expression this replaces,
+ * /<form\b[^>]*action="[^"]*(j_security_check|login|…)[^"]*"[\s\S]*?type="password"/i, scanned the
+ * rest of the page from every `<form`): the first such action is found, then a password field after it.
+ */
+function hasLoginForm(body: string): boolean {
+  if (/id="kc-form-login"/i.test(body)) return true;
+  const forms = new TagScan(body);
+  const quote = new NextMatch(body, '"');
+  for (let f = body.indexOf('<'); f !== -1; f = body.indexOf('<', f + 1)) {
+    if (!asciiAt(body, f + 1, 'form') || !wordBoundaryAt(body, f + 5)) continue;
+    // The tag runs to its `>` (or to the end of the page when it has none).
+    const gt = forms.gt(f + 5);
+    const tagEnd = gt === -1 ? body.length : gt;
+    // Every `action="` of the tag, before its `>`; their values (up to the next `"`) never overlap.
+    for (let a = forms.find('action="', f + 5); a !== -1 && a < tagEnd; a = forms.find('action="', a + 8)) {
+      const end = quote.from(a + 8);
+      if (end === -1) return false;
+      if (LOGIN_ACTION.test(body.slice(a + 8, end))) {
+        PASSWORD_FIELD.lastIndex = end + 1;
+        return PASSWORD_FIELD.test(body);
+      }
+    }
+    // Another `<form` before this `>` has fewer `action="` to offer than this one had: skip to the `>`.
+    if (gt === -1) return false;
+    f = gt;
+  }
+  return false;
+}
+
+const CF_ORCHESTRATE = '/cdn-cgi/challenge-platform/h/';
+
+/**
+ * Cloudflare's interstitial script, `/cdn-cgi/challenge-platform/h/…orchestrate/(chl|managed|jsch)`
+ * within one quoted value. One pass: a later path before the same quote sees less of the value.
+ */
+function hasCloudflareOrchestrate(body: string): boolean {
+  const quote = new NextMatch(body, /["']/g);
+  for (let p = body.indexOf(CF_ORCHESTRATE); p !== -1; ) {
+    const end = quote.from(p + CF_ORCHESTRATE.length);
+    if (/orchestrate\/(chl|managed|jsch)/.test(body.slice(p + CF_ORCHESTRATE.length, end === -1 ? undefined : end))) return true;
+    if (end === -1) return false;
+    p = body.indexOf(CF_ORCHESTRATE, end + 1);
+  }
+  return false;
+}
+
+const WIDGET_CLASS = /\b(g-recaptcha|h-captcha)\b/;
+const SITEKEY = 'data-sitekey=';
+
+/**
+ * A reCAPTCHA/hCaptcha widget: a `class="…g-recaptcha…"` and a `data-sitekey=` with no `>` between
+ * them, in either order. The one-pass form of
+ * /class="[^"]*\b(g-recaptcha|h-captcha)\b[^"]*"[^>]*data-sitekey=|data-sitekey=[^>]*class="[^"]*\b(g-recaptcha|h-captcha)\b/,
+ * which scanned to the next `>` from every `data-sitekey=`: each `class="` value is read once, and the
+ * nearest `data-sitekey=` and `>` on each side are followed by cursors that only move forward.
+ */
+function hasWidget(text: string): boolean {
+  // One cursor per question, each asked from positions that only grow (NextMatch's linear case).
+  const quote = new NextMatch(text, '"');
+  const sitekeys = new NextMatch(text, SITEKEY);
+  const sitekeyAfterClass = new NextMatch(text, SITEKEY);
+  const gtAfterSitekey = new NextMatch(text, '>');
+  const gtAfterClass = new NextMatch(text, '>');
+  let sitekeyEnd = -1; // end of the last `data-sitekey=` that ends before the current `class="`
+  let next = sitekeys.from(0);
+  for (let c = text.indexOf('class="'); c !== -1; c = text.indexOf('class="', c + 7)) {
+    for (; next !== -1 && next + SITEKEY.length <= c; next = sitekeys.from(next + 1)) sitekeyEnd = next + SITEKEY.length;
+    const end = quote.from(c + 7);
+    if (!WIDGET_CLASS.test(text.slice(c + 7, end === -1 ? undefined : end))) continue;
+    // data-sitekey=… class="…g-recaptcha: no `>` from the end of the last data-sitekey= to the class.
+    const gt = sitekeyEnd === -1 ? -1 : gtAfterSitekey.from(sitekeyEnd);
+    if (sitekeyEnd !== -1 && (gt === -1 || gt >= c)) return true;
+    if (end === -1) continue;
+    // class="…g-recaptcha…" … data-sitekey=: no `>` from the closing quote to the next data-sitekey=.
+    const after = sitekeyAfterClass.from(end + 1);
+    const close = gtAfterClass.from(end + 1);
+    if (after !== -1 && (close === -1 || close > after)) return true;
+  }
+  return false;
+}
 
 /** In order: the interstitials and refusals first, then the widgets, then the scripts that only a page without data can mean. */
 const RULES: Rule[] = [
@@ -94,8 +196,7 @@ const RULES: Rule[] = [
   {
     kind: 'anti_bot',
     reason: 'Cloudflare challenge ("Just a moment...")',
-    test: (p) =>
-      /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\/[^"']*orchestrate\/(chl|managed|jsch)/.test(p.body),
+    test: (p) => /<title>\s*Just a moment\.\.\.\s*<\/title>|window\._cf_chl_opt/.test(p.body) || hasCloudflareOrchestrate(p.body),
   },
   { kind: 'anti_bot', reason: 'Cloudflare block page', test: (p) => /<title>[^<]*Attention Required! \| Cloudflare/i.test(p.body) },
   { kind: 'anti_bot', reason: 'Cloudflare Turnstile', test: (p) => /challenges\.cloudflare\.com\/turnstile\/|class="cf-turnstile"/.test(p.live) },
@@ -109,10 +210,10 @@ const RULES: Rule[] = [
   {
     kind: 'captcha',
     reason: 'captcha widget shown',
-    test: (p) => /class="[^"]*\b(g-recaptcha|h-captcha)\b[^"]*"[^>]*data-sitekey=|data-sitekey=[^>]*class="[^"]*\b(g-recaptcha|h-captcha)\b/.test(p.live),
+    test: (p) => hasWidget(p.live),
   },
   { kind: 'login', reason: 'login required (HTTP 401)', test: (p) => p.status === 401 },
-  { kind: 'login', reason: 'login form instead of the page', test: (p) => !p.hasData && LOGIN_FORM.test(p.body) },
+  { kind: 'login', reason: 'login form instead of the page', test: (p) => !p.hasData && hasLoginForm(p.body) },
   { kind: 'captcha', reason: 'reCAPTCHA/hCaptcha gate', test: (p) => !p.hasData && /\b(grecaptcha|hcaptcha)\.execute\s*\(/.test(p.live) },
 ];
 

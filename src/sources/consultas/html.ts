@@ -5,6 +5,7 @@
  * as a space, each line's runs of blanks collapsed, and blank lines dropped.
  */
 import { parse, type HTMLElement, type Node } from 'node-html-parser';
+import { wordBoundaryAt } from '../../platform/text-scan.ts';
 
 export type { HTMLElement };
 
@@ -36,7 +37,42 @@ export function textOf(el: Node | null | undefined): string | null {
 /** `R$ 81.439,78` (any padding) → 8143978 centavos; null when the text holds no amount. */
 export function centavosOfReais(text: string | null): number | null {
   if (!text) return null;
-  const m = /(\d{1,3}(?:\.\d{3})*|\d+),(\d{2})\b/.exec(text);
+  const m = firstAmount(text);
   if (!m) return null;
-  return Number(m[1]!.replace(/\./g, '')) * 100 + Number(m[2]);
+  return Number(m.reais.replace(/\./g, '')) * 100 + Number(m.centavos);
+}
+
+const isDigit = (text: string, i: number) => {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
+};
+
+/** `,dd` at `at`, then no letter, digit or `_` (`,(\d{2})\b`). */
+function centsAt(text: string, at: number): boolean {
+  return text[at] === ',' && isDigit(text, at + 1) && isDigit(text, at + 2) && wordBoundaryAt(text, at + 3);
+}
+
+/**
+ * The first amount of a text as /(\d{1,3}(?:\.\d{3})*|\d+),(\d{2})\b/ finds it, in one pass (that
+ * expression tries `\d+` from every digit of a long run, and the thousands groups from every group of
+ * `1.111.111…`). Run by run of digits: a run followed by `,dd` is the amount; else, from its last three
+ * digits, the thousands groups that follow it, when `,dd` ends them (each chain of groups read once).
+ */
+function firstAmount(text: string): { reais: string; centavos: string } | null {
+  let chainEnd = -1;
+  for (let start = 0; start < text.length; start++) {
+    if (!isDigit(text, start)) continue;
+    let end = start;
+    while (isDigit(text, end)) end++;
+    if (centsAt(text, end)) return { reais: text.slice(start, end), centavos: text.slice(end + 1, end + 3) };
+    // A run that ends inside a chain already read ends the same chain: nothing new to try.
+    if (end >= chainEnd) {
+      let p = end;
+      while (text[p] === '.' && isDigit(text, p + 1) && isDigit(text, p + 2) && isDigit(text, p + 3)) p += 4;
+      chainEnd = p;
+      if (p > end && centsAt(text, p)) return { reais: text.slice(Math.max(start, end - 3), p), centavos: text.slice(p + 1, p + 3) };
+    }
+    start = end;
+  }
+  return null;
 }

@@ -67,6 +67,20 @@ test('a weekend and a holiday have no edition; an extra edition appears beside t
   assert.equal(m.partes[0].nome, 'FULANO DE TESTE');
 });
 
+test('a PDF is read in a worker thread within a time limit per document: past it the edition fails (timeout, not retried)', async () => {
+  const [edition] = await dje.editions('TSE', DAY);
+  const hurried = new DjeConnector({ baseUrl: sb.djeUrl, sandbox: true, perMinute: 100_000, retryDelaysMs: [1, 1], sleep: async () => {}, pdfTimeoutMs: 1 });
+  try {
+    await assert.rejects(
+      hurried.publications(edition),
+      (err) => failure('timeout')(err) && /could not be read: not read within 1 ms/.test((err as Error).message),
+    );
+  } finally {
+    await hurried.close();
+  }
+  assert.ok((await dje.publications(edition)).length > 0, 'within the default limit the same edition is read');
+});
+
 test('a PDF cut in half is malformed, never an empty edition; 5xx and hangs are failures, not data', async () => {
   const [edition] = await dje.editions('TSE', DAY);
   sb.dje.set({ truncatePdf: true });

@@ -12,7 +12,8 @@ import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicati
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
 import { describeBody } from '../upstream-body.ts';
-import { pdfLines, splitMaterias } from './split.ts';
+import { PDF_TIMEOUT_MS, PdfReader, PdfTimeoutError } from './pdf-lines.ts';
+import { splitMaterias } from './split.ts';
 
 export const PUBLIC_DJE_URL = 'https://dje-consulta.tse.jus.br';
 
@@ -25,6 +26,8 @@ export const ROUTES = {
 export interface DjeConnectorOptions extends UpstreamTuning {
   baseUrl: string;
   sandbox?: boolean;
+  /** How long one edition's PDF may take to read, in a worker thread (default pdf-lines.ts PDF_TIMEOUT_MS). */
+  pdfTimeoutMs?: number;
 }
 
 const fail = upstreamError('dje');
@@ -35,9 +38,12 @@ const PDF_END = Buffer.from('%%EOF');
 export class DjeConnector implements ElectoralGazetteSource {
   readonly info: SourceInfo;
   readonly #http: HttpUpstream;
+  readonly #pdfTimeoutMs: number;
+  readonly #pdf = new PdfReader();
 
   constructor(o: DjeConnectorOptions) {
     this.info = { name: 'DJE eleitoral', sandbox: o.sandbox ?? false };
+    this.#pdfTimeoutMs = o.pdfTimeoutMs ?? PDF_TIMEOUT_MS;
     this.#http = new HttpUpstream({ ...o, source: 'dje-eleitoral', label: 'DJE eleitoral', error: fail });
   }
 
@@ -71,8 +77,13 @@ export class DjeConnector implements ElectoralGazetteSource {
   async publications(edition: ElectoralEditionRecord, signal?: AbortSignal): Promise<ElectoralPublicationRecord[]> {
     const bytes = await this.pdf(edition.tribunal, edition.numero, signal);
     try {
-      return splitMaterias(edition, await pdfLines(new Uint8Array(bytes)));
+      return splitMaterias(edition, await this.#pdf.read(new Uint8Array(bytes), this.#pdfTimeoutMs, signal));
     } catch (err) {
+      if (signal?.aborted) throw err;
+      if (err instanceof PdfTimeoutError) {
+        // The same PDF would take as long again: no retry.
+        throw fail('timeout', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${err.message}.`, { retryable: false });
+      }
       throw fail('malformed', `DJE eleitoral's edition ${edition.tribunal} ${edition.numero} could not be read: ${(err as Error).message}`, {
         retryable: false,
       });
@@ -80,6 +91,7 @@ export class DjeConnector implements ElectoralGazetteSource {
   }
 
   async close(): Promise<void> {
+    await this.#pdf.close();
     await this.#http.close();
   }
 

@@ -23,20 +23,29 @@ import { isoDayOfBr } from '../../platform/format.ts';
 import { parseOabList } from '../../platform/identifiers/oab.ts';
 import type { ElectoralEditionRecord, ElectoralLawyer, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import { foldText } from '../../platform/text.ts';
+import { trailingParenthesis, trimEndWhere } from '../../platform/text-scan.ts';
 
 const CNJ = String.raw`(\d{7}-\d{2}\.\d{4}\.6\.\d{2}\.\d{4})`;
 const UPPER = 'A-ZÀ-Ý';
 /** The whole line `CLASSE(código) Nº <CNJ>`; the body's `CLASSE (156) nº: <CNJ>.` is not one. */
 const CLASS_HEADING = new RegExp(`^([${UPPER}][${UPPER} ]*?)\\s?\\((\\d+)\\)\\s*N[º°]\\s*${CNJ}$`);
-/** `PROCESSO : <CNJ> <CLASSE> (Cidade - UF)` or `PROCESSO Nº <CNJ>`. */
-const PROCESS_LINE = new RegExp(`^PROCESSO\\s*(?::|N[º°o.]+\\s*:?)\\s*${CNJ}\\s*(.*)$`);
+/**
+ * `PROCESSO : <CNJ> <CLASSE> (Cidade - UF)` or `PROCESSO Nº <CNJ>`. Every run of blanks has one way to
+ * be read (`(?:\\s*:)?\\s*`, not `\\s*:?\\s*`; `\\s*(?!\\s)` before the rest): linear time on any line.
+ */
+const PROCESS_LINE = new RegExp(`^PROCESSO\\s*(?::|N[º°o.]+(?:\\s*:)?)\\s*${CNJ}\\s*(?!\\s)(.*)$`);
 const INDEX_HEADING = /^ÍNDICE DE (ADVOGADOS|PARTES|PROCESSOS|DATAS DE PUBLICAÇÃO)$/i;
-const LABEL = new RegExp(`^([${UPPER}][${UPPER} ()/]{1,40}?)\\s*:\\s*(.+)$`);
+/** `ROLE : value`; the value is what `\\s*(.+)$` took, read with one way per run of blanks (`(?!\\s).+`, or its last blank). */
+const LABEL = new RegExp(`^([${UPPER}][${UPPER} ()/]{1,40}?)\\s*:\\s*((?!\\s).+|.)$`);
 const LAWYER_LABEL = /^ADVOGAD[OA]S?(?:\s*\(A\))?$/;
-/** The header's `NAME (30865/PA)`: registrations in a trailing parenthesis. */
-const PAREN_OABS = /^(.*?)\s*\(([^()]*\d[^()]*)\)\s*$/;
-/** The body's `NAME - OAB/PA26585-A`, and any `OAB/UF n` or `n/UF` inside a line. */
-const OAB_TEXT = /OAB\s*[/:-]?\s*[A-Z]{2}\s*(?:N[º°.]\s*)?[\d.]+(?:-?[A-Z](?![A-Za-z]))?|[\d.]+(?:-?[A-Z])?\s*\/\s*[A-Z]{2}(?![A-Za-z])/;
+/**
+ * The body's `NAME - OAB/PA26585-A`, and any `OAB/UF n` or `n/UF` inside a line. A number is tried
+ * from the start of its run of digits and dots only (`(?<![\d.])`: a match from inside the run would
+ * also match from its start, and trying each digit of `1111…` against the rest is quadratic).
+ */
+const OAB_TEXT = /OAB\s*(?:[/:-]\s*)?[A-Z]{2}\s*(?:N[º°.]\s*)?[\d.]+(?:-?[A-Z](?![A-Za-z]))?|(?<![\d.])[\d.]+(?:-?[A-Z])?\s*\/\s*[A-Z]{2}(?![A-Za-z])/;
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+const NAME_TAIL = /[\s\-–(,]/;
 /** Roles printed that are not parties. */
 const NOT_PARTIES = new Set([
   'CLASSE',
@@ -87,11 +96,22 @@ export async function pdfLines(bytes: Uint8Array): Promise<PdfLine[]> {
   }
 }
 
+/**
+ * The header's `NAME (30865/PA)`: the name and the registrations in a trailing parenthesis with a
+ * digit; what /^(.*?)\s*\(([^()]*\d[^()]*)\)\s*$/ read, in one pass.
+ */
+function parenOabs(value: string): { nome: string; oabs: string } | null {
+  const paren = trailingParenthesis(value);
+  const nome = paren?.before.trimEnd();
+  if (!paren || !/\d/.test(paren.inside) || LINE_TERMINATOR.test(nome!)) return null;
+  return { nome: nome!, oabs: paren.inside };
+}
+
 /** The lawyers one `ADVOGADO` value names: one per registration printed, or one without. */
 function lawyersOf(value: string): ElectoralLawyer[] {
-  const paren = PAREN_OABS.exec(value);
-  const listed = paren ? parseOabList(paren[2]).oabs : [];
-  let nome = paren && listed.length > 0 ? paren[1] : value;
+  const paren = parenOabs(value);
+  const listed = paren ? parseOabList(paren.oabs).oabs : [];
+  let nome = paren && listed.length > 0 ? paren.nome : value;
   let oabs = listed;
   if (oabs.length === 0) {
     const text = OAB_TEXT.exec(value);
@@ -100,7 +120,7 @@ function lawyersOf(value: string): ElectoralLawyer[] {
       nome = value.slice(0, text.index);
     }
   }
-  nome = nome.replace(/[\s\-–(,]+$/, '').trim();
+  nome = trimEndWhere(nome, (ch) => NAME_TAIL.test(ch)).trim();
   return oabs.length === 0 ? [{ nome, oab: null }] : oabs.map((o) => ({ nome, oab: { uf: o.uf, numero: `${o.numero}${o.suffix ?? ''}` } }));
 }
 
@@ -122,7 +142,7 @@ function readMateria(m: Open) {
     const process = PROCESS_LINE.exec(l);
     if (process && process[1] === m.numero) {
       // `… CUMPRIMENTO DE SENTENÇA (Belém - PA)`: the class in full (a heading may wrap a long one).
-      const printed = process[2].replace(/\s*\([^()]*\)\s*$/, '').trim();
+      const printed = (trailingParenthesis(process[2])?.before ?? process[2]).trim();
       if (printed && !classe) classe = printed;
       continue;
     }

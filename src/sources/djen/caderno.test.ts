@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
+import { telemetry } from '../../platform/observability/telemetry.ts';
 import { DjenConnector, type DjenConnectorOptions } from './connector.ts';
 import { FakeDjen, fakeItem, realSample, recordingSleep, zipOf, type Handler } from './testing/fake-djen.ts';
 
@@ -180,6 +181,34 @@ test('a page that is not {items:[…]}, or over the page limit, is malformed', a
     c.caderno('TJRS', '2026-09-18', 'D', async () => {}),
     (err) => isFailure('malformed')(err) && /limit/.test((err as Error).message),
   );
+  assert.deepEqual(await readdir(tempDir), []);
+});
+
+test("the pages of a ZIP are bounded together, not only each: past the total (by the ZIP's size) it is malformed, counted and not read further", async (t) => {
+  // Three pages, each far under the page limit, of blanks that compress about 1,000 times.
+  const padded = (id: number) => `{"items": [${JSON.stringify(fakeItem(id, '2026-09-18'))}]${' '.repeat(300_000)}}`;
+  const zip = await zipOf([
+    ['p1.json', padded(21)],
+    ['p2.json', padded(22)],
+    ['p3.json', padded(23)],
+  ]);
+  const { files, c, tempDir } = await setup(
+    t,
+    () => ({ json: metadata(`${files.url}/x.zip`) }),
+    () => ({ body: zip }),
+    { maxCadernoPageBytes: 1_000_000, maxCadernoUnzippedBytes: (zipBytes) => 40 * zipBytes + 400_000 },
+  );
+  const before = (await telemetry.upstreamBodiesRefused.get()).values.find((v) => v.labels.failure === 'unzipped_too_large')?.value ?? 0;
+  const pages: string[][] = [];
+  await assert.rejects(
+    c.caderno('TJRS', '2026-09-18', 'D', async (items) => {
+      pages.push(items.map((i) => i.id));
+    }),
+    (err) => isFailure('malformed')(err) && /unzips to more than/.test((err as Error).message),
+  );
+  assert.deepEqual(pages, [['21']], 'the first page was read; the second would pass the total');
+  const after = (await telemetry.upstreamBodiesRefused.get()).values.find((v) => v.labels.failure === 'unzipped_too_large')?.value ?? 0;
+  assert.equal(after, before + 1, 'counted once');
   assert.deepEqual(await readdir(tempDir), []);
 });
 

@@ -4,12 +4,13 @@
  * ~120 MB) and read one entry at a time, each page handed to the sink before the next is read, so
  * memory holds one page, never the whole caderno. The temporary file is removed in every case.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../../platform/ports/publications.ts';
 import { bodyJson } from '../upstream-body.ts';
-import { DjenError, malformed } from './errors.ts';
+import { bodyRefused } from '../../platform/observability/upstreams.ts';
+import { DjenError, malformed, SOURCE_NAME } from './errors.ts';
 import { toPublications, type CadernoMetadata } from './parse.ts';
 
 /** `status` of a caderno ready to download; any other is returned without calling the sink. */
@@ -25,6 +26,20 @@ export interface CadernoSteps {
   tempDir: string;
   /** Largest JSON page read into memory, unzipped (a page is ~1 MB per 1,000 items): DJEN's body limit. */
   maxEntryBytes: number;
+  /** Most bytes all the pages of a ZIP of `zipBytes` may unzip to (UNZIP_LIMIT by default). */
+  maxUnzippedBytes?: (zipBytes: number) => number;
+}
+
+/**
+ * All the pages of a caderno together, unzipped: at most 40 times the ZIP (DJEN's JSON compresses about
+ * 10 times), and never less than 64 MB. Each page is bounded too (maxEntryBytes), but a ZIP of many
+ * pages just under that bound, each of blanks that compress 1,000 times, would otherwise keep a worker
+ * parsing gigabytes from a small download.
+ */
+export const UNZIP_LIMIT = { ratio: 40, minBytes: 64 * 1024 * 1024 };
+
+function defaultUnzipLimit(zipBytes: number): number {
+  return Math.max(UNZIP_LIMIT.minBytes, UNZIP_LIMIT.ratio * zipBytes);
 }
 
 export async function ingestCaderno(
@@ -75,6 +90,9 @@ async function readPages(
   sink: (items: PublicationRecord[]) => Promise<void>,
   options: CadernoIngestOptions,
 ): Promise<void> {
+  const zipBytes = (await stat(file)).size;
+  const maxUnzipped = (steps.maxUnzippedBytes ?? defaultUnzipLimit)(zipBytes);
+  let unzipped = 0;
   const zip = await zipOperation(steps.what, () => openPromise(file, { lazyEntries: true, autoClose: false }));
   try {
     const entries = zip.eachEntry();
@@ -86,7 +104,10 @@ async function readPages(
       const entry: Entry = next.value;
       if (!entry.fileName.toLowerCase().endsWith('.json')) continue;
       const page = `${steps.what} page ${entry.fileName}`;
-      const bytes = await readEntry(zip, entry, steps.maxEntryBytes, page, options.signal);
+      const overTotal = () => unzipLimitExceeded(steps.what, zipBytes, maxUnzipped);
+      if (unzipped + entry.uncompressedSize > maxUnzipped) throw overTotal();
+      const bytes = await readEntry(zip, entry, { page: steps.maxEntryBytes, total: maxUnzipped - unzipped, overTotal }, page, options.signal);
+      unzipped += bytes.length;
       const records = toPublications(parseJson(bytes, page), page);
       await sink(records);
       done += records.length;
@@ -97,7 +118,23 @@ async function readPages(
   }
 }
 
-async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, page: string, signal: AbortSignal | undefined): Promise<Buffer> {
+/** The ZIP's pages together unzip to more than allowed: refused (a warn line and the refused-bodies metric), never read further. */
+function unzipLimitExceeded(what: string, zipBytes: number, maxUnzipped: number): DjenError {
+  const message = `DJEN ${what} unzips to more than ${maxUnzipped} bytes (a ZIP of ${zipBytes} bytes): not read further.`;
+  bodyRefused(SOURCE_NAME, 'unzipped_too_large', message);
+  return malformed(message);
+}
+
+interface EntryLimits {
+  /** Bytes one page may unzip to. */
+  page: number;
+  /** Bytes left for this page under the whole ZIP's limit, and the error when over it. */
+  total: number;
+  overTotal(): DjenError;
+}
+
+async function readEntry(zip: ZipFile, entry: Entry, limits: EntryLimits, page: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  const maxBytes = limits.page;
   if (entry.uncompressedSize > maxBytes) throw malformed(`DJEN ${page} declares ${entry.uncompressedSize} bytes, over the ${maxBytes}-byte limit of one page.`);
   const stream = await zipOperation(page, () => zip.openReadStreamPromise(entry));
   const chunks: Buffer[] = [];
@@ -107,6 +144,7 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, page: str
       signal?.throwIfAborted();
       size += chunk.length;
       if (size > maxBytes) throw malformed(`DJEN ${page} is over the ${maxBytes}-byte limit of one page.`);
+      if (size > limits.total) throw limits.overTotal();
       chunks.push(chunk);
     }
   } catch (err) {

@@ -97,7 +97,7 @@ export class DjenClient {
       const res = await request(url, { method: 'GET', dispatcher: this.#downloads, signal: combined });
       this.#onHeaders(res.headers);
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        await drainBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#cadernoBody }, createWriteStream(file), combined);
+        await drainBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#cadernoBody }, createWriteStream(file, { mode: 0o600 }), combined);
         return;
       }
       const body = await readBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#body }, combined);

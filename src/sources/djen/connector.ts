@@ -54,6 +54,8 @@ export interface DjenConnectorOptions {
   tempDir?: string;
   /** Largest JSON page of a caderno read into memory (default: the body limit, `body.maxBytes`). */
   maxCadernoPageBytes?: number;
+  /** Most bytes all the pages of a caderno ZIP may unzip to, by the ZIP's size (default: caderno.ts UNZIP_LIMIT). */
+  maxCadernoUnzippedBytes?: (zipBytes: number) => number;
   /** Limits of an API answer's body (TRAMITA_UPSTREAM_MAX_BYTES `djen`). */
   body?: BodyLimits;
   /** Limits of a caderno ZIP, streamed to disk (TRAMITA_UPSTREAM_MAX_BYTES `djen-caderno`). */
@@ -84,6 +86,7 @@ export class DjenConnector implements PublicationSource {
   readonly #transport: DjenTransport;
   readonly #tempDir: string;
   readonly #maxEntryBytes: number;
+  readonly #maxUnzippedBytes: ((zipBytes: number) => number) | undefined;
   readonly #closing = new AbortController();
 
   constructor(options: DjenConnectorOptions) {
@@ -112,6 +115,7 @@ export class DjenConnector implements PublicationSource {
     });
     this.#tempDir = options.tempDir ?? tmpdir();
     this.#maxEntryBytes = options.maxCadernoPageBytes ?? body.maxBytes;
+    this.#maxUnzippedBytes = options.maxCadernoUnzippedBytes;
   }
 
   readyNow(): boolean {
@@ -194,6 +198,7 @@ export class DjenConnector implements PublicationSource {
           download: (url, file, s) => this.#transport.run((s2) => this.#client.download(url, file, what, s2), s),
           tempDir: this.#tempDir,
           maxEntryBytes: this.#maxEntryBytes,
+          maxUnzippedBytes: this.#maxUnzippedBytes,
         },
         sink,
         { ...options, signal },
