@@ -21,6 +21,7 @@ import * as m0018 from './0018_listing_order_indexes.ts';
 import * as m0019 from './0019_stf_unpublished_days.ts';
 import * as m0020 from './0020_consultation_pages.ts';
 import * as m0021 from './0021_parties_source.ts';
+import * as m0022 from './0022_ledger_sequence.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_stf_unpublished_days': m0019,
   '0020_consultation_pages': m0020,
   '0021_parties_source': m0021,
+  '0022_ledger_sequence': m0022,
 };
