@@ -31,8 +31,6 @@ import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { CASE_MONITORS } from './lifecycle.ts';
 import { dueForCheck, monitorAudience, type MonitorRow } from './store.ts';
 
-export { MONITOR_CYCLE_JOB } from './lifecycle.ts';
-
 /** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
 const MAX_CHECKS_PER_RUN = 10_000;
 /** Aliases asked at the same time (the connector's shared budget still paces the requests). */

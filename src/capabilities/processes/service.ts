@@ -8,7 +8,6 @@
  * court's consultation) or, where none answers, from the addressees of the case's DJEN communications,
  * through an enrichment job, so a cover never waits for them (spec §2.3).
  */
-import { defineJob } from '../../platform/jobs/job-type.ts';
 import type { Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -25,15 +24,7 @@ import type { CaseStore, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
 import { fetchAddressees } from '../../sources/djen/addressees.ts';
 import { isConsultaSource } from '../../sources/consultas/connector.ts';
-
-export const ENRICH_JOB = 'processos.enriquecer';
-/** Parties, lawyers and value of a newly stored case (refresh.ts runs it); one live job per case. */
-export const ENRICH = defineJob<{ numeroCnj: string }>({
-  kind: ENRICH_JOB,
-  maxAttempts: 5,
-  dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
-  retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
-});
+import { ENRICH } from './refresh.ts';
 
 export interface Lookup {
   stored: StoredCase;

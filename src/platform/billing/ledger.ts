@@ -209,7 +209,7 @@ export async function credit(db: Kysely<DB>, clock: Clock, accountId: string, ce
       .updateTable('accounts')
       .set((eb) => ({ balance_centavos: eb('balance_centavos', '+', centavos), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
       .where('id', '=', accountId)
-      .returning(['balance_centavos', 'ledger_seq'])
+      .returning(['balance_centavos', LEDGER_SEQ])
       .executeTakeFirst();
     if (!row) return undefined;
     await trx
@@ -270,5 +270,8 @@ function takeBalance(db: Kysely<DB>, centavos: number, now: string, accountId: s
     .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', centavos), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
     .where('id', '=', accountId)
     .where('balance_centavos', '>=', centavos)
-    .returning(['balance_centavos', 'ledger_seq']);
+    .returning(['balance_centavos', LEDGER_SEQ]);
 }
+
+/** `accounts.ledger_seq` as an UPDATE returns it: always there (the column is optional in schema.ts for the account code only). */
+const LEDGER_SEQ = sql<number>`ledger_seq`.as('ledger_seq');

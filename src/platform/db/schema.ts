@@ -10,8 +10,11 @@ export interface AccountsTable {
   plan: string;
   status: 'active' | 'inactive';
   balance_centavos: number;
-  /** The number of the account's last ledger row (ledger.seq), advanced with the balance under its row lock. */
-  ledger_seq: Generated<number>;
+  /**
+   * The number of the account's last ledger row (ledger.seq), advanced with the balance under its row
+   * lock. Optional: only the ledger (billing/) writes or reads it; a new account starts at 0.
+   */
+  ledger_seq?: number;
   sandbox: number;
   created_at: string;
   updated_at: string;
