@@ -48,11 +48,12 @@ function rawCharge(raw: DatabaseSync, accountId: string): () => void {
     'insert into search_logs (id, account_id, request_id, query_type, method, path, status_code, charged_centavos, created_at) values (?,?,?,?,?,?,?,?,?)',
   );
   const update: StatementSync = raw.prepare(
-    'update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos',
+    'update accounts set balance_centavos = balance_centavos - ?, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and balance_centavos >= ? ' +
+      'returning balance_centavos, ledger_seq',
   );
   const insertLedger = raw.prepare(
     'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, ' +
-      'created_at) values (?,?,?,?,?,?,?,?,?,?)',
+      'created_at, seq) values (?,?,?,?,?,?,?,?,?,?,?)',
   );
   return () => {
     const now = iso(systemClock.now());
@@ -60,8 +61,8 @@ function rawCharge(raw: DatabaseSync, accountId: string): () => void {
     const requestId = newId('req');
     raw.exec('BEGIN');
     insertLog.run(logId, accountId, requestId, 'bench.charged', 'GET', BENCH_ROUTES.charged, 200, 1, now);
-    const row = update.all(1, now, accountId, 1)[0] as { balance_centavos: number };
-    insertLedger.run(newId('led'), accountId, 'debit', -1, row.balance_centavos, requestId, 'bench.charged', logId, null, now);
+    const row = update.all(1, now, accountId, 1)[0] as { balance_centavos: number; ledger_seq: number };
+    insertLedger.run(newId('led'), accountId, 'debit', -1, row.balance_centavos, requestId, 'bench.charged', logId, null, now, row.ledger_seq);
     raw.exec('COMMIT');
   };
 }

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, json, type Harness, type TestAccount } from './harness.ts';
 import { testRoutes } from './routes.ts';
+import { jobOrigin } from '../src/platform/billing/charge.ts';
 
 async function ledgerRows(h: Harness, accountId: string) {
   return h.services.db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').execute();
@@ -176,6 +177,71 @@ test('the statement lists debits and top-ups newest first, by cursor pages, and 
   const tooBig = await h.inject({ method: 'GET', url: '/v1/conta/extrato?limit=1000', headers: a.headers });
   assert.equal(json(tooBig).error.code, 'INVALID_PARAMETER');
   assert.equal(json(tooBig).error.details.field, 'limit');
+});
+
+/** The whole statement of `a`, newest first, walked by its cursor `limit` rows at a time. */
+async function walkStatement(h: Harness, a: TestAccount, limit: number): Promise<any[]> {
+  const seen: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await h.inject({ method: 'GET', url: `/v1/conta/extrato?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, headers: a.headers });
+    assert.equal(res.statusCode, 200, res.body);
+    seen.push(...json(res).data.items);
+    cursor = json(res).meta.pagination.nextCursor;
+  } while (cursor);
+  return seen;
+}
+
+/** Each row's balance after is the older row's plus its own amount: the statement is in the order the balance moved. */
+function assertBalancesFollow(rows: any[]): void {
+  for (let i = 0; i + 1 < rows.length; i++) {
+    const [row, older] = [rows[i], rows[i + 1]];
+    assert.equal(row.saldoAposCentavos, older.saldoAposCentavos + row.valorCentavos, `row ${i} (${row.id}) follows ${older.id}`);
+  }
+}
+
+/** 200 charges of one account at once, each through `charge`; then its statement, walked whole by cursor. */
+async function concurrentStatement(h: Harness, debitRows: number, charge: (a: TestAccount, i: number) => Promise<unknown>): Promise<void> {
+  const a = await h.createAccount({ credits: 10_000 });
+  await Promise.all(Array.from({ length: 200 }, (_, i) => charge(a, i)));
+  const rows = await walkStatement(h, a, 7);
+  assert.equal(rows.length, debitRows + 1, 'the top-up and every debit');
+  assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, 'the cursor gives each row once');
+  assert.deepEqual(rows.at(-1), { ...rows.at(-1), tipo: 'credito', saldoAposCentavos: 10_000 });
+  assertBalancesFollow(rows);
+  assert.equal(rows[0].saldoAposCentavos, await balance(h, a), 'the newest row holds the balance');
+}
+
+test('200 concurrent charged requests of one account: the statement is in the order the balance moved, and its cursor walks it once', async (t) => {
+  const h = await createHarness({ extraRoutes: testRoutes, env: { TRAMITA_RATE_LIMITS: 'lookup=1000/60s' } });
+  t.after(() => h.close());
+  await concurrentStatement(h, 200, async (a) =>
+    assert.equal((await h.inject({ method: 'GET', url: '/v1/test/charged', headers: a.headers })).statusCode, 200),
+  );
+});
+
+test('200 concurrent charges of one account through the charge recipe, each in its own transaction: the statement follows the balance', async (t) => {
+  const h = await createHarness();
+  t.after(() => h.close());
+  const { ledger } = h.services;
+  // 200 charges, every third with a second debit: 267 debit rows.
+  await concurrentStatement(h, 267, (a, i) =>
+    ledger.transact((trx) =>
+      ledger.chargeIn(trx, {
+        accountId: a.accountId,
+        queryType: 'test.lookup',
+        origin: jobOrigin('test', `op-${i}`),
+        // Two debits of different amounts in some charges: several rows per charge stay in order too.
+        debits:
+          i % 3 === 0
+            ? [
+                { operationId: `op-${i}`, centavos: 3 + (i % 7) },
+                { operationId: `op-${i}-b`, centavos: 1 },
+              ]
+            : [{ operationId: `op-${i}`, centavos: 5 }],
+      }),
+    ),
+  );
 });
 
 test("another account's statement is never visible", async (t) => {

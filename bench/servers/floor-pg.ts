@@ -47,25 +47,25 @@ function answer(res: http.ServerResponse, body: string): void {
 }
 
 const cols = (list: readonly string[]) => list.map((c) => `"${c}"`).join(', ');
+/** The window of the charges of the same account queued after this one. */
+const LATER = 'over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding)';
 
 /** Every charge of a batch in one statement; $1..$6 are arrays with one element per charge, $7 the time. */
-const BATCH_SQL =
-  `
+const BATCH_SQL = `
 with c as materialized (
   select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[]) with ordinality
     as c(account_id, centavos, request_id, search_log_id, ledger_id, i)
 ),
-t as (select account_id, sum(centavos)::bigint as total from c group by account_id),
+t as (select account_id, sum(centavos)::bigint as total, count(*) as n from c group by account_id),
 locked as materialized (select a.id from accounts a join t on t.account_id = a.id order by a.id for update of a),
 u as (
-  update accounts a set balance_centavos = a.balance_centavos - t.total, updated_at = $6
+  update accounts a set balance_centavos = a.balance_centavos - t.total, ledger_seq = a.ledger_seq + t.n, updated_at = $6
   from t join locked on locked.id = t.account_id
   where a.id = t.account_id and a.balance_centavos >= t.total
-  returning a.id, a.balance_centavos
+  returning a.id, a.balance_centavos, a.ledger_seq
 ),
 ok as (
-  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between ` +
-  `unbounded preceding and 1 preceding), 0))::bigint as after
+  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) ${LATER}, 0))::bigint as after, (u.ledger_seq - count(*) ${LATER})::bigint as seq
   from c join u on u.id = c.account_id
 ),
 logs as (
@@ -74,17 +74,17 @@ logs as (
 ),
 rows as (
   insert into ledger (${cols(LEDGER_COLUMNS)})
-  select ledger_id, account_id, 'debit', -centavos, after, request_id, 'bench.charged', search_log_id, null, $6 from ok
+  select ledger_id, account_id, 'debit', -centavos, after, request_id, 'bench.charged', search_log_id, null, $6, seq from ok
 )
 select i::int as i, after from ok`;
 
 const PER_CHARGE = {
   searchLog: `insert into search_logs (${cols(SEARCH_LOG_COLUMNS)}) values ($1, $2, $3, 'bench.charged', 'GET', '/v1/bench/charged', 200, $4, $5)`,
   debit:
-    `with d as (update accounts set balance_centavos = balance_centavos - $1, updated_at = $2 where id = $3 and balance_centavos >= $1 returning ` +
-    `balance_centavos)
+    `with d as (update accounts set balance_centavos = balance_centavos - $1, ledger_seq = ledger_seq + 1, updated_at = $2 where id = $3 and ` +
+    `balance_centavos >= $1 returning balance_centavos, ledger_seq)
     insert into ledger (${cols(LEDGER_COLUMNS)}) select $4, $3, 'debit', -$1::bigint, d.balance_centavos, $5, ` +
-    `'bench.charged', $6, null, $2 from d returning balance_after_centavos`,
+    `'bench.charged', $6, null, $2, d.ledger_seq from d returning balance_after_centavos`,
 };
 
 async function connect(url: string, n: number): Promise<pg.Client[]> {

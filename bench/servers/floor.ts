@@ -48,19 +48,20 @@ function chargeStatements(db: DatabaseSync) {
         'created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     debit: db.prepare(
-      'update accounts set balance_centavos = balance_centavos - ?, updated_at = ? where id = ? and balance_centavos >= ? returning balance_centavos',
+      'update accounts set balance_centavos = balance_centavos - ?, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and balance_centavos >= ? ' +
+        'returning balance_centavos, ledger_seq',
     ),
     ledger: db.prepare(
-      'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at) values ' +
-        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, search_log_id, note, created_at, seq) ' +
+        'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
   };
 }
 
 /** One account per bench: its balance read once, then one INSERT per table and one UPDATE per batch. */
 function batchedWriter(db: DatabaseSync) {
-  const balance = db.prepare('select balance_centavos from accounts where id = ?');
-  const setBalance = db.prepare('update accounts set balance_centavos = ?, updated_at = ? where id = ?');
+  const balance = db.prepare('select balance_centavos, ledger_seq from accounts where id = ?');
+  const setBalance = db.prepare('update accounts set balance_centavos = ?, ledger_seq = ?, updated_at = ? where id = ?');
   const inserts = new Map<number, { logs: ReturnType<DatabaseSync['prepare']>; rows: ReturnType<DatabaseSync['prepare']> }>();
   const insertsFor = (n: number) => {
     let i = inserts.get(n);
@@ -72,7 +73,7 @@ function batchedWriter(db: DatabaseSync) {
         ),
         rows: db.prepare(
           `insert into ledger (id, account_id, kind, delta_centavos, balance_after_centavos, operation_id, query_type, ` +
-            `search_log_id, note, created_at) values ${values(10)}`,
+            `search_log_id, note, created_at, seq) values ${values(11)}`,
         ),
       };
       inserts.set(n, i);
@@ -81,20 +82,23 @@ function batchedWriter(db: DatabaseSync) {
   };
   return (batch: Pending[], at: string, answers: Answer[]) => {
     const accountId = batch[0].accountId;
-    let left = (balance.get(accountId) as { balance_centavos: number }).balance_centavos;
+    const read = balance.get(accountId) as { balance_centavos: number; ledger_seq: number };
+    let left = read.balance_centavos;
+    let seq = read.ledger_seq;
     const logs: Array<string | number | null> = [];
     const rows: Array<string | number | null> = [];
     for (const p of batch) {
       left -= PRICE_CENTAVOS; // the bench account never runs short
       const searchLogId = newId('sl');
       logs.push(searchLogId, accountId, p.requestId, 'bench.charged', 'GET', '/v1/bench/charged', 200, PRICE_CENTAVOS, at);
-      rows.push(newId('led'), accountId, 'debit', -PRICE_CENTAVOS, left, p.requestId, 'bench.charged', searchLogId, null, at);
+      seq += 1;
+      rows.push(newId('led'), accountId, 'debit', -PRICE_CENTAVOS, left, p.requestId, 'bench.charged', searchLogId, null, at, seq);
       answers.push([p.res, envelope(p.requestId, searchLogId, left)]);
     }
     const i = insertsFor(batch.length);
     i.logs.run(...logs);
     i.rows.run(...rows);
-    setBalance.run(left, at, accountId);
+    setBalance.run(left, seq, at, accountId);
   };
 }
 
@@ -127,8 +131,11 @@ async function main(): Promise<void> {
       s.savepoint.run();
       const searchLogId = newId('sl');
       s.searchLog.run(searchLogId, p.accountId, p.requestId, 'bench.charged', 'GET', '/v1/bench/charged', 200, PRICE_CENTAVOS, at);
-      const { balance_centavos: after } = s.debit.all(PRICE_CENTAVOS, at, p.accountId, PRICE_CENTAVOS)[0] as { balance_centavos: number };
-      s.ledger.run(newId('led'), p.accountId, 'debit', -PRICE_CENTAVOS, after, p.requestId, 'bench.charged', searchLogId, null, at);
+      const { balance_centavos: after, ledger_seq: seq } = s.debit.all(PRICE_CENTAVOS, at, p.accountId, PRICE_CENTAVOS)[0] as {
+        balance_centavos: number;
+        ledger_seq: number;
+      };
+      s.ledger.run(newId('led'), p.accountId, 'debit', -PRICE_CENTAVOS, after, p.requestId, 'bench.charged', searchLogId, null, at, seq);
       s.release.run();
       answers.push([p.res, envelope(p.requestId, searchLogId, after)]);
     }

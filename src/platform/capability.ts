@@ -5,6 +5,7 @@
  * that runs a worker makes sure each recurring job exists (platform/jobs/recurring.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import type { RecurringJob } from './jobs/job-type.ts';
 import type { JobHandler } from './jobs/worker.ts';
 
 export interface Capability {
@@ -13,6 +14,6 @@ export interface Capability {
   routes(app: FastifyInstance): void;
   /** Handlers of the job kinds it owns (a capability never registers another's job). */
   jobs: JobHandler[];
-  /** Kinds of its recurring jobs (among `jobs`): one live job each, which reschedules itself. */
-  schedules: string[];
+  /** Its recurring jobs (their handlers among `jobs`): one live job each, which reschedules itself. */
+  schedules: RecurringJob[];
 }

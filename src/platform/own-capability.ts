@@ -5,10 +5,10 @@
  */
 import type { Capability } from './capability.ts';
 import { pollRoute } from './async/poll-route.ts';
-import { MAINTENANCE_JOB, maintenanceJob } from './maintenance.ts';
+import { MAINTENANCE, maintenanceJob } from './maintenance.ts';
 import type { Services } from './services.ts';
 import { deliveryJob } from './webhooks/deliver-job.ts';
 
 export function platformCapability(s: Services): Capability {
-  return { name: 'platform', routes: (app) => pollRoute(app, s), jobs: [maintenanceJob(s), deliveryJob(s)], schedules: [MAINTENANCE_JOB] };
+  return { name: 'platform', routes: (app) => pollRoute(app, s), jobs: [maintenanceJob(s), deliveryJob(s)], schedules: [MAINTENANCE] };
 }

@@ -80,6 +80,16 @@ export function courtCoverage(court: Court, cfg: CoverageConfig): CourtCoverage 
   };
 }
 
+/**
+ * The summary of a court's coverage (`cobertura` of `GET /v1/integrador`): the sources that give any
+ * field of its cases, in the order first asked, and the fields some source gives. Read from
+ * `courtCoverage`, so it says what `origens` says, for the same configuration.
+ */
+export function coverageSummary(c: CourtCoverage): { fontes: string[]; recursos: string[] } {
+  const fields = Object.entries(c.campos).filter(([, names]) => names.length > 0);
+  return { fontes: [...new Set(fields.flatMap(([, names]) => names))], recursos: fields.map(([field]) => field) };
+}
+
 export function coverageTable(cfg: CoverageConfig): CourtCoverage[] {
   return COURTS.map((c) => courtCoverage(c, cfg));
 }

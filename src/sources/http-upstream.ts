@@ -11,9 +11,12 @@ import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/source-error.ts';
 import type { UpstreamBodySource } from '../config.ts';
-import { realSleep, RequestBudget, type Sleep } from './datajud/budget.ts';
+import { RequestBudget } from './datajud/budget.ts';
 import { header, pathOnly, underTimeout } from './attempt.ts';
-import { retryAfterMs } from './portal/connector.ts';
+import { systemClock, type Clock } from '../platform/clock.ts';
+import { retryAfterMs } from './http/retry-after.ts';
+import { isUpstreamTimeout } from './http/timeout.ts';
+import { realSleep, type RetryHooks, type Sleep } from './http/waits.ts';
 import { bodyJson, bodyLimits, bodyText, errorBodyNote, readBody, type BodyLimits, type BodyReading } from './upstream-body.ts';
 
 export type UpstreamErrorFactory = (
@@ -34,7 +37,7 @@ export interface UpstreamResponse {
 }
 
 /** How a connector over HttpUpstream may be tuned (each connector's options extend this). */
-export interface UpstreamTuning {
+export interface UpstreamTuning extends RetryHooks {
   /** Per attempt (default 30 000). */
   timeoutMs?: number;
   /** Requests per minute for the whole process (default 60). */
@@ -46,7 +49,6 @@ export interface UpstreamTuning {
   maxRetryAfterMs?: number;
   /** PEM file with extra CA certificates, added to Node's roots (never a disabled verification). */
   caFile?: string;
-  sleep?: Sleep;
   /** Size and idle limits of an answer's body (default: config.ts's defaults for this source). */
   body?: BodyLimits;
 }
@@ -81,6 +83,7 @@ export class HttpUpstream {
   readonly #maxRetryAfterMs: number;
   readonly #budget: RequestBudget;
   readonly #sleep: Sleep;
+  readonly #clock: Clock;
   readonly #agent: Agent;
   readonly #body: BodyReading;
   /** Aborted by close(): every request in flight, and every wait for the budget or a retry, ends with it. */
@@ -95,6 +98,7 @@ export class HttpUpstream {
     this.#delays = o.retryDelaysMs ?? [2_000, 8_000];
     this.#maxRetryAfterMs = o.maxRetryAfterMs ?? 60_000;
     this.#sleep = o.sleep ?? realSleep;
+    this.#clock = o.clock ?? systemClock;
     this.#budget = new RequestBudget({ perMinute: o.perMinute ?? 60, sleep: this.#sleep, name: o.budgetName ?? o.source });
     const ca = o.caFile ? [...rootCertificates, readFileSync(o.caFile, 'utf8')] : undefined;
     const backstop = this.timeoutMs + 1_000;
@@ -124,7 +128,7 @@ export class HttpUpstream {
           raw.status === 429
             ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, {
                 status: 429,
-                retryAfterMs: retryAfterMs(header(raw, 'retry-after')),
+                retryAfterMs: retryAfterMs(header(raw, 'retry-after'), this.#clock.now().getTime()),
               })
             : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
       } catch (err) {
@@ -133,7 +137,7 @@ export class HttpUpstream {
         failure =
           err instanceof RetryableSourceError
             ? err
-            : (err as Error).name === 'TimeoutError' || /TIMEOUT/.test(String((err as { code?: string }).code))
+            : isUpstreamTimeout(err)
               ? this.#o.error('timeout', `${this.#o.label} did not answer ${pathOnly(path)} within ${this.timeoutMs} ms.`)
               : this.#o.error('unavailable', `${this.#o.label} unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
       }

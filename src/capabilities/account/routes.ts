@@ -5,6 +5,7 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
+import { ApiError } from '../../platform/errors.ts';
 import type { Services } from '../../platform/services.ts';
 import { Balance, BalanceShape, PriceList, StatementEntry, StatementQuery } from './schemas.ts';
 
@@ -48,9 +49,11 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
     schema: { querystring: StatementQuery, data: listSchema('items', StatementEntry) },
     handler: async (req) => {
       const w = pageWindow(req.query);
-      const before = decodeCursor<{ createdAt: string; id: string }>('extrato', req.query.cursor, ['createdAt', 'id']);
-      const rows = await statement(s.db, req.auth!.account.id, w.read, before);
-      const { items, pagination } = page(rows, w, 'extrato', (r) => ({ createdAt: r.created_at, id: r.id }));
+      const before = decodeCursor<{ seq: number }>('extrato', req.query.cursor, ['seq']);
+      // A cursor this route made holds a whole number; any other is forged (and would be a database error).
+      if (before && !Number.isSafeInteger(before.seq)) throw new ApiError('INVALID_CURSOR', undefined, { field: 'cursor', in: 'query' });
+      const rows = await statement(s.db, req.auth!.account.id, w.read, before?.seq);
+      const { items, pagination } = page(rows, w, 'extrato', (r) => ({ seq: r.seq }));
       return {
         data: listData(
           req,

@@ -7,7 +7,7 @@ import type { Services } from '../../platform/services.ts';
 import { loadBodies } from './bodies.ts';
 import { adminMonitorCycleJob } from './monitor-cycle.ts';
 import { adminMonitorRoutes } from './monitor-routes.ts';
-import { ADMIN_MONITOR_CYCLE_JOB } from './monitor-lifecycle.ts';
+import { ADMIN_MONITOR_CYCLE } from './monitor-lifecycle.ts';
 import { administrativeRoutes } from './routes.ts';
 import { AdministrativeService } from './service.ts';
 
@@ -20,7 +20,7 @@ export function administrativeCapability(s: Services): Capability & { service: A
       adminMonitorRoutes(app, s, service);
     },
     jobs: [adminMonitorCycleJob(s, service)],
-    schedules: [ADMIN_MONITOR_CYCLE_JOB],
+    schedules: [ADMIN_MONITOR_CYCLE],
     service,
   };
 }

@@ -11,14 +11,15 @@
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
-import { addMs, iso } from '../../platform/clock.ts';
+import { iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
+import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { Services } from '../../platform/services.ts';
 import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
-import { dueAdminMonitors } from './monitor-store.ts';
+import type { AdminMonitorRow } from './monitor-store.ts';
+import { dueForCheck, recordCheck } from '../../platform/monitoring/checks.ts';
 import type { AdministrativeService } from './service.ts';
 
 export interface AdminCheckSummary {
@@ -40,7 +41,7 @@ function lookupsPerCycle(s: Services): number {
 }
 
 export async function checkDueAdminMonitors(s: Services, service: AdministrativeService, now: Date, log: Logger): Promise<AdminCheckSummary> {
-  const due = await dueAdminMonitors(s.db, iso(now), 10_000);
+  const due = await dueForCheck<AdminMonitorRow>(s.db, ADMIN_MONITORS.table, iso(now), 10_000);
   const byNup = [...Map.groupBy(due, (m) => m.nup)].slice(0, lookupsPerCycle(s));
   const summary: AdminCheckSummary = { nups: byNup.length, checked: 0, failedNups: 0 };
   for (const [nup, monitors] of byNup) {
@@ -67,21 +68,8 @@ export async function checkDueAdminMonitors(s: Services, service: Administrative
       continue;
     }
     for (const m of monitors) {
-      const done = await s.db
-        .updateTable('administrative_monitors')
-        .set((eb) => ({
-          situacao: found ? 'ENCONTRADO' : 'NAO_ENCONTRADO',
-          verificacoes: eb('verificacoes', '+', 1),
-          ultimo_erro: null,
-          ultima_verificacao_em: iso(now),
-          proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))),
-          atualizado_em: iso(now),
-        }))
-        .where('id', '=', m.id)
-        .where('status', '=', 'ATIVO')
-        .where('proxima_verificacao_em', '=', m.proxima_verificacao_em)
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 1) {
+      const situacao = found ? 'ENCONTRADO' : 'NAO_ENCONTRADO';
+      if (await recordCheck(s.db, 'administrative_monitors', m, { situacao }, now, s.config.monitorIntervalMs)) {
         summary.checked++;
         telemetry.monitorChecks.labels('processos_administrativos', 'ok').inc();
       }

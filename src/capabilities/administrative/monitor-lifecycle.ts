@@ -4,6 +4,7 @@
  * subscription (the cycle looks each NUP up itself, monitor-cycle.ts). Charged as
  * `monitor.processo_administrativo`.
  */
+import { defineRecurring } from '../../platform/jobs/job-type.ts';
 import { newId } from '../../platform/ids.ts';
 import { monitorPlan, newScheduledState, scheduledColumns, type ScheduledAsk } from '../../platform/monitoring/lifecycle.ts';
 import type { AdminMonitorRow } from './monitor-store.ts';
@@ -12,6 +13,7 @@ import type { AdminMonitorRow } from './monitor-store.ts';
 export const ADMIN_MONITOR_QUERY_TYPE = 'monitor.processo_administrativo';
 /** The recurring job: renewals, then checks (monitor-cycle.ts). */
 export const ADMIN_MONITOR_CYCLE_JOB = 'monitoramentos.administrativos.ciclo';
+export const ADMIN_MONITOR_CYCLE = defineRecurring(ADMIN_MONITOR_CYCLE_JOB);
 
 export interface AdminMonitorAsk extends ScheduledAsk {
   /** 17 digits. */
@@ -21,7 +23,7 @@ export interface AdminMonitorAsk extends ScheduledAsk {
 export const ADMIN_MONITORS = monitorPlan<AdminMonitorRow, AdminMonitorAsk>({
   table: 'administrative_monitors',
   label: 'administrative monitor',
-  jobKind: ADMIN_MONITOR_CYCLE_JOB,
+  job: ADMIN_MONITOR_CYCLE,
   queryType: () => ADMIN_MONITOR_QUERY_TYPE,
   key: (ask) => ({ nup: ask.nup }),
   newRow: (ask, now) => ({ id: newId('mpa'), account_id: ask.accountId, nup: ask.nup, ...newScheduledState(ask, now) }),

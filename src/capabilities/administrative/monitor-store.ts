@@ -8,7 +8,6 @@ import { toBrl } from '../../platform/billing/prices.ts';
 import { scheduleFieldsOf } from '../../platform/monitoring/schemas.ts';
 import type { AdministrativeMonitorsTable, DB } from '../../platform/db/schema.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
-import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 import { AdminMonitorShape } from './schemas.ts';
 
@@ -28,20 +27,6 @@ export async function listAdminMonitors(
   f: { status?: AdminMonitorRow['status']; limit: number; before?: { criadoEm: string; id: string } },
 ): Promise<AdminMonitorRow[]> {
   return pageOfMonitors(db, 'administrative_monitors', 'REMOVIDO', accountId, f);
-}
-
-/** ATIVO monitors of active accounts whose check is due by `now`, the most overdue first. */
-export async function dueAdminMonitors(db: Db, now: string, limit: number): Promise<AdminMonitorRow[]> {
-  return db
-    .selectFrom('administrative_monitors')
-    .selectAll()
-    .where('status', '=', 'ATIVO')
-    .where('proxima_verificacao_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_verificacao_em')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
 }
 
 /** The monitor as integrators see it (its twins: AdminMonitorShape); next check and charge times only while it is ATIVO. */

@@ -19,10 +19,33 @@ test('the courts listing has the 92 courts with J.TR, UFs, systems, DataJud alia
   assert.equal(tjsp.datajudAlias, 'api_publica_tjsp');
   assert.deepEqual(tjsp.ufs, ['SP']);
   assert.equal(typeof tjsp.sistemas.atual, 'string');
-  assert.deepEqual(tjsp.cobertura, { fontes: ['DataJud'], recursos: ['capa', 'movimentacoes'] });
+  assert.deepEqual(tjsp.cobertura.fontes.slice(0, 1), ['DataJud'], 'DataJud first: it is asked first for the cover');
   const stf = body.data.items.find((c: any) => c.sigla === 'STF');
   assert.equal(stf.datajudAlias, null);
-  assert.deepEqual(stf.cobertura, { fontes: [], recursos: [] }, 'no DataJud index: no coverage is claimed');
+  assert.deepEqual(stf.cobertura, { fontes: [], recursos: [] }, 'no DataJud index and no consultation: no coverage is claimed');
+});
+
+test("each court's cobertura summarises its origens for this deployment's configuration", async (t) => {
+  // A deployment whose TJSP consultation is on: its fields, and so its summary, name the consultation and DJEN.
+  const h = await createHarness({ env: { TRAMITA_CONSULTAS: 'TJSP' } });
+  t.after(() => h.close());
+  const a = await h.createAccount();
+  const items = json(await h.inject({ method: 'GET', url: '/v1/integrador', headers: a.headers })).data.items;
+  for (const c of items) {
+    const given = Object.entries(c.origens.campos as Record<string, string[]>).filter(([, names]) => names.length > 0);
+    assert.deepEqual(
+      c.cobertura.recursos,
+      given.map(([field]) => field),
+      `${c.sigla}: the fields some source gives`,
+    );
+    assert.deepEqual(new Set(c.cobertura.fontes), new Set(given.flatMap(([, names]) => names)), `${c.sigla}: every source named in origens`);
+  }
+  const tjsp = items.find((c: any) => c.sigla === 'TJSP');
+  assert.equal(tjsp.origens.consultaHabilitada, true);
+  assert.ok(tjsp.cobertura.fontes.includes(tjsp.origens.campos.textosMovimentos[0]), 'the enabled consultation is a source');
+  assert.ok(tjsp.cobertura.recursos.includes('textosMovimentos'));
+  const tjrj = items.find((c: any) => c.sigla === 'TJRJ');
+  assert.ok(!tjrj.cobertura.recursos.includes('textosMovimentos'), 'a consultation this deployment does not read gives nothing');
 });
 
 test('the courts listing filters by segment and UF, and rejects an unknown segment', async (t) => {

@@ -10,8 +10,7 @@ import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { sourcesStatus } from '../../platform/ports/status.ts';
 import { SourcesStatus } from '../discovery/routes.ts';
-import { coverageOf } from '../../sources/registry.ts';
-import { courtCoverage, type CoverageConfig } from '../../sources/coverage.ts';
+import { courtCoverage, coverageSummary, type CoverageConfig } from '../../sources/coverage.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
 import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
@@ -28,10 +27,13 @@ const CourtView = Type.Object({
   ufs: Type.Array(Type.String()),
   sistemas: Type.Object({ atual: Type.String(), adicionais: Type.Array(Type.String()), legados: Type.Array(Type.String()) }),
   datajudAlias: Type.Union([Type.String(), Type.Null()]),
-  cobertura: Type.Object({
-    fontes: Type.Array(Type.String(), { description: 'Connected sources that reach this court.' }),
-    recursos: Type.Array(Type.String(), { description: 'Resources those sources give for it.' }),
-  }),
+  cobertura: Type.Object(
+    {
+      fontes: Type.Array(Type.String(), { description: "The sources that give any field of this court's cases, in the order first asked." }),
+      recursos: Type.Array(Type.String(), { description: 'The fields of `origens.campos` that some source gives for it.' }),
+    },
+    { description: 'The summary of `origens`, for this deployment.' },
+  ),
   origens: Type.Object(
     {
       tribunal: Type.String(),
@@ -104,19 +106,22 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
           ...whole(
             req,
             s,
-            courts.map((c) => ({
-              sigla: c.sigla,
-              nome: c.nome,
-              segmento: c.segmento,
-              j: c.j,
-              tr: c.tr,
-              codigoJTr: `${c.j}.${c.tr}`,
-              ufs: c.ufs,
-              sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
-              datajudAlias: c.datajudAlias,
-              cobertura: coverageOf(c),
-              origens: courtCoverage(c, coverage),
-            })),
+            courts.map((c) => {
+              const origens = courtCoverage(c, coverage);
+              return {
+                sigla: c.sigla,
+                nome: c.nome,
+                segmento: c.segmento,
+                j: c.j,
+                tr: c.tr,
+                codigoJTr: `${c.j}.${c.tr}`,
+                ufs: c.ufs,
+                sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
+                datajudAlias: c.datajudAlias,
+                cobertura: coverageSummary(origens),
+                origens,
+              };
+            }),
           ),
           // Which sources this deployment has, beside what each court could have.
           fontes: sourcesStatus(s.sources),

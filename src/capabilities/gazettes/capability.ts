@@ -7,7 +7,7 @@ import type { Capability } from '../../platform/capability.ts';
 import type { Services } from '../../platform/services.ts';
 import type { PublicationParts } from '../publications/parts.ts';
 import { GazetteDays } from './days.ts';
-import { GAZETTE_INGEST_JOB, gazetteIngestJob } from './job.ts';
+import { GAZETTE_INGEST, gazetteIngestJob } from './job.ts';
 import { gazetteRoutes } from './routes.ts';
 
 export function gazettesCapability(s: Services, publications: PublicationParts): Capability & { days: GazetteDays } {
@@ -16,7 +16,7 @@ export function gazettesCapability(s: Services, publications: PublicationParts):
     name: 'gazettes',
     routes: (app) => gazetteRoutes(app, s, days),
     jobs: [gazetteIngestJob(s, days)],
-    schedules: [GAZETTE_INGEST_JOB],
+    schedules: [GAZETTE_INGEST],
     days,
   };
 }

@@ -6,17 +6,18 @@
  * stay done. One line per gazette that brought something, a warning per gazette that failed (the
  * others go on; the failed days are asked again at the next run), a summary per run.
  */
+import { defineRecurring, jobHandler } from '../../platform/jobs/job-type.ts';
 import { addMs, DAY_MS } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import { configuredGazettes, type GazetteDays } from './days.ts';
 
 export const GAZETTE_INGEST_JOB = 'diarios.ingestao';
+export const GAZETTE_INGEST = defineRecurring(GAZETTE_INGEST_JOB);
 const INGEST_EVERY_MS = 30 * 60_000;
 
 export function gazetteIngestJob(s: Services, days: GazetteDays): JobHandler {
-  return {
-    kind: GAZETTE_INGEST_JOB,
+  return jobHandler(GAZETTE_INGEST, {
     async run(_payload, { clock, log }) {
       const gazettes = configuredGazettes(s.config.gazetteCourts);
       const fim = days.today();
@@ -41,5 +42,5 @@ export function gazetteIngestJob(s: Services, days: GazetteDays): JobHandler {
       if (gazettes.length > 0) log[total.novas > 0 || total.falhas > 0 ? 'info' : 'debug']({ ...total, inicio, fim }, 'gazette ingest run');
       return addMs(clock.now(), Math.min(INGEST_EVERY_MS, s.config.monitorIntervalMs));
     },
-  };
+  });
 }

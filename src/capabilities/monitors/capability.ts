@@ -4,8 +4,8 @@ import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { monitorCycleJob } from './check.ts';
 import { monitorRoutes } from './routes.ts';
-import { MONITOR_CYCLE_JOB } from './lifecycle.ts';
+import { MONITOR_CYCLE } from './lifecycle.ts';
 
 export function monitorsCapability(s: Services, cases: CaseParts): Capability {
-  return { name: 'monitors', routes: (app) => monitorRoutes(app, s), jobs: [monitorCycleJob(s, cases)], schedules: [MONITOR_CYCLE_JOB] };
+  return { name: 'monitors', routes: (app) => monitorRoutes(app, s), jobs: [monitorCycleJob(s, cases)], schedules: [MONITOR_CYCLE] };
 }

@@ -18,20 +18,18 @@ import { telemetry } from '../../platform/observability/telemetry.ts';
 import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { addMs, iso } from '../../platform/clock.ts';
+import { iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { CASE_MONITORS } from './lifecycle.ts';
-import { dueForCheck, monitorAudience, type MonitorRow } from './store.ts';
-
-export { MONITOR_CYCLE_JOB } from './lifecycle.ts';
+import { monitorAudience, type MonitorRow } from './store.ts';
+import { dueForCheck, recordCheck } from '../../platform/monitoring/checks.ts';
 
 /** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
 const MAX_CHECKS_PER_RUN = 10_000;
@@ -58,7 +56,7 @@ export interface CheckSummary {
 
 /** Checks the ATIVO monitors due by `now`, one upstream call per alias. */
 export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Logger): Promise<CheckSummary> {
-  const byAlias = Map.groupBy(await dueForCheck(s.db, iso(now), MAX_CHECKS_PER_RUN), (m) => m.datajud_alias);
+  const byAlias = Map.groupBy(await dueForCheck<MonitorRow>(s.db, CASE_MONITORS.table, iso(now), MAX_CHECKS_PER_RUN), (m) => m.datajud_alias);
   const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0 };
   await forEachConcurrently([...byAlias], ALIAS_CONCURRENCY, async ([alias, monitors]) => {
     let checked: number | null = null;
@@ -110,22 +108,7 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
 async function completeCheck(s: Services, m: MonitorRow, r: { found: boolean; newMovements: number }, now: Date): Promise<boolean> {
   const situacao: Situacao = r.found ? 'ENCONTRADO' : 'NAO_ENCONTRADO';
   return s.db.transaction().execute(async (trx) => {
-    const done = await trx
-      .updateTable('case_monitors')
-      .set((eb) => ({
-        situacao,
-        verificacoes: eb('verificacoes', '+', 1),
-        novidades: eb('novidades', '+', r.newMovements),
-        ultimo_erro: null,
-        ultima_verificacao_em: iso(now),
-        proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, s.config.monitorIntervalMs))),
-        atualizado_em: iso(now),
-      }))
-      .where('id', '=', m.id)
-      .where('status', '=', 'ATIVO')
-      .where('proxima_verificacao_em', '=', m.proxima_verificacao_em)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return false;
+    if (!(await recordCheck(trx, 'case_monitors', m, { situacao, novidades: r.newMovements }, now, s.config.monitorIntervalMs))) return false;
     const common = { numeroCnj: m.numero_cnj, tribunal: m.tribunal, monitorId: m.id, verificadoEm: iso(now) };
     for (const [kind, data] of checkEvents(m.situacao, situacao, r.newMovements)) {
       await s.events.record(trx, {

@@ -4,6 +4,7 @@
  * subscription to the case's topic (movement news) is written with every create, reactivation or
  * change of `webhook_url`, and dropped with a suspension or a removal. Charged as `monitor.processo`.
  */
+import { defineRecurring } from '../../platform/jobs/job-type.ts';
 import type { Court } from '../../platform/courts/table.ts';
 import { unsubscribe } from '../../platform/events/subscriptions.ts';
 import type { Cnj } from '../../platform/identifiers/cnj.ts';
@@ -13,6 +14,7 @@ import { subscribeMonitor, type MonitorRow } from './store.ts';
 
 /** The recurring job of case monitors: renewals, then checks (check.ts). */
 export const MONITOR_CYCLE_JOB = 'monitoramentos.processos.ciclo';
+export const MONITOR_CYCLE = defineRecurring(MONITOR_CYCLE_JOB);
 /** The query type of the price table: charged at creation and at each renewal. */
 export const MONITOR_QUERY_TYPE = 'monitor.processo';
 
@@ -24,7 +26,7 @@ export interface CaseMonitorAsk extends ScheduledAsk {
 export const CASE_MONITORS = monitorPlan<MonitorRow, CaseMonitorAsk>({
   table: 'case_monitors',
   label: 'case monitor',
-  jobKind: MONITOR_CYCLE_JOB,
+  job: MONITOR_CYCLE,
   queryType: () => MONITOR_QUERY_TYPE,
   key: (ask) => ({ numero_cnj: ask.cnj.digits }),
   newRow: (ask, now) => ({

@@ -5,7 +5,6 @@
  * Lifecycle: ATIVO → SUSPENSO (a renewal was not paid) → ATIVO again when re-created; REMOVIDO is final
  * (the row stays readable: spec §3.2, "a physical deletion must not be assumed").
  */
-import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import { pageOfMonitors } from '../../platform/monitoring/tables.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { toBrl } from '../../platform/billing/prices.ts';
@@ -36,20 +35,6 @@ export async function listMonitors(
   f: { status?: MonitorStatus; limit: number; before?: { criadoEm: string; id: string } },
 ): Promise<MonitorRow[]> {
   return pageOfMonitors(db, 'case_monitors', 'REMOVIDO', accountId, f);
-}
-
-/** ATIVO monitors whose check is due by `now`, the most overdue first. */
-export async function dueForCheck(db: Db, now: string, limit: number): Promise<MonitorRow[]> {
-  return db
-    .selectFrom('case_monitors')
-    .selectAll()
-    .where('status', '=', 'ATIVO')
-    .where('proxima_verificacao_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_verificacao_em')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
 }
 
 /** Movement news of the case reach the monitor (and its webhook_url) from now on; re-subscribing updates it. */

@@ -4,15 +4,15 @@
  */
 import type { Capability } from '../../platform/capability.ts';
 import type { Services } from '../../platform/services.ts';
-import { PRECATORIO_HARVEST_JOB, precatorioHarvestJob } from './harvest.ts';
+import { PRECATORIO_HARVEST, precatorioHarvestJob } from './harvest.ts';
 import { precatorioRoutes } from './routes.ts';
-import { TJRJ_HARVEST_JOB, tjrjHarvestJob } from './tjrj.ts';
+import { TJRJ_HARVEST, tjrjHarvestJob } from './tjrj.ts';
 
 export function precatoriosCapability(s: Services): Capability {
   return {
     name: 'precatorios',
     routes: (app) => precatorioRoutes(app, s),
     jobs: [precatorioHarvestJob(s), tjrjHarvestJob(s)],
-    schedules: [PRECATORIO_HARVEST_JOB, TJRJ_HARVEST_JOB],
+    schedules: [PRECATORIO_HARVEST, TJRJ_HARVEST],
   };
 }

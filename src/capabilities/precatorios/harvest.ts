@@ -7,6 +7,7 @@
  * the courts' lists. A court that fails is a warning and is asked again at the next run from where it
  * stopped; the others go on.
  */
+import { defineRecurring, jobHandler } from '../../platform/jobs/job-type.ts';
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import { COURTS, type Court } from '../../platform/courts/table.ts';
@@ -18,6 +19,7 @@ import type { PrecatorioRow } from './rows.ts';
 import { precatorioRecord, upsertPrecatorios } from './store.ts';
 
 export const PRECATORIO_HARVEST_JOB = 'precatorios.datajud';
+export const PRECATORIO_HARVEST = defineRecurring(PRECATORIO_HARVEST_JOB);
 export const PRECATORIO_CLASSES = [1265, 1266] as const;
 export const HARVEST_SOURCE = 'datajud';
 const EVERY_MS = 24 * 3_600_000;
@@ -80,8 +82,7 @@ async function harvestCourt(s: Services, court: Court, log: Logger): Promise<num
 }
 
 export function precatorioHarvestJob(s: Services): JobHandler {
-  return {
-    kind: PRECATORIO_HARVEST_JOB,
+  return jobHandler(PRECATORIO_HARVEST, {
     async run(_payload, { clock, log }) {
       const courts = harvestCourts(s.config.precatoriosDatajud);
       let registros = 0;
@@ -100,5 +101,5 @@ export function precatorioHarvestJob(s: Services): JobHandler {
       if (courts.length > 0) log[registros > 0 || falhas > 0 ? 'info' : 'debug']({ tribunais: courts.length, registros, falhas }, 'precatório harvest run');
       return addMs(clock.now(), Math.min(EVERY_MS, s.config.monitorIntervalMs));
     },
-  };
+  });
 }

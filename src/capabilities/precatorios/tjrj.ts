@@ -8,6 +8,7 @@
  * stored half. A failing entity is a warning and the others go on; the whole list is read again the
  * next day.
  */
+import { defineRecurring, jobHandler } from '../../platform/jobs/job-type.ts';
 import type { Logger } from 'pino';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
@@ -17,6 +18,7 @@ import { RowError, rowOf, type PrecatorioRow } from './rows.ts';
 import { precatorioRecord, upsertPrecatorios } from './store.ts';
 
 export const TJRJ_HARVEST_JOB = 'precatorios.tjrj';
+export const TJRJ_HARVEST = defineRecurring(TJRJ_HARVEST_JOB);
 const EVERY_MS = 24 * 3_600_000;
 const PAGE_SIZE = 100;
 /** A runaway list (a page that never shrinks) stops here. */
@@ -53,8 +55,7 @@ export interface TjrjHarvest {
 }
 
 export function tjrjHarvestJob(s: Services): JobHandler {
-  return {
-    kind: TJRJ_HARVEST_JOB,
+  return jobHandler(TJRJ_HARVEST, {
     async run(_payload, { clock, log }) {
       if (s.config.precatoriosTjrj) {
         const r = await harvestTjrj(s, log);
@@ -62,7 +63,7 @@ export function tjrjHarvestJob(s: Services): JobHandler {
       }
       return addMs(clock.now(), Math.min(EVERY_MS, s.config.monitorIntervalMs));
     },
-  };
+  });
 }
 
 export async function harvestTjrj(s: Services, log: Logger): Promise<TjrjHarvest> {

@@ -16,7 +16,7 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
-import { ENRICH, type CaseService } from './service.ts';
+import type { CaseService } from './service.ts';
 import type { CaseStore } from './store.ts';
 
 export const REFRESH_JOB = 'processos.atualizar';
@@ -33,6 +33,15 @@ export const REFRESH = defineJob<{ numeroCnj: string }>({
   maxAttempts: 4,
   dedupeKey: ({ numeroCnj }) => `${REFRESH_JOB}:${numeroCnj}`,
   retryDelayMs: (attempt) => 30_000 * 4 ** (attempt - 1),
+});
+
+export const ENRICH_JOB = 'processos.enriquecer';
+/** Parties, lawyers and value of a newly stored case (enrichJob, below, runs it; the case service enqueues it); one live job per case. */
+export const ENRICH = defineJob<{ numeroCnj: string }>({
+  kind: ENRICH_JOB,
+  maxAttempts: 5,
+  dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
+  retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
 });
 
 export interface RefreshDeps {

@@ -12,7 +12,6 @@
  * failure never fails the lookup: DataJud's fields are answered with the failure said, and the
  * enrichment job goes on. Other lookups (and `Prefer: return=minimal`) leave them to that job.
  */
-import { defineJob } from '../../platform/jobs/job-type.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -36,15 +35,7 @@ import type { EventLog } from '../../platform/events/log.ts';
 import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
-
-export const ENRICH_JOB = 'processos.enriquecer';
-/** Parties, lawyers and value of a newly stored case (refresh.ts runs it); one live job per case. */
-export const ENRICH = defineJob<{ numeroCnj: string }>({
-  kind: ENRICH_JOB,
-  maxAttempts: 5,
-  dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
-  retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
-});
+import { ENRICH } from './refresh.ts';
 
 /**
  * What a lookup does with the case-details sources when it goes upstream: `wait` asks them beside

@@ -5,7 +5,8 @@
  */
 import type { Capability } from '../../platform/capability.ts';
 import type { Services } from '../../platform/services.ts';
-import { PUBLICATION_CYCLE_JOB, publicationCycleJob } from './cycle.ts';
+import { publicationCycleJob } from './cycle.ts';
+import { PUBLICATION_CYCLE } from './monitor-lifecycle.ts';
 import { consolidationJob } from './history.ts';
 import { buildPublicationParts, type PublicationParts } from './parts.ts';
 import { publicationRoutes } from './routes.ts';
@@ -16,7 +17,7 @@ export function publicationsCapability(s: Services): Capability & { publications
     name: 'publications',
     routes: (app) => publicationRoutes(app, s, publications),
     jobs: [publicationCycleJob(s, publications.ingest), consolidationJob(s, publications.ingest)],
-    schedules: [PUBLICATION_CYCLE_JOB],
+    schedules: [PUBLICATION_CYCLE],
     publications,
   };
 }

@@ -17,8 +17,6 @@ import { PUBLICATION_MONITORS } from './monitor-lifecycle.ts';
 import type { PublicationIngest } from './ingest.ts';
 import { pollDue } from './polling.ts';
 
-export { PUBLICATION_CYCLE_JOB } from './monitor-lifecycle.ts';
-
 export function publicationCycleJob(s: Services, ingest: PublicationIngest): JobHandler {
   return renewAndCheckJob(s, PUBLICATION_MONITORS, async (now, log) => {
     const budget = new CycleBudget(queriesPerRun(s.config.djenRequestsPerMinute));

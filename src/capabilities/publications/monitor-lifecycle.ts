@@ -4,6 +4,7 @@
  * monitor per account, origin and target; a create or change may bring courts and sources; news is
  * heard from `desde`, the day it was created or reactivated. Charged per origin (MONITOR_QUERY_TYPES).
  */
+import { defineRecurring } from '../../platform/jobs/job-type.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { newId } from '../../platform/ids.ts';
@@ -13,6 +14,7 @@ import type { PublicationMonitorOrigin } from '../../platform/db/schema.ts';
 import { MONITOR_QUERY_TYPES, type MonitorChanges, type MonitorTarget, type PublicationMonitorRow } from './monitors.ts';
 
 export const PUBLICATION_CYCLE_JOB = 'publicacoes.monitores.ciclo';
+export const PUBLICATION_CYCLE = defineRecurring(PUBLICATION_CYCLE_JOB);
 
 const ID_PREFIX: Record<PublicationMonitorOrigin, string> = { INTIMACOES: 'int', PUBLICACOES: 'pmon' };
 
@@ -27,7 +29,7 @@ const creationDay = (now: Date): string => brasiliaDay(iso(now))!;
 export const PUBLICATION_MONITORS = monitorPlan<PublicationMonitorRow, PublicationMonitorAsk>({
   table: 'publication_monitors',
   label: 'publication monitor',
-  jobKind: PUBLICATION_CYCLE_JOB,
+  job: PUBLICATION_CYCLE,
   queryType: (m) => MONITOR_QUERY_TYPES[m.origem],
   // A new period changes nothing the matcher (monitor-index.ts) reads: no rebuild for it.
   stampsPeriod: false,

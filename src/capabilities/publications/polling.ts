@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import { addMs, iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { dueForCheck } from '../../platform/monitoring/checks.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { PublicationQuery } from '../../platform/ports/publications.ts';
@@ -56,7 +56,7 @@ export async function pollDue(
   log: Logger,
 ): Promise<PollSummary> {
   const summary: PollSummary = { checked: 0, queries: 0, failedQueries: 0, deferred: 0 };
-  const due = await dueForCheck(s.db, iso(now), MAX_DUE_PER_RUN);
+  const due = await dueForCheck<PublicationMonitorRow>(s.db, 'publication_monitors', iso(now), MAX_DUE_PER_RUN);
   // A monitor of every court is covered only when every court's caderno is read.
   const everyCourt = s.config.djenCadernos.includes('all') && cadernoCourts(s.config.djenCadernos).every((c) => covered.has(c));
   // A monitor that does not watch DJEN (fontes: only the STF or electoral gazettes) hears the gazette ingest alone.
@@ -101,20 +101,6 @@ async function checkGroup(
   await markChecked(s, monitors, now);
   telemetry.monitorChecks.labels('publicacoes', 'ok').inc(monitors.length);
   return true;
-}
-
-/** ATIVO monitors (of active accounts) whose check is due by `now`, the most overdue first. */
-export async function dueForCheck(db: Kysely<DB>, now: string, limit: number): Promise<PublicationMonitorRow[]> {
-  return db
-    .selectFrom('publication_monitors')
-    .selectAll()
-    .where('status', '=', 'ATIVO')
-    .where('proxima_verificacao_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_verificacao_em')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
 }
 
 /** What DJEN is asked for this monitor: monitors with the same key share one query. */

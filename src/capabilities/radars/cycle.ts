@@ -19,7 +19,7 @@ import { checkRadar } from './check.ts';
 import { RADARS } from './lifecycle.ts';
 import type { RadarParts } from './parts.ts';
 
-export { RADAR_CYCLE_JOB, RADAR_QUERY_TYPE } from './lifecycle.ts';
+export { RADAR_QUERY_TYPE } from './lifecycle.ts';
 
 /** Radars checked per run at most; the rest stay due for the next run. */
 const BATCH = 200;

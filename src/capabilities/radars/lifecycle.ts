@@ -4,11 +4,13 @@
  * its baseline results; a renewal the balance does not cover suspends it and every later cycle tries
  * again, so a top-up resumes it; DESATIVADO is final (spec §3.2).
  */
+import { defineRecurring } from '../../platform/jobs/job-type.ts';
 import type { Transaction } from 'kysely';
 import type { DB, RadarsTable } from '../../platform/db/schema.ts';
 import { monitorPlan, type MonitorAsk } from '../../platform/monitoring/lifecycle.ts';
 
 export const RADAR_CYCLE_JOB = 'monitoramentos.novos_processos.ciclo';
+export const RADAR_CYCLE = defineRecurring(RADAR_CYCLE_JOB);
 export const RADAR_QUERY_TYPE = 'monitor.novos_processos';
 
 export interface RadarAsk extends MonitorAsk {
@@ -21,7 +23,7 @@ export interface RadarAsk extends MonitorAsk {
 export const RADARS = monitorPlan<RadarsTable, RadarAsk>({
   table: 'radars',
   label: 'radar',
-  jobKind: RADAR_CYCLE_JOB,
+  job: RADAR_CYCLE,
   queryType: () => RADAR_QUERY_TYPE,
   stampsPeriod: false,
   suspension: 'retried-each-cycle',

@@ -4,7 +4,7 @@
  * A result is unique per (radar, case): inserting it twice is a no-op, so two workers (or a cycle
  * and a `sincronizar`) can never report the same case twice.
  */
-import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { dueForCheck } from '../../platform/monitoring/checks.ts';
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { DB, RadarResultsTable, RadarsTable } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
@@ -66,15 +66,7 @@ export class RadarStore {
 
   /** ATIVO radars whose check is due, the most overdue first. */
   async dueForCheck(now: string, limit: number): Promise<RadarsTable[]> {
-    return this.#db
-      .selectFrom('radars')
-      .selectAll()
-      .where('status', '=', 'ATIVO')
-      .where('proxima_verificacao_em', '<=', now)
-      .where('account_id', 'in', activeAccountIds(this.#db))
-      .orderBy('proxima_verificacao_em')
-      .limit(limit)
-      .execute();
+    return dueForCheck<RadarsTable>(this.#db, 'radars', now, limit);
   }
 
   /** Takes the radar's synchronization slot when the last one is older than `notAfter`; false when too soon. */

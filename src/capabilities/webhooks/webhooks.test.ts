@@ -249,7 +249,7 @@ test('the retry ladder: min(120, 2^attempt) minutes exactly, the same event id e
 test('a worker that dies holding a delivery: another takes it after the lease, and it is sent once more at most', async () => {
   const { acc } = await configured();
   const eventId = await emit(acc.accountId);
-  const claimed = await h.services.jobs.claim('dead-worker', 100, h.config.jobLeaseMs, { only: ['webhooks.entregar'] });
+  const claimed = await h.services.jobs.claim('dead-worker', 100, h.config.jobLeaseMs, ['webhooks.entregar']);
   assert.ok(claimed.length >= 1);
   await h.runJobs();
   assert.equal(rx.received.filter((x) => x.headers['webhook-id'] === eventId).length, 0, 'leased: not taken while the lease runs');

@@ -57,20 +57,23 @@ export function sqliteChargeBatch(
     for (const chunk of powerOfTwoChunks(rows, MAX_ROWS_PER_INSERT)) connection.prepare(insertText(table, columns, chunk.length)).execute(chunk.flat());
   };
   const balanceOf = (accountId: string) =>
-    connection.prepare('select "balance_centavos" from "accounts" where "id" = ?').execute<{ balance_centavos: number }>([accountId]).rows[0]?.balance_centavos;
+    connection
+      .prepare('select "balance_centavos", "ledger_seq" from "accounts" where "id" = ?')
+      .execute<{ balance_centavos: number; ledger_seq: number }>([accountId]).rows[0];
 
   return {
     one,
     all(charges) {
       const now = iso(clock.now());
-      const balances = new Map<string, { read: number | undefined; left: number }>();
+      /** Per account: the balance read, and what the batch leaves (its balance and its last ledger row's number). */
+      const balances = new Map<string, { read: number | undefined; left: number; seq: number }>();
       const logs: Value[][] = [];
       const rows: Value[][] = [];
       const settled: Array<Settled<ChargeReceipt>> = charges.map((c) => {
         let b = balances.get(c.accountId);
         if (!b) {
           const read = balanceOf(c.accountId);
-          b = { read, left: read ?? 0 };
+          b = { read: read?.balance_centavos, left: read?.balance_centavos ?? 0, seq: read?.ledger_seq ?? 0 };
           balances.set(c.accountId, b);
         }
         const centavos = chargeTotal(c);
@@ -82,51 +85,55 @@ export function sqliteChargeBatch(
         for (const d of c.debits) {
           if (d.centavos <= 0) continue;
           b.left -= d.centavos;
-          rows.push(debitRow(newId('led'), c, d.operationId, -d.centavos, b.left, searchLogId, now));
+          b.seq += 1;
+          rows.push(debitRow(newId('led'), c, d.operationId, -d.centavos, { after: b.left, seq: b.seq }, searchLogId, now));
           countDebit(c.queryType, d.centavos);
         }
         return { ok: true, value: { searchLogId, centavos, remaining: b.left } };
       });
       insert('search_logs', SEARCH_LOG_COLUMNS, logs);
       insert('ledger', LEDGER_COLUMNS, rows);
-      const update = connection.prepare('update "accounts" set "balance_centavos" = ?, "updated_at" = ? where "id" = ?');
-      for (const [accountId, b] of balances) if (b.read !== undefined && b.left !== b.read) update.execute([b.left, now, accountId]);
+      const update = connection.prepare('update "accounts" set "balance_centavos" = ?, "ledger_seq" = ?, "updated_at" = ? where "id" = ?');
+      for (const [accountId, b] of balances) if (b.read !== undefined && b.left !== b.read) update.execute([b.left, b.seq, now, accountId]);
       return settled;
     },
   };
 }
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+/** The window of the charges of the same account queued after this one. */
+const LATER = 'over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding)';
 
 /**
  * PostgreSQL: every charge of a batch in ONE statement, so one round trip and one implicit transaction
  * (its COMMIT) for all of them. $1..$10 hold one array element per charge, $11 the time:
- * - `c`: the charges, numbered in queue order; `t`: each account's total;
+ * - `c`: the charges, numbered in queue order; `t`: each account's total and its number of debit rows;
  * - `locked`: the accounts locked in id order, so two batches sharing accounts wait for each other
  *   instead of deadlocking;
- * - `u`: one conditional UPDATE per account, `balance >= its total` (the CHECK stands behind it); under
- *   READ COMMITTED a row another transaction changed meanwhile is re-read and the condition re-checked;
+ * - `u`: one conditional UPDATE per account, `balance >= its total` (the CHECK stands behind it), which
+ *   also advances its ledger count by its rows; under READ COMMITTED a row another transaction changed
+ *   meanwhile is re-read and the condition re-checked;
  * - `ok`: the charges of the accounts updated, each with its balance after (the new balance plus the
- *   charges queued after it); the search logs and the debit rows (price > 0) are inserted from it.
+ *   charges queued after it) and its row's number (the new count minus the debit rows queued after it);
+ *   the search logs and the debit rows (price > 0) are inserted from it.
  * An account whose balance does not cover its total is not touched: its charges are left undecided
  * and run one at a time (tick-batches.ts), which refuses exactly those the balance cannot cover.
  */
-const PG_BATCH_SQL =
-  `with c as materialized (
+const PG_BATCH_SQL = `with c as materialized (
   select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
     with ordinality as c(account_id, centavos, operation_id, query_type, request_id, method, path, status_code, search_log_id, ledger_id, i)
 ),
-t as (select account_id, sum(centavos)::bigint as total from c group by account_id),
+t as (select account_id, sum(centavos)::bigint as total, count(*) filter (where centavos > 0) as n from c group by account_id),
 locked as materialized (select a.id from accounts a join t on t.account_id = a.id order by a.id for update of a),
 u as (
-  update accounts a set balance_centavos = a.balance_centavos - t.total, updated_at = $11
+  update accounts a set balance_centavos = a.balance_centavos - t.total, ledger_seq = a.ledger_seq + t.n, updated_at = $11
   from t join locked on locked.id = t.account_id
   where a.id = t.account_id and a.balance_centavos >= t.total
-  returning a.id, a.balance_centavos
+  returning a.id, a.balance_centavos, a.ledger_seq
 ),
 ok as (
-  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) over (partition by c.account_id order by c.i desc rows between ` +
-  `unbounded preceding and 1 preceding), 0))::bigint as after
+  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) ${LATER}, 0))::bigint as after,
+    (u.ledger_seq - count(*) filter (where c.centavos > 0) ${LATER})::bigint as seq
   from c join u on u.id = c.account_id
 ),
 logs as (
@@ -135,7 +142,7 @@ logs as (
 ),
 rows as (
   insert into ledger (${quoted(LEDGER_COLUMNS)})
-  select ledger_id, account_id, 'debit', -centavos, after, operation_id, query_type, search_log_id, null, $11 from ok where centavos > 0
+  select ledger_id, account_id, 'debit', -centavos, after, operation_id, query_type, search_log_id, null, $11, seq from ok where centavos > 0
 )
 select i::int as i, after from ok`;
 

@@ -29,6 +29,7 @@ export const LEDGER_COLUMNS = [
   'search_log_id',
   'note',
   'created_at',
+  'seq',
 ] as const satisfies readonly (keyof LedgerTable)[];
 
 /** A row of `T` as a tuple in the order of `C`. */
@@ -45,20 +46,27 @@ export function searchLogRow(id: string, c: Omit<Charge, 'debits'>, centavos: nu
   return [id, c.accountId, o.requestId, c.queryType, o.method, o.path, o.statusCode, centavos, now];
 }
 
+/** Where a debit left its account: the balance after it and its number in the statement (accounts.ledger_seq). */
+export interface Left {
+  after: number;
+  seq: number;
+}
+
 /**
- * The ledger row of one debit: `delta` is minus its centavos, `after` the balance it left. Computes
- * nothing from its arguments, so a prepared statement can be built from it with placeholders.
+ * The ledger row of one debit: `delta` is minus its centavos, `left` what the balance's UPDATE
+ * returned. Computes nothing from its arguments, so a prepared statement can be built from it with
+ * placeholders.
  */
 export function debitRow(
   id: string,
   c: Omit<Charge, 'debits' | 'origin'>,
   operationId: string,
   delta: number,
-  after: number,
+  left: Left,
   searchLogId: string,
   now: string,
 ): LedgerRow {
-  return [id, c.accountId, 'debit', delta, after, operationId, c.queryType, searchLogId, null, now];
+  return [id, c.accountId, 'debit', delta, left.after, operationId, c.queryType, searchLogId, null, now, left.seq];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a tuple's values are not typed per column, and Kysely's insert wants each column's own type

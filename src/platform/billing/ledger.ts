@@ -62,39 +62,26 @@ export class Ledger {
         'debits'
       >;
     // biome-ignore lint/suspicious/noExplicitAny: prepared()'s placeholders, each standing in for a value of its column's type
-    const debit = (p: Record<string, any>) => debitRow(p.id, charge(p), p.operationId, p.delta, p.after, p.searchLogId, p.now);
-    this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) =>
-      db
-        .updateTable('accounts')
-        .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
-        .where('id', '=', p.accountId)
-        .where('balance_centavos', '>=', p.centavos)
-        .returning('balance_centavos'),
-    );
-    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'operationId', 'queryType', 'searchLogId', 'now'], (p) =>
+    const debit = (p: Record<string, any>) => debitRow(p.id, charge(p), p.operationId, p.delta, { after: p.after, seq: p.seq }, p.searchLogId, p.now);
+    this.#takeBalance = prepared(['centavos', 'now', 'accountId'], (p) => takeBalance(db, p.centavos, p.now, p.accountId));
+    this.#insertRow = prepared(['id', 'accountId', 'delta', 'after', 'seq', 'operationId', 'queryType', 'searchLogId', 'now'], (p) =>
       db.insertInto('ledger').values(rowObject(LEDGER_COLUMNS, debit(p))),
     );
     // PostgreSQL: the account row stays locked from this statement to the COMMIT only, not across the
     // round trips of a separate ledger INSERT (all charges of one account queue on that lock). The
-    // balance after comes from the UPDATE; a bare parameter in a SELECT list is text to PostgreSQL, so
-    // the delta is cast.
+    // balance after and the row's number come from the UPDATE; a bare parameter in a SELECT list is
+    // text to PostgreSQL, so the delta is cast.
     this.#debitInOneStatement = prepared(['centavos', 'delta', 'now', 'accountId', 'id', 'operationId', 'queryType', 'searchLogId'], (p) => {
-      const row = debit({ ...p, after: null });
+      const row = debit({ ...p, after: null, seq: null });
       return db
-        .with('d', (qc) =>
-          qc
-            .updateTable('accounts')
-            .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', p.centavos), updated_at: p.now }))
-            .where('id', '=', p.accountId)
-            .where('balance_centavos', '>=', p.centavos)
-            .returning('balance_centavos'),
-        )
+        .with('d', () => takeBalance(db, p.centavos, p.now, p.accountId))
         .insertInto('ledger')
         .columns(LEDGER_COLUMNS)
         .expression((eb) =>
           eb.selectFrom('d').select(
             LEDGER_COLUMNS.map((column, i) => {
               if (column === 'balance_after_centavos') return sql<number>`d.balance_centavos`.as(column);
+              if (column === 'seq') return sql<number>`d.ledger_seq`.as(column);
               if (column === 'delta_centavos') return sql<number>`cast(${row[i]} as bigint)`.as(column);
               return sql`${row[i]}`.as(column);
             }),
@@ -174,6 +161,7 @@ export class Ledger {
       accountId: c.accountId,
       delta: -d.centavos,
       after: row.balance_centavos,
+      seq: row.ledger_seq,
       operationId: d.operationId,
       queryType: c.queryType,
       searchLogId,
@@ -219,9 +207,9 @@ export async function credit(db: Kysely<DB>, clock: Clock, accountId: string, ce
     const now = iso(clock.now());
     const row = await trx
       .updateTable('accounts')
-      .set((eb) => ({ balance_centavos: eb('balance_centavos', '+', centavos), updated_at: now }))
+      .set((eb) => ({ balance_centavos: eb('balance_centavos', '+', centavos), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
       .where('id', '=', accountId)
-      .returning('balance_centavos')
+      .returning(['balance_centavos', LEDGER_SEQ])
       .executeTakeFirst();
     if (!row) return undefined;
     await trx
@@ -237,6 +225,7 @@ export async function credit(db: Kysely<DB>, clock: Clock, accountId: string, ce
         search_log_id: null,
         note,
         created_at: now,
+        seq: row.ledger_seq,
       })
       .execute();
     return row.balance_centavos;
@@ -256,21 +245,33 @@ export interface StatementFilter {
   until?: string;
 }
 
-/** One page of the statement, newest first; `before` is the (created_at, id) of the last row seen. */
-export async function statement(
-  db: Kysely<DB>,
-  accountId: string,
-  limit: number,
-  before?: { createdAt: string; id: string },
-  filter: StatementFilter = {},
-): Promise<LedgerTable[]> {
+/**
+ * One page of the statement, newest first in the order the balance changed (ledger.seq, taken under the
+ * balance's row lock: each row's balance after is the next older one's plus its delta); `before` is the
+ * seq of the last row seen.
+ */
+export async function statement(db: Kysely<DB>, accountId: string, limit: number, before?: number, filter: StatementFilter = {}): Promise<LedgerTable[]> {
   let q = db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
   if (filter.kind) q = q.where('kind', '=', filter.kind);
   if (filter.queryType) q = q.where('query_type', '=', filter.queryType);
   if (filter.since) q = q.where('created_at', '>=', filter.since);
   if (filter.until) q = q.where('created_at', '<', filter.until);
-  if (before) {
-    q = q.where((eb) => eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]));
-  }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  if (before !== undefined) q = q.where('seq', '<', before);
+  return q.orderBy('seq', 'desc').limit(limit).execute();
 }
+
+/**
+ * The debit of a balance, when it covers `centavos`: the balance and the account's ledger count move in
+ * one UPDATE, under the row's lock, which returns both (the row's balance after and its number).
+ */
+function takeBalance(db: Kysely<DB>, centavos: number, now: string, accountId: string) {
+  return db
+    .updateTable('accounts')
+    .set((eb) => ({ balance_centavos: eb('balance_centavos', '-', centavos), ledger_seq: eb('ledger_seq', '+', 1), updated_at: now }))
+    .where('id', '=', accountId)
+    .where('balance_centavos', '>=', centavos)
+    .returning(['balance_centavos', LEDGER_SEQ]);
+}
+
+/** `accounts.ledger_seq` as an UPDATE returns it: always there (the column is optional in schema.ts for the account code only). */
+const LEDGER_SEQ = sql<number>`ledger_seq`.as('ledger_seq');

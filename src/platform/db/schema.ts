@@ -10,6 +10,11 @@ export interface AccountsTable {
   plan: string;
   status: 'active' | 'inactive';
   balance_centavos: number;
+  /**
+   * The number of the account's last ledger row (ledger.seq), advanced with the balance under its row
+   * lock. Optional: only the ledger (billing/) writes or reads it; a new account starts at 0.
+   */
+  ledger_seq?: number;
   sandbox: number;
   created_at: string;
   updated_at: string;
@@ -39,6 +44,8 @@ export interface LedgerTable {
   search_log_id: string | null;
   note: string | null;
   created_at: string;
+  /** The row's place in the account's statement (1, 2, …): the order the balance changed in. */
+  seq: number;
 }
 
 export interface SearchLogsTable {

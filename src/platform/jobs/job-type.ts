@@ -21,6 +21,21 @@ export function defineJob<P>(type: JobType<P>): JobType<P> {
   return type;
 }
 
+/** Each run of a recurring job reschedules itself with its attempts reset, so this only bounds a crash loop. */
+const RECURRING_MAX_ATTEMPTS = 1_000_000;
+
+/**
+ * A recurring job (a capability's `schedules`): one live row of its kind (its dedupe key is the kind),
+ * whatever the number of processes, made sure of at start (recurring.ts); each run returns when to run again.
+ */
+export interface RecurringJob extends JobType<null> {
+  readonly recurring: true;
+}
+
+export function defineRecurring(kind: string): RecurringJob {
+  return { kind, maxAttempts: RECURRING_MAX_ATTEMPTS, dedupeKey: () => kind, recurring: true };
+}
+
 export interface TypedHandler<P> {
   // biome-ignore lint/suspicious/noConfusingVoidType: a handler that is done returns nothing (an async function with no return).
   run(payload: P, ctx: JobContext): Promise<Date | void>;

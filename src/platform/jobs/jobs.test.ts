@@ -11,10 +11,12 @@ import { freshDatabase } from '../../../test/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { addMs, iso, ManualClock } from '../clock.ts';
 import { migrate } from '../db/database.ts';
-import { MAINTENANCE_JOB } from '../maintenance.ts';
+import { MAINTENANCE, MAINTENANCE_JOB } from '../maintenance.ts';
 import { ensureRecurring } from './recurring.ts';
 import { buildCapabilities, jobHandlers } from '../../capabilities/index.ts';
 import { createLogger } from '../observability/logger.ts';
+import { telemetry } from '../observability/telemetry.ts';
+import pino, { type Logger } from 'pino';
 import { createServices, type Services } from '../services.ts';
 import type { Job, JobQueue } from './queue.ts';
 import { defaultRetryDelayMs, Worker, type JobHandler } from './worker.ts';
@@ -24,6 +26,7 @@ const START = '2026-03-02T12:00:00.000Z';
 
 interface Setup {
   clock: ManualClock;
+  log: Logger;
   services: Services;
   queue: JobQueue;
   worker(handlers: JobHandler[], concurrency?: number): Worker;
@@ -43,6 +46,7 @@ async function setup(t: TestContext): Promise<Setup> {
   const services = createServices(config, fresh.database, log, { clock });
   return {
     clock,
+    log,
     services,
     queue: services.jobs,
     worker: (handlers, concurrency = 4) => new Worker({ queue: services.jobs, handlers, clock, log, concurrency, leaseMs: LEASE_MS, pollMs: 10 }),
@@ -128,7 +132,7 @@ test('claim returns due jobs only: a job scheduled in the future is claimed once
   const later = await queue.enqueue({ kind: 'test.due', payload: 'later', runAt: addMs(clock.now(), 5_000) });
   assert.ok(now && later);
 
-  const first = await queue.claim('wrk_a', 10, LEASE_MS);
+  const first = await queue.claim('wrk_a', 10, LEASE_MS, ['test.due']);
   assert.deepEqual(
     first.map((j) => j.id),
     [now],
@@ -136,10 +140,10 @@ test('claim returns due jobs only: a job scheduled in the future is claimed once
   await queue.complete(now, 'wrk_a');
 
   clock.advance(4_999);
-  assert.deepEqual(await queue.claim('wrk_a', 10, LEASE_MS), [], 'not yet due 1 ms before run_at');
+  assert.deepEqual(await queue.claim('wrk_a', 10, LEASE_MS, ['test.due']), [], 'not yet due 1 ms before run_at');
 
   clock.advance(1);
-  const due = await queue.claim('wrk_a', 10, LEASE_MS);
+  const due = await queue.claim('wrk_a', 10, LEASE_MS, ['test.due']);
   assert.deepEqual(
     due.map((j) => j.id),
     [later],
@@ -158,7 +162,10 @@ test('two concurrent claims never return the same job', async (t) => {
     for (let i = 0; i < 20; i++) ids.add((await queue.enqueue({ kind: 'test.concurrent', payload: { round, i } }))!);
     assert.equal(ids.size, 20);
 
-    const [a, b] = await Promise.all([queue.claim(`wrk_a${round}`, 10, LEASE_MS), queue.claim(`wrk_b${round}`, 10, LEASE_MS)]);
+    const [a, b] = await Promise.all([
+      queue.claim(`wrk_a${round}`, 10, LEASE_MS, ['test.concurrent']),
+      queue.claim(`wrk_b${round}`, 10, LEASE_MS, ['test.concurrent']),
+    ]);
     assert.ok(a.length <= 10 && b.length <= 10, `each claim respects its limit (${a.length}, ${b.length})`);
     const aIds = new Set(a.map((j) => j.id));
     const overlap = b.filter((j) => aIds.has(j.id)).map((j) => j.id);
@@ -179,7 +186,7 @@ test('a job whose worker died is claimed by another worker only after its lease 
   const { services: s, clock, queue, worker } = await setup(t);
   const id = (await queue.enqueue({ kind: 'test.lease', payload: 'x' }))!;
 
-  const [claimed] = await queue.claim('wrk_dead', 10, LEASE_MS);
+  const [claimed] = await queue.claim('wrk_dead', 10, LEASE_MS, ['test.lease']);
   assert.equal(claimed.id, id);
   assert.equal(claimed.attempts, 1);
   // wrk_dead never completes: it died.
@@ -210,7 +217,7 @@ test('a job whose lease lapsed on every allowed attempt is failed instead of run
   const handler = recorder('test.killer');
   const w = worker([handler]);
   for (const dead of ['wrk_dead1', 'wrk_dead2']) {
-    assert.equal((await queue.claim(dead, 10, LEASE_MS)).length, 1);
+    assert.equal((await queue.claim(dead, 10, LEASE_MS, ['test.killer'])).length, 1);
     clock.advance(LEASE_MS + 1);
   }
   assert.equal(await w.runDue(), 1);
@@ -326,17 +333,75 @@ test('a recurring handler returning a Date is rescheduled at that date with its 
   assert.equal(calls, 3);
 });
 
-test('a job of an unknown kind fails with a last_error naming the kind', async (t) => {
+test('a worker claims only the kinds it has handlers for: a job of another kind stays queued until a worker that knows it runs it', async (t) => {
   const { services: s, clock, queue, worker } = await setup(t);
-  const id = (await queue.enqueue({ kind: 'test.nobody-handles-this', payload: null }))!;
-  const w = worker([recorder('test.other')]);
-  assert.equal(await w.runDue(), 1);
-  const job = await jobRow(s, id);
-  assert.equal(job.status, 'failed');
-  assert.equal(job.last_error, 'no handler for job kind "test.nobody-handles-this"');
+  // A rolling deploy: the new code enqueues a kind the old worker has no handler for.
+  const unknown = (await queue.enqueue({ kind: 'test.new-kind', payload: 'new' }))!;
+  const known = (await queue.enqueue({ kind: 'test.old-kind', payload: 'old' }))!;
+  const old = worker([recorder('test.old-kind')]);
+  assert.equal(await old.runDue(), 1, 'the old worker runs only its own kind');
+  assert.equal((await jobRow(s, known)).status, 'done');
   clock.advance(3_600_000);
-  assert.equal(await w.runDue(), 0);
+  assert.equal(await old.runDue(), 0, 'and never claims the other, however long it waits');
+  const waiting = await jobRow(s, unknown);
+  assert.equal(waiting.status, 'pending');
+  assert.equal(waiting.attempts, 0, 'not an attempt spent');
+  assert.equal(waiting.last_error, null);
+
+  const handler = recorder('test.new-kind');
+  const updated = worker([handler]);
+  assert.equal(await updated.runDue(), 1);
+  assert.deepEqual(handler.runs, ['new']);
+  assert.equal((await jobRow(s, unknown)).status, 'done');
 });
+
+test('a kind filter narrows a worker to some of its handlers', async (t) => {
+  const { services: s, clock, log } = await setup(t);
+  const [a, b] = [recorder('test.a'), recorder('test.b')];
+  await s.jobs.enqueue({ kind: 'test.a', payload: 'a' });
+  await s.jobs.enqueue({ kind: 'test.b', payload: 'b' });
+  const onlyB = new Worker({ queue: s.jobs, handlers: [a, b], clock, log, concurrency: 4, leaseMs: LEASE_MS, pollMs: 10, kinds: { except: ['test.a'] } });
+  assert.equal(await onlyB.runDue(), 1);
+  assert.deepEqual([a.runs, b.runs], [[], ['b']]);
+});
+
+test('a failed lease renewal is counted and logged as a warning, and renewal goes on', async (t) => {
+  const { services: s, clock } = await setup(t);
+  const lines: Array<{ level: number; msg: string }> = [];
+  const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  let renewals = 0;
+  s.jobs.renewHeld = async () => {
+    renewals++;
+    throw new Error('connection terminated');
+  };
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await s.jobs.enqueue({ kind: 'test.slow', payload: null });
+  const w = new Worker({ queue: s.jobs, handlers: [{ kind: 'test.slow', run: () => held }], clock, log, concurrency: 1, leaseMs: 300, pollMs: 10 });
+  const before = await failures();
+  const running = w.runDue();
+  await until(() => renewals >= 2);
+  release();
+  await running;
+  assert.ok((await failures()) - before >= 2, 'each failure counted');
+  const warned = lines.filter((l) => l.msg.startsWith('job lease renewal failed'));
+  assert.ok(warned.length >= 2 && warned.every((l) => l.level === 40), 'each one a warn line');
+});
+
+/** The lease-renewal failures counted so far in this process. */
+async function failures(): Promise<number> {
+  return (await telemetry.jobLeaseRenewalFailures.get()).values[0]?.value ?? 0;
+}
+
+/** Waits (polling every 10 ms) until `ready` holds: an event that comes from a timer of the code under test. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 10) {
+    if (waited > 10_000) throw new Error('gave up waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 test('Worker.stop() hands back jobs still running so another worker takes them at once', async (t) => {
   const { services: s, clock, queue, worker } = await setup(t);
@@ -393,8 +458,8 @@ test('maintenance interrupts a pending operation whose lease lapsed with a store
   await s.asyncRequests.open({ id: requestId, accountId: account.id, method: 'GET', path: '/v1/processos/cnj/x' });
   const live = 'req_alive00000000000001';
 
-  await ensureRecurring(s.jobs, [MAINTENANCE_JOB]);
-  await ensureRecurring(s.jobs, [MAINTENANCE_JOB]);
+  await ensureRecurring(s.jobs, [MAINTENANCE]);
+  await ensureRecurring(s.jobs, [MAINTENANCE]);
   assert.equal(await jobCount(s, { kind: MAINTENANCE_JOB }), 1, 'one maintenance job however often it is scheduled');
   const w = worker(jobHandlers(buildCapabilities(s)));
 
@@ -425,4 +490,12 @@ test('maintenance interrupts a pending operation whose lease lapsed with a store
   assert.equal(maintenance.status, 'pending', 'maintenance recurs');
   assert.equal(maintenance.run_at, at(clock, 60_000));
   assert.equal(Number(maintenance.attempts), 0);
+});
+
+test("every capability's recurring job has its handler among that capability's jobs (a kind without one would wait forever)", async (t) => {
+  const { services: s } = await setup(t);
+  for (const c of buildCapabilities(s).all) {
+    const handled = new Set(c.jobs.map((h) => h.kind));
+    for (const r of c.schedules) assert.ok(handled.has(r.kind), `${c.name}: ${r.kind}`);
+  }
 });

@@ -15,7 +15,10 @@ import type { JobType } from './job-type.ts';
 
 export type Job = Omit<JobsTable, 'attempts'> & { attempts: number };
 
-/** Which kinds a worker claims: webhook deliveries get a worker of their own, with more concurrency. */
+/**
+ * Which of its kinds a worker claims: webhook deliveries get a worker of their own, with more
+ * concurrency. Whatever the filter, a worker claims only kinds it has a handler for (worker.ts).
+ */
 export interface KindFilter {
   only?: string[];
   except?: string[];
@@ -87,10 +90,14 @@ export class JobQueue {
    * PostgreSQL, FOR UPDATE SKIP LOCKED lets concurrent workers claim disjoint sets without waiting on
    * each other (rows a subquery locked beyond the final limit are let go at the statement's commit);
    * SQLite has one writer, so the UPDATE is already atomic.
+   *
+   * Only jobs of `kinds` (graphile-worker's `task_identifier = any($kinds)`): a job of a kind this
+   * worker cannot run (a kind newer than its code, during a rolling deploy) stays queued for one that can.
    */
-  async claim(workerId: string, limit: number, leaseMs: number, kinds?: KindFilter): Promise<Job[]> {
+  async claim(workerId: string, limit: number, leaseMs: number, kinds: readonly string[]): Promise<Job[]> {
+    if (kinds.length === 0) return [];
     const now = this.#clock.now();
-    const key = JSON.stringify(kinds ?? null);
+    const key = kinds.join('\n');
     let claim = this.#claims.get(key);
     if (!claim) {
       claim = prepared(['worker', 'limit', 'now', 'until'], (p) => {
@@ -113,14 +120,13 @@ export class JobQueue {
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: a prepared query's markers (db/prepared.ts)
-  #due(limit: any, kinds: KindFilter | undefined, now: any, status: 'pending' | 'running') {
+  #due(limit: any, kinds: readonly string[], now: any, status: 'pending' | 'running') {
     return this.#db
       .selectFrom('jobs')
       .select('id')
       .where('status', '=', status)
       .where(status === 'pending' ? 'run_at' : 'locked_until', status === 'pending' ? '<=' : '<', now)
-      .$if(kinds?.only !== undefined, (q) => q.where('kind', 'in', kinds!.only!))
-      .$if(kinds?.except !== undefined, (q) => q.where('kind', 'not in', kinds!.except!))
+      .where('kind', 'in', kinds)
       .orderBy('run_at')
       .limit(limit)
       .$if(this.#engine === 'postgres', (q) => q.forUpdate().skipLocked());

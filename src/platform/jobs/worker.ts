@@ -64,7 +64,7 @@ export interface WorkerOptions {
   concurrency: number;
   leaseMs: number;
   pollMs: number;
-  /** Only some kinds, or all but some (default: every kind). */
+  /** Only some of its handlers' kinds, or all but some (default: every kind it has a handler for). */
   kinds?: KindFilter;
 }
 
@@ -72,6 +72,8 @@ export class Worker {
   readonly id = newId('wrk');
   readonly #o: WorkerOptions;
   readonly #handlers: Map<string, JobHandler>;
+  /** The kinds it claims: those it has a handler for, narrowed by `kinds`. */
+  readonly #kinds: string[];
   readonly #running = new Map<string, Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #stopped = true;
@@ -84,6 +86,8 @@ export class Worker {
   constructor(options: WorkerOptions) {
     this.#o = options;
     this.#handlers = new Map(options.handlers.map((h) => [h.kind, h]));
+    const { only, except } = options.kinds ?? {};
+    this.#kinds = [...this.#handlers.keys()].filter((k) => (only === undefined || only.includes(k)) && !except?.includes(k));
   }
 
   start(): void {
@@ -160,7 +164,7 @@ export class Worker {
   async #claim(): Promise<Job[]> {
     const free = this.#o.concurrency - this.#running.size;
     if (free <= 0) return [];
-    const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs, this.#o.kinds);
+    const jobs = await this.#o.queue.claim(this.id, free, this.#o.leaseMs, this.#kinds);
     if (jobs.length > 0) this.#renewLeases();
     for (const job of jobs) {
       // A settle that cannot be written (the database went away mid-job) leaves the job leased: it is
@@ -185,8 +189,19 @@ export class Worker {
   #renewLeases(): void {
     if (this.#renewal !== undefined) return;
     const { queue, leaseMs } = this.#o;
-    this.#renewal = setInterval(() => void queue.renewHeld(this.id, leaseMs).catch(() => {}), Math.max(100, leaseMs / 3));
+    this.#renewal = setInterval(() => void queue.renewHeld(this.id, leaseMs).catch((err) => this.#renewalFailed(err)), Math.max(100, leaseMs / 3));
     this.#renewal.unref();
+  }
+
+  /** Tried again at the next tick (a third of a lease later); if the leases lapse first, another worker may take the jobs still running here. */
+  #renewalFailed(err: unknown): void {
+    telemetry.jobLeaseRenewalFailures.inc();
+    const engine = storageOutageOf(err);
+    if (engine) noteStorageFailure(engine, 'job_lease_renewal');
+    this.#o.log.warn(
+      { worker: this.id, running: this.#running.size, err: { message: (err as Error).message } },
+      'job lease renewal failed; tried again shortly, and a job whose lease lapses meanwhile may be taken by another worker',
+    );
   }
 
   #settleFailed(job: Job, err: unknown): void {
@@ -214,11 +229,8 @@ export class Worker {
 
   async #execute(job: Job): Promise<void> {
     const { queue, clock, log } = this.#o;
-    const handler = this.#handlers.get(job.kind);
-    if (!handler) {
-      await queue.fail(job.id, this.id, `no handler for job kind "${job.kind}"`);
-      return;
-    }
+    // Claimed among this worker's kinds only (JobQueue.claim).
+    const handler = this.#handlers.get(job.kind)!;
     if (job.attempts > job.max_attempts) {
       // Its lease lapsed on every attempt: the job kills or hangs its worker. Stop retrying it.
       const error = job.last_error ?? 'lease lapsed on every attempt';

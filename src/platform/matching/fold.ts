@@ -40,13 +40,14 @@ const S_OTHER = 22;
 /** A tag or comment: never a "single character" separator. */
 const S_TAG = 23;
 
-/** Separator flags (`sepFlags[i]`: what separated word i from word i − 1). */
+/**
+ * Separator flags (`sepFlags[i]`: what separated word i from word i − 1), bit `S_x − S_WS` of each
+ * class. 16 (a colon) and 32 (a parenthesis) are set too, but no matcher reads them yet.
+ */
 export const SEP_WS = 1;
 export const SEP_DOT = 2;
 export const SEP_SLASH = 4;
 export const SEP_DASH = 8;
-export const SEP_COLON = 16;
-export const SEP_PAREN = 32;
 export const SEP_OTHER = 64;
 export const SEP_TAG = 128;
 

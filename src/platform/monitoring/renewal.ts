@@ -19,6 +19,7 @@ import { isApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { activeAccountIds } from './active-accounts.ts';
 import { cycleMs, RENEWAL_PERIOD_MS } from './frequency.ts';
+import { jobHandler, type RecurringJob } from '../jobs/job-type.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import { paidMonitors, type PaidMonitorRow, type PaidMonitorTable } from './tables.ts';
 
@@ -43,8 +44,8 @@ export interface RenewalPlan<R extends PaidMonitorRow> {
   table: PaidMonitorTable;
   /** What the log says it renews ("case monitor"). */
   label: string;
-  /** The recurring job that renews (what the renewal's search log names as its origin). */
-  jobKind: string;
+  /** The recurring job that renews and checks (its kind is what the renewal's search log names as its origin). */
+  job: RecurringJob;
   /** The price table's query type of the debit. */
   queryType(m: R): string;
   /**
@@ -72,7 +73,7 @@ export interface CheckReport {
 }
 
 /**
- * The recurring job of one kind (`plan.jobKind`): every cycleMs(TRAMITA_MONITOR_INTERVAL_MS), renew
+ * The recurring job of one kind (`plan.job`): every cycleMs(TRAMITA_MONITOR_INTERVAL_MS), renew
  * the periods that ended, then run the kind's checks; one log line per cycle.
  */
 export function renewAndCheckJob<R extends PaidMonitorRow>(
@@ -80,8 +81,7 @@ export function renewAndCheckJob<R extends PaidMonitorRow>(
   plan: RenewalPlan<R>,
   check: (now: Date, log: Logger) => Promise<CheckReport>,
 ): JobHandler {
-  return {
-    kind: plan.jobKind,
+  return jobHandler(plan.job, {
     async run(_payload, { clock, log }) {
       const now = clock.now();
       const renewals = await renewDue(s, plan, now, log);
@@ -90,7 +90,7 @@ export function renewAndCheckJob<R extends PaidMonitorRow>(
       log[busy ? 'info' : 'debug']({ ...checks.summary, ...renewals }, `${plan.label} cycle`);
       return addMs(clock.now(), cycleMs(s.config.monitorIntervalMs));
     },
-  };
+  });
 }
 
 /** Most renewals handled in one cycle; the rest wait for the next one. */
@@ -160,7 +160,7 @@ async function renewOne<R extends PaidMonitorRow>(s: Services, plan: RenewalPlan
       await s.ledger.chargeIn(trx, {
         accountId: m.account_id,
         queryType: plan.queryType(m),
-        origin: jobOrigin(plan.jobKind, debit.operationId),
+        origin: jobOrigin(plan.job.kind, debit.operationId),
         debits: [debit],
       });
     }

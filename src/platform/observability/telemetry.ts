@@ -25,6 +25,13 @@ export const telemetry = {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
+  jobLeaseRenewalFailures: new Counter({
+    name: 'tramita_job_lease_renewal_failures_total',
+    help:
+      "A worker's lease renewals that failed (the database did not answer): its running jobs keep their leases until these lapse, then another " +
+      'worker may take them while they still run here.',
+    registers,
+  }),
   jobDuration: new Histogram({
     name: 'tramita_job_duration_seconds',
     help: 'Time one job run took, by kind.',

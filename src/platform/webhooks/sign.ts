@@ -11,7 +11,6 @@ import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:c
 
 /** The product name of spec §6.2's header prefix and User-Agent; TRAMITA_WEBHOOK_PRODUCT replaces it. */
 export const DEFAULT_WEBHOOK_PRODUCT = 'Service';
-export const WEBHOOK_USER_AGENT = userAgentOf(DEFAULT_WEBHOOK_PRODUCT);
 
 export function userAgentOf(product: string): string {
   return `${product}-Webhook/1.0`;

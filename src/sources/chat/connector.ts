@@ -13,13 +13,15 @@
  * The answer's `<think>…</think>` reasoning (reasoning models put it in `content`) is removed;
  * `reasoning_content` is ignored.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { header, underTimeout } from '../attempt.ts';
-import { retryAfterMs } from '../portal/connector.ts';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { retryAfterMs } from '../http/retry-after.ts';
+import { isUpstreamTimeout } from '../http/timeout.ts';
+import { realSleep, type RetryHooks, type Sleep } from '../http/waits.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 
 export const SOURCE_NAME = 'modelo';
@@ -27,7 +29,7 @@ export const SOURCE_NAME = 'modelo';
 /** Sent as the bearer when no key is configured: Ollama's compatibility layer wants a non-empty one. */
 export const PLACEHOLDER_API_KEY = 'tramita';
 
-export interface ChatCompletionsOptions {
+export interface ChatCompletionsOptions extends RetryHooks {
   /** Up to `/v1`, e.g. `http://127.0.0.1:11434/v1`; requests go to `<baseUrl>/chat/completions`. */
   baseUrl: string;
   /** `Authorization: Bearer <apiKey>`; omitted or empty: a placeholder. Never logged nor put in errors. */
@@ -72,11 +74,6 @@ const DEFAULT_TEMPERATURE = 0.2;
  */
 const CONTEXT_EXCEEDED = /context|too long|too many tokens|maximum.{0,20}length|input.{0,40}(length|tokens)|prompt.{0,40}tokens/i;
 
-function isTimeoutCode(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
 /**
  * The answer without reasoning: every `<think>…</think>` block, an unterminated `<think>` block (the
  * model was cut while thinking), and the reasoning before a lone `</think>` (chat templates that open
@@ -114,6 +111,8 @@ export class ChatCompletionsConnector implements ChatModel {
   readonly #retries: number;
   readonly #delays: readonly number[];
   readonly #maxRetryAfterMs: number;
+  readonly #clock: Clock;
+  readonly #sleep: Sleep;
   readonly #agent: Agent;
   /** Aborted by close(): requests in flight and waits for a retry end with it. */
   readonly #closing = new AbortController();
@@ -135,6 +134,8 @@ export class ChatCompletionsConnector implements ChatModel {
     this.#retries = options.retries ?? 2;
     this.#delays = options.retryDelaysMs ?? [1_000, 4_000];
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+    this.#clock = options.clock ?? systemClock;
+    this.#sleep = options.sleep ?? realSleep;
     // undici's own timeouts are a backstop: the per-attempt timer covers headers and body.
     const backstop = this.#timeoutMs + 1_000;
     this.#agent = new Agent({ connections: options.connections ?? 4, headersTimeout: backstop, bodyTimeout: backstop });
@@ -162,7 +163,7 @@ export class ChatCompletionsConnector implements ChatModel {
         failure =
           err instanceof ChatModelError
             ? err
-            : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+            : isUpstreamTimeout(err)
               ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
               : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
       }
@@ -171,9 +172,7 @@ export class ChatCompletionsConnector implements ChatModel {
           ? failure.retryAfterMs
           : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
       if (!failure.retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
-      await sleep(wait, undefined, { signal }).catch(() => {
-        throw signal.reason;
-      });
+      await this.#sleep(wait, signal);
     }
   }
 
@@ -224,7 +223,7 @@ export class ChatCompletionsConnector implements ChatModel {
     if (status === 429)
       return new ChatModelError('rate_limited', `${what} (rate limited): ${this.#detail(raw)}`, {
         status,
-        retryAfterMs: retryAfterMs(header(raw, 'retry-after')),
+        retryAfterMs: retryAfterMs(header(raw, 'retry-after'), this.#clock.now().getTime()),
       });
     if (status === 401 || status === 403)
       return new ChatModelError('unauthorized', `${what}: check TRAMITA_SUMMARY_API_KEY and the model's access. ${this.#detail(raw)}`, { status });

@@ -5,21 +5,13 @@
  * lets 2N through in some 60 s windows; the log never does. Callers queue (FIFO) and wait for a slot;
  * waiting is abortable and never fails otherwise.
  */
-import { setTimeout as delay } from 'node:timers/promises';
+import { realSleep, type Sleep } from '../http/waits.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { raceAbort } from './concurrency.ts';
 import { budgetSpent, watchBudget } from '../../platform/observability/upstreams.ts';
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-/** Waits `ms`; an abort rejects with the signal's own reason (not a generic AbortError). */
-export const realSleep: Sleep = async (ms, signal) => {
-  try {
-    await delay(ms, undefined, signal ? { signal } : undefined);
-  } catch (err) {
-    throw signal?.aborted ? signal.reason : err;
-  }
-};
+// The budget's waits are the connectors' one Sleep (sources/http/waits.ts), re-exported for its users.
+export { realSleep, type Sleep } from '../http/waits.ts';
 
 export interface RequestBudgetOptions {
   perMinute: number;

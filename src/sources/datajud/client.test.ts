@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../platform/clock.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
-import { DataJudClient, retryAfterMs } from './client.ts';
+import { DataJudClient } from './client.ts';
 import { DataJudError } from './errors.ts';
 import { FakeDataJud, esResponse, indexNotFound, type Reply } from './testing/fake-datajud.ts';
 
@@ -116,12 +116,4 @@ test("the caller's abort rejects with its reason, not a SourceError", async () =
     setTimeout(() => ctl.abort(new Error('caller gave up')), 30);
     await assert.rejects(pending, /caller gave up/);
   });
-});
-
-test('Retry-After is read as seconds or as an HTTP date', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-  assert.equal(retryAfterMs('2', now), 2_000);
-  assert.equal(retryAfterMs('Thu, 01 Jan 2026 00:00:05 GMT', now), 5_000);
-  assert.equal(retryAfterMs(undefined, now), undefined);
-  assert.equal(retryAfterMs('soon', now), undefined);
 });

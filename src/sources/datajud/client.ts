@@ -7,6 +7,8 @@ import { Agent, request } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { DataJudError } from './errors.ts';
+import { retryAfterMs } from '../http/retry-after.ts';
+import { isUpstreamTimeout } from '../http/timeout.ts';
 
 /** One hit as this connector needs it; `_source` stays exactly as received. */
 export interface EsHit {
@@ -114,7 +116,7 @@ function networkFailure(alias: string, err: unknown): DataJudError {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
   const message = err instanceof Error ? err.message : String(err);
   // undici's own timers (backstop) and connect timeouts are timeouts, not outages.
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (isUpstreamTimeout(err)) {
     return new DataJudError('timeout', `DataJud ${alias} timed out (${code}).`);
   }
   return new DataJudError('unavailable', `DataJud ${alias} unreachable: ${code ? `${code} ` : ''}${message}`.trim());
@@ -145,16 +147,6 @@ function failureForStatus(alias: string, res: RawResponse, nowMs: number): DataJ
   }
   // Other 4xx: the upstream refused this query; asking again would get the same answer.
   return new DataJudError('unavailable', where, { status, retryable: false });
-}
-
-/** `Retry-After` as delta-seconds or HTTP-date → milliseconds from now; undefined when absent/bad. */
-export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

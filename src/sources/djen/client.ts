@@ -8,6 +8,8 @@ import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { DjenError, malformed } from './errors.ts';
+import { retryAfterMs } from '../http/retry-after.ts';
+import { isUpstreamTimeout } from '../http/timeout.ts';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -153,7 +155,7 @@ export class DjenClient {
 function networkFailure(what: string, err: unknown): DjenError {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
   const message = err instanceof Error ? err.message : String(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (isUpstreamTimeout(err)) {
     return new DjenError('timeout', `DJEN timed out on ${what} (${code}).`);
   }
   return new DjenError('unavailable', `DJEN unreachable for ${what}: ${code ? `${code} ` : ''}${message}`.trim());
@@ -191,13 +193,4 @@ export function failureForStatus(status: number, headers: ResponseHeaders, body:
   }
   // Other 4xx: DJEN refused this query (e.g. a missing required filter); asking again gets the same answer.
   return new DjenError('unavailable', `${where} ${text}`, { status, retryable: false });
-}
-
-/** `Retry-After` as delta-seconds or HTTP-date → milliseconds from now; undefined when absent or bad. */
-export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
-import { PortalConnector, retryAfterMs, type PortalConnectorOptions } from './connector.ts';
+import { PortalConnector, type PortalConnectorOptions } from './connector.ts';
 import { oabOf, reaisToCentavos } from './wire.ts';
 
 describe('wire helpers', () => {
@@ -21,12 +21,6 @@ describe('wire helpers', () => {
     assert.deepEqual(oabOf('rs 004321'), { uf: 'RS', numero: '4321' });
     assert.equal(oabOf('XX1'), null);
     assert.equal(oabOf(null), null);
-  });
-
-  test('Retry-After as seconds or an HTTP date', () => {
-    assert.equal(retryAfterMs('3'), 3000);
-    assert.equal(retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('2015-10-21T07:28:00Z')), 10_000);
-    assert.equal(retryAfterMs(undefined), undefined);
   });
 });
 

@@ -7,7 +7,6 @@
  * 429 → rate_limited (with retryAfterMs), bad JSON or shape → malformed, 401/403 → unauthorized.
  * A 404 on a case or a document is the answer "not found" (null), never an error.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { closedConnector, SourceError } from '../../platform/ports/source-error.ts';
@@ -16,8 +15,12 @@ import { header, pathOnly, underTimeout } from '../attempt.ts';
 import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { retryAfterMs } from '../http/retry-after.ts';
+import { isUpstreamTimeout } from '../http/timeout.ts';
+import { realSleep, type RetryHooks, type Sleep } from '../http/waits.ts';
 
-export interface PortalConnectorOptions {
+export interface PortalConnectorOptions extends RetryHooks {
   /** The provider's base URL, e.g. the sandbox's `portalUrl` (`http://127.0.0.1:4010/portal`). */
   baseUrl: string;
   /** Per attempt, headers and body included (default 10 000). */
@@ -47,18 +50,6 @@ interface RawResponse {
 }
 
 /** Retry-After in ms: delta-seconds or an HTTP date. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function isTimeoutCode(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
 /**
  * How the body reader names the provider's answers. Its answers carry parties' names and documents:
  * failures name a body by size and hash, never quote it.
@@ -78,6 +69,8 @@ export class PortalConnector implements CaseDetailsSource {
   readonly #retries: number;
   readonly #delays: readonly number[];
   readonly #maxRetryAfterMs: number;
+  readonly #clock: Clock;
+  readonly #sleep: Sleep;
   readonly #agent: Agent;
   /** Aborted by close(): requests in flight and waits for a retry end with it. */
   readonly #closing = new AbortController();
@@ -95,6 +88,8 @@ export class PortalConnector implements CaseDetailsSource {
     this.#retries = options.retries ?? 2;
     this.#delays = options.retryDelaysMs ?? [200, 600];
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 2_000;
+    this.#clock = options.clock ?? systemClock;
+    this.#sleep = options.sleep ?? realSleep;
     // undici's own timeouts are a backstop: the per-attempt timer covers headers and body.
     const backstop = this.#timeoutMs + 1_000;
     this.#agent = new Agent({ connections: options.connections ?? 8, headersTimeout: backstop, bodyTimeout: backstop });
@@ -165,7 +160,7 @@ export class PortalConnector implements CaseDetailsSource {
         failure =
           err instanceof SourceError
             ? err
-            : isTimeoutCode(err) || (err as Error).name === 'TimeoutError'
+            : isUpstreamTimeout(err)
               ? new SourceError('portal', 'timeout', `Portal did not answer ${pathOnly(path)} within ${this.#timeoutMs} ms.`)
               : new SourceError('portal', 'unavailable', `Portal unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
       }
@@ -175,15 +170,13 @@ export class PortalConnector implements CaseDetailsSource {
           ? failure.retryAfterMs
           : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
       if (!retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
-      await sleep(wait, undefined, { signal }).catch(() => {
-        throw signal.reason;
-      });
+      await this.#sleep(wait, signal);
     }
   }
 
   #statusFailure(raw: RawResponse, path: string): SourceError {
     const what = `Portal answered HTTP ${raw.status} for ${pathOnly(path)}`;
-    if (raw.status === 429) return new SourceError('portal', 'rate_limited', `${what}.`, retryAfterMs(header(raw, 'retry-after')));
+    if (raw.status === 429) return new SourceError('portal', 'rate_limited', `${what}.`, retryAfterMs(header(raw, 'retry-after'), this.#clock.now().getTime()));
     if (raw.status === 401 || raw.status === 403) return new SourceError('portal', 'unauthorized', `${what} ${errorBodyNote(raw.body)}.`);
     if (raw.status >= 500) return new SourceError('portal', 'unavailable', `${what} ${errorBodyNote(raw.body)}.`);
     // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.

@@ -40,12 +40,12 @@ export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
     const who = signedIn(req);
     const asked = filters(req);
     const { f } = asked;
-    const antes = filter(req, 'antes', /^[^|]{1,40}\|[A-Za-z0-9_]{1,60}$/);
-    const before = antes ? { createdAt: antes.split('|')[0]!, id: antes.split('|')[1]! } : undefined;
+    const antes = filter(req, 'antes', /^\d{1,15}$/);
+    const before = antes ? Number(antes) : undefined;
     const rows = await statement(m.s.db, who.account.id, PAGE + 1, before, f);
     const shown = rows.slice(0, PAGE);
     const last = shown.at(-1);
-    const older = rows.length > PAGE && last ? `/console/extrato?${new URLSearchParams([...query(asked), ['antes', `${last.created_at}|${last.id}`]])}` : null;
+    const older = rows.length > PAGE && last ? `/console/extrato?${new URLSearchParams([...query(asked), ['antes', String(last.seq)]])}` : null;
     const types = m.s.prices.pricesOf(who.account.plan).map((p) => p.queryType);
     return sendPage(
       req,
@@ -89,13 +89,13 @@ ${older ? html`<p><a href="${older}">Lançamentos mais antigos</a></p>` : ''}`,
     const who = signedIn(req);
     const { f } = filters(req);
     const lines = ['\ufeffdata;lancamento;tipo_consulta;valor;saldo_apos;request_id;search_log_id;nota'];
-    let before: { createdAt: string; id: string } | undefined;
+    let before: number | undefined;
     for (let read = 0; read < CSV_MAX; ) {
       const rows = await statement(m.s.db, who.account.id, CSV_BATCH, before, f);
       lines.push(...rows.map(csvLine));
       read += rows.length;
       if (rows.length < CSV_BATCH) break;
-      before = { createdAt: rows.at(-1)!.created_at, id: rows.at(-1)!.id };
+      before = rows.at(-1)!.seq;
     }
     return reply
       .type('text/csv; charset=utf-8')

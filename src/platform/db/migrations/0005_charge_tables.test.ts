@@ -5,11 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
-import { freshDatabase } from '../../../../test/harness.ts';
-import { migrations } from './index.ts';
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+import { migratedTo } from './testing.ts';
 
 async function seed(db: Kysely<any>): Promise<void> {
   const now = '2026-11-20T10:00:00.000Z';
@@ -51,14 +47,7 @@ async function seed(db: Kysely<any>): Promise<void> {
 }
 
 test('0005: the charge tables keep their rows, are keyed by (account, time, id), and still refuse a second charge', async (t) => {
-  const fresh = await freshDatabase();
-  t.after(async () => {
-    await fresh.database.close();
-    await fresh.drop();
-  });
-  const { db } = fresh.database;
-  const migrator = new Migrator({ db, provider });
-  assert.equal((await migrator.migrateTo('0004_publications')).error, undefined);
+  const { db, migrator } = await migratedTo(t, '0004_publications');
   await seed(db);
 
   assert.equal((await migrator.migrateTo('0005_charge_tables')).error, undefined);

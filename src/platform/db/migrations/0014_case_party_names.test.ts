@@ -6,11 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
-import { freshDatabase } from '../../../../test/harness.ts';
-import { migrations } from './index.ts';
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+import { migratedTo } from './testing.ts';
 const NOW = '2026-11-20T10:00:00.000Z';
 
 async function seedCase(db: Kysely<any>, numero: string, parties: string[]): Promise<void> {
@@ -38,14 +34,7 @@ async function seedCase(db: Kysely<any>, numero: string, parties: string[]): Pro
 }
 
 test('0014: stored parties become folded name keys, one per name and case, sorted byte-wise', async (t) => {
-  const fresh = await freshDatabase();
-  t.after(async () => {
-    await fresh.database.close();
-    await fresh.drop();
-  });
-  const { db } = fresh.database;
-  const migrator = new Migrator({ db, provider });
-  assert.equal((await migrator.migrateTo('0013_case_search_rowid')).error, undefined);
+  const { db, migrator } = await migratedTo(t, '0013_case_search_rowid');
   await seedCase(db, '00000010120268260100', ['MARIA DA SILVA', 'Maria da Silva', 'Banco do Brasil S.A.']);
   await seedCase(db, '00000020120268260100', ['Maria da Silva Souza', 'Maria Silvana', '—']);
 

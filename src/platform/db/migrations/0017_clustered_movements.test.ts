@@ -5,11 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
-import { freshDatabase } from '../../../../test/harness.ts';
-import { migrations } from './index.ts';
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+import { migratedTo } from './testing.ts';
 const NUMERO = '00000010120268260100';
 const NOW = '2026-11-20T10:00:00.000Z';
 
@@ -40,14 +36,7 @@ async function listing(db: Kysely<any>): Promise<string[]> {
 }
 
 test('0017: movements survive the new key, keep the listing order, and a repeated movement is still ignored', async (t) => {
-  const fresh = await freshDatabase();
-  t.after(async () => {
-    await fresh.database.close();
-    await fresh.drop();
-  });
-  const db = fresh.database.db as Kysely<any>;
-  const migrator = new Migrator({ db, provider });
-  assert.equal((await migrator.migrateTo('0016_compact_case_store')).error, undefined);
+  const { db, migrator } = await migratedTo(t, '0016_compact_case_store');
   await db
     .insertInto('cases')
     .values({

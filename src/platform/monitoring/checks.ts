@@ -1,0 +1,62 @@
+/**
+ * The checks every monitor kind shares (case, administrative and publication monitors, radars): which
+ * are due, and, for the kinds that count their checks and keep a situation (case and administrative
+ * monitors), the completion of one. Each kind's own check (what it asks, what it records) stays beside it.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { addMs, iso } from '../clock.ts';
+import type { DB } from '../db/schema.ts';
+import { activeAccountIds } from './active-accounts.ts';
+import type { MonitorFrequency } from '../db/schema.ts';
+import { frequencyMs } from './frequency.ts';
+import { paidMonitors, type PaidMonitorRow, type PaidMonitorTable } from './tables.ts';
+
+/** ATIVO monitors of `table` (of active accounts) whose check is due by `now`, the most overdue first. */
+export async function dueForCheck<R extends PaidMonitorRow>(db: Kysely<DB>, table: PaidMonitorTable, now: string, limit: number): Promise<R[]> {
+  const rows = await paidMonitors(db)
+    .selectFrom(table)
+    .selectAll()
+    .where('status', '=', 'ATIVO')
+    .where('proxima_verificacao_em', '<=', now)
+    .where('account_id', 'in', activeAccountIds(db))
+    .orderBy('proxima_verificacao_em')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows as R[];
+}
+
+/** The monitor kinds whose rows count their checks (`verificacoes`) and keep what the last one found (`situacao`). */
+export type CountedCheckTable = 'case_monitors' | 'administrative_monitors';
+
+/**
+ * Records a completed check of `m`: its situation, one more check (and `novidades` more news, for a
+ * kind that counts them), no error, the next check one frequency from `now`. Conditional on the row
+ * as it was read (ATIVO, the same next check): false when it changed meanwhile (removed, suspended,
+ * or checked by another run), and then nothing is written.
+ */
+export async function recordCheck(
+  db: Kysely<DB> | Transaction<DB>,
+  table: CountedCheckTable,
+  m: Pick<PaidMonitorRow, 'id' | 'proxima_verificacao_em'> & { frequencia: MonitorFrequency },
+  found: { situacao: 'ENCONTRADO' | 'NAO_ENCONTRADO'; novidades?: number },
+  now: Date,
+  intervalMs: number,
+): Promise<boolean> {
+  const done = await paidMonitors(db)
+    .updateTable(table)
+    .set((eb) => ({
+      situacao: found.situacao,
+      verificacoes: eb('verificacoes', '+', 1),
+      ...(found.novidades === undefined ? {} : { novidades: eb('novidades', '+', found.novidades) }),
+      ultimo_erro: null,
+      ultima_verificacao_em: iso(now),
+      proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, intervalMs))),
+      atualizado_em: iso(now),
+    }))
+    .where('id', '=', m.id)
+    .where('status', '=', 'ATIVO')
+    .where('proxima_verificacao_em', '=', m.proxima_verificacao_em)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
+}
