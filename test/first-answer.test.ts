@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHarness, json, type TestAccount } from './harness.ts';
 import { debitRows } from './charges.ts';
-import { ENRICH_JOB } from '../src/capabilities/processes/service.ts';
+import { ENRICH_JOB } from '../src/capabilities/processes/refresh.ts';
 
 const PAGE = readFileSync(new URL('../src/sources/consultas/fixtures/esaj-1.html', import.meta.url));
 /** A TJSP number the sandbox's DataJud does not know; the stand-in court answers the real page for it. */
