@@ -93,12 +93,14 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
     return null;
   }
   const after = await movementTotals(s.db, [...found.keys()]);
+  // A case stored for the first time brings no news: its movements are the baseline.
+  const newMovements = (n: string) => (found.has(n) && before.has(n) ? Math.max(0, after.get(n)! - before.get(n)!) : 0);
+  // New movements often come with a new lawyer or party: the case's details are asked again, in a job of
+  // their own (auxiliary: a failing DJEN or consultation retries there and never holds the news back).
+  for (const n of numbers) if (newMovements(n) > 0) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
   let checked = 0;
   for (const m of monitors) {
-    const isFound = found.has(m.numero_cnj);
-    // A case stored for the first time brings no news: its movements are the baseline.
-    const newMovements = isFound && before.has(m.numero_cnj) ? Math.max(0, after.get(m.numero_cnj)! - before.get(m.numero_cnj)!) : 0;
-    if (await completeCheck(s, m, { found: isFound, newMovements }, now)) checked++;
+    if (await completeCheck(s, m, { found: found.has(m.numero_cnj), newMovements: newMovements(m.numero_cnj) }, now)) checked++;
   }
   return checked;
 }

@@ -16,6 +16,9 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
+import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
+import type { Logger } from 'pino';
+import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { ENRICH, type CaseService } from './service.ts';
 import type { CaseStore } from './store.ts';
 
@@ -100,7 +103,7 @@ export function refreshJob(d: RefreshDeps): JobHandler {
       await markLive(d, numeroCnj, { status: 'PROCESSANDO', iniciado_em: iso(d.clock.now()) });
       let newMovements: number;
       try {
-        newMovements = await fetchAndSave(d, numeroCnj);
+        newMovements = await fetchAndSave(d, numeroCnj, log);
       } catch (err) {
         const error = toApiError(err);
         // A missing case will not appear by retrying; a failing source may recover.
@@ -115,21 +118,27 @@ export function refreshJob(d: RefreshDeps): JobHandler {
   });
 }
 
-/** Asks both sources for everything (documents included) and saves it; returns the number of new movements. */
-async function fetchAndSave(d: RefreshDeps, numeroCnj: string): Promise<number> {
-  const [record, details] = await Promise.all([d.sources.cases.fetchCase(numeroCnj), d.service.fetchParties(numeroCnj)]);
+/**
+ * Asks DataJud (the main work) and the case-details sources (auxiliary: parties, lawyers, value,
+ * documents) at once, and saves what came; returns the number of new movements. Only DataJud's failure
+ * fails the refresh (the job retries it whole). When the details sources fail, DataJud's movements are
+ * stored and announced all the same, the refresh completes, and the details are asked again by a job of
+ * their own (DESIGN.md §5, issue 43 item 5: DJEN answers 403 outside Brazil and is sometimes down).
+ */
+async function fetchAndSave(d: RefreshDeps, numeroCnj: string, log: Logger): Promise<number> {
+  const [main, details] = await Promise.allSettled([d.sources.cases.fetchCase(numeroCnj), d.service.fetchParties(numeroCnj)]);
+  if (main.status === 'rejected') throw main.reason;
+  const record = main.value;
   if (!record) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
-  return d.db.transaction().execute(async (trx) => {
+  const saved = await d.db.transaction().execute(async (trx) => {
     const saved = await d.store.saveCase(record, d.sources.cases.info, trx);
-    if (details) await d.store.saveDetails(details, trx, { documents: true });
-    else
-      await trx
-        .updateTable('cases')
-        .set({ documentos_em: iso(d.clock.now()) })
-        .where('numero_cnj', '=', numeroCnj)
-        .execute();
-    return saved.newMovements.length;
+    if (details.status === 'fulfilled') await d.service.applyDetails(numeroCnj, details.value, { documents: true }, trx);
+    else await d.service.scheduleDetails(numeroCnj, trx, { documents: true, afterFailure: true });
+    return saved;
   });
+  if (details.status === 'rejected')
+    auxiliaryFailed(log, { tribunal: record.tribunal, step: 'partes', err: details.reason, retry: 'the parties are asked again by their own job' });
+  return saved.newMovements.length;
 }
 
 /** Completes each waiting account's refresh with its one charge; an account that can no longer pay gets ERRO. */
@@ -181,12 +190,28 @@ async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefr
 }
 
 /**
- * Fills parties, lawyers and the case value of a newly stored case (spec §2.3), DJEN's addressees where no other source answers. Documents wait for a refresh.
+ * Fills parties, lawyers and the case value of a case (spec §2.3), DJEN's addressees where no other
+ * source answers; with `documents` (what a refresh could not get), its public documents too. A failure
+ * of those sources is counted and named (observability/auxiliary.ts), then the job's retries take it.
  */
 export function enrichJob(d: Pick<RefreshDeps, 'service'>): JobHandler {
   return jobHandler(ENRICH, {
-    async run({ numeroCnj }) {
-      await d.service.applyDetails(numeroCnj, await d.service.fetchParties(numeroCnj));
+    async run({ numeroCnj, documents }, { job, log }) {
+      let details: Awaited<ReturnType<CaseService['fetchParties']>>;
+      try {
+        details = await d.service.fetchParties(numeroCnj);
+      } catch (err) {
+        const retry = job.attempts >= job.max_attempts ? 'this was the last attempt' : 'the job tries again later';
+        auxiliaryFailed(log, { tribunal: courtSiglaOf(numeroCnj), step: 'partes', err, retry });
+        throw err;
+      }
+      await d.service.applyDetails(numeroCnj, details, { documents: documents === true });
     },
   });
+}
+
+/** The sigla of a stored case's court, from its number (for log lines). */
+function courtSiglaOf(numeroCnj: string): string | null {
+  const cnj = parseCnj(numeroCnj);
+  return cnjCourtSigla(cnj.segment, cnj.tribunal) ?? null;
 }

@@ -9,7 +9,7 @@
  * through an enrichment job, so a cover never waits for them (spec §2.3).
  */
 import { defineJob } from '../../platform/jobs/job-type.ts';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { isUniqueViolation } from '../../platform/db/outage.ts';
@@ -27,12 +27,19 @@ import { fetchAddressees } from '../../sources/djen/addressees.ts';
 import { isConsultaSource } from '../../sources/consultas/connector.ts';
 
 export const ENRICH_JOB = 'processos.enriquecer';
-/** Parties, lawyers and value of a newly stored case (refresh.ts runs it); one live job per case. */
-export const ENRICH = defineJob<{ numeroCnj: string }>({
+/** Wait before attempt n + 1 of the enrichment job: 15 s, 30 s, 1 min, 2 min. */
+const enrichRetryDelayMs = (attempt: number) => 15_000 * 2 ** (attempt - 1);
+/**
+ * Parties, lawyers and value of a case (refresh.ts runs it): of a newly stored case; of a monitored case
+ * whose check brought new movements; and, with `documents`, the part of a refresh whose details sources
+ * failed while DataJud answered (DESIGN.md §5: the auxiliary work is retried on its own). One live job
+ * per case and kind.
+ */
+export const ENRICH = defineJob<{ numeroCnj: string; documents?: boolean }>({
   kind: ENRICH_JOB,
   maxAttempts: 5,
-  dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
-  retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
+  dedupeKey: ({ numeroCnj, documents }) => `${ENRICH_JOB}:${numeroCnj}${documents ? ':documentos' : ''}`,
+  retryDelayMs: enrichRetryDelayMs,
 });
 
 export interface Lookup {
@@ -185,17 +192,39 @@ export class CaseService {
     return null;
   }
 
-  /** Saves what the details provider said; when it does not know the case, records that it was asked. */
-  async applyDetails(numeroCnj: string, details: CaseDetailsRecord | null): Promise<void> {
-    await this.#d.db.transaction().execute(async (trx) => {
-      if (details) await this.#d.store.saveDetails(details, trx, { documents: false });
-      else
-        await trx
+  /**
+   * Saves what the details provider said; when it does not know the case, records that it was asked.
+   * With `documents` (a refresh), the public documents list is replaced too and becomes listable.
+   */
+  async applyDetails(
+    numeroCnj: string,
+    details: CaseDetailsRecord | null,
+    opts: { documents: boolean } = { documents: false },
+    trx?: Transaction<DB>,
+  ): Promise<void> {
+    const apply = async (t: Transaction<DB>) => {
+      if (details) await this.#d.store.saveDetails(details, t, opts);
+      else {
+        const now = iso(this.#d.clock.now());
+        await t
           .updateTable('cases')
-          .set({ detalhes_em: iso(this.#d.clock.now()) })
+          .set(opts.documents ? { detalhes_em: now, documentos_em: now } : { detalhes_em: now })
           .where('numero_cnj', '=', numeroCnj)
           .execute();
-    });
+      }
+    };
+    if (trx) await apply(trx);
+    else await this.#d.db.transaction().execute(apply);
+  }
+
+  /**
+   * Asks the case's details sources again in a job of their own: after a check that brought new
+   * movements (a new lawyer or party often comes with them), or `afterFailure` of those sources beside
+   * a refresh whose main work was kept, first after the job's own retry delay.
+   */
+  async scheduleDetails(numeroCnj: string, trx: Kysely<DB>, opts: { documents: boolean; afterFailure: boolean }): Promise<void> {
+    const runAt = opts.afterFailure ? addMs(this.#d.clock.now(), enrichRetryDelayMs(1)) : undefined;
+    await this.#d.jobs.add(ENRICH, { numeroCnj, ...(opts.documents ? { documents: true } : {}) }, trx, { runAt });
   }
 
   /** The case-details provider, or 422 DETAILS_UNAVAILABLE when none is configured. */
