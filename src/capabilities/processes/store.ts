@@ -14,7 +14,7 @@ import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../
 import { newId } from '../../platform/ids.ts';
 import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord, type SourceInfo } from '../../platform/ports/case-metadata.ts';
-import type { CaseDetailsRecord, PartyRecord } from '../../platform/ports/case-details.ts';
+import { isParty, type CaseDetailsRecord, type PartyRecord } from '../../platform/ports/case-details.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared, preparedIn } from '../../platform/db/prepared.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
@@ -291,7 +291,8 @@ export class CaseStore {
     c: Pick<CaseRecord, 'numeroCnj' | 'tribunal'> & { instancias: Pick<InstanceRecord, 'classe' | 'assuntos' | 'orgaoJulgador'>[] },
     partes?: PartyRecord[],
   ): Promise<void> {
-    const names = partes ?? (await this.parties(numeroCnj, trx));
+    // A lawyer listed without a side is not a party: a search by a party's name does not find it.
+    const names = (partes ?? (await this.parties(numeroCnj, trx))).filter(isParty);
     await this.#search.put(
       trx,
       numeroCnj,
