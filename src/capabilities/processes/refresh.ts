@@ -19,6 +19,9 @@ import type { Sources } from '../../platform/ports/sources.ts';
 import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
 import type { Logger } from 'pino';
 import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
+import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
+import { caseOfConsultation } from './consultation-case.ts';
 import { ENRICH, type CaseService } from './service.ts';
 import type { CaseStore } from './store.ts';
 
@@ -119,26 +122,52 @@ export function refreshJob(d: RefreshDeps): JobHandler {
 }
 
 /**
- * Asks DataJud (the main work) and the case-details sources (auxiliary: parties, lawyers, value,
- * documents) at once, and saves what came; returns the number of new movements. Only DataJud's failure
- * fails the refresh (the job retries it whole). When the details sources fail, DataJud's movements are
- * stored and announced all the same, the refresh completes, and the details are asked again by a job of
- * their own (DESIGN.md §5, issue 43 item 5: DJEN answers 403 outside Brazil and is sometimes down).
+ * Asks DataJud (the main work) and the case-details sources (the court's page where its consultation is
+ * enabled, the provider, DJEN: parties, lawyers, value, documents, the page's movements with their
+ * texts) at once, and saves what came; returns the number of new movements from either source, each
+ * announced as `nova_movimentacao` (issue 43 item 4). Only the main work's failure fails the refresh
+ * (the job retries it whole). When the details sources fail, DataJud's movements are stored and
+ * announced all the same, the refresh completes, and the details are asked again by a job of their own
+ * (DESIGN.md §5, issue 43 item 5: DJEN answers 403 outside Brazil and is sometimes down). A case DataJud
+ * does not know is refreshed from its court's page alone, which is then the main work.
  */
 async function fetchAndSave(d: RefreshDeps, numeroCnj: string, log: Logger): Promise<number> {
-  const [main, details] = await Promise.allSettled([d.sources.cases.fetchCase(numeroCnj), d.service.fetchParties(numeroCnj)]);
+  const indexed = Boolean(courtBySigla(courtSiglaOf(numeroCnj) ?? '')?.datajudAlias);
+  const [main, details] = await Promise.allSettled([indexed ? d.sources.cases.fetchCase(numeroCnj) : null, d.service.fetchParties(numeroCnj)]);
   if (main.status === 'rejected') throw main.reason;
-  const record = main.value;
-  if (!record) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
-  const saved = await d.db.transaction().execute(async (trx) => {
-    const saved = await d.store.saveCase(record, d.sources.cases.info, trx);
-    if (details.status === 'fulfilled') await d.service.applyDetails(numeroCnj, details.value, { documents: true }, trx);
-    else await d.service.scheduleDetails(numeroCnj, trx, { documents: true, afterFailure: true });
-    return saved;
+  const { record, source, aux } = main.value ? { record: main.value, source: d.sources.cases.info, aux: details } : await fromPage(d, numeroCnj, details);
+  const news = await d.db.transaction().execute(async (trx) => {
+    const fromDataJud = (await d.store.saveCase(record, source, trx)).newMovements.length;
+    if (aux.status === 'rejected') {
+      await d.service.scheduleDetails(numeroCnj, trx, { documents: true, afterFailure: true });
+      return fromDataJud;
+    }
+    return fromDataJud + (await d.service.applyDetails(numeroCnj, aux.value, { documents: true }, trx));
   });
-  if (details.status === 'rejected')
-    auxiliaryFailed(log, { tribunal: record.tribunal, step: 'partes', err: details.reason, retry: 'the parties are asked again by their own job' });
-  return saved.newMovements.length;
+  if (aux.status === 'rejected')
+    auxiliaryFailed(log, { tribunal: record.tribunal, step: 'partes', err: aux.reason, retry: 'the parties are asked again by their own job' });
+  return news;
+}
+
+/**
+ * A case DataJud does not know (not yet indexed, or a court without an index): its court's page when
+ * that court's consultation is enabled (issue 31), else not found; the page is then the main work. What
+ * the parallel ask brought is used when it is the page; when the page failed and DJEN answered for the
+ * parties, the page is asked alone, and its failure is the refresh's (retried).
+ */
+async function fromPage(d: RefreshDeps, numeroCnj: string, details: PromiseSettledResult<CaseDetailsRecord | null>) {
+  const consultation = d.sources.details;
+  const notFound = () => new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name} nor on its court's consultation.`);
+  if (!consultation?.covers?.(numeroCnj)) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
+  if (details.status === 'rejected') throw details.reason;
+  if (details.value === null) throw notFound();
+  const page = details.value.consulta ? details.value : await consultation.fetchDetails(numeroCnj);
+  if (!page?.consulta) throw notFound();
+  return {
+    record: caseOfConsultation(courtSiglaOf(numeroCnj)!, page),
+    source: { name: page.consulta.fonte, sandbox: consultation.info.sandbox },
+    aux: { status: 'fulfilled', value: page } as PromiseSettledResult<CaseDetailsRecord | null>,
+  };
 }
 
 /** Completes each waiting account's refresh with its one charge; an account that can no longer pay gets ERRO. */

@@ -195,26 +195,25 @@ export class CaseService {
   /**
    * Saves what the details provider said; when it does not know the case, records that it was asked.
    * With `documents` (a refresh), the public documents list is replaced too and becomes listable.
+   * Returns how many of the court page's movements were news (store.saveDetails).
    */
   async applyDetails(
     numeroCnj: string,
     details: CaseDetailsRecord | null,
     opts: { documents: boolean } = { documents: false },
     trx?: Transaction<DB>,
-  ): Promise<void> {
+  ): Promise<number> {
     const apply = async (t: Transaction<DB>) => {
-      if (details) await this.#d.store.saveDetails(details, t, opts);
-      else {
-        const now = iso(this.#d.clock.now());
-        await t
-          .updateTable('cases')
-          .set(opts.documents ? { detalhes_em: now, documentos_em: now } : { detalhes_em: now })
-          .where('numero_cnj', '=', numeroCnj)
-          .execute();
-      }
+      if (details) return this.#d.store.saveDetails(details, t, opts);
+      const now = iso(this.#d.clock.now());
+      await t
+        .updateTable('cases')
+        .set(opts.documents ? { detalhes_em: now, documentos_em: now } : { detalhes_em: now })
+        .where('numero_cnj', '=', numeroCnj)
+        .execute();
+      return 0;
     };
-    if (trx) await apply(trx);
-    else await this.#d.db.transaction().execute(apply);
+    return trx ? apply(trx) : this.#d.db.transaction().execute(apply);
   }
 
   /**
@@ -252,6 +251,6 @@ function hasDataJudIndex(numero: string): boolean {
   return Boolean(courtByJTr(cnj.segment, cnj.tribunal)?.datajudAlias);
 }
 
-async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
