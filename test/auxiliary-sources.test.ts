@@ -14,6 +14,7 @@ import { telemetry } from '../src/platform/observability/telemetry.ts';
 import type { FaultRequest } from '../src/sandbox/faults.ts';
 import type { SandboxCase } from '../src/sandbox/data/model.ts';
 import { createHarness, json, monitorTestEnv, type TestAccount } from './harness.ts';
+import { caseFeed, monitorCase } from './case-feed.ts';
 
 const HOUR = 3_600_000;
 const clock = new ManualClock('2026-01-01T00:00:00.000Z');
@@ -62,11 +63,7 @@ async function firstCheck(): Promise<void> {
   await h.runJobs();
 }
 
-async function monitor(acc: TestAccount, numero: string, frequencia: string): Promise<string> {
-  const res = await h.inject({ method: 'POST', url: '/v1/monitoramentos/processos', headers: acc.headers, payload: { numero_cnj: numero, frequencia } });
-  assert.equal(res.statusCode, 201, res.body);
-  return json(res).data.id;
-}
+const monitor = (acc: TestAccount, numero: string, frequencia: string) => monitorCase(h, acc, numero, frequencia);
 
 /** Removes the monitor, so later tests' cycles do not check its case. */
 async function stop(acc: TestAccount, id: string): Promise<void> {
@@ -74,12 +71,7 @@ async function stop(acc: TestAccount, id: string): Promise<void> {
   assert.equal(res.statusCode, 200, res.body);
 }
 
-/** The account's feed (GET /v1/eventos) for one case: each event's kind and data. */
-async function feed(acc: TestAccount, numero: string): Promise<{ event: string; data: any }[]> {
-  const res = await h.inject({ method: 'GET', url: '/v1/eventos?limit=100', headers: acc.headers });
-  assert.equal(res.statusCode, 200, res.body);
-  return (json(res).data.items as { event: string; data: any }[]).filter((e) => String(e.data.numeroCnj).replace(/\D/g, '') === numero);
-}
+const feed = (acc: TestAccount, numero: string) => caseFeed(h, acc, numero);
 
 async function partyNames(acc: TestAccount, numero: string): Promise<string[]> {
   const res = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${numero}`, headers: acc.headers });
@@ -98,11 +90,11 @@ async function auxiliaryFailures(): Promise<number> {
   return metric.values.filter((v) => v.labels.source === 'djen' && v.labels.step === 'partes').reduce((n, v) => n + v.value, 0);
 }
 
-/** The warn lines about the auxiliary failure logged since `from`; none may quote the case's parties. */
+/** The warn lines about the parties' auxiliary failure logged since `from`; no line may quote the case's parties. */
 function auxiliaryWarnings(from: number, c: SandboxCase): Record<string, unknown>[] {
   const lines = h.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
   for (const l of lines) for (const p of c.partes) assert.ok(!JSON.stringify(l).includes(p.person.nome), 'no party name in the logs');
-  return lines.filter((l) => l.msg !== undefined && String(l.msg).startsWith('auxiliary source failed'));
+  return lines.filter((l) => String(l.msg ?? '').startsWith('auxiliary source failed') && l.step === 'partes');
 }
 
 for (const [name, fault] of Object.entries(FAILURES)) {

@@ -12,6 +12,7 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { brasiliaDay } from '../src/platform/format.ts';
 import type { SandboxCase } from '../src/sandbox/data/model.ts';
 import { createHarness, json, monitorTestEnv, type TestAccount } from './harness.ts';
+import { caseFeed, monitorCase } from './case-feed.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -42,16 +43,7 @@ function caseWithNews(filedBefore: number): SandboxCase {
 }
 
 /** A monthly monitor, so the account hears the case's news (its own checks are a month apart). */
-async function monitor(acc: TestAccount, numero: string): Promise<string> {
-  const res = await h.inject({
-    method: 'POST',
-    url: '/v1/monitoramentos/processos',
-    headers: acc.headers,
-    payload: { numero_cnj: numero, frequencia: 'MENSAL' },
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return json(res).data.id;
-}
+const monitor = (acc: TestAccount, numero: string) => monitorCase(h, acc, numero, 'MENSAL');
 
 async function refresh(acc: TestAccount, numero: string): Promise<{ status: string; novasMovimentacoes: number | null; erro: unknown }> {
   const asked = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${numero}/solicitar-atualizacao`, headers: acc.headers });
@@ -63,12 +55,8 @@ async function refresh(acc: TestAccount, numero: string): Promise<{ status: stri
 type Announced = { data: string; nome: string; codigo: string; texto: string | null; source: string };
 /** Every movement announced to the account for the case, with the event's source. */
 async function announced(acc: TestAccount, numero: string): Promise<Announced[]> {
-  const res = await h.inject({ method: 'GET', url: '/v1/eventos?limit=100', headers: acc.headers });
-  assert.equal(res.statusCode, 200, res.body);
-  const items = json(res).data.items as { event: string; source: string; data: any }[];
-  return items
-    .filter((e) => e.event === 'nova_movimentacao' && String(e.data.numeroCnj).replace(/\D/g, '') === numero)
-    .flatMap((e) => (e.data.movimentacoes as Omit<Announced, 'source'>[]).map((m) => ({ ...m, source: e.source })));
+  const news = await caseFeed(h, acc, numero, 'nova_movimentacao');
+  return news.flatMap((e) => (e.data.movimentacoes as Omit<Announced, 'source'>[]).map((m) => ({ ...m, source: e.source })));
 }
 
 async function listed(acc: TestAccount, numero: string): Promise<{ data: string; nome: string; codigo: string; texto: string | null }[]> {

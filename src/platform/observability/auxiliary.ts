@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import { SourceError } from '../ports/source-error.ts';
 import { telemetry } from './telemetry.ts';
 
-/** What the auxiliary source was asked for: `partes` (parties, lawyers, value), `consulta` (the court's page, for its movements). */
-export type AuxiliaryStep = 'partes' | 'consulta';
+/** What the auxiliary source was asked for: `partes` (parties, lawyers, value), `diario` (a monitored case's DJEN communications). */
+export type AuxiliaryStep = 'partes' | 'diario';
 
 export function auxiliaryFailed(log: Pick<Logger, 'warn'>, f: { tribunal: string | null; step: AuxiliaryStep; err: unknown; retry: string }): void {
   const source = f.err instanceof SourceError ? f.err.source : 'interno';

@@ -144,7 +144,7 @@ export const telemetry = {
     help:
       'Failures of an auxiliary source beside main work that was kept (DESIGN.md §5): a refresh or a monitor check stored and announced ' +
       "DataJud's movements while the parties' sources (DJEN, a court's consultation, the provider) failed; retried by a job of its own. By source, " +
-      'step (partes: parties, lawyers and value; consulta: a court page read for its movements) and failure (geoblocked, unavailable, timeout, …).',
+      "step (partes: parties, lawyers and value; diario: a monitored case's DJEN communications) and failure (geoblocked, unavailable, timeout, …).",
     labelNames: ['source', 'step', 'failure'] as const,
     registers,
   }),
