@@ -65,14 +65,23 @@ async function listed(acc: TestAccount, numero: string): Promise<{ data: string;
   return json(res).data.movimentacoes;
 }
 
+/** Runs `fn` with the sandbox's DataJud answering as of `lagMs` ago. */
+async function withDataJudLag(lagMs: number, fn: () => Promise<void>): Promise<void> {
+  sandbox.datajud.set({ lagMs });
+  try {
+    await fn();
+  } finally {
+    sandbox.datajud.reset();
+  }
+}
+
 /** A movement as integrators dedupe it (conventions §4.3): its Brasília day and its title. */
 const dayTitle = (m: { at: number; type: { nome: string } }) => `${brasiliaDay(new Date(m.at).toISOString())}|${m.type.nome}`;
 const listedDayTitle = (m: { data: string; nome: string }) => `${m.data.split('/').reverse().join('-')}|${m.nome}`;
 
 test("a movement on the court's page before DataJud: announced once with its text, and DataJud's later copy is not news again", async () => {
   const LAG = 5 * DAY;
-  sandbox.datajud.set({ lagMs: LAG });
-  try {
+  await withDataJudLag(LAG, async () => {
     const acc = await h.createAccount({ credits: 10_000 });
     const c = caseWithNews(now() - 3 * LAG);
     const t0 = now();
@@ -119,21 +128,20 @@ test("a movement on the court's page before DataJud: announced once with its tex
       assert.equal(one[0]!.codigo, String(m.type.codigo), "DataJud's code on the page's movement");
     }
     await h.inject({ method: 'DELETE', url: `/v1/monitoramentos/processos/${id}`, headers: acc.headers });
-  } finally {
-    sandbox.datajud.reset();
-  }
+  });
 });
 
 test("a case only the court's page knows is refreshed from that page, and its new movements are announced", async () => {
   // DataJud a year behind: it knows none of these cases' recent life, and the chosen case not at all.
-  sandbox.datajud.set({ lagMs: 3_650 * DAY });
-  try {
+  await withDataJudLag(3_650 * DAY, async () => {
     const acc = await h.createAccount({ credits: 10_000 });
     const c = caseWithNews(now());
     const cover = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}`, headers: acc.headers });
     assert.equal(cover.statusCode, 200, cover.body);
     assert.equal(json(cover).data.consultaPublica.fonte, `consulta-${c.court.sigla.toLowerCase()}`);
     const id = await monitor(acc, c.numero);
+    clock.advance(60_000);
+    await h.runJobs(); // the monitor's first check (which reads the page too): a month to the next
     const t0 = now();
     clock.advance(nextMovementAt(c) - now() + HOUR);
     const done = await refresh(acc, c.numero);
@@ -143,7 +151,34 @@ test("a case only the court's page knows is refreshed from that page, and its ne
     const news = await announced(acc, c.numero);
     assert.deepEqual(news.map(listedDayTitle).sort(), onPage.map(dayTitle).sort());
     await h.inject({ method: 'DELETE', url: `/v1/monitoramentos/processos/${id}`, headers: acc.headers });
-  } finally {
-    sandbox.datajud.reset();
-  }
+  });
+});
+
+test("a case monitor's check reads the court's page: its movement is announced days before DataJud has it, and only once", async () => {
+  const LAG = 5 * DAY;
+  await withDataJudLag(LAG, async () => {
+    const acc = await h.createAccount({ credits: 10_000 });
+    const c = caseWithNews(now() - 3 * LAG);
+    const t0 = now();
+    const id = await monitorCase(h, acc, c.numero, 'DIARIA');
+    clock.advance(60_000);
+    await h.runJobs(); // the first check: DataJud's view, and the page read as the baseline
+    assert.deepEqual(await announced(acc, c.numero), []);
+
+    clock.advance(Math.max(nextMovementAt(c) - now(), DAY) + HOUR);
+    const t1 = now();
+    await h.runJobs(); // the next daily check: DataJud does not have it yet, the page does
+    const onPage = movements(c).filter((m) => m.at > t0 + 60_000 && m.at <= t1);
+    assert.ok(onPage.length >= 1);
+    const news = await announced(acc, c.numero);
+    assert.deepEqual(news.map(listedDayTitle).sort(), onPage.map(dayTitle).sort());
+    assert.ok(news.every((m) => m.source.endsWith(`consulta-${c.court.sigla.toLowerCase()}`)));
+
+    clock.advance(LAG + DAY);
+    const t2 = now();
+    await h.runJobs(); // DataJud has caught up
+    const published = movements(c).filter((m) => m.at > t0 + 60_000 && m.at <= t2);
+    assert.deepEqual((await announced(acc, c.numero)).map(listedDayTitle).sort(), published.map(dayTitle).sort(), 'each movement announced once');
+    await h.inject({ method: 'DELETE', url: `/v1/monitoramentos/processos/${id}`, headers: acc.headers });
+  });
 });

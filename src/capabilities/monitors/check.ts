@@ -12,6 +12,12 @@
  * `atualizacao_processo_concluida` when the check stored new movements, `processo_verificado` always.
  * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
  * are tried again at the next cycle, while the other aliases go on.
+ *
+ * Beside DataJud, which lags the courts by days (issue 43 item 3): a due case whose court's consultation
+ * is enabled has its page read by the enrichment job (readCourtPages), and a case whose check stored
+ * new movements has its parties asked again the same way; both are auxiliary, in jobs of their own.
+ * DJEN's communications of monitored cases reach them through the publication cycle
+ * (publications/case-polling.ts).
  */
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
@@ -52,14 +58,17 @@ export interface CheckSummary {
   checked: number;
   /** Aliases asked (one fetchCases each). */
   aliases: number;
+  /** Cases whose court's page is read (consultation courts), by the enrichment job. */
+  pages: number;
   /** Aliases whose fetch failed: their monitors are tried again next cycle. */
   failedAliases: number;
 }
 
 /** Checks the ATIVO monitors due by `now`, one upstream call per alias. */
 export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Logger): Promise<CheckSummary> {
-  const byAlias = Map.groupBy(await dueForCheck(s.db, iso(now), MAX_CHECKS_PER_RUN), (m) => m.datajud_alias);
-  const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0 };
+  const due = await dueForCheck(s.db, iso(now), MAX_CHECKS_PER_RUN);
+  const byAlias = Map.groupBy(due, (m) => m.datajud_alias);
+  const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0, pages: 0 };
   await forEachConcurrently([...byAlias], ALIAS_CONCURRENCY, async ([alias, monitors]) => {
     let checked: number | null = null;
     try {
@@ -74,7 +83,21 @@ export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Lo
       telemetry.monitorChecks.labels('processos', 'ok').inc(checked);
     }
   });
+  summary.pages = await readCourtPages(s, cases, due);
   return summary;
+}
+
+/**
+ * The court's own page of each due case whose court's consultation is enabled (issue 43 item 3): it
+ * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated), in the
+ * order the checks were due (the least recently checked first), paced by the consultation's per-host
+ * budget; the page's new movements become `nova_movimentacao` there (store.saveDetails), and DataJud's
+ * later copy of them is no news. A failing page is the job's to retry: the check is complete without it.
+ */
+async function readCourtPages(s: Services, cases: CaseParts, due: readonly MonitorRow[]): Promise<number> {
+  const covered = [...new Set(due.map((m) => m.numero_cnj))].filter((n) => s.sources.details?.covers?.(n) ?? false);
+  for (const n of covered) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
+  return covered.length;
 }
 
 /** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */
