@@ -28,7 +28,7 @@ import { addMs, iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { frequencyMs } from '../../platform/monitoring/frequency.ts';
+import { cycleMs, frequencyMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
@@ -87,17 +87,30 @@ export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Lo
   return summary;
 }
 
+/** Requests one case's page costs on e-SAJ (open, search, page): what the per-court cap below counts in. */
+const REQUESTS_PER_PAGE_READ = 3;
+
 /**
  * The court's own page of each due case whose court's consultation is enabled (issue 43 item 3): it
  * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated), in the
- * order the checks were due (the least recently checked first), paced by the consultation's per-host
- * budget; the page's new movements become `nova_movimentacao` there (store.saveDetails), and DataJud's
- * later copy of them is no news. A failing page is the job's to retry: the check is complete without it.
+ * order the checks were due (the least recently checked first); the page's new movements become
+ * `nova_movimentacao` there (store.saveDetails), and DataJud's later copy of them is no news. At most
+ * what the court host's budget serves until the next cycle (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE, three
+ * requests a case) is enqueued per court and cycle, so the jobs never pile up behind the budget; the
+ * rest are read at a later check. A failing page is the job's to retry: the check is complete without it.
  */
 async function readCourtPages(s: Services, cases: CaseParts, due: readonly MonitorRow[]): Promise<number> {
-  const covered = [...new Set(due.map((m) => m.numero_cnj))].filter((n) => s.sources.details?.covers?.(n) ?? false);
-  for (const n of covered) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
-  return covered.length;
+  const perCourt = Math.max(1, Math.floor((s.config.consultaRequestsPerMinute * cycleMs(s.config.monitorIntervalMs)) / 60_000 / REQUESTS_PER_PAGE_READ));
+  const byCourt = Map.groupBy(
+    [...new Map(due.map((m) => [m.numero_cnj, m.tribunal])).entries()].filter(([n]) => s.sources.details?.covers?.(n) ?? false),
+    ([, tribunal]) => tribunal,
+  );
+  let read = 0;
+  for (const numbers of byCourt.values()) {
+    for (const [n] of numbers.slice(0, perCourt)) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
+    read += Math.min(perCourt, numbers.length);
+  }
+  return read;
 }
 
 /** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */
