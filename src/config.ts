@@ -1029,7 +1029,8 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc:
       "Development and tests only (refused when `NODE_ENV=production`): divides the webhook retry ladder's delays by this number, so the whole ladder can " +
       'be watched end to end (`1000`: 2 min becomes 120 ms, and the default 12 attempts take about 45 s), and the 60 s margin after ' +
-      "which an unanswered `Idempotency-Key` is taken to be a crashed request's. Monitor checks have their own knob, " +
+      "which an unanswered `Idempotency-Key` is taken to be a crashed request's, and the backoff between DJEN's attempts (a 429's `Retry-After` " +
+      'is still obeyed). Monitor checks have their own knob, ' +
       '`TRAMITA_MONITOR_INTERVAL_MS`.',
   },
   {

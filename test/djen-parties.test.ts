@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, json } from './harness.ts';
 import { foldText } from '../src/platform/matching/fold.ts';
+import { formatCnj } from '../src/platform/identifiers/cnj.ts';
 
 // The provider (the sandbox's simulated one) covers TJSP only; TJMA is read through its consultation.
 const h = await createHarness({
@@ -68,6 +69,39 @@ test('a case of a court with no consultation: its DJEN addressees and their lawy
   const envolvidos = d.fontes[0].envolvidos as { nome: string; fonte: string; cpf: string | null; advogados: { fonte: string }[] }[];
   assert.equal(envolvidos.length, partes.length);
   assert.ok(envolvidos.every((e) => e.fonte === 'DJEN' && e.cpf === null && e.advogados.every((l) => l.fonte === 'DJEN')));
+});
+
+test('a communication sent to both poles: its lawyers are listed with the case, pole unknown (polo ADVOGADO), not dropped', async () => {
+  const acc = await h.createAccount({ credits: 1000 });
+  const c = caseOf(closedCourt);
+  const uf = c.court.ufs[0] ?? 'BA';
+  sandbox.djen.publish({
+    numeroProcesso: c.numero,
+    destinatarios: [
+      { nome: 'AUTORA FICTICIA DOS DOIS POLOS', polo: 'A' },
+      { nome: 'RE FICTICIA DOS DOIS POLOS LTDA', polo: 'P' },
+    ],
+    advogados: [{ nome: 'ADVOGADO FICTICIO SEM POLO', uf, numero: '55501' }],
+  });
+  await cover(c.numero, acc.headers);
+  await h.runJobs();
+  const d = await cover(c.numero, acc.headers);
+  const partes = d.partes as Party[];
+  const lawyer = partes.filter((p) => p.polo === 'ADVOGADO');
+  assert.deepEqual(
+    lawyer.map((p) => [p.nome, p.documento, p.fonte, p.advogados.map((l) => [l.nome, l.oab, l.fonte])]),
+    [['ADVOGADO FICTICIO SEM POLO', null, 'DJEN', [['ADVOGADO FICTICIO SEM POLO', `${uf}55501`, 'DJEN']]]],
+    JSON.stringify(partes),
+  );
+  assert.equal(partes.at(-1)!.polo, 'ADVOGADO', 'after the parties');
+  assert.ok(!partes.some((p) => p.polo !== 'ADVOGADO' && p.advogados.some((l) => l.oab === `${uf}55501`)), 'given to no side');
+  const envolvido = (d.fontes[0].envolvidos as { nome: string; polo: string; tipo: string }[]).find((e) => e.nome === 'ADVOGADO FICTICIO SEM POLO');
+  assert.deepEqual([envolvido?.polo, envolvido?.tipo], ['ADVOGADO', 'Advogado']);
+  assert.notEqual(d.titulo_polo_ativo, 'ADVOGADO FICTICIO SEM POLO');
+  // Not a party: a search by a party's name does not find the case through the lawyer.
+  const found = await h.inject({ method: 'GET', url: '/v1/busca/termo?q=ADVOGADO%20FICTICIO%20SEM%20POLO', headers: acc.headers });
+  assert.equal(found.statusCode, 200, found.body);
+  assert.ok(!found.body.includes(formatCnj(c.numero)), found.body.slice(0, 300));
 });
 
 test('a refresh asks DJEN again: an addressee published since appears', async () => {

@@ -27,6 +27,7 @@
  *  /_sandbox/mandados          GET / PUT {empty} / DELETE: the warrants provider answering "nothing" to all
  *  /_sandbox/protocolo         GET / PUT {captcha} / DELETE: Protocolo Integrado answering a captcha page
  *  /_sandbox/pje               GET / PUT {captcha, antiBot, courts} / DELETE: PJe answering a captcha or a Cloudflare page
+ *  /_sandbox/datajud           GET / PUT {lagMs} / DELETE: DataJud answering as of `lagMs` ago (it lags the courts)
  *  /_sandbox/consultas GET / PUT {challenge: captcha|anti_bot|null, courts?} / DELETE: the e-SAJ/TJDFT consultations (all, or those courts) answering a
  *  challenge page
  *  /_sandbox/protocolo/tramitacao POST {nup, operacao?}: a new tramitação of a sandbox NUP, now
@@ -36,7 +37,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock, type Clock } from '../platform/clock.ts';
 import { generateDataset, type SandboxDataset } from './data/dataset.ts';
-import { dataJudHandler } from './datajud/server.ts';
+import { dataJudHandler, SandboxDataJud } from './datajud/server.ts';
 import { djenFailure } from './djen/failure.ts';
 import { DjenPublishError } from './djen/publish.ts';
 import { createDjenSimulator, type SandboxDjen } from './djen/simulator.ts';
@@ -128,6 +129,8 @@ export interface Sandbox {
   tjrj: TjrjPrecatorios;
   /** The PJe consultas públicas' misbehaviours (pje/server.ts). */
   pje: SandboxPje;
+  /** DataJud's lag behind the courts (datajud/server.ts). */
+  datajud: SandboxDataJud;
   stats(): SandboxStats;
   resetStats(): void;
   /** Stops the server, ending hung and delayed requests; resolves once it is closed. */
@@ -243,6 +246,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const protocolo = new ProtocoloRegistry(dataset);
   const tjrj = new TjrjPrecatorios(dataset.seed);
   const pje = new SandboxPje();
+  const datajud = new SandboxDataJud();
   const consultas = new SandboxConsultas();
   const counters = new StatsCounter();
   const closing = new AbortController();
@@ -250,7 +254,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   let djenUrl = '';
   const djen = createDjenSimulator(dataset, () => djenUrl);
   const handlers: Record<Upstream, UpstreamHandler> = {
-    datajud: dataJudHandler({ dataset, apiKey: options.datajudApiKey }),
+    datajud: dataJudHandler({ dataset, apiKey: options.datajudApiKey, knobs: datajud }),
     portal: portalHandler({ dataset }),
     djen: djen.handler,
     llm: llmHandler({ knobs: llm }),
@@ -273,6 +277,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     '/_sandbox/mandados': warrants,
     '/_sandbox/protocolo': protocolo,
     '/_sandbox/pje': pje,
+    '/_sandbox/datajud': datajud,
     '/_sandbox/consultas': consultas,
   };
   let info: () => unknown = () => ({});
@@ -428,6 +433,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     protocolo,
     tjrj,
     pje,
+    datajud,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     close: async () => {

@@ -2806,7 +2806,7 @@ export type GetProcessosCnjByCnjResponse = {
       envolvidos: Array<{
         nome: string;
         tipo: string;
-        /** ATIVO, PASSIVO or OUTROS. */
+        /** ATIVO, PASSIVO or OUTROS; ADVOGADO for a lawyer whose side the source does not say (DJEN communications sent to both poles). */
         polo: string;
         tipo_pessoa: string;
         cpf: null | string;
@@ -2865,6 +2865,10 @@ export type GetProcessosCnjByCnjResponse = {
       nome: string;
     }>;
     partes: null | Array<{
+      /**
+       * `ATIVO`, `PASSIVO` or `OUTROS`; `ADVOGADO` for a lawyer whose side the source does not say (a DJEN communication sent to both poles): the entry is the
+       * lawyer, `advogados[0]` its OAB.
+       */
       polo: string;
       tipo: string;
       nome: string;
@@ -3234,7 +3238,7 @@ export type GetProcessosResponse = {
           envolvidos: Array<{
             nome: string;
             tipo: string;
-            /** ATIVO, PASSIVO or OUTROS. */
+            /** ATIVO, PASSIVO or OUTROS; ADVOGADO for a lawyer whose side the source does not say (DJEN communications sent to both poles). */
             polo: string;
             tipo_pessoa: string;
             cpf: null | string;

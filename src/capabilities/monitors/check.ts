@@ -12,6 +12,12 @@
  * `atualizacao_processo_concluida` when the check stored new movements, `processo_verificado` always.
  * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
  * are tried again at the next cycle, while the other aliases go on.
+ *
+ * Beside DataJud, which lags the courts by days (issue 43 item 3): a due case whose court's consultation
+ * is enabled has its page read by the enrichment job (readCourtPages), and a case whose check stored
+ * new movements has its parties asked again the same way; both are auxiliary, in jobs of their own.
+ * DJEN's communications of monitored cases reach them through the publication cycle
+ * (publications/case-polling.ts).
  */
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
@@ -22,6 +28,7 @@ import { iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
+import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
@@ -50,14 +57,17 @@ export interface CheckSummary {
   checked: number;
   /** Aliases asked (one fetchCases each). */
   aliases: number;
+  /** Cases whose court's page is read (consultation courts), by the enrichment job. */
+  pages: number;
   /** Aliases whose fetch failed: their monitors are tried again next cycle. */
   failedAliases: number;
 }
 
 /** Checks the ATIVO monitors due by `now`, one upstream call per alias. */
 export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Logger): Promise<CheckSummary> {
-  const byAlias = Map.groupBy(await dueForCheck<MonitorRow>(s.db, CASE_MONITORS.table, iso(now), MAX_CHECKS_PER_RUN), (m) => m.datajud_alias);
-  const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0 };
+  const due = await dueForCheck<MonitorRow>(s.db, CASE_MONITORS.table, iso(now), MAX_CHECKS_PER_RUN);
+  const byAlias = Map.groupBy(due, (m) => m.datajud_alias);
+  const summary: CheckSummary = { checked: 0, aliases: byAlias.size, failedAliases: 0, pages: 0 };
   await forEachConcurrently([...byAlias], ALIAS_CONCURRENCY, async ([alias, monitors]) => {
     let checked: number | null = null;
     try {
@@ -72,7 +82,34 @@ export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Lo
       telemetry.monitorChecks.labels('processos', 'ok').inc(checked);
     }
   });
+  summary.pages = await readCourtPages(s, cases, due);
   return summary;
+}
+
+/** Requests one case's page costs on e-SAJ (open, search, page): what the per-court cap below counts in. */
+const REQUESTS_PER_PAGE_READ = 3;
+
+/**
+ * The court's own page of each due case whose court's consultation is enabled (issue 43 item 3): it
+ * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated), in the
+ * order the checks were due (the least recently checked first); the page's new movements become
+ * `nova_movimentacao` there (store.saveDetails), and DataJud's later copy of them is no news. At most
+ * what the court host's budget serves until the next cycle (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE, three
+ * requests a case) is enqueued per court and cycle, so the jobs never pile up behind the budget; the
+ * rest are read at a later check. A failing page is the job's to retry: the check is complete without it.
+ */
+async function readCourtPages(s: Services, cases: CaseParts, due: readonly MonitorRow[]): Promise<number> {
+  const perCourt = Math.max(1, Math.floor((s.config.consultaRequestsPerMinute * cycleMs(s.config.monitorIntervalMs)) / 60_000 / REQUESTS_PER_PAGE_READ));
+  const byCourt = Map.groupBy(
+    [...new Map(due.map((m) => [m.numero_cnj, m.tribunal])).entries()].filter(([n]) => s.sources.details?.covers?.(n) ?? false),
+    ([, tribunal]) => tribunal,
+  );
+  let read = 0;
+  for (const numbers of byCourt.values()) {
+    for (const [n] of numbers.slice(0, perCourt)) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
+    read += Math.min(perCourt, numbers.length);
+  }
+  return read;
 }
 
 /** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */
@@ -91,12 +128,14 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
     return null;
   }
   const after = await movementTotals(s.db, [...found.keys()]);
+  // A case stored for the first time brings no news: its movements are the baseline.
+  const newMovements = (n: string) => (found.has(n) && before.has(n) ? Math.max(0, after.get(n)! - before.get(n)!) : 0);
+  // New movements often come with a new lawyer or party: the case's details are asked again, in a job of
+  // their own (auxiliary: a failing DJEN or consultation retries there and never holds the news back).
+  for (const n of numbers) if (newMovements(n) > 0) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
   let checked = 0;
   for (const m of monitors) {
-    const isFound = found.has(m.numero_cnj);
-    // A case stored for the first time brings no news: its movements are the baseline.
-    const newMovements = isFound && before.has(m.numero_cnj) ? Math.max(0, after.get(m.numero_cnj)! - before.get(m.numero_cnj)!) : 0;
-    if (await completeCheck(s, m, { found: isFound, newMovements }, now)) checked++;
+    if (await completeCheck(s, m, { found: found.has(m.numero_cnj), newMovements: newMovements(m.numero_cnj) }, now)) checked++;
   }
   return checked;
 }

@@ -1,7 +1,7 @@
 /** The numbers of a party summary, computed from stored cases. */
 import { toBrl } from '../../platform/billing/prices.ts';
 import { foldText } from '../../platform/text.ts';
-import type { PartyRecord } from '../../platform/ports/case-details.ts';
+import { isParty, type PartyRecord } from '../../platform/ports/case-details.ts';
 import { caseSummary } from '../processes/present.ts';
 import type { StoredCase } from '../processes/store.ts';
 
@@ -10,6 +10,7 @@ export const SUMMARY_MAX_CASES = 500;
 type Who = { documento: string } | { nome: string };
 
 function isTheParty(p: PartyRecord, who: Who): boolean {
+  if (!isParty(p)) return false;
   if ('documento' in who) return p.documento === who.documento;
   const words = foldText(who.nome).split(' ');
   const name = ` ${foldText(p.nome)} `;

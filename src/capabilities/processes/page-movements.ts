@@ -4,6 +4,8 @@
  * movement with the same title (accents, case and spacing aside) is that movement: it keeps its code
  * and takes the page's text. A page movement without such a twin is stored on its own, with an empty
  * code, until DataJud lists it: then the DataJud movement takes its text and the page's row goes.
+ * A page-only movement is news when the page brings it (store.saveDetails announces it); DataJud's
+ * later copy of it is not news again (adoptPageTexts says which ones, store.saveCase leaves them out).
  */
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
@@ -32,9 +34,15 @@ const dayOf = (isoInstant: string) => brasiliaDay(isoInstant) ?? isoInstant.slic
 
 /**
  * Writes a page's movements into a case's movements: texts onto their twins, the rest as rows of their
- * own (stable keys: a page read again finds its rows as twins). Returns the case's movement count.
+ * own (stable keys: a page read again finds its rows as twins). Returns the case's movement count and
+ * the rows added (movements no source had listed before: the page's news).
  */
-export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 1 | 2, page: readonly PageMovementRecord[]): Promise<number> {
+export async function mergePageMovements(
+  trx: Transaction<DB>,
+  n: string,
+  grau: 1 | 2,
+  page: readonly PageMovementRecord[],
+): Promise<{ total: number; added: MovementRecord[] }> {
   const rows = await trx.selectFrom('case_movements').select(['key', 'codigo', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).execute();
   // Coded movements first: a page movement's twin is DataJud's when both exist.
   const pool = new Map<string, typeof rows>();
@@ -84,19 +92,32 @@ export async function mergePageMovements(trx: Transaction<DB>, n: string, grau: 
       .onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing())
       .execute();
   }
-  return rows.length + fresh.length;
+  const added = fresh.map((r) => ({
+    key: r.key,
+    grau: r.grau,
+    codigo: '',
+    nome: r.nome,
+    dataHora: r.data_hora,
+    complementos: [],
+    orgaoJulgador: null,
+    texto: r.texto,
+  }));
+  return { total: rows.length + fresh.length, added };
 }
 
-/** DataJud's new movements take the texts of the page-only rows they twin, and those rows go. */
-export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: readonly MovementRecord[]): Promise<void> {
+/**
+ * DataJud's new movements take the texts of the page-only rows they twin, and those rows go. Returns
+ * the keys of the DataJud movements that did: the same movements as before, so no news (issue 43).
+ */
+export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: readonly MovementRecord[]): Promise<Set<string>> {
   const pageRows = await trx
     .selectFrom('case_movements')
     .select(['key', 'nome', 'data_hora', 'texto'])
     .where('numero_cnj', '=', n)
     .where('codigo', '=', '')
     .execute();
-  if (pageRows.length === 0) return;
-  let adopted = 0;
+  const adopted = new Set<string>();
+  if (pageRows.length === 0) return adopted;
   for (const m of fresh) {
     if (m.codigo === '') continue;
     const i = pageRows.findIndex((r) => dayOf(r.data_hora) === dayOf(m.dataHora) && titleKey(r.nome) === titleKey(m.nome));
@@ -110,12 +131,13 @@ export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: rea
       .where('key', '=', m.key)
       .execute();
     await trx.deleteFrom('case_movements').where('numero_cnj', '=', n).where('data_hora', '=', row!.data_hora).where('key', '=', row!.key).execute();
-    adopted++;
+    adopted.add(m.key);
   }
-  if (adopted > 0)
+  if (adopted.size > 0)
     await trx
       .updateTable('cases')
-      .set((eb) => ({ movimentos_total: eb('movimentos_total', '-', adopted) }))
+      .set((eb) => ({ movimentos_total: eb('movimentos_total', '-', adopted.size) }))
       .where('numero_cnj', '=', n)
       .execute();
+  return adopted;
 }

@@ -16,6 +16,12 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { newId } from '../../platform/ids.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
+import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
+import type { Logger } from 'pino';
+import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
+import { courtBySigla } from '../../platform/courts/table.ts';
+import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
+import { caseOfConsultation } from './consultation-case.ts';
 import type { CaseService } from './service.ts';
 import type { CaseStore } from './store.ts';
 
@@ -36,12 +42,19 @@ export const REFRESH = defineJob<{ numeroCnj: string }>({
 });
 
 export const ENRICH_JOB = 'processos.enriquecer';
-/** Parties, lawyers and value of a newly stored case (enrichJob, below, runs it; the case service enqueues it); one live job per case. */
-export const ENRICH = defineJob<{ numeroCnj: string }>({
+/** Wait before attempt n + 1 of the enrichment job: 15 s, 30 s, 1 min, 2 min. */
+export const enrichRetryDelayMs = (attempt: number) => 15_000 * 2 ** (attempt - 1);
+/**
+ * Parties, lawyers and value of a case (enrichJob, below, runs it; the case service enqueues it): of a
+ * newly stored case; of a monitored case whose check brought new movements; and, with `documents`, the
+ * part of a refresh whose details sources failed while DataJud answered (DESIGN.md §5: the auxiliary
+ * work is retried on its own). One live job per case and kind.
+ */
+export const ENRICH = defineJob<{ numeroCnj: string; documents?: boolean }>({
   kind: ENRICH_JOB,
   maxAttempts: 5,
-  dedupeKey: ({ numeroCnj }) => `${ENRICH_JOB}:${numeroCnj}`,
-  retryDelayMs: (attempt) => 15_000 * 2 ** (attempt - 1),
+  dedupeKey: ({ numeroCnj, documents }) => `${ENRICH_JOB}:${numeroCnj}${documents ? ':documentos' : ''}`,
+  retryDelayMs: enrichRetryDelayMs,
 });
 
 export interface RefreshDeps {
@@ -109,7 +122,7 @@ export function refreshJob(d: RefreshDeps): JobHandler {
       await markLive(d, numeroCnj, { status: 'PROCESSANDO', iniciado_em: iso(d.clock.now()) });
       let newMovements: number;
       try {
-        newMovements = await fetchAndSave(d, numeroCnj);
+        newMovements = await fetchAndSave(d, numeroCnj, log);
       } catch (err) {
         const error = toApiError(err);
         // A missing case will not appear by retrying; a failing source may recover.
@@ -124,21 +137,53 @@ export function refreshJob(d: RefreshDeps): JobHandler {
   });
 }
 
-/** Asks both sources for everything (documents included) and saves it; returns the number of new movements. */
-async function fetchAndSave(d: RefreshDeps, numeroCnj: string): Promise<number> {
-  const [record, details] = await Promise.all([d.sources.cases.fetchCase(numeroCnj), d.service.fetchParties(numeroCnj)]);
-  if (!record) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
-  return d.db.transaction().execute(async (trx) => {
-    const saved = await d.store.saveCase(record, d.sources.cases.info, trx);
-    if (details) await d.store.saveDetails(details, trx, { documents: true });
-    else
-      await trx
-        .updateTable('cases')
-        .set({ documentos_em: iso(d.clock.now()) })
-        .where('numero_cnj', '=', numeroCnj)
-        .execute();
-    return saved.newMovements.length;
+/**
+ * Asks DataJud (the main work) and the case-details sources (the court's page where its consultation is
+ * enabled, the provider, DJEN: parties, lawyers, value, documents, the page's movements with their
+ * texts) at once, and saves what came; returns the number of new movements from either source, each
+ * announced as `nova_movimentacao` (issue 43 item 4). Only the main work's failure fails the refresh
+ * (the job retries it whole). When the details sources fail, DataJud's movements are stored and
+ * announced all the same, the refresh completes, and the details are asked again by a job of their own
+ * (DESIGN.md §5, issue 43 item 5: DJEN answers 403 outside Brazil and is sometimes down). A case DataJud
+ * does not know is refreshed from its court's page alone, which is then the main work.
+ */
+async function fetchAndSave(d: RefreshDeps, numeroCnj: string, log: Logger): Promise<number> {
+  const indexed = Boolean(courtBySigla(courtSiglaOf(numeroCnj) ?? '')?.datajudAlias);
+  const [main, details] = await Promise.allSettled([indexed ? d.sources.cases.fetchCase(numeroCnj) : null, d.service.fetchParties(numeroCnj)]);
+  if (main.status === 'rejected') throw main.reason;
+  const { record, source, aux } = main.value ? { record: main.value, source: d.sources.cases.info, aux: details } : await fromPage(d, numeroCnj, details);
+  const news = await d.db.transaction().execute(async (trx) => {
+    const fromDataJud = (await d.store.saveCase(record, source, trx)).newMovements.length;
+    if (aux.status === 'rejected') {
+      await d.service.scheduleDetails(numeroCnj, trx, { documents: true, afterFailure: true });
+      return fromDataJud;
+    }
+    return fromDataJud + (await d.service.applyDetails(numeroCnj, aux.value, { documents: true }, trx));
   });
+  if (aux.status === 'rejected')
+    auxiliaryFailed(log, { tribunal: record.tribunal, step: 'partes', err: aux.reason, retry: 'the parties are asked again by their own job' });
+  return news;
+}
+
+/**
+ * A case DataJud does not know (not yet indexed, or a court without an index): its court's page when
+ * that court's consultation is enabled (issue 31), else not found; the page is then the main work. What
+ * the parallel ask brought is used when it is the page; when the page failed and DJEN answered for the
+ * parties, the page is asked alone, and its failure is the refresh's (retried).
+ */
+async function fromPage(d: RefreshDeps, numeroCnj: string, details: PromiseSettledResult<CaseDetailsRecord | null>) {
+  const consultation = d.sources.details;
+  const notFound = () => new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name} nor on its court's consultation.`);
+  if (!consultation?.covers?.(numeroCnj)) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
+  if (details.status === 'rejected') throw details.reason;
+  if (details.value === null) throw notFound();
+  const page = details.value.consulta ? details.value : await consultation.fetchDetails(numeroCnj);
+  if (!page?.consulta) throw notFound();
+  return {
+    record: caseOfConsultation(courtSiglaOf(numeroCnj)!, page),
+    source: { name: page.consulta.fonte, sandbox: consultation.info.sandbox },
+    aux: { status: 'fulfilled', value: page } as PromiseSettledResult<CaseDetailsRecord | null>,
+  };
 }
 
 /** Completes each waiting account's refresh with its one charge; an account that can no longer pay gets ERRO. */
@@ -190,12 +235,28 @@ async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefr
 }
 
 /**
- * Fills parties, lawyers and the case value of a newly stored case (spec §2.3), DJEN's addressees where no other source answers. Documents wait for a refresh.
+ * Fills parties, lawyers and the case value of a case (spec §2.3), DJEN's addressees where no other
+ * source answers; with `documents` (what a refresh could not get), its public documents too. A failure
+ * of those sources is counted and named (observability/auxiliary.ts), then the job's retries take it.
  */
 export function enrichJob(d: Pick<RefreshDeps, 'service'>): JobHandler {
   return jobHandler(ENRICH, {
-    async run({ numeroCnj }) {
-      await d.service.applyDetails(numeroCnj, await d.service.fetchParties(numeroCnj));
+    async run({ numeroCnj, documents }, { job, log }) {
+      let details: Awaited<ReturnType<CaseService['fetchParties']>>;
+      try {
+        details = await d.service.fetchParties(numeroCnj);
+      } catch (err) {
+        const retry = job.attempts >= job.max_attempts ? 'this was the last attempt' : 'the job tries again later';
+        auxiliaryFailed(log, { tribunal: courtSiglaOf(numeroCnj), step: 'partes', err, retry });
+        throw err;
+      }
+      await d.service.applyDetails(numeroCnj, details, { documents: documents === true });
     },
   });
+}
+
+/** The sigla of a stored case's court, from its number (for log lines). */
+function courtSiglaOf(numeroCnj: string): string | null {
+  const cnj = parseCnj(numeroCnj);
+  return cnjCourtSigla(cnj.segment, cnj.tribunal) ?? null;
 }

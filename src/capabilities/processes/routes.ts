@@ -165,15 +165,19 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Request an asynchronous refresh of a case',
       description:
-        'Asks DataJud and the case-details provider again, in the background. Charged once, when the refresh completes (a failed refresh is free); asking ' +
-        'again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once it completes. ' +
+        "Asks DataJud and the case-details sources again, in the background: the court's own page where its consultation is enabled (then a case only " +
+        'that page knows can be refreshed too), the provider, DJEN. New movements from either DataJud or the page are announced as `nova_movimentacao`; ' +
+        "the parties' sources failing never fails the refresh (they are retried on their own). Charged once, when the refresh completes (a failed " +
+        'refresh is free); asking again while one is live returns it, uncharged. Follow `data.statusUrl`. Public documents become listable once ' +
+        'it completes. ' +
         'No body is needed; `{"documentos_publicos": false}`, which integrators of the commercial service send, is accepted: the public documents list is ' +
         'refreshed either way, at no extra cost.',
     },
     schema: { params: CnjParams, body: RefreshBody, data: Refresh },
     handler: async (req, op) => {
       const cnj = cnjOf(req);
-      if (!cnj.court.datajudAlias)
+      // A court without a DataJud index is refreshed from its own page where its consultation is enabled.
+      if (!cnj.court.datajudAlias && !s.sources.details?.covers?.(cnj.digits))
         throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be refreshed.`, { tribunal: cnj.court.sigla });
       const { refresh } = await requestRefresh(m, {
         accountId: req.auth!.account.id,

@@ -64,7 +64,11 @@ const PartyFonte = Nullable(
 );
 
 export const Party = Type.Object({
-  polo: Type.String(),
+  polo: Type.String({
+    description:
+      '`ATIVO`, `PASSIVO` or `OUTROS`; `ADVOGADO` for a lawyer whose side the source does not say (a DJEN communication sent to both poles): ' +
+      'the entry is the lawyer, `advogados[0]` its OAB.',
+  }),
   tipo: Type.String(),
   nome: Type.String(),
   tipoPessoa: Type.String(),
@@ -87,7 +91,9 @@ export const ValorCausa = Type.Object(
 const OwnEnvolvido = Type.Object({
   nome: Type.String(),
   tipo: Type.String(),
-  polo: Type.String({ description: 'ATIVO, PASSIVO or OUTROS.' }),
+  polo: Type.String({
+    description: 'ATIVO, PASSIVO or OUTROS; ADVOGADO for a lawyer whose side the source does not say (DJEN communications sent to both poles).',
+  }),
   tipo_pessoa: Type.String(),
   cpf: Nullable(Type.String()),
   cnpj: Nullable(Type.String()),

@@ -35,7 +35,7 @@ import type { EventLog } from '../../platform/events/log.ts';
 import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
-import { ENRICH } from './refresh.ts';
+import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
 
 /**
  * What a lookup does with the case-details sources when it goes upstream: `wait` asks them beside
@@ -134,7 +134,9 @@ export class CaseService {
     }
     telemetry.coverDetails.labels('with_cover').inc();
     // A case stored before without parties (by a monitor's check, a search) had its first answer already.
-    await this.#saveOne(record, (trx) => this.#storeDetails(trx, cnj.digits, details.value, { announce: stored !== undefined }));
+    await this.#saveOne(record, async (trx) => {
+      await this.#storeDetails(trx, cnj.digits, details.value, { announce: stored !== undefined });
+    });
     return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
   }
 
@@ -273,24 +275,57 @@ export class CaseService {
     return null;
   }
 
-  /** Saves what the details provider said; when it does not know the case, records that it was asked. */
-  async applyDetails(numeroCnj: string, details: CaseDetailsRecord | null): Promise<void> {
-    await this.#d.db.transaction().execute((trx) => this.#storeDetails(trx, numeroCnj, details, { announce: true }));
+  /**
+   * Saves what the details provider said; when it does not know the case, records that it was asked.
+   * With `documents` (a refresh), the public documents list is replaced too and becomes listable.
+   * Returns how many of the court page's movements were news (store.saveDetails).
+   */
+  async applyDetails(
+    numeroCnj: string,
+    details: CaseDetailsRecord | null,
+    opts: { documents: boolean } = { documents: false },
+    trx?: Transaction<DB>,
+  ): Promise<number> {
+    const apply = (t: Transaction<DB>) => this.#storeDetails(t, numeroCnj, details, { announce: true, documents: opts.documents });
+    return trx ? apply(trx) : this.#d.db.transaction().execute(apply);
   }
 
   /**
-   * The details of a stored case (null: nobody knows its parties), in the caller's transaction. With
-   * `announce` (the case had an answer before: the enrichment job, a lookup after a monitor's check
-   * stored it), its first parties are news for the monitors following it: `atualizacao_processo_concluida` (issue 43).
+   * Asks the case's details sources again in a job of their own: after a check that brought new
+   * movements (a new lawyer or party often comes with them), or `afterFailure` of those sources beside
+   * a refresh whose main work was kept, first after the job's own retry delay.
    */
-  async #storeDetails(trx: Transaction<DB>, numeroCnj: string, details: CaseDetailsRecord | null, opts: { announce: boolean }): Promise<void> {
+  async scheduleDetails(numeroCnj: string, trx: Kysely<DB>, opts: { documents: boolean; afterFailure: boolean }): Promise<void> {
+    const runAt = opts.afterFailure ? addMs(this.#d.clock.now(), enrichRetryDelayMs(1)) : undefined;
+    await this.#d.jobs.add(ENRICH, { numeroCnj, ...(opts.documents ? { documents: true } : {}) }, trx, { runAt });
+  }
+
+  /**
+   * The details of a stored case (null: nobody knows its parties), in the caller's transaction; returns
+   * how many of the court page's movements were news. With `announce` (the case had an answer before:
+   * the enrichment job, a lookup after a monitor's check stored it), its first parties are news for the
+   * monitors following it: `atualizacao_processo_concluida` (issue 43).
+   */
+  async #storeDetails(
+    trx: Transaction<DB>,
+    numeroCnj: string,
+    details: CaseDetailsRecord | null,
+    opts: { announce: boolean; documents?: boolean },
+  ): Promise<number> {
     const before = await trx.selectFrom('cases').select(['detalhes_em', 'tribunal']).where('numero_cnj', '=', numeroCnj).executeTakeFirst();
     const now = iso(this.#d.clock.now());
-    if (details) await this.#d.store.saveDetails(details, trx, { documents: false });
-    else await trx.updateTable('cases').set({ detalhes_em: now }).where('numero_cnj', '=', numeroCnj).execute();
-    if (!opts.announce || !details || details.partes.length === 0 || !before || before.detalhes_em !== null) return;
+    const documents = opts.documents ?? false;
+    let news = 0;
+    if (details) news = await this.#d.store.saveDetails(details, trx, { documents });
+    else
+      await trx
+        .updateTable('cases')
+        .set(documents ? { detalhes_em: now, documentos_em: now } : { detalhes_em: now })
+        .where('numero_cnj', '=', numeroCnj)
+        .execute();
+    if (!opts.announce || !details || details.partes.length === 0 || !before || before.detalhes_em !== null) return news;
     const audience = await followers(trx, caseTopic(numeroCnj));
-    if (audience.length === 0) return;
+    if (audience.length === 0) return news;
     await this.#d.events.record(trx, {
       kind: 'atualizacao_processo_concluida',
       numeroCnj,
@@ -310,6 +345,7 @@ export class CaseService {
         concluidaEm: now,
       },
     });
+    return news;
   }
 
   /** The case-details provider, or 422 DETAILS_UNAVAILABLE when none is configured. */
@@ -337,6 +373,6 @@ function hasDataJudIndex(numero: string): boolean {
   return Boolean(courtByJTr(cnj.segment, cnj.tribunal)?.datajudAlias);
 }
 
-async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }

@@ -14,7 +14,7 @@ import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../
 import { newId } from '../../platform/ids.ts';
 import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord, type SourceInfo } from '../../platform/ports/case-metadata.ts';
-import type { CaseDetailsRecord, PartyRecord } from '../../platform/ports/case-details.ts';
+import { isParty, type CaseDetailsRecord, type PartyRecord } from '../../platform/ports/case-details.ts';
 import type { CaseSearchIndex } from './search-index.ts';
 import { prepared, preparedIn } from '../../platform/db/prepared.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
@@ -143,8 +143,10 @@ export class CaseStore {
         })
         .execute();
     if (fresh.length > 0) await insertMovements(trx, record.numeroCnj, fresh);
-    // Movements only a court's page listed so far, now in DataJud too: one movement, DataJud's code and the page's text.
-    if (fresh.length > 0 && existing) await adoptPageTexts(trx, record.numeroCnj, fresh);
+    // Movements only a court's page listed so far, now in DataJud too: one movement, DataJud's code and the
+    // page's text, and no news again (the page's arrival was the news).
+    const adopted = fresh.length > 0 && existing ? await adoptPageTexts(trx, record.numeroCnj, fresh) : new Set<string>();
+    const news = adopted.size === 0 ? fresh : fresh.filter((m) => !adopted.has(m.key));
     await this.#reindex(trx, record.numeroCnj, record);
     const data = { numeroCnj: record.numeroCnj, tribunal: record.tribunal };
     if (!existing) {
@@ -155,31 +157,46 @@ export class CaseStore {
         data: { ...data, classe: main?.classe ?? null, dataAjuizamento: values.data_ajuizamento },
         raw: record.raw,
       });
-    } else if (fresh.length > 0) {
+    } else if (news.length > 0) {
       await this.#events.record(trx, {
         kind: 'nova_movimentacao',
         ...data,
         source: eventOrigin(source),
-        data: { ...data, movimentacoes: fresh.map(publicMovement) },
+        data: { ...data, movimentacoes: news.map(publicMovement) },
         raw: record.raw,
       });
     }
-    return { newMovements: fresh, needsDetails: !existing?.detalhes_em };
+    return { newMovements: news, needsDetails: !existing?.detalhes_em };
   }
 
-  /** Parties, lawyers and case value from the case-details provider; documents only when asked (a refresh). */
-  async saveDetails(details: CaseDetailsRecord, trx: Transaction<DB>, opts: { documents: boolean }): Promise<void> {
+  /**
+   * Parties, lawyers and case value from the case-details provider; documents only when asked (a refresh).
+   * A court's page read again that lists movements no source had is news: `nova_movimentacao` (issue 43
+   * item 4); the first reading of a case's page is its baseline. Returns how many movements were news.
+   */
+  async saveDetails(details: CaseDetailsRecord, trx: Transaction<DB>, opts: { documents: boolean }): Promise<number> {
     const now = iso(this.#clock.now());
     const n = details.numeroCnj;
     this.#cache.forget(n);
-    // The case row first: on PostgreSQL its row lock queues a concurrent save of the same case's details
-    // (the enrichment job and a summary's), which would otherwise delete parties the other is inserting lawyers for.
     const set: Partial<CasesTable> = { valor_causa_centavos: details.valorCausaCentavos, detalhes_em: now, partes_fonte: details.fonte ?? null };
     if (opts.documents) set.documentos_em = now;
+    // The case row first: on PostgreSQL its row lock queues a concurrent save of the same case's details (the
+    // enrichment job and a refresh's or a summary's), which would otherwise delete parties the other is inserting
+    // lawyers for, or announce the same page movements twice.
+    await trx.updateTable('cases').set({ detalhes_em: now }).where('numero_cnj', '=', n).execute();
+    let news: MovementRecord[] = [];
     if (details.consulta) {
       const { movimentos, ...cover } = details.consulta;
+      const before = await trx.selectFrom('cases').select(['consulta', 'tribunal', 'sandbox']).where('numero_cnj', '=', n).executeTakeFirstOrThrow();
       set.consulta = JSON.stringify(cover);
-      set.movimentos_total = await mergePageMovements(trx, n, details.consulta.grau, movimentos);
+      const merged = await mergePageMovements(trx, n, details.consulta.grau, movimentos);
+      set.movimentos_total = merged.total;
+      if (before.consulta !== null && merged.added.length > 0) {
+        news = merged.added;
+        const data = { numeroCnj: n, tribunal: before.tribunal };
+        const source = eventOrigin({ name: details.consulta.fonte, sandbox: before.sandbox === 1 });
+        await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source, data: { ...data, movimentacoes: news.map(publicMovement) } });
+      }
     }
     await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
     // Through the parties' ids, the lawyers' primary key: there is no index on case_lawyers.numero_cnj.
@@ -220,6 +237,7 @@ export class CaseStore {
     }
     const row = await trx.selectFrom('cases').select(['instancias', 'tribunal']).where('numero_cnj', '=', n).executeTakeFirstOrThrow();
     await this.#reindex(trx, n, { numeroCnj: n, tribunal: row.tribunal, instancias: JSON.parse(row.instancias) }, details.partes);
+    return news.length;
   }
 
   /** Newest first; `before` is the last row of the previous page. */
@@ -291,7 +309,8 @@ export class CaseStore {
     c: Pick<CaseRecord, 'numeroCnj' | 'tribunal'> & { instancias: Pick<InstanceRecord, 'classe' | 'assuntos' | 'orgaoJulgador'>[] },
     partes?: PartyRecord[],
   ): Promise<void> {
-    const names = partes ?? (await this.parties(numeroCnj, trx));
+    // A lawyer listed without a side is not a party: a search by a party's name does not find it.
+    const names = (partes ?? (await this.parties(numeroCnj, trx))).filter(isParty);
     await this.#search.put(
       trx,
       numeroCnj,

@@ -8,7 +8,9 @@
  */
 import type { Transaction } from 'kysely';
 import { iso } from '../../platform/clock.ts';
-import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
+import type { CaseMonitorsTable, DB, PublicationMatchesTable, PublicationMonitorsTable } from '../../platform/db/schema.ts';
+import { brasiliaDay } from '../../platform/format.ts';
+import { monitorAudience } from '../monitors/store.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type SourceInfo } from '../../platform/ports/case-metadata.ts';
@@ -132,12 +134,12 @@ export class PublicationIngest {
     let correspondencias = 0;
     let eventos = 0;
     for (const r of [...fresh, ...changed]) {
-      for (const monitor of matcher.monitorsMatching(r, info.name)) {
-        const outcome = await this.#record(trx, monitor, r, info, now);
-        if (outcome === 'none') continue;
-        correspondencias++;
-        if (outcome === 'event') eventos++;
-      }
+      const outcomes = [
+        ...(await mapSerially(matcher.monitorsMatching(r, info.name), (monitor) => this.#record(trx, monitor, r, info, now))),
+        ...(await mapSerially(matcher.caseMonitorsMatching(r, info.name), (monitor) => this.#recordForCase(trx, monitor, r, info, now))),
+      ];
+      correspondencias += outcomes.filter((o) => o !== 'none').length;
+      eventos += outcomes.filter((o) => o === 'event').length;
     }
     return { novas: fresh.length, conhecidas: records.length - fresh.length, atualizadas: changed.length, correspondencias, eventos };
   }
@@ -174,20 +176,7 @@ export class PublicationIngest {
   /** One match, once: an event when the publication is news to the monitor (active, dated from its `desde` on). */
   async #record(trx: Transaction<DB>, m: PublicationMonitorsTable, r: PublicationRecord, info: SourceInfo, now: string): Promise<'none' | 'history' | 'event'> {
     const news = r.ativo && r.dataDisponibilizacao >= m.desde;
-    const inserted = await trx
-      .insertInto('publication_matches')
-      .values({
-        monitor_id: m.id,
-        publicacao_id: r.id,
-        account_id: m.account_id,
-        origem: m.origem,
-        data_disponibilizacao: r.dataDisponibilizacao,
-        evento_id: null,
-        criado_em: now,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'none';
+    if (!(await recordMatch(trx, { id: m.id, account_id: m.account_id, origem: m.origem }, r, now))) return 'none';
     await trx
       .updateTable('publication_monitors')
       .set((eb) => ({ publicacoes: eb('publicacoes', '+', 1) }))
@@ -214,4 +203,62 @@ export class PublicationIngest {
     await trx.updateTable('publication_matches').set({ evento_id: eventId }).where('monitor_id', '=', m.id).where('publicacao_id', '=', r.id).execute();
     return 'event';
   }
+
+  /**
+   * A DJEN communication of a monitored case (issue 43 item 3): once per (monitor, communication), and
+   * news (`diario_movimentacao_nova`, spec §6.4, with its text and date) when it is active and published
+   * from the day the monitor was created on; older ones are the case's history. DataJud lags the
+   * courts by days: this is how a case monitor hears of the case the day the court publishes.
+   */
+  async #recordForCase(trx: Transaction<DB>, m: CaseMonitorsTable, r: PublicationRecord, info: SourceInfo, now: string): Promise<'none' | 'history' | 'event'> {
+    if (!(await recordMatch(trx, { id: m.id, account_id: m.account_id, origem: 'PROCESSOS' }, r, now))) return 'none';
+    if (!(r.ativo && r.dataDisponibilizacao >= (brasiliaDay(m.criado_em) ?? m.criado_em.slice(0, 10)))) return 'history';
+    const eventId = await this.#s.events.record(trx, {
+      kind: 'diario_movimentacao_nova',
+      numeroCnj: m.numero_cnj,
+      tribunal: m.tribunal,
+      source: eventOrigin(info),
+      audience: monitorAudience(m),
+      data: {
+        numeroCnj: m.numero_cnj,
+        tribunal: m.tribunal,
+        monitorId: m.id,
+        monitoramento: { id: m.id, origem: 'PROCESSOS', tipo: 'PROCESSO', termo: null },
+        publicacao: { ...publicationView(r, this.#links), textoHtml: r.texto },
+      },
+      raw: r.raw,
+    });
+    await trx.updateTable('publication_matches').set({ evento_id: eventId }).where('monitor_id', '=', m.id).where('publicacao_id', '=', r.id).execute();
+    return 'event';
+  }
+}
+
+/** The match row, once per (monitor, publication): false when it was already recorded. */
+async function recordMatch(
+  trx: Transaction<DB>,
+  m: { id: string; account_id: string; origem: PublicationMatchesTable['origem'] },
+  r: PublicationRecord,
+  now: string,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('publication_matches')
+    .values({
+      monitor_id: m.id,
+      publicacao_id: r.id,
+      account_id: m.account_id,
+      origem: m.origem,
+      data_disponibilizacao: r.dataDisponibilizacao,
+      evento_id: null,
+      criado_em: now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** `fn` over `items`, one after the other (each writes in the same transaction). */
+async function mapSerially<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (const item of items) out.push(await fn(item));
+  return out;
 }

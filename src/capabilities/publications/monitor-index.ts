@@ -1,12 +1,13 @@
 /**
- * The live intimação and publication monitors as one matcher (platform/matching): built once from the
+ * The live intimação, publication and case monitors as one matcher (platform/matching): built once from the
  * table and rebuilt only when the monitors changed, so ingesting a publication costs one pass over its
  * text whatever the number of monitors. "Changed" is read from the tables themselves (monitor count,
  * latest update, active accounts), so a monitor created by another process is seen at the next batch.
  */
 import type { Kysely } from 'kysely';
-import type { DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
+import type { CaseMonitorsTable, DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { PublicationMatcher } from '../../platform/matching/index.ts';
+import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { monitorSourceOf } from './monitor-sources.ts';
 
@@ -16,6 +17,11 @@ export interface LiveMonitors {
    * their filters applied: courts, sources (`fontes`), and intimação monitors hear DJEN only.
    */
   monitorsMatching(p: PublicationRecord, fonte: string): PublicationMonitorsTable[];
+  /**
+   * The live case monitors (spec §4.8 `processos`) of the case a DJEN communication is about (its
+   * number, or one printed in its text: the PROCESSO patterns' rule), each once (issue 43 item 3).
+   */
+  caseMonitorsMatching(p: PublicationRecord, fonte: string): CaseMonitorsTable[];
   readonly size: number;
 }
 
@@ -23,22 +29,26 @@ const RECENT_CHANGE_MS = 2_000;
 
 const PATTERN_KIND = { OAB: 'oab', TERMO: 'termo', PROCESSO: 'processo' } as const;
 
-function build(monitors: PublicationMonitorsTable[]): LiveMonitors {
-  // One pattern per distinct (kind, value): many accounts following one OAB share it.
+function build(monitors: PublicationMonitorsTable[], caseMonitors: CaseMonitorsTable[]): LiveMonitors {
+  // One pattern per distinct (kind, value): many accounts following one OAB, or one case, share it.
   const keys = new Map<string, number>();
   const owners: PublicationMonitorsTable[][] = [];
+  const caseOwners: CaseMonitorsTable[][] = [];
   const patterns: { id: number; kind: 'oab' | 'termo' | 'processo'; value: string }[] = [];
-  for (const m of monitors) {
-    const key = `${m.tipo}:${m.valor}`;
+  const patternOf = (tipo: PublicationMonitorsTable['tipo'], valor: string, termo: string) => {
+    const key = `${tipo}:${valor}`;
     let id = keys.get(key);
     if (id === undefined) {
       id = owners.length;
       keys.set(key, id);
       owners.push([]);
-      patterns.push({ id, kind: PATTERN_KIND[m.tipo], value: m.tipo === 'TERMO' ? m.termo : m.valor });
+      caseOwners.push([]);
+      patterns.push({ id, kind: PATTERN_KIND[tipo], value: tipo === 'TERMO' ? termo : valor });
     }
-    owners[id].push(m);
-  }
+    return id;
+  };
+  for (const m of monitors) owners[patternOf(m.tipo, m.valor, m.termo)].push(m);
+  for (const m of caseMonitors) caseOwners[patternOf('PROCESSO', m.numero_cnj, m.numero_cnj)].push(m);
   const courts = new Map(monitors.filter((m) => m.tribunais).map((m) => [m.id, new Set(JSON.parse(m.tribunais!) as string[])]));
   const sources = new Map(
     monitors.filter((m) => m.fontes || m.origem === 'INTIMACOES').map((m) => [m.id, new Set(m.fontes ? (JSON.parse(m.fontes) as string[]) : ['DJEN'])]),
@@ -54,13 +64,18 @@ function build(monitors: PublicationMonitorsTable[]): LiveMonitors {
       }
       return out;
     },
+    caseMonitorsMatching(p, fonte) {
+      // Case monitors hear DJEN's communications (the same-day source of every court), not the other gazettes.
+      if (monitorSourceOf(fonte, p.tribunal) !== 'DJEN') return [];
+      return matcher.match(p).flatMap((id) => caseOwners[id]);
+    },
   };
 }
 
 export class MonitorIndex {
   readonly #db: Kysely<DB>;
   #version = '';
-  #live: LiveMonitors = build([]);
+  #live: LiveMonitors = build([], []);
 
   constructor(db: Kysely<DB>) {
     this.#db = db;
@@ -76,7 +91,13 @@ export class MonitorIndex {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', 'active')
       .executeTakeFirstOrThrow();
-    const version = `${v.n}:${v.latest ?? ''}:${accounts.n}`;
+    // Case monitors: how many are live and the latest creation or removal (a check's updates change nothing matched).
+    const c = await this.#db
+      .selectFrom('case_monitors')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('criado_em').as('created'), eb.fn.max('removido_em').as('removed')])
+      .where('status', '=', 'ATIVO')
+      .executeTakeFirstOrThrow();
+    const version = `${v.n}:${v.latest ?? ''}:${accounts.n}:${c.n}:${c.created ?? ''}:${c.removed ?? ''}`;
     if (version !== this.#version) {
       // Monitors of deactivated accounts hear nothing (their cycles skip them too).
       const monitors = await this.#db
@@ -86,10 +107,17 @@ export class MonitorIndex {
         .where('m.status', '=', 'ATIVO')
         .where('a.status', '=', 'active')
         .execute();
-      this.#live = build(monitors);
+      const caseMonitors = await this.#db
+        .selectFrom('case_monitors')
+        .selectAll()
+        .where('status', '=', 'ATIVO')
+        .where('account_id', 'in', activeAccountIds(this.#db))
+        .execute();
+      this.#live = build(monitors, caseMonitors);
       // A change stamped in the same millisecond as the latest one would not move the version: while the
       // latest change is that recent, the next batch reads the monitors again.
-      this.#version = v.latest && Date.parse(v.latest as string) > Date.now() - RECENT_CHANGE_MS ? '' : version;
+      const latest = [v.latest, c.created].filter(Boolean).map((t) => Date.parse(t as string));
+      this.#version = latest.some((t) => t > Date.now() - RECENT_CHANGE_MS) ? '' : version;
     }
     return this.#live;
   }

@@ -8,7 +8,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { formatCnpj, formatCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import { foldText } from '../../platform/text.ts';
-import type { PartyRecord } from '../../platform/ports/case-details.ts';
+import { isParty, type PartyRecord } from '../../platform/ports/case-details.ts';
 import { courtByJTr, courtBySigla } from '../../platform/courts/table.ts';
 import type { StoredCase } from '../processes/store.ts';
 
@@ -131,7 +131,7 @@ export function correspondences(caso: StoredCase, c: RadarCriteria): Corresponde
   const names = c.tipo === 'NOME' ? searchedNames(c).map(words) : [];
   const matches = (p: PartyRecord) =>
     c.tipo === 'NOME' ? names.some((n) => isSubset(n, new Set(words(foldText(p.nome))))) : p.documento?.toUpperCase() === c.normalizado;
-  return (caso.partes ?? []).filter(matches).map((p) => ({ nome: p.nome, documento: p.documento, polo: p.polo, tipo: p.tipo }));
+  return (caso.partes ?? []).filter((p) => isParty(p) && matches(p)).map((p) => ({ nome: p.nome, documento: p.documento, polo: p.polo, tipo: p.tipo }));
 }
 
 /** Whether the case passes the radar's courts, classes and required / forbidden words. */

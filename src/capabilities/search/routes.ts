@@ -14,6 +14,7 @@ import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { isValidCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import { isValidCnpj, isValidCpf, parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
+import { isParty } from '../../platform/ports/case-details.ts';
 import { foldText } from '../../platform/text.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
@@ -65,7 +66,7 @@ async function search(m: CaseParts, req: Req, config: Services['config']) {
   const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
   const { hits, more, fontes } = await findCases(m, term, limit, offset);
   const pagination = { limit, nextCursor: more ? encodeCursor(listing, { o: offset + limit }) : null, page: w.pageNumber };
-  const items = hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).map((p) => p.nome) }));
+  const items = hits.map(({ c, score }) => ({ ...caseSummary(c), relevancia: score, partes: (c.partes ?? []).filter(isParty).map((p) => p.nome) }));
   return {
     data: listData(req, config, 'items', items, pagination),
     meta: { pagination, consulta: { termo: term }, ...sourcesMeta(m.sources), ...(fontes ? { fontes } : {}) },

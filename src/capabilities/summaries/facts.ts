@@ -19,7 +19,7 @@ export interface FactInstance {
 }
 
 export interface FactParty {
-  /** ATIVO | PASSIVO | OUTROS */
+  /** ATIVO | PASSIVO | OUTROS, or ADVOGADO: a lawyer listed without a side (LAWYER_POLE) */
   polo: string;
   /** AUTOR, RÉU, RECLAMANTE, … */
   tipo: string;

@@ -142,6 +142,16 @@ test('what the source does not have is said, not invented: no parties, no value,
   assert.doesNotMatch(text, /## Últimos movimentos|## Última publicação|undefined|NaN/);
 });
 
+test('a lawyer whose side DJEN does not say is listed apart, by name and OAB, not as a party of "Outros"', () => {
+  const base = civil({});
+  const lawyer = { nome: 'Advogada Sem Polo', oab: { uf: 'BA', numero: '555' } };
+  const text = writeOfflineSummary(
+    civil({ partes: [...base.partes!, { polo: 'ADVOGADO', tipo: 'Advogado', nome: lawyer.nome, tipoPessoa: 'FISICA', advogados: [lawyer] }] }),
+  );
+  assert.match(text, /\*\*Advogados sem polo informado\*\*\n- Advogada Sem Polo \(OAB\/BA 555\)\n?/);
+  assert.doesNotMatch(text, /Outros participantes/);
+});
+
 test('a case idle for months says so; a provisional archive is not the end', () => {
   const idle = writeOfflineSummary(civil({ dataReferencia: '2025-01-10' }));
   assert.match(idle, /Sem movimentação há 223 dias\./);

@@ -10,6 +10,7 @@
 import { formatDateBr, formatReais } from '../../platform/format.ts';
 import { htmlToText } from '../../platform/text.ts';
 import type { CaseFacts, FactInstance, FactMovement, FactParty } from './facts.ts';
+import { LAWYER_POLE, type LawyerRecord } from '../../platform/ports/case-details.ts';
 import { describeMovement as describe } from '../processes/movement-text.ts';
 import { phaseOf, type Phase } from './phases.ts';
 
@@ -41,6 +42,7 @@ const POLOS: [string, string][] = [
   ['ATIVO', 'Polo ativo'],
   ['PASSIVO', 'Polo passivo'],
   ['OUTROS', 'Outros participantes'],
+  [LAWYER_POLE, 'Advogados sem polo informado'],
 ];
 
 export function writeOfflineSummary(facts: CaseFacts): string {
@@ -147,16 +149,23 @@ function parties(partes: FactParty[] | null): string {
   if (partes.length === 0) return 'Nenhuma parte pública registrada.';
   const blocks: string[] = [];
   for (const [polo, title] of POLOS) {
-    const of = partes.filter((p) => p.polo === polo || (polo === 'OUTROS' && p.polo !== 'ATIVO' && p.polo !== 'PASSIVO'));
+    const of = partes.filter((p) => p.polo === polo || (polo === 'OUTROS' && !POLOS.some(([named]) => named === p.polo)));
     if (of.length === 0) continue;
-    blocks.push(`**${title}**\n${of.map(partyLine).join('\n')}`);
+    blocks.push(`**${title}**\n${of.map(polo === LAWYER_POLE ? lawyerLine : partyLine).join('\n')}`);
   }
   return blocks.join('\n\n');
 }
 
+const lawyerText = (a: LawyerRecord) => (a.oab ? `${a.nome} (OAB/${a.oab.uf} ${a.oab.numero})` : a.nome);
+
+/** A lawyer listed without a side (DJEN's communications to both poles): the entry is the lawyer. */
+function lawyerLine(p: FactParty): string {
+  return `- ${p.advogados[0] ? lawyerText(p.advogados[0]) : p.nome}`;
+}
+
 function partyLine(p: FactParty): string {
   const role = p.tipo ? ` (${capitalised(p.tipo)})` : '';
-  const lawyers = p.advogados.map((a) => (a.oab ? `${a.nome} (OAB/${a.oab.uf} ${a.oab.numero})` : a.nome));
+  const lawyers = p.advogados.map(lawyerText);
   const represented = lawyers.length > 0 ? ` — ${lawyers.length === 1 ? 'advogado(a)' : 'advogados(as)'}: ${lawyers.join(', ')}` : ' — sem advogado registrado';
   return `- ${p.nome}${role}${represented}`;
 }

@@ -467,10 +467,11 @@ export interface PublicationMonitorsTable {
 }
 
 export interface PublicationMatchesTable {
+  /** A publication monitor's id, or a case monitor's (`origem` PROCESSOS, issue 43 item 3). */
   monitor_id: string;
   publicacao_id: string;
   account_id: string;
-  origem: PublicationMonitorOrigin;
+  origem: PublicationMonitorOrigin | 'PROCESSOS';
   data_disponibilizacao: string;
   evento_id: string | null;
   criado_em: string;

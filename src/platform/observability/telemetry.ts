@@ -155,6 +155,15 @@ export const telemetry = {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
+  auxiliaryFailures: new Counter({
+    name: 'tramita_auxiliary_failures_total',
+    help:
+      'Failures of an auxiliary source beside main work that was kept (DESIGN.md §5): a refresh or a monitor check stored and announced ' +
+      "DataJud's movements while the parties' sources (DJEN, a court's consultation, the provider) failed; retried by a job of its own. By source, " +
+      "step (partes: parties, lawyers and value; diario: a monitored case's DJEN communications) and failure (geoblocked, unavailable, timeout, …).",
+    labelNames: ['source', 'step', 'failure'] as const,
+    registers,
+  }),
   renewals: new Counter({
     name: 'tramita_monitor_renewals_total',
     help: 'Monthly renewals of paid monitors by kind and outcome: charged, suspended (no credits), failed (tried again next cycle).',

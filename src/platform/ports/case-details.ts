@@ -13,8 +13,21 @@ export interface LawyerRecord {
   oab: { uf: string; numero: string } | null;
 }
 
+/**
+ * The pole of an entry that is a lawyer whose side the source does not say (DJEN's communications sent
+ * to both poles, issue 43 item 6): listed with the case, its OAB as its own `advogados[0]`, as the
+ * commercial service lists lawyers among `envolvidos` (conventions §4.2, polo `ADVOGADO`). Not a party:
+ * names searches, radars and party summaries leave it out (isParty).
+ */
+export const LAWYER_POLE = 'ADVOGADO';
+
+/** A party of the case, not a lawyer listed without a side (LAWYER_POLE). */
+export function isParty(p: Pick<PartyRecord, 'polo'>): boolean {
+  return p.polo !== LAWYER_POLE;
+}
+
 export interface PartyRecord {
-  /** 'ATIVO' | 'PASSIVO' | 'OUTROS' */
+  /** 'ATIVO' | 'PASSIVO' | 'OUTROS', or LAWYER_POLE: a lawyer whose side is unknown. */
   polo: string;
   /** e.g. AUTOR, RÉU, EXEQUENTE, EXECUTADO, APELANTE */
   tipo: string;

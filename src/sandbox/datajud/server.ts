@@ -14,6 +14,29 @@ import { runSearch } from './search.ts';
 export interface DataJudSimulatorOptions {
   dataset: SandboxDataset;
   apiKey: string;
+  knobs?: SandboxDataJud;
+}
+
+/**
+ * DataJud's delay behind the courts (DESIGN.md §5: days to weeks): with `lagMs`, the simulator answers
+ * as of that long ago, so a movement the court's page (and DJEN) already show reaches DataJud later.
+ * Default 0: every source sees the data set at the same instant.
+ */
+export class SandboxDataJud {
+  #lagMs = 0;
+  set(v: { lagMs?: unknown }): void {
+    if (typeof v !== 'object' || v === null) throw new RangeError('datajud: expected a JSON object');
+    for (const k of Object.keys(v)) if (k !== 'lagMs') throw new RangeError(`datajud: unknown setting "${k}" (known: lagMs)`);
+    if (v.lagMs !== undefined && !(typeof v.lagMs === 'number' && Number.isInteger(v.lagMs) && v.lagMs >= 0))
+      throw new RangeError('datajud: lagMs must be an integer ≥ 0');
+    this.#lagMs = (v.lagMs as number | undefined) ?? 0;
+  }
+  get(): { lagMs: number } {
+    return { lagMs: this.#lagMs };
+  }
+  reset(): void {
+    this.#lagMs = 0;
+  }
 }
 
 const AUTH = /^\s*apikey\s+(\S+)\s*$/i;
@@ -39,8 +62,9 @@ function search(req: SimRequest, ctx: HandlerContext, options: DataJudSimulatorO
   if (req.body.length > 0 && !isJsonContentType(req.headers['content-type'])) {
     return jsonResponse(406, { error: `Content-Type header [${req.headers['content-type'] ?? ''}] is not supported`, status: 406 });
   }
-  const request = parseSearch(parseBody(req), ctx.now);
-  return jsonResponse(200, runSearch(options.dataset, alias, request, ctx.now, ctx.partialShards));
+  const asOf = ctx.now - (options.knobs?.get().lagMs ?? 0);
+  const request = parseSearch(parseBody(req), asOf);
+  return jsonResponse(200, runSearch(options.dataset, alias, request, asOf, ctx.partialShards));
 }
 
 export function dataJudHandler(options: DataJudSimulatorOptions): UpstreamHandler {

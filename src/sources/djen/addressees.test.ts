@@ -60,12 +60,39 @@ test('parties by pole in first-named order, lawyers beside one-pole addressees, 
     [
       ['ATIVO', 'MARIA FICTICIA', 'FISICA', null],
       ['PASSIVO', 'BANCO FICTICIO S.A.', 'JURIDICA', null],
+      ['ADVOGADO', 'ADV AMBOS', 'FISICA', null],
     ],
   );
   assert.deepEqual(
     d.partes.map((p) => p.advogados.map((a) => a.oab?.numero)),
-    [['333'], ['111']],
-    'the lawyer of a two-pole communication is placed nowhere',
+    [['333'], ['111'], ['222']],
+    'the lawyer of a two-pole communication is placed on no side: it is listed with the case, pole unknown',
+  );
+  assert.equal(d.partes[2]!.tipo, 'Advogado');
+});
+
+test('a lawyer of a two-pole communication also seen on a one-pole one is placed there, and listed once', () => {
+  const d = addresseesOf(N, [
+    item(
+      [
+        { nome: 'AUTORA FICTICIA', polo: 'A' },
+        { nome: 'RE FICTICIA LTDA', polo: 'P' },
+      ],
+      [
+        { nome: 'ADV DA AUTORA', uf: 'BA', numero: '444' },
+        { nome: 'ADV SEM POLO', uf: 'BA', numero: '555' },
+        { nome: 'ADV SEM POLO', uf: 'BA', numero: '555' },
+      ],
+    ),
+    item([{ nome: 'AUTORA FICTICIA', polo: 'A' }], [{ nome: 'Adv da Autora', uf: 'BA', numero: '444' }]),
+  ])!;
+  assert.deepEqual(
+    d.partes.map((p) => [p.polo, p.nome, p.advogados.map((a) => `${a.oab?.uf}${a.oab?.numero}`)]),
+    [
+      ['ATIVO', 'AUTORA FICTICIA', ['BA444']],
+      ['PASSIVO', 'RE FICTICIA LTDA', []],
+      ['ADVOGADO', 'ADV SEM POLO', ['BA555']],
+    ],
   );
 });
 

@@ -5,11 +5,12 @@
  * Only what DJEN says: no document (null), no value (null), no role beyond "addressee". DJEN does not
  * say which addressee a lawyer represents, so a lawyer is placed only from a communication addressed
  * to one pole: beside that communication's addressees. A lawyer seen only on communications addressed
- * to both poles is left out rather than given to a side at random.
+ * to both poles is not given to a side at random: it is listed with the case, pole unknown, as an
+ * entry of its own (LAWYER_POLE, after the parties), so its name and OAB are kept.
  */
 import { foldText } from '../../platform/matching/fold.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
-import type { CaseDetailsRecord, LawyerRecord, PartyRecord } from '../../platform/ports/case-details.ts';
+import { LAWYER_POLE, type CaseDetailsRecord, type LawyerRecord, type PartyRecord } from '../../platform/ports/case-details.ts';
 import type { PublicationRecord, PublicationSource } from '../../platform/ports/publications.ts';
 
 export const DJEN_FONTE = 'DJEN';
@@ -28,6 +29,8 @@ export async function fetchAddressees(publications: PublicationSource, numeroCnj
 
 export function addresseesOf(numeroCnj: string, items: readonly PublicationRecord[]): CaseDetailsRecord | null {
   const parties = new Map<string, PartyRecord>();
+  /** Lawyers of communications sent to both poles, in the order first seen. */
+  const unplaced: LawyerRecord[] = [];
   // Oldest first: the parties in the order the case first named them (its distribution list).
   const ordered = items
     .filter((i) => i.ativo && i.numeroCnj === numeroCnj)
@@ -46,15 +49,26 @@ export function addresseesOf(numeroCnj: string, items: readonly PublicationRecor
       }
       addressed.push(party);
     }
-    if (new Set(addressed.map((p) => p.polo)).size !== 1) continue;
+    if (new Set(addressed.map((p) => p.polo)).size !== 1) {
+      for (const lawyer of item.advogados) addLawyer(unplaced, lawyer);
+      continue;
+    }
     for (const party of addressed) for (const lawyer of item.advogados) addLawyer(party.advogados, lawyer);
   }
   if (parties.size === 0) return null;
   const partes = [...parties.values()].sort((a, b) => POLO_ORDER.indexOf(a.polo) - POLO_ORDER.indexOf(b.polo));
+  const placed = partes.flatMap((p) => p.advogados);
+  for (const l of unplaced) {
+    if (placed.some(sameLawyer(l))) continue;
+    partes.push({ polo: LAWYER_POLE, tipo: 'Advogado', nome: l.nome, tipoPessoa: 'FISICA', documento: null, advogados: [l] });
+  }
   return { numeroCnj, valorCausaCentavos: null, partes, documentos: [], fonte: DJEN_FONTE };
 }
 
+/** The same lawyer: by OAB when both have one, else by folded name. */
+const sameLawyer = (l: LawyerRecord) => (a: LawyerRecord) =>
+  a.oab && l.oab ? a.oab.uf === l.oab.uf && a.oab.numero === l.oab.numero : foldText(a.nome) === foldText(l.nome);
+
 function addLawyer(list: LawyerRecord[], l: LawyerRecord): void {
-  const same = (a: LawyerRecord) => (a.oab && l.oab ? a.oab.uf === l.oab.uf && a.oab.numero === l.oab.numero : foldText(a.nome) === foldText(l.nome));
-  if (l.nome.trim() !== '' && !list.some(same)) list.push({ nome: l.nome.trim(), oab: l.oab });
+  if (l.nome.trim() !== '' && !list.some(sameLawyer(l))) list.push({ nome: l.nome.trim(), oab: l.oab });
 }

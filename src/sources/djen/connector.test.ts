@@ -39,7 +39,7 @@ test('info, options from config, and the path prefix of the base URL', async (t)
   const limits = { ...DEFAULT_UPSTREAM_MAX_BYTES, djen: 2048 };
   assert.deepEqual(
     djenOptionsFromConfig(
-      { djenTimeoutMs: 30_000, djenRequestsPerMinute: 20, upstreamMaxBytes: limits, upstreamIdleTimeoutMs: 500 },
+      { djenTimeoutMs: 30_000, djenRequestsPerMinute: 20, upstreamMaxBytes: limits, upstreamIdleTimeoutMs: 500, devTimeScale: 1 },
       'https://comunicaapi.pje.jus.br',
       false,
     ),
@@ -48,6 +48,7 @@ test('info, options from config, and the path prefix of the base URL', async (t)
       timeoutMs: 30_000,
       requestsPerMinute: 20,
       sandbox: false,
+      retry: { baseMs: 2_000, capMs: 30_000 },
       body: { maxBytes: 2048, idleMs: 500 },
       cadernoBody: { maxBytes: DEFAULT_UPSTREAM_MAX_BYTES['djen-caderno'], idleMs: 500 },
     },

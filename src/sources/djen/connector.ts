@@ -64,7 +64,7 @@ export interface DjenConnectorOptions {
 
 /** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
 export function djenOptionsFromConfig(
-  config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute' | 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs'>,
+  config: Pick<Config, 'djenTimeoutMs' | 'djenRequestsPerMinute' | 'upstreamMaxBytes' | 'upstreamIdleTimeoutMs' | 'devTimeScale'>,
   baseUrl: string,
   sandbox: boolean,
 ): DjenConnectorOptions {
@@ -73,6 +73,8 @@ export function djenOptionsFromConfig(
     timeoutMs: config.djenTimeoutMs,
     requestsPerMinute: config.djenRequestsPerMinute,
     sandbox,
+    // TRAMITA_DEV_TIME_SCALE (tests, development) shortens the backoff between attempts; a 429's Retry-After is still obeyed.
+    retry: { baseMs: DEFAULT_DJEN_RETRY.baseMs / config.devTimeScale, capMs: DEFAULT_DJEN_RETRY.capMs / config.devTimeScale },
     body: bodyLimits('djen', config),
     cadernoBody: bodyLimits('djen-caderno', config),
   };
