@@ -16,7 +16,7 @@ export interface ConsultaFailureState {
   em: string;
   /** The step that failed: `formulário de busca`, `busca`, `página do processo`… */
   etapa: string;
-  /** The failure: `malformed`, `captcha`, `timeout`, `recusada`… */
+  /** The failure: `malformed`, `captcha`, `timeout`, `rate_limited`… */
   falha: string;
   /** What was unexpected, in words; never page content. */
   motivo: string;
@@ -64,7 +64,7 @@ export function consultaAnomalies(tribunal: string, sistema: string, etapa: stri
   }
   upstreamLogger()?.warn(
     { tribunal, sistema, etapa, anomalias: counts },
-    `consulta ${tribunal} (${sistema}): ${etapa} lida em parte (${Object.keys(counts).join(', ')}): o tribunal pode ter mudado a página`,
+    `consultation ${tribunal} (${sistema}): ${etapa} read in part (${Object.keys(counts).join(', ')}): the court may have changed its page`,
   );
 }
 
@@ -74,7 +74,7 @@ export function consultaFailed(tribunal: string, sistema: string, failure: Omit<
   stateOf(tribunal).ultimaFalha = { em: iso(clock.now()), ...failure };
   upstreamLogger()?.warn(
     { tribunal, sistema, etapa: failure.etapa, falha: failure.falha, motivo: failure.motivo },
-    `consulta ${tribunal} (${sistema}) falhou em ${failure.etapa}: ${failure.falha}`,
+    `consultation ${tribunal} (${sistema}) failed at ${failure.etapa}: ${failure.falha}`,
   );
 }
 

@@ -5,7 +5,7 @@
  * parser produces this; the consultations connector turns it into the case-details port's records.
  */
 import type { AnomalyField } from './anomalies.ts';
-import type { CaseConsultaRecord, PageMovementRecord } from '../../platform/ports/case-details.ts';
+import type { CaseConsultaRecord, PageListCount, PageMovementRecord } from '../../platform/ports/case-details.ts';
 
 export type ConsultaSystem = 'esaj' | 'pje' | 'tjdft';
 
@@ -45,14 +45,9 @@ export interface ConsultaCase extends Omit<CaseConsultaRecord, 'fonte' | 'sistem
   /** Null where the system never publishes it (PJe) or the page hides it. */
   valorCausaCentavos: number | null;
   partes: ConsultaParty[];
-  /** Where the page lists only part of a list (PJe: parties 10 rows at a time, movements 15): how many it lists and how many were read. */
-  listas?: { partes: ConsultaListCount; movimentos: ConsultaListCount };
   /** Lines read only in part (anomalies.ts), for the connector to count; never part of the port's record. */
   anomalias?: AnomalyField[];
 }
 
 /** A list the page shows in part: the count the page prints (null when it prints none) and the rows read. */
-export interface ConsultaListCount {
-  listados: number | null;
-  lidos: number;
-}
+export type ConsultaListCount = PageListCount;

@@ -332,7 +332,7 @@ test('participant lines: masked documents kept as shown, social names, OAB spell
     tipoPessoa: 'FISICA',
     oab: { uf: 'SP', numero: '123456' },
   });
-  assert.equal(readParticipant('NOVA EMPRESA SA - CNPJ: 12.ABC.345/01DE-35 (RÉU)').documento, '12ABC34501DE35');
+  assert.equal(readParticipant('NOVA EMPRESA SA - CNPJ: 12.ABC.345/01DE-35 (RÉU)')?.documento, '12ABC34501DE35');
   assert.equal(
     subjectLeaf('DIREITO DO CONSUMIDOR (1156)  -  Bancários (7752)  -  Crédito Direto ao Consumidor - CDC (14757'),
     'Crédito Direto ao Consumidor - CDC',
