@@ -82,6 +82,8 @@ export function parsePjeSearch(html: string, anomalies = new Anomalies()): PjeSe
   if (rows.length === 0) {
     const messages = shown(root.querySelector('dl.rich-messages'));
     if (messages !== '') throw new PjePageError('PJe search answer: the court answered a message instead of results');
+    // The listView page itself (form fPP, before any search) has the same empty table and footer: a form, not an answer.
+    if (root.querySelector('form#fPP')) throw new PjePageError('PJe search answer: the search form came back instead of results');
     if (!/^(0 )?resultados? encontrados?$/.test(footer))
       throw new PjePageError('PJe search answer: an empty table without its "resultados encontrados" footer');
     return { found: false };
