@@ -80,7 +80,8 @@ const CourtView = Type.Object({
         ],
         {
           description:
-            'This process\'s view of the court\'s consultation since it started (docs/operations.md, "A court changed its pages"); null when it was never asked.',
+            "This process's view of the court's consultation since it started (docs/operations.md, 'A court changed its pages'); " +
+            'null when it was never asked.',
         },
       ),
     },

@@ -13,10 +13,10 @@ import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/
 import { atStep, stepOf } from './anomalies.ts';
 import { consultaError } from './http.ts';
 import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
-import type { ConsultaClient } from './client.ts';
+import type { ConsultaClient, ConsultaClientFactory } from './client.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
-import type { ConsultaCase, ConsultaParty } from './record.ts';
+import type { ConsultaCase, ConsultaParty, ConsultaSystem } from './record.ts';
 import { CLIENT_FACTORIES, CONSULTA_SEARCHES, consultaLabel } from './systems.ts';
 
 /** The kind of error a page made a parser throw, for the failure's message (never its text: it may quote the page). */
@@ -34,6 +34,8 @@ export interface ConsultasConnectorOptions {
   courts: EnabledCourt[];
   http: ConsultaHttp;
   sandbox: boolean;
+  /** A system's client other than CLIENT_FACTORIES' (tests: a client failing in ways no page of today does). */
+  factories?: Partial<Record<ConsultaSystem, ConsultaClientFactory>>;
 }
 
 /** `consulta-tjsp`: a court's consultation as a source (errors, metrics, `/v1/integrador`). */
@@ -58,7 +60,10 @@ export class ConsultasConnector implements CaseDetailsSource {
     this.courts = o.courts;
     for (const { court, urls } of o.courts) {
       const label = consultaLabel(court);
-      this.#clients.set(court.sigla, CLIENT_FACTORIES[court.sistema]({ court, urls, http: o.http, source: consultaSource(court.sigla), label }));
+      this.#clients.set(
+        court.sigla,
+        (o.factories?.[court.sistema] ?? CLIENT_FACTORIES[court.sistema])({ court, urls, http: o.http, source: consultaSource(court.sigla), label }),
+      );
     }
   }
 

@@ -37,7 +37,9 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
       const hit = page.hits.find((h) => h.numeroCnj === numeroCnj);
       if (!hit) throw session.fail('malformed', 'the list answered for the number names other cases only');
       session.at('detalhe');
-      const listed = read((await session.get(new URL(hit.path, `${base}/${app}/`).toString(), { signal })).text);
+      // e-SAJ's links are root paths (`/cpopg/show.do?…`), its radios' relative (`show.do?…`): both under this court's base.
+      const target = hit.path.startsWith(`/${app}/`) ? `${base}${hit.path}` : new URL(hit.path, `${base}/${app}/`).toString();
+      const listed = read((await session.get(target, { signal })).text);
       if (listed.kind === 'list') throw session.fail('malformed', 'the listed case opened as another list');
       const found = answerOf(listed, session, pageCtx);
       if (!found) throw session.fail('malformed', 'the listed case opened as not found');
