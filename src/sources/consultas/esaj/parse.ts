@@ -266,8 +266,8 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
   const found = new Map<string, ConsultaLawyer['oab'][]>();
   for (const m of movimentos) {
     if (!m.texto?.includes('(OAB ')) continue;
-    // Anchored on the literal `(OAB `; the name is what precedes it back to the last separator (linear, no backtracking).
-    for (const match of m.texto.matchAll(/\(OAB\s+([^)]+)\)/g)) {
+    // Anchored on the literal `(OAB ` and at most 40 characters to its `)`; the name is what precedes it back to the last separator (linear).
+    for (const match of m.texto.matchAll(/\(OAB\s+([^)]{1,40})\)/g)) {
       const oab = fromPage('oab', match[1]!);
       if (!oab) continue;
       const before = m.texto.slice(Math.max(0, match.index - 200), match.index);

@@ -109,13 +109,14 @@ function searchRow(row: HTMLElement): PjeHit | null {
   const rotulo = shown(b);
   const cnj = CNJ_TEXT.exec(rotulo) ?? CNJ_TEXT.exec(shown(row));
   if (!link || !cnj) return null;
-  const id = /processosTable:(\d+):/.exec(row.querySelector('td')?.id ?? '');
-  const cells = row.querySelectorAll(':scope > td');
-  const main = b?.closest('td') ?? cells[1];
-  const anchor = b?.closest('a');
+  const cells = row.childNodes.filter((n): n is HTMLElement => (n as HTMLElement).rawTagName?.toLowerCase() === 'td');
+  const id = /processosTable:(\d+):/.exec(cells[0]?.id ?? '');
+  // `<td>CLASS <a><b>…</b></a> PARTIES</td>`: the text before the link is the class, after it the parties.
+  const anchor = b?.parentNode?.rawTagName?.toLowerCase() === 'a' ? b.parentNode : null;
+  const main = anchor?.parentNode ?? null;
   let classe = '';
   let partes = '';
-  if (main && anchor) {
+  if (main) {
     let after = false;
     for (const node of main.childNodes) {
       if (node === anchor) after = true;
@@ -186,10 +187,12 @@ function boldPairs(html: string): Header['bold'] {
 /** `ROOT (1156)  -  CHILD (7771)  -  LEAF (14757` (the last `)` missing on every captured page) → `LEAF`. Names may hold ` - `. */
 export function subjectLeaf(printed: string): string | null {
   const path = oneLine(printed);
-  // The last level starts after the last `(code)` followed by ` - `; found from the right with indexOf scans.
+  // The last level starts after the last `(code) - `; each stretch between two ` - ` is looked at once (no scan back past it).
   let from = 0;
-  for (let at = path.indexOf(') - '); at !== -1; at = path.indexOf(') - ', at + 1)) {
-    const open = path.lastIndexOf('(', at);
+  let prev = 0;
+  for (let at = path.indexOf(') - '); at !== -1; prev = at + 4, at = path.indexOf(') - ', at + 1)) {
+    const stretch = at > prev ? path.slice(prev, at).lastIndexOf('(') : -1;
+    const open = stretch === -1 ? -1 : prev + stretch;
     if (open !== -1 && at - open > 1 && /^\d+$/.test(path.slice(open + 1, at))) from = at + 4;
   }
   const leaf = stripCode(path.slice(from).trim());
@@ -273,13 +276,21 @@ export function readParticipant(text: string, anomalies = new Anomalies()): Part
     else anomalies.note('advogado.oab');
     rest = rest.slice(0, reg).trim();
   }
-  const social = rest.toLowerCase().indexOf(' civilmente como ');
-  const nome = (social === -1 ? rest : rest.slice(0, social).replace(/\s+registrad[oa]\(a\)$/i, '')).trim();
+  // `SOCIAL registrado(a) civilmente como CIVIL`: the name shown first is the one the person uses.
+  const lower = rest.indexOf(' civilmente como ');
+  const social = lower === -1 ? rest.indexOf(' CIVILMENTE COMO ') : lower;
+  const nome = (social === -1 ? rest : withoutRegistrado(rest.slice(0, social))).trim();
   if (nome === '') {
     anomalies.note('parte.linha');
     return null;
   }
   return { nome, tipo, documento, tipoPessoa, oab };
+}
+
+function withoutRegistrado(text: string): string {
+  const end = text.slice(-14).toLowerCase();
+  for (const tail of [' registrado(a)', ' registrada(a)', ' registrado', ' registrada']) if (end.endsWith(tail)) return text.slice(0, -tail.length);
+  return text;
 }
 
 /** A masked number (`639.XXX.XXX-XX`, `***.000.014-**`) exactly as shown; a whole one bare (alphanumeric CNPJs too); null when neither. */
