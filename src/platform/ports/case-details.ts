@@ -131,6 +131,8 @@ export interface CourtSearchHits {
   numeros: string[];
   /** How many cases the court said it found (its counter), when it printed one; else the numbers listed. */
   encontrados: number;
+  /** The court said it shows only its first N hits (PJe: "somente os 30 primeiros serão exibidos"): `encontrados` is that cap, not a total. */
+  limitado?: boolean;
 }
 
 export interface CourtSearchReport {

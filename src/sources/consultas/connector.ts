@@ -143,7 +143,12 @@ export class ConsultasConnector implements CaseDetailsSource {
       if (a.status === 'fulfilled') {
         consultaRead(tribunal, court.sistema);
         consultaAnomalies(tribunal, court.sistema, 'busca', a.value.anomalias ?? []);
-        report.responderam.push({ tribunal, numeros: a.value.numeros, encontrados: a.value.total ?? a.value.numeros.length });
+        report.responderam.push({
+          tribunal,
+          numeros: a.value.numeros,
+          encontrados: a.value.total ?? a.value.numeros.length,
+          ...(a.value.limitado ? { limitado: true } : {}),
+        });
       } else if (a.reason instanceof SourceError) report.falharam.push({ tribunal, falha: a.reason.failure, mensagem: a.reason.message });
       else throw a.reason;
     });
