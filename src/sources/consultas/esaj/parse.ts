@@ -110,7 +110,7 @@ export function esajList(root: HTMLElement): EsajListed[] {
   for (const a of root.querySelectorAll('#listagemDeProcessos a.linkProcesso')) {
     const href = a.getAttribute('href') ?? '';
     if (!href) continue;
-    const m = CNJ_MASKED.exec(oneLine(a.text)) ?? CNJ_MASKED.exec(decodeURIComponent(href));
+    const m = CNJ_MASKED.exec(oneLine(a.text)) ?? CNJ_MASKED.exec(decodedHref(href));
     hits.push({ numeroCnj: m ? m[0].replace(/\D/g, '') : null, path: href, incidentes: [] });
   }
   for (const item of root.querySelectorAll('#modalIncidentes section')) {
@@ -126,6 +126,15 @@ export function esajList(root: HTMLElement): EsajListed[] {
     hits.push({ numeroCnj: m ? m[0].replace(/\D/g, '') : null, path: `show.do?processo.codigo=${encodeURIComponent(codigo)}`, incidentes });
   }
   return hits;
+}
+
+/** A link's query as text; a malformed `%` sequence (a page's own) leaves it as printed rather than throwing URIError. */
+function decodedHref(href: string): string {
+  try {
+    return decodeURIComponent(href);
+  } catch {
+    return href;
+  }
 }
 
 /** The password popup shown at once (`popupSenha: { mostrar: 'true' == 'true'`) over a header with no number: a secret case. */
