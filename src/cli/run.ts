@@ -13,6 +13,7 @@ import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError
 import { backupCommand } from './backup.ts';
 import { serve, work } from './serve.ts';
 import { precatoriosCommand } from './precatorios.ts';
+import { consultasCommand } from './consultas.ts';
 import { explainStartupFailure } from './startup-failure.ts';
 
 /** Where a run reads its settings and writes its lines. */
@@ -49,6 +50,9 @@ Commands:
   credits add ACCOUNT_ID AMOUNT_BRL [--note TEXT] [--json]
   precatorios import FILE --tribunal SIGLA [--fonte-url URL] [--json]
                                           a court's precatório list (CSV or XLSX) into the store; re-importing updates
+  consultas verificar [SIGLA...] [--processo SIGLA=CNJ]... [--json]
+                                          ask each enabled court consultation for one case (given, or the last one
+                                          consulted): reachable, challenge, page read, lines read in part (exit 1 if unread)
   sandbox [--cases N] [--seed S] [--port P] [--latency MS]
                                           run the upstream simulator alone (fictitious DataJud + portal)
 
@@ -109,6 +113,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return withServices(config, (s) => usersCommand(s, rest, io.out));
     case 'precatorios':
       return withServices(config, (s) => precatoriosCommand(s, rest, io.out));
+    case 'consultas':
+      return withServices(config, (s) => consultasCommand(s, rest, io.out));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
