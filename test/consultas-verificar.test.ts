@@ -7,7 +7,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { formatCnj } from '../src/platform/identifiers/cnj.ts';
 import type { AddressInfo } from 'node:net';
 import { createHarness } from './harness.ts';
 import { consultasCommand, type VerificationRow } from '../src/cli/consultas.ts';
@@ -57,5 +60,24 @@ test('one court whose page changed is flagged: reachable, no challenge, its page
   await assert.rejects(
     consultasCommand(h.services, ['verificar', 'TJRS'], () => {}),
     /not an enabled consultation/,
+  );
+});
+
+test('consultas esqueleto: the pages of a case saved reduced to their structure, no party named in them', async () => {
+  const sandbox = h.sources.sandbox!;
+  const tjsp = sandbox.dataset.cases.find((x) => x.court.sigla === 'TJSP' && x.filedAt <= sandbox.dataset.now() && x.partes.length > 0)!;
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'tramita-esqueleto-')), 'out');
+  const lines: string[] = [];
+  assert.equal(await consultasCommand(h.services, ['esqueleto', tjsp.numero, dir], (l) => lines.push(l)), 0);
+  const files = readdirSync(dir);
+  assert.deepEqual(files, ['01-GET-open.do-200.html', '02-GET-show.do-200.html'], 'the search answered a redirect, followed to the case page');
+  assert.match(lines.at(-1)!, /pages saved .* answered: caso$/);
+  const saved = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  assert.match(saved, /id="numeroProcesso"/, 'the structure travels');
+  for (const p of tjsp.partes) assert.ok(!saved.includes(p.person.nome), 'the people do not');
+  assert.ok(!saved.includes(formatCnj(tjsp.numero)));
+  await assert.rejects(
+    consultasCommand(h.services, ['esqueleto', tjsp.numero, dir], () => {}),
+    /not empty/,
   );
 });

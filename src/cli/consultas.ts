@@ -5,12 +5,22 @@
  * case of that court Tramita consulted last. One row per court: whether the court answered at all,
  * whether it answered a challenge, whether the page was read (a case, or its own not-found), and how
  * many of its lines were read only in part. Exit 1 when a court's page could not be read.
+ *
+ * `tramita consultas esqueleto CNJ DIR` (item 6): the court's pages for that case, asked as the API asks
+ * them, saved into DIR (new or empty) reduced to their structure (sources/consultas/skeleton.ts: text,
+ * attribute values and scripts shaped, tags, ids and classes kept), so a page that fails can be handed to
+ * a maintainer without the people in it. A page that cannot be reduced is refused and not saved (exit 1).
  */
 import { parseArgs } from 'node:util';
 import type { Services } from '../platform/services.ts';
 import { consultaState } from '../platform/observability/consultas.ts';
 import { SourceError } from '../platform/ports/source-error.ts';
 import { UsageError, type Print } from './admin.ts';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fromPage } from '../platform/identifiers/on-page.ts';
+import { recordConsultaPages, type RecordedConsultaPage } from '../sources/consultas/http.ts';
+import { SkeletonError, skeletonOf } from '../sources/consultas/skeleton.ts';
 
 export interface VerificationRow {
   tribunal: string;
@@ -31,6 +41,7 @@ const OUTAGES = new Set(['timeout', 'unavailable']);
 
 export async function consultasCommand(s: Services, argv: string[], print: Print): Promise<number> {
   const [sub, ...args] = argv;
+  if (sub === 'esqueleto') return skeletonCommand(s, args, print);
   if (sub !== 'verificar') throw new UsageError(`unknown consultas command "${sub ?? ''}"`);
   const { values, positionals } = parseArgs({
     args,
@@ -104,4 +115,41 @@ async function verify(s: Services, court: { sigla: string; sistema: string; sour
   const after = consultaState(court.sigla)?.anomalias ?? {};
   for (const [campo, n] of Object.entries(after)) if (n > (before[campo] ?? 0)) row.anomalias[campo] = n - (before[campo] ?? 0);
   return row;
+}
+
+async function skeletonCommand(s: Services, args: string[], print: Print): Promise<number> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: {} });
+  if (positionals.length !== 2) throw new UsageError('expected CNJ DIR');
+  const cnj = fromPage('cnj', positionals[0]!);
+  if (!cnj) throw new UsageError(`not a CNJ number: ${JSON.stringify(positionals[0])}`);
+  const dir = positionals[1]!;
+  if (existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`${dir} is not empty`);
+  if (!s.sources.details || !s.sources.consultas?.courts.length) throw new UsageError('no court consultation is enabled (TRAMITA_CONSULTAS)');
+  const pages: RecordedConsultaPage[] = [];
+  const stop = recordConsultaPages((p) => pages.push(p));
+  let outcome = 'caso';
+  try {
+    const found = await s.sources.details.fetchDetails(cnj.digits);
+    if (!found) outcome = 'nao_encontrado';
+  } catch (err) {
+    if (!(err instanceof SourceError)) throw err;
+    outcome = err.failure;
+  } finally {
+    stop();
+  }
+  mkdirSync(dir, { recursive: true });
+  let refused = 0;
+  pages.forEach((p, i) => {
+    const name = `${String(i + 1).padStart(2, '0')}-${p.method}-${path.basename(p.path).replace(/[^\w.-]/g, '_') || 'index'}-${p.status}.html`;
+    try {
+      writeFileSync(path.join(dir, name), skeletonOf(p.text));
+      print(`${name}  ${p.source} ${p.method} ${p.path} ${p.status}`);
+    } catch (err) {
+      if (!(err instanceof SkeletonError)) throw err;
+      refused++;
+      print(`${name}  refused, not saved: ${err.message}`);
+    }
+  });
+  print(`${pages.length - refused} of ${pages.length} pages saved to ${dir}; the consultation answered: ${outcome}`);
+  return refused > 0 ? 1 : 0;
 }

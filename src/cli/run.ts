@@ -53,6 +53,8 @@ Commands:
   consultas verificar [SIGLA...] [--processo SIGLA=CNJ]... [--json]
                                           ask each enabled court consultation for one case (given, or the last one
                                           consulted): reachable, challenge, page read, lines read in part (exit 1 if unread)
+  consultas esqueleto CNJ DIR             the court's pages for that case saved into DIR reduced to their structure
+                                          (text and values shaped, tags, ids and classes kept): no personal data
   sandbox [--cases N] [--seed S] [--port P] [--latency MS]
                                           run the upstream simulator alone (fictitious DataJud + portal)
 

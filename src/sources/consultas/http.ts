@@ -37,6 +37,29 @@ export interface ConsultaPage {
   text: string;
 }
 
+/** A page a court answered, as read off the wire (decoded), before the challenge detector: for `consultas esqueleto`. */
+export interface RecordedConsultaPage {
+  source: string;
+  method: 'GET' | 'POST';
+  /** Path without the query (a query may hold a number or a name). */
+  path: string;
+  status: number;
+  text: string;
+}
+
+let recorder: ((page: RecordedConsultaPage) => void) | null = null;
+
+/**
+ * Every page the consultations receive from now on goes to `record` too, until the returned function is
+ * called (`tramita consultas esqueleto`, a one-shot command: nothing records in a server).
+ */
+export function recordConsultaPages(record: (page: RecordedConsultaPage) => void): () => void {
+  recorder = record;
+  return () => {
+    if (recorder === record) recorder = null;
+  };
+}
+
 /** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
 export function consultaError(
   source: string,
@@ -167,6 +190,7 @@ export class ConsultaSession {
         continue;
       }
       const text = upstream.text(raw, path, { latin1Fallback: true });
+      recorder?.({ source: this.#source, method: request.method, path: target.pathname, status: raw.status, text });
       const challenge = this.#challenged(text, raw.status, path);
       if (challenge) throw challenge;
       return { status: raw.status, url: target.toString(), headers: raw.headers, text };
