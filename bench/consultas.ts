@@ -2,7 +2,8 @@
  * The consultation pages' parse cost (issue 31): µs per page for each system's parser, on the real
  * pages (reference/upstream/real/, copied as the connectors' fixtures), parsed again and again after a
  * warm-up. e-SAJ: the TJSP page (183 KB, 8 parties, 118 movements). PJe: the detail pages of TJMA (1st
- * and 2nd degree), TJCE and TJRJ, decoded once (their bytes are decoded by charset before parsing).
+ * and 2nd degree), TJCE and TJRJ, decoded once (their bytes are decoded by charset before parsing);
+ * Set 2's TJSP detail and TJRO's 30-row search answer (issue 44).
  * Node's `performance.now`; the median of 5 rounds.
  * Standalone: node bench/consultas.ts
  */
@@ -11,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseEsajPage } from '../src/sources/consultas/esaj/parse.ts';
 import { decodePage } from '../src/sources/consultas/challenge.ts';
-import { parsePjeDetail } from '../src/sources/consultas/pje/parse.ts';
+import { parsePjeDetail, parsePjeSearch } from '../src/sources/consultas/pje/parse.ts';
 
 interface PageParser {
   system: string;
@@ -41,6 +42,19 @@ export const PAGE_PARSERS: PageParser[] = [
   pjePage('pje-tjma-detalhe_ok_2g.html', 2),
   pjePage('pje-tjce-detalhe-3000739-94.2025.8.06.0100.html', 1),
   pjePage('pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html', 1),
+  // Set 2 (issue 44): the TJSP detail whose hidden full table repeats the visible last five, and TJRO's capped 30-row search answer.
+  {
+    system: 'e-SAJ',
+    page: 'set2/tjsp_esaj_cpopg_detalhe.html (TJSP cpopg)',
+    html: fixture('fixtures/set2/tjsp_esaj_cpopg_detalhe.html'),
+    parse: (h) => parseEsajPage(h, { numeroCnj: '10542715120248260114', tribunal: 'TJSP', grau: 1 }),
+  },
+  {
+    system: 'PJe',
+    page: 'set2/tjro_pje_busca_nomeparte.html (search, 30 rows)',
+    html: fixture('fixtures/set2/tjro_pje_busca_nomeparte.html'),
+    parse: parsePjeSearch,
+  },
 ];
 
 const WARMUP = 50;

@@ -6,6 +6,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { consultaState } from '../src/platform/observability/consultas.ts';
 import { createHarness, json } from './harness.ts';
 import { COURTS } from '../src/platform/courts/table.ts';
 import { CONSULTA_COURTS } from '../src/sources/consultas/courts.ts';
@@ -24,7 +25,10 @@ test("every court's origens are the coverage function's answer for this deployme
   assert.equal(items.length, COURTS.length);
   const cfg = deploymentCoverage(h.sources);
   for (const court of COURTS) {
-    assert.deepEqual(origens(court.sigla), courtCoverage(court, cfg), court.sigla);
+    // Beside the configuration's answer, `estado`: this process's view of the court's consultation (null: never asked here).
+    const { estado, ...coverage } = origens(court.sigla);
+    assert.deepEqual(coverage, courtCoverage(court, cfg), court.sigla);
+    assert.deepEqual(estado, consultaState(court.sigla), court.sigla);
   }
 });
 

@@ -14,6 +14,7 @@ import { accountsCommand, creditsCommand, keysCommand, NotFoundError, UsageError
 import { backupCommand } from './backup.ts';
 import { serve, work } from './serve.ts';
 import { precatoriosCommand } from './precatorios.ts';
+import { consultasCommand } from './consultas.ts';
 import { explainStartupFailure } from './startup-failure.ts';
 
 /** Where a run reads its settings and writes its lines. */
@@ -50,6 +51,11 @@ Commands:
   credits add ACCOUNT_ID AMOUNT_BRL [--note TEXT] [--json]
   precatorios import FILE --tribunal SIGLA [--fonte-url URL] [--json]
                                           a court's precatório list (CSV or XLSX) into the store; re-importing updates
+  consultas verificar [SIGLA...] [--processo SIGLA=CNJ]... [--json]
+                                          ask each enabled court consultation for one case (given, or the last one
+                                          consulted): reachable, challenge, page read, lines read in part (exit 1 if unread)
+  consultas esqueleto CNJ DIR             the court's pages for that case saved into DIR reduced to their structure
+                                          (text and values shaped, tags, ids and classes kept): no personal data
   sandbox [--cases N] [--seed S] [--port P] [--latency MS]
                                           run the upstream simulator alone (fictitious DataJud + portal)
 
@@ -110,6 +116,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return withServices(config, (s) => usersCommand(s, rest, io.out));
     case 'precatorios':
       return withServices(config, (s) => precatoriosCommand(s, rest, io.out));
+    case 'consultas':
+      return withServices(config, (s) => consultasCommand(s, rest, io.out));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

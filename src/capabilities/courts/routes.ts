@@ -14,6 +14,7 @@ import { courtCoverage, coverageSummary, type CoverageConfig } from '../../sourc
 import { Nullable } from '../../platform/http/nullable.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
 import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
+import { consultaState } from '../../platform/observability/consultas.ts';
 
 const SEGMENTS = [...new Set(COURTS.map((c) => c.segmento))];
 
@@ -60,6 +61,30 @@ const CourtView = Type.Object({
           tipo: Type.String({ description: '`cpf_cnpj`, `nome` or `oab`.' }),
           fontes: Type.Array(Type.String({ description: '`armazenado`: what Tramita already stored.' })),
         }),
+      ),
+      estado: Type.Union(
+        [
+          Type.Null(),
+          Type.Object({
+            ultimoSucessoEm: Nullable(Type.String({ description: "When a page of this court's consultation was last read (a case, a not-found, a search)." })),
+            ultimaFalha: Nullable(
+              Type.Object({
+                em: Type.String(),
+                etapa: Type.String({ description: '`formulario` (search form), `busca`, `lista`, `detalhe` (case page), `partes`, `dados`, `consulta`.' }),
+                falha: Type.String({ description: '`malformed` (the page is not one of its system: the court changed it), `captcha`, `anti_bot`, `timeout`…' }),
+                motivo: Type.String({ description: 'What was unexpected, in words; never page content.' }),
+              }),
+            ),
+            anomalias: Type.Record(Type.String(), Type.Integer(), {
+              description: 'Lines of its pages read only in part, per field (`parte.tipo`, `advogado.oab`, `movimento.data`…).',
+            }),
+          }),
+        ],
+        {
+          description:
+            "This process's view of the court's consultation since it started (docs/operations.md, 'A court changed its pages'); " +
+            'null when it was never asked.',
+        },
       ),
     },
     {
@@ -119,7 +144,7 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
                 sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
                 datajudAlias: c.datajudAlias,
                 cobertura: coverageSummary(origens),
-                origens,
+                origens: { ...origens, estado: consultaState(c.sigla) },
               };
             }),
           ),

@@ -20,7 +20,8 @@ export interface CourtSources {
   responderam: string[];
   falharam: { tribunal: string; falha: SourceFailure; mensagem: string }[];
   /** Per court that answered: the count it printed, the numbers taken (the cap), those looked up and stored. */
-  resultados: { tribunal: string; encontrados: number; listados: number; detalhados: number }[];
+  /** `limitado`: the court shows only its first N hits, so `encontrados` is that cap, not a total. */
+  resultados: { tribunal: string; encontrados: number; limitado: boolean; listados: number; detalhados: number }[];
   limitePorTribunal: number;
 }
 
@@ -47,6 +48,7 @@ export async function searchCourts(m: CaseParts, query: CourtSearchQuery, signal
       resultados: report.responderam.map((r) => ({
         tribunal: r.tribunal,
         encontrados: r.encontrados,
+        limitado: r.limitado === true,
         listados: r.numeros.length,
         detalhados: r.numeros.filter((n) => stored.has(n)).length,
       })),
@@ -108,7 +110,8 @@ export function assertAnswered(fontes: CourtSources, total: number): void {
 export const COURT_SEARCH_NOTE =
   "The enabled courts' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most " +
   '`meta.fontes.limitePorTribunal` per court); ' +
-  '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court) and those that failed (`falharam`: ' +
+  '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court: `encontrados`, and `limitado` ' +
+  'when the court shows only its first N hits, as PJe does at 30) and those that failed (`falharam`: ' +
   '`tribunal`, `falha` such as `captcha` or `anti_bot`). ' +
   'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous ' +
   'window: then 202 and the status URL.';

@@ -172,6 +172,24 @@ const ConsultaPublica = Type.Object(
     segredo: Type.Boolean(),
     incidentes: Type.Array(Type.Object({ numeroCnj: Nullable(Type.String()), classe: Type.String(), data: Nullable(Type.String()) })),
     processoReferencia: Nullable(Type.String({ description: 'The linked case (PJe 2nd degree), 20 digits.' })),
+    listas: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          ['partes', 'movimentos'].map((k) => [
+            k,
+            Type.Object({
+              listados: Nullable(Type.Integer({ description: 'Rows the court says it lists (its "N resultados encontrados"); null when it prints no count.' })),
+              lidos: Type.Integer({ description: 'Rows this page showed and Tramita read.' }),
+            }),
+          ]),
+        ),
+        {
+          description:
+            'Where the page shows only part of a list (PJe: parties 10 rows at a time, movements 15 at a time; the further pages are not requested): ' +
+            'how many the court lists and how many were read. Absent where the page shows whole lists (e-SAJ, TJDFT).',
+        },
+      ),
+    ),
   },
   { description: "What the court's public consultation page showed; null when no consultation answered for this case." },
 );

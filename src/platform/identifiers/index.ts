@@ -5,3 +5,4 @@ export * from './nup.ts';
 export * from './oab.ts';
 export * from './uf.ts';
 export * from './peca.ts';
+export * from './on-page.ts';

@@ -103,6 +103,28 @@ export const telemetry = {
     labelNames: ['source'] as const,
     registers,
   }),
+  consultaAnomalies: new Counter({
+    name: 'tramita_consulta_anomalias_total',
+    help:
+      "Lines of a court's consultation page read only in part (issue 44), by court, system and field: the line kept what it could (a party with no " +
+      'role, a lawyer with no OAB, a movement with no time), the case was answered. A rise on one court is that court changing its pages.',
+    labelNames: ['tribunal', 'sistema', 'campo'] as const,
+    registers,
+  }),
+  consultaFailures: new Counter({
+    name: 'tramita_consulta_falhas_total',
+    help:
+      'Consultations of a court that failed, by court, system, step (search form, search, detail page…) and failure (malformed: the page is not one ' +
+      'of its system; captcha, anti_bot, login, timeout, unavailable, rate_limited; refused: the court declined the search, e.g. too many hits).',
+    labelNames: ['tribunal', 'sistema', 'etapa', 'falha'] as const,
+    registers,
+  }),
+  consultaSuccesses: new Counter({
+    name: 'tramita_consulta_sucessos_total',
+    help: "Consultations of a court whose page was read (a case, a not-found or a search answer), by court and system: the denominator of the failures'.",
+    labelNames: ['tribunal', 'sistema'] as const,
+    registers,
+  }),
   budgetWaits: new Counter({
     name: 'tramita_upstream_budget_waits_total',
     help: "Requests that had to wait because the source's per-minute budget was spent.",

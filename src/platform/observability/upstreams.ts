@@ -62,6 +62,11 @@ export function logUpstreamsTo(logger: Pick<Logger, 'warn'>): void {
   log = logger;
 }
 
+/** The logger those warn lines go to (the consultations' observation, consultas.ts, writes beside them). */
+export function upstreamLogger(): Pick<Logger, 'warn'> | undefined {
+  return log;
+}
+
 /** What `/readyz`, `GET /v1` and `/v1/integrador` say about each source. */
 export function upstreamStates(): {
   nome: string;

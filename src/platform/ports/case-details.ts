@@ -81,6 +81,16 @@ export interface CaseConsultaRecord {
   incidentes: { numeroCnj: string | null; classe: string; data: string | null }[];
   /** The linked case (PJe 2nd degree "Processo referência"), 20 digits, else null. */
   processoReferencia: string | null;
+  /**
+   * Where the page lists only part of a list (PJe: parties 10 rows at a time, movements 15 at a time):
+   * how many rows the court says it lists (null when it prints no count) and how many were read.
+   */
+  listas?: { partes: PageListCount; movimentos: PageListCount };
+}
+
+export interface PageListCount {
+  listados: number | null;
+  lidos: number;
 }
 
 export interface CaseDetailsRecord {
@@ -134,6 +144,8 @@ export interface CourtSearchHits {
   numeros: string[];
   /** How many cases the court said it found (its counter), when it printed one; else the numbers listed. */
   encontrados: number;
+  /** The court said it shows only its first N hits (PJe: "somente os 30 primeiros serão exibidos"): `encontrados` is that cap, not a total. */
+  limitado?: boolean;
 }
 
 export interface CourtSearchReport {

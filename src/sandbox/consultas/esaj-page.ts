@@ -159,12 +159,23 @@ ${movementRows(movements)}
 }
 
 /** The search form again with e-SAJ's not-found notice (what `search.do` answers for an unknown number). */
-export function esajNotFoundPage(app: string): string {
+export function esajNotFoundPage(app: string, message: string = ESAJ_MESSAGES.not_found): string {
   return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head><meta charset="UTF-8"><title>e-SAJ (sandbox)</title></head>\n<body>
 <form id="formConsulta" method="GET" action="/${app}/search.do"></form>
-<div id="spwTabelaMensagem"><table><tr><td id="mensagemRetorno"><li>N&atilde;o existem informa&ccedil;&otilde;es dispon&iacute;veis para os par&acirc;metros informados.</li></td></tr></table></div>
+<div id="spwTabelaMensagem"><table><tr><td id="mensagemRetorno"><li>${message}</li></td></tr></table></div>
 </body>\r\n</html>\r\n`;
 }
+
+/**
+ * What e-SAJ's message box says, every answer an HTTP 200 (reference/upstream/real/README.md "Set 2"): the
+ * not-found notice of the real captures, and the refusals the same box prints (wording of the sandbox:
+ * no capture of them exists), which a client must take for the court's failure, never "nothing found".
+ */
+export const ESAJ_MESSAGES = {
+  not_found: 'N&atilde;o existem informa&ccedil;&otilde;es dispon&iacute;veis para os par&acirc;metros informados.',
+  refine: 'A pesquisa retornou muitos processos. Por favor, refine sua pesquisa.',
+  busy: 'Excesso de consultas simult&acirc;neas. Tente novamente em alguns instantes.',
+} as const;
 
 /** e-SAJ lists 25 hits per page of a search. */
 export const ESAJ_HITS_PER_PAGE = 25;

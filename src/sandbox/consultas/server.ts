@@ -17,13 +17,16 @@
  *
  * Knobs (`/_sandbox/consultas`): `challenge` = `captcha` (e-SAJ's reCAPTCHA bounce: the search form
  * again with the reCAPTCHA v3 gate, as TJMS answers) or `anti_bot` (a Cloudflare "Just a moment..."
- * page, 403), for every request until reset; `courts` (siglas) limits it to those courts. A slow host is the fault layer's `latencyMs` on `consultas`.
+ * page, 403), for every request until reset; `message` = `refine` or `busy`: every e-SAJ `search.do`
+ * answers e-SAJ's message box with that refusal (HTTP 200, as the real one); `numberList`: a number
+ * search answers a one-row list of hits instead of redirecting to the case (as e-SAJ sometimes does);
+ * `courts` (siglas) limits them to those courts. A slow host is the fault layer's `latencyMs` on `consultas`.
  */
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Instance, Party, SandboxCase } from '../data/model.ts';
 import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts';
-import { esajCasePage, esajListPage, esajNotFoundPage } from './esaj-page.ts';
+import { ESAJ_MESSAGES, esajCasePage, esajListPage, esajNotFoundPage } from './esaj-page.ts';
 import { courtCasesBy } from './search.ts';
 
 export const ESAJ_COURTS = ['tjsp', 'tjal', 'tjac'];
@@ -31,29 +34,51 @@ export const ESAJ_COURTS = ['tjsp', 'tjal', 'tjac'];
 export const CONSULTA_SYSTEMS: readonly string[] = ['esaj', 'tjdft', 'pje'];
 
 export type ConsultaChallenge = 'captcha' | 'anti_bot';
+export type ConsultaMessage = 'refine' | 'busy';
 
 export class SandboxConsultas {
   #challenge: ConsultaChallenge | null = null;
+  #message: ConsultaMessage | null = null;
+  #numberList = false;
   #courts: string[] = [];
-  set(v: { challenge?: unknown; courts?: unknown }): void {
+  set(v: { challenge?: unknown; message?: unknown; numberList?: unknown; courts?: unknown }): void {
     if (typeof v !== 'object' || v === null) throw new RangeError('consultas: expected a JSON object');
-    if (v.challenge !== null && v.challenge !== 'captcha' && v.challenge !== 'anti_bot')
+    const challenge = v.challenge ?? null;
+    const message = v.message ?? null;
+    if (challenge !== null && challenge !== 'captcha' && challenge !== 'anti_bot')
       throw new RangeError('consultas: challenge must be captcha, anti_bot or null');
+    if (message !== null && message !== 'refine' && message !== 'busy') throw new RangeError('consultas: message must be refine, busy or null');
+    if (v.numberList !== undefined && typeof v.numberList !== 'boolean') throw new RangeError('consultas: numberList must be a boolean');
     if (v.courts !== undefined && (!Array.isArray(v.courts) || v.courts.some((c) => typeof c !== 'string')))
       throw new RangeError('consultas: courts must be a list of court siglas');
-    this.#challenge = v.challenge;
+    this.#challenge = challenge;
+    this.#message = message;
+    this.#numberList = v.numberList === true;
     this.#courts = ((v.courts as string[] | undefined) ?? []).map((c) => c.toLowerCase());
   }
-  get(): { challenge: ConsultaChallenge | null; courts: string[] } {
-    return { challenge: this.#challenge, courts: [...this.#courts] };
+  get(): { challenge: ConsultaChallenge | null; message: ConsultaMessage | null; numberList: boolean; courts: string[] } {
+    return { challenge: this.#challenge, message: this.#message, numberList: this.#numberList, courts: [...this.#courts] };
   }
   reset(): void {
     this.#challenge = null;
+    this.#message = null;
+    this.#numberList = false;
     this.#courts = [];
+  }
+  #applies(sigla: string): boolean {
+    return this.#courts.length === 0 || this.#courts.includes(sigla);
   }
   /** The challenge this court's requests get (lower-case sigla), if any. */
   challengeOf(sigla: string): ConsultaChallenge | null {
-    return this.#courts.length === 0 || this.#courts.includes(sigla) ? this.#challenge : null;
+    return this.#applies(sigla) ? this.#challenge : null;
+  }
+  /** The refusal this court's e-SAJ message box answers every search with, if any. */
+  messageOf(sigla: string): ConsultaMessage | null {
+    return this.#applies(sigla) ? this.#message : null;
+  }
+  /** Whether this court answers a number search with a one-row list. */
+  numberListOf(sigla: string): boolean {
+    return this.#applies(sigla) && this.#numberList;
   }
 }
 
@@ -91,8 +116,10 @@ function instanceOf(c: SandboxCase, segundo: boolean): Instance | undefined {
     : (c.instances.find((i) => i.grau !== 'G2' && i.grau !== 'TR' && i.grau !== 'SUP') ?? c.instances[0]);
 }
 
-function esaj(dataset: SandboxDataset, sigla: string, app: string, route: string, query: URLSearchParams, now: number): SimResponse {
+function esaj(dataset: SandboxDataset, knobs: SandboxConsultas, sigla: string, app: string, route: string, query: URLSearchParams, now: number): SimResponse {
   const segundo = app !== 'cpopg';
+  const refusal = knobs.messageOf(sigla);
+  if (refusal && route === 'search.do') return html(200, esajNotFoundPage(app, ESAJ_MESSAGES[refusal]));
   if (route === 'open.do')
     return html(200, esajNotFoundPage(app).replace(/<div id="spwTabelaMensagem">[\s\S]*?<\/div>\n/, ''), {
       'set-cookie': `JSESSIONID=SANDBOX${now.toString(36).toUpperCase()}.${sigla}; Path=/${app}; HttpOnly`,
@@ -126,6 +153,7 @@ function esaj(dataset: SandboxDataset, sigla: string, app: string, route: string
   if (route === 'search.do') {
     const c = find(segundo ? query.get('dePesquisaNuUnificado') : query.get('dadosConsulta.valorConsultaNuUnificado'));
     if (!c) return html(200, esajNotFoundPage(app));
+    if (knobs.numberListOf(sigla)) return html(200, esajListPage(app, [c], 1));
     return { status: 302, headers: { location: `show.do?processo.codigo=SBX${c.numero}&processo.foro=${c.numero.slice(16, 20)}` }, body: Buffer.alloc(0) };
   }
   if (route === 'show.do') {
@@ -198,7 +226,7 @@ export function consultasHandler(o: { dataset: SandboxDataset; knobs: SandboxCon
     if (challenge === 'anti_bot') return cloudflareChallenge();
     if (ESAJ_COURTS.includes(sigla!) && esajRoute) {
       if (challenge === 'captcha' && esajRoute[2] === 'search.do') return recaptchaBounce(esajRoute[1]!);
-      return esaj(o.dataset, sigla!, esajRoute[1]!, esajRoute[2]!, req.query, ctx.now);
+      return esaj(o.dataset, o.knobs, sigla!, esajRoute[1]!, esajRoute[2]!, req.query, ctx.now);
     }
     if (sigla === 'tjdft' && rest.startsWith('/v1/')) return tjdft(o.dataset, rest, req.query, ctx.now);
     return html(404, '<html><body>Página não encontrada</body></html>');

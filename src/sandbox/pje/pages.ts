@@ -190,7 +190,19 @@ function participantRow(list: string, n: number, cols: [number, number], inner: 
 		</div></span></td></tr>`;
 }
 
-function polo(div: string, list: string, header: string, panelId: number, parties: readonly Party[]): string {
+/**
+ * Courts whose PJe prints roles with a gendered suffix in parentheses (`AUTOR(A)`, `REQUERIDO(A)`,
+ * `PERITO(A)`: TJMG, TJPE, per reference/upstream/real/README.md "Set 2"). The parser reads them as the
+ * bare role, so the simulator's TJMG and TJPE cases read back as the data set has them.
+ */
+export const GENDERED_ROLE_COURTS: readonly string[] = ['TJMG', 'TJPE'];
+
+/** `AUTOR` → `AUTOR(A)`, `REQUERIDO` → `REQUERIDO(A)` at those courts; a role with no masculine ending stays as it is. */
+export function printedRole(sigla: string, tipo: string): string {
+  return GENDERED_ROLE_COURTS.includes(sigla) && /(OR|O)$/.test(tipo) ? `${tipo}(A)` : tipo;
+}
+
+function polo(site: PjeSite, div: string, list: string, header: string, panelId: number, parties: readonly Party[]): string {
   if (parties.length === 0) return `<div id="${P}:${div}"></div>`;
   const cols: [number, number] = [panelId + 5, panelId + 41];
   const rows: string[] = [];
@@ -200,7 +212,7 @@ function polo(div: string, list: string, header: string, panelId: number, partie
         list,
         rows.length,
         cols,
-        `<span class="text-bold">${esc(`${party.person.nome}${documentOf(party)} (${party.tipo})`)}</span>`,
+        `<span class="text-bold">${esc(`${party.person.nome}${documentOf(party)} (${printedRole(site.sigla, party.tipo)})`)}</span>`,
         rows.length === 0,
       ),
     );
@@ -258,7 +270,7 @@ export function detailPage(site: PjeSite, v: PjeDetailView): string {
 </table>
 </div></div><input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="j_id2" autocomplete="off" />
 </form><div id="${P}:j_id283" class="mt-5"></div>
-			</div>${polo('processoPartesPoloAtivoResumidoDiv', 'processoPartesPoloAtivoResumidoList', 'Polo ativo', 285, byPolo('ATIVO'))}${polo('processoPartesPoloPassivoResumidoDiv', 'processoPartesPoloPassivoResumidoList', 'Polo Passivo', 349, byPolo('PASSIVO'))}${polo('processoParteOutrosInteressadosResumidoDiv', 'processoParteOutrosInteressadosResumidoList', 'Outros interessados', 413, byPolo('OUTROS'))}<div id="${P}:processoEventoSearchForm" class="col-sm-3"></div><div class="rich-panel col-sm-12" id="${P}:processoEventoPanel"><div class="rich-panel-header " id="${P}:processoEventoPanel_header">Movimenta&ccedil;&otilde;es do Processo</div><div class="rich-panel-body panel" id="${P}:processoEventoPanel_body"><table class="rich-table " id="${P}:processoEvento" border="0" cellpadding="0" cellspacing="0"><colgroup span="2"></colgroup><thead class="rich-table-thead"><tr class="rich-table-subheader "><th class="rich-table-subheadercell  " scope="col" colspan="1" id="${P}:processoEvento:j_id498header"><div id="${P}:processoEvento:j_id498header:sortDiv"><span class="ml-5 mr-5 text-left">Movimento</span></div></th><th class="rich-table-subheadercell  " scope="col" colspan="1" id="${P}:processoEvento:j_id526header"><div id="${P}:processoEvento:j_id526header:sortDiv"><span class="ml-5 mr-5 text-left">Documento</span></div></th></tr></thead><tbody id="${P}:processoEvento:tb">${v.movements.map((m, n) => movementRow(n, m.at, v.movementText(m))).join('')}</tbody></table><span class="pull-right text-muted">${v.total} resultados encontrados</span></div></div>${foot}`;
+			</div>${polo(site, 'processoPartesPoloAtivoResumidoDiv', 'processoPartesPoloAtivoResumidoList', 'Polo ativo', 285, byPolo('ATIVO'))}${polo(site, 'processoPartesPoloPassivoResumidoDiv', 'processoPartesPoloPassivoResumidoList', 'Polo Passivo', 349, byPolo('PASSIVO'))}${polo(site, 'processoParteOutrosInteressadosResumidoDiv', 'processoParteOutrosInteressadosResumidoList', 'Outros interessados', 413, byPolo('OUTROS'))}<div id="${P}:processoEventoSearchForm" class="col-sm-3"></div><div class="rich-panel col-sm-12" id="${P}:processoEventoPanel"><div class="rich-panel-header " id="${P}:processoEventoPanel_header">Movimenta&ccedil;&otilde;es do Processo</div><div class="rich-panel-body panel" id="${P}:processoEventoPanel_body"><table class="rich-table " id="${P}:processoEvento" border="0" cellpadding="0" cellspacing="0"><colgroup span="2"></colgroup><thead class="rich-table-thead"><tr class="rich-table-subheader "><th class="rich-table-subheadercell  " scope="col" colspan="1" id="${P}:processoEvento:j_id498header"><div id="${P}:processoEvento:j_id498header:sortDiv"><span class="ml-5 mr-5 text-left">Movimento</span></div></th><th class="rich-table-subheadercell  " scope="col" colspan="1" id="${P}:processoEvento:j_id526header"><div id="${P}:processoEvento:j_id526header:sortDiv"><span class="ml-5 mr-5 text-left">Documento</span></div></th></tr></thead><tbody id="${P}:processoEvento:tb">${v.movements.map((m, n) => movementRow(n, m.at, v.movementText(m))).join('')}</tbody></table><span class="pull-right text-muted">${v.total} resultados encontrados</span></div></div>${foot}`;
 }
 
 /** A Cloudflare managed challenge, shaped like TJPB's (block-tjpb-pje-cloudflare-challenge.html). */

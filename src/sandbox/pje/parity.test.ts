@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { formatCnj } from '../../platform/identifiers/index.ts';
 import { decodePage } from '../../sources/consultas/challenge.ts';
 import { parsePjeSearchForm, pjeSearchBody } from '../../sources/consultas/pje/form.ts';
-import { isCaseVisible } from '../data/model.ts';
+import { isCaseVisible, type SandboxCase } from '../data/model.ts';
+import { GENDERED_ROLE_COURTS } from './pages.ts';
 import { startTestSandbox, type TestSandbox } from '../testing.ts';
 import { pjeStructure, type PjePageKind } from './structure.ts';
 
@@ -27,14 +28,23 @@ const TJCE = { hit: 'pje-tjce-search-3000739-94.2025.8.06.0100.html', detail: 'p
 const TJRJ = { hit: 'pje-tjrj-search-0937165-77.2025.8.19.0001.html', detail: 'pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html' };
 
 let sb: TestSandbox;
-const sim = { list: '', hit: '', empty: '', detail: '' };
+const sim = { list: '', hit: '', empty: '', detail: '', gendered: '' };
 before(async () => {
   sb = await startTestSandbox();
   const now = sb.dataset.now();
   // A case with a lawyer and a party document, so every structure the real TJMA page has can show.
-  const c = sb.dataset.cases.find(
-    (x) => x.court.sistemaAtual === 'PJe' && isCaseVisible(x, now) && x.partes.some((p) => p.advogados.length > 0 && p.person.documento),
-  )!;
+  const withLawyer = (x: SandboxCase) =>
+    x.court.sistemaAtual === 'PJe' && isCaseVisible(x, now) && x.partes.some((p) => p.advogados.length > 0 && p.person.documento);
+  const c = sb.dataset.cases.find(withLawyer)!;
+  Object.assign(sim, await pages(c));
+  // A court that prints roles with a gendered suffix (`AUTOR(A)`).
+  sim.gendered = (await pages(sb.dataset.cases.find((x) => withLawyer(x) && GENDERED_ROLE_COURTS.includes(x.court.sigla))!)).detail;
+});
+after(() => sb.close());
+
+/** The simulator's listView, search answers and detail page for one case, as the client asks them. */
+async function pages(c: SandboxCase): Promise<Omit<typeof sim, 'gendered'>> {
+  const sim = { list: '', hit: '', empty: '', detail: '' };
   const base = `${sb.pjeUrl}/${c.court.sigla}`;
   const list = await fetch(`${base}/ConsultaPublica/listView.seam`);
   const cookie = list.headers.getSetCookie()[0].split(';')[0];
@@ -52,8 +62,8 @@ before(async () => {
   sim.empty = await post('0000001-01.2025.8.10.0114');
   const ca = /ca=([0-9a-f]{48})/.exec(sim.hit)![1];
   sim.detail = await (await fetch(`${base}/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=${ca}`, { headers: { cookie } })).text();
-});
-after(() => sb.close());
+  return sim;
+}
 
 const facts = (html: string, kind: PjePageKind) => pjeStructure(html, kind);
 const union = (names: string[], kind: PjePageKind) => [...new Set(names.flatMap((n) => facts(real(n), kind)))];
@@ -79,4 +89,14 @@ test('detail page: nothing the simulator shows is absent from the real pages, no
       needed,
     );
   }
+});
+
+test('a court printing gendered roles (TJMG, TJPE): its page has the structure of the real pages edited the same way, and of the originals', () => {
+  assert.match(sim.gendered, /\([A-ZÀ-Ú ]+\(A\)\)<\/span>/);
+  // The real TJMA page with the roles printed as TJMG prints them: the same facts as the original (the system's shapes).
+  const edited = real(TJMA.detail).replace('(AUTOR)</span>', '(AUTOR(A))</span>').replace('(REU)</span>', '(REQUERIDO(A))</span>');
+  assert.deepEqual(facts(edited, 'detail'), facts(real(TJMA.detail), 'detail'));
+  const simFacts = facts(sim.gendered, 'detail');
+  assert.deepEqual(missing(simFacts, union([TJMA.detail, TJMA.detail2g, TJCE.detail, TJRJ.detail], 'detail')), []);
+  assert.deepEqual(missing(facts(real(TJMA.detail), 'detail'), simFacts), []);
 });

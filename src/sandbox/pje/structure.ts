@@ -40,6 +40,9 @@ interface Probe {
 }
 
 const CNJ = /\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}/;
+/** A role in parentheses, with the gendered suffix some courts print (`(AUTOR)`, `(REQUERIDO(A))`): the system's shape, not one court's. */
+const ROLE = /\((?:[^()]|\([A-Z/]{1,3}\))+\)/;
+const ROLE_AT_END = new RegExp(`^.+ ${ROLE.source}$`);
 const PROBES: Record<PjePageKind, Probe[]> = {
   listView: [
     { name: 'form', selector: 'form#fPP', depth: 1, attr: ['action', /\/ConsultaPublica\/listView\.seam;jsessionid=[^/]+$/] },
@@ -83,8 +86,8 @@ const PROBES: Record<PjePageKind, Probe[]> = {
     { name: 'subject path', selector: 'div.propertyView .value', depth: 1, text: /^.+ \(\d+$/ },
     { name: 'polo panel', selector: 'div[id$="ResumidoDiv"] .rich-panel-header', depth: 3 },
     { name: 'party row', selector: 'table[id$="ResumidoList"] > tbody[id$=":tb"] > tr', depth: 3 },
-    { name: 'party', selector: 'table[id$="ResumidoList"] > tbody[id$=":tb"] > tr > td span.text-bold', depth: 5, text: /^.+ \([^()]+\)$/ },
-    { name: 'party document', selector: 'table[id$="ResumidoList"] span.text-bold', depth: 1, text: / - (CPF|CNPJ): \S+ \([^()]+\)$/ },
+    { name: 'party', selector: 'table[id$="ResumidoList"] > tbody[id$=":tb"] > tr > td span.text-bold', depth: 5, text: ROLE_AT_END },
+    { name: 'party document', selector: 'table[id$="ResumidoList"] span.text-bold', depth: 1, text: new RegExp(` - (CPF|CNPJ): \\S+ ${ROLE.source}$`) },
     {
       name: 'lawyer',
       selector: 'table[id$="ResumidoList"] > tbody[id$=":tb"] > tr > td > span > div > span[class=""]',

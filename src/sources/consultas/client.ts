@@ -9,6 +9,7 @@ import type { CourtSearchQuery } from '../../platform/ports/case-details.ts';
 import type { ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
 import type { ConsultaCase } from './record.ts';
+import type { AnomalyField } from './anomalies.ts';
 
 export interface ConsultaClient {
   fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null>;
@@ -23,7 +24,12 @@ export interface ConsultaClient {
 
 export interface ConsultaHits {
   numeros: string[];
+  /** The count the court printed; null when it printed none, or only its cap. */
   total: number | null;
+  /** The court said it shows only the first N hits (PJe: "somente os 30 primeiros serão exibidos"). */
+  limitado?: boolean;
+  /** Rows of the answer read only in part (anomalies.ts). */
+  anomalias?: AnomalyField[];
 }
 
 /** What a factory gets to build one court's client. */

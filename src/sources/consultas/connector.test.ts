@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { visibleMovementCount, type SandboxCase } from '../../sandbox/data/model.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { ConsultasConnector, enabledCourts } from './connector.ts';
 import { ConsultaHttp } from './http.ts';
 
@@ -73,6 +74,49 @@ describe('e-SAJ (TJSP simulator)', () => {
     await assert.rejects(connector.fetchDetails(c.numero), (e: unknown) => e instanceof SourceError && e.failure === 'captcha' && e.source === 'consulta-tjsp');
     sb.consultas.set({ challenge: 'anti_bot' });
     await assert.rejects(connector.fetchDetails(c.numero), (e: unknown) => e instanceof SourceError && e.failure === 'anti_bot');
+  });
+
+  test("e-SAJ's message box refusing a search (refine, too many queries) is that court failing it, never nothing found", async () => {
+    for (const [message, falha] of [
+      ['refine', 'unavailable'],
+      ['busy', 'rate_limited'],
+    ] as const) {
+      sb.consultas.set({ message, courts: ['TJSP'] });
+      const report = await connector.searchCourts({ kind: 'nome', nome: 'Fulano' });
+      assert.deepEqual(report.responderam, []);
+      assert.deepEqual(
+        report.falharam.map((f) => [f.tribunal, f.falha]),
+        [['TJSP', falha]],
+      );
+    }
+  });
+
+  test('a number search answered with a one-row list is followed to the exact case', async () => {
+    const c = visible('TJSP')[0]!;
+    sb.consultas.set({ numberList: true });
+    const d = (await connector.fetchDetails(c.numero))!;
+    assert.equal(d.numeroCnj, c.numero);
+    assert.deepEqual(
+      d.partes.map((p) => p.nome),
+      c.partes.map((p) => p.person.nome),
+    );
+  });
+
+  test("a client throwing what is not a SourceError (a page's OAB as ApiError, a TypeError) is the court's `malformed`, never a 4xx or a 500", async () => {
+    const c = visible('TJSP')[0]!;
+    for (const thrown of [new ApiError('INVALID_OAB', 'OAB "XX123": unknown UF.'), new TypeError('cannot read x of undefined')]) {
+      const broken = new ConsultasConnector({
+        courts: enabledCourts(['TJSP'], { TJSP: `${sb.consultasUrl}/tjsp` }),
+        http: new ConsultaHttp({ userAgent: 'Tramita-test', perMinute: 100_000, timeoutMs: 5_000, retryDelaysMs: [0] }),
+        sandbox: true,
+        factories: { esaj: () => ({ fetchCase: () => Promise.reject(thrown) }) },
+      });
+      await assert.rejects(
+        broken.fetchDetails(c.numero),
+        (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && e.source === 'consulta-tjsp' && !e.message.includes(thrown.message),
+      );
+      await broken.close();
+    }
   });
 
   test('a page cut short is `malformed`, never a shorter case', async () => {

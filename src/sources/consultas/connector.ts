@@ -8,13 +8,19 @@
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { SourceError } from '../../platform/ports/source-error.ts';
+import { isClosedConnector, SourceError } from '../../platform/ports/source-error.ts';
+import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/observability/consultas.ts';
+import { atStep, stepOf } from './anomalies.ts';
+import { consultaError } from './http.ts';
 import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
-import type { ConsultaClient } from './client.ts';
+import type { ConsultaClient, ConsultaClientFactory } from './client.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
-import type { ConsultaCase, ConsultaParty } from './record.ts';
+import type { ConsultaCase, ConsultaParty, ConsultaSystem } from './record.ts';
 import { CLIENT_FACTORIES, CONSULTA_SEARCHES, consultaLabel } from './systems.ts';
+
+/** The kind of error a page made a parser throw, for the failure's message (never its text: it may quote the page). */
+const errorName = (err: unknown) => (err instanceof Error ? err.name : typeof err);
 
 /** Hits per court looked up in detail at most per search: each costs the court two or three requests of its budget. */
 export const SEARCH_HITS_PER_COURT = 10;
@@ -28,6 +34,8 @@ export interface ConsultasConnectorOptions {
   courts: EnabledCourt[];
   http: ConsultaHttp;
   sandbox: boolean;
+  /** A system's client other than CLIENT_FACTORIES' (tests: a client failing in ways no page of today does). */
+  factories?: Partial<Record<ConsultaSystem, ConsultaClientFactory>>;
 }
 
 /** `consulta-tjsp`: a court's consultation as a source (errors, metrics, `/v1/integrador`). */
@@ -52,7 +60,10 @@ export class ConsultasConnector implements CaseDetailsSource {
     this.courts = o.courts;
     for (const { court, urls } of o.courts) {
       const label = consultaLabel(court);
-      this.#clients.set(court.sigla, CLIENT_FACTORIES[court.sistema]({ court, urls, http: o.http, source: consultaSource(court.sigla), label }));
+      this.#clients.set(
+        court.sigla,
+        (o.factories?.[court.sistema] ?? CLIENT_FACTORIES[court.sistema])({ court, urls, http: o.http, source: consultaSource(court.sigla), label }),
+      );
     }
   }
 
@@ -61,10 +72,44 @@ export class ConsultasConnector implements CaseDetailsSource {
   }
 
   async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-    const client = this.#clients.get(siglaOf(numeroCnj) ?? '');
+    const sigla = siglaOf(numeroCnj) ?? '';
+    const client = this.#clients.get(sigla);
     if (!client) return null;
-    const page = await client.fetchCase(numeroCnj, signal);
+    const court = this.#courtOf(sigla);
+    let page: ConsultaCase | null;
+    try {
+      page = await client.fetchCase(numeroCnj, signal);
+    } catch (err) {
+      throw this.#failed(court, err, signal);
+    }
+    consultaRead(court.sigla, court.sistema);
+    consultaAnomalies(court.sigla, court.sistema, 'detalhe', page?.anomalias ?? []);
     return page ? detailsOfPage(page) : null;
+  }
+
+  #courtOf(sigla: string): ConsultaCourt {
+    return this.courts.find((c) => c.court.sigla === sigla)!.court;
+  }
+
+  /**
+   * A consultation's failure, observed once (warn line, metric, the court's state in `/v1/integrador`):
+   * a SourceError as it is; anything else a page made a parser throw (a bug meeting a new layout) is
+   * that court's `malformed`, never a 500 nor a 4xx for the caller, so DJEN's addressees are still tried.
+   * The caller giving up (an aborted signal) says nothing of the court.
+   */
+  #failed(court: ConsultaCourt, err: unknown, signal?: AbortSignal): unknown {
+    if (signal?.aborted || isClosedConnector(err)) return err;
+    const failure =
+      err instanceof SourceError
+        ? err
+        : atStep(
+            consultaError(consultaSource(court.sigla), 'malformed', `${consultaLabel(court)}: the page could not be read (${errorName(err)})`, {
+              retryable: false,
+            }),
+            stepOf(err),
+          );
+    consultaFailed(court.sigla, court.sistema, { etapa: stepOf(failure), falha: failure.failure, motivo: failure.message });
+    return failure;
   }
 
   async findByDocument(): Promise<string[]> {
@@ -83,11 +128,28 @@ export class ConsultasConnector implements CaseDetailsSource {
       falharam: [],
       limitePorTribunal: SEARCH_HITS_PER_COURT,
     };
-    const answers = await Promise.allSettled(asked.map(({ court }) => this.#clients.get(court.sigla)!.search!(query, SEARCH_HITS_PER_COURT, signal)));
+    const answers = await Promise.allSettled(
+      asked.map(async ({ court }) => {
+        try {
+          return await this.#clients.get(court.sigla)!.search!(query, SEARCH_HITS_PER_COURT, signal);
+        } catch (err) {
+          throw this.#failed(court, err, signal);
+        }
+      }),
+    );
     answers.forEach((a, i) => {
-      const tribunal = asked[i]!.court.sigla;
-      if (a.status === 'fulfilled') report.responderam.push({ tribunal, numeros: a.value.numeros, encontrados: a.value.total ?? a.value.numeros.length });
-      else if (a.reason instanceof SourceError) report.falharam.push({ tribunal, falha: a.reason.failure, mensagem: a.reason.message });
+      const { court } = asked[i]!;
+      const tribunal = court.sigla;
+      if (a.status === 'fulfilled') {
+        consultaRead(tribunal, court.sistema);
+        consultaAnomalies(tribunal, court.sistema, 'busca', a.value.anomalias ?? []);
+        report.responderam.push({
+          tribunal,
+          numeros: a.value.numeros,
+          encontrados: a.value.total ?? a.value.numeros.length,
+          ...(a.value.limitado ? { limitado: true } : {}),
+        });
+      } else if (a.reason instanceof SourceError) report.falharam.push({ tribunal, falha: a.reason.failure, mensagem: a.reason.message });
       else throw a.reason;
     });
     return report;
@@ -110,12 +172,13 @@ function partyRecord(p: ConsultaParty): PartyRecord {
   // A masked document (`***.000.014-**`, TRF3's `639.XXX.XXX-XX`) is kept out: the port's documents are whole digits.
   const documento = p.documento && /^\d{11}$|^\d{14}$/.test(p.documento) ? p.documento : null;
   const tipoPessoa = p.tipoPessoa ?? (documento ? (documento.length === 11 ? 'FISICA' : 'JURIDICA') : personKindOfName(p.nome));
-  return { polo: p.polo, tipo: p.tipo, nome: p.nome, tipoPessoa, documento, advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab })) };
+  // A role the page did not print (anomalies.ts) is empty in the port, whose stored parties always carry one.
+  return { polo: p.polo, tipo: p.tipo ?? '', nome: p.nome, tipoPessoa, documento, advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab })) };
 }
 
 /** The port's record of a page: what it showed, nothing more. */
 export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
-  const { numeroCnj, tribunal, valorCausaCentavos, partes, ...page } = c;
+  const { numeroCnj, tribunal, valorCausaCentavos, partes, anomalias: _anomalias, ...page } = c;
   return {
     numeroCnj,
     valorCausaCentavos,

@@ -14,9 +14,25 @@ export function parsePage(html: string): HTMLElement {
   return parse(html, { comment: false, blockTextElements: { script: true, style: true, pre: true } });
 }
 
-/** One line of text: entities decoded, every run of blanks (tabs, newlines, `&nbsp;`) one space. */
+/** One line of text: entities decoded, every run of blanks (tabs, newlines, `&nbsp;`) one space, mojibake undone. */
 export function oneLine(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+  return demojibake(text.replace(/[\s\u00a0]+/g, ' ').trim());
+}
+
+/** `Ã§`, `Ã£`, `Ã‰`: the two bytes of a UTF-8 letter read as Latin-1 (a page stored twice-encoded). */
+const MOJIBAKE = /[\u00c2\u00c3][\u0080-\u00bf]/;
+
+/**
+ * Text as a person reads it when a court stored UTF-8 bytes as Latin-1 (`ExpediÃ§Ã£o` → `Expedição`;
+ * seen in documents' names): undone only when every character is a byte and the bytes are valid
+ * UTF-8, so a real `Ã` next to a symbol stays as printed.
+ */
+export function demojibake(text: string): string {
+  if (!MOJIBAKE.test(text)) return text;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return text;
+  const bytes = Buffer.from(text, 'latin1');
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return decoded.includes('\ufffd') ? text : decoded;
 }
 
 /** Text that keeps its line breaks (a decision's paragraphs): each line collapsed, blank lines dropped. */

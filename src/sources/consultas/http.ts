@@ -15,6 +15,7 @@ import { header, pathOnly } from '../attempt.ts';
 import type { BodyLimits } from '../upstream-body.ts';
 import type { Sleep } from '../datajud/budget.ts';
 import { detectChallenge } from './challenge.ts';
+import { atStep, type ConsultaStep } from './anomalies.ts';
 
 export interface ConsultaHttpOptions {
   /** `Tramita/<version> (+contact)`: who is asking, and how to reach the operator. */
@@ -34,6 +35,29 @@ export interface ConsultaPage {
   url: string;
   headers: UpstreamResponse['headers'];
   text: string;
+}
+
+/** A page a court answered, as read off the wire (decoded), before the challenge detector: for `consultas esqueleto`. */
+export interface RecordedConsultaPage {
+  source: string;
+  method: 'GET' | 'POST';
+  /** Path without the query (a query may hold a number or a name). */
+  path: string;
+  status: number;
+  text: string;
+}
+
+let recorder: ((page: RecordedConsultaPage) => void) | null = null;
+
+/**
+ * Every page the consultations receive from now on goes to `record` too, until the returned function is
+ * called (`tramita consultas esqueleto`, a one-shot command: nothing records in a server).
+ */
+export function recordConsultaPages(record: (page: RecordedConsultaPage) => void): () => void {
+  recorder = record;
+  return () => {
+    if (recorder === record) recorder = null;
+  };
 }
 
 /** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
@@ -98,10 +122,18 @@ export class ConsultaSession {
   readonly #source: string;
   readonly #label: string;
   readonly #cookies = new Map<string, string>();
+  /** The step of the flow the session is in: every failure it throws or passes on is marked with it (anomalies.ts). */
+  #step: ConsultaStep = 'consulta';
   constructor(http: ConsultaHttp, source: string, label: string) {
     this.#http = http;
     this.#source = source;
     this.#label = label;
+  }
+
+  /** The flow enters a step (search form, search, detail page…): failures from here on name it. */
+  at(step: ConsultaStep): this {
+    this.#step = step;
+    return this;
   }
 
   /** GET a URL of the court, following its redirects within the same host. */
@@ -117,10 +149,18 @@ export class ConsultaSession {
 
   /** A failure of this court's consultation (for the clients' own checks: a page that is not what it should be). */
   fail(failure: SourceFailure, message: string): RetryableSourceError {
-    return consultaError(this.#source, failure, `${this.#label}: ${message}`, { retryable: false });
+    return atStep(consultaError(this.#source, failure, `${this.#label}: ${message}`, { retryable: false }), this.#step);
   }
 
   async #send(method: 'GET' | 'POST', url: string, o: { signal?: AbortSignal; headers?: Record<string, string>; body?: string }): Promise<ConsultaPage> {
+    try {
+      return await this.#exchange(method, url, o);
+    } catch (err) {
+      throw err instanceof Error ? atStep(err, this.#step) : err;
+    }
+  }
+
+  async #exchange(method: 'GET' | 'POST', url: string, o: { signal?: AbortSignal; headers?: Record<string, string>; body?: string }): Promise<ConsultaPage> {
     let target = new URL(url);
     let request = { method, body: o.body, headers: o.headers };
     for (let hop = 0; ; hop++) {
@@ -150,6 +190,7 @@ export class ConsultaSession {
         continue;
       }
       const text = upstream.text(raw, path, { latin1Fallback: true });
+      recorder?.({ source: this.#source, method: request.method, path: target.pathname, status: raw.status, text });
       const challenge = this.#challenged(text, raw.status, path);
       if (challenge) throw challenge;
       return { status: raw.status, url: target.toString(), headers: raw.headers, text };

@@ -4,7 +4,8 @@
  * CPF stays masked, a field the page does not publish is null (never 0, never ""). Each system's
  * parser produces this; the consultations connector turns it into the case-details port's records.
  */
-import type { CaseConsultaRecord, PageMovementRecord } from '../../platform/ports/case-details.ts';
+import type { AnomalyField } from './anomalies.ts';
+import type { CaseConsultaRecord, PageListCount, PageMovementRecord } from '../../platform/ports/case-details.ts';
 
 export type ConsultaSystem = 'esaj' | 'pje' | 'tjdft';
 
@@ -16,8 +17,8 @@ export interface ConsultaLawyer {
 
 export interface ConsultaParty {
   polo: 'ATIVO' | 'PASSIVO' | 'OUTROS';
-  /** The role as the page prints it, expanded where the page abbreviates (`Reqte` → `Requerente`). */
-  tipo: string;
+  /** The role as the page prints it, expanded where the page abbreviates (`Reqte` → `Requerente`); null when the line prints none. */
+  tipo: string | null;
   nome: string;
   /** As shown: bare digits when shown whole, the masked text (`***.000.014-**`) when masked, null when absent. */
   documento: string | null;
@@ -44,4 +45,9 @@ export interface ConsultaCase extends Omit<CaseConsultaRecord, 'fonte' | 'sistem
   /** Null where the system never publishes it (PJe) or the page hides it. */
   valorCausaCentavos: number | null;
   partes: ConsultaParty[];
+  /** Lines read only in part (anomalies.ts), for the connector to count; never part of the port's record. */
+  anomalias?: AnomalyField[];
 }
+
+/** A list the page shows in part: the count the page prints (null when it prints none) and the rows read. */
+export type ConsultaListCount = PageListCount;

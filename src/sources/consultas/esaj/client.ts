@@ -2,57 +2,81 @@
  * e-SAJ's consultation flow (reference/upstream/real/README.md §2): `open.do` (the session cookie,
  * tied to the client's IP), `search.do` by the unified number, whose single hit is a 302 to `show.do`
  * (followed by the session), or the page itself. Several hits: each listed page is opened until the
- * number's. The second degree is `cposg` (TJSP) or `cposg5` (TJAL, TJAC), searched with its own fields.
+ * number's (only that one). The second degree is `cposg` (TJSP) or `cposg5` (TJAL, TJAC), searched with its own fields.
  * Searches by document, name and OAB (search.ts) ask the first degree's `search.do` the same way.
  */
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { baseUrlFor, type ConsultaClient, type ConsultaClientContext } from '../client.ts';
 import type { ConsultaCase } from '../record.ts';
-import { EsajPageError, parseEsajPage, type EsajPage } from './parse.ts';
-import { esajSearchQuery, parseEsajSearch } from './search.ts';
-
-/** Hits opened one by one at most, when a number lists several (a case and its incidents share none: rare). */
-const MAX_LISTED = 5;
+import type { ConsultaSession } from '../http.ts';
+import { Anomalies } from '../anomalies.ts';
+import { EsajPageError, parseEsajPage, REFUSALS, secretCase, type EsajPage, type EsajPageContext, type EsajRefusal } from './parse.ts';
+import { esajSearchQuery, parseEsajSearch, type EsajHits } from './search.ts';
 
 export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
   return {
     async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
       const { grau, base } = baseUrlFor(ctx, numeroCnj);
       const app = grau === 1 ? 'cpopg' : (ctx.court.esajSegundoGrau ?? 'cposg');
-      const session = ctx.http.session(ctx.source, ctx.label);
+      const session = ctx.http.session(ctx.source, ctx.label).at('formulario');
+      const anomalies = new Anomalies();
+      const pageCtx = { numeroCnj, tribunal: ctx.court.sigla, grau };
       const read = (text: string): EsajPage => {
         try {
-          return parseEsajPage(text, { numeroCnj, tribunal: ctx.court.sigla, grau });
+          return parseEsajPage(text, pageCtx, anomalies);
         } catch (err) {
           if (err instanceof EsajPageError) throw session.fail('malformed', `unexpected page for a case (${err.message})`);
           throw err;
         }
       };
       await session.get(`${base}/${app}/open.do`, { signal });
+      session.at('busca');
       const page = read((await session.get(`${base}/${app}/search.do?${searchQuery(numeroCnj, grau)}`, { signal })).text);
-      if (page.kind === 'list') {
-        for (const link of page.links.slice(0, MAX_LISTED)) {
-          const listed = read((await session.get(new URL(link, `${base}/${app}/`).toString(), { signal })).text);
-          if (listed.kind === 'case') return listed.case;
-        }
-        throw session.fail('malformed', 'none of the listed cases opened as a case page');
-      }
-      return page.kind === 'case' ? page.case : null;
+      if (page.kind !== 'list') return answerOf(page, session, pageCtx);
+      // A number search answered with a list (1st degree: hits; 2nd degree: the case and its incidents): the exact case only.
+      const hit = page.hits.find((h) => h.numeroCnj === numeroCnj);
+      if (!hit) throw session.fail('malformed', 'the list answered for the number names other cases only');
+      session.at('detalhe');
+      // e-SAJ's links are root paths (`/cpopg/show.do?…`), its radios' relative (`show.do?…`): both under this court's base.
+      const target = hit.path.startsWith(`/${app}/`) ? `${base}${hit.path}` : new URL(hit.path, `${base}/${app}/`).toString();
+      const listed = read((await session.get(target, { signal })).text);
+      if (listed.kind === 'list') throw session.fail('malformed', 'the listed case opened as another list');
+      const found = answerOf(listed, session, pageCtx);
+      if (!found) throw session.fail('malformed', 'the listed case opened as not found');
+      const known = new Set(found.incidentes.map((i) => `${i.classe}|${i.data}`));
+      found.incidentes.push(...hit.incidentes.filter((i) => !known.has(`${i.classe}|${i.data}`)));
+      return found;
     },
 
     async search(query, max, signal) {
-      const session = ctx.http.session(ctx.source, ctx.label);
+      const session = ctx.http.session(ctx.source, ctx.label).at('formulario');
       await session.get(`${ctx.urls[1]}/cpopg/open.do`, { signal });
+      session.at('busca');
       const answer = await session.get(`${ctx.urls[1]}/cpopg/search.do?${esajSearchQuery(query)}`, { signal });
+      let hits: EsajHits;
       try {
-        const hits = parseEsajSearch(answer.text);
-        return { numeros: hits.numeros.slice(0, max), total: hits.total };
+        hits = parseEsajSearch(answer.text);
       } catch (err) {
         if (err instanceof EsajPageError) throw session.fail('malformed', `unexpected answer to a search (${err.message})`);
         throw err;
       }
+      if ('refused' in hits) throw refusal(session, hits.refused);
+      return { numeros: hits.numeros.slice(0, max), total: hits.total };
     },
   };
+}
+
+/** A page that is a case, a not-found, a secret case, or the court's refusal (a failure, never "nothing found"). */
+function answerOf(page: Exclude<EsajPage, { kind: 'list' }>, session: ConsultaSession, ctx: EsajPageContext): ConsultaCase | null {
+  if (page.kind === 'case') return page.case;
+  if (page.kind === 'secret') return secretCase(ctx);
+  if (page.kind === 'not_found') return null;
+  throw refusal(session, page.reason);
+}
+
+/** "Too many simultaneous queries" is worth another try later (rate_limited); a search too broad, or an unknown message, is not. */
+function refusal(session: ConsultaSession, reason: EsajRefusal): Error {
+  return session.fail(reason === 'busy' ? 'rate_limited' : 'unavailable', REFUSALS[reason]);
 }
 
 /** The search's query, as e-SAJ's own form sends it (the TJMS capture echoes the same names). */

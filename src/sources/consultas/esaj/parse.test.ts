@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EsajPageError, ESAJ_NOT_FOUND, parseEsajPage } from './parse.ts';
 import { esajPolo } from './roles.ts';
+import { Anomalies } from '../anomalies.ts';
 import type { ConsultaCase } from '../record.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
@@ -133,10 +134,16 @@ describe('what is not a case page', () => {
     assert.throws(() => parseEsajPage(PAGE, { ...CTX, numeroCnj: '00005869520258260346' }), /another case/);
   });
 
-  test('a movement row without a day is a failure', () => {
+  test('a movement row without a day degrades alone: left out, the rest of the case answered, the anomaly noted', () => {
     const altered = PAGE.replace(/(<td class="dataMovimentacao"[^>]*>)\s*20\/03\/2026/g, '$1');
     assert.notEqual(altered, PAGE);
-    assert.throws(() => parseEsajPage(altered, CTX), /movement row/);
+    const anomalies = new Anomalies();
+    const page = parseEsajPage(altered, CTX, anomalies);
+    assert.equal(page.kind, 'case');
+    const shown = (page as { case: ConsultaCase }).case.movimentos.length;
+    assert.ok(shown > 100 && shown < 118, `${shown} movements`);
+    assert.deepEqual(new Set(anomalies.campos), new Set(['movimento.data']));
+    assert.equal(anomalies.campos.length, 118 - shown);
   });
 });
 

@@ -14,7 +14,7 @@
  */
 import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
 import { oneLine, parsePage, textOf } from '../html.ts';
-import { ESAJ_NOT_FOUND, EsajPageError } from './parse.ts';
+import { ESAJ_NOT_FOUND, esajList, esajMessage, EsajPageError, esajWhole, type EsajRefusal } from './parse.ts';
 
 /** The `search.do` query of a search by document, name or OAB. */
 export function esajSearchQuery(q: CourtSearchQuery): string {
@@ -31,17 +31,20 @@ export function esajSearchQuery(q: CourtSearchQuery): string {
   return new URLSearchParams(params).toString();
 }
 
-export interface EsajHits {
-  numeros: string[];
-  /** The counter the list prints; null on a single hit or none. */
-  total: number | null;
-}
-
 const CNJ_MASKED = /\b(\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4})\b/;
 
-/** The numbers a search answer lists; throws EsajPageError on a page that is none of the three answers. */
+export type EsajHits =
+  | {
+      numeros: string[];
+      /** The counter the list prints; null on a single hit or none. */
+      total: number | null;
+    }
+  /** The message box refused the search (too broad, too many queries at once): a failure of that court. */
+  | { refused: EsajRefusal };
+
+/** The numbers a search answer lists; throws EsajPageError on a page that is none of the answers. The message box decides, never the status. */
 export function parseEsajSearch(html: string): EsajHits {
-  if (!/<\/html\s*>\s*$/i.test(html.trimEnd())) throw new EsajPageError('the page ends before </html> (cut short)');
+  esajWhole(html);
   const root = parsePage(html);
   const single = textOf(root.querySelector('#numeroProcesso'));
   if (single) {
@@ -49,19 +52,20 @@ export function parseEsajSearch(html: string): EsajHits {
     if (!m) throw new EsajPageError('the process page shows no CNJ number');
     return { numeros: [m[1]!.replace(/\D/g, '')], total: 1 };
   }
+  const message = esajMessage(root);
+  if (message?.kind === 'not_found') return { numeros: [], total: 0 };
+  if (message) return { refused: message.reason };
   const list = root.querySelector('#listagemDeProcessos');
   if (list) {
     const numeros: string[] = [];
-    for (const a of list.querySelectorAll('a.linkProcesso')) {
-      const m = CNJ_MASKED.exec(oneLine(a.text)) ?? CNJ_MASKED.exec(decodeURIComponent(a.getAttribute('href') ?? ''));
-      if (!m) throw new EsajPageError('a listed process has no CNJ number');
-      const digits = m[1]!.replace(/\D/g, '');
-      if (!numeros.includes(digits)) numeros.push(digits);
+    for (const hit of esajList(root)) {
+      if (!hit.numeroCnj) throw new EsajPageError('a listed process has no CNJ number');
+      if (!numeros.includes(hit.numeroCnj)) numeros.push(hit.numeroCnj);
     }
     if (numeros.length === 0) throw new EsajPageError('the list of processes is empty');
     const counter = /(\d[\d.]*)\s+Processos?\s+encontrados?/i.exec(textOf(root.querySelector('#contadorDeProcessos')) ?? '');
     return { numeros, total: counter ? Number(counter[1]!.replace(/\./g, '')) : null };
   }
   if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0 };
-  throw new EsajPageError('the page has neither a case, nor a list of cases, nor the not-found notice');
+  throw new EsajPageError('the page has neither a case, nor a list of cases, nor a message');
 }

@@ -183,3 +183,22 @@ test('the session cookie set on a redirect is kept and the redirect followed', a
   assert.equal((await c.fetchCase(TJMA.cnj))?.numeroCnj, TJMA.cnj);
   assert.match(String(server.requests[2].headers.cookie), /BALANCEID=b1; JSESSIONID=/);
 });
+
+test('a search answer capped by the court (TJRO: "somente os 30 primeiros serão exibidos") says so: its 30 rows, limitado, never a total', async () => {
+  const capped = fixture('set2/tjro_pje_busca_nomeparte.html');
+  const court = await startLoopback((r) => ({ body: r.method === 'GET' ? LIST : capped, headers: { 'set-cookie': `JSESSIONID=${SESSION}; Path=/pje` } }));
+  try {
+    const client = new PjeClassicClient({
+      baseUrl: `${court.url}/pje`,
+      http: loopbackConsultaHttp(),
+      source: 'consulta-tjro',
+      label: 'PJe consulta pública TJRO',
+    });
+    const hits = await client.search({ kind: 'oab', oab: { uf: 'RO', numero: '1234' } }, 10);
+    assert.equal(hits?.numeros.length, 10);
+    assert.equal(hits?.total, 30);
+    assert.equal(hits?.limitado, true);
+  } finally {
+    await court.close();
+  }
+});

@@ -14,7 +14,8 @@ import type { ConsultaHits } from '../client.ts';
 import type { ConsultaHttp, ConsultaPage, ConsultaSession } from '../http.ts';
 import type { ConsultaCase } from '../record.ts';
 import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
-import { parsePjeDetail, parsePjeSearch, PjePageError, pjeResultCount } from './parse.ts';
+import { Anomalies } from '../anomalies.ts';
+import { parsePjeDetail, parsePjeSearch, PjePageError } from './parse.ts';
 
 export interface PjeClassicClientOptions {
   /** Scheme, host and context path, e.g. `https://pje.tjma.jus.br/pje` or `https://pje-consulta.tjce.jus.br/pje1grau`. */
@@ -39,11 +40,13 @@ export class PjeClassicClient {
 
   /** The case as the court's public page shows it, or null on PJe's explicit "no hit" for that number. */
   async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
-    const session = this.#o.http.session(this.#o.source, this.#o.label);
+    const session = this.#o.http.session(this.#o.source, this.#o.label).at('formulario');
+    const anomalies = new Anomalies();
     const listUrl = `${this.#base}/ConsultaPublica/listView.seam`;
     const page = this.#ok(session, await session.get(listUrl, { signal }), 'search form');
     const form = this.#read(session, () => parsePjeSearchForm(page.text), 'search form');
 
+    session.at('busca');
     const answer = this.#ok(
       session,
       await session.post(new URL(form.action, listUrl).href, new URLSearchParams(pjeSearchBody(form, formatCnj(numeroCnj))), {
@@ -52,13 +55,14 @@ export class PjeClassicClient {
       }),
       'search',
     );
-    const search = this.#read(session, () => parsePjeSearch(answer.text), 'search answer');
+    const search = this.#read(session, () => parsePjeSearch(answer.text, anomalies), 'search answer');
     if (!search.found) return null;
     const hit = search.hits.find((h) => h.numeroCnj === numeroCnj);
     if (!hit) throw session.fail('malformed', 'the search answer lists other cases than the one asked');
 
+    session.at('detalhe');
     const detail = this.#ok(session, await session.get(new URL(hit.detailPath, listUrl).href, { signal, headers: { referer: listUrl } }), 'detail page');
-    const found = this.#read(session, () => parsePjeDetail(detail.text, { grau: numeroCnj.slice(16) === '0000' ? 2 : 1 }), 'detail page');
+    const found = this.#read(session, () => parsePjeDetail(detail.text, { grau: numeroCnj.slice(16) === '0000' ? 2 : 1 }, anomalies), 'detail page');
     if (found.numeroCnj !== numeroCnj) throw session.fail('malformed', 'the detail page shows another case than the one asked');
     return found;
   }
@@ -68,10 +72,11 @@ export class PjeClassicClient {
    * count its footer prints. Null when this deployment's form has no field for that search.
    */
   async search(query: CourtSearchQuery, max: number, signal?: AbortSignal): Promise<ConsultaHits | null> {
-    const session = this.#o.http.session(this.#o.source, this.#o.label);
+    const session = this.#o.http.session(this.#o.source, this.#o.label).at('formulario');
     const listUrl = `${this.#base}/ConsultaPublica/listView.seam`;
     const page = this.#ok(session, await session.get(listUrl, { signal }), 'search form');
     const form = this.#read(session, () => parsePjeSearchForm(page.text), 'search form');
+    session.at('busca');
     const fields = pjeSearchFields(form, query);
     if (!fields) return null;
     const answer = this.#ok(
@@ -82,10 +87,12 @@ export class PjeClassicClient {
       }),
       'search',
     );
-    const search = this.#read(session, () => parsePjeSearch(answer.text), 'search answer');
+    const anomalies = new Anomalies();
+    const search = this.#read(session, () => parsePjeSearch(answer.text, anomalies), 'search answer');
     if (!search.found) return { numeros: [], total: 0 };
     const numeros = [...new Set(search.hits.map((h) => h.numeroCnj))];
-    return { numeros: numeros.slice(0, max), total: pjeResultCount(answer.text) ?? numeros.length };
+    // A capped answer ("somente os 30 primeiros serão exibidos") counts the rows the court listed, and says it is capped.
+    return { numeros: numeros.slice(0, max), total: search.total ?? numeros.length, limitado: search.limitado, anomalias: anomalies.campos };
   }
 
   #read<T>(session: ConsultaSession, parse: () => T, what: string): T {

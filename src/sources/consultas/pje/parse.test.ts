@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodePage } from '../challenge.ts';
 import type { ConsultaCase } from '../record.ts';
+import { Anomalies } from '../anomalies.ts';
 import { parsePjeDetail, parsePjeSearch, PjePageError, readParticipant, subjectLeaf } from './parse.ts';
 
 const page = (name: string) => decodePage(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
@@ -243,8 +244,12 @@ test(
   },
 );
 
+/** A search answer's links (the rows' other columns are the corpus test's, corpus.test.ts). */
+const links = (a: ReturnType<typeof parsePjeSearch>) =>
+  a.found ? { found: true, hits: a.hits.map(({ numeroCnj, idProcesso, detailPath }) => ({ numeroCnj, idProcesso, detailPath })) } : a;
+
 test("search answers: the hit's CNJ, internal id and detail link on TJMA, TJCE and TJRJ; the empty answer is the explicit not-found", () => {
-  assert.deepEqual(parsePjeSearch(page('pje-tjma-post_search_ok.html')), {
+  assert.deepEqual(links(parsePjeSearch(page('pje-tjma-post_search_ok.html'))), {
     found: true,
     hits: [
       {
@@ -254,7 +259,7 @@ test("search answers: the hit's CNJ, internal id and detail link on TJMA, TJCE a
       },
     ],
   });
-  assert.deepEqual(parsePjeSearch(page('pje-tjce-search-3000739-94.2025.8.06.0100.html')), {
+  assert.deepEqual(links(parsePjeSearch(page('pje-tjce-search-3000739-94.2025.8.06.0100.html'))), {
     found: true,
     hits: [
       {
@@ -264,7 +269,7 @@ test("search answers: the hit's CNJ, internal id and detail link on TJMA, TJCE a
       },
     ],
   });
-  assert.deepEqual(parsePjeSearch(page('pje-tjrj-search-0937165-77.2025.8.19.0001.html')), {
+  assert.deepEqual(links(parsePjeSearch(page('pje-tjrj-search-0937165-77.2025.8.19.0001.html'))), {
     found: true,
     hits: [
       {
@@ -293,7 +298,16 @@ test('a cut-short or unexpected page is a failure, never an empty case or a not-
   fails(() => parsePjeSearch(empty.replace('>resultados encontrados<', '><')));
   // A message in the panel (TJBA's captcha refusal is one; detectChallenge sees it first) is never "no hit".
   fails(() => parsePjeSearch(page('block-tjba-pje-search-captcha.html')));
-  fails(() => parsePjeDetail(page(TJMA).replace('25/05/2026 01:06:12 - Publicado', 'Publicado')));
+});
+
+test('one odd line degrades alone: a movement without its date is left out, a participant without its role keeps its name; each is an anomaly', () => {
+  const anomalies = new Anomalies();
+  const c = parsePjeDetail(page(TJMA).replace('25/05/2026 01:06:12 - Publicado', 'Publicado'), {}, anomalies);
+  assert.equal(c.movimentos.length, 14);
+  assert.deepEqual(anomalies.campos, ['movimento.linha']);
+  const noRole = new Anomalies();
+  assert.deepEqual(readParticipant('SEM PAPEL', noRole), { nome: 'SEM PAPEL', tipo: null, documento: null, tipoPessoa: null, oab: null });
+  assert.deepEqual(noRole.campos, ['parte.tipo']);
 });
 
 test('participant lines: masked documents kept as shown, social names, OAB spellings, roles with accents', () => {
@@ -318,8 +332,7 @@ test('participant lines: masked documents kept as shown, social names, OAB spell
     tipoPessoa: 'FISICA',
     oab: { uf: 'SP', numero: '123456' },
   });
-  assert.equal(readParticipant('NOVA EMPRESA SA - CNPJ: 12.ABC.345/01DE-35 (RÉU)').documento, '12ABC34501DE35');
-  assert.throws(() => readParticipant('SEM PAPEL'), PjePageError);
+  assert.equal(readParticipant('NOVA EMPRESA SA - CNPJ: 12.ABC.345/01DE-35 (RÉU)')?.documento, '12ABC34501DE35');
   assert.equal(
     subjectLeaf('DIREITO DO CONSUMIDOR (1156)  -  Bancários (7752)  -  Crédito Direto ao Consumidor - CDC (14757'),
     'Crédito Direto ao Consumidor - CDC',

@@ -2,21 +2,32 @@
  * PJe classic *consulta pública* pages → what a person reads on them (reference/upstream/real/README.md
  * §1). Relies on the structure common to the system, never on one court's page: ids by suffix (the
  * `j_idNNN` prefixes change per court and release), classes, labels; the TJRJ capture was re-serialised
- * by an HTML parser, so neither attribute order nor entities are relied on. A page that lacks what
- * every such page has (cut short, a maintenance page, another system) throws PjePageError: a failure,
- * never an empty case. Value of the claim: PJe never publishes it (null, never 0).
+ * by an HTML parser, so neither attribute order nor entities are relied on. Value of the claim: PJe never
+ * publishes it (null, never 0).
+ *
+ * A page fails (PjePageError) only when it lacks what every page of the system has: its end, the
+ * header's "Número Processo", the parties panels, the movements table (issue 44). Inside a page, a
+ * line read only in part keeps what it could and notes an anomaly: a participant with no role in
+ * parentheses keeps its name (`tipo: null`), a lawyer whose OAB does not read keeps his name
+ * (`oab: null`), a movement with no time keeps its day. Courts print roles with a gendered suffix
+ * (`AUTOR(A)`, `REQUERIDO(A)`: TJMG, TJPE), social names (`X registrado(a) civilmente como Y`), and a
+ * Defensoria Pública under the party it represents; all are read as a person reads them. Identifiers go
+ * through platform/identifiers/on-page.ts, so no page content becomes the caller's 4xx. Every scan is
+ * linear: indexOf and anchored expressions, no expression that backtracks over the rest of the input.
  */
 import { parse, type HTMLElement } from 'node-html-parser';
 import { brasiliaInstantOfLocal, isoDayOfBr } from '../../../platform/format.ts';
-import { cnjCourtSigla, parseCnj, parseOab } from '../../../platform/identifiers/index.ts';
-import type { ConsultaCase, ConsultaLawyer, ConsultaMovement, ConsultaParty } from '../record.ts';
+import { cnjCourtSigla, fromPage } from '../../../platform/identifiers/index.ts';
+import { Anomalies } from '../anomalies.ts';
+import { oneLine } from '../html.ts';
+import type { ConsultaCase, ConsultaLawyer, ConsultaListCount, ConsultaMovement, ConsultaParty } from '../record.ts';
 
 /** The page is not what this step of the flow answers (or is cut short). The message never quotes page content. */
 export class PjePageError extends Error {
   override name = 'PjePageError';
 }
 
-/** One row of the search answer. */
+/** One row of the search answer, as a person reads it. */
 export interface PjeHit {
   /** The CNJ number of the row, 20 digits. */
   numeroCnj: string;
@@ -24,53 +35,110 @@ export interface PjeHit {
   idProcesso: string | null;
   /** The detail page's path and query as the row opens it (`/<ctx>/ConsultaPublica/DetalheProcessoConsultaPublica/listView.seam?ca=…`). */
   detailPath: string;
+  /** The class printed before the link (`CUMPRIMENTO DE SENTENÇA`), null when blank. */
+  classe: string | null;
+  /** The link's text: abbreviated class, number and subject (`CumSen 0029110-71.2012.8.10.0001 - Obrigação de Fazer / Não Fazer`). */
+  rotulo: string;
+  /** The parties' summary after the link (`NAME e outros (1) X OTHER`), null when blank. */
+  partes: string | null;
+  /** The last movement column (`Arquivado Definitivamente (01/04/2024 14:17:12)`), null when blank. */
+  ultimoMovimento: string | null;
 }
 
-/** `found: false` only on PJe's explicit "no hit" answer: an empty table with its footer. */
-export type PjeSearchAnswer = { found: false } | { found: true; hits: PjeHit[] };
+/**
+ * `found: false` only on PJe's explicit "no hit" answer: an empty table with its footer. `total` is the
+ * count the footer prints (null when it prints none); `limitado` when the court says it shows only the
+ * first N (TJRO, TJMA: "somente os 30 primeiros serão exibidos"): then the count is that cap, not a total.
+ */
+export type PjeSearchAnswer = { found: false } | { found: true; hits: PjeHit[]; total: number | null; limitado: boolean };
 
 const CNJ_TEXT = /\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}/;
 const POPUP = /openPopUp\(\s*'[^']*'\s*,\s*'([^']+)'\s*\)/;
 
-/** Text as a browser shows it: entities decoded, runs of blanks (incl. &#160;) as one space, trimmed. */
+/** Text as a browser shows it: entities decoded, runs of blanks (incl. &#160;) as one space, trimmed, mojibake undone. */
 export function shown(node: HTMLElement | undefined | null): string {
-  return (node?.text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+  return oneLine(node?.text ?? '');
 }
 
 function whole(html: string, what: string): void {
-  if (!/<\/html>\s*$/i.test(html)) throw new PjePageError(`${what}: the page is cut short (no closing </html>)`);
+  const end = html.trimEnd();
+  if (!end.slice(-64).toLowerCase().includes('</html>')) throw new PjePageError(`${what}: the page is cut short (no closing </html>)`);
+}
+
+/** `N resultados encontrados` → N; null when no number is printed (PJe's empty answer). */
+function countOf(text: string): number | null {
+  const m = /^(\d[\d.]*) resultados? encontrados?$/.exec(text);
+  return m ? Number(m[1]!.replace(/\./g, '')) : null;
 }
 
 /** The AJAX answer to the search POST (`fPP:processosGridPanel` fragment). */
-export function parsePjeSearch(html: string): PjeSearchAnswer {
+export function parsePjeSearch(html: string, anomalies = new Anomalies()): PjeSearchAnswer {
   whole(html, 'PJe search answer');
   const root = parse(html);
   const tbody = root.querySelector('tbody[id$="processosTable:tb"]');
   if (!tbody) throw new PjePageError('PJe search answer: no result table (fPP:processosTable)');
   const rows = tbody.querySelectorAll(':scope > tr');
+  const footer = shown(root.querySelector('table[id$="processosTable"] tfoot span.text-muted'));
   if (rows.length === 0) {
     const messages = shown(root.querySelector('dl.rich-messages'));
     if (messages !== '') throw new PjePageError('PJe search answer: the court answered a message instead of results');
-    const footer = shown(root.querySelector('table[id$="processosTable"] tfoot span.text-muted'));
-    if (!/^(0\s+)?resultados encontrados$/.test(footer))
+    // The listView page itself (form fPP, before any search) has the same empty table and footer: a form, not an answer.
+    if (root.querySelector('form#fPP')) throw new PjePageError('PJe search answer: the search form came back instead of results');
+    if (!/^(0 )?resultados? encontrados?$/.test(footer))
       throw new PjePageError('PJe search answer: an empty table without its "resultados encontrados" footer');
     return { found: false };
   }
-  const hits = rows.map((row) => {
-    const link = POPUP.exec(row.innerHTML);
-    const cnj = CNJ_TEXT.exec(shown(row.querySelector('b.btn-block')) || shown(row));
-    if (!link || !cnj) throw new PjePageError('PJe search answer: a result row without its detail link or case number');
-    const id = /processosTable:(\d+):/.exec(row.querySelector('td')?.id ?? '');
-    return { numeroCnj: cnj[0].replace(/\D/g, ''), idProcesso: id ? id[1] : null, detailPath: link[1] };
-  });
-  return { found: true, hits };
+  const hits: PjeHit[] = [];
+  for (const row of rows) {
+    const hit = searchRow(row);
+    if (hit) hits.push(hit);
+    else anomalies.note('busca.linha');
+  }
+  if (hits.length === 0) throw new PjePageError('PJe search answer: no result row has its detail link and case number');
+  // "Sua consulta retornou muitos processos e somente os 30 primeiros serão exibidos": the count is the cap.
+  const warning = shown(root.querySelector('div.alert-danger')) + shown(root.querySelector('div.alert-warning'));
+  const limitado = /somente os \d+ primeiros/i.test(warning);
+  const total = countOf(footer);
+  return { found: true, hits, total: limitado ? null : total, limitado };
+}
+
+/** One hit row: link button cell, `CLASS <a><b>ABBREV CNJ - SUBJECT</b></a> PARTIES` cell, last movement cell. */
+function searchRow(row: HTMLElement): PjeHit | null {
+  const link = POPUP.exec(row.innerHTML);
+  const b = row.querySelector('b.btn-block');
+  const rotulo = shown(b);
+  const cnj = CNJ_TEXT.exec(rotulo) ?? CNJ_TEXT.exec(shown(row));
+  if (!link || !cnj) return null;
+  const cells = row.childNodes.filter((n): n is HTMLElement => (n as HTMLElement).rawTagName?.toLowerCase() === 'td');
+  const id = /processosTable:(\d+):/.exec(cells[0]?.id ?? '');
+  // `<td>CLASS <a><b>…</b></a> PARTIES</td>`: the text before the link is the class, after it the parties.
+  const anchor = b?.parentNode?.rawTagName?.toLowerCase() === 'a' ? b.parentNode : null;
+  const main = anchor?.parentNode ?? null;
+  let classe = '';
+  let partes = '';
+  if (main) {
+    let after = false;
+    for (const node of main.childNodes) {
+      if (node === anchor) after = true;
+      else if (after) partes += ` ${node.text}`;
+      else classe += ` ${node.text}`;
+    }
+  }
+  const last = cells.length > 2 ? shown(cells[cells.length - 1]) : '';
+  return {
+    numeroCnj: cnj[0].replace(/\D/g, ''),
+    idProcesso: id ? id[1]! : null,
+    detailPath: link[1]!,
+    classe: oneLine(classe) || null,
+    rotulo: rotulo || cnj[0],
+    partes: oneLine(partes) || null,
+    ultimoMovimento: last || null,
+  };
 }
 
 /** The count the search answer's footer prints (`12 resultados encontrados`); null when it prints none. */
 export function pjeResultCount(html: string): number | null {
-  const footer = shown(parse(html).querySelector('table[id$="processosTable"] tfoot span.text-muted'));
-  const m = /^(\d[\d.]*)\s+resultados encontrados$/.exec(footer);
-  return m ? Number(m[1]!.replace(/\./g, '')) : null;
+  return countOf(shown(parse(html).querySelector('table[id$="processosTable"] tfoot span.text-muted')));
 }
 
 // ---- detail page --------------------------------------------------------------------------------
@@ -93,25 +161,51 @@ function readHeader(root: HTMLElement): Header {
       if (!labelled.has(label)) labelled.set(label, shown(value));
       continue;
     }
-    // `<b>Órgão Julgador</b><br/>NAME<div><br/><b>Endereço</b><br/>ADDRESS</div>`: cut the text at each <b>.
-    const marked = parse(value.innerHTML.replace(/<b\b[^>]*>([\s\S]*?)<\/b>/gi, '\u0001$1\u0002'));
-    for (const piece of marked.text.split('\u0001').slice(1)) {
-      const [name, rest = ''] = piece.split('\u0002');
-      bold.push({ label: name.replace(/[\s\u00a0]+/g, ' ').trim(), text: rest.replace(/[\s\u00a0]+/g, ' ').trim() });
-    }
+    // `<b>Órgão Julgador</b><br/>NAME<div><br/><b>Endereço</b><br/>ADDRESS</div>`: the text between each <b>…</b> and the next <b>.
+    bold.push(...boldPairs(value.innerHTML));
   }
   return { labelled, bold };
 }
 
+/** `<b>L1</b> T1 <b>L2</b> T2` → [{L1, T1}, {L2, T2}]: bounded indexOf scans, each character visited once. */
+function boldPairs(html: string): Header['bold'] {
+  const pairs: Header['bold'] = [];
+  const lower = html.toLowerCase();
+  let at = lower.indexOf('<b>');
+  while (at !== -1) {
+    const close = lower.indexOf('</b>', at + 3);
+    if (close === -1) break;
+    const next = lower.indexOf('<b>', close + 4);
+    const label = parse(html.slice(at + 3, close)).text;
+    const text = parse(html.slice(close + 4, next === -1 ? html.length : next)).text;
+    pairs.push({ label: oneLine(label), text: oneLine(text) });
+    at = next;
+  }
+  return pairs;
+}
+
 /** `ROOT (1156)  -  CHILD (7771)  -  LEAF (14757` (the last `)` missing on every captured page) → `LEAF`. Names may hold ` - `. */
-export function subjectLeaf(path: string): string | null {
-  const levels = path.split(/(?<=\(\d+\))\s+-\s+/);
-  const leaf = levels[levels.length - 1].replace(/\s*\(\d+\)?\s*$/, '').trim();
+export function subjectLeaf(printed: string): string | null {
+  const path = oneLine(printed);
+  // The last level starts after the last `(code) - `; each stretch between two ` - ` is looked at once (no scan back past it).
+  let from = 0;
+  let prev = 0;
+  for (let at = path.indexOf(') - '); at !== -1; prev = at + 4, at = path.indexOf(') - ', at + 1)) {
+    const stretch = at > prev ? path.slice(prev, at).lastIndexOf('(') : -1;
+    const open = stretch === -1 ? -1 : prev + stretch;
+    if (open !== -1 && at - open > 1 && /^\d+$/.test(path.slice(open + 1, at))) from = at + 4;
+  }
+  const leaf = stripCode(path.slice(from).trim());
   return leaf === '' ? null : leaf;
 }
 
-/** `PROCEDIMENTO COMUM CÍVEL (7)` → `PROCEDIMENTO COMUM CÍVEL`. */
-const withoutCode = (text: string) => text.replace(/\s*\(\d+\)\s*$/, '').trim();
+/** `NAME (7)` or, cut short, `NAME (14757` → `NAME`; a name without a code stays whole. */
+function stripCode(text: string): string {
+  const open = text.lastIndexOf('(');
+  if (open === -1) return text;
+  const code = text.slice(open + 1).replace(/\)$/, '');
+  return /^\d+$/.test(code) ? text.slice(0, open).trim() : text;
+}
 
 const POLOS: [string, ConsultaParty['polo']][] = [
   ['processoPartesPoloAtivoResumidoDiv', 'ATIVO'],
@@ -119,92 +213,191 @@ const POLOS: [string, ConsultaParty['polo']][] = [
   ['processoParteOutrosInteressadosResumidoDiv', 'OUTROS'],
 ];
 
-interface Participant {
+export interface Participant {
   nome: string;
-  tipo: string;
+  /** The role as printed without a gendered suffix (`AUTOR(A)` → `AUTOR`); null when the line prints none. */
+  tipo: string | null;
   documento: string | null;
   tipoPessoa: ConsultaParty['tipoPessoa'];
   oab: ConsultaLawyer['oab'];
 }
 
-const SOCIAL_NAME = /\s+registrad[oa]\(a\) civilmente como\s+/i;
+/** `(A)`, `(O)`, `(S)`, `(AS)`, `(OS)`, `(ES)`, `(A/S)`: the gendered or plural ending a court appends to a role. */
+const ROLE_SUFFIX = /\((?:A|O|S|AS|OS|ES|A\/S)\)$/i;
 
-/**
- * `NAME - CPF: 000.000.001-91 (AUTOR)`, `NAME - CNPJ: … (REU)`, `Name (RÉU)`,
- * `NAME registrado(a) civilmente como NAME - OAB MA3811-A - CPF: … (ADVOGADO)`: read from the right,
- * since names and documents come first. The social name is the one shown first.
- */
-export function readParticipant(text: string): Participant {
-  const role = /\(([^()]+)\)\s*$/.exec(text);
-  if (!role) throw new PjePageError('PJe detail: a participant without its role in parentheses');
-  let rest = text.slice(0, role.index).trim();
-  let documento: string | null = null;
-  let tipoPessoa: Participant['tipoPessoa'] = null;
-  const doc = /\s+-\s+(CPF|CNPJ):\s*([\dA-Za-z*./-]+)$/.exec(rest);
-  if (doc) {
-    rest = rest.slice(0, doc.index);
-    tipoPessoa = doc[1] === 'CPF' ? 'FISICA' : 'JURIDICA';
-    // A masked number (`639.XXX.XXX-XX`, `***.000.014-**`) exactly as shown; a whole one (alphanumeric CNPJs too) bare.
-    documento = /\*|X{2,}/i.test(doc[2]) ? doc[2] : doc[2].replace(/[./-]/g, '').toUpperCase();
+/** The parenthesised group at the very end (nested once: `(REQUERIDO(A))`), found by a right-to-left scan. */
+function trailingGroup(text: string): { inside: string; before: string } | null {
+  if (!text.endsWith(')')) return null;
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text[i];
+    if (c === ')') depth++;
+    else if (c === '(' && --depth === 0) return { inside: text.slice(i + 1, -1).trim(), before: text.slice(0, i).trim() };
   }
-  let oab: Participant['oab'] = null;
-  const reg = /\s+-\s+OAB\s+([A-Z]{2}\s*[\dA-Z.-]+)$/i.exec(rest);
-  if (reg) {
-    rest = rest.slice(0, reg.index);
-    const parsed = parseOab(reg[1]);
-    oab = { uf: parsed.uf, numero: `${parsed.numero}${parsed.suffix ?? ''}` };
-  }
-  const nome = rest.split(SOCIAL_NAME)[0].trim();
-  if (nome === '') throw new PjePageError('PJe detail: a participant without a name');
-  return { nome, tipo: role[1].trim(), documento, tipoPessoa, oab };
+  return null;
 }
 
-/** A representative row that is a lawyer (or public attorney), not e.g. a minor's legal representative. */
-const isCounsel = (p: Participant) => p.oab !== null || /ADVOGAD|PROCURADOR|DEFENSOR/i.test(p.tipo);
+/** ` - CPF: …` / ` - CNPJ: …` at the end of the line (before the role), read from the right. */
+function trailingDocument(text: string): { kind: 'CPF' | 'CNPJ'; value: string; before: string } | null {
+  const at = Math.max(text.lastIndexOf(' - CPF:'), text.lastIndexOf(' - CNPJ:'));
+  if (at === -1) return null;
+  const kind = text.startsWith(' - CPF:', at) ? 'CPF' : 'CNPJ';
+  return { kind, value: text.slice(at + kind.length + 4).trim(), before: text.slice(0, at).trim() };
+}
 
-function readParties(root: HTMLElement): ConsultaParty[] {
+/**
+ * `NAME - CPF: 000.000.001-91 (AUTOR)`, `NAME - CNPJ: … (REU)`, `Name (RÉU)`, `NAME - CPF: … (AUTOR(A))`,
+ * `NAME registrado(a) civilmente como NAME - OAB MA3811-A - CPF: … (ADVOGADO)`: read from the right,
+ * since names and documents come first. The social name is the one shown first. What does not read
+ * is noted in `anomalies` and left null; null only when the line has no name at all.
+ */
+export function readParticipant(text: string, anomalies = new Anomalies()): Participant | null {
+  let rest = text.trim();
+  let tipo: string | null = null;
+  const role = trailingGroup(rest);
+  if (role && role.inside !== '' && role.before !== '') {
+    tipo = role.inside.replace(ROLE_SUFFIX, '').trim() || role.inside;
+    rest = role.before;
+  } else anomalies.note('parte.tipo');
+  let documento: string | null = null;
+  let tipoPessoa: Participant['tipoPessoa'] = null;
+  const doc = trailingDocument(rest);
+  if (doc) {
+    rest = doc.before;
+    tipoPessoa = doc.kind === 'CPF' ? 'FISICA' : 'JURIDICA';
+    documento = documentShown(doc.value);
+    if (documento === null) anomalies.note('parte.documento');
+  }
+  let oab: Participant['oab'] = null;
+  const reg = rest.lastIndexOf(' - OAB ');
+  if (reg !== -1) {
+    const parsed = fromPage('oab', rest.slice(reg + 7));
+    if (parsed) oab = { uf: parsed.uf, numero: `${parsed.numero}${parsed.suffix ?? ''}` };
+    else anomalies.note('advogado.oab');
+    rest = rest.slice(0, reg).trim();
+  }
+  // `SOCIAL registrado(a) civilmente como CIVIL`: the name shown first is the one the person uses.
+  const lower = rest.indexOf(' civilmente como ');
+  const social = lower === -1 ? rest.indexOf(' CIVILMENTE COMO ') : lower;
+  const nome = (social === -1 ? rest : withoutRegistrado(rest.slice(0, social))).trim();
+  if (nome === '') {
+    anomalies.note('parte.linha');
+    return null;
+  }
+  return { nome, tipo, documento, tipoPessoa, oab };
+}
+
+function withoutRegistrado(text: string): string {
+  const end = text.slice(-14).toLowerCase();
+  for (const tail of [' registrado(a)', ' registrada(a)', ' registrado', ' registrada']) if (end.endsWith(tail)) return text.slice(0, -tail.length);
+  return text;
+}
+
+/** A masked number (`639.XXX.XXX-XX`, `***.000.014-**`) exactly as shown; a whole one bare (alphanumeric CNPJs too); null when neither. */
+function documentShown(value: string): string | null {
+  if (value === '' || value.length > 24 || !/^[\dA-Za-z*./-]+$/.test(value)) return null;
+  if (value.includes('*') || /X{2,}/i.test(value)) return value;
+  return fromPage('cpfCnpj', value)?.value ?? null;
+}
+
+/** Names of public bodies that represent a party with no OAB (Defensoria Pública, Procuradorias, Ministério Público, AGU). */
+const PUBLIC_BODY = /^(DEFENSORIA|PROCURADORIA|MINIST[EÉ]RIO P[UÚ]BLICO|ADVOCACIA[ -]GERAL|DPE|DPU|MP[A-Z]{2}\b)/i;
+/** Roles of a representative who acts as counsel: lawyers, public attorneys and defenders, special curators. */
+const COUNSEL_ROLE = /^(ADVOGAD|PROCURADOR|DEFENSOR|CURADOR)/i;
+
+/** A representative row that acts as counsel (lawyer, public defender or attorney), not e.g. a minor's legal representative. */
+const isCounsel = (p: Participant) => p.oab !== null || (p.tipo !== null && COUNSEL_ROLE.test(p.tipo)) || PUBLIC_BODY.test(p.nome);
+
+interface PoloRead {
+  parties: ConsultaParty[];
+  /** Rows the panel's footer says the court lists (incl. representatives), null when it prints no count. */
+  listados: number | null;
+  lidos: number;
+}
+
+function readPolo(div: HTMLElement, polo: ConsultaParty['polo'], anomalies: Anomalies): PoloRead {
   const parties: ConsultaParty[] = [];
+  let current: ConsultaParty | null = null;
+  const rows = div.querySelectorAll('table[id$="ResumidoList"] > tbody[id$=":tb"] > tr');
+  const party = (p: Participant): ConsultaParty => ({ polo, tipo: p.tipo, nome: p.nome, documento: p.documento, tipoPessoa: p.tipoPessoa, advogados: [] });
+  for (const row of rows) {
+    const cell = row.querySelector('td');
+    const bold = cell?.querySelector('span.text-bold');
+    if (bold) {
+      const p = readParticipant(shown(bold), anomalies);
+      if (!p) continue;
+      current = party(p);
+      parties.push(current);
+      // The Defensoria Pública that represents this party, printed under it (an empty span on most pages).
+      const defensoria = shown(cell?.querySelector('span[title="Defensoria"]'));
+      if (defensoria !== '') current.advogados.push({ nome: defensoria, oab: null });
+      continue;
+    }
+    // A representative row: `&#160;&#160;&#160;&#160;<span>NAME - OAB … (ADVOGADO)</span>`, belonging to the party above.
+    const text = shown(cell?.querySelector('span span') ?? cell?.querySelector('div span')) || shown(cell?.querySelector('div'));
+    if (text === '') {
+      anomalies.note('parte.linha');
+      continue;
+    }
+    const p = readParticipant(text, anomalies);
+    if (!p) continue;
+    if (current && isCounsel(p)) current.advogados.push({ nome: p.nome, oab: p.oab });
+    else {
+      current = party(p);
+      parties.push(current);
+    }
+  }
+  return { parties, listados: countOf(shown(div.querySelector('span.pull-right.text-muted'))), lidos: rows.length };
+}
+
+function readParties(root: HTMLElement, anomalies: Anomalies): { partes: ConsultaParty[]; lista: ConsultaListCount } {
+  const partes: ConsultaParty[] = [];
+  let listados: number | null = 0;
+  let lidos = 0;
   for (const [suffix, polo] of POLOS) {
     const div = root.querySelector(`div[id$="${suffix}"]`);
     if (!div) {
       if (polo === 'OUTROS') continue; // not every build renders an empty panel
       throw new PjePageError(`PJe detail: no ${suffix} panel`);
     }
-    let current: ConsultaParty | null = null;
-    for (const row of div.querySelectorAll('table[id$="ResumidoList"] > tbody[id$=":tb"] > tr')) {
-      const cell = row.querySelector('td');
-      const bold = cell?.querySelector('span.text-bold');
-      if (bold) {
-        const p = readParticipant(shown(bold));
-        current = { polo, tipo: p.tipo, nome: p.nome, documento: p.documento, tipoPessoa: p.tipoPessoa, advogados: [] };
-        parties.push(current);
-        continue;
-      }
-      // A representative row: `&#160;&#160;&#160;&#160;<span>NAME - OAB … (ADVOGADO)</span>`, belonging to the party above.
-      const text = shown(cell?.querySelector('span span') ?? cell?.querySelector('div span'));
-      if (text === '') throw new PjePageError('PJe detail: an empty participant row');
-      const p = readParticipant(text);
-      if (current && isCounsel(p)) current.advogados.push({ nome: p.nome, oab: p.oab });
-      else {
-        current = { polo, tipo: p.tipo, nome: p.nome, documento: p.documento, tipoPessoa: p.tipoPessoa, advogados: [] };
-        parties.push(current);
-      }
-    }
+    const read = readPolo(div, polo, anomalies);
+    partes.push(...read.parties);
+    lidos += read.lidos;
+    listados = listados === null || read.listados === null ? (read.lidos === 0 ? listados : null) : listados + read.listados;
   }
-  return parties;
+  return { partes, lista: { listados, lidos } };
 }
 
-const MOVEMENT = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2}) - (.+)$/s;
+/** `dd/mm/yyyy hh:mm:ss - TEXT`; some builds print `hh:mm`, or the day alone. Anchored: no backtracking. */
+const MOVEMENT_DAY = /^(\d{2})\/(\d{2})\/(\d{4})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?(?: - | -$|$)/;
 
-function readMovements(root: HTMLElement): ConsultaMovement[] {
+/** One movement line: the instant (or the day, when the time does not read) and the text; null when it has no date at all. */
+export function readMovement(line: string, anomalies = new Anomalies()): ConsultaMovement | null {
+  const m = MOVEMENT_DAY.exec(line);
+  if (!m) {
+    anomalies.note('movimento.linha');
+    return null;
+  }
+  const titulo = line.slice(m[0].length).trim();
+  const day = `${m[3]}-${m[2]}-${m[1]}`;
+  const instant = m[4] ? brasiliaInstantOfLocal(`${day}T${m[4]}:${m[5]}:${m[6] ?? '00'}`) : null;
+  if (!instant) anomalies.note('movimento.data');
+  if (!instant && !isoDayOfBr(`${m[1]}/${m[2]}/${m[3]}`)) return null;
+  return { data: instant ?? day, titulo, texto: null };
+}
+
+function readMovements(root: HTMLElement, anomalies: Anomalies): { movimentos: ConsultaMovement[]; lista: ConsultaListCount } {
   const tbody = root.querySelector('tbody[id$="processoEvento:tb"]');
   if (!tbody) throw new PjePageError('PJe detail: no movements table (processoEvento)');
-  return tbody.querySelectorAll(':scope > tr').map((row) => {
-    const m = MOVEMENT.exec(shown(row.querySelector('td')));
-    const data = m && brasiliaInstantOfLocal(`${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}`);
-    if (!m || !data) throw new PjePageError('PJe detail: a movement without its "dd/mm/yyyy hh:mm:ss - text" line');
-    return { data, titulo: m[7], texto: null };
-  });
+  const rows = tbody.querySelectorAll(':scope > tr');
+  const movimentos: ConsultaMovement[] = [];
+  for (const row of rows) {
+    const m = readMovement(shown(row.querySelector('td')), anomalies);
+    if (m) movimentos.push(m);
+  }
+  // The footer right after the table: `52 resultados encontrados` (15 shown per page).
+  const footer = tbody.parentNode?.nextElementSibling;
+  return { movimentos, lista: { listados: countOf(shown(footer?.classList?.contains('text-muted') ? footer : null)), lidos: rows.length } };
 }
 
 const SECRET = /segredo de justi[çc]a|sigilos[oa]/i;
@@ -214,26 +407,31 @@ export interface PjeDetailContext {
   grau?: 1 | 2;
 }
 
+/** `PROCEDIMENTO COMUM CÍVEL (7)` → `PROCEDIMENTO COMUM CÍVEL`. */
+const withoutCode = (text: string) => stripCode(text.trim()) || null;
+
 /** The detail page (`DetalheProcessoConsultaPublica/listView.seam?ca=…`) → the case as the page shows it. */
-export function parsePjeDetail(html: string, context: PjeDetailContext = {}): ConsultaCase {
+export function parsePjeDetail(html: string, context: PjeDetailContext = {}, anomalies = new Anomalies()): ConsultaCase {
   whole(html, 'PJe detail');
   const root = parse(html);
   const header = readHeader(root);
-  const numero = header.labelled.get('Número Processo');
-  if (!numero || !CNJ_TEXT.test(numero)) throw new PjePageError('PJe detail: no "Número Processo"');
-  const cnj = parseCnj(CNJ_TEXT.exec(numero)![0]);
+  const printed = CNJ_TEXT.exec(header.labelled.get('Número Processo') ?? '');
+  const cnj = printed && fromPage('cnj', printed[0]);
+  if (!cnj) throw new PjePageError('PJe detail: no readable "Número Processo"');
   const bold = (label: string) => header.bold.find((b) => b.label === label)?.text || null;
   const assunto = header.labelled.get('Assunto');
-  const referencia = CNJ_TEXT.exec(header.labelled.get('Processo referência') ?? '');
-  const partes = readParties(root);
-  const movimentos = readMovements(root);
+  const referenciaText = CNJ_TEXT.exec(header.labelled.get('Processo referência') ?? '');
+  const referencia = referenciaText && fromPage('cnj', referenciaText[0]);
+  if (referenciaText && !referencia) anomalies.note('capa.campo');
+  const parties = readParties(root, anomalies);
+  const movements = readMovements(root, anomalies);
   const classe = header.labelled.get('Classe Judicial');
   return {
     numeroCnj: cnj.digits,
     tribunal: cnjCourtSigla(cnj.segment, cnj.tribunal) ?? '',
     sistema: 'pje',
     grau: context.grau ?? (cnj.origin === '0000' ? 2 : 1),
-    classe: classe ? withoutCode(classe) || null : null,
+    classe: classe ? withoutCode(classe) : null,
     assuntos: assunto ? [subjectLeaf(assunto)].filter((s): s is string => s !== null) : [],
     // Two shapes: a labelled property (TJRJ) or `<b>Órgão Julgador</b><br/>NAME` (TJMA, TJCE; 2nd degree: the rapporteur's cabinet).
     orgao: header.labelled.get('Órgão Julgador') || bold('Órgão Julgador'),
@@ -242,10 +440,13 @@ export function parsePjeDetail(html: string, context: PjeDetailContext = {}): Co
     distribuidoEm: isoDayOfBr(header.labelled.get('Data da Distribuição')),
     valorCausaCentavos: null,
     situacao: null,
-    segredo: [...header.labelled.values()].some((v) => SECRET.test(v)) || partes.some((p) => SECRET.test(p.nome)),
-    partes,
-    movimentos,
+    segredo: [...header.labelled.values()].some((v) => SECRET.test(v)) || parties.partes.some((p) => SECRET.test(p.nome)),
+    partes: parties.partes,
+    movimentos: movements.movimentos,
     incidentes: [],
-    processoReferencia: referencia ? referencia[0].replace(/\D/g, '') : null,
+    processoReferencia: referencia ? referencia.digits : null,
+    // PJe lists parties 10 rows at a time and movements 15 at a time: how many it lists, how many this page showed.
+    listas: { partes: parties.lista, movimentos: movements.lista },
+    anomalias: anomalies.campos,
   };
 }

@@ -6,6 +6,7 @@
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { baseUrlFor, type ConsultaClient, type ConsultaClientContext } from '../client.ts';
 import type { ConsultaCase, ConsultaParty } from '../record.ts';
+import { Anomalies } from '../anomalies.ts';
 import { dadosOf, envelopeOf, participantOf, partiesOfPole, processIdOf, TjdftAnswerError, type TjdftEnvelope } from './parse.ts';
 
 /** The public SPA in front of the API, sent as Referer/Origin like the browser does. */
@@ -23,7 +24,8 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
   return {
     async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
       const { grau, base } = baseUrlFor(ctx, numeroCnj);
-      const session = ctx.http.session(ctx.source, ctx.label);
+      const session = ctx.http.session(ctx.source, ctx.label).at('busca');
+      const anomalies = new Anomalies();
       const api = `${base}/v1`;
       const read = async (url: string): Promise<TjdftEnvelope> => {
         const page = await session.get(url, { signal, headers: { accept: 'application/json', referer: `${TJDFT_SPA}/`, origin: TJDFT_SPA } });
@@ -48,15 +50,20 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
       const id = guard(() => processIdOf(search.result), 'search answer');
       if (id === null) return null;
       const path = `${api}/processos/${encodeURIComponent(id)}`;
+      session.at('dados');
       const dadosAnswer = await read(`${path}/dados`);
       const dados = guard(() => dadosOf(dadosAnswer.result), 'dados');
+      session.at('partes');
       const partes: ConsultaParty[] = [];
       for (const [route, polo] of POLES) {
         const items = [];
         for (let page = 0; page < MAX_PAGES; page++) {
           const answer = await read(`${path}/${route}?page=${page}`);
           if (!Array.isArray(answer.result)) throw session.fail('malformed', `${route} is not a list`);
-          items.push(...guard(() => (answer.result as unknown[]).map(participantOf), route));
+          for (const item of answer.result as unknown[]) {
+            const p = guard(() => participantOf(item, anomalies), route);
+            if (p) items.push(p);
+          }
           if (!answer.pageInfo || answer.pageInfo.current >= answer.pageInfo.last || (answer.result as unknown[]).length === 0) break;
           if (page === MAX_PAGES - 1) throw session.fail('malformed', `${route} has more than ${MAX_PAGES} pages`);
         }
@@ -80,6 +87,7 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
         movimentos: [],
         incidentes: [],
         processoReferencia: null,
+        anomalias: anomalies.campos,
       };
     },
   };

@@ -3,6 +3,7 @@
  * exists): the envelope, the participant string read from the right, lawyers after their party.
  */
 import { test } from 'node:test';
+import { Anomalies } from '../anomalies.ts';
 import assert from 'node:assert/strict';
 import { dadosOf, envelopeOf, participantOf, partiesOfPole, processIdOf, subjectLeaf, TjdftAnswerError } from './parse.ts';
 
@@ -40,21 +41,26 @@ test('a participant: name, OAB, document and role read from the right', () => {
     documento: '00000000000191',
     oab: null,
   });
-  assert.equal(participantOf({ participante: 'FULANO - CPF: 639.XXX.XXX-XX (AUTOR)' }).documento, '639.XXX.XXX-XX', 'a masked document stays masked');
+  assert.equal(participantOf({ participante: 'FULANO - CPF: 639.XXX.XXX-XX (AUTOR)' })?.documento, '639.XXX.XXX-XX', 'a masked document stays masked');
   assert.deepEqual(participantOf({ participante: 'Ministério Público (FISCAL DA LEI)' }), {
     nome: 'Ministério Público',
     tipo: 'FISCAL DA LEI',
     documento: null,
     oab: null,
   });
-  assert.throws(() => participantOf({ participante: '' }), TjdftAnswerError);
+  // A line read in part keeps what it can: no name → left out; no role → `tipo: null`; an OAB of no UF → `oab: null`. Each is an anomaly.
+  const anomalies = new Anomalies();
+  assert.equal(participantOf({ participante: '' }, anomalies), null);
+  assert.deepEqual(participantOf({ participante: 'SEM PAPEL' }, anomalies), { nome: 'SEM PAPEL', tipo: null, documento: null, oab: null });
+  assert.deepEqual(participantOf({ participante: 'JOSE ADVOGADO - OAB XX12345 (ADVOGADO)' }, anomalies)?.oab, null);
+  assert.deepEqual(anomalies.campos, ['parte.linha', 'parte.tipo', 'advogado.oab']);
 });
 
 test('lawyers join the party above them; parties get their kind from their document', () => {
   const parties = partiesOfPole('ATIVO', [
-    participantOf({ participante: 'MARIA FICTICIA - CPF: 000.000.001-91 (AUTOR)' }),
-    participantOf({ participante: 'JOSE ADVOGADO - OAB DF12345 (ADVOGADO)' }),
-    participantOf({ participante: 'EMPRESA FICTICIA LTDA - CNPJ: 00.000.000/0001-91 (AUTOR)' }),
+    participantOf({ participante: 'MARIA FICTICIA - CPF: 000.000.001-91 (AUTOR)' })!,
+    participantOf({ participante: 'JOSE ADVOGADO - OAB DF12345 (ADVOGADO)' })!,
+    participantOf({ participante: 'EMPRESA FICTICIA LTDA - CNPJ: 00.000.000/0001-91 (AUTOR)' })!,
   ]);
   assert.deepEqual(
     parties.map((p) => [p.nome, p.tipoPessoa, p.advogados.map((a) => a.nome)]),

@@ -6,7 +6,8 @@
  * lawyers follow the party they represent; CPF/CNPJ come unmasked; there is no value of the claim.
  */
 import { brasiliaInstantOfLocal, isoDayOf } from '../../../platform/format.ts';
-import { parseOab } from '../../../platform/identifiers/oab.ts';
+import { fromPage } from '../../../platform/identifiers/on-page.ts';
+import { Anomalies } from '../anomalies.ts';
 import type { ConsultaLawyer, ConsultaParty } from '../record.ts';
 
 export class TjdftAnswerError extends Error {
@@ -98,16 +99,19 @@ export function dadosOf(result: unknown): TjdftDados {
 
 export interface TjdftParticipant {
   nome: string;
-  tipo: string;
+  /** Null when neither `tipo` nor the text's parentheses give one (an anomaly). */
+  tipo: string | null;
   documento: string | null;
   oab: ConsultaLawyer['oab'];
 }
 
 /**
  * One `result[]` item of a pole's page: `participante` is `NAME - OAB UF<num> - CPF: 000.000.001-91 (TIPO)`
- * (each middle part optional), read from the right; `nome` and `tipo`, when present, win.
+ * (each middle part optional), read from the right; `nome` and `tipo`, when present, win. A participant
+ * with no role keeps its name (`tipo: null`), an OAB that does not read is null; each is an anomaly. Null
+ * (an anomaly too) only when it has no name at all.
  */
-export function participantOf(item: unknown): TjdftParticipant {
+export function participantOf(item: unknown, anomalies = new Anomalies()): TjdftParticipant | null {
   if (!item || typeof item !== 'object') throw new TjdftAnswerError('a participant is not an object');
   const o = item as Record<string, unknown>;
   let text = typeof o.participante === 'string' ? o.participante.trim() : '';
@@ -127,17 +131,18 @@ export function participantOf(item: unknown): TjdftParticipant {
   let oab: ConsultaLawyer['oab'] = null;
   const reg = /\s+-\s+OAB\s+([A-Z]{2}\s*\d[\d.]*(?:-?[A-Z])?)\s*$/.exec(text);
   if (reg) {
-    try {
-      const parsed = parseOab(reg[1]!);
-      oab = { uf: parsed.uf, numero: parsed.canonical.slice(2) };
-    } catch {
-      oab = null;
-    }
+    const parsed = fromPage('oab', reg[1]!);
+    if (parsed) oab = { uf: parsed.uf, numero: parsed.canonical.slice(2) };
+    else anomalies.note('advogado.oab');
     text = text.slice(0, reg.index).trim();
   }
   const nome = (typeof o.nome === 'string' && o.nome.trim()) || text;
-  if (!nome || !tipo) throw new TjdftAnswerError('a participant has no name or no role');
-  return { nome, tipo, documento, oab };
+  if (!nome) {
+    anomalies.note('parte.linha');
+    return null;
+  }
+  if (!tipo) anomalies.note('parte.tipo');
+  return { nome, tipo: tipo || null, documento, oab };
 }
 
 const REPRESENTATIVES = /^(ADVOGAD[OA]|PROCURADOR|DEFENSOR|REPRESENTANTE)/i;
@@ -147,7 +152,7 @@ export function partiesOfPole(polo: ConsultaParty['polo'], items: TjdftParticipa
   const parties: ConsultaParty[] = [];
   for (const p of items) {
     const last = parties.at(-1);
-    if (REPRESENTATIVES.test(p.tipo) && last) {
+    if (p.tipo !== null && REPRESENTATIVES.test(p.tipo) && last) {
       last.advogados.push({ nome: p.nome, oab: p.oab });
       continue;
     }

@@ -1,0 +1,277 @@
+/**
+ * The corpus as a test (issue 44 item 1): every real page of both sets in
+ * reference/upstream/real/ (copied as fixtures/ and fixtures/set2/, personal names already replaced:
+ * see each .prov.md) parsed into what a person reads on it. Where a `NAME.gt.json` stands beside a page
+ * (Set 2's ground truth, extracted twice upstream), the parse is compared to it field by field. A page
+ * added to either folder without a row here fails the first test. Block pages must be told apart as
+ * challenges and never read as data. No database: this runs in both engines' suites as is.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { decodePage, detectChallenge } from './challenge.ts';
+import { Anomalies } from './anomalies.ts';
+import { parseEsajPage, type EsajPage } from './esaj/parse.ts';
+import { parseEsajSearch } from './esaj/search.ts';
+import { parsePjeSearchForm } from './pje/form.ts';
+import { parsePjeDetail, parsePjeSearch, type PjeHit } from './pje/parse.ts';
+import type { ConsultaCase } from './record.ts';
+
+const SET1 = new URL('./fixtures/', import.meta.url);
+const SET2 = new URL('./fixtures/set2/', import.meta.url);
+const page = (dir: URL, name: string) => decodePage(readFileSync(new URL(name, dir)));
+const truth = (name: string) => JSON.parse(readFileSync(new URL(name.replace(/\.html$/, '.gt.json'), SET2), 'utf8'));
+/** Whitespace is insignificant (README "Set 2": CRLF restored inside complements); an empty text is no text. */
+const flat = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+const digits = (cnj: string) => cnj.replace(/\D/g, '');
+
+const caseOf = (p: EsajPage): ConsultaCase => {
+  assert.equal(p.kind, 'case');
+  return (p as { case: ConsultaCase }).case;
+};
+
+/** A PJe search answer against its ground truth: each row's cell, link text and last movement; the counter. */
+function pjeSearchMatches(name: string, expected: { total: number | null; limitado: boolean }): void {
+  const gt = truth(name);
+  const anomalies = new Anomalies();
+  const answer = parsePjeSearch(page(SET2, name), anomalies);
+  assert.equal(answer.found, true);
+  const { hits, total, limitado } = answer as { hits: PjeHit[]; total: number | null; limitado: boolean };
+  assert.equal(hits.length, gt.rows.length);
+  gt.rows.forEach((row: { cell: string; link_text: string; last_mov: string }, i: number) => {
+    const h = hits[i]!;
+    assert.equal(flat([h.classe, h.rotulo, h.partes].filter(Boolean).join(' ')), flat(row.cell), `row ${i + 1} cell`);
+    assert.equal(h.rotulo, flat(row.link_text), `row ${i + 1} link text`);
+    assert.equal(h.ultimoMovimento, flat(row.last_mov), `row ${i + 1} last movement`);
+    assert.equal(h.numeroCnj, digits(/\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}/.exec(row.link_text)![0]));
+    assert.match(h.detailPath, /\/ConsultaPublica\/DetalheProcessoConsultaPublica\/listView\.seam\?ca=[0-9a-f]{48}$/);
+  });
+  assert.deepEqual({ total, limitado }, expected, `counter "${gt.counter[0]}"`);
+  assert.deepEqual(anomalies.campos, []);
+}
+
+/** What every block page must be: a challenge to the detector, and no parser's data. */
+function refusedByEveryParser(html: string): void {
+  assert.throws(() => parsePjeSearch(html));
+  assert.throws(() => parsePjeDetail(html));
+  assert.throws(() => parseEsajSearch(html));
+  const esaj = (() => {
+    try {
+      return parseEsajPage(html, { numeroCnj: '00000000000000000000', tribunal: 'TJXX', grau: 1 }).kind;
+    } catch {
+      return 'refused';
+    }
+  })();
+  assert.ok(esaj === 'refused', `e-SAJ read a block page as ${esaj}`);
+}
+
+type Row = [dir: URL, name: string, read: () => void, options?: { todo?: string }];
+
+const PJE_DETAILS: [string, string, 1 | 2, { partes: number; movimentos: number; listados: [number | null, number | null] }][] = [
+  ['pje-tjma-detalhe_ok.html', '08013415020258100114', 1, { partes: 2, movimentos: 15, listados: [4, 52] }],
+  ['pje-tjma-detalhe_ok_2g.html', '08365218120258100000', 2, { partes: 6, movimentos: 15, listados: [21, 27] }],
+  ['pje-tjce-detalhe-3000739-94.2025.8.06.0100.html', '30007399420258060100', 1, { partes: 2, movimentos: 11, listados: [3, 11] }],
+  ['pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html', '09371657720258190001', 1, { partes: 8, movimentos: 15, listados: [20, 79] }],
+];
+
+const ROWS: Row[] = [
+  // ---- Set 1 --------------------------------------------------------------------------------------
+  [
+    SET1,
+    'esaj-1.html',
+    () => {
+      const c = caseOf(parseEsajPage(page(SET1, 'esaj-1.html'), { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }));
+      assert.deepEqual(
+        [c.classe, c.orgao, c.valorCausaCentavos, c.movimentos.length, c.partes.length],
+        ['Procedimento Comum Cível', '2ª Vara Judicial', 8143978, 118, 8],
+      );
+    },
+  ],
+  ...PJE_DETAILS.map(
+    ([name, cnj, grau, expected]): Row => [
+      SET1,
+      name,
+      () => {
+        const anomalies = new Anomalies();
+        const c = parsePjeDetail(page(SET1, name), { grau }, anomalies);
+        assert.equal(c.numeroCnj, cnj);
+        assert.equal(c.partes.length, expected.partes);
+        assert.ok(c.partes.every((p) => p.tipo !== null && p.nome !== ''));
+        assert.equal(c.movimentos.length, expected.movimentos);
+        assert.deepEqual([c.listas?.partes.listados ?? null, c.listas?.movimentos.listados ?? null], expected.listados);
+        assert.deepEqual(anomalies.campos, [], 'a real page reads whole');
+      },
+    ],
+  ),
+  [
+    SET1,
+    'pje-tjma-listView.html',
+    () => {
+      assert.match(parsePjeSearchForm(page(SET1, 'pje-tjma-listView.html')).searchScriptId, /^fPP:j_id\d+$/);
+      assert.throws(() => parsePjeSearch(page(SET1, 'pje-tjma-listView.html')));
+    },
+  ],
+  ...['pje-tjma-post_search_ok.html', 'pje-tjce-search-3000739-94.2025.8.06.0100.html', 'pje-tjrj-search-0937165-77.2025.8.19.0001.html'].map(
+    (name): Row => [
+      SET1,
+      name,
+      () => {
+        const a = parsePjeSearch(page(SET1, name));
+        assert.ok(a.found && a.hits.length === 1 && a.total === 1 && !a.limitado);
+        assert.ok(a.hits[0]!.classe && a.hits[0]!.partes && a.hits[0]!.ultimoMovimento);
+      },
+    ],
+  ),
+  [SET1, 'pje-tjma-post_search_empty.html', () => assert.deepEqual(parsePjeSearch(page(SET1, 'pje-tjma-post_search_empty.html')), { found: false })],
+  ...[
+    'block-tjba-pje-search-captcha.html',
+    'block-tjpb-pje-cloudflare-challenge.html',
+    'block-tjms-esaj-cpopg5-search-recaptcha-bounce.html',
+    'block-tjgo-projudi-busca-turnstile.html',
+  ].map(
+    (name): Row => [
+      SET1,
+      name,
+      () => {
+        assert.notEqual(detectChallenge(page(SET1, name), 200), null);
+        refusedByEveryParser(page(SET1, name));
+      },
+    ],
+  ),
+  // ---- Set 2 --------------------------------------------------------------------------------------
+  [
+    SET2,
+    'tjsp_esaj_cpopg_detalhe.html',
+    () => {
+      const gt = truth('tjsp_esaj_cpopg_detalhe.html');
+      const anomalies = new Anomalies();
+      const c = caseOf(
+        parseEsajPage(page(SET2, 'tjsp_esaj_cpopg_detalhe.html'), { numeroCnj: digits(gt.numeroProcesso), tribunal: 'TJSP', grau: 1 }, anomalies),
+      );
+      assert.deepEqual(
+        [c.classe, c.assuntos, c.foro, c.orgao, c.juiz, c.distribuidoEm, c.valorCausaCentavos],
+        [gt.classeProcesso, [gt.assuntoProcesso], gt.foroProcesso, gt.varaProcesso, gt.juizProcesso, '2024-11-18T19:16:00-03:00', 796676],
+      );
+      assert.deepEqual(
+        c.partes.map((p) => [p.tipo, p.nome, p.advogados.map((a) => a.nome)]),
+        [
+          ['Requerente', gt.partes[0].name, [gt.partes[0].lawyers[0][1]]],
+          ['Requerido', gt.partes[1].name, []],
+        ],
+      );
+      assert.deepEqual(
+        c.partes.map((p) => p.polo),
+        ['ATIVO', 'PASSIVO'],
+      );
+      // The OAB the party table hides, read from the DJE texts among the movements.
+      assert.deepEqual(c.partes[0]!.advogados[0]!.oab, { uf: 'SP', numero: '402919' });
+      // The hidden full table (43), never the visible last five added to it.
+      assert.equal(c.movimentos.length, gt.mov_todas.length);
+      gt.mov_todas.forEach((m: { date: string; title: string; text: string }, i: number) => {
+        const got = c.movimentos[i]!;
+        assert.deepEqual(
+          [got.data, flat(got.titulo), flat(got.texto)],
+          [`${m.date.slice(6)}-${m.date.slice(3, 5)}-${m.date.slice(0, 2)}`, flat(m.title), flat(m.text)],
+          `movement ${i + 1}`,
+        );
+      });
+      assert.deepEqual(anomalies.campos, []);
+    },
+  ],
+  [
+    SET2,
+    'tjsp_esaj_cpopg_segredo.html',
+    () => {
+      assert.equal(truth('tjsp_esaj_cpopg_segredo.html').secrecy_popup, true);
+      assert.deepEqual(parseEsajPage(page(SET2, 'tjsp_esaj_cpopg_segredo.html'), { numeroCnj: '10002231820268260456', tribunal: 'TJSP', grau: 1 }), {
+        kind: 'secret',
+      });
+    },
+  ],
+  [
+    SET2,
+    'tjsp_esaj_cpopg_nao_existe.html',
+    () => {
+      assert.match(truth('tjsp_esaj_cpopg_nao_existe.html').message, /^Não existem informações/);
+      assert.deepEqual(parseEsajPage(page(SET2, 'tjsp_esaj_cpopg_nao_existe.html'), { numeroCnj: '40046883920268260223', tribunal: 'TJSP', grau: 1 }), {
+        kind: 'not_found',
+      });
+    },
+  ],
+  [
+    SET2,
+    'tjsp_busca_documento_vazio.html',
+    () => {
+      assert.equal(truth('tjsp_busca_documento_vazio.html').rows.length, 0);
+      assert.deepEqual(parseEsajSearch(page(SET2, 'tjsp_busca_documento_vazio.html')), { numeros: [], total: 0 });
+    },
+  ],
+  [
+    SET2,
+    'tjsp_esaj_cposg_lista.html',
+    () => {
+      const [gt] = truth('tjsp_esaj_cposg_lista.html');
+      const p = parseEsajPage(page(SET2, 'tjsp_esaj_cposg_lista.html'), { numeroCnj: digits(gt.numero), tribunal: 'TJSP', grau: 2 });
+      assert.deepEqual(p, {
+        kind: 'list',
+        hits: [
+          {
+            numeroCnj: digits(gt.numero),
+            path: `show.do?processo.codigo=${gt.codigo}`,
+            incidentes: gt.filhos.map(([, classe, data]: string[]) => ({
+              numeroCnj: null,
+              classe,
+              data: `${data!.slice(6)}-${data!.slice(3, 5)}-${data!.slice(0, 2)}`,
+            })),
+          },
+        ],
+      });
+    },
+  ],
+  [SET2, 'tjro_pje_busca_nomeparte.html', () => pjeSearchMatches('tjro_pje_busca_nomeparte.html', { total: null, limitado: true })],
+  [SET2, 'tjma_pje2g_post_search_ok_2g.html', () => pjeSearchMatches('tjma_pje2g_post_search_ok_2g.html', { total: 1, limitado: false })],
+  [SET2, 'tjma_pje_busca_oab.html', () => pjeSearchMatches('tjma_pje_busca_oab.html', { total: 4, limitado: false })],
+  [
+    SET2,
+    'tjma_pje2g_listView_2g.html',
+    () => {
+      assert.match(parsePjeSearchForm(page(SET2, 'tjma_pje2g_listView_2g.html')).searchScriptId, /^fPP:j_id\d+$/);
+      assert.throws(() => parsePjeSearch(page(SET2, 'tjma_pje2g_listView_2g.html')), /search form came back/);
+    },
+  ],
+  ...['tjse_consultaprocessual_captcha_landing_block.html', 'tjpr_projudi_pesquisar_wrongcaptcha_block.html'].map(
+    (name): Row => [
+      SET2,
+      name,
+      () => {
+        assert.notEqual(detectChallenge(page(SET2, name), 200), null);
+        refusedByEveryParser(page(SET2, name));
+      },
+    ],
+  ),
+  ...['tjpi_pje_redirect_pdpj_spa_block.html', 'tjpi_projudi_busca_captcha_block.html'].map(
+    (name): Row => [
+      SET2,
+      name,
+      () => {
+        refusedByEveryParser(page(SET2, name));
+        assert.notEqual(detectChallenge(page(SET2, name), 200), null);
+      },
+      // Every parser refuses it (a failure, never data); flagging it as a challenge is challenge.ts's, changed elsewhere.
+      { todo: 'detectChallenge (challenge.ts) does not flag this page yet' },
+    ],
+  ),
+];
+
+describe('the real pages of both sets, read as a person reads them', () => {
+  test('every page of both folders has its row', () => {
+    const pages = [SET1, SET2].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => `${dir === SET2 ? 'set2/' : ''}${f}`),
+    );
+    const rows = ROWS.map(([dir, name]) => `${dir === SET2 ? 'set2/' : ''}${name}`);
+    assert.deepEqual([...rows].sort(), [...pages].sort());
+  });
+  for (const [dir, name, read, options] of ROWS) test(`${dir === SET2 ? 'set2/' : ''}${name}`, options ?? {}, read);
+});
