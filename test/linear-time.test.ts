@@ -46,6 +46,7 @@ test('challenge detection: `<`, unclosed scripts, forms, captcha words, widgets 
   assertLinearTime('detectChallenge(validavalida… captcha)', detect, wrap('', 'valida', ' captcha'));
   assertLinearTime('detectChallenge(class="g-recaptcha"…)', detect, repeat('class="g-recaptcha" '));
   assertLinearTime('detectChallenge(data-sitekey=…)', detect, repeat('data-sitekey= class="x" '));
+  assertLinearTime('detectChallenge(<input <img src="…)', detect, repeat('<input <img src="'));
   assertLinearTime('detectChallenge(/cdn-cgi/challenge-platform/h/…)', detect, repeat('/cdn-cgi/challenge-platform/h/'));
   assertLinearTime('detectChallenge(if (false) {…)', detect, repeat('if (false) {'));
 });

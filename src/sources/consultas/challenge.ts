@@ -5,7 +5,8 @@
  * A captcha compiled out of the page's script (PJe's `if (false) { grecaptcha.execute(); … }`) is not
  * shown and is no challenge. The rules follow the real block pages (reference/upstream/real/README.md):
  * TJBA's server-side captcha refusal, TJPB's Cloudflare "Just a moment...", TJMS's e-SAJ form bounced
- * by reCAPTCHA v3, TJGO's Turnstile "comportamento incomum", and AWS WAF's HTTP 202 challenge (TJPE).
+ * by reCAPTCHA v3, TJGO's Turnstile "comportamento incomum", AWS WAF's HTTP 202 challenge (TJPE), TJPI's
+ * PROJUDI image captcha and its PJe address answering with the PDPJ portal's sign-in app (Set 2).
  */
 import { asciiAt, NextMatch, replaceTags, TagScan, wholeTag, wordBoundaryAt, type TagMatcher } from '../../platform/text-scan.ts';
 
@@ -212,7 +213,20 @@ const RULES: Rule[] = [
     reason: 'captcha widget shown',
     test: (p) => hasWidget(p.live),
   },
+  // PROJUDI's search (TJPI): "Digite as letras da imagem", a typed-image captcha. Bounded scans: at most 300 characters from each tag.
+  {
+    kind: 'captcha',
+    reason: 'image captcha in the form',
+    test: (p) => /<input\b[^>]{0,300}?\bname=["']?captcha\b/i.test(p.live) || /<img\b[^>]{0,300}?\bsrc=["'][^"'>]{0,300}?\/captcha\b/i.test(p.live),
+  },
   { kind: 'login', reason: 'login required (HTTP 401)', test: (p) => p.status === 401 },
+  // A court's PJe address answering with the PDPJ portal's single-page app (TJPI): its data sit behind the portal's sign-in.
+  {
+    kind: 'login',
+    reason: 'PDPJ portal (sign-in) instead of the consultation',
+    test: (p) =>
+      !p.hasData && /<title>\s*Portal de Servi(?:ç|&ccedil;)os do Poder Judici(?:á|&aacute;)rio\s*<\/title>/i.test(p.body) && /<app-root\b/i.test(p.body),
+  },
   { kind: 'login', reason: 'login form instead of the page', test: (p) => !p.hasData && hasLoginForm(p.body) },
   { kind: 'captcha', reason: 'reCAPTCHA/hCaptcha gate', test: (p) => !p.hasData && /\b(grecaptcha|hcaptcha)\.execute\s*\(/.test(p.live) },
 ];

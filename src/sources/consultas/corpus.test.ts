@@ -257,8 +257,6 @@ const ROWS: Row[] = [
         refusedByEveryParser(page(SET2, name));
         assert.notEqual(detectChallenge(page(SET2, name), 200), null);
       },
-      // Every parser refuses it (a failure, never data); flagging it as a challenge is challenge.ts's, changed elsewhere.
-      { todo: 'detectChallenge (challenge.ts) does not flag this page yet' },
     ],
   ),
 ];
