@@ -285,6 +285,7 @@ export type Error = {
       | 'REQUEST_NOT_FOUND'
       | 'IDEMPOTENCY_KEY_IN_USE'
       | 'IDEMPOTENCY_ANSWER_LOST'
+      | 'API_KEY_LIMIT_REACHED'
       | 'IDEMPOTENCY_KEY_REUSED'
       | 'QUERY_NOT_SUPPORTED'
       | 'PERIOD_INVERTED'
@@ -333,8 +334,11 @@ export type Estimate = {
     balanceCentavos: number;
     /** Whether the balance covers the price now. */
     sufficient: boolean;
-    /** When the price is charged. */
-    chargedOn?: string;
+    /**
+     * When the price is charged: `success` with the answer, `creation` in the transaction that creates the monitor or radar, `completion` when the work the
+     * request started completes (its job); null for a free operation.
+     */
+    chargedOn?: 'success' | 'creation' | 'completion' | null;
   };
   meta: {
     requestId?: string;
@@ -1267,10 +1271,11 @@ export type GetIntegradorResponse = {
         legados: Array<string>;
       };
       datajudAlias: string | null;
+      /** The summary of `origens`, for this deployment. */
       cobertura: {
-        /** Connected sources that reach this court. */
+        /** The sources that give any field of this court's cases, in the order first asked. */
         fontes: Array<string>;
-        /** Resources those sources give for it. */
+        /** The fields of `origens.campos` that some source gives for it. */
         recursos: Array<string>;
       };
       /** Where each field of this court's cases comes from and which searches reach them, for this deployment (docs/coverage.md: the default configuration). */
@@ -1300,6 +1305,23 @@ export type GetIntegradorResponse = {
           tipo: string;
           fontes: Array<string>;
         }>;
+        /** This process's view of the court's consultation since it started (docs/operations.md, 'A court changed its pages'); null when it was never asked. */
+        estado: null | {
+          ultimoSucessoEm: null | string;
+          ultimaFalha: null | {
+            em: string;
+            /** `formulario` (search form), `busca`, `lista`, `detalhe` (case page), `partes`, `dados`, `consulta`. */
+            etapa: string;
+            /** `malformed` (the page is not one of its system: the court changed it), `captcha`, `anti_bot`, `timeout`… */
+            falha: string;
+            /** What was unexpected, in words; never page content. */
+            motivo: string;
+          };
+          /** Lines of its pages read only in part, per field (`parte.tipo`, `advogado.oab`, `movimento.data`…). */
+          anomalias: {
+            [key: string]: number;
+          };
+        };
       };
     }>;
     /** Every item the listing has, on every page, when it is known. */
@@ -2924,10 +2946,21 @@ export type GetProcessosCnjByCnjResponse = {
     };
     documentosPublicosDisponiveis: boolean;
     enriquecimento: {
-      /** `AGENDADO` until the background job has asked for the parties; `INDISPONIVEL` is no longer given (DJEN is always there to ask). */
+      /**
+       * `CONCLUIDO` once the case-details sources were asked (a first lookup asks them beside DataJud and answers with their parties); `AGENDADO` while the
+       * enrichment job is due: asked with `Prefer: return=minimal`, or their source failed with this answer (`falha`). `INDISPONIVEL` is no longer given (DJEN
+       * is always there to ask).
+       */
       status: 'CONCLUIDO' | 'AGENDADO' | 'INDISPONIVEL';
       concluidoEm: null | string;
       fonte: null | string;
+      falha: null | {
+        /** The error code the failure would have had as an answer: `SOURCE_UNAVAILABLE`, `SOURCE_TIMEOUT`. */
+        code: string;
+        message: string;
+        source: null | string;
+        failure: null | string;
+      };
     };
     consultaPublica: null | {
       /** e.g. `consulta-tjsp`. */
@@ -2949,6 +2982,22 @@ export type GetProcessosCnjByCnjResponse = {
         data: null | string;
       }>;
       processoReferencia: null | string;
+      /**
+       * Where the page shows only part of a list (PJe: parties 10 rows at a time, movements 15 at a time; the further pages are not requested): how many the
+       * court lists and how many were read. Absent where the page shows whole lists (e-SAJ, TJDFT).
+       */
+      listas?: {
+        partes: {
+          listados: null | number;
+          /** Rows this page showed and Tramita read. */
+          lidos: number;
+        };
+        movimentos: {
+          listados: null | number;
+          /** Rows this page showed and Tramita read. */
+          lidos: number;
+        };
+      };
     };
   };
   meta: {
