@@ -2827,7 +2827,7 @@ export type GetProcessosCnjByCnjResponse = {
       };
       envolvidos: Array<{
         nome: string;
-        tipo: string;
+        tipo: null | string;
         /** ATIVO, PASSIVO or OUTROS; ADVOGADO for a lawyer whose side the source does not say (DJEN communications sent to both poles). */
         polo: string;
         tipo_pessoa: string;
@@ -2849,7 +2849,7 @@ export type GetProcessosCnjByCnjResponse = {
         }>;
         fonte: null | string;
         /** Same as `tipo`. */
-        tipo_normalizado: string;
+        tipo_normalizado: null | string;
         /** Same as `tipo_pessoa`. */
         tipoPessoa: string;
       }>;
@@ -2892,7 +2892,7 @@ export type GetProcessosCnjByCnjResponse = {
        * lawyer, `advogados[0]` its OAB.
        */
       polo: string;
-      tipo: string;
+      tipo: null | string;
       nome: string;
       tipoPessoa: string;
       documento: null | string;
@@ -3286,7 +3286,7 @@ export type GetProcessosResponse = {
           };
           envolvidos: Array<{
             nome: string;
-            tipo: string;
+            tipo: null | string;
             /** ATIVO, PASSIVO or OUTROS; ADVOGADO for a lawyer whose side the source does not say (DJEN communications sent to both poles). */
             polo: string;
             tipo_pessoa: string;
@@ -3308,7 +3308,7 @@ export type GetProcessosResponse = {
             }>;
             fonte: null | string;
             /** Same as `tipo`. */
-            tipo_normalizado: string;
+            tipo_normalizado: null | string;
             /** Same as `tipo_pessoa`. */
             tipoPessoa: string;
           }>;
@@ -3341,7 +3341,7 @@ export type GetProcessosResponse = {
       } & {
         envolvimento: null | {
           polo: string;
-          tipo: string;
+          tipo: null | string;
           nome: string;
         };
       }

@@ -84,7 +84,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const processos = cases.map((c) => {
         const party = c.partes?.find((p) => p.documento === doc.value);
         // Each a process object, as a cover is (conventions §4.7), with the searched party's role.
-        return { ...caseAnswer(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo, nome: party.nome } : null };
+        return { ...caseAnswer(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo || null, nome: party.nome } : null };
       });
       const pagination = { limit, nextCursor, page: w.pageNumber };
       const named = cases.flatMap((c) => c.partes ?? []).find((p) => p.documento === doc.value);

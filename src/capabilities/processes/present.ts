@@ -33,7 +33,8 @@ export function partyView(p: PartyRecord, fonte: string | null) {
   const documento = p.documento === null ? null : p.documento.length === 11 ? formatCpf(p.documento) : formatCnpj(p.documento);
   return {
     polo: p.polo,
-    tipo: p.tipo,
+    // Stored '' where the page printed no role (the column is NOT NULL): said as null.
+    tipo: p.tipo || null,
     nome: p.nome,
     tipoPessoa: p.tipoPessoa,
     documento,

@@ -78,7 +78,7 @@ function envolvido(p: PartyRecord, fonte: string | null) {
   const cnpj = documento && documento.length === 14 ? documento : null;
   return EnvolvidoShape.present({
     nome: p.nome,
-    tipo: p.tipo,
+    tipo: p.tipo || null,
     polo: p.polo.toUpperCase(),
     tipo_pessoa: p.tipoPessoa,
     cpf,

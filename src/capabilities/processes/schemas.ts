@@ -69,7 +69,7 @@ export const Party = Type.Object({
       '`ATIVO`, `PASSIVO` or `OUTROS`; `ADVOGADO` for a lawyer whose side the source does not say (a DJEN communication sent to both poles): ' +
       'the entry is the lawyer, `advogados[0]` its OAB.',
   }),
-  tipo: Type.String(),
+  tipo: Nullable(Type.String({ description: 'The role as the source printed it (`AUTOR`, `REQUERIDO`…); null where the page printed none.' })),
   nome: Type.String(),
   tipoPessoa: Type.String(),
   documento: Nullable(Type.String()),
@@ -90,7 +90,7 @@ export const ValorCausa = Type.Object(
 
 const OwnEnvolvido = Type.Object({
   nome: Type.String(),
-  tipo: Type.String(),
+  tipo: Nullable(Type.String({ description: 'The role as the source printed it (`AUTOR`, `REQUERIDO`…); null where the page printed none.' })),
   polo: Type.String({
     description: 'ATIVO, PASSIVO or OUTROS; ADVOGADO for a lawyer whose side the source does not say (DJEN communications sent to both poles).',
   }),
@@ -373,7 +373,7 @@ export const SearchQuery = Type.Object(
 export const PartyCase = Type.Intersect([
   CaseShape.schema,
   Type.Object({
-    envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Type.String(), nome: Type.String() })),
+    envolvimento: Nullable(Type.Object({ polo: Type.String(), tipo: Nullable(Type.String()), nome: Type.String() })),
   }),
 ]);
 
