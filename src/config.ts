@@ -63,6 +63,8 @@ export interface Config {
   /** TRAMITA_CONSULTA_<SIGLA>_URL: a court's first-degree base URL, replacing the default. */
   consultaUrls: Record<string, string>;
   consultaRequestsPerMinute: number;
+  /** Minutes a search's fan-out to the courts serves its later pages (issue 43 item 7). */
+  courtSearchKeepMinutes: number;
   consultaTimeoutMs: number;
   /** The operator's contact, in the consultations' User-Agent. */
   consultaContact: string;
@@ -844,6 +846,16 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc:
       'Requests per minute sent to each consultation host (at most two in flight per host; 429 and 5xx answers are retried after a backoff). One e-SAJ ' +
       'case costs three requests (open, search, page); one TJDFT case five or more.',
+  },
+  {
+    env: 'TRAMITA_COURT_SEARCH_KEEP_MINUTES',
+    key: 'courtSearchKeepMinutes',
+    default: '10',
+    parse: int('TRAMITA_COURT_SEARCH_KEEP_MINUTES', 0, 1_440),
+    doc:
+      'How long what a search by CPF/CNPJ, name or OAB found at the courts is kept: its later pages (and the same search again) within this while ' +
+      'read it instead of asking every court again, so a search spends its search pages once at each court. A fan-out in which no court answered ' +
+      'is not kept. `0`: every page asks the courts.',
   },
   {
     env: 'TRAMITA_CONSULTA_TIMEOUT_MS',

@@ -13,13 +13,16 @@ import { after, afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, json } from './harness.ts';
 import type { SandboxCase } from '../src/sandbox/data/model.ts';
+import { parseCnjWithCourt } from '../src/platform/identifiers/cnj.ts';
 
 const h = await createHarness({ env: { TRAMITA_CONSULTAS: 'all', TRAMITA_SANDBOX_CASES: '3000', TRAMITA_RATE_LIMITS: 'search=100000/60s' } });
 after(() => h.close());
 const sandbox = h.sources.sandbox!;
-afterEach(() => {
+afterEach(async () => {
   sandbox.consultas.reset();
   sandbox.pje.reset();
+  // Each test its own search: no fan-out kept from another (one fan-out per search, issue 43 item 7).
+  await h.services.db.deleteFrom('court_searches').execute();
 });
 
 const ESAJ = ['TJSP', 'TJAL', 'TJAC'];
@@ -28,8 +31,8 @@ const visible = (c: SandboxCase) => sandbox.dataset.visibleCase(c.numero) === c;
 const searchable = (c: SandboxCase) =>
   visible(c) && (ESAJ.includes(c.court.sigla) || (PJE.includes(c.court.sigla) && c.court.sistemaAtual === 'PJe')) && c.numero.slice(16) !== '0000';
 
-/** A person (CPF) with visible cases in at least one e-SAJ and one PJe court. */
-function personInBothSystems(): { documento: string; cases: SandboxCase[] } {
+/** A person (CPF) with visible cases in at least one e-SAJ and one PJe court: the first such, or the one after `skip` others. */
+function personInBothSystems(skip = 0): { documento: string; cases: SandboxCase[] } {
   const byDoc = new Map<string, Set<SandboxCase>>();
   for (const c of sandbox.dataset.cases) {
     if (!searchable(c)) continue;
@@ -40,7 +43,7 @@ function personInBothSystems(): { documento: string; cases: SandboxCase[] } {
   }
   for (const [documento, set] of byDoc) {
     const cases = [...set];
-    if (cases.some((c) => ESAJ.includes(c.court.sigla)) && cases.some((c) => PJE.includes(c.court.sigla))) return { documento, cases };
+    if (cases.some((c) => ESAJ.includes(c.court.sigla)) && cases.some((c) => PJE.includes(c.court.sigla)) && skip-- === 0) return { documento, cases };
   }
   throw new Error('no person with cases in both systems: raise TRAMITA_SANDBOX_CASES');
 }
@@ -164,4 +167,83 @@ test('a search across courts past the window is a 202 whose status URL answers t
   } finally {
     sandbox.faults.reset();
   }
+});
+
+/** Requests the courts' simulators (e-SAJ and PJe) received while `run` ran. */
+async function courtRequests(run: () => Promise<unknown>): Promise<number> {
+  const count = () => sandbox.stats().consultas.requests + sandbox.stats().pje.requests;
+  const before = count();
+  await run();
+  return count() - before;
+}
+
+/** The numbers whose court page the case-details port was asked for while `run` ran. */
+async function pagesAsked(run: () => Promise<unknown>): Promise<string[]> {
+  const port = h.services.sources.details!;
+  const original = port.fetchDetails;
+  const asked: string[] = [];
+  port.fetchDetails = (numeroCnj, signal) => {
+    asked.push(numeroCnj);
+    return original.call(port, numeroCnj, signal);
+  };
+  try {
+    await run();
+  } finally {
+    port.fetchDetails = original;
+  }
+  return asked;
+}
+
+interface PartyPage {
+  data: { processos: { numeroCnj: string }[] };
+  meta: { fontes: { consultadas: string[]; resultados: { listados: number }[] }; pagination: { nextCursor: string; total: number } };
+}
+
+test('one fan-out per search: page 2 of a CPF search asks no court again, and each hit is looked up once', async () => {
+  const { documento, cases } = personInBothSystems(1);
+  const acc = await h.createAccount({ credits: 1000 });
+  const get = async (cursor?: string) => {
+    const res = await h.inject({
+      method: 'GET',
+      url: `/v1/processos?cpf_cnpj=${documento}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      headers: acc.headers,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return json<PartyPage>(res);
+  };
+  // What the search pages alone cost at every court: a CPF nobody has.
+  const searchOnly = await courtRequests(() => h.inject({ method: 'GET', url: '/v1/processos?cpf_cnpj=11144477735', headers: acc.headers }));
+  let first!: PartyPage;
+  let page1 = 0;
+  const asked = await pagesAsked(async () => {
+    page1 = await courtRequests(async () => {
+      first = await get();
+    });
+  });
+  const hits: number = first.meta.fontes.resultados.reduce((n, r) => n + r.listados, 0);
+  assert.ok(hits >= cases.length && hits >= 2, `${hits} hits`);
+  assert.equal(new Set(asked).size, asked.length, `each hit's page asked once: ${asked.join(', ')}`);
+  const atCourts = asked.filter((n) => first.meta.fontes.consultadas.includes(parseCnjWithCourt(n).court.sigla));
+  assert.ok(atCourts.length <= hits, `${atCourts.length} court pages for ${hits} hits`);
+  console.log(`court requests of a CPF search at ${first.meta.fontes.consultadas.length} courts: search pages ${searchOnly}, page 1 ${page1} for ${hits} hits`);
+
+  let second!: PartyPage;
+  const page2 = await courtRequests(async () => {
+    second = await get(first.meta.pagination.nextCursor);
+  });
+  assert.equal(page2, 0, 'page 2 reads what the fan-out of page 1 found');
+  assert.deepEqual(second.meta.fontes, first.meta.fontes, 'the same fan-out, named the same');
+  assert.notEqual(second.data.processos[0].numeroCnj, first.data.processos[0].numeroCnj);
+  assert.equal(second.meta.pagination.total, first.meta.pagination.total);
+
+  // Past the keep window (TRAMITA_COURT_SEARCH_KEEP_MINUTES, 10 by default) the search asks the courts again; its cases, stored
+  // fresh, cost nothing more.
+  const longAgo = new Date(h.services.clock.now().getTime() - 11 * 60_000).toISOString();
+  await h.services.db.updateTable('court_searches').set({ feita_em: longAgo }).execute();
+  let again = 0;
+  const askedAgain = await pagesAsked(async () => {
+    again = await courtRequests(() => get());
+  });
+  assert.deepEqual(askedAgain, [], 'no case looked up again: every hit is stored fresh');
+  assert.ok(again > 0 && again < page1, `the search pages again (${again}), not its hits' pages`);
 });

@@ -20,7 +20,7 @@ import type { CaseParts } from '../processes/parts.ts';
 import { caseAnswer, sourcesMeta } from '../processes/present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, searchCourts } from '../processes/court-search.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, pageCases, searchCourts } from '../processes/court-search.ts';
 
 const TAG = 'Envolvidos';
 
@@ -79,7 +79,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const courts = await searchCourts(m, { kind: 'documento', documento: doc.value });
       const numbers = mergeNumbers(await m.service.numbersByDocument(doc.value), courts.numeros);
       assertAnswered(courts.fontes, numbers.length);
-      const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(offset, offset + limit)));
+      const cases = await pageCases(m, numbers.slice(offset, offset + limit), courts, { details: true });
       const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
       const processos = cases.map((c) => {
         const party = c.partes?.find((p) => p.documento === doc.value);
@@ -133,7 +133,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const courts = await searchCourts(m, doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! });
       const numbers = mergeNumbers(doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!), courts.numeros);
       assertAnswered(courts.fontes, numbers.length);
-      const cases = await m.service.withDetails(await m.service.lookupMany(numbers.slice(0, SUMMARY_MAX_CASES)));
+      const cases = await pageCases(m, numbers.slice(0, SUMMARY_MAX_CASES), courts, { details: true });
       const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
       return {
         data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data },

@@ -7,12 +7,22 @@
  * asked, which answered (how many they found, listed and looked up: at most `limitePorTribunal` each)
  * and which failed and why. Every court failing while the store has nothing is an uncharged 503
  * (`assertAnswered`), never an empty 200.
+ *
+ * One fan-out per search (issue 43 item 7): the courts' budgets (30 requests a minute per host by
+ * default) are the real limit, so what a fan-out found is kept (table `court_searches`, keyed by a hash
+ * of the normalized query) for TRAMITA_COURT_SEARCH_KEEP_MINUTES; the search's later pages, and the
+ * same search again within that while, read it instead of asking every court again. Within one request
+ * each case is looked up once: the numbers the fan-out looked up are read from the store after it
+ * (`pageCases`), never looked up a second time.
  */
+import { createHash } from 'node:crypto';
 import { ApiError } from '../../platform/errors.ts';
 import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 import type { CourtSearchQuery } from '../../platform/ports/case-details.ts';
+import { foldText } from '../../platform/text.ts';
 import type { CaseParts } from './parts.ts';
+import type { StoredCase } from './store.ts';
 
 /** `meta.fontes` of a search that reached the courts. */
 export interface CourtSources {
@@ -34,7 +44,42 @@ export interface CourtSearch {
 /** Cases looked up at once: each may cost a court page and a DataJud request. */
 const LOOKUPS_AT_ONCE = 4;
 
+/** The search's fan-out: the one kept from its first page when still within the keep window, else a new one, kept. */
 export async function searchCourts(m: CaseParts, query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearch> {
+  if (!m.sources.details?.searchCourts) return fanOut(m, query, signal);
+  const chave = keyOf(query);
+  const now = m.clock.now();
+  const since = new Date(now.getTime() - m.courtSearchKeepMinutes * 60_000).toISOString();
+  const kept = await m.db.selectFrom('court_searches').select('resultado').where('chave', '=', chave).where('feita_em', '>', since).executeTakeFirst();
+  if (kept) return JSON.parse(kept.resultado) as CourtSearch;
+  const found = await fanOut(m, query, signal);
+  // A fan-out no court answered is not kept: the next page (or a retry) asks again.
+  if (m.courtSearchKeepMinutes > 0 && (found.fontes.responderam.length > 0 || found.fontes.consultadas.length === 0)) {
+    const row = { chave, resultado: JSON.stringify(found), feita_em: now.toISOString() };
+    await m.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('court_searches').where('feita_em', '<=', since).execute();
+      await trx
+        .insertInto('court_searches')
+        .values(row)
+        .onConflict((oc) => oc.column('chave').doUpdateSet({ resultado: row.resultado, feita_em: row.feita_em }))
+        .execute();
+    });
+  }
+  return found;
+}
+
+/** The normalized query, hashed: the same search however it was typed, and no CPF or name in clear in the table. */
+function keyOf(query: CourtSearchQuery): string {
+  const normalized =
+    query.kind === 'documento'
+      ? `documento:${query.documento}`
+      : query.kind === 'nome'
+        ? `nome:${foldText(query.nome).replace(/\s+/g, ' ').trim()}`
+        : `oab:${query.oab.uf}:${query.oab.numero}:${query.oab.suffix ?? ''}`;
+  return createHash('sha256').update(normalized).digest('hex');
+}
+
+async function fanOut(m: CaseParts, query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearch> {
   const report = await m.sources.details?.searchCourts?.(query, signal);
   if (!report) return { numeros: [], fontes: { consultadas: [], responderam: [], falharam: [], resultados: [], limitePorTribunal: 0 } };
   const found = [...new Set(report.responderam.flatMap((r) => r.numeros))];
@@ -89,6 +134,25 @@ async function lookUp(m: CaseParts, numeros: string[], signal?: AbortSignal): Pr
   return [...known];
 }
 
+/**
+ * A page's cases: those the fan-out looked up read from the store as they are (looking them up again
+ * in the same request would ask the courts twice); the others (the provider's, the store's own)
+ * looked up as any listing does, with their parties when `details`.
+ */
+export async function pageCases(
+  m: CaseParts,
+  numeros: readonly string[],
+  courts: CourtSearch,
+  opts: { details: boolean; signal?: AbortSignal },
+): Promise<StoredCase[]> {
+  const fromCourts = new Set(courts.numeros);
+  const others = numeros.filter((n) => !fromCourts.has(n));
+  const covers = others.length > 0 ? await m.service.lookupMany(others, opts.signal) : [];
+  const looked = opts.details ? await m.service.withDetails(covers, opts.signal) : covers;
+  const byNumber = new Map([...(await m.store.many(numeros.filter((n) => fromCourts.has(n)))), ...looked].map((c) => [c.row.numero_cnj, c]));
+  return numeros.flatMap((n) => (byNumber.has(n) ? [byNumber.get(n)!] : []));
+}
+
 /** Numbers merged for a listing: the store's first, then the courts' it did not have. */
 export function mergeNumbers(fromStore: readonly string[], fromCourts: readonly string[]): string[] {
   return [...new Set([...fromStore, ...fromCourts])];
@@ -114,4 +178,5 @@ export const COURT_SEARCH_NOTE =
   'when the court shows only its first N hits, as PJe does at 30) and those that failed (`falharam`: ' +
   '`tribunal`, `falha` such as `captcha` or `anti_bot`). ' +
   'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous ' +
-  'window: then 202 and the status URL.';
+  'window: then 202 and the status URL. One fan-out per search: what the courts answered is kept for `TRAMITA_COURT_SEARCH_KEEP_MINUTES` (10 by default), ' +
+  'and the later pages of the search, or the same search again within that while, are read from it without asking the courts again.';

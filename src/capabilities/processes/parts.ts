@@ -11,6 +11,8 @@ import { CaseStore } from './store.ts';
 
 export interface CaseParts extends RefreshDeps {
   search: CaseSearchIndex;
+  /** TRAMITA_COURT_SEARCH_KEEP_MINUTES: how long a search's fan-out to the courts serves its later pages (court-search.ts). */
+  courtSearchKeepMinutes: number;
 }
 
 export function buildCaseParts(s: Services): CaseParts {
@@ -34,6 +36,7 @@ export function buildCaseParts(s: Services): CaseParts {
     store,
     service,
     search,
+    courtSearchKeepMinutes: s.config.courtSearchKeepMinutes,
     sources: s.sources,
     enqueue: (numeroCnj, trx) => s.jobs.add(REFRESH, { numeroCnj }, trx),
   };

@@ -20,7 +20,7 @@ import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
 import { SearchHit, SearchQuery } from '../processes/schemas.ts';
 import type { StoredCase } from '../processes/store.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, searchCourts, type CourtSources } from '../processes/court-search.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, pageCases, searchCourts, type CourtSources } from '../processes/court-search.ts';
 
 const TAG = 'Busca';
 /** Cases a name search pulls in from the provider per query (each may cost a DataJud lookup). */
@@ -46,8 +46,8 @@ export function searchRoutes(app: FastifyInstance, s: Services, m: CaseParts): v
           `case aside) list the cases of the parties so named: the exact name first (\`relevancia\` 1), then longer names (0.5). ` +
           `Anything else (one word, words in another order, classes, subjects, court units) is searched in the full text, each word as ` +
           `a prefix, best matches first. By page (\`limit\` 1–100, default 20; \`cursor\`). One flat charge per page; a page with no ` +
-          `result is free. A CPF/CNPJ reaches the courts on every page, a party's name (two or more words) on the ` +
-          `first. ${COURT_SEARCH_NOTE}`,
+          `result is free. A CPF/CNPJ reaches the courts once per search (its later pages read what ` +
+          `that fan-out found), a party's name (two or more words) on the first page. ${COURT_SEARCH_NOTE}`,
       },
       schema: { querystring: SearchQuery, data: listSchema('items', SearchHit) },
       handler: (req) => search(m, req, s.config),
@@ -90,7 +90,7 @@ async function findCases(m: CaseParts, term: string, limit: number, offset: numb
     const courts = await searchCourts(m, { kind: 'documento', documento });
     const numbers = mergeNumbers(await m.service.numbersByDocument(documento), courts.numeros);
     assertAnswered(courts.fontes, numbers.length);
-    const cases = await m.service.lookupMany(numbers.slice(offset, offset + limit));
+    const cases = await pageCases(m, numbers.slice(offset, offset + limit), courts, { details: false });
     return { hits: cases.map((c) => ({ c, score: 1 })), more: offset + limit < numbers.length, fontes: courts.fontes };
   }
   // A party's name reaches the courts on the first page; the cases found join the store (with their parties), where the full-text search finds them.

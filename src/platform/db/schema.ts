@@ -603,6 +603,15 @@ export interface RateLimitCountersTable {
   count: number;
 }
 
+/** A search's fan-out to the courts, kept a while for its later pages (migration 0024). */
+export interface CourtSearchesTable {
+  /** SHA-256 of the normalized query. */
+  chave: string;
+  /** JSON of court-search.ts's CourtSearch. */
+  resultado: string;
+  feita_em: string;
+}
+
 /** One row per (folded party name, case): the B-tree a name search seeks (migration 0014). */
 export interface CasePartyNamesTable {
   nome: string;
@@ -662,6 +671,7 @@ export interface DB {
   audit_log: AuditLogTable;
   case_party_names: CasePartyNamesTable;
   rate_limit_counters: RateLimitCountersTable;
+  court_searches: CourtSearchesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   ledger: LedgerTable;
