@@ -19,8 +19,7 @@ const SIGNIN_ATTEMPTS = 30;
 const SIGNIN_WINDOW_MS = 15 * 60_000;
 /** Every refused attempt's answer, whatever the reason: it names the lock without telling whether it applies. */
 const WRONG =
-  `E-mail ou senha incorretos. Depois de ${LOCKOUT_AFTER} tentativas seguidas sem acerto, ` +
-  `o e-mail fica bloqueado por ${LOCKOUT_MS / 60_000} minutos.`;
+  `E-mail ou senha incorretos. Depois de ${LOCKOUT_AFTER} tentativas seguidas sem acerto, ` + `o e-mail fica bloqueado por ${LOCKOUT_MS / 60_000} minutos.`;
 
 /** Verified when the e-mail is unknown, so that case costs what a wrong password does. */
 let decoyHash: Promise<string> | undefined;
