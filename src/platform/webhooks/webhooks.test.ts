@@ -397,8 +397,8 @@ test('guardedLookup works as the lookup of a real connection', async (t) => {
 // ---------------------------------------------------------------------------------------------
 // Signatures
 
-/** Any instant: a signature covers the timestamp it is given (2026-03-11T15:00:00Z). */
-const NOW_SECONDS = 1_773_241_200;
+/** The real clock's now: the official Standard Webhooks verifier checks the timestamp against it (a tolerance, not data). */
+const NOW_SECONDS = Math.floor(Date.now() / 1000);
 const SAMPLE_BODY = JSON.stringify({ id: 'evt_1', event: 'novo_processo', data: { nome: 'João da Silva — ação' } });
 
 function sampleDelivery(overrides: Partial<DeliveryToSign> = {}): DeliveryToSign {
