@@ -91,8 +91,9 @@ const REQUESTS_PER_PAGE_READ = 3;
 
 /**
  * The court's own page of each due case whose court's consultation is enabled (issue 43 item 3): it
- * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated), in the
- * order the checks were due (the least recently checked first); the page's new movements become
+ * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated): first
+ * the cases with DJEN news since their last check (a communication usually follows a movement the
+ * page already shows), then in the order the checks were due (the least recently checked first); the page's new movements become
  * `nova_movimentacao` there (store.saveDetails), and DataJud's later copy of them is no news. At most
  * what the court host's budget serves until the next cycle (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE, three
  * requests a case) is enqueued per court and cycle, so the jobs never pile up behind the budget; the
@@ -104,12 +105,34 @@ async function readCourtPages(s: Services, cases: CaseParts, due: readonly Monit
     [...new Map(due.map((m) => [m.numero_cnj, m.tribunal])).entries()].filter(([n]) => s.sources.details?.covers?.(n) ?? false),
     ([, tribunal]) => tribunal,
   );
+  const news = await withDjenNews(s.db, due);
   let read = 0;
-  for (const numbers of byCourt.values()) {
+  for (const court of byCourt.values()) {
+    // Stable: within each group, the order the checks were due.
+    const numbers = [...court.filter(([n]) => news.has(n)), ...court.filter(([n]) => !news.has(n))];
     for (const [n] of numbers.slice(0, perCourt)) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
     read += Math.min(perCourt, numbers.length);
   }
   return read;
+}
+
+/** Numbers of `due` whose monitor heard a DJEN communication of its case since its last check (publication_matches, origem PROCESSOS). */
+async function withDjenNews(db: Kysely<DB>, due: readonly MonitorRow[]): Promise<Set<string>> {
+  const byId = new Map(due.map((m) => [m.id, m]));
+  const news = new Set<string>();
+  for (const ids of inLists([...byId.keys()])) {
+    const rows = await db
+      .selectFrom('publication_matches')
+      .select(['monitor_id', 'criado_em'])
+      .where('origem', '=', 'PROCESSOS')
+      .where('monitor_id', 'in', ids)
+      .execute();
+    for (const r of rows) {
+      const m = byId.get(r.monitor_id)!;
+      if (m.ultima_verificacao_em === null || r.criado_em > m.ultima_verificacao_em) news.add(m.numero_cnj);
+    }
+  }
+  return news;
 }
 
 /** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */
