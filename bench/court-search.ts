@@ -6,7 +6,9 @@
  * at the default budget (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE) and with the simulator's latency knob
  * (faults `consultas` and `pje` `latencyMs`) at 0, 200 and 1,000 ms per answer. Measured: the time to
  * the first and the last court's hit list, and to the last detail page of the hits looked up (at most
- * SEARCH_HITS_PER_COURT per court, each a court page read through the same budget).
+ * SEARCH_HITS_PER_COURT per court, each a court page read through the same budget), and the requests
+ * each court received for the search (issue 43 item 7: its search pages plus one per hit, the page the
+ * hit's row links, read on the search's session).
  * The CPF is the data set's party with the most cases in those courts.
  * Standalone: node bench/court-search.ts
  */
@@ -26,6 +28,8 @@ export interface FanOutRow {
   firstMs: number;
   lastMs: number;
   detailsMs: number;
+  /** Per court: the hits it listed and the requests it received (search pages and hit pages). */
+  perCourt: { tribunal: string; hits: number; requests: number }[];
 }
 
 const LATENCIES = [0, 200, 1_000];
@@ -66,6 +70,7 @@ export async function courtSearchFanOut(cases = 20_000): Promise<{ perMinute: nu
             }),
           }),
       );
+      sandbox.resetStats();
       const started = performance.now();
       const answers = await Promise.all(
         perCourt.map(async (connector) => {
@@ -73,10 +78,18 @@ export async function courtSearchFanOut(cases = 20_000): Promise<{ perMinute: nu
           const listedAt = performance.now() - started;
           const numeros = report.responderam.flatMap((r) => r.numeros);
           await Promise.all(numeros.map((n) => connector.fetchDetails(n).catch(() => null)));
-          return { answered: report.responderam.length, hits: numeros.length, listedAt, detailedAt: performance.now() - started };
+          return {
+            tribunal: report.consultadas[0]!,
+            answered: report.responderam.length,
+            hits: numeros.length,
+            listedAt,
+            detailedAt: performance.now() - started,
+          };
         }),
       );
       await Promise.all(perCourt.map((c) => c.close()));
+      const { consultas, pje } = sandbox.stats();
+      const received = (sigla: string) => (consultas.bySegment[sigla.toLowerCase()] ?? 0) + (pje.bySegment[sigla] ?? 0);
       rows.push({
         latencyMs,
         courts: courts.length,
@@ -85,6 +98,7 @@ export async function courtSearchFanOut(cases = 20_000): Promise<{ perMinute: nu
         firstMs: Math.min(...answers.map((a) => a.listedAt)),
         lastMs: Math.max(...answers.map((a) => a.listedAt)),
         detailsMs: Math.max(...answers.map((a) => a.detailedAt)),
+        perCourt: answers.map((a) => ({ tribunal: a.tribunal, hits: a.hits, requests: received(a.tribunal) })),
       });
     }
   } finally {
@@ -101,7 +115,9 @@ export async function describeCourtSearchFanOut(): Promise<string> {
         `Court search fan-out (CPF, ${r.courts} courts, ${perMinute} req/min per host, ≤${SEARCH_HITS_PER_COURT} hits per court looked up; simulator ` +
         `latency ${r.latencyMs} ms): ` +
         `${r.answered} answered, ${r.hits} hits; first hit list ${r.firstMs.toFixed(0)} ms, last ${r.lastMs.toFixed(0)} ms; last detail ` +
-        `page ${r.detailsMs.toFixed(0)} ms.`,
+        `page ${r.detailsMs.toFixed(0)} ms; requests per court (hits): ` +
+        `${r.perCourt.map((c) => `${c.tribunal} ${c.requests} (${c.hits})`).join(', ')}; ` +
+        `${r.perCourt.reduce((n, c) => n + c.requests, 0)} in all.`,
     )
     .join('\n');
 }

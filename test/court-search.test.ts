@@ -171,11 +171,24 @@ test('a search across courts past the window is a 202 whose status URL answers t
 
 /** Requests the courts' simulators (e-SAJ and PJe) received while `run` ran. */
 async function courtRequests(run: () => Promise<unknown>): Promise<number> {
-  const count = () => sandbox.stats().consultas.requests + sandbox.stats().pje.requests;
+  return sum(await requestsPerCourt(run));
+}
+
+/** Requests each court's simulator received while `run` ran, by sigla (the simulators' first path segment). */
+async function requestsPerCourt(run: () => Promise<unknown>): Promise<Map<string, number>> {
+  const count = () => {
+    const { consultas, pje } = sandbox.stats();
+    const per = new Map<string, number>();
+    for (const [segment, n] of [...Object.entries(consultas.bySegment), ...Object.entries(pje.bySegment)])
+      per.set(segment.toUpperCase(), (per.get(segment.toUpperCase()) ?? 0) + n);
+    return per;
+  };
   const before = count();
   await run();
-  return count() - before;
+  return new Map([...count()].map(([sigla, n]) => [sigla, n - (before.get(sigla) ?? 0)] as const).filter(([, n]) => n > 0));
 }
+
+const sum = (per: Map<string, number>) => [...per.values()].reduce((a, b) => a + b, 0);
 
 /** The numbers whose court page the case-details port was asked for while `run` ran. */
 async function pagesAsked(run: () => Promise<unknown>): Promise<string[]> {
@@ -196,7 +209,7 @@ async function pagesAsked(run: () => Promise<unknown>): Promise<string[]> {
 
 interface PartyPage {
   data: { processos: { numeroCnj: string }[] };
-  meta: { fontes: { consultadas: string[]; resultados: { listados: number }[] }; pagination: { nextCursor: string; total: number } };
+  meta: { fontes: { consultadas: string[]; resultados: { tribunal: string; listados: number }[] }; pagination: { nextCursor: string; total: number } };
 }
 
 test('one fan-out per search: page 2 of a CPF search asks no court again, and each hit is looked up once', async () => {
@@ -211,21 +224,34 @@ test('one fan-out per search: page 2 of a CPF search asks no court again, and ea
     assert.equal(res.statusCode, 200, res.body);
     return json<PartyPage>(res);
   };
-  // What the search pages alone cost at every court: a CPF nobody has.
-  const searchOnly = await courtRequests(() => h.inject({ method: 'GET', url: '/v1/processos?cpf_cnpj=11144477735', headers: acc.headers }));
+  // What the search pages alone cost at each court: a CPF nobody has.
+  const searchPages = await requestsPerCourt(() => h.inject({ method: 'GET', url: '/v1/processos?cpf_cnpj=11144477735', headers: acc.headers }));
+  const searchOnly = sum(searchPages);
   let first!: PartyPage;
-  let page1 = 0;
+  let perCourt = new Map<string, number>();
   const asked = await pagesAsked(async () => {
-    page1 = await courtRequests(async () => {
+    perCourt = await requestsPerCourt(async () => {
       first = await get();
     });
   });
+  const page1 = sum(perCourt);
+  // Each court: its search pages plus one request per hit (the page its row links, on the search's session), never the ~3 of a
+  // lookup by number (form, number search, page). e-SAJ's single hit is the search's own answer (its 302 followed): that one request.
+  for (const r of first.meta.fontes.resultados) {
+    const spent = perCourt.get(r.tribunal) ?? 0;
+    const pages = searchPages.get(r.tribunal) ?? 0;
+    assert.ok(pages > 0, `${r.tribunal} was searched`);
+    assert.ok(spent <= pages + r.listados, `${r.tribunal}: ${spent} requests for ${r.listados} hits (search pages ${pages})`);
+  }
   const hits: number = first.meta.fontes.resultados.reduce((n, r) => n + r.listados, 0);
   assert.ok(hits >= cases.length && hits >= 2, `${hits} hits`);
   assert.equal(new Set(asked).size, asked.length, `each hit's page asked once: ${asked.join(', ')}`);
   const atCourts = asked.filter((n) => first.meta.fontes.consultadas.includes(parseCnjWithCourt(n).court.sigla));
   assert.ok(atCourts.length <= hits, `${atCourts.length} court pages for ${hits} hits`);
-  console.log(`court requests of a CPF search at ${first.meta.fontes.consultadas.length} courts: search pages ${searchOnly}, page 1 ${page1} for ${hits} hits`);
+  console.log(
+    `court requests of a CPF search at ${first.meta.fontes.consultadas.length} courts: search pages ${searchOnly}, page 1 ${page1} for ${hits} hits ` +
+      `(${[...perCourt].map(([c, n]) => `${c} ${n}`).join(', ')})`,
+  );
 
   let second!: PartyPage;
   const page2 = await courtRequests(async () => {

@@ -305,7 +305,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   async function serveUpstream(upstream: Upstream, path: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
-    counters.request(upstream);
+    counters.request(upstream, path);
     let response: SimResponse | null;
     try {
       const body = await readBody(req);

@@ -3,6 +3,8 @@ import { UPSTREAMS, type Upstream } from './faults.ts';
 
 export interface UpstreamStats {
   requests: number;
+  /** Requests by their path's first segment: on the consultations' simulators, the court (`tjsp`, `TJMA`), to count a search's cost per court. */
+  bySegment: Record<string, number>;
   /** Answers by HTTP status ("200", "404", …); hung requests are not answered. */
   responses: Record<string, number>;
   /** Faults injected, by kind: latency, status, hang, malformed, partialShards. */
@@ -15,11 +17,14 @@ export class StatsCounter {
   #stats: SandboxStats = StatsCounter.#empty();
 
   static #empty(): SandboxStats {
-    return Object.fromEntries(UPSTREAMS.map((u) => [u, { requests: 0, responses: {}, faults: {} }])) as unknown as SandboxStats;
+    return Object.fromEntries(UPSTREAMS.map((u) => [u, { requests: 0, bySegment: {}, responses: {}, faults: {} }])) as unknown as SandboxStats;
   }
 
-  request(upstream: Upstream): void {
-    this.#stats[upstream].requests++;
+  request(upstream: Upstream, path = ''): void {
+    const s = this.#stats[upstream];
+    s.requests++;
+    const segment = path.split('/', 2)[1] ?? '';
+    s.bySegment[segment] = (s.bySegment[segment] ?? 0) + 1;
   }
 
   response(upstream: Upstream, status: number): void {

@@ -7,12 +7,16 @@
  */
 import type { CourtSearchQuery } from '../../platform/ports/case-details.ts';
 import type { ConsultaCourt } from './courts.ts';
-import type { ConsultaHttp } from './http.ts';
+import type { ConsultaHttp, ConsultaSession } from './http.ts';
 import type { ConsultaCase } from './record.ts';
 import type { AnomalyField } from './anomalies.ts';
 
 export interface ConsultaClient {
-  fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null>;
+  /**
+   * `listed`: the case's page as a search just listed it (issue 43 item 7), read with one request on the
+   * search's session; a link that no longer opens the case (the session expired) falls back to the whole flow.
+   */
+  fetchCase(numeroCnj: string, signal?: AbortSignal, listed?: ListedPage): Promise<ConsultaCase | null>;
   /**
    * The cases the court's search lists for a document, a name or an OAB (only the kinds its system
    * declares in systems.ts `CONSULTA_SEARCHES`): at most `max` numbers from its first answer, and the
@@ -30,6 +34,20 @@ export interface ConsultaHits {
   limitado?: boolean;
   /** Rows of the answer read only in part (anomalies.ts). */
   anomalias?: AnomalyField[];
+  /** Per number listed: its page as the row links it, on the session the search opened. */
+  paginas?: Map<string, ListedPage>;
+}
+
+/** A hit's page as a search's row links it (e-SAJ's `show.do?processo.codigo=…`, PJe's detail `listView.seam?ca=…`). */
+export interface ListedPage {
+  /** Absolute URL of the case's page. */
+  url: string;
+  /** The session the search opened (its cookies): the link is valid in it. */
+  session: ConsultaSession;
+  /** The search form's URL, sent as the referer where the court's own page sends one (PJe). */
+  referer?: string;
+  /** The page itself when the search's answer was it (e-SAJ's single hit): read with no request at all. */
+  text?: string;
 }
 
 /** What a factory gets to build one court's client. */

@@ -200,3 +200,31 @@ test('CONSULTA_SEARCHES: every system offering a search has a client that search
   const report = await connector.searchCourts({ kind: 'documento', documento: '00000000191' });
   assert.deepEqual(report.consultadas, ['TJSP']);
 });
+
+test("a search's hits are read with one request each, on the search's session; past the links' while, by the whole number flow", async () => {
+  const { ManualClock } = await import('../../platform/clock.ts');
+  const byDoc = new Map<string, SandboxCase[]>();
+  for (const c of visible('TJSP').filter((x) => x.numero.slice(16) !== '0000'))
+    for (const p of c.partes) if (p.person.documento?.length === 11) byDoc.set(p.person.documento, [...(byDoc.get(p.person.documento) ?? []), c]);
+  const [documento, cases] = [...byDoc].find(([, cs]) => new Set(cs.map((c) => c.numero)).size >= 2)!;
+  const clock = new ManualClock();
+  const courts = enabledCourts(['TJSP'], { TJSP: `${sb.consultasUrl}/tjsp` }).map((c) => ({ ...c, urls: { 1: c.urls[1], 2: null } }));
+  const local = new ConsultasConnector({ courts, clock, sandbox: true, http: new ConsultaHttp({ userAgent: 't', perMinute: 100_000, timeoutMs: 5_000 }) });
+  const requests = () => sb.stats().consultas.bySegment.tjsp ?? 0;
+  try {
+    const report = await local.searchCourts({ kind: 'documento', documento });
+    const numeros = report.responderam[0]!.numeros;
+    assert.ok(numeros.length >= 2 && cases.every((c) => numeros.includes(c.numero)));
+    const before = requests();
+    for (const n of numeros) assert.equal((await local.fetchDetails(n))?.numeroCnj, n);
+    assert.equal(requests() - before, numeros.length, 'one request per hit: the page its row links');
+
+    await local.searchCourts({ kind: 'documento', documento });
+    clock.advance(6 * 60_000);
+    const late = requests();
+    assert.equal((await local.fetchDetails(numeros[0]!))?.numeroCnj, numeros[0]);
+    assert.equal(requests() - late, 3, 'past the while: the search form, the number search, the page');
+  } finally {
+    await local.close();
+  }
+});

@@ -3,7 +3,9 @@
  * number picks the enabled court's client (courts.ts, systems.ts), whose page becomes the port's
  * record: parties with their lawyers, the value (null where the system never publishes it), and the
  * cover, movements with text, incidents and linked case as the page shows them (`consulta`).
- * Searches by document or name are not theirs (a separate issue): they find nothing here.
+ * Searches by document, name or OAB go through `searchCourts` (issue 32). Each hit's page is then read
+ * with one request (issue 43 item 7): the connector remembers, for a short while, the link each hit's
+ * row gave and the session the search opened, and the lookup that follows reads that link.
  */
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
@@ -13,7 +15,8 @@ import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/
 import { atStep, stepOf } from './anomalies.ts';
 import { consultaError } from './http.ts';
 import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
-import type { ConsultaClient, ConsultaClientFactory } from './client.ts';
+import type { ConsultaClient, ConsultaClientFactory, ListedPage } from './client.ts';
+import { systemClock, type Clock } from '../../platform/clock.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
 import type { ConsultaCase, ConsultaParty, ConsultaSystem } from './record.ts';
@@ -22,8 +25,14 @@ import { CLIENT_FACTORIES, CONSULTA_SEARCHES, consultaLabel } from './systems.ts
 /** The kind of error a page made a parser throw, for the failure's message (never its text: it may quote the page). */
 const errorName = (err: unknown) => (err instanceof Error ? err.name : typeof err);
 
-/** Hits per court looked up in detail at most per search: each costs the court two or three requests of its budget. */
+/** Hits per court looked up in detail at most per search: each costs the court one request of its budget (its listed page). */
 export const SEARCH_HITS_PER_COURT = 10;
+
+/**
+ * How long a search's hit links are kept for the lookups that follow it: long enough for the search's
+ * own lookups (queued behind the court's budget), short enough that the court's session still holds.
+ */
+const LISTED_PAGE_MS = 5 * 60_000;
 
 export interface EnabledCourt {
   court: ConsultaCourt;
@@ -36,6 +45,8 @@ export interface ConsultasConnectorOptions {
   sandbox: boolean;
   /** A system's client other than CLIENT_FACTORIES' (tests: a client failing in ways no page of today does). */
   factories?: Partial<Record<ConsultaSystem, ConsultaClientFactory>>;
+  /** Times the hit links' while (LISTED_PAGE_MS): real time by default, as the court's session expires on the court's clock. */
+  clock?: Clock;
 }
 
 /** `consulta-tjsp`: a court's consultation as a source (errors, metrics, `/v1/integrador`). */
@@ -52,11 +63,15 @@ export class ConsultasConnector implements CaseDetailsSource {
   readonly info: SourceInfo;
   readonly #clients = new Map<string, ConsultaClient>();
   readonly #http: ConsultaHttp;
+  readonly #clock: Clock;
+  /** Number → its page as the last search listing it linked it, until `until` (ms): read once, then forgotten. */
+  readonly #listed = new Map<string, { page: ListedPage; until: number }>();
   readonly courts: readonly EnabledCourt[];
 
   constructor(o: ConsultasConnectorOptions) {
     this.info = { name: 'consultas', sandbox: o.sandbox };
     this.#http = o.http;
+    this.#clock = o.clock ?? systemClock;
     this.courts = o.courts;
     for (const { court, urls } of o.courts) {
       const label = consultaLabel(court);
@@ -78,13 +93,27 @@ export class ConsultasConnector implements CaseDetailsSource {
     const court = this.#courtOf(sigla);
     let page: ConsultaCase | null;
     try {
-      page = await client.fetchCase(numeroCnj, signal);
+      page = await client.fetchCase(numeroCnj, signal, this.#takeListed(numeroCnj));
     } catch (err) {
       throw this.#failed(court, err, signal);
     }
     consultaRead(court.sigla, court.sistema);
     consultaAnomalies(court.sigla, court.sistema, 'detalhe', page?.anomalias ?? []);
     return page ? detailsOfPage(page) : null;
+  }
+
+  /** The page a recent search listed for this number, if still within LISTED_PAGE_MS; forgotten once taken. */
+  #takeListed(numeroCnj: string): ListedPage | undefined {
+    const kept = this.#listed.get(numeroCnj);
+    this.#listed.delete(numeroCnj);
+    return kept && kept.until > this.#clock.now().getTime() ? kept.page : undefined;
+  }
+
+  /** Keeps a search's hit links; those past their while are dropped at each search, so the map holds recent searches' hits only. */
+  #keepListed(paginas: ReadonlyMap<string, ListedPage> | undefined): void {
+    const now = this.#clock.now().getTime();
+    for (const [n, kept] of this.#listed) if (kept.until <= now) this.#listed.delete(n);
+    for (const [n, page] of paginas ?? []) this.#listed.set(n, { page, until: now + LISTED_PAGE_MS });
   }
 
   #courtOf(sigla: string): ConsultaCourt {
@@ -143,6 +172,7 @@ export class ConsultasConnector implements CaseDetailsSource {
       if (a.status === 'fulfilled') {
         consultaRead(tribunal, court.sistema);
         consultaAnomalies(tribunal, court.sistema, 'busca', a.value.anomalias ?? []);
+        this.#keepListed(a.value.paginas);
         report.responderam.push({
           tribunal,
           numeros: a.value.numeros,

@@ -203,7 +203,7 @@ const ROWS: Row[] = [
     'tjsp_busca_documento_vazio.html',
     () => {
       assert.equal(truth('tjsp_busca_documento_vazio.html').rows.length, 0);
-      assert.deepEqual(parseEsajSearch(page(SET2, 'tjsp_busca_documento_vazio.html')), { numeros: [], total: 0 });
+      assert.deepEqual(parseEsajSearch(page(SET2, 'tjsp_busca_documento_vazio.html')), { numeros: [], total: 0, links: new Map() });
     },
   ],
   [

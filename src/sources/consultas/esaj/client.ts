@@ -3,10 +3,11 @@
  * tied to the client's IP), `search.do` by the unified number, whose single hit is a 302 to `show.do`
  * (followed by the session), or the page itself. Several hits: each listed page is opened until the
  * number's (only that one). The second degree is `cposg` (TJSP) or `cposg5` (TJAL, TJAC), searched with its own fields.
- * Searches by document, name and OAB (search.ts) ask the first degree's `search.do` the same way.
+ * Searches by document, name and OAB (search.ts) ask the first degree's `search.do` the same way; each
+ * hit's page is then read by the link its row gave, on the search's session: one request (issue 43 item 7).
  */
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
-import { baseUrlFor, type ConsultaClient, type ConsultaClientContext } from '../client.ts';
+import { baseUrlFor, type ConsultaClient, type ConsultaClientContext, type ListedPage } from '../client.ts';
 import type { ConsultaCase } from '../record.ts';
 import type { ConsultaSession } from '../http.ts';
 import { Anomalies } from '../anomalies.ts';
@@ -15,7 +16,11 @@ import { esajSearchQuery, parseEsajSearch, type EsajHits } from './search.ts';
 
 export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
   return {
-    async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
+    async fetchCase(numeroCnj: string, signal?: AbortSignal, fromSearch?: ListedPage): Promise<ConsultaCase | null> {
+      if (fromSearch) {
+        const found = await readListed(fromSearch, { numeroCnj, tribunal: ctx.court.sigla, grau: 1 }, signal);
+        if (found) return found;
+      }
       const { grau, base } = baseUrlFor(ctx, numeroCnj);
       const app = grau === 1 ? 'cpopg' : (ctx.court.esajSegundoGrau ?? 'cposg');
       const session = ctx.http.session(ctx.source, ctx.label).at('formulario');
@@ -37,9 +42,7 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
       const hit = page.hits.find((h) => h.numeroCnj === numeroCnj);
       if (!hit) throw session.fail('malformed', 'the list answered for the number names other cases only');
       session.at('detalhe');
-      // e-SAJ's links are root paths (`/cpopg/show.do?…`), its radios' relative (`show.do?…`): both under this court's base.
-      const target = hit.path.startsWith(`/${app}/`) ? `${base}${hit.path}` : new URL(hit.path, `${base}/${app}/`).toString();
-      const listed = read((await session.get(target, { signal })).text);
+      const listed = read((await session.get(esajLink(base, app, hit.path), { signal })).text);
       if (listed.kind === 'list') throw session.fail('malformed', 'the listed case opened as another list');
       const found = answerOf(listed, session, pageCtx);
       if (!found) throw session.fail('malformed', 'the listed case opened as not found');
@@ -61,9 +64,39 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
         throw err;
       }
       if ('refused' in hits) throw refusal(session, hits.refused);
-      return { numeros: hits.numeros.slice(0, max), total: hits.total };
+      const numeros = hits.numeros.slice(0, max);
+      // A single hit's answer is its page (the 302 to show.do, followed): kept as it is, it costs no request more.
+      const paginas = new Map(
+        numeros.map((n) => [
+          n,
+          hits.links.has(n) ? { url: esajLink(ctx.urls[1], 'cpopg', hits.links.get(n)!), session } : { url: answer.url, session, text: answer.text },
+        ]),
+      );
+      return { numeros, total: hits.total, paginas };
     },
   };
+}
+
+/** e-SAJ's links are root paths (`/cpopg/show.do?…`), its radios' relative (`show.do?…`): both under this court's base. */
+function esajLink(base: string, app: string, path: string): string {
+  return path.startsWith(`/${app}/`) ? `${base}${path}` : new URL(path, `${base}/${app}/`).toString();
+}
+
+/**
+ * A case's page as a search listed it, one request on the search's session; null when it did not open
+ * as that case (an expired session answers the form or a list): the caller then runs the whole flow.
+ */
+async function readListed(listed: ListedPage, ctx: EsajPageContext, signal?: AbortSignal): Promise<ConsultaCase | null> {
+  const session = listed.session.at('detalhe');
+  let page: EsajPage;
+  try {
+    page = parseEsajPage(listed.text ?? (await session.get(listed.url, { signal })).text, ctx, new Anomalies());
+  } catch (err) {
+    if (err instanceof EsajPageError) return null;
+    throw err;
+  }
+  if (page.kind === 'case' && page.case.numeroCnj === ctx.numeroCnj) return page.case;
+  return page.kind === 'secret' || page.kind === 'refused' ? answerOf(page, session, ctx) : null;
 }
 
 /** A page that is a case, a not-found, a secret case, or the court's refusal (a failure, never "nothing found"). */

@@ -38,6 +38,8 @@ export type EsajHits =
       numeros: string[];
       /** The counter the list prints; null on a single hit or none. */
       total: number | null;
+      /** Per listed number, the link its row opens (`/cpopg/show.do?processo.codigo=…`); a single hit's page is the answer itself. */
+      links: Map<string, string>;
     }
   /** The message box refused the search (too broad, too many queries at once): a failure of that court. */
   | { refused: EsajRefusal };
@@ -50,22 +52,22 @@ export function parseEsajSearch(html: string): EsajHits {
   if (single) {
     const m = CNJ_MASKED.exec(single);
     if (!m) throw new EsajPageError('the process page shows no CNJ number');
-    return { numeros: [m[1]!.replace(/\D/g, '')], total: 1 };
+    return { numeros: [m[1]!.replace(/\D/g, '')], total: 1, links: new Map() };
   }
   const message = esajMessage(root);
-  if (message?.kind === 'not_found') return { numeros: [], total: 0 };
+  if (message?.kind === 'not_found') return { numeros: [], total: 0, links: new Map() };
   if (message) return { refused: message.reason };
   const list = root.querySelector('#listagemDeProcessos');
   if (list) {
-    const numeros: string[] = [];
+    const links = new Map<string, string>();
     for (const hit of esajList(root)) {
       if (!hit.numeroCnj) throw new EsajPageError('a listed process has no CNJ number');
-      if (!numeros.includes(hit.numeroCnj)) numeros.push(hit.numeroCnj);
+      if (!links.has(hit.numeroCnj)) links.set(hit.numeroCnj, hit.path);
     }
-    if (numeros.length === 0) throw new EsajPageError('the list of processes is empty');
+    if (links.size === 0) throw new EsajPageError('the list of processes is empty');
     const counter = /(\d[\d.]*)\s+Processos?\s+encontrados?/i.exec(textOf(root.querySelector('#contadorDeProcessos')) ?? '');
-    return { numeros, total: counter ? Number(counter[1]!.replace(/\./g, '')) : null };
+    return { numeros: [...links.keys()], total: counter ? Number(counter[1]!.replace(/\./g, '')) : null, links };
   }
-  if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0 };
+  if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0, links: new Map() };
   throw new EsajPageError('the page has neither a case, nor a list of cases, nor a message');
 }

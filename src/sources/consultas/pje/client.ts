@@ -10,7 +10,7 @@
 import { formatCnj } from '../../../platform/identifiers/index.ts';
 import type { SourceFailure } from '../../../platform/ports/source-error.ts';
 import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
-import type { ConsultaHits } from '../client.ts';
+import type { ConsultaHits, ListedPage } from '../client.ts';
 import type { ConsultaHttp, ConsultaPage, ConsultaSession } from '../http.ts';
 import type { ConsultaCase } from '../record.ts';
 import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
@@ -39,7 +39,11 @@ export class PjeClassicClient {
   }
 
   /** The case as the court's public page shows it, or null on PJe's explicit "no hit" for that number. */
-  async fetchCase(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase | null> {
+  async fetchCase(numeroCnj: string, signal?: AbortSignal, listed?: ListedPage): Promise<ConsultaCase | null> {
+    if (listed) {
+      const found = await this.#readListed(numeroCnj, listed, signal);
+      if (found) return found;
+    }
     const session = this.#o.http.session(this.#o.source, this.#o.label).at('formulario');
     const anomalies = new Anomalies();
     const listUrl = `${this.#base}/ConsultaPublica/listView.seam`;
@@ -68,6 +72,23 @@ export class PjeClassicClient {
   }
 
   /**
+   * The detail page a search's row linked, one request on the search's session; null when it did not
+   * open as that case (an expired `ca` or session): the caller then runs the whole flow.
+   */
+  async #readListed(numeroCnj: string, listed: ListedPage, signal?: AbortSignal): Promise<ConsultaCase | null> {
+    const session = listed.session.at('detalhe');
+    const headers = listed.referer ? { referer: listed.referer } : undefined;
+    const detail = this.#ok(session, await session.get(listed.url, { signal, headers }), 'detail page');
+    try {
+      const found = parsePjeDetail(detail.text, { grau: numeroCnj.slice(16) === '0000' ? 2 : 1 }, new Anomalies());
+      return found.numeroCnj === numeroCnj ? found : null;
+    } catch (e) {
+      if (e instanceof PjePageError) return null;
+      throw e;
+    }
+  }
+
+  /**
    * The numbers the court's search lists for a document or an OAB (issue 32), at most `max`, and the
    * count its footer prints. Null when this deployment's form has no field for that search.
    */
@@ -90,9 +111,12 @@ export class PjeClassicClient {
     const anomalies = new Anomalies();
     const search = this.#read(session, () => parsePjeSearch(answer.text, anomalies), 'search answer');
     if (!search.found) return { numeros: [], total: 0 };
-    const numeros = [...new Set(search.hits.map((h) => h.numeroCnj))];
+    const links = new Map<string, string>();
+    for (const h of search.hits) if (!links.has(h.numeroCnj)) links.set(h.numeroCnj, h.detailPath);
+    const numeros = [...links.keys()].slice(0, max);
+    const paginas = new Map(numeros.map((n) => [n, { url: new URL(links.get(n)!, listUrl).href, session, referer: listUrl }]));
     // A capped answer ("somente os 30 primeiros serão exibidos") counts the rows the court listed, and says it is capped.
-    return { numeros: numeros.slice(0, max), total: search.total ?? numeros.length, limitado: search.limitado, anomalias: anomalies.campos };
+    return { numeros, total: search.total ?? links.size, limitado: search.limitado, anomalias: anomalies.campos, paginas };
   }
 
   #read<T>(session: ConsultaSession, parse: () => T, what: string): T {
