@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseEsajPage } from '../src/sources/consultas/esaj/parse.ts';
-import { decodePage } from '../src/sources/consultas/challenge.ts';
+import { pageText } from '../src/sources/upstream-body.ts';
 import { parsePjeDetail, parsePjeSearch } from '../src/sources/consultas/pje/parse.ts';
 
 interface PageParser {
@@ -21,12 +21,12 @@ interface PageParser {
   parse(html: string): unknown;
 }
 
-const fixture = (rel: string) => readFileSync(new URL(`../src/sources/consultas/${rel}`, import.meta.url), 'utf8');
+const fixture = (rel: string) => pageText(readFileSync(new URL(`../src/sources/consultas/${rel}`, import.meta.url)));
 
 const pjePage = (file: string, grau: 1 | 2): PageParser => ({
   system: 'PJe',
   page: file,
-  html: decodePage(readFileSync(new URL(`../src/sources/consultas/fixtures/${file}`, import.meta.url))),
+  html: fixture(`fixtures/${file}`),
   parse: (h) => parsePjeDetail(h, { grau }),
 });
 

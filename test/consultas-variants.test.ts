@@ -13,12 +13,13 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { pageText } from '../src/sources/upstream-body.ts';
 import type { AddressInfo } from 'node:net';
 import { createHarness, json } from './harness.ts';
 import { cnjCheckDigits } from '../src/platform/identifiers/cnj.ts';
 import { telemetry } from '../src/platform/observability/telemetry.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../src/sources/consultas/fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => pageText(readFileSync(new URL(`../src/sources/consultas/fixtures/${name}`, import.meta.url)));
 const TJMA_NUMBER = '0801341-50.2025.8.10.0114';
 /** The same case number moved to TJMG (8.13), with its check digits. */
 const numberAt = (seq: string) => `${seq}-${cnjCheckDigits(seq, '2025', '8', '13', '0114')}.2025.8.13.0114`;

@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { pageText } from '../src/sources/upstream-body.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';
@@ -15,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { createHarness } from './harness.ts';
 import { consultasCommand, type VerificationRow } from '../src/cli/consultas.ts';
 
-const PAGE = readFileSync(new URL('../src/sources/consultas/fixtures/esaj-1.html', import.meta.url), 'utf8');
+const PAGE = pageText(readFileSync(new URL('../src/sources/consultas/fixtures/esaj-1.html', import.meta.url)));
 /** TJAL's page after a change of layout: the case header's ids are gone. */
 const CHANGED = PAGE.replace(/id="numeroProcesso"/g, 'id="numeroDoProcesso"');
 

@@ -17,7 +17,7 @@ import { systemClock, type Clock } from '../platform/clock.ts';
 import { retryAfterMs } from './http/retry-after.ts';
 import { isUpstreamTimeout } from './http/timeout.ts';
 import { realSleep, type RetryHooks, type Sleep } from './http/waits.ts';
-import { bodyJson, bodyLimits, bodyText, errorBodyNote, readBody, type BodyLimits, type BodyReading } from './upstream-body.ts';
+import { bodyJson, bodyLimits, errorBodyNote, pageText, readBody, type BodyLimits, type BodyReading } from './upstream-body.ts';
 
 export type UpstreamErrorFactory = (
   failure: SourceFailure,
@@ -152,9 +152,9 @@ export class HttpUpstream {
     return bodyJson(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, { retryable: false });
   }
 
-  /** The body as text: UTF-8 (or the single-byte charset its Content-Type names), or a `malformed` failure. */
-  text(raw: UpstreamResponse, path: string, opts: { latin1Fallback?: boolean } = {}): string {
-    return bodyText(raw.body, { ...this.#body, what: `${this.#o.label}'s answer to ${pathOnly(path)}` }, header(raw, 'content-type'), opts);
+  /** The body as a web page's text (pageText: its declared charset, Windows-1252 for bytes that are not the UTF-8 declared). */
+  page(raw: UpstreamResponse): string {
+    return pageText(raw.body, header(raw, 'content-type'));
   }
 
   /**

@@ -211,26 +211,59 @@ export async function readBody(res: Answer, r: BodyReading, signal?: AbortSignal
   return Buffer.concat(chunks, size);
 }
 
-/** Single-byte charsets some pages still declare; every byte is valid in them. */
-const SINGLE_BYTE = /^(iso-8859-1|latin1|windows-1252|cp1252|us-ascii)$/;
+/** The charset a Content-Type header names, lower-cased; null when it names none. */
+function headerCharset(contentType?: string): string | null {
+  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
+}
+
+/** The charset a page declares: the Content-Type header first, then `<meta charset>`, `<meta http-equiv>` or the XML declaration. */
+function declaredCharset(head: Uint8Array, contentType?: string): string | null {
+  const fromHeader = headerCharset(contentType);
+  if (fromHeader) return fromHeader;
+  const ascii = WINDOWS_1252.decode(head.subarray(0, 4096));
+  const m = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(ascii) ?? /<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i.exec(ascii);
+  return m ? m[1].toLowerCase() : null;
+}
+
+/** Every byte is a character in it: how ISO-8859-1 (`latin1`, `LATIN1`) is read (WHATWG Encoding maps those labels to it). */
+const WINDOWS_1252 = new TextDecoder('windows-1252');
 
 /**
- * A body as text: UTF-8, refused when it is not valid UTF-8 (the replacement characters a lenient
- * decoding puts in would reach the store), unless `contentType` names a single-byte charset, or the
- * caller reads pages known to lie about theirs (`latin1Fallback`: PJe's TJCE page declares UTF-8 and
- * sends ISO-8859-1, reference/upstream/real/README.md §1), where every byte is a Windows-1252 character.
+ * The body read in the charset declared, when it is not UTF-8 (decoded fatally: a byte the charset
+ * lacks is not turned into U+FFFD); undefined when none is declared, UTF-8 is, or no decoder knows the
+ * label (read as UTF-8 then), or the bytes are not in that charset.
  */
-export function bodyText(
-  body: Buffer,
-  r: Pick<BodyReading, 'source' | 'what' | 'fail'>,
-  contentType?: string,
-  opts: { latin1Fallback?: boolean } = {},
-): string {
-  const charset = /charset="?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-  if (charset && SINGLE_BYTE.test(charset)) return new TextDecoder('windows-1252').decode(body);
-  if (opts.latin1Fallback && !isUtf8(body)) return new TextDecoder('windows-1252').decode(body);
+function inDeclaredCharset(body: Uint8Array, charset: string | null): string | undefined {
+  if (!charset || /^utf-?8$/.test(charset)) return undefined;
+  try {
+    return new TextDecoder(charset, { fatal: true }).decode(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A body that is not a page (JSON) as text: in the charset its Content-Type names, else UTF-8, refused
+ * when it is not valid UTF-8 (the replacement characters a lenient decoding puts in would reach the store).
+ */
+export function bodyText(body: Buffer, r: Pick<BodyReading, 'source' | 'what' | 'fail'>, contentType?: string): string {
+  const declared = inDeclaredCharset(body, headerCharset(contentType));
+  if (declared !== undefined) return declared;
   if (!isUtf8(body)) throw refuse(r, 'malformed', `${r.what} sent a body that is not valid UTF-8 (${describeBody(body)}).`, { retryable: false });
   return body.toString('utf8');
+}
+
+/**
+ * A web page's text from its bytes: the one decoder of pages, in production (HttpUpstream.page) and in
+ * every test that reads a captured page. By the charset declared in the Content-Type or the page itself
+ * (TJGO's PROJUDI: `<meta ... charset=LATIN1>`). UTF-8, declared or assumed, that is not valid UTF-8 is
+ * read as Windows-1252, where every byte is a character: TJCE's PJe declares UTF-8 and sends ISO-8859-1
+ * bytes (reference/upstream/real/README.md §1 quirks). Never fails.
+ */
+export function pageText(bytes: Uint8Array, contentType?: string): string {
+  const declared = inDeclaredCharset(bytes, declaredCharset(bytes, contentType));
+  if (declared !== undefined) return declared;
+  return isUtf8(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : WINDOWS_1252.decode(bytes);
 }
 
 /** True when `text` (JSON) opens more than `max` arrays/objects at once; strings are skipped whole. */

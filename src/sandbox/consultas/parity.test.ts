@@ -7,6 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pageText } from '../../sources/upstream-body.ts';
 import { readFileSync } from 'node:fs';
 import { parsePage, type HTMLElement } from '../../sources/consultas/html.ts';
 import { parseEsajPage } from '../../sources/consultas/esaj/parse.ts';
@@ -14,7 +15,7 @@ import { generateDataset } from '../data/dataset.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { esajCasePage } from './esaj-page.ts';
 
-const CAPTURE = readFileSync(new URL('../../sources/consultas/fixtures/esaj-1.html', import.meta.url), 'utf8');
+const CAPTURE = pageText(readFileSync(new URL('../../sources/consultas/fixtures/esaj-1.html', import.meta.url)));
 const clock = new ManualClock('2026-03-10T00:00:00.000Z');
 const dataset = generateDataset({ cases: 400, seed: 42, clock });
 const c = dataset.cases.find(

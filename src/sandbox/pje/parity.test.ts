@@ -9,14 +9,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { formatCnj } from '../../platform/identifiers/index.ts';
-import { decodePage } from '../../sources/consultas/challenge.ts';
+import { pageText } from '../../sources/upstream-body.ts';
 import { parsePjeSearchForm, pjeSearchBody } from '../../sources/consultas/pje/form.ts';
 import { isCaseVisible, type SandboxCase } from '../data/model.ts';
 import { GENDERED_ROLE_COURTS } from './pages.ts';
 import { startTestSandbox, type TestSandbox } from '../testing.ts';
 import { pjeStructure, type PjePageKind } from './structure.ts';
 
-const real = (name: string) => decodePage(readFileSync(new URL(`../../sources/consultas/fixtures/${name}`, import.meta.url)));
+const real = (name: string) => pageText(readFileSync(new URL(`../../sources/consultas/fixtures/${name}`, import.meta.url)));
 const TJMA = {
   list: 'pje-tjma-listView.html',
   hit: 'pje-tjma-post_search_ok.html',

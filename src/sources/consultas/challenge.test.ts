@@ -1,16 +1,19 @@
 /**
  * detectChallenge over every real capture (fixtures/, copied from reference/upstream/real/): each block
  * page gives its kind, no data page is flagged (TJMA's listView compiles its reCAPTCHA out with
- * `if (false)`, esaj-1's scripts name `uuidCaptcha`); decodePage reads each by its declared charset.
+ * `if (false)`, esaj-1's scripts name `uuidCaptcha`); pageText reads each by its declared charset.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { decodePage, detectChallenge } from './challenge.ts';
+import { detectChallenge } from './challenge.ts';
+import { pageText } from '../upstream-body.ts';
+import { recordConsultaPages } from './http.ts';
+import { loopbackConsultaHttp, startLoopback } from './pje/testing.ts';
 
 const DIR = new URL('./fixtures/', import.meta.url);
 const bytes = (name: string) => readFileSync(new URL(name, DIR));
-const page = (name: string) => decodePage(bytes(name));
+const page = (name: string) => pageText(bytes(name));
 
 const BLOCKS: [string, number, 'captcha' | 'anti_bot'][] = [
   ['block-tjba-pje-search-captcha.html', 200, 'captcha'],
@@ -44,16 +47,54 @@ test('the same listView with its captcha branch live is a captcha; a widget show
 
 test('TJGO is matched after decoding as Latin-1: the message reads with its accents', () => {
   const raw = bytes('block-tjgo-projudi-busca-turnstile.html');
-  const text = decodePage(raw);
+  const text = pageText(raw);
   assert.match(text, /O sistema de proteção identificou um comportamento incomum/);
-  assert.equal(decodePage(raw, 'text/html;charset=ISO-8859-1'), text);
+  assert.equal(pageText(raw, 'text/html;charset=ISO-8859-1'), text);
 });
 
-test('decodePage: UTF-8 pages read as UTF-8; TJCE declares UTF-8 but sends Latin-1 bytes, read as Windows-1252', () => {
+test('pageText: UTF-8 pages read as UTF-8; TJCE declares UTF-8 but sends Latin-1 bytes, read as Windows-1252', () => {
   assert.match(page('pje-tjma-post_search_ok.html'), /Crédito Direto ao Consumidor/);
   assert.match(page('pje-tjrj-detalhe-0937165-77.2025.8.19.0001.html'), /Vara Cível da Regional de Santa Cruz/);
   assert.match(page('pje-tjce-detalhe-3000739-94.2025.8.06.0100.html'), /Rescisão do contrato e devolução do dinheiro/);
-  assert.equal(decodePage(Buffer.from('<p>ação</p>', 'latin1'), 'text/html; charset=latin1'), '<p>ação</p>');
+  assert.equal(pageText(Buffer.from('<p>ação</p>', 'latin1'), 'text/html; charset=latin1'), '<p>ação</p>');
+  // Declared Latin-1 in the page only, with bytes that happen to be valid UTF-8 (`Ã©` is C3 A9): read as declared.
+  assert.equal(pageText(Buffer.from('<meta charset="ISO-8859-1"><p>Ã©</p>', 'latin1')), '<meta charset="ISO-8859-1"><p>Ã©</p>');
+  // A label no decoder knows: UTF-8 with the Windows-1252 fallback, never a failure.
+  assert.equal(pageText(Buffer.from('<p>ação</p>', 'latin1'), 'text/html; charset=x-unknown'), '<p>ação</p>');
+});
+
+test('production reads every capture to the text the parsers are tested on, with the Content-Type each court sends', async () => {
+  const http = loopbackConsultaHttp();
+  const served = new Map<string, { body: Buffer; contentType: string }>();
+  const court = await startLoopback(({ url }) => {
+    const page = served.get(url.slice(1))!;
+    return { body: page.body, headers: { 'content-type': page.contentType } };
+  });
+  // TJCE declares UTF-8 and sends Latin-1 bytes; TJGO names LATIN1 in its page only; the others send UTF-8.
+  const pages: [string, string][] = [
+    ['pje-tjce-detalhe-3000739-94.2025.8.06.0100.html', 'text/html;charset=UTF-8'],
+    ['pje-tjce-search-3000739-94.2025.8.06.0100.html', 'text/html;charset=UTF-8'],
+    ['block-tjgo-projudi-busca-turnstile.html', 'text/html'],
+    ['block-tjgo-projudi-busca-turnstile.html', 'text/html;charset=ISO-8859-1'],
+    ...readdirSync(DIR)
+      .filter((f) => f.endsWith('.html'))
+      .map((f): [string, string] => [f, 'text/html; charset=UTF-8']),
+  ];
+  const read: string[] = [];
+  const stop = recordConsultaPages((p) => read.push(p.text));
+  try {
+    for (const [name, contentType] of pages) {
+      served.set(name, { body: bytes(name), contentType });
+      const session = http.session('tjce', 'TJCE');
+      await session.get(`${court.url}/${name}`).catch(() => undefined); // a block page is a failure; its text was recorded
+      assert.equal(read.pop(), page(name), `${name} (${contentType})`);
+    }
+  } finally {
+    stop();
+    await http.close();
+    await court.close();
+  }
+  assert.match(page('block-tjgo-projudi-busca-turnstile.html'), /proteção identificou/);
 });
 
 test('AWS WAF: a 202 with its challenge script is anti_bot; a 202 without it is not a challenge', () => {

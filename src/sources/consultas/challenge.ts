@@ -237,36 +237,3 @@ export function detectChallenge(body: string, status: number): Challenge | null 
   for (const rule of RULES) if (rule.test(page)) return { kind: rule.kind, reason: rule.reason };
   return null;
 }
-
-const LABELS: Record<string, string> = { latin1: 'windows-1252', 'iso-8859-1': 'windows-1252', 'iso8859-1': 'windows-1252', 'iso_8859-1': 'windows-1252' };
-
-/** The charset a page declares: the Content-Type header first, then `<meta charset>`, `<meta http-equiv>` or the XML declaration. */
-export function declaredCharset(head: Uint8Array, contentType?: string): string | null {
-  const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '');
-  if (fromHeader) return fromHeader[1].toLowerCase();
-  const ascii = new TextDecoder('windows-1252').decode(head.subarray(0, 4096));
-  const m = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(ascii) ?? /<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i.exec(ascii);
-  return m ? m[1].toLowerCase() : null;
-}
-
-/**
- * A page's text from its bytes, by the charset it declares (TJGO's PROJUDI is `LATIN1`). UTF-8 (declared
- * or assumed) that is not valid UTF-8 is read as Windows-1252: TJCE's PJe declares UTF-8 and sends
- * ISO-8859-1 bytes (README §1 quirks).
- */
-export function decodePage(bytes: Uint8Array, contentType?: string): string {
-  const declared = declaredCharset(bytes, contentType);
-  const label = declared ? (LABELS[declared] ?? declared) : 'utf-8';
-  if (label !== 'utf-8' && label !== 'utf8') {
-    try {
-      return new TextDecoder(label).decode(bytes);
-    } catch {
-      // an unknown label: fall through to UTF-8 with the Windows-1252 fallback
-    }
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}

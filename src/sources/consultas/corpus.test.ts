@@ -9,7 +9,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { decodePage, detectChallenge } from './challenge.ts';
+import { detectChallenge } from './challenge.ts';
+import { pageText } from '../upstream-body.ts';
 import { Anomalies } from './anomalies.ts';
 import { parseEsajPage, type EsajPage } from './esaj/parse.ts';
 import { parseEsajSearch } from './esaj/search.ts';
@@ -19,7 +20,7 @@ import type { ConsultaCase } from './record.ts';
 
 const SET1 = new URL('./fixtures/', import.meta.url);
 const SET2 = new URL('./fixtures/set2/', import.meta.url);
-const page = (dir: URL, name: string) => decodePage(readFileSync(new URL(name, dir)));
+const page = (dir: URL, name: string) => pageText(readFileSync(new URL(name, dir)));
 const truth = (name: string) => JSON.parse(readFileSync(new URL(name.replace(/\.html$/, '.gt.json'), SET2), 'utf8'));
 /** Whitespace is insignificant (README "Set 2": CRLF restored inside complements); an empty text is no text. */
 const flat = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();

@@ -189,7 +189,7 @@ export class ConsultaSession {
         request = { method: 'GET', body: undefined, headers: o.headers };
         continue;
       }
-      const text = upstream.text(raw, path, { latin1Fallback: true });
+      const text = upstream.page(raw);
       recorder?.({ source: this.#source, method: request.method, path: target.pathname, status: raw.status, text });
       const challenge = this.#challenged(text, raw.status, path);
       if (challenge) throw challenge;
@@ -202,7 +202,7 @@ export class ConsultaSession {
    * the host's retries would otherwise take for a transient failure: those are checked before retrying.
    */
   #challengedBeforeRetry(upstream: HttpUpstream, raw: UpstreamResponse, path: string): RetryableSourceError | undefined {
-    return raw.status >= 500 || raw.status === 429 ? this.#challenged(upstream.text(raw, path, { latin1Fallback: true }), raw.status, path) : undefined;
+    return raw.status >= 500 || raw.status === 429 ? this.#challenged(upstream.page(raw), raw.status, path) : undefined;
   }
 
   #challenged(text: string, status: number, path: string): RetryableSourceError | undefined {

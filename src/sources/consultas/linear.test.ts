@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demojibake } from './html.ts';
 import { parseEsajPage } from './esaj/parse.ts';
-import { readMovement, readParticipant, subjectLeaf } from './pje/parse.ts';
+import { readMovement, readParticipant } from './pje/parse.ts';
+import { subjectLeaf } from './subject.ts';
 
 const SMALL = 200_000;
 const FACTOR = 8;

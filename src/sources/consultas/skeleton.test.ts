@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'node-html-parser';
-import { decodePage } from './challenge.ts';
+import { pageText } from '../upstream-body.ts';
 import { SkeletonError, shapeOf, skeletonOf } from './skeleton.ts';
 
-const page = (name: string) => decodePage(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
+const page = (name: string) => pageText(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 const structure = (html: string) =>
   parse(html)
     .querySelectorAll('*')

@@ -35,7 +35,7 @@ export class ProtocoloConnector implements AdministrativeSource {
     // An unknown NUP is a page that says so (200); a 404 means the page itself moved: a failure, never "not found".
     if (raw.status !== 200)
       throw fail('unavailable', `Protocolo Integrado answered HTTP ${raw.status} for the detail page.`, { status: raw.status, retryable: false });
-    const page = readDetailPage(this.#http.text(raw, path), nup);
+    const page = readDetailPage(this.#http.page(raw), nup);
     if (page.kind === 'found') return page.process;
     if (page.kind === 'not_found') return null;
     if (page.kind === 'captcha')

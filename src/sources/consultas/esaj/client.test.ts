@@ -11,11 +11,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pageText } from '../../upstream-body.ts';
 import { readFileSync } from 'node:fs';
 import { ConsultasConnector, enabledCourts } from '../connector.ts';
 import { loopbackConsultaHttp, startLoopback } from '../pje/testing.ts';
 
-const set2 = (name: string) => readFileSync(new URL(`../fixtures/set2/${name}`, import.meta.url), 'utf8');
+const set2 = (name: string) => pageText(readFileSync(new URL(`../fixtures/set2/${name}`, import.meta.url)));
 const NOT_FOUND = set2('tjsp_esaj_cpopg_nao_existe.html');
 const SECRET = set2('tjsp_esaj_cpopg_segredo.html');
 const LIST_2G = set2('tjsp_esaj_cposg_lista.html');

@@ -5,13 +5,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pageText } from '../../upstream-body.ts';
 import { readFileSync } from 'node:fs';
 import { EsajPageError, ESAJ_NOT_FOUND, parseEsajPage } from './parse.ts';
 import { esajPolo } from './roles.ts';
 import { Anomalies } from '../anomalies.ts';
 import type { ConsultaCase } from '../record.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => pageText(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 const PAGE = fixture('esaj-1.html');
 const CTX = { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 as const };
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -8,11 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pageText } from '../../upstream-body.ts';
 import { readFileSync } from 'node:fs';
 import { EsajPageError, ESAJ_NOT_FOUND } from './parse.ts';
 import { esajSearchQuery, parseEsajSearch } from './search.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => pageText(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 const FORM = fixture('block-tjms-esaj-cpopg5-search-recaptcha-bounce.html');
 
 const LIST =

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { SourceError } from '../../../platform/ports/source-error.ts';
 import { PjeClassicClient } from './client.ts';
 import { parsePjeDetail } from './parse.ts';
-import { decodePage } from '../challenge.ts';
+import { pageText } from '../../upstream-body.ts';
 import { loopbackConsultaHttp, startLoopback, type RecordedRequest, type Reply } from './testing.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
@@ -78,7 +78,7 @@ async function client(court: Court, override?: (r: RecordedRequest) => Reply | u
 test("TJMA: listView, the A4J search POST the page's script sends (session cookie, dynamic ids, ViewState), the detail page, parsed", async () => {
   const { server, client: c } = await client(TJMA);
   const found = await c.fetchCase(TJMA.cnj);
-  assert.deepEqual(found, parsePjeDetail(decodePage(fixture(TJMA.detail))));
+  assert.deepEqual(found, parsePjeDetail(pageText(fixture(TJMA.detail))));
   assert.equal(found?.partes.length, 2);
   assert.deepEqual(
     server.requests.map((r) => `${r.method} ${r.url.replace(/\?ca=.*/, '?ca=…')}`),
@@ -124,7 +124,7 @@ test("TJCE (context /pje1grau, detail in Latin-1 bytes) and TJRJ: the same flow 
     const { client: c } = await client(court);
     const found = await c.fetchCase(court.cnj);
     assert.equal(found?.numeroCnj, court.cnj);
-    assert.deepEqual(found, parsePjeDetail(decodePage(fixture(court.detail))));
+    assert.deepEqual(found, parsePjeDetail(pageText(fixture(court.detail))));
   }
 });
 

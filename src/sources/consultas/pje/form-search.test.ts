@@ -5,10 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pageText } from '../../upstream-body.ts';
 import { readFileSync } from 'node:fs';
 import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
 
-const form = parsePjeSearchForm(readFileSync(new URL('../fixtures/pje-tjma-listView.html', import.meta.url), 'utf8'));
+const form = parsePjeSearchForm(pageText(readFileSync(new URL('../fixtures/pje-tjma-listView.html', import.meta.url))));
 
 test("the real form's document and OAB fields", () => {
   assert.equal(form.documentField, 'fPP:dpDec:documentoParte');

@@ -8,12 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { decodePage } from '../challenge.ts';
+import { pageText } from '../../upstream-body.ts';
 import type { ConsultaCase } from '../record.ts';
 import { Anomalies } from '../anomalies.ts';
-import { parsePjeDetail, parsePjeSearch, PjePageError, readParticipant, subjectLeaf } from './parse.ts';
+import { parsePjeDetail, parsePjeSearch, PjePageError, readParticipant } from './parse.ts';
+import { subjectLeaf } from '../subject.ts';
 
-const page = (name: string) => decodePage(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
+const page = (name: string) => pageText(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 const TJMA = 'pje-tjma-detalhe_ok.html';
 const TJMA_2G = 'pje-tjma-detalhe_ok_2g.html';
 const TJCE = 'pje-tjce-detalhe-3000739-94.2025.8.06.0100.html';

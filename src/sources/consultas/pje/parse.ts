@@ -20,6 +20,7 @@ import { brasiliaInstantOfLocal, isoDayOfBr } from '../../../platform/format.ts'
 import { cnjCourtSigla, fromPage } from '../../../platform/identifiers/index.ts';
 import { Anomalies } from '../anomalies.ts';
 import { oneLine } from '../html.ts';
+import { stripCode, subjectLeaf } from '../subject.ts';
 import type { ConsultaCase, ConsultaLawyer, ConsultaListCount, ConsultaMovement, ConsultaParty } from '../record.ts';
 
 /** The page is not what this step of the flow answers (or is cut short). The message never quotes page content. */
@@ -182,29 +183,6 @@ function boldPairs(html: string): Header['bold'] {
     at = next;
   }
   return pairs;
-}
-
-/** `ROOT (1156)  -  CHILD (7771)  -  LEAF (14757` (the last `)` missing on every captured page) → `LEAF`. Names may hold ` - `. */
-export function subjectLeaf(printed: string): string | null {
-  const path = oneLine(printed);
-  // The last level starts after the last `(code) - `; each stretch between two ` - ` is looked at once (no scan back past it).
-  let from = 0;
-  let prev = 0;
-  for (let at = path.indexOf(') - '); at !== -1; prev = at + 4, at = path.indexOf(') - ', at + 1)) {
-    const stretch = at > prev ? path.slice(prev, at).lastIndexOf('(') : -1;
-    const open = stretch === -1 ? -1 : prev + stretch;
-    if (open !== -1 && at - open > 1 && /^\d+$/.test(path.slice(open + 1, at))) from = at + 4;
-  }
-  const leaf = stripCode(path.slice(from).trim());
-  return leaf === '' ? null : leaf;
-}
-
-/** `NAME (7)` or, cut short, `NAME (14757` → `NAME`; a name without a code stays whole. */
-function stripCode(text: string): string {
-  const open = text.lastIndexOf('(');
-  if (open === -1) return text;
-  const code = text.slice(open + 1).replace(/\)$/, '');
-  return /^\d+$/.test(code) ? text.slice(0, open).trim() : text;
 }
 
 const POLOS: [string, ConsultaParty['polo']][] = [

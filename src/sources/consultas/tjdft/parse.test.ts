@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import { Anomalies } from '../anomalies.ts';
 import assert from 'node:assert/strict';
-import { dadosOf, envelopeOf, participantOf, partiesOfPole, processIdOf, subjectLeaf, TjdftAnswerError } from './parse.ts';
+import { dadosOf, envelopeOf, participantOf, partiesOfPole, processIdOf, TjdftAnswerError } from './parse.ts';
+import { subjectLeaf } from '../subject.ts';
 
 test('the envelope: status "ok" or a failure; the first hit\'s idProcesso; an empty result is not found', () => {
   const e = envelopeOf({
@@ -89,4 +90,8 @@ test("dados: class, the subject's leaf, órgão, distribution in Brasília; no v
   });
   assert.equal(subjectLeaf('A (1) - B - C (2)'), 'B - C');
   assert.equal(subjectLeaf('Crédito Direto ao Consumidor - CDC (14757'), 'Crédito Direto ao Consumidor - CDC');
+  // The one reader PJe's pages use too: blank runs around the separator, no subject, a name without a code.
+  assert.equal(subjectLeaf('DIREITO CIVIL (899)  -\tObrigações (7681)'), 'Obrigações');
+  assert.equal(subjectLeaf(null), null);
+  assert.equal(subjectLeaf('Indenização (por Dano Moral)'), 'Indenização (por Dano Moral)');
 });

@@ -8,6 +8,7 @@
 import { brasiliaInstantOfLocal, isoDayOf } from '../../../platform/format.ts';
 import { fromPage } from '../../../platform/identifiers/on-page.ts';
 import { Anomalies } from '../anomalies.ts';
+import { subjectLeaf } from '../subject.ts';
 import type { ConsultaLawyer, ConsultaParty } from '../record.ts';
 
 export class TjdftAnswerError extends Error {
@@ -48,20 +49,6 @@ function named(v: unknown): string | null {
     for (const k of ['descricao', 'nome', 'orgaoJulgador']) if (typeof o[k] === 'string' && (o[k] as string).trim()) return (o[k] as string).trim();
   }
   return null;
-}
-
-/**
- * `ROOT (cod) - … - LEAF (cod)`: the leaf's name without its code (the path's last step, as a person
- * reads the subject). Steps are split only after a code, since names hold ` - ` themselves
- * (`Crédito Direto ao Consumidor - CDC (14757`, whose final `)` PJe drops).
- */
-export function subjectLeaf(path: string | null): string | null {
-  if (!path) return null;
-  const leaf = path
-    .split(/\(\d+\)\s+-\s+/)
-    .pop()!
-    .trim();
-  return leaf.replace(/\s*\(\d+\)?\s*$/, '').trim() || null;
 }
 
 /** ISO 8601 with or without a zone, or a bare day; a local time is Brasília's. */
