@@ -1,42 +1,19 @@
 /**
  * The page parsers' line readers stay linear on hostile lines (issue 44): a page is the court's, and one
  * line built to make a backtracking expression go quadratic (thousands of `(`, `) - `, ` - CPF:`, blanks,
- * `(OAB ` without its `)`) must cost in proportion to its length. Measured as a ratio between two sizes
- * in the same run (CPU time, the best of several rounds): 8× the input may cost at most ~3× the ideal 8×,
- * where a quadratic scan would cost 64×. No absolute duration is asserted.
+ * `(OAB ` without its `)`) must cost in proportion to its length. Measured by the one linear-time check
+ * (assertLinearTime: times at several sizes in the same run, their growth exponent under 1.5); no
+ * absolute duration is asserted.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
+import { assertLinearTime } from '../../platform/testing/linear-time.ts';
 import { demojibake } from './html.ts';
 import { parseEsajPage } from './esaj/parse.ts';
 import { readMovement, readParticipant } from './pje/parse.ts';
 import { subjectLeaf } from './subject.ts';
 
-const SMALL = 200_000;
-const FACTOR = 8;
-
-/** CPU microseconds of `reps` runs, the best of 3 rounds. */
-function cost(run: () => unknown, reps: number): number {
-  let best = Infinity;
-  for (let round = 0; round < 3; round++) {
-    const t = process.cpuUsage();
-    for (let i = 0; i < reps; i++) run();
-    const d = process.cpuUsage(t);
-    best = Math.min(best, d.user + d.system);
-  }
-  return Math.max(best, 1);
-}
-
-function linear(name: string, make: (n: number) => string, read: (text: string) => unknown): void {
-  const small = make(SMALL);
-  const large = make(SMALL * FACTOR);
-  // As many runs as make the small input cost 20 ms or more: the CPU clock's ticks then weigh nothing. Both sizes are past
-  // V8's large-object threshold, so their allocations cost alike.
-  let reps = 1;
-  while (cost(() => read(small), reps) < 20_000 && reps < 4096) reps *= 2;
-  const ratio = cost(() => read(large), reps) / cost(() => read(small), reps);
-  assert.ok(ratio < FACTOR * 3, `${name}: ${FACTOR}× the input cost ${ratio.toFixed(1)}×`);
-}
+/** A line reader checked by the one linear-time check (platform/testing/linear-time.ts): time ∝ nᵏ with k under 1.5. */
+const linear = (name: string, make: (n: number) => string, read: (text: string) => unknown) => assertLinearTime(name, read, make);
 
 const rep = (s: string, n: number) => s.repeat(Math.ceil(n / s.length));
 
