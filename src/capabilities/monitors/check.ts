@@ -93,7 +93,7 @@ const REQUESTS_PER_PAGE_READ = 3;
  * The court's own page of each due case whose court's consultation is enabled (issue 43 item 3): it
  * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated): first
  * the cases with DJEN news since their last check (a communication usually follows a movement the
- * page already shows), then in the order the checks were due (the least recently checked first); the page's new movements become
+ * page already shows), then the pages read least recently (never read first); the page's new movements become
  * `nova_movimentacao` there (store.saveDetails), and DataJud's later copy of them is no news. At most
  * what the court host's budget serves until the next cycle (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE, three
  * requests a case) is enqueued per court and cycle, so the jobs never pile up behind the budget; the
@@ -106,14 +106,30 @@ async function readCourtPages(s: Services, cases: CaseParts, due: readonly Monit
     ([, tribunal]) => tribunal,
   );
   const news = await withDjenNews(s.db, due);
+  const lastRead = await detailsReadAt(
+    s.db,
+    [...byCourt.values()].flat().map(([n]) => n),
+  );
   let read = 0;
   for (const court of byCourt.values()) {
-    // Stable: within each group, the order the checks were due.
-    const numbers = [...court.filter(([n]) => news.has(n)), ...court.filter(([n]) => !news.has(n))];
+    // DJEN's news first, then the page read least recently (never first): a rotation, so a court with more
+    // due cases than its budget has them all read in turn, not the same first ones every cycle.
+    const rank = ([n]: [string, string]) => `${news.has(n) ? 0 : 1}|${lastRead.get(n) ?? ''}`;
+    const numbers = court.toSorted((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
     for (const [n] of numbers.slice(0, perCourt)) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
     read += Math.min(perCourt, numbers.length);
   }
   return read;
+}
+
+/** When each case's details (its court page) were last read (`cases.detalhes_em`); absent when never. */
+async function detailsReadAt(db: Kysely<DB>, numbers: readonly string[]): Promise<Map<string, string>> {
+  const at = new Map<string, string>();
+  for (const part of inLists(numbers)) {
+    const rows = await db.selectFrom('cases').select(['numero_cnj', 'detalhes_em']).where('numero_cnj', 'in', part).execute();
+    for (const r of rows) if (r.detalhes_em !== null) at.set(r.numero_cnj, r.detalhes_em);
+  }
+  return at;
 }
 
 /** Numbers of `due` whose monitor heard a DJEN communication of its case since its last check (publication_matches, origem PROCESSOS). */
