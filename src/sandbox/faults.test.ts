@@ -178,7 +178,7 @@ describe('faults over HTTP', () => {
     assert.equal((await portal()).status, 200);
     await datajud();
     const stats = await (await fetch(`${sb.url}/_sandbox/stats`)).json();
-    assert.deepEqual(stats.portal, { requests: 2, responses: { 200: 1, 500: 1 }, faults: { status: 1 } });
+    assert.deepEqual(stats.portal, { requests: 2, bySegment: { api: 2 }, responses: { 200: 1, 500: 1 }, faults: { status: 1 } });
     assert.equal(stats.datajud.requests, 1);
     const bad = await fetch(`${sb.url}/_sandbox/faults`, { method: 'PUT', body: JSON.stringify({ upstream: 'portal', partialShards: true }) });
     assert.equal(bad.status, 400);
