@@ -87,8 +87,9 @@ describe('faults over HTTP', () => {
 
   test('latency delays the answer', async () => {
     sb.faults.set({ upstream: 'portal', latencyMs: 60_000 });
-    // Held back a minute, the answer cannot beat a client that gives up after 50 ms.
-    await assert.rejects(fetch(`${sb.portalUrl}/api/v1/processos/${numero}`, { signal: AbortSignal.timeout(50) }), { name: 'TimeoutError' });
+    // Held back a minute, the answer cannot beat a client that gives up after a second (long enough for the
+    // request to reach the simulator on a loaded machine, which the count below needs).
+    await assert.rejects(fetch(`${sb.portalUrl}/api/v1/processos/${numero}`, { signal: AbortSignal.timeout(1_000) }), { name: 'TimeoutError' });
     sb.faults.set({ upstream: 'portal', latencyMs: 1 });
     assert.equal((await portal()).status, 200, 'a delayed answer is still the answer');
     assert.equal(sb.stats().portal.faults.latency, 2);
