@@ -181,7 +181,8 @@ test(
     const otherCourt = publicationRecord({ corpo: `Intime-se ${termo}.`, tribunal: 'TJRJ', dataDisponibilizacao: today() });
     const byOab = publicationRecord({ oabs: ['MG31313'], dataDisponibilizacao: today() });
     const byCase = publicationRecord({ numeroCnj: numero, dataDisponibilizacao: today() });
-    const old = publicationRecord({ corpo: termo, dataDisponibilizacao: '2026-03-01' });
+    // Before the monitors' creation day, whatever the date: history.
+    const old = publicationRecord({ corpo: termo, dataDisponibilizacao: brasiliaDayBefore(clock.now(), 30) });
     const forRemoved = publicationRecord({ corpo: 'Palavra Removida Depois', dataDisponibilizacao: today() });
     await ingest([folded, otherCourt, byOab, byCase, old, forRemoved]);
 
