@@ -845,7 +845,7 @@ export const SETTINGS: Setting<keyof Config>[] = [
     parse: int('TRAMITA_CONSULTA_REQUESTS_PER_MINUTE', 1, 100_000),
     doc:
       'Requests per minute sent to each consultation host (at most two in flight per host; 429 and 5xx answers are retried after a backoff). One e-SAJ ' +
-      'case costs three requests (open, search, page); one TJDFT case five or more.',
+      "case costs three requests (open, search, page); one TJDFT case five or more. Case monitors' page reads take at most half of it.",
   },
   {
     env: 'TRAMITA_COURT_SEARCH_KEEP_MINUTES',

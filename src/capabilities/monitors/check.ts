@@ -13,9 +13,9 @@
  * An upstream failure records `ultimo_erro` and nothing else (no events); those monitors stay due and
  * are tried again at the next cycle, while the other aliases go on.
  *
- * Beside DataJud, which lags the courts by days (issue 43 item 3): a due case whose court's consultation
- * is enabled has its page read by the enrichment job (readCourtPages), and a case whose check stored
- * new movements has its parties asked again the same way; both are auxiliary, in jobs of their own.
+ * Beside DataJud, which lags the courts by days (issue 43 item 3): the monitored cases of courts whose
+ * consultation is enabled have their pages read on their own schedule (court-pages.ts), and a case
+ * whose check stored new movements has its parties asked again; both by the enrichment job, auxiliary.
  * DJEN's communications of monitored cases reach them through the publication cycle
  * (publications/case-polling.ts).
  */
@@ -28,7 +28,6 @@ import { iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
-import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
@@ -37,19 +36,19 @@ import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { CASE_MONITORS } from './lifecycle.ts';
 import { monitorAudience, type MonitorRow } from './store.ts';
 import { dueForCheck, recordCheck } from '../../platform/monitoring/checks.ts';
+import { readCourtPages } from './court-pages.ts';
 
 /** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
 const MAX_CHECKS_PER_RUN = 10_000;
 /** Aliases asked at the same time (the connector's shared budget still paces the requests). */
 const ALIAS_CONCURRENCY = 4;
-/** Rows per `IN (…)` list, well under both engines' bound-parameter limits. */
 
 type Situacao = MonitorRow['situacao'];
 
 export function monitorCycleJob(s: Services, cases: CaseParts): JobHandler {
   return renewAndCheckJob(s, CASE_MONITORS, async (now, log) => {
     const checks = await checkDue(s, cases, now, log);
-    return { work: checks.aliases, summary: { ...checks } };
+    return { work: checks.aliases + checks.pages, summary: { ...checks } };
   });
 }
 
@@ -57,7 +56,7 @@ export interface CheckSummary {
   checked: number;
   /** Aliases asked (one fetchCases each). */
   aliases: number;
-  /** Cases whose court's page is read (consultation courts), by the enrichment job. */
+  /** Cases whose court's page is enqueued for reading this cycle (consultation courts, court-pages.ts). */
   pages: number;
   /** Aliases whose fetch failed: their monitors are tried again next cycle. */
   failedAliases: number;
@@ -82,73 +81,8 @@ export async function checkDue(s: Services, cases: CaseParts, now: Date, log: Lo
       telemetry.monitorChecks.labels('processos', 'ok').inc(checked);
     }
   });
-  summary.pages = await readCourtPages(s, cases, due);
+  summary.pages = await readCourtPages(s, cases, now);
   return summary;
-}
-
-/** Requests one case's page costs on e-SAJ (open, search, page): what the per-court cap below counts in. */
-const REQUESTS_PER_PAGE_READ = 3;
-
-/**
- * The court's own page of each due case whose court's consultation is enabled (issue 43 item 3): it
- * lists movements days before DataJud. Read by the enrichment job, one per case (deduplicated): first
- * the cases with DJEN news since their last check (a communication usually follows a movement the
- * page already shows), then the pages read least recently (never read first); the page's new movements become
- * `nova_movimentacao` there (store.saveDetails), and DataJud's later copy of them is no news. At most
- * what the court host's budget serves until the next cycle (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE, three
- * requests a case) is enqueued per court and cycle, so the jobs never pile up behind the budget; the
- * rest are read at a later check. A failing page is the job's to retry: the check is complete without it.
- */
-async function readCourtPages(s: Services, cases: CaseParts, due: readonly MonitorRow[]): Promise<number> {
-  const perCourt = Math.max(1, Math.floor((s.config.consultaRequestsPerMinute * cycleMs(s.config.monitorIntervalMs)) / 60_000 / REQUESTS_PER_PAGE_READ));
-  const byCourt = Map.groupBy(
-    [...new Map(due.map((m) => [m.numero_cnj, m.tribunal])).entries()].filter(([n]) => s.sources.details?.covers?.(n) ?? false),
-    ([, tribunal]) => tribunal,
-  );
-  const news = await withDjenNews(s.db, due);
-  const lastRead = await detailsReadAt(
-    s.db,
-    [...byCourt.values()].flat().map(([n]) => n),
-  );
-  let read = 0;
-  for (const court of byCourt.values()) {
-    // DJEN's news first, then the page read least recently (never first): a rotation, so a court with more
-    // due cases than its budget has them all read in turn, not the same first ones every cycle.
-    const rank = ([n]: [string, string]) => `${news.has(n) ? 0 : 1}|${lastRead.get(n) ?? ''}`;
-    const numbers = court.toSorted((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
-    for (const [n] of numbers.slice(0, perCourt)) await cases.service.scheduleDetails(n, s.db, { documents: false, afterFailure: false });
-    read += Math.min(perCourt, numbers.length);
-  }
-  return read;
-}
-
-/** When each case's details (its court page) were last read (`cases.detalhes_em`); absent when never. */
-async function detailsReadAt(db: Kysely<DB>, numbers: readonly string[]): Promise<Map<string, string>> {
-  const at = new Map<string, string>();
-  for (const part of inLists(numbers)) {
-    const rows = await db.selectFrom('cases').select(['numero_cnj', 'detalhes_em']).where('numero_cnj', 'in', part).execute();
-    for (const r of rows) if (r.detalhes_em !== null) at.set(r.numero_cnj, r.detalhes_em);
-  }
-  return at;
-}
-
-/** Numbers of `due` whose monitor heard a DJEN communication of its case since its last check (publication_matches, origem PROCESSOS). */
-async function withDjenNews(db: Kysely<DB>, due: readonly MonitorRow[]): Promise<Set<string>> {
-  const byId = new Map(due.map((m) => [m.id, m]));
-  const news = new Set<string>();
-  for (const ids of inLists([...byId.keys()])) {
-    const rows = await db
-      .selectFrom('publication_matches')
-      .select(['monitor_id', 'criado_em'])
-      .where('origem', '=', 'PROCESSOS')
-      .where('monitor_id', 'in', ids)
-      .execute();
-    for (const r of rows) {
-      const m = byId.get(r.monitor_id)!;
-      if (m.ultima_verificacao_em === null || r.criado_em > m.ultima_verificacao_em) news.add(m.numero_cnj);
-    }
-  }
-  return news;
 }
 
 /** One alias: fetch, save, then complete each monitor's check. Returns how many completed, or null when the fetch failed. */

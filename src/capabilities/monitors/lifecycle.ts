@@ -9,6 +9,7 @@ import type { Court } from '../../platform/courts/table.ts';
 import { unsubscribe } from '../../platform/events/subscriptions.ts';
 import type { Cnj } from '../../platform/identifiers/cnj.ts';
 import { newId } from '../../platform/ids.ts';
+import { iso } from '../../platform/clock.ts';
 import { monitorPlan, newScheduledState, scheduledColumns, type ScheduledAsk } from '../../platform/monitoring/lifecycle.ts';
 import { subscribeMonitor, type MonitorRow } from './store.ts';
 
@@ -36,6 +37,8 @@ export const CASE_MONITORS = monitorPlan<MonitorRow, CaseMonitorAsk>({
     tribunal: ask.cnj.court.sigla,
     datajud_alias: ask.cnj.court.datajudAlias!,
     ...newScheduledState(ask, now),
+    // Its court's page (when a consultation reads it) is read at the next cycle, then once per frequency (court-pages.ts).
+    proxima_pagina_em: iso(now),
   }),
   ...scheduledColumns,
   // Movement news reach it (and its webhook_url) from now on; re-subscribing updates it.

@@ -11,6 +11,7 @@ import { iso } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB, PublicationMatchesTable, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { monitorAudience } from '../monitors/store.ts';
+import { pageNews } from '../monitors/court-pages.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type SourceInfo } from '../../platform/ports/case-metadata.ts';
@@ -229,6 +230,7 @@ export class PublicationIngest {
       raw: r.raw,
     });
     await trx.updateTable('publication_matches').set({ evento_id: eventId }).where('monitor_id', '=', m.id).where('publicacao_id', '=', r.id).execute();
+    await pageNews(trx, m.id);
     return 'event';
   }
 }

@@ -297,6 +297,8 @@ export interface CaseMonitorsTable {
   criado_em: string;
   atualizado_em: string;
   removido_em: string | null;
+  /** When the case's court page is next read (migration 0025); '' = first in line. */
+  proxima_pagina_em: string;
 }
 
 /** Administrative processes read from Protocolo Integrado (migration 0011). */
@@ -318,7 +320,7 @@ export interface AdministrativeProcessesTable {
 }
 
 /** Monitors of administrative processes by NUP: the columns of case monitors, keyed by NUP. */
-export interface AdministrativeMonitorsTable extends Omit<CaseMonitorsTable, 'numero_cnj' | 'tribunal' | 'datajud_alias'> {
+export interface AdministrativeMonitorsTable extends Omit<CaseMonitorsTable, 'numero_cnj' | 'tribunal' | 'datajud_alias' | 'proxima_pagina_em'> {
   nup: string;
 }
 

@@ -13,17 +13,22 @@ import { paidMonitors, type PaidMonitorRow, type PaidMonitorTable } from './tabl
 
 /** ATIVO monitors of `table` (of active accounts) whose check is due by `now`, the most overdue first. */
 export async function dueForCheck<R extends PaidMonitorRow>(db: Kysely<DB>, table: PaidMonitorTable, now: string, limit: number): Promise<R[]> {
-  const rows = await paidMonitors(db)
-    .selectFrom(table)
-    .selectAll()
-    .where('status', '=', 'ATIVO')
-    .where('proxima_verificacao_em', '<=', now)
-    .where('account_id', 'in', activeAccountIds(db))
-    .orderBy('proxima_verificacao_em')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const rows = await dueBy(db, table, 'proxima_verificacao_em', now).selectAll().limit(limit).execute();
   return rows as R[];
+}
+
+/**
+ * ATIVO monitors of `table` (of active accounts) whose `column` (an ISO instant: the next check, or a
+ * case monitor's next court-page read) is due by `now`, the most overdue first; the caller selects.
+ */
+export function dueBy(db: Kysely<DB>, table: PaidMonitorTable, column: 'proxima_verificacao_em' | 'proxima_pagina_em', now: string) {
+  return paidMonitors(db)
+    .selectFrom(table)
+    .where('status', '=', 'ATIVO')
+    .where(column, '<=', now)
+    .where('account_id', 'in', activeAccountIds(db))
+    .orderBy(column)
+    .orderBy('id');
 }
 
 /** The monitor kinds whose rows count their checks (`verificacoes`) and keep what the last one found (`situacao`). */

@@ -113,6 +113,8 @@ export interface CaseDetailsSource {
    * answer a number DataJud does not know yet; absent on providers that only enrich known cases.
    */
   covers?(numeroCnj: string): boolean;
+  /** Siglas of the courts whose own pages this source reads (the enabled consultations); absent or empty when none. */
+  pageCourts?(): readonly string[];
   /** Numbers of the cases where a party with this CPF/CNPJ appears (bare digits), newest first. */
   findByDocument(documento: string, signal?: AbortSignal): Promise<string[]>;
   /** Numbers of the cases where a party's name matches (accent/case-insensitive, all words). */

@@ -86,6 +86,10 @@ export class ConsultasConnector implements CaseDetailsSource {
     return this.#clients.has(siglaOf(numeroCnj) ?? '');
   }
 
+  pageCourts(): readonly string[] {
+    return [...this.#clients.keys()];
+  }
+
   async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
     const sigla = siglaOf(numeroCnj) ?? '';
     const client = this.#clients.get(sigla);
