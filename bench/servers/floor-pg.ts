@@ -4,13 +4,15 @@
  * before the answer) on PostgreSQL, with nothing else. Bare node:http, no framework, the key checked
  * against an in-memory hash, no rate limiter, and the charges written with `pg` on Tramita's own
  * migrated schema, the cheapest way found (each measured as a breakdown row):
- * - default: the charges of one event-loop turn in ONE statement (one round trip, its own implicit
- *   transaction): the accounts locked in id order, one conditional UPDATE per account
- *   (balance >= the batch's total for it), the search logs and ledger rows inserted from what it
- *   returned, each row's balance_after computed in SQL; up to FLOOR_PG_CONNECTIONS (default 4) such
- *   statements in flight at once, each on a connection of its own, prepared once (named statement);
+ * - default: the charges of one event-loop turn in ONE statement, production's own
+ *   (billing/charge-batch.ts pgChargeBatchQuery: one round trip, its own implicit transaction, the
+ *   accounts locked in id order, one conditional UPDATE per account, the search logs and ledger rows
+ *   inserted from what it returned); up to FLOOR_PG_CONNECTIONS (default 4) such statements in flight
+ *   at once, each on a connection of its own, prepared once (named statement);
  * - FLOOR_PG_SQL=per-charge: one transaction per charge (BEGIN, search log, debit + ledger row in one
  *   statement, COMMIT), as Tramita wrote every charge on PostgreSQL before batching, on 10 connections.
+ *   Its SQL is the floor's own: production's one-at-a-time charge (Ledger.chargeIn) is built by Kysely
+ *   on Tramita's Database, which a bare `pg` floor does not have; this row measures what batching saves.
  * FLOOR_ACCOUNTS (default 1000) accounts, each with a key; the driver picks a key per request.
  * The bench account never runs short, so the floor has no refusal path: a batch that does not
  * return every charge fails the process loudly instead.
@@ -22,7 +24,7 @@ import { hashKey } from '../../src/platform/accounts/keys.ts';
 import { iso, systemClock } from '../../src/platform/clock.ts';
 import { migrate } from '../../src/platform/db/database.ts';
 import { newId } from '../../src/platform/ids.ts';
-import { LEDGER_COLUMNS, SEARCH_LOG_COLUMNS } from '../../src/platform/billing/charge-batch.ts';
+import { LEDGER_COLUMNS, pgChargeBatchQuery, SEARCH_LOG_COLUMNS } from '../../src/platform/billing/charge-batch.ts';
 import { freshDatabase } from '../../test/harness.ts';
 import { handleDriver, send } from './ipc.ts';
 import { applyV8Tuning } from '../../src/cli/v8-tuning.ts';
@@ -30,6 +32,10 @@ import { applyV8Tuning } from '../../src/cli/v8-tuning.ts';
 const PRICE_CENTAVOS = 1;
 const INITIAL_CENTAVOS = 100_000_000;
 const MAX_BATCH = 256;
+/** Set when the driver stops the floor: a charge failing after that is the shutdown's, not a fault. */
+let closing = false;
+/** What every charge of the floor is: one centavo for a GET that answered 200. */
+const BENCH_CHARGE = { centavos: PRICE_CENTAVOS, queryType: 'bench.charged', method: 'GET', path: '/v1/bench/charged', statusCode: 200 };
 
 interface Pending {
   res: http.ServerResponse;
@@ -47,36 +53,6 @@ function answer(res: http.ServerResponse, body: string): void {
 }
 
 const cols = (list: readonly string[]) => list.map((c) => `"${c}"`).join(', ');
-/** The window of the charges of the same account queued after this one. */
-const LATER = 'over (partition by c.account_id order by c.i desc rows between unbounded preceding and 1 preceding)';
-
-/** Every charge of a batch in one statement; $1..$6 are arrays with one element per charge, $7 the time. */
-const BATCH_SQL = `
-with c as materialized (
-  select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[]) with ordinality
-    as c(account_id, centavos, request_id, search_log_id, ledger_id, i)
-),
-t as (select account_id, sum(centavos)::bigint as total, count(*) as n from c group by account_id),
-locked as materialized (select a.id from accounts a join t on t.account_id = a.id order by a.id for update of a),
-u as (
-  update accounts a set balance_centavos = a.balance_centavos - t.total, ledger_seq = a.ledger_seq + t.n, updated_at = $6
-  from t join locked on locked.id = t.account_id
-  where a.id = t.account_id and a.balance_centavos >= t.total
-  returning a.id, a.balance_centavos, a.ledger_seq
-),
-ok as (
-  select c.*, (u.balance_centavos + coalesce(sum(c.centavos) ${LATER}, 0))::bigint as after, (u.ledger_seq - count(*) ${LATER})::bigint as seq
-  from c join u on u.id = c.account_id
-),
-logs as (
-  insert into search_logs (${cols(SEARCH_LOG_COLUMNS)})
-  select search_log_id, account_id, request_id, 'bench.charged', 'GET', '/v1/bench/charged', 200, centavos, $6 from ok
-),
-rows as (
-  insert into ledger (${cols(LEDGER_COLUMNS)})
-  select ledger_id, account_id, 'debit', -centavos, after, request_id, 'bench.charged', search_log_id, null, $6, seq from ok
-)
-select i::int as i, after from ok`;
 
 const PER_CHARGE = {
   searchLog: `insert into search_logs (${cols(SEARCH_LOG_COLUMNS)}) values ($1, $2, $3, 'bench.charged', 'GET', '/v1/bench/charged', 200, $4, $5)`,
@@ -117,13 +93,17 @@ function batchedWriter(clients: pg.Client[]) {
   const free = [...clients];
   const queue: Pending[] = [];
   const write = async (client: pg.Client, batch: Pending[]) => {
-    const at = iso(systemClock.now());
     const logIds = batch.map(() => newId('sl'));
-    const { rows } = await client.query<{ i: number; after: number }>({
-      name: 'floor-batch',
-      text: BATCH_SQL,
-      values: [batch.map((p) => p.accountId), batch.map(() => PRICE_CENTAVOS), batch.map((p) => p.requestId), logIds, batch.map(() => newId('led')), at],
-    });
+    const charges = batch.map((p, k) => ({
+      ...BENCH_CHARGE,
+      accountId: p.accountId,
+      operationId: p.requestId,
+      requestId: p.requestId,
+      searchLogId: logIds[k]!,
+      ledgerId: newId('led'),
+    }));
+    const q = pgChargeBatchQuery(charges, iso(systemClock.now()));
+    const { rows } = await client.query<{ i: number; after: number }>({ name: 'floor-batch', text: q.sql, values: [...q.parameters] });
     if (rows.length !== batch.length) throw new Error(`floor: ${batch.length - rows.length} charges of a batch were not covered`);
     for (const { i, after } of rows) answer(batch[i - 1].res, envelope(batch[i - 1].requestId, logIds[i - 1], after));
   };
@@ -137,6 +117,7 @@ function batchedWriter(clients: pg.Client[]) {
           flush();
         },
         (err) => {
+          if (closing) return; // the driver stopped the floor with a batch in flight: its connection is gone
           console.error('floor-pg: batch failed:', err);
           process.exit(1);
         },
@@ -170,6 +151,7 @@ function perChargeWriter(pool: pg.Pool) {
         client.release();
       }
     })().catch((err) => {
+      if (closing) return;
       console.error('floor-pg: charge failed:', err);
       process.exit(1);
     });
@@ -202,6 +184,7 @@ async function main(): Promise<void> {
 
   handleDriver({
     close: async () => {
+      closing = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all(clients.map((c) => c.end()));

@@ -148,6 +148,42 @@ select i::int as i, after from ok`;
 
 prepareOnServer(PG_BATCH_SQL);
 
+/** One charge of PG_BATCH_SQL: one debit of `centavos` (0 writes the search log alone) and the request it answers. */
+export interface PgBatchedCharge {
+  accountId: string;
+  centavos: number;
+  operationId: string;
+  queryType: string;
+  requestId: string;
+  method: string;
+  path: string;
+  statusCode: number;
+  searchLogId: string;
+  ledgerId: string;
+}
+
+/**
+ * The statement that writes `charges` at `now`; it returns `{ i, after }` for each charge written (`i`
+ * its 1-based position, `after` the balance after it). Also what the PostgreSQL bench floor runs
+ * (bench/servers/floor-pg.ts), so the floor is measured with the production statement.
+ */
+export function pgChargeBatchQuery(charges: readonly PgBatchedCharge[], now: string): CompiledQuery<{ i: number; after: number }> {
+  const column = <K extends keyof PgBatchedCharge>(k: K) => charges.map((c) => c[k]);
+  return CompiledQuery.raw(PG_BATCH_SQL, [
+    column('accountId'),
+    column('centavos'),
+    column('operationId'),
+    column('queryType'),
+    column('requestId'),
+    column('method'),
+    column('path'),
+    column('statusCode'),
+    column('searchLogId'),
+    column('ledgerId'),
+    now,
+  ]) as CompiledQuery<{ i: number; after: number }>;
+}
+
 /**
  * The request path's charges of one tick on PostgreSQL (db/tick-batches.ts), written by PG_BATCH_SQL:
  * the same rows and rules as Ledger.chargeIn, which is what runs for a charge the batch leaves
@@ -162,22 +198,23 @@ export function postgresChargeBatch(db: Kysely<DB>, clock: Clock, one: (charge: 
       // The statement writes one debit per charge (the request path's shape); any other charge runs alone.
       const batched = charges.flatMap((c, at) => (c.debits.length === 1 ? [{ c, at, debit: c.debits[0]! }] : []));
       if (batched.length === 0) return settled;
-      const now = iso(clock.now());
       const logIds = batched.map(() => newId('sl'));
-      const { rows } = await db.executeQuery<{ i: number; after: number }>(
-        CompiledQuery.raw(PG_BATCH_SQL, [
-          batched.map((b) => b.c.accountId),
-          batched.map((b) => b.debit.centavos),
-          batched.map((b) => b.debit.operationId),
-          batched.map((b) => b.c.queryType),
-          batched.map((b) => b.c.origin.requestId),
-          batched.map((b) => b.c.origin.method),
-          batched.map((b) => b.c.origin.path),
-          batched.map((b) => b.c.origin.statusCode),
-          logIds,
-          batched.map(() => newId('led')),
-          now,
-        ]),
+      const { rows } = await db.executeQuery(
+        pgChargeBatchQuery(
+          batched.map(({ c, debit }, k) => ({
+            accountId: c.accountId,
+            centavos: debit.centavos,
+            operationId: debit.operationId,
+            queryType: c.queryType,
+            requestId: c.origin.requestId,
+            method: c.origin.method,
+            path: c.origin.path,
+            statusCode: c.origin.statusCode,
+            searchLogId: logIds[k]!,
+            ledgerId: newId('led'),
+          })),
+          iso(clock.now()),
+        ),
       );
       for (const { i, after } of rows) {
         const { c, at, debit } = batched[i - 1]!;
