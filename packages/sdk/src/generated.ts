@@ -3815,8 +3815,10 @@ export type PostAdvogadosOabMonitorarRequest = {
   oab_numero: string | number;
   /** true: if DJEN fails midway, end SUCESSO with `parcial: true` and what was read, instead of ERRO. */
   permitir_parcial?: boolean;
-  /** true: the account webhook receives `resultado_busca_oab_async` when the search ends (WEBHOOK_NOT_CONFIGURED when it has no URL). */
+  /** true: the account webhook receives `resultado_busca_oab_async` when the search ends (WEBHOOK_NOT_CONFIGURED when the account webhook has no URL). */
   enviar_callback?: boolean;
+  /** Same as `enviar_callback` (the commercial service's name). */
+  send_callback?: boolean;
 };
 
 export type PostAdvogadosOabMonitorarResponse = {
@@ -4445,9 +4447,12 @@ export type PostProcessosAdministrativosNupByNupRequest = {
   fonte?: 'PROTOCOLO_INTEGRADO';
   /** Maximum age, in days, of a stored copy to answer with; 0 always asks the source. Absent: TRAMITA_ADMINISTRATIVE_FRESH_MINUTES. */
   dias_ultima_atualizacao?: number;
-  /** true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when it has no URL). */
+  /**
+   * true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when the account webhook has no
+   * URL).
+   */
   enviar_callback?: boolean;
-  /** Alias of `enviar_callback`. */
+  /** Same as `enviar_callback` (the commercial service's name). */
   send_callback?: boolean;
 };
 
@@ -4515,9 +4520,12 @@ export type PostProcessosAdministrativosNupByNupResponse = {
 };
 
 export type PostProcessosCnjByCnjResumoIaSolicitarAtualizacaoRequest = {
-  /** When the execution ends (FINALIZADO or ERRO), the account webhook receives `resumo_ia_concluido`. */
+  /**
+   * true: when the execution ends (FINALIZADO or ERRO), the account webhook receives `resumo_ia_concluido` (WEBHOOK_NOT_CONFIGURED when the account webhook has
+   * no URL).
+   */
   enviar_callback?: boolean;
-  /** Alias of `enviar_callback`. */
+  /** Same as `enviar_callback` (the commercial service's name). */
   send_callback?: boolean;
 };
 

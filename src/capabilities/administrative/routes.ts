@@ -5,6 +5,7 @@
  * a 202 is normal); charged once, when they answer a process; "not found" and every source failure
  * are uncharged errors.
  */
+import { askedCallback } from '../../platform/http/callback-flag.ts';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
@@ -103,14 +104,7 @@ export function administrativeRoutes(app: FastifyInstance, s: Services, service:
       const o = req.body ?? {};
       checkAskedBody(service, nup, body.sigla, o.orgao ?? o.origem, o.orgao !== undefined ? 'orgao' : 'origem');
       const accountId = req.auth!.account.id;
-      const callback = o.enviar_callback === true || o.send_callback === true;
-      if (callback && !(await s.webhooks.configs.get(accountId))?.url) {
-        throw new ApiError(
-          'WEBHOOK_NOT_CONFIGURED',
-          '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll the status URL.',
-          { field: 'enviar_callback', in: 'body' },
-        );
-      }
+      const callback = await askedCallback(s.webhooks.configs, accountId, o);
       const maxAge = o.dias_ultima_atualizacao !== undefined ? o.dias_ultima_atualizacao * 1440 : s.config.administrativeFreshMinutes;
       let result: ReturnType<typeof answer>;
       try {

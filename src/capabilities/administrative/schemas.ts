@@ -1,4 +1,5 @@
 /** Request and response schemas of administrative processes and their monitors (spec §4.7, §4.8); they feed validation and OpenAPI. */
+import { callbackFields } from '../../platform/http/callback-flag.ts';
 import { Type } from 'typebox';
 import { DAY_TWINS, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
@@ -37,13 +38,7 @@ export const LookupBody = Type.Object(
         description: 'Maximum age, in days, of a stored copy to answer with; 0 always asks the source. Absent: TRAMITA_ADMINISTRATIVE_FRESH_MINUTES.',
       }),
     ),
-    enviar_callback: Type.Optional(
-      Type.Boolean({
-        description:
-          'true: the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO (WEBHOOK_NOT_CONFIGURED when it has no URL).',
-      }),
-    ),
-    send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
+    ...callbackFields('the account webhook receives `resultado_processo_async` when the lookup ends, SUCESSO or ERRO'),
   },
   { additionalProperties: false },
 );

@@ -159,14 +159,17 @@ test('the async OAB search ends in SUCESSO with its processes, charged once, wit
   assert.equal((await h.inject({ method: 'GET', url: `/v1/advogados/oab/monitoramentos/${id}`, headers: other.headers })).statusCode, 404);
 });
 
-test('the async OAB search: bad court 422, callback without webhook 422, DJEN down → ERRO and free', async () => {
+test('the async OAB search: bad court 422, callback (either flag) without webhook 422, DJEN down → ERRO and free', async () => {
   const acc = await h.createAccount({ credits: 100 });
   const post = (payload: Record<string, unknown>) => h.inject({ method: 'POST', url: '/v1/advogados/oab/monitorar', headers: acc.headers, payload });
   const bad = await post({ tribunal: 'TJXX', oab_estado: 'SP', oab_numero: '123' });
   assert.equal(bad.statusCode, 422);
   assert.equal(json(bad).error.code, 'UNKNOWN_COURT');
-  const noHook = await post({ tribunal: 'TJSP', oab_estado: 'SP', oab_numero: '123', enviar_callback: true });
-  assert.equal(json(noHook).error.code, 'WEBHOOK_NOT_CONFIGURED');
+  // Either flag (spec §6: `enviar_callback` / `send_callback`), the one the caller sent named.
+  for (const flag of ['enviar_callback', 'send_callback']) {
+    const noHook = await post({ tribunal: 'TJSP', oab_estado: 'SP', oab_numero: '123', [flag]: true });
+    assert.deepEqual([noHook.statusCode, json(noHook).error.code, json(noHook).error.details?.field], [422, 'WEBHOOK_NOT_CONFIGURED', flag]);
+  }
   const missing = await post({ tribunal: 'TJSP', oab_estado: 'SP' });
   assert.equal(missing.statusCode, 400);
   sandbox.faults.set({ upstream: 'djen', status: 503 });

@@ -4,6 +4,7 @@
  * of its whole history in the background; answers come from the store. All may reach DJEN, so they are
  * async-eligible. The asynchronous OAB search has its own id and status (oab-search.ts).
  */
+import { askedCallback } from '../../platform/http/callback-flag.ts';
 import type { FastifyInstance } from 'fastify';
 import { situacaoOf } from '../processes/process-object.ts';
 import { courtByJTr, requireCourtSigla } from '../../platform/courts/table.ts';
@@ -203,14 +204,7 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
       const auth = req.auth!;
       const court = requireCourtSigla(req.body.tribunal, 'tribunal');
       const oab = parseOabParts(req.body.oab_estado, req.body.oab_numero, { uf: 'oab_estado', numero: 'oab_numero' });
-      const enviarCallback = req.body.enviar_callback === true;
-      if (enviarCallback && !(await s.webhooks.configs.get(auth.account.id))?.url) {
-        throw new ApiError(
-          'WEBHOOK_NOT_CONFIGURED',
-          '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll `statusUrl`.',
-          { field: 'enviar_callback', in: 'body' },
-        );
-      }
+      const enviarCallback = await askedCallback(s.webhooks.configs, auth.account.id, req.body);
       // Priced by the runner (refused before any work when the plan excludes it or the balance cannot cover it); charged at SUCESSO, by the job.
       const search = await createOabSearch(s, {
         accountId: auth.account.id,

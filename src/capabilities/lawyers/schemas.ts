@@ -1,4 +1,5 @@
 /** Request and response schemas of the lawyer endpoints (spec §4.4); they feed validation and OpenAPI. */
+import { callbackFields } from '../../platform/http/callback-flag.ts';
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
@@ -83,11 +84,7 @@ export const OabSearchBody = Type.Object(
     permitir_parcial: Type.Optional(
       Type.Boolean({ description: 'true: if DJEN fails midway, end SUCESSO with `parcial: true` and what was read, instead of ERRO.' }),
     ),
-    enviar_callback: Type.Optional(
-      Type.Boolean({
-        description: 'true: the account webhook receives `resultado_busca_oab_async` when the search ends (WEBHOOK_NOT_CONFIGURED when it has no URL).',
-      }),
-    ),
+    ...callbackFields('the account webhook receives `resultado_busca_oab_async` when the search ends'),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@
  * is FINALIZADO), follow its status (free), read it (the latest finished one, or the execution
  * `request_id` names). A summary is informational only (spec §1 rule 5): every text says so.
  */
+import { askedCallback } from '../../platform/http/callback-flag.ts';
 import type { FastifyInstance } from 'fastify';
 import { iso } from '../../platform/clock.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -47,14 +48,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
     handler: async (req, op) => {
       const cnj = cnjOf(req);
       const accountId = req.auth!.account.id;
-      const enviarCallback = req.body?.enviar_callback === true || req.body?.send_callback === true;
-      if (enviarCallback && !(await s.webhooks.configs.get(accountId))?.url) {
-        throw new ApiError(
-          'WEBHOOK_NOT_CONFIGURED',
-          '`enviar_callback` sends the result to the account webhook, which has no URL: PUT /v1/conta/webhook first, or poll `statusUrl`.',
-          { field: 'enviar_callback', in: 'body' },
-        );
-      }
+      const enviarCallback = await askedCallback(s.webhooks.configs, accountId, req.body);
       // A case never stored is looked up now, so an unknown number is a 404 (uncharged) instead of an ERRO later.
       if (!(await cases.store.get(cnj.digits))) await cases.service.lookup(cnj);
       const { summary, created } = await s.db.transaction().execute(async (trx) => {

@@ -1,4 +1,5 @@
 /** Request and response schemas of the AI-summary endpoints (spec §4.3); they feed validation and OpenAPI. */
+import { callbackFields } from '../../platform/http/callback-flag.ts';
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 
@@ -11,10 +12,7 @@ export const RequestIdQuery = Type.Object(
 
 export const SummaryRequestBody = Type.Object(
   {
-    enviar_callback: Type.Optional(
-      Type.Boolean({ description: 'When the execution ends (FINALIZADO or ERRO), the account webhook receives `resumo_ia_concluido`.' }),
-    ),
-    send_callback: Type.Optional(Type.Boolean({ description: 'Alias of `enviar_callback`.' })),
+    ...callbackFields('when the execution ends (FINALIZADO or ERRO), the account webhook receives `resumo_ia_concluido`'),
   },
   { additionalProperties: false },
 );
