@@ -18,7 +18,7 @@ import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { caseAnswer, sourcesMeta } from '../processes/present.ts';
-import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
+import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from './schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
 import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, pageCases, searchCourts } from '../processes/court-search.ts';
 

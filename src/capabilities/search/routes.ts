@@ -18,7 +18,7 @@ import { isParty } from '../../platform/ports/case-details.ts';
 import { foldText } from '../../platform/text.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
-import { SearchHit, SearchQuery } from '../processes/schemas.ts';
+import { SearchHit, SearchQuery } from './schemas.ts';
 import type { StoredCase } from '../processes/store.ts';
 import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, pageCases, searchCourts, type CourtSources } from '../processes/court-search.ts';
 
