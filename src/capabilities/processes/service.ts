@@ -24,6 +24,7 @@ import { eventOrigin, type CaseRecord } from '../../platform/ports/case-metadata
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
+import type { DetailsFailure, DetailsMode, Lookup } from './lookup.ts';
 import type { CaseStore, SaveResult, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
 import { DJEN_FONTE, fetchAddressees } from '../../sources/djen/addressees.ts';
@@ -36,30 +37,6 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
-
-/**
- * What a lookup does with the case-details sources when it goes upstream: `wait` asks them beside
- * DataJud and answers with their parties (the default of the routes that answer a case); `background`
- * leaves them to the enrichment job (`Prefer: return=minimal`). Lookups that answer no case (searches,
- * summaries) omit it: the enrichment job fills them, uncounted in tramita_cover_details_total.
- */
-export type DetailsMode = 'wait' | 'background';
-
-/** Why the parties did not come with this answer: a details source failed; the enrichment job goes on. */
-export interface DetailsFailure {
-  code: string;
-  message: string;
-  source: string | null;
-  failure: string | null;
-}
-
-export interface Lookup {
-  stored: StoredCase;
-  servedFrom: 'store' | 'upstream';
-  stale: boolean;
-  /** Set when the parties were asked with this lookup and their source failed. */
-  detailsFailure?: DetailsFailure;
-}
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;

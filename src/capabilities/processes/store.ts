@@ -6,8 +6,6 @@
  * `get` keeps recently read cases in memory (CaseCache, below) and answers from there while the case
  * row's stamp is unchanged; every write of a case changes its stamp, whichever process made it.
  */
-import { describeMovement } from './movement-text.ts';
-import { MovementShape } from './schemas.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
@@ -20,6 +18,7 @@ import { prepared, preparedIn } from '../../platform/db/prepared.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
 import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 import { CaseCache, STAMP_COLUMNS, stampOf, type Stamped } from './case-cache.ts';
+import { mainInstance } from './main-instance.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -45,6 +44,8 @@ export class CaseStore {
   readonly #clock: Clock;
   readonly #search: CaseSearchIndex;
   readonly #events: EventLog;
+  /** The movements of `nova_movimentacao` events as REST shows them (movements.ts): given, so the store presents nothing itself. */
+  readonly #presentMovement: (m: MovementRecord) => unknown;
   readonly #cache = new CaseCache();
   /** The stamps asked for in one turn, read by one query (db/tick-batch.ts). */
   readonly #stamps: (numeroCnj: string) => Promise<Stamped | undefined>;
@@ -53,11 +54,12 @@ export class CaseStore {
   readonly #parties;
   readonly #lawyers;
   readonly #latestMovement;
-  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog) {
+  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog, presentMovement: (m: MovementRecord) => unknown) {
     this.#db = db;
     this.#clock = clock;
     this.#search = search;
     this.#events = events;
+    this.#presentMovement = presentMovement;
     // The stamps asked for in one turn, read by one query on both engines (db/tick-batch.ts). On SQLite
     // this is what makes the hot cover cheap: every statement outside a transaction is a read
     // transaction of its own, whose WAL read lock costs two fcntl calls, more than the read itself.
@@ -162,7 +164,7 @@ export class CaseStore {
         kind: 'nova_movimentacao',
         ...data,
         source: eventOrigin(source),
-        data: { ...data, movimentacoes: news.map(publicMovement) },
+        data: { ...data, movimentacoes: news.map(this.#presentMovement) },
         raw: record.raw,
       });
     }
@@ -195,7 +197,7 @@ export class CaseStore {
         news = merged.added;
         const data = { numeroCnj: n, tribunal: before.tribunal };
         const source = eventOrigin({ name: details.consulta.fonte, sandbox: before.sandbox === 1 });
-        await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source, data: { ...data, movimentacoes: news.map(publicMovement) } });
+        await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source, data: { ...data, movimentacoes: news.map(this.#presentMovement) } });
       }
     }
     await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
@@ -360,33 +362,9 @@ function movementOfRow(r: CaseMovementsTable): MovementRecord {
   };
 }
 
-/**
- * A movement in REST and in events alike: Tramita's fields (TPU code, instance, complements) and the
- * ones integrators of the commercial service read (conventions §4.3): `data` (dd/mm/aaaa, Brasília),
- * `conteudo` (its text), `tipo` and `classificacao_predita` (here the TPU's own classification).
- */
-export function publicMovement(m: MovementRecord) {
-  return MovementShape.present({
-    id: m.key,
-    dataHora: m.dataHora,
-    codigo: m.codigo,
-    nome: m.nome,
-    grau: m.grau,
-    complementos: m.complementos,
-    orgaoJulgador: m.orgaoJulgador,
-    conteudo: describeMovement(m),
-    texto: m.texto ?? null,
-  });
-}
-
 function withoutMovements(i: InstanceRecord): StoredInstance {
   const { movimentos, ...rest } = i;
   return { ...rest, quantidadeMovimentacoes: movimentos.length };
-}
-
-/** The first-instance document when there is one: its class and court unit describe the case. */
-export function mainInstance<T extends { grau: string }>(c: { instancias: T[] }): T | undefined {
-  return c.instancias.find((i) => i.grau === 'G1') ?? c.instancias[0];
 }
 
 function earliest(dates: (string | null)[]): string | null {
