@@ -49,8 +49,9 @@ export class CaseStore {
   readonly #cache = new CaseCache();
   /** The stamps asked for in one turn, read by one query (db/tick-batch.ts). */
   readonly #stamps: (numeroCnj: string) => Promise<Stamped | undefined>;
-  // A cover missing from the cache reads these: compiled once (platform/db/prepared.ts).
-  readonly #row;
+  /** The rows of the cases missing from the cache asked for in one turn, read by one query. */
+  readonly #row: (numeroCnj: string) => Promise<CasesTable | undefined>;
+  // A cover missing from the cache reads these too: compiled once (platform/db/prepared.ts).
   readonly #parties;
   readonly #lawyers;
   readonly #latestMovement;
@@ -70,7 +71,8 @@ export class CaseStore {
         .where('numero_cnj', 'in', ids),
     );
     this.#stamps = tickLoader(async (keys: string[]) => new Map((await stamps(db, keys)).rows.map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp])));
-    this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
+    const rows = preparedIn((ids) => db.selectFrom('cases').selectAll().where('numero_cnj', 'in', ids));
+    this.#row = tickLoader(async (keys: string[]) => new Map((await rows(db, keys)).rows.map((r) => [r.numero_cnj, r])));
     this.#parties = prepared(['n'], (p) => db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', p.n).orderBy('posicao'));
     // Through the parties: case_lawyers is keyed by (party_id, posicao), with no index on numero_cnj.
     this.#lawyers = prepared(['n'], (p) =>
@@ -93,7 +95,7 @@ export class CaseStore {
     const cached = this.#cache.get(numeroCnj, stampOf(stamp));
     if (cached) return cached;
     const generation = this.#cache.generation();
-    const row = (await this.#row(this.#db, { n: numeroCnj })).rows[0];
+    const row = await this.#row(numeroCnj);
     if (!row) return undefined;
     const [partes, latest] = await Promise.all([
       row.detalhes_em ? this.parties(numeroCnj) : Promise.resolve(null),
@@ -280,14 +282,13 @@ export class CaseStore {
     return this.#db.selectFrom('case_documents').selectAll().where('numero_cnj', '=', numeroCnj).where('documento_id', '=', documentoId).executeTakeFirst();
   }
 
-  /** Stored cases among `numeros`, in the order given. */
+  /**
+   * Stored cases among `numeros`, in the order given. Every `get` is asked in the same turn, so their
+   * stamps are one read and the rows of those missing from the cache one more (the tick loaders above).
+   */
   async many(numeros: readonly string[]): Promise<StoredCase[]> {
-    const found: StoredCase[] = [];
-    for (const n of numeros) {
-      const c = await this.get(n);
-      if (c) found.push(c);
-    }
-    return found;
+    const found = await Promise.all(numeros.map((n) => this.get(n)));
+    return found.filter((c): c is StoredCase => c !== undefined);
   }
 
   /**
