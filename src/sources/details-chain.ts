@@ -23,6 +23,10 @@ export class DetailsChain implements CaseDetailsSource {
     return this.#members.some((m) => m.covers?.(numeroCnj) ?? false);
   }
 
+  isConsultation(source: string): boolean {
+    return this.#members.some((m) => m.isConsultation?.(source) ?? false);
+  }
+
   async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
     for (const m of this.#members) {
       if (m.covers && !m.covers(numeroCnj)) continue;
