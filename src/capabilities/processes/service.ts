@@ -339,7 +339,8 @@ export class CaseService {
   }
 }
 
-function hasDataJudIndex(numero: string): boolean {
+/** Whether DataJud indexes the number's court: a number it cannot answer for (STF, malformed) is not asked. */
+export function hasDataJudIndex(numero: string): boolean {
   if (!isValidCnj(numero)) return false;
   const cnj = parseCnj(numero);
   return Boolean(courtByJTr(cnj.segment, cnj.tribunal)?.datajudAlias);
