@@ -45,6 +45,7 @@ import { buildPools } from '../src/sandbox/data/people.ts';
 import { TIME } from '../src/sandbox/data/timeline.ts';
 import { renderSource } from '../src/sandbox/datajud/source.ts';
 import { parseHits } from '../src/sources/datajud/parse.ts';
+import { djenAddressees } from '../src/sources/djen/addressees.ts';
 import { freshDatabase } from '../test/harness.ts';
 import { monitorCycle, type MonitorCycleResult } from './monitor-cycle.ts';
 
@@ -215,7 +216,9 @@ async function measurePoint(n: number, requests: number): Promise<ScalePoint> {
     fresh.config,
   );
   await migrate(fresh.database);
-  const s = createServices(config, fresh.database, createLogger('warn'), { sources: { ...NO_SOURCES, publications: NO_NEW_PUBLICATIONS } });
+  const s = createServices(config, fresh.database, createLogger('warn'), {
+    sources: { ...NO_SOURCES, publications: NO_NEW_PUBLICATIONS, addressees: djenAddressees(() => NO_NEW_PUBLICATIONS) },
+  });
   // The radars' provider answers from the store, so a check costs what Tramita does, not an upstream.
   const withProvider = createServices(config, fresh.database, createLogger('warn'), { sources: { ...NO_SOURCES, details: storeAsProvider(s) } });
   try {

@@ -273,3 +273,31 @@ test('one fan-out per search: page 2 of a CPF search asks no court again, and ea
   assert.deepEqual(askedAgain, [], 'no case looked up again: every hit is stored fresh');
   assert.ok(again > 0 && again < page1, `the search pages again (${again}), not its hits' pages`);
 });
+
+test("one lookup pass: a CPF search's court hits and the provider's other cases are asked of DataJud in one batch", async () => {
+  // A person with cases in the searched courts and elsewhere (which only the provider lists), none of them stored yet.
+  const searched = (c: SandboxCase) => ESAJ.includes(c.court.sigla) || PJE.includes(c.court.sigla);
+  let person: { documento: string; cases: SandboxCase[] } | undefined;
+  for (let skip = 2; !person; skip++) {
+    const p = personInBothSystems(skip);
+    if (sandbox.dataset.casesByDocument(p.documento).some((c) => !searched(c) && visible(c))) person = p;
+  }
+  const port = h.services.sources.cases;
+  const original = port.fetchCases;
+  const batches: number[] = [];
+  port.fetchCases = (numeros, signal) => {
+    batches.push(numeros.length);
+    return original.call(port, numeros, signal);
+  };
+  const acc = await h.createAccount({ credits: 1000 });
+  try {
+    const res = await h.inject({ method: 'GET', url: `/v1/processos?cpf_cnpj=${person.documento}&limit=100`, headers: acc.headers });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = json<PartyPage>(res);
+    const fromCourts = body.meta.fontes.resultados.reduce((n, r) => n + r.listados, 0);
+    assert.ok(fromCourts > 0 && body.meta.pagination.total > fromCourts, `${fromCourts} court hits of ${body.meta.pagination.total} cases`);
+  } finally {
+    port.fetchCases = original;
+  }
+  assert.equal(batches.length, 1, `DataJud batches: ${batches.join(', ')}`);
+});

@@ -32,12 +32,13 @@ export async function openUpstreams(config: Config, opts: { clock?: Clock; onPro
       })
     : null;
   const sources = connectSources(config, sandbox);
-  return {
-    ...sources,
+  const closeSources = sources.close;
+  // The same object, not a copy: its DJEN addressees read `publications` from it (connectSources), which tests swap.
+  return Object.assign(sources, {
     sandbox,
     async close() {
-      await sources.close();
+      await closeSources();
       await sandbox?.close();
     },
-  };
+  });
 }

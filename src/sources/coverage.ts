@@ -6,10 +6,10 @@
  * (this deployment's), so neither can drift from the configuration.
  */
 import { COURTS, type Court } from '../platform/courts/table.ts';
+import { DJEN_FONTE } from '../platform/ports/case-details.ts';
 import { closedCourt } from './consultas/closed-courts.ts';
 import { CONSULTA_COURTS, consultaCourt } from './consultas/courts.ts';
 import { consultaLabel, SYSTEM_LABELS, SYSTEM_OFFERS, type ConsultaSearch } from './consultas/systems.ts';
-import { DJEN_FONTE } from './djen/addressees.ts';
 
 export type ConsultaState = 'aberta' | 'captcha' | 'anti_bot' | 'login' | 'desconhecida';
 

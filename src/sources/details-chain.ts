@@ -27,6 +27,10 @@ export class DetailsChain implements CaseDetailsSource {
     return [...new Set(this.#members.flatMap((m) => m.pageCourts?.() ?? []))];
   }
 
+  isConsultation(source: string): boolean {
+    return this.#members.some((m) => m.isConsultation?.(source) ?? false);
+  }
+
   async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
     for (const m of this.#members) {
       if (m.covers && !m.covers(numeroCnj)) continue;

@@ -8,6 +8,7 @@ import { ConfigError, type Config } from '../config.ts';
 import type { Sources } from '../platform/ports/sources.ts';
 import { DataJudConnector, dataJudOptionsFromConfig } from './datajud/index.ts';
 import { DjenConnector, djenOptionsFromConfig, PUBLIC_DJEN_URL } from './djen/index.ts';
+import { djenAddressees } from './djen/addressees.ts';
 import { ChatCompletionsConnector } from './chat/connector.ts';
 import { PortalConnector } from './portal/connector.ts';
 import { DjeConnector, PUBLIC_DJE_URL } from './dje/connector.ts';
@@ -228,10 +229,12 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
       sandbox: simulatedUnless(config.tjrjPrecatoriosUrl),
     },
   ]);
-  return {
+  const sources: Sources = {
     cases: datajud,
     details,
     publications,
+    // Over the DJEN source this object holds at each call: tests swap `publications` for a scripted one.
+    addressees: djenAddressees(() => sources.publications),
     model,
     ...gazettes,
     administrative,
@@ -254,4 +257,5 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
       await model?.close();
     },
   };
+  return sources;
 }

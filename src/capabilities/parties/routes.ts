@@ -18,9 +18,9 @@ import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { caseAnswer, sourcesMeta } from '../processes/present.ts';
-import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from '../processes/schemas.ts';
+import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from './schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, pageCases, searchCourts } from '../processes/court-search.ts';
+import { COURT_SEARCH_NOTE, searchPartyCases } from '../processes/court-search.ts';
 
 const TAG = 'Envolvidos';
 
@@ -76,10 +76,14 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const w = pageWindow(req.query);
       const limit = w.limit;
       const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
-      const courts = await searchCourts(m, { kind: 'documento', documento: doc.value });
-      const numbers = mergeNumbers(await m.service.numbersByDocument(doc.value), courts.numeros);
-      assertAnswered(courts.fontes, numbers.length);
-      const cases = await pageCases(m, numbers.slice(offset, offset + limit), courts, { details: true });
+      const found = await searchPartyCases(
+        m,
+        { kind: 'documento', documento: doc.value },
+        () => m.service.numbersByDocument(doc.value),
+        { offset, limit },
+        { details: true },
+      );
+      const { numeros: numbers, cases } = found;
       const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
       const processos = cases.map((c) => {
         const party = c.partes?.find((p) => p.documento === doc.value);
@@ -101,7 +105,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
           pagination: { ...pagination, total: numbers.length },
           consulta: { cpf_cnpj: doc.masked, tipo: doc.kind },
           ...sourcesMeta(s.sources),
-          fontes: courts.fontes,
+          fontes: found.fontes,
         },
         empty: cases.length === 0,
       };
@@ -130,14 +134,17 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       if (rawDoc !== undefined && nome !== undefined)
         throw new ApiError('INVALID_PARAMETER', 'Give `cpf_cnpj` or `nome`, not both.', { field: 'nome', in: 'query' });
       const doc = rawDoc === undefined ? undefined : parseCpfCnpj(rawDoc, 'cpf_cnpj');
-      const courts = await searchCourts(m, doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! });
-      const numbers = mergeNumbers(doc ? await m.service.numbersByDocument(doc.value) : await m.service.details().findByName(nome!), courts.numeros);
-      assertAnswered(courts.fontes, numbers.length);
-      const cases = await pageCases(m, numbers.slice(0, SUMMARY_MAX_CASES), courts, { details: true });
+      const { cases, fontes } = await searchPartyCases(
+        m,
+        doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! },
+        () => (doc ? m.service.numbersByDocument(doc.value) : m.service.details().findByName(nome!)),
+        { offset: 0, limit: SUMMARY_MAX_CASES },
+        { details: true },
+      );
       const data = summarize(cases, doc ? { documento: doc.value } : { nome: nome! });
       return {
         data: { consulta: { cpf_cnpj: doc?.masked ?? null, nome: nome ?? null }, ...data },
-        meta: { ...sourcesMeta(s.sources), fontes: courts.fontes },
+        meta: { ...sourcesMeta(s.sources), fontes },
         empty: cases.length === 0,
       };
     },

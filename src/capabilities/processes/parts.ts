@@ -5,6 +5,7 @@
  */
 import type { Services } from '../../platform/services.ts';
 import { REFRESH, type RefreshDeps } from './refresh.ts';
+import { publicMovement } from './movements.ts';
 import { CaseSearchIndex } from './search-index.ts';
 import { CaseService } from './service.ts';
 import { CaseStore } from './store.ts';
@@ -17,7 +18,7 @@ export interface CaseParts extends RefreshDeps {
 
 export function buildCaseParts(s: Services): CaseParts {
   const search = new CaseSearchIndex(s.db, s.database.engine);
-  const store = new CaseStore(s.db, s.clock, search, s.events);
+  const store = new CaseStore(s.db, s.clock, search, s.events, publicMovement);
   const service = new CaseService({
     db: s.db,
     store,

@@ -7,8 +7,10 @@ import type { PartyRecord } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
 import { processObject, valorCausaObject } from './process-object.ts';
 import { CaseShape } from './schemas.ts';
-import { mainInstance, publicMovement, type StoredCase } from './store.ts';
-import type { DetailsFailure, Lookup } from './service.ts';
+import type { DetailsFailure, Lookup } from './lookup.ts';
+import { mainInstance } from './main-instance.ts';
+import { publicMovement } from './movements.ts';
+import type { StoredCase } from './store.ts';
 
 /** `meta.source`: where the answer came from, and whether it is sandbox (fictitious) data. */
 export function sourceMeta(l: Lookup) {

@@ -9,6 +9,9 @@ import { cnjCheckDigits, formatCnj } from '../../platform/identifiers/cnj.ts';
 import { createHarness, json } from '../../../test/harness.ts';
 import { openDatabase } from '../../platform/db/database.ts';
 import { chargeRecords } from '../../../test/charges.ts';
+import { sqliteConnectionOf } from '../../platform/db/sqlite-dialect.ts';
+import { publicMovement } from './movements.ts';
+import { CaseStore } from './store.ts';
 
 const h = await createHarness({ env: { TRAMITA_RATE_LIMITS: 'lookup=100000/60s,async=100000/60s,download=100000/60s,search=100000/60s' } });
 test.after(() => h.close());
@@ -338,4 +341,37 @@ test('storing a case records novo_processo; movements that appear later record n
     JSON.parse(after[1].data).movimentacoes.map((m: { id: string }) => m.id),
     [victim.key],
   );
+});
+
+test('SQLite: store.many reads its cases in one batch (stamps, then the rows the cache misses), in the order given', {
+  skip: Boolean(process.env.DATABASE_URL),
+}, async () => {
+  const acc = await h.createAccount({ credits: 1000 });
+  const cases = [freshCase(), freshCase(), freshCase()];
+  for (const c of cases) assert.equal((await get(`/v1/processos/cnj/${c.numero}`, acc.headers)).statusCode, 200);
+  const parts = h.capabilities.cases;
+  // A store of its own: its cache starts empty, so the first call reads the rows too.
+  const store = new CaseStore(h.services.db, h.services.clock, parts.search, h.services.events, publicMovement);
+  const connection = sqliteConnectionOf(h.services.db)!;
+  const prepare = connection.prepare.bind(connection);
+  const caseReads: string[] = [];
+  connection.prepare = (sql) => {
+    if (/ from "cases" /.test(sql)) caseReads.push(sql);
+    return prepare(sql);
+  };
+  try {
+    const asked = [cases[2]!.numero, '0'.repeat(20), cases[0]!.numero, cases[1]!.numero];
+    const first = await store.many(asked);
+    assert.deepEqual(
+      first.map((c) => c.row.numero_cnj),
+      [cases[2]!.numero, cases[0]!.numero, cases[1]!.numero],
+    );
+    assert.equal(caseReads.length, 2, `one read of the stamps, one of the rows: ${caseReads.join('\n')}`);
+    caseReads.length = 0;
+    const again = await store.many(asked);
+    assert.equal(caseReads.length, 1, 'the cache answers: only the stamps are read');
+    assert.ok(again.every((c, i) => c === first[i]));
+  } finally {
+    connection.prepare = prepare;
+  }
 });

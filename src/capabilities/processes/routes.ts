@@ -19,7 +19,7 @@ import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
-import type { DetailsMode } from './service.ts';
+import type { DetailsMode } from './lookup.ts';
 import {
   CnjParams,
   Cover,
@@ -32,7 +32,7 @@ import {
   PublicDocumentShape,
   Refresh,
 } from './schemas.ts';
-import { publicMovement } from './store.ts';
+import { publicMovement } from './movements.ts';
 
 const REFRESH_MESSAGE: Record<string, string> = {
   PENDENTE: 'Atualização solicitada: o processo será consultado de novo nas fontes. Acompanhe em statusUrl; a cobrança acontece só quando ela terminar.',

@@ -22,13 +22,11 @@ import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { eventOrigin, type CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
-import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
+import { DJEN_FONTE, type CaseDetailsRecord } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
+import type { DetailsFailure, DetailsMode, Lookup } from './lookup.ts';
 import type { CaseStore, SaveResult, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
-import { DJEN_FONTE, fetchAddressees } from '../../sources/djen/addressees.ts';
-import { DjenError } from '../../sources/djen/errors.ts';
-import { isConsultaSource } from '../../sources/consultas/connector.ts';
 import type { Logger } from 'pino';
 import { mensagem } from '../../platform/errors-pt.ts';
 import type { EventLog } from '../../platform/events/log.ts';
@@ -36,30 +34,6 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
-
-/**
- * What a lookup does with the case-details sources when it goes upstream: `wait` asks them beside
- * DataJud and answers with their parties (the default of the routes that answer a case); `background`
- * leaves them to the enrichment job (`Prefer: return=minimal`). Lookups that answer no case (searches,
- * summaries) omit it: the enrichment job fills them, uncounted in tramita_cover_details_total.
- */
-export type DetailsMode = 'wait' | 'background';
-
-/** Why the parties did not come with this answer: a details source failed; the enrichment job goes on. */
-export interface DetailsFailure {
-  code: string;
-  message: string;
-  source: string | null;
-  failure: string | null;
-}
-
-export interface Lookup {
-  stored: StoredCase;
-  servedFrom: 'store' | 'upstream';
-  stale: boolean;
-  /** Set when the parties were asked with this lookup and their source failed. */
-  detailsFailure?: DetailsFailure;
-}
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;
@@ -260,13 +234,11 @@ export class CaseService {
     const asked = await chain;
     if (asked.ok && asked.value) return { ...asked.value, fonte: asked.value.fonte ?? this.#d.sources.details!.info.name };
     if (!asked.ok) {
-      if (!(asked.error instanceof SourceError) || !isConsultaSource(asked.error.source)) throw asked.error;
+      if (!(asked.error instanceof SourceError) || !this.#d.sources.details?.isConsultation?.(asked.error.source)) throw asked.error;
       failure = asked.error;
     }
-    if (!opts.queue && this.#d.sources.publications.readyNow?.() === false)
-      throw failure ?? new DjenError('rate_limited', "DJEN's per-minute budget is spent for now: the case's addressees are asked in the background.");
     try {
-      const fromDjen = await fetchAddressees(this.#d.sources.publications, numeroCnj, signal);
+      const fromDjen = await this.#d.sources.addressees.fetchAddressees(numeroCnj, { signal, now: !opts.queue });
       if (fromDjen) return fromDjen;
     } catch (err) {
       throw failure ?? err;
@@ -367,7 +339,8 @@ export class CaseService {
   }
 }
 
-function hasDataJudIndex(numero: string): boolean {
+/** Whether DataJud indexes the number's court: a number it cannot answer for (STF, malformed) is not asked. */
+export function hasDataJudIndex(numero: string): boolean {
   if (!isValidCnj(numero)) return false;
   const cnj = parseCnj(numero);
   return Boolean(courtByJTr(cnj.segment, cnj.tribunal)?.datajudAlias);

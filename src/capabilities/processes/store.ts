@@ -6,8 +6,6 @@
  * `get` keeps recently read cases in memory (CaseCache, below) and answers from there while the case
  * row's stamp is unchanged; every write of a case changes its stamp, whichever process made it.
  */
-import { describeMovement } from './movement-text.ts';
-import { MovementShape } from './schemas.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
@@ -20,6 +18,7 @@ import { prepared, preparedIn } from '../../platform/db/prepared.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
 import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 import { CaseCache, STAMP_COLUMNS, stampOf, type Stamped } from './case-cache.ts';
+import { mainInstance } from './main-instance.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -45,19 +44,23 @@ export class CaseStore {
   readonly #clock: Clock;
   readonly #search: CaseSearchIndex;
   readonly #events: EventLog;
+  /** The movements of `nova_movimentacao` events as REST shows them (movements.ts): given, so the store presents nothing itself. */
+  readonly #presentMovement: (m: MovementRecord) => unknown;
   readonly #cache = new CaseCache();
   /** The stamps asked for in one turn, read by one query (db/tick-batch.ts). */
   readonly #stamps: (numeroCnj: string) => Promise<Stamped | undefined>;
-  // A cover missing from the cache reads these: compiled once (platform/db/prepared.ts).
-  readonly #row;
+  /** The rows of the cases missing from the cache asked for in one turn, read by one query. */
+  readonly #row: (numeroCnj: string) => Promise<CasesTable | undefined>;
+  // A cover missing from the cache reads these too: compiled once (platform/db/prepared.ts).
   readonly #parties;
   readonly #lawyers;
   readonly #latestMovement;
-  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog) {
+  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog, presentMovement: (m: MovementRecord) => unknown) {
     this.#db = db;
     this.#clock = clock;
     this.#search = search;
     this.#events = events;
+    this.#presentMovement = presentMovement;
     // The stamps asked for in one turn, read by one query on both engines (db/tick-batch.ts). On SQLite
     // this is what makes the hot cover cheap: every statement outside a transaction is a read
     // transaction of its own, whose WAL read lock costs two fcntl calls, more than the read itself.
@@ -68,7 +71,8 @@ export class CaseStore {
         .where('numero_cnj', 'in', ids),
     );
     this.#stamps = tickLoader(async (keys: string[]) => new Map((await stamps(db, keys)).rows.map(({ numero_cnj, ...stamp }) => [numero_cnj, stamp])));
-    this.#row = prepared(['n'], (p) => db.selectFrom('cases').selectAll().where('numero_cnj', '=', p.n));
+    const rows = preparedIn((ids) => db.selectFrom('cases').selectAll().where('numero_cnj', 'in', ids));
+    this.#row = tickLoader(async (keys: string[]) => new Map((await rows(db, keys)).rows.map((r) => [r.numero_cnj, r])));
     this.#parties = prepared(['n'], (p) => db.selectFrom('case_parties').selectAll().where('numero_cnj', '=', p.n).orderBy('posicao'));
     // Through the parties: case_lawyers is keyed by (party_id, posicao), with no index on numero_cnj.
     this.#lawyers = prepared(['n'], (p) =>
@@ -91,7 +95,7 @@ export class CaseStore {
     const cached = this.#cache.get(numeroCnj, stampOf(stamp));
     if (cached) return cached;
     const generation = this.#cache.generation();
-    const row = (await this.#row(this.#db, { n: numeroCnj })).rows[0];
+    const row = await this.#row(numeroCnj);
     if (!row) return undefined;
     const [partes, latest] = await Promise.all([
       row.detalhes_em ? this.parties(numeroCnj) : Promise.resolve(null),
@@ -162,7 +166,7 @@ export class CaseStore {
         kind: 'nova_movimentacao',
         ...data,
         source: eventOrigin(source),
-        data: { ...data, movimentacoes: news.map(publicMovement) },
+        data: { ...data, movimentacoes: news.map(this.#presentMovement) },
         raw: record.raw,
       });
     }
@@ -195,7 +199,7 @@ export class CaseStore {
         news = merged.added;
         const data = { numeroCnj: n, tribunal: before.tribunal };
         const source = eventOrigin({ name: details.consulta.fonte, sandbox: before.sandbox === 1 });
-        await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source, data: { ...data, movimentacoes: news.map(publicMovement) } });
+        await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source, data: { ...data, movimentacoes: news.map(this.#presentMovement) } });
       }
     }
     await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
@@ -278,14 +282,13 @@ export class CaseStore {
     return this.#db.selectFrom('case_documents').selectAll().where('numero_cnj', '=', numeroCnj).where('documento_id', '=', documentoId).executeTakeFirst();
   }
 
-  /** Stored cases among `numeros`, in the order given. */
+  /**
+   * Stored cases among `numeros`, in the order given. Every `get` is asked in the same turn, so their
+   * stamps are one read and the rows of those missing from the cache one more (the tick loaders above).
+   */
   async many(numeros: readonly string[]): Promise<StoredCase[]> {
-    const found: StoredCase[] = [];
-    for (const n of numeros) {
-      const c = await this.get(n);
-      if (c) found.push(c);
-    }
-    return found;
+    const found = await Promise.all(numeros.map((n) => this.get(n)));
+    return found.filter((c): c is StoredCase => c !== undefined);
   }
 
   /**
@@ -360,33 +363,9 @@ function movementOfRow(r: CaseMovementsTable): MovementRecord {
   };
 }
 
-/**
- * A movement in REST and in events alike: Tramita's fields (TPU code, instance, complements) and the
- * ones integrators of the commercial service read (conventions §4.3): `data` (dd/mm/aaaa, Brasília),
- * `conteudo` (its text), `tipo` and `classificacao_predita` (here the TPU's own classification).
- */
-export function publicMovement(m: MovementRecord) {
-  return MovementShape.present({
-    id: m.key,
-    dataHora: m.dataHora,
-    codigo: m.codigo,
-    nome: m.nome,
-    grau: m.grau,
-    complementos: m.complementos,
-    orgaoJulgador: m.orgaoJulgador,
-    conteudo: describeMovement(m),
-    texto: m.texto ?? null,
-  });
-}
-
 function withoutMovements(i: InstanceRecord): StoredInstance {
   const { movimentos, ...rest } = i;
   return { ...rest, quantidadeMovimentacoes: movimentos.length };
-}
-
-/** The first-instance document when there is one: its class and court unit describe the case. */
-export function mainInstance<T extends { grau: string }>(c: { instancias: T[] }): T | undefined {
-  return c.instancias.find((i) => i.grau === 'G1') ?? c.instancias[0];
 }
 
 function earliest(dates: (string | null)[]): string | null {

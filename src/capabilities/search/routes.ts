@@ -18,9 +18,9 @@ import { isParty } from '../../platform/ports/case-details.ts';
 import { foldText } from '../../platform/text.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { caseSummary, sourcesMeta } from '../processes/present.ts';
-import { SearchHit, SearchQuery } from '../processes/schemas.ts';
+import { SearchHit, SearchQuery } from './schemas.ts';
 import type { StoredCase } from '../processes/store.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, mergeNumbers, pageCases, searchCourts, type CourtSources } from '../processes/court-search.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, searchCourts, searchPartyCases, type CourtSources } from '../processes/court-search.ts';
 
 const TAG = 'Busca';
 /** Cases a name search pulls in from the provider per query (each may cost a DataJud lookup). */
@@ -87,11 +87,14 @@ async function findCases(m: CaseParts, term: string, limit: number, offset: numb
   }
   if (isValidCpf(term) || isValidCnpj(term)) {
     const documento = parseCpfCnpj(term, 'q').value;
-    const courts = await searchCourts(m, { kind: 'documento', documento });
-    const numbers = mergeNumbers(await m.service.numbersByDocument(documento), courts.numeros);
-    assertAnswered(courts.fontes, numbers.length);
-    const cases = await pageCases(m, numbers.slice(offset, offset + limit), courts, { details: false });
-    return { hits: cases.map((c) => ({ c, score: 1 })), more: offset + limit < numbers.length, fontes: courts.fontes };
+    const found = await searchPartyCases(
+      m,
+      { kind: 'documento', documento },
+      () => m.service.numbersByDocument(documento),
+      { offset, limit },
+      { details: false },
+    );
+    return { hits: found.cases.map((c) => ({ c, score: 1 })), more: offset + limit < found.numeros.length, fontes: found.fontes };
   }
   // A party's name reaches the courts on the first page; the cases found join the store (with their parties), where the full-text search finds them.
   const courts = offset === 0 && isPartyName(term) ? await searchCourts(m, { kind: 'nome', nome: term }) : undefined;

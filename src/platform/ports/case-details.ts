@@ -104,6 +104,20 @@ export interface CaseDetailsRecord {
   fonte?: string;
 }
 
+/** The `fonte` of the parties read from the addressees of a case's DJEN communications (AddresseesSource). */
+export const DJEN_FONTE = 'DJEN';
+
+/**
+ * A case's parties and lawyers from the addressees of its DJEN communications (issue 32), where no
+ * case-details source knows the case or its court's consultation failed: `fonte` DJEN_FONTE, no
+ * document, no value; null when DJEN has no communication of the case. With `now` (a caller is
+ * waiting) it is asked only when DJEN's budget lets a request out at once, and fails `rate_limited`
+ * otherwise: its per-minute budget is not a line for a cover to stand in.
+ */
+export interface AddresseesSource {
+  fetchAddressees(numeroCnj: string, opts?: { signal?: AbortSignal; now?: boolean }): Promise<CaseDetailsRecord | null>;
+}
+
 export interface CaseDetailsSource {
   readonly info: SourceInfo;
   /** null when the provider does not know the case. */
@@ -115,6 +129,12 @@ export interface CaseDetailsSource {
   covers?(numeroCnj: string): boolean;
   /** Siglas of the courts whose own pages this source reads (the enabled consultations); absent or empty when none. */
   pageCourts?(): readonly string[];
+  /**
+   * True when a failure named `source` (SourceError.source) is one of this source's court
+   * consultations (a captcha, a block, a court's outage), which DJEN's addressees stand in for;
+   * absent on sources that read no court's page.
+   */
+  isConsultation?(source: string): boolean;
   /** Numbers of the cases where a party with this CPF/CNPJ appears (bare digits), newest first. */
   findByDocument(documento: string, signal?: AbortSignal): Promise<string[]>;
   /** Numbers of the cases where a party's name matches (accent/case-insensitive, all words). */

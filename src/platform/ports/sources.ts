@@ -16,7 +16,7 @@ import type { WarrantsSource } from './warrants.ts';
 import type { AdministrativeSource } from './administrative.ts';
 import type { TjrjPrecatorioSource } from './tjrj.ts';
 import type { CaseMetadataSource } from './case-metadata.ts';
-import type { CaseDetailsSource } from './case-details.ts';
+import type { AddresseesSource, CaseDetailsSource } from './case-details.ts';
 import type { PublicationSource } from './publications.ts';
 
 /** The upstreams this process talks to (real services, or the sandbox simulator). */
@@ -30,6 +30,8 @@ export interface Sources {
   consultas?: { sandbox: boolean; courts: readonly { sigla: string; sistema: string; source: string }[] } | null;
   /** DJEN: the real API, or the sandbox's simulator. */
   publications: PublicationSource;
+  /** A case's parties from its DJEN communications' addressees (case-details.ts), over this object's `publications` as it is at each call. */
+  addressees: AddresseesSource;
   /** The language model that writes AI summaries (ports/model.ts); null: the offline writer does. */
   model: ChatModel | null;
   /** The STF's own gazette (ports/stf.ts). */

@@ -42,6 +42,11 @@ export const NO_SOURCES: Sources = {
     },
     close: async () => {},
   },
+  addressees: {
+    fetchAddressees: async () => {
+      throw unconfigured('publication');
+    },
+  },
   stf: {
     info: { name: 'none', sandbox: false },
     lastDay: async () => {

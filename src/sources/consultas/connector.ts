@@ -54,11 +54,6 @@ export function consultaSource(sigla: string): string {
   return `consulta-${sigla.toLowerCase()}`;
 }
 
-/** Whether a failure is a court consultation's (a captcha, a block, a court's outage), which DJEN's addressees stand in for. */
-export function isConsultaSource(source: string): boolean {
-  return source.startsWith('consulta-');
-}
-
 export class ConsultasConnector implements CaseDetailsSource {
   readonly info: SourceInfo;
   readonly #clients = new Map<string, ConsultaClient>();
@@ -88,6 +83,11 @@ export class ConsultasConnector implements CaseDetailsSource {
 
   pageCourts(): readonly string[] {
     return [...this.#clients.keys()];
+  }
+
+  /** Every consultation's failures name it `consulta-<court>` (consultaSource), its second degree's too. */
+  isConsultation(source: string): boolean {
+    return source.startsWith('consulta-');
   }
 
   async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {

@@ -10,10 +10,16 @@
  */
 import { foldText } from '../../platform/matching/fold.ts';
 import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
-import { LAWYER_POLE, type CaseDetailsRecord, type LawyerRecord, type PartyRecord } from '../../platform/ports/case-details.ts';
+import {
+  DJEN_FONTE,
+  LAWYER_POLE,
+  type AddresseesSource,
+  type CaseDetailsRecord,
+  type LawyerRecord,
+  type PartyRecord,
+} from '../../platform/ports/case-details.ts';
 import type { PublicationRecord, PublicationSource } from '../../platform/ports/publications.ts';
-
-export const DJEN_FONTE = 'DJEN';
+import { DjenError } from './errors.ts';
 
 /** Enough pages for any case's communications (100 a page); a case with more keeps the newest 500's addressees. */
 const MAX_PAGES = 5;
@@ -21,10 +27,20 @@ const MAX_PAGES = 5;
 const POLOS: Record<string, PartyRecord['polo']> = { A: 'ATIVO', P: 'PASSIVO' };
 const POLO_ORDER = ['ATIVO', 'PASSIVO', 'OUTROS'];
 
-/** The case's addressees as the case-details port's record, or null when DJEN has no communication of it. */
-export async function fetchAddressees(publications: PublicationSource, numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-  const found = await publications.search({ numeroCnj }, { signal, maxPages: MAX_PAGES });
-  return addresseesOf(numeroCnj, found.items);
+/**
+ * The addressees port over DJEN. `publications` gives the process's DJEN source at each call (tests put
+ * a scripted one in the simulator's place for a while).
+ */
+export function djenAddressees(publications: () => PublicationSource): AddresseesSource {
+  return {
+    async fetchAddressees(numeroCnj, opts = {}) {
+      const djen = publications();
+      if (opts.now && djen.readyNow?.() === false)
+        throw new DjenError('rate_limited', "DJEN's per-minute budget is spent for now: the case's addressees are asked in the background.");
+      const found = await djen.search({ numeroCnj }, { signal: opts.signal, maxPages: MAX_PAGES });
+      return addresseesOf(numeroCnj, found.items);
+    },
+  };
 }
 
 export function addresseesOf(numeroCnj: string, items: readonly PublicationRecord[]): CaseDetailsRecord | null {
