@@ -17,12 +17,12 @@ import { Agent, request } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
-import { header, underTimeout } from '../attempt.ts';
+import { header, underTimeout } from '../http/attempt.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
 import { realSleep, type RetryHooks, type Sleep } from '../http/waits.ts';
-import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../http/body.ts';
 
 export const SOURCE_NAME = 'modelo';
 
@@ -159,7 +159,7 @@ export class ChatCompletionsConnector implements ChatModel {
         failure = this.#statusFailure(raw);
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
+        // A body refused by http/body.ts: retried when it was a silence, never when too large or unreadable.
         failure =
           err instanceof ChatModelError
             ? err

@@ -5,7 +5,7 @@
  */
 import { Agent, request } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../http/body.ts';
 import { DataJudError } from './errors.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
@@ -153,7 +153,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON (upstream-body.ts) or not the ES shape (§7). */
+/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON (http/body.ts) or not the ES shape (§7). */
 export function parseSearchResponse(alias: string, body: Buffer): EsSearchResult {
   return toSearchResult(alias, bodyJson(body, reading(alias)));
 }

@@ -9,16 +9,18 @@ import { systemClock, type Clock } from '../../platform/clock.ts';
 import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { AliasResolver, courtOfAlias, routeCnj } from './aliases.ts';
 import { Batcher } from './batcher.ts';
-import { RequestBudget, realSleep, type Sleep } from './budget.ts';
+import { RequestBudget } from '../http/budget.ts';
+import { realSleep, type Sleep } from '../http/waits.ts';
 import { DataJudClient, type EsHit, type EsSearchResult } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
 import { DataJudError } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';
 import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
 import { numeroOf, parseHits } from './parse.ts';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from '../http/backoff.ts';
+import { DEFAULT_RETRY } from './retry.ts';
 import { DataJudTransport, type DataJudStats } from './transport.ts';
-import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
+import { bodyLimits, type BodyLimits } from '../http/body.ts';
 
 /** ES `max_result_window` / DataJud's largest page (§6). */
 const MAX_PAGE = 10_000;

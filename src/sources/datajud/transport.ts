@@ -2,11 +2,12 @@
  * A search with everything around it: in-flight limit, the shared per-minute budget (each attempt
  * spends one request), retries with backoff, and counters for benchmarks.
  */
-import type { Sleep, RequestBudget } from './budget.ts';
+import type { RequestBudget } from '../http/budget.ts';
+import type { Sleep } from '../http/waits.ts';
 import type { DataJudClient, EsSearchResult } from './client.ts';
-import { Semaphore } from './concurrency.ts';
+import { Semaphore } from '../http/concurrency.ts';
 import { DataJudError, isRetryable } from './errors.ts';
-import { backoffMs, type RetryPolicy } from './retry.ts';
+import { backoffMs, type RetryPolicy } from '../http/backoff.ts';
 
 export interface DataJudStats {
   /** HTTP requests sent (every attempt and alias probe counts). */

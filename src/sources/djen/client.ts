@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../http/body.ts';
 import { DjenError, malformed } from './errors.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';

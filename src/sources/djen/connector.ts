@@ -8,7 +8,8 @@
 import { tmpdir } from 'node:os';
 import type { Config } from '../../config.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
+import { RequestBudget } from '../http/budget.ts';
+import { realSleep, type Sleep } from '../http/waits.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type {
   CadernoInfo,
@@ -20,7 +21,7 @@ import type {
   PublicationSource,
 } from '../../platform/ports/publications.ts';
 import { ingestCaderno } from './caderno.ts';
-import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
+import { bodyLimits, type BodyLimits } from '../http/body.ts';
 import { DjenClient } from './client.ts';
 import { DjenError, malformed } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';

@@ -5,7 +5,7 @@
  * process's requests, the header tells what DJEN counted for the IP (other processes included).
  */
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import type { Sleep } from '../datajud/budget.ts';
+import type { Sleep } from '../http/waits.ts';
 import type { ResponseHeaders } from './client.ts';
 
 export const LOW_REMAINING = 2;

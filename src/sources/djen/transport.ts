@@ -2,9 +2,10 @@
  * One DJEN call with everything around it: in-flight limit, DJEN's rate-limit gate, the shared
  * per-minute budget (each attempt spends one request), retries, and counters.
  */
-import type { RequestBudget, Sleep } from '../datajud/budget.ts';
-import { Semaphore } from '../datajud/concurrency.ts';
-import { backoffMs } from '../datajud/retry.ts';
+import type { RequestBudget } from '../http/budget.ts';
+import type { Sleep } from '../http/waits.ts';
+import { Semaphore } from '../http/concurrency.ts';
+import { backoffMs } from '../http/backoff.ts';
 import { DEFAULT_RETRY_AFTER_MS } from './client.ts';
 import { DjenError, isRetryable } from './errors.ts';
 import type { RateLimitGate } from './gate.ts';

@@ -11,8 +11,8 @@ import { Agent, request } from 'undici';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { closedConnector, SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsRecord, CaseDetailsSource } from '../../platform/ports/case-details.ts';
-import { header, pathOnly, underTimeout } from '../attempt.ts';
-import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { header, pathOnly, underTimeout } from '../http/attempt.ts';
+import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../http/body.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
@@ -156,7 +156,7 @@ export class PortalConnector implements CaseDetailsSource {
         failure = this.#statusFailure(raw, path);
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
+        // A body refused by http/body.ts: retried when it was a silence, never when too large or unreadable.
         failure =
           err instanceof SourceError
             ? err

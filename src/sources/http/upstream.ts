@@ -3,21 +3,21 @@
  * through the process's request budget for that host, a timeout per attempt, retries on 5xx, 429
  * (its Retry-After honoured up to a ceiling), network failures and timeouts; what is left is the
  * caller's to read (a 2xx, or a 4xx whose meaning only the connector knows). Bodies are read within
- * the source's limits (upstream-body.ts), and no failure message quotes one. Used by the gazette
+ * the source's limits (body.ts), and no failure message quotes one. Used by the gazette
  * connectors (STF, DJE eleitoral), the provider-protocol ones (mural, warrants), Protocolo Integrado and TJRJ.
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../platform/ports/source-error.ts';
-import type { UpstreamBodySource } from '../config.ts';
-import { RequestBudget } from './datajud/budget.ts';
+import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
+import type { UpstreamBodySource } from '../../config.ts';
+import { RequestBudget } from './budget.ts';
 import { header, pathOnly, underTimeout } from './attempt.ts';
-import { systemClock, type Clock } from '../platform/clock.ts';
-import { retryAfterMs } from './http/retry-after.ts';
-import { isUpstreamTimeout } from './http/timeout.ts';
-import { realSleep, type RetryHooks, type Sleep } from './http/waits.ts';
-import { bodyJson, bodyLimits, errorBodyNote, pageText, readBody, type BodyLimits, type BodyReading } from './upstream-body.ts';
+import { systemClock, type Clock } from '../../platform/clock.ts';
+import { retryAfterMs } from './retry-after.ts';
+import { isUpstreamTimeout } from './timeout.ts';
+import { realSleep, type RetryHooks, type Sleep } from './waits.ts';
+import { bodyJson, bodyLimits, errorBodyNote, pageText, readBody, type BodyLimits, type BodyReading } from './body.ts';
 
 export type UpstreamErrorFactory = (
   failure: SourceFailure,
@@ -133,7 +133,7 @@ export class HttpUpstream {
             : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        if (err instanceof RetryableSourceError && !err.retryable) throw err; // a body refused for good (upstream-body.ts)
+        if (err instanceof RetryableSourceError && !err.retryable) throw err; // a body refused for good (body.ts)
         failure =
           err instanceof RetryableSourceError
             ? err
