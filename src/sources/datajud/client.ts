@@ -1,7 +1,7 @@
 /**
  * One DataJud search: `POST <base>/<alias>/_search` with an Elasticsearch query (reference/upstream/
  * datajud.md §2, §5). Maps every failure to a DataJudError and never turns one into "not found".
- * No retries, budget or paging here: see transport.ts and paging.ts.
+ * No retries, budget or paging here: see the connector (on sources/http/loop.ts) and paging.ts.
  */
 import { Agent, request } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';

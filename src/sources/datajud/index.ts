@@ -3,5 +3,5 @@ export { DataJudConnector, dataJudOptionsFromConfig, type DataJudConnectorOption
 export { routeCnj, courtOfAlias, DISPUTED_ALIASES, type AliasRoute } from './aliases.ts';
 export { parseHits, movementKey, normalizeDataJudDate, type ParseOptions } from './parse.ts';
 export { DataJudError, SOURCE_NAME } from './errors.ts';
-export type { DataJudStats } from './transport.ts';
+export type { RequestStats as DataJudStats } from '../http/loop.ts';
 export type { RetryPolicy } from '../http/backoff.ts';

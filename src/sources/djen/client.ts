@@ -1,7 +1,7 @@
 /**
  * DJEN over HTTP (reference/upstream/djen.md §4): one GET per call, each under its own timeout,
  * every failure mapped to a DjenError and never to "no results". No budget, retries or paging here:
- * see transport.ts and the connector.
+ * see the connector (on sources/http/loop.ts).
  */
 import { createWriteStream } from 'node:fs';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
@@ -11,7 +11,7 @@ import { DjenError, malformed } from './errors.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
 
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
+import type { ResponseHeaders } from '../http/attempt.ts';
 
 export interface DjenClientOptions {
   /** e.g. `https://comunicaapi.pje.jus.br`, or the sandbox's `http://127.0.0.1:4010/djen` (a path prefix is kept). */

@@ -3,6 +3,9 @@
  * what every HTTP connector's attempt shares. A timeout surfaces as an Error named `TimeoutError`
  * (the caller's abort keeps its own reason), so each connector maps it to its `timeout` failure.
  */
+import { Agent, request } from 'undici';
+import { readBody, type BodyReading } from './body.ts';
+
 export async function underTimeout<T>(timeoutMs: number, signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -18,8 +21,39 @@ export async function underTimeout<T>(timeoutMs: number, signal: AbortSignal | u
   }
 }
 
-/** The first value of a response header (undici gives an array for a repeated one). */
-export function header(raw: { headers: Record<string, string | string[] | undefined> }, name: string): string | undefined {
+/** An answer's headers as undici gives them (an array for a repeated one). */
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** An answer read in full. */
+export interface UpstreamResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: Buffer;
+}
+
+/**
+ * The sockets of one upstream. undici's own timeouts are a backstop a second past the attempt's:
+ * underTimeout covers headers and body.
+ */
+export function upstreamAgent(timeoutMs: number, connections: number, ca?: readonly string[]): Agent {
+  const backstop = timeoutMs + 1_000;
+  return new Agent({ connections, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca: [...ca] } } : {}) });
+}
+
+/** One request, its body read in full within the source's limits, under this attempt's timeout. */
+export function sendOnce(
+  agent: Agent,
+  url: string,
+  o: { method: 'GET' | 'POST'; timeoutMs: number; reading: BodyReading; signal?: AbortSignal; body?: string; headers: Record<string, string> },
+): Promise<UpstreamResponse> {
+  return underTimeout(o.timeoutMs, o.signal, async (signal) => {
+    const res = await request(url, { method: o.method, dispatcher: agent, signal, body: o.body, headers: o.headers });
+    return { status: res.statusCode, headers: res.headers, body: await readBody(res, o.reading, signal) };
+  });
+}
+
+/** The first value of a response header. */
+export function header(raw: { headers: ResponseHeaders }, name: string): string | undefined {
   const v = raw.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
