@@ -58,6 +58,13 @@ export function header(raw: { headers: ResponseHeaders }, name: string): string 
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** What a request that got no answer says: undici's code, then the message (`ECONNREFUSED connect ECONNREFUSED …`). */
+export function networkErrorText(err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  const message = err instanceof Error ? err.message : String(err);
+  return `${code ? `${code} ` : ''}${message}`.trim();
+}
+
 /** A path without its query: queries may carry names or a CPF (a party searched), and messages reach logs. */
 export function pathOnly(path: string): string {
   return path.split('?')[0];
