@@ -10,7 +10,7 @@ import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody,
 import { DjenError, malformed } from './errors.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
-import { networkErrorText, underTimeout, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from '../http/attempt.ts';
+import { networkErrorText, sendOnce, underTimeout, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from '../http/attempt.ts';
 
 export interface DjenClientOptions {
   /** e.g. `https://comunicaapi.pje.jus.br`, or the sandbox's `http://127.0.0.1:4010/djen` (a path prefix is kept). */
@@ -111,13 +111,20 @@ export class DjenClient {
   }
 
   async #get(url: string, accept: string, what: string, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
-    return this.#withTimeout(what, this.timeoutMs, signal, async (combined) => {
-      const res = await request(url, { method: 'GET', dispatcher: this.#agent, headers: { accept }, signal: combined });
-      this.#onHeaders(res.headers);
-      // Always read the body (even of errors) so the socket goes back to the pool; within its limits.
-      const body = await readBody(res, { ...reading(what), limits: this.#body }, combined);
-      return { status: res.statusCode, headers: res.headers, body };
-    });
+    signal?.throwIfAborted();
+    try {
+      // The body is always read (even of errors) so the socket goes back to the pool; within its limits.
+      return await sendOnce(this.#agent, url, {
+        method: 'GET',
+        timeoutMs: this.timeoutMs,
+        reading: { ...reading(what), limits: this.#body },
+        signal,
+        headers: { accept },
+        onHeaders: this.#onHeaders,
+      });
+    } catch (err) {
+      throw unanswered(what, this.timeoutMs, signal, err);
+    }
   }
 
   /** Runs `send` under the attempt's timeout (underTimeout); network failures and timeouts become DjenErrors. */
@@ -126,15 +133,20 @@ export class DjenClient {
     try {
       return await underTimeout(timeoutMs, signal, send);
     } catch (err) {
-      if (err instanceof DjenError) throw err;
-      if (signal?.aborted) throw signal.reason;
-      throw networkFailure(what, timeoutMs, err);
+      throw unanswered(what, timeoutMs, signal, err);
     }
   }
 
   #failure(res: UpstreamResponse, what: string): DjenError {
     return failureForStatus(res.status, res.headers, res.body, what, this.#clock.now().getTime());
   }
+}
+
+/** What a failed request throws: a DjenError as it is, the caller's abort as its reason, else a timeout or no answer. */
+function unanswered(what: string, timeoutMs: number, signal: AbortSignal | undefined, err: unknown): unknown {
+  if (err instanceof DjenError) return err;
+  if (signal?.aborted) return signal.reason;
+  return networkFailure(what, timeoutMs, err);
 }
 
 function networkFailure(what: string, timeoutMs: number, err: unknown): DjenError {

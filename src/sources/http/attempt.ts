@@ -44,10 +44,20 @@ export function upstreamAgent(timeoutMs: number, connections: number, ca?: reado
 export function sendOnce(
   agent: Agent,
   url: string,
-  o: { method: 'GET' | 'POST'; timeoutMs: number; reading: BodyReading; signal?: AbortSignal; body?: string; headers: Record<string, string> },
+  o: {
+    method: 'GET' | 'POST';
+    timeoutMs: number;
+    reading: BodyReading;
+    signal?: AbortSignal;
+    body?: string;
+    headers: Record<string, string>;
+    /** Sees the headers before the body is read (DJEN's `x-ratelimit-remaining`, pause.ts). */
+    onHeaders?: (headers: ResponseHeaders) => void;
+  },
 ): Promise<UpstreamResponse> {
   return underTimeout(o.timeoutMs, o.signal, async (signal) => {
     const res = await request(url, { method: o.method, dispatcher: agent, signal, body: o.body, headers: o.headers });
+    o.onHeaders?.(res.headers);
     return { status: res.statusCode, headers: res.headers, body: await readBody(res, o.reading, signal) };
   });
 }
