@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseEsajPage } from '../src/sources/consultas/esaj/parse.ts';
-import { pageText } from '../src/sources/upstream-body.ts';
+import { pageText } from '../src/sources/http/body.ts';
 import { parsePjeDetail, parsePjeSearch } from '../src/sources/consultas/pje/parse.ts';
 
 interface PageParser {

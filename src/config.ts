@@ -120,7 +120,7 @@ export interface Config {
   webhookConcurrency: number;
   monitorIntervalMs: number;
   feedSettleMs: number | undefined;
-  /** Largest body read from each upstream (sources/upstream-body.ts). */
+  /** Largest body read from each upstream (sources/http/body.ts). */
   upstreamMaxBytes: Record<UpstreamBodySource, number>;
   upstreamIdleTimeoutMs: number;
 }

@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
-import { pageText } from '../src/sources/upstream-body.ts';
+import { pageText } from '../src/sources/http/body.ts';
 import type { AddressInfo } from 'node:net';
 import { createHarness, json } from './harness.ts';
 import { cnjCheckDigits } from '../src/platform/identifiers/cnj.ts';

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { pageText } from '../src/sources/upstream-body.ts';
+import { pageText } from '../src/sources/http/body.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { formatCnj } from '../src/platform/identifiers/cnj.ts';

@@ -18,7 +18,7 @@ import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
 import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
-import { bodyLimits } from './upstream-body.ts';
+import { bodyLimits } from './http/body.ts';
 import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/connector.ts';
 import type { ConsultaCourt } from './consultas/courts.ts';
 import { ConsultaHttp } from './consultas/http.ts';

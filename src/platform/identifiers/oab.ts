@@ -114,3 +114,14 @@ export function parseOabList(input: string): { oabs: Oab[]; unread: string[] } {
   }
   return { oabs: [...oabs.values()], unread };
 }
+
+/** "SP123456" → { uf: 'SP', numero: '123456' }; an unreadable registration becomes null, not a failure. */
+export function oabOf(text: string | null): { uf: string; numero: string } | null {
+  if (text === null || text.trim() === '') return null;
+  try {
+    const oab = parseOab(text);
+    return { uf: oab.uf, numero: `${oab.numero}${oab.suffix ?? ''}` };
+  } catch {
+    return null;
+  }
+}

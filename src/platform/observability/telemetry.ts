@@ -83,7 +83,7 @@ export const telemetry = {
   upstreamBodiesRefused: new Counter({
     name: 'tramita_upstream_bodies_refused_total',
     help:
-      'Upstream answers refused while reading their body (sources/upstream-body.ts), by source and failure: too_large (over TRAMITA_UPSTREAM_MAX_BYTES), ' +
+      'Upstream answers refused while reading their body (sources/http/body.ts), by source and failure: too_large (over TRAMITA_UPSTREAM_MAX_BYTES), ' +
       'malformed (invalid encoding, absurd nesting, not JSON), timeout (silent past TRAMITA_UPSTREAM_IDLE_TIMEOUT_MS), ' +
       'unzipped_too_large (a DJEN caderno ZIP whose pages together unzip past their limit, djen/caderno.ts). The request ' +
       'itself counts as ok in tramita_upstream_requests_total: its headers arrived.',

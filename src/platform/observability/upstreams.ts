@@ -127,7 +127,7 @@ function settle(entry: { source: Observed; at: number; path: string }, status: n
 
 /**
  * An answer whose headers came but whose body was refused (over its size limit, silent past the idle
- * timeout, not UTF-8, absurdly nested: sources/upstream-body.ts): its request was counted by its
+ * timeout, not UTF-8, absurdly nested: sources/http/body.ts): its request was counted by its
  * status, so this is where the source's state and the log hear of it. `message` never quotes the body.
  */
 export function bodyRefused(name: string, failure: string, message: string): void {

@@ -2,7 +2,7 @@
 /** `geoblocked`: the upstream refuses this host's country (DJEN's CloudFront 403 outside Brazil, djen.md §3). */
 /** `input_too_long`: a language model refused the prompt as longer than its context (ports/model.ts). */
 /** `captcha`: the upstream answered a captcha page; Tramita never solves one (DESIGN.md), so it is a failure. */
-/** `too_large`: the answer's body crossed its source's size limit (TRAMITA_UPSTREAM_MAX_BYTES; sources/upstream-body.ts). */
+/** `too_large`: the answer's body crossed its source's size limit (TRAMITA_UPSTREAM_MAX_BYTES; sources/http/body.ts). */
 export type SourceFailure =
   | 'unavailable'
   | 'timeout'

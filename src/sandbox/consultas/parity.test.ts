@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageText } from '../../sources/upstream-body.ts';
+import { pageText } from '../../sources/http/body.ts';
 import { readFileSync } from 'node:fs';
 import { parsePage, type HTMLElement } from '../../sources/consultas/html.ts';
 import { parseEsajPage } from '../../sources/consultas/esaj/parse.ts';

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { formatCnj } from '../../platform/identifiers/index.ts';
-import { pageText } from '../../sources/upstream-body.ts';
+import { pageText } from '../../sources/http/body.ts';
 import { parsePjeSearchForm, pjeSearchBody } from '../../sources/consultas/pje/form.ts';
 import { isCaseVisible, type SandboxCase } from '../data/model.ts';
 import { GENDERED_ROLE_COURTS } from './pages.ts';

@@ -2,7 +2,8 @@
  * The language model (platform/ports/model.ts) through an OpenAI-compatible chat-completions API:
  * hosted services, vLLM, llama.cpp's `llama-server`, Ollama, or the sandbox's simulated model
  * (reference/upstream/wave2.md §A.2). One non-streaming `POST <baseUrl>/chat/completions` per attempt,
- * undici with a dedicated Agent, each attempt under its own timeout.
+ * undici with a dedicated Agent, each attempt under its own timeout, retried on the RequestLoop (no
+ * budget: the operator runs or pays for the server).
  *
  * Failures become SourceError('modelo', …) (a ChatModelError): 401/403 → unauthorized; 429 →
  * rate_limited (retried when Retry-After is at most maxRetryAfterMs); 5xx and network failures →
@@ -13,23 +14,26 @@
  * The answer's `<think>…</think>` reasoning (reasoning models put it in `content`) is removed;
  * `reasoning_content` is ignored.
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
-import { header, underTimeout } from '../attempt.ts';
+import { header, sendOnce, upstreamAgent, type UpstreamResponse } from '../http/attempt.ts';
+import { fixedSchedule, type FixedRetryTuning } from '../http/backoff.ts';
+import { RequestLoop } from '../http/loop.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
-import { realSleep, type RetryHooks, type Sleep } from '../http/waits.ts';
-import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { realSleep, type RetryHooks } from '../http/waits.ts';
+import { bodyJson, bodyLimits, errorBodyNote, type BodyLimits, type BodyReading } from '../http/body.ts';
 
 export const SOURCE_NAME = 'modelo';
 
 /** Sent as the bearer when no key is configured: Ollama's compatibility layer wants a non-empty one. */
 export const PLACEHOLDER_API_KEY = 'tramita';
 
-export interface ChatCompletionsOptions extends RetryHooks {
+/** Retries: 2 after the first attempt, waiting 1 s then 4 s; a Retry-After over 30 s is not waited out (rate_limited). */
+export interface ChatCompletionsOptions extends RetryHooks, FixedRetryTuning {
   /** Up to `/v1`, e.g. `http://127.0.0.1:11434/v1`; requests go to `<baseUrl>/chat/completions`. */
   baseUrl: string;
   /** `Authorization: Bearer <apiKey>`; omitted or empty: a placeholder. Never logged nor put in errors. */
@@ -38,12 +42,6 @@ export interface ChatCompletionsOptions extends RetryHooks {
   model: string;
   /** Per attempt, headers and body included (default 120 000: CPU servers are slow). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default 2). */
-  retries?: number;
-  /** Wait before each retry (default [1000, 4000]); a 429's Retry-After replaces it. */
-  retryDelaysMs?: readonly number[];
-  /** A 429 asking to wait longer than this is not retried: the caller gets rate_limited with retryAfterMs (default 30 000). */
-  maxRetryAfterMs?: number;
   /** Marks the simulated model (`info.sandbox`). */
   sandbox?: boolean;
   /** Sockets the connector's Agent may open (default 4). */
@@ -57,12 +55,6 @@ export class ChatModelError extends RetryableSourceError {
     super(SOURCE_NAME, TRANSIENT_FAILURES, failure, message, opts);
     this.name = 'ChatModelError';
   }
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
 }
 
 const DEFAULT_TEMPERATURE = 0.2;
@@ -108,14 +100,9 @@ export class ChatCompletionsConnector implements ChatModel {
   /** The configured key, to scrub from messages (the placeholder is no secret). */
   readonly #secret: string | null;
   readonly #timeoutMs: number;
-  readonly #retries: number;
-  readonly #delays: readonly number[];
-  readonly #maxRetryAfterMs: number;
   readonly #clock: Clock;
-  readonly #sleep: Sleep;
   readonly #agent: Agent;
-  /** Aborted by close(): requests in flight and waits for a retry end with it. */
-  readonly #closing = new AbortController();
+  readonly #loop: RequestLoop;
   /** The model's answers hold the summary of a case (names of its parties): failures never quote them. */
   readonly #body: BodyReading;
 
@@ -131,14 +118,12 @@ export class ChatCompletionsConnector implements ChatModel {
     this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
     this.#secret = options.apiKey || null;
     this.#timeoutMs = options.timeoutMs ?? 120_000;
-    this.#retries = options.retries ?? 2;
-    this.#delays = options.retryDelaysMs ?? [1_000, 4_000];
-    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.#clock = options.clock ?? systemClock;
-    this.#sleep = options.sleep ?? realSleep;
-    // undici's own timeouts are a backstop: the per-attempt timer covers headers and body.
-    const backstop = this.#timeoutMs + 1_000;
-    this.#agent = new Agent({ connections: options.connections ?? 4, headersTimeout: backstop, bodyTimeout: backstop });
+    this.#loop = new RequestLoop({
+      schedule: fixedSchedule(options, { retries: 2, retryDelaysMs: [1_000, 4_000], maxRetryAfterMs: 30_000 }),
+      sleep: options.sleep ?? realSleep,
+    });
+    this.#agent = upstreamAgent(this.#timeoutMs, options.connections ?? 4);
   }
 
   async complete(req: ChatRequest): Promise<ChatAnswer> {
@@ -149,37 +134,26 @@ export class ChatCompletionsConnector implements ChatModel {
       max_tokens: req.maxTokens,
       stream: false,
     });
-    const signal = req.signal ? AbortSignal.any([req.signal, this.#closing.signal]) : this.#closing.signal;
-    for (let attempt = 0; ; attempt++) {
-      signal.throwIfAborted();
-      let failure: ChatModelError;
-      try {
-        const raw = await this.#attempt(body, signal);
-        if (raw.status >= 200 && raw.status < 300) return this.#answer(raw);
-        failure = this.#statusFailure(raw);
-      } catch (err) {
-        if (signal.aborted) throw signal.reason;
-        // A body refused by upstream-body.ts: retried when it was a silence, never when too large or unreadable.
-        failure =
-          err instanceof ChatModelError
-            ? err
-            : isUpstreamTimeout(err)
-              ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
-              : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
-      }
-      const wait =
-        failure.failure === 'rate_limited' && failure.retryAfterMs !== undefined
-          ? failure.retryAfterMs
-          : (this.#delays[Math.min(attempt, this.#delays.length - 1)] ?? 0);
-      if (!failure.retryable || attempt >= this.#retries || (failure.failure === 'rate_limited' && wait > this.#maxRetryAfterMs)) throw failure;
-      await this.#sleep(wait, signal);
-    }
+    return this.#loop.run(async (signal) => {
+      // A body refused by http/body.ts is retried when it was a silence, never when too large or unreadable.
+      const raw = await this.#attempt(body, signal).catch((err: unknown) => {
+        throw signal.aborted || err instanceof ChatModelError ? err : this.#unanswered(err);
+      });
+      if (raw.status >= 200 && raw.status < 300) return this.#answer(raw);
+      throw this.#statusFailure(raw);
+    }, req.signal);
+  }
+
+  /** A request that got no answer: the attempt's timeout, or the server unreachable. */
+  #unanswered(err: unknown): ChatModelError {
+    return isUpstreamTimeout(err)
+      ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
+      : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
   }
 
   /** Ends what is in flight (a request or a wait for a retry fails at once) and closes the sockets: see HttpUpstream.close. */
   async close(): Promise<void> {
-    if (!this.#closing.signal.aborted)
-      this.#closing.abort(closedConnector(new ChatModelError('unavailable', 'The model connector was closed.', { retryable: false })));
+    await this.#loop.close(closedConnector(new ChatModelError('unavailable', 'The model connector was closed.', { retryable: false })));
     await this.#agent.close();
   }
 
@@ -189,11 +163,11 @@ export class ChatCompletionsConnector implements ChatModel {
   }
 
   /** What a message says of an answer: its size, hash and error type, never its text (see #body). */
-  #detail(raw: RawResponse): string {
+  #detail(raw: UpstreamResponse): string {
     return this.#redact(errorBodyNote(raw.body));
   }
 
-  #answer(raw: RawResponse): ChatAnswer {
+  #answer(raw: UpstreamResponse): ChatAnswer {
     const json = bodyJson(raw.body, this.#body, { retryable: false });
     const r = (typeof json === 'object' && json !== null ? json : {}) as {
       choices?: unknown;
@@ -217,7 +191,7 @@ export class ChatCompletionsConnector implements ChatModel {
     };
   }
 
-  #statusFailure(raw: RawResponse): ChatModelError {
+  #statusFailure(raw: UpstreamResponse): ChatModelError {
     const what = `The model server answered HTTP ${raw.status}`;
     const status = raw.status;
     if (status === 429)
@@ -235,18 +209,14 @@ export class ChatCompletionsConnector implements ChatModel {
     return new ChatModelError('malformed', `${what} (the request was refused): ${this.#detail(raw)}`, { status });
   }
 
-  /** One request, body read in full, under this attempt's timeout. */
-  #attempt(body: string, signal: AbortSignal | undefined): Promise<RawResponse> {
-    return underTimeout(this.#timeoutMs, signal, async (combined) => {
-      const res = await request(this.#url, {
-        method: 'POST',
-        dispatcher: this.#agent,
-        signal: combined,
-        body,
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
-      });
-      const received = await readBody(res, this.#body, combined);
-      return { status: res.statusCode, headers: res.headers, body: received };
+  #attempt(body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+    return sendOnce(this.#agent, this.#url, {
+      method: 'POST',
+      timeoutMs: this.#timeoutMs,
+      reading: this.#body,
+      signal,
+      body,
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
     });
   }
 }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { detectChallenge } from './challenge.ts';
-import { pageText } from '../upstream-body.ts';
+import { pageText } from '../http/body.ts';
 import { recordConsultaPages } from './http.ts';
 import { loopbackConsultaHttp, startLoopback } from './pje/testing.ts';
 

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { detectChallenge } from './challenge.ts';
-import { pageText } from '../upstream-body.ts';
+import { pageText } from '../http/body.ts';
 import { Anomalies } from './anomalies.ts';
 import { parseEsajPage, type EsajPage } from './esaj/parse.ts';
 import { parseEsajSearch } from './esaj/search.ts';

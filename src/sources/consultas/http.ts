@@ -10,10 +10,10 @@
  */
 import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
-import { HttpUpstream, type UpstreamResponse } from '../http-upstream.ts';
-import { header, pathOnly } from '../attempt.ts';
-import type { BodyLimits } from '../upstream-body.ts';
-import type { Sleep } from '../datajud/budget.ts';
+import { HttpUpstream, type UpstreamResponse } from '../http/upstream.ts';
+import { header, pathOnly } from '../http/attempt.ts';
+import type { BodyLimits } from '../http/body.ts';
+import type { Sleep } from '../http/waits.ts';
 import { detectChallenge } from './challenge.ts';
 import { atStep, type ConsultaStep } from './anomalies.ts';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'node-html-parser';
-import { pageText } from '../upstream-body.ts';
+import { pageText } from '../http/body.ts';
 import { SkeletonError, shapeOf, skeletonOf } from './skeleton.ts';
 
 const page = (name: string) => pageText(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));

@@ -5,7 +5,7 @@
  */
 import { COURTS, courtBySigla, type Court } from '../../platform/courts/table.ts';
 import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
-import { raceAbort } from './concurrency.ts';
+import { raceAbort } from '../http/concurrency.ts';
 import { DataJudError } from './errors.ts';
 
 export interface AliasRoute {

@@ -1,11 +1,12 @@
 /**
  * One DataJud search: `POST <base>/<alias>/_search` with an Elasticsearch query (reference/upstream/
  * datajud.md §2, §5). Maps every failure to a DataJudError and never turns one into "not found".
- * No retries, budget or paging here: see transport.ts and paging.ts.
+ * No retries, budget or paging here: see the connector (on sources/http/loop.ts) and paging.ts.
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { networkErrorText, sendOnce, upstreamAgent, type UpstreamResponse } from '../http/attempt.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { bodyJson, bodyLimits, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { bodyJson, bodyLimits, errorBodyNote, type BodyLimits, type BodyReading } from '../http/body.ts';
 import { DataJudError } from './errors.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
@@ -54,57 +55,43 @@ export class DataJudClient {
     this.#authorization = `APIKey ${options.apiKey}`;
     this.#timeoutMs = options.timeoutMs;
     this.#clock = options.clock ?? systemClock;
-    // undici's own timeouts are a backstop only: the per-request timer below covers headers + body.
-    const backstop = options.timeoutMs + 1_000;
-    this.#agent = new Agent({ connections: options.connections ?? 8, headersTimeout: backstop, bodyTimeout: backstop });
+    this.#agent = upstreamAgent(options.timeoutMs, options.connections ?? 8);
   }
 
   /** Runs one search; resolves only with a well-formed ES response, otherwise throws DataJudError. */
   async search(alias: string, body: unknown, signal?: AbortSignal): Promise<EsSearchResult> {
     signal?.throwIfAborted();
-    const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), this.#timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    let response: UpstreamResponse;
     try {
-      const response = await this.#post(alias, body, combined);
-      return this.#interpret(alias, response);
+      response = await this.#post(alias, body, signal);
     } catch (err) {
       if (err instanceof DataJudError) throw err;
-      if (timer.signal.aborted) throw new DataJudError('timeout', `DataJud ${alias} did not answer within ${this.#timeoutMs} ms.`);
       if (signal?.aborted) throw signal.reason;
-      throw networkFailure(alias, err);
-    } finally {
-      clearTimeout(timeout);
+      throw networkFailure(alias, this.#timeoutMs, err);
     }
+    return this.#interpret(alias, response);
   }
 
   async close(): Promise<void> {
     await this.#agent.close();
   }
 
-  async #post(alias: string, query: unknown, signal: AbortSignal): Promise<RawResponse> {
-    const res = await request(`${this.#base}/${encodeURIComponent(alias)}/_search`, {
+  /** One POST under the timeout; the body is always read (even of errors) so the socket goes back to the pool. */
+  #post(alias: string, query: unknown, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
+    return sendOnce(this.#agent, `${this.#base}/${encodeURIComponent(alias)}/_search`, {
       method: 'POST',
-      dispatcher: this.#agent,
-      headers: { authorization: this.#authorization, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(query),
+      timeoutMs: this.#timeoutMs,
+      reading: { ...reading(alias), limits: this.#body },
       signal,
+      body: JSON.stringify(query),
+      headers: { authorization: this.#authorization, 'content-type': 'application/json', accept: 'application/json' },
     });
-    // Always read the body (even of errors) so the socket goes back to the pool; within its limits.
-    const body = await readBody(res, { ...reading(alias), limits: this.#body }, signal);
-    return { status: res.statusCode, headers: res.headers, body };
   }
 
-  #interpret(alias: string, res: RawResponse): EsSearchResult {
+  #interpret(alias: string, res: UpstreamResponse): EsSearchResult {
     if (res.status >= 200 && res.status < 300) return parseSearchResponse(alias, res.body);
     throw failureForStatus(alias, res, this.#clock.now().getTime());
   }
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
 }
 
 /** How the body reader names this alias's answers and raises this connector's errors. */
@@ -112,21 +99,17 @@ function reading(alias: string): Omit<BodyReading, 'limits'> {
   return { source: 'datajud', what: `DataJud ${alias}`, fail: (failure, message, opts) => new DataJudError(failure, message, opts) };
 }
 
-function networkFailure(alias: string, err: unknown): DataJudError {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
-  const message = err instanceof Error ? err.message : String(err);
-  // undici's own timers (backstop) and connect timeouts are timeouts, not outages.
-  if (isUpstreamTimeout(err)) {
-    return new DataJudError('timeout', `DataJud ${alias} timed out (${code}).`);
-  }
-  return new DataJudError('unavailable', `DataJud ${alias} unreachable: ${code ? `${code} ` : ''}${message}`.trim());
+function networkFailure(alias: string, timeoutMs: number, err: unknown): DataJudError {
+  // The attempt's timer, or undici's own (backstop) and connect timeouts: all timeouts, not outages.
+  if (isUpstreamTimeout(err)) return new DataJudError('timeout', `DataJud ${alias} did not answer within ${timeoutMs} ms.`);
+  return new DataJudError('unavailable', `DataJud ${alias} unreachable: ${networkErrorText(err)}`);
 }
 
 /**
  * Maps a non-2xx answer (§4: 404 index_not_found_exception is a missing index, e.g. api_publica_stf).
  * The message names the error body by size, hash and ES error type, never by its text.
  */
-function failureForStatus(alias: string, res: RawResponse, nowMs: number): DataJudError {
+function failureForStatus(alias: string, res: UpstreamResponse, nowMs: number): DataJudError {
   const { status } = res;
   const where = `DataJud ${alias} answered HTTP ${status} ${errorBodyNote(res.body)}`;
   if (status === 429) {
@@ -153,7 +136,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON (upstream-body.ts) or not the ES shape (§7). */
+/** A 2xx body → EsSearchResult, or 'malformed' when it is not JSON (http/body.ts) or not the ES shape (§7). */
 export function parseSearchResponse(alias: string, body: Buffer): EsSearchResult {
   return toSearchResult(alias, bodyJson(body, reading(alias)));
 }

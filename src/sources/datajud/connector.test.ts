@@ -3,11 +3,12 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { COURTS } from '../../platform/courts/table.ts';
 import { ManualClock } from '../../platform/clock.ts';
-import { RequestBudget } from './budget.ts';
+import { RequestBudget } from '../http/budget.ts';
 import type { DataJudConnector, DataJudConnectorOptions } from './connector.ts';
 import { DataJudError } from './errors.ts';
 import { FakeDataJud, FakeIndexes, cnjNumber, esResponse, fakeDoc, type Handler } from './testing/fake-datajud.ts';
-import { clockSleep, connector, recordingSleep } from './testing/setup.ts';
+import { clockSleep, recordingSleep } from '../testing/sleeps.ts';
+import { connector } from './testing/setup.ts';
 
 async function setup(t: TestContext, handler: Handler, options: Partial<DataJudConnectorOptions> = {}): Promise<{ fake: FakeDataJud; c: DataJudConnector }> {
   const fake = await FakeDataJud.start(handler);

@@ -9,16 +9,18 @@ import { systemClock, type Clock } from '../../platform/clock.ts';
 import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { AliasResolver, courtOfAlias, routeCnj } from './aliases.ts';
 import { Batcher } from './batcher.ts';
-import { RequestBudget, realSleep, type Sleep } from './budget.ts';
+import { RequestBudget } from '../http/budget.ts';
+import { realSleep, type Sleep } from '../http/waits.ts';
 import { DataJudClient, type EsHit, type EsSearchResult } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
 import { DataJudError } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';
 import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
 import { numeroOf, parseHits } from './parse.ts';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
-import { DataJudTransport, type DataJudStats } from './transport.ts';
-import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
+import { jitteredSchedule, type RetryPolicy } from '../http/backoff.ts';
+import { RequestLoop, type RequestStats } from '../http/loop.ts';
+import { DEFAULT_RETRY } from './retry.ts';
+import { bodyLimits, type BodyLimits } from '../http/body.ts';
 
 /** ES `max_result_window` / DataJud's largest page (§6). */
 const MAX_PAGE = 10_000;
@@ -71,11 +73,10 @@ export function dataJudOptionsFromConfig(
 export class DataJudConnector implements CaseMetadataSource {
   readonly info: SourceInfo;
   readonly #client: DataJudClient;
-  readonly #transport: DataJudTransport;
+  readonly #loop: RequestLoop;
   readonly #aliases: AliasResolver;
   readonly #batcher: Batcher<CaseRecord>;
   readonly #batchSize: number;
-  readonly #closing = new AbortController();
 
   constructor(options: DataJudConnectorOptions) {
     if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError('DataJudConnector: batchSize must be a positive integer');
@@ -92,19 +93,17 @@ export class DataJudConnector implements CaseMetadataSource {
       clock,
       body: options.body,
     });
-    this.#transport = new DataJudTransport({
-      client: this.#client,
+    this.#loop = new RequestLoop({
       budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'datajud' }),
       maxInFlight,
-      retry: { ...DEFAULT_RETRY, ...options.retry },
+      schedule: jitteredSchedule({ ...DEFAULT_RETRY, ...options.retry }, options.random ?? Math.random),
       sleep,
-      random: options.random ?? Math.random,
     });
     this.#aliases = new AliasResolver((alias) => this.#probe(alias));
     this.#batcher = new Batcher<CaseRecord>({
       windowMs: options.coalesceWindowMs ?? 5,
       maxBatch: options.batchSize,
-      run: (alias, numbers) => this.#fetchChunk(alias, numbers, this.#closing.signal),
+      run: (alias, numbers) => this.#fetchChunk(alias, numbers, this.#loop.closing),
     });
   }
 
@@ -119,7 +118,7 @@ export class DataJudConnector implements CaseMetadataSource {
     const result = new Map<string, CaseRecord>();
     // One failed chunk fails the call: stop its siblings rather than spend budget on them.
     const siblings = new AbortController();
-    const linked = AbortSignal.any([siblings.signal, this.#closing.signal, ...(signal ? [signal] : [])]);
+    const linked = AbortSignal.any([siblings.signal, this.#loop.closing, ...(signal ? [signal] : [])]);
     await Promise.all(
       chunks.map(async ({ alias, numbers }) => {
         try {
@@ -155,7 +154,7 @@ export class DataJudConnector implements CaseMetadataSource {
     const since = normalizeDataJudDate(sinceIso);
     if (since === null) throw new RangeError(`scanUpdatedSince: ${JSON.stringify(sinceIso)} is not an ISO-8601 date`);
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) throw new RangeError(`scanUpdatedSince: pageSize must be 1..${MAX_PAGE}`);
-    const linked = signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
+    const linked = this.#loop.linked(signal);
     const actual = await this.#aliases.resolve(alias, linked);
     const tribunal = courtOfAlias(alias)?.sigla;
     // `classes`: only documents of these TPU classes (e.g. 1265 Precatório, 1266 RPV, wave2.md §G).
@@ -173,21 +172,21 @@ export class DataJudConnector implements CaseMetadataSource {
   }
 
   /** Counters since construction (for benchmarks). */
-  stats(): DataJudStats {
-    return { ...this.#transport.stats };
+  stats(): RequestStats {
+    return { ...this.#loop.stats };
   }
 
   /** Rejects lookups still gathering, aborts requests in flight, closes the sockets. */
   async close(): Promise<void> {
-    if (this.#closing.signal.aborted) return;
+    if (this.#loop.closing.aborted) return;
     const closed = closedConnector(new DataJudError('unavailable', 'The DataJud connector was closed.', { retryable: false }));
     this.#batcher.rejectPending(closed);
-    this.#closing.abort(closed);
+    await this.#loop.close(closed);
     await this.#client.close();
   }
 
   #assertOpen(): void {
-    if (this.#closing.signal.aborted) throw new DataJudError('unavailable', 'The DataJud connector is closed.', { retryable: false });
+    if (this.#loop.closing.aborted) throw new DataJudError('unavailable', 'The DataJud connector is closed.', { retryable: false });
   }
 
   /** Routes every number first (no_index throws here, before any request), then chunks per alias. */
@@ -238,23 +237,22 @@ export class DataJudConnector implements CaseMetadataSource {
       );
       const found = new Map(cases.map((c) => [c.numeroCnj, c]));
       if (!partial || found.size === wanted.size) return found;
-      if (attempt >= this.#transport.retry.attempts) {
+      if (!(await this.#loop.again(attempt, signal))) {
         const missing = wanted.size - found.size;
-        throw this.#transport.failed(
+        throw this.#loop.failed(
           new DataJudError(
             'unavailable',
             `DataJud ${alias} answered with failed shards and ${missing} of ${wanted.size} numbers missing, ${attempt} times; they may exist.`,
           ),
         );
       }
-      await this.#transport.backoff(attempt, signal);
     }
   }
 
   async #allPages(alias: string, size: number, query: unknown, signal: AbortSignal): Promise<{ hits: EsHit[]; partial: boolean }> {
     const hits: EsHit[] = [];
     let partial = false;
-    const fetchPage = (after: readonly unknown[] | undefined) => this.#transport.search(alias, searchBody(size, query, after), signal);
+    const fetchPage = (after: readonly unknown[] | undefined) => this.#search(alias, searchBody(size, query, after), signal);
     for await (const page of searchPages(fetchPage, size, alias)) {
       for (const hit of page.hits) hits.push(hit);
       partial ||= isPartial(page);
@@ -265,20 +263,23 @@ export class DataJudConnector implements CaseMetadataSource {
   /** A page with every shard answering; partial pages are asked again, then fail as `unavailable`. */
   async #completePage(alias: string, body: unknown, signal: AbortSignal): Promise<EsSearchResult> {
     for (let attempt = 1; ; attempt++) {
-      const page = await this.#transport.search(alias, body, signal);
+      const page = await this.#search(alias, body, signal);
       if (!isPartial(page)) return page;
-      if (attempt >= this.#transport.retry.attempts) {
-        throw this.#transport.failed(
+      if (!(await this.#loop.again(attempt, signal)))
+        throw this.#loop.failed(
           new DataJudError('unavailable', `DataJud ${alias} answered with failed shards ${attempt} times; the page would be incomplete.`),
         );
-      }
-      await this.#transport.backoff(attempt, signal);
     }
+  }
+
+  /** One search on the loop: in-flight limit, budget, retries of transient failures. */
+  #search(alias: string, body: unknown, signal?: AbortSignal): Promise<EsSearchResult> {
+    return this.#loop.run((s) => this.#client.search(alias, body, s), signal);
   }
 
   /** `{"size":0}`: the cheapest request that tells whether an index exists (§11). */
   async #probe(alias: string): Promise<void> {
-    await this.#transport.search(alias, { size: 0 }, this.#closing.signal);
+    await this.#search(alias, { size: 0 }, this.#loop.closing);
   }
 }
 

@@ -1,8 +1,7 @@
 /** The DataJud connector's public surface (reference/upstream/datajud.md). */
 export { DataJudConnector, dataJudOptionsFromConfig, type DataJudConnectorOptions } from './connector.ts';
-export { RequestBudget, realSleep, type RequestBudgetOptions, type Sleep } from './budget.ts';
 export { routeCnj, courtOfAlias, DISPUTED_ALIASES, type AliasRoute } from './aliases.ts';
 export { parseHits, movementKey, normalizeDataJudDate, type ParseOptions } from './parse.ts';
 export { DataJudError, SOURCE_NAME } from './errors.ts';
-export type { DataJudStats } from './transport.ts';
-export type { RetryPolicy } from './retry.ts';
+export type { RequestStats as DataJudStats } from '../http/loop.ts';
+export type { RetryPolicy } from '../http/backoff.ts';

@@ -1,23 +1,4 @@
-/** Retry schedule for DataJud calls: jittered exponential backoff that honours Retry-After (datajud.md §11). */
-
-export interface RetryPolicy {
-  /** Total attempts, the first included. */
-  attempts: number;
-  /** Backoff before the 2nd attempt; doubles each time. */
-  baseMs: number;
-  capMs: number;
-  /** A Retry-After longer than this is not waited out: the error goes back to the caller with it. */
-  maxRetryAfterMs: number;
-}
+/** DataJud's retry values (datajud.md §11); the schedule itself is sources/http/backoff.ts. */
+import type { RetryPolicy } from '../http/backoff.ts';
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 500, capMs: 8_000, maxRetryAfterMs: 60_000 };
-
-/**
- * Delay before the next attempt after `failures` failed ones: "equal jitter" (half fixed, half
- * random) so concurrent callers spread out, never below the upstream's Retry-After.
- */
-export function backoffMs(policy: RetryPolicy, failures: number, random: () => number, retryAfterMs?: number): number {
-  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, failures - 1));
-  const jittered = ceiling / 2 + random() * (ceiling / 2);
-  return Math.round(Math.max(jittered, retryAfterMs ?? 0));
-}

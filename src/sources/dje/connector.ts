@@ -3,15 +3,15 @@
  * TSE, which serves the TSE and every TRE (reference/upstream/wave2.md §C). Its routes are not yet
  * confirmed from a capture: they live in ROUTES alone (the shape of the same product at TJSC, with the
  * court as `trib`), so a capture changes one table. A day's index lists its editions; an edition is a
- * PDF whose matérias split.ts reads. Discipline of the other connectors (http-upstream.ts): a budget,
+ * PDF whose matérias split.ts reads. Discipline of the other connectors (http/upstream.ts): a budget,
  * timeouts, retries honouring Retry-After; a PDF that is not one (cut, or an HTML error page with a
  * 200) is `malformed`, never an empty edition.
  */
 import { formatDateBr } from '../../platform/format.ts';
 import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
-import { describeBody } from '../upstream-body.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
+import { describeBody } from '../http/body.ts';
 import { PDF_TIMEOUT_MS, PdfReader, PdfTimeoutError } from './pdf-lines.ts';
 import { splitMaterias } from './split.ts';
 

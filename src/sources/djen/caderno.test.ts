@@ -8,7 +8,8 @@ import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { DjenConnector, type DjenConnectorOptions } from './connector.ts';
-import { FakeDjen, fakeItem, realSample, recordingSleep, zipOf, type Handler } from './testing/fake-djen.ts';
+import { FakeDjen, fakeItem, realSample, zipOf, type Handler } from './testing/fake-djen.ts';
+import { recordingSleep } from '../testing/sleeps.ts';
 
 const METADATA_PATH = '/djen/api/v1/caderno/TJRS/2026-09-18/D';
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../../platform/ports/publications.ts';
-import { bodyJson } from '../upstream-body.ts';
+import { bodyJson } from '../http/body.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
 import { DjenError, malformed, SOURCE_NAME } from './errors.ts';
 import { toPublications, type CadernoMetadata } from './parse.ts';

@@ -1,17 +1,16 @@
 /**
  * DJEN over HTTP (reference/upstream/djen.md §4): one GET per call, each under its own timeout,
  * every failure mapped to a DjenError and never to "no results". No budget, retries or paging here:
- * see transport.ts and the connector.
+ * see the connector (on sources/http/loop.ts).
  */
 import { createWriteStream } from 'node:fs';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { interceptors, request, type Agent, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../upstream-body.ts';
+import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../http/body.ts';
 import { DjenError, malformed } from './errors.ts';
 import { retryAfterMs } from '../http/retry-after.ts';
 import { isUpstreamTimeout } from '../http/timeout.ts';
-
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
+import { networkErrorText, sendOnce, underTimeout, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from '../http/attempt.ts';
 
 export interface DjenClientOptions {
   /** e.g. `https://comunicaapi.pje.jus.br`, or the sandbox's `http://127.0.0.1:4010/djen` (a path prefix is kept). */
@@ -33,12 +32,6 @@ export interface DjenClientOptions {
 export const DEFAULT_RETRY_AFTER_MS = 60_000;
 const DOWNLOAD_TIMEOUT_FACTOR = 10;
 
-interface RawResponse {
-  status: number;
-  headers: ResponseHeaders;
-  body: Buffer;
-}
-
 export class DjenClient {
   readonly timeoutMs: number;
   readonly #base: string;
@@ -58,9 +51,7 @@ export class DjenClient {
     this.#onHeaders = options.onHeaders ?? (() => {});
     this.#body = options.body ?? bodyLimits('djen');
     this.#cadernoBody = options.cadernoBody ?? bodyLimits('djen-caderno');
-    // undici's own timeouts are a backstop only: the per-request timer covers headers + body.
-    const backstop = options.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR + 1_000;
-    this.#agent = new Agent({ connections: options.connections ?? 4, headersTimeout: backstop, bodyTimeout: backstop });
+    this.#agent = upstreamAgent(options.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR, options.connections ?? 4);
     this.#downloads = this.#agent.compose(interceptors.redirect({ maxRedirections: 3 }));
   }
 
@@ -119,46 +110,49 @@ export class DjenClient {
     await this.#agent.close();
   }
 
-  async #get(url: string, accept: string, what: string, signal: AbortSignal | undefined): Promise<RawResponse> {
-    return this.#withTimeout(what, this.timeoutMs, signal, async (combined) => {
-      const res = await request(url, { method: 'GET', dispatcher: this.#agent, headers: { accept }, signal: combined });
-      this.#onHeaders(res.headers);
-      // Always read the body (even of errors) so the socket goes back to the pool; within its limits.
-      const body = await readBody(res, { ...reading(what), limits: this.#body }, combined);
-      return { status: res.statusCode, headers: res.headers, body };
-    });
-  }
-
-  /** Runs `send` under a timer covering headers and body; network failures become DjenErrors. */
-  async #withTimeout<T>(what: string, timeoutMs: number, signal: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #get(url: string, accept: string, what: string, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
     signal?.throwIfAborted();
-    const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
     try {
-      return await send(combined);
+      // The body is always read (even of errors) so the socket goes back to the pool; within its limits.
+      return await sendOnce(this.#agent, url, {
+        method: 'GET',
+        timeoutMs: this.timeoutMs,
+        reading: { ...reading(what), limits: this.#body },
+        signal,
+        headers: { accept },
+        onHeaders: this.#onHeaders,
+      });
     } catch (err) {
-      if (err instanceof DjenError) throw err;
-      if (timer.signal.aborted) throw new DjenError('timeout', `DJEN did not answer ${what} within ${timeoutMs} ms.`);
-      if (signal?.aborted) throw signal.reason;
-      throw networkFailure(what, err);
-    } finally {
-      clearTimeout(timeout);
+      throw unanswered(what, this.timeoutMs, signal, err);
     }
   }
 
-  #failure(res: RawResponse, what: string): DjenError {
+  /** Runs `send` under the attempt's timeout (underTimeout); network failures and timeouts become DjenErrors. */
+  async #withTimeout<T>(what: string, timeoutMs: number, signal: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    signal?.throwIfAborted();
+    try {
+      return await underTimeout(timeoutMs, signal, send);
+    } catch (err) {
+      throw unanswered(what, timeoutMs, signal, err);
+    }
+  }
+
+  #failure(res: UpstreamResponse, what: string): DjenError {
     return failureForStatus(res.status, res.headers, res.body, what, this.#clock.now().getTime());
   }
 }
 
-function networkFailure(what: string, err: unknown): DjenError {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
-  const message = err instanceof Error ? err.message : String(err);
-  if (isUpstreamTimeout(err)) {
-    return new DjenError('timeout', `DJEN timed out on ${what} (${code}).`);
-  }
-  return new DjenError('unavailable', `DJEN unreachable for ${what}: ${code ? `${code} ` : ''}${message}`.trim());
+/** What a failed request throws: a DjenError as it is, the caller's abort as its reason, else a timeout or no answer. */
+function unanswered(what: string, timeoutMs: number, signal: AbortSignal | undefined, err: unknown): unknown {
+  if (err instanceof DjenError) return err;
+  if (signal?.aborted) return signal.reason;
+  return networkFailure(what, timeoutMs, err);
+}
+
+function networkFailure(what: string, timeoutMs: number, err: unknown): DjenError {
+  // The attempt's timer, or undici's own (backstop) and connect timeouts: all timeouts, not outages.
+  if (isUpstreamTimeout(err)) return new DjenError('timeout', `DJEN did not answer ${what} within ${timeoutMs} ms.`);
+  return new DjenError('unavailable', `DJEN unreachable for ${what}: ${networkErrorText(err)}`);
 }
 
 /** How the body reader names DJEN's answers and raises this connector's errors. */

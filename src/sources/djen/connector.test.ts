@@ -3,10 +3,11 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../config.ts';
 import { ManualClock } from '../../platform/clock.ts';
-import { RequestBudget } from '../datajud/budget.ts';
+import { RequestBudget } from '../http/budget.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import { DjenConnector, djenOptionsFromConfig, type DjenConnectorOptions } from './connector.ts';
-import { FakeDjen, fakeItem, page, pagedHandler, realSample, recordingSleep, type Handler } from './testing/fake-djen.ts';
+import { FakeDjen, fakeItem, page, pagedHandler, realSample, type Handler } from './testing/fake-djen.ts';
+import { recordingSleep } from '../testing/sleeps.ts';
 
 async function setup(t: TestContext, handler: Handler, options: Partial<DjenConnectorOptions> = {}) {
   const fake = await FakeDjen.start(handler);

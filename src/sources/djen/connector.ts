@@ -8,7 +8,8 @@
 import { tmpdir } from 'node:os';
 import type { Config } from '../../config.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { RequestBudget, realSleep, type Sleep } from '../datajud/budget.ts';
+import { RequestBudget } from '../http/budget.ts';
+import { realSleep, type Sleep } from '../http/waits.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type {
   CadernoInfo,
@@ -20,15 +21,16 @@ import type {
   PublicationSource,
 } from '../../platform/ports/publications.ts';
 import { ingestCaderno } from './caderno.ts';
-import { bodyLimits, type BodyLimits } from '../upstream-body.ts';
-import { DjenClient } from './client.ts';
+import { bodyLimits, type BodyLimits } from '../http/body.ts';
+import { DEFAULT_RETRY_AFTER_MS, DjenClient } from './client.ts';
 import { DjenError, malformed } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';
-import { RateLimitGate } from './gate.ts';
 import { toCadernoMetadata, toPublications } from './parse.ts';
 import { PAGE_SIZE, RESULT_CAP, pageParams, searchFilters } from './query.ts';
 import { DEFAULT_DJEN_RETRY, type DjenRetryPolicy } from './retry.ts';
-import { DjenTransport, type DjenStats, type Tally } from './transport.ts';
+import { jitteredSchedule } from '../http/backoff.ts';
+import { RequestLoop, type RequestStats, type Tally } from '../http/loop.ts';
+import { RequestPause } from '../http/pause.ts';
 
 export const PUBLIC_DJEN_URL = 'https://comunicaapi.pje.jus.br';
 
@@ -85,17 +87,17 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export class DjenConnector implements PublicationSource {
   readonly info: SourceInfo;
   readonly #client: DjenClient;
-  readonly #transport: DjenTransport;
+  readonly #loop: RequestLoop;
   readonly #tempDir: string;
   readonly #maxEntryBytes: number;
   readonly #maxUnzippedBytes: ((zipBytes: number) => number) | undefined;
-  readonly #closing = new AbortController();
 
   constructor(options: DjenConnectorOptions) {
     const clock = options.clock ?? systemClock;
     const sleep = options.sleep ?? realSleep;
     const maxInFlight = options.maxInFlight ?? 2;
-    const gate = new RateLimitGate({ clock, sleep });
+    const pause = new RequestPause({ clock, sleep });
+    const retry = { ...DEFAULT_DJEN_RETRY, ...options.retry };
     this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
     const body = options.body ?? bodyLimits('djen');
     this.#client = new DjenClient({
@@ -103,17 +105,16 @@ export class DjenConnector implements PublicationSource {
       timeoutMs: options.timeoutMs,
       connections: maxInFlight,
       clock,
-      onHeaders: (h) => gate.note(h),
+      onHeaders: (h) => pause.note(h),
       body,
       cadernoBody: options.cadernoBody,
     });
-    this.#transport = new DjenTransport({
+    this.#loop = new RequestLoop({
       budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'djen' }),
-      gate,
       maxInFlight,
-      retry: { ...DEFAULT_DJEN_RETRY, ...options.retry },
+      rateLimit: { pause, waits: retry.rateLimitWaits, defaultWaitMs: DEFAULT_RETRY_AFTER_MS, maxWaitMs: retry.maxRetryAfterMs },
+      schedule: jitteredSchedule(retry, options.random ?? Math.random),
       sleep,
-      random: options.random ?? Math.random,
     });
     this.#tempDir = options.tempDir ?? tmpdir();
     this.#maxEntryBytes = options.maxCadernoPageBytes ?? body.maxBytes;
@@ -121,7 +122,7 @@ export class DjenConnector implements PublicationSource {
   }
 
   readyNow(): boolean {
-    return this.#transport.readyNow();
+    return this.#loop.readyNow();
   }
 
   /**
@@ -134,7 +135,7 @@ export class DjenConnector implements PublicationSource {
     const { maxPages } = options;
     if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1)) throw new RangeError('search: maxPages must be a positive integer');
     const filters = searchFilters(query);
-    const signal = this.#linked(options.signal);
+    const signal = this.#loop.linked(options.signal);
     const tally: Tally = { requests: 0 };
     const byId = new Map<string, PublicationRecord>();
     let pages = 0;
@@ -154,21 +155,21 @@ export class DjenConnector implements PublicationSource {
     const key = id.trim().replace(/^0+(?=\d)/, '');
     if (!/^\d+$/.test(key)) return null; // DJEN ids are integers: nothing else can exist
     const what = `comunicacao ${key}`;
-    return this.#transport.run(async (s) => {
+    return this.#loop.run(async (s) => {
       const body = await this.#client.getJson(this.#client.url(`comunicacao/${key}`), what, s, { notFoundIsNull: true });
       if (body === null) return null;
       const records = toPublications(body, what);
       const match = records.find((r) => r.id === key);
       if (!match && records.length > 0) throw malformed(`DJEN answered ${what} with other communications (${records.map((r) => r.id).join(', ')}).`);
       return match ?? null;
-    }, this.#linked(signal));
+    }, this.#loop.linked(signal));
   }
 
   async certidao(hash: string, signal?: AbortSignal): Promise<Uint8Array | null> {
     this.#assertOpen();
     const key = hash.trim();
     if (key === '') return null;
-    const pdf = await this.#transport.run((s) => this.#client.getPdf(this.certidaoUrl(key), `the certidão of ${key}`, s), this.#linked(signal));
+    const pdf = await this.#loop.run((s) => this.#client.getPdf(this.certidaoUrl(key), `the certidão of ${key}`, s), this.#loop.linked(signal));
     return pdf && new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.length);
   }
 
@@ -191,13 +192,13 @@ export class DjenConnector implements PublicationSource {
     if (meio !== 'D' && meio !== 'E') throw new RangeError(`caderno: meio must be D or E, not ${JSON.stringify(meio)}`);
     const what = `caderno ${sigla} ${data} ${meio}`;
     const metadataUrl = this.#client.url(`caderno/${encodeURIComponent(sigla)}/${data}/${meio}`);
-    const signal = this.#linked(options.signal);
+    const signal = this.#loop.linked(options.signal);
     try {
       return await ingestCaderno(
         {
           what,
-          metadata: (s) => this.#transport.run(async (s2) => toCadernoMetadata(await this.#client.getJson(metadataUrl, what, s2), sigla, data, meio), s),
-          download: (url, file, s) => this.#transport.run((s2) => this.#client.download(url, file, what, s2), s),
+          metadata: (s) => this.#loop.run(async (s2) => toCadernoMetadata(await this.#client.getJson(metadataUrl, what, s2), sigla, data, meio), s),
+          download: (url, file, s) => this.#loop.run((s2) => this.#client.download(url, file, what, s2), s),
           tempDir: this.#tempDir,
           maxEntryBytes: this.#maxEntryBytes,
           maxUnzippedBytes: this.#maxUnzippedBytes,
@@ -206,29 +207,25 @@ export class DjenConnector implements PublicationSource {
         { ...options, signal },
       );
     } catch (err) {
-      // Failures of the ZIP itself happen outside the transport: count them too (each error once).
-      throw this.#transport.failed(err, signal);
+      // Failures of the ZIP itself happen outside the loop: count them too (each error once).
+      throw this.#loop.failed(err, signal);
     }
   }
 
   /** Counters since construction (for benchmarks). */
-  stats(): DjenStats {
-    return { ...this.#transport.stats };
+  stats(): RequestStats {
+    return { ...this.#loop.stats };
   }
 
   /** Aborts requests in flight (and their waits), closes the sockets. */
   async close(): Promise<void> {
-    if (this.#closing.signal.aborted) return;
-    this.#closing.abort(closedConnector(new DjenError('unavailable', 'The DJEN connector was closed.', { retryable: false })));
+    if (this.#loop.closing.aborted) return;
+    await this.#loop.close(closedConnector(new DjenError('unavailable', 'The DJEN connector was closed.', { retryable: false })));
     await this.#client.close();
   }
 
   #assertOpen(): void {
-    if (this.#closing.signal.aborted) throw new DjenError('unavailable', 'The DJEN connector is closed.', { retryable: false });
-  }
-
-  #linked(signal: AbortSignal | undefined): AbortSignal {
-    return signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
+    if (this.#loop.closing.aborted) throw new DjenError('unavailable', 'The DJEN connector is closed.', { retryable: false });
   }
 
   /** Pages of one set of filters; true when the last page was short (everything was read). */
@@ -244,7 +241,7 @@ export class DjenConnector implements PublicationSource {
       if (maxPages !== undefined && pagina > maxPages) return false;
       const url = this.#client.url('comunicacao', pageParams(filter, pagina));
       const what = `comunicacao page ${pagina}`;
-      const records = await this.#transport.run(async (s) => toPublications(await this.#client.getJson(url, what, s), what), signal, tally);
+      const records = await this.#loop.run(async (s) => toPublications(await this.#client.getJson(url, what, s), what), signal, tally);
       onRecords(records);
       received += records.length;
       if (records.length < PAGE_SIZE) return true;

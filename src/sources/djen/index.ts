@@ -4,4 +4,4 @@ export { toPublication, toPublications, toCadernoMetadata, normalizeOab, publica
 export { oabSpellings, searchFilters, PAGE_SIZE, RESULT_CAP } from './query.ts';
 export { DjenError, SOURCE_NAME } from './errors.ts';
 export { DEFAULT_DJEN_RETRY, type DjenRetryPolicy } from './retry.ts';
-export type { DjenStats } from './transport.ts';
+export type { RequestStats as DjenStats } from '../http/loop.ts';

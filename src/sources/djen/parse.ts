@@ -5,9 +5,8 @@
  * is kept verbatim in `raw`.
  */
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
-import { parseOabParts } from '../../platform/identifiers/oab.ts';
+import { oabOf, parseOabParts } from '../../platform/identifiers/oab.ts';
 import type { CadernoInfo, PublicationLawyer, PublicationParty, PublicationRecord } from '../../platform/ports/publications.ts';
-import { oabOf } from '../portal/wire.ts';
 import { malformed } from './errors.ts';
 
 type Json = Record<string, unknown>;

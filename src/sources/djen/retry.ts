@@ -1,5 +1,5 @@
 /** Retry schedule of DJEN calls (djen.md §4.4: sporadic 503; 429 → wait ≥ 60 s). */
-import type { RetryPolicy } from '../datajud/retry.ts';
+import type { RetryPolicy } from '../http/backoff.ts';
 
 export interface DjenRetryPolicy extends RetryPolicy {
   /** 429s waited out in one operation before giving up with `rate_limited` (each wait ≥ its Retry-After). */

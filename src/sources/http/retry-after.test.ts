@@ -16,7 +16,7 @@ import { DataJudConnector } from '../datajud/connector.ts';
 import { DjenConnector } from '../djen/connector.ts';
 import { PortalConnector } from '../portal/connector.ts';
 import { ChatCompletionsConnector } from '../chat/connector.ts';
-import { HttpUpstream, upstreamError } from '../http-upstream.ts';
+import { HttpUpstream, upstreamError } from './upstream.ts';
 
 const NOW = Date.parse('2026-03-02T12:00:00Z');
 

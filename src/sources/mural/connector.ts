@@ -7,9 +7,9 @@
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { MuralDocument, MuralDocumentKind, MuralPage, MuralPublicationRecord, MuralQuery, MuralSource } from '../../platform/ports/mural.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { header, pathOnly } from '../attempt.ts';
-import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
-import { describeBody } from '../upstream-body.ts';
+import { header, pathOnly } from '../http/attempt.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
+import { describeBody } from '../http/body.ts';
 
 export interface MuralConnectorOptions extends UpstreamTuning {
   /** The provider's base URL, e.g. https://provedor.example/mural. */

@@ -5,7 +5,8 @@ import net from 'node:net';
 import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
 import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { PortalConnector, type PortalConnectorOptions } from './connector.ts';
-import { oabOf, reaisToCentavos } from './wire.ts';
+import { oabOf } from '../../platform/identifiers/oab.ts';
+import { reaisToCentavos } from './wire.ts';
 
 describe('wire helpers', () => {
   test('valorCausa strings become exact centavos', () => {

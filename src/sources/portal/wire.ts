@@ -3,7 +3,7 @@
  * records. Anything that does not have the documented shape is `SourceError('portal', 'malformed')`:
  * a provider that answers garbage must never look like "no parties" or "not found".
  */
-import { parseOab } from '../../platform/identifiers/oab.ts';
+import { oabOf } from '../../platform/identifiers/oab.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsRecord, LawyerRecord, PartyRecord, PublicDocumentRecord } from '../../platform/ports/case-details.ts';
 
@@ -37,17 +37,6 @@ export function reaisToCentavos(text: string): number {
   const m = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text.trim());
   if (!m) throw malformed('valorCausa is not a decimal amount like "12345.67"');
   return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
-}
-
-/** "SP123456" → { uf: 'SP', numero: '123456' }; an unreadable registration becomes null, not a failure. */
-export function oabOf(text: string | null): LawyerRecord['oab'] {
-  if (text === null || text.trim() === '') return null;
-  try {
-    const oab = parseOab(text);
-    return { uf: oab.uf, numero: `${oab.numero}${oab.suffix ?? ''}` };
-  } catch {
-    return null;
-  }
 }
 
 function lawyer(v: unknown, i: number): LawyerRecord {

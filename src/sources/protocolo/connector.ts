@@ -6,8 +6,8 @@
  */
 import type { AdministrativeProcessRecord, AdministrativeSource } from '../../platform/ports/administrative.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http-upstream.ts';
-import { describeBody } from '../upstream-body.ts';
+import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http/upstream.ts';
+import { describeBody } from '../http/body.ts';
 import { readDetailPage } from './page.ts';
 
 export const PUBLIC_PROTOCOLO_URL = 'https://protocolointegrado.gov.br/protocolo';

@@ -17,8 +17,8 @@
  */
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { StfGazetteSource, StfPublicationRecord } from '../../platform/ports/stf.ts';
-import { header } from '../attempt.ts';
-import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
+import { header } from '../http/attempt.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
 import { readStfItem, StfItemError } from './item.ts';
 
 export const PUBLIC_STF_URL = 'https://digital.stf.jus.br';

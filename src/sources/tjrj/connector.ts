@@ -9,8 +9,8 @@
  */
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { DebtorEntity, TjrjOrderPage, TjrjPrecatorio, TjrjPrecatorioSource } from '../../platform/ports/tjrj.ts';
-import { pathOnly } from '../attempt.ts';
-import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http-upstream.ts';
+import { pathOnly } from '../http/attempt.ts';
+import { HttpUpstream, upstreamError, type UpstreamTuning } from '../http/upstream.ts';
 
 export const PUBLIC_TJRJ_PRECATORIOS_URL = 'https://www3.tjrj.jus.br/PortalConhecimento/api/precatorios';
 

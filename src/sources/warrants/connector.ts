@@ -11,9 +11,9 @@ import { isoDayOfBr } from '../../platform/format.ts';
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { WarrantQuery, WarrantRecord, WarrantsSource } from '../../platform/ports/warrants.ts';
-import { pathOnly } from '../attempt.ts';
-import { HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http-upstream.ts';
-import { describeBody } from '../upstream-body.ts';
+import { pathOnly } from '../http/attempt.ts';
+import { HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
+import { describeBody } from '../http/body.ts';
 
 export const WARRANT_PROTOCOLS = ['tramita', 'predictus'] as const;
 export type WarrantProtocol = (typeof WARRANT_PROTOCOLS)[number];

@@ -11,7 +11,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageText } from '../../upstream-body.ts';
+import { pageText } from '../../http/body.ts';
 import { readFileSync } from 'node:fs';
 import { ConsultasConnector, enabledCourts } from '../connector.ts';
 import { loopbackConsultaHttp, startLoopback } from '../pje/testing.ts';

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageText } from '../../upstream-body.ts';
+import { pageText } from '../../http/body.ts';
 import { readFileSync } from 'node:fs';
 import { EsajPageError, ESAJ_NOT_FOUND, parseEsajPage } from './parse.ts';
 import { esajPolo } from './roles.ts';

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageText } from '../../upstream-body.ts';
+import { pageText } from '../../http/body.ts';
 import { readFileSync } from 'node:fs';
 import { EsajPageError, ESAJ_NOT_FOUND } from './parse.ts';
 import { esajSearchQuery, parseEsajSearch } from './search.ts';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { SourceError } from '../../../platform/ports/source-error.ts';
 import { PjeClassicClient } from './client.ts';
 import { parsePjeDetail } from './parse.ts';
-import { pageText } from '../../upstream-body.ts';
+import { pageText } from '../../http/body.ts';
 import { loopbackConsultaHttp, startLoopback, type RecordedRequest, type Reply } from './testing.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageText } from '../../upstream-body.ts';
+import { pageText } from '../../http/body.ts';
 import { readFileSync } from 'node:fs';
 import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
 

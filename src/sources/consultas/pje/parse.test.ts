@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { pageText } from '../../upstream-body.ts';
+import { pageText } from '../../http/body.ts';
 import type { ConsultaCase } from '../record.ts';
 import { Anomalies } from '../anomalies.ts';
 import { parsePjeDetail, parsePjeSearch, PjePageError, readParticipant } from './parse.ts';

@@ -7,7 +7,6 @@ import { FakeUpstream, type Handler as FakeHandler, type RawRequest } from '../.
 import { readFileSync } from 'node:fs';
 import { ZipFile } from 'yazl';
 import { cnjCheckDigits } from '../../../platform/identifiers/cnj.ts';
-import type { Sleep } from '../../datajud/budget.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -97,14 +96,4 @@ export async function zipOf(entries: Array<[name: string, content: string]>): Pr
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
-}
-
-/** A sleep that returns at once and remembers every delay it was asked for. */
-export function recordingSleep(): Sleep & { delays: number[] } {
-  const delays: number[] = [];
-  const sleep = async (ms: number, signal?: AbortSignal) => {
-    signal?.throwIfAborted();
-    delays.push(ms);
-  };
-  return Object.assign(sleep, { delays });
 }

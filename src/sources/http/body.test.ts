@@ -9,9 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
-import { loadConfig, parseUpstreamMaxBytes, DEFAULT_UPSTREAM_MAX_BYTES, ConfigError } from '../config.ts';
-import { SourceError, type SourceFailure } from '../platform/ports/source-error.ts';
-import { bodyJson, bodyLimits, bodyText, describeBody, errorTypeOf, nestsDeeperThan, readBody, MAX_JSON_DEPTH, type BodyReading } from './upstream-body.ts';
+import { loadConfig, parseUpstreamMaxBytes, DEFAULT_UPSTREAM_MAX_BYTES, ConfigError } from '../../config.ts';
+import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
+import { bodyJson, bodyLimits, bodyText, describeBody, errorTypeOf, nestsDeeperThan, readBody, MAX_JSON_DEPTH, type BodyReading } from './body.ts';
 
 type Answer = (res: http.ServerResponse) => void | Promise<void>;
 

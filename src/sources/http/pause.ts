@@ -1,17 +1,18 @@
 /**
- * DJEN's own rate-limit signals, shared by every request of the process (djen.md §4.4): when an
- * answer says `x-ratelimit-remaining` ≤ 2, or a 429 asks to wait, the next requests wait that long
- * (60 s by default) before going out. This is on top of the RequestBudget: the budget counts this
- * process's requests, the header tells what DJEN counted for the IP (other processes included).
+ * A pause every request of a RequestLoop keeps: an upstream's own rate-limit signals, shared by every
+ * request of the process. DJEN's (djen.md §4.4): when an answer says `x-ratelimit-remaining` ≤ 2, or a
+ * 429 asks to wait, the next requests wait that long (60 s by default) before going out. This is on top
+ * of the RequestBudget: the budget counts this process's requests, the header tells what the upstream
+ * counted for the IP (other processes included).
  */
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import type { Sleep } from '../datajud/budget.ts';
-import type { ResponseHeaders } from './client.ts';
+import type { ResponseHeaders } from './attempt.ts';
+import type { Sleep } from './waits.ts';
 
 export const LOW_REMAINING = 2;
 export const LOW_REMAINING_PAUSE_MS = 60_000;
 
-export class RateLimitGate {
+export class RequestPause {
   readonly #clock: Clock;
   readonly #sleep: Sleep;
   /** Epoch ms before which no request should go out; 0 when open. */

@@ -5,13 +5,10 @@
  * lets 2N through in some 60 s windows; the log never does. Callers queue (FIFO) and wait for a slot;
  * waiting is abortable and never fails otherwise.
  */
-import { realSleep, type Sleep } from '../http/waits.ts';
+import { realSleep, type Sleep } from './waits.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { raceAbort } from './concurrency.ts';
 import { budgetSpent, watchBudget } from '../../platform/observability/upstreams.ts';
-
-// The budget's waits are the connectors' one Sleep (sources/http/waits.ts), re-exported for its users.
-export { realSleep, type Sleep } from '../http/waits.ts';
 
 export interface RequestBudgetOptions {
   perMinute: number;

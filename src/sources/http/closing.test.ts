@@ -8,11 +8,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isClosedConnector, RetryableSourceError } from '../platform/ports/source-error.ts';
-import { toApiError } from '../platform/http/error-handler.ts';
-import { startTestSandbox, type TestSandbox } from '../sandbox/testing.ts';
-import { HttpUpstream, upstreamError } from './http-upstream.ts';
-import { PortalConnector } from './portal/connector.ts';
+import { isClosedConnector, RetryableSourceError } from '../../platform/ports/source-error.ts';
+import { toApiError } from '../../platform/http/error-handler.ts';
+import { startTestSandbox, type TestSandbox } from '../../sandbox/testing.ts';
+import { HttpUpstream, upstreamError } from './upstream.ts';
+import { PortalConnector } from '../portal/connector.ts';
 
 /** A server that reads every request and never answers it (until it is closed). */
 let silent: Server;

@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../platform/clock.ts';
-import { RequestBudget, type Sleep } from './budget.ts';
+import { RequestBudget } from './budget.ts';
+import type { Sleep } from './waits.ts';
 import { Semaphore } from './concurrency.ts';
-import { backoffMs, DEFAULT_RETRY } from './retry.ts';
-import { clockSleep } from './testing/setup.ts';
+import { backoffMs } from './backoff.ts';
+import { clockSleep } from '../testing/sleeps.ts';
 
 /** A sleep that waits until the test moves the manual clock past its deadline. */
 function manualSleep(clock: ManualClock): { sleep: Sleep; advance(ms: number): void; sleeping(): number } {
@@ -106,7 +107,7 @@ test('the semaphore limits holders and hands slots over in order', async () => {
 });
 
 test('backoff doubles from the base, is capped, jittered, and never shorter than Retry-After', () => {
-  const policy = { ...DEFAULT_RETRY, baseMs: 500, capMs: 8_000 };
+  const policy = { attempts: 3, baseMs: 500, capMs: 8_000, maxRetryAfterMs: 60_000 };
   assert.equal(
     backoffMs(policy, 1, () => 1),
     500,
