@@ -10,12 +10,15 @@ import path from 'node:path';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
-/** Lower floors may not import higher ones: platform < sources < sandbox, capabilities < app, cli. */
+/**
+ * Lower floors may not import higher ones: platform < sources < sandbox, capabilities < app, cli; and
+ * capabilities reach the connectors only through their ports (platform/ports/, issue 46).
+ */
 const FORBIDDEN: Record<string, string[]> = {
   platform: ['capabilities', 'sources', 'sandbox', 'cli', 'app.ts', 'main.ts'],
   sources: ['capabilities', 'sandbox', 'cli', 'app.ts', 'main.ts'],
   sandbox: ['capabilities', 'cli', 'app.ts', 'main.ts'],
-  capabilities: ['sandbox', 'cli', 'app.ts', 'main.ts'],
+  capabilities: ['sources', 'sandbox', 'cli', 'app.ts', 'main.ts'],
 };
 
 interface Edge {
@@ -58,10 +61,22 @@ function edges(): Edge[] {
 
 const floor = (file: string) => file.split('/')[0];
 
-test('no import points up a layer (platform and sources never import capabilities, the sandbox or the entry points)', () => {
+test('no import points up a layer (platform and sources never import capabilities, the sandbox or the entry points; capabilities import no connector)', () => {
   const up = edges().filter((e) => FORBIDDEN[floor(e.from)]?.some((f) => e.to === f || e.to.startsWith(`${f}/`)));
   assert.deepEqual(
     up.map((e) => `${e.from} → ${e.to}`),
+    [],
+  );
+});
+
+test("no connector's folder imports another's: what they share is sources/http/ (or a file of sources/ itself)", () => {
+  const folder = (file: string) => (file.startsWith('sources/') && file.split('/').length > 2 ? file.split('/')[1] : null);
+  const across = edges().filter((e) => {
+    const [from, to] = [folder(e.from), folder(e.to)];
+    return from !== null && to !== null && from !== to && to !== 'http';
+  });
+  assert.deepEqual(
+    across.map((e) => `${e.from} → ${e.to}`),
     [],
   );
 });

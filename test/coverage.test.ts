@@ -12,8 +12,7 @@ import { COURTS } from '../src/platform/courts/table.ts';
 import { CONSULTA_COURTS } from '../src/sources/consultas/courts.ts';
 import { CLOSED_COURTS } from '../src/sources/consultas/closed-courts.ts';
 import { consultaLabel, SYSTEM_OFFERS } from '../src/sources/consultas/systems.ts';
-import { courtCoverage } from '../src/sources/coverage.ts';
-import { deploymentCoverage } from '../src/capabilities/courts/routes.ts';
+import { courtCoverage, deploymentCoverage } from '../src/sources/coverage.ts';
 
 const h = await createHarness({ env: { TRAMITA_CONSULTAS: 'TJSP,TJMA', TRAMITA_PORTAL_TRIBUNAIS: 'TJBA,TJSP', TRAMITA_PORTAL_NOME: 'Provedor Ficticio' } });
 after(() => h.close());

@@ -2,16 +2,17 @@
  * Where each field of a case comes from, court by court, and which searches reach it (issue 32): one
  * function over the configuration's tables (the consultations' courts.ts and closed-courts.ts, the
  * systems' offers in systems.ts, DataJud's aliases in the courts table, DJEN, the provider's courts),
- * read by `npm run docs` for docs/coverage.md (the default configuration) and by `GET /v1/integrador`
+ * read by `npm run docs` for docs/coverage.md (the default configuration) and, as the Sources port's
+ * `coverage` (platform/ports/coverage.ts), by `GET /v1/integrador`
  * (this deployment's), so neither can drift from the configuration.
  */
 import { COURTS, type Court } from '../platform/courts/table.ts';
 import { DJEN_FONTE } from '../platform/ports/case-details.ts';
+import type { CourtCoverage, CoverageSource } from '../platform/ports/coverage.ts';
+import type { Sources } from '../platform/ports/sources.ts';
 import { closedCourt } from './consultas/closed-courts.ts';
 import { CONSULTA_COURTS, consultaCourt } from './consultas/courts.ts';
 import { consultaLabel, SYSTEM_LABELS, SYSTEM_OFFERS, type ConsultaSearch } from './consultas/systems.ts';
-
-export type ConsultaState = 'aberta' | 'captcha' | 'anti_bot' | 'login' | 'desconhecida';
 
 /** What a deployment reads: the enabled consultations, and the case-details provider with its courts. */
 export interface CoverageConfig {
@@ -26,18 +27,14 @@ export const DEFAULT_COVERAGE_CONFIG: CoverageConfig = { consultas: CONSULTA_COU
 export const STORED = 'armazenado';
 const SEARCHES: readonly ConsultaSearch[] = ['cpf_cnpj', 'nome', 'oab'];
 
-export interface CourtCoverage {
-  tribunal: string;
-  /** The consultation's system (`e-SAJ`, `PJe consulta pública`, `eproc`…); null when not surveyed. */
-  sistema: string | null;
-  consulta: ConsultaState;
-  /** The consultation is read by this deployment (TRAMITA_CONSULTAS). */
-  consultaHabilitada: boolean;
-  nota: string | null;
-  /** Per field, the sources that give it, in the order they are asked. */
-  campos: { capa: string[]; movimentos: string[]; textosMovimentos: string[]; partes: string[]; advogados: string[]; valor: string[]; documentos: string[] };
-  /** Per search, what it reaches for this court's cases. */
-  buscas: { tipo: ConsultaSearch; fontes: string[] }[];
+/** This deployment's coverage configuration, read from its sources at each call: its enabled consultations and its provider. */
+export function deploymentCoverage(sources: Pick<Sources, 'consultas' | 'provider'>): CoverageConfig {
+  return { consultas: sources.consultas?.courts.map((c) => c.sigla) ?? [], provider: sources.provider ?? null };
+}
+
+/** The coverage port over `sources` (the object that will hold it: tests change its consultations and provider). */
+export function coverageOf(sources: () => Pick<Sources, 'consultas' | 'provider'>): CoverageSource {
+  return { court: (court) => courtCoverage(court, deploymentCoverage(sources())) };
 }
 
 export function courtCoverage(court: Court, cfg: CoverageConfig): CourtCoverage {
@@ -78,16 +75,6 @@ export function courtCoverage(court: Court, cfg: CoverageConfig): CourtCoverage 
           ],
     })),
   };
-}
-
-/**
- * The summary of a court's coverage (`cobertura` of `GET /v1/integrador`): the sources that give any
- * field of its cases, in the order first asked, and the fields some source gives. Read from
- * `courtCoverage`, so it says what `origens` says, for the same configuration.
- */
-export function coverageSummary(c: CourtCoverage): { fontes: string[]; recursos: string[] } {
-  const fields = Object.entries(c.campos).filter(([, names]) => names.length > 0);
-  return { fontes: [...new Set(fields.flatMap(([, names]) => names))], recursos: fields.map(([field]) => field) };
 }
 
 export function coverageTable(cfg: CoverageConfig): CourtCoverage[] {

@@ -9,6 +9,7 @@ import type { Sources } from '../platform/ports/sources.ts';
 import { DataJudConnector, dataJudOptionsFromConfig } from './datajud/index.ts';
 import { DjenConnector, djenOptionsFromConfig, PUBLIC_DJEN_URL } from './djen/index.ts';
 import { djenAddressees } from './djen/addressees.ts';
+import { coverageOf } from './coverage.ts';
 import { ChatCompletionsConnector } from './chat/connector.ts';
 import { PortalConnector } from './portal/connector.ts';
 import { DjeConnector, PUBLIC_DJE_URL } from './dje/connector.ts';
@@ -235,6 +236,7 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
     publications,
     // Over the DJEN source this object holds at each call: tests swap `publications` for a scripted one.
     addressees: djenAddressees(() => sources.publications),
+    coverage: coverageOf(() => sources),
     model,
     ...gazettes,
     administrative,

@@ -10,9 +10,8 @@ import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { sourcesStatus } from '../../platform/ports/status.ts';
 import { SourcesStatus } from '../discovery/routes.ts';
-import { courtCoverage, coverageSummary, type CoverageConfig } from '../../sources/coverage.ts';
+import { coverageSummary } from '../../platform/ports/coverage.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
-import type { Sources } from '../../platform/ports/sources.ts';
 import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
 import { consultaState } from '../../platform/observability/consultas.ts';
 
@@ -107,11 +106,6 @@ const SystemView = Type.Object({
   tribunais: Type.Object({ atual: Type.Array(Type.String()), adicional: Type.Array(Type.String()), legado: Type.Array(Type.String()) }),
 });
 
-/** This deployment's coverage configuration: its enabled consultations and its provider. */
-export function deploymentCoverage(sources: Sources): CoverageConfig {
-  return { consultas: sources.consultas?.courts.map((c) => c.sigla) ?? [], provider: sources.provider ?? null };
-}
-
 /** A reference list, whole: one page in the common list body (platform/http/list.ts). */
 const whole = <T>(req: FastifyRequest, s: Services, items: T[]) =>
   listData(req, s.config, 'items', items, { limit: Math.max(1, items.length), nextCursor: null, page: 1 }, items.length);
@@ -124,7 +118,6 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
     schema: { querystring: CourtsQuery, data: listSchema('items', CourtView, { fontes: SourcesStatus }) },
     handler: async (req) => {
       const uf = req.query.uf?.toUpperCase();
-      const coverage = deploymentCoverage(s.sources);
       const courts = COURTS.filter((c) => (!req.query.segmento || c.segmento === req.query.segmento) && (!uf || c.ufs.includes(uf) || c.ufs.includes('BR')));
       return {
         data: {
@@ -132,7 +125,7 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
             req,
             s,
             courts.map((c) => {
-              const origens = courtCoverage(c, coverage);
+              const origens = s.sources.coverage.court(c);
               return {
                 sigla: c.sigla,
                 nome: c.nome,

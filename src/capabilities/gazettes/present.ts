@@ -2,7 +2,7 @@
  * How the gazettes' publications and editions look in answers: the STF's with the fields of its own
  * API (processo, tipo, relator, órgão julgador, sessão, the divulgação instant in Brasília, the
  * publication day or null, envolvidos as STF lists them with every OAB each names, the lawyers apart),
- * read from the stored item by the connector's own reader; the electoral
+ * read from the stored item by the connector's own reader (the STF port's `readItem`); the electoral
  * ones with their edition, position and parties as printed; texts as plain text (STF's HTML only when
  * asked). Links: `link_api` is the item in Tramita's API, `link_pdf` the edition's PDF there.
  */
@@ -10,17 +10,19 @@ import type { GazetteEditionsTable, PublicationsTable } from '../../platform/db/
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { PublicationLawyer } from '../../platform/ports/publications.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
-import { readStfItem } from '../../sources/stf/item.ts';
 import { oabKey, plainText, storedPublication } from '../publications/store.ts';
 import { STF_ID_PREFIX } from './records.ts';
 
 export const STF_PATH = '/v1/stf/publicacoes';
 export const DJE_PATH = '/v1/dje-eleitoral';
 
-/** The stored item read again as the connector reads it (sources/stf/item.ts); null for a row it cannot read (an old simulator's). */
-function storedItem(raw: string): StfPublicationRecord | null {
+/** Reads a stored item as the ingest read it: the STF port's `readItem` (the connector's own reader). */
+export type StfItemReader = (item: unknown) => StfPublicationRecord;
+
+/** The stored item read again; null for a row it cannot read (an old simulator's). */
+function storedItem(raw: string, read: StfItemReader): StfPublicationRecord | null {
   try {
-    return readStfItem(JSON.parse(raw));
+    return read(JSON.parse(raw));
   } catch {
     return null;
   }
@@ -37,9 +39,10 @@ function storedLawyers(advogados: readonly PublicationLawyer[]) {
   return [...byName].map(([nome, oabs]) => lawyerView(nome, null, oabs));
 }
 
-export function stfView(row: PublicationsTable, publicUrl: string | undefined, o: { html?: boolean } = {}) {
+export function stfView(row: PublicationsTable, ctx: { publicUrl: string | undefined; read: StfItemReader }, o: { html?: boolean } = {}) {
+  const { publicUrl } = ctx;
   const p = storedPublication(row);
-  const item = storedItem(row.raw);
+  const item = storedItem(row.raw, ctx.read);
   const id = p.id.slice(STF_ID_PREFIX.length);
   const envolvidos = item?.envolvidos ?? [];
   return {

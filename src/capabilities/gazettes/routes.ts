@@ -47,6 +47,9 @@ const OabQuery = Type.Optional(
   }),
 );
 
+/** What an STF answer needs: the public URL of its links and the STF port's reader of a stored item. */
+const stfReading = (s: Services) => ({ publicUrl: s.config.publicUrl, read: (item: unknown) => s.sources.stf.readItem(item) });
+
 export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDays): void {
   const period = (q: { data_inicio?: string; data_fim?: string }): Period =>
     gazettePeriod(q, { today: days.today(), maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });
@@ -102,7 +105,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
             req,
             s.config,
             'items',
-            items.map((r) => stfView(r, s.config.publicUrl)),
+            items.map((r) => stfView(r, stfReading(s))),
             pagination,
           ),
           periodo: p,
@@ -137,7 +140,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
     handler: async (req) => {
       const row = await s.db.selectFrom('publications').selectAll().where('id', '=', stfStoreId(req.params.id)).executeTakeFirst();
       if (!row) throw new ApiError('PUBLICATION_NOT_FOUND', `No STF gazette publication "${req.params.id}" in the store: take ids from GET ${STF_PATH}.`);
-      return { data: stfView(row, s.config.publicUrl, { html: req.query.incluir_html === true }) };
+      return { data: stfView(row, stfReading(s), { html: req.query.incluir_html === true }) };
     },
   });
 

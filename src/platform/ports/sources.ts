@@ -18,6 +18,7 @@ import type { TjrjPrecatorioSource } from './tjrj.ts';
 import type { CaseMetadataSource } from './case-metadata.ts';
 import type { AddresseesSource, CaseDetailsSource } from './case-details.ts';
 import type { PublicationSource } from './publications.ts';
+import type { CoverageSource } from './coverage.ts';
 
 /** The upstreams this process talks to (real services, or the sandbox simulator). */
 export interface Sources {
@@ -28,6 +29,8 @@ export interface Sources {
   provider?: { nome: string; courts: 'all' | readonly string[] } | null;
   /** The courts whose public consultation this deployment reads (issue 31); null when none is enabled. */
   consultas?: { sandbox: boolean; courts: readonly { sigla: string; sistema: string; source: string }[] } | null;
+  /** Where each field of a court's cases comes from in this deployment (ports/coverage.ts; GET /v1/integrador). */
+  coverage: CoverageSource;
   /** DJEN: the real API, or the sandbox's simulator. */
   publications: PublicationSource;
   /** A case's parties from its DJEN communications' addressees (case-details.ts), over this object's `publications` as it is at each call. */

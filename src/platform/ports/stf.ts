@@ -66,5 +66,7 @@ export interface StfGazetteSource {
   lastDay(signal?: AbortSignal): Promise<string>;
   /** Every publication divulged on `day` (yyyy-mm-dd), all pages. Throws SourceError; never a partial day. */
   day(day: string, signal?: AbortSignal): Promise<StfPublicationRecord[]>;
+  /** One stored item (a publication's `raw`) read again as `day` read it, for the answers; throws when it cannot be read. */
+  readItem(item: unknown): StfPublicationRecord;
   close(): Promise<void>;
 }

@@ -42,6 +42,18 @@ export const NO_SOURCES: Sources = {
     },
     close: async () => {},
   },
+  // No upstream: nothing gives any field and no search reaches anything.
+  coverage: {
+    court: (court) => ({
+      tribunal: court.sigla,
+      sistema: null,
+      consulta: 'desconhecida',
+      consultaHabilitada: false,
+      nota: null,
+      campos: { capa: [], movimentos: [], textosMovimentos: [], partes: [], advogados: [], valor: [], documentos: [] },
+      buscas: [],
+    }),
+  },
   addressees: {
     fetchAddressees: async () => {
       throw unconfigured('publication');
@@ -53,6 +65,9 @@ export const NO_SOURCES: Sources = {
       throw unconfigured('STF gazette');
     },
     day: async () => {
+      throw unconfigured('STF gazette');
+    },
+    readItem: () => {
       throw unconfigured('STF gazette');
     },
     close: async () => {},

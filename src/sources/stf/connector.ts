@@ -119,6 +119,10 @@ export class StfConnector implements StfGazetteSource {
     throw fail('malformed', `STF kept answering full pages for ${day} past ${MAX_PAGES} pages.`);
   }
 
+  readItem(item: unknown): StfPublicationRecord {
+    return readStfItem(item);
+  }
+
   async close(): Promise<void> {
     await this.#http.close();
   }
