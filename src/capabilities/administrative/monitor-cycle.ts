@@ -19,7 +19,7 @@ import { SourceError } from '../../platform/ports/source-error.ts';
 import type { Services } from '../../platform/services.ts';
 import { ADMIN_MONITORS } from './monitor-lifecycle.ts';
 import type { AdminMonitorRow } from './monitor-store.ts';
-import { dueForCheck, recordCheck } from '../../platform/monitoring/checks.ts';
+import { dueForCheck, recordCheck, recordFailedCheck } from '../../platform/monitoring/checks.ts';
 import type { AdministrativeService } from './service.ts';
 
 export interface AdminCheckSummary {
@@ -54,17 +54,7 @@ export async function checkDueAdminMonitors(s: Services, service: Administrative
       if (err instanceof SourceError)
         log.warn({ nup, monitors: monitors.map((m) => m.id), failure: err.failure }, 'administrative monitor check: source failed');
       else log[backgroundFailureLevel(err)]({ err, nup }, 'administrative monitor check failed');
-      const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
-      await s.db
-        .updateTable('administrative_monitors')
-        .set({ ultimo_erro: `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`, atualizado_em: iso(now) })
-        .where(
-          'id',
-          'in',
-          monitors.map((m) => m.id),
-        )
-        .where('status', '=', 'ATIVO')
-        .execute();
+      await recordFailedCheck(s.db, 'administrative_monitors', monitors, err, now);
       continue;
     }
     for (const m of monitors) {

@@ -35,7 +35,7 @@ import type { CaseParts } from '../processes/parts.ts';
 import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { CASE_MONITORS } from './lifecycle.ts';
 import { monitorAudience, type MonitorRow } from './store.ts';
-import { dueForCheck, recordCheck } from '../../platform/monitoring/checks.ts';
+import { dueForCheck, recordCheck, recordFailedCheck } from '../../platform/monitoring/checks.ts';
 import { readCourtPages } from './court-pages.ts';
 
 /** Most checks in one cycle; the most overdue go first and the rest stay due for the next one. */
@@ -96,7 +96,7 @@ async function checkAlias(s: Services, cases: CaseParts, alias: string, monitors
   } catch (err) {
     if (err instanceof SourceError) log.warn({ alias, monitors: monitors.length, failure: err.failure }, 'case monitor check: upstream failed');
     else log[backgroundFailureLevel(err)]({ err, alias }, 'case monitor check failed');
-    await recordFailure(s.db, monitors, failureMessage(err, now), now);
+    await recordFailedCheck(s.db, 'case_monitors', monitors, err, now);
     telemetry.monitorChecks.labels('processos', 'failed').inc(monitors.length);
     return null;
   }
@@ -145,23 +145,6 @@ export function checkEvents(was: Situacao, is: Situacao, newMovements: number): 
   if (newMovements > 0) events.push(['atualizacao_processo_concluida', { novasMovimentacoes: newMovements }]);
   events.push(['processo_verificado', { novasMovimentacoes: newMovements, situacao: is }]);
   return events;
-}
-
-/** Leaves the monitors due (so the next cycle tries again) with the reason they were not checked. */
-async function recordFailure(db: Kysely<DB>, monitors: MonitorRow[], message: string, now: Date): Promise<void> {
-  for (const ids of inLists(monitors.map((m) => m.id))) {
-    await db
-      .updateTable('case_monitors')
-      .set({ ultimo_erro: message, atualizado_em: iso(now) })
-      .where('id', 'in', ids)
-      .where('status', '=', 'ATIVO')
-      .execute();
-  }
-}
-
-function failureMessage(err: unknown, now: Date): string {
-  const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
-  return `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
 }
 
 /** `movimentos_total` of the stored cases among `numbers`. */

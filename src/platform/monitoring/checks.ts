@@ -9,6 +9,8 @@ import type { DB } from '../db/schema.ts';
 import { activeAccountIds } from './active-accounts.ts';
 import type { MonitorFrequency } from '../db/schema.ts';
 import { frequencyMs } from './frequency.ts';
+import { inLists } from '../db/in-lists.ts';
+import { SourceError } from '../ports/source-error.ts';
 import { paidMonitors, type PaidMonitorRow, type PaidMonitorTable } from './tables.ts';
 
 /** ATIVO monitors of `table` (of active accounts) whose check is due by `now`, the most overdue first. */
@@ -64,4 +66,22 @@ export async function recordCheck(
     .where('proxima_verificacao_em', '=', m.proxima_verificacao_em)
     .executeTakeFirst();
   return Number(done.numUpdatedRows) === 1;
+}
+
+/**
+ * A check of counted-check monitors that did not complete (the source failed, or storage did): they
+ * stay due, so the next cycle tries again, and `ultimo_erro` says why, naming the source and how it
+ * failed, never internals.
+ */
+export async function recordFailedCheck(db: Kysely<DB>, table: CountedCheckTable, monitors: readonly { id: string }[], err: unknown, now: Date): Promise<void> {
+  const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
+  const message = `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
+  for (const part of inLists(monitors.map((m) => m.id))) {
+    await paidMonitors(db)
+      .updateTable(table)
+      .set({ ultimo_erro: message, atualizado_em: iso(now) })
+      .where('id', 'in', part)
+      .where('status', '=', 'ATIVO')
+      .execute();
+  }
 }
