@@ -16,9 +16,9 @@ import { inLists } from '../../platform/db/in-lists.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { brasiliaDayBefore } from '../../platform/format.ts';
-import { addMs, iso } from '../../platform/clock.ts';
+import { iso } from '../../platform/clock.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { dueForCheck } from '../../platform/monitoring/checks.ts';
+import { checkCompleted, dueForCheck, failedCheckMessage } from '../../platform/monitoring/checks.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { PublicationQuery } from '../../platform/ports/publications.ts';
@@ -94,7 +94,7 @@ async function checkGroup(
     if (err instanceof SourceError)
       log.warn({ key: queryKey(monitors[0]), monitors: monitors.length, failure: err.failure }, 'publication monitor check: DJEN failed');
     else log[backgroundFailureLevel(err)]({ err, key: queryKey(monitors[0]) }, 'publication monitor check failed');
-    await recordFailure(s.db, monitors, failureMessage(err, now));
+    await recordFailure(s.db, monitors, failedCheckMessage(err, now));
     telemetry.monitorChecks.labels('publicacoes', 'failed').inc(monitors.length);
     return false;
   }
@@ -140,11 +140,10 @@ function isCovered(m: PublicationMonitorRow, covered: ReadonlySet<string>, every
 
 /** Completed: next check one interval from now. Not `atualizado_em`: a check changes nothing the matcher reads. */
 async function markChecked(s: Services, monitors: readonly PublicationMonitorRow[], now: Date): Promise<void> {
-  const next = iso(addMs(now, s.config.monitorIntervalMs));
   for (const ids of inLists(monitors.map((m) => m.id))) {
     await s.db
       .updateTable('publication_monitors')
-      .set({ ultima_verificacao_em: iso(now), proxima_verificacao_em: next, ultimo_erro: null })
+      .set(checkCompleted(now, s.config.monitorIntervalMs))
       .where('id', 'in', ids)
       .where('status', '=', 'ATIVO')
       .execute();
@@ -156,16 +155,6 @@ async function recordFailure(db: Kysely<DB>, monitors: readonly PublicationMonit
   for (const ids of inLists(monitors.map((m) => m.id))) {
     await db.updateTable('publication_monitors').set({ ultimo_erro: message }).where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
   }
-}
-
-function failureMessage(err: unknown, now: Date): string {
-  const what =
-    err instanceof SourceError
-      ? err.failure === 'geoblocked'
-        ? "DJEN refused this server's country (it answers only from Brazil)"
-        : `${err.source} failed (${err.failure})`
-      : 'an internal error interrupted it';
-  return `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
 }
 
 function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {

@@ -9,7 +9,8 @@
  * for a name radar (a name alone does not identify a person).
  */
 import type { Transaction } from 'kysely';
-import { addMs, iso } from '../../platform/clock.ts';
+import { iso } from '../../platform/clock.ts';
+import { checkCompleted } from '../../platform/monitoring/checks.ts';
 import type { DB, RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError, isApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
@@ -112,11 +113,7 @@ export async function checkRadar(m: RadarParts, radar: RadarsTable): Promise<Che
     // Conditional on the version read: a PATCH meanwhile (new filters, maybe a new baseline) keeps the radar due.
     await db
       .updateTable('radars')
-      .set({
-        ultima_verificacao_em: iso(now),
-        proxima_verificacao_em: iso(addMs(now, frequencyMs(radar.frequencia, config.monitorIntervalMs))),
-        ultimo_erro: null,
-      })
+      .set(checkCompleted(now, frequencyMs(radar.frequencia, config.monitorIntervalMs)))
       .where('id', '=', radar.id)
       .where('atualizado_em', '=', radar.atualizado_em)
       .execute();

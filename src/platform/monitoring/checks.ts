@@ -33,6 +33,14 @@ export function dueBy(db: Kysely<DB>, table: PaidMonitorTable, column: 'proxima_
     .orderBy('id');
 }
 
+/**
+ * What every kind's completed check writes: checked now, the next check `nextInMs` from now, no error.
+ * Each kind adds its own condition (the row as read, its version) and its own columns.
+ */
+export function checkCompleted(now: Date, nextInMs: number) {
+  return { ultima_verificacao_em: iso(now), proxima_verificacao_em: iso(addMs(now, nextInMs)), ultimo_erro: null };
+}
+
 /** The monitor kinds whose rows count their checks (`verificacoes`) and keep what the last one found (`situacao`). */
 export type CountedCheckTable = 'case_monitors' | 'administrative_monitors';
 
@@ -56,9 +64,7 @@ export async function recordCheck(
       situacao: found.situacao,
       verificacoes: eb('verificacoes', '+', 1),
       ...(found.novidades === undefined ? {} : { novidades: eb('novidades', '+', found.novidades) }),
-      ultimo_erro: null,
-      ultima_verificacao_em: iso(now),
-      proxima_verificacao_em: iso(addMs(now, frequencyMs(m.frequencia, intervalMs))),
+      ...checkCompleted(now, frequencyMs(m.frequencia, intervalMs)),
       atualizado_em: iso(now),
     }))
     .where('id', '=', m.id)
@@ -74,8 +80,7 @@ export async function recordCheck(
  * failed, never internals.
  */
 export async function recordFailedCheck(db: Kysely<DB>, table: CountedCheckTable, monitors: readonly { id: string }[], err: unknown, now: Date): Promise<void> {
-  const what = err instanceof SourceError ? `${err.source} failed (${err.failure})` : 'an internal error interrupted it';
-  const message = `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
+  const message = failedCheckMessage(err, now);
   for (const part of inLists(monitors.map((m) => m.id))) {
     await paidMonitors(db)
       .updateTable(table)
@@ -84,4 +89,15 @@ export async function recordFailedCheck(db: Kysely<DB>, table: CountedCheckTable
       .where('status', '=', 'ATIVO')
       .execute();
   }
+}
+
+/** `ultimo_erro` of a check that did not complete: the source and how it failed (a geoblock said plainly), never internals. */
+export function failedCheckMessage(err: unknown, now: Date): string {
+  const what =
+    err instanceof SourceError
+      ? err.failure === 'geoblocked'
+        ? `${err.source} refused this server's country (it answers only from Brazil)`
+        : `${err.source} failed (${err.failure})`
+      : 'an internal error interrupted it';
+  return `The check of ${iso(now)} did not complete: ${what}. It is tried again at the next cycle.`;
 }
