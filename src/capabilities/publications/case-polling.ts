@@ -1,23 +1,36 @@
 /**
- * Same-day news of monitored cases from DJEN (issue 43 item 3; DESIGN.md §5, "Freshness"): DataJud
- * lags the courts by days, DJEN publishes the courts' communications the day they are sent. Each case
- * monitor's number is a PROCESSO pattern of the publication matcher (monitor-index.ts), so whatever
- * ingests a communication of the case (a daily caderno, a publication monitor's query, a lawyer
- * lookup) announces it to the monitor as `diario_movimentacao_nova` in that same ingest. For the
- * cases no caderno covers, the publication cycle also asks DJEN by number: one query per distinct
- * number however many accounts follow it, at most once a day per number (the day DJEN dates a
- * communication), the least recently asked first, within the run's DJEN budget (cycle-budget.ts): a
- * number left over stays first in line. Each query reads from three days before the previous one
- * (DJEN backfills late) and its time is kept in `publication_syncs` (`diario:<number>`), so a failed
- * query is simply due again. Its failure is counted and named (observability/auxiliary.ts).
+ * Same-day news of monitored cases from DJEN (issue 43 item 3; DESIGN.md §5, "Freshness"), at each
+ * monitor's own frequency (issue 51 item 5). DataJud lags the courts by days, DJEN publishes the
+ * courts' communications the day they are sent. Each case monitor's number is a PROCESSO pattern of
+ * the publication matcher (monitor-index.ts), so whatever ingests a communication of the case (a daily
+ * caderno, a publication monitor's query, a lawyer lookup) announces it to the monitor as
+ * `diario_movimentacao_nova` in that same ingest. For the cases no caderno covers, the publication
+ * cycle also asks DJEN by number:
+ * - when due: each monitor keeps its number's next ask (`case_monitors.proxima_diario_em`, migration
+ *   0027), one period of its frequency (HORARIA one TRAMITA_MONITOR_INTERVAL_MS, DIARIA 24…) after the
+ *   number's last ask; a number is due when any live monitor of it is, so the shortest frequency among
+ *   the accounts that follow it sets its pace, and it is asked once for all of them;
+ * - how many: at most what DJEN_SHARE of DJEN's budget (DJEN_REQUESTS_PER_MINUTE) serves until the
+ *   next cycle (asksPerRun), and within the run's budget shared with the cadernos and the publication
+ *   monitors (cycle-budget.ts), so callers' own DJEN lookups keep the rest;
+ * - in which order: the least recently asked first (never asked first), the time of the last ask kept
+ *   in `publication_syncs` (`diario:<number>`); a number left over stays first in line.
+ * Each query reads from three days before the previous one (DJEN backfills late). A failed query is
+ * counted and named (observability/auxiliary.ts) and its number stays due. When more numbers are due
+ * than the share asks in one HORARIA period, monitors hear DJEN late: a gauge says how many are due and a
+ * warn line (at most one a period) tells the operator to ingest the cadernos (TRAMITA_DJEN_CADERNOS).
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { addMs, DAY_MS, iso } from '../../platform/clock.ts';
+import type { Config } from '../../config.ts';
+import { iso } from '../../platform/clock.ts';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
+import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Services } from '../../platform/services.ts';
+import { scheduleNext } from '../monitors/schedules.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
@@ -25,8 +38,28 @@ import { BACKFILL_DAYS } from './polling.ts';
 
 /** Pages of one case's query: a case has at most a few hundred communications in a few days. */
 const MAX_PAGES = 5;
+/**
+ * The share of DJEN's budget monitored numbers may take: the other half keeps callers' lookups
+ * (a case's addressees, its gazettes, lawyers' searches) from queueing behind the monitors.
+ */
+export const DJEN_SHARE = 0.5;
 
 const syncKey = (numeroCnj: string) => `diario:${numeroCnj}`;
+
+type PollConfig = Pick<Config, 'djenRequestsPerMinute' | 'monitorIntervalMs'>;
+
+/**
+ * Numbers asked per cycle: what DJEN_SHARE of DJEN's budget serves until the next cycle (a query is one
+ * request, but for a case with over 100 communications in its window).
+ */
+export function asksPerRun(config: PollConfig): number {
+  return Math.max(1, Math.floor((config.djenRequestsPerMinute * cycleMs(config.monitorIntervalMs) * DJEN_SHARE) / 60_000));
+}
+
+/** Numbers asked in one HORARIA period (one TRAMITA_MONITOR_INTERVAL_MS) at most: the backlog past which monitors hear DJEN late. */
+export function asksPerPeriod(config: PollConfig): number {
+  return asksPerRun(config) * Math.max(1, Math.floor(config.monitorIntervalMs / cycleMs(config.monitorIntervalMs)));
+}
 
 export interface CasePollSummary {
   /** Distinct numbers asked. */
@@ -34,29 +67,60 @@ export interface CasePollSummary {
   failed: number;
   /** `diario_movimentacao_nova` events the answers brought (the ingest's). */
   events: number;
+  /** Numbers still due after the run (0 when none was due). */
+  due: number;
 }
 
-/**
- * The distinct numbers of live case monitors of courts no caderno covers, not asked of DJEN in the last
- * day, never asked first, then the longest ago; at most `limit`.
- */
-async function dueNumbers(s: Services, now: Date, covered: ReadonlySet<string>, limit: number) {
-  const rows = await s.db
+/** The live case monitors of courts no caderno covers whose number's DJEN ask is due by `now`. */
+function dueMonitors(s: Services, now: Date, covered: ReadonlySet<string>) {
+  return s.db
     .selectFrom('case_monitors as m')
+    .where('m.status', '=', 'ATIVO')
+    .where('m.proxima_diario_em', '<=', iso(now))
+    .where('m.account_id', 'in', activeAccountIds(s.db))
+    .$if(covered.size > 0, (q) => q.where('m.tribunal', 'not in', [...covered]));
+}
+
+/** Up to `limit` distinct due numbers, the least recently asked first (never asked first). */
+async function dueNumbers(s: Services, now: Date, covered: ReadonlySet<string>, limit: number) {
+  return dueMonitors(s, now, covered)
     .leftJoin('publication_syncs as p', (j) => j.on('p.chave', '=', sql<string>`${'diario:'} || m.numero_cnj`))
     .select(['m.numero_cnj', 'p.sincronizado_em'])
     .select((eb) => eb.fn.min('m.tribunal').as('tribunal'))
-    .where('m.status', '=', 'ATIVO')
-    .where('m.account_id', 'in', activeAccountIds(s.db))
-    .$if(covered.size > 0, (q) => q.where('m.tribunal', 'not in', [...covered]))
-    .where((eb) => eb.or([eb('p.sincronizado_em', 'is', null), eb('p.sincronizado_em', '<=', iso(addMs(now, -DAY_MS)))]))
     .groupBy(['m.numero_cnj', 'p.sincronizado_em'])
     .orderBy(sql`p.sincronizado_em is not null`)
     .orderBy('p.sincronizado_em')
     .orderBy('m.numero_cnj')
     .limit(limit)
     .execute();
-  return rows;
+}
+
+async function dueCount(s: Services, now: Date, covered: ReadonlySet<string>): Promise<number> {
+  const row = await dueMonitors(s, now, covered)
+    .select((eb) => eb.fn.count<number | string>('m.numero_cnj').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The operator's view of the numbers left due after each run: the gauge always, and a warn line when
+ * they exceed what the share asks in one HORARIA period, at most once a period per process.
+ */
+export class DjenBacklog {
+  #warnedAt: number | null = null;
+
+  note(config: PollConfig, due: number, now: Date, log: Logger): void {
+    telemetry.djenCaseNumbersDue.set(due);
+    const perPeriod = asksPerPeriod(config);
+    if (due <= perPeriod) return;
+    if (this.#warnedAt !== null && now.getTime() - this.#warnedAt < config.monitorIntervalMs) return;
+    this.#warnedAt = now.getTime();
+    log.warn(
+      { due, perPeriod, perRun: asksPerRun(config), djenRequestsPerMinute: config.djenRequestsPerMinute },
+      `DJEN: ${due} monitored numbers are due, more than DJEN's budget asks in one period (${perPeriod}); ` +
+        'case monitors hear DJEN late: ingest the cadernos of their courts (TRAMITA_DJEN_CADERNOS)',
+    );
+  }
 }
 
 /** One run of the publication cycle: its time, its DJEN budget, the courts whose caderno it has, its log. */
@@ -65,15 +129,16 @@ export interface CycleRun {
   budget: CycleBudget;
   covered: ReadonlySet<string>;
   log: Logger;
+  backlog: DjenBacklog;
 }
 
 /** Asks DJEN for the due monitored numbers within the run's budget and ingests the answers. */
-export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log }: CycleRun): Promise<CasePollSummary> {
-  const summary: CasePollSummary = { queries: 0, failed: 0, events: 0 };
-  const left = budget.max - budget.used;
-  if (left <= 0) return summary;
+export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log, backlog }: CycleRun): Promise<CasePollSummary> {
+  const summary: CasePollSummary = { queries: 0, failed: 0, events: 0, due: 0 };
+  const limit = Math.min(asksPerRun(s.config), budget.max - budget.used);
+  const due = limit > 0 ? await dueNumbers(s, now, covered, limit) : [];
   const source = s.sources.publications;
-  for (const n of await dueNumbers(s, now, covered, left)) {
+  for (const n of due) {
     if (!budget.take()) break;
     summary.queries++;
     const desde = n.sincronizado_em ? brasiliaDayBefore(new Date(n.sincronizado_em), BACKFILL_DAYS) : brasiliaDayBefore(now, RECENT_DAYS);
@@ -86,11 +151,18 @@ export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { 
       auxiliaryFailed(log, { tribunal: n.tribunal, step: 'diario', err, retry: 'the number is asked again at the next cycle' });
       continue;
     }
-    await s.db
-      .insertInto('publication_syncs')
-      .values({ chave: syncKey(n.numero_cnj), sincronizado_em: iso(now) })
-      .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
-      .execute();
+    // The ask's time and its monitors' next asks together: a crash between them neither loses an ask nor repeats it.
+    await s.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('publication_syncs')
+        .values({ chave: syncKey(n.numero_cnj), sincronizado_em: iso(now) })
+        .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
+        .execute();
+      await scheduleNext(trx, 'proxima_diario_em', [n.numero_cnj], s.config.monitorIntervalMs, now);
+    });
   }
+  // Fewer were due than the run could ask: what is left is what was not asked, or failed.
+  summary.due = due.length < limit ? due.length - (summary.queries - summary.failed) : await dueCount(s, now, covered);
+  backlog.note(s.config, summary.due, now, log);
   return summary;
 }

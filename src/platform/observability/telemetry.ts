@@ -177,6 +177,14 @@ export const telemetry = {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
+  djenCaseNumbersDue: new Gauge({
+    name: 'tramita_djen_case_numbers_due',
+    help:
+      "Monitored case numbers whose DJEN ask is due and was not made by the publication cycle's last run (issue 51): " +
+      'above what half of DJEN_REQUESTS_PER_MINUTE asks in one TRAMITA_MONITOR_INTERVAL_MS, case monitors hear DJEN late (a warn line says so): ' +
+      'ingest the cadernos (TRAMITA_DJEN_CADERNOS).',
+    registers,
+  }),
   auxiliaryFailures: new Counter({
     name: 'tramita_auxiliary_failures_total',
     help:
