@@ -16,9 +16,9 @@
  * - in which order: the least recently asked first (never asked first), the time of the last ask kept
  *   in `publication_syncs` (`diario:<number>`); a number left over stays first in line.
  * Each query reads from three days before the previous one (DJEN backfills late). A failed query is
- * counted and named (observability/auxiliary.ts) and its number stays due. When more numbers are due
- * than the share asks in one HORARIA period, monitors hear DJEN late: a gauge says how many are due and a
- * warn line (at most one a period) tells the operator to ingest the cadernos (TRAMITA_DJEN_CADERNOS).
+ * counted and named (observability/auxiliary.ts) and its number stays due. When the numbers need more
+ * asks than the share makes in one HORARIA period, monitors hear DJEN late: gauges say so and a warn line
+ * (at most one a period) tells the operator to ingest the cadernos (TRAMITA_DJEN_CADERNOS; DjenLoad).
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -26,7 +26,7 @@ import type { Config } from '../../config.ts';
 import { iso } from '../../platform/clock.ts';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
-import { cycleMs } from '../../platform/monitoring/frequency.ts';
+import { cycleMs, FREQUENCIES, FREQUENCY_UNITS } from '../../platform/monitoring/frequency.ts';
 import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Services } from '../../platform/services.ts';
@@ -103,22 +103,60 @@ async function dueCount(s: Services, now: Date, covered: ReadonlySet<string>): P
 }
 
 /**
- * The operator's view of the numbers left due after each run: the gauge always, and a warn line when
- * they exceed what the share asks in one HORARIA period, at most once a period per process.
+ * Asks the monitored numbers need in one HORARIA period: each number once per the shortest period among
+ * its live monitors, so H + D/24 + S/168 + M/720 for H numbers followed hourly at best, D daily… (one
+ * scan of the live monitors: measured once a period).
  */
-export class DjenBacklog {
+async function asksNeededPerPeriod(s: Services, covered: ReadonlySet<string>): Promise<number> {
+  const units = sql<number>`min(case m.frequencia ${sql.join(
+    // Literals: PostgreSQL would type parameters here as text, and min() would then compare them as text.
+    FREQUENCIES.map((f) => sql`when ${sql.lit(f)} then ${sql.lit(FREQUENCY_UNITS[f])}`),
+    sql` `,
+  )} end)`;
+  const perNumber = s.db
+    .selectFrom('case_monitors as m')
+    .select(['m.numero_cnj', units.as('unidades')])
+    .where('m.status', '=', 'ATIVO')
+    .where('m.account_id', 'in', activeAccountIds(s.db))
+    .$if(covered.size > 0, (q) => q.where('m.tribunal', 'not in', [...covered]))
+    .groupBy('m.numero_cnj');
+  const rows = await s.db
+    .selectFrom(perNumber.as('n'))
+    .select(['n.unidades', (eb) => eb.fn.countAll<number | string>().as('numeros')])
+    .groupBy('n.unidades')
+    .execute();
+  return rows.reduce((sum, r) => sum + Number(r.numeros) / Number(r.unidades), 0);
+}
+
+/**
+ * The operator's view of DJEN's load by monitored numbers: after each run, the numbers left due (a
+ * gauge); once a period, the asks the numbers need in one HORARIA period beside what the share asks (a
+ * gauge each). When the need or the backlog exceeds what the share asks in one period, monitors hear
+ * DJEN late: one warn line a period per process tells the operator to ingest the cadernos.
+ */
+export class DjenLoad {
+  #measuredAt: number | null = null;
+  #needed = 0;
   #warnedAt: number | null = null;
 
-  note(config: PollConfig, due: number, now: Date, log: Logger): void {
-    telemetry.djenCaseNumbersDue.set(due);
+  async note(s: Services, covered: ReadonlySet<string>, due: number, now: Date, log: Logger): Promise<void> {
+    const config = s.config;
     const perPeriod = asksPerPeriod(config);
-    if (due <= perPeriod) return;
-    if (this.#warnedAt !== null && now.getTime() - this.#warnedAt < config.monitorIntervalMs) return;
+    const period = config.monitorIntervalMs;
+    telemetry.djenCaseNumbersDue.set(due);
+    if (this.#measuredAt === null || now.getTime() - this.#measuredAt >= period) {
+      this.#measuredAt = now.getTime();
+      this.#needed = await asksNeededPerPeriod(s, covered);
+      telemetry.djenCaseAsksPerPeriod.labels('needed').set(this.#needed);
+      telemetry.djenCaseAsksPerPeriod.labels('budget').set(perPeriod);
+    }
+    if (this.#needed <= perPeriod && due <= perPeriod) return;
+    if (this.#warnedAt !== null && now.getTime() - this.#warnedAt < period) return;
     this.#warnedAt = now.getTime();
     log.warn(
-      { due, perPeriod, perRun: asksPerRun(config), djenRequestsPerMinute: config.djenRequestsPerMinute },
-      `DJEN: ${due} monitored numbers are due, more than DJEN's budget asks in one period (${perPeriod}); ` +
-        'case monitors hear DJEN late: ingest the cadernos of their courts (TRAMITA_DJEN_CADERNOS)',
+      { needed: Math.ceil(this.#needed), perPeriod, due, djenRequestsPerMinute: config.djenRequestsPerMinute },
+      `DJEN: the monitored numbers need ${Math.ceil(this.#needed)} asks a period and ${due} are due, more than DJEN's budget asks ` +
+        `in one period (${perPeriod}); case monitors hear DJEN late: ingest the cadernos of their courts (TRAMITA_DJEN_CADERNOS)`,
     );
   }
 }
@@ -129,11 +167,11 @@ export interface CycleRun {
   budget: CycleBudget;
   covered: ReadonlySet<string>;
   log: Logger;
-  backlog: DjenBacklog;
+  load: DjenLoad;
 }
 
 /** Asks DJEN for the due monitored numbers within the run's budget and ingests the answers. */
-export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log, backlog }: CycleRun): Promise<CasePollSummary> {
+export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log, load }: CycleRun): Promise<CasePollSummary> {
   const summary: CasePollSummary = { queries: 0, failed: 0, events: 0, due: 0 };
   const limit = Math.min(asksPerRun(s.config), budget.max - budget.used);
   const due = limit > 0 ? await dueNumbers(s, now, covered, limit) : [];
@@ -163,6 +201,6 @@ export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { 
   }
   // Fewer were due than the run could ask: what is left is what was not asked, or failed.
   summary.due = due.length < limit ? due.length - (summary.queries - summary.failed) : await dueCount(s, now, covered);
-  backlog.note(s.config, summary.due, now, log);
+  await load.note(s, covered, summary.due, now, log);
   return summary;
 }

@@ -185,6 +185,15 @@ export const telemetry = {
       'ingest the cadernos (TRAMITA_DJEN_CADERNOS).',
     registers,
   }),
+  djenCaseAsksPerPeriod: new Gauge({
+    name: 'tramita_djen_case_asks_per_period',
+    help:
+      'DJEN asks by number in one TRAMITA_MONITOR_INTERVAL_MS (issue 51), measured once a period: needed (each monitored number once per the shortest ' +
+      'period among its monitors, courts with cadernos apart) and budget (what half of DJEN_REQUESTS_PER_MINUTE asks). needed above budget: ' +
+      'case monitors hear DJEN late; ingest the cadernos (TRAMITA_DJEN_CADERNOS).',
+    labelNames: ['kind'] as const,
+    registers,
+  }),
   auxiliaryFailures: new Counter({
     name: 'tramita_auxiliary_failures_total',
     help:
