@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { scriptedPublications } from '../src/capabilities/publications/testing.ts';
 import { publicationRecord, type ScriptedSource } from '../src/capabilities/publications/testing.ts';
-import { asksPerPeriod, asksPerRun } from '../src/capabilities/publications/case-polling.ts';
+import { asksPerMinute, asksPerPeriod, CaseAskPace } from '../src/capabilities/publications/case-polling.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { brasiliaDayBefore } from '../src/platform/format.ts';
 import { telemetry } from '../src/platform/observability/telemetry.ts';
@@ -81,7 +81,7 @@ test('a HORARIA monitor hears a DJEN communication within one (scaled) hour and 
   const dailyItem = publish(source, clock, daily);
   const askedAt = new Map<string, number[]>();
   const heard = new Map<string, number>();
-  const perRun = asksPerRun(h.config);
+  const perRun = asksPerMinute(h.config);
   assert.equal(perRun, 10, 'half of 20 requests a minute');
   while (clock.now().getTime() - start < DIARIA + CYCLE) {
     const queries = await cycle(h, clock, source);
@@ -146,7 +146,7 @@ test('a monitor made HORARIA hears DJEN within the new period, not at its old da
 test('beyond the budget, the least recently asked number goes first, and the load is a gauge and one warn line a period', async () => {
   // 2 requests a minute: one number a cycle, five a HORARIA period.
   const { clock, h, source, cases } = await setup({ DJEN_REQUESTS_PER_MINUTE: '2' });
-  assert.equal(asksPerRun(h.config), 1);
+  assert.equal(asksPerMinute(h.config), 1);
   assert.equal(asksPerPeriod(h.config), 5);
   const acc = await h.createAccount({ credits: 100_000 });
   // Asked in the order R, Q, P (one a cycle), the reverse of their numbers' order; R is DIARIA.
@@ -164,7 +164,8 @@ test('beyond the budget, the least recently asked number goes first, and the loa
     polls(source).map((x) => x.numeroCnj),
     [r, q, p],
   );
-  // A day later all three are due: by number P, Q, R; by how overdue Q, P, R; the least recently asked R, Q, P.
+  // A day later all three are due: by number P, Q, R; by how overdue Q, P, R; the least recently asked R, Q, P
+  // (the first run after the pause asks what five minutes of the share allow: all three).
   clock.advance(DIARIA);
   const from = polls(source).length;
   for (let i = 0; i < 3; i++) await cycle(h, clock, source);
@@ -185,4 +186,20 @@ test('beyond the budget, the least recently asked number goes first, and the loa
   assert.equal(warns(), 1);
   for (let t = 0; t < HORARIA; t += CYCLE) await cycle(h, clock, source);
   assert.equal(warns(), 2, 'one warn line a period, not one a cycle');
+});
+
+test("the asks' pace follows the time since the previous run, carries fractions and owes at most five cycles", () => {
+  const pace = new CaseAskPace();
+  const config = { djenRequestsPerMinute: 20, monitorIntervalMs: 3_600_000 };
+  const at = (ms: number) => new Date(Date.parse('2026-03-02T12:00:00.000Z') + ms);
+  assert.equal(pace.allowance(config, at(0)), 10, 'a first run: one cycle of half the budget');
+  assert.equal(pace.allowance(config, at(90_000)), 15, 'a run that started 90 s after the previous one (the previous run took 30 s)');
+  assert.equal(pace.allowance(config, at(90_000 + 3_600_000)), 50, 'after an hour without runs: five cycles, not an hour');
+  const slow = new CaseAskPace();
+  const half = { djenRequestsPerMinute: 1, monitorIntervalMs: 3_600_000 };
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((i) => slow.allowance(half, at(i * MINUTE))),
+    [0, 1, 0, 1, 0],
+    'half an ask a minute: one every other minute',
+  );
 });

@@ -10,15 +10,15 @@
  *   0027), one period of its frequency (HORARIA one TRAMITA_MONITOR_INTERVAL_MS, DIARIA 24…) after the
  *   number's last ask; a number is due when any live monitor of it is, so the shortest frequency among
  *   the accounts that follow it sets its pace, and it is asked once for all of them;
- * - how many: at most what DJEN_SHARE of DJEN's budget (DJEN_REQUESTS_PER_MINUTE) serves until the
- *   next cycle (asksPerRun), and within the run's budget shared with the cadernos and the publication
+ * - how many: at most what DJEN_SHARE of DJEN's budget (DJEN_REQUESTS_PER_MINUTE) serves since the
+ *   previous run (CaseAskPace), and within the run's budget shared with the cadernos and the publication
  *   monitors (cycle-budget.ts), so callers' own DJEN lookups keep the rest;
  * - in which order: the least recently asked first (never asked first), the time of the last ask kept
  *   in `publication_syncs` (`diario:<number>`); a number left over stays first in line.
  * Each query reads from three days before the previous one (DJEN backfills late). A failed query is
  * counted and named (observability/auxiliary.ts) and its number stays due. When the numbers need more
  * asks than the share makes in one HORARIA period, monitors hear DJEN late: gauges say so and a warn line
- * (at most one a period) tells the operator to ingest the cadernos (TRAMITA_DJEN_CADERNOS; DjenLoad).
+ * (at most one a period) tells the operator to ingest the cadernos (TRAMITA_DJEN_CADERNOS; CaseAskPace).
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -48,18 +48,18 @@ const syncKey = (numeroCnj: string) => `diario:${numeroCnj}`;
 
 type PollConfig = Pick<Config, 'djenRequestsPerMinute' | 'monitorIntervalMs'>;
 
-/**
- * Numbers asked per cycle: what DJEN_SHARE of DJEN's budget serves until the next cycle (a query is one
- * request, but for a case with over 100 communications in its window).
- */
-export function asksPerRun(config: PollConfig): number {
-  return Math.max(1, Math.floor((config.djenRequestsPerMinute * cycleMs(config.monitorIntervalMs) * DJEN_SHARE) / 60_000));
+/** Numbers the monitors may ask a minute: DJEN_SHARE of DJEN's budget (a query is one request, but for a case with over 100 communications in its window). */
+export function asksPerMinute(config: PollConfig): number {
+  return config.djenRequestsPerMinute * DJEN_SHARE;
 }
 
-/** Numbers asked in one HORARIA period (one TRAMITA_MONITOR_INTERVAL_MS) at most: the backlog past which monitors hear DJEN late. */
+/** Numbers asked in one HORARIA period (one TRAMITA_MONITOR_INTERVAL_MS): what the monitored numbers may need before they hear DJEN late. */
 export function asksPerPeriod(config: PollConfig): number {
-  return asksPerRun(config) * Math.max(1, Math.floor(config.monitorIntervalMs / cycleMs(config.monitorIntervalMs)));
+  return (asksPerMinute(config) * config.monitorIntervalMs) / 60_000;
 }
+
+/** A run after a long pause (a worker down, a long cadernos run) asks at most this many cycles' worth at once. */
+const MAX_CYCLES_OWED = 5;
 
 export interface CasePollSummary {
   /** Distinct numbers asked. */
@@ -129,15 +129,33 @@ async function asksNeededPerPeriod(s: Services, covered: ReadonlySet<string>): P
 }
 
 /**
- * The operator's view of DJEN's load by monitored numbers: after each run, the numbers left due (a
- * gauge); once a period, the asks the numbers need in one HORARIA period beside what the share asks (a
- * gauge each). When the need or the backlog exceeds what the share asks in one period, monitors hear
- * DJEN late: one warn line a period per process tells the operator to ingest the cadernos.
+ * The pace of the asks by number, kept by the publication cycle's job in each process, and the operator's
+ * view of it.
+ * - Each run asks what asksPerMinute allows for the time since the previous run (a run starts one cycle
+ *   after the previous one ended, so a fixed count per run would fall short of the share), at most
+ *   MAX_CYCLES_OWED cycles' worth, the fraction of an ask carried over; allowance not used is not banked.
+ * - After each run, the numbers left due (a gauge); once a period, the asks the numbers need in one
+ *   HORARIA period beside what the share asks (a gauge each). When the need or the backlog exceeds what
+ *   the share asks in one period, monitors hear DJEN late: one warn line a period tells the operator to
+ *   ingest the cadernos.
  */
-export class DjenLoad {
+export class CaseAskPace {
+  #lastRunAt: number | null = null;
+  #carry = 0;
   #measuredAt: number | null = null;
   #needed = 0;
   #warnedAt: number | null = null;
+
+  /** Numbers this run may ask. */
+  allowance(config: PollConfig, now: Date): number {
+    const cycle = cycleMs(config.monitorIntervalMs);
+    const elapsed = this.#lastRunAt === null ? cycle : Math.min(Math.max(0, now.getTime() - this.#lastRunAt), MAX_CYCLES_OWED * cycle);
+    this.#lastRunAt = now.getTime();
+    const allowance = (asksPerMinute(config) * elapsed) / 60_000 + this.#carry;
+    const asks = Math.floor(allowance);
+    this.#carry = allowance - asks;
+    return asks;
+  }
 
   async note(s: Services, covered: ReadonlySet<string>, due: number, now: Date, log: Logger): Promise<void> {
     const config = s.config;
@@ -154,9 +172,9 @@ export class DjenLoad {
     if (this.#warnedAt !== null && now.getTime() - this.#warnedAt < period) return;
     this.#warnedAt = now.getTime();
     log.warn(
-      { needed: Math.ceil(this.#needed), perPeriod, due, djenRequestsPerMinute: config.djenRequestsPerMinute },
+      { needed: Math.ceil(this.#needed), perPeriod: Math.floor(perPeriod), due, djenRequestsPerMinute: config.djenRequestsPerMinute },
       `DJEN: the monitored numbers need ${Math.ceil(this.#needed)} asks a period and ${due} are due, more than DJEN's budget asks ` +
-        `in one period (${perPeriod}); case monitors hear DJEN late: ingest the cadernos of their courts (TRAMITA_DJEN_CADERNOS)`,
+        `in one period (${Math.floor(perPeriod)}); case monitors hear DJEN late: ingest the cadernos of their courts (TRAMITA_DJEN_CADERNOS)`,
     );
   }
 }
@@ -167,13 +185,13 @@ export interface CycleRun {
   budget: CycleBudget;
   covered: ReadonlySet<string>;
   log: Logger;
-  load: DjenLoad;
+  pace: CaseAskPace;
 }
 
 /** Asks DJEN for the due monitored numbers within the run's budget and ingests the answers. */
-export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log, load }: CycleRun): Promise<CasePollSummary> {
+export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log, pace }: CycleRun): Promise<CasePollSummary> {
   const summary: CasePollSummary = { queries: 0, failed: 0, events: 0, due: 0 };
-  const limit = Math.min(asksPerRun(s.config), budget.max - budget.used);
+  const limit = Math.min(pace.allowance(s.config, now), budget.max - budget.used);
   const due = limit > 0 ? await dueNumbers(s, now, covered, limit) : [];
   const source = s.sources.publications;
   for (const n of due) {
@@ -201,6 +219,6 @@ export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { 
   }
   // Fewer were due than the run could ask: what is left is what was not asked, or failed.
   summary.due = due.length < limit ? due.length - (summary.queries - summary.failed) : await dueCount(s, now, covered);
-  await load.note(s, covered, summary.due, now, log);
+  await pace.note(s, covered, summary.due, now, log);
   return summary;
 }

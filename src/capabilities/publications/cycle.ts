@@ -17,16 +17,16 @@ import { CycleBudget, queriesPerRun } from './cycle-budget.ts';
 import { PUBLICATION_MONITORS } from './monitor-lifecycle.ts';
 import type { PublicationIngest } from './ingest.ts';
 import { pollDue } from './polling.ts';
-import { DjenLoad, pollCaseNumbers } from './case-polling.ts';
+import { CaseAskPace, pollCaseNumbers } from './case-polling.ts';
 
 export function publicationCycleJob(s: Services, ingest: PublicationIngest): JobHandler {
-  const load = new DjenLoad();
+  const pace = new CaseAskPace();
   return renewAndCheckJob(s, PUBLICATION_MONITORS, async (now, log) => {
     const budget = new CycleBudget(queriesPerRun(s.config.djenRequestsPerMinute));
     const cadernos = await ingestCadernos(s, ingest, now, budget, log);
     const covered = await coveredCourts(s, now);
     const polls = await pollDue(s, ingest, now, budget, covered, log);
-    const cases = await pollCaseNumbers(s, ingest, { now, budget, covered, log, load });
+    const cases = await pollCaseNumbers(s, ingest, { now, budget, covered, log, pace });
     return { work: budget.used, summary: { cadernos, ...polls, processos: cases, stoppedBy: budget.stoppedBy } };
   });
 }

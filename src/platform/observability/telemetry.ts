@@ -180,9 +180,8 @@ export const telemetry = {
   djenCaseNumbersDue: new Gauge({
     name: 'tramita_djen_case_numbers_due',
     help:
-      "Monitored case numbers whose DJEN ask is due and was not made by the publication cycle's last run (issue 51): " +
-      'above what half of DJEN_REQUESTS_PER_MINUTE asks in one TRAMITA_MONITOR_INTERVAL_MS, case monitors hear DJEN late (a warn line says so): ' +
-      'ingest the cadernos (TRAMITA_DJEN_CADERNOS).',
+      "Monitored case numbers whose DJEN ask was due and not made by the publication cycle's last run (issue 51): above 0 for long, case " +
+      'monitors hear DJEN later than their frequency (see tramita_djen_case_asks_per_period).',
     registers,
   }),
   djenCaseAsksPerPeriod: new Gauge({
