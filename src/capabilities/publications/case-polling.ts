@@ -71,15 +71,17 @@ export interface CasePollSummary {
   due: number;
 }
 
-/** The live case monitors of courts no caderno covers whose number's DJEN ask is due by `now`. */
-function dueMonitors(s: Services, now: Date, covered: ReadonlySet<string>) {
+/** The live case monitors (of active accounts) of courts no caderno covers: the ones whose numbers are asked of DJEN. */
+function askingMonitors(s: Services, covered: ReadonlySet<string>) {
   return s.db
     .selectFrom('case_monitors as m')
     .where('m.status', '=', 'ATIVO')
-    .where('m.proxima_diario_em', '<=', iso(now))
     .where('m.account_id', 'in', activeAccountIds(s.db))
     .$if(covered.size > 0, (q) => q.where('m.tribunal', 'not in', [...covered]));
 }
+
+/** Those whose number's DJEN ask is due by `now`. */
+const dueMonitors = (s: Services, now: Date, covered: ReadonlySet<string>) => askingMonitors(s, covered).where('m.proxima_diario_em', '<=', iso(now));
 
 /** Up to `limit` distinct due numbers, the least recently asked first (never asked first). */
 async function dueNumbers(s: Services, now: Date, covered: ReadonlySet<string>, limit: number) {
@@ -113,12 +115,8 @@ async function asksNeededPerPeriod(s: Services, covered: ReadonlySet<string>): P
     FREQUENCIES.map((f) => sql`when ${sql.lit(f)} then ${sql.lit(FREQUENCY_UNITS[f])}`),
     sql` `,
   )} end)`;
-  const perNumber = s.db
-    .selectFrom('case_monitors as m')
+  const perNumber = askingMonitors(s, covered)
     .select(['m.numero_cnj', units.as('unidades')])
-    .where('m.status', '=', 'ATIVO')
-    .where('m.account_id', 'in', activeAccountIds(s.db))
-    .$if(covered.size > 0, (q) => q.where('m.tribunal', 'not in', [...covered]))
     .groupBy('m.numero_cnj');
   const rows = await s.db
     .selectFrom(perNumber.as('n'))
