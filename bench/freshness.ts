@@ -8,7 +8,8 @@
  *    movement (the worst placement). At D a movement appears at the court (the sandbox case's own next
  *    movement) and DJEN publishes a communication of the case; DataJud lists the movement at D+3. The
  *    clock moves by the jobs' own period (60 s) and the due jobs run at each step; measured from D to
- *    the account's event in GET /v1/eventos (its created_at): `diario_movimentacao_nova` (DJEN),
+ *    the account's event in GET /v1/eventos (its created_at): `diario_movimentacao_nova` (DJEN; also for a
+ *    third case followed HORARIA, its number last asked one step before D: issue 51 item 5),
  *    `nova_movimentacao` from the court's page (a consultation court), and `nova_movimentacao` from
  *    DataJud for a case of a court without consultation. DataJud's later copy of the page's movement
  *    must announce nothing again.
@@ -44,6 +45,8 @@ export interface SourceDelay {
   source: string;
   /** ms from D to the account's event; null when none came within the run. */
   delayMs: number | null;
+  /** The monitor's own cycle (its frequency's period). */
+  cycleMs: number;
   withinCycle: boolean;
 }
 
@@ -114,14 +117,26 @@ async function latency(): Promise<Pick<FreshnessResult, 'delays' | 'duplicatesAf
     // The DataJud-only case whose next movement comes soonest after D, so both are watched in one run.
     const dataJudOnly = caseWithNews(h, (s) => !LATENCY_COURTS.includes(s), d);
     const dDataJud = nextMovementAt(dataJudOnly, d);
+    // A third case, followed HORARIA, for DJEN alone (issue 51 item 5).
+    const hourly = sandbox.dataset.cases.find(
+      (x) => x.court.datajudAlias && x.filedAt < start - 30 * DAY && x.numero !== onPage.numero && x.numero !== dataJudOnly.numero,
+    )!;
     const acc = await h.createAccount({ credits: 100_000 });
     // Created so that the second daily check falls 30 min before D: the movement waits a whole cycle.
-    clock.set(new Date(d - MONITOR_CYCLE_MS - 30 * MINUTE - cycleMs(INTERVAL_MS)));
+    const created = d - MONITOR_CYCLE_MS - 30 * MINUTE - cycleMs(INTERVAL_MS);
+    clock.set(new Date(created));
     await monitorCase(h, acc, onPage.numero, 'DIARIA');
     await monitorCase(h, acc, dataJudOnly.numero, 'DIARIA');
+    // The HORARIA monitor is created so that its number's last ask before D falls one step (60 s) before D:
+    // the communication waits a whole hour, the worst placement.
+    await runUntil(h, clock, created + 25 * MINUTE, LATENCY_STEP_MS);
+    // Its own account: its hourly checks' events would push the others out of the feed's first page.
+    const hourlyAcc = await h.createAccount({ credits: 100_000 });
+    await monitorCase(h, hourlyAcc, hourly.numero, 'HORARIA');
     await runUntil(h, clock, d, LATENCY_STEP_MS);
     clock.set(new Date(d));
     sandbox.djen.publish({ numeroProcesso: onPage.numero, texto: 'Intimação fictícia publicada no dia D (bench de frescor).' });
+    sandbox.djen.publish({ numeroProcesso: hourly.numero, texto: 'Intimação fictícia publicada no dia D (bench de frescor, HORARIA).' });
     const horizon = Math.max(d, dDataJud) + DATAJUD_LAG_MS + 2 * MONITOR_CYCLE_MS;
     await runUntil(h, clock, horizon, LATENCY_STEP_MS);
     const consulta = (s: string) => s.includes('consulta');
@@ -131,17 +146,19 @@ async function latency(): Promise<Pick<FreshnessResult, 'delays' | 'duplicatesAf
     };
     const [pageKey, dataJudKey] = [movementAt(onPage, d), movementAt(dataJudOnly, dDataJud)];
     const djenAt = firstAt(await caseEvents(h, acc, onPage.numero, 'diario_movimentacao_nova', () => true));
+    const hourlyAt = firstAt(await caseEvents(h, hourlyAcc, hourly.numero, 'diario_movimentacao_nova', () => true));
     const pageAt = firstAt((await caseEvents(h, acc, onPage.numero, 'nova_movimentacao', consulta)).filter((e) => announces(e, pageKey)));
     const dataJud = await caseEvents(h, acc, dataJudOnly.numero, 'nova_movimentacao', (s) => !consulta(s));
     const dataJudAt = firstAt(dataJud.filter((e) => announces(e, dataJudKey)));
     const news = (await caseEvents(h, acc, onPage.numero, 'nova_movimentacao', (s) => !consulta(s))).filter((e) => announces(e, pageKey));
-    const delay = (source: string, at: number | null, from: number): SourceDelay => {
+    const delay = (source: string, at: number | null, from: number, cycle = MONITOR_CYCLE_MS): SourceDelay => {
       const delayMs = at === null ? null : at - from;
-      return { source, delayMs, withinCycle: delayMs !== null && delayMs <= MONITOR_CYCLE_MS };
+      return { source, delayMs, cycleMs: cycle, withinCycle: delayMs !== null && delayMs <= cycle };
     };
     return {
       delays: [
         delay(`DJEN communication (${onPage.court.sigla})`, djenAt, d),
+        delay(`DJEN communication, HORARIA monitor (${hourly.court.sigla})`, hourlyAt, d, frequencyMs('HORARIA', INTERVAL_MS)),
         delay(`court page movement (${onPage.court.sigla})`, pageAt, d),
         delay(`DataJud movement (${dataJudOnly.court.sigla}, no consultation; DataJud has it at D+3)`, dataJudAt, dDataJud),
       ],
@@ -202,13 +219,13 @@ export async function freshnessBench(): Promise<FreshnessResult> {
 const hours = (ms: number | null) => (ms === null ? 'no event' : `${(ms / HOUR).toFixed(2)} h`);
 
 export function describeFreshness(r: FreshnessResult): string {
-  const lines = r.delays.map((d) => `  ${d.source}: ${hours(d.delayMs)} after D (${d.withinCycle ? 'within' : 'NOT within'} one cycle)`);
+  const lines = r.delays.map((d) => `  ${d.source}: ${hours(d.delayMs)} after D (${d.withinCycle ? 'within' : 'NOT within'} its cycle, ${hours(d.cycleMs)})`);
   const per1000 = Object.entries(r.per1000)
     .map(([u, n]) => `${u} ${n.toFixed(1)}`)
     .join(', ');
   const share = r.budgetCourtRequests / r.budgetCourtBudget;
   return [
-    `Freshness (simulated clock; DIARIA monitors, one cycle = ${hours(r.cycleMs)}; DataJud ${DATAJUD_LAG_MS / DAY} days behind the courts):`,
+    `Freshness (simulated clock; DIARIA monitors, one cycle = ${hours(r.cycleMs)}, and one HORARIA; DataJud ${DATAJUD_LAG_MS / DAY} days behind the courts):`,
     ...lines,
     `  DataJud's later copy of the page's movement announced again: ${r.duplicatesAfterDataJud} time(s).`,
     `Upstream requests per 1,000 monitored cases per day (${r.monitors} DIARIA monitors, the second simulated day): ${per1000}.`,

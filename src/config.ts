@@ -583,7 +583,10 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc:
       'Courts (DJEN siglas, comma-separated, e.g. `TJSP,TRF4`) whose daily bulk caderno is ingested by the publication cycle instead of asking DJEN once ' +
       'per monitored OAB, term or case; `all` for every court. Empty: targeted queries only. One caderno is one request per court and ' +
-      'day, however many monitors there are.',
+      'day, however many monitors there are, and brings the day once final (by the next day). Monitored cases are asked by number at their ' +
+      "monitors' frequency within half of DJEN_REQUESTS_PER_MINUTE (600 asks an hour at 20): turn the cadernos on from about 80 % of that, " +
+      'H + D/24 + S/168 + M/720 ≥ 480 an hour for H numbers followed hourly at best, D daily, S weekly, M monthly (480 hourly, or 11,500 daily); ' +
+      'the metric tramita_djen_case_asks_per_period and a warn line say when (docs/operations.md, "DJEN and monitored cases").',
   },
   {
     env: 'TRAMITA_STF_URL',

@@ -12,14 +12,14 @@
  * line, the most overdue first. A failing page is the enrichment job's to retry.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { addMs, iso } from '../../platform/clock.ts';
+import { iso } from '../../platform/clock.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { inLists } from '../../platform/db/in-lists.ts';
 import { dueBy } from '../../platform/monitoring/checks.ts';
-import { cycleMs, FREQUENCIES, frequencyMs } from '../../platform/monitoring/frequency.ts';
+import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
+import { scheduleNext } from './schedules.ts';
 
 /** The share of a court host's request budget that monitors' page reads may take. */
 const MONITOR_SHARE = 0.5;
@@ -42,7 +42,7 @@ export async function readCourtPages(s: Services, cases: CaseParts, now: Date): 
     // The jobs and the next reads together: a crash between them neither loses a read nor repeats it.
     await s.db.transaction().execute(async (trx) => {
       for (const n of numbers) await cases.service.scheduleDetails(n, trx, { documents: false, afterFailure: false });
-      await scheduleNextReads(trx, numbers, s.config.monitorIntervalMs, now);
+      await scheduleNext(trx, 'proxima_pagina_em', numbers, s.config.monitorIntervalMs, now);
     });
     read += numbers.length;
   }
@@ -57,21 +57,6 @@ async function pagesDue(db: Kysely<DB>, court: string, now: string, limit: numbe
     .limit(limit)
     .execute();
   return [...new Set(rows.map((r) => r.numero_cnj))];
-}
-
-/** Each ATIVO monitor of these numbers reads its page next one frequency from `now` (several accounts may follow one case). */
-async function scheduleNextReads(trx: Transaction<DB>, numbers: readonly string[], intervalMs: number, now: Date): Promise<void> {
-  for (const part of inLists(numbers)) {
-    for (const frequencia of FREQUENCIES) {
-      await trx
-        .updateTable('case_monitors')
-        .set({ proxima_pagina_em: iso(addMs(now, frequencyMs(frequencia, intervalMs))) })
-        .where('numero_cnj', 'in', part)
-        .where('status', '=', 'ATIVO')
-        .where('frequencia', '=', frequencia)
-        .execute();
-    }
-  }
 }
 
 /** A DJEN communication of the monitor's case arrived: its page is read first at the next cycle. */

@@ -11,6 +11,7 @@ import type { Cnj } from '../../platform/identifiers/cnj.ts';
 import { newId } from '../../platform/ids.ts';
 import { iso } from '../../platform/clock.ts';
 import { monitorPlan, newScheduledState, scheduledColumns, type ScheduledAsk } from '../../platform/monitoring/lifecycle.ts';
+import { schedulesForFrequency } from './schedules.ts';
 import { subscribeMonitor, type MonitorRow } from './store.ts';
 
 /** The recurring job of case monitors: renewals, then checks (check.ts). */
@@ -39,8 +40,14 @@ export const CASE_MONITORS = monitorPlan<MonitorRow, CaseMonitorAsk>({
     ...newScheduledState(ask, now),
     // Its court's page (when a consultation reads it) is read at the next cycle, then once per frequency (court-pages.ts).
     proxima_pagina_em: iso(now),
+    // Its number is asked of DJEN at the next cycle (its recent history), then once per frequency (publications/case-polling.ts).
+    proxima_diario_em: iso(now),
   }),
   ...scheduledColumns,
+  changes: (live, ask, s) => ({
+    ...scheduledColumns.changes(live, ask, s),
+    ...(ask.frequencia !== live.frequencia ? schedulesForFrequency(live, ask.frequencia, s.clock.now(), s.config.monitorIntervalMs) : {}),
+  }),
   // Movement news reach it (and its webhook_url) from now on; re-subscribing updates it.
   written: async (trx, m, s, _ask, set) => {
     if (!set || set.webhook_url !== undefined) await subscribeMonitor(trx, s.clock, m);

@@ -299,6 +299,8 @@ export interface CaseMonitorsTable {
   removido_em: string | null;
   /** When the case's court page is next read (migration 0025); '' = first in line. */
   proxima_pagina_em: string;
+  /** When the case's number is next asked of DJEN (migration 0027; publications/case-polling.ts). */
+  proxima_diario_em: string;
 }
 
 /** Administrative processes read from Protocolo Integrado (migration 0011). */
@@ -320,7 +322,8 @@ export interface AdministrativeProcessesTable {
 }
 
 /** Monitors of administrative processes by NUP: the columns of case monitors, keyed by NUP. */
-export interface AdministrativeMonitorsTable extends Omit<CaseMonitorsTable, 'numero_cnj' | 'tribunal' | 'datajud_alias' | 'proxima_pagina_em'> {
+export interface AdministrativeMonitorsTable
+  extends Omit<CaseMonitorsTable, 'numero_cnj' | 'tribunal' | 'datajud_alias' | 'proxima_pagina_em' | 'proxima_diario_em'> {
   nup: string;
 }
 

@@ -8,10 +8,11 @@ import type { MonitorFrequency } from '../db/schema.ts';
 
 export const FREQUENCIES: readonly MonitorFrequency[] = ['HORARIA', 'DIARIA', 'SEMANAL', 'MENSAL'];
 export const DEFAULT_FREQUENCY: MonitorFrequency = 'DIARIA';
-const UNITS: Record<MonitorFrequency, number> = { HORARIA: 1, DIARIA: 24, SEMANAL: 168, MENSAL: 720 };
+/** Each frequency's period in TRAMITA_MONITOR_INTERVAL_MS units. */
+export const FREQUENCY_UNITS: Readonly<Record<MonitorFrequency, number>> = { HORARIA: 1, DIARIA: 24, SEMANAL: 168, MENSAL: 720 };
 
 export function frequencyMs(f: MonitorFrequency, intervalMs: number): number {
-  return UNITS[f] * intervalMs;
+  return FREQUENCY_UNITS[f] * intervalMs;
 }
 
 /** A monitor or radar is paid per period of 30 days: at creation, then at each renewal. */

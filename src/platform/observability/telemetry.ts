@@ -177,6 +177,22 @@ export const telemetry = {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
+  djenCaseNumbersDue: new Gauge({
+    name: 'tramita_djen_case_numbers_due',
+    help:
+      "Monitored case numbers whose DJEN ask was due and not made by the publication cycle's last run (issue 51): above 0 for long, case " +
+      'monitors hear DJEN later than their frequency (see tramita_djen_case_asks_per_period).',
+    registers,
+  }),
+  djenCaseAsksPerPeriod: new Gauge({
+    name: 'tramita_djen_case_asks_per_period',
+    help:
+      'DJEN asks by number in one TRAMITA_MONITOR_INTERVAL_MS (issue 51), measured once a period: needed (each monitored number once per the shortest ' +
+      'period among its monitors, courts with cadernos apart) and budget (what half of DJEN_REQUESTS_PER_MINUTE asks). needed above budget: ' +
+      'case monitors hear DJEN late; ingest the cadernos (TRAMITA_DJEN_CADERNOS).',
+    labelNames: ['kind'] as const,
+    registers,
+  }),
   auxiliaryFailures: new Counter({
     name: 'tramita_auxiliary_failures_total',
     help:
