@@ -22,6 +22,9 @@ export interface Paired {
   medianRatio: number;
   medianP99Ms: number;
   worstP99Ms: number;
+  /** Bytes per response (headers and body) of the case and of its floor, over the last round: they should match. */
+  caseBytes: number;
+  floorBytes: number;
   /** Non-2xx answers, errors and timeouts over every segment, warm-ups included: a measurement with any is void. */
   failures: number;
 }
@@ -39,6 +42,7 @@ const median = (xs: number[]) => {
 };
 
 const failuresOf = (r: Result) => r.non2xx + r.errors + r.timeouts;
+const bytesPerResponse = (r: Result) => Math.round(r.throughput.total / Math.max(1, r.requests.total));
 
 /** One segment of load on a started server, as its case asks. */
 function segment(server: Server, c: ServedCase, seconds: number): Promise<Result> {
@@ -57,9 +61,11 @@ export async function measurePaired(floor: ServedCase, subject: ServedCase, sett
     process.stdout.write(`  ${subject.name} against ${floor.name}: ${settings.rounds} rounds of ${settings.segmentS} s + ${settings.segmentS} s ... `);
     let failures = failuresOf(await segment(floorServer, floor, settings.warmupS)) + failuresOf(await segment(caseServer, subject, settings.warmupS));
     const rounds: PairedRound[] = [];
+    let bytes = { caseBytes: 0, floorBytes: 0 };
     for (let i = 0; i < settings.rounds; i++) {
       const f = await segment(floorServer, floor, settings.segmentS);
       const c = await segment(caseServer, subject, settings.segmentS);
+      bytes = { caseBytes: bytesPerResponse(c), floorBytes: bytesPerResponse(f) };
       failures += failuresOf(f) + failuresOf(c);
       rounds.push({ floorRps: f.requests.mean, caseRps: c.requests.mean, ratio: c.requests.mean / f.requests.mean, caseP99Ms: c.latency.p99 });
     }
@@ -69,6 +75,7 @@ export async function measurePaired(floor: ServedCase, subject: ServedCase, sett
       medianRatio: median(rounds.map((r) => r.ratio)),
       medianP99Ms: median(rounds.map((r) => r.caseP99Ms)),
       worstP99Ms: Math.max(...rounds.map((r) => r.caseP99Ms)),
+      ...bytes,
       failures,
     };
     console.log(`median ${result.medianRatio.toFixed(3)} of the floor`);
@@ -83,6 +90,6 @@ export function describePaired(p: Paired): string {
   const rps = p.rounds.map((r) => `${Math.round(r.caseRps)}/${Math.round(r.floorRps)}`).join(', ');
   return (
     `    ${p.name}: median ${p.medianRatio.toFixed(3)} of the floor (rounds: ${ratios}; req/s case/floor: ${rps}); ` +
-    `p99 median ${p.medianP99Ms.toFixed(1)} ms, worst ${p.worstP99Ms.toFixed(1)} ms`
+    `p99 median ${p.medianP99Ms.toFixed(1)} ms, worst ${p.worstP99Ms.toFixed(1)} ms; bytes/response case ${p.caseBytes}, floor ${p.floorBytes}`
   );
 }
