@@ -14,6 +14,8 @@ export const TARGETS = { chargedRatio: 0.4, chargedP99Ms: 15, coverRatio: 0.5, c
  * hot cover over many accounts on PostgreSQL.
  */
 export const FLOOR_SHARE_TARGET = 0.6;
+/** Issue 54: the SQLite hot cover as a share of the independent cover floor (floor.ts's own schema, the cover read and charged). */
+export const COVER_FLOOR_SHARE_TARGET = 0.5;
 /** Issue 34: the SQLite hot cover's p99 at 50 connections. */
 export const COVER_P99_TARGET_MS = 10;
 
@@ -193,12 +195,13 @@ export function printPaired(paired: Array<{ spec: CaseSpec; result: Paired }>, e
       'the share targets are judged on the median round):',
   );
   for (const { spec, result } of paired) {
-    const shareOk = result.medianRatio >= FLOOR_SHARE_TARGET;
+    const target = engine === 'sqlite' && spec.role === 'cover' ? COVER_FLOOR_SHARE_TARGET : FLOOR_SHARE_TARGET;
+    const shareOk = result.medianRatio >= target;
     const verdict =
       engine === 'postgres'
         ? `target >= ${FLOOR_SHARE_TARGET}: ${shareOk ? 'MET' : 'NOT MET'}`
         : spec.role === 'cover'
-          ? `targets >= ${FLOOR_SHARE_TARGET}: ${shareOk ? 'MET' : 'NOT MET'}, p99 <= ${COVER_P99_TARGET_MS} ms: ` +
+          ? `targets >= ${target}: ${shareOk ? 'MET' : 'NOT MET'}, p99 <= ${COVER_P99_TARGET_MS} ms: ` +
             `${result.medianP99Ms <= COVER_P99_TARGET_MS ? 'MET' : 'NOT MET'}`
           : 'reported';
     console.log(`${describePaired(result)} (${verdict})`);
