@@ -17,6 +17,8 @@ export interface CaseSpec extends ServedCase {
   breakdown: boolean;
   /** Runs only on this engine (the floors are per engine; the many-accounts cases are PostgreSQL's). */
   only?: 'sqlite' | 'postgres';
+  /** A floor: the role it is the floor of (the charged route's tiny answer, or the stored cover's). */
+  floorOf?: 'charged' | 'cover';
 }
 
 export interface Measured {
@@ -38,12 +40,23 @@ const firstKey = (r: ReadyMessage) => ({ 'x-api-key': (r.details.keys as string[
 const CASES: CaseSpec[] = [
   { name: 'baseline node:http hello-world', role: 'baseline', breakdown: false, script: 'baseline.ts', path: () => '/', headers: noHeaders },
   {
-    name: 'floor: node:http + raw SQLite batch of charges, no framework',
+    name: 'floor: node:http + own SQLite schema, the charge alone',
     role: 'floor',
+    floorOf: 'charged',
     breakdown: false,
     only: 'sqlite',
     script: 'floor.ts',
     path: () => '/v1/bench/charged',
+    headers: withKey,
+  },
+  {
+    name: 'floor: node:http + own SQLite schema, the stored cover read and charged',
+    role: 'floor',
+    floorOf: 'cover',
+    breakdown: false,
+    only: 'sqlite',
+    script: 'floor.ts',
+    path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`,
     headers: withKey,
   },
   {
@@ -59,6 +72,7 @@ const CASES: CaseSpec[] = [
   {
     name: `floor PG: node:http + pg, a tick's charges in one statement, ${MANY_ACCOUNTS} accounts`,
     role: 'floor',
+    floorOf: 'charged',
     breakdown: false,
     only: 'postgres',
     accounts: 'many',
@@ -70,12 +84,25 @@ const CASES: CaseSpec[] = [
   {
     name: 'floor PG: the same, one hot account',
     role: 'floor',
+    floorOf: 'charged',
     breakdown: false,
     only: 'postgres',
     script: 'floor-pg.ts',
     env: { FLOOR_ACCOUNTS: '1' },
     path: () => '/v1/bench/charged',
     headers: firstKey,
+  },
+  {
+    name: `floor PG: the stored cover read and charged, ${MANY_ACCOUNTS} accounts`,
+    role: 'floor',
+    floorOf: 'cover',
+    breakdown: false,
+    only: 'postgres',
+    accounts: 'many',
+    script: 'floor-pg.ts',
+    env: { FLOOR_ACCOUNTS: String(MANY_ACCOUNTS) },
+    path: (r) => `/v1/processos/cnj/${String(r.details.hotCnj)}`,
+    headers: noHeaders,
   },
   {
     name: `(breakdown) floor PG, one transaction per charge, ${MANY_ACCOUNTS} accounts`,
@@ -145,6 +172,12 @@ const CASES: CaseSpec[] = [
     headers: noHeaders,
   },
 ];
+
+/** Whether `f` is the floor `c` is measured against: the floor of its role, over as many accounts. */
+export function isFloorOf(f: CaseSpec, c: CaseSpec): boolean {
+  if (f.role !== 'floor' || (c.role !== 'charged' && c.role !== 'cover')) return false;
+  return f.floorOf === c.role && (f.accounts ?? 'one') === (c.accounts ?? 'one');
+}
 
 export function selectCases(settings: { breakdown: boolean }): CaseSpec[] {
   // Each engine has its floor (floor.ts, floor-pg.ts); the Tramita cases follow DATABASE_URL.

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_ROUTES } from './servers/ipc.ts';
 import { CONNECTIONS, killChildren, load, serverCpuUs, serverStats, startServer, stopServer } from './child-servers.ts';
-import { selectCases, type CaseSpec, type Measured } from './cases.ts';
+import { isFloorOf, selectCases, type CaseSpec, type Measured } from './cases.ts';
 import { measurePaired, type Paired } from './paired.ts';
 import {
   billingCheck,
@@ -185,7 +185,7 @@ function settle(ms: number): Promise<void> {
 async function pairedWithFloors(cases: CaseSpec[], settings: Settings): Promise<boolean> {
   if (settings.pairedRounds === 0) return true;
   const engine = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
-  const floorOf = (c: CaseSpec) => cases.find((f) => f.role === 'floor' && (f.accounts ?? 'one') === (c.accounts ?? 'one'));
+  const floorOf = (c: CaseSpec) => cases.find((f) => isFloorOf(f, c));
   const subjects = cases.filter((c) => (c.role === 'charged' || c.role === 'cover') && (engine === 'sqlite' || c.accounts === 'many') && floorOf(c));
   if (subjects.length === 0) return true;
   console.log('');
@@ -246,12 +246,7 @@ async function main(): Promise<number> {
     if (charged) printTargets(baseline, charged, 'the charged path', { ratio: TARGETS.chargedRatio, p99Ms: TARGETS.chargedP99Ms });
     if (cover) printTargets(baseline, cover, 'the hot case cover', { ratio: TARGETS.coverRatio, p99Ms: TARGETS.coverP99Ms });
     const floor = results.find((m) => m.spec.role === 'floor');
-    if (floor?.engine === 'sqlite')
-      printFloor(
-        baseline,
-        floor,
-        [charged, cover].filter((m) => m !== undefined),
-      );
+    if (floor?.engine === 'sqlite') printFloor(baseline, results);
     // With the paired stage, the share targets are judged there.
     if (floor?.engine === 'postgres') printPgFloor(results, settings.pairedRounds === 0);
     if (!(await pairedWithFloors(cases, settings))) {

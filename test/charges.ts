@@ -15,9 +15,9 @@ export interface ChargeRecord {
   statusCode: number;
 }
 
-/** The account's ledger debits as stored, oldest first. */
+/** The account's ledger debits as stored, oldest first (the statement's order: the ledger's key, account and seq). */
 export async function debitRows(db: Kysely<DB>, accountId: string) {
-  return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('ledger').selectAll().where('account_id', '=', accountId).where('kind', '=', 'debit').orderBy('seq').execute();
 }
 
 /** The account's debits, oldest first, each with its search log. */
@@ -36,8 +36,7 @@ export async function chargeRecords(db: Kysely<DB>, accountId: string): Promise<
     ])
     .where('ledger.account_id', '=', accountId)
     .where('ledger.kind', '=', 'debit')
-    .orderBy('ledger.created_at')
-    .orderBy('ledger.id')
+    .orderBy('ledger.seq')
     .execute();
   return rows.map((r) => ({
     queryType: r.query_type,

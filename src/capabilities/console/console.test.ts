@@ -325,6 +325,21 @@ test('the statement exports as CSV for a spreadsheet in Portuguese, one line per
   const today = brasiliaDay(h.services.clock.now().toISOString())!;
   assert.equal((await v.go('GET', `/console/extrato.csv?desde=${today}&ate=${today}`)).body.trim().split('\r\n').length - 1, rows.length);
   assert.equal((await v.go('GET', '/console/extrato.csv?ate=2020-01-01')).body.trim().split('\r\n').length - 1, 0);
+  // The overview's spend (read from the search logs, keyed by time) adds up to the ledger's debits.
+  const now = h.sources.sandbox!.dataset.now();
+  const stored = h.sources.sandbox!.dataset.cases.find((c) => c.filedAt <= now && c.court.datajudAlias)!;
+  assert.equal((await h.inject({ method: 'GET', url: `/v1/processos/cnj/${stored.numero}`, headers: acc.headers })).statusCode, 200);
+  const debited = await h.services.db
+    .selectFrom('ledger')
+    .select('delta_centavos')
+    .where('account_id', '=', acc.accountId)
+    .where('kind', '=', 'debit')
+    .execute();
+  assert.equal(debited.length, 1);
+  const reais = (-debited[0]!.delta_centavos / 100).toFixed(2).replace('.', ',');
+  const overview = await v.go('GET', '/console/visao-geral');
+  assert.match(overview.body, new RegExp(`Gasto em 30 dias<strong>R\\$ ${reais}</strong>`));
+  assert.match(overview.body, new RegExp(`<code>processo.capa</code></td><td[^>]*>R\\$ ${reais}<`));
 });
 
 test('the monitors page shows 100 at a time, newest first, with the total and a link to the older ones', async () => {

@@ -164,8 +164,8 @@ export interface PgBatchedCharge {
 
 /**
  * The statement that writes `charges` at `now`; it returns `{ i, after }` for each charge written (`i`
- * its 1-based position, `after` the balance after it). Also what the PostgreSQL bench floor runs
- * (bench/servers/floor-pg.ts), so the floor is measured with the production statement.
+ * its 1-based position, `after` the balance after it). The PostgreSQL bench floor writes its own
+ * statement on its own tables (bench/servers/floor-pg.ts, issue 54), so a change here shows in its ratio.
  */
 export function pgChargeBatchQuery(charges: readonly PgBatchedCharge[], now: string): CompiledQuery<{ i: number; after: number }> {
   const column = <K extends keyof PgBatchedCharge>(k: K) => charges.map((c) => c[k]);

@@ -248,7 +248,8 @@ export interface StatementFilter {
 /**
  * One page of the statement, newest first in the order the balance changed (ledger.seq, taken under the
  * balance's row lock: each row's balance after is the next older one's plus its delta); `before` is the
- * seq of the last row seen.
+ * seq of the last row seen. Read along the ledger's primary key (account_id, seq) (migration 0029); the
+ * filters, times included, narrow the account's rows on the way and need no index of their own.
  */
 export async function statement(db: Kysely<DB>, accountId: string, limit: number, before?: number, filter: StatementFilter = {}): Promise<LedgerTable[]> {
   let q = db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);

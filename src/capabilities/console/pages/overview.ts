@@ -85,18 +85,21 @@ ${table(
 
 /**
  * Debits per Brasília day and query type since `since`: summed per UTC hour in SQL (the same
- * `substr` on both engines), then each hour put in its day here (Brasília is UTC−3 all year).
+ * `substr` on both engines), then each hour put in its day here (Brasília is UTC−3 all year). Read
+ * from the search logs, keyed by (account_id, created_at): each charge's log carries its total and
+ * query type, written with its debit rows at the same instant (the ledger is keyed by its statement's
+ * order, migration 0029, and has no index by time).
  */
 async function spendByDay(m: ConsoleParts, accountId: string, since: string): Promise<DaySpend[]> {
   const hours = await m.s.db
-    .selectFrom('ledger')
+    .selectFrom('search_logs')
     .select((eb) => [
       eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hora'),
       'query_type',
-      eb.fn.sum<number>(eb.neg(eb.ref('delta_centavos'))).as('centavos'),
+      eb.fn.sum<number>('charged_centavos').as('centavos'),
     ])
     .where('account_id', '=', accountId)
-    .where('kind', '=', 'debit')
+    .where('charged_centavos', '>', 0)
     .where('created_at', '>=', since)
     .groupBy(['hora', 'query_type'])
     .execute();
