@@ -34,6 +34,7 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
+import { callerWaiting, deadlineError } from '../../platform/request-path.ts';
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;
@@ -45,6 +46,11 @@ export interface CaseServiceDeps {
   log: Logger;
   freshMinutes: number;
 }
+
+/** The auxiliary sources' answer did not come within the caller's deadline. */
+const DEADLINE = Symbol('deadline');
+/** The addressees' source: named when the chain answered and DJEN was what was still out. */
+const DJEN_SOURCE = 'djen';
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 /** A promise that never rejects: an answer asked ahead may be dropped (DataJud failed) without an unhandled rejection. */
@@ -76,8 +82,15 @@ export class CaseService {
     }
     // Asked now, beside DataJud, when the answer waits for them and the case lacks them: the chain's own
     // answer (a case only its court's page knows is answered from it) and the parties, DJEN's where it has none.
-    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, signal)) : null;
-    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal, queue: false })) : null;
+    // Cut at the caller's deadline past DataJud's answer (issue 51): the cut requests count as their sources' timeouts.
+    const auxiliary = new AbortController();
+    const auxSignal = signal ? AbortSignal.any([signal, auxiliary.signal]) : auxiliary.signal;
+    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, auxSignal)) : null;
+    let chainSettled = false;
+    void chain?.then(() => {
+      chainSettled = true;
+    });
+    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal: auxSignal, queue: false })) : null;
     let record: CaseRecord | null = null;
     if (cnj.court.datajudAlias) {
       try {
@@ -99,7 +112,12 @@ export class CaseService {
       await this.save([record]);
       return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
     }
-    const details = await parties;
+    const details = await this.#withinDeadline(parties, auxiliary);
+    if (details === DEADLINE) {
+      const detailsFailure = this.#pastDeadline(cnj.digits, chainSettled ? DJEN_SOURCE : null);
+      await this.save([record]);
+      return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false, detailsFailure };
+    }
     if (!details.ok) {
       // Auxiliary work (DESIGN.md §5): DataJud's cover is the answer; the enrichment job (save) asks again.
       const detailsFailure = this.#detailsFailure(details.error, cnj.digits);
@@ -112,6 +130,39 @@ export class CaseService {
       await this.#storeDetails(trx, cnj.digits, details.value, { announce: stored !== undefined });
     });
     return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
+  }
+
+  /**
+   * The auxiliary answer, or DEADLINE when it is still out TRAMITA_AUXILIARY_DEADLINE_MS after the main
+   * source's (issue 51): what is still asked is cut then (the enrichment job asks again, with retries).
+   * Without a caller waiting (a job), no deadline: the answer is awaited.
+   */
+  async #withinDeadline<T>(pending: Promise<T>, auxiliary: AbortController): Promise<T | typeof DEADLINE> {
+    const wait = callerWaiting();
+    if (!wait) return pending;
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([
+      pending,
+      new Promise<typeof DEADLINE>((r) => {
+        timer = setTimeout(r, wait.auxiliaryDeadlineMs, DEADLINE);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (first === DEADLINE) auxiliary.abort(deadlineError(wait.auxiliaryDeadlineMs));
+    return first;
+  }
+
+  /** What the lookup says when the parties' sources were still out at the deadline: pending, asked again in the background. */
+  #pastDeadline(numeroCnj: string, source: string | null): DetailsFailure {
+    telemetry.coverDetails.labels('deadline').inc();
+    this.#d.log.info({ numeroCnj, source }, 'case details still out at the deadline: answered without parties, enrichment scheduled');
+    const why = mensagem('SOURCE_TIMEOUT', source ? { source, failure: 'timeout' } : { failure: 'timeout' });
+    return {
+      code: 'SOURCE_TIMEOUT',
+      message: `As partes, os advogados e o valor ainda não vieram: ${why} Eles são pedidos de novo em segundo plano.`,
+      source,
+      failure: 'timeout',
+    };
   }
 
   /** What the lookup says of a details failure, with its warn line and metric (a bug is an error line, still never the caller's 5xx). */
