@@ -34,7 +34,7 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
-import { callerWaiting, deadlineError } from '../../platform/request-path.ts';
+import { callerWaiting, deadlineError, deadlineSignal } from '../../platform/request-path.ts';
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;
@@ -49,6 +49,8 @@ export interface CaseServiceDeps {
 
 /** The auxiliary sources' answer did not come within the caller's deadline. */
 const DEADLINE = Symbol('deadline');
+/** A case's details still out at the caller's deadline. */
+const LATE: unique symbol = Symbol('late');
 /** The addressees' source: named when the chain answered and DJEN was what was still out. */
 const DJEN_SOURCE = 'djen';
 
@@ -250,7 +252,21 @@ export class CaseService {
   async withDetails(cases: StoredCase[], signal?: AbortSignal): Promise<StoredCase[]> {
     const lacking = cases.filter((c) => c.row.detalhes_em === null);
     if (lacking.length === 0) return cases;
-    await inBatches(lacking, 8, async (c) => this.applyDetails(c.row.numero_cnj, await this.fetchParties(c.row.numero_cnj, signal)));
+    // While a caller waits, what is still out at the deadline is left to the enrichment job (issue 51).
+    const wait = callerWaiting();
+    const deadline = wait ? deadlineSignal(wait.auxiliaryDeadlineMs, signal) : null;
+    try {
+      await inBatches(lacking, 8, async (c) => {
+        if (deadline?.expired()) return;
+        const details = await this.fetchParties(c.row.numero_cnj, deadline?.signal ?? signal).catch((err: unknown): typeof LATE => {
+          if (deadline?.expired() && !signal?.aborted) return LATE;
+          throw err;
+        });
+        if (details !== LATE) await this.applyDetails(c.row.numero_cnj, details);
+      });
+    } finally {
+      deadline?.cancel();
+    }
     return this.#d.store.many(cases.map((c) => c.row.numero_cnj));
   }
 

@@ -17,6 +17,10 @@ import { telemetry } from './telemetry.ts';
 
 export type SourceHealthState = 'healthy' | 'degraded' | 'failing';
 
+/** How integrators and the console read each state (Portuguese, as every answer's words). */
+export const SAUDE = { healthy: 'saudavel', degraded: 'degradada', failing: 'falhando' } as const;
+export type Saude = (typeof SAUDE)[SourceHealthState];
+
 /** The gauge's value of each state. */
 export const HEALTH_GAUGE: Record<SourceHealthState, number> = { healthy: 0, degraded: 1, failing: 2 };
 
