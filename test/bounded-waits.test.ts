@@ -106,7 +106,7 @@ function stateLines(h: Harness, source: string): string[] {
     .map((l) => l.to!);
 }
 
-test('DJEN a black hole: first lookups answer 200 with pending parts, one request each; failing, it is skipped but once per probe period, and heals', async () => {
+test('DJEN a black hole: first lookups 200 with pending parts, one request each; failing, skipped but once per probe period; heals', async () => {
   const djen = await djenStandIn();
   const clock = new ManualClock(testNow());
   const h = await createHarness({
