@@ -155,7 +155,7 @@ export async function work(config: Config): Promise<number> {
   await scheduleRecurringJobs(s, capabilities);
   const worker = startWorkers(s, capabilities);
   // Failing upstreams are asked again in the background until they answer (issue 51).
-  startSourceProber({ baseUrlOf: upstreamBaseUrl });
+  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl });
   const metrics = config.workerMetricsPort ? await serveWorkerMetrics(config.host, config.workerMetricsPort) : undefined;
   log.info(
     { worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency, metrics: metrics && `${metrics.address}/metrics` },
@@ -165,6 +165,7 @@ export async function work(config: Config): Promise<number> {
     log.info('worker stopping: handing unfinished jobs back');
     await metrics?.close();
     await worker.stop();
+    await prober.stop();
     await sources.close();
     await database.close();
   }, log);

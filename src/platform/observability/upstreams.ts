@@ -10,7 +10,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Logger } from 'pino';
 import { telemetry, upstreamOutcome } from './telemetry.ts';
-import { logSourceHealthTo, mayAskNow, sourceAnswered, sourceFailed, sourceHealth, type SourceHealthState } from './source-health.ts';
+import { HEALTH_GAUGE, logSourceHealthTo, mayAskNow, sourceAnswered, sourceFailed, sourceHealth, type SourceHealthState } from './source-health.ts';
 
 export interface UpstreamDescriptor {
   /** Short stable name, the metrics' `source` label: datajud, djen, stf, … */
@@ -59,6 +59,8 @@ export function registerUpstreams(list: UpstreamDescriptor[]): void {
       lastFailure: before?.lastFailure ?? null,
     });
   }
+  // Every source's health gauge from the start, not from its first change (issue 51).
+  for (const d of list) telemetry.upstreamHealth.labels(d.name).set(HEALTH_GAUGE[sourceHealth(d.name).state]);
   // Longest prefix first: the sandbox serves several sources under one origin.
   prefixes = [...known.values()].map((o) => [o.baseUrl, o] as [string, Observed]).sort((a, b) => b[0].length - a[0].length);
 }
