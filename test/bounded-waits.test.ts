@@ -27,7 +27,7 @@ type Mode = 'silent' | 'answer' | '503';
 async function djenStandIn() {
   const sockets = new Set<Socket>();
   const state = { mode: 'silent' as Mode, requests: 0 };
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((_req, res) => {
     state.requests++;
     if (state.mode === 'silent') return;
     if (state.mode === '503') return res.writeHead(503).end();

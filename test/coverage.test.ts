@@ -29,7 +29,10 @@ test("every court's origens are the coverage function's answer for this deployme
     const { estado, saude, ...coverage } = origens(court.sigla);
     assert.deepEqual(coverage, courtCoverage(court, cfg), court.sigla);
     assert.deepEqual(estado, consultaState(court.sigla), court.sigla);
-    assert.ok(Object.values(saude).every((v) => v === 'saudavel'), court.sigla);
+    assert.ok(
+      Object.values(saude).every((v) => v === 'saudavel'),
+      court.sigla,
+    );
     assert.equal(saude.djen, 'saudavel', court.sigla);
   }
 });
