@@ -34,7 +34,7 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
-import { callerWaiting, deadlineError, deadlineSignal } from '../../platform/request-path.ts';
+import { asAuxiliary, callerWaiting, deadlineError, deadlineSignal } from '../../platform/request-path.ts';
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;
@@ -87,12 +87,12 @@ export class CaseService {
     // Cut at the caller's deadline past DataJud's answer (issue 51): the cut requests count as their sources' timeouts.
     const auxiliary = new AbortController();
     const auxSignal = signal ? AbortSignal.any([signal, auxiliary.signal]) : auxiliary.signal;
-    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, auxSignal)) : null;
+    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(asAuxiliary(() => this.#askChain(cnj.digits, auxSignal))) : null;
     let chainSettled = false;
     void chain?.then(() => {
       chainSettled = true;
     });
-    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal: auxSignal, queue: false })) : null;
+    const parties = chain ? settle(asAuxiliary(() => this.#partiesAfter(chain, cnj.digits, { signal: auxSignal, queue: false }))) : null;
     let record: CaseRecord | null = null;
     if (cnj.court.datajudAlias) {
       try {
@@ -258,7 +258,7 @@ export class CaseService {
     try {
       await inBatches(lacking, 8, async (c) => {
         if (deadline?.expired()) return;
-        const details = await this.fetchParties(c.row.numero_cnj, deadline?.signal ?? signal).catch((err: unknown): typeof LATE => {
+        const details = await asAuxiliary(() => this.fetchParties(c.row.numero_cnj, deadline?.signal ?? signal)).catch((err: unknown): typeof LATE => {
           if (deadline?.expired() && !signal?.aborted) return LATE;
           throw err;
         });

@@ -43,8 +43,8 @@ export function upstreamAgent(timeoutMs: number, connections: number, ca?: reado
 }
 
 /**
- * One request, its body read in full within the source's limits, under this attempt's timeout. On a
- * request path a failing auxiliary source is not asked (issue 51; source-health.ts): the refusal is
+ * One request, its body read in full within the source's limits, under this attempt's timeout. Asked
+ * as an auxiliary source while a caller waits, a failing source is not asked (issue 51; source-health.ts): the refusal is
  * thrown before any socket, as an unreachable host's would be, and the connector maps it so.
  */
 export function sendOnce(
@@ -61,7 +61,7 @@ export function sendOnce(
     onHeaders?: (headers: ResponseHeaders) => void;
   },
 ): Promise<UpstreamResponse> {
-  if (!callerWaiting()) return send(agent, url, o);
+  if (!callerWaiting()?.auxiliary) return send(agent, url, o);
   return requestPathRefusal(url).then((refused) => {
     if (refused) throw refused;
     return send(agent, url, o);

@@ -45,6 +45,8 @@ export interface RequestLoopOptions {
   rateLimit?: RateLimitPause;
   schedule: Schedule;
   sleep: Sleep;
+  /** The main source of a request path (DataJud): one attempt while a caller waits, as for every auxiliary source (issue 51). */
+  oncePerCaller?: boolean;
 }
 
 export class RequestLoop {
@@ -54,6 +56,7 @@ export class RequestLoop {
   readonly #rateLimit: RateLimitPause | undefined;
   readonly #schedule: Schedule;
   readonly #sleep: Sleep;
+  readonly #oncePerCaller: boolean;
   /** Errors already counted as failures: layers that rethrow one count it once. */
   readonly #counted = new WeakSet<object>();
   /** Aborted by close(): every run and every wait ends with it. */
@@ -67,6 +70,13 @@ export class RequestLoop {
     this.#rateLimit = o.rateLimit;
     this.#schedule = o.schedule;
     this.#sleep = o.sleep;
+    this.#oncePerCaller = o.oncePerCaller ?? false;
+  }
+
+  /** Whether a caller waits for this call: an auxiliary source's (platform/request-path.ts), or this main source's when `oncePerCaller`. */
+  #callerWaits(): boolean {
+    const wait = callerWaiting();
+    return wait !== undefined && (wait.auxiliary === true || this.#oncePerCaller);
   }
 
   /** Aborted when the loop is closed, with the reason close() was given. */
@@ -86,11 +96,12 @@ export class RequestLoop {
 
   /**
    * Runs `send` until it succeeds, retrying transient failures; throws the last failure otherwise (an
-   * abort: its reason). At most `attempts` attempts: by default one while a caller waits (issue 51:
-   * retries and backoff belong to background jobs; platform/request-path.ts), else the schedule's.
+   * abort: its reason). At most `attempts` attempts: by default one while a caller waits for an
+   * auxiliary source or for DataJud (issue 51: retries and backoff belong to background jobs;
+   * platform/request-path.ts), else the schedule's.
    */
   run<T>(send: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, tally?: Tally, opts: { attempts?: number } = {}): Promise<T> {
-    const attempts = opts.attempts ?? (callerWaiting() ? 1 : Number.POSITIVE_INFINITY);
+    const attempts = opts.attempts ?? (this.#callerWaits() ? 1 : Number.POSITIVE_INFINITY);
     const result = this.#retrying(send, this.linked(signal), tally, attempts);
     const settled = result.then(
       () => undefined,
@@ -106,7 +117,7 @@ export class RequestLoop {
    * answer): counts a retry and waits the schedule's backoff, or returns false when it gives up.
    */
   async again(failures: number, signal?: AbortSignal): Promise<boolean> {
-    if (callerWaiting()) return false;
+    if (this.#callerWaits()) return false;
     const wait = this.#schedule(failures, undefined);
     if (wait === undefined) return false;
     this.stats.retries++;
