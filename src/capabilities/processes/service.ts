@@ -8,8 +8,9 @@
  * operator's provider, the court's consultation) or, where none answers, from the addressees of the
  * case's DJEN communications (issue 32). A lookup that waits for them (`details: 'wait'`, the cover's
  * default) asks them at the same time as DataJud and answers when both are in (issue 43; DESIGN.md §5,
- * "ask at once"): past the window the operation answers 202 and completes in the background. Their
- * failure never fails the lookup: DataJud's fields are answered with the failure said, and the
+ * "ask at once"), waiting for them at most TRAMITA_AUXILIARY_DEADLINE_MS past DataJud's answer, one
+ * attempt each, a failing one not asked (issue 51; platform/request-path.ts). Their failure or
+ * lateness never fails the lookup: DataJud's fields are answered with what is pending said, and the
  * enrichment job goes on. Other lookups (and `Prefer: return=minimal`) leave them to that job.
  */
 import type { Kysely, Transaction } from 'kysely';
