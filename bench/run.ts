@@ -49,6 +49,7 @@ import { describeUrlGuard } from './url-guard.ts';
 import { describeConsultaParse } from './consultas.ts';
 import { describeCourtSearchFanOut } from './court-search.ts';
 import { describeFirstAnswer, firstAnswerBench } from './first-answer.ts';
+import { boundedWaitsBench, describeBoundedWaits } from './bounded-waits.ts';
 import { describeFreshness, freshnessBench } from './freshness.ts';
 import { describeGazettes, gazetteBench } from './gazettes.ts';
 import { describePrecatorios, precatorioBench } from './precatorios.ts';
@@ -302,6 +303,7 @@ async function main(): Promise<number> {
     console.log(describeConsultaParse());
     console.log(await describeCourtSearchFanOut());
     console.log(describeFirstAnswer(await firstAnswerBench()));
+    console.log(describeBoundedWaits(await boundedWaitsBench()));
     // A few minutes (a simulated week and a simulated day of 1,000 monitors): BENCH_FRESHNESS=0 skips it.
     if (process.env.BENCH_FRESHNESS !== '0') console.log(describeFreshness(await freshnessBench()));
     console.log(describeGazettes(await gazetteBench()));

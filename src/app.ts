@@ -25,6 +25,8 @@ import { openApiOptions } from './platform/http/openapi.ts';
 import type { RegisteredRoute, RouteSchemas } from './platform/http/route.ts';
 import { httpMetrics } from './platform/observability/metrics.ts';
 import { lazyChildLogger } from './platform/observability/request-logger.ts';
+import { startSourceProber } from './platform/observability/source-health.ts';
+import { upstreamBaseUrl } from './platform/observability/upstreams.ts';
 import type { Services } from './platform/services.ts';
 
 export interface AppContext {
@@ -77,6 +79,9 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   // On PostgreSQL every API process counts into the same windows (http/shared-windows.ts).
   const windows = services.database.engine === 'postgres' ? new SharedWindows(services.db, services.log, config.rateLimitSyncMs) : new LocalWindows();
   app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background, windows });
+  // Failing upstreams are asked again in the background until they answer (issue 51).
+  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl });
+  app.addHook('onClose', () => prober.stop());
 
   // Without TRAMITA_PUBLIC_URL absolute URLs point at this server's own address (absolute-url.ts): once
   // it listens, the port it took (PORT=0 picks one) is that address's.

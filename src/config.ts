@@ -36,6 +36,12 @@ export interface Config {
   bodyLimitBytes: number;
   syncWindowMs: number;
   syncWindowMarginMs: number;
+  /** How long a caller waits for an auxiliary source past the main source's answer (issue 51). */
+  auxiliaryDeadlineMs: number;
+  /** Failures or timeouts in a row after which a source is failing. */
+  sourceFailingAfter: number;
+  /** How often a failing source is asked again (jittered), by the prober or one request path. */
+  sourceProbeMs: number;
   pollAfterMs: number;
   requestRetentionHours: number;
   idempotencyTtlHours: number;
@@ -410,6 +416,37 @@ export const SETTINGS: Setting<keyof Config>[] = [
     default: '250',
     parse: int('TRAMITA_SYNC_WINDOW_MARGIN_MS', 0, 5_000),
     doc: 'How long before the window ends the 202 is sent, so it reaches the caller before the window closes.',
+  },
+  {
+    env: 'TRAMITA_AUXILIARY_DEADLINE_MS',
+    key: 'auxiliaryDeadlineMs',
+    default: '2500',
+    parse: int('TRAMITA_AUXILIARY_DEADLINE_MS', 1, 30_000),
+    doc:
+      "How long a caller waits for an auxiliary source (DJEN's addressees, the provider, a court's consultation page, a court's search) past the main " +
+      "source's answer (DataJud's; a search's fan-out counts from its start). Past it the answer is 200 with what is in hand: `enriquecimento` says " +
+      'what is pending, the enrichment job goes on and announces the parties as `atualizacao_processo_concluida`; a court late in a search is a ' +
+      'failure of that court in `meta.fontes.falharam`. The default covers DJEN, the e-SAJ pages and a provider answering as they usually do (about ' +
+      '0.5–2 s; docs/architecture.md, "Waiting on sources") and keeps a first lookup whose DataJud answers at once under 3 s.',
+  },
+  {
+    env: 'TRAMITA_SOURCE_FAILING_AFTER',
+    key: 'sourceFailingAfter',
+    default: '3',
+    parse: int('TRAMITA_SOURCE_FAILING_AFTER', 1, 100),
+    doc:
+      'Failures or timeouts in a row after which an upstream is `failing` (before: `degraded`; its first answer makes it `healthy`). A failing auxiliary ' +
+      'source is not waited on by request paths (answered at once as pending) and is probed in the background; the state is shared by every process ' +
+      'on PostgreSQL, shown in `GET /v1/integrador`, the `tramita_upstream_health` metric and the console, and logged once per change.',
+  },
+  {
+    env: 'TRAMITA_SOURCE_PROBE_MS',
+    key: 'sourceProbeMs',
+    default: '30000',
+    parse: int('TRAMITA_SOURCE_PROBE_MS', 100, 3_600_000),
+    doc:
+      'How often a failing upstream is asked again (±20 % jitter): once per period across the deployment, by the background prober or by one request ' +
+      'path, until it answers.',
   },
   {
     env: 'TRAMITA_POLL_AFTER_MS',

@@ -24,10 +24,16 @@ test("every court's origens are the coverage function's answer for this deployme
   assert.equal(items.length, COURTS.length);
   const cfg = deploymentCoverage(h.sources);
   for (const court of COURTS) {
-    // Beside the configuration's answer, `estado`: this process's view of the court's consultation (null: never asked here).
-    const { estado, ...coverage } = origens(court.sigla);
+    // Beside the configuration's answer, `estado`: this process's view of the court's consultation (null: never asked here),
+    // and `saude`: the health of the court's sources (issue 51), all healthy here.
+    const { estado, saude, ...coverage } = origens(court.sigla);
     assert.deepEqual(coverage, courtCoverage(court, cfg), court.sigla);
     assert.deepEqual(estado, consultaState(court.sigla), court.sigla);
+    assert.ok(
+      Object.values(saude).every((v) => v === 'saudavel'),
+      court.sigla,
+    );
+    assert.equal(saude.djen, 'saudavel', court.sigla);
   }
 });
 

@@ -19,7 +19,8 @@ import { stopOnSignal } from './signals.ts';
 import { serveWorkerMetrics } from './worker-metrics.ts';
 import { assertPortFree } from './startup-failure.ts';
 import { assertPublicUrlKnown } from '../platform/http/absolute-url.ts';
-import { logUpstreamsTo } from '../platform/observability/upstreams.ts';
+import { logUpstreamsTo, upstreamBaseUrl } from '../platform/observability/upstreams.ts';
+import { startSourceProber } from '../platform/observability/source-health.ts';
 import { progressReporter } from '../platform/observability/progress.ts';
 import type { BackgroundOperations } from '../platform/async/window.ts';
 
@@ -153,6 +154,8 @@ export async function work(config: Config): Promise<number> {
   const capabilities = buildCapabilities(s);
   await scheduleRecurringJobs(s, capabilities);
   const worker = startWorkers(s, capabilities);
+  // Failing upstreams are asked again in the background until they answer (issue 51).
+  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl });
   const metrics = config.workerMetricsPort ? await serveWorkerMetrics(config.host, config.workerMetricsPort) : undefined;
   log.info(
     { worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency, metrics: metrics && `${metrics.address}/metrics` },
@@ -162,6 +165,7 @@ export async function work(config: Config): Promise<number> {
     log.info('worker stopping: handing unfinished jobs back');
     await metrics?.close();
     await worker.stop();
+    await prober.stop();
     await sources.close();
     await database.close();
   }, log);

@@ -18,6 +18,7 @@ import { DeliveryPlanner } from './webhooks/planner.ts';
 import { WebhookSender } from './webhooks/send.ts';
 import type { Sources } from './ports/sources.ts';
 import { NO_SOURCES } from './ports/unconfigured.ts';
+import { DbSourceHealthStore, shareSourceHealth } from './observability/source-health.ts';
 
 export interface Services {
   config: Config;
@@ -56,6 +57,13 @@ export function createServices(config: Config, database: Database, log: Logger, 
   const jobs = new JobQueue(db, clock, database.engine);
   const planner = new DeliveryPlanner(clock, jobs, config.webhookMaxAttempts, config.devTimeScale);
   const secrets = SecretBox.openSync({ secretKey: config.secretKey, dataDir: config.dataDir });
+  // Each upstream's health, shared through the database by every process (issue 51).
+  shareSourceHealth({
+    store: new DbSourceHealthStore(db),
+    clock,
+    settings: { failingAfter: config.sourceFailingAfter, probeMs: config.sourceProbeMs },
+    log: log.child({ component: 'upstreams' }),
+  });
   return {
     config,
     database,

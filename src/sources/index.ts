@@ -206,9 +206,10 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   const simulatedUnless = (configured: string | undefined) => simulated !== null && !configured;
   registerUpstreams([
     { name: 'datajud', baseUrl: datajudUrl, sandbox: simulated !== null },
-    { name: 'djen', baseUrl: djenUrl, sandbox: simulatedUnless(config.djenUrl) },
-    ...(portalUrl ? [{ name: 'portal', baseUrl: portalUrl, sandbox: simulated !== null }] : []),
-    ...(model ? [{ name: 'modelo', baseUrl: config.summaryUrl ?? simulated!.llmUrl, sandbox: simulatedUnless(config.summaryUrl) }] : []),
+    // Auxiliary: skipped by request paths while failing, probed in the background (issue 51).
+    { name: 'djen', baseUrl: djenUrl, sandbox: simulatedUnless(config.djenUrl), auxiliary: true },
+    ...(portalUrl ? [{ name: 'portal', baseUrl: portalUrl, sandbox: simulated !== null, auxiliary: true }] : []),
+    ...(model ? [{ name: 'modelo', baseUrl: config.summaryUrl ?? simulated!.llmUrl, sandbox: simulatedUnless(config.summaryUrl), auxiliary: true }] : []),
     { name: 'stf', baseUrl: config.stfUrl ?? simulated?.stfUrl ?? PUBLIC_STF_URL, sandbox: simulatedUnless(config.stfUrl) },
     { name: 'dje-eleitoral', baseUrl: config.djeUrl ?? simulated?.djeUrl ?? PUBLIC_DJE_URL, sandbox: simulatedUnless(config.djeUrl) },
     ...(gazettes.mural
@@ -219,9 +220,9 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
       : []),
     { name: 'protocolo', baseUrl: config.protocoloUrl ?? simulated?.protocoloUrl ?? PUBLIC_PROTOCOLO_URL, sandbox: simulatedUnless(config.protocoloUrl) },
     ...(consultas?.courts.flatMap(({ court, urls }) => [
-      { name: consultaSource(court.sigla), baseUrl: urls[1], sandbox: simulated !== null && !config.consultaUrls[court.sigla] },
+      { name: consultaSource(court.sigla), baseUrl: urls[1], sandbox: simulated !== null && !config.consultaUrls[court.sigla], auxiliary: true },
       ...(urls[2] && !urls[2].startsWith(urls[1])
-        ? [{ name: `${consultaSource(court.sigla)}-2g`, baseUrl: urls[2], sandbox: simulated !== null && !config.consultaUrls[court.sigla] }]
+        ? [{ name: `${consultaSource(court.sigla)}-2g`, baseUrl: urls[2], sandbox: simulated !== null && !config.consultaUrls[court.sigla], auxiliary: true }]
         : []),
     ]) ?? []),
     {

@@ -1251,6 +1251,11 @@ export type GetIntegradorResponse = {
        * any request.
        */
       estado: 'ok' | 'falhando' | 'desconhecido' | 'nao_configurada';
+      /**
+       * Its health across the deployment (issue 51): degradada while failures or timeouts come in a row, falhando after TRAMITA_SOURCE_FAILING_AFTER of them
+       * (an auxiliary source is then not waited on by lookups and is probed in the background until it answers), saudavel again at its first answer.
+       */
+      saude: 'saudavel' | 'degradada' | 'falhando';
       ultimaFalha: {
         tipo: string;
         em: string;
@@ -1321,6 +1326,13 @@ export type GetIntegradorResponse = {
           anomalias: {
             [key: string]: number;
           };
+        };
+        /**
+         * The health of each source of this court's cases across the deployment (issue 51), by source: `datajud`, `djen`, the provider (`portal`), the court's
+         * consultation (`consulta-tjsp`): `falhando` ones are not waited on by lookups (their parts come later, as `enriquecimento` says).
+         */
+        saude: {
+          [key: string]: 'saudavel' | 'degradada' | 'falhando';
         };
       };
     }>;
@@ -2961,6 +2973,11 @@ export type GetProcessosCnjByCnjResponse = {
         source: null | string;
         failure: null | string;
       };
+      /**
+       * The parts of the case still to come from the case-details sources while `status` is `AGENDADO` (empty once `CONCLUIDO`): a source that failed, or was
+       * still out TRAMITA_AUXILIARY_DEADLINE_MS after DataJud answered (issue 51: `falha.failure` `timeout`), does not hold the answer.
+       */
+      pendentes: Array<'partes' | 'advogados' | 'valorCausa'>;
     };
     consultaPublica: null | {
       /** e.g. `consulta-tjsp`. */
@@ -3466,6 +3483,11 @@ export type GetRootResponse = {
        * any request.
        */
       estado: 'ok' | 'falhando' | 'desconhecido' | 'nao_configurada';
+      /**
+       * Its health across the deployment (issue 51): degradada while failures or timeouts come in a row, falhando after TRAMITA_SOURCE_FAILING_AFTER of them
+       * (an auxiliary source is then not waited on by lookups and is probed in the background until it answers), saudavel again at its first answer.
+       */
+      saude: 'saudavel' | 'degradada' | 'falhando';
       ultimaFalha: {
         tipo: string;
         em: string;

@@ -12,8 +12,10 @@ import { sourcesStatus } from '../../platform/ports/status.ts';
 import { SourcesStatus } from '../discovery/routes.ts';
 import { coverageSummary } from '../../platform/ports/coverage.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
-import { COURTS, SYSTEMS } from '../../platform/courts/table.ts';
+import { COURTS, SYSTEMS, type Court } from '../../platform/courts/table.ts';
 import { consultaState } from '../../platform/observability/consultas.ts';
+import { SAUDE, sourceHealth, type Saude } from '../../platform/observability/source-health.ts';
+import type { Sources } from '../../platform/ports/sources.ts';
 
 const SEGMENTS = [...new Set(COURTS.map((c) => c.segmento))];
 
@@ -85,6 +87,11 @@ const CourtView = Type.Object({
             'null when it was never asked.',
         },
       ),
+      saude: Type.Record(Type.String(), Type.Union([Type.Literal('saudavel'), Type.Literal('degradada'), Type.Literal('falhando')]), {
+        description:
+          "The health of each source of this court's cases across the deployment (issue 51), by source: `datajud`, `djen`, the provider (`portal`), the " +
+          "court's consultation (`consulta-tjsp`): `falhando` ones are not waited on by lookups (their parts come later, as `enriquecimento` says).",
+      }),
     },
     {
       description:
@@ -137,7 +144,7 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
                 sistemas: { atual: c.sistemaAtual, adicionais: c.sistemasAdicionais, legados: c.sistemasLegados },
                 datajudAlias: c.datajudAlias,
                 cobertura: coverageSummary(origens),
-                origens: { ...origens, estado: consultaState(c.sigla) },
+                origens: { ...origens, estado: consultaState(c.sigla), saude: courtHealth(c, s.sources) },
               };
             }),
           ),
@@ -170,4 +177,16 @@ export function courtRoutes(app: FastifyInstance, s: Services): void {
       }),
     });
   }
+}
+
+/** The health of the sources a court's cases come from in this deployment (issue 51). */
+function courtHealth(c: Court, sources: Sources): Record<string, Saude> {
+  const provider = sources.provider;
+  const names = [
+    ...(c.datajudAlias ? ['datajud'] : []),
+    'djen',
+    ...(provider && (provider.courts === 'all' || provider.courts.includes(c.sigla)) ? ['portal'] : []),
+    ...(sources.consultas?.courts.filter((k) => k.sigla === c.sigla).map((k) => k.source) ?? []),
+  ];
+  return Object.fromEntries(names.map((n) => [n, SAUDE[sourceHealth(n).state]]));
 }

@@ -25,6 +25,12 @@ export const SourcesStatus = Type.Array(
         'What this server saw of it lately: falhando after 3 failed requests in a row (5xx, 429, timeout, unreachable) until one ' +
         'succeeds; desconhecido before any request.',
     }),
+    saude: Type.Union([Type.Literal('saudavel'), Type.Literal('degradada'), Type.Literal('falhando')], {
+      description:
+        'Its health across the deployment (issue 51): degradada while failures or timeouts come in a row, falhando after ' +
+        'TRAMITA_SOURCE_FAILING_AFTER of them (an auxiliary source is then not waited on by lookups and is probed in the background until it answers), ' +
+        'saudavel again at its first answer.',
+    }),
     ultimaFalha: Type.Union([Type.Object({ tipo: Type.String(), em: Type.String({ format: 'date-time' }) }), Type.Null()]),
   }),
   { description: 'The sources of this deployment.' },

@@ -129,6 +129,7 @@ test(
           sandbox: false,
           provedor: true,
           estado: 'nao_configurada',
+          saude: 'saudavel',
           ultimaFalha: null,
         },
       );

@@ -21,6 +21,7 @@ import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 import type { CourtSearchQuery, CourtSearchReport } from '../../platform/ports/case-details.ts';
 import { foldText } from '../../platform/text.ts';
+import { asAuxiliary } from '../../platform/request-path.ts';
 import type { CaseParts } from './parts.ts';
 import { hasDataJudIndex } from './service.ts';
 import type { StoredCase } from './store.ts';
@@ -100,7 +101,8 @@ async function reach(
     ? await m.db.selectFrom('court_searches').select('resultado').where('chave', '=', chave).where('feita_em', '>', since).executeTakeFirst()
     : undefined;
   const kept = row && (JSON.parse(row.resultado) as CourtSearch);
-  const report = kept ? undefined : await m.sources.details?.searchCourts?.(query, opts.signal);
+  // The courts are auxiliary while a caller waits (issue 51): one attempt each, a failing host skipped, a late one its timeout.
+  const report = kept ? undefined : await asAuxiliary(() => m.sources.details?.searchCourts?.(query, opts.signal));
   const fromElsewhere = [...new Set(await elsewhere())];
   const found = report ? [...new Set(report.responderam.flatMap((r) => r.numeros))] : [];
   // A kept fan-out's cases are read as they are: that fan-out looked them up.

@@ -79,6 +79,9 @@ export function caseAnswer(c: StoredCase) {
  * whose `valor_causa` object is the same at `data.valor_causa` and `data.fontes[0].capa.valor_causa`.
  * `falha`: why the parties did not come with this answer, when their source failed beside it (issue 43).
  */
+/** What a case lacks until its enrichment is done (issue 51: said, not waited on). */
+const PENDING = ['partes', 'advogados', 'valorCausa'] as const;
+
 export function caseCover(c: StoredCase, falha: DetailsFailure | null = null) {
   const main = mainInstance(c);
   // Until the parties are stored, the enrichment job is due: where no provider or consultation answers, DJEN's addressees do (issue 32).
@@ -97,7 +100,13 @@ export function caseCover(c: StoredCase, falha: DetailsFailure | null = null) {
     ultimaMovimentacao: c.ultimaMovimentacao ? publicMovement(c.ultimaMovimentacao) : null,
     documentosPublicosDisponiveis: c.row.documentos_em !== null,
     // Parties and the case value come from the provider, the court's consultation or DJEN (`fonte`).
-    enriquecimento: { status: enrichment, concluidoEm: c.row.detalhes_em, fonte: c.row.partes_fonte, falha },
+    enriquecimento: {
+      status: enrichment,
+      concluidoEm: c.row.detalhes_em,
+      fonte: c.row.partes_fonte,
+      falha,
+      pendentes: enrichment === 'AGENDADO' ? PENDING : [],
+    },
     // The court's own page, when its consultation answered (issue 31).
     consultaPublica: c.row.consulta ? (JSON.parse(c.row.consulta) as unknown) : null,
   };

@@ -282,6 +282,11 @@ export const Cover = Type.Intersect([
           },
         ),
       ),
+      pendentes: Type.Array(Type.Union([Type.Literal('partes'), Type.Literal('advogados'), Type.Literal('valorCausa')]), {
+        description:
+          'The parts of the case still to come from the case-details sources while `status` is `AGENDADO` (empty once `CONCLUIDO`): a source that ' +
+          'failed, or was still out TRAMITA_AUXILIARY_DEADLINE_MS after DataJud answered (issue 51: `falha.failure` `timeout`), does not hold the answer.',
+      }),
     }),
     consultaPublica: Nullable(ConsultaPublica),
   }),

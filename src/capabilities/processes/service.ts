@@ -8,8 +8,9 @@
  * operator's provider, the court's consultation) or, where none answers, from the addressees of the
  * case's DJEN communications (issue 32). A lookup that waits for them (`details: 'wait'`, the cover's
  * default) asks them at the same time as DataJud and answers when both are in (issue 43; DESIGN.md §5,
- * "ask at once"): past the window the operation answers 202 and completes in the background. Their
- * failure never fails the lookup: DataJud's fields are answered with the failure said, and the
+ * "ask at once"), waiting for them at most TRAMITA_AUXILIARY_DEADLINE_MS past DataJud's answer, one
+ * attempt each, a failing one not asked (issue 51; platform/request-path.ts). Their failure or
+ * lateness never fails the lookup: DataJud's fields are answered with what is pending said, and the
  * enrichment job goes on. Other lookups (and `Prefer: return=minimal`) leave them to that job.
  */
 import type { Kysely, Transaction } from 'kysely';
@@ -34,6 +35,7 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
+import { asAuxiliary, callerWaiting, deadlineError, deadlineSignal } from '../../platform/request-path.ts';
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;
@@ -45,6 +47,13 @@ export interface CaseServiceDeps {
   log: Logger;
   freshMinutes: number;
 }
+
+/** The auxiliary sources' answer did not come within the caller's deadline. */
+const DEADLINE = Symbol('deadline');
+/** A case's details still out at the caller's deadline. */
+const LATE: unique symbol = Symbol('late');
+/** The addressees' source: named when the chain answered and DJEN was what was still out. */
+const DJEN_SOURCE = 'djen';
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 /** A promise that never rejects: an answer asked ahead may be dropped (DataJud failed) without an unhandled rejection. */
@@ -76,8 +85,15 @@ export class CaseService {
     }
     // Asked now, beside DataJud, when the answer waits for them and the case lacks them: the chain's own
     // answer (a case only its court's page knows is answered from it) and the parties, DJEN's where it has none.
-    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, signal)) : null;
-    const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal, queue: false })) : null;
+    // Cut at the caller's deadline past DataJud's answer (issue 51): the cut requests count as their sources' timeouts.
+    const auxiliary = new AbortController();
+    const auxSignal = signal ? AbortSignal.any([signal, auxiliary.signal]) : auxiliary.signal;
+    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(asAuxiliary(() => this.#askChain(cnj.digits, auxSignal))) : null;
+    let chainSettled = false;
+    void chain?.then(() => {
+      chainSettled = true;
+    });
+    const parties = chain ? settle(asAuxiliary(() => this.#partiesAfter(chain, cnj.digits, { signal: auxSignal, queue: false }))) : null;
     let record: CaseRecord | null = null;
     if (cnj.court.datajudAlias) {
       try {
@@ -99,7 +115,12 @@ export class CaseService {
       await this.save([record]);
       return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
     }
-    const details = await parties;
+    const details = await this.#withinDeadline(parties, auxiliary);
+    if (details === DEADLINE) {
+      const detailsFailure = this.#pastDeadline(cnj.digits, chainSettled ? DJEN_SOURCE : null);
+      await this.save([record]);
+      return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false, detailsFailure };
+    }
     if (!details.ok) {
       // Auxiliary work (DESIGN.md §5): DataJud's cover is the answer; the enrichment job (save) asks again.
       const detailsFailure = this.#detailsFailure(details.error, cnj.digits);
@@ -112,6 +133,39 @@ export class CaseService {
       await this.#storeDetails(trx, cnj.digits, details.value, { announce: stored !== undefined });
     });
     return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
+  }
+
+  /**
+   * The auxiliary answer, or DEADLINE when it is still out TRAMITA_AUXILIARY_DEADLINE_MS after the main
+   * source's (issue 51): what is still asked is cut then (the enrichment job asks again, with retries).
+   * Without a caller waiting (a job), no deadline: the answer is awaited.
+   */
+  async #withinDeadline<T>(pending: Promise<T>, auxiliary: AbortController): Promise<T | typeof DEADLINE> {
+    const wait = callerWaiting();
+    if (!wait) return pending;
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([
+      pending,
+      new Promise<typeof DEADLINE>((r) => {
+        timer = setTimeout(r, wait.auxiliaryDeadlineMs, DEADLINE);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (first === DEADLINE) auxiliary.abort(deadlineError(wait.auxiliaryDeadlineMs));
+    return first;
+  }
+
+  /** What the lookup says when the parties' sources were still out at the deadline: pending, asked again in the background. */
+  #pastDeadline(numeroCnj: string, source: string | null): DetailsFailure {
+    telemetry.coverDetails.labels('deadline').inc();
+    this.#d.log.info({ numeroCnj, source }, 'case details still out at the deadline: answered without parties, enrichment scheduled');
+    const why = mensagem('SOURCE_TIMEOUT', source ? { source, failure: 'timeout' } : { failure: 'timeout' });
+    return {
+      code: 'SOURCE_TIMEOUT',
+      message: `As partes, os advogados e o valor ainda não vieram: ${why} Eles são pedidos de novo em segundo plano.`,
+      source,
+      failure: 'timeout',
+    };
   }
 
   /** What the lookup says of a details failure, with its warn line and metric (a bug is an error line, still never the caller's 5xx). */
@@ -199,7 +253,21 @@ export class CaseService {
   async withDetails(cases: StoredCase[], signal?: AbortSignal): Promise<StoredCase[]> {
     const lacking = cases.filter((c) => c.row.detalhes_em === null);
     if (lacking.length === 0) return cases;
-    await inBatches(lacking, 8, async (c) => this.applyDetails(c.row.numero_cnj, await this.fetchParties(c.row.numero_cnj, signal)));
+    // While a caller waits, what is still out at the deadline is left to the enrichment job (issue 51).
+    const wait = callerWaiting();
+    const deadline = wait ? deadlineSignal(wait.auxiliaryDeadlineMs, signal) : null;
+    try {
+      await inBatches(lacking, 8, async (c) => {
+        if (deadline?.expired()) return;
+        const details = await asAuxiliary(() => this.fetchParties(c.row.numero_cnj, deadline?.signal ?? signal)).catch((err: unknown): typeof LATE => {
+          if (deadline?.expired() && !signal?.aborted) return LATE;
+          throw err;
+        });
+        if (details !== LATE) await this.applyDetails(c.row.numero_cnj, details);
+      });
+    } finally {
+      deadline?.cancel();
+    }
     return this.#d.store.many(cases.map((c) => c.row.numero_cnj));
   }
 

@@ -609,6 +609,16 @@ export interface RateLimitCountersTable {
 }
 
 /** A search's fan-out to the courts, kept a while for its later pages (migration 0024). */
+/** Each upstream's health, shared across processes (migration 0026, issue 51). */
+export interface SourceHealthTable {
+  fonte: string;
+  estado: string;
+  falhas_seguidas: number;
+  ultima_falha: string | null;
+  mudou_em: string;
+  proxima_sonda_em: string | null;
+}
+
 export interface CourtSearchesTable {
   /** SHA-256 of the normalized query. */
   chave: string;
@@ -677,6 +687,7 @@ export interface DB {
   case_party_names: CasePartyNamesTable;
   rate_limit_counters: RateLimitCountersTable;
   court_searches: CourtSearchesTable;
+  source_health: SourceHealthTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   ledger: LedgerTable;

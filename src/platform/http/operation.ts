@@ -28,6 +28,7 @@ import { toBrl, type PriceTable } from '../billing/prices.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, errorBody, languageOf } from '../errors.ts';
 import { toApiError } from './error-handler.ts';
+import { whileCallerWaits } from '../request-path.ts';
 import { keepIdempotentAnswer } from './idempotency.ts';
 import { parsePrefer } from './prefer.ts';
 import type { ChargeWay, OperationContext, Outcome, RouteMeta } from './route.ts';
@@ -218,7 +219,10 @@ export function wrapOperation(meta: RouteMeta, handler: RawHandler, deps: Operat
       if (balance < price) throw new ApiError('INSUFFICIENT_CREDITS', undefined, { price: toBrl(price), balance: toBrl(balance) });
     }
     const run = new Run(req, meta, way, price, deps);
-    if (!run.pending) return sendStored(reply, await run.execute(handler));
-    return sendStored(reply, await answerWithinWindow(req, run.pending, () => run.execute(handler), prefs, deps, reply.elapsedTime));
+    // A caller waits: one attempt per upstream, failing auxiliary sources not waited on (request-path.ts).
+    const wait = { auxiliaryDeadlineMs: deps.config.auxiliaryDeadlineMs };
+    const execute = () => whileCallerWaits(wait, () => run.execute(handler));
+    if (!run.pending) return sendStored(reply, await execute());
+    return sendStored(reply, await answerWithinWindow(req, run.pending, execute, prefs, deps, reply.elapsedTime));
   };
 }

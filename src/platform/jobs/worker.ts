@@ -12,6 +12,7 @@ import { newId } from '../ids.ts';
 import type { Job, JobQueue, KindFilter, SettleOutcome } from './queue.ts';
 import { telemetry } from '../observability/telemetry.ts';
 import { noteStorageFailure, storageOutageOf } from '../db/outage.ts';
+import { inBackground } from '../request-path.ts';
 
 export type { SettleOutcome };
 
@@ -263,7 +264,8 @@ export class Worker {
       settleWithin: (trx, outcome) => queue.settleMany(trx, this.id, [settling(outcome)]),
     };
     try {
-      const again = await handler.run(JSON.parse(job.payload), ctx);
+      // Background work even when a request path started the worker's turn: retries and backoff are the jobs' (issue 51).
+      const again = await inBackground(() => handler.run(JSON.parse(job.payload), ctx));
       telemetry.jobRuns.labels(job.kind, 'done').inc();
       if (settled) return;
       if (again) await queue.reschedule(job.id, this.id, again, { resetAttempts: true });

@@ -97,6 +97,20 @@ export const telemetry = {
     buckets: REMOTE_BUCKETS,
     registers,
   }),
+  upstreamHealth: new Gauge({
+    name: 'tramita_upstream_health',
+    help:
+      "Each upstream's health as this process last saw or adopted it (issue 51): 0 healthy, 1 degraded (failures or timeouts in a row), 2 failing " +
+      '(skipped by request paths, probed in the background until it answers).',
+    labelNames: ['source'] as const,
+    registers,
+  }),
+  upstreamProbes: new Counter({
+    name: 'tramita_upstream_probes_total',
+    help: 'Background probes of failing upstreams, by source (one per probe period across the deployment).',
+    labelNames: ['source'] as const,
+    registers,
+  }),
   budgetRemaining: new Gauge({
     name: 'tramita_upstream_budget_remaining',
     help: "Requests left in the current minute of each source's budget in this process.",
@@ -161,7 +175,8 @@ export const telemetry = {
     name: 'tramita_cover_details_total',
     help:
       'Case lookups that went upstream, by what happened to the case-details sources asked beside DataJud (issue 43): with_cover (the parties came with the ' +
-      "first answer), failed (a details source failed: DataJud's fields were answered and the enrichment job goes on), deferred (`Prefer: return=minimal`).",
+      "first answer), failed (a details source failed: DataJud's fields were answered and the enrichment job goes on), deadline (still out " +
+      'TRAMITA_AUXILIARY_DEADLINE_MS after DataJud answered: the same, issue 51), deferred (`Prefer: return=minimal`).',
     labelNames: ['outcome'] as const,
     registers,
   }),

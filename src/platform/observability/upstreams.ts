@@ -10,6 +10,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Logger } from 'pino';
 import { telemetry, upstreamOutcome } from './telemetry.ts';
+import { HEALTH_GAUGE, logSourceHealthTo, mayAskNow, sourceAnswered, sourceFailed, sourceHealth, type SourceHealthState } from './source-health.ts';
 
 export interface UpstreamDescriptor {
   /** Short stable name, the metrics' `source` label: datajud, djen, stf, … */
@@ -17,6 +18,11 @@ export interface UpstreamDescriptor {
   baseUrl: string;
   /** The sandbox simulator answers for it. */
   sandbox: boolean;
+  /**
+   * A source the case lookups consult beside the main one (DJEN, the provider, the courts' pages, the
+   * model): skipped by request paths while failing (source-health.ts). DataJud, the main source, never is.
+   */
+  auxiliary?: boolean;
 }
 
 export type UpstreamHealth = 'ok' | 'failing' | 'unknown';
@@ -35,7 +41,7 @@ const BUDGET_WARN_EVERY_MS = 60_000;
 
 const known = new Map<string, Observed>();
 let prefixes: [string, Observed][] = [];
-let log: Pick<Logger, 'warn'> | undefined;
+let log: Pick<Logger, 'warn' | 'info'> | undefined;
 const started = new WeakMap<object, { source: Observed; at: number; path: string }>();
 const budgetWarnedAt = new Map<string, number>();
 const budgets = new Map<string, { remaining(): number }>();
@@ -53,13 +59,36 @@ export function registerUpstreams(list: UpstreamDescriptor[]): void {
       lastFailure: before?.lastFailure ?? null,
     });
   }
+  // Every source's health gauge from the start, not from its first change (issue 51).
+  for (const d of list) telemetry.upstreamHealth.labels(d.name).set(HEALTH_GAUGE[sourceHealth(d.name).state]);
   // Longest prefix first: the sandbox serves several sources under one origin.
   prefixes = [...known.values()].map((o) => [o.baseUrl, o] as [string, Observed]).sort((a, b) => b[0].length - a[0].length);
 }
 
 /** Where failures are logged: the process's logger (serve, worker). Until then, only metrics move. */
-export function logUpstreamsTo(logger: Pick<Logger, 'warn'>): void {
+export function logUpstreamsTo(logger: Pick<Logger, 'warn' | 'info'>): void {
   log = logger;
+  logSourceHealthTo(logger);
+}
+
+/** The base URL a source was registered with (the prober asks it). */
+export function upstreamBaseUrl(name: string): string | undefined {
+  return known.get(name)?.baseUrl;
+}
+
+/** Thrown instead of sending a request path's request to a failing auxiliary source (the connectors map it as `unavailable`). */
+export class SourceFailingError extends Error {
+  override readonly name = 'SourceFailingError';
+}
+
+/**
+ * Why a request path must not send this request now (issue 51): its auxiliary source is failing and
+ * this probe period's one ask was taken. Null when it may go.
+ */
+export async function requestPathRefusal(url: string): Promise<SourceFailingError | null> {
+  const source = sourceOf(url);
+  if (!source?.auxiliary || (await mayAskNow(source.name))) return null;
+  return new SourceFailingError(`${source.name} is failing: not waited on while a caller waits; probed in the background until it answers`);
 }
 
 /** The logger those warn lines go to (the consultations' observation, consultas.ts, writes beside them). */
@@ -72,6 +101,8 @@ export function upstreamStates(): {
   nome: string;
   modo: 'sandbox' | 'real';
   estado: UpstreamHealth;
+  /** healthy, degraded or failing (source-health.ts), shared across the deployment's processes. */
+  saude: SourceHealthState;
   ultimaFalha: string | null;
   ultimaFalhaEm: string | null;
 }[] {
@@ -81,6 +112,7 @@ export function upstreamStates(): {
       nome: o.name,
       modo: o.sandbox ? 'sandbox' : 'real',
       estado: o.consecutiveFailures >= FAILING_AFTER ? 'failing' : o.lastOkAt !== null || o.lastFailureAt !== null ? 'ok' : 'unknown',
+      saude: sourceHealth(o.name).state,
       ultimaFalha: o.lastFailure,
       ultimaFalhaEm: o.lastFailureAt === null ? null : new Date(o.lastFailureAt).toISOString(),
     }));
@@ -114,11 +146,16 @@ function settle(entry: { source: Observed; at: number; path: string }, status: n
   if (outcome === 'ok' || outcome === 'client_error') {
     source.consecutiveFailures = 0;
     source.lastOkAt = Date.now();
+    sourceAnswered(source.name);
     return;
   }
   source.consecutiveFailures++;
   source.lastFailureAt = Date.now();
   source.lastFailure = outcome;
+  // A failing source's further failures are its state, said once when it changed (source-health.ts).
+  const already = sourceHealth(source.name).state === 'failing';
+  sourceFailed(source.name, outcome);
+  if (already) return;
   log?.warn(
     { source: source.name, outcome, status, path: entry.path, err: error && { message: error.message.split('?')[0] } },
     `upstream ${source.name}: ${outcome}`,
@@ -136,6 +173,7 @@ export function bodyRefused(name: string, failure: string, message: string): voi
     source.consecutiveFailures++;
     source.lastFailureAt = Date.now();
     source.lastFailure = failure;
+    sourceFailed(name, failure);
   }
   telemetry.upstreamBodiesRefused.labels(name, failure).inc();
   log?.warn({ source: name, failure, err: { message } }, `upstream ${name}: answer refused (${failure})`);

@@ -5,6 +5,7 @@
  */
 import type { Sources } from './sources.ts';
 import { upstreamStates } from '../observability/upstreams.ts';
+import { SAUDE, sourceHealth, type Saude } from '../observability/source-health.ts';
 
 export interface SourceStatus {
   nome: string;
@@ -19,6 +20,8 @@ export interface SourceStatus {
    * timeouts, unreachable) until one succeeds; `desconhecido` before any request.
    */
   estado: 'ok' | 'falhando' | 'desconhecido' | 'nao_configurada';
+  /** Its health across the deployment (observability/source-health.ts, issue 51). */
+  saude: Saude;
   /** The last failure's kind (server_error, rate_limited, timeout, network) and when, or null. */
   ultimaFalha: { tipo: string; em: string } | null;
 }
@@ -36,6 +39,7 @@ export function sourcesStatus(s: Sources): SourceStatus[] {
       sandbox: src?.info.sandbox ?? false,
       provedor,
       estado: src === null ? 'nao_configurada' : ESTADO[u?.estado ?? 'unknown'],
+      saude: SAUDE[sourceHealth(key).state],
       ultimaFalha: u?.ultimaFalha && u.ultimaFalhaEm ? { tipo: u.ultimaFalha, em: u.ultimaFalhaEm } : null,
     };
   };

@@ -12,6 +12,7 @@ import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { isClosedConnector, SourceError } from '../../platform/ports/source-error.ts';
 import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/observability/consultas.ts';
+import { callerWaiting, deadlineSignal } from '../../platform/request-path.ts';
 import { atStep, stepOf } from './anomalies.ts';
 import { consultaError } from './http.ts';
 import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
@@ -161,15 +162,20 @@ export class ConsultasConnector implements CaseDetailsSource {
       falharam: [],
       limitePorTribunal: SEARCH_HITS_PER_COURT,
     };
+    // While a caller waits, a court still out at the deadline is that court's timeout; the others are answered (issue 51).
+    const wait = callerWaiting();
+    const deadline = wait ? deadlineSignal(wait.auxiliaryDeadlineMs, signal) : null;
     const answers = await Promise.allSettled(
       asked.map(async ({ court }) => {
         try {
-          return await this.#clients.get(court.sigla)!.search!(query, SEARCH_HITS_PER_COURT, signal);
+          return await this.#clients.get(court.sigla)!.search!(query, SEARCH_HITS_PER_COURT, deadline?.signal ?? signal);
         } catch (err) {
-          throw this.#failed(court, err, signal);
+          if (!deadline?.expired() || signal?.aborted) throw this.#failed(court, err, signal);
+          const late = `${consultaLabel(court)}: no answer to the search within the ${wait!.auxiliaryDeadlineMs} ms a caller waits`;
+          throw this.#failed(court, atStep(consultaError(consultaSource(court.sigla), 'timeout', late), 'busca'), signal);
         }
       }),
-    );
+    ).finally(() => deadline?.cancel());
     answers.forEach((a, i) => {
       const { court } = asked[i]!;
       const tribunal = court.sigla;

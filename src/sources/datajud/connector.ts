@@ -98,6 +98,8 @@ export class DataJudConnector implements CaseMetadataSource {
       maxInFlight,
       schedule: jitteredSchedule({ ...DEFAULT_RETRY, ...options.retry }, options.random ?? Math.random),
       sleep,
+      // The main source: asked once while a caller waits, within its timeout (issue 51); jobs keep the retries.
+      oncePerCaller: true,
     });
     this.#aliases = new AliasResolver((alias) => this.#probe(alias));
     this.#batcher = new Batcher<CaseRecord>({

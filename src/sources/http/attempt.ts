@@ -5,6 +5,8 @@
  */
 import { Agent, request } from 'undici';
 import { readBody, type BodyReading } from './body.ts';
+import { callerWaiting } from '../../platform/request-path.ts';
+import { requestPathRefusal } from '../../platform/observability/upstreams.ts';
 
 export async function underTimeout<T>(timeoutMs: number, signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -40,7 +42,11 @@ export function upstreamAgent(timeoutMs: number, connections: number, ca?: reado
   return new Agent({ connections, headersTimeout: backstop, bodyTimeout: backstop, ...(ca ? { connect: { ca: [...ca] } } : {}) });
 }
 
-/** One request, its body read in full within the source's limits, under this attempt's timeout. */
+/**
+ * One request, its body read in full within the source's limits, under this attempt's timeout. Asked
+ * as an auxiliary source while a caller waits, a failing source is not asked (issue 51; source-health.ts): the refusal is
+ * thrown before any socket, as an unreachable host's would be, and the connector maps it so.
+ */
 export function sendOnce(
   agent: Agent,
   url: string,
@@ -55,6 +61,14 @@ export function sendOnce(
     onHeaders?: (headers: ResponseHeaders) => void;
   },
 ): Promise<UpstreamResponse> {
+  if (!callerWaiting()?.auxiliary) return send(agent, url, o);
+  return requestPathRefusal(url).then((refused) => {
+    if (refused) throw refused;
+    return send(agent, url, o);
+  });
+}
+
+function send(agent: Agent, url: string, o: Parameters<typeof sendOnce>[2]): Promise<UpstreamResponse> {
   return underTimeout(o.timeoutMs, o.signal, async (signal) => {
     const res = await request(url, { method: o.method, dispatcher: agent, signal, body: o.body, headers: o.headers });
     o.onHeaders?.(res.headers);

@@ -6,6 +6,7 @@
  * throws a RetryableSourceError (retried while `retryable`) or anything else (thrown at once).
  */
 import { RetryableSourceError } from '../../platform/ports/source-error.ts';
+import { callerWaiting } from '../../platform/request-path.ts';
 import type { Schedule } from './backoff.ts';
 import type { RequestBudget } from './budget.ts';
 import { Semaphore } from './concurrency.ts';
@@ -44,6 +45,8 @@ export interface RequestLoopOptions {
   rateLimit?: RateLimitPause;
   schedule: Schedule;
   sleep: Sleep;
+  /** The main source of a request path (DataJud): one attempt while a caller waits, as for every auxiliary source (issue 51). */
+  oncePerCaller?: boolean;
 }
 
 export class RequestLoop {
@@ -53,6 +56,7 @@ export class RequestLoop {
   readonly #rateLimit: RateLimitPause | undefined;
   readonly #schedule: Schedule;
   readonly #sleep: Sleep;
+  readonly #oncePerCaller: boolean;
   /** Errors already counted as failures: layers that rethrow one count it once. */
   readonly #counted = new WeakSet<object>();
   /** Aborted by close(): every run and every wait ends with it. */
@@ -66,6 +70,13 @@ export class RequestLoop {
     this.#rateLimit = o.rateLimit;
     this.#schedule = o.schedule;
     this.#sleep = o.sleep;
+    this.#oncePerCaller = o.oncePerCaller ?? false;
+  }
+
+  /** Whether a caller waits for this call: an auxiliary source's (platform/request-path.ts), or this main source's when `oncePerCaller`. */
+  #callerWaits(): boolean {
+    const wait = callerWaiting();
+    return wait !== undefined && (wait.auxiliary === true || this.#oncePerCaller);
   }
 
   /** Aborted when the loop is closed, with the reason close() was given. */
@@ -83,9 +94,15 @@ export class RequestLoop {
     return (this.#budget?.remaining() ?? 1) > 0 && !this.#rateLimit?.pause.paused();
   }
 
-  /** Runs `send` until it succeeds, retrying transient failures; throws the last failure otherwise (an abort: its reason). */
-  run<T>(send: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, tally?: Tally): Promise<T> {
-    const result = this.#retrying(send, this.linked(signal), tally);
+  /**
+   * Runs `send` until it succeeds, retrying transient failures; throws the last failure otherwise (an
+   * abort: its reason). At most `attempts` attempts: by default one while a caller waits for an
+   * auxiliary source or for DataJud (issue 51: retries and backoff belong to background jobs;
+   * platform/request-path.ts), else the schedule's.
+   */
+  run<T>(send: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, tally?: Tally, opts: { attempts?: number } = {}): Promise<T> {
+    const attempts = opts.attempts ?? (this.#callerWaits() ? 1 : Number.POSITIVE_INFINITY);
+    const result = this.#retrying(send, this.linked(signal), tally, attempts);
     const settled = result.then(
       () => undefined,
       () => undefined,
@@ -100,6 +117,7 @@ export class RequestLoop {
    * answer): counts a retry and waits the schedule's backoff, or returns false when it gives up.
    */
   async again(failures: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.#callerWaits()) return false;
     const wait = this.#schedule(failures, undefined);
     if (wait === undefined) return false;
     this.stats.retries++;
@@ -122,10 +140,10 @@ export class RequestLoop {
     await Promise.all(this.#running);
   }
 
-  async #retrying<T>(send: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, tally: Tally | undefined): Promise<T> {
+  async #retrying<T>(send: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, tally: Tally | undefined, attempts: number): Promise<T> {
     let failures = 0;
     let rateLimitWaits = 0;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       try {
         return await this.#attempt(send, signal, tally);
       } catch (err) {
@@ -135,10 +153,11 @@ export class RequestLoop {
         if (limit && err.failure === 'rate_limited') {
           // The pause, not a sleep here, holds this request and every other until the 429's wait is over.
           limit.pause.pauseFor(Math.min(err.retryAfterMs ?? limit.defaultWaitMs, limit.maxWaitMs));
-          if (++rateLimitWaits > limit.waits || (err.retryAfterMs ?? 0) > limit.maxWaitMs) throw this.failed(err, signal);
+          if (attempt >= attempts || ++rateLimitWaits > limit.waits || (err.retryAfterMs ?? 0) > limit.maxWaitMs) throw this.failed(err, signal);
           this.stats.retries++;
           continue;
         }
+        if (attempt >= attempts) throw this.failed(err, signal);
         const wait = this.#schedule(++failures, err.retryAfterMs);
         if (wait === undefined) throw this.failed(err, signal);
         this.stats.retries++;

@@ -1,15 +1,18 @@
 /**
  * Overview: the balance, what the account spent per day and per query type over 30 days (a chart
  * drawn here as SVG, with the same numbers in a table for screen readers), its last requests with
- * their requestId and searchLogId, and the person's open sessions with "sign out everywhere".
+ * their requestId and searchLogId, each source's health (issue 51), and the person's open sessions with "sign out everywhere".
  */
 import type { FastifyInstance } from 'fastify';
 import { iso } from '../../../platform/clock.ts';
 import { brasiliaDay, brasiliaDayStart, formatReais } from '../../../platform/format.ts';
 import { csrfField, html, table, trusted, when, escapeHtml } from '../html.ts';
 import { planName, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
+import { sourcesStatus } from '../../../platform/ports/status.ts';
 
 const DAYS = 30;
+/** Each source's health as the dashboard words it (issue 51). */
+const SAUDE_TEXTO = { saudavel: 'saudável', degradada: 'degradada', falhando: 'falhando' } as const;
 const COLOURS = ['#0b5cad', '#c9541b', '#2e8b3e', '#8a3ec9', '#b08800', '#5b6474'];
 
 interface DaySpend {
@@ -56,6 +59,14 @@ ${table(
   ['Tipo de consulta', 'Valor'],
   byType.map((t) => [html`<code>${t.tipo}</code>`, formatReais(t.centavos)]),
   'Nenhuma consulta cobrada nos últimos 30 dias.',
+)}
+<h2>Fontes</h2>
+${table(
+  'A saúde de cada fonte (falhando: não é esperada nas consultas e é sondada em segundo plano até responder)',
+  ['Fonte', 'Saúde', 'Última falha'],
+  sourcesStatus(m.s.sources)
+    .filter((f) => f.configurada)
+    .map((f) => [f.nome, SAUDE_TEXTO[f.saude], f.ultimaFalha ? html`<code>${f.ultimaFalha.tipo}</code> ${when(f.ultimaFalha.em)}` : '—']),
 )}
 <h2>Últimas requisições</h2>
 ${table(

@@ -25,6 +25,7 @@ import * as m0022 from './0022_publication_clean_text.ts';
 import * as m0023 from './0023_ledger_sequence.ts';
 import * as m0024 from './0024_court_searches.ts';
 import * as m0025 from './0025_case_monitor_pages.ts';
+import * as m0026 from './0026_source_health.ts';
 import * as m0027 from './0027_case_monitor_djen.ts';
 import * as m0029 from './0029_ledger_by_sequence.ts';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0023_ledger_sequence': m0023,
   '0024_court_searches': m0024,
   '0025_case_monitor_pages': m0025,
+  '0026_source_health': m0026,
   '0027_case_monitor_djen': m0027,
   '0029_ledger_by_sequence': m0029,
 };
