@@ -113,6 +113,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
   webhookMaxAttempts: number;
+  /** Hours of continuous failure after which a webhook endpoint is disabled; 0 never (platform/webhooks/endpoint-health.ts). */
+  webhookDisableAfterHours: number;
   /** Development only: webhook retry delays are divided by this (1 in production). */
   devTimeScale: number;
   /** Crash drill only: the process kills itself right after a charge commits, before answering. */
@@ -1027,6 +1029,17 @@ export const SETTINGS: Setting<keyof Config>[] = [
     doc:
       'Attempts per delivery before it is marked failed. Attempt n+1 comes `min(120, 2^n)` minutes after attempt n fails (spec §6.1), so the default 12 ' +
       'spans about 16 hours. A failed delivery can still be resent, and its event stays in `GET /v1/eventos`.',
+  },
+  {
+    env: 'TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS',
+    key: 'webhookDisableAfterHours',
+    default: '120',
+    parse: int('TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS', 0, 24 * 365),
+    doc:
+      "An endpoint (the account URL or a monitor's `webhook_url`) whose every attempt has failed for this long, with no success in between, is disabled, " +
+      'as Svix does after 5 days (the default, 120 h): its deliveries are kept as `RETIDA` and not attempted, the account hears of it ' +
+      '(event `webhook_desativado` to its other endpoints, the console) until it re-enables the endpoint (POST /v1/conta/webhook/destinos/reativar, ' +
+      'optionally resending what was kept). `0` never disables. See docs/webhooks.md.',
   },
   {
     env: 'TRAMITA_DEV_TIME_SCALE',

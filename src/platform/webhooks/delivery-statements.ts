@@ -60,12 +60,18 @@ export function recordAttempts(qc: QueryCreator<DB>, rows: ReadonlyArray<Record<
     );
 }
 
-/** A delivery and its account's webhook configuration, the configuration's columns prefixed `c_`. */
+/**
+ * A delivery and its account's webhook configuration, the configuration's columns prefixed `c_`, and
+ * the health of the endpoint it goes to (its URL, or the account URL), prefixed `e_`: null for every
+ * healthy endpoint, which has no row (endpoint-health.ts).
+ */
 export function selectWithConfig(db: Kysely<DB>) {
   return db
     .selectFrom('webhook_deliveries as d')
     .leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
+    .leftJoin('webhook_endpoints as e', (j) => j.onRef('e.account_id', '=', 'd.account_id').on((eb) => eb('e.url', '=', eb.fn.coalesce('d.url', 'c.url'))))
     .selectAll('d')
+    .select(['e.failing_since as e_failing_since', 'e.disabled_at as e_disabled_at'])
     .select([
       'c.account_id as c_account_id',
       'c.url as c_url',
