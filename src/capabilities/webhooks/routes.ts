@@ -8,8 +8,8 @@ import { Type } from 'typebox';
 import type { WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
 import { EVENT_NAMES } from '../../platform/events/kinds.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { enabledKinds } from '../../platform/webhooks/planner.ts';
@@ -239,22 +239,19 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
     },
     schema: { querystring: DeliveryQuery, data: listSchema('items', Delivery) },
     handler: async (req) => {
-      const w = pageWindow(req.query);
-      const listing = `entregas:${req.query.status ?? ''}:${req.query.evento ?? ''}`;
-      const before = decodeCursor<{ id: string }>(listing, req.query.cursor, ['id'])?.id;
-      const rows = await deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before, limit: w.read });
-      const { items, pagination } = page(rows, w, listing, (d) => ({ id: d.id }));
-      const attempts = await deliveries.attempts(items.map((d) => d.id));
-      return {
-        data: listData(
-          req,
-          s.config,
-          'items',
-          items.map((d) => deliveryView(d, attempts.get(d.id)!)),
-          pagination,
-        ),
-        meta: { pagination },
-      };
+      const { data, pagination } = await listPage(req, s.config, {
+        listing: `entregas:${req.query.status ?? ''}:${req.query.evento ?? ''}`,
+        keys: ['id'],
+        read: (limit, after?: { id: string }) =>
+          deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before: after?.id, limit }),
+        position: (d) => ({ id: d.id }),
+        name: 'items',
+        view: async (items) => {
+          const attempts = await deliveries.attempts(items.map((d) => d.id));
+          return items.map((d) => deliveryView(d, attempts.get(d.id)!));
+        },
+      });
+      return { data, meta: { pagination } };
     },
   });
 
