@@ -99,3 +99,27 @@ test('no circle of value imports', () => {
   for (const node of graph.keys()) visit(node, []);
   assert.deepEqual(circles, []);
 });
+
+/**
+ * The ground floor (issue 55 item 1): config.ts is the settings table that parses the environment. It
+ * imports from src/ only these leaves, each a layer's vocabulary a setting parses, kept in its layer;
+ * a leaf imports from src/ only other leaves (type-only imports count: they are arrows too).
+ */
+const CONFIG_LEAVES = [
+  'config-error.ts',
+  'platform/billing/brl.ts',
+  'platform/http/proxy-trust.ts',
+  'platform/http/route-classes.ts',
+  'platform/identifiers/uf.ts',
+  'sources/datajud/public-key.ts',
+  'sources/http/body-limits.ts',
+];
+
+test('config.ts is the ground floor: it imports from src/ only the named leaf modules, and they only each other', () => {
+  const above = edges().filter((e) => (e.from === 'config.ts' || CONFIG_LEAVES.includes(e.from)) && !CONFIG_LEAVES.includes(e.to));
+  assert.deepEqual(
+    above.map((e) => `${e.from} → ${e.to}`),
+    [],
+  );
+  for (const leaf of CONFIG_LEAVES) assert.ok(fs.existsSync(path.join(SRC, leaf)), leaf);
+});
