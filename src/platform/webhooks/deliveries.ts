@@ -16,8 +16,9 @@ import type { Engine } from '../db/database.ts';
 import type { JobSettlement } from '../jobs/worker.ts';
 import { preparedIn, preparedRows } from '../db/prepared.ts';
 import { TickBatch } from '../db/tick-batch.ts';
-import type { EndpointState } from './endpoint-health.ts';
-import { ATTEMPT_COLUMNS, DELIVERY_STATE_COLUMNS, deliveryStateAfter, recordAttempts, selectWithConfig } from './delivery-statements.ts';
+import { type AttemptRecord, ATTEMPT_COLUMNS, DELIVERY_STATE_COLUMNS, deliveryStateAfter, recordAttempts, selectWithConfig } from './delivery-statements.ts';
+
+export type { AttemptRecord };
 
 export const DELIVERY_JOB = 'webhooks.entregar';
 /** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
@@ -38,17 +39,10 @@ export function deliveryRetryDelayMs(attempt: number, timeScale = 1): number {
 /** What an attempt whose outcome was never written says in the history. */
 export const INTERRUPTED_ATTEMPT = "interrupted: the server stopped during this attempt, before the receiver's answer was recorded";
 
-export interface AttemptRecord {
-  attempt: number;
-  url: string | null;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseExcerpt: string | null;
-  /** When the next attempt comes; null when this one settled the delivery. */
-  nextAttemptAt: string | null;
-  status: DeliveryStatus;
+/** The health of a delivery's endpoint as its attempt read it (endpoint-health.ts); absent: healthy. */
+export interface EndpointState {
+  failingSince: string;
+  disabledAt: string | null;
 }
 
 /** One delivery and its account's webhook configuration (none when the account has none). */

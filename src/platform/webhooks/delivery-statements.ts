@@ -4,8 +4,21 @@
  * PostgreSQL's one-statement WITHs.
  */
 import type { Kysely, QueryCreator } from 'kysely';
-import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
-import type { AttemptRecord } from './deliveries.ts';
+import type { DB, DeliveryStatus, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
+
+/** One attempt's outcome, as deliveries.ts records it. */
+export interface AttemptRecord {
+  attempt: number;
+  url: string | null;
+  startedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  /** When the next attempt comes; null when this one settled the delivery. */
+  nextAttemptAt: string | null;
+  status: DeliveryStatus;
+}
 
 export const ATTEMPT_COLUMNS = [
   'id',

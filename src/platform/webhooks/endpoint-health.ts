@@ -15,12 +15,6 @@ import { inLists } from '../db/in-lists.ts';
 import type { DB, WebhookEndpointsTable } from '../db/schema.ts';
 import type { DeliveryPlanner } from './planner.ts';
 
-/** An endpoint's state as the attempt read it (absent: healthy). */
-export interface EndpointState {
-  failingSince: string;
-  disabledAt: string | null;
-}
-
 export interface EndpointHealthView extends WebhookEndpointsTable {
   /** Deliveries kept (RETIDA) for this endpoint while it is disabled. */
   held: number;

@@ -8,7 +8,7 @@
  */
 import { addMs, iso } from '../clock.ts';
 import type { WebhookEndpointsTable } from '../db/schema.ts';
-import type { Audience } from '../events/log.ts';
+import type { Audience } from '../events/audience.ts';
 import { telemetry } from '../observability/telemetry.ts';
 import type { Services } from '../services.ts';
 

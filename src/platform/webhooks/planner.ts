@@ -6,7 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, WebhookConfigsTable } from '../db/schema.ts';
-import type { Audience } from '../events/log.ts';
+import type { Audience } from '../events/audience.ts';
 import { LEGACY_NAMES, type EventKind } from '../events/kinds.ts';
 import { eventBody, type EventEnvelope } from '../events/payload.ts';
 import { newId } from '../ids.ts';
