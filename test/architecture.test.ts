@@ -137,9 +137,7 @@ const KNOWN_CIRCLES = [
     'platform/db/migrations/0014_case_party_names.ts platform/db/migrations/0017_clustered_movements.ts platform/db/migrations/index.ts ' +
     'platform/db/pg-named.ts',
   // To untangle (type-only arrows back): a leaf for the shared types each time.
-  'platform/jobs/job-type.ts platform/jobs/queue.ts platform/jobs/worker.ts',
   'platform/errors-pt.ts platform/errors.ts',
-  'platform/accounts/key-cache.ts platform/accounts/store.ts',
   'capabilities/processes/case-cache.ts capabilities/processes/store.ts',
   'capabilities/processes/refresh.ts capabilities/processes/service.ts',
 ];
