@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { configurationMarkdown, PROJECT_ROOT } from '../src/config.ts';
+import { PROJECT_ROOT } from '../src/config.ts';
+import { configurationMarkdown } from './configuration-doc.ts';
 import { errorsMarkdown } from '../src/platform/errors.ts';
 import { endpointsMarkdown } from './endpoints.ts';
 import { metricsMarkdown } from './metrics-doc.ts';

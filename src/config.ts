@@ -3,28 +3,34 @@
  * `docs/configuration.md` is generated from SETTINGS (`npm run docs`), and a test keeps the two equal.
  * Environment variables are read only here; the rest of the code receives a Config.
  */
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The ground floor: only leaf modules, each a layer's vocabulary that a setting parses (test/architecture.test.ts).
+import { ConfigError } from './config-error.ts';
+import { brlToCentavos } from './platform/billing/brl.ts';
+import { describeRateLimits, parseRateLimits, type RateLimit, type RouteClass } from './platform/http/route-classes.ts';
+import { trustProxy, type ProxyTrust } from './platform/http/proxy-trust.ts';
 import { isUf } from './platform/identifiers/uf.ts';
-import { courtBySigla } from './platform/courts/table.ts';
-import { CONSULTA_COURTS } from './sources/consultas/courts.ts';
+import {
+  DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_UPSTREAM_MAX_BYTES,
+  formatSize,
+  parseUpstreamMaxBytes,
+  UPSTREAM_BODY_SOURCES,
+  type UpstreamBodySource,
+} from './sources/http/body-limits.ts';
+import { PUBLIC_DATAJUD_KEY } from './sources/datajud/public-key.ts';
+
+export { ConfigError };
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-export const ROUTE_CLASSES = ['reference', 'lookup', 'search', 'async', 'monitor', 'download', 'account'] as const;
-export type RouteClass = (typeof ROUTE_CLASSES)[number];
-export interface RateLimit {
-  max: number;
-  windowMs: number;
-}
 
 export interface Config {
   host: string;
   port: number;
   publicUrl: string | undefined;
   /** Proxies whose X-Forwarded-* headers are believed: none, the nearest N hops, or these addresses (trustProxy). */
-  trustProxy: false | number | string[];
+  trustProxy: ProxyTrust;
   dataDir: string;
   databaseUrl: string | undefined;
   /** PostgreSQL: longest wait for a connection (a new one, or a free one of the pool) before a request answers 503. */
@@ -119,6 +125,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
   webhookMaxAttempts: number;
+  /** Hours of continuous failure after which a webhook endpoint is disabled; 0 never (platform/webhooks/endpoint-health.ts). */
+  webhookDisableAfterHours: number;
   /** Development only: webhook retry delays are divided by this (1 in production). */
   devTimeScale: number;
   /** Crash drill only: the process kills itself right after a charge commits, before answering. */
@@ -140,8 +148,6 @@ interface Setting<K extends keyof Config> {
   doc: string;
   parse: (raw: string, env: Env) => Config[K];
 }
-
-export class ConfigError extends Error {}
 
 function int(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
@@ -165,148 +171,6 @@ function bool(name: string) {
     throw new ConfigError(`${name} must be true or false, got "${raw}"`);
   };
 }
-
-/** proxy-addr's names for address ranges, which Fastify's trustProxy also takes. */
-const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/**
- * TRAMITA_TRUST_PROXY: `false`, a hop count, or a comma list of addresses and CIDRs (Fastify's
- * trustProxy). A bare `true` is refused: it believes every hop, so the leftmost X-Forwarded-For, which
- * the client writes, would become its address (per-address limits, the audit log) (issue 45).
- */
-export function trustProxy(raw: string): false | number | string[] {
-  const value = raw.trim().toLowerCase();
-  if (['false', 'no', '0', ''].includes(value)) return false;
-  if (['true', 'yes'].includes(value)) {
-    throw new ConfigError(
-      `TRAMITA_TRUST_PROXY=${raw} would believe every X-Forwarded-For hop, including the one the client writes. Set the number of ` +
-        'reverse proxies in front of Tramita (TRAMITA_TRUST_PROXY=1 for one nginx) or their addresses (TRAMITA_TRUST_PROXY=127.0.0.1 or ' +
-        '10.0.0.0/8,127.0.0.1); see docs/operations.md, "Running behind a proxy".',
-    );
-  }
-  if (/^\d+$/.test(value)) return int('TRAMITA_TRUST_PROXY', 1, 20)(value);
-  const list = value.split(',').map((p) => p.trim());
-  for (const entry of list) {
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address ?? '');
-    const maxBits = family === 6 ? 128 : 32;
-    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
-    if (!PROXY_RANGE_NAMES.includes(entry) && (family === 0 || !validBits || extra !== undefined)) {
-      throw new ConfigError(`TRAMITA_TRUST_PROXY: "${entry}" is not a hop count, an IP address, a CIDR (10.0.0.0/8) or one of ${PROXY_RANGE_NAMES.join(', ')}`);
-    }
-  }
-  return list;
-}
-
-/** Defaults per route class: requests per window, per account (spec §8 leaves the numbers to us). */
-export const DEFAULT_RATE_LIMITS: Record<RouteClass, RateLimit> = {
-  reference: { max: 600, windowMs: 60_000 },
-  lookup: { max: 300, windowMs: 60_000 },
-  search: { max: 120, windowMs: 60_000 },
-  async: { max: 60, windowMs: 60_000 },
-  monitor: { max: 60, windowMs: 60_000 },
-  download: { max: 60, windowMs: 60_000 },
-  account: { max: 600, windowMs: 60_000 },
-};
-
-/** `lookup=300/60s,search=50/10s`: overrides some classes, the rest keep their defaults. */
-export function parseRateLimits(raw: string): Record<RouteClass, RateLimit> {
-  const limits = structuredClone(DEFAULT_RATE_LIMITS);
-  for (const part of raw
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^([a-z]+)=(\d+)\/(\d+)(ms|s|m)$/.exec(part);
-    if (!m || !ROUTE_CLASSES.includes(m[1] as RouteClass)) {
-      throw new ConfigError(`TRAMITA_RATE_LIMITS: "${part}" is not CLASS=MAX/WINDOW (classes: ${ROUTE_CLASSES.join(', ')}; window like 60s, 500ms, 1m)`);
-    }
-    const unit = { ms: 1, s: 1000, m: 60_000 }[m[4] as 'ms' | 's' | 'm'];
-    const windowMs = Number(m[3]) * unit;
-    if (Number(m[2]) < 1 || windowMs < 1) throw new ConfigError(`TRAMITA_RATE_LIMITS: "${part}" must allow at least 1 request per window`);
-    limits[m[1] as RouteClass] = { max: Number(m[2]), windowMs };
-  }
-  return limits;
-}
-
-function describeRateLimits(): string {
-  return ROUTE_CLASSES.map((c) => `${c}=${DEFAULT_RATE_LIMITS[c].max}/${DEFAULT_RATE_LIMITS[c].windowMs / 1000}s`).join(',');
-}
-
-/** The upstreams whose bodies have a size limit of their own: the sources' names, and DJEN's caderno ZIPs apart. */
-export const UPSTREAM_BODY_SOURCES = [
-  'datajud',
-  'djen',
-  'djen-caderno',
-  'portal',
-  'modelo',
-  'stf',
-  'dje-eleitoral',
-  'mural',
-  'mandados',
-  'protocolo',
-  'tjrj',
-  'consultas',
-] as const;
-export type UpstreamBodySource = (typeof UPSTREAM_BODY_SOURCES)[number];
-
-const MB = 1024 * 1024;
-
-/**
- * Largest body read from each upstream, decompressed. JSON APIs get a few times their largest page
- * as estimated, not measured (DataJud documents are ~8 KB in reference/upstream's sample and several
- * times that with hundreds of movements, so a 1,000-document scan page may reach tens of MB; a DJEN
- * page of long judgments, a caderno's JSON page and an STF day page a few MB); documents and gazette
- * PDFs more; a caderno ZIP streams to disk (TJSP's is ~120 MB), so its limit bounds the disk.
- */
-export const DEFAULT_UPSTREAM_MAX_BYTES: Record<UpstreamBodySource, number> = {
-  datajud: 64 * MB,
-  djen: 32 * MB,
-  'djen-caderno': 1024 * MB,
-  portal: 32 * MB,
-  modelo: 4 * MB,
-  stf: 32 * MB,
-  'dje-eleitoral': 128 * MB,
-  mural: 32 * MB,
-  mandados: 4 * MB,
-  protocolo: 4 * MB,
-  tjrj: 16 * MB,
-  // A TJSP case page with 118 movements is 180 KB; a decision-heavy one a few MB at most.
-  consultas: 16 * MB,
-};
-export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 15_000;
-
-function formatSize(bytes: number): string {
-  return bytes % (1024 * MB) === 0
-    ? `${bytes / (1024 * MB)}GB`
-    : bytes % MB === 0
-      ? `${bytes / MB}MB`
-      : bytes % 1024 === 0
-        ? `${bytes / 1024}KB`
-        : String(bytes);
-}
-
-/** `datajud=32MB,djen-caderno=2GB`: overrides some sources, the rest keep their defaults. */
-export function parseUpstreamMaxBytes(raw: string): Record<UpstreamBodySource, number> {
-  const limits = { ...DEFAULT_UPSTREAM_MAX_BYTES };
-  for (const part of raw
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^([a-z-]+)=(\d+)(KB|MB|GB)?$/i.exec(part);
-    if (!m || !UPSTREAM_BODY_SOURCES.includes(m[1] as UpstreamBodySource)) {
-      throw new ConfigError(
-        `TRAMITA_UPSTREAM_MAX_BYTES: "${part}" is not SOURCE=SIZE (sources: ${UPSTREAM_BODY_SOURCES.join(', ')}; size in bytes or with KB, MB, GB)`,
-      );
-    }
-    const bytes = Number(m[2]) * { '': 1, KB: 1024, MB, GB: 1024 * MB }[(m[3] ?? '').toUpperCase() as '' | 'KB' | 'MB' | 'GB'];
-    if (bytes < 1024 || !Number.isSafeInteger(bytes)) throw new ConfigError(`TRAMITA_UPSTREAM_MAX_BYTES: "${part}" must be at least 1KB`);
-    limits[m[1] as UpstreamBodySource] = bytes;
-  }
-  return limits;
-}
-
-/** The DataJud key the CNJ publishes for everyone (reference/upstream/datajud.md §2). */
-export const PUBLIC_DATAJUD_KEY = 'cDZHYzlZa0JadVREZDJCendQbXY6SkJlTzNjLV9TRENyQk1RdnFKZGRQdw==';
 
 export const SETTINGS: Setting<keyof Config>[] = [
   {
@@ -1069,6 +933,17 @@ export const SETTINGS: Setting<keyof Config>[] = [
       'spans about 16 hours. A failed delivery can still be resent, and its event stays in `GET /v1/eventos`.',
   },
   {
+    env: 'TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS',
+    key: 'webhookDisableAfterHours',
+    default: '120',
+    parse: int('TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS', 0, 24 * 365),
+    doc:
+      "An endpoint (the account URL or a monitor's `webhook_url`) whose every attempt has failed for this long, with no success in between, is disabled, " +
+      'as Svix does after 5 days (the default, 120 h): its deliveries are kept as `RETIDA` and not attempted, the account hears of it ' +
+      '(event `webhook_desativado` to its other endpoints, the console) until it re-enables the endpoint (POST /v1/conta/webhook/destinos/reativar, ' +
+      'optionally resending what was kept). `0` never disables. See docs/webhooks.md.',
+  },
+  {
     env: 'TRAMITA_DEV_TIME_SCALE',
     key: 'devTimeScale',
     default: '1',
@@ -1145,18 +1020,14 @@ function parseList(raw: string): string[] {
     .map((v) => (v === 'ALL' ? 'all' : v));
 }
 
-const CONSULTA_SIGLAS = CONSULTA_COURTS.map((c) => c.sigla);
-
-/** `all`, or court siglas separated by commas (upper-cased), each one of the 92 courts. */
+/** `all`, or court siglas separated by commas (upper-cased); which are courts is checked where sources are wired (sources/index.ts). */
 function parsePortalCourts(raw: string): 'all' | string[] {
   const siglas = parseList(raw);
   if (siglas.length === 0 || siglas.includes('all')) return 'all';
-  const unknown = siglas.filter((s) => !courtBySigla(s));
-  if (unknown.length > 0) throw new ConfigError(`TRAMITA_PORTAL_TRIBUNAIS must be all or court siglas (TJBA, TRT2…), got "${unknown.join(', ')}"`);
   return siglas;
 }
 
-/** `all`, `none`, or siglas separated by commas (upper-cased), each a court with a known-open consultation. */
+/** `all`, `none`, or siglas separated by commas (upper-cased); which have a known-open consultation is checked where sources are wired (sources/index.ts). */
 export function parseConsultas(raw: string): 'all' | 'none' | string[] {
   const v = raw.trim().toLowerCase();
   if (v === 'all' || v === 'none') return v;
@@ -1164,9 +1035,7 @@ export function parseConsultas(raw: string): 'all' | 'none' | string[] {
     .split(',')
     .map((p) => p.trim().toUpperCase())
     .filter(Boolean);
-  const unknown = siglas.filter((s) => !CONSULTA_SIGLAS.includes(s));
-  if (siglas.length === 0 || unknown.length > 0)
-    throw new ConfigError(`TRAMITA_CONSULTAS must be all, none or siglas among ${CONSULTA_SIGLAS.join(', ')}, got "${raw}"`);
+  if (siglas.length === 0) throw new ConfigError(`TRAMITA_CONSULTAS must be all, none or court siglas, got "${raw}"`);
   return siglas;
 }
 
@@ -1176,8 +1045,6 @@ function parseConsultaUrls(env: Env): Record<string, string> {
   for (const [name, value] of Object.entries(env)) {
     const m = /^TRAMITA_CONSULTA_([A-Z0-9]+)_URL$/.exec(name);
     if (!m || !value) continue;
-    if (!CONSULTA_SIGLAS.includes(m[1]!))
-      throw new ConfigError(`${name}: ${m[1]} is not a court with a known-open consultation (${CONSULTA_SIGLAS.join(', ')})`);
     urls[m[1]!] = optionalUrl(name)(value)!;
   }
   return urls;
@@ -1191,13 +1058,6 @@ function optionalUrl(name: string) {
   };
 }
 
-/** "12,50" or "12.50" → 1250. Money is integer centavos everywhere past the edges. */
-export function brlToCentavos(raw: string, name = 'amount'): number {
-  const m = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(raw.trim());
-  if (!m) throw new ConfigError(`${name} must be an amount in BRL like 100 or 12,50, got "${raw}"`);
-  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
-}
-
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config = {} as Record<keyof Config, unknown>;
   for (const s of SETTINGS) {
@@ -1205,19 +1065,4 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     config[s.key] = s.parse(raw === undefined || raw === '' ? s.default : raw, env);
   }
   return { ...(config as unknown as Config), ...overrides };
-}
-
-export function configurationMarkdown(): string {
-  const rows = SETTINGS.map((s) => `| \`${s.env}\` | \`${s.default}\` | ${s.doc} |`);
-  return [
-    '# Configuration',
-    '',
-    'Tramita reads these environment variables (the server, `tramita worker` and every CLI command alike).',
-    'This file is generated from `src/config.ts` by `npm run docs`; a test fails when they differ.',
-    '',
-    '| variable | default | meaning |',
-    '|---|---|---|',
-    ...rows,
-    '',
-  ].join('\n');
 }

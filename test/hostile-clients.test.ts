@@ -19,7 +19,8 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { hashPassword } from '../src/capabilities/console/passwords.ts';
 import { ConsoleStore, LOCKOUT_MS } from '../src/capabilities/console/store.ts';
 import { cnjCheckDigits } from '../src/platform/identifiers/cnj.ts';
-import { ConfigError, trustProxy } from '../src/config.ts';
+import { ConfigError } from '../src/config.ts';
+import { trustProxy } from '../src/platform/http/proxy-trust.ts';
 import { runCli } from '../src/cli/run.ts';
 
 const clock = new ManualClock('2026-03-02T12:00:00.000Z');

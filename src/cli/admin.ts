@@ -1,7 +1,8 @@
 /** Operator commands over accounts, keys and credits. `--json` prints exactly one JSON object. */
 import { formatReais } from '../platform/format.ts';
 import { parseArgs } from 'node:util';
-import { brlToCentavos, type ConfigError } from '../config.ts';
+import type { ConfigError } from '../config.ts';
+import { brlToCentavos } from '../platform/billing/brl.ts';
 import type { Account } from '../platform/accounts/store.ts';
 import { credit } from '../platform/billing/ledger.ts';
 import { toBrl } from '../platform/billing/prices.ts';

@@ -14,6 +14,7 @@ import { EventLog } from './events/log.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import { WebhookConfigStore } from './webhooks/config-store.ts';
 import { DeliveryStore } from './webhooks/deliveries.ts';
+import { EndpointHealth } from './webhooks/endpoint-health.ts';
 import { DeliveryPlanner } from './webhooks/planner.ts';
 import { WebhookSender } from './webhooks/send.ts';
 import type { Sources } from './ports/sources.ts';
@@ -42,6 +43,8 @@ export interface Services {
     planner: DeliveryPlanner;
     deliveries: DeliveryStore;
     sender: WebhookSender;
+    /** Failing and disabled endpoints (issue 55 item 7). */
+    endpoints: EndpointHealth;
   };
 }
 
@@ -82,6 +85,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       configs: new WebhookConfigStore(db, clock, secrets),
       planner,
       deliveries: new DeliveryStore(db, clock, jobs, database.engine),
+      endpoints: new EndpointHealth(db, clock, planner, config.webhookDisableAfterHours),
       sender: new WebhookSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, maxSockets: config.webhookConcurrency }),
     },
   };

@@ -24,6 +24,7 @@ import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/c
 import type { ConsultaCourt } from './consultas/courts.ts';
 import { ConsultaHttp } from './consultas/http.ts';
 import { DetailsChain } from './details-chain.ts';
+import { checkCourtSettings } from './court-settings.ts';
 import type { CaseDetailsSource } from '../platform/ports/case-details.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
@@ -161,6 +162,7 @@ function connectConsultas(config: Config, simulated: SimulatedUpstreams | null):
 }
 
 export function connectSources(config: Config, simulated: SimulatedUpstreams | null = null): Sources {
+  checkCourtSettings(config);
   const datajudUrl = simulated?.datajudUrl ?? config.datajudUrl ?? PUBLIC_DATAJUD_URL;
   const portalUrl = simulated?.portalUrl ?? config.portalUrl;
   // The budget runs on real time even under a test clock: a frozen clock would never refill it.

@@ -831,6 +831,35 @@ export type GetContaSaldoResponse = {
   };
 };
 
+export type GetContaWebhookDestinosResponse = {
+  data: {
+    destinos: Array<{
+      /** The account URL or a monitor's `webhook_url`. */
+      url: string;
+      /** `conta` when it is the account URL now. */
+      destino: 'conta' | 'monitor';
+      /** FALHANDO: every attempt since `falhandoDesde` failed; DESATIVADO: disabled, its deliveries kept (RETIDA) until re-enabled. */
+      situacao: 'FALHANDO' | 'DESATIVADO';
+      /** The first failed attempt since the last success. */
+      falhandoDesde: string;
+      ultimaFalhaEm: string;
+      ultimoErro: null | string;
+      desativadoEm: null | string;
+      desativarEm: null | string;
+      entregasRetidas: number;
+    }>;
+  };
+  meta: {
+    requestId: string;
+    searchLogId?: string;
+    /** BRL charged by this response (0.05 = R$ 0,05). */
+    creditsCharged?: number;
+    /** Balance in BRL after this response. */
+    creditsRemaining?: number;
+    [key: string]: unknown;
+  };
+};
+
 export type GetContaWebhookEntregasByIdResponse = {
   data: {
     /** X-Service-Delivery-Id. */
@@ -838,7 +867,8 @@ export type GetContaWebhookEntregasByIdResponse = {
     /** The payload `id` and `webhook-id`: the same across retries and resends. */
     eventoId: string;
     evento: string;
-    status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+    /** RETIDA: kept, not attempted, while its endpoint is disabled (GET /v1/conta/webhook/destinos). */
+    status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
     destino: 'conta' | 'monitor';
     monitor: null | {
       tipo: string;
@@ -883,7 +913,8 @@ export type GetContaWebhookEntregasResponse = {
       /** The payload `id` and `webhook-id`: the same across retries and resends. */
       eventoId: string;
       evento: string;
-      status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+      /** RETIDA: kept, not attempted, while its endpoint is disabled (GET /v1/conta/webhook/destinos). */
+      status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
       destino: 'conta' | 'monitor';
       monitor: null | {
         tipo: string;
@@ -3896,6 +3927,32 @@ export type PostAdvogadosOabMonitorarResponse = {
   };
 };
 
+export type PostContaWebhookDestinosReativarRequest = {
+  /** The disabled endpoint, as GET /v1/conta/webhook/destinos lists it. */
+  url: string;
+  /** true: the deliveries kept while it was disabled are sent again (full retry ladder); false (default): they end DESCARTADA. */
+  reenviar?: boolean;
+};
+
+export type PostContaWebhookDestinosReativarResponse = {
+  data: {
+    url: string;
+    /** false when the endpoint was not disabled (nothing changed). */
+    reativado: boolean;
+    reenviadas: number;
+    descartadas: number;
+  };
+  meta: {
+    requestId: string;
+    searchLogId?: string;
+    /** BRL charged by this response (0.05 = R$ 0,05). */
+    creditsCharged?: number;
+    /** Balance in BRL after this response. */
+    creditsRemaining?: number;
+    [key: string]: unknown;
+  };
+};
+
 export type PostContaWebhookEntregasByIdReenviarRequest = Record<string, never>;
 
 export type PostContaWebhookEntregasByIdReenviarResponse = {
@@ -3905,7 +3962,8 @@ export type PostContaWebhookEntregasByIdReenviarResponse = {
     /** The payload `id` and `webhook-id`: the same across retries and resends. */
     eventoId: string;
     evento: string;
-    status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+    /** RETIDA: kept, not attempted, while its endpoint is disabled (GET /v1/conta/webhook/destinos). */
+    status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
     destino: 'conta' | 'monitor';
     monitor: null | {
       tipo: string;
@@ -3971,7 +4029,8 @@ export type PostContaWebhookTesteResponse = {
       /** The payload `id` and `webhook-id`: the same across retries and resends. */
       eventoId: string;
       evento: string;
-      status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+      /** RETIDA: kept, not attempted, while its endpoint is disabled (GET /v1/conta/webhook/destinos). */
+      status: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
       destino: 'conta' | 'monitor';
       monitor: null | {
         tipo: string;
@@ -4873,6 +4932,10 @@ export interface Operations {
     params: Record<string, never>;
     result: GetContaWebhookResponse;
   };
+  getContaWebhookDestinos: {
+    params: Record<string, never>;
+    result: GetContaWebhookDestinosResponse;
+  };
   getContaWebhookEntregas: {
     params: {
       /** Page size, 1 to 100. */
@@ -4881,11 +4944,11 @@ export interface Operations {
       cursor?: string;
       /** Page number (1 = first), 1 to 1000, instead of `cursor`; a page past the end is empty. */
       page?: number;
-      status?: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+      status?: 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
       /**
        * One of: novo_processo, novo_processo_envolvido, nova_movimentacao, processo_encontrado, processo_nao_encontrado, processo_verificado,
        * atualizacao_processo_concluida, publicacao_judicial_nova, diario_movimentacao_nova, resultado_busca_oab_async, resumo_ia_concluido,
-       * nova_movimentacao_administrativa, resultado_processo_async, teste.
+       * nova_movimentacao_administrativa, resultado_processo_async, webhook_desativado, teste.
        */
       evento?: string;
     };
@@ -5399,6 +5462,12 @@ export interface Operations {
     };
     result: PostAdvogadosOabMonitorarResponse;
   };
+  postContaWebhookDestinosReativar: {
+    params: {
+      body: PostContaWebhookDestinosReativarRequest;
+    };
+    result: PostContaWebhookDestinosReativarResponse;
+  };
   postContaWebhookEntregasByIdReenviar: {
     params: {
       id: string;
@@ -5539,6 +5608,7 @@ export const OPERATIONS: Record<OperationId, { method: string; path: string; cha
   getContaPrecos: { method: 'GET', path: '/v1/conta/precos', charged: false },
   getContaSaldo: { method: 'GET', path: '/v1/conta/saldo', charged: false },
   getContaWebhook: { method: 'GET', path: '/v1/conta/webhook', charged: false },
+  getContaWebhookDestinos: { method: 'GET', path: '/v1/conta/webhook/destinos', charged: false },
   getContaWebhookEntregas: { method: 'GET', path: '/v1/conta/webhook/entregas', charged: false },
   getContaWebhookEntregasById: { method: 'GET', path: '/v1/conta/webhook/entregas/{id}', charged: false },
   getDjeEleitoralEdicoes: { method: 'GET', path: '/v1/dje-eleitoral/edicoes', charged: true },
@@ -5587,6 +5657,7 @@ export const OPERATIONS: Record<OperationId, { method: string; path: string; cha
   getTribunaisSistemas: { method: 'GET', path: '/v1/tribunais/sistemas', charged: false },
   patchMonitoramentosNovosProcessosById: { method: 'PATCH', path: '/v1/monitoramentos/novos-processos/{id}', charged: false },
   postAdvogadosOabMonitorar: { method: 'POST', path: '/v1/advogados/oab/monitorar', charged: true },
+  postContaWebhookDestinosReativar: { method: 'POST', path: '/v1/conta/webhook/destinos/reativar', charged: false },
   postContaWebhookEntregasByIdReenviar: { method: 'POST', path: '/v1/conta/webhook/entregas/{id}/reenviar', charged: false },
   postContaWebhookSegredo: { method: 'POST', path: '/v1/conta/webhook/segredo', charged: false },
   postContaWebhookTeste: { method: 'POST', path: '/v1/conta/webhook/teste', charged: false },
@@ -5625,6 +5696,7 @@ export type EventName =
   | 'resumo_ia_concluido'
   | 'nova_movimentacao_administrativa'
   | 'resultado_processo_async'
+  | 'webhook_desativado'
   | 'teste'
   | 'atualizacao_concluida';
 
@@ -5727,6 +5799,14 @@ export abstract class OperationMethods {
   /** The account webhook configuration (`GET /v1/conta/webhook`) */
   getContaWebhook(params?: Operations['getContaWebhook']['params'], options?: CallOptions): Promise<Operations['getContaWebhook']['result']> {
     return this.call('getContaWebhook', params, options);
+  }
+
+  /** Failing and disabled endpoints (`GET /v1/conta/webhook/destinos`) */
+  getContaWebhookDestinos(
+    params?: Operations['getContaWebhookDestinos']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['getContaWebhookDestinos']['result']> {
+    return this.call('getContaWebhookDestinos', params, options);
   }
 
   /** Delivery history, newest first (`GET /v1/conta/webhook/entregas`) */
@@ -6066,6 +6146,14 @@ export abstract class OperationMethods {
     options?: CallOptions,
   ): Promise<Operations['postAdvogadosOabMonitorar']['result']> {
     return this.call('postAdvogadosOabMonitorar', params, options);
+  }
+
+  /** Re-enable a disabled endpoint (`POST /v1/conta/webhook/destinos/reativar`) */
+  postContaWebhookDestinosReativar(
+    params: Operations['postContaWebhookDestinosReativar']['params'],
+    options?: CallOptions,
+  ): Promise<Operations['postContaWebhookDestinosReativar']['result']> {
+    return this.call('postContaWebhookDestinosReativar', params, options);
   }
 
   /** Resend a delivery (`POST /v1/conta/webhook/entregas/{id}/reenviar`) */

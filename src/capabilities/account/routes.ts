@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { statement } from '../../platform/billing/ledger.ts';
 import { toBrl } from '../../platform/billing/prices.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Services } from '../../platform/services.ts';
@@ -48,17 +48,17 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
     },
     schema: { querystring: StatementQuery, data: listSchema('items', StatementEntry) },
     handler: async (req) => {
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ seq: number }>('extrato', req.query.cursor, ['seq']);
-      // A cursor this route made holds a whole number; any other is forged (and would be a database error).
-      if (before && !Number.isSafeInteger(before.seq)) throw new ApiError('INVALID_CURSOR', undefined, { field: 'cursor', in: 'query' });
-      const rows = await statement(s.db, req.auth!.account.id, w.read, before?.seq);
-      const { items, pagination } = page(rows, w, 'extrato', (r) => ({ seq: r.seq }));
-      return {
-        data: listData(
-          req,
-          s.config,
-          'items',
+      const { data, pagination } = await listPage(req, s.config, {
+        listing: 'extrato',
+        keys: ['seq'],
+        read: (limit, before?: { seq: number }) => {
+          // A cursor this route made holds a whole number; any other is forged (and would be a database error).
+          if (before && !Number.isSafeInteger(before.seq)) throw new ApiError('INVALID_CURSOR', undefined, { field: 'cursor', in: 'query' });
+          return statement(s.db, req.auth!.account.id, limit, before?.seq);
+        },
+        position: (r) => ({ seq: r.seq }),
+        name: 'items',
+        view: (items) =>
           items.map((r) => ({
             id: r.id,
             tipo: r.kind === 'debit' ? 'debito' : 'credito',
@@ -72,10 +72,8 @@ export function accountRoutes(app: FastifyInstance, s: Services): void {
             nota: r.note,
             criadoEm: r.created_at,
           })),
-          pagination,
-        ),
-        meta: { pagination },
-      };
+      });
+      return { data, meta: { pagination } };
     },
   });
 

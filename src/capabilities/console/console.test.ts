@@ -258,6 +258,30 @@ test("the webhook form follows the API's rules: a private URL is refused with th
   assert.equal(test_.statusCode, 422, 'no URL: WEBHOOK_NOT_CONFIGURED');
 });
 
+test('a disabled webhook endpoint is shown on the webhook page and re-enabled there; another account changes nothing', async () => {
+  const acc = await h.createAccount();
+  const url = 'https://receptor.exemplo.com.br/hook';
+  const at = h.services.clock.now().toISOString();
+  await h.services.db
+    .insertInto('webhook_endpoints')
+    .values({ account_id: acc.accountId, url, failing_since: at, last_failure_at: at, last_error: 'receiver answered 503', disabled_at: at })
+    .execute();
+  const stranger = await signedIn(await h.createAccount());
+  await stranger.go('GET', '/console/webhook');
+  const theirs = await stranger.post('/console/webhook/destinos/reativar', { url, reenviar: 'sim' });
+  assert.match(String(theirs.headers.location), /destino-nao-desativado/, 'not theirs: nothing changes');
+  assert.equal((await h.services.webhooks.endpoints.list(acc.accountId)).length, 1);
+  const v = await signedIn(acc);
+  const page = await v.go('GET', '/console/webhook');
+  assert.match(page.body, /Destinos com falha/);
+  assert.match(page.body, /desativado<\/strong>/);
+  const res = await v.post('/console/webhook/destinos/reativar', { url, reenviar: 'sim' });
+  assert.equal(res.statusCode, 303);
+  assert.match(String(res.headers.location), /destino-reativado/);
+  assert.deepEqual(await h.services.webhooks.endpoints.list(acc.accountId), []);
+  assert.doesNotMatch((await v.go('GET', '/console/webhook')).body, /Destinos com falha/);
+});
+
 test('signing out ends the session; signing out everywhere ends every session of the person', async () => {
   const acc = await h.createAccount();
   const email = 'sessoes@exemplo.com.br';

@@ -20,6 +20,8 @@ const NOTICES: Record<string, PageContext['flash']> = {
   'webhook-salvo': { kind: 'ok', text: 'Webhook salvo.' },
   'teste-entregue': { kind: 'ok', text: 'Entrega de teste feita: veja-a no histórico.' },
   'teste-falhou': { kind: 'erro', text: 'A entrega de teste falhou: veja o status e o trecho da resposta no histórico.' },
+  'destino-reativado': { kind: 'ok', text: 'Destino reativado: as próximas entregas voltam a ser tentadas.' },
+  'destino-nao-desativado': { kind: 'erro', text: 'Esse destino não está desativado: nada mudou.' },
   'reenvio-criado': { kind: 'ok', text: 'Reenvio criado: ele segue a mesma escada de tentativas.' },
   'monitor-desativado': { kind: 'ok', text: 'Monitoramento desativado: verificações e cobranças param.' },
   'sessoes-encerradas': { kind: 'ok', text: 'Todas as outras sessões foram encerradas.' },

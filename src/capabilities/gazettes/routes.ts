@@ -6,11 +6,12 @@
  * 62 days (platform/http/period.ts), 7 days back from today when absent. One flat charge per page; an
  * empty page is free. An edition's PDF is read from the source when asked (Tramita keeps its text).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, pageWindow, PageQuery } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { PageQuery, type PageParams } from '../../platform/http/pagination.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { gazettePeriod, type Period } from '../../platform/http/period.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
@@ -51,6 +52,18 @@ const OabQuery = Type.Optional(
 const stfReading = (s: Services) => ({ publicUrl: s.config.publicUrl, read: (item: unknown) => s.sources.stf.readItem(item) });
 
 export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDays): void {
+  type Found = Awaited<ReturnType<typeof searchGazette>>[number];
+  /** A page of a gazette search (STF's DJe, the electoral DJEs), newest first. */
+  const searchPage = (req: FastifyRequest & { query: PageParams }, listing: string, filter: Parameters<typeof searchGazette>[2], view: (r: Found) => unknown) =>
+    listPage(req, s.config, {
+      listing,
+      keys: ['data', 'id'],
+      read: (limit, before?: { data: string; id: string }) => searchGazette(s.db, s.database.engine, filter, { limit, before }),
+      position: (r) => ({ data: r.data_disponibilizacao, id: r.id }),
+      name: 'items',
+      view: (items) => items.map(view),
+    });
+
   const period = (q: { data_inicio?: string; data_fim?: string }): Period =>
     gazettePeriod(q, { today: days.today(), maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });
 
@@ -91,28 +104,13 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       const oab = q.oab === undefined ? undefined : parseOab(q.oab, 'oab').canonical;
       await days.ensure('STF', p);
       const listing = `stf:${JSON.stringify([q.termo, q.parte, oab, q.processo, q.relator, p])}`;
-      const w = pageWindow(q);
-      const rows = await searchGazette(
-        s.db,
-        s.database.engine,
+      const { data, pagination, rows } = await searchPage(
+        req,
+        listing,
         { fonte: s.sources.stf.info.name, inicio: p.inicio, fim: p.fim, oab, palavras: searchWords(q.termo, q.parte, q.processo, q.relator) },
-        { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) },
+        (r) => stfView(r, stfReading(s)),
       );
-      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return {
-        data: {
-          ...listData(
-            req,
-            s.config,
-            'items',
-            items.map((r) => stfView(r, stfReading(s))),
-            pagination,
-          ),
-          periodo: p,
-        },
-        meta: { pagination },
-        empty: items.length === 0,
-      };
+      return { data: { ...data, periodo: p }, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 
@@ -172,27 +170,19 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       const p = period(req.query);
       await days.ensure(tribunal, p);
       const listing = `edicoes:${tribunal}:${p.inicio}:${p.fim}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ data: string; numero: number }>(listing, req.query.cursor, ['data', 'numero']);
-      let qb = s.db.selectFrom('gazette_editions').selectAll().where('tribunal', '=', tribunal).where('data', '>=', p.inicio).where('data', '<=', p.fim);
-      if (before) qb = qb.where((eb) => eb.or([eb('data', '<', before.data), eb.and([eb('data', '=', before.data), eb('numero', '<', before.numero)])]));
-      const rows = await qb.orderBy('data', 'desc').orderBy('numero', 'desc').limit(w.read).execute();
-      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data, numero: r.numero }));
-      return {
-        data: {
-          ...listData(
-            req,
-            s.config,
-            'edicoes',
-            items.map((e) => editionView(e, s.config.publicUrl)),
-            pagination,
-          ),
-          tribunal,
-          periodo: p,
+      const { data, pagination, rows } = await listPage(req, s.config, {
+        listing,
+        keys: ['data', 'numero'],
+        read: (limit, before?: { data: string; numero: number }) => {
+          let qb = s.db.selectFrom('gazette_editions').selectAll().where('tribunal', '=', tribunal).where('data', '>=', p.inicio).where('data', '<=', p.fim);
+          if (before) qb = qb.where((eb) => eb.or([eb('data', '<', before.data), eb.and([eb('data', '=', before.data), eb('numero', '<', before.numero)])]));
+          return qb.orderBy('data', 'desc').orderBy('numero', 'desc').limit(limit).execute();
         },
-        meta: { pagination },
-        empty: items.length === 0,
-      };
+        position: (r) => ({ data: r.data, numero: r.numero }),
+        name: 'edicoes',
+        view: (items) => items.map((e) => editionView(e, s.config.publicUrl)),
+      });
+      return { data: { ...data, tribunal, periodo: p }, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 
@@ -261,28 +251,13 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       const numeroCnj = q.numero_processo === undefined ? undefined : parseCnj(q.numero_processo, 'numero_processo').digits;
       if (tribunal) await days.ensure(tribunal, p);
       const listing = `dje:${JSON.stringify([tribunal, q.termo, q.parte, oab, numeroCnj, p])}`;
-      const w = pageWindow(q);
-      const rows = await searchGazette(
-        s.db,
-        s.database.engine,
+      const { data, pagination, rows } = await searchPage(
+        req,
+        listing,
         { fonte: s.sources.electoral.info.name, tribunal, inicio: p.inicio, fim: p.fim, oab, numeroCnj, palavras: searchWords(q.termo, q.parte) },
-        { limit: w.read, before: decodeCursor<{ data: string; id: string }>(listing, q.cursor, ['data', 'id']) },
+        (r) => electoralView(r, s.config.publicUrl),
       );
-      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return {
-        data: {
-          ...listData(
-            req,
-            s.config,
-            'items',
-            items.map((r) => electoralView(r, s.config.publicUrl)),
-            pagination,
-          ),
-          periodo: p,
-        },
-        meta: { pagination },
-        empty: items.length === 0,
-      };
+      return { data: { ...data, periodo: p }, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 

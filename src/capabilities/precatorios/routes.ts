@@ -8,8 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { requireCourtSigla } from '../../platform/courts/table.ts';
 import { formatReais } from '../../platform/format.ts';
-import { decodeCursor, page, pageWindow, PageQuery } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { PageQuery } from '../../platform/http/pagination.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { formatCnj, parseCnj } from '../../platform/identifiers/cnj.ts';
@@ -102,13 +103,15 @@ export function precatorioRoutes(app: FastifyInstance, s: Services): void {
         credorHash: q.credor === undefined ? undefined : s.secrets.fingerprint(parseCpfCnpj(q.credor, 'credor').value),
       };
       const listing = `precatorios:${JSON.stringify(filter)}`;
-      const w = pageWindow(q);
-      const rows = await listPrecatorios(s.db, filter, {
-        limit: w.read,
-        after: decodeCursor<{ ordenacao: string; id: string }>(listing, q.cursor, ['ordenacao', 'id']),
+      const { data, pagination, rows } = await listPage(req, s.config, {
+        listing,
+        keys: ['ordenacao', 'id'],
+        read: (limit, after?: { ordenacao: string; id: string }) => listPrecatorios(s.db, filter, { limit, after }),
+        position: (r) => ({ ordenacao: r.ordenacao, id: r.id }),
+        name: 'items',
+        view: (items) => items.map(view),
       });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ ordenacao: r.ordenacao, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(view), pagination), meta: { pagination }, empty: items.length === 0 };
+      return { data, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 }

@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { decodeCursor, page, pageWindow, PageQuery } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { PageQuery } from '../../platform/http/pagination.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
@@ -43,21 +44,15 @@ export function publicationRoutes(app: FastifyInstance, s: Services, pub: Public
       const cnj = parseCnj(req.params.numero, 'numero');
       await pub.syncIfStale(`cnj:${cnj.digits}`, { numeroCnj: cnj.digits });
       const listing = `diarios:${cnj.digits}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
-      const rows = await publicationsOfCase(s.db, cnj.digits, { limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return {
-        data: listData(
-          req,
-          s.config,
-          'items',
-          items.map((r) => publicationView(storedPublication(r), pub.links)),
-          pagination,
-        ),
-        meta: { pagination },
-        empty: items.length === 0,
-      };
+      const { data, pagination, rows } = await listPage(req, s.config, {
+        listing,
+        keys: ['data', 'id'],
+        read: (limit, before?: { data: string; id: string }) => publicationsOfCase(s.db, cnj.digits, { limit, before }),
+        position: (r) => ({ data: r.data_disponibilizacao, id: r.id }),
+        name: 'items',
+        view: (items) => items.map((r) => publicationView(storedPublication(r), pub.links)),
+      });
+      return { data, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 }

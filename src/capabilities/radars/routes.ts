@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { createRadar } from './create.ts';
@@ -89,11 +89,15 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
     },
     schema: { querystring: RadarListQuery, data: listSchema('items', Radar) },
     handler: async (req) => {
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ c: string; id: string }>('radares', req.query.cursor, ['c', 'id']);
-      const rows = await m.store.list(req.auth!.account.id, w.read, before);
-      const { items, pagination } = page(rows, w, 'radares', (r) => ({ c: r.criado_em, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(radarView), pagination), meta: { pagination } };
+      const { data, pagination } = await listPage(req, s.config, {
+        listing: 'radares',
+        keys: ['c', 'id'],
+        read: (limit, after?: { c: string; id: string }) => m.store.list(req.auth!.account.id, limit, after),
+        position: (r) => ({ c: r.criado_em, id: r.id }),
+        name: 'items',
+        view: (items) => items.map(radarView),
+      });
+      return { data, meta: { pagination } };
     },
   });
 
@@ -117,10 +121,15 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       }
       const filters = { arquivados: req.query.arquivados };
       const listing = `radar-resultados-dia:${dia}:${filters.arquivados ?? ''}`;
-      const w = pageWindow(req.query);
-      const rows = await m.store.resultsOfDay(req.auth!.account.id, dia, filters, w.read, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
-      const { items, pagination } = page(rows, w, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
-      return { data: listData(req, s.config, 'items', items.map(resultView), pagination), meta: { pagination, dia } };
+      const { data, pagination } = await listPage(req, s.config, {
+        listing,
+        keys: ['e', 'id'],
+        read: (limit, after?: ResultPosition) => m.store.resultsOfDay(req.auth!.account.id, dia, filters, limit, after),
+        position: (r) => ({ e: r.encontrado_em, id: r.id }),
+        name: 'items',
+        view: (items) => items.map(resultView),
+      });
+      return { data, meta: { pagination, dia } };
     },
   });
 
@@ -222,12 +231,18 @@ export function radarRoutes(app: FastifyInstance, m: RadarParts): void {
       const sincronizacao = req.query.sincronizar ? await synchronize(m, radar) : undefined;
       const filters = { arquivados: req.query.arquivados, qualificacao: req.query.qualificacao };
       const listing = `radar-resultados:${radar.id}:${filters.arquivados ?? ''}:${filters.qualificacao ?? ''}`;
-      const w = pageWindow(req.query);
-      const rows = await m.store.results(radar.id, filters, w.read, decodeCursor<ResultPosition>(listing, req.query.cursor, ['e', 'id']));
-      const { items, pagination } = page(rows, w, listing, (r) => ({ e: r.encontrado_em, id: r.id }));
       const resultadosTotal = (await m.store.byId(radar.id))!.resultados_total;
+      const { data, pagination } = await listPage(req, s.config, {
+        listing,
+        keys: ['e', 'id'],
+        read: (limit, after?: ResultPosition) => m.store.results(radar.id, filters, limit, after),
+        position: (r) => ({ e: r.encontrado_em, id: r.id }),
+        name: 'items',
+        view: (items) => items.map(resultView),
+        total: resultadosTotal,
+      });
       return {
-        data: listData(req, s.config, 'items', items.map(resultView), pagination, resultadosTotal),
+        data,
         meta: { pagination, resultadosTotal, ...(sincronizacao ? { sincronizacao } : {}) },
       };
     },

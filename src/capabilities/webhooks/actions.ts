@@ -71,3 +71,20 @@ export async function resendDelivery(s: Services, accountId: string, deliveryId:
     }),
   );
 }
+
+/**
+ * Re-enables an endpoint of the account (endpoint health, docs/webhooks.md): when disabled, the
+ * deliveries it kept are resent (`resend`) or discarded. Idempotent, as Svix's `disabled: false`: an
+ * endpoint that is not disabled (or not the account's) is left as it is, `reenabled: false`.
+ */
+export async function reenableEndpoint(
+  s: Services,
+  accountId: string,
+  url: string,
+  resend: boolean,
+): Promise<{ reenabled: boolean; resent: number; discarded: number }> {
+  const done = await s.webhooks.endpoints.reenable(accountId, url, resend);
+  if (!done) return { reenabled: false, resent: 0, discarded: 0 };
+  s.log.info({ account: accountId, resent: done.resent, discarded: done.discarded }, 'webhook endpoint re-enabled by the account');
+  return { reenabled: true, ...done };
+}

@@ -8,13 +8,25 @@ import { Type } from 'typebox';
 import type { WebhookAttemptsTable, WebhookConfigsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
 import { EVENT_NAMES } from '../../platform/events/kinds.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { enabledKinds } from '../../platform/webhooks/planner.ts';
-import { resendDelivery, sendTestDelivery, updateWebhook } from './actions.ts';
-import { Delivery, DeliveryParams, DeliveryQuery, Secret, TestResult, WebhookConfig, WebhookConfigBody } from './schemas.ts';
+import type { EndpointHealthView } from '../../platform/webhooks/endpoint-health.ts';
+import { reenableEndpoint, resendDelivery, sendTestDelivery, updateWebhook } from './actions.ts';
+import {
+  Delivery,
+  DeliveryParams,
+  DeliveryQuery,
+  Endpoints,
+  Reenabled,
+  ReenableBody,
+  Secret,
+  TestResult,
+  WebhookConfig,
+  WebhookConfigBody,
+} from './schemas.ts';
 
 const TAG = 'Webhooks';
 
@@ -60,6 +72,21 @@ export function deliveryView(d: WebhookDeliveriesTable, attempts: WebhookAttempt
       respostaTrecho: a.response_excerpt,
       proximaTentativaEm: a.next_attempt_at,
     })),
+  };
+}
+
+/** A failing or disabled endpoint; `disableAfterMs` 0 never disables. */
+export function endpointView(e: EndpointHealthView, accountUrl: string | null, disableAfterMs: number) {
+  return {
+    url: e.url,
+    destino: e.url === accountUrl ? ('conta' as const) : ('monitor' as const),
+    situacao: e.disabled_at ? ('DESATIVADO' as const) : ('FALHANDO' as const),
+    falhandoDesde: e.failing_since,
+    ultimaFalhaEm: e.last_failure_at,
+    ultimoErro: e.last_error,
+    desativadoEm: e.disabled_at,
+    desativarEm: e.disabled_at || disableAfterMs === 0 ? null : new Date(Date.parse(e.failing_since) + disableAfterMs).toISOString(),
+    entregasRetidas: e.held,
   };
 }
 
@@ -157,6 +184,49 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
 
   defineRoute(app, {
     method: 'GET',
+    url: '/v1/conta/webhook/destinos',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Failing and disabled endpoints',
+      description:
+        "Free. The account's endpoints (its URL, monitors' `webhook_url`) whose last attempt failed: FALHANDO since the first failure after the last " +
+        'success, DESATIVADO once every attempt has failed for TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS (default 120 h). A disabled endpoint gets no ' +
+        'attempt; its deliveries are kept as RETIDA until POST /v1/conta/webhook/destinos/reativar. Healthy endpoints are not listed.',
+    },
+    schema: { data: Endpoints },
+    handler: async (req) => {
+      const accountId = req.auth!.account.id;
+      const accountUrl = (await configs.get(accountId))?.url ?? null;
+      const rows = await s.webhooks.endpoints.list(accountId);
+      const period = s.config.webhookDisableAfterHours * 3_600_000;
+      return { data: { destinos: rows.map((e) => endpointView(e, accountUrl, period)) } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/conta/webhook/destinos/reativar',
+    meta: {
+      class: 'account',
+      auth: true,
+      tag: TAG,
+      summary: 'Re-enable a disabled endpoint',
+      description:
+        'Free. The endpoint gets attempts again, its failure history forgotten. `reenviar: true` sends again every delivery kept (RETIDA) while it ' +
+        'was disabled, each with a whole retry ladder and its own X-Service-Delivery-Id unchanged; otherwise they end DESCARTADA (each can ' +
+        'still be resent). Idempotent: an endpoint that is not disabled is left as it is (`reativado: false`).',
+    },
+    schema: { body: ReenableBody, data: Reenabled },
+    handler: async (req) => {
+      const { reenabled, resent, discarded } = await reenableEndpoint(s, req.auth!.account.id, req.body.url, req.body.reenviar ?? false);
+      return { data: { url: req.body.url, reativado: reenabled, reenviadas: resent, descartadas: discarded } };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET',
     url: '/v1/conta/webhook/entregas',
     meta: {
       class: 'account',
@@ -169,22 +239,19 @@ export function webhookRoutes(app: FastifyInstance, s: Services): void {
     },
     schema: { querystring: DeliveryQuery, data: listSchema('items', Delivery) },
     handler: async (req) => {
-      const w = pageWindow(req.query);
-      const listing = `entregas:${req.query.status ?? ''}:${req.query.evento ?? ''}`;
-      const before = decodeCursor<{ id: string }>(listing, req.query.cursor, ['id'])?.id;
-      const rows = await deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before, limit: w.read });
-      const { items, pagination } = page(rows, w, listing, (d) => ({ id: d.id }));
-      const attempts = await deliveries.attempts(items.map((d) => d.id));
-      return {
-        data: listData(
-          req,
-          s.config,
-          'items',
-          items.map((d) => deliveryView(d, attempts.get(d.id)!)),
-          pagination,
-        ),
-        meta: { pagination },
-      };
+      const { data, pagination } = await listPage(req, s.config, {
+        listing: `entregas:${req.query.status ?? ''}:${req.query.evento ?? ''}`,
+        keys: ['id'],
+        read: (limit, after?: { id: string }) =>
+          deliveries.list(req.auth!.account.id, { status: req.query.status, event: req.query.evento, before: after?.id, limit }),
+        position: (d) => ({ id: d.id }),
+        name: 'items',
+        view: async (items) => {
+          const attempts = await deliveries.attempts(items.map((d) => d.id));
+          return items.map((d) => deliveryView(d, attempts.get(d.id)!));
+        },
+      });
+      return { data, meta: { pagination } };
     },
   });
 

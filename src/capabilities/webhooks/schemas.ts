@@ -1,8 +1,12 @@
 /** Request and response schemas of the account webhook (spec §2.4, §6). */
 import { Type } from 'typebox';
+import type { DeliveryStatus } from '../../platform/db/schema.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { EVENT_NAMES } from '../../platform/events/kinds.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
+
+/** Every status of a delivery (platform/db/schema.ts DeliveryStatus), in the order the console lists them. */
+export const DELIVERY_STATUSES = ['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA', 'RETIDA'] as const satisfies readonly DeliveryStatus[];
 
 const Format = Type.Union([Type.Literal('NORMALIZED'), Type.Literal('RAW'), Type.Literal('BOTH')]);
 const EventName = Type.String({ minLength: 1, maxLength: 64, description: `One of: ${EVENT_NAMES.join(', ')}.` });
@@ -60,7 +64,12 @@ export const Delivery = Type.Object({
   id: Type.String({ description: 'X-Service-Delivery-Id.' }),
   eventoId: Type.String({ description: 'The payload `id` and `webhook-id`: the same across retries and resends.' }),
   evento: Type.String(),
-  status: Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s))),
+  status: Type.Union(
+    DELIVERY_STATUSES.map((s) => Type.Literal(s)),
+    {
+      description: 'RETIDA: kept, not attempted, while its endpoint is disabled (GET /v1/conta/webhook/destinos).',
+    },
+  ),
   destino: Type.Union([Type.Literal('conta'), Type.Literal('monitor')]),
   monitor: Nullable(Type.Object({ tipo: Type.String(), id: Type.String() })),
   url: Nullable(Type.String({ description: "The monitor's URL; null = the account URL at each attempt." })),
@@ -78,7 +87,7 @@ export const Delivery = Type.Object({
 export const DeliveryQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(Type.Union(['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'].map((s) => Type.Literal(s)))),
+    status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
     evento: Type.Optional(EventName),
   },
   { additionalProperties: false },
@@ -89,4 +98,39 @@ export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 export const TestResult = Type.Object({
   entregue: Type.Boolean(),
   entrega: Delivery,
+});
+
+export const Endpoint = Type.Object({
+  url: Type.String({ description: "The account URL or a monitor's `webhook_url`." }),
+  destino: Type.Union([Type.Literal('conta'), Type.Literal('monitor')], { description: '`conta` when it is the account URL now.' }),
+  situacao: Type.Union([Type.Literal('FALHANDO'), Type.Literal('DESATIVADO')], {
+    description: 'FALHANDO: every attempt since `falhandoDesde` failed; DESATIVADO: disabled, its deliveries kept (RETIDA) until re-enabled.',
+  }),
+  falhandoDesde: Type.String({ description: 'The first failed attempt since the last success.' }),
+  ultimaFalhaEm: Type.String(),
+  ultimoErro: Nullable(Type.String()),
+  desativadoEm: Nullable(Type.String()),
+  desativarEm: Nullable(Type.String({ description: 'When a FALHANDO endpoint is disabled if no attempt succeeds before; null when it never is.' })),
+  entregasRetidas: Type.Integer({ minimum: 0 }),
+});
+
+export const Endpoints = Type.Object({ destinos: Type.Array(Endpoint) });
+
+export const ReenableBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The disabled endpoint, as GET /v1/conta/webhook/destinos lists it.' }),
+    reenviar: Type.Optional(
+      Type.Boolean({
+        description: 'true: the deliveries kept while it was disabled are sent again (full retry ladder); false (default): they end DESCARTADA.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const Reenabled = Type.Object({
+  url: Type.String(),
+  reativado: Type.Boolean({ description: 'false when the endpoint was not disabled (nothing changed).' }),
+  reenviadas: Type.Integer({ minimum: 0 }),
+  descartadas: Type.Integer({ minimum: 0 }),
 });

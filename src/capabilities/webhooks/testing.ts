@@ -60,6 +60,18 @@ export async function delivered(h: Harness, owner: TestAccount): Promise<string>
   return row.id;
 }
 
+/** A disabled endpoint of the owner's (as endpoint-health.ts leaves one), its URL. */
+export async function disabledEndpoint(h: Harness, owner: TestAccount): Promise<string> {
+  const url = `https://receptor.exemplo.com.br/${owner.accountId}`;
+  const at = h.services.clock.now().toISOString();
+  await h.services.db
+    .insertInto('webhook_endpoints')
+    .values({ account_id: owner.accountId, url, failing_since: at, last_failure_at: at, last_error: 'receiver answered 503', disabled_at: at })
+    .onConflict((oc) => oc.columns(['account_id', 'url']).doUpdateSet({ disabled_at: at }))
+    .execute();
+  return url;
+}
+
 export const routeFixtures: RouteFixtures = {
   owned: {
     '/v1/conta/webhook/entregas/:id': async (h, owner) => ({ id: await delivered(h, owner) }),
@@ -70,5 +82,9 @@ export const routeFixtures: RouteFixtures = {
       await withWebhook(h, owner);
       return {};
     },
+    '/v1/conta/webhook/destinos/reativar': async (h, owner) => ({ url: await disabledEndpoint(h, owner) }),
+  },
+  bodies: {
+    '/v1/conta/webhook/destinos/reativar': (_h, params) => ({ url: params.url, reenviar: true }),
   },
 };

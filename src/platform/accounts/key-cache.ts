@@ -16,7 +16,7 @@
  * turn of the event loop (docs/benchmarks.md). The bound above does not change: a refreshed entry is
  * as fresh as its read.
  */
-import type { Account, KeyOwner } from './store.ts';
+import type { Account, KeyOwner } from './types.ts';
 import { LruMap } from '../lru-map.ts';
 
 /** How long a revoked key, or a deactivated account, may keep working on a process that did not make the change. */

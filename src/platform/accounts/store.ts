@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { iso } from '../clock.ts';
-import type { AccountsTable, DB } from '../db/schema.ts';
+import type { DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { prepared, preparedIn, type Prepared } from '../db/prepared.ts';
 import { generateKey, hashKey } from './keys.ts';
@@ -13,13 +13,9 @@ import { KeyCache, REFRESH_EVERY_MS } from './key-cache.ts';
 import { powerOfTwoChunks } from '../db/batch-shapes.ts';
 import { tickLoader } from '../db/tick-batch.ts';
 import { ApiError } from '../errors.ts';
+import type { Account, KeyOwner } from './types.ts';
 
-export type Account = AccountsTable;
-
-export interface KeyOwner {
-  keyId: string;
-  account: Account;
-}
+export type { Account, KeyOwner };
 
 export interface IssuedKey {
   id: string;

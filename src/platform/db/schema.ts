@@ -238,7 +238,8 @@ export interface AccountEventsTable {
   created_at: string;
 }
 
-export type DeliveryStatus = 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA';
+/** RETIDA: kept, not attempted, while its endpoint is disabled (migration 0032); re-enabling resends or discards it. */
+export type DeliveryStatus = 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
 
 export interface WebhookDeliveriesTable {
   id: string;
@@ -259,6 +260,23 @@ export interface WebhookDeliveriesTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+}
+
+/** An endpoint whose last attempt failed, and whether it was disabled for failing too long (migration 0032). */
+export interface WebhookEndpointsTable {
+  account_id: string;
+  url: string;
+  failing_since: string;
+  last_failure_at: string;
+  last_error: string | null;
+  disabled_at: string | null;
+}
+
+export interface WebhookHeldDeliveriesTable {
+  delivery_id: string;
+  account_id: string;
+  url: string;
+  held_at: string;
 }
 
 export interface WebhookAttemptsTable {
@@ -708,6 +726,8 @@ export interface DB {
   account_events: AccountEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_held_deliveries: WebhookHeldDeliveriesTable;
   case_monitors: CaseMonitorsTable;
   administrative_processes: AdministrativeProcessesTable;
   administrative_monitors: AdministrativeMonitorsTable;

@@ -21,6 +21,9 @@ export const EVENT_KINDS = {
     "New tramitações of an administrative process (by NUP) that an administrative-process monitor follows, whoever's lookup or check found them.",
   resultado_processo_async:
     'A lookup of an administrative process asked with `enviar_callback` (POST /v1/processos/administrativos/nup/{nup}) ended in SUCESSO or ERRO.',
+  webhook_desativado:
+    "An endpoint of the account (its URL or a monitor's webhook_url) failed every delivery for TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS and was disabled; " +
+    'sent to its other endpoints (docs/webhooks.md, endpoint health).',
   teste: 'A test delivery asked for with POST /v1/conta/webhook/teste.',
 } as const;
 

@@ -11,16 +11,12 @@ import { iso, type Clock } from '../clock.ts';
 import type { DB, WebhookConfigsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { DeliveryPlanner } from '../webhooks/planner.ts';
+import type { Audience } from './audience.ts';
 import type { EventKind } from './kinds.ts';
 import { caseTopic } from './subscriptions.ts';
 
 /** One recipient: an account, and the monitor through which it hears (its webhook_url wins over the account's). */
-export interface Audience {
-  accountId: string;
-  monitorType?: string;
-  monitorId?: string;
-  webhookUrl?: string | null;
-}
+export type { Audience };
 
 export interface NewDomainEvent {
   kind: EventKind;

@@ -8,7 +8,7 @@ import { iso, type Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { EventKind } from './kinds.ts';
-import type { Audience } from './log.ts';
+import type { Audience } from './audience.ts';
 
 export interface Subscription {
   accountId: string;

@@ -6,7 +6,7 @@
  * the key is remembered, so most requests pass without a promise at all.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { RateLimit, RouteClass } from '../../config.ts';
+import type { RateLimit, RouteClass } from './route-classes.ts';
 import type { TSchema } from 'typebox';
 import type { AccountStore } from '../accounts/store.ts';
 import { authenticate } from './auth.ts';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimit, RouteClass } from '../../config.ts';
+import type { RateLimit, RouteClass } from './route-classes.ts';
 import { isApiError } from '../errors.ts';
 import { MAX_ADDRESS_WINDOWS, RateLimiter } from './rate-limit.ts';
 

@@ -12,7 +12,7 @@
  * counting itself.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimit, RouteClass } from '../../config.ts';
+import type { RateLimit, RouteClass } from './route-classes.ts';
 import { ApiError } from '../errors.ts';
 
 /** Address windows kept at most; past it, account windows are swept of ended ones too (they are as many as the accounts). */

@@ -5,17 +5,10 @@
  * handler reads is, for the compiler, the payload that was written: no cast in any handler. The one
  * place where stored JSON becomes the declared type is `jobHandler` below.
  */
+import type { JobType } from './queue.ts';
 import type { JobContext, JobHandler } from './worker.ts';
 
-export interface JobType<P> {
-  readonly kind: string;
-  /** Attempts before the job fails for good (an enqueue may lower or raise it: webhook deliveries follow a setting). */
-  readonly maxAttempts: number;
-  /** Wait before attempt `attempt + 1` after attempt `attempt` failed (default: the worker's ladder). */
-  readonly retryDelayMs?: (attempt: number) => number;
-  /** One live job per key: enqueueing a payload whose key is pending or running is a no-op. */
-  readonly dedupeKey?: (payload: P) => string;
-}
+export type { JobType };
 
 export function defineJob<P>(type: JobType<P>): JobType<P> {
   return type;

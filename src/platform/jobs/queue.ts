@@ -11,7 +11,6 @@ import type { Engine } from '../db/database.ts';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { prepared, preparedIn, type Prepared } from '../db/prepared.ts';
-import type { JobType } from './job-type.ts';
 
 export type Job = Omit<JobsTable, 'attempts'> & { attempts: number };
 
@@ -25,6 +24,17 @@ export interface KindFilter {
 }
 
 /** Done (`{}`), due again at `retryAt`, or failed for good. */
+/** A declared kind of job (job-type.ts `defineJob`); here so the queue needs nothing from the files above it. */
+export interface JobType<P> {
+  readonly kind: string;
+  /** Attempts before the job fails for good (an enqueue may lower or raise it: webhook deliveries follow a setting). */
+  readonly maxAttempts: number;
+  /** Wait before attempt `attempt + 1` after attempt `attempt` failed (default: the worker's ladder). */
+  readonly retryDelayMs?: (attempt: number) => number;
+  /** One live job per key: enqueueing a payload whose key is pending or running is a no-op. */
+  readonly dedupeKey?: (payload: P) => string;
+}
+
 export type SettleOutcome = { retryAt?: undefined; failed?: undefined } | { retryAt: Date; error: string } | { failed: string };
 
 export interface EnqueueOptions {

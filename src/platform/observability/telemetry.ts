@@ -66,6 +66,11 @@ export const telemetry = {
     buckets: REMOTE_BUCKETS,
     registers,
   }),
+  endpointsDisabled: new Counter({
+    name: 'tramita_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints disabled for failing every delivery through TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS.',
+    registers,
+  }),
   oldestPendingDelivery: new Gauge({
     name: 'tramita_webhook_oldest_pending_seconds',
     help: 'Age of the oldest delivery still PENDENTE (0 when none).',

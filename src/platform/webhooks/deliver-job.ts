@@ -13,7 +13,8 @@ import { jobHandler } from '../jobs/job-type.ts';
 import { addMs, iso } from '../clock.ts';
 import type { JobContext, JobHandler, JobSettlement } from '../jobs/worker.ts';
 import type { Services } from '../services.ts';
-import { DELIVERY, INTERRUPTED_ATTEMPT } from './deliveries.ts';
+import { DELIVERY, INTERRUPTED_ATTEMPT, type EndpointState } from './deliveries.ts';
+import { announceDisabled } from './endpoint-notice.ts';
 import type { SendResult } from './send.ts';
 import { signDelivery } from './sign.ts';
 import { telemetry } from '../observability/telemetry.ts';
@@ -34,7 +35,7 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
   const { configs, deliveries, sender } = s.webhooks;
   const found = await deliveries.getWithConfig(deliveryId);
   if (found?.delivery.status !== 'PENDENTE') return undefined;
-  const { delivery, config } = found;
+  const { delivery, config, endpoint } = found;
   if (delivery.attempts >= delivery.max_attempts) {
     await deliveries.exhaust(delivery.id, o.settle?.(undefined, null));
     return undefined;
@@ -42,6 +43,10 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
   const url = delivery.url ?? config?.url ?? null;
   if (!config || (!config.ativo && !o.evenIfInactive) || url === null) {
     await deliveries.discard(delivery.id, !config?.ativo ? 'webhook inactive at attempt time' : 'no webhook URL at attempt time');
+    return undefined;
+  }
+  if (endpoint?.disabledAt && !o.evenIfInactive) {
+    await deliveries.hold(delivery.id, delivery.account_id, url);
     return undefined;
   }
   const attempt = delivery.attempts + 1;
@@ -78,7 +83,20 @@ export async function attemptDelivery(s: Services, deliveryId: string, o: Attemp
     o.settle?.(result, next),
   );
   observeAttempt(s, delivery, attempt, result, last, next);
+  // A test delivery probes the receiver; it does not make or mend an endpoint's health.
+  if (!o.evenIfInactive) await recordHealth(s, delivery.account_id, url, result, endpoint);
   return result;
+}
+
+/** The endpoint's health after an attempt: a write only on a failure, or on the success that ends a failing period. */
+async function recordHealth(s: Services, accountId: string, url: string, r: SendResult, endpoint: EndpointState | undefined): Promise<void> {
+  const health = s.webhooks.endpoints;
+  if (r.ok) {
+    if (endpoint) await health.succeeded(accountId, url);
+    return;
+  }
+  const disabled = await health.failed(accountId, url, failureReason(r));
+  if (disabled) await announceDisabled(s, disabled);
 }
 
 /** Every attempt moves the delivery metrics; a failed one is a warn line with the ids to find it (never the URL: it may carry a token). */
@@ -110,6 +128,8 @@ function observeAttempt(
   );
 }
 
+const failureReason = (r: SendResult): string => r.error ?? `receiver answered ${r.statusCode}`;
+
 export function deliveryJob(s: Services): JobHandler {
   return jobHandler(DELIVERY, {
     retryDelayMs: (attempt) => s.webhooks.planner.retryDelayMs(attempt),
@@ -118,7 +138,7 @@ export function deliveryJob(s: Services): JobHandler {
         // The attempt and the job's next state commit together: a crash cannot separate them.
         settle: (r, next) => {
           if (!r) return ctx.settling({ failed: INTERRUPTED_ATTEMPT });
-          const why = r.error ?? `receiver answered ${r.statusCode}`;
+          const why = failureReason(r);
           return ctx.settling(r.ok ? {} : next ? { retryAt: next, error: why } : { failed: why });
         },
       });

@@ -16,7 +16,9 @@ import type { Engine } from '../db/database.ts';
 import type { JobSettlement } from '../jobs/worker.ts';
 import { preparedIn, preparedRows } from '../db/prepared.ts';
 import { TickBatch } from '../db/tick-batch.ts';
-import { ATTEMPT_COLUMNS, DELIVERY_STATE_COLUMNS, deliveryStateAfter, recordAttempts, selectWithConfig } from './delivery-statements.ts';
+import { type AttemptRecord, ATTEMPT_COLUMNS, DELIVERY_STATE_COLUMNS, deliveryStateAfter, recordAttempts, selectWithConfig } from './delivery-statements.ts';
+
+export type { AttemptRecord };
 
 export const DELIVERY_JOB = 'webhooks.entregar';
 /** One attempt to deliver a stored delivery. Its attempts are the delivery's own (TRAMITA_WEBHOOK_MAX_ATTEMPTS, default 12), given at each enqueue. */
@@ -37,23 +39,18 @@ export function deliveryRetryDelayMs(attempt: number, timeScale = 1): number {
 /** What an attempt whose outcome was never written says in the history. */
 export const INTERRUPTED_ATTEMPT = "interrupted: the server stopped during this attempt, before the receiver's answer was recorded";
 
-export interface AttemptRecord {
-  attempt: number;
-  url: string | null;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseExcerpt: string | null;
-  /** When the next attempt comes; null when this one settled the delivery. */
-  nextAttemptAt: string | null;
-  status: DeliveryStatus;
+/** The health of a delivery's endpoint as its attempt read it (endpoint-health.ts); absent: healthy. */
+export interface EndpointState {
+  failingSince: string;
+  disabledAt: string | null;
 }
 
 /** One delivery and its account's webhook configuration (none when the account has none). */
 export interface DeliveryWithConfig {
   delivery: WebhookDeliveriesTable;
   config: WebhookConfigsTable | undefined;
+  /** The health of the endpoint it goes to; undefined when healthy (endpoint-health.ts). */
+  endpoint: EndpointState | undefined;
 }
 
 interface AttemptStart {
@@ -140,6 +137,8 @@ export class DeliveryStore {
         c_feed_cursor,
         c_created_at,
         c_updated_at,
+        e_failing_since,
+        e_disabled_at,
         ...delivery
       } = row;
       const config =
@@ -159,12 +158,13 @@ export class DeliveryStore {
               created_at: c_created_at!,
               updated_at: c_updated_at!,
             };
-      found.set(delivery.id, { delivery: delivery as WebhookDeliveriesTable, config });
+      const endpoint = e_failing_since === null ? undefined : { failingSince: e_failing_since, disabledAt: e_disabled_at };
+      found.set(delivery.id, { delivery: delivery as WebhookDeliveriesTable, config, endpoint });
     }
     // Each caller gets its own copy: one of them may be handed the same delivery twice.
     return ids.map((id) => {
       const f = found.get(id);
-      return f && { delivery: { ...f.delivery }, config: f.config };
+      return f && { delivery: { ...f.delivery }, config: f.config, endpoint: f.endpoint };
     });
   }
 
@@ -318,6 +318,24 @@ export class DeliveryStore {
       .set({ status: 'DESCARTADA', last_error: reason, next_attempt_at: null, updated_at: iso(this.#clock.now()) })
       .where('id', '=', deliveryId)
       .execute();
+  }
+
+  /** Kept, not attempted, while its endpoint `url` is disabled (RETIDA): re-enabling the endpoint resends or discards it. */
+  async hold(deliveryId: string, accountId: string, url: string): Promise<void> {
+    const now = iso(this.#clock.now());
+    await this.#transactor.run(async (trx) => {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'RETIDA', last_error: 'endpoint disabled: kept until it is re-enabled', next_attempt_at: null, updated_at: now })
+        .where('id', '=', deliveryId)
+        .where('status', '=', 'PENDENTE')
+        .execute();
+      await trx
+        .insertInto('webhook_held_deliveries')
+        .values({ delivery_id: deliveryId, account_id: accountId, url, held_at: now })
+        .onConflict((oc) => oc.column('delivery_id').doNothing())
+        .execute();
+    });
   }
 
   /** A page of the account's deliveries, newest first. */

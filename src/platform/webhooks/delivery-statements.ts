@@ -4,8 +4,21 @@
  * PostgreSQL's one-statement WITHs.
  */
 import type { Kysely, QueryCreator } from 'kysely';
-import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
-import type { AttemptRecord } from './deliveries.ts';
+import type { DB, DeliveryStatus, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
+
+/** One attempt's outcome, as deliveries.ts records it. */
+export interface AttemptRecord {
+  attempt: number;
+  url: string | null;
+  startedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  /** When the next attempt comes; null when this one settled the delivery. */
+  nextAttemptAt: string | null;
+  status: DeliveryStatus;
+}
 
 export const ATTEMPT_COLUMNS = [
   'id',
@@ -60,12 +73,18 @@ export function recordAttempts(qc: QueryCreator<DB>, rows: ReadonlyArray<Record<
     );
 }
 
-/** A delivery and its account's webhook configuration, the configuration's columns prefixed `c_`. */
+/**
+ * A delivery and its account's webhook configuration, the configuration's columns prefixed `c_`, and
+ * the health of the endpoint it goes to (its URL, or the account URL), prefixed `e_`: null for every
+ * healthy endpoint, which has no row (endpoint-health.ts).
+ */
 export function selectWithConfig(db: Kysely<DB>) {
   return db
     .selectFrom('webhook_deliveries as d')
     .leftJoin('webhook_configs as c', 'c.account_id', 'd.account_id')
+    .leftJoin('webhook_endpoints as e', (j) => j.onRef('e.account_id', '=', 'd.account_id').on((eb) => eb('e.url', '=', eb.fn.coalesce('d.url', 'c.url'))))
     .selectAll('d')
+    .select(['e.failing_since as e_failing_since', 'e.disabled_at as e_disabled_at'])
     .select([
       'c.account_id as c_account_id',
       'c.url as c_url',

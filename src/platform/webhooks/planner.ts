@@ -6,7 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, WebhookConfigsTable } from '../db/schema.ts';
-import type { Audience } from '../events/log.ts';
+import type { Audience } from '../events/audience.ts';
 import { LEGACY_NAMES, type EventKind } from '../events/kinds.ts';
 import { eventBody, type EventEnvelope } from '../events/payload.ts';
 import { newId } from '../ids.ts';
@@ -61,6 +61,20 @@ export class DeliveryPlanner {
       );
     }
     return ids;
+  }
+
+  /** Held deliveries (RETIDA) back in the queue, in `trx`, each with a whole retry ladder past the attempts it already made. */
+  async requeue(trx: Db, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    const now = iso(this.#clock.now());
+    const requeued = await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ status: 'PENDENTE', max_attempts: eb('attempts', '+', this.#maxAttempts), last_error: null, next_attempt_at: now, updated_at: now }))
+      .where('id', 'in', deliveryIds)
+      .where('status', '=', 'RETIDA')
+      .returning('id')
+      .execute();
+    for (const { id } of requeued) await this.#jobs.add(DELIVERY, { deliveryId: id }, trx, { maxAttempts: this.#maxAttempts });
   }
 
   /** A delivery and its job (unless the caller makes the one attempt itself: a test), in `trx`. */

@@ -1,7 +1,7 @@
 /** The DJEN connector against a loopback fake: paging, OAB spellings, failures, retries, budget, single items. */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../config.ts';
+import { DEFAULT_UPSTREAM_MAX_BYTES } from '../http/body-limits.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from '../http/budget.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';

@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
-import { loadConfig, parseUpstreamMaxBytes, DEFAULT_UPSTREAM_MAX_BYTES, ConfigError } from '../../config.ts';
+import { loadConfig, ConfigError } from '../../config.ts';
+import { parseUpstreamMaxBytes, DEFAULT_UPSTREAM_MAX_BYTES } from './body-limits.ts';
 import { SourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
 import { bodyJson, bodyLimits, bodyText, describeBody, errorTypeOf, nestsDeeperThan, readBody, MAX_JSON_DEPTH, type BodyReading } from './body.ts';
 

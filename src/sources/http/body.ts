@@ -18,7 +18,8 @@ import { createHash } from 'node:crypto';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS, DEFAULT_UPSTREAM_MAX_BYTES, type Config, type UpstreamBodySource } from '../../config.ts';
+import type { Config } from '../../config.ts';
+import { DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS, DEFAULT_UPSTREAM_MAX_BYTES, type UpstreamBodySource } from './body-limits.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
 import type { SourceError, SourceFailure } from '../../platform/ports/source-error.ts';
 

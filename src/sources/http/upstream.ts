@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
-import type { UpstreamBodySource } from '../../config.ts';
+import type { UpstreamBodySource } from './body-limits.ts';
 import { RequestBudget } from './budget.ts';
 import { header, pathOnly, sendOnce, upstreamAgent, type UpstreamResponse } from './attempt.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';

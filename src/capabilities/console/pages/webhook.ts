@@ -9,13 +9,15 @@ import type { PayloadFormat, WebhookAttemptsTable, WebhookConfigsTable, WebhookD
 import { EVENT_KINDS, EVENT_NAMES } from '../../../platform/events/kinds.ts';
 import { brasiliaDayStart } from '../../../platform/format.ts';
 import { enabledKinds } from '../../../platform/webhooks/planner.ts';
-import { resendDelivery, sendTestDelivery, updateWebhook } from '../../webhooks/actions.ts';
+import type { EndpointHealthView } from '../../../platform/webhooks/endpoint-health.ts';
+import { reenableEndpoint, resendDelivery, sendTestDelivery, updateWebhook } from '../../webhooks/actions.ts';
+import { DELIVERY_STATUSES } from '../../webhooks/schemas.ts';
 import { csrfField, html, shownOnce, table, when, type Html } from '../html.ts';
 import { DAY, field, fields, filter, problemText, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 import { origin } from '../session.ts';
 
 const FORMATS: PayloadFormat[] = ['NORMALIZED', 'RAW', 'BOTH'];
-const STATUSES = ['PENDENTE', 'ENTREGUE', 'FALHOU', 'DESCARTADA'] as const;
+const STATUSES = DELIVERY_STATUSES;
 const PAGE = 50;
 
 export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
@@ -95,6 +97,23 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       origin: origin(req),
     });
     return redirect(reply, '/console/entregas', delivered ? 'teste-entregue' : 'teste-falhou');
+  });
+
+  app.post('/webhook/destinos/reativar', async (req, reply) => {
+    const who = signedIn(req);
+    const url = field(req, 'url') ?? '';
+    const resend = field(req, 'reenviar') === 'sim';
+    const done = await reenableEndpoint(m.s, who.account.id, url, resend);
+    if (!done.reenabled) return redirect(reply, '/console/webhook', 'destino-nao-desativado');
+    await m.store.audit({
+      accountId: who.account.id,
+      userId: who.user.id,
+      actor: who.user.email,
+      action: 'webhook.reativar',
+      details: { url, reenviadas: done.resent, descartadas: done.discarded },
+      origin: origin(req),
+    });
+    return redirect(reply, '/console/webhook', 'destino-reativado');
   });
 
   app.get('/entregas', async (req, reply) => {
@@ -196,6 +215,33 @@ function attemptsDetail(d: WebhookDeliveriesTable, attempts: WebhookAttemptsTabl
 </details>`;
 }
 
+/** Endpoints failing or disabled (endpoint health): a disabled one is re-enabled here, optionally resending what it kept. */
+function endpointsSection(rows: EndpointHealthView[], csrf: string): Html | string {
+  if (rows.length === 0) return '';
+  return html`<section class="cartao" aria-labelledby="destinos-titulo">
+<h2 id="destinos-titulo">Destinos com falha</h2>
+<p class="dica">Um destino que falha em todas as entregas pelo período configurado é desativado: nada é enviado a ele, e as entregas ficam
+retidas (RETIDA) até você reativá-lo.</p>
+${table(
+  'Destinos com falha',
+  ['URL', 'Situação', 'Falhando desde', 'Último erro', 'Entregas retidas', ''],
+  rows.map((e) => [
+    html`<code>${e.url}</code>`,
+    e.disabled_at ? html`<strong>desativado</strong> em ${when(e.disabled_at)}` : 'falhando',
+    when(e.failing_since),
+    e.last_error ?? '',
+    String(e.held),
+    e.disabled_at
+      ? html`<form method="post" action="/console/webhook/destinos/reativar">${csrfField(csrf)}
+<input type="hidden" name="url" value="${e.url}">
+<label class="opcoes"><input type="checkbox" name="reenviar" value="sim" checked> reenviar as entregas retidas</label>
+<button type="submit">Reativar</button></form>`
+      : '',
+  ]),
+)}
+</section>`;
+}
+
 function secretShown(secret: string): Html {
   return shownOnce(
     'Novo segredo HMAC',
@@ -214,12 +260,14 @@ async function configPage(
 ): Promise<FastifyReply> {
   const csrf = signedIn(req).session.csrf_token;
   const enabled = enabledKinds(c);
+  const troubled = await m.s.webhooks.endpoints.list(c.account_id);
   return sendPage(
     req,
     reply,
     { title: 'Webhook', section: 'webhook', flash: extra.error ? { kind: 'erro', text: extra.error } : undefined },
     html`
 ${extra.shown ?? ''}
+${endpointsSection(troubled, csrf)}
 <form method="post" action="/console/webhook" class="cartao">
   ${csrfField(csrf)}
   <label for="url">URL (HTTPS, endereço público)</label>

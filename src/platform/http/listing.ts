@@ -1,0 +1,38 @@
+/**
+ * The one listing handler (issue 55 item 6): cursor → rows → page → `{data, meta.pagination}`. A
+ * paged list route says what is particular to it (its listing's tag, the cursor's keys, how rows are
+ * read after a position, the position after a row, its items' name and view) and gets the page's
+ * `data` (listData's shape), its pagination meta and the rows shown, to add its own fields around.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { listData, type PageMeta } from './list.ts';
+import { decodeCursor, page, pageWindow, type PageParams } from './pagination.ts';
+
+export interface Listing<R, P extends Record<string, string | number>> {
+  /** Tags the cursor with the listing and its filters: a cursor from elsewhere is 400 INVALID_CURSOR. */
+  listing: string;
+  /** The keys a cursor's position must have. */
+  keys: (keyof P)[];
+  /** Up to `limit` rows after `after` (undefined: from the start), in the listing's order. */
+  read: (limit: number, after: P | undefined) => Promise<R[]>;
+  /** The position after a row: where the next page starts. */
+  position: (last: R) => P;
+  /** The items' name in `data` (`items`, `movimentacoes`, …). */
+  name: string;
+  /** The items as answered. */
+  view: (rows: R[]) => unknown[] | Promise<unknown[]>;
+  /** Every item the listing has, when known. */
+  total?: number;
+}
+
+export async function listPage<R, P extends Record<string, string | number>>(
+  req: FastifyRequest<{ Querystring: PageParams }> | (FastifyRequest & { query: PageParams }),
+  config: Pick<Config, 'publicUrl' | 'host' | 'port'>,
+  l: Listing<R, P>,
+): Promise<{ data: Record<string, unknown>; pagination: PageMeta; rows: R[] }> {
+  const w = pageWindow(req.query);
+  const rows = await l.read(w.read, decodeCursor<P>(l.listing, req.query.cursor, l.keys));
+  const { items, pagination } = page(rows, w, l.listing, l.position);
+  return { data: listData(req, config, l.name, await l.view(items), pagination, l.total), pagination, rows: items };
+}
