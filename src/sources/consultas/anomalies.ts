@@ -14,7 +14,13 @@ export type AnomalyField =
   | 'movimento.linha'
   | 'capa.campo'
   | 'busca.linha'
-  | 'incidente.numero';
+  | 'incidente.numero'
+  /** A section the page has (parties) whose rows read as nothing: the layout changed under the parser (issue 52). */
+  | 'partes.secao'
+  /** A list read with fewer rows than the count the page prints, and no further page read: answered partial (`limitado`). */
+  | 'lista.contagem'
+  /** The court answered a message Tramita does not know (quoted in the warn line, never read as "not found"). */
+  | 'mensagem.desconhecida';
 
 export class Anomalies {
   readonly campos: AnomalyField[] = [];

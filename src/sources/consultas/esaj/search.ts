@@ -14,7 +14,7 @@
  */
 import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
 import { oneLine, parsePage, textOf } from '../html.ts';
-import { ESAJ_NOT_FOUND, esajList, esajMessage, EsajPageError, esajWhole, type EsajRefusal } from './parse.ts';
+import { ESAJ_NOT_FOUND, esajHitCount, esajList, esajMessage, EsajPageError, esajWhole, type EsajRefusal } from './parse.ts';
 
 /** The `search.do` query of a search by document, name or OAB. */
 export function esajSearchQuery(q: CourtSearchQuery): string {
@@ -57,16 +57,14 @@ export function parseEsajSearch(html: string): EsajHits {
   const message = esajMessage(root);
   if (message?.kind === 'not_found') return { numeros: [], total: 0, links: new Map() };
   if (message) return { refused: message.reason };
-  const list = root.querySelector('#listagemDeProcessos');
-  if (list) {
+  if (root.querySelector('a.linkProcesso')) {
     const links = new Map<string, string>();
     for (const hit of esajList(root)) {
       if (!hit.numeroCnj) throw new EsajPageError('a listed process has no CNJ number');
       if (!links.has(hit.numeroCnj)) links.set(hit.numeroCnj, hit.path);
     }
     if (links.size === 0) throw new EsajPageError('the list of processes is empty');
-    const counter = /(\d[\d.]*)\s+Processos?\s+encontrados?/i.exec(textOf(root.querySelector('#contadorDeProcessos')) ?? '');
-    return { numeros: [...links.keys()], total: counter ? Number(counter[1]!.replace(/\./g, '')) : null, links };
+    return { numeros: [...links.keys()], total: esajHitCount(root), links };
   }
   if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0, links: new Map() };
   throw new EsajPageError('the page has neither a case, nor a list of cases, nor a message');
