@@ -350,7 +350,8 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
   const found = new Map<string, ConsultaLawyer['oab'][]>();
   for (const m of movimentos) {
     if (!m.texto?.includes('/')) continue;
-    // `(OAB 241287/SP)`, `(OAB: 6770/AL)`, `(9395A/AL)`: anchored on `(`, at most 40 characters to its `)`; the name is what precedes it back to the last separator (linear).
+    // `(OAB 241287/SP)`, `(OAB: 6770/AL)`, `(9395A/AL)`: anchored on `(`, bounded; the name is what
+    // precedes it back to the last separator (linear).
     for (const match of m.texto.matchAll(/\((?:OAB:?\s*)?(\d[\dA-Z]{0,9}\/[A-Z]{2})\)/g)) {
       const oab = fromPage('oab', match[1]!);
       if (!oab) continue;
