@@ -77,6 +77,13 @@ export const Party = Type.Object({
   advogados: Type.Array(
     Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()), fonte: PartyFonte }),
   ),
+  grau: Nullable(
+    Type.String({
+      description:
+        "The instance whose court page listed the party (`G1`, `G2`, `TR`) where the case's parties come from more than one degree's page " +
+        "(an appeal's parties read from the 2nd degree's consultation beside the 1st degree's); null where one source gave them for the whole case.",
+    }),
+  ),
 });
 
 export const ValorCausa = Type.Object(
@@ -157,7 +164,7 @@ export const FonteShape = integratorShape('processo.fontes', OwnFonte, {
 });
 
 /** The cover as the court's public consultation page shows it (issue 31): names as printed, no TPU codes. */
-const ConsultaPublica = Type.Object(
+const ConsultaPublicaFields = Type.Object(
   {
     fonte: Type.String({ description: 'e.g. `consulta-tjsp`.' }),
     sistema: Type.String({ description: '`esaj`, `pje` or `tjdft`.' }),
@@ -187,6 +194,25 @@ const ConsultaPublica = Type.Object(
           description:
             'Where the page shows only part of a list (PJe: parties 10 rows at a time, movements 15 at a time; the further pages are not requested): ' +
             'how many the court lists and how many were read. Absent where the page shows whole lists (e-SAJ, TJDFT).',
+        },
+      ),
+    ),
+  },
+  { description: "What the court's public consultation page showed; null when no consultation answered for this case." },
+);
+
+/** The consultation's cover with the appeals' pages read under the same number (issue 52 item 3). */
+const ConsultaPublicaWithAppeals = Type.Object(
+  {
+    ...ConsultaPublicaFields.properties,
+    segundoGrau: Type.Optional(
+      Type.Array(
+        Type.Object({ ...ConsultaPublicaFields.properties, instancia: Type.String({ description: 'The DataJud instance it was read for: `G2` or `TR`.' }) }),
+        {
+          description:
+            "The second degree's pages read under this number (an appeal keeps its origin number), one per appeal the court lists, " +
+            'when DataJud lists a G2 or TR instance. On them `orgao` is the órgão julgador, `foro` the seção, `juiz` the relator. ' +
+            'Their parties are in `partes` with their `grau`, their movements among the movements with `grau` G2/TR. Absent when no appeal was read.',
         },
       ),
     ),
@@ -283,7 +309,7 @@ export const Cover = Type.Intersect([
         ),
       ),
     }),
-    consultaPublica: Nullable(ConsultaPublica),
+    consultaPublica: Nullable(ConsultaPublicaWithAppeals),
   }),
 ]);
 

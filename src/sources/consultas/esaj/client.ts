@@ -2,12 +2,13 @@
  * e-SAJ's consultation flow (reference/upstream/real/README.md §2): `open.do` (the session cookie,
  * tied to the client's IP), `search.do` by the unified number, whose single hit is a 302 to `show.do`
  * (followed by the session), or the page itself. Several hits: each listed page is opened until the
- * number's (only that one). The second degree is `cposg` (TJSP) or `cposg5` (TJAL, TJAC), searched with its own fields.
+ * number's (only that one). The second degree is `cposg` (TJSP) or `cposg5` (TJAL, TJAC), searched with its own fields;
+ * `fetchAppeals` reads it under a first-degree number, where an appeal keeps its origin number (issue 52 item 3).
  * Searches by document, name and OAB (search.ts) ask the first degree's `search.do` the same way; each
  * hit's page is then read by the link its row gave, on the search's session: one request (issue 43 item 7).
  */
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
-import { baseUrlFor, type ConsultaClient, type ConsultaClientContext, type ListedPage } from '../client.ts';
+import { baseUrlFor, grauOfCnj, type ConsultaClient, type ConsultaClientContext, type ListedPage } from '../client.ts';
 import type { ConsultaCase } from '../record.ts';
 import type { ConsultaSession } from '../http.ts';
 import { Anomalies } from '../anomalies.ts';
@@ -22,33 +23,13 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
         if (found) return found;
       }
       const { grau, base } = baseUrlFor(ctx, numeroCnj);
-      const app = grau === 1 ? 'cpopg' : (ctx.court.esajSegundoGrau ?? 'cposg');
-      const session = ctx.http.session(ctx.source, ctx.label).at('formulario');
-      const anomalies = new Anomalies();
-      const pageCtx = { numeroCnj, tribunal: ctx.court.sigla, grau };
-      const read = (text: string): EsajPage => {
-        try {
-          return parseEsajPage(text, pageCtx, anomalies);
-        } catch (err) {
-          if (err instanceof EsajPageError) throw session.fail('malformed', `unexpected page for a case (${err.message})`);
-          throw err;
-        }
-      };
-      await session.get(`${base}/${app}/open.do`, { signal });
-      session.at('busca');
-      const page = read((await session.get(`${base}/${app}/search.do?${searchQuery(numeroCnj, grau)}`, { signal })).text);
-      if (page.kind !== 'list') return answerOf(page, session, pageCtx);
-      // A number search answered with a list (1st degree: hits; 2nd degree: the case and its incidents): the exact case only.
-      const hit = page.hits.find((h) => h.numeroCnj === numeroCnj);
-      if (!hit) throw session.fail('malformed', 'the list answered for the number names other cases only');
-      session.at('detalhe');
-      const listed = read((await session.get(esajLink(base, app, hit.path), { signal })).text);
-      if (listed.kind === 'list') throw session.fail('malformed', 'the listed case opened as another list');
-      const found = answerOf(listed, session, pageCtx);
-      if (!found) throw session.fail('malformed', 'the listed case opened as not found');
-      const known = new Set(found.incidentes.map((i) => `${i.classe}|${i.data}`));
-      found.incidentes.push(...hit.incidentes.filter((i) => !known.has(`${i.classe}|${i.data}`)));
-      return found;
+      return (await casesOfNumber(ctx, numeroCnj, grau, base, signal, 'first'))[0] ?? null;
+    },
+
+    async fetchAppeals(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase[]> {
+      const base = ctx.urls[2];
+      if (!base || grauOfCnj(numeroCnj) !== 1) return [];
+      return casesOfNumber(ctx, numeroCnj, 2, base, signal, 'all');
     },
 
     async search(query, max, signal) {
@@ -75,6 +56,56 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
       return { numeros, total: hits.total, paginas };
     },
   };
+}
+
+/**
+ * The cases one degree's number search answers under exactly that number: the page it answered, or
+ * the list's hits of that number opened (the first, or `all`: a 2nd degree may list two appeals under
+ * one origin number, as TJCE's does); none on the page's explicit "not found". A secret case is its
+ * secrecy; a refusal or any other page is a failure. Each listed hit's dependants join its incidents.
+ */
+async function casesOfNumber(
+  ctx: ConsultaClientContext,
+  numeroCnj: string,
+  grau: 1 | 2,
+  base: string,
+  signal: AbortSignal | undefined,
+  hits: 'first' | 'all',
+): Promise<ConsultaCase[]> {
+  const app = grau === 1 ? 'cpopg' : (ctx.court.esajSegundoGrau ?? 'cposg');
+  const session = ctx.http.session(ctx.source, ctx.label).at('formulario');
+  const anomalies = new Anomalies();
+  const pageCtx = { numeroCnj, tribunal: ctx.court.sigla, grau };
+  const read = (text: string): EsajPage => {
+    try {
+      return parseEsajPage(text, pageCtx, anomalies);
+    } catch (err) {
+      if (err instanceof EsajPageError) throw session.fail('malformed', `unexpected page for a case (${err.message})`);
+      throw err;
+    }
+  };
+  await session.get(`${base}/${app}/open.do`, { signal });
+  session.at('busca');
+  const page = read((await session.get(`${base}/${app}/search.do?${searchQuery(numeroCnj, grau)}`, { signal })).text);
+  if (page.kind !== 'list') {
+    const found = answerOf(page, session, pageCtx);
+    return found ? [found] : [];
+  }
+  // A number search answered with a list (1st degree: hits; 2nd degree: the case and its incidents): the exact number only.
+  const exact = page.hits.filter((h) => h.numeroCnj === numeroCnj);
+  if (exact.length === 0) throw session.fail('malformed', 'the list answered for the number names other cases only');
+  session.at('detalhe');
+  const cases: ConsultaCase[] = [];
+  for (const hit of hits === 'all' ? exact : exact.slice(0, 1)) {
+    const listed = read((await session.get(esajLink(base, app, hit.path), { signal })).text);
+    if (listed.kind === 'list') throw session.fail('malformed', 'the listed case opened as another list');
+    const found = answerOf(listed, session, pageCtx);
+    if (!found) throw session.fail('malformed', 'the listed case opened as not found');
+    const known = new Set(found.incidentes.map((i) => `${i.classe}|${i.data}`));
+    found.incidentes.push(...hit.incidentes.filter((i) => !known.has(`${i.classe}|${i.data}`)));
+    cases.push(found);
+  }
+  return cases;
 }
 
 /** e-SAJ's links are root paths (`/cpopg/show.do?…`), its radios' relative (`show.do?…`): both under this court's base. */
