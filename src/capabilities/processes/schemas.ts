@@ -77,11 +77,11 @@ export const Party = Type.Object({
   advogados: Type.Array(
     Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()), fonte: PartyFonte }),
   ),
-  grau: Nullable(
+  grau: Type.Optional(
     Type.String({
       description:
         "The instance whose court page listed the party (`G1`, `G2`, `TR`) where the case's parties come from more than one degree's page " +
-        "(an appeal's parties read from the 2nd degree's consultation beside the 1st degree's); null where one source gave them for the whole case.",
+        "(an appeal's parties read from the 2nd degree's consultation beside the 1st degree's); absent where one source gave them for the whole case.",
     }),
   ),
 });
