@@ -32,6 +32,7 @@ const as = (capture: { page: string; numero: string }, numero: string) =>
 
 /** Which 2nd-degree list each number's search answers: the TJSP modal (one appeal) or TJCE's list (two under one number). */
 const secondDegreeList = new Map<string, typeof MODAL>();
+const CUT = { page: '', numero: '' };
 const requests: string[] = [];
 
 const page = (res: http.ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/html;charset=UTF-8' }).end(body);
@@ -51,6 +52,7 @@ const tjsp = http.createServer((req, res) => {
   if (url.pathname === '/cposg/search.do') {
     const n = (url.searchParams.get('dePesquisaNuUnificado') ?? '').replace(/\D/g, '');
     const list = secondDegreeList.get(n);
+    if (list === CUT) return page(res, '<html><body><div id="listagemDeProcessos">'); // a page cut short in transit
     if (!list) return page(res, NOT_FOUND);
     // The appeal's code carries the number, so its page says which case it is.
     return page(res, as(list, n).replaceAll('processo.codigo=', `processo.codigo=${n}-`).replaceAll('value="RI0093NLD', `value="${n}-RI0093NLD`));
@@ -210,4 +212,20 @@ test('a case DataJud lists with a G1 only: the 2nd degree is not asked, and the 
     requests.filter((p) => p.startsWith('/cposg')),
     [],
   );
+});
+
+test('the 2nd degree failing: never the 1st degree’s page as if it were the whole case; DJEN stands in, and a refresh once the court mends reads both', async () => {
+  const c = appealed[2];
+  assert.ok(c, 'a third TJSP sandbox case with G1 and G2 instances');
+  secondDegreeList.set(c.numero, CUT);
+  const acc = await h.createAccount({ credits: 1000 });
+  const d = await cover(acc, c.numero);
+  // A consultation's failure: the case's DJEN addressees stand in (issue 32), the court's page is not half-kept.
+  assert.equal(d.consultaPublica, null);
+  assert.ok((d.partes as (Party & { fonte: string })[]).every((p) => p.fonte === 'DJEN' && p.grau === undefined));
+  secondDegreeList.set(c.numero, MODAL);
+  const asked = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, headers: acc.headers });
+  assert.equal(asked.statusCode, 200, asked.body);
+  await h.runJobs();
+  await assertBothDegrees(acc, c.numero, 1);
 });
