@@ -214,7 +214,7 @@ test('a case DataJud lists with a G1 only: the 2nd degree is not asked, and the 
   );
 });
 
-test('the 2nd degree failing: never the 1st degree’s page as if it were the whole case; DJEN stands in, and a refresh once the court mends reads both', async () => {
+test('the 2nd degree failing: never the 1st degree’s page as the whole case; DJEN stands in, and a refresh once the court mends reads both', async () => {
   const c = appealed[2];
   assert.ok(c, 'a third TJSP sandbox case with G1 and G2 instances');
   secondDegreeList.set(c.numero, CUT);
