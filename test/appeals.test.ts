@@ -196,6 +196,7 @@ test('a refresh reads the 2nd degree too, and opens every appeal listed under th
   await h.runJobs();
   const status = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/status-atualizacao`, headers: acc.headers })).data;
   assert.equal(status.status, 'CONCLUIDA', JSON.stringify(status));
+  assert.equal(status.novasMovimentacoes, 0, 'the pages read again: nothing new, the appeal’s movements not announced twice');
   assert.equal(requests.filter((p) => p === '/cposg5/show.do').length, 2, `both appeals opened: ${requests.join(' ')}`);
   await assertBothDegrees(acc, c.numero, 2);
 });
@@ -227,5 +228,23 @@ test('the 2nd degree failing: never the 1st degree’s page as the whole case; D
   const asked = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, headers: acc.headers });
   assert.equal(asked.statusCode, 200, asked.body);
   await h.runJobs();
+  await assertBothDegrees(acc, c.numero, 1);
+});
+
+test('an appeal first read beside a known first degree is its baseline: stored, not announced as news', async () => {
+  const c = appealed[3];
+  assert.ok(c, 'a fourth TJSP sandbox case with G1 and G2 instances');
+  const acc = await h.createAccount({ credits: 1000 });
+  // The 2nd degree lists nothing under the number yet: the first degree's page alone.
+  const first = await cover(acc, c.numero);
+  assert.equal(first.consultaPublica.segundoGrau, undefined);
+  assert.ok((first.partes as Party[]).every((p) => p.grau === undefined));
+  secondDegreeList.set(c.numero, MODAL);
+  const asked = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, headers: acc.headers });
+  assert.equal(asked.statusCode, 200, asked.body);
+  await h.runJobs();
+  const status = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/status-atualizacao`, headers: acc.headers })).data;
+  assert.equal(status.status, 'CONCLUIDA', JSON.stringify(status));
+  assert.equal(status.novasMovimentacoes, 0, 'the appeal’s 79 movements are its history, not news');
   await assertBothDegrees(acc, c.numero, 1);
 });

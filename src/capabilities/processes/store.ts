@@ -196,13 +196,15 @@ export class CaseStore {
       const appeals = segundoGrau?.map(({ movimentos: _m, ...appeal }) => appeal);
       set.consulta = JSON.stringify(appeals ? { ...cover, segundoGrau: appeals } : cover);
       let merged = await mergePageMovements(trx, n, `G${details.consulta.grau}`, movimentos);
-      const added = [...merged.added];
+      // Each page's first reading is its baseline: the appeal's, too, once it is first read beside a known first degree.
+      const added = before.consulta === null ? [] : [...merged.added];
+      const appealKnown = before.consulta !== null && (JSON.parse(before.consulta) as { segundoGrau?: unknown }).segundoGrau !== undefined;
       for (const appeal of segundoGrau ?? []) {
         merged = await mergePageMovements(trx, n, appeal.instancia, appeal.movimentos);
-        added.push(...merged.added);
+        if (appealKnown) added.push(...merged.added);
       }
       set.movimentos_total = merged.total;
-      if (before.consulta !== null && added.length > 0) {
+      if (added.length > 0) {
         news = added;
         const data = { numeroCnj: n, tribunal: before.tribunal };
         const source = eventOrigin({ name: details.consulta.fonte, sandbox: before.sandbox === 1 });
