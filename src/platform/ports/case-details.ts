@@ -91,6 +91,8 @@ export interface CaseConsultaRecord {
 export interface PageListCount {
   listados: number | null;
   lidos: number;
+  /** Fewer rows read than the count the page prints (issue 52): the list is partial, never answered complete. */
+  limitado?: boolean;
 }
 
 export interface CaseDetailsRecord {

@@ -7,10 +7,10 @@
  * court's page.
  *
  * e-SAJ answers everything with HTTP 200, so its message box (`#mensagemRetorno`) decides, never the
- * status (issue 44): "não existem informações" is `not_found`; "refine your search" and "too many
- * simultaneous queries" are `refused` (the court failed, never "nothing found"); any other message is
- * `refused` too. A number search may answer a list (1st degree: `#listagemDeProcessos` links; 2nd
- * degree: the "Selecione o processo" radios with the incidents under their case): `list`, to be
+ * status (issues 44, 52): the message is classified by its words (messages.ts): "não existem
+ * informações" is `not_found`; "refine your search", "too many simultaneous queries", an error and any
+ * message Tramita does not know are `refused` (the court failed, never "nothing found"). A number
+ * search may answer a list (hits' `a.linkProcesso` links; 2nd degree: the "Selecione o processo" radios with the incidents under their case): `list`, to be
  * followed to the exact case. A secret case shows the password popup over an empty header: `secret`.
  * Anything else (a cut-short page, another page, another case) throws `EsajPageError`, a failure. A
  * line read only in part keeps what it could and notes an anomaly.
@@ -22,6 +22,7 @@ import { Anomalies } from '../anomalies.ts';
 import type { ConsultaCase, ConsultaIncident, ConsultaLawyer, ConsultaMovement, ConsultaParty } from '../record.ts';
 import { centavosOfReais, lines, oneLine, parsePage, textOf, type HTMLElement } from '../html.ts';
 import { esajPolo, esajRole } from './roles.ts';
+import { classifyMessage, type CourtMessage } from '../messages.ts';
 
 /** The search form's answer when no case has the number (README §2). */
 export const ESAJ_NOT_FOUND = 'Não existem informações disponíveis para os parâmetros informados.';
@@ -29,13 +30,6 @@ export const ESAJ_NOT_FOUND = 'Não existem informações disponíveis para os p
 export class EsajPageError extends Error {
   override name = 'EsajPageError';
 }
-
-/** What e-SAJ's message box refused, in words for the failure's message (never the page's own text). */
-export const REFUSALS: Record<EsajRefusal, string> = {
-  refine: 'the court asked to refine the search (too many results)',
-  busy: 'the court refused the query (too many simultaneous queries)',
-  unknown: 'the court answered a message Tramita does not know instead of results',
-};
 
 /** A secret case as its page shows it: the number and court, secrecy, nothing else (never invented data). */
 export function secretCase(ctx: EsajPageContext): ConsultaCase {
@@ -67,15 +61,16 @@ export interface EsajListed {
   incidentes: ConsultaIncident[];
 }
 
-/** Why the message box refused: too broad a search, too many queries at once, or a message Tramita does not know. */
-export type EsajRefusal = 'refine' | 'busy' | 'unknown';
+/** Why the message box refused (messages.ts): too broad a search, too many queries at once, an error, or a message Tramita does not know. */
+export type EsajRefusal = Exclude<CourtMessage, 'not_found'>;
 
 export type EsajPage =
   | { kind: 'case'; case: ConsultaCase }
   | { kind: 'not_found' }
   /** The case exists under secrecy: the page shows nothing but that. */
   | { kind: 'secret' }
-  | { kind: 'refused'; reason: EsajRefusal }
+  /** The message box answered instead of the case: `message` is its text, for an unknown one's quote (messages.ts quoted()). */
+  | { kind: 'refused'; reason: EsajRefusal; message: string }
   /** A list of cases (a number search may answer one): each to be opened by its path. */
   | { kind: 'list'; hits: EsajListed[] };
 
@@ -87,14 +82,13 @@ export interface EsajPageContext {
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** What the message box says, when it says something: not found, or a refusal. */
-export function esajMessage(root: HTMLElement): { kind: 'not_found' } | { kind: 'refused'; reason: EsajRefusal } | null {
-  const text = fold(textOf(root.querySelector('#mensagemRetorno')) ?? '');
-  if (text === '') return null;
-  if (text.includes('nao existem informacoes')) return { kind: 'not_found' };
-  if (text.includes('refin') || text.includes('muitos processos') || text.includes('muitos resultados')) return { kind: 'refused', reason: 'refine' };
-  if (text.includes('simultane') || text.includes('excesso de') || text.includes('tente novamente')) return { kind: 'refused', reason: 'busy' };
-  return { kind: 'refused', reason: 'unknown' };
+/** What the message box says, when it says something: not found, or a refusal classified by its words (messages.ts). */
+export function esajMessage(root: HTMLElement): { kind: 'not_found' } | { kind: 'refused'; reason: EsajRefusal; message: string } | null {
+  const message = textOf(root.querySelector('#mensagemRetorno')) ?? '';
+  const kind = classifyMessage(message);
+  if (kind === null) return null;
+  if (kind === 'not_found') return { kind: 'not_found' };
+  return { kind: 'refused', reason: kind, message };
 }
 
 /** The page ends with its closing tag (a page cut short in transit does not). */

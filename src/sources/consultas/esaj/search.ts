@@ -42,7 +42,7 @@ export type EsajHits =
       links: Map<string, string>;
     }
   /** The message box refused the search (too broad, too many queries at once): a failure of that court. */
-  | { refused: EsajRefusal };
+  | { refused: EsajRefusal; message: string };
 
 /** The numbers a search answer lists; throws EsajPageError on a page that is none of the answers. The message box decides, never the status. */
 export function parseEsajSearch(html: string): EsajHits {
@@ -56,7 +56,7 @@ export function parseEsajSearch(html: string): EsajHits {
   }
   const message = esajMessage(root);
   if (message?.kind === 'not_found') return { numeros: [], total: 0, links: new Map() };
-  if (message) return { refused: message.reason };
+  if (message) return { refused: message.reason, message: message.message };
   if (root.querySelector('a.linkProcesso')) {
     const links = new Map<string, string>();
     for (const hit of esajList(root)) {
