@@ -73,7 +73,8 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
           hits.links.has(n) ? { url: esajLink(ctx.urls[1], 'cpopg', hits.links.get(n)!), session } : { url: answer.url, session, text: answer.text },
         ]),
       );
-      return { numeros, total: hits.total, paginas };
+      // A counter above the rows read (the list's further pages are not requested): partial, never complete (issue 52).
+      return { numeros, total: hits.total, ...(hits.limitado ? { limitado: true } : {}), paginas };
     },
   };
 }

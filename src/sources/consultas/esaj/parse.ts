@@ -250,14 +250,26 @@ function distributionOf(text: string | null): string | null {
 function partiesTable(root: HTMLElement): HTMLElement | null {
   const byId = root.querySelector('#tableTodasPartes') ?? root.querySelector('#tablePartesPrincipais');
   if (byId) return byId;
-  const cell = root.querySelector('td.nomeParteEAdvogado');
-  return cell?.closest('table') ?? null;
+  // Without the ids: the table with the most party rows is the full one (the visible one is its subset).
+  const tables = new Map<HTMLElement, number>();
+  for (const cell of root.querySelectorAll('td.nomeParteEAdvogado')) {
+    const table = cell.closest('table');
+    if (table) tables.set(table, (tables.get(table) ?? 0) + 1);
+  }
+  return [...tables].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
+
+/** The page's parties heading ("Partes do Processo"): the section is there even when its table is not. */
+const hasPartiesHeading = (root: HTMLElement) => root.querySelectorAll('h2').some((h) => fold(oneLine(h.text)).startsWith('partes do processo'));
 
 /** Every party (the hidden full table; the visible one when a page has only it), lawyers under each. */
 function partiesOf(root: HTMLElement, movimentos: ConsultaMovement[], anomalies: Anomalies): ConsultaParty[] {
   const table = partiesTable(root);
-  if (!table) return [];
+  if (!table) {
+    // The heading without a table of parties: the layout changed under the parser (counted, never silent).
+    if (hasPartiesHeading(root)) anomalies.note('partes.secao');
+    return [];
+  }
   const oabs = oabsInTexts(movimentos);
   const parties: ConsultaParty[] = [];
   for (const row of table.querySelectorAll('tr')) {
@@ -285,8 +297,8 @@ function partiesOf(root: HTMLElement, movimentos: ConsultaMovement[], anomalies:
     // e-SAJ masks every CPF/CNPJ out of the party table: nothing to keep.
     parties.push({ polo, tipo: role ? esajRole(role) : null, nome, documento: null, tipoPessoa: null, advogados: lawyers });
   }
-  // A parties section whose rows read as no party: the layout changed under the parser (counted, never silent).
-  if (parties.length === 0 && table.querySelectorAll('tr').length > 0) anomalies.note('partes.secao');
+  // A parties section that yields no party (empty, or rows that read as none): the layout changed under the parser.
+  if (parties.length === 0) anomalies.note('partes.secao');
   return parties;
 }
 
@@ -369,7 +381,7 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
  * `dataMovimentacaoProcesso` on 2nd), in the full table, else the latest five.
  */
 function movementsOf(root: HTMLElement, anomalies: Anomalies): ConsultaMovement[] {
-  const body = root.querySelector('#tabelaTodasMovimentacoes') ?? root.querySelector('#tabelaUltimasMovimentacoes');
+  const body = root.querySelector('#tabelaTodasMovimentacoes') ?? root.querySelector('#tabelaUltimasMovimentacoes') ?? movementsBody(root);
   if (!body) return [];
   const out: ConsultaMovement[] = [];
   for (const row of body.querySelectorAll('tr')) {
@@ -393,6 +405,16 @@ function movementsOf(root: HTMLElement, anomalies: Anomalies): ConsultaMovement[
     out.push({ data, titulo, texto });
   }
   return out;
+}
+
+/** Without the ids: the body with the most rows dated by a `dataMovimentacao…` cell (the full list; the latest five are its subset). */
+function movementsBody(root: HTMLElement): HTMLElement | null {
+  const bodies = new Map<HTMLElement, number>();
+  for (const cell of root.querySelectorAll('td[class*="dataMovimentacao"]')) {
+    const body = cell.closest('tbody');
+    if (body) bodies.set(body, (bodies.get(body) ?? 0) + 1);
+  }
+  return [...bodies].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 /**

@@ -89,10 +89,21 @@ function countOf(text: string): number | null {
 export function parsePjeSearch(html: string, anomalies = new Anomalies()): PjeSearchAnswer {
   whole(html, 'PJe search answer');
   const root = parse(html);
-  const tbody = root.querySelector('tbody[id$="processosTable:tb"]');
+  // The hits' body by its id (`fPP:processosTable:tb`), else by meaning: the body whose rows open a case's detail (`openPopUp`).
+  const tbody =
+    root.querySelector('tbody[id$="processosTable:tb"]') ??
+    root
+      .querySelectorAll('tbody')
+      .find(
+        (t) =>
+          foldId(t.id).includes('processostable') ||
+          t.querySelectorAll(':scope > tr').some((tr) => /\/DetalheProcessoConsultaPublica\/listView\.seam\?ca=/.test(POPUP.exec(tr.innerHTML)?.[1] ?? '')),
+      );
   if (!tbody) throw new PjePageError('PJe search answer: no result table (fPP:processosTable)');
   const rows = tbody.querySelectorAll(':scope > tr');
-  const footer = shown(root.querySelector('table[id$="processosTable"] tfoot span.text-muted'));
+  const footer = shown(
+    tbody.closest('table')?.querySelector('tfoot span.text-muted') ?? root.querySelector('table[id$="processosTable"] tfoot span.text-muted'),
+  );
   if (rows.length === 0) {
     // "Sua pesquisa não encontrou nenhum processo disponível.": the message decides (messages.ts), never the empty table alone.
     const messages = root.querySelectorAll('.rich-messages-label').map(shown).filter(Boolean).join(' ') || shown(root.querySelector('dl.rich-messages'));
@@ -174,7 +185,8 @@ function readHeader(root: HTMLElement): Header {
   const labelled = new Map<string, string>();
   const bold: Header['bold'] = [];
   for (const view of root.querySelectorAll('div.propertyView')) {
-    const label = shown(view.querySelector('.name label'));
+    // `Número Processo`, `Número Processo:`: the label without its colon.
+    const label = shown(view.querySelector('.name label')).replace(/\s*:$/, '');
     const value = view.querySelector('.value');
     if (!value) continue;
     if (label !== '') {
@@ -242,7 +254,7 @@ function partySection(root: HTMLElement, ids: HTMLElement[], side: (typeof SIDES
     .filter((el) => el.childNodes.length <= 3 && foldText(shown(el)).replace(/:$/, '').trim() === side.heading)
     .map((heading) => {
       let up = heading.parentNode as HTMLElement | null;
-      while (up && up.parentNode && !up.querySelector('table')) up = up.parentNode as HTMLElement | null;
+      while (up?.parentNode && !up.querySelector('table')) up = up.parentNode as HTMLElement | null;
       return up;
     })
     .filter((el): el is HTMLElement => el !== null && el.parentNode !== null);
@@ -425,10 +437,14 @@ function readParties(root: HTMLElement, anomalies: Anomalies): { partes: Consult
   let limitado = false;
   const ids = root.querySelectorAll('[id]');
   let sections = 0;
+  let missing = false;
   for (const side of SIDES) {
     const section = partySection(root, ids, side);
-    // Not every build renders an empty panel (Outros interessados; a side with no party): nothing to read there.
-    if (!section) continue;
+    if (!section) {
+      // Not every build renders an empty Outros interessados panel; every page has both sides' panels.
+      missing ||= side.polo !== 'OUTROS';
+      continue;
+    }
     sections++;
     const read = readPolo(section, side.polo, anomalies);
     partes.push(...read.parties);
@@ -437,6 +453,7 @@ function readParties(root: HTMLElement, anomalies: Anomalies): { partes: Consult
     listados = listados === null || read.lista.listados === null ? (read.lista.lidos === 0 ? listados : null) : listados + read.lista.listados;
   }
   if (sections === 0) throw new PjePageError('PJe detail: no parties section (Polo ativo / Polo passivo)');
+  if (missing) anomalies.note('partes.secao');
   return { partes, lista: limitado ? { listados, lidos, limitado } : { listados, lidos } };
 }
 

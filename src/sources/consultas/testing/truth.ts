@@ -294,6 +294,7 @@ function esajListTruth(gt: Record<string, any>): Fields {
     put(f, `hits.${i}.codigo`, r.codigo);
   });
   put(f, 'total', Number(/^\d+/.exec(gt.contador[0])![0]));
+  put(f, 'limitado', (gt.rows as any[]).length < Number(/^\d+/.exec(gt.contador[0])![0]));
   return f;
 }
 
@@ -307,7 +308,10 @@ function esajListRead(html: string, gt: Record<string, any>): Read {
       put(f, `hits.${i}.codigo`, /processo\.codigo=([^&]+)/.exec(h.path)?.[1] ?? null);
     });
   const s = parseEsajSearch(html);
-  if ('total' in s) put(f, 'total', s.total);
+  if ('total' in s) {
+    put(f, 'total', s.total);
+    put(f, 'limitado', s.limitado);
+  }
   return { fields: f, anomalias: anomalies.campos };
 }
 
