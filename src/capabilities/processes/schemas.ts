@@ -187,6 +187,13 @@ const ConsultaPublicaFields = Type.Object(
             Type.Object({
               listados: Nullable(Type.Integer({ description: 'Rows the court says it lists (its "N resultados encontrados"); null when it prints no count.' })),
               lidos: Type.Integer({ description: 'Rows this page showed and Tramita read.' }),
+              limitado: Type.Optional(
+                Type.Boolean({
+                  description:
+                    'True when fewer rows were read than the court says it lists (further pages not requested, ' +
+                    'or a page announcing rows it lacks): the list is partial.',
+                }),
+              ),
             }),
           ]),
         ),

@@ -115,6 +115,8 @@ export interface DetailsOptions {
 export interface PageListCount {
   listados: number | null;
   lidos: number;
+  /** Fewer rows read than the count the page prints (issue 52): the list is partial, never answered complete. */
+  limitado?: boolean;
 }
 
 export interface CaseDetailsRecord {

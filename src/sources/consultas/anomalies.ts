@@ -43,3 +43,15 @@ export function atStep<E extends Error>(err: E, step: ConsultaStep): E {
 export function stepOf(err: unknown): ConsultaStep {
   return (err instanceof Error && steps.get(err)) || 'consulta';
 }
+
+const errorAnomalies = new WeakMap<Error, AnomalyField[]>();
+
+/** Marks a failure with what the page showed that the parser did not know (an unknown message): counted like a page's anomalies. */
+export function withAnomaly<E extends Error>(err: E, campo: AnomalyField): E {
+  errorAnomalies.set(err, [...(errorAnomalies.get(err) ?? []), campo]);
+  return err;
+}
+
+export function anomaliesOf(err: unknown): AnomalyField[] {
+  return (err instanceof Error && errorAnomalies.get(err)) || [];
+}

@@ -12,7 +12,7 @@ import { personKindOfName } from '../../platform/identifiers/person-kind.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { isClosedConnector, SourceError } from '../../platform/ports/source-error.ts';
 import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/observability/consultas.ts';
-import { atStep, stepOf } from './anomalies.ts';
+import { anomaliesOf, atStep, stepOf } from './anomalies.ts';
 import { consultaError } from './http.ts';
 import type {
   CaseDetailsRecord,
@@ -155,6 +155,8 @@ export class ConsultasConnector implements CaseDetailsSource {
             stepOf(err),
           );
     consultaFailed(court.sigla, court.sistema, { etapa: stepOf(failure), falha: failure.failure, motivo: failure.message });
+    // A message the parser did not know is also a layout change: counted with the page anomalies (origens, `verificar`).
+    consultaAnomalies(court.sigla, court.sistema, stepOf(failure), anomaliesOf(err));
     return failure;
   }
 

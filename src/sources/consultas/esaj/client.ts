@@ -11,8 +11,9 @@ import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { baseUrlFor, grauOfCnj, type ConsultaClient, type ConsultaClientContext, type ListedPage } from '../client.ts';
 import type { ConsultaCase } from '../record.ts';
 import type { ConsultaSession } from '../http.ts';
-import { Anomalies } from '../anomalies.ts';
-import { EsajPageError, parseEsajPage, REFUSALS, secretCase, type EsajPage, type EsajPageContext, type EsajRefusal } from './parse.ts';
+import { Anomalies, withAnomaly } from '../anomalies.ts';
+import { MESSAGE_FAILURES, messageReason } from '../messages.ts';
+import { EsajPageError, parseEsajPage, secretCase, type EsajPage, type EsajPageContext, type EsajRefusal } from './parse.ts';
 import { esajSearchQuery, parseEsajSearch, type EsajHits } from './search.ts';
 
 export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
@@ -44,7 +45,7 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
         if (err instanceof EsajPageError) throw session.fail('malformed', `unexpected answer to a search (${err.message})`);
         throw err;
       }
-      if ('refused' in hits) throw refusal(session, hits.refused);
+      if ('refused' in hits) throw refusal(session, hits.refused, hits.message);
       const numeros = hits.numeros.slice(0, max);
       // A single hit's answer is its page (the 302 to show.do, followed): kept as it is, it costs no request more.
       const paginas = new Map(
@@ -53,7 +54,8 @@ export function createEsajClient(ctx: ConsultaClientContext): ConsultaClient {
           hits.links.has(n) ? { url: esajLink(ctx.urls[1], 'cpopg', hits.links.get(n)!), session } : { url: answer.url, session, text: answer.text },
         ]),
       );
-      return { numeros, total: hits.total, paginas };
+      // A counter above the rows read (the list's further pages are not requested): partial, never complete (issue 52).
+      return { numeros, total: hits.total, ...(hits.limitado ? { limitado: true } : {}), paginas };
     },
   };
 }
@@ -135,12 +137,16 @@ function answerOf(page: Exclude<EsajPage, { kind: 'list' }>, session: ConsultaSe
   if (page.kind === 'case') return page.case;
   if (page.kind === 'secret') return secretCase(ctx);
   if (page.kind === 'not_found') return null;
-  throw refusal(session, page.reason);
+  throw refusal(session, page.reason, page.message);
 }
 
-/** "Too many simultaneous queries" is worth another try later (rate_limited); a search too broad, or an unknown message, is not. */
-function refusal(session: ConsultaSession, reason: EsajRefusal): Error {
-  return session.fail(reason === 'busy' ? 'rate_limited' : 'unavailable', REFUSALS[reason]);
+/**
+ * "Too many simultaneous queries" is worth another try later (rate_limited); a search too broad, an
+ * error, or an unknown message is not. An unknown message is quoted and counted as a layout anomaly.
+ */
+function refusal(session: ConsultaSession, reason: EsajRefusal, message: string): Error {
+  const err = session.fail(MESSAGE_FAILURES[reason].failure, messageReason(reason, message));
+  return reason === 'unknown' ? withAnomaly(err, 'mensagem.desconhecida') : err;
 }
 
 /** The search's query, as e-SAJ's own form sends it (the TJMS capture echoes the same names). */

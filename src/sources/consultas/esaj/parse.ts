@@ -7,10 +7,10 @@
  * court's page.
  *
  * e-SAJ answers everything with HTTP 200, so its message box (`#mensagemRetorno`) decides, never the
- * status (issue 44): "não existem informações" is `not_found`; "refine your search" and "too many
- * simultaneous queries" are `refused` (the court failed, never "nothing found"); any other message is
- * `refused` too. A number search may answer a list (1st degree: `#listagemDeProcessos` links; 2nd
- * degree: the "Selecione o processo" radios with the incidents under their case): `list`, to be
+ * status (issues 44, 52): the message is classified by its words (messages.ts): "não existem
+ * informações" is `not_found`; "refine your search", "too many simultaneous queries", an error and any
+ * message Tramita does not know are `refused` (the court failed, never "nothing found"). A number
+ * search may answer a list (hits' `a.linkProcesso` links; 2nd degree: the "Selecione o processo" radios with the incidents under their case): `list`, to be
  * followed to the exact case. A secret case shows the password popup over an empty header: `secret`.
  * Anything else (a cut-short page, another page, another case) throws `EsajPageError`, a failure. A
  * line read only in part keeps what it could and notes an anomaly.
@@ -22,6 +22,7 @@ import { Anomalies } from '../anomalies.ts';
 import type { ConsultaCase, ConsultaIncident, ConsultaLawyer, ConsultaMovement, ConsultaParty } from '../record.ts';
 import { centavosOfReais, lines, oneLine, parsePage, textOf, type HTMLElement } from '../html.ts';
 import { esajPolo, esajRole } from './roles.ts';
+import { classifyMessage, type CourtMessage } from '../messages.ts';
 
 /** The search form's answer when no case has the number (README §2). */
 export const ESAJ_NOT_FOUND = 'Não existem informações disponíveis para os parâmetros informados.';
@@ -29,13 +30,6 @@ export const ESAJ_NOT_FOUND = 'Não existem informações disponíveis para os p
 export class EsajPageError extends Error {
   override name = 'EsajPageError';
 }
-
-/** What e-SAJ's message box refused, in words for the failure's message (never the page's own text). */
-export const REFUSALS: Record<EsajRefusal, string> = {
-  refine: 'the court asked to refine the search (too many results)',
-  busy: 'the court refused the query (too many simultaneous queries)',
-  unknown: 'the court answered a message Tramita does not know instead of results',
-};
 
 /** A secret case as its page shows it: the number and court, secrecy, nothing else (never invented data). */
 export function secretCase(ctx: EsajPageContext): ConsultaCase {
@@ -67,15 +61,16 @@ export interface EsajListed {
   incidentes: ConsultaIncident[];
 }
 
-/** Why the message box refused: too broad a search, too many queries at once, or a message Tramita does not know. */
-export type EsajRefusal = 'refine' | 'busy' | 'unknown';
+/** Why the message box refused (messages.ts): too broad a search, too many queries at once, an error, or a message Tramita does not know. */
+export type EsajRefusal = Exclude<CourtMessage, 'not_found'>;
 
 export type EsajPage =
   | { kind: 'case'; case: ConsultaCase }
   | { kind: 'not_found' }
   /** The case exists under secrecy: the page shows nothing but that. */
   | { kind: 'secret' }
-  | { kind: 'refused'; reason: EsajRefusal }
+  /** The message box answered instead of the case: `message` is its text, for an unknown one's quote (messages.ts quoted()). */
+  | { kind: 'refused'; reason: EsajRefusal; message: string }
   /** A list of cases (a number search may answer one): each to be opened by its path. */
   | { kind: 'list'; hits: EsajListed[] };
 
@@ -87,14 +82,13 @@ export interface EsajPageContext {
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** What the message box says, when it says something: not found, or a refusal. */
-export function esajMessage(root: HTMLElement): { kind: 'not_found' } | { kind: 'refused'; reason: EsajRefusal } | null {
-  const text = fold(textOf(root.querySelector('#mensagemRetorno')) ?? '');
-  if (text === '') return null;
-  if (text.includes('nao existem informacoes')) return { kind: 'not_found' };
-  if (text.includes('refin') || text.includes('muitos processos') || text.includes('muitos resultados')) return { kind: 'refused', reason: 'refine' };
-  if (text.includes('simultane') || text.includes('excesso de') || text.includes('tente novamente')) return { kind: 'refused', reason: 'busy' };
-  return { kind: 'refused', reason: 'unknown' };
+/** What the message box says, when it says something: not found, or a refusal classified by its words (messages.ts). */
+export function esajMessage(root: HTMLElement): { kind: 'not_found' } | { kind: 'refused'; reason: EsajRefusal; message: string } | null {
+  const message = textOf(root.querySelector('#mensagemRetorno')) ?? '';
+  const kind = classifyMessage(message);
+  if (kind === null) return null;
+  if (kind === 'not_found') return { kind: 'not_found' };
+  return { kind: 'refused', reason: kind, message };
 }
 
 /** The page ends with its closing tag (a page cut short in transit does not). */
@@ -256,14 +250,26 @@ function distributionOf(text: string | null): string | null {
 function partiesTable(root: HTMLElement): HTMLElement | null {
   const byId = root.querySelector('#tableTodasPartes') ?? root.querySelector('#tablePartesPrincipais');
   if (byId) return byId;
-  const cell = root.querySelector('td.nomeParteEAdvogado');
-  return cell?.closest('table') ?? null;
+  // Without the ids: the table with the most party rows is the full one (the visible one is its subset).
+  const tables = new Map<HTMLElement, number>();
+  for (const cell of root.querySelectorAll('td.nomeParteEAdvogado')) {
+    const table = cell.closest('table');
+    if (table) tables.set(table, (tables.get(table) ?? 0) + 1);
+  }
+  return [...tables].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
+
+/** The page's parties heading ("Partes do Processo"): the section is there even when its table is not. */
+const hasPartiesHeading = (root: HTMLElement) => root.querySelectorAll('h2').some((h) => fold(oneLine(h.text)).startsWith('partes do processo'));
 
 /** Every party (the hidden full table; the visible one when a page has only it), lawyers under each. */
 function partiesOf(root: HTMLElement, movimentos: ConsultaMovement[], anomalies: Anomalies): ConsultaParty[] {
   const table = partiesTable(root);
-  if (!table) return [];
+  if (!table) {
+    // The heading without a table of parties: the layout changed under the parser (counted, never silent).
+    if (hasPartiesHeading(root)) anomalies.note('partes.secao');
+    return [];
+  }
   const oabs = oabsInTexts(movimentos);
   const parties: ConsultaParty[] = [];
   for (const row of table.querySelectorAll('tr')) {
@@ -291,8 +297,8 @@ function partiesOf(root: HTMLElement, movimentos: ConsultaMovement[], anomalies:
     // e-SAJ masks every CPF/CNPJ out of the party table: nothing to keep.
     parties.push({ polo, tipo: role ? esajRole(role) : null, nome, documento: null, tipoPessoa: null, advogados: lawyers });
   }
-  // A parties section whose rows read as no party: the layout changed under the parser (counted, never silent).
-  if (parties.length === 0 && table.querySelectorAll('tr').length > 0) anomalies.note('partes.secao');
+  // A parties section that yields no party (empty, or rows that read as none): the layout changed under the parser.
+  if (parties.length === 0) anomalies.note('partes.secao');
   return parties;
 }
 
@@ -375,7 +381,7 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
  * `dataMovimentacaoProcesso` on 2nd), in the full table, else the latest five.
  */
 function movementsOf(root: HTMLElement, anomalies: Anomalies): ConsultaMovement[] {
-  const body = root.querySelector('#tabelaTodasMovimentacoes') ?? root.querySelector('#tabelaUltimasMovimentacoes');
+  const body = root.querySelector('#tabelaTodasMovimentacoes') ?? root.querySelector('#tabelaUltimasMovimentacoes') ?? movementsBody(root);
   if (!body) return [];
   const out: ConsultaMovement[] = [];
   for (const row of body.querySelectorAll('tr')) {
@@ -399,6 +405,16 @@ function movementsOf(root: HTMLElement, anomalies: Anomalies): ConsultaMovement[
     out.push({ data, titulo, texto });
   }
   return out;
+}
+
+/** Without the ids: the body with the most rows dated by a `dataMovimentacao…` cell (the full list; the latest five are its subset). */
+function movementsBody(root: HTMLElement): HTMLElement | null {
+  const bodies = new Map<HTMLElement, number>();
+  for (const cell of root.querySelectorAll('td[class*="dataMovimentacao"]')) {
+    const body = cell.closest('tbody');
+    if (body) bodies.set(body, (bodies.get(body) ?? 0) + 1);
+  }
+  return [...bodies].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 /**

@@ -14,8 +14,9 @@ import type { ConsultaHits, ListedPage } from '../client.ts';
 import type { ConsultaHttp, ConsultaPage, ConsultaSession } from '../http.ts';
 import type { ConsultaCase } from '../record.ts';
 import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
-import { Anomalies } from '../anomalies.ts';
-import { parsePjeDetail, parsePjeSearch, PjePageError } from './parse.ts';
+import { Anomalies, withAnomaly } from '../anomalies.ts';
+import { MESSAGE_FAILURES, messageReason } from '../messages.ts';
+import { parsePjeDetail, parsePjeSearch, PjeMessageError, PjePageError } from './parse.ts';
 
 export interface PjeClassicClientOptions {
   /** Scheme, host and context path, e.g. `https://pje.tjma.jus.br/pje` or `https://pje-consulta.tjce.jus.br/pje1grau`. */
@@ -123,6 +124,10 @@ export class PjeClassicClient {
     try {
       return parse();
     } catch (e) {
+      if (e instanceof PjeMessageError) {
+        const err = session.fail(MESSAGE_FAILURES[e.kind].failure, messageReason(e.kind, e.text));
+        throw e.kind === 'unknown' ? withAnomaly(err, 'mensagem.desconhecida') : err;
+      }
       if (e instanceof PjePageError) throw session.fail('malformed', `unexpected ${what}: ${e.message}`);
       throw e;
     }
