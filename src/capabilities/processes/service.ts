@@ -75,11 +75,12 @@ export class CaseService {
     if (!cnj.court.datajudAlias && !stored && !consulted) {
       throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be looked up.`, { tribunal: cnj.court.sigla });
     }
+    const datajud = cnj.court.datajudAlias ? settle(this.#d.sources.cases.fetchCase(cnj.digits, signal)) : null;
+    // DataJud's instances once it answers (else the stored ones): a court's consultation reads the appeal's page too when one is a G2 (issue 52 item 3).
+    const known = stored ? grausOf(stored) : [];
+    const instancias = datajud?.then((r) => (r.ok && r.value ? grausOf(r.value) : known)) ?? known;
     // Asked now, beside DataJud, when the answer waits for them and the case lacks them: the chain's own
     // answer (a case only its court's page knows is answered from it) and the parties, DJEN's where it has none.
-    // DataJud's instances, once it answers: a court's consultation reads the appeal's page too when one is a G2 (issue 52 item 3).
-    const datajud = cnj.court.datajudAlias ? settle(this.#d.sources.cases.fetchCase(cnj.digits, signal)) : null;
-    const instancias = stored ? grausOf(stored) : (datajud?.then((r) => (r.ok && r.value ? grausOf(r.value) : [])) ?? []);
     const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(this.#askChain(cnj.digits, signal, instancias)) : null;
     const parties = chain ? settle(this.#partiesAfter(chain, cnj.digits, { signal, queue: false })) : null;
     let record: CaseRecord | null = null;
