@@ -142,7 +142,7 @@ describe('TJDFT REST (simulator of the documented shapes)', () => {
     assert.deepEqual(d.consulta!.movimentos, []);
   });
 
-  test('`status` other than "ok" is a failure', async () => {
+  test('`status` other than "ok" is a failure; its unknown message is quoted (issue 52), never a not-found', async () => {
     const server = http.createServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"error","code":"500","messages":["x"],"result":null}'),
     );
@@ -151,7 +151,7 @@ describe('TJDFT REST (simulator of the documented shapes)', () => {
     try {
       await assert.rejects(
         local.fetchDetails(visible('TJDFT')[0]!.numero),
-        (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && e.source === 'consulta-tjdft',
+        (e: unknown) => e instanceof SourceError && e.failure === 'unavailable' && e.source === 'consulta-tjdft' && e.message.endsWith('results: "x"'),
       );
     } finally {
       await local.close();

@@ -475,15 +475,21 @@ export function readMovement(line: string, anomalies = new Anomalies()): Consult
   return { data: instant ?? day, titulo, texto: null };
 }
 
-/** The movements' rows: the body whose id names them (`…:processoEvento:tb`, however prefixed), else the table whose rows are `dd/mm/yyyy hh:mm - TEXT`. */
+/**
+ * The movements' rows: the body whose id names them (`…:processoEvento:tb`, however prefixed or
+ * suffixed), else the first body under the panel headed "Movimentações do Processo". Never a table of
+ * dated rows alone: the documents' table is one too.
+ */
 function movementsBody(root: HTMLElement): HTMLElement | null {
   const byId = root.querySelectorAll('tbody').find((t) => foldId(t.id).includes('processoevento'));
   if (byId) return byId;
-  return (
-    root
-      .querySelectorAll('tbody')
-      .find((t) => t.querySelectorAll(':scope > tr').some((tr) => /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}(:\d{2})? - /.test(shown(tr.querySelector('td'))))) ?? null
-  );
+  const heading = root
+    .querySelectorAll('div, span, h1, h2, h3, h4, h5, h6, th, legend')
+    .find((el) => el.childNodes.length <= 3 && /^movimentacoes( do processo)?:?$/.test(foldText(shown(el))));
+  // Within the heading's own panel (its parent), a body of dated rows outside pagers: never a body of another section.
+  const panel = heading?.parentNode as HTMLElement | null;
+  const dated = (t: HTMLElement) => t.querySelectorAll(':scope > tr').some((tr) => MOVEMENT_DAY.test(shown(tr.querySelector('td'))));
+  return panel?.querySelectorAll('tbody').find((t) => !t.closest('.rich-datascr') && !t.closest('.rich-inslider') && dated(t)) ?? null;
 }
 
 function readMovements(root: HTMLElement, anomalies: Anomalies): { movimentos: ConsultaMovement[]; lista: ConsultaListCount } {
