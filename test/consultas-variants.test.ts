@@ -56,7 +56,8 @@ const court = http.createServer((req, res) => {
   if (url.pathname.endsWith('DetalheProcessoConsultaPublica/listView.seam')) {
     if (url.searchParams.get('ca')!.startsWith('00000000')) {
       const page = variantPage(BROKEN);
-      return send(page.replace(/processoEvento:tb/g, 'processoEventoRemovido'));
+      // The movements' body gone (an id merely renamed is read by meaning since issue 52).
+      return send(page.replace(/<tbody id="[^"]*processoEvento:tb">[\s\S]*?<\/tbody>/, ''));
     }
     return send(variantPage(VARIANT));
   }
@@ -105,7 +106,8 @@ test('a TJMG page with AUTOR(A), REQUERIDO(A), a Defensoria, an OAB of no UF and
       ['PASSIVO', 'REQUERIDO', [['WILSON SALES BELCHIOR', 'MA11099A']]],
     ],
   );
-  assert.deepEqual(d.consultaPublica.listas, { partes: { listados: 4, lidos: 4 }, movimentos: { listados: 52, lidos: 15 } });
+  // 52 movements listed, 15 on this page: partial (issue 52), never answered complete.
+  assert.deepEqual(d.consultaPublica.listas, { partes: { listados: 4, lidos: 4 }, movimentos: { listados: 52, lidos: 15, limitado: true } });
   const items = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${VARIANT}/movimentacoes?limit=50`, headers: acc.headers })).data.movimentacoes;
   assert.equal(items.length, 15, 'the movement without its time keeps its day');
   assert.equal(await counted('tramita_consulta_anomalias_total', { tribunal: 'TJMG', sistema: 'pje', campo: 'advogado.oab' }), before + 1);

@@ -28,12 +28,28 @@ const tjal = http.createServer((req, res) => {
 });
 await new Promise<void>((r) => tjal.listen(0, '127.0.0.1', r));
 
+/** TJAC's page after another change (issue 52): the case reads, but its parties' rows lost the class the parser knew them by. */
+const TJAC_CNJ = '1000149-67.2024.8.01.0346';
+const NO_PARTIES = PAGE.replaceAll('1000149-71.2024.8.26.0346', TJAC_CNJ).replaceAll('class="nomeParteEAdvogado"', 'class="nomeDaParte"');
+const tjac = http.createServer((req, res) => {
+  const url = new URL(req.url!, 'http://x');
+  res.setHeader('content-type', 'text/html;charset=UTF-8');
+  if (url.pathname === '/cpopg/search.do') return res.writeHead(302, { location: '/cpopg/show.do?processo.codigo=X1&processo.foro=1' }).end();
+  res.writeHead(200).end(url.pathname === '/cpopg/show.do' ? NO_PARTIES : '<html><body><form id="formConsulta"></form></body></html>');
+});
+await new Promise<void>((r) => tjac.listen(0, '127.0.0.1', r));
+
 const h = await createHarness({
-  env: { TRAMITA_CONSULTAS: 'TJSP,TJAL', TRAMITA_CONSULTA_TJAL_URL: `http://127.0.0.1:${(tjal.address() as AddressInfo).port}` },
+  env: {
+    TRAMITA_CONSULTAS: 'TJSP,TJAL,TJAC',
+    TRAMITA_CONSULTA_TJAL_URL: `http://127.0.0.1:${(tjal.address() as AddressInfo).port}`,
+    TRAMITA_CONSULTA_TJAC_URL: `http://127.0.0.1:${(tjac.address() as AddressInfo).port}`,
+  },
 });
 after(async () => {
   await h.close();
   tjal.close();
+  tjac.close();
 });
 
 test('one court whose page changed is flagged: reachable, no challenge, its page not read; the other reads; exit 1', async () => {
@@ -42,7 +58,7 @@ test('one court whose page changed is flagged: reachable, no challenge, its page
   const lines: string[] = [];
   const code = await consultasCommand(
     h.services,
-    ['verificar', '--processo', `TJSP=${tjsp.numero}`, '--processo', 'TJAL=0000001-02.2024.8.02.0001', '--json'],
+    ['verificar', 'TJSP', 'TJAL', '--processo', `TJSP=${tjsp.numero}`, '--processo', 'TJAL=0000001-02.2024.8.02.0001', '--json'],
     (l) => lines.push(l),
   );
   const rows = JSON.parse(lines.join('\n')) as VerificationRow[];
@@ -62,6 +78,20 @@ test('one court whose page changed is flagged: reachable, no challenge, its page
     consultasCommand(h.services, ['verificar', 'TJRS'], () => {}),
     /not an enabled consultation/,
   );
+});
+
+test('a page read with a section that yields nothing (parties) is flagged as the layout change it is: the anomaly shown, exit 1', async () => {
+  const lines: string[] = [];
+  const code = await consultasCommand(h.services, ['verificar', 'TJAC', '--processo', `TJAC=${TJAC_CNJ}`, '--json'], (l) => lines.push(l));
+  const [row] = JSON.parse(lines.join('\n')) as VerificationRow[];
+  assert.deepEqual([row!.tribunal, row!.pagina, row!.anomalias], ['TJAC', 'caso', { 'partes.secao': 1 }]);
+  assert.equal(code, 1);
+  // origens: the court's state counts it too (what /v1/integrador shows per court).
+  const acc = await h.createAccount({ credits: 1000 });
+  const tjacState = (await h.inject({ method: 'GET', url: '/v1/integrador?uf=AC', headers: acc.headers }))
+    .json()
+    .data.items.find((c: { sigla: string }) => c.sigla === 'TJAC');
+  assert.equal(tjacState.origens.estado.anomalias['partes.secao'], 1);
 });
 
 test('consultas esqueleto: the pages of a case saved reduced to their structure, no party named in them', async () => {

@@ -4,7 +4,8 @@
  * for one public case, through the same connector the API uses: the number the operator gives, else the
  * case of that court Tramita consulted last. One row per court: whether the court answered at all,
  * whether it answered a challenge, whether the page was read (a case, or its own not-found), and how
- * many of its lines were read only in part. Exit 1 when a court's page could not be read.
+ * many of its lines were read only in part. Exit 1 when a court's page could not be read, or a section
+ * of it read as nothing (`partes.secao`: a parties section with no party; `mensagem.desconhecida`).
  *
  * `tramita consultas esqueleto CNJ DIR` (item 6): the court's pages for that case, asked as the API asks
  * them, saved into DIR (new or empty) reduced to their structure (sources/consultas/skeleton.ts: text,
@@ -37,6 +38,8 @@ export interface VerificationRow {
 }
 
 const CHALLENGES = new Set(['captcha', 'anti_bot', 'login']);
+/** Anomalies that say a section of the page was not read at all (issue 52): the layout changed, as a failure does. */
+const LAYOUT = new Set(['partes.secao', 'mensagem.desconhecida']);
 const OUTAGES = new Set(['timeout', 'unavailable']);
 
 export async function consultasCommand(s: Services, argv: string[], print: Print): Promise<number> {
@@ -74,7 +77,7 @@ export async function consultasCommand(s: Services, argv: string[], print: Print
       );
     }
   }
-  return rows.some((r) => r.pagina !== 'caso' && r.pagina !== 'nao_encontrado') ? 1 : 0;
+  return rows.some((r) => (r.pagina !== 'caso' && r.pagina !== 'nao_encontrado') || Object.keys(r.anomalias).some((c) => LAYOUT.has(c))) ? 1 : 0;
 }
 
 /** The case of that court whose consultation Tramita read last, when any. */

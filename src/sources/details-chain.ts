@@ -6,7 +6,7 @@
  * is the answer, not a reason to ask someone else.
  */
 import type { SourceInfo } from '../platform/ports/case-metadata.ts';
-import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport } from '../platform/ports/case-details.ts';
+import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, DetailsOptions } from '../platform/ports/case-details.ts';
 
 type Closable = CaseDetailsSource & { close?(): Promise<void> };
 
@@ -31,10 +31,10 @@ export class DetailsChain implements CaseDetailsSource {
     return this.#members.some((m) => m.isConsultation?.(source) ?? false);
   }
 
-  async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal, opts?: DetailsOptions): Promise<CaseDetailsRecord | null> {
     for (const m of this.#members) {
       if (m.covers && !m.covers(numeroCnj)) continue;
-      const found = await m.fetchDetails(numeroCnj, signal);
+      const found = await m.fetchDetails(numeroCnj, signal, opts);
       if (found) return found;
     }
     return null;

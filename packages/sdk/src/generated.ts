@@ -2947,6 +2947,11 @@ export type GetProcessosCnjByCnjResponse = {
         oabNumero: null | string;
         fonte: null | string;
       }>;
+      /**
+       * The instance whose court page listed the party (`G1`, `G2`, `TR`) where the case's parties come from more than one degree's page (an appeal's parties
+       * read from the 2nd degree's consultation beside the 1st degree's); absent where one source gave them for the whole case.
+       */
+      grau?: string;
     }>;
     instancias: Array<{
       grau: string;
@@ -3039,13 +3044,75 @@ export type GetProcessosCnjByCnjResponse = {
           listados: null | number;
           /** Rows this page showed and Tramita read. */
           lidos: number;
+          /**
+           * True when fewer rows were read than the court says it lists (further pages not requested, or a page announcing rows it lacks): the list is partial.
+           */
+          limitado?: boolean;
         };
         movimentos: {
           listados: null | number;
           /** Rows this page showed and Tramita read. */
           lidos: number;
+          /**
+           * True when fewer rows were read than the court says it lists (further pages not requested, or a page announcing rows it lacks): the list is partial.
+           */
+          limitado?: boolean;
         };
       };
+      /**
+       * The second degree's pages read under this number (an appeal keeps its origin number), one per appeal the court lists, when DataJud lists a G2 or TR
+       * instance. On them `orgao` is the órgão julgador, `foro` the seção, `juiz` the relator. Their parties are in `partes` with their `grau`, their movements
+       * among the movements with `grau` G2/TR. Absent when no appeal was read.
+       */
+      segundoGrau?: Array<{
+        /** e.g. `consulta-tjsp`. */
+        fonte: string;
+        /** `esaj`, `pje` or `tjdft`. */
+        sistema: string;
+        grau: number;
+        classe: null | string;
+        assuntos: Array<string>;
+        orgao: null | string;
+        foro: null | string;
+        juiz: null | string;
+        distribuidoEm: null | string;
+        situacao: null | string;
+        segredo: boolean;
+        incidentes: Array<{
+          numeroCnj: null | string;
+          classe: string;
+          data: null | string;
+        }>;
+        processoReferencia: null | string;
+        /**
+         * Where the page shows only part of a list (PJe: parties 10 rows at a time, movements 15 at a time; the further pages are not requested): how many the
+         * court lists and how many were read. Absent where the page shows whole lists (e-SAJ, TJDFT).
+         */
+        listas?: {
+          partes: {
+            listados: null | number;
+            /** Rows this page showed and Tramita read. */
+            lidos: number;
+            /**
+             * True when fewer rows were read than the court says it lists (further pages not requested, or a page announcing rows it lacks): the list is
+             * partial.
+             */
+            limitado?: boolean;
+          };
+          movimentos: {
+            listados: null | number;
+            /** Rows this page showed and Tramita read. */
+            lidos: number;
+            /**
+             * True when fewer rows were read than the court says it lists (further pages not requested, or a page announcing rows it lacks): the list is
+             * partial.
+             */
+            limitado?: boolean;
+          };
+        };
+        /** The DataJud instance it was read for: `G2` or `TR`. */
+        instancia: string;
+      }>;
     };
   };
   meta: {

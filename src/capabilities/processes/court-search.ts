@@ -32,7 +32,7 @@ export interface CourtSources {
   responderam: string[];
   falharam: { tribunal: string; falha: SourceFailure; mensagem: string }[];
   /** Per court that answered: the count it printed, the numbers taken (the cap), those looked up and stored. */
-  /** `limitado`: the court shows only its first N hits, so `encontrados` is that cap, not a total. */
+  /** `limitado`: only part of the court's list was read: it shows only its first N hits (PJe: `encontrados` is that cap), or lists more than its first page. */
   resultados: { tribunal: string; encontrados: number; limitado: boolean; listados: number; detalhados: number }[];
   limitePorTribunal: number;
 }
@@ -224,7 +224,8 @@ export const COURT_SEARCH_NOTE =
   "The enabled courts' public consultations that offer this search are asked too, in parallel (their cases looked up like any cover, at most " +
   '`meta.fontes.limitePorTribunal` per court); ' +
   '`meta.fontes` names the courts asked (`consultadas`), those that answered (`responderam`, with `resultados` per court: `encontrados`, and `limitado` ' +
-  'when the court shows only its first N hits, as PJe does at 30) and those that failed (`falharam`: ' +
+  "when only part of the court's list was read: the court shows only its first N hits, as PJe does at 30, or its count exceeds the rows of its first page) " +
+  'and those that failed (`falharam`: ' +
   '`tribunal`, `falha` such as `captcha` or `anti_bot`). ' +
   'A search where every court asked failed and nothing was stored is 503 SOURCE_UNAVAILABLE, uncharged. A search across courts may outlast the synchronous ' +
   'window: then 202 and the status URL. One fan-out per search: what the courts answered is kept for `TRAMITA_COURT_SEARCH_KEEP_MINUTES` (10 by default), ' +

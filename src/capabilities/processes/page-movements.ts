@@ -13,6 +13,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { brasiliaDay, brasiliaDayStart, isoDayOf } from '../../platform/format.ts';
 import type { MovementRecord } from '../../platform/ports/case-metadata.ts';
 import type { PageMovementRecord } from '../../platform/ports/case-details.ts';
+import { grauOf } from './process-object.ts';
 
 /** A title as compared: no accents, lower case, single spaces, no final punctuation. */
 export function titleKey(title: string): string {
@@ -40,13 +41,16 @@ const dayOf = (isoInstant: string) => brasiliaDay(isoInstant) ?? isoInstant.slic
 export async function mergePageMovements(
   trx: Transaction<DB>,
   n: string,
-  grau: 1 | 2,
+  grau: string,
   page: readonly PageMovementRecord[],
 ): Promise<{ total: number; added: MovementRecord[] }> {
-  const rows = await trx.selectFrom('case_movements').select(['key', 'codigo', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).execute();
-  // Coded movements first: a page movement's twin is DataJud's when both exist.
+  const rows = await trx.selectFrom('case_movements').select(['key', 'grau', 'codigo', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).execute();
+  // Coded movements first: a page movement's twin is DataJud's when both exist. Twins are of the same
+  // degree: the appeal's "Recebidos os autos" is not the first degree's (issue 52 item 3).
   const pool = new Map<string, typeof rows>();
+  const degree = grauOf(grau).numero;
   for (const r of [...rows].sort((a, b) => Number(a.codigo === '') - Number(b.codigo === ''))) {
+    if (grauOf(r.grau).numero !== degree) continue;
     const k = `${dayOf(r.data_hora)}|${titleKey(r.nome)}`;
     pool.set(k, [...(pool.get(k) ?? []), r]);
   }
@@ -72,11 +76,13 @@ export async function mergePageMovements(
     seen.set(k, nth + 1);
     // Movements of one day share its midnight: the key, the listing's tie-breaker (descending), keeps the
     // page's order with the position counted from the oldest, which new movements (listed on top) never shift.
-    const key = `pg${String(page.length - 1 - i).padStart(6, '0')}-${createHash('sha1').update(`consulta|${k}|${nth}`).digest('hex').slice(0, 24)}`;
+    // The first degree's keys as they always were; another instance's name it, so the two pages' rows never share a key.
+    const seed = grau === 'G1' ? `consulta|${k}|${nth}` : `consulta|${grau}|${k}|${nth}`;
+    const key = `pg${String(page.length - 1 - i).padStart(6, '0')}-${createHash('sha1').update(seed).digest('hex').slice(0, 24)}`;
     fresh.push({
       numero_cnj: n,
       key,
-      grau: grau === 2 ? 'G2' : 'G1',
+      grau,
       codigo: '',
       nome: m.titulo,
       data_hora: at,
@@ -112,7 +118,7 @@ export async function mergePageMovements(
 export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: readonly MovementRecord[]): Promise<Set<string>> {
   const pageRows = await trx
     .selectFrom('case_movements')
-    .select(['key', 'nome', 'data_hora', 'texto'])
+    .select(['key', 'grau', 'nome', 'data_hora', 'texto'])
     .where('numero_cnj', '=', n)
     .where('codigo', '=', '')
     .execute();
@@ -120,7 +126,8 @@ export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: rea
   if (pageRows.length === 0) return adopted;
   for (const m of fresh) {
     if (m.codigo === '') continue;
-    const i = pageRows.findIndex((r) => dayOf(r.data_hora) === dayOf(m.dataHora) && titleKey(r.nome) === titleKey(m.nome));
+    const degree = grauOf(m.grau).numero;
+    const i = pageRows.findIndex((r) => grauOf(r.grau).numero === degree && dayOf(r.data_hora) === dayOf(m.dataHora) && titleKey(r.nome) === titleKey(m.nome));
     if (i < 0) continue;
     const [row] = pageRows.splice(i, 1);
     await trx

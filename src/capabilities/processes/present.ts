@@ -48,6 +48,8 @@ export function partyView(p: PartyRecord, fonte: string | null) {
       oabNumero: a.oab?.numero ?? null,
       fonte,
     })),
+    // The instance whose page listed the party, where each degree's page gave its own (issue 52 item 3).
+    ...(p.grau ? { grau: p.grau } : {}),
   };
 }
 

@@ -27,7 +27,8 @@ const GRAUS: Record<string, { numero: number; nome: string }> = {
   TNU: { numero: 3, nome: 'Turma Nacional de Uniformização' },
   SUP: { numero: 3, nome: 'Tribunal superior' },
 };
-const grauOf = (grau: string) => GRAUS[grau] ?? { numero: 1, nome: grau };
+/** A DataJud grau code's degree (1, 2, 3) and name; an unknown code is of the first degree, named as printed. */
+export const grauOf = (grau: string) => GRAUS[grau] ?? { numero: 1, nome: grau };
 
 const SEGMENTOS: Record<string, string> = {
   Estadual: 'JUSTICA_ESTADUAL',
@@ -91,6 +92,16 @@ function envolvido(p: PartyRecord, fonte: string | null) {
   });
 }
 
+/**
+ * The parties an instance lists: where each degree's page gave its own (issue 52 item 3: the appeal's
+ * beside the first degree's), those of the instance's degree; else every party of the case.
+ */
+function partiesOfInstance(partes: readonly PartyRecord[], grau: string): readonly PartyRecord[] {
+  if (!partes.some((p) => p.grau)) return partes;
+  const degree = grauOf(grau).numero;
+  return partes.filter((p) => !p.grau || grauOf(p.grau).numero === degree);
+}
+
 function ultimoMovimento(m: MovementRecord) {
   const local = brasiliaDateTime(m.dataHora);
   return { data: local.slice(0, 10), data_hora: local.replace(' ', 'T'), descricao: describeMovement(m), codigo: Number(m.codigo) || -1 };
@@ -119,7 +130,7 @@ function fonte(c: StoredCase, i: StoredInstance, court: Court | undefined, situa
       situacao,
       ultimo_movimento: latest ? ultimoMovimento(latest) : null,
     },
-    envolvidos: (c.partes ?? []).map((p) => envolvido(p, c.row.partes_fonte)),
+    envolvidos: partiesOfInstance(c.partes ?? [], i.grau).map((p) => envolvido(p, c.row.partes_fonte)),
     quantidade_movimentacoes: i.quantidadeMovimentacoes,
     segredo_justica: i.nivelSigilo > 0,
     arquivado: situacao.startsWith('Arquivado'),

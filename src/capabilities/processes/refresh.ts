@@ -23,6 +23,7 @@ import { courtBySigla } from '../../platform/courts/table.ts';
 import type { CaseDetailsRecord } from '../../platform/ports/case-details.ts';
 import { caseOfConsultation } from './consultation-case.ts';
 import type { CaseService } from './service.ts';
+import { grausOf } from './main-instance.ts';
 import type { CaseStore } from './store.ts';
 
 export const REFRESH_JOB = 'processos.atualizar';
@@ -149,7 +150,13 @@ export function refreshJob(d: RefreshDeps): JobHandler {
  */
 async function fetchAndSave(d: RefreshDeps, numeroCnj: string, log: Logger): Promise<number> {
   const indexed = Boolean(courtBySigla(courtSiglaOf(numeroCnj) ?? '')?.datajudAlias);
-  const [main, details] = await Promise.allSettled([indexed ? d.sources.cases.fetchCase(numeroCnj) : null, d.service.fetchParties(numeroCnj)]);
+  const asked = indexed ? d.sources.cases.fetchCase(numeroCnj) : Promise.resolve(null);
+  // The court's page waits for DataJud's instances only to know whether to read the appeal's page too (issue 52 item 3).
+  const instancias = asked.then(
+    (r) => (r ? grausOf(r) : []),
+    () => [],
+  );
+  const [main, details] = await Promise.allSettled([asked, d.service.fetchParties(numeroCnj, undefined, instancias)]);
   if (main.status === 'rejected') throw main.reason;
   const { record, source, aux } = main.value ? { record: main.value, source: d.sources.cases.info, aux: details } : await fromPage(d, numeroCnj, details);
   const news = await d.db.transaction().execute(async (trx) => {

@@ -77,6 +77,13 @@ export const Party = Type.Object({
   advogados: Type.Array(
     Type.Object({ nome: Type.String(), oab: Nullable(Type.String()), oabUf: Nullable(Type.String()), oabNumero: Nullable(Type.String()), fonte: PartyFonte }),
   ),
+  grau: Type.Optional(
+    Type.String({
+      description:
+        "The instance whose court page listed the party (`G1`, `G2`, `TR`) where the case's parties come from more than one degree's page " +
+        "(an appeal's parties read from the 2nd degree's consultation beside the 1st degree's); absent where one source gave them for the whole case.",
+    }),
+  ),
 });
 
 export const ValorCausa = Type.Object(
@@ -157,7 +164,7 @@ export const FonteShape = integratorShape('processo.fontes', OwnFonte, {
 });
 
 /** The cover as the court's public consultation page shows it (issue 31): names as printed, no TPU codes. */
-const ConsultaPublica = Type.Object(
+const ConsultaPublicaFields = Type.Object(
   {
     fonte: Type.String({ description: 'e.g. `consulta-tjsp`.' }),
     sistema: Type.String({ description: '`esaj`, `pje` or `tjdft`.' }),
@@ -180,6 +187,13 @@ const ConsultaPublica = Type.Object(
             Type.Object({
               listados: Nullable(Type.Integer({ description: 'Rows the court says it lists (its "N resultados encontrados"); null when it prints no count.' })),
               lidos: Type.Integer({ description: 'Rows this page showed and Tramita read.' }),
+              limitado: Type.Optional(
+                Type.Boolean({
+                  description:
+                    'True when fewer rows were read than the court says it lists (further pages not requested, ' +
+                    'or a page announcing rows it lacks): the list is partial.',
+                }),
+              ),
             }),
           ]),
         ),
@@ -187,6 +201,25 @@ const ConsultaPublica = Type.Object(
           description:
             'Where the page shows only part of a list (PJe: parties 10 rows at a time, movements 15 at a time; the further pages are not requested): ' +
             'how many the court lists and how many were read. Absent where the page shows whole lists (e-SAJ, TJDFT).',
+        },
+      ),
+    ),
+  },
+  { description: "What the court's public consultation page showed; null when no consultation answered for this case." },
+);
+
+/** The consultation's cover with the appeals' pages read under the same number (issue 52 item 3). */
+const ConsultaPublicaWithAppeals = Type.Object(
+  {
+    ...ConsultaPublicaFields.properties,
+    segundoGrau: Type.Optional(
+      Type.Array(
+        Type.Object({ ...ConsultaPublicaFields.properties, instancia: Type.String({ description: 'The DataJud instance it was read for: `G2` or `TR`.' }) }),
+        {
+          description:
+            "The second degree's pages read under this number (an appeal keeps its origin number), one per appeal the court lists, " +
+            'when DataJud lists a G2 or TR instance. On them `orgao` is the órgão julgador, `foro` the seção, `juiz` the relator. ' +
+            'Their parties are in `partes` with their `grau`, their movements among the movements with `grau` G2/TR. Absent when no appeal was read.',
         },
       ),
     ),
@@ -288,7 +321,7 @@ export const Cover = Type.Intersect([
           'failed, or was still out TRAMITA_AUXILIARY_DEADLINE_MS after DataJud answered (issue 51: `falha.failure` `timeout`), does not hold the answer.',
       }),
     }),
-    consultaPublica: Nullable(ConsultaPublica),
+    consultaPublica: Nullable(ConsultaPublicaWithAppeals),
   }),
 ]);
 

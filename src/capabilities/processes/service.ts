@@ -23,11 +23,12 @@ import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { eventOrigin, type CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
-import { DJEN_FONTE, type CaseDetailsRecord } from '../../platform/ports/case-details.ts';
+import { DJEN_FONTE, type CaseDetailsRecord, type DetailsOptions } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
 import type { DetailsFailure, DetailsMode, Lookup } from './lookup.ts';
 import type { CaseStore, SaveResult, StoredCase } from './store.ts';
 import { caseOfConsultation } from './consultation-case.ts';
+import { grausOf } from './main-instance.ts';
 import type { Logger } from 'pino';
 import { mensagem } from '../../platform/errors-pt.ts';
 import type { EventLog } from '../../platform/events/log.ts';
@@ -83,21 +84,26 @@ export class CaseService {
     if (!cnj.court.datajudAlias && !stored && !consulted) {
       throw new ApiError('COURT_NOT_COVERED', `${cnj.court.sigla} has no DataJud index, so its cases cannot be looked up.`, { tribunal: cnj.court.sigla });
     }
+    const datajud = cnj.court.datajudAlias ? settle(this.#d.sources.cases.fetchCase(cnj.digits, signal)) : null;
+    // DataJud's instances once it answers (else the stored ones): a court's consultation reads the appeal's page too when one is a G2 (issue 52 item 3).
+    const known = stored ? grausOf(stored) : [];
+    const instancias = datajud?.then((r) => (r.ok && r.value ? grausOf(r.value) : known)) ?? known;
     // Asked now, beside DataJud, when the answer waits for them and the case lacks them: the chain's own
     // answer (a case only its court's page knows is answered from it) and the parties, DJEN's where it has none.
     // Cut at the caller's deadline past DataJud's answer (issue 51): the cut requests count as their sources' timeouts.
     const auxiliary = new AbortController();
     const auxSignal = signal ? AbortSignal.any([signal, auxiliary.signal]) : auxiliary.signal;
-    const chain = opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(asAuxiliary(() => this.#askChain(cnj.digits, auxSignal))) : null;
+    const chain =
+      opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(asAuxiliary(() => this.#askChain(cnj.digits, auxSignal, instancias))) : null;
     let chainSettled = false;
     void chain?.then(() => {
       chainSettled = true;
     });
     const parties = chain ? settle(asAuxiliary(() => this.#partiesAfter(chain, cnj.digits, { signal: auxSignal, queue: false }))) : null;
     let record: CaseRecord | null = null;
-    if (cnj.court.datajudAlias) {
+    if (datajud) {
       try {
-        record = await this.#d.sources.cases.fetchCase(cnj.digits, signal);
+        record = unwrap(await datajud);
       } catch (err) {
         if (stored && err instanceof SourceError) return { stored, servedFrom: 'store', stale: true };
         throw err;
@@ -107,7 +113,7 @@ export class CaseService {
       // Gone from the upstream (re-indexed, turned secret): what we stored is still the best answer.
       if (stored) return { stored, servedFrom: 'store', stale: true };
       // DataJud lags the courts by days to weeks: an enabled court's own page answers alone (issue 31).
-      if (consulted) return this.#fromConsultation(cnj, unwrap(await (chain ?? settle(this.#askChain(cnj.digits, signal)))));
+      if (consulted) return this.#fromConsultation(cnj, unwrap(await (chain ?? settle(this.#askChain(cnj.digits, signal, instancias)))));
       throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name}.`, { numeroCnj: cnj.masked });
     }
     if (!parties) {
@@ -278,13 +284,15 @@ export class CaseService {
    * no value). A provider's failure stays the answer (the job retries: the operator's source recovers);
    * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
    */
-  async fetchParties(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal)), numeroCnj, { signal, queue: true });
+  async fetchParties(numeroCnj: string, signal?: AbortSignal, instancias?: DetailsOptions['instancias']): Promise<CaseDetailsRecord | null> {
+    // The instances DataJud listed: the caller's (a refresh asking DataJud at once), else the stored case's.
+    const known = instancias ?? this.#d.store.get(numeroCnj).then((c) => (c ? grausOf(c) : []));
+    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal, known)), numeroCnj, { signal, queue: true });
   }
 
   /** The case-details sources' own answer (null without any, or when none knows the case). */
-  async #askChain(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal)) ?? null;
+  async #askChain(numeroCnj: string, signal?: AbortSignal, instancias?: DetailsOptions['instancias']): Promise<CaseDetailsRecord | null> {
+    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal, { instancias })) ?? null;
   }
 
   /**

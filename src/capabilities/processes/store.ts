@@ -190,13 +190,22 @@ export class CaseStore {
     await trx.updateTable('cases').set({ detalhes_em: now }).where('numero_cnj', '=', n).execute();
     let news: MovementRecord[] = [];
     if (details.consulta) {
-      const { movimentos, ...cover } = details.consulta;
+      const { movimentos, segundoGrau, ...cover } = details.consulta;
       const before = await trx.selectFrom('cases').select(['consulta', 'tribunal', 'sandbox']).where('numero_cnj', '=', n).executeTakeFirstOrThrow();
-      set.consulta = JSON.stringify(cover);
-      const merged = await mergePageMovements(trx, n, details.consulta.grau, movimentos);
+      // The appeals' pages read under the number (issue 52 item 3): their covers beside the page's, their movements under their instance.
+      const appeals = segundoGrau?.map(({ movimentos: _m, ...appeal }) => appeal);
+      set.consulta = JSON.stringify(appeals ? { ...cover, segundoGrau: appeals } : cover);
+      let merged = await mergePageMovements(trx, n, `G${details.consulta.grau}`, movimentos);
+      // Each page's first reading is its baseline: the appeal's, too, once it is first read beside a known first degree.
+      const added = before.consulta === null ? [] : [...merged.added];
+      const appealKnown = before.consulta !== null && (JSON.parse(before.consulta) as { segundoGrau?: unknown }).segundoGrau !== undefined;
+      for (const appeal of segundoGrau ?? []) {
+        merged = await mergePageMovements(trx, n, appeal.instancia, appeal.movimentos);
+        if (appealKnown) added.push(...merged.added);
+      }
       set.movimentos_total = merged.total;
-      if (before.consulta !== null && merged.added.length > 0) {
-        news = merged.added;
+      if (added.length > 0) {
+        news = added;
         const data = { numeroCnj: n, tribunal: before.tribunal };
         const source = eventOrigin({ name: details.consulta.fonte, sandbox: before.sandbox === 1 });
         await this.#events.record(trx, { kind: 'nova_movimentacao', ...data, source, data: { ...data, movimentacoes: news.map(this.#presentMovement) } });
@@ -213,7 +222,17 @@ export class CaseStore {
       const id = newId('pty');
       await trx
         .insertInto('case_parties')
-        .values({ id, numero_cnj: n, posicao, polo: p.polo, tipo: p.tipo, nome: p.nome, tipo_pessoa: p.tipoPessoa, documento: p.documento })
+        .values({
+          id,
+          numero_cnj: n,
+          posicao,
+          polo: p.polo,
+          tipo: p.tipo,
+          nome: p.nome,
+          tipo_pessoa: p.tipoPessoa,
+          documento: p.documento,
+          grau: p.grau ?? null,
+        })
         .execute();
       for (const [i, a] of p.advogados.entries()) {
         await trx
@@ -265,6 +284,7 @@ export class CaseStore {
       advogados: lawyers
         .filter((l) => l.party_id === p.id)
         .map((l) => ({ nome: l.nome, oab: l.oab_uf && l.oab_numero ? { uf: l.oab_uf, numero: l.oab_numero } : null })),
+      ...(p.grau ? { grau: p.grau } : {}),
     }));
   }
 

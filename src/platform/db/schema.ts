@@ -151,6 +151,8 @@ export interface CasePartiesTable {
   nome: string;
   tipo_pessoa: string;
   documento: string | null;
+  /** The instance whose page listed the party (`G1`, `G2`, `TR`) where parties come from more than one degree; else null. */
+  grau: string | null;
 }
 
 export interface CaseLawyersTable {

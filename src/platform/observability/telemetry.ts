@@ -126,7 +126,9 @@ export const telemetry = {
     name: 'tramita_consulta_anomalias_total',
     help:
       "Lines of a court's consultation page read only in part (issue 44), by court, system and field: the line kept what it could (a party with no " +
-      'role, a lawyer with no OAB, a movement with no time), the case was answered. A rise on one court is that court changing its pages.',
+      'role, a lawyer with no OAB, a movement with no time), the case was answered; `partes.secao` a parties section that read as no party, ' +
+      '`lista.contagem` fewer rows than the page counts with no pager (answered `limitado`), `mensagem.desconhecida` a court message not known ' +
+      '(issue 52). A rise on one court is that court changing its pages.',
     labelNames: ['tribunal', 'sistema', 'campo'] as const,
     registers,
   }),

@@ -37,6 +37,12 @@ export interface PartyRecord {
   /** bare digits (CPF 11, CNPJ 14; alphanumeric CNPJ upper-case), or null when the source hides it */
   documento: string | null;
   advogados: LawyerRecord[];
+  /**
+   * The instance whose page listed this party (DataJud's grau code: `G1`, `G2`, `TR`), where the case's
+   * parties come from more than one degree's page (issue 52 item 3: the appeal's parties beside the
+   * first degree's); absent or null where one source gave them for the whole case.
+   */
+  grau?: string | null;
 }
 
 export interface PublicDocumentRecord {
@@ -86,11 +92,31 @@ export interface CaseConsultaRecord {
    * how many rows the court says it lists (null when it prints no count) and how many were read.
    */
   listas?: { partes: PageListCount; movimentos: PageListCount };
+  /**
+   * The second degree's pages read under the same number (issue 52 item 3: an appeal keeps its origin
+   * number), one per appeal listed (a court may list two under one number), each with the DataJud
+   * instance it was read for (`G2`, `TR`). On them `orgao` is the órgão julgador, `foro` the seção and
+   * `juiz` the relator. Their parties are in the record's `partes` with their `grau`.
+   */
+  segundoGrau?: SecondDegreeRecord[];
+}
+
+export type SecondDegreeRecord = Omit<CaseConsultaRecord, 'segundoGrau'> & { instancia: string };
+
+/** What a details read may know beside the number. */
+export interface DetailsOptions {
+  /**
+   * The instances DataJud lists for the number (their grau codes), or their promise while DataJud is
+   * being asked: a consultation reads the second degree's page too when one is a G2 or TR (issue 52 item 3).
+   */
+  instancias?: readonly string[] | PromiseLike<readonly string[]>;
 }
 
 export interface PageListCount {
   listados: number | null;
   lidos: number;
+  /** Fewer rows read than the count the page prints (issue 52): the list is partial, never answered complete. */
+  limitado?: boolean;
 }
 
 export interface CaseDetailsRecord {
@@ -121,7 +147,7 @@ export interface AddresseesSource {
 export interface CaseDetailsSource {
   readonly info: SourceInfo;
   /** null when the provider does not know the case. */
-  fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null>;
+  fetchDetails(numeroCnj: string, signal?: AbortSignal, opts?: DetailsOptions): Promise<CaseDetailsRecord | null>;
   /**
    * True when this source reads the case from its court's own page (an enabled consultation), so it can
    * answer a number DataJud does not know yet; absent on providers that only enrich known cases.

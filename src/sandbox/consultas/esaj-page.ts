@@ -116,13 +116,10 @@ function movementRows(movements: readonly PageMovement[]): string {
     .join('\n\n');
 }
 
-/** The page of one instance of a case (`cpopg` for the first degree, `cposg` for the second). */
-export function esajCasePage(c: SandboxCase, inst: Instance, now: number, app: string): string {
+/** The first degree's page of a case (`cpopg`; the second degree's is esajSecondDegreePage). */
+export function esajCasePage(c: SandboxCase, inst: Instance, now: number): string {
   const movements = pageMovements(c, inst, now);
-  const segundo = app !== 'cpopg';
-  const header = segundo
-    ? `                        <div id="secaoProcesso" class="lh-1-1 line-clamp__2"><span title="Direito Privado">Direito Privado</span></div>\n                        <div id="orgaoJulgadorProcesso" class="lh-1-1 line-clamp__2"><span title="${esc(inst.orgao.nome)}">${esc(inst.orgao.nome)}</span></div>\n                        <div id="relatorProcesso" class="lh-1-1 line-clamp__2"><span>Relator(a) Fictício da Silva</span></div>\n`
-    : `                    <div class="lh-1-1 line-clamp__2"> <span id="foroProcesso" title="Foro de ${esc(inst.orgao.uf)}">Foro de ${esc(inst.orgao.uf)}</span></div>\n                    <div class="lh-1-1 line-clamp__2"><span id="varaProcesso" title="${esc(inst.orgao.nome)}">${esc(inst.orgao.nome)}</span></div>\n                        <div id="dataHoraDistribuicaoProcesso">${brDay(inst.ajuizadoAt)} às ${brTime(inst.ajuizadoAt)} - Livre</div>\n                        <div id="numeroControleProcesso">${new Date(inst.ajuizadoAt).getUTCFullYear()}/${String(c.index).padStart(6, '0')}</div>\n                        <div id="areaProcesso" class="lh-1-1 line-clamp__2"> <span title="Cível">Cível</span></div>\n${c.valorCausaCentavos === null ? '' : `                        <div id="valorAcaoProcesso">${paddedReais(c.valorCausaCentavos)}</div>\n`}`;
+  const header = `                    <div class="lh-1-1 line-clamp__2"> <span id="foroProcesso" title="Foro de ${esc(inst.orgao.uf)}">Foro de ${esc(inst.orgao.uf)}</span></div>\n                    <div class="lh-1-1 line-clamp__2"><span id="varaProcesso" title="${esc(inst.orgao.nome)}">${esc(inst.orgao.nome)}</span></div>\n                        <div id="dataHoraDistribuicaoProcesso">${brDay(inst.ajuizadoAt)} às ${brTime(inst.ajuizadoAt)} - Livre</div>\n                        <div id="numeroControleProcesso">${new Date(inst.ajuizadoAt).getUTCFullYear()}/${String(c.index).padStart(6, '0')}</div>\n                        <div id="areaProcesso" class="lh-1-1 line-clamp__2"> <span title="Cível">Cível</span></div>\n${c.valorCausaCentavos === null ? '' : `                        <div id="valorAcaoProcesso">${paddedReais(c.valorCausaCentavos)}</div>\n`}`;
   return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head>\r\n<meta charset="UTF-8">\r\n<title>e-SAJ - Consulta de Processos de 1º Grau (sandbox)</title>\r\n</head>\n<body>
 <input type="hidden" name="_csrf" value="00000000-0000-0000-0000-000000000000"/>
 <div class="unj-entity-header__summary__barra">
@@ -156,6 +153,124 @@ ${movementRows(movements)}
 \t\t\t</tbody>
 </table>
 </body>\r\n</html>\r\n`;
+}
+
+/** The 2nd degree prints the appeal's roles with a colon, from each side (`Apelante:`, `Apelado:`); the case's others keep theirs. */
+const APPEAL_ROLES: Record<string, string> = { ATIVO: 'Apelante', PASSIVO: 'Apelado' };
+
+/**
+ * The second degree's page of a case's appeal (`cposg`, `cposg5`), in the markup of the real TJAL capture
+ * (sources/consultas/fixtures/set3/tjal_esaj_cposg_detalhe_0710802-55.2018.8.02.0001.html; the parity test
+ * compares the two): `#situacaoProcesso`, the header's Seção, Órgão Julgador and (under "Mais") Relator,
+ * the value unpadded, no distribution; party rows classed by pole with the role and a colon, each lawyer's
+ * OAB in a hidden input; movement rows of their own classes (`movimentacaoProcesso`).
+ */
+export function esajSecondDegreePage(c: SandboxCase, inst: Instance, now: number): string {
+  const parties = (partes: readonly Party[]) =>
+    partes
+      .map((p) => {
+        const pole = p.polo === 'ATIVO' ? 'poloAtivo' : p.polo === 'PASSIVO' ? 'poloPassivo' : 'poloOutros';
+        const lawyers = p.advogados
+          .map(
+            (a) =>
+              `   \t \t <br/><span class="mensagemExibindo">Advogado:&nbsp</span>\n\t\t  \n\t\t\t\t  ${esc(a.nome)}\n\t\t  \n\t\t  <input type="hidden" value="${a.oab ? `${a.oab.numero}${a.oab.uf}` : ''}">&nbsp;\n`,
+          )
+          .join('      \n');
+        return `<tr class="fundoClaro ${pole}">\n    <td valign="top" width="141" style="padding-bottom: 5px" class="label">\n      <span class="mensagemExibindo tipoDeParticipacao">${esc(APPEAL_ROLES[p.polo] ?? roleOf(p.tipo))}:&nbsp;</span>\n    </td>\n    <td width="*" align="left" style="padding-bottom: 5px" class="nomeParteEAdvogado">\n\t  \n\t\t\t\t  ${esc(p.person.nome)}\n\t  \n${lawyers}      \n  \t </td>\n</tr>\n`;
+      })
+      .join('\n\t\t\n');
+  const movements = (rows: readonly PageMovement[]) =>
+    rows
+      .map(
+        (m) =>
+          `<tr class="fundoClaro movimentacaoProcesso" style="">\n    <td width="120" style="vertical-align: top" class="dataMovimentacaoProcesso">\n        ${brDay(m.at)}\n    </td>\n    <td width="20" valign="top" aria-hidden="true">\n        \n    </td>\n    <td style="vertical-align: top; padding-bottom: 5px" class="descricaoMovimentacaoProcesso">\n        \n            \n                ${esc(m.titulo)}\n            \n        <br/>\n        <span style="font-style: italic;">${m.texto
+            .split('\n')
+            .map((l) => esc(l, true))
+            .join('\r\n')}</span>\n\n        \n    </td>\n</tr>\n`,
+      )
+      .join('\n\n\n');
+  const moves = pageMovements(c, inst, now);
+  const value =
+    c.valorCausaCentavos === null
+      ? ''
+      : `                    <div class="col-lg-3 mb-2">\n                        <span class="unj-label">Valor da ação</span>\n                        <div class="line-clamp__2" id="valorAcaoProcesso"><span title="${paddedReais(c.valorCausaCentavos).replace(/^R\$\s+/, '')}">${paddedReais(c.valorCausaCentavos).replace(/^R\$\s+/, '')}</span></div>\n                    </div>\n`;
+  const origin = mainOrgaoOf(c);
+  return `<!DOCTYPE html>\r\n<html lang="pt-BR">\r\n<head>\r\n<meta charset="UTF-8">\r\n\t<title>Portal de Serviços e-SAJ (sandbox)</title>\r\n</head>\n<body>
+<div class="unj-entity-header">
+    <div class="container">
+        <div class="row">
+            <div class="col-md-13">
+                    <span class="unj-larger-1 " id="numeroProcesso">
+                        ${formatCnj(c.numero)}
+                    </span>
+                        <span class="unj-tag" id="situacaoProcesso">Em andamento</span>
+            </div>
+        </div>
+        <div class="row">
+                <div class="col-md-3">
+                    <span class="unj-label">Classe</span>
+                    <div class="lh-1-1 line-clamp__2" id="classeProcesso"> <span title="${esc(inst.classe.nome)}">${esc(inst.classe.nome)}</span></div>
+                </div>
+                <div class="col-md-4">
+                    <span class="unj-label">
+                        Assunto
+                    </span>
+                    <div class="lh-1-1 line-clamp__2" id="assuntoProcesso"><span title="${esc(inst.assuntos[0]?.nome ?? '')}">${esc(inst.assuntos[0]?.nome ?? '')}</span></div>
+                </div>
+                <div class="col-md-3">
+                    <span class="unj-label">Seção</span>
+                    <div class="lh-1-1 line-clamp__2" id="secaoProcesso"> <span title="Direito Privado">Direito Privado</span></div>
+                </div>
+                <div class="col-md-3">
+                    <span class="unj-label">Órgão Julgador</span>
+                    <div class="lh-1-1 line-clamp__2" id="orgaoJulgadorProcesso"> <span title="${esc(inst.orgao.nome)}">${esc(inst.orgao.nome)}</span></div>
+                </div>
+                <div class="col-md-2">
+                    <span class="unj-label">Área</span>
+                    <div class="lh-1-1 line-clamp__2" id="areaProcesso"><span title="Cível">Cível</span></div>
+                </div>
+        </div>
+    </div>
+</div>
+<div class="unj-entity-header__details">
+    <div class="container">
+        <div id="maisDetalhes" class="collapse" aria-expanded="false">
+            <div class="row unj-row--border-top">
+                    <div class="col-lg-3 mb-2">
+                        <span class="unj-label">Relator</span>
+                        <div class="line-clamp__2" id="relatorProcesso"><span title="DES. RELATOR FICTÍCIO DA SILVA">DES. RELATOR FICTÍCIO DA SILVA</span></div>
+                    </div>
+${value}                    <div class="col-lg-3 mb-2">
+                        <span class="unj-label">Origem</span>
+                        <div class="line-clamp__2"><span title="${esc(origin)}">${esc(origin)}</span></div>
+                    </div>
+            </div>
+        </div>
+    </div>
+</div>
+<h2 class="subtitle tituloDoBloco">Partes do processo</h2>
+<table id="tablePartesPrincipais" style="margin-left:15px; margin-top:1px;" align="center" border="0" cellPadding="0" cellSpacing="0" width="98%">
+${parties(c.partes.slice(0, 2))}
+</table>
+\t<table id="tableTodasPartes" style="margin-left:15px; margin-top:1px; display: none; " align="center" width="98%" border="0" cellspacing="0" cellpadding="0"  >
+${parties(c.partes)}
+</table>
+\t\t\t<h2 class="subtitle">Movimentações</h2>
+<table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
+\t\t\t<tbody id="tabelaUltimasMovimentacoes">
+${movements(moves.slice(0, 5))}
+\t\t\t</tbody>
+\t\t\t<tbody style="display: none;" id="tabelaTodasMovimentacoes">
+${movements(moves)}
+\t\t\t</tbody>
+</table>
+</body>\r\n</html>\r\n`;
+}
+
+/** The first degree's unit an appeal comes from, as the 2nd degree's "Origem" prints it. */
+function mainOrgaoOf(c: SandboxCase): string {
+  const first = c.instances.find((i) => i.grau !== 'G2' && i.grau !== 'TR' && i.grau !== 'SUP') ?? c.instances[0]!;
+  return `Comarca de ${first.orgao.uf} / Foro de ${first.orgao.uf} / ${first.orgao.nome}`;
 }
 
 /** The search form again with e-SAJ's not-found notice (what `search.do` answers for an unknown number). */

@@ -10,7 +10,8 @@
  *                              GET /cpopg/search.do?cbPesquisa=DOCPARTE|NMPARTE|NUMOAB&dadosConsulta.valorConsulta=…
  *                                  → the same 302 on one hit, the hit list on several (esajListPage), the
  *                                    not-found notice on none (issue 32)
- *                              (the same under /cposg and /cposg5 with dePesquisaNuUnificado=<CNJ>)
+ *                              (the same under /cposg and /cposg5 with dePesquisaNuUnificado=<CNJ>: a case's
+ *                              appeal under its origin number, in the 2nd degree's own markup, esajSecondDegreePage)
  *   TJDFT                      GET /v1/processos?page=0&numeroProcesso=<CNJ>, /v1/processos/{id}/dados,
  *                              /v1/processos/{id}/{poloAtivo|poloPassivo|outrosInteressados}?page=N
  *                              (the documented shapes, reference/upstream/real/README.md §4: no capture exists)
@@ -26,7 +27,7 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
 import type { Instance, Party, SandboxCase } from '../data/model.ts';
 import { jsonResponse, type SimResponse, type UpstreamHandler } from '../http.ts';
-import { ESAJ_MESSAGES, esajCasePage, esajListPage, esajNotFoundPage } from './esaj-page.ts';
+import { ESAJ_MESSAGES, esajCasePage, esajListPage, esajNotFoundPage, esajSecondDegreePage } from './esaj-page.ts';
 import { courtCasesBy } from './search.ts';
 
 export const ESAJ_COURTS = ['tjsp', 'tjal', 'tjac'];
@@ -159,7 +160,7 @@ function esaj(dataset: SandboxDataset, knobs: SandboxConsultas, sigla: string, a
   if (route === 'show.do') {
     const c = find(query.get('processo.codigo')?.replace(/^SBX/, '') ?? null);
     if (!c) return html(200, esajNotFoundPage(app));
-    return html(200, esajCasePage(c, instanceOf(c, segundo)!, now, app));
+    return html(200, segundo ? esajSecondDegreePage(c, instanceOf(c, true)!, now) : esajCasePage(c, instanceOf(c, false)!, now));
   }
   return html(404, '<html><body>Página não encontrada</body></html>');
 }

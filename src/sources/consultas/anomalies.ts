@@ -14,7 +14,13 @@ export type AnomalyField =
   | 'movimento.linha'
   | 'capa.campo'
   | 'busca.linha'
-  | 'incidente.numero';
+  | 'incidente.numero'
+  /** A section the page has (parties) whose rows read as nothing: the layout changed under the parser (issue 52). */
+  | 'partes.secao'
+  /** A list read with fewer rows than the count the page prints, and no further page read: answered partial (`limitado`). */
+  | 'lista.contagem'
+  /** The court answered a message Tramita does not know (quoted in the warn line, never read as "not found"). */
+  | 'mensagem.desconhecida';
 
 export class Anomalies {
   readonly campos: AnomalyField[] = [];
@@ -36,4 +42,16 @@ export function atStep<E extends Error>(err: E, step: ConsultaStep): E {
 
 export function stepOf(err: unknown): ConsultaStep {
   return (err instanceof Error && steps.get(err)) || 'consulta';
+}
+
+const errorAnomalies = new WeakMap<Error, AnomalyField[]>();
+
+/** Marks a failure with what the page showed that the parser did not know (an unknown message): counted like a page's anomalies. */
+export function withAnomaly<E extends Error>(err: E, campo: AnomalyField): E {
+  errorAnomalies.set(err, [...(errorAnomalies.get(err) ?? []), campo]);
+  return err;
+}
+
+export function anomaliesOf(err: unknown): AnomalyField[] {
+  return (err instanceof Error && errorAnomalies.get(err)) || [];
 }

@@ -24,6 +24,13 @@ export interface ConsultaClient {
    * page's explicit "no hit"; every other outcome throws a SourceError, like fetchCase.
    */
   search?(query: CourtSearchQuery, max: number, signal?: AbortSignal): Promise<ConsultaHits>;
+  /**
+   * The second degree's pages under a first-degree number (issue 52 item 3: an appeal keeps its origin
+   * number): every case the 2nd degree's number search lists under exactly that number (there may be
+   * several: TJCE lists two appeals of one case), each read in full; empty on the page's explicit "not
+   * found". Same budget, same failures as fetchCase. Absent on systems whose 2nd degree is not read.
+   */
+  fetchAppeals?(numeroCnj: string, signal?: AbortSignal): Promise<ConsultaCase[]>;
 }
 
 export interface ConsultaHits {

@@ -142,7 +142,7 @@ describe('TJDFT REST (simulator of the documented shapes)', () => {
     assert.deepEqual(d.consulta!.movimentos, []);
   });
 
-  test('`status` other than "ok" is a failure', async () => {
+  test('`status` other than "ok" is a failure; its unknown message is quoted (issue 52), never a not-found', async () => {
     const server = http.createServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"error","code":"500","messages":["x"],"result":null}'),
     );
@@ -151,7 +151,7 @@ describe('TJDFT REST (simulator of the documented shapes)', () => {
     try {
       await assert.rejects(
         local.fetchDetails(visible('TJDFT')[0]!.numero),
-        (e: unknown) => e instanceof SourceError && e.failure === 'malformed' && e.source === 'consulta-tjdft',
+        (e: unknown) => e instanceof SourceError && e.failure === 'unavailable' && e.source === 'consulta-tjdft' && e.message.endsWith('results: "x"'),
       );
     } finally {
       await local.close();
@@ -227,4 +227,37 @@ test("a search's hits are read with one request each, on the search's session; p
   } finally {
     await local.close();
   }
+});
+
+describe('e-SAJ 2nd degree (issue 52 item 3)', () => {
+  const appealed = () => visible('TJSP').find((x) => x.instances.some((i) => i.grau === 'G2') && x.instances.some((i) => i.grau === 'G1'))!;
+
+  test('DataJud lists a G2 instance: the simulator’s cposg read too, its parties labelled G2, its relator and movements beside the G1 page', async () => {
+    const c = appealed();
+    assert.ok(c, 'the sandbox has a TJSP case with G1 and G2 instances');
+    const d = (await connector.fetchDetails(c.numero, undefined, { instancias: Promise.resolve(['G1', 'G2']) }))!;
+    assert.deepEqual(
+      d.partes.map((p) => [p.grau, p.polo, p.nome]),
+      [...c.partes.map((p) => ['G1', p.polo, p.person.nome]), ...c.partes.map((p) => ['G2', p.polo, p.person.nome])],
+    );
+    assert.ok(d.partes.filter((p) => p.grau === 'G2' && p.polo === 'ATIVO').every((p) => p.tipo === 'Apelante'));
+    const [appeal, ...more] = d.consulta!.segundoGrau!;
+    assert.equal(more.length, 0);
+    const g2 = c.instances.find((i) => i.grau === 'G2')!;
+    assert.equal(appeal!.instancia, 'G2');
+    assert.equal(appeal!.juiz, 'DES. RELATOR FICTÍCIO DA SILVA');
+    assert.equal(appeal!.orgao, g2.orgao.nome);
+    assert.equal(appeal!.movimentos.length, visibleMovementCount(g2, sb.dataset.now()));
+    assert.ok(appeal!.movimentos.some((m) => m.texto && /fictício/.test(m.texto)));
+    assert.equal(d.consulta!.movimentos.length, visibleMovementCount(firstInstance(c), sb.dataset.now()));
+  });
+
+  test('without a G2 (or TR) among DataJud’s instances, or without them at all, the 2nd degree is not read', async () => {
+    const c = appealed();
+    for (const instancias of [['G1'], undefined]) {
+      const d = (await connector.fetchDetails(c.numero, undefined, instancias ? { instancias } : undefined))!;
+      assert.equal(d.consulta!.segundoGrau, undefined);
+      assert.ok(d.partes.every((p) => p.grau === undefined));
+    }
+  });
 });

@@ -13,9 +13,16 @@ import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { isClosedConnector, SourceError } from '../../platform/ports/source-error.ts';
 import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/observability/consultas.ts';
 import { callerWaiting, deadlineSignal } from '../../platform/request-path.ts';
-import { atStep, stepOf } from './anomalies.ts';
+import { anomaliesOf, atStep, stepOf } from './anomalies.ts';
 import { consultaError } from './http.ts';
-import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
+import type {
+  CaseDetailsRecord,
+  CaseDetailsSource,
+  CourtSearchQuery,
+  CourtSearchReport,
+  DetailsOptions,
+  PartyRecord,
+} from '../../platform/ports/case-details.ts';
 import type { ConsultaClient, ConsultaClientFactory, ListedPage } from './client.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
@@ -91,20 +98,26 @@ export class ConsultasConnector implements CaseDetailsSource {
     return source.startsWith('consulta-');
   }
 
-  async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal, opts?: DetailsOptions): Promise<CaseDetailsRecord | null> {
     const sigla = siglaOf(numeroCnj) ?? '';
     const client = this.#clients.get(sigla);
     if (!client) return null;
     const court = this.#courtOf(sigla);
     let page: ConsultaCase | null;
+    let appeals: { instancia: string; pages: ConsultaCase[] } | null = null;
     try {
       page = await client.fetchCase(numeroCnj, signal, this.#takeListed(numeroCnj));
+      // DataJud lists an appeal under this number (issue 52 item 3): its 2nd degree's page too, on the same host's budget.
+      const instancia = page && !page.segredo && page.grau === 1 && client.fetchAppeals ? appealInstance(await opts?.instancias) : null;
+      if (instancia) appeals = { instancia, pages: await client.fetchAppeals!(numeroCnj, signal) };
     } catch (err) {
       throw this.#failed(court, err, signal);
     }
     consultaRead(court.sigla, court.sistema);
-    consultaAnomalies(court.sigla, court.sistema, 'detalhe', page?.anomalias ?? []);
-    return page ? detailsOfPage(page) : null;
+    consultaAnomalies(court.sigla, court.sistema, 'detalhe', [...(page?.anomalias ?? []), ...(appeals?.pages.flatMap((a) => a.anomalias ?? []) ?? [])]);
+    if (!page) return null;
+    const record = detailsOfPage(page);
+    return appeals && appeals.pages.length > 0 ? withAppeals(record, page, appeals.instancia, appeals.pages) : record;
   }
 
   /** The page a recent search listed for this number, if still within LISTED_PAGE_MS; forgotten once taken. */
@@ -143,6 +156,8 @@ export class ConsultasConnector implements CaseDetailsSource {
             stepOf(err),
           );
     consultaFailed(court.sigla, court.sistema, { etapa: stepOf(failure), falha: failure.failure, motivo: failure.message });
+    // A message the parser did not know is also a layout change: counted with the page anomalies (origens, `verificar`).
+    consultaAnomalies(court.sigla, court.sistema, stepOf(failure), anomaliesOf(err));
     return failure;
   }
 
@@ -216,6 +231,31 @@ function partyRecord(p: ConsultaParty): PartyRecord {
   return { polo: p.polo, tipo: p.tipo ?? '', nome: p.nome, tipoPessoa, documento, advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab })) };
 }
 
+/** The instance an appeal's page is read for: DataJud's G2, else its turma recursal; null when it lists neither. */
+function appealInstance(instancias: readonly string[] | undefined): string | null {
+  return instancias?.includes('G2') ? 'G2' : instancias?.includes('TR') ? 'TR' : null;
+}
+
+/**
+ * The first degree's record with the appeals read under its number merged by instance (issue 52 item 3):
+ * every party labelled with the degree whose page listed it (an appeal's parties once, however many
+ * appeals list them), each appeal's cover and movements as a `segundoGrau` page.
+ */
+function withAppeals(record: CaseDetailsRecord, first: ConsultaCase, instancia: string, appeals: ConsultaCase[]): CaseDetailsRecord {
+  const partes = record.partes.map((p) => ({ ...p, grau: `G${first.grau}` }));
+  const seen = new Set<string>();
+  for (const a of appeals) {
+    for (const p of a.partes.map(partyRecord)) {
+      const key = `${p.polo}|${p.tipo}|${p.nome}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      partes.push({ ...p, grau: instancia });
+    }
+  }
+  const segundoGrau = appeals.map((a) => ({ ...detailsOfPage(a).consulta!, instancia }));
+  return { ...record, partes, consulta: { ...record.consulta!, segundoGrau } };
+}
+
 /** The port's record of a page: what it showed, nothing more. */
 export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
   const { numeroCnj, tribunal, valorCausaCentavos, partes, anomalias: _anomalias, ...page } = c;
@@ -232,5 +272,9 @@ export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
 /** Courts enabled by TRAMITA_CONSULTAS, with their URLs after the TRAMITA_CONSULTA_<SIGLA>_URL overrides. */
 export function enabledCourts(enabled: 'all' | 'none' | readonly string[], overrides: Readonly<Record<string, string>>): EnabledCourt[] {
   const chosen = enabled === 'all' ? CONSULTA_COURTS : enabled === 'none' ? [] : CONSULTA_COURTS.filter((c) => enabled.includes(c.sigla));
-  return chosen.map((court) => ({ court, urls: { 1: (overrides[court.sigla] ?? court.urls[1]).replace(/\/+$/, ''), 2: court.urls[2] } }));
+  return chosen.map((court) => {
+    const first = (overrides[court.sigla] ?? court.urls[1]).replace(/\/+$/, '');
+    // A second degree on the first's host (e-SAJ's cposg) moves with it; one on a host of its own (TJMA's pje2g) stays.
+    return { court, urls: { 1: first, 2: court.urls[2] === court.urls[1] ? first : court.urls[2] } };
+  });
 }

@@ -1,9 +1,10 @@
 /**
- * The corpus as a test (issue 44 item 1): every real page of both sets in
- * reference/upstream/real/ (copied as fixtures/ and fixtures/set2/, personal names already replaced:
+ * The corpus as a test (issue 44 item 1, issue 52): every real page of the three sets in
+ * reference/upstream/real/ (copied as fixtures/, fixtures/set2/ and fixtures/set3/, personal names already replaced:
  * see each .prov.md) parsed into what a person reads on it. Where a `NAME.gt.json` stands beside a page
  * (Set 2's ground truth, extracted twice upstream), the parse is compared to it field by field. A page
- * added to either folder without a row here fails the first test. Block pages must be told apart as
+ * added to any folder without a row here fails the first test. Set 3's pages are read to their
+ * ground truth field by field through testing/truth.ts (the same maps the mutants are held to). Block pages must be told apart as
  * challenges and never read as data. No database: this runs in both engines' suites as is.
  */
 import { describe, test } from 'node:test';
@@ -17,6 +18,8 @@ import { parseEsajSearch } from './esaj/search.ts';
 import { parsePjeSearchForm } from './pje/form.ts';
 import { parsePjeDetail, parsePjeSearch, type PjeHit } from './pje/parse.ts';
 import type { ConsultaCase } from './record.ts';
+import { differences, pageOf, SET3, set3Pages } from './testing/truth.ts';
+import { judge, mutantsOf } from './testing/mutants.ts';
 
 const SET1 = new URL('./fixtures/', import.meta.url);
 const SET2 = new URL('./fixtures/set2/', import.meta.url);
@@ -204,7 +207,7 @@ const ROWS: Row[] = [
     'tjsp_busca_documento_vazio.html',
     () => {
       assert.equal(truth('tjsp_busca_documento_vazio.html').rows.length, 0);
-      assert.deepEqual(parseEsajSearch(page(SET2, 'tjsp_busca_documento_vazio.html')), { numeros: [], total: 0, links: new Map() });
+      assert.deepEqual(parseEsajSearch(page(SET2, 'tjsp_busca_documento_vazio.html')), { numeros: [], total: 0, limitado: false, links: new Map() });
     },
   ],
   [
@@ -262,15 +265,48 @@ const ROWS: Row[] = [
   ),
 ];
 
-describe('the real pages of both sets, read as a person reads them', () => {
-  test('every page of both folders has its row', () => {
-    const pages = [SET1, SET2].flatMap((dir) =>
+// ---- Set 3: every page to its ground truth, field by field (testing/truth.ts) ---------------------
+const SET3_NAMES = readdirSync(SET3).filter((f) => f.endsWith('.html'));
+for (const p of set3Pages(SET3_NAMES))
+  ROWS.push([
+    SET3,
+    p.name,
+    () => {
+      const read = p.read(pageOf(p.name));
+      assert.deepEqual(differences(p.expected, read.fields), [], 'every field of the ground truth, nothing else');
+      assert.ok(p.expected.size > 4, 'the ground truth has fields to compare');
+      assert.deepEqual(read.anomalias, [], 'a real page reads whole');
+    },
+  ]);
+
+const prefix = (dir: URL) => (dir === SET2 ? 'set2/' : dir === SET3 ? 'set3/' : '');
+
+describe('the real pages of the three sets, read as a person reads them', () => {
+  test('every page of every folder has its row', () => {
+    const pages = [SET1, SET2, SET3].flatMap((dir) =>
       readdirSync(dir)
         .filter((f) => f.endsWith('.html'))
-        .map((f) => `${dir === SET2 ? 'set2/' : ''}${f}`),
+        .map((f) => `${prefix(dir)}${f}`),
     );
-    const rows = ROWS.map(([dir, name]) => `${dir === SET2 ? 'set2/' : ''}${name}`);
+    const rows = ROWS.map(([dir, name]) => `${prefix(dir)}${name}`);
     assert.deepEqual([...rows].sort(), [...pages].sort());
   });
-  for (const [dir, name, read, options] of ROWS) test(`${dir === SET2 ? 'set2/' : ''}${name}`, options ?? {}, read);
+  for (const [dir, name, read, options] of ROWS) test(`${prefix(dir)}${name}`, options ?? {}, read);
+});
+
+/**
+ * The corpus mutated (issue 52 item 5): each set-3 page under the changes courts make (testing/mutants.ts)
+ * reads to its ground truth, or loses exactly the part removed with its anomaly. The count per page is
+ * printed (docs/benchmarks.md records it) and every mutant must read right.
+ */
+describe('every set-3 page under the changes courts make', () => {
+  for (const p of set3Pages(SET3_NAMES)) {
+    test(`set3/${p.name}`, (t) => {
+      const mutants = mutantsOf(p, pageOf(p.name));
+      const wrong = mutants.map((m) => [m.name, judge(p, m)] as const).filter(([, why]) => why !== null);
+      t.diagnostic(`${mutants.length - wrong.length}/${mutants.length} mutants read right`);
+      assert.ok(mutants.length >= 4, 'the page has mutants');
+      assert.deepEqual(wrong, []);
+    });
+  }
 });

@@ -45,6 +45,11 @@ export interface ConsultaCase extends Omit<CaseConsultaRecord, 'fonte' | 'sistem
   /** Null where the system never publishes it (PJe) or the page hides it. */
   valorCausaCentavos: number | null;
   partes: ConsultaParty[];
+  /**
+   * 2nd degree (e-SAJ `cposg`/`cposg5`): the origin as printed (`Comarca de Maceió / Foro de Maceió / 4ª Vara
+   * Cível da Capital`); absent on 1st-degree pages.
+   */
+  origem?: string | null;
   /** Lines read only in part (anomalies.ts), for the connector to count; never part of the port's record. */
   anomalias?: AnomalyField[];
 }

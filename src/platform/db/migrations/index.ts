@@ -28,6 +28,7 @@ import * as m0025 from './0025_case_monitor_pages.ts';
 import * as m0026 from './0026_source_health.ts';
 import * as m0027 from './0027_case_monitor_djen.ts';
 import * as m0029 from './0029_ledger_by_sequence.ts';
+import * as m0030 from './0030_party_instance.ts';
 import * as m0032 from './0032_webhook_endpoint_health.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0026_source_health': m0026,
   '0027_case_monitor_djen': m0027,
   '0029_ledger_by_sequence': m0029,
+  '0030_party_instance': m0030,
   '0032_webhook_endpoint_health': m0032,
 };

@@ -7,10 +7,10 @@
  * court's page.
  *
  * e-SAJ answers everything with HTTP 200, so its message box (`#mensagemRetorno`) decides, never the
- * status (issue 44): "não existem informações" is `not_found`; "refine your search" and "too many
- * simultaneous queries" are `refused` (the court failed, never "nothing found"); any other message is
- * `refused` too. A number search may answer a list (1st degree: `#listagemDeProcessos` links; 2nd
- * degree: the "Selecione o processo" radios with the incidents under their case): `list`, to be
+ * status (issues 44, 52): the message is classified by its words (messages.ts): "não existem
+ * informações" is `not_found`; "refine your search", "too many simultaneous queries", an error and any
+ * message Tramita does not know are `refused` (the court failed, never "nothing found"). A number
+ * search may answer a list (hits' `a.linkProcesso` links; 2nd degree: the "Selecione o processo" radios with the incidents under their case): `list`, to be
  * followed to the exact case. A secret case shows the password popup over an empty header: `secret`.
  * Anything else (a cut-short page, another page, another case) throws `EsajPageError`, a failure. A
  * line read only in part keeps what it could and notes an anomaly.
@@ -22,6 +22,7 @@ import { Anomalies } from '../anomalies.ts';
 import type { ConsultaCase, ConsultaIncident, ConsultaLawyer, ConsultaMovement, ConsultaParty } from '../record.ts';
 import { centavosOfReais, lines, oneLine, parsePage, textOf, type HTMLElement } from '../html.ts';
 import { esajPolo, esajRole } from './roles.ts';
+import { classifyMessage, type CourtMessage } from '../messages.ts';
 
 /** The search form's answer when no case has the number (README §2). */
 export const ESAJ_NOT_FOUND = 'Não existem informações disponíveis para os parâmetros informados.';
@@ -29,13 +30,6 @@ export const ESAJ_NOT_FOUND = 'Não existem informações disponíveis para os p
 export class EsajPageError extends Error {
   override name = 'EsajPageError';
 }
-
-/** What e-SAJ's message box refused, in words for the failure's message (never the page's own text). */
-export const REFUSALS: Record<EsajRefusal, string> = {
-  refine: 'the court asked to refine the search (too many results)',
-  busy: 'the court refused the query (too many simultaneous queries)',
-  unknown: 'the court answered a message Tramita does not know instead of results',
-};
 
 /** A secret case as its page shows it: the number and court, secrecy, nothing else (never invented data). */
 export function secretCase(ctx: EsajPageContext): ConsultaCase {
@@ -67,15 +61,16 @@ export interface EsajListed {
   incidentes: ConsultaIncident[];
 }
 
-/** Why the message box refused: too broad a search, too many queries at once, or a message Tramita does not know. */
-export type EsajRefusal = 'refine' | 'busy' | 'unknown';
+/** Why the message box refused (messages.ts): too broad a search, too many queries at once, an error, or a message Tramita does not know. */
+export type EsajRefusal = Exclude<CourtMessage, 'not_found'>;
 
 export type EsajPage =
   | { kind: 'case'; case: ConsultaCase }
   | { kind: 'not_found' }
   /** The case exists under secrecy: the page shows nothing but that. */
   | { kind: 'secret' }
-  | { kind: 'refused'; reason: EsajRefusal }
+  /** The message box answered instead of the case: `message` is its text, for an unknown one's quote (messages.ts quoted()). */
+  | { kind: 'refused'; reason: EsajRefusal; message: string }
   /** A list of cases (a number search may answer one): each to be opened by its path. */
   | { kind: 'list'; hits: EsajListed[] };
 
@@ -87,14 +82,13 @@ export interface EsajPageContext {
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** What the message box says, when it says something: not found, or a refusal. */
-export function esajMessage(root: HTMLElement): { kind: 'not_found' } | { kind: 'refused'; reason: EsajRefusal } | null {
-  const text = fold(textOf(root.querySelector('#mensagemRetorno')) ?? '');
-  if (text === '') return null;
-  if (text.includes('nao existem informacoes')) return { kind: 'not_found' };
-  if (text.includes('refin') || text.includes('muitos processos') || text.includes('muitos resultados')) return { kind: 'refused', reason: 'refine' };
-  if (text.includes('simultane') || text.includes('excesso de') || text.includes('tente novamente')) return { kind: 'refused', reason: 'busy' };
-  return { kind: 'refused', reason: 'unknown' };
+/** What the message box says, when it says something: not found, or a refusal classified by its words (messages.ts). */
+export function esajMessage(root: HTMLElement): { kind: 'not_found' } | { kind: 'refused'; reason: EsajRefusal; message: string } | null {
+  const message = textOf(root.querySelector('#mensagemRetorno')) ?? '';
+  const kind = classifyMessage(message);
+  if (kind === null) return null;
+  if (kind === 'not_found') return { kind: 'not_found' };
+  return { kind: 'refused', reason: kind, message };
 }
 
 /** The page ends with its closing tag (a page cut short in transit does not). */
@@ -104,10 +98,14 @@ export function esajWhole(html: string): void {
 
 const CNJ_MASKED = /\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}/;
 
-/** The lists a number search may answer: 1st degree's links, 2nd degree's "Selecione o processo" radios. */
+/**
+ * The lists a number search may answer: the hits' process links (`a.linkProcesso`: TJSP's 1st degree,
+ * TJCE's `cposg5`, wherever the build nests them), 2nd degree's "Selecione o processo" radios. Two hits
+ * may carry the same number (TJCE: one appeal filed twice): each is kept with its own link.
+ */
 export function esajList(root: HTMLElement): EsajListed[] {
   const hits: EsajListed[] = [];
-  for (const a of root.querySelectorAll('#listagemDeProcessos a.linkProcesso')) {
+  for (const a of root.querySelectorAll('a.linkProcesso')) {
     const href = a.getAttribute('href') ?? '';
     if (!href) continue;
     const m = CNJ_MASKED.exec(oneLine(a.text)) ?? CNJ_MASKED.exec(decodedHref(href));
@@ -126,6 +124,14 @@ export function esajList(root: HTMLElement): EsajListed[] {
     hits.push({ numeroCnj: m ? m[0].replace(/\D/g, '') : null, path: `show.do?processo.codigo=${encodeURIComponent(codigo)}`, incidentes });
   }
   return hits;
+}
+
+/**
+ * The hit count a list prints (`#contadorDeProcessos` on 1st degree, `.resultadoPaginacao` on `cposg5`: "2 Processos encontrados"); null when none. */
+export function esajHitCount(root: HTMLElement): number | null {
+  const text = textOf(root.querySelector('#contadorDeProcessos')) ?? textOf(root.querySelector('.resultadoPaginacao')) ?? '';
+  const counter = /(\d[\d.]*)\s+Processos?\s+encontrados?/i.exec(text);
+  return counter ? Number(counter[1]!.replace(/\./g, '')) : null;
 }
 
 /** A link's query as text; a malformed `%` sequence (a page's own) leaves it as printed rather than throwing URIError. */
@@ -161,7 +167,10 @@ export function parseEsajPage(html: string, ctx: EsajPageContext, anomalies = ne
     throw new EsajPageError('the page has neither a case, nor a message, nor a list of cases');
   }
   if (numero.replace(/\D/g, '') !== ctx.numeroCnj) throw new EsajPageError(`the page shows another case than ${formatCnj(ctx.numeroCnj)}`);
-  if (!root.querySelector('#classeProcesso')) anomalies.note('capa.campo');
+  const labels = labelledFields(root);
+  const get = (id: string, ...names: string[]) => field(root, `#${id}`) ?? names.map((n) => labels.get(fold(n))).find((v) => v) ?? null;
+  const classe = get('classeProcesso', 'Classe');
+  if (!classe) anomalies.note('capa.campo');
   const movimentos = movementsOf(root, anomalies);
   return {
     kind: 'case',
@@ -170,23 +179,55 @@ export function parseEsajPage(html: string, ctx: EsajPageContext, anomalies = ne
       tribunal: ctx.tribunal,
       sistema: 'esaj',
       grau: ctx.grau,
-      classe: field(root, '#classeProcesso'),
-      assuntos: [field(root, '#assuntoProcesso')].filter((a): a is string => a !== null),
-      // 1st degree: the vara; 2nd degree: the órgão julgador (câmara).
-      orgao: field(root, '#varaProcesso') ?? field(root, '#orgaoJulgadorProcesso'),
-      foro: field(root, '#foroProcesso') ?? field(root, '#secaoProcesso'),
-      juiz: field(root, '#juizProcesso') ?? field(root, '#relatorProcesso'),
-      distribuidoEm: distributionOf(field(root, '#dataHoraDistribuicaoProcesso')),
-      valorCausaCentavos: centavosOfReais(field(root, '#valorAcaoProcesso')),
-      situacao: field(root, '#labelSituacaoProcesso'),
+      classe,
+      assuntos: subjectsOf(root, labels, get('assuntoProcesso', 'Assunto')),
+      // 1st degree: the vara; 2nd degree: the órgão julgador (câmara, Vice-Presidência).
+      orgao: get('varaProcesso', 'Vara') ?? get('orgaoJulgadorProcesso', 'Órgão Julgador'),
+      // 1st degree: the foro; 2nd degree: the seção (`Tribunal de Justiça`, a turma recursal).
+      foro: get('foroProcesso', 'Foro') ?? get('secaoProcesso', 'Seção'),
+      // 1st degree: the judge; 2nd degree: the relator (a person or an office: `VICE PRESIDENTE DO TRIBUNAL…`).
+      juiz: get('juizProcesso', 'Juiz') ?? get('relatorProcesso', 'Relator'),
+      distribuidoEm: distributionOf(get('dataHoraDistribuicaoProcesso', 'Distribuição')),
+      valorCausaCentavos: centavosOfReais(get('valorAcaoProcesso', 'Valor da ação')),
+      situacao: field(root, '#labelSituacaoProcesso') ?? field(root, '#situacaoProcesso') ?? field(root, '.unj-entity-header .unj-tag'),
       segredo: false,
       partes: partiesOf(root, movimentos, anomalies),
       movimentos,
       incidentes: incidentsOf(root),
       processoReferencia: null,
+      ...(ctx.grau === 2 ? { origem: get('origemProcesso', 'Origem') } : {}),
       anomalias: anomalies.campos,
     },
   };
+}
+
+/**
+ * The header's fields by their printed label (`<span class="unj-label">Relator</span><div>VALUE</div>`),
+ * folded (no accents, lower case, no colon): where a build gives a field no id (2nd degree's `Origem`,
+ * `Outros assuntos`), or another one, the label says what it is.
+ */
+function labelledFields(root: HTMLElement): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const label of root.querySelectorAll('.unj-label')) {
+    const name = fold(oneLine(label.text)).replace(/:$/, '').trim();
+    const value = textOf(label.nextElementSibling);
+    if (name && value && !out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+/**
+ * The subject, then the others e-SAJ prints only in the collapsed block (`Outros assuntos`): each
+ * `<span title>` of that block is one subject; a block of bare text is one.
+ */
+function subjectsOf(root: HTMLElement, labels: Map<string, string>, first: string | null): string[] {
+  const out = first ? [first] : [];
+  const label = root.querySelectorAll('.unj-label').find((l) => fold(oneLine(l.text)).replace(/:$/, '').trim() === 'outros assuntos');
+  const block = label?.nextElementSibling;
+  const spans = block?.querySelectorAll('span[title]') ?? [];
+  const others = spans.length > 0 ? spans.map((s) => textOf(s)) : [labels.get('outros assuntos') ?? null];
+  for (const o of others) if (o && !out.includes(o)) out.push(o);
+  return out;
 }
 
 function field(root: HTMLElement, selector: string): string | null {
@@ -202,16 +243,40 @@ function distributionOf(text: string | null): string | null {
   return time ? `${day}T${time[1]}:${time[2]}:00-03:00` : day;
 }
 
+/**
+ * The parties' table, found by what it holds: the hidden full table, else the visible one, else any
+ * table whose rows carry a role (`.tipoDeParticipacao`) beside a name (`.nomeParteEAdvogado`).
+ */
+function partiesTable(root: HTMLElement): HTMLElement | null {
+  const byId = root.querySelector('#tableTodasPartes') ?? root.querySelector('#tablePartesPrincipais');
+  if (byId) return byId;
+  // Without the ids: the table with the most party rows is the full one (the visible one is its subset).
+  const tables = new Map<HTMLElement, number>();
+  for (const cell of root.querySelectorAll('td.nomeParteEAdvogado')) {
+    const table = cell.closest('table');
+    if (table) tables.set(table, (tables.get(table) ?? 0) + 1);
+  }
+  return [...tables].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+/** The page's parties heading ("Partes do Processo"): the section is there even when its table is not. */
+const hasPartiesHeading = (root: HTMLElement) => root.querySelectorAll('h2').some((h) => fold(oneLine(h.text)).startsWith('partes do processo'));
+
 /** Every party (the hidden full table; the visible one when a page has only it), lawyers under each. */
 function partiesOf(root: HTMLElement, movimentos: ConsultaMovement[], anomalies: Anomalies): ConsultaParty[] {
-  const table = root.querySelector('#tableTodasPartes') ?? root.querySelector('#tablePartesPrincipais');
-  if (!table) return [];
+  const table = partiesTable(root);
+  if (!table) {
+    // The heading without a table of parties: the layout changed under the parser (counted, never silent).
+    if (hasPartiesHeading(root)) anomalies.note('partes.secao');
+    return [];
+  }
   const oabs = oabsInTexts(movimentos);
   const parties: ConsultaParty[] = [];
   for (const row of table.querySelectorAll('tr')) {
     const cell = row.querySelector('td.nomeParteEAdvogado');
     if (!cell) continue;
-    const role = textOf(row.querySelector('.tipoDeParticipacao'));
+    // `Reqte&nbsp;`, `Apelante:&nbsp;` (2nd degree): the role without its colon.
+    const role = textOf(row.querySelector('.tipoDeParticipacao'))?.replace(/\s*:$/, '') || null;
     const { nome, advogados } = nameAndLawyers(cell);
     if (!nome) {
       anomalies.note('parte.linha');
@@ -220,46 +285,62 @@ function partiesOf(root: HTMLElement, movimentos: ConsultaMovement[], anomalies:
     if (!role) anomalies.note('parte.tipo');
     const seen = new Map<string, number>();
     const lawyers: ConsultaLawyer[] = advogados.map((a) => {
-      const key = foldName(a);
+      const key = foldName(a.nome);
       const nth = seen.get(key) ?? 0;
       seen.set(key, nth + 1);
       const known = oabs.get(key) ?? [];
-      return { nome: a, oab: known[nth] ?? known[0] ?? null };
+      return { nome: a.nome, oab: a.oab ?? known[nth] ?? known[0] ?? null };
     });
+    // The row's class names the side where a build prints it (`poloAtivo`, `poloPassivo`); else the role does.
+    const classes = fold(row.getAttribute('class') ?? '');
+    const polo = classes.includes('poloativo') ? 'ATIVO' : classes.includes('polopassivo') ? 'PASSIVO' : role ? esajPolo(role) : 'OUTROS';
     // e-SAJ masks every CPF/CNPJ out of the party table: nothing to keep.
-    parties.push({ polo: role ? esajPolo(role) : 'OUTROS', tipo: role ? esajRole(role) : null, nome, documento: null, tipoPessoa: null, advogados: lawyers });
+    parties.push({ polo, tipo: role ? esajRole(role) : null, nome, documento: null, tipoPessoa: null, advogados: lawyers });
   }
+  // A parties section that yields no party (empty, or rows that read as none): the layout changed under the parser.
+  if (parties.length === 0) anomalies.note('partes.secao');
   return parties;
 }
 
 /**
  * The cell holds the party's name, then per representative a `<span class="mensagemExibindo">Advogado:&nbsp;</span>`
- * (or `Advogada:`, `Procurador:`…) followed by the representative's name.
+ * (or `Advogada:`, `Procurador:`…) followed by the representative's name, and on some builds (TJAL's
+ * `cposg5`) a hidden input with the registration (`<input type="hidden" value="6770AL">`).
  */
-function nameAndLawyers(cell: HTMLElement): { nome: string; advogados: string[] } {
+function nameAndLawyers(cell: HTMLElement): { nome: string; advogados: { nome: string; oab: ConsultaLawyer['oab'] }[] } {
   let nome = '';
-  const advogados: string[] = [];
+  const advogados: { nome: string; oab: ConsultaLawyer['oab'] }[] = [];
   let current: string[] | null = null;
+  let oab: ConsultaLawyer['oab'] = null;
+  const close = () => {
+    if (current) flush(current, oab, advogados);
+    oab = null;
+  };
   for (const node of cell.childNodes) {
     const el = node as HTMLElement;
     if (el.tagName === 'SPAN' && el.classList?.contains('mensagemExibindo')) {
-      if (current) flush(current, advogados);
+      close();
       current = [];
       continue;
     }
     if (el.tagName === 'BR') continue;
+    if (el.tagName === 'INPUT') {
+      const reg = current && el.getAttribute('type') === 'hidden' ? fromPage('oab', el.getAttribute('value') ?? '') : null;
+      if (reg) oab = { uf: reg.uf, numero: reg.canonical.slice(2) };
+      continue;
+    }
     const text = oneLine(node.text);
     if (!text) continue;
     if (current) current.push(text);
     else nome = oneLine(`${nome} ${text}`);
   }
-  if (current) flush(current, advogados);
+  close();
   return { nome, advogados };
 }
 
-function flush(parts: string[], into: string[]): void {
-  const name = oneLine(parts.join(' '));
-  if (name) into.push(name);
+function flush(parts: string[], oab: ConsultaLawyer['oab'], into: { nome: string; oab: ConsultaLawyer['oab'] }[]): void {
+  const nome = oneLine(parts.join(' '));
+  if (nome) into.push({ nome, oab });
 }
 
 function foldName(name: string): string {
@@ -268,15 +349,16 @@ function foldName(name: string): string {
 
 /**
  * e-SAJ's party table shows no OAB; the DJE texts among the movements list the lawyers with theirs
- * (`Advogados(s): Eduardo Chalfin (OAB 241287/SP), …`). Each name gets the registrations printed next
+ * (`Advogados(s): Eduardo Chalfin (OAB 241287/SP), …`; TJAL also `(OAB: 6770/AL)` and a bare `(9395A/AL)`). Each name gets the registrations printed next
  * to it, in the order first seen (one lawyer may hold two: `(OAB 123116/RJ)`, `(OAB 299489/SP)`).
  */
 function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer['oab'][]> {
   const found = new Map<string, ConsultaLawyer['oab'][]>();
   for (const m of movimentos) {
-    if (!m.texto?.includes('(OAB ')) continue;
-    // Anchored on the literal `(OAB ` and at most 40 characters to its `)`; the name is what precedes it back to the last separator (linear).
-    for (const match of m.texto.matchAll(/\(OAB\s+([^)]{1,40})\)/g)) {
+    if (!m.texto?.includes('/')) continue;
+    // `(OAB 241287/SP)`, `(OAB: 6770/AL)`, `(9395A/AL)`: anchored on `(`, bounded; the name is what
+    // precedes it back to the last separator (linear).
+    for (const match of m.texto.matchAll(/\((?:OAB:?\s*)?(\d[\dA-Z]{0,9}\/[A-Z]{2})\)/g)) {
       const oab = fromPage('oab', match[1]!);
       if (!oab) continue;
       const before = m.texto.slice(Math.max(0, match.index - 200), match.index);
@@ -293,14 +375,21 @@ function oabsInTexts(movimentos: ConsultaMovement[]): Map<string, ConsultaLawyer
   return found;
 }
 
-/** Every movement, newest first: the day, the title (text or link), and the italic complement under it. */
+/**
+ * Every movement, newest first: the day, the title (text or link), and the italic complement under it.
+ * Rows are found by what they hold (a cell whose class names the date, `dataMovimentacao` on 1st degree,
+ * `dataMovimentacaoProcesso` on 2nd), in the full table, else the latest five.
+ */
 function movementsOf(root: HTMLElement, anomalies: Anomalies): ConsultaMovement[] {
-  const body = root.querySelector('#tabelaTodasMovimentacoes') ?? root.querySelector('#tabelaUltimasMovimentacoes');
+  const body = root.querySelector('#tabelaTodasMovimentacoes') ?? root.querySelector('#tabelaUltimasMovimentacoes') ?? movementsBody(root);
   if (!body) return [];
   const out: ConsultaMovement[] = [];
-  for (const row of body.querySelectorAll('tr.containerMovimentacao')) {
-    const data = isoDayOfBr(textOf(row.querySelector('td.dataMovimentacao')) ?? '');
-    const cell = row.querySelector('td.descricaoMovimentacao');
+  for (const row of body.querySelectorAll('tr')) {
+    const cells = row.querySelectorAll('td');
+    const dateCell = cells.find((c) => (c.getAttribute('class') ?? '').includes('dataMovimentacao'));
+    const cell = cells.find((c) => (c.getAttribute('class') ?? '').includes('descricaoMovimentacao'));
+    if (!dateCell && !cell) continue; // a spacer row
+    const data = isoDayOfBr(textOf(dateCell) ?? '');
     if (!data || !cell) {
       anomalies.note(cell ? 'movimento.data' : 'movimento.linha');
       continue;
@@ -318,9 +407,27 @@ function movementsOf(root: HTMLElement, anomalies: Anomalies): ConsultaMovement[
   return out;
 }
 
-/** The incidents' table under the "Incidentes, ações incidentais, recursos e execuções de sentenças" heading. */
+/** Without the ids: the body with the most rows dated by a `dataMovimentacao…` cell (the full list; the latest five are its subset). */
+function movementsBody(root: HTMLElement): HTMLElement | null {
+  const bodies = new Map<HTMLElement, number>();
+  for (const cell of root.querySelectorAll('td[class*="dataMovimentacao"]')) {
+    const body = cell.closest('tbody');
+    if (body) bodies.set(body, (bodies.get(body) ?? 0) + 1);
+  }
+  return [...bodies].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+/**
+ * The incidents' table under the "Incidentes, ações incidentais, recursos e execuções de sentenças"
+ * heading: its links (`a.incidente` on 1st degree, bare links to `show.do` on 2nd), each row's first
+ * cell the day it was received. Links elsewhere on the page are not incidents.
+ */
 function incidentsOf(root: HTMLElement): ConsultaIncident[] {
-  return root.querySelectorAll('a.incidente').map((a) => {
+  const heading = root.querySelectorAll('h2').find((h) => fold(oneLine(h.text)).startsWith('incidentes'));
+  const table = heading ? nextTable(heading) : null;
+  const links = new Set(root.querySelectorAll('a.incidente'));
+  for (const a of table?.querySelectorAll('a') ?? []) links.add(a);
+  return [...links].map((a) => {
     const text = oneLine(a.text);
     const number = /\((\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4})\)\s*$/.exec(text);
     const row = a.closest('tr');
@@ -330,4 +437,17 @@ function incidentsOf(root: HTMLElement): ConsultaIncident[] {
       data: isoDayOfBr(textOf(row?.querySelector('td')) ?? ''),
     };
   });
+}
+
+/** The first table after an element in document order (the heading sits in its own div before the table). */
+function nextTable(el: HTMLElement): HTMLElement | null {
+  for (let at: HTMLElement | null = el; at; at = at.parentNode as HTMLElement | null) {
+    for (let sib = at.nextElementSibling; sib; sib = sib.nextElementSibling) {
+      if (sib.tagName === 'TABLE') return sib;
+      const inner = sib.querySelector('table');
+      if (inner) return inner;
+      if (sib.tagName === 'H2' || sib.querySelector('h2')) return null;
+    }
+  }
+  return null;
 }

@@ -14,7 +14,7 @@
  */
 import type { CourtSearchQuery } from '../../../platform/ports/case-details.ts';
 import { oneLine, parsePage, textOf } from '../html.ts';
-import { ESAJ_NOT_FOUND, esajList, esajMessage, EsajPageError, esajWhole, type EsajRefusal } from './parse.ts';
+import { ESAJ_NOT_FOUND, esajHitCount, esajList, esajMessage, EsajPageError, esajWhole, type EsajRefusal } from './parse.ts';
 
 /** The `search.do` query of a search by document, name or OAB. */
 export function esajSearchQuery(q: CourtSearchQuery): string {
@@ -38,11 +38,13 @@ export type EsajHits =
       numeros: string[];
       /** The counter the list prints; null on a single hit or none. */
       total: number | null;
+      /** Fewer hit rows on this page than the counter says (the rest on pages not read): the list is partial (issue 52). */
+      limitado: boolean;
       /** Per listed number, the link its row opens (`/cpopg/show.do?processo.codigo=…`); a single hit's page is the answer itself. */
       links: Map<string, string>;
     }
   /** The message box refused the search (too broad, too many queries at once): a failure of that court. */
-  | { refused: EsajRefusal };
+  | { refused: EsajRefusal; message: string };
 
 /** The numbers a search answer lists; throws EsajPageError on a page that is none of the answers. The message box decides, never the status. */
 export function parseEsajSearch(html: string): EsajHits {
@@ -52,22 +54,22 @@ export function parseEsajSearch(html: string): EsajHits {
   if (single) {
     const m = CNJ_MASKED.exec(single);
     if (!m) throw new EsajPageError('the process page shows no CNJ number');
-    return { numeros: [m[1]!.replace(/\D/g, '')], total: 1, links: new Map() };
+    return { numeros: [m[1]!.replace(/\D/g, '')], total: 1, limitado: false, links: new Map() };
   }
   const message = esajMessage(root);
-  if (message?.kind === 'not_found') return { numeros: [], total: 0, links: new Map() };
-  if (message) return { refused: message.reason };
-  const list = root.querySelector('#listagemDeProcessos');
-  if (list) {
+  if (message?.kind === 'not_found') return { numeros: [], total: 0, limitado: false, links: new Map() };
+  if (message) return { refused: message.reason, message: message.message };
+  if (root.querySelector('a.linkProcesso')) {
     const links = new Map<string, string>();
-    for (const hit of esajList(root)) {
+    const hits = esajList(root);
+    for (const hit of hits) {
       if (!hit.numeroCnj) throw new EsajPageError('a listed process has no CNJ number');
       if (!links.has(hit.numeroCnj)) links.set(hit.numeroCnj, hit.path);
     }
     if (links.size === 0) throw new EsajPageError('the list of processes is empty');
-    const counter = /(\d[\d.]*)\s+Processos?\s+encontrados?/i.exec(textOf(root.querySelector('#contadorDeProcessos')) ?? '');
-    return { numeros: [...links.keys()], total: counter ? Number(counter[1]!.replace(/\./g, '')) : null, links };
+    const total = esajHitCount(root);
+    return { numeros: [...links.keys()], total, limitado: total !== null && hits.length < total, links };
   }
-  if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0, links: new Map() };
+  if (oneLine(root.text).includes(ESAJ_NOT_FOUND)) return { numeros: [], total: 0, limitado: false, links: new Map() };
   throw new EsajPageError('the page has neither a case, nor a list of cases, nor a message');
 }

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { SourceError } from '../../../platform/ports/source-error.ts';
 import { PjeClassicClient } from './client.ts';
 import { parsePjeDetail } from './parse.ts';
+import { anomaliesOf } from '../anomalies.ts';
 import { pageText } from '../../http/body.ts';
 import { loopbackConsultaHttp, startLoopback, type RecordedRequest, type Reply } from './testing.ts';
 
@@ -140,6 +141,27 @@ test('TJBA\'s captcha refusal to the search POST is a captcha failure, never "no
   const { server, client: c } = await client(TJMA, (r) => (r.method === 'POST' ? { body: fixture('block-tjba-pje-search-captcha.html') } : undefined));
   await assert.rejects(c.fetchCase(TJMA.cnj), failure('captcha'));
   assert.equal(server.requests.length, 2);
+});
+
+test('a search answered with a message is classified by its words: not found is null, try later rate_limited, unknown quoted and counted', async () => {
+  // TJBA's answer shape (the message panel over an empty table), with the courts' other sentences in its panel.
+  const saying = (message: string) => (r: RecordedRequest) =>
+    r.method === 'POST'
+      ? { body: fixture('block-tjba-pje-search-captcha.html').toString('utf8').replace('A verificação de captcha não está correta.', message) }
+      : undefined;
+  const notFound = await client(TJMA, saying('Sua pesquisa não encontrou nenhum processo disponível.'));
+  assert.equal(await notFound.client.fetchCase(TJMA.cnj), null);
+  assert.equal(notFound.server.requests.length, 2, 'no detail page asked');
+  const busy = await client(TJMA, saying('Muitas requisições. Tente novamente mais tarde.'));
+  await assert.rejects(busy.client.fetchCase(TJMA.cnj), failure('rate_limited'));
+  const unknown = await client(TJMA, saying('Consulta 12345 não pôde ser concluída pelo módulo XYZ.'));
+  await assert.rejects(unknown.client.fetchCase(TJMA.cnj), (e: unknown) => {
+    assert.ok(failure('unavailable')(e));
+    // Quoted for the operator, digits shaped (no number of anyone), and counted as a layout anomaly.
+    assert.match((e as Error).message, /"Consulta 99999 não pôde ser concluída pelo módulo XYZ\."/);
+    assert.deepEqual(anomaliesOf(e), ['mensagem.desconhecida']);
+    return true;
+  });
 });
 
 test("TJPB's Cloudflare page instead of the form is anti_bot, whatever its status", async () => {

@@ -14,8 +14,9 @@ import type { ConsultaHits, ListedPage } from '../client.ts';
 import type { ConsultaHttp, ConsultaPage, ConsultaSession } from '../http.ts';
 import type { ConsultaCase } from '../record.ts';
 import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
-import { Anomalies } from '../anomalies.ts';
-import { parsePjeDetail, parsePjeSearch, PjePageError } from './parse.ts';
+import { Anomalies, withAnomaly } from '../anomalies.ts';
+import { MESSAGE_FAILURES, messageReason } from '../messages.ts';
+import { parsePjeDetail, parsePjeSearch, PjeMessageError, PjePageError } from './parse.ts';
 
 export interface PjeClassicClientOptions {
   /** Scheme, host and context path, e.g. `https://pje.tjma.jus.br/pje` or `https://pje-consulta.tjce.jus.br/pje1grau`. */
@@ -25,6 +26,8 @@ export interface PjeClassicClientOptions {
   source: string;
   /** How messages name the court's consultation, e.g. `PJe consulta pública TJMA`. */
   label: string;
+  /** The degree this deployment serves (TJMA's `pje2g`: 2, whatever the number's origin); by default the number's (`0000`: 2). */
+  grau?: 1 | 2;
 }
 
 const FORM_POST = { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' };
@@ -66,7 +69,7 @@ export class PjeClassicClient {
 
     session.at('detalhe');
     const detail = this.#ok(session, await session.get(new URL(hit.detailPath, listUrl).href, { signal, headers: { referer: listUrl } }), 'detail page');
-    const found = this.#read(session, () => parsePjeDetail(detail.text, { grau: numeroCnj.slice(16) === '0000' ? 2 : 1 }, anomalies), 'detail page');
+    const found = this.#read(session, () => parsePjeDetail(detail.text, { grau: this.#grauOf(numeroCnj) }, anomalies), 'detail page');
     if (found.numeroCnj !== numeroCnj) throw session.fail('malformed', 'the detail page shows another case than the one asked');
     return found;
   }
@@ -80,7 +83,7 @@ export class PjeClassicClient {
     const headers = listed.referer ? { referer: listed.referer } : undefined;
     const detail = this.#ok(session, await session.get(listed.url, { signal, headers }), 'detail page');
     try {
-      const found = parsePjeDetail(detail.text, { grau: numeroCnj.slice(16) === '0000' ? 2 : 1 }, new Anomalies());
+      const found = parsePjeDetail(detail.text, { grau: this.#grauOf(numeroCnj) }, new Anomalies());
       return found.numeroCnj === numeroCnj ? found : null;
     } catch (e) {
       if (e instanceof PjePageError) return null;
@@ -119,10 +122,18 @@ export class PjeClassicClient {
     return { numeros, total: search.total ?? links.size, limitado: search.limitado, anomalias: anomalies.campos, paginas };
   }
 
+  #grauOf(numeroCnj: string): 1 | 2 {
+    return this.#o.grau ?? (numeroCnj.slice(16) === '0000' ? 2 : 1);
+  }
+
   #read<T>(session: ConsultaSession, parse: () => T, what: string): T {
     try {
       return parse();
     } catch (e) {
+      if (e instanceof PjeMessageError) {
+        const err = session.fail(MESSAGE_FAILURES[e.kind].failure, messageReason(e.kind, e.text));
+        throw e.kind === 'unknown' ? withAnomaly(err, 'mensagem.desconhecida') : err;
+      }
       if (e instanceof PjePageError) throw session.fail('malformed', `unexpected ${what}: ${e.message}`);
       throw e;
     }

@@ -20,12 +20,25 @@ import { brasiliaInstantOfLocal, isoDayOfBr } from '../../../platform/format.ts'
 import { cnjCourtSigla, fromPage } from '../../../platform/identifiers/index.ts';
 import { Anomalies } from '../anomalies.ts';
 import { oneLine } from '../html.ts';
+import { classifyMessage, MESSAGE_FAILURES, type CourtMessage } from '../messages.ts';
 import { stripCode, subjectLeaf } from '../subject.ts';
 import type { ConsultaCase, ConsultaLawyer, ConsultaListCount, ConsultaMovement, ConsultaParty } from '../record.ts';
 
 /** The page is not what this step of the flow answers (or is cut short). The message never quotes page content. */
 export class PjePageError extends Error {
   override name = 'PjePageError';
+}
+
+/** The court answered a message instead of results (rich-messages), classified by its words (messages.ts): never "not found" unless it says so. */
+export class PjeMessageError extends PjePageError {
+  override name = 'PjeMessageError';
+  readonly kind: Exclude<CourtMessage, 'not_found'>;
+  readonly text: string;
+  constructor(kind: Exclude<CourtMessage, 'not_found'>, text: string) {
+    super(`PJe search answer: ${MESSAGE_FAILURES[kind].why}`);
+    this.kind = kind;
+    this.text = text;
+  }
 }
 
 /** One row of the search answer, as a person reads it. */
@@ -76,13 +89,27 @@ function countOf(text: string): number | null {
 export function parsePjeSearch(html: string, anomalies = new Anomalies()): PjeSearchAnswer {
   whole(html, 'PJe search answer');
   const root = parse(html);
-  const tbody = root.querySelector('tbody[id$="processosTable:tb"]');
+  // The hits' body by its id (`fPP:processosTable:tb`), else by meaning: the body whose rows open a case's detail (`openPopUp`).
+  const tbody =
+    root.querySelector('tbody[id$="processosTable:tb"]') ??
+    root
+      .querySelectorAll('tbody')
+      .find(
+        (t) =>
+          foldId(t.id).includes('processostable') ||
+          t.querySelectorAll(':scope > tr').some((tr) => /\/DetalheProcessoConsultaPublica\/listView\.seam\?ca=/.test(POPUP.exec(tr.innerHTML)?.[1] ?? '')),
+      );
   if (!tbody) throw new PjePageError('PJe search answer: no result table (fPP:processosTable)');
   const rows = tbody.querySelectorAll(':scope > tr');
-  const footer = shown(root.querySelector('table[id$="processosTable"] tfoot span.text-muted'));
+  const footer = shown(
+    tbody.closest('table')?.querySelector('tfoot span.text-muted') ?? root.querySelector('table[id$="processosTable"] tfoot span.text-muted'),
+  );
   if (rows.length === 0) {
-    const messages = shown(root.querySelector('dl.rich-messages'));
-    if (messages !== '') throw new PjePageError('PJe search answer: the court answered a message instead of results');
+    // "Sua pesquisa não encontrou nenhum processo disponível.": the message decides (messages.ts), never the empty table alone.
+    const messages = root.querySelectorAll('.rich-messages-label').map(shown).filter(Boolean).join(' ') || shown(root.querySelector('dl.rich-messages'));
+    const kind = classifyMessage(messages);
+    if (kind === 'not_found') return { found: false };
+    if (kind !== null) throw new PjeMessageError(kind, messages);
     // The listView page itself (form fPP, before any search) has the same empty table and footer: a form, not an answer.
     if (root.querySelector('form#fPP')) throw new PjePageError('PJe search answer: the search form came back instead of results');
     if (!/^(0 )?resultados? encontrados?$/.test(footer))
@@ -98,9 +125,12 @@ export function parsePjeSearch(html: string, anomalies = new Anomalies()): PjeSe
   if (hits.length === 0) throw new PjePageError('PJe search answer: no result row has its detail link and case number');
   // "Sua consulta retornou muitos processos e somente os 30 primeiros serão exibidos": the count is the cap.
   const warning = shown(root.querySelector('div.alert-danger')) + shown(root.querySelector('div.alert-warning'));
-  const limitado = /somente os \d+ primeiros/i.test(warning);
+  const capped = /somente os \d+ primeiros/i.test(warning);
   const total = countOf(footer);
-  return { found: true, hits, total: limitado ? null : total, limitado };
+  // The footer counts more hits than the rows read (a pager, or rows the page lacks): partial, never complete.
+  const fewer = total !== null && hits.length < total;
+  if (fewer && !root.querySelector('.rich-datascr')) anomalies.note('lista.contagem');
+  return { found: true, hits, total: capped ? null : total, limitado: capped || fewer };
 }
 
 /** One hit row: link button cell, `CLASS <a><b>ABBREV CNJ - SUBJECT</b></a> PARTIES` cell, last movement cell. */
@@ -155,7 +185,8 @@ function readHeader(root: HTMLElement): Header {
   const labelled = new Map<string, string>();
   const bold: Header['bold'] = [];
   for (const view of root.querySelectorAll('div.propertyView')) {
-    const label = shown(view.querySelector('.name label'));
+    // `Número Processo`, `Número Processo:`: the label without its colon.
+    const label = shown(view.querySelector('.name label')).replace(/\s*:$/, '');
     const value = view.querySelector('.value');
     if (!value) continue;
     if (label !== '') {
@@ -185,11 +216,51 @@ function boldPairs(html: string): Header['bold'] {
   return pairs;
 }
 
-const POLOS: [string, ConsultaParty['polo']][] = [
-  ['processoPartesPoloAtivoResumidoDiv', 'ATIVO'],
-  ['processoPartesPoloPassivoResumidoDiv', 'PASSIVO'],
-  ['processoParteOutrosInteressadosResumidoDiv', 'OUTROS'],
+/**
+ * The three parties' sections by what they say (issue 52): an element whose id names the side however
+ * the build prefixes or suffixes it (`j_id149:processoPartesPoloAtivoResumidoDiv`, `…PoloAtivoDetalhadoDiv`,
+ * `poloAtivo_2`), or whose heading says it (`Polo ativo`, `Polo Passivo`, `Outros interessados`).
+ */
+const SIDES: { polo: ConsultaParty['polo']; key: string; heading: string }[] = [
+  { polo: 'ATIVO', key: 'poloativo', heading: 'polo ativo' },
+  { polo: 'PASSIVO', key: 'polopassivo', heading: 'polo passivo' },
+  { polo: 'OUTROS', key: 'outrosinteressados', heading: 'outros interessados' },
 ];
+
+const foldText = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const foldId = (id: string) => foldText(id).replace(/[^a-z]/g, '');
+
+/** A list's data rows: `tr`s with cells, outside headers, footers and pagers (a scroller's own table). */
+function dataRows(section: HTMLElement): HTMLElement[] {
+  return section
+    .querySelectorAll('tr')
+    .filter((tr) => tr.querySelector('td') && !tr.closest('thead') && !tr.closest('tfoot') && !tr.closest('.rich-datascr') && !tr.closest('.rich-inslider'));
+}
+
+/** The outermost element of each candidate, in document order: an element inside another candidate is that one's part. */
+function outermost(els: HTMLElement[]): HTMLElement[] {
+  const set = new Set(els);
+  return els.filter((el) => {
+    for (let up = el.parentNode as HTMLElement | null; up; up = up.parentNode as HTMLElement | null) if (set.has(up)) return false;
+    return true;
+  });
+}
+
+/** The section of one side: by id first, by heading else; the one that holds rows, else the first found (an empty section). */
+function partySection(root: HTMLElement, ids: HTMLElement[], side: (typeof SIDES)[number]): HTMLElement | null {
+  const byId = outermost(ids.filter((el) => foldId(el.id).includes(side.key)));
+  const byHeading = root
+    .querySelectorAll('div, span, h1, h2, h3, h4, h5, h6, th, legend, b, strong, label')
+    .filter((el) => el.childNodes.length <= 3 && foldText(shown(el)).replace(/:$/, '').trim() === side.heading)
+    .map((heading) => {
+      let up = heading.parentNode as HTMLElement | null;
+      while (up?.parentNode && !up.querySelector('table')) up = up.parentNode as HTMLElement | null;
+      return up;
+    })
+    .filter((el): el is HTMLElement => el !== null && el.parentNode !== null);
+  const candidates = [...byId, ...byHeading];
+  return candidates.find((c) => dataRows(c).length > 0) ?? candidates[0] ?? null;
+}
 
 export interface Participant {
   nome: string;
@@ -288,19 +359,46 @@ const isCounsel = (p: Participant) => p.oab !== null || (p.tipo !== null && COUN
 
 interface PoloRead {
   parties: ConsultaParty[];
-  /** Rows the panel's footer says the court lists (incl. representatives), null when it prints no count. */
-  listados: number | null;
-  lidos: number;
+  lista: ConsultaListCount;
 }
 
-function readPolo(div: HTMLElement, polo: ConsultaParty['polo'], anomalies: Anomalies): PoloRead {
+/** A list's printed count (`N resultados encontrados`) and whether it has a pager shown: right after its table, else in its section. */
+function counterOf(section: HTMLElement, table: HTMLElement | null): { listados: number | null; pager: boolean } {
+  let listados: number | null = null;
+  let pager = false;
+  const visible = (el: HTMLElement | null) => el !== null && !/display\s*:\s*none/i.test(el.getAttribute('style') ?? '');
+  for (let sib = table?.nextElementSibling ?? null, n = 0; sib && n < 4; sib = sib.nextElementSibling, n++) {
+    if (listados === null) listados = countOf(shown(sib));
+    if (sib.classList.contains('rich-inslider') || sib.querySelector('.rich-inslider')) pager = true;
+    if (sib.tagName === 'TABLE') break;
+  }
+  if (listados === null) {
+    const span = section.querySelectorAll('span').find((el) => countOf(shown(el)) !== null);
+    listados = span ? countOf(shown(span)) : null;
+  }
+  if (table?.querySelectorAll('.rich-datascr').some(visible) || section.querySelectorAll('.rich-datascr').some(visible)) pager = true;
+  return { listados, pager };
+}
+
+/**
+ * A list whose rows read are fewer than its printed count is never answered complete (issue 52): with a
+ * pager the rest are on other pages this connector does not request (`limitado`); with none, the page
+ * announces rows it does not carry (`limitado`, and an anomaly: the layout changed or the page was cut).
+ */
+function checkedCount(listados: number | null, lidos: number, pager: boolean, anomalies: Anomalies): ConsultaListCount {
+  if (listados === null || lidos >= listados) return { listados, lidos };
+  if (!pager) anomalies.note('lista.contagem');
+  return { listados, lidos, limitado: true };
+}
+
+function readPolo(section: HTMLElement, polo: ConsultaParty['polo'], anomalies: Anomalies): PoloRead {
   const parties: ConsultaParty[] = [];
   let current: ConsultaParty | null = null;
-  const rows = div.querySelectorAll('table[id$="ResumidoList"] > tbody[id$=":tb"] > tr');
+  const rows = dataRows(section);
   const party = (p: Participant): ConsultaParty => ({ polo, tipo: p.tipo, nome: p.nome, documento: p.documento, tipoPessoa: p.tipoPessoa, advogados: [] });
   for (const row of rows) {
     const cell = row.querySelector('td');
-    const bold = cell?.querySelector('span.text-bold');
+    const bold = cell?.querySelector('span.text-bold') ?? cell?.querySelector('b') ?? cell?.querySelector('strong');
     if (bold) {
       const p = readParticipant(shown(bold), anomalies);
       if (!p) continue;
@@ -312,7 +410,7 @@ function readPolo(div: HTMLElement, polo: ConsultaParty['polo'], anomalies: Anom
       continue;
     }
     // A representative row: `&#160;&#160;&#160;&#160;<span>NAME - OAB … (ADVOGADO)</span>`, belonging to the party above.
-    const text = shown(cell?.querySelector('span span') ?? cell?.querySelector('div span')) || shown(cell?.querySelector('div'));
+    const text = shown(cell?.querySelector('span span') ?? cell?.querySelector('div span')) || shown(cell?.querySelector('div')) || shown(cell);
     if (text === '') {
       anomalies.note('parte.linha');
       continue;
@@ -325,25 +423,38 @@ function readPolo(div: HTMLElement, polo: ConsultaParty['polo'], anomalies: Anom
       parties.push(current);
     }
   }
-  return { parties, listados: countOf(shown(div.querySelector('span.pull-right.text-muted'))), lidos: rows.length };
+  const table = rows[0]?.closest('table') ?? section.querySelector('table');
+  const { listados, pager } = counterOf(section, table);
+  // A section that lists rows (or says it does) and yields no party: the layout changed under the parser.
+  if (parties.length === 0 && (rows.length > 0 || (listados ?? 0) > 0)) anomalies.note('partes.secao');
+  return { parties, lista: checkedCount(listados, rows.length, pager, anomalies) };
 }
 
 function readParties(root: HTMLElement, anomalies: Anomalies): { partes: ConsultaParty[]; lista: ConsultaListCount } {
   const partes: ConsultaParty[] = [];
   let listados: number | null = 0;
   let lidos = 0;
-  for (const [suffix, polo] of POLOS) {
-    const div = root.querySelector(`div[id$="${suffix}"]`);
-    if (!div) {
-      if (polo === 'OUTROS') continue; // not every build renders an empty panel
-      throw new PjePageError(`PJe detail: no ${suffix} panel`);
+  let limitado = false;
+  const ids = root.querySelectorAll('[id]');
+  let sections = 0;
+  let missing = false;
+  for (const side of SIDES) {
+    const section = partySection(root, ids, side);
+    if (!section) {
+      // Not every build renders an empty Outros interessados panel; every page has both sides' panels.
+      missing ||= side.polo !== 'OUTROS';
+      continue;
     }
-    const read = readPolo(div, polo, anomalies);
+    sections++;
+    const read = readPolo(section, side.polo, anomalies);
     partes.push(...read.parties);
-    lidos += read.lidos;
-    listados = listados === null || read.listados === null ? (read.lidos === 0 ? listados : null) : listados + read.listados;
+    lidos += read.lista.lidos;
+    limitado ||= read.lista.limitado === true;
+    listados = listados === null || read.lista.listados === null ? (read.lista.lidos === 0 ? listados : null) : listados + read.lista.listados;
   }
-  return { partes, lista: { listados, lidos } };
+  if (sections === 0) throw new PjePageError('PJe detail: no parties section (Polo ativo / Polo passivo)');
+  if (missing) anomalies.note('partes.secao');
+  return { partes, lista: limitado ? { listados, lidos, limitado } : { listados, lidos } };
 }
 
 /** `dd/mm/yyyy hh:mm:ss - TEXT`; some builds print `hh:mm`, or the day alone. Anchored: no backtracking. */
@@ -364,18 +475,36 @@ export function readMovement(line: string, anomalies = new Anomalies()): Consult
   return { data: instant ?? day, titulo, texto: null };
 }
 
+/**
+ * The movements' rows: the body whose id names them (`…:processoEvento:tb`, however prefixed or
+ * suffixed), else the first body under the panel headed "Movimentações do Processo". Never a table of
+ * dated rows alone: the documents' table is one too.
+ */
+function movementsBody(root: HTMLElement): HTMLElement | null {
+  const byId = root.querySelectorAll('tbody').find((t) => foldId(t.id).includes('processoevento'));
+  if (byId) return byId;
+  const heading = root
+    .querySelectorAll('div, span, h1, h2, h3, h4, h5, h6, th, legend')
+    .find((el) => el.childNodes.length <= 3 && /^movimentacoes( do processo)?:?$/.test(foldText(shown(el))));
+  // Within the heading's own panel (its parent), a body of dated rows outside pagers: never a body of another section.
+  const panel = heading?.parentNode as HTMLElement | null;
+  const dated = (t: HTMLElement) => t.querySelectorAll(':scope > tr').some((tr) => MOVEMENT_DAY.test(shown(tr.querySelector('td'))));
+  return panel?.querySelectorAll('tbody').find((t) => !t.closest('.rich-datascr') && !t.closest('.rich-inslider') && dated(t)) ?? null;
+}
+
 function readMovements(root: HTMLElement, anomalies: Anomalies): { movimentos: ConsultaMovement[]; lista: ConsultaListCount } {
-  const tbody = root.querySelector('tbody[id$="processoEvento:tb"]');
+  const tbody = movementsBody(root);
   if (!tbody) throw new PjePageError('PJe detail: no movements table (processoEvento)');
-  const rows = tbody.querySelectorAll(':scope > tr');
+  const rows = tbody.querySelectorAll(':scope > tr').filter((tr) => tr.querySelector('td'));
   const movimentos: ConsultaMovement[] = [];
   for (const row of rows) {
     const m = readMovement(shown(row.querySelector('td')), anomalies);
     if (m) movimentos.push(m);
   }
-  // The footer right after the table: `52 resultados encontrados` (15 shown per page).
-  const footer = tbody.parentNode?.nextElementSibling;
-  return { movimentos, lista: { listados: countOf(shown(footer?.classList?.contains('text-muted') ? footer : null)), lidos: rows.length } };
+  // The footer right after the table: `52 resultados encontrados` (15 shown per page, a slider to the others).
+  const table = tbody.closest('table');
+  const { listados, pager } = counterOf(table?.parentNode ?? root, table);
+  return { movimentos, lista: checkedCount(listados, rows.length, pager, anomalies) };
 }
 
 const SECRET = /segredo de justi[çc]a|sigilos[oa]/i;

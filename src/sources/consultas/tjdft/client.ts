@@ -6,8 +6,19 @@
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { baseUrlFor, type ConsultaClient, type ConsultaClientContext } from '../client.ts';
 import type { ConsultaCase, ConsultaParty } from '../record.ts';
-import { Anomalies } from '../anomalies.ts';
-import { dadosOf, envelopeOf, participantOf, partiesOfPole, processIdOf, TjdftAnswerError, type TjdftEnvelope } from './parse.ts';
+import { Anomalies, withAnomaly } from '../anomalies.ts';
+import { MESSAGE_FAILURES, messageReason } from '../messages.ts';
+import {
+  dadosOf,
+  emptyAnswerMessage,
+  envelopeOf,
+  participantOf,
+  partiesOfPole,
+  processIdOf,
+  TjdftAnswerError,
+  TjdftMessageError,
+  type TjdftEnvelope,
+} from './parse.ts';
 
 /** The public SPA in front of the API, sent as Referer/Origin like the browser does. */
 export const TJDFT_SPA = 'https://pje-consultapublica.tjdft.jus.br';
@@ -33,10 +44,15 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
         try {
           return envelopeOf(JSON.parse(page.text));
         } catch (err) {
+          if (err instanceof TjdftMessageError) throw messageFailure(err);
           if (err instanceof SyntaxError || err instanceof TjdftAnswerError)
             throw session.fail('malformed', `unexpected answer to ${new URL(url).pathname} (${err.message})`);
           throw err;
         }
+      };
+      const messageFailure = (err: TjdftMessageError): Error => {
+        const failure = session.fail(MESSAGE_FAILURES[err.kind].failure, messageReason(err.kind, err.text));
+        return err.kind === 'unknown' ? withAnomaly(failure, 'mensagem.desconhecida') : failure;
       };
       const guard = <T>(fn: () => T, what: string): T => {
         try {
@@ -48,7 +64,16 @@ export function createTjdftClient(ctx: ConsultaClientContext): ConsultaClient {
       };
       const search = await read(`${api}/processos?${new URLSearchParams({ page: '0', numeroProcesso: formatCnj(numeroCnj) })}`);
       const id = guard(() => processIdOf(search.result), 'search answer');
-      if (id === null) return null;
+      if (id === null) {
+        // An empty result is "not found" only when its messages say nothing else (an unknown one is quoted, never a not-found).
+        try {
+          emptyAnswerMessage(search);
+        } catch (err) {
+          if (err instanceof TjdftMessageError) throw messageFailure(err);
+          throw err;
+        }
+        return null;
+      }
       const path = `${api}/processos/${encodeURIComponent(id)}`;
       session.at('dados');
       const dadosAnswer = await read(`${path}/dados`);

@@ -9,6 +9,7 @@ import { brasiliaInstantOfLocal, isoDayOf } from '../../../platform/format.ts';
 import { fromPage } from '../../../platform/identifiers/on-page.ts';
 import { Anomalies } from '../anomalies.ts';
 import { subjectLeaf } from '../subject.ts';
+import { classifyMessage, MESSAGE_FAILURES, type CourtMessage } from '../messages.ts';
 import type { ConsultaLawyer, ConsultaParty } from '../record.ts';
 
 export class TjdftAnswerError extends Error {
@@ -18,18 +19,61 @@ export class TjdftAnswerError extends Error {
 export interface TjdftEnvelope {
   result: unknown;
   pageInfo: { current: number; last: number } | null;
+  /** The envelope's `messages`, as text (strings, or `{mensagem|message|texto}` objects). */
+  messages: string[];
+}
+
+/** The court answered with a message instead of data, classified by its words (messages.ts). */
+export class TjdftMessageError extends TjdftAnswerError {
+  override name = 'TjdftMessageError';
+  readonly kind: Exclude<CourtMessage, 'not_found'>;
+  readonly text: string;
+  constructor(kind: Exclude<CourtMessage, 'not_found'>, text: string) {
+    super(MESSAGE_FAILURES[kind].why);
+    this.kind = kind;
+    this.text = text;
+  }
+}
+
+function messagesOf(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  return v
+    .map((m) =>
+      typeof m === 'string'
+        ? m
+        : m && typeof m === 'object'
+          ? ((m as Record<string, unknown>).mensagem ?? (m as Record<string, unknown>).message ?? (m as Record<string, unknown>).texto)
+          : null,
+    )
+    .filter((m): m is string => typeof m === 'string' && m.trim() !== '');
+}
+
+/**
+ * What the envelope's messages say when it holds no data (issue 52): nothing, or "not found" → the
+ * empty answer stands; anything else is thrown (a known refusal, or an unknown message to quote).
+ */
+export function emptyAnswerMessage(envelope: TjdftEnvelope): void {
+  const text = envelope.messages.join(' ');
+  const kind = classifyMessage(text);
+  if (kind !== null && kind !== 'not_found') throw new TjdftMessageError(kind, text);
 }
 
 /** The envelope's `result` and paging; `status != "ok"` or another shape throws. */
 export function envelopeOf(body: unknown): TjdftEnvelope {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new TjdftAnswerError('the answer is not an object');
   const b = body as Record<string, unknown>;
-  if (b.status !== 'ok') throw new TjdftAnswerError(`status is ${JSON.stringify(b.status)}, not "ok"`);
+  const messages = messagesOf(b.messages);
+  if (b.status !== 'ok') {
+    // The messages decide what the refusal is; a "not ok" without a known sentence is an error of the court's.
+    const kind = classifyMessage(messages.join(' '));
+    if (kind !== null && kind !== 'not_found') throw new TjdftMessageError(kind, messages.join(' '));
+    throw new TjdftAnswerError(`status is ${JSON.stringify(b.status)}, not "ok"`);
+  }
   if (!('result' in b)) throw new TjdftAnswerError('the answer has no result');
   const p = b.pageInfo as Record<string, unknown> | undefined | null;
   const pageInfo =
     p && typeof p === 'object' && Number.isInteger(p.current) && Number.isInteger(p.last) ? { current: p.current as number, last: p.last as number } : null;
-  return { result: b.result, pageInfo };
+  return { result: b.result, pageInfo, messages };
 }
 
 /** `result[0].idProcesso` of `/v1/processos?numeroProcesso=`; null when the result is empty (not found). */
