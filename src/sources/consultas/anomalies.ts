@@ -14,7 +14,8 @@ export type AnomalyField =
   | 'movimento.linha'
   | 'capa.campo'
   | 'busca.linha'
-  | 'incidente.numero';
+  | 'incidente.numero'
+  | 'documento.linha';
 
 export class Anomalies {
   readonly campos: AnomalyField[] = [];
