@@ -210,13 +210,13 @@ export class CaseService {
    * no value). A provider's failure stays the answer (the job retries: the operator's source recovers);
    * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
    */
-  async fetchParties(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal)), numeroCnj, { signal, queue: true });
+  async fetchParties(numeroCnj: string, signal?: AbortSignal, opts?: { documents?: boolean }): Promise<CaseDetailsRecord | null> {
+    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal, opts)), numeroCnj, { signal, queue: true });
   }
 
   /** The case-details sources' own answer (null without any, or when none knows the case). */
-  async #askChain(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
-    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal)) ?? null;
+  async #askChain(numeroCnj: string, signal?: AbortSignal, opts?: { documents?: boolean }): Promise<CaseDetailsRecord | null> {
+    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal, opts)) ?? null;
   }
 
   /**

@@ -25,7 +25,7 @@ export class Anomalies {
 }
 
 /** The step of a consultation's flow that failed (metric label and warn line; closed list). */
-export type ConsultaStep = 'formulario' | 'busca' | 'lista' | 'detalhe' | 'partes' | 'dados' | 'consulta';
+export type ConsultaStep = 'formulario' | 'busca' | 'lista' | 'detalhe' | 'partes' | 'dados' | 'documentos' | 'documento' | 'consulta';
 
 const steps = new WeakMap<Error, ConsultaStep>();
 

@@ -14,12 +14,20 @@ import { isClosedConnector, SourceError } from '../../platform/ports/source-erro
 import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/observability/consultas.ts';
 import { atStep, stepOf } from './anomalies.ts';
 import { consultaError } from './http.ts';
-import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, PartyRecord } from '../../platform/ports/case-details.ts';
+import type {
+  CaseDetailsRecord,
+  CaseDetailsSource,
+  CourtDocument,
+  CourtSearchQuery,
+  CourtSearchReport,
+  PartyRecord,
+  PublicDocumentRecord,
+} from '../../platform/ports/case-details.ts';
 import type { ConsultaClient, ConsultaClientFactory, ListedPage } from './client.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
-import type { ConsultaCase, ConsultaParty, ConsultaSystem } from './record.ts';
+import type { ConsultaCase, ConsultaDocument, ConsultaParty, ConsultaSystem } from './record.ts';
 import { CLIENT_FACTORIES, CONSULTA_SEARCHES, consultaLabel } from './systems.ts';
 
 /** The kind of error a page made a parser throw, for the failure's message (never its text: it may quote the page). */
@@ -90,14 +98,14 @@ export class ConsultasConnector implements CaseDetailsSource {
     return source.startsWith('consulta-');
   }
 
-  async fetchDetails(numeroCnj: string, signal?: AbortSignal): Promise<CaseDetailsRecord | null> {
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal, opts?: { documents?: boolean }): Promise<CaseDetailsRecord | null> {
     const sigla = siglaOf(numeroCnj) ?? '';
     const client = this.#clients.get(sigla);
     if (!client) return null;
     const court = this.#courtOf(sigla);
     let page: ConsultaCase | null;
     try {
-      page = await client.fetchCase(numeroCnj, signal, this.#takeListed(numeroCnj));
+      page = await client.fetchCase(numeroCnj, signal, this.#takeListed(numeroCnj), opts);
     } catch (err) {
       throw this.#failed(court, err, signal);
     }
@@ -189,6 +197,24 @@ export class ConsultasConnector implements CaseDetailsSource {
     return report;
   }
 
+  /**
+   * A public document of an enabled court's page (issue 53); null when the court's system lists none
+   * or the page no longer lists it. A failure is observed as the court's, like a page's.
+   */
+  async readDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null> {
+    const sigla = siglaOf(numeroCnj) ?? '';
+    const client = this.#clients.get(sigla);
+    if (!client?.readDocument) return null;
+    const court = this.#courtOf(sigla);
+    try {
+      const doc = await client.readDocument(numeroCnj, documentId, signal);
+      consultaRead(court.sigla, court.sistema);
+      return doc;
+    } catch (err) {
+      throw this.#failed(court, err, signal);
+    }
+  }
+
   async downloadDocument(): Promise<null> {
     return null;
   }
@@ -210,14 +236,31 @@ function partyRecord(p: ConsultaParty): PartyRecord {
   return { polo: p.polo, tipo: p.tipo ?? '', nome: p.nome, tipoPessoa, documento, advogados: p.advogados.map((a) => ({ nome: a.nome, oab: a.oab })) };
 }
 
+/** A grid's document as the port lists it (issue 53): a viewer document is HTML of a size known once read. */
+function documentRecord(d: ConsultaDocument, fonte: string): PublicDocumentRecord {
+  const html = d.origem === 'visualizador';
+  return {
+    id: d.id,
+    titulo: d.titulo,
+    tipo: d.tipo,
+    dataJuntada: d.juntadoEm ?? '',
+    mimeType: html ? 'text/html' : d.arquivo?.toLowerCase().endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream',
+    tamanhoBytes: d.tamanhoBytes ?? 0,
+    fonte,
+    origem: d.origem ?? 'visualizador',
+    restricao: d.origem === null ? 'O tribunal só abre este documento com login; o Tramita não o lê.' : null,
+  };
+}
+
 /** The port's record of a page: what it showed, nothing more. */
 export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
-  const { numeroCnj, tribunal, valorCausaCentavos, partes, anomalias: _anomalias, ...page } = c;
+  const { numeroCnj, tribunal, valorCausaCentavos, partes, anomalias: _anomalias, documentos, ...page } = c;
+  const fonte = consultaSource(tribunal);
   return {
     numeroCnj,
     valorCausaCentavos,
     partes: partes.map(partyRecord),
-    documentos: [],
+    documentos: (documentos ?? []).map((d) => documentRecord(d, fonte)),
     fonte: consultaLabel({ sigla: tribunal, sistema: c.sistema }),
     consulta: { ...page, fonte: consultaSource(tribunal) },
   };

@@ -25,6 +25,7 @@ import * as m0022 from './0022_publication_clean_text.ts';
 import * as m0023 from './0023_ledger_sequence.ts';
 import * as m0024 from './0024_court_searches.ts';
 import * as m0025 from './0025_case_monitor_pages.ts';
+import * as m0028 from './0028_court_documents.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023_ledger_sequence': m0023,
   '0024_court_searches': m0024,
   '0025_case_monitor_pages': m0025,
+  '0028_court_documents': m0028,
 };

@@ -6,9 +6,13 @@ import { baseUrlFor, type ConsultaClientFactory } from '../client.ts';
 import { PjeClassicClient } from './client.ts';
 
 export const createPjeClient: ConsultaClientFactory = (ctx) => ({
-  fetchCase(numeroCnj, signal, listed) {
+  fetchCase(numeroCnj, signal, listed, opts) {
     const { base } = baseUrlFor(ctx, numeroCnj);
-    return new PjeClassicClient({ baseUrl: base, http: ctx.http, source: ctx.source, label: ctx.label }).fetchCase(numeroCnj, signal, listed);
+    return new PjeClassicClient({ baseUrl: base, http: ctx.http, source: ctx.source, label: ctx.label }).fetchCase(numeroCnj, signal, listed, opts);
+  },
+  readDocument(numeroCnj, documentId, signal) {
+    const { base } = baseUrlFor(ctx, numeroCnj);
+    return new PjeClassicClient({ baseUrl: base, http: ctx.http, source: ctx.source, label: ctx.label }).readDocument(numeroCnj, documentId, signal);
   },
   async search(query, max, signal) {
     const hits = await new PjeClassicClient({ baseUrl: ctx.urls[1], http: ctx.http, source: ctx.source, label: ctx.label }).search(query, max, signal);
