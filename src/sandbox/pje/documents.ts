@@ -14,6 +14,7 @@ import { pjeDateTime, type PjeSite } from './pages.ts';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 const P = 'j_id149';
+const VIEW_STATE = '<input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="j_id4" autocomplete="off" />';
 
 /** The signer every simulated document names: fictitious, like every name of the sandbox. */
 export const SANDBOX_SIGNER = 'MAGISTRADO FICTICIO DO SANDBOX';
@@ -97,7 +98,7 @@ ${partes}
 <input type="hidden" name="j_id40" value="j_id40" />
 						<button class="btn btn-default btn-sm" type="button" onclick="window.print();">Imprimir</button>
 <a id="j_id40:downloadPDF" href="#" title="Imprimir" onclick="var a=function(){iniciarTemporizadorDownload();};var b=function(){if(typeof jsfcljs == 'function'){jsfcljs(document.getElementById('j_id40'),{'j_id40:downloadPDF':'j_id40:downloadPDF','ca':'${ca}','idProcDocBin':'${bin}'},'');}return false};return (a()==false) ? false : b();">
-							<i class="btn btn-default btn-sm">Gerar PDF</i></a><input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="j_id4" autocomplete="off" />
+							<i class="btn btn-default btn-sm">Gerar PDF</i></a>${VIEW_STATE}
 </form></span>
 			</center></div></div>
 </body></html>

@@ -40,6 +40,8 @@ interface Probe {
 }
 
 const CNJ = /\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}/;
+const VIEWER_PATH = '/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML\\.seam';
+const DATE_TIME = '\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}:\\d{2}';
 /** A role in parentheses, with the gendered suffix some courts print (`(AUTOR)`, `(REQUERIDO(A))`): the system's shape, not one court's. */
 const ROLE = /\((?:[^()]|\([A-Z/]{1,3}\))+\)/;
 const ROLE_AT_END = new RegExp(`^.+ ${ROLE.source}$`);
@@ -102,10 +104,7 @@ const PROBES: Record<PjePageKind, Probe[]> = {
       selector: 'tbody[id$="processoDocumentoGridTab:tb"] > tr > td a[onclick*="documentoSemLoginHTML"]',
       depth: 3,
       text: /^Visualizar documentos\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} - .+ \(.+\)$/,
-      attr: [
-        'onclick',
-        /^openPopUp\('\d+popUpDocumento', '[^']*\/ConsultaPublica\/DetalheProcessoConsultaPublica\/documentoSemLoginHTML\.seam\?ca=[0-9a-f]+&idProcessoDoc=\d+'\)/,
-      ],
+      attr: ['onclick', new RegExp(`^openPopUp\\('\\d+popUpDocumento', '[^']*${VIEWER_PATH}\\?ca=[0-9a-f]+&idProcessoDoc=\\d+'\\)`)],
     },
     { name: 'document count', selector: 'table[id$="processoDocumentoGridTab"] + span.pull-right.text-muted', depth: 2, text: /^\d+ resultados encontrados$/ },
     { name: 'document panel', selector: 'div[id$="processoDocumentoGridTabPanel_header"]', depth: 2, literal: true },
@@ -118,7 +117,7 @@ const PROBES: Record<PjePageKind, Probe[]> = {
       name: 'signature',
       selector: 'small',
       depth: 2,
-      text: /^Assinado eletronicamente por: .+ \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} https?:\/\/\S+\/Processo\/ConsultaDocumento\/listView\.seam ID do documento: \d*$/,
+      text: new RegExp(`^Assinado eletronicamente por: .+ ${DATE_TIME} https?://\\S+/Processo/ConsultaDocumento/listView\\.seam ID do documento: \\d*$`),
     },
     { name: 'validation code', selector: 'span.text-center', depth: 2, text: /^\d{29}$/ },
     { name: 'pdf form', selector: 'form[action$="/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam"]', depth: 3 },
