@@ -25,6 +25,11 @@ function validationCode(at: number, binId: string): string {
   return `${t.slice(8, 10)}${t.slice(3, 5)}${t.slice(0, 2)}${t.slice(11, 13)}${t.slice(14, 16)}${t.slice(17, 19)}000${binId.padStart(14, '0')}`;
 }
 
+/** The Gerar-PDF link's script, as the real page prints it: the timer, then `jsfcljs` posting the form with the token and the binary id. */
+const pdfOnclick = (ca: string, bin: string) =>
+  "var a=function(){iniciarTemporizadorDownload();};var b=function(){if(typeof jsfcljs == 'function'){jsfcljs(document.getElementById('j_id40')," +
+  `{'j_id40:downloadPDF':'j_id40:downloadPDF','ca':'${ca}','idProcDocBin':'${bin}'},'');}return false};return (a()==false) ? false : b();`;
+
 /** The binary id the viewer's Gerar-PDF form carries (never on the detail page). */
 export const binIdOf = (doc: PublicDocument) => String(Number(doc.id) - 1_000_000);
 
@@ -97,7 +102,7 @@ ${partes}
 <form id="j_id40" name="j_id40" method="post" action="${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam" enctype="application/x-www-form-urlencoded">
 <input type="hidden" name="j_id40" value="j_id40" />
 						<button class="btn btn-default btn-sm" type="button" onclick="window.print();">Imprimir</button>
-<a id="j_id40:downloadPDF" href="#" title="Imprimir" onclick="var a=function(){iniciarTemporizadorDownload();};var b=function(){if(typeof jsfcljs == 'function'){jsfcljs(document.getElementById('j_id40'),{'j_id40:downloadPDF':'j_id40:downloadPDF','ca':'${ca}','idProcDocBin':'${bin}'},'');}return false};return (a()==false) ? false : b();">
+<a id="j_id40:downloadPDF" href="#" title="Imprimir" onclick="${pdfOnclick(ca, bin)}">
 							<i class="btn btn-default btn-sm">Gerar PDF</i></a>${VIEW_STATE}
 </form></span>
 			</center></div></div>
