@@ -14,6 +14,7 @@ import { pjeDateTime, type PjeSite } from './pages.ts';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 const P = 'j_id149';
+const VIEWER = '/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam';
 const VIEW_STATE = '<input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="j_id4" autocomplete="off" />';
 
 /** The signer every simulated document names: fictitious, like every name of the sandbox. */
@@ -35,7 +36,7 @@ export const binIdOf = (doc: PublicDocument) => String(Number(doc.id) - 1_000_00
 
 function row(site: PjeSite, n: number, doc: PublicDocument, ca: string): string {
   const id = `${P}:processoDocumentoGridTab:${n}:j_id607`;
-  const url = `${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam?ca=${ca}&amp;idProcessoDoc=${doc.id}`;
+  const url = `${site.ctx}${VIEWER}?ca=${ca}&amp;idProcessoDoc=${doc.id}`;
   return `<tr class="rich-table-row ${n === 0 ? 'rich-table-firstrow ' : ''}"><td class="rich-table-cell " id="${P}:processoDocumentoGridTab:${n}:j_id593" colspan="1" rowspan="1"><span id="${id}"><a class="btn btn-default btn-sm" href="#" id="${id}:idView" name="${id}:idView" onclick="openPopUp('${doc.id}popUpDocumento', '${url}');;A4J.AJAX.Submit('${P}',event,{'similarityGroupingId':'${id}:idView','containerId':'${P}:j_id572','parameters':{'${id}:idView':'${id}:idView'} } );return false;" title="Visualizar">
 		
 		<i class="fa fa-external-link"></i>
@@ -99,7 +100,7 @@ ${partes}
 	        </tbody></table>
 
 			<center><span id="panelGroupPai">
-<form id="j_id40" name="j_id40" method="post" action="${site.ctx}/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam" enctype="application/x-www-form-urlencoded">
+<form id="j_id40" name="j_id40" method="post" action="${site.ctx}${VIEWER}" enctype="application/x-www-form-urlencoded">
 <input type="hidden" name="j_id40" value="j_id40" />
 						<button class="btn btn-default btn-sm" type="button" onclick="window.print();">Imprimir</button>
 <a id="j_id40:downloadPDF" href="#" title="Imprimir" onclick="${pdfOnclick(ca, bin)}">
