@@ -14,6 +14,7 @@ import { pjeDateTime, type PjeSite } from './pages.ts';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 const P = 'j_id149';
+const BARCODE = '/a4j/s/3_3_3.Finalorg.ajax4jsf.resource.UserResource/n/n/-879258763/DATA/sandbox?cid=1';
 const VIEWER = '/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam';
 const VIEW_STATE = '<input type="hidden" name="javax.faces.ViewState" id="javax.faces.ViewState" value="j_id4" autocomplete="off" />';
 
@@ -92,7 +93,7 @@ ${partes}
 		      		</td>
 		      		<td>
 		      		</td>
-		      		<td align="right" valign="top"><img id="imgCodBarras" src="${site.ctx}/a4j/s/3_3_3.Finalorg.ajax4jsf.resource.UserResource/n/n/-879258763/DATA/sandbox?cid=1" />
+		      		<td align="right" valign="top"><img id="imgCodBarras" src="${site.ctx}${BARCODE}" />
 			        	<span class="text-center">${validationCode(doc.juntadaAt, bin)}
 						</span>
 		      		</td>
