@@ -19,6 +19,7 @@ import { createHarness, json } from './harness.ts';
 import { CourtDocumentStore } from '../src/capabilities/processes/court-documents.ts';
 import { refreshStoreGauges } from '../src/capabilities/operations/snapshot.ts';
 import { telemetry } from '../src/platform/observability/telemetry.ts';
+import { caseFeed, monitorCase } from './case-feed.ts';
 
 const fixture = (name: string) => pageText(readFileSync(new URL(`../src/sources/consultas/fixtures/${name}`, import.meta.url)));
 const NUMBER = '0801341-50.2025.8.10.0114';
@@ -26,7 +27,7 @@ const DIGITS = '08013415020258100114';
 const SESSION = 'pdim1ZavgXSKfzdtlFkzu7wh4DKlL6VpR4vY8YKE.pje-web-ss-17';
 const LIST = fixture('pje-tjma-listView.html');
 const SEARCH = fixture('pje-tjma-post_search_ok.html');
-const DETAIL = fixture('pje-tjma-detalhe_ok.html');
+let DETAIL = fixture('pje-tjma-detalhe_ok.html');
 /** A real viewer page answering for grid row `id` (the capture's own "ID do documento" replaced by it). */
 const viewer = (name: string, printed: string, id: string) => fixture(`documents/${name}`).replace(`<b>${printed}</b>`, `<b>${id}</b>`);
 const VIEWERS: Record<string, string> = {
@@ -204,4 +205,23 @@ test('the store is bounded: past its size the least recently used are evicted; t
   await small.put('00000000000000000001', 'x2', { formato: 'arquivo', mimeType: 'application/pdf', nome: null, body: Buffer.alloc(60) });
   assert.equal(await small.get(DIGITS, '177273124'), null, 'the least recently used went first');
   assert.notEqual(await small.get('00000000000000000001', 'x2'), null);
+});
+
+test('a new public document of a monitored case is announced to its monitors: atualizacao_processo_concluida, motivo DOCUMENTOS', async () => {
+  const follower = await h.createAccount({ credits: 10_000 });
+  await monitorCase(h, follower, NUMBER, 'DIARIA');
+  await h.runJobs();
+  assert.deepEqual(await caseFeed(h, follower, DIGITS, 'atualizacao_processo_concluida').then((e) => e.filter((x) => x.data.motivo === 'DOCUMENTOS')), []);
+  // The court joins a new document (the grid's last row now another one).
+  DETAIL = DETAIL.replaceAll('idProcessoDoc=154828848', 'idProcessoDoc=199999999').replace("'154828848popUpDocumento'", "'199999999popUpDocumento'");
+  const refresh = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${NUMBER}/solicitar-atualizacao`, headers: acc.headers, payload: {} });
+  assert.equal(refresh.statusCode, 200, refresh.body);
+  await h.runJobs();
+  const news = (await caseFeed(h, follower, DIGITS, 'atualizacao_processo_concluida')).filter((e) => e.data.motivo === 'DOCUMENTOS');
+  assert.equal(news.length, 1);
+  assert.deepEqual(
+    news[0]!.data.documentos.map((d: { id: string; tipo: string; fonte: string; origem: string }) => [d.id, d.tipo, d.fonte, d.origem]),
+    [['199999999', 'Decisão', 'consulta-tjma', 'visualizador']],
+  );
+  assert.match(news[0]!.source, /(^|:)consulta-tjma$/);
 });
