@@ -85,6 +85,7 @@ const h = await createHarness({
     TRAMITA_CONSULTAS: 'TJMA',
     TRAMITA_CONSULTA_TJMA_URL: `http://127.0.0.1:${(court.address() as AddressInfo).port}/pje`,
     TRAMITA_RATE_LIMITS: 'lookup=100000/60s,download=100000/60s,async=100000/60s',
+    TRAMITA_SUMMARY_PROVIDER: 'extrativo',
   },
 });
 after(async () => {
@@ -205,6 +206,19 @@ test('the store is bounded: past its size the least recently used are evicted; t
   await small.put('00000000000000000001', 'x2', { formato: 'arquivo', mimeType: 'application/pdf', nome: null, body: Buffer.alloc(60) });
   assert.equal(await small.get(DIGITS, '177273124'), null, 'the least recently used went first');
   assert.notEqual(await small.get('00000000000000000001', 'x2'), null);
+});
+
+test('the summary reads the decisions Tramita holds: the newest one, who signed it, its opening lines', async () => {
+  const asks = asked.length;
+  const res = await h.inject({ method: 'POST', url: `/v1/processos/cnj/${DIGITS}/resumo-ia/solicitar-atualizacao`, headers: acc.headers, payload: {} });
+  assert.ok([200, 201, 202].includes(res.statusCode), res.body);
+  await h.runJobs();
+  const summary = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${DIGITS}/resumo-ia`, headers: acc.headers });
+  assert.equal(summary.statusCode, 200, summary.body);
+  const text: string = json(summary).data.conteudo;
+  // The newest decision still held: 23/04's was evicted by the test above.
+  assert.match(text, /## Última decisão\n\n21\/02\/2026 — Sentença, assinada por MAZURKIEVICZ SARAIVA DE SOUSA CRUZ:\n\n> SENTENÇA Vistos, etc\. HOMOLOGO/);
+  assert.equal(asked.length, asks, 'no court asked for a summary');
 });
 
 test('a new public document of a monitored case is announced to its monitors: atualizacao_processo_concluida, motivo DOCUMENTOS', async () => {
