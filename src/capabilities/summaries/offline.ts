@@ -245,7 +245,8 @@ function lastDecision(facts: CaseFacts): string {
   const d = facts.documentos.find((x) => x.texto)!;
   const text = d.texto!.replace(/\s+/g, ' ');
   const excerpt = text.length > DECISION_EXCERPT ? `${text.slice(0, DECISION_EXCERPT).replace(/\s+\S*$/, '')}…` : text;
-  return `${formatDateBr(d.dataJuntada)} — ${d.titulo}${d.tipo && d.tipo !== d.titulo ? ` (${d.tipo})` : ''}${d.assinante ? `, assinada por ${d.assinante}` : ''}:\n\n> ${excerpt}`;
+  const what = `${d.titulo}${d.tipo && d.tipo !== d.titulo ? ` (${d.tipo})` : ''}${d.assinante ? `, assinada por ${d.assinante}` : ''}`;
+  return `${formatDateBr(d.dataJuntada)} — ${what}:\n\n> ${excerpt}`;
 }
 
 function documents(facts: CaseFacts): string {
