@@ -244,7 +244,7 @@ function documentRecord(d: ConsultaDocument, fonte: string): PublicDocumentRecor
     titulo: d.titulo,
     tipo: d.tipo,
     dataJuntada: d.juntadoEm ?? '',
-    mimeType: html ? 'text/html' : d.arquivo?.toLowerCase().endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream',
+    mimeType: html ? 'text/html' : d.pdf ? 'application/pdf' : 'application/octet-stream',
     tamanhoBytes: d.tamanhoBytes ?? 0,
     fonte,
     origem: d.origem ?? 'visualizador',

@@ -71,4 +71,6 @@ export interface ConsultaDocument {
   tamanhoBytes: number | null;
   /** A file's name (`GuiaMA1.63666.pdf`); null for a viewer document. */
   arquivo: string | null;
+  /** A file the row marks as a PDF (its icon, or its name). */
+  pdf?: boolean;
 }

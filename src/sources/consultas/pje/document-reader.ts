@@ -78,6 +78,7 @@ export function documentOfRow(row: PjeDocumentRow): ConsultaDocument {
     origem: row.formato === 'html' ? 'visualizador' : row.formato === 'binario' ? 'arquivo' : null,
     tamanhoBytes: row.arquivo?.tamanhoBytes ?? null,
     arquivo: row.arquivo?.nome ?? null,
+    pdf: row.arquivo ? row.arquivo.pdf || row.arquivo.nome.toLowerCase().endsWith('.pdf') : false,
   };
 }
 

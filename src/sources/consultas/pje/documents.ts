@@ -31,8 +31,8 @@ export interface PjeDocumentRow {
   formato: 'html' | 'binario' | 'restrito';
   /** The row's link, path and query as the page prints it (absolute for the viewer); null when restricted. */
   link: string | null;
-  /** A binary row's file name (`nomeArqProcDocBin`, decoded as ISO-8859-1) and size from its title (`88,86 Kb`). */
-  arquivo: { nome: string; tamanhoBytes: number | null } | null;
+  /** A binary row's file name (`nomeArqProcDocBin`, decoded as ISO-8859-1), size from its title (`88,86 Kb`), and whether its icon says PDF. */
+  arquivo: { nome: string; tamanhoBytes: number | null; pdf: boolean } | null;
 }
 
 /** The slider form that pages the grid: its action, its fields (without the page), the page field and the last page. */
@@ -97,7 +97,7 @@ function readRow(tr: HTMLElement): PjeDocumentRow | null {
       juntadoEm: label.juntadoEm,
       formato: 'binario',
       link: href,
-      arquivo: fileOf(href, a.getAttribute('title')),
+      arquivo: { ...fileOf(href, a.getAttribute('title')), pdf: a.querySelector('i.fa-file-pdf-o') !== null },
     };
   }
   // A row that links neither the public viewer nor a file (a login, or nothing): listed, never followed.
@@ -153,7 +153,7 @@ function paramOf(link: string, name: string): string | null {
 }
 
 /** `nomeArqProcDocBin` is percent-encoded ISO-8859-1 (`Decis%E3o`); the size is in the title (`Despacho (2,62 Kb)`). */
-function fileOf(href: string, title: string | undefined): PjeDocumentRow['arquivo'] {
+function fileOf(href: string, title: string | undefined): { nome: string; tamanhoBytes: number | null } {
   const q = href.indexOf('?');
   const raw = /(?:^|&)nomeArqProcDocBin=([^&]*)/.exec(href.slice(q + 1))?.[1] ?? '';
   const bytes: number[] = [];
