@@ -86,6 +86,8 @@ const h = await createHarness({
     TRAMITA_CONSULTA_TJMA_URL: `http://127.0.0.1:${(court.address() as AddressInfo).port}/pje`,
     TRAMITA_RATE_LIMITS: 'lookup=100000/60s,download=100000/60s,async=100000/60s',
     TRAMITA_SUMMARY_PROVIDER: 'extrativo',
+    // The feed shows an event at once on both engines (PostgreSQL's settling window is for concurrent writers).
+    TRAMITA_FEED_SETTLE_MS: '0',
   },
 });
 after(async () => {
