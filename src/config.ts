@@ -109,6 +109,8 @@ export interface Config {
   warrantsProviderToken: string;
   warrantsProviderProtocol: 'tramita' | 'predictus';
   caseFreshMinutes: number;
+  /** Bytes the store of court documents read once (issue 53) may hold; past it, the least recently used are evicted. */
+  documentStoreMaxBytes: number;
   protocoloUrl: string | undefined;
   tjrjPrecatoriosUrl: string | undefined;
   precatoriosTjrj: boolean;
@@ -847,6 +849,16 @@ export const SETTINGS: Setting<keyof Config>[] = [
       'Freshness policy of the case store: a cover or movement listing younger than this is answered from the store; older, DataJud is asked again first ' +
       '(and if DataJud fails, the stored copy is served marked `stale`). `POST …/solicitar-atualizacao` ' +
       'always asks the sources. `0`: always ask.',
+  },
+  {
+    env: 'TRAMITA_DOCUMENT_STORE_MAX_MB',
+    key: 'documentStoreMaxBytes',
+    default: '512',
+    parse: (v: string) => int('TRAMITA_DOCUMENT_STORE_MAX_MB', 1, 1_048_576)(v) * 1024 * 1024,
+    doc:
+      "Size of the store of the courts' public documents once read (issue 53: the body, its text, the court's PDF or file), in MB. A document " +
+      'downloaded again is served from it without asking the court; past this size the least recently downloaded are evicted (they are read from the ' +
+      'court again when asked). `tramita_documentos_armazenados_bytes` shows its size.',
   },
   {
     env: 'TRAMITA_SANDBOX',

@@ -107,7 +107,11 @@ test('a TJMG page with AUTOR(A), REQUERIDO(A), a Defensoria, an OAB of no UF and
     ],
   );
   // 52 movements listed, 15 on this page: partial (issue 52), never answered complete.
-  assert.deepEqual(d.consultaPublica.listas, { partes: { listados: 4, lidos: 4 }, movimentos: { listados: 52, lidos: 15, limitado: true } });
+  assert.deepEqual(d.consultaPublica.listas, {
+    partes: { listados: 4, lidos: 4 },
+    movimentos: { listados: 52, lidos: 15, limitado: true },
+    documentos: { listados: 6, lidos: 6 },
+  });
   const items = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${VARIANT}/movimentacoes?limit=50`, headers: acc.headers })).data.movimentacoes;
   assert.equal(items.length, 15, 'the movement without its time keeps its day');
   assert.equal(await counted('tramita_consulta_anomalias_total', { tribunal: 'TJMG', sistema: 'pje', campo: 'advogado.oab' }), before + 1);

@@ -176,6 +176,39 @@ test('a sandbox case of a PJe court: parties and their lawyers with OAB through 
   assert.ok(lawyers.length > 0 && lawyers.every((l: { oab: string | null }) => /^[A-Z]{2}\d+[A-Z]?$/.test(l.oab ?? '')), JSON.stringify(lawyers));
 });
 
+test('a sandbox case of a PJe court: its public documents listed from the simulated page and read from its viewer (issue 53)', async () => {
+  const sandbox = h.sources.sandbox!;
+  const now = sandbox.dataset.now();
+  const c = sandbox.dataset.cases.find(
+    (x) => x.court.sigla === 'TJMA' && x.filedAt <= now && x.numero.slice(16) !== '0000' && x.documentos.some((d) => d.juntadaAt <= now),
+  )!;
+  assert.ok(c, 'a visible first-degree TJMA case with a public document');
+  const acc = await h.createAccount({ credits: 1000 });
+  assert.equal(
+    (await h.inject({ method: 'POST', url: `/v1/processos/cnj/${c.numero}/solicitar-atualizacao`, headers: acc.headers, payload: {} })).statusCode,
+    200,
+  );
+  await h.runJobs();
+  const list = json(await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/documentos-publicos`, headers: acc.headers })).data.documentos;
+  const visible = c.documentos.filter((d) => d.juntadaAt <= now);
+  assert.deepEqual(
+    list.map((d: { id: string; titulo: string; fonte: string; origem: string }) => [d.id, d.titulo, d.fonte, d.origem]).sort(),
+    visible.map((d) => [d.id, d.titulo, 'consulta-tjma', 'visualizador']).sort(),
+  );
+  const text = await h.inject({
+    method: 'GET',
+    url: `/v1/processos/cnj/${c.numero}/documentos/${visible[0]!.id}/download?formato=texto`,
+    headers: acc.headers,
+  });
+  assert.equal(text.statusCode, 200, text.body);
+  assert.match(text.body, /^PODER JUDICIÁRIO\n/);
+  assert.match(text.body, /Assinado eletronicamente por: MAGISTRADO FICTICIO DO SANDBOX/);
+  assert.ok(text.body.includes(formatCnj(c.numero)));
+  const pdf = await h.inject({ method: 'GET', url: `/v1/processos/cnj/${c.numero}/documentos/${visible[0]!.id}/download`, headers: acc.headers });
+  assert.equal(pdf.headers['x-documento-pdf'], 'tribunal', "the simulated court's Gerar PDF answers one");
+  assert.equal(pdf.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+});
+
 test("GET /v1/integrador lists each enabled court's consultation and its last failure", async () => {
   const acc = await h.createAccount({ credits: 1000 });
   const body = json(await h.inject({ method: 'GET', url: '/v1/integrador', headers: acc.headers }));

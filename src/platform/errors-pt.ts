@@ -61,6 +61,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   UNKNOWN_COURT: 'A sigla não é de um dos tribunais de GET /v1/tribunais (por exemplo TJSP, TRF4, TRE-SP).',
   MONITOR_REQUIRED: 'Nenhuma das OABs pedidas tem monitoramento de intimações ativo: crie um com POST /v1/intimacoes/oab antes.',
   COURT_NOT_COVERED: 'O tribunal existe, mas nenhuma fonte tem estes dados para ele (o STF não tem índice no DataJud).',
+  DOCUMENT_NOT_PUBLIC: 'O tribunal só abre este documento com login ou sob sigilo: o Tramita não o lê. Nada foi cobrado.',
   REFRESH_REQUIRED: 'Os documentos públicos só são listados depois de uma atualização concluída: chame POST …/solicitar-atualizacao antes.',
   MONITOR_DEACTIVATED: 'O monitoramento foi desativado: o histórico continua disponível, mas ele não pode mais ser alterado. Crie um novo.',
   WEBHOOK_NOT_CONFIGURED: 'O webhook da conta não tem URL: configure uma com PUT /v1/conta/webhook antes.',

@@ -87,6 +87,10 @@ export const ERRORS = {
   },
   BODY_NOT_COVERED: { status: 422, meaning: 'The NUP is valid, but its first five digits (the protocol unit) name no body of GET /v1/orgaos-administrativos.' },
   COURT_NOT_COVERED: { status: 422, meaning: 'The number names a real court, but no source carries this data for it (STF has no DataJud index).' },
+  DOCUMENT_NOT_PUBLIC: {
+    status: 422,
+    meaning: 'The court opens this document only behind a login or secrecy (its list says so in `restricao`): Tramita never reads it; nothing was charged.',
+  },
   REFRESH_REQUIRED: { status: 422, meaning: 'Public documents are listed only after a completed refresh (spec §4.3): POST `solicitar-atualizacao` first.' },
   MONITOR_DEACTIVATED: {
     status: 422,

@@ -6,7 +6,14 @@
  * is the answer, not a reason to ask someone else.
  */
 import type { SourceInfo } from '../platform/ports/case-metadata.ts';
-import type { CaseDetailsRecord, CaseDetailsSource, CourtSearchQuery, CourtSearchReport, DetailsOptions } from '../platform/ports/case-details.ts';
+import type {
+  CaseDetailsRecord,
+  CaseDetailsSource,
+  CourtDocument,
+  CourtSearchQuery,
+  CourtSearchReport,
+  DetailsOptions,
+} from '../platform/ports/case-details.ts';
 
 type Closable = CaseDetailsSource & { close?(): Promise<void> };
 
@@ -59,6 +66,16 @@ export class DetailsChain implements CaseDetailsSource {
       falharam: reports.flatMap((r) => r.falharam),
       limitePorTribunal: Math.max(0, ...reports.map((r) => r.limitePorTribunal)),
     };
+  }
+
+  /** The court-page member covering the number reads it (issue 53); null when none does. */
+  async readDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null> {
+    for (const m of this.#members) {
+      if (!m.readDocument || (m.covers && !m.covers(numeroCnj))) continue;
+      const found = await m.readDocument(numeroCnj, documentId, signal);
+      if (found) return found;
+    }
+    return null;
   }
 
   async downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null> {

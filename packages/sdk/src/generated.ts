@@ -295,6 +295,7 @@ export type Error = {
       | 'MONITOR_REQUIRED'
       | 'BODY_NOT_COVERED'
       | 'COURT_NOT_COVERED'
+      | 'DOCUMENT_NOT_PUBLIC'
       | 'REFRESH_REQUIRED'
       | 'MONITOR_DEACTIVATED'
       | 'WEBHOOK_NOT_CONFIGURED'
@@ -2678,8 +2679,17 @@ export type GetProcessosCnjByCnjDocumentosPublicosResponse = {
       tipo: string;
       dataJuntada: string;
       mimeType: string;
+      /** 0 where the source does not say (a court's HTML document). */
       tamanhoBytes: number;
       downloadUrl: string;
+      /** Who lists it: the provider's name, or the court's consultation (`consulta-tjma`). */
+      fonte: string;
+      /** `provedor`: the provider's file; `visualizador`: the court's public viewer (HTML, text or PDF); `arquivo`: a file the court stores, as it is. */
+      origem: 'provedor' | 'visualizador' | 'arquivo';
+      /** False when the court opens it only behind a login or secrecy: listed, never read (download: 422 DOCUMENT_NOT_PUBLIC). */
+      publico: boolean;
+      /** Why it is not public, in Portuguese; null when public. */
+      restricao: null | string;
       /** Always null: courts give a title only. */
       descricao: null | string;
       /** `dataJuntada` as `yyyy-mm-dd HH:MM:SS`, Brasília time, no zone. */
@@ -5377,6 +5387,12 @@ export interface Operations {
   };
   getProcessosCnjByCnjDocumentosByDocumentIdDownload: {
     params: {
+      /**
+       * A court's HTML document as `pdf` (default: the court's own where its "Gerar PDF" answers one, else rendered by Tramita from the text; `x-documento-pdf`
+       * says `tribunal` or `tramita`), `html` (the body as the court wrote it, its signature under it) or `texto`. A provider's or a court's stored file is
+       * served as it is.
+       */
+      formato?: 'pdf' | 'html' | 'texto';
       /** CNJ number, masked (`NNNNNNN-DD.AAAA.J.TR.OOOO`) or 20 digits. */
       cnj: string;
       documentId: string;

@@ -48,5 +48,11 @@ export async function refreshStoreGauges(s: Services): Promise<void> {
     const row = await s.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).where('status', '=', 'ATIVO').executeTakeFirst();
     telemetry.monitorsActive.labels(kind).set(Number(row?.n ?? 0));
   }
+  const documents = await s.db
+    .selectFrom('case_document_files')
+    .select([sql<number>`count(*)`.as('n'), sql<number | null>`sum(tamanho_bytes)`.as('bytes')])
+    .executeTakeFirst();
+  telemetry.storedDocuments.set(Number(documents?.n ?? 0));
+  telemetry.storedDocumentBytes.set(Number(documents?.bytes ?? 0));
   readBudgets();
 }

@@ -9,11 +9,14 @@ import { publicMovement } from './movements.ts';
 import { CaseSearchIndex } from './search-index.ts';
 import { CaseService } from './service.ts';
 import { CaseStore } from './store.ts';
+import { CourtDocumentStore } from './court-documents.ts';
 
 export interface CaseParts extends RefreshDeps {
   search: CaseSearchIndex;
   /** TRAMITA_COURT_SEARCH_KEEP_MINUTES: how long a search's fan-out to the courts serves its later pages (court-search.ts). */
   courtSearchKeepMinutes: number;
+  /** The courts' public documents once read (issue 53), bounded by TRAMITA_DOCUMENT_STORE_MAX_MB. */
+  documents: CourtDocumentStore;
 }
 
 export function buildCaseParts(s: Services): CaseParts {
@@ -37,6 +40,7 @@ export function buildCaseParts(s: Services): CaseParts {
     store,
     service,
     search,
+    documents: new CourtDocumentStore(s.db, s.clock, s.config.documentStoreMaxBytes),
     courtSearchKeepMinutes: s.config.courtSearchKeepMinutes,
     sources: s.sources,
     enqueue: (numeroCnj, trx) => s.jobs.add(REFRESH, { numeroCnj }, trx),

@@ -156,7 +156,8 @@ async function fetchAndSave(d: RefreshDeps, numeroCnj: string, log: Logger): Pro
     (r) => (r ? grausOf(r) : []),
     () => [],
   );
-  const [main, details] = await Promise.allSettled([asked, d.service.fetchParties(numeroCnj, undefined, instancias)]);
+  // A refresh reads every page of a PJe page's documents grid (issue 53).
+  const [main, details] = await Promise.allSettled([asked, d.service.fetchParties(numeroCnj, undefined, { instancias, documents: true })]);
   if (main.status === 'rejected') throw main.reason;
   const { record, source, aux } = main.value ? { record: main.value, source: d.sources.cases.info, aux: details } : await fromPage(d, numeroCnj, details);
   const news = await d.db.transaction().execute(async (trx) => {
@@ -184,7 +185,7 @@ async function fromPage(d: RefreshDeps, numeroCnj: string, details: PromiseSettl
   if (!consultation?.covers?.(numeroCnj)) throw new ApiError('CASE_NOT_FOUND', `No case ${numeroCnj} at ${d.sources.cases.info.name}.`);
   if (details.status === 'rejected') throw details.reason;
   if (details.value === null) throw notFound();
-  const page = details.value.consulta ? details.value : await consultation.fetchDetails(numeroCnj);
+  const page = details.value.consulta ? details.value : await consultation.fetchDetails(numeroCnj, undefined, { documents: true });
   if (!page?.consulta) throw notFound();
   return {
     record: caseOfConsultation(courtSiglaOf(numeroCnj)!, page),
@@ -251,7 +252,7 @@ export function enrichJob(d: Pick<RefreshDeps, 'service'>): JobHandler {
     async run({ numeroCnj, documents }, { job, log }) {
       let details: Awaited<ReturnType<CaseService['fetchParties']>>;
       try {
-        details = await d.service.fetchParties(numeroCnj);
+        details = await d.service.fetchParties(numeroCnj, undefined, { documents: documents === true });
       } catch (err) {
         const retry = job.attempts >= job.max_attempts ? 'this was the last attempt' : 'the job tries again later';
         auxiliaryFailed(log, { tribunal: courtSiglaOf(numeroCnj), step: 'partes', err, retry });

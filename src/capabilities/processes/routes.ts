@@ -23,6 +23,7 @@ import type { DetailsMode } from './lookup.ts';
 import {
   CnjParams,
   Cover,
+  DocumentDownloadQuery,
   DocumentParams,
   DocumentsQuery,
   Movement,
@@ -33,6 +34,9 @@ import {
   Refresh,
 } from './schemas.ts';
 import { publicMovement } from './movements.ts';
+import { serveDocument } from './court-documents.ts';
+import type { CaseConsultaRecord, CourtDocument } from '../../platform/ports/case-details.ts';
+import { SourceError } from '../../platform/ports/source-error.ts';
 
 const REFRESH_MESSAGE: Record<string, string> = {
   PENDENTE: 'Atualização solicitada: o processo será consultado de novo nas fontes. Acompanhe em statusUrl; a cobrança acontece só quando ela terminar.',
@@ -241,11 +245,21 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
           mimeType: d.mime_type,
           tamanhoBytes: d.tamanho_bytes,
           downloadUrl: absoluteUrl(s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
+          fonte: d.fonte ?? s.sources.details?.info.name ?? 'provedor',
+          origem: d.origem as 'provedor' | 'visualizador' | 'arquivo',
+          publico: d.restricao === null,
+          restricao: d.restricao,
         }),
       );
+      // A court's grid read in part (more pages than read, a page that failed) says so (issue 53).
+      const grid = stored.row.consulta ? (JSON.parse(stored.row.consulta) as CaseConsultaRecord).listas?.documentos : undefined;
       return {
         data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'documentos', documentos, pagination, all.length) },
-        meta: { documentosEm: stored.row.documentos_em, pagination: { ...pagination, total: all.length } },
+        meta: {
+          documentosEm: stored.row.documentos_em,
+          pagination: { ...pagination, total: all.length },
+          ...(grid ? { documentosTribunal: { listados: grid.listados, lidos: grid.lidos, parcial: grid.parcial === true } } : {}),
+        },
         empty: documentos.length === 0,
       };
     },
@@ -262,17 +276,51 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
       tag: TAG,
       summary: 'Download a public document',
       binary: '*/*',
-      description: 'Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND.',
+      description:
+        "Streams the file with its own content type; an id the case does not list is 404 DOCUMENT_NOT_FOUND. A court's document (`origem` " +
+        "`visualizador`) is read on the court's page once, kept (TRAMITA_DOCUMENT_STORE_MAX_MB) and served from the store afterwards, as `formato` " +
+        'asks: `pdf` (default), `html` or `texto`; `x-documento-assinante` (URI-encoded), `x-documento-assinado-em` and `x-documento-id` carry its ' +
+        'signature. A document the court opens only behind a login is 422 DOCUMENT_NOT_PUBLIC, never read. Each download is charged; a failure is not.',
     },
-    schema: { params: DocumentParams },
+    schema: { params: DocumentParams, querystring: DocumentDownloadQuery },
     handler: async (req) => {
       const cnj = parseCnjWithCourt(req.params.cnj, 'cnj');
       const doc = await m.store.document(cnj.digits, req.params.documentId);
       if (!doc) throw new ApiError('DOCUMENT_NOT_FOUND', `${cnj.masked} lists no public document "${req.params.documentId}".`);
-      const file = await m.service.details().downloadDocument(cnj.digits, doc.documento_id);
-      if (!file) throw new ApiError('DOCUMENT_NOT_FOUND', `The source no longer has document "${doc.documento_id}" of ${cnj.masked}.`);
-      const extension = file.mimeType === 'application/pdf' ? '.pdf' : '';
-      return { file: { contentType: file.mimeType, body: Buffer.from(file.body), filename: `${cnj.digits}-${doc.documento_id}${extension}` } };
+      if (doc.restricao !== null) throw new ApiError('DOCUMENT_NOT_PUBLIC', `${cnj.masked}: ${doc.restricao}`);
+      if (doc.origem === 'provedor') {
+        const file = await m.service.details().downloadDocument(cnj.digits, doc.documento_id);
+        if (!file) throw new ApiError('DOCUMENT_NOT_FOUND', `The source no longer has document "${doc.documento_id}" of ${cnj.masked}.`);
+        const extension = file.mimeType === 'application/pdf' ? '.pdf' : '';
+        return { file: { contentType: file.mimeType, body: Buffer.from(file.body), filename: `${cnj.digits}-${doc.documento_id}${extension}` } };
+      }
+      const court = await courtDocument(m, cnj.digits, doc.documento_id, cnj.masked);
+      const served = await serveDocument(court, req.query.formato ?? 'pdf', { titulo: doc.titulo, numeroCnj: cnj.masked });
+      return {
+        file: { contentType: served.contentType, body: served.body, filename: `${cnj.digits}-${doc.documento_id}${served.extension}`, headers: served.headers },
+      };
     },
   });
+}
+
+/**
+ * A court's document: from the store when read before (no court asked), else read on the court's page
+ * and kept. A login where the page promised a public document marks it restricted in the list (the
+ * next refresh reads the grid again), and is uncharged.
+ */
+async function courtDocument(m: CaseParts, numeroCnj: string, documentoId: string, masked: string): Promise<CourtDocument> {
+  const kept = await m.documents.get(numeroCnj, documentoId);
+  if (kept) return kept;
+  let read: CourtDocument | null;
+  try {
+    read = (await m.service.details().readDocument?.(numeroCnj, documentoId)) ?? null;
+  } catch (err) {
+    if (!(err instanceof SourceError) || err.failure !== 'login') throw err;
+    const restricao = 'O tribunal pediu login para abrir este documento; o Tramita não o lê.';
+    await m.db.updateTable('case_documents').set({ restricao }).where('numero_cnj', '=', numeroCnj).where('documento_id', '=', documentoId).execute();
+    throw new ApiError('DOCUMENT_NOT_PUBLIC', `${masked}: ${restricao}`);
+  }
+  if (!read) throw new ApiError('DOCUMENT_NOT_FOUND', `The court's page of ${masked} no longer lists document "${documentoId}".`);
+  await m.documents.put(numeroCnj, documentoId, read);
+  return read;
 }

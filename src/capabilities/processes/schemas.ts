@@ -354,8 +354,17 @@ const OwnPublicDocument = Type.Object({
   tipo: Type.String(),
   dataJuntada: Type.String(),
   mimeType: Type.String(),
-  tamanhoBytes: Type.Integer(),
+  tamanhoBytes: Type.Integer({ description: "0 where the source does not say (a court's HTML document)." }),
   downloadUrl: Type.String(),
+  fonte: Type.String({ description: "Who lists it: the provider's name, or the court's consultation (`consulta-tjma`)." }),
+  origem: Type.Union([Type.Literal('provedor'), Type.Literal('visualizador'), Type.Literal('arquivo')], {
+    description:
+      "`provedor`: the provider's file; `visualizador`: the court's public viewer (HTML, text or PDF); `arquivo`: a file the court stores, as it is.",
+  }),
+  publico: Type.Boolean({
+    description: 'False when the court opens it only behind a login or secrecy: listed, never read (download: 422 DOCUMENT_NOT_PUBLIC).',
+  }),
+  restricao: Type.Union([Type.Null(), Type.String()], { description: 'Why it is not public, in Portuguese; null when public.' }),
 });
 
 const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png' };
@@ -374,3 +383,17 @@ export const PublicDocumentShape = integratorShape('documento_publico', OwnPubli
 export const PublicDocument = PublicDocumentShape.schema;
 
 export const DocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+export const DocumentDownloadQuery = Type.Object(
+  {
+    formato: Type.Optional(
+      Type.Union([Type.Literal('pdf'), Type.Literal('html'), Type.Literal('texto')], {
+        description:
+          'A court\'s HTML document as `pdf` (default: the court\'s own where its "Gerar PDF" answers one, else rendered by Tramita from the text; ' +
+          '`x-documento-pdf` says `tribunal` or `tramita`), `html` (the body as the court wrote it, its signature under it) or `texto`. ' +
+          "A provider's or a court's stored file is served as it is.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -23,7 +23,7 @@ import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { eventOrigin, type CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
-import { DJEN_FONTE, type CaseDetailsRecord, type DetailsOptions } from '../../platform/ports/case-details.ts';
+import { DJEN_FONTE, type CaseDetailsRecord, type DetailsOptions, type PublicDocumentRecord } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
 import type { DetailsFailure, DetailsMode, Lookup } from './lookup.ts';
 import type { CaseStore, SaveResult, StoredCase } from './store.ts';
@@ -94,7 +94,7 @@ export class CaseService {
     const auxiliary = new AbortController();
     const auxSignal = signal ? AbortSignal.any([signal, auxiliary.signal]) : auxiliary.signal;
     const chain =
-      opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(asAuxiliary(() => this.#askChain(cnj.digits, auxSignal, instancias))) : null;
+      opts.details === 'wait' && stored?.row.detalhes_em == null ? settle(asAuxiliary(() => this.#askChain(cnj.digits, auxSignal, { instancias }))) : null;
     let chainSettled = false;
     void chain?.then(() => {
       chainSettled = true;
@@ -113,7 +113,7 @@ export class CaseService {
       // Gone from the upstream (re-indexed, turned secret): what we stored is still the best answer.
       if (stored) return { stored, servedFrom: 'store', stale: true };
       // DataJud lags the courts by days to weeks: an enabled court's own page answers alone (issue 31).
-      if (consulted) return this.#fromConsultation(cnj, unwrap(await (chain ?? settle(this.#askChain(cnj.digits, signal, instancias)))));
+      if (consulted) return this.#fromConsultation(cnj, unwrap(await (chain ?? settle(this.#askChain(cnj.digits, signal, { instancias })))));
       throw new ApiError('CASE_NOT_FOUND', `No case ${cnj.masked} at ${this.#d.sources.cases.info.name}.`, { numeroCnj: cnj.masked });
     }
     if (!parties) {
@@ -284,15 +284,15 @@ export class CaseService {
    * no value). A provider's failure stays the answer (the job retries: the operator's source recovers);
    * a consultation's is thrown only when DJEN has nothing either. Null when nobody knows the case.
    */
-  async fetchParties(numeroCnj: string, signal?: AbortSignal, instancias?: DetailsOptions['instancias']): Promise<CaseDetailsRecord | null> {
+  async fetchParties(numeroCnj: string, signal?: AbortSignal, opts: DetailsOptions = {}): Promise<CaseDetailsRecord | null> {
     // The instances DataJud listed: the caller's (a refresh asking DataJud at once), else the stored case's.
-    const known = instancias ?? this.#d.store.get(numeroCnj).then((c) => (c ? grausOf(c) : []));
-    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal, known)), numeroCnj, { signal, queue: true });
+    const instancias = opts.instancias ?? this.#d.store.get(numeroCnj).then((c) => (c ? grausOf(c) : []));
+    return this.#partiesAfter(settle(this.#askChain(numeroCnj, signal, { ...opts, instancias })), numeroCnj, { signal, queue: true });
   }
 
   /** The case-details sources' own answer (null without any, or when none knows the case). */
-  async #askChain(numeroCnj: string, signal?: AbortSignal, instancias?: DetailsOptions['instancias']): Promise<CaseDetailsRecord | null> {
-    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal, { instancias })) ?? null;
+  async #askChain(numeroCnj: string, signal?: AbortSignal, opts?: DetailsOptions): Promise<CaseDetailsRecord | null> {
+    return (await this.#d.sources.details?.fetchDetails(numeroCnj, signal, opts)) ?? null;
   }
 
   /**
@@ -360,11 +360,22 @@ export class CaseService {
     details: CaseDetailsRecord | null,
     opts: { announce: boolean; documents?: boolean },
   ): Promise<number> {
-    const before = await trx.selectFrom('cases').select(['detalhes_em', 'tribunal']).where('numero_cnj', '=', numeroCnj).executeTakeFirst();
+    const before = await trx
+      .selectFrom('cases')
+      .select(['detalhes_em', 'tribunal', 'documentos_em', 'sandbox'])
+      .where('numero_cnj', '=', numeroCnj)
+      .executeTakeFirst();
     const now = iso(this.#d.clock.now());
     const documents = opts.documents ?? false;
+    // The documents listed before (issue 53): those a new list adds are news; the first list is the baseline.
+    const listed =
+      documents && details && before?.documentos_em != null
+        ? new Set((await trx.selectFrom('case_documents').select('documento_id').where('numero_cnj', '=', numeroCnj).execute()).map((r) => r.documento_id))
+        : null;
     let news = 0;
     if (details) news = await this.#d.store.saveDetails(details, trx, { documents });
+    const added = listed && details ? details.documentos.filter((d) => !listed.has(d.id)) : [];
+    if (added.length > 0 && before) await this.#announceDocuments(trx, { numeroCnj, tribunal: before.tribunal, sandbox: before.sandbox === 1 }, added, now);
     else
       await trx
         .updateTable('cases')
@@ -394,6 +405,44 @@ export class CaseService {
       },
     });
     return news;
+  }
+
+  /**
+   * New public documents of a case (issue 53) are news for the monitors following it:
+   * `atualizacao_processo_concluida` with `motivo: DOCUMENTOS` and the documents (docs/webhooks.md).
+   */
+  async #announceDocuments(
+    trx: Transaction<DB>,
+    { numeroCnj, tribunal, sandbox }: { numeroCnj: string; tribunal: string; sandbox: boolean },
+    added: PublicDocumentRecord[],
+    now: string,
+  ): Promise<void> {
+    const audience = await followers(trx, caseTopic(numeroCnj));
+    if (audience.length === 0) return;
+    const fonte = added[0]!.fonte ?? this.#d.sources.details?.info.name ?? 'provedor';
+    await this.#d.events.record(trx, {
+      kind: 'atualizacao_processo_concluida',
+      numeroCnj,
+      tribunal,
+      source: eventOrigin({ name: fonte, sandbox }),
+      audience,
+      data: {
+        numeroCnj,
+        tribunal,
+        motivo: 'DOCUMENTOS',
+        novasMovimentacoes: 0,
+        documentos: added.map((d) => ({
+          id: d.id,
+          titulo: d.titulo,
+          tipo: d.tipo,
+          dataJuntada: d.dataJuntada,
+          fonte: d.fonte ?? fonte,
+          origem: d.origem ?? 'provedor',
+          publico: (d.restricao ?? null) === null,
+        })),
+        concluidaEm: now,
+      },
+    });
   }
 
   /** The case-details provider, or 422 DETAILS_UNAVAILABLE when none is configured. */

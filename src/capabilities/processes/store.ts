@@ -254,6 +254,9 @@ export class CaseStore {
             data_juntada: d.dataJuntada,
             mime_type: d.mimeType,
             tamanho_bytes: d.tamanhoBytes,
+            fonte: d.fonte ?? null,
+            origem: d.origem ?? 'provedor',
+            restricao: d.restricao ?? null,
           })
           .execute();
       }

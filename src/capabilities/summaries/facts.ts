@@ -56,6 +56,13 @@ export interface FactDocument {
   titulo: string;
   tipo: string;
   dataJuntada: string;
+  /**
+   * A decision's text as the court wrote it (issue 53), when Tramita holds it (a court document
+   * downloaded before: no court is asked for a summary); at most MAX_DECISION_CHARS of it. Absent otherwise.
+   */
+  texto?: string;
+  /** Who signed that decision, when its text is held. */
+  assinante?: string | null;
 }
 
 export interface CaseFacts {
@@ -85,3 +92,8 @@ export interface CaseFacts {
 
 export const MAX_FACT_MOVEMENTS = 500;
 export const MAX_FACT_PUBLICATIONS = 20;
+/** Decisions whose texts a summary reads at most (the newest), and the characters of each. */
+export const MAX_FACT_DECISIONS = 5;
+export const MAX_DECISION_CHARS = 6_000;
+/** The document types that decide something: their texts are what a summary reads (`Sentença`, `Decisão`, `Acórdão`, `Despacho`). */
+export const DECISION_TYPE = /senten[çc]a|decis[ãa]o|ac[óo]rd[ãa]o|despacho|voto/i;

@@ -8,7 +8,16 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { CaseStore } from '../processes/store.ts';
-import { MAX_FACT_MOVEMENTS, MAX_FACT_PUBLICATIONS, type CaseFacts, type FactPublication } from './facts.ts';
+import {
+  DECISION_TYPE,
+  MAX_DECISION_CHARS,
+  MAX_FACT_DECISIONS,
+  MAX_FACT_MOVEMENTS,
+  MAX_FACT_PUBLICATIONS,
+  type CaseFacts,
+  type FactDocument,
+  type FactPublication,
+} from './facts.ts';
 
 export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: string, today: string): Promise<CaseFacts | null> {
   const stored = await store.get(numeroCnj);
@@ -45,11 +54,42 @@ export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: s
     })),
     movimentosTotal: row.movimentos_total,
     publicacoes,
-    documentos: documentos.map((d) => ({ titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada })),
+    documentos: await withDecisionTexts(
+      db,
+      numeroCnj,
+      documentos.map((d) => ({ id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada })),
+    ),
     atualizadoEm: row.atualizado_em,
     consultadoEm: row.consultado_em,
     dataReferencia: today,
   };
+}
+
+/**
+ * The documents, with the texts of the newest decisions Tramita holds (issue 53: court documents
+ * downloaded before, in case_document_files; none is asked of a court for a summary).
+ */
+async function withDecisionTexts(db: Kysely<DB>, numeroCnj: string, docs: (FactDocument & { id: string })[]): Promise<FactDocument[]> {
+  const decisions = docs.filter((d) => DECISION_TYPE.test(d.tipo) || DECISION_TYPE.test(d.titulo)).slice(0, MAX_FACT_DECISIONS);
+  const texts =
+    decisions.length === 0
+      ? []
+      : await db
+          .selectFrom('case_document_files')
+          .select(['documento_id', 'texto', 'assinante'])
+          .where('numero_cnj', '=', numeroCnj)
+          .where(
+            'documento_id',
+            'in',
+            decisions.map((d) => d.id),
+          )
+          .where('formato', '=', 'html')
+          .execute();
+  const byId = new Map(texts.map((t) => [t.documento_id, t]));
+  return docs.map(({ id, ...d }) => {
+    const held = byId.get(id);
+    return held?.texto ? { ...d, texto: held.texto.slice(0, MAX_DECISION_CHARS), assinante: held.assinante } : d;
+  });
 }
 
 /** Active gazette publications that name the case, newest first. */

@@ -22,6 +22,7 @@ export const SUMMARY_DISCLAIMER = 'Resumo apenas informativo: não substitui dec
 const LATEST_MOVEMENTS = 8;
 const LISTED_DOCUMENTS = 5;
 const PUBLICATION_EXCERPT = 600;
+const DECISION_EXCERPT = 900;
 const IDLE_DAYS_WORTH_SAYING = 90;
 const DAY_MS = 86_400_000;
 
@@ -61,6 +62,7 @@ export function writeOfflineSummary(facts: CaseFacts): string {
           .join('\n')}`
       : null,
     facts.publicacoes.length > 0 ? `## Última publicação\n\n${lastPublication(facts)}` : null,
+    facts.documentos.some((d) => d.texto) ? `## Última decisão\n\n${lastDecision(facts)}` : null,
     facts.documentos.length > 0 ? `## Documentos públicos\n\n${documents(facts)}` : null,
     `---\n\n_${SUMMARY_DISCLAIMER}_\n\nMétodo: resumo extrativo escrito por código a partir dos dados do processo guardados pelo Tramita, sem modelo de ` +
       `linguagem (${OFFLINE_METHOD}). Dados lidos na fonte em ${formatDateBr(facts.consultadoEm)}.`,
@@ -236,6 +238,15 @@ function lastPublication(facts: CaseFacts): string {
   const more =
     facts.publicacoes.length > 1 ? `\n\n${facts.publicacoes.length - 1} outra(s) publicação(ões) no Diário de Justiça ligada(s) a este processo.` : '';
   return `${formatDateBr(p.data)}, ${p.tribunal}${p.orgao ? `, ${p.orgao}` : ''}${kind ? ` (${kind})` : ''}:\n\n> ${excerpt}${more}`;
+}
+
+/** The newest decision whose text Tramita holds (issue 53): when, what, who signed it, and its opening lines. */
+function lastDecision(facts: CaseFacts): string {
+  const d = facts.documentos.find((x) => x.texto)!;
+  const text = d.texto!.replace(/\s+/g, ' ');
+  const excerpt = text.length > DECISION_EXCERPT ? `${text.slice(0, DECISION_EXCERPT).replace(/\s+\S*$/, '')}…` : text;
+  const what = `${d.titulo}${d.tipo && d.tipo !== d.titulo ? ` (${d.tipo})` : ''}${d.assinante ? `, assinada por ${d.assinante}` : ''}`;
+  return `${formatDateBr(d.dataJuntada)} — ${what}:\n\n> ${excerpt}`;
 }
 
 function documents(facts: CaseFacts): string {

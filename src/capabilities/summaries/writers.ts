@@ -70,6 +70,13 @@ export function factsForPrompt(facts: CaseFacts, maxChars: number): string {
     f = { ...f, publicacoes: f.publicacoes.slice(0, f.publicacoes.length - 1) };
     json = JSON.stringify(f);
   }
+  // Then the decisions' texts (issue 53), the oldest first: the newest decision is what a summary most needs.
+  for (let i = f.documentos.length - 1; json.length > maxChars && i >= 0; i--) {
+    if (f.documentos[i]!.texto === undefined) continue;
+    const { texto: _texto, ...bare } = f.documentos[i]!;
+    f = { ...f, documentos: f.documentos.map((d, j) => (j === i ? bare : d)) };
+    json = JSON.stringify(f);
+  }
   return json;
 }
 

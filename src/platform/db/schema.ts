@@ -172,6 +172,37 @@ export interface CaseDocumentsTable {
   data_juntada: string;
   mime_type: string;
   tamanho_bytes: number;
+  /** Who lists it (issue 53): a court's consultation (`consulta-tjma`); null: the provider. */
+  fonte: string | null;
+  /** `provedor`, `visualizador` (a court's HTML viewer), `arquivo` (a file a court stores). */
+  origem: string;
+  /** Why the court does not open it to the public; null when public. */
+  restricao: string | null;
+}
+
+/** A court's public document once read (issue 53): kept so a second download asks no court. */
+export interface CaseDocumentFilesTable {
+  numero_cnj: string;
+  documento_id: string;
+  /** `html` (the viewer's document) or `arquivo` (a file the court stores). */
+  formato: string;
+  html: string | null;
+  texto: string | null;
+  titulo: string | null;
+  assinante: string | null;
+  assinado_em: string | null;
+  id_documento: string | null;
+  codigo_validacao: string | null;
+  /** The court's own PDF ("Gerar PDF"), base64; null when it gave none. */
+  pdf_base64: string | null;
+  /** A stored file's bytes, base64. */
+  arquivo_base64: string | null;
+  mime_type: string | null;
+  nome: string | null;
+  /** What the row holds, in bytes (texts and decoded files): the store's bound counts it. */
+  tamanho_bytes: number;
+  armazenado_em: string;
+  usado_em: string;
 }
 
 export type RefreshStatus = 'PENDENTE' | 'PROCESSANDO' | 'CONCLUIDA' | 'ERRO';
@@ -720,6 +751,7 @@ export interface DB {
   case_parties: CasePartiesTable;
   case_lawyers: CaseLawyersTable;
   case_documents: CaseDocumentsTable;
+  case_document_files: CaseDocumentFilesTable;
   case_refreshes: CaseRefreshesTable;
   domain_events: DomainEventsTable;
   case_search: CaseSearchTable;

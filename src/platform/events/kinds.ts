@@ -11,7 +11,7 @@ export const EVENT_KINDS = {
   processo_verificado: 'A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed.',
   atualizacao_processo_concluida:
     'A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case, or the parties of a monitored case ' +
-    'arrived after its first answer (`data.motivo: PARTES`).',
+    'arrived after its first answer (`data.motivo: PARTES`), or a refresh found new public documents of a monitored case (`data.motivo: DOCUMENTOS`).',
   publicacao_judicial_nova:
     "A new gazette publication (DJEN, the STF's DJe or an electoral DJE, as the monitor's fontes allow) matched a publication monitor by term or OAB.",
   diario_movimentacao_nova: 'A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number.',

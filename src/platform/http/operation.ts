@@ -168,7 +168,7 @@ function render(outcome: Outcome, meta: Record<string, unknown>): StoredResponse
   if ('response' in outcome) return outcome.response;
   const status = outcome.status ?? 200;
   if ('file' in outcome) {
-    const headers: Record<string, string> = { 'content-type': outcome.file.contentType, 'x-request-id': String(meta.requestId) };
+    const headers: Record<string, string> = { ...outcome.file.headers, 'content-type': outcome.file.contentType, 'x-request-id': String(meta.requestId) };
     if (outcome.file.filename) headers['content-disposition'] = `attachment; filename="${outcome.file.filename.replace(/[^\w.-]/g, '_')}"`;
     if (meta.searchLogId) headers['x-search-log-id'] = String(meta.searchLogId);
     if (meta.creditsCharged !== undefined) headers['x-credits-charged'] = String(meta.creditsCharged);

@@ -98,7 +98,7 @@ export type Outcome =
    * not charged (docs/credits.md). It matters only on an `on-success` route: no other is charged by the runner.
    */
   | { status?: number; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string>; empty?: boolean }
-  | { status?: number; file: { contentType: string; body: Buffer; filename?: string } }
+  | { status?: number; file: { contentType: string; body: Buffer; filename?: string; headers?: Record<string, string> } }
   | { response: StoredResponse };
 
 export interface RouteSchemas {

@@ -46,6 +46,17 @@ export const telemetry = {
     labelNames: ['kind', 'state'] as const,
     registers,
   }),
+  /** Set at each scrape from case_document_files (operations/snapshot.ts): the courts' documents kept once read (issue 53). */
+  storedDocumentBytes: new Gauge({
+    name: 'tramita_documentos_armazenados_bytes',
+    help: "Bytes held by the store of the courts' public documents once read (bounded by TRAMITA_DOCUMENT_STORE_MAX_MB; the least recently used are evicted).",
+    registers,
+  }),
+  storedDocuments: new Gauge({
+    name: 'tramita_documentos_armazenados',
+    help: "Courts' public documents held by the store once read (issue 53).",
+    registers,
+  }),
   jobLag: new Gauge({
     name: 'tramita_job_lag_seconds',
     help: 'How long the oldest due, unclaimed job of each kind has waited past its time.',

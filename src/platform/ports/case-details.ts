@@ -52,8 +52,43 @@ export interface PublicDocumentRecord {
   tipo: string;
   dataJuntada: string;
   mimeType: string;
+  /** 0 where the source does not say (a court's HTML document before its first download). */
   tamanhoBytes: number;
+  /** Who lists it (issue 53): `consulta-tjma` for a court's page; absent: the provider that answered. */
+  fonte?: string;
+  /**
+   * Where its content is: `provedor` (the provider's download), `visualizador` (the court's public
+   * viewer, HTML), `arquivo` (a file the court stores, served as it is). Absent: `provedor`.
+   */
+  origem?: DocumentOrigin;
+  /** Why the court does not open it to the public (a login, secrecy): listed, never read. Absent or null: public. */
+  restricao?: string | null;
 }
+
+export type DocumentOrigin = 'provedor' | 'visualizador' | 'arquivo';
+
+/**
+ * A court page's public document as Tramita serves it (issue 53): the viewer's document as the court
+ * wrote it, or a file the court stores, byte for byte.
+ */
+export type CourtDocument =
+  | {
+      formato: 'html';
+      /** The body's HTML without the page's chrome, scripts, styles, comments or forms. */
+      html: string;
+      texto: string;
+      /** The document's own title where it prints one (`DESPACHO`), else null. */
+      titulo: string | null;
+      assinante: string | null;
+      /** ISO instant with offset. */
+      assinadoEm: string | null;
+      /** "ID do documento" as the page prints it. */
+      idDocumento: string | null;
+      codigoValidacao: string | null;
+      /** The court's own PDF ("Gerar PDF") when it answered one (`%PDF-`), else null. */
+      pdf: Uint8Array | null;
+    }
+  | { formato: 'arquivo'; mimeType: string; nome: string | null; body: Uint8Array };
 
 /** A movement as a court's page prints it: a day (or instant), a title and the text under it. */
 export interface PageMovementRecord {
@@ -91,7 +126,7 @@ export interface CaseConsultaRecord {
    * Where the page lists only part of a list (PJe: parties 10 rows at a time, movements 15 at a time):
    * how many rows the court says it lists (null when it prints no count) and how many were read.
    */
-  listas?: { partes: PageListCount; movimentos: PageListCount };
+  listas?: { partes: PageListCount; movimentos: PageListCount; documentos?: PageListCount & { parcial?: boolean } };
   /**
    * The second degree's pages read under the same number (issue 52 item 3: an appeal keeps its origin
    * number), one per appeal listed (a court may list two under one number), each with the DataJud
@@ -110,6 +145,8 @@ export interface DetailsOptions {
    * being asked: a consultation reads the second degree's page too when one is a G2 or TR (issue 52 item 3).
    */
   instancias?: readonly string[] | PromiseLike<readonly string[]>;
+  /** A refresh: a court's page is read with every page of its documents grid (issue 53). */
+  documents?: boolean;
 }
 
 export interface PageListCount {
@@ -165,6 +202,12 @@ export interface CaseDetailsSource {
   findByDocument(documento: string, signal?: AbortSignal): Promise<string[]>;
   /** Numbers of the cases where a party's name matches (accent/case-insensitive, all words). */
   findByName(nome: string, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * A public document of a court's page (issue 53): the page is read again (its links are tied to the
+   * session that rendered it), then the document; null when the page no longer lists it. A document
+   * the court opens only behind a login throws SourceError `login`. Absent on sources that read no court.
+   */
+  readDocument?(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null>;
   /** Streams a public document's bytes. */
   downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null>;
   /**

@@ -19,6 +19,8 @@ import { visibleMovementCount, type Movement, type SandboxCase } from '../data/m
 import type { HandlerContext, SimRequest, SimResponse } from '../http.ts';
 import { cloudflarePage, detailPage, listViewPage, PJE_UFS, pjeDateTime, searchAnswer, type PjeSite } from './pages.ts';
 import { courtCasesBy, type SandboxSearch } from '../consultas/search.ts';
+import { binIdOf, documentsGrid, viewerPage } from './documents.ts';
+import { renderPdf } from '../portal/pdf.ts';
 
 /** PJe's page sizes: the detail page shows the 15 newest movements. */
 const MOVEMENTS_PER_PAGE = 15;
@@ -126,8 +128,19 @@ export function pjeHandler(dataset: SandboxDataset, knobs: SandboxPje) {
     return c && c.court.sigla === sigla && c.court.sistemaAtual === 'PJe' ? c : undefined;
   };
 
-  return (req: SimRequest, ctx: HandlerContext): SimResponse => {
-    const m = /^\/([A-Za-z0-9-]+)(\/ConsultaPublica\/.*)$/.exec(req.path);
+  /** A document's viewer token (112 hex, as TJMA's) → its case and id: filled by the detail pages that link it. */
+  const byDocCa = new Map<string, { numero: string; id: string }>();
+  const docCaOf = (numero: string, id: string) =>
+    createHash('sha256').update(`${dataset.seed}:${numero}:documento:${id}`).digest('hex').repeat(2).slice(0, 112);
+  const documentOf = (sigla: string, ca: string, now: number) => {
+    const kept = byDocCa.get(ca);
+    const c = kept ? caseOf(sigla, kept.numero, now) : undefined;
+    const doc = c?.documentos.find((d) => d.id === kept!.id && d.juntadaAt <= now);
+    return c && doc ? { c, doc } : undefined;
+  };
+
+  return (req: SimRequest, ctx: HandlerContext): SimResponse | Promise<SimResponse> => {
+    const m = /^\/([A-Za-z0-9-]+)(\/.*)$/.exec(req.path);
     if (!m) return notFoundPage();
     const sigla = m[1].toUpperCase();
     const rest = m[2];
@@ -181,8 +194,37 @@ export function pjeHandler(dataset: SandboxDataset, knobs: SandboxPje) {
       if (!c || cookieOf(req, 'JSESSIONID') !== site.session) return viewExpired();
       const inst = c.instances[0];
       const seen = inst.movements.slice(0, visibleMovementCount(inst, ctx.now));
-      return html(200, detailPage(site, { c, movements: seen.slice(-MOVEMENTS_PER_PAGE).reverse(), total: seen.length, movementText }));
+      const docs = c.documentos.filter((d) => d.juntadaAt <= ctx.now).reverse();
+      const documents = documentsGrid(site, docs, (d) => {
+        const ca = docCaOf(c.numero, d.id);
+        byDocCa.set(ca, { numero: c.numero, id: d.id });
+        return ca;
+      });
+      return html(200, detailPage(site, { c, movements: seen.slice(-MOVEMENTS_PER_PAGE).reverse(), total: seen.length, movementText, documents }));
     }
+    // The public viewer (issue 53): its token only in the session that rendered the page, else PJe's login.
+    if (rest === '/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam') {
+      if (cookieOf(req, 'JSESSIONID') !== site.session) return { status: 302, headers: { location: `${site.ctx}/login.seam` }, body: Buffer.alloc(0) };
+      if (req.method === 'GET') {
+        const ca = req.query.get('ca') ?? '';
+        const found = documentOf(sigla, ca, ctx.now);
+        if (!found || req.query.get('idProcessoDoc') !== found.doc.id)
+          return { status: 302, headers: { location: `${site.ctx}/errorUnexpected.seam?cid=1` }, body: Buffer.alloc(0) };
+        return html(200, viewerPage(site, found.c, found.doc, ca));
+      }
+      // "Gerar PDF": the form's plain POST with the token and the binary id → the document's PDF.
+      const form = new URLSearchParams(req.body.toString('utf8'));
+      const found = documentOf(sigla, form.get('ca') ?? '', ctx.now);
+      if (!found || form.get('j_id40:downloadPDF') !== 'j_id40:downloadPDF' || form.get('idProcDocBin') !== binIdOf(found.doc))
+        return { status: 302, headers: { location: `${site.ctx}/errorUnexpected.seam?cid=1` }, body: Buffer.alloc(0) };
+      return renderPdf(found.c, found.doc).then((body) => ({
+        status: 200,
+        headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${found.c.numero}_${found.doc.id}.pdf"` },
+        body,
+      }));
+    }
+    if (req.method === 'GET' && rest === '/errorUnexpected.seam')
+      return html(200, '<html><head><title>Erro</title></head><body><h1>Erro inesperado</h1></body></html>');
     return notFoundPage();
   };
 }

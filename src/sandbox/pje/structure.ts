@@ -9,7 +9,7 @@
 import { parse, type HTMLElement } from 'node-html-parser';
 import { shown } from '../../sources/consultas/pje/parse.ts';
 
-export type PjePageKind = 'listView' | 'search' | 'detail';
+export type PjePageKind = 'listView' | 'search' | 'detail' | 'viewer';
 
 const POLO = /processoPartesPolo(Ativo|Passivo)|processoParteOutrosInteressados/g;
 const normId = (id: string) => id.replace(POLO, 'POLO').replace(/\d+/g, '#');
@@ -40,6 +40,8 @@ interface Probe {
 }
 
 const CNJ = /\d{7}-\d{2}\.\d{4}\.\d\.\d{2}\.\d{4}/;
+const VIEWER_PATH = '/ConsultaPublica/DetalheProcessoConsultaPublica/documentoSemLoginHTML\\.seam';
+const DATE_TIME = '\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}:\\d{2}';
 /** A role in parentheses, with the gendered suffix some courts print (`(AUTOR)`, `(REQUERIDO(A))`): the system's shape, not one court's. */
 const ROLE = /\((?:[^()]|\([A-Z/]{1,3}\))+\)/;
 const ROLE_AT_END = new RegExp(`^.+ ${ROLE.source}$`);
@@ -97,6 +99,39 @@ const PROBES: Record<PjePageKind, Probe[]> = {
     { name: 'party count', selector: 'div[id$="ResumidoDiv"] span.pull-right.text-muted', depth: 2, text: /^\d+ resultados encontrados$/ },
     { name: 'movement', selector: 'tbody[id$="processoEvento:tb"] > tr > td span[id]', depth: 6, text: /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} - .+$/ },
     { name: 'movement count', selector: 'div[id$="processoEventoPanel_body"] > span.pull-right.text-muted', depth: 2, text: /^\d+ resultados encontrados$/ },
+    {
+      name: 'document',
+      selector: 'tbody[id$="processoDocumentoGridTab:tb"] > tr > td a[onclick*="documentoSemLoginHTML"]',
+      depth: 3,
+      text: /^Visualizar documentos\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} - .+ \(.+\)$/,
+      attr: ['onclick', new RegExp(`^openPopUp\\('\\d+popUpDocumento', '[^']*${VIEWER_PATH}\\?ca=[0-9a-f]+&idProcessoDoc=\\d+'\\)`)],
+    },
+    { name: 'document count', selector: 'table[id$="processoDocumentoGridTab"] + span.pull-right.text-muted', depth: 2, text: /^\d+ resultados encontrados$/ },
+    { name: 'document panel', selector: 'div[id$="processoDocumentoGridTabPanel_header"]', depth: 2, literal: true },
+  ],
+  // The public viewer (issue 53; reference/upstream/real/documents/README.md §3).
+  viewer: [
+    { name: 'sheet', selector: 'div.folha', depth: 3 },
+    { name: 'sign image', selector: 'img[src$="/img/imgSign.png"]', depth: 2 },
+    {
+      name: 'signature',
+      selector: 'small',
+      depth: 2,
+      text: new RegExp(`^Assinado eletronicamente por: .+ ${DATE_TIME} https?://\\S+/Processo/ConsultaDocumento/listView\\.seam ID do documento: \\d*$`),
+    },
+    { name: 'validation code', selector: 'span.text-center', depth: 2, text: /^\d{29}$/ },
+    { name: 'pdf form', selector: 'form[action$="/DetalheProcessoConsultaPublica/documentoSemLoginHTML.seam"]', depth: 3 },
+    { name: 'hidden', selector: 'form[action$="documentoSemLoginHTML.seam"] input[type="hidden"]', depth: 1 },
+    {
+      name: 'pdf link',
+      selector: 'a[id$=":downloadPDF"]',
+      depth: 2,
+      text: /^Gerar PDF$/,
+      attr: [
+        'onclick',
+        /jsfcljs\(document\.getElementById\('j_id\d+'\),\{'j_id\d+:downloadPDF':'j_id\d+:downloadPDF','ca':'[0-9a-f]+','idProcDocBin':'\d+'\},''\)/,
+      ],
+    },
   ],
 };
 

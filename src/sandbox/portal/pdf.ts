@@ -8,7 +8,7 @@ import PDFDocument from 'pdfkit';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { PublicDocument, SandboxCase } from '../data/model.ts';
 
-const BODY: Record<string, string> = {
+export const BODY: Record<string, string> = {
   Petição:
     'Excelentíssimo(a) Senhor(a) Juiz(a), a parte autora, por seu advogado, vem propor a presente ação em face da parte ré, pelos fatos e fundamentos a ' +
     'seguir expostos, requerendo a citação da parte contrária e a procedência dos pedidos.',
@@ -23,7 +23,7 @@ const BODY: Record<string, string> = {
   Certidão: 'Certifico que, nesta data, foram praticados os atos de intimação determinados nos autos. Dou fé.',
 };
 
-const NOTICE =
+export const NOTICE =
   'DOCUMENTO FICTÍCIO gerado pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados e não correspondem a ' +
   'nenhum processo, pessoa ou empresa real.';
 

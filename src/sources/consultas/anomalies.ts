@@ -20,7 +20,8 @@ export type AnomalyField =
   /** A list read with fewer rows than the count the page prints, and no further page read: answered partial (`limitado`). */
   | 'lista.contagem'
   /** The court answered a message Tramita does not know (quoted in the warn line, never read as "not found"). */
-  | 'mensagem.desconhecida';
+  | 'mensagem.desconhecida'
+  | 'documento.linha';
 
 export class Anomalies {
   readonly campos: AnomalyField[] = [];
@@ -30,7 +31,7 @@ export class Anomalies {
 }
 
 /** The step of a consultation's flow that failed (metric label and warn line; closed list). */
-export type ConsultaStep = 'formulario' | 'busca' | 'lista' | 'detalhe' | 'partes' | 'dados' | 'consulta';
+export type ConsultaStep = 'formulario' | 'busca' | 'lista' | 'detalhe' | 'partes' | 'dados' | 'documentos' | 'documento' | 'consulta';
 
 const steps = new WeakMap<Error, ConsultaStep>();
 

@@ -5,7 +5,7 @@
  * `timeout`, `rate_limited`, `malformed`), never an empty answer. Clients are built per court by a
  * factory registered per system in systems.ts.
  */
-import type { CourtSearchQuery } from '../../platform/ports/case-details.ts';
+import type { CourtDocument, CourtSearchQuery } from '../../platform/ports/case-details.ts';
 import type { ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp, ConsultaSession } from './http.ts';
 import type { ConsultaCase } from './record.ts';
@@ -16,7 +16,12 @@ export interface ConsultaClient {
    * `listed`: the case's page as a search just listed it (issue 43 item 7), read with one request on the
    * search's session; a link that no longer opens the case (the session expired) falls back to the whole flow.
    */
-  fetchCase(numeroCnj: string, signal?: AbortSignal, listed?: ListedPage): Promise<ConsultaCase | null>;
+  fetchCase(numeroCnj: string, signal?: AbortSignal, listed?: ListedPage, opts?: { documents?: boolean }): Promise<ConsultaCase | null>;
+  /**
+   * One public document of the case's page (issue 53), read on a session that has just read the page;
+   * null when the page does not list it. Absent on systems whose pages list no public document.
+   */
+  readDocument?(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null>;
   /**
    * The cases the court's search lists for a document, a name or an OAB (only the kinds its system
    * declares in systems.ts `CONSULTA_SEARCHES`): at most `max` numbers from its first answer, and the

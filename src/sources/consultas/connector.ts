@@ -18,16 +18,18 @@ import { consultaError } from './http.ts';
 import type {
   CaseDetailsRecord,
   CaseDetailsSource,
+  CourtDocument,
   CourtSearchQuery,
   CourtSearchReport,
   DetailsOptions,
   PartyRecord,
+  PublicDocumentRecord,
 } from '../../platform/ports/case-details.ts';
 import type { ConsultaClient, ConsultaClientFactory, ListedPage } from './client.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import { CONSULTA_COURTS, type ConsultaCourt } from './courts.ts';
 import type { ConsultaHttp } from './http.ts';
-import type { ConsultaCase, ConsultaParty, ConsultaSystem } from './record.ts';
+import type { ConsultaCase, ConsultaDocument, ConsultaParty, ConsultaSystem } from './record.ts';
 import { CLIENT_FACTORIES, CONSULTA_SEARCHES, consultaLabel } from './systems.ts';
 
 /** The kind of error a page made a parser throw, for the failure's message (never its text: it may quote the page). */
@@ -106,7 +108,7 @@ export class ConsultasConnector implements CaseDetailsSource {
     let page: ConsultaCase | null;
     let appeals: { instancia: string; pages: ConsultaCase[] } | null = null;
     try {
-      page = await client.fetchCase(numeroCnj, signal, this.#takeListed(numeroCnj));
+      page = await client.fetchCase(numeroCnj, signal, this.#takeListed(numeroCnj), opts);
       // DataJud lists an appeal under this number (issue 52 item 3): its 2nd degree's page too, on the same host's budget.
       const instancia = page && !page.segredo && page.grau === 1 && client.fetchAppeals ? appealInstance(await opts?.instancias) : null;
       if (instancia) appeals = { instancia, pages: await client.fetchAppeals!(numeroCnj, signal) };
@@ -210,6 +212,24 @@ export class ConsultasConnector implements CaseDetailsSource {
     return report;
   }
 
+  /**
+   * A public document of an enabled court's page (issue 53); null when the court's system lists none
+   * or the page no longer lists it. A failure is observed as the court's, like a page's.
+   */
+  async readDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null> {
+    const sigla = siglaOf(numeroCnj) ?? '';
+    const client = this.#clients.get(sigla);
+    if (!client?.readDocument) return null;
+    const court = this.#courtOf(sigla);
+    try {
+      const doc = await client.readDocument(numeroCnj, documentId, signal);
+      consultaRead(court.sigla, court.sistema);
+      return doc;
+    } catch (err) {
+      throw this.#failed(court, err, signal);
+    }
+  }
+
   async downloadDocument(): Promise<null> {
     return null;
   }
@@ -256,14 +276,31 @@ function withAppeals(record: CaseDetailsRecord, first: ConsultaCase, instancia: 
   return { ...record, partes, consulta: { ...record.consulta!, segundoGrau } };
 }
 
+/** A grid's document as the port lists it (issue 53): a viewer document is HTML of a size known once read. */
+function documentRecord(d: ConsultaDocument, fonte: string): PublicDocumentRecord {
+  const html = d.origem === 'visualizador';
+  return {
+    id: d.id,
+    titulo: d.titulo,
+    tipo: d.tipo,
+    dataJuntada: d.juntadoEm ?? '',
+    mimeType: html ? 'text/html' : d.pdf ? 'application/pdf' : 'application/octet-stream',
+    tamanhoBytes: d.tamanhoBytes ?? 0,
+    fonte,
+    origem: d.origem ?? 'visualizador',
+    restricao: d.origem === null ? 'O tribunal só abre este documento com login; o Tramita não o lê.' : null,
+  };
+}
+
 /** The port's record of a page: what it showed, nothing more. */
 export function detailsOfPage(c: ConsultaCase): CaseDetailsRecord {
-  const { numeroCnj, tribunal, valorCausaCentavos, partes, anomalias: _anomalias, ...page } = c;
+  const { numeroCnj, tribunal, valorCausaCentavos, partes, anomalias: _anomalias, documentos, ...page } = c;
+  const fonte = consultaSource(tribunal);
   return {
     numeroCnj,
     valorCausaCentavos,
     partes: partes.map(partyRecord),
-    documentos: [],
+    documentos: (documentos ?? []).map((d) => documentRecord(d, fonte)),
     fonte: consultaLabel({ sigla: tribunal, sistema: c.sistema }),
     consulta: { ...page, fonte: consultaSource(tribunal) },
   };

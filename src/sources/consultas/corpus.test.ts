@@ -20,6 +20,8 @@ import { parsePjeDetail, parsePjeSearch, type PjeHit } from './pje/parse.ts';
 import type { ConsultaCase } from './record.ts';
 import { differences, pageOf, SET3, set3Pages } from './testing/truth.ts';
 import { judge, mutantsOf } from './testing/mutants.ts';
+import { parsePjeDocuments, pjeDocumentsPageBody } from './pje/documents.ts';
+import { parsePjeViewer } from './pje/viewer.ts';
 
 const SET1 = new URL('./fixtures/', import.meta.url);
 const SET2 = new URL('./fixtures/set2/', import.meta.url);
@@ -309,4 +311,126 @@ describe('every set-3 page under the changes courts make', () => {
       assert.deepEqual(wrong, []);
     });
   }
+});
+
+// ---- Public documents (issue 53): the viewer pages of fixtures/documents/ to documents.gt.json, the grids of the detail pages.
+const DOCS = new URL('./fixtures/documents/', import.meta.url);
+const DOCS_TRUTH = JSON.parse(readFileSync(new URL('documents.gt.json', DOCS), 'utf8')) as Record<string, DocumentTruth>;
+
+interface DocumentTruth {
+  data_titulo: string | null;
+  signer: string;
+  signed_at: string;
+  id_do_documento: string;
+  consulta_documento_x: string;
+  gerar_pdf_form: { form_id: string; action: string; ca_len: number; idProcDocBin: string };
+  text_lines: number;
+  text_chars: number;
+  first_lines: string[];
+  last_line: string;
+}
+
+describe('the real document pages (issue 53), read to their ground truth', () => {
+  test('every viewer page of fixtures/documents/ has its ground truth', () => {
+    const pages = readdirSync(DOCS).filter((f) => f.endsWith('.html') && f.includes('_documento_'));
+    assert.deepEqual(pages.sort(), Object.keys(DOCS_TRUTH).sort());
+  });
+  for (const [name, gt] of Object.entries(DOCS_TRUTH)) {
+    test(`documents/${name}`, () => {
+      const html = page(DOCS, name);
+      assert.equal(detectChallenge(html, 200), null, 'a document page is no challenge');
+      const d = parsePjeViewer(html);
+      const lines = d.texto.split('\n');
+      assert.equal(d.assinante, gt.signer);
+      const [day, time] = gt.signed_at.split(' ');
+      assert.equal(d.assinadoEm, `${day!.split('/').reverse().join('-')}T${time}.000-03:00`);
+      assert.equal(d.idDocumento, gt.id_do_documento || null);
+      assert.equal(d.codigoValidacao, gt.consulta_documento_x);
+      assert.equal(d.titulo, gt.data_titulo);
+      assert.equal(lines.length, gt.text_lines);
+      assert.equal(lines.join('').length, gt.text_chars);
+      assert.deepEqual(lines.slice(0, 3), gt.first_lines);
+      assert.equal(lines.at(-1), gt.last_line);
+      assert.equal(d.pdf?.action, gt.gerar_pdf_form.action);
+      const fields = new Map(d.pdf!.fields);
+      assert.equal(fields.get(`${gt.gerar_pdf_form.form_id}:downloadPDF`), `${gt.gerar_pdf_form.form_id}:downloadPDF`);
+      assert.equal(fields.get('ca')?.length, gt.gerar_pdf_form.ca_len);
+      assert.equal(fields.get('idProcDocBin'), gt.gerar_pdf_form.idProcDocBin);
+      assert.ok(fields.has('javax.faces.ViewState'));
+      assert.doesNotMatch(d.html, /<script|<form|<!--|data-polo=/i, 'no scripts, forms, comments or hidden parties');
+      assert.doesNotMatch(d.html, /Assinado eletronicamente|Gerar PDF/, 'the signature block and the buttons are not the body');
+    });
+  }
+  test('a page that is not a document (a login, an error page) is refused', () => {
+    assert.throws(() => parsePjeViewer(page(SET1, 'pje-tjma-listView.html')), /no document sheet/);
+    assert.throws(() => parsePjeViewer(page(SET1, 'pje-tjma-detalhe_ok.html')), /no document sheet/);
+  });
+
+  const GRIDS: [
+    dir: URL,
+    name: string,
+    listados: number,
+    rows: { id: string; formato: string; titulo: string; tipo: string; juntadoEm: string }[],
+    pages: number | null,
+  ][] = [
+    [
+      SET1,
+      'pje-tjma-detalhe_ok.html',
+      6,
+      [
+        { id: '180202999', formato: 'binario', titulo: 'GuiaMA1.63666', tipo: 'Custas', juntadoEm: '2026-05-19T13:36:05.000-03:00' },
+        { id: '180202998', formato: 'binario', titulo: 'Comprovante1.63666', tipo: 'Custas', juntadoEm: '2026-05-19T13:36:05.000-03:00' },
+        { id: '177273124', formato: 'html', titulo: 'Sentença', tipo: 'Sentença', juntadoEm: '2026-04-23T14:59:05.000-03:00' },
+        { id: '172729756', formato: 'html', titulo: 'Sentença', tipo: 'Sentença', juntadoEm: '2026-02-21T12:25:34.000-03:00' },
+        {
+          id: '170742187',
+          formato: 'html',
+          titulo: 'Ata de audiência no CEJUSC',
+          tipo: 'Ata de audiência no CEJUSC',
+          juntadoEm: '2026-01-28T09:49:37.000-03:00',
+        },
+        { id: '154828848', formato: 'html', titulo: 'Decisão', tipo: 'Decisão', juntadoEm: '2025-07-17T17:10:45.000-03:00' },
+      ],
+      null,
+    ],
+    [
+      SET1,
+      'pje-tjce-detalhe-3000739-94.2025.8.06.0100.html',
+      1,
+      [{ id: '159848930', formato: 'html', titulo: 'Decisão', tipo: 'Decisão', juntadoEm: '2025-06-10T13:54:50.000-03:00' }],
+      null,
+    ],
+    [DOCS, 'trf3_pje_detalhe_5001847-04.2022.4.03.6323.html', 30, [], 2],
+  ];
+  for (const [dir, name, listados, rows, pages] of GRIDS) {
+    test(`the documents grid of ${name}`, () => {
+      const anomalies = new Anomalies();
+      const grid = parsePjeDocuments(page(dir, name), anomalies)!;
+      assert.equal(grid.listados, listados);
+      if (rows.length > 0)
+        assert.deepEqual(
+          grid.rows.map(({ id, formato, titulo, tipo, juntadoEm }) => ({ id, formato, titulo, tipo, juntadoEm })),
+          rows,
+        );
+      else assert.equal(grid.rows.length, 15, 'one page of 15');
+      assert.equal(grid.pager?.paginas ?? null, pages);
+      for (const r of grid.rows.filter((x) => x.formato === 'html'))
+        assert.match(r.link!, /documentoSemLoginHTML\.seam\?ca=[0-9a-f]+&idProcessoDoc=\d+(&codigo=)?$/);
+      assert.deepEqual(anomalies.campos, []);
+    });
+  }
+  test("TRF3's label `ID: N - yyyy-mm-dd hh:mm:ss.SSS - Desc (Type)` and its slider's A4J request for page 2", () => {
+    const grid = parsePjeDocuments(page(DOCS, 'trf3_pje_detalhe_5001847-04.2022.4.03.6323.html'))!;
+    assert.deepEqual((({ id, titulo, tipo, juntadoEm }) => ({ id, titulo, tipo, juntadoEm }))(grid.rows[2]!), {
+      id: '329231373',
+      titulo: 'Sentença',
+      tipo: 'Sentença',
+      juntadoEm: '2024-06-20T17:12:37.000-03:00',
+    });
+    const body = new URLSearchParams(pjeDocumentsPageBody(grid.pager!, 2));
+    assert.equal(body.get('AJAXREQUEST'), 'j_id149:j_id568');
+    assert.equal(body.get('j_id149:j_id652:j_id653'), '2');
+    assert.equal(body.get('j_id149:j_id652:j_id654'), 'j_id149:j_id652:j_id654');
+    assert.equal(body.get('javax.faces.ViewState'), 'j_id4');
+  });
 });

@@ -35,6 +35,8 @@ export interface ConsultaPage {
   url: string;
   headers: UpstreamResponse['headers'];
   text: string;
+  /** The bytes as they came (a file the court stores: issue 53). */
+  body?: Buffer;
 }
 
 /** A page a court answered, as read off the wire (decoded), before the challenge detector: for `consultas esqueleto`. */
@@ -193,7 +195,7 @@ export class ConsultaSession {
       recorder?.({ source: this.#source, method: request.method, path: target.pathname, status: raw.status, text });
       const challenge = this.#challenged(text, raw.status, path);
       if (challenge) throw challenge;
-      return { status: raw.status, url: target.toString(), headers: raw.headers, text };
+      return { status: raw.status, url: target.toString(), headers: raw.headers, text, body: raw.body };
     }
   }
 

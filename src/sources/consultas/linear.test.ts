@@ -11,6 +11,8 @@ import { demojibake } from './html.ts';
 import { parseEsajPage } from './esaj/parse.ts';
 import { readMovement, readParticipant } from './pje/parse.ts';
 import { subjectLeaf } from './subject.ts';
+import { readLabel } from './pje/documents.ts';
+import { parsePjeViewer } from './pje/viewer.ts';
 
 /** A line reader checked by the one linear-time check (platform/testing/linear-time.ts): time ∝ nᵏ with k under 1.5. */
 const linear = (name: string, make: (n: number) => string, read: (text: string) => unknown) => assertLinearTime(name, read, make);
@@ -64,4 +66,33 @@ test("e-SAJ: a movement text of `(OAB ` without its `)`, read for the lawyers' r
 <tbody id="tabelaTodasMovimentacoes"><tr class="containerMovimentacao"><td class="dataMovimentacao">01/01/2020</td>
 <td class="descricaoMovimentacao">T<br/><span style="font-style: italic;">${rep('B (OAB 1', n)}</span></td></tr></tbody></body></html>`;
   linear('OAB in texts', page, (html) => parseEsajPage(html, { numeroCnj: '10001497120248260346', tribunal: 'TJSP', grau: 1 }));
+});
+
+test('PJe documents (issue 53): grid labels of nested parentheses, a viewer of unclosed comments, scripts and signature blocks', () => {
+  linear('document label', (n) => `17/12/2020 11:58:39 - ${rep('(', n)}Sentença)`, readLabel);
+  linear('document label closing', (n) => `ID: 1 - 2024-07-03 13:44:34.33 - X ${rep(')', n)}`, readLabel);
+  const viewer = (body: string) =>
+    `<html><body class="scroll-y"><div class="container-fluid content impresso"><div class="folha">${body}<table width="100%"><tr><td>` +
+    '<img src="/pje/img/imgSign.png"></td><td><small>Assinado eletronicamente por: <b>X<br>01/01/2020 10:00:00<br></b> ID do documento: <b>1</b>' +
+    '</small></td></tr></table></div></div></body></html>';
+  linear(
+    'viewer comments',
+    (n) => viewer(rep('<!-- <p>a</p>', n)),
+    (t) => parsePjeViewer(t),
+  );
+  linear(
+    'viewer scripts',
+    (n) => viewer(rep('<script><p>', n)),
+    (t) => parsePjeViewer(t),
+  );
+  linear(
+    'viewer paragraphs',
+    (n) => viewer(rep('<p>a&nbsp; b<br></p>', n)),
+    (t) => parsePjeViewer(t),
+  );
+  linear(
+    'viewer data-polo',
+    (n) => viewer(`<div${rep(' data-polo="', n)}>`),
+    (t) => parsePjeViewer(t),
+  );
 });

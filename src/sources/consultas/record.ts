@@ -50,9 +50,32 @@ export interface ConsultaCase extends Omit<CaseConsultaRecord, 'fonte' | 'sistem
    * Cível da Capital`); absent on 1st-degree pages.
    */
   origem?: string | null;
+  /**
+   * The documents grid (issue 53), every page read (or `listas.documentos.parcial`); absent where the
+   * system has no public documents on its page.
+   */
+  documentos?: ConsultaDocument[];
   /** Lines read only in part (anomalies.ts), for the connector to count; never part of the port's record. */
   anomalias?: AnomalyField[];
 }
 
 /** A list the page shows in part: the count the page prints (null when it prints none) and the rows read. */
 export type ConsultaListCount = PageListCount;
+
+/** A document a page's grid lists (issue 53). */
+export interface ConsultaDocument {
+  /** The court's id of the document ("ID do documento"). */
+  id: string;
+  titulo: string;
+  tipo: string;
+  /** ISO instant with offset; null when the label's date does not read. */
+  juntadoEm: string | null;
+  /** `visualizador` (the court's HTML viewer), `arquivo` (a file it stores), null: opened only behind a login (never read). */
+  origem: 'visualizador' | 'arquivo' | null;
+  /** The file's size the row's title prints; null when it prints none (a viewer document). */
+  tamanhoBytes: number | null;
+  /** A file's name (`GuiaMA1.63666.pdf`); null for a viewer document. */
+  arquivo: string | null;
+  /** A file the row marks as a PDF (its icon, or its name). */
+  pdf?: boolean;
+}

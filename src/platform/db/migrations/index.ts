@@ -27,6 +27,7 @@ import * as m0024 from './0024_court_searches.ts';
 import * as m0025 from './0025_case_monitor_pages.ts';
 import * as m0026 from './0026_source_health.ts';
 import * as m0027 from './0027_case_monitor_djen.ts';
+import * as m0028 from './0028_court_documents.ts';
 import * as m0029 from './0029_ledger_by_sequence.ts';
 import * as m0030 from './0030_party_instance.ts';
 import * as m0032 from './0032_webhook_endpoint_health.ts';
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0025_case_monitor_pages': m0025,
   '0026_source_health': m0026,
   '0027_case_monitor_djen': m0027,
+  '0028_court_documents': m0028,
   '0029_ledger_by_sequence': m0029,
   '0030_party_instance': m0030,
   '0032_webhook_endpoint_health': m0032,

@@ -17,6 +17,8 @@ import { parsePjeSearchForm, pjeSearchBody, pjeSearchFields } from './form.ts';
 import { Anomalies, withAnomaly } from '../anomalies.ts';
 import { MESSAGE_FAILURES, messageReason } from '../messages.ts';
 import { parsePjeDetail, parsePjeSearch, PjeMessageError, PjePageError } from './parse.ts';
+import type { CourtDocument } from '../../../platform/ports/case-details.ts';
+import { documentOfRow, openDocument, readDocumentsGrid } from './document-reader.ts';
 
 export interface PjeClassicClientOptions {
   /** Scheme, host and context path, e.g. `https://pje.tjma.jus.br/pje` or `https://pje-consulta.tjce.jus.br/pje1grau`. */
@@ -30,6 +32,13 @@ export interface PjeClassicClientOptions {
   grau?: 1 | 2;
 }
 
+/** The case's page as the flow reached it: the session that rendered it (its documents' tokens are tied to it). */
+interface Opened {
+  session: ConsultaSession;
+  detail: ConsultaPage;
+  found: ConsultaCase;
+}
+
 const FORM_POST = { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' };
 
 export class PjeClassicClient {
@@ -41,12 +50,45 @@ export class PjeClassicClient {
     this.#base = o.baseUrl.replace(/\/+$/, '');
   }
 
-  /** The case as the court's public page shows it, or null on PJe's explicit "no hit" for that number. */
-  async fetchCase(numeroCnj: string, signal?: AbortSignal, listed?: ListedPage): Promise<ConsultaCase | null> {
-    if (listed) {
-      const found = await this.#readListed(numeroCnj, listed, signal);
-      if (found) return found;
+  /**
+   * The case as the court's public page shows it, or null on PJe's explicit "no hit" for that number.
+   * Its documents grid comes with it (issue 53): the first page always, every page with `documents`.
+   */
+  async fetchCase(numeroCnj: string, signal?: AbortSignal, listed?: ListedPage, opts: { documents?: boolean } = {}): Promise<ConsultaCase | null> {
+    const opened = (listed ? await this.#readListed(numeroCnj, listed, signal) : null) ?? (await this.#open(numeroCnj, signal));
+    if (!opened) return null;
+    const anomalies = new Anomalies();
+    const grid = await readDocumentsGrid(opened.session.at('documentos'), opened.detail, { allPages: opts.documents === true, signal, anomalies });
+    if (!grid) return opened.found;
+    const found = opened.found;
+    return {
+      ...found,
+      documentos: grid.rows.map(documentOfRow),
+      ...(found.listas ? { listas: { ...found.listas, documentos: grid.lista } } : {}),
+      anomalias: [...(found.anomalias ?? []), ...anomalies.campos],
+    };
+  }
+
+  /**
+   * One public document of the case (issue 53): the case page read on a fresh session, the row found in
+   * its grid (page after page), then the document on that session; a token the court refuses (expired,
+   * tied to another session) has the page read again, once. Null when the page does not list the id.
+   */
+  async readDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null> {
+    for (let attempt = 1; ; attempt++) {
+      const opened = await this.#open(numeroCnj, signal);
+      if (!opened) return null;
+      const grid = await readDocumentsGrid(opened.session.at('documentos'), opened.detail, { allPages: true, signal, anomalies: new Anomalies() });
+      const row = grid?.rows.find((r) => r.id === documentId);
+      if (!row) return null;
+      const doc = await openDocument(opened.session.at('documento'), row, { base: this.#base, detailUrl: opened.detail.url, signal });
+      if (doc !== 'refused') return doc;
+      if (attempt >= 2) throw opened.session.fail('unavailable', 'the court answered something else than the document, twice, with the page just read');
     }
+  }
+
+  /** The flow to the case's page: listView, the search, the detail page; null on PJe's explicit "no hit". */
+  async #open(numeroCnj: string, signal?: AbortSignal): Promise<Opened | null> {
     const session = this.#o.http.session(this.#o.source, this.#o.label).at('formulario');
     const anomalies = new Anomalies();
     const listUrl = `${this.#base}/ConsultaPublica/listView.seam`;
@@ -71,20 +113,20 @@ export class PjeClassicClient {
     const detail = this.#ok(session, await session.get(new URL(hit.detailPath, listUrl).href, { signal, headers: { referer: listUrl } }), 'detail page');
     const found = this.#read(session, () => parsePjeDetail(detail.text, { grau: this.#grauOf(numeroCnj) }, anomalies), 'detail page');
     if (found.numeroCnj !== numeroCnj) throw session.fail('malformed', 'the detail page shows another case than the one asked');
-    return found;
+    return { session, detail, found };
   }
 
   /**
    * The detail page a search's row linked, one request on the search's session; null when it did not
    * open as that case (an expired `ca` or session): the caller then runs the whole flow.
    */
-  async #readListed(numeroCnj: string, listed: ListedPage, signal?: AbortSignal): Promise<ConsultaCase | null> {
+  async #readListed(numeroCnj: string, listed: ListedPage, signal?: AbortSignal): Promise<Opened | null> {
     const session = listed.session.at('detalhe');
     const headers = listed.referer ? { referer: listed.referer } : undefined;
     const detail = this.#ok(session, await session.get(listed.url, { signal, headers }), 'detail page');
     try {
       const found = parsePjeDetail(detail.text, { grau: this.#grauOf(numeroCnj) }, new Anomalies());
-      return found.numeroCnj === numeroCnj ? found : null;
+      return found.numeroCnj === numeroCnj ? { session, detail, found } : null;
     } catch (e) {
       if (e instanceof PjePageError) return null;
       throw e;

@@ -6,9 +6,13 @@ import { baseUrlFor, grauOfCnj, type ConsultaClientFactory } from '../client.ts'
 import { PjeClassicClient } from './client.ts';
 
 export const createPjeClient: ConsultaClientFactory = (ctx) => ({
-  fetchCase(numeroCnj, signal, listed) {
+  fetchCase(numeroCnj, signal, listed, opts) {
     const { base } = baseUrlFor(ctx, numeroCnj);
-    return new PjeClassicClient({ baseUrl: base, http: ctx.http, source: ctx.source, label: ctx.label }).fetchCase(numeroCnj, signal, listed);
+    return new PjeClassicClient({ baseUrl: base, http: ctx.http, source: ctx.source, label: ctx.label }).fetchCase(numeroCnj, signal, listed, opts);
+  },
+  readDocument(numeroCnj, documentId, signal) {
+    const { base } = baseUrlFor(ctx, numeroCnj);
+    return new PjeClassicClient({ baseUrl: base, http: ctx.http, source: ctx.source, label: ctx.label }).readDocument(numeroCnj, documentId, signal);
   },
   /**
    * An appeal under its origin number (issue 52 item 3), from the 2nd degree's own deployment where the
