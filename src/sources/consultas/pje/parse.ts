@@ -291,8 +291,8 @@ function sideHeadings(root: HTMLElement): Map<string, HTMLElement[]> {
 }
 
 /** The section of one side: by id first, by heading else; the one that holds rows, else the first found (an empty section). */
-function partySection(ids: HTMLElement[], headings: () => Map<string, HTMLElement[]>, side: (typeof SIDES)[number]): HTMLElement | null {
-  const byId = outermost(ids.filter((el) => foldId(el.id).includes(side.key)));
+function partySection(ids: [HTMLElement, string][], headings: () => Map<string, HTMLElement[]>, side: (typeof SIDES)[number]): HTMLElement | null {
+  const byId = outermost(ids.filter(([, id]) => id.includes(side.key)).map(([el]) => el));
   const withRows = byId.find((c) => dataRows(c).length > 0);
   if (withRows) return withRows;
   const byHeading = (headings().get(side.heading) ?? [])
@@ -478,7 +478,10 @@ function readParties(root: HTMLElement, anomalies: Anomalies): { partes: Consult
   let listados: number | null = 0;
   let lidos = 0;
   let limitado = false;
-  const ids = elementsWithId(root);
+  // Each id folded once (`j_id149:processoPartesPoloAtivoResumidoDiv` → `jidprocessopartespoloativoresumidodiv`), for the three sides.
+  const ids = elementsWithId(root)
+    .map((el): [HTMLElement, string] => [el, foldId(el.id)])
+    .filter(([, id]) => id.includes('polo') || id.includes('interessados'));
   let headings: Map<string, HTMLElement[]> | null = null;
   const headingsOnce = () => (headings ??= sideHeadings(root));
   let sections = 0;
