@@ -18,7 +18,7 @@ import { parseEsajSearch } from './esaj/search.ts';
 import { parsePjeSearchForm } from './pje/form.ts';
 import { parsePjeDetail, parsePjeSearch, type PjeHit } from './pje/parse.ts';
 import type { ConsultaCase } from './record.ts';
-import { differences, pageOf, SET3, set3Pages } from './testing/truth.ts';
+import { baselinePages, differences, pageOf, SET3, set3Pages } from './testing/truth.ts';
 import { judge, mutantsOf } from './testing/mutants.ts';
 import { parsePjeDocuments, pjeDocumentsPageBody } from './pje/documents.ts';
 import { parsePjeViewer } from './pje/viewer.ts';
@@ -433,4 +433,33 @@ describe('the real document pages (issue 53), read to their ground truth', () =>
     assert.equal(body.get('j_id149:j_id652:j_id654'), 'j_id149:j_id652:j_id654');
     assert.equal(body.get('javax.faces.ViewState'), 'j_id4');
   });
+
+/** Sets 1 and 2's readable pages under the same mutants, held to their own whole read (issue 52 item 5). */
+describe('every set-1 and set-2 page under the changes courts make, held to its own whole read', () => {
+  const pages = baselinePages([
+    ...PJE_DETAILS.map(([name]) => ({ dir: SET1, name, system: 'pje' as const, kind: 'detail' as const })),
+    ...['pje-tjma-post_search_ok.html', 'pje-tjce-search-3000739-94.2025.8.06.0100.html', 'pje-tjrj-search-0937165-77.2025.8.19.0001.html'].map((name) => ({
+      dir: SET1,
+      name,
+      system: 'pje' as const,
+      kind: 'search' as const,
+    })),
+    ...['tjro_pje_busca_nomeparte.html', 'tjma_pje2g_post_search_ok_2g.html', 'tjma_pje_busca_oab.html'].map((name) => ({
+      dir: SET2,
+      name,
+      system: 'pje' as const,
+      kind: 'search' as const,
+    })),
+    { dir: SET1, name: 'esaj-1.html', system: 'esaj', kind: 'detail', numero: '1000149-71.2024.8.26.0346' },
+    { dir: SET2, name: 'tjsp_esaj_cpopg_detalhe.html', system: 'esaj', kind: 'detail', numero: truth('tjsp_esaj_cpopg_detalhe.html').numeroProcesso },
+  ]);
+  for (const p of pages) {
+    test(p.name, (t) => {
+      const mutants = mutantsOf(p, p.html!);
+      const wrong = mutants.map((m) => [m.name, judge(p, m)] as const).filter(([, why]) => why !== null);
+      t.diagnostic(`${mutants.length - wrong.length}/${mutants.length} mutants read right`);
+      assert.ok(p.expected.size > 4 && mutants.length >= 4);
+      assert.deepEqual(wrong, []);
+    });
+  }
 });

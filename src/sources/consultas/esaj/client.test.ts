@@ -7,7 +7,8 @@
  *   (`falharam`, with the reason), never "nothing found";
  * - a 2nd-degree number search answered with the "Selecione o processo" list → the exact case is
  *   opened, its incidents listed as related cases;
- * - a secret case → answered as secret (no parties, nothing invented), never malformed.
+ * - a secret case → answered as secret (no parties, nothing invented), never malformed;
+ * - a 1st-degree number search answered with a list of one hit (issue 52: "malformed" before) → that hit opened.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,6 +27,18 @@ const saying = (message: string) => NOT_FOUND.replace('Não existem informaçõe
 const REFINE = saying('A consulta retornou muitos processos. Por favor, refine sua pesquisa.');
 const BUSY = saying('Excesso de consultas simultâneas. Tente novamente em alguns instantes.');
 
+/**
+ * A 1st-degree list with one hit (issue 52; TJSP's own is held back): the real `cposg5` list of TJCE
+ * (set 3), its second hit dropped, moved to `cpopg` and a TJSP number. Its hits sit where the list's
+ * div is lost to the HTML parser: only the links say what a hit is.
+ */
+const ONE_HIT_CNJ = '1000001-85.2025.8.26.0100';
+const ONE_HIT = pageText(readFileSync(new URL('../fixtures/set3/tjce_esaj_cposg_lista_numero_duplicado.html', import.meta.url)))
+  .replace(/<a href="[^"]*P0000AL4Q0000[^"]*" class="linkProcesso">[\s\S]*?<\/a>/, '')
+  .replaceAll('2 Processos encontrados', '1 Processo encontrado')
+  .replaceAll('/cposg5/', '/cpopg/')
+  .split('0105299-54.2015.8.06.0112')
+  .join(ONE_HIT_CNJ);
 const SECRET_CNJ = '1000223-18.2026.8.26.0456';
 const LIST_CNJ = '2327387-09.2025.8.26.0000';
 const DETAIL_CNJ = '1054271-51.2024.8.26.0114';
@@ -44,6 +57,8 @@ before(async () => {
       return { status: 302, headers: { location: '/cpopg/show.do?processo.codigo=CO0002BGN0000&processo.foro=456' }, body: '' };
     if (u.pathname === '/cpopg/search.do' && number === DETAIL_CNJ)
       return { status: 302, headers: { location: '/cpopg/show.do?processo.codigo=X1&processo.foro=114' }, body: '' };
+    if (u.pathname === '/cpopg/search.do' && number === ONE_HIT_CNJ) return ok(ONE_HIT);
+    if (u.pathname === '/cpopg/show.do' && u.searchParams.get('processo.codigo') === 'P00002W8H0000') return ok(DETAIL.split(DETAIL_CNJ).join(ONE_HIT_CNJ));
     if (u.pathname === '/cpopg/show.do') return ok(u.searchParams.get('processo.codigo') === 'X1' ? DETAIL : SECRET);
     if (u.pathname === '/cposg/search.do' && number === LIST_CNJ) return ok(LIST_2G);
     // The 2nd-degree page of the listed case: the real 1st-degree detail page moved to that number.
@@ -99,4 +114,11 @@ test("a message the box has never shown before is the court's failure too, never
   const report = await connector.searchCourts({ kind: 'documento', documento: '11144477735' });
   assert.equal(report.falharam[0]?.falha, 'unavailable');
   searchAnswer = NOT_FOUND;
+});
+
+test("a 1st-degree number search answered with a list of one hit opens that hit's case (issue 52)", async () => {
+  const d = await connector.fetchDetails(ONE_HIT_CNJ.replace(/\D/g, ''));
+  assert.equal(d?.numeroCnj, ONE_HIT_CNJ.replace(/\D/g, ''));
+  assert.equal(d?.consulta?.grau, 1);
+  assert.ok(d!.partes.length > 0);
 });

@@ -155,3 +155,20 @@ describe('e-SAJ roles', () => {
     for (const r of ['TerIntCer', 'Testemunha', 'Perito', 'Interessado']) assert.equal(esajPolo(r), 'OUTROS', r);
   });
 });
+
+test('the second subject printed only in the collapsed block ("Outros assuntos") is read after the first (issue 52)', () => {
+  const block =
+    '<div class="col-lg-3 mb-2"><span class="unj-label">Outros assuntos</span>' +
+    '<div class="line-clamp__2"><span title="Indenização por Dano Moral">Indenização por Dano Moral</span></div></div>';
+  const withOthers = PAGE.replace(
+    '<div class="col-lg-2 col-xl-2 mb-2">\n                        <span id="labelAreaProcesso"',
+    `${block}<div class="col-lg-2 col-xl-2 mb-2">\n                        <span id="labelAreaProcesso"`,
+  );
+  assert.notEqual(withOthers, PAGE);
+  const page = parseEsajPage(withOthers, CTX);
+  assert.equal(page.kind, 'case');
+  const c = (page as { case: ConsultaCase }).case;
+  assert.equal(c.assuntos.length, 2);
+  assert.equal(c.assuntos[1], 'Indenização por Dano Moral');
+  assert.deepEqual((parseEsajPage(PAGE, CTX) as { case: ConsultaCase }).case.assuntos, [c.assuntos[0]]);
+});

@@ -230,11 +230,31 @@ const SIDES: { polo: ConsultaParty['polo']; key: string; heading: string }[] = [
 const foldText = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const foldId = (id: string) => foldText(id).replace(/[^a-z]/g, '');
 
-/** A list's data rows: `tr`s with cells, outside headers, footers and pagers (a scroller's own table). */
+/**
+ * A list's data rows: `tr`s with cells, outside headers, footers and pagers (a scroller's own table).
+ * Ancestors walked by hand: no selector compiled per row.
+ */
 function dataRows(section: HTMLElement): HTMLElement[] {
-  return section
-    .querySelectorAll('tr')
-    .filter((tr) => tr.querySelector('td') && !tr.closest('thead') && !tr.closest('tfoot') && !tr.closest('.rich-datascr') && !tr.closest('.rich-inslider'));
+  const outside = (tr: HTMLElement) => {
+    for (let up = tr.parentNode as HTMLElement | null; up && up !== section; up = up.parentNode as HTMLElement | null) {
+      const tag = up.rawTagName?.toLowerCase();
+      if (tag === 'thead' || tag === 'tfoot' || up.classList?.contains('rich-datascr') || up.classList?.contains('rich-inslider')) return false;
+    }
+    return true;
+  };
+  return section.querySelectorAll('tr').filter((tr) => tr.childNodes.some((c) => (c as HTMLElement).rawTagName?.toLowerCase() === 'td') && outside(tr));
+}
+
+/** Every element with an id, in document order: one walk (the parser keeps `id` at hand; `[id]` would parse every element's attributes). */
+function elementsWithId(root: HTMLElement): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const stack: HTMLElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (el.id) out.push(el);
+    for (let i = el.childNodes.length - 1; i >= 0; i--) if (el.childNodes[i]!.nodeType === 1) stack.push(el.childNodes[i] as HTMLElement);
+  }
+  return out;
 }
 
 /** The outermost element of each candidate, in document order: an element inside another candidate is that one's part. */
@@ -246,20 +266,43 @@ function outermost(els: HTMLElement[]): HTMLElement[] {
   });
 }
 
+/** Elements whose children are all text (a panel's header, a label): their text is short to read, and the heading search stays linear. */
+const leafText = (el: HTMLElement) => (el.childNodes.every((c) => c.nodeType === 3) ? foldText(shown(el)).replace(/:$/, '').trim() : null);
+
+/** The sides' headings (`Polo ativo`…) as leaf elements, found in one walk of the page, once per page and only when an id did not find a side. */
+function sideHeadings(root: HTMLElement): Map<string, HTMLElement[]> {
+  const out = new Map<string, HTMLElement[]>();
+  const wanted = new Set(SIDES.map((s) => s.heading));
+  const stack: HTMLElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const kids = el.childNodes;
+    if (kids.length > 0 && kids.every((c) => c.nodeType === 3)) {
+      const raw = el.rawText;
+      if (raw.length < 60) {
+        const text = leafText(el);
+        if (text && wanted.has(text)) out.set(text, [...(out.get(text) ?? []), el]);
+      }
+      continue;
+    }
+    for (let i = kids.length - 1; i >= 0; i--) if (kids[i]!.nodeType === 1) stack.push(kids[i] as HTMLElement);
+  }
+  return out;
+}
+
 /** The section of one side: by id first, by heading else; the one that holds rows, else the first found (an empty section). */
-function partySection(root: HTMLElement, ids: HTMLElement[], side: (typeof SIDES)[number]): HTMLElement | null {
-  const byId = outermost(ids.filter((el) => foldId(el.id).includes(side.key)));
-  const byHeading = root
-    .querySelectorAll('div, span, h1, h2, h3, h4, h5, h6, th, legend, b, strong, label')
-    .filter((el) => el.childNodes.length <= 3 && foldText(shown(el)).replace(/:$/, '').trim() === side.heading)
+function partySection(ids: [HTMLElement, string][], headings: () => Map<string, HTMLElement[]>, side: (typeof SIDES)[number]): HTMLElement | null {
+  const byId = outermost(ids.filter(([, id]) => id.includes(side.key)).map(([el]) => el));
+  const withRows = byId.find((c) => dataRows(c).length > 0);
+  if (withRows) return withRows;
+  const byHeading = (headings().get(side.heading) ?? [])
     .map((heading) => {
       let up = heading.parentNode as HTMLElement | null;
       while (up?.parentNode && !up.querySelector('table')) up = up.parentNode as HTMLElement | null;
       return up;
     })
     .filter((el): el is HTMLElement => el !== null && el.parentNode !== null);
-  const candidates = [...byId, ...byHeading];
-  return candidates.find((c) => dataRows(c).length > 0) ?? candidates[0] ?? null;
+  return byHeading.find((c) => dataRows(c).length > 0) ?? byId[0] ?? byHeading[0] ?? null;
 }
 
 export interface Participant {
@@ -435,11 +478,16 @@ function readParties(root: HTMLElement, anomalies: Anomalies): { partes: Consult
   let listados: number | null = 0;
   let lidos = 0;
   let limitado = false;
-  const ids = root.querySelectorAll('[id]');
+  // Each id folded once (`j_id149:processoPartesPoloAtivoResumidoDiv` → `jidprocessopartespoloativoresumidodiv`), for the three sides.
+  const ids = elementsWithId(root)
+    .map((el): [HTMLElement, string] => [el, foldId(el.id)])
+    .filter(([, id]) => id.includes('polo') || id.includes('interessados'));
+  let headings: Map<string, HTMLElement[]> | null = null;
+  const headingsOnce = () => (headings ??= sideHeadings(root));
   let sections = 0;
   let missing = false;
   for (const side of SIDES) {
-    const section = partySection(root, ids, side);
+    const section = partySection(ids, headingsOnce, side);
     if (!section) {
       // Not every build renders an empty Outros interessados panel; every page has both sides' panels.
       missing ||= side.polo !== 'OUTROS';
@@ -485,7 +533,7 @@ function movementsBody(root: HTMLElement): HTMLElement | null {
   if (byId) return byId;
   const heading = root
     .querySelectorAll('div, span, h1, h2, h3, h4, h5, h6, th, legend')
-    .find((el) => el.childNodes.length <= 3 && /^movimentacoes( do processo)?:?$/.test(foldText(shown(el))));
+    .find((el) => /^movimentacoes( do processo)?$/.test(leafText(el) ?? ''));
   // Within the heading's own panel (its parent), a body of dated rows outside pagers: never a body of another section.
   const panel = heading?.parentNode as HTMLElement | null;
   const dated = (t: HTMLElement) => t.querySelectorAll(':scope > tr').some((tr) => MOVEMENT_DAY.test(shown(tr.querySelector('td'))));

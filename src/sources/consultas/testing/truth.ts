@@ -25,6 +25,8 @@ export interface Read {
 
 export interface TruthPage {
   name: string;
+  /** The page's text when it is not in set 3's folder. */
+  html?: string;
   system: 'pje' | 'esaj';
   kind: 'detail' | 'search' | 'list';
   expected: Fields;
@@ -329,6 +331,19 @@ export function set3Pages(names: string[]): TruthPage[] {
     if (kind.startsWith('esaj_cp'))
       return { name, system: 'esaj', kind: 'detail', expected: esajDetailTruth(gt), read: (html: string) => esajDetailRead(html, gt) };
     throw new Error(`${name}: no reader for page kind ${kind}`);
+  });
+}
+
+/**
+ * Sets 1 and 2's pages with no field-by-field ground truth of this shape: their own whole read is the
+ * truth the mutants are held to (corpus.test.ts checks that read against the captures' facts first).
+ */
+export function baselinePages(pages: { dir: URL; name: string; system: 'pje' | 'esaj'; kind: 'detail' | 'search'; numero?: string }[]): TruthPage[] {
+  return pages.map(({ dir, name, system, kind, numero }) => {
+    const gt = { numeroProcesso: numero ?? '', page_kind: 'esaj_cpopg_detail' };
+    const read = system === 'pje' ? (kind === 'detail' ? pjeDetailRead : pjeSearchRead) : (html: string) => esajDetailRead(html, gt);
+    const html = pageText(readFileSync(new URL(name, dir)));
+    return { name, system, kind, expected: read(html).fields, read, html };
   });
 }
 
