@@ -134,8 +134,8 @@ const KNOWN_CIRCLES = [
   // Meant to stay: the migrator imports the migrations, which use the engine helpers the database module exports.
   'platform/db/database.ts platform/db/engine.ts platform/db/migrations/0002_cases.ts platform/db/migrations/0004_publications.ts ' +
     'platform/db/migrations/0005_charge_tables.ts platform/db/migrations/0009_precatorios.ts platform/db/migrations/0013_case_search_rowid.ts ' +
-    'platform/db/migrations/0014_case_party_names.ts platform/db/migrations/0017_clustered_movements.ts platform/db/migrations/index.ts ' +
-    'platform/db/pg-named.ts',
+    'platform/db/migrations/0014_case_party_names.ts platform/db/migrations/0017_clustered_movements.ts ' +
+    'platform/db/migrations/0029_ledger_by_sequence.ts platform/db/migrations/index.ts platform/db/pg-named.ts',
   // To untangle (type-only arrows back): a leaf for the shared types each time.
   'platform/errors-pt.ts platform/errors.ts',
   'capabilities/processes/case-cache.ts capabilities/processes/store.ts',

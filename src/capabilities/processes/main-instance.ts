@@ -10,3 +10,15 @@ export function mainInstance<T extends { grau: string }>(c: { instancias: T[] })
 export function grausOf(c: { instancias: readonly { grau: string }[] }): string[] {
   return c.instancias.map((i) => i.grau);
 }
+
+const GRAUS: Record<string, { numero: number; nome: string }> = {
+  G1: { numero: 1, nome: '1º grau' },
+  JE: { numero: 1, nome: 'Juizado Especial' },
+  G2: { numero: 2, nome: '2º grau' },
+  TR: { numero: 2, nome: 'Turma Recursal' },
+  TRU: { numero: 2, nome: 'Turma Regional de Uniformização' },
+  TNU: { numero: 3, nome: 'Turma Nacional de Uniformização' },
+  SUP: { numero: 3, nome: 'Tribunal superior' },
+};
+/** A DataJud grau code's degree (1, 2, 3) and name; an unknown code is of the first degree, named as printed. */
+export const grauOf = (grau: string) => GRAUS[grau] ?? { numero: 1, nome: grau };

@@ -13,7 +13,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { brasiliaDay, brasiliaDayStart, isoDayOf } from '../../platform/format.ts';
 import type { MovementRecord } from '../../platform/ports/case-metadata.ts';
 import type { PageMovementRecord } from '../../platform/ports/case-details.ts';
-import { grauOf } from './process-object.ts';
+import { grauOf } from './main-instance.ts';
 
 /** A title as compared: no accents, lower case, single spaces, no final punctuation. */
 export function titleKey(title: string): string {

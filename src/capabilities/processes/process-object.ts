@@ -13,22 +13,11 @@ import type { PartyRecord } from '../../platform/ports/case-details.ts';
 import { describeMovement } from './movement-text.ts';
 import { EnvolvidoShape, FonteShape } from './schemas.ts';
 import type { StoredCase, StoredInstance } from './store.ts';
+import { grauOf } from './main-instance.ts';
 
 /** TPU codes that close a case (tpu.md §4): 246 arquivamento definitivo, 22 baixa definitiva; 245 is provisional. */
 const CLOSING_CODES = new Set(['246', '22']);
 const PROVISIONAL_ARCHIVE = '245';
-
-const GRAUS: Record<string, { numero: number; nome: string }> = {
-  G1: { numero: 1, nome: '1º grau' },
-  JE: { numero: 1, nome: 'Juizado Especial' },
-  G2: { numero: 2, nome: '2º grau' },
-  TR: { numero: 2, nome: 'Turma Recursal' },
-  TRU: { numero: 2, nome: 'Turma Regional de Uniformização' },
-  TNU: { numero: 3, nome: 'Turma Nacional de Uniformização' },
-  SUP: { numero: 3, nome: 'Tribunal superior' },
-};
-/** A DataJud grau code's degree (1, 2, 3) and name; an unknown code is of the first degree, named as printed. */
-export const grauOf = (grau: string) => GRAUS[grau] ?? { numero: 1, nome: grau };
 
 const SEGMENTOS: Record<string, string> = {
   Estadual: 'JUSTICA_ESTADUAL',

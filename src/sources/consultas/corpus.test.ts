@@ -433,6 +433,7 @@ describe('the real document pages (issue 53), read to their ground truth', () =>
     assert.equal(body.get('j_id149:j_id652:j_id654'), 'j_id149:j_id652:j_id654');
     assert.equal(body.get('javax.faces.ViewState'), 'j_id4');
   });
+});
 
 /** Sets 1 and 2's readable pages under the same mutants, held to their own whole read (issue 52 item 5). */
 describe('every set-1 and set-2 page under the changes courts make, held to its own whole read', () => {
