@@ -400,7 +400,7 @@ describe('the real document pages (issue 53), read to their ground truth', () =>
       [{ id: '159848930', formato: 'html', titulo: 'Decisão', tipo: 'Decisão', juntadoEm: '2025-06-10T13:54:50.000-03:00' }],
       null,
     ],
-    [DOCS, 'trf3_pje_detalhe_5001847-04.2022.4.03.6323.html', 30, [], 2],
+    [SET3, 'trf3_pje_detalhe_5001847-04.2022.4.03.6323.html', 30, [], 2],
   ];
   for (const [dir, name, listados, rows, pages] of GRIDS) {
     test(`the documents grid of ${name}`, () => {
@@ -420,7 +420,7 @@ describe('the real document pages (issue 53), read to their ground truth', () =>
     });
   }
   test("TRF3's label `ID: N - yyyy-mm-dd hh:mm:ss.SSS - Desc (Type)` and its slider's A4J request for page 2", () => {
-    const grid = parsePjeDocuments(page(DOCS, 'trf3_pje_detalhe_5001847-04.2022.4.03.6323.html'))!;
+    const grid = parsePjeDocuments(page(SET3, 'trf3_pje_detalhe_5001847-04.2022.4.03.6323.html'))!;
     assert.deepEqual((({ id, titulo, tipo, juntadoEm }) => ({ id, titulo, tipo, juntadoEm }))(grid.rows[2]!), {
       id: '329231373',
       titulo: 'Sentença',

@@ -13,7 +13,7 @@ import { pageText } from '../../http/body.ts';
 import { PjeClassicClient } from './client.ts';
 import { loopbackConsultaHttp, startLoopback, type RecordedRequest, type Reply } from './testing.ts';
 
-const DETAIL = pageText(readFileSync(new URL('../fixtures/documents/trf3_pje_detalhe_5001847-04.2022.4.03.6323.html', import.meta.url)));
+const DETAIL = pageText(readFileSync(new URL('../fixtures/set3/trf3_pje_detalhe_5001847-04.2022.4.03.6323.html', import.meta.url)));
 const CNJ = '50018470420224036323';
 /** Page 2 as the stand-in answers it: the grid again, each row another document. */
 const PAGE2 = DETAIL.replace(/idProcessoDoc=(\d+)/g, 'idProcessoDoc=9$1');
