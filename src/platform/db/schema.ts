@@ -271,7 +271,7 @@ export interface AccountEventsTable {
   created_at: string;
 }
 
-/** RETIDA: kept, not attempted, while its endpoint is disabled (migration 0032); re-enabling resends or discards it. */
+/** RETIDA: kept, not attempted, while its endpoint is disabled (migration 0031); re-enabling resends or discards it. */
 export type DeliveryStatus = 'PENDENTE' | 'ENTREGUE' | 'FALHOU' | 'DESCARTADA' | 'RETIDA';
 
 export interface WebhookDeliveriesTable {
@@ -295,7 +295,7 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
-/** An endpoint whose last attempt failed, and whether it was disabled for failing too long (migration 0032). */
+/** An endpoint whose last attempt failed, and whether it was disabled for failing too long (migration 0031). */
 export interface WebhookEndpointsTable {
   account_id: string;
   url: string;

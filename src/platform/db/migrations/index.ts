@@ -30,7 +30,7 @@ import * as m0027 from './0027_case_monitor_djen.ts';
 import * as m0028 from './0028_court_documents.ts';
 import * as m0029 from './0029_ledger_by_sequence.ts';
 import * as m0030 from './0030_party_instance.ts';
-import * as m0032 from './0032_webhook_endpoint_health.ts';
+import * as m0031 from './0031_webhook_endpoint_health.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -63,5 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028_court_documents': m0028,
   '0029_ledger_by_sequence': m0029,
   '0030_party_instance': m0030,
-  '0032_webhook_endpoint_health': m0032,
+  '0031_webhook_endpoint_health': m0031,
 };
