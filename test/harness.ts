@@ -97,7 +97,9 @@ export async function createPgDatabase(base: string): Promise<{ url: string; dro
       try {
         for (let attempt = 0; ; attempt++) {
           try {
-            await c.query(`DROP DATABASE IF EXISTS ${name}`);
+            // FORCE ends the sessions still open on it (a child server's pool, which the health prober
+            // keeps from going idle): the database is thrown away whoever is connected.
+            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
             return;
           } catch (e) {
             if (attempt >= 50 || !/being accessed by other users/.test((e as Error).message)) throw e;
