@@ -374,14 +374,14 @@ export class CaseService {
         : null;
     let news = 0;
     if (details) news = await this.#d.store.saveDetails(details, trx, { documents });
-    const added = listed && details ? details.documentos.filter((d) => !listed.has(d.id)) : [];
-    if (added.length > 0 && before) await this.#announceDocuments(trx, { numeroCnj, tribunal: before.tribunal, sandbox: before.sandbox === 1 }, added, now);
     else
       await trx
         .updateTable('cases')
         .set(documents ? { detalhes_em: now, documentos_em: now } : { detalhes_em: now })
         .where('numero_cnj', '=', numeroCnj)
         .execute();
+    const added = listed && details ? details.documentos.filter((d) => !listed.has(d.id)) : [];
+    if (added.length > 0 && before) await this.#announceDocuments(trx, { numeroCnj, tribunal: before.tribunal, sandbox: before.sandbox === 1 }, added, now);
     if (!opts.announce || !details || details.partes.length === 0 || !before || before.detalhes_em !== null) return news;
     const audience = await followers(trx, caseTopic(numeroCnj));
     if (audience.length === 0) return news;
