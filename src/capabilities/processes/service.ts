@@ -23,7 +23,7 @@ import { courtByJTr, type Court } from '../../platform/courts/table.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { eventOrigin, type CaseRecord } from '../../platform/ports/case-metadata.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
-import { DJEN_FONTE, type CaseDetailsRecord, type DetailsOptions, type PublicDocumentRecord } from '../../platform/ports/case-details.ts';
+import { DJEN_FONTE, type CaseDetailsRecord, type DetailsOptions } from '../../platform/ports/case-details.ts';
 import type { Sources } from '../../platform/ports/sources.ts';
 import type { DetailsFailure, DetailsMode, Lookup } from './lookup.ts';
 import type { CaseStore, SaveResult, StoredCase } from './store.ts';
@@ -36,7 +36,10 @@ import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
-import { asAuxiliary, callerWaiting, deadlineError, deadlineSignal } from '../../platform/request-path.ts';
+import { asAuxiliary, callerWaiting, deadlineSignal } from '../../platform/request-path.ts';
+import { DEADLINE, pastDeadline, withinDeadline } from './caller-deadline.ts';
+import { announceDocuments } from './document-news.ts';
+import { settle, unwrap, type Settled } from '../../platform/async/settled.ts';
 
 export interface CaseServiceDeps {
   db: Kysely<DB>;
@@ -49,24 +52,10 @@ export interface CaseServiceDeps {
   freshMinutes: number;
 }
 
-/** The auxiliary sources' answer did not come within the caller's deadline. */
-const DEADLINE = Symbol('deadline');
 /** A case's details still out at the caller's deadline. */
 const LATE: unique symbol = Symbol('late');
 /** The addressees' source: named when the chain answered and DJEN was what was still out. */
 const DJEN_SOURCE = 'djen';
-
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-/** A promise that never rejects: an answer asked ahead may be dropped (DataJud failed) without an unhandled rejection. */
-const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
-  p.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, error }),
-  );
-const unwrap = <T>(s: Settled<T>): T => {
-  if (!s.ok) throw s.error;
-  return s.value;
-};
 
 export class CaseService {
   readonly #d: CaseServiceDeps;
@@ -121,9 +110,9 @@ export class CaseService {
       await this.save([record]);
       return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
     }
-    const details = await this.#withinDeadline(parties, auxiliary);
+    const details = await withinDeadline(parties, auxiliary);
     if (details === DEADLINE) {
-      const detailsFailure = this.#pastDeadline(cnj.digits, chainSettled ? DJEN_SOURCE : null);
+      const detailsFailure = pastDeadline(this.#d.log, cnj.digits, chainSettled ? DJEN_SOURCE : null);
       await this.save([record]);
       return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false, detailsFailure };
     }
@@ -139,39 +128,6 @@ export class CaseService {
       await this.#storeDetails(trx, cnj.digits, details.value, { announce: stored !== undefined });
     });
     return { stored: (await this.#d.store.get(cnj.digits))!, servedFrom: 'upstream', stale: false };
-  }
-
-  /**
-   * The auxiliary answer, or DEADLINE when it is still out TRAMITA_AUXILIARY_DEADLINE_MS after the main
-   * source's (issue 51): what is still asked is cut then (the enrichment job asks again, with retries).
-   * Without a caller waiting (a job), no deadline: the answer is awaited.
-   */
-  async #withinDeadline<T>(pending: Promise<T>, auxiliary: AbortController): Promise<T | typeof DEADLINE> {
-    const wait = callerWaiting();
-    if (!wait) return pending;
-    let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([
-      pending,
-      new Promise<typeof DEADLINE>((r) => {
-        timer = setTimeout(r, wait.auxiliaryDeadlineMs, DEADLINE);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (first === DEADLINE) auxiliary.abort(deadlineError(wait.auxiliaryDeadlineMs));
-    return first;
-  }
-
-  /** What the lookup says when the parties' sources were still out at the deadline: pending, asked again in the background. */
-  #pastDeadline(numeroCnj: string, source: string | null): DetailsFailure {
-    telemetry.coverDetails.labels('deadline').inc();
-    this.#d.log.info({ numeroCnj, source }, 'case details still out at the deadline: answered without parties, enrichment scheduled');
-    const why = mensagem('SOURCE_TIMEOUT', source ? { source, failure: 'timeout' } : { failure: 'timeout' });
-    return {
-      code: 'SOURCE_TIMEOUT',
-      message: `As partes, os advogados e o valor ainda não vieram: ${why} Eles são pedidos de novo em segundo plano.`,
-      source,
-      failure: 'timeout',
-    };
   }
 
   /** What the lookup says of a details failure, with its warn line and metric (a bug is an error line, still never the caller's 5xx). */
@@ -381,7 +337,10 @@ export class CaseService {
         .where('numero_cnj', '=', numeroCnj)
         .execute();
     const added = listed && details ? details.documentos.filter((d) => !listed.has(d.id)) : [];
-    if (added.length > 0 && before) await this.#announceDocuments(trx, { numeroCnj, tribunal: before.tribunal, sandbox: before.sandbox === 1 }, added, now);
+    if (added.length > 0 && before) {
+      const fonte = added[0]!.fonte ?? this.#d.sources.details?.info.name ?? 'provedor';
+      await announceDocuments(this.#d.events, trx, { numeroCnj, tribunal: before.tribunal, sandbox: before.sandbox === 1, fonte }, added, now);
+    }
     if (!opts.announce || !details || details.partes.length === 0 || !before || before.detalhes_em !== null) return news;
     const audience = await followers(trx, caseTopic(numeroCnj));
     if (audience.length === 0) return news;
@@ -405,44 +364,6 @@ export class CaseService {
       },
     });
     return news;
-  }
-
-  /**
-   * New public documents of a case (issue 53) are news for the monitors following it:
-   * `atualizacao_processo_concluida` with `motivo: DOCUMENTOS` and the documents (docs/webhooks.md).
-   */
-  async #announceDocuments(
-    trx: Transaction<DB>,
-    { numeroCnj, tribunal, sandbox }: { numeroCnj: string; tribunal: string; sandbox: boolean },
-    added: PublicDocumentRecord[],
-    now: string,
-  ): Promise<void> {
-    const audience = await followers(trx, caseTopic(numeroCnj));
-    if (audience.length === 0) return;
-    const fonte = added[0]!.fonte ?? this.#d.sources.details?.info.name ?? 'provedor';
-    await this.#d.events.record(trx, {
-      kind: 'atualizacao_processo_concluida',
-      numeroCnj,
-      tribunal,
-      source: eventOrigin({ name: fonte, sandbox }),
-      audience,
-      data: {
-        numeroCnj,
-        tribunal,
-        motivo: 'DOCUMENTOS',
-        novasMovimentacoes: 0,
-        documentos: added.map((d) => ({
-          id: d.id,
-          titulo: d.titulo,
-          tipo: d.tipo,
-          dataJuntada: d.dataJuntada,
-          fonte: d.fonte ?? fonte,
-          origem: d.origem ?? 'provedor',
-          publico: (d.restricao ?? null) === null,
-        })),
-        concluidaEm: now,
-      },
-    });
   }
 
   /** The case-details provider, or 422 DETAILS_UNAVAILABLE when none is configured. */

@@ -18,11 +18,12 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from './schema.ts';
 import { registerSqliteHolder, sqliteConnectionOf, type NodeSqliteDatabase } from './sqlite-dialect.ts';
 import { atTurnEnd } from './turn-end.ts';
+import type { Settled } from '../async/settled.ts';
 
 export type Work<T> = (trx: Transaction<DB>) => Promise<T>;
 
 /** One caller's result in a batch: its value, or the error that refused it (its writes undone). */
-export type Settled<T = unknown> = { ok: true; value: T } | { ok: false; error: unknown };
+export type { Settled } from '../async/settled.ts';
 
 /**
  * Work of one shape that many callers queue in the same tick and the batch can write all at once
