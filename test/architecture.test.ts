@@ -171,3 +171,174 @@ test('no circle of imports, type-only ones included, but the known ones named he
     [],
   );
 });
+
+/**
+ * Capabilities meet only at their doors (issue 55 item 3): what a capability lets others use is
+ * exported from its `parts.ts`; a file of one capability imports another's only through that door.
+ * `capabilities/index.ts`, the house's composer, builds each capability from its `capability.ts`.
+ */
+const capabilityOf = (file: string) => (file.startsWith('capabilities/') && file.split('/').length > 2 ? file.split('/')[1] : null);
+const DOOR = 'parts.ts';
+
+function pastDoors(): string[] {
+  return edges()
+    .filter((e) => {
+      const [from, to] = [capabilityOf(e.from), capabilityOf(e.to)];
+      if (to === null) return false;
+      if (e.from === 'capabilities/index.ts') return !/\/(capability|parts)\.ts$/.test(e.to);
+      return from !== null && from !== to && e.to !== `capabilities/${to}/${DOOR}`;
+    })
+    .map((e) => `${e.from} → ${e.to}`);
+}
+
+/** Each entry is an import still to move to its door; the list only shrinks. */
+const KNOWN_PAST_DOORS: string[] = [
+  'capabilities/console/pages/monitors.ts → capabilities/monitors/lifecycle.ts',
+  'capabilities/console/pages/monitors.ts → capabilities/monitors/store.ts',
+  'capabilities/console/pages/monitors.ts → capabilities/radars/patch.ts',
+  'capabilities/console/pages/webhook.ts → capabilities/webhooks/actions.ts',
+  'capabilities/console/pages/webhook.ts → capabilities/webhooks/schemas.ts',
+  'capabilities/courts/routes.ts → capabilities/discovery/routes.ts',
+  'capabilities/gazettes/days.ts → capabilities/publications/ingest.ts',
+  'capabilities/gazettes/present.ts → capabilities/publications/store.ts',
+  'capabilities/gazettes/search.ts → capabilities/publications/store.ts',
+  'capabilities/index.ts → capabilities/gazettes/days.ts',
+  'capabilities/index.ts → capabilities/administrative/service.ts',
+  'capabilities/intimations/input.ts → capabilities/publications/oab-params.ts',
+  'capabilities/intimations/present.ts → capabilities/publications/monitor-schemas.ts',
+  'capabilities/intimations/present.ts → capabilities/publications/monitors.ts',
+  'capabilities/intimations/present.ts → capabilities/publications/present.ts',
+  'capabilities/intimations/present.ts → capabilities/publications/schemas.ts',
+  'capabilities/intimations/routes.ts → capabilities/publications/monitors.ts',
+  'capabilities/intimations/routes.ts → capabilities/publications/monitor-lifecycle.ts',
+  'capabilities/intimations/routes.ts → capabilities/publications/oab-params.ts',
+  'capabilities/intimations/routes.ts → capabilities/publications/store.ts',
+  'capabilities/intimations/schemas.ts → capabilities/publications/monitor-schemas.ts',
+  'capabilities/intimations/schemas.ts → capabilities/publications/oab-params.ts',
+  'capabilities/intimations/store.ts → capabilities/publications/store.ts',
+  'capabilities/lawyers/oab-search.ts → capabilities/publications/history.ts',
+  'capabilities/lawyers/oab-search.ts → capabilities/publications/ingest.ts',
+  'capabilities/lawyers/portfolio.ts → capabilities/processes/process-object.ts',
+  'capabilities/lawyers/routes.ts → capabilities/processes/process-object.ts',
+  'capabilities/lawyers/routes.ts → capabilities/publications/history.ts',
+  'capabilities/lawyers/routes.ts → capabilities/publications/oab-params.ts',
+  'capabilities/lawyers/routes.ts → capabilities/publications/present.ts',
+  'capabilities/lawyers/routes.ts → capabilities/publications/schemas.ts',
+  'capabilities/lawyers/routes.ts → capabilities/publications/store.ts',
+  'capabilities/lawyers/routes.ts → capabilities/processes/court-search.ts',
+  'capabilities/lawyers/schemas.ts → capabilities/publications/oab-params.ts',
+  'capabilities/mural/routes.ts → capabilities/gazettes/routes.ts',
+  'capabilities/mural/routes.ts → capabilities/gazettes/schemas.ts',
+  'capabilities/parties/routes.ts → capabilities/processes/present.ts',
+  'capabilities/parties/routes.ts → capabilities/processes/court-search.ts',
+  'capabilities/parties/schemas.ts → capabilities/processes/schemas.ts',
+  'capabilities/parties/summary.ts → capabilities/processes/present.ts',
+  'capabilities/parties/summary.ts → capabilities/processes/store.ts',
+  'capabilities/publication-monitors/input.ts → capabilities/publications/monitors.ts',
+  'capabilities/publication-monitors/input.ts → capabilities/publications/oab-params.ts',
+  'capabilities/publication-monitors/routes.ts → capabilities/publications/monitors.ts',
+  'capabilities/publication-monitors/routes.ts → capabilities/publications/monitor-lifecycle.ts',
+  'capabilities/publication-monitors/routes.ts → capabilities/publications/monitor-sources.ts',
+  'capabilities/publication-monitors/schemas.ts → capabilities/publications/monitor-schemas.ts',
+  'capabilities/publication-monitors/schemas.ts → capabilities/publications/oab-params.ts',
+  'capabilities/publications/case-polling.ts → capabilities/monitors/schedules.ts',
+  'capabilities/publications/ingest.ts → capabilities/monitors/store.ts',
+  'capabilities/publications/ingest.ts → capabilities/monitors/court-pages.ts',
+  'capabilities/radars/check.ts → capabilities/processes/store.ts',
+  'capabilities/radars/match.ts → capabilities/processes/store.ts',
+  'capabilities/search/routes.ts → capabilities/processes/present.ts',
+  'capabilities/search/routes.ts → capabilities/processes/store.ts',
+  'capabilities/search/routes.ts → capabilities/processes/court-search.ts',
+  'capabilities/search/schemas.ts → capabilities/processes/schemas.ts',
+  'capabilities/summaries/gather.ts → capabilities/processes/store.ts',
+  'capabilities/summaries/job.ts → capabilities/processes/refresh.ts',
+  'capabilities/summaries/offline.ts → capabilities/processes/movement-text.ts',
+  'capabilities/summaries/routes.ts → capabilities/processes/schemas.ts',
+];
+
+test("capabilities meet only at their doors: another capability's files are imported only through its parts.ts", () => {
+  assert.deepEqual(
+    pastDoors().filter((e) => !KNOWN_PAST_DOORS.includes(e)),
+    [],
+  );
+});
+
+/** A store is a file named store.ts or *-store.ts, or any file in a folder named store/. */
+const isStore = (file: string) => /(^|\/|-)store\.ts$/.test(file) || /\/store\//.test(file);
+/** Kysely's query builders and the sql tag: what only a store writes. Transactions may be opened by whoever coordinates stores. */
+const SQL = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql(<[^>]*>)?`|\bsql\.(raw|ref|table|id|lit|join|val)\(/;
+
+/** Files of capabilities, not stores, that still issue SQL; the list only shrinks. */
+const KNOWN_SQL_OUTSIDE_STORES: string[] = [
+  'capabilities/administrative/service.ts',
+  'capabilities/console/pages/monitors.ts',
+  'capabilities/console/pages/overview.ts',
+  'capabilities/events/routes.ts',
+  'capabilities/gazettes/days.ts',
+  'capabilities/gazettes/routes.ts',
+  'capabilities/gazettes/search.ts',
+  'capabilities/lawyers/oab-search.ts',
+  'capabilities/lawyers/portfolio.ts',
+  'capabilities/lawyers/routes.ts',
+  'capabilities/monitors/check.ts',
+  'capabilities/monitors/court-pages.ts',
+  'capabilities/monitors/schedules.ts',
+  'capabilities/operations/routes.ts',
+  'capabilities/operations/snapshot.ts',
+  'capabilities/precatorios/harvest.ts',
+  'capabilities/precatorios/import.ts',
+  'capabilities/processes/court-documents.ts',
+  'capabilities/processes/court-search.ts',
+  'capabilities/processes/page-movements.ts',
+  'capabilities/processes/refresh.ts',
+  'capabilities/processes/routes.ts',
+  'capabilities/processes/search-index.ts',
+  'capabilities/processes/service.ts',
+  'capabilities/publications/cadernos.ts',
+  'capabilities/publications/case-polling.ts',
+  'capabilities/publications/history.ts',
+  'capabilities/publications/ingest.ts',
+  'capabilities/publications/monitor-index.ts',
+  'capabilities/publications/monitors.ts',
+  'capabilities/publications/parts.ts',
+  'capabilities/publications/polling.ts',
+  'capabilities/radars/check.ts',
+  'capabilities/summaries/gather.ts',
+  'capabilities/summaries/job.ts',
+];
+
+test('no SQL outside a store: capability files that are not stores issue no query', () => {
+  const outside = sourceFiles(path.join(SRC, 'capabilities'))
+    .map((f) => path.relative(SRC, f))
+    .filter((f) => !isStore(f) && SQL.test(fs.readFileSync(path.join(SRC, f), 'utf8')));
+  assert.deepEqual(
+    outside.filter((f) => !KNOWN_SQL_OUTSIDE_STORES.includes(f)),
+    [],
+  );
+});
+
+/**
+ * No presenter in a store: a store reads and writes rows; shaping them for a response (a `present…`
+ * or `…View` function, or anything from a presenter file) lives beside the routes.
+ */
+const isPresenter = (file: string) => /(^|\/|-)present(er)?s?\.ts$/.test(file);
+const PRESENTER_EXPORT = /^export\s+(async\s+)?function\s+(present\w*|\w+View)\b/m;
+
+/** Stores that still present; the list only shrinks. */
+const KNOWN_PRESENTING_STORES: string[] = ['capabilities/administrative/monitor-store.ts', 'capabilities/monitors/store.ts'];
+
+test('no presenter inside a store: stores neither define nor import presenters', () => {
+  const stores = sourceFiles(path.join(SRC, 'capabilities'))
+    .map((f) => path.relative(SRC, f))
+    .filter(isStore);
+  const importing = new Set(
+    edges()
+      .filter((e) => isStore(e.from) && isPresenter(e.to))
+      .map((e) => e.from),
+  );
+  const presenting = stores.filter((f) => importing.has(f) || PRESENTER_EXPORT.test(fs.readFileSync(path.join(SRC, f), 'utf8')));
+  assert.deepEqual(
+    presenting.filter((f) => !KNOWN_PRESENTING_STORES.includes(f)),
+    [],
+  );
+});
