@@ -1,10 +1,10 @@
 /**
  * What a person reads in `error.message` (Portuguese by default; `Accept-Language: en` gives the
  * English text, which is also kept in `error.detail`): one sentence per code of the registry
- * (errors.ts), completed with what the details say (the field, the accepted values or parameters).
+ * (error-codes.ts), completed with what the details say (the field, the accepted values or parameters).
  * Programs branch on `error.code`, never on the message.
  */
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode } from './error-codes.ts';
 
 export const MENSAGENS: Record<ErrorCode, string> = {
   INVALID_JSON: 'O corpo da requisição não é um JSON válido.',
