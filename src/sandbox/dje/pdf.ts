@@ -16,9 +16,9 @@
  * (sources/dje/split.ts) reads it; dje/layout.test.ts holds it to the real one. Deterministic
  * (CreationDate fixed to the edition's day), plainly fictitious.
  */
-import PDFDocument from 'pdfkit';
 import { brDay } from '../djen/dates.ts';
 import { nextBusinessDay } from '../stf/publications.ts';
+import { sandboxPdf } from '../pdf.ts';
 import type { DjeEdition, DjeLawyer, DjeMateria } from './editions.ts';
 
 const NOTICE = 'EDIÇÃO FICTÍCIA gerada pelo simulador do Tramita (sandbox). Nomes, números e fatos são inventados.';
@@ -52,27 +52,11 @@ export async function renderEdition(e: DjeEdition): Promise<Buffer> {
   return (await render(e, first.pages)).bytes;
 }
 
-function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pages: Pages }> {
-  return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({
-      size: 'A4',
-      margin: 48,
-      compress: true,
-      info: {
-        Title: `DJE ${e.tribunal} nº ${e.numero}`,
-        Author: 'Tramita sandbox',
-        Creator: 'Tramita sandbox',
-        Producer: 'Tramita sandbox',
-        CreationDate: new Date(e.day * 86_400_000),
-      },
-    });
+async function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pages: Pages }> {
+  const pages: Pages = { indexes: [], materias: [] };
+  const bytes = await sandboxPdf({ title: `DJE ${e.tribunal} nº ${e.numero}`, createdAt: new Date(e.day * 86_400_000), margin: 48 }, (pdf) => {
     let page = 1;
     pdf.on('pageAdded', () => page++);
-    const pages: Pages = { indexes: [], materias: [] };
-    const chunks: Buffer[] = [];
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve({ bytes: Buffer.concat(chunks), pages }));
-    pdf.on('error', reject);
     const year = new Date(e.day * 86_400_000).getUTCFullYear();
     const publicacao = brDay(nextBusinessDay(e.day));
 
@@ -148,6 +132,6 @@ function render(e: DjeEdition, known: Pages | null): Promise<{ bytes: Buffer; pa
       `Matérias com publicação em ${publicacao}`,
       ...e.materias.map((m) => `${classOf(m).nome}(${classOf(m).codigo}) Nº ${m.numeroCnj} ${where(m)}`),
     ]);
-    pdf.end();
   });
+  return { bytes, pages };
 }

@@ -3,8 +3,8 @@
  * like the portal's documents (portal/pdf.ts): deterministic (CreationDate fixed to the communication's
  * sending time), plainly fictitious.
  */
-import PDFDocument from 'pdfkit';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
+import { fictitiousHeading, sandboxPdf } from '../pdf.ts';
 import { brDay } from './dates.ts';
 import { lawyersOf, type Communication } from './model.ts';
 import { MEIO_COMPLETO } from './render.ts';
@@ -14,26 +14,8 @@ const NOTICE =
   'nenhum processo, pessoa ou publicação real.';
 
 export function renderCertidao(c: Communication): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({
-      size: 'A4',
-      margin: 56,
-      compress: true,
-      info: {
-        Title: `Certidão de publicação - ${c.hash}`,
-        Author: 'Tramita sandbox',
-        Creator: 'Tramita sandbox',
-        Producer: 'Tramita sandbox',
-        CreationDate: new Date(c.createdAt),
-      },
-    });
-    const chunks: Buffer[] = [];
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-    pdf.font('Helvetica-Bold').fontSize(16).text('Certidão de Publicação');
-    pdf.moveDown(0.5).font('Helvetica-Oblique').fontSize(9).fillColor('#a00000').text(NOTICE).fillColor('black');
-    pdf.moveDown().font('Helvetica').fontSize(11);
+  return sandboxPdf({ title: `Certidão de publicação - ${c.hash}`, createdAt: new Date(c.createdAt) }, (pdf) => {
+    fictitiousHeading(pdf, 'Certidão de Publicação', NOTICE);
     pdf.text(
       `Certifico que a comunicação abaixo foi disponibilizada no ${MEIO_COMPLETO[c.meio]} em ${brDay(c.day)}, considerando-se publicada no primeiro dia útil ` +
         `seguinte (Lei nº 11.419/2006, art. 4º, § 3º).`,
@@ -51,6 +33,5 @@ export function renderCertidao(c: Communication): Promise<Buffer> {
     for (const d of c.destinatarios) pdf.text(`Destinatário (polo ${d.polo}): ${d.nome}`);
     for (const l of lawyersOf(c)) pdf.text(`Advogado(a): ${l.nome}${l.numero ? ` (OAB ${l.uf} ${l.numero})` : ''}`);
     pdf.moveDown(2).font('Helvetica-Oblique').fontSize(9).text(NOTICE);
-    pdf.end();
   });
 }

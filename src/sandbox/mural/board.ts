@@ -6,7 +6,7 @@
  * Tramita never gets an answer from it) and by the provider protocol an operator's provider speaks
  * (docs/providers.md). Knob `outOfPeriod`: the board is empty, as outside an election.
  */
-import PDFDocument from 'pdfkit';
+import { sandboxPdf } from '../pdf.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { foldText } from '../data/text.ts';
 import type { SandboxDataset } from '../data/dataset.ts';
@@ -124,17 +124,7 @@ export class MuralBoard {
 
 /** The item as a PDF: the act itself (`documento`) or the certificate of its posting (`certidao`). */
 export function renderMuralDocument(item: MuralItem, kind: 'documento' | 'certidao'): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({
-      size: 'A4',
-      margin: 56,
-      compress: true,
-      info: { Title: `${kind} ${item.id}`, Author: 'Tramita sandbox', Producer: 'Tramita sandbox', CreationDate: new Date(item.publicadoEm) },
-    });
-    const chunks: Buffer[] = [];
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
+  return sandboxPdf({ title: `${kind} ${item.id}`, createdAt: new Date(item.publicadoEm) }, (pdf) => {
     pdf
       .font('Helvetica-Bold')
       .fontSize(14)
@@ -144,6 +134,5 @@ export function renderMuralDocument(item: MuralItem, kind: 'documento' | 'certid
       pdf.text(`Certifico que a publicação nº ${item.numero} (${item.id}) foi afixada no Mural Eletrônico do ${item.tribunal} em ${item.publicadoEm}.`);
     else pdf.text(item.texto, { align: 'justify' });
     pdf.moveDown().font('Helvetica-Oblique').fontSize(8).text('Documento fictício gerado pelo simulador do Tramita (sandbox).');
-    pdf.end();
   });
 }

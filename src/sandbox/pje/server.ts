@@ -20,7 +20,7 @@ import type { HandlerContext, SimRequest, SimResponse } from '../http.ts';
 import { cloudflarePage, detailPage, listViewPage, PJE_UFS, pjeDateTime, searchAnswer, type PjeSite } from './pages.ts';
 import { courtCasesBy, type SandboxSearch } from '../consultas/search.ts';
 import { binIdOf, documentsGrid, viewerPage } from './documents.ts';
-import { renderPdf } from '../portal/pdf.ts';
+import { renderCasePdf } from '../portal/pdf.ts';
 
 /** PJe's page sizes: the detail page shows the 15 newest movements. */
 const MOVEMENTS_PER_PAGE = 15;
@@ -217,7 +217,7 @@ export function pjeHandler(dataset: SandboxDataset, knobs: SandboxPje) {
       const found = documentOf(sigla, form.get('ca') ?? '', ctx.now);
       if (!found || form.get('j_id40:downloadPDF') !== 'j_id40:downloadPDF' || form.get('idProcDocBin') !== binIdOf(found.doc))
         return { status: 302, headers: { location: `${site.ctx}/errorUnexpected.seam?cid=1` }, body: Buffer.alloc(0) };
-      return renderPdf(found.c, found.doc).then((body) => ({
+      return renderCasePdf(found.c, found.doc).then((body) => ({
         status: 200,
         headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${found.c.numero}_${found.doc.id}.pdf"` },
         body,

@@ -4,9 +4,9 @@
  * CreationDate, so pdfkit's file ID is fixed too), so a document's size can be computed once and
  * the bytes regenerated whenever they fall out of the small cache: `tamanho` always equals the bytes served.
  */
-import PDFDocument from 'pdfkit';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { PublicDocument, SandboxCase } from '../data/model.ts';
+import { fictitiousHeading, sandboxPdf } from '../pdf.ts';
 
 export const BODY: Record<string, string> = {
   Petição:
@@ -32,28 +32,10 @@ function day(ms: number): string {
   return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 }
 
-export function renderPdf(c: SandboxCase, doc: PublicDocument): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({
-      size: 'A4',
-      margin: 56,
-      compress: true,
-      info: {
-        Title: `${doc.titulo} - ${formatCnj(c.numero)}`,
-        Author: 'Tramita sandbox',
-        Creator: 'Tramita sandbox',
-        Producer: 'Tramita sandbox',
-        CreationDate: new Date(doc.juntadaAt),
-      },
-    });
-    const chunks: Buffer[] = [];
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
+export function renderCasePdf(c: SandboxCase, doc: PublicDocument): Promise<Buffer> {
+  return sandboxPdf({ title: `${doc.titulo} - ${formatCnj(c.numero)}`, createdAt: new Date(doc.juntadaAt) }, (pdf) => {
     const first = c.instances[0];
-    pdf.font('Helvetica-Bold').fontSize(16).text(doc.titulo);
-    pdf.moveDown(0.5).font('Helvetica-Oblique').fontSize(9).fillColor('#a00000').text(NOTICE).fillColor('black');
-    pdf.moveDown().font('Helvetica').fontSize(11);
+    fictitiousHeading(pdf, doc.titulo, NOTICE);
     pdf.text(`Processo nº ${formatCnj(c.numero)}`);
     pdf.text(`Tribunal: ${c.court.nome}`);
     pdf.text(`Órgão julgador: ${first.orgao.nome}`);
@@ -63,7 +45,6 @@ export function renderPdf(c: SandboxCase, doc: PublicDocument): Promise<Buffer> 
     for (const p of c.partes) pdf.text(`${p.tipo}: ${p.person.nome}`);
     pdf.moveDown().text(BODY[doc.tipo] ?? BODY.Decisão, { align: 'justify' });
     pdf.moveDown(2).font('Helvetica-Oblique').fontSize(9).text(NOTICE);
-    pdf.end();
   });
 }
 
@@ -83,7 +64,7 @@ export class PdfStore {
     if (pending) {
       this.#bytes.delete(key); // move to the most-recent end
     } else {
-      pending = renderPdf(c, doc);
+      pending = renderCasePdf(c, doc);
       void pending.then(
         (b) => this.#sizes.set(key, b.length),
         () => this.#bytes.delete(key),
