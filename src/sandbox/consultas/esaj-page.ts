@@ -64,6 +64,17 @@ function paddedReais(centavos: number): string {
   return `R$         ${reais},${String(centavos % 100).padStart(2, '0')}`;
 }
 
+/** Both degrees' pages show the first two parties, then every party in a hidden table; only the rows differ. */
+function partiesSection(partes: readonly Party[], rows: (partes: readonly Party[]) => string): string {
+  return `<h2 class="subtitle tituloDoBloco">Partes do processo</h2>
+<table id="tablePartesPrincipais" style="margin-left:15px; margin-top:1px;" align="center" border="0" cellPadding="0" cellSpacing="0" width="98%">
+${rows(partes.slice(0, 2))}
+</table>
+\t<table id="tableTodasPartes" style="margin-left:15px; margin-top:1px; display: none; " align="center" width="98%" border="0" cellspacing="0" cellpadding="0"  >
+${rows(partes)}
+</table>`;
+}
+
 function partyRows(partes: readonly Party[]): string {
   return partes
     .map((p) => {
@@ -136,13 +147,7 @@ ${header}            </div>
         </div>
     </div>
 </div>
-<h2 class="subtitle tituloDoBloco">Partes do processo</h2>
-<table id="tablePartesPrincipais" style="margin-left:15px; margin-top:1px;" align="center" border="0" cellPadding="0" cellSpacing="0" width="98%">
-${partyRows(c.partes.slice(0, 2))}
-</table>
-\t<table id="tableTodasPartes" style="margin-left:15px; margin-top:1px; display: none; " align="center" width="98%" border="0" cellspacing="0" cellpadding="0"  >
-${partyRows(c.partes)}
-</table>
+${partiesSection(c.partes, partyRows)}
 <h2 class="subtitle tituloDoBloco">Movimenta&ccedil;&otilde;es</h2>
 <table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
 \t\t\t<tbody id="tabelaUltimasMovimentacoes">
@@ -248,13 +253,7 @@ ${value}                    <div class="col-lg-3 mb-2">
         </div>
     </div>
 </div>
-<h2 class="subtitle tituloDoBloco">Partes do processo</h2>
-<table id="tablePartesPrincipais" style="margin-left:15px; margin-top:1px;" align="center" border="0" cellPadding="0" cellSpacing="0" width="98%">
-${parties(c.partes.slice(0, 2))}
-</table>
-\t<table id="tableTodasPartes" style="margin-left:15px; margin-top:1px; display: none; " align="center" width="98%" border="0" cellspacing="0" cellpadding="0"  >
-${parties(c.partes)}
-</table>
+${partiesSection(c.partes, parties)}
 \t\t\t<h2 class="subtitle">Movimentações</h2>
 <table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
 \t\t\t<tbody id="tabelaUltimasMovimentacoes">
