@@ -19,8 +19,7 @@ import { iso } from '../../platform/clock.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { MURAL_DOCUMENT_KINDS, type MuralPublicationRecord, type MuralSource } from '../../platform/ports/mural.ts';
 import type { Services } from '../../platform/services.ts';
-import { DEFAULT_PERIOD_DAYS, electoralCourt, MAX_PERIOD_DAYS } from '../gazettes/routes.ts';
-import { PeriodQuery, PeriodSchema } from '../gazettes/schemas.ts';
+import { DEFAULT_PERIOD_DAYS, electoralCourt, MAX_PERIOD_DAYS, PeriodQuery, PeriodSchema } from '../gazettes/parts.ts';
 
 const PATH = '/v1/mural-eleitoral/publicacoes';
 const TAG = 'Mural eleitoral';

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../platform/db/database.ts';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
 import { searchTokens } from '../../platform/text.ts';
-import { PublicationSearchIndex, type DayCursor } from '../publications/store.ts';
+import { PublicationSearchIndex, type DayCursor } from '../publications/parts.ts';
 
 export interface GazetteFilter {
   /** The store's `fonte` (the source's name: STF, DJE eleitoral). */
