@@ -12,7 +12,7 @@ import { lastSynced, markSynced } from './sync-store.ts';
 
 // What the gazettes (their days' ingest, their search, their views) use of the publication store.
 export type { PublicationIngest } from './ingest.ts';
-export { oabKey, plainText, PublicationSearchIndex, storedPublication, type DayCursor } from './store.ts';
+export { beforeDay, oabKey, plainText, PublicationSearchIndex, storedPublication, type DayCursor } from './store.ts';
 
 export interface PublicationParts {
   ingest: PublicationIngest;
