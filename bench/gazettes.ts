@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { buildCapabilities } from '../src/capabilities/index.ts';
-import { searchGazette, searchWords } from '../src/capabilities/gazettes/search.ts';
+import { searchGazette, searchWords } from '../src/capabilities/gazettes/search-store.ts';
 import { eachDay } from '../src/platform/http/period.ts';
 import { migrate } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';

@@ -26,7 +26,7 @@ import { publicationMonitorsCapability } from './publication-monitors/capability
 import type { PublicationParts } from './publications/parts.ts';
 import { publicationsCapability } from './publications/capability.ts';
 import type { RadarParts } from './radars/parts.ts';
-import type { GazetteDays } from './gazettes/days.ts';
+import type { GazetteDays } from './gazettes/parts.ts';
 import { radarsCapability } from './radars/capability.ts';
 import { consoleCapability } from './console/capability.ts';
 import { searchCapability } from './search/capability.ts';

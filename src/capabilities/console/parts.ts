@@ -5,7 +5,7 @@ import { mensagem } from '../../platform/errors-pt.ts';
 import type { Services } from '../../platform/services.ts';
 import type { RadarParts } from '../radars/parts.ts';
 import { layout, type Html, type PageContext } from './html.ts';
-import type { SignedIn } from './session.ts';
+import { origin, type SignedIn } from './session.ts';
 import type { ConsoleStore } from './store.ts';
 
 export interface ConsoleParts {
@@ -35,6 +35,17 @@ export function notice(req: FastifyRequest): PageContext['flash'] {
 
 export function signedIn(req: FastifyRequest): SignedIn {
   return req.console!;
+}
+
+/** One line of the account's audit log for what the signed-in person just did, from where they did it. */
+export async function auditSignedIn(
+  m: ConsoleParts,
+  req: FastifyRequest,
+  action: string,
+  more: { target?: string | null; details?: Record<string, unknown> | null } = {},
+): Promise<void> {
+  const who = signedIn(req);
+  await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action, ...more, origin: origin(req) });
 }
 
 /** A whole page for the signed-in person. */
@@ -78,6 +89,22 @@ export function field(req: FastifyRequest, name: string): string | undefined {
 export function fields(req: FastifyRequest, name: string): string[] {
   const v = (req.body as Record<string, unknown> | undefined)?.[name];
   return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
+}
+
+/** The filters a list was asked with, as a query string: the absent ones left out. */
+export function filterQuery(values: Record<string, string | undefined>): URLSearchParams {
+  return new URLSearchParams(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/**
+ * A console list's page from `size + 1` rows read newest first: the first `size` shown, and when there
+ * are more, the link to the older ones (`path` with the same filters, `antes` the last row shown).
+ */
+export function olderPage<R>(rows: readonly R[], size: number, path: string, query: URLSearchParams, antes: (last: R) => string) {
+  const shown = rows.slice(0, size);
+  const last = shown.at(-1);
+  const older = rows.length > size && last !== undefined ? `${path}?${new URLSearchParams([...query, ['antes', antes(last)]])}` : null;
+  return { shown, older };
 }
 
 /** A query-string filter as one string, or undefined when absent or empty. */

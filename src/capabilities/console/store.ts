@@ -6,7 +6,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { addMs, iso, type Clock } from '../../platform/clock.ts';
-import type { AuditLogTable, ConsoleSessionsTable, ConsoleUsersTable, DB } from '../../platform/db/schema.ts';
+import type { AuditLogTable, ConsoleSessionsTable, ConsoleUsersTable, DB, SearchLogsTable } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 
 export const INVITE_TTL_MS = 72 * 3_600_000;
@@ -247,5 +247,37 @@ export class ConsoleStore {
     let q = this.#db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
     if (before) q = q.where('id', '<', before);
     return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** The account's latest queries (its search logs), newest first. */
+  async recentSearches(accountId: string, limit: number): Promise<SearchLogsTable[]> {
+    return this.#db
+      .selectFrom('search_logs')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * The account's debits since `since`, summed per UTC hour (`hora`, yyyy-mm-ddThh: the same `substr`
+   * on both engines) and query type, from its search logs (keyed by account and time; the ledger has no
+   * index by time).
+   */
+  async spendByHour(accountId: string, since: string): Promise<{ hora: string; query_type: string | null; centavos: number }[]> {
+    return this.#db
+      .selectFrom('search_logs')
+      .select((eb) => [
+        eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hora'),
+        'query_type',
+        eb.fn.sum<number>('charged_centavos').as('centavos'),
+      ])
+      .where('account_id', '=', accountId)
+      .where('charged_centavos', '>', 0)
+      .where('created_at', '>=', since)
+      .groupBy(['hora', 'query_type'])
+      .execute();
   }
 }

@@ -9,7 +9,7 @@ import { listData, listSchema } from '../../platform/http/list.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
 import { sourcesStatus } from '../../platform/ports/status.ts';
-import { SourcesStatus } from '../discovery/routes.ts';
+import { SourcesStatus } from '../discovery/parts.ts';
 import { coverageSummary } from '../../platform/ports/coverage.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { COURTS, SYSTEMS, type Court } from '../../platform/courts/table.ts';

@@ -14,8 +14,9 @@ import { brasiliaDay } from '../../platform/format.ts';
 import { eachDay, type Period } from '../../platform/http/period.ts';
 import { ELECTORAL_COURTS, type ElectoralEditionRecord } from '../../platform/ports/electoral.ts';
 import type { Services } from '../../platform/services.ts';
-import type { PublicationIngest } from '../publications/ingest.ts';
+import type { PublicationIngest } from '../publications/parts.ts';
 import { electoralRecord, stfRecord } from './records.ts';
+import { readDays, saveDay, saveEdition, storedEditionIds } from './store.ts';
 
 const TODAY_FRESH_MS = 30 * 60_000;
 
@@ -70,17 +71,7 @@ export class GazetteDays {
     const today = this.today();
     // biome-ignore lint/complexity/useMathMinMax: ISO days are strings (Math.min would give NaN); the earlier one is the lesser string
     const days = eachDay({ inicio: period.inicio, fim: period.fim < today ? period.fim : today });
-    const known = new Map(
-      (
-        await this.#s.db
-          .selectFrom('gazette_days')
-          .select(['dia', 'ingerido_em', 'aguardando_edicao'])
-          .where('fonte', '=', gazette)
-          .where('dia', '>=', period.inicio)
-          .where('dia', '<=', period.fim)
-          .execute()
-      ).map((r) => [r.dia, r]),
-    );
+    const known = new Map((await readDays(this.#s.db, gazette, period)).map((r) => [r.dia, r]));
     const now = this.#s.clock.now().getTime();
     const due = days.filter((d) => {
       const at = known.get(d)?.ingerido_em;
@@ -94,12 +85,14 @@ export class GazetteDays {
         gazette === 'STF'
           ? await this.#stfDay(day, { edition: stf.edition, refresh: stf.waiting.includes(day) }, o.signal)
           : { ...(await this.#electoralDay(gazette, day, o.signal)), aguardando: null };
-      const row = { publicacoes: r.publicacoes, edicoes: r.edicoes, ingerido_em: iso(this.#s.clock.now()), aguardando_edicao: r.aguardando };
-      await this.#s.db
-        .insertInto('gazette_days')
-        .values({ fonte: gazette, dia: day, ...row })
-        .onConflict((oc) => oc.columns(['fonte', 'dia']).doUpdateSet(row))
-        .execute();
+      await saveDay(this.#s.db, {
+        fonte: gazette,
+        dia: day,
+        publicacoes: r.publicacoes,
+        edicoes: r.edicoes,
+        ingerido_em: iso(this.#s.clock.now()),
+        aguardando_edicao: r.aguardando,
+      });
       total.dias++;
       total.publicacoes += r.publicacoes;
       total.novas += r.novas;
@@ -146,29 +139,23 @@ export class GazetteDays {
   async #electoralDay(tribunal: string, day: string, signal?: AbortSignal) {
     const source = this.#s.sources.electoral;
     const editions = await source.editions(tribunal, day, signal);
-    const stored = new Set(
-      (await this.#s.db.selectFrom('gazette_editions').select('id').where('tribunal', '=', tribunal).where('data', '=', day).execute()).map((r) => r.id),
-    );
+    const stored = await storedEditionIds(this.#s.db, tribunal, day);
     const out = { publicacoes: 0, edicoes: editions.length, novas: 0, eventos: 0 };
     for (const e of editions) {
       if (stored.has(editionId(e))) continue;
       const pubs = await source.publications(e, signal);
       const summary = await this.#ingest.ingest(pubs.map(electoralRecord), source.info);
-      await this.#s.db
-        .insertInto('gazette_editions')
-        .values({
-          id: editionId(e),
-          tribunal: e.tribunal,
-          numero: e.numero,
-          data: e.data,
-          extra: e.extra ? 1 : 0,
-          publicacoes: pubs.length,
-          sandbox: source.info.sandbox ? 1 : 0,
-          raw: JSON.stringify(e.raw),
-          ingerido_em: iso(this.#s.clock.now()),
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+      await saveEdition(this.#s.db, {
+        id: editionId(e),
+        tribunal: e.tribunal,
+        numero: e.numero,
+        data: e.data,
+        extra: e.extra ? 1 : 0,
+        publicacoes: pubs.length,
+        sandbox: source.info.sandbox ? 1 : 0,
+        raw: JSON.stringify(e.raw),
+        ingerido_em: iso(this.#s.clock.now()),
+      });
       out.publicacoes += pubs.length;
       out.novas += summary.novas;
       out.eventos += summary.eventos;

@@ -10,7 +10,7 @@ import type { GazetteEditionsTable, PublicationsTable } from '../../platform/db/
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { PublicationLawyer } from '../../platform/ports/publications.ts';
 import type { StfPublicationRecord } from '../../platform/ports/stf.ts';
-import { oabKey, plainText, storedPublication } from '../publications/store.ts';
+import { oabKey, plainText, storedPublication } from '../publications/parts.ts';
 import { STF_ID_PREFIX } from './records.ts';
 
 export const STF_PATH = '/v1/stf/publicacoes';

@@ -21,7 +21,8 @@ import type { Services } from '../../platform/services.ts';
 import type { GazetteDays } from './days.ts';
 import { DJE_PATH, editionView, electoralView, STF_PATH, stfView } from './present.ts';
 import { stfStoreId } from './records.ts';
-import { searchGazette, searchWords } from './search.ts';
+import { searchGazette, searchWords } from './search-store.ts';
+import { editionsOf, findEdition, findGazettePublication, type EditionPosition } from './store.ts';
 import { ElectoralPublication, Edition, PeriodQuery, PeriodSchema, StfPublication } from './schemas.ts';
 
 /** Spec §8: an electoral edition listing takes at most 62 days; the same bound for every gazette period. */
@@ -136,7 +137,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       data: StfPublication,
     },
     handler: async (req) => {
-      const row = await s.db.selectFrom('publications').selectAll().where('id', '=', stfStoreId(req.params.id)).executeTakeFirst();
+      const row = await findGazettePublication(s.db, stfStoreId(req.params.id));
       if (!row) throw new ApiError('PUBLICATION_NOT_FOUND', `No STF gazette publication "${req.params.id}" in the store: take ids from GET ${STF_PATH}.`);
       return { data: stfView(row, stfReading(s), { html: req.query.incluir_html === true }) };
     },
@@ -173,11 +174,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       const { data, pagination, rows } = await listPage(req, s.config, {
         listing,
         keys: ['data', 'numero'],
-        read: (limit, before?: { data: string; numero: number }) => {
-          let qb = s.db.selectFrom('gazette_editions').selectAll().where('tribunal', '=', tribunal).where('data', '>=', p.inicio).where('data', '<=', p.fim);
-          if (before) qb = qb.where((eb) => eb.or([eb('data', '<', before.data), eb.and([eb('data', '=', before.data), eb('numero', '<', before.numero)])]));
-          return qb.orderBy('data', 'desc').orderBy('numero', 'desc').limit(limit).execute();
-        },
+        read: (limit, before?: EditionPosition) => editionsOf(s.db, tribunal, p, { limit, before }),
         position: (r) => ({ data: r.data, numero: r.numero }),
         name: 'edicoes',
         view: (items) => items.map((e) => editionView(e, s.config.publicUrl)),
@@ -205,7 +202,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       params: Type.Object({ id: Type.String({ minLength: 5, maxLength: 30, pattern: '^(TSE|TRE-[A-Za-z]{2}):[0-9]+$' }) }, { additionalProperties: false }),
     },
     handler: async (req) => {
-      const edition = await s.db.selectFrom('gazette_editions').selectAll().where('id', '=', req.params.id.toUpperCase()).executeTakeFirst();
+      const edition = await findEdition(s.db, req.params.id.toUpperCase());
       if (!edition) throw new ApiError('EDITION_NOT_FOUND', `No electoral gazette edition "${req.params.id}": take ids from GET ${DJE_PATH}/edicoes.`);
       const body = await s.sources.electoral.pdf(edition.tribunal, edition.numero);
       return { file: { contentType: 'application/pdf', body, filename: `dje-${edition.tribunal}-${edition.numero}.pdf` } };
@@ -282,12 +279,7 @@ export function gazetteRoutes(app: FastifyInstance, s: Services, days: GazetteDa
       data: ElectoralPublication,
     },
     handler: async (req) => {
-      const row = await s.db
-        .selectFrom('publications')
-        .selectAll()
-        .where('id', '=', req.params.id.toUpperCase())
-        .where('fonte', '=', s.sources.electoral.info.name)
-        .executeTakeFirst();
+      const row = await findGazettePublication(s.db, req.params.id.toUpperCase(), s.sources.electoral.info.name);
       if (!row) throw new ApiError('PUBLICATION_NOT_FOUND', `No electoral gazette publication "${req.params.id}": take ids from GET ${DJE_PATH}/publicacoes.`);
       return { data: electoralView(row, s.config.publicUrl) };
     },

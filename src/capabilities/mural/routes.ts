@@ -8,8 +8,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, encodeCursor, PAGE_NUMBER_MAX } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { PAGE_NUMBER_MAX } from '../../platform/http/pagination.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listSourcePage } from '../../platform/http/listing.ts';
 import { gazettePeriod } from '../../platform/http/period.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
@@ -18,9 +19,9 @@ import { parseOab } from '../../platform/identifiers/oab.ts';
 import { iso } from '../../platform/clock.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { MURAL_DOCUMENT_KINDS, type MuralPublicationRecord, type MuralSource } from '../../platform/ports/mural.ts';
+import { configuredProvider } from '../../platform/ports/provider.ts';
 import type { Services } from '../../platform/services.ts';
-import { DEFAULT_PERIOD_DAYS, electoralCourt, MAX_PERIOD_DAYS } from '../gazettes/routes.ts';
-import { PeriodQuery, PeriodSchema } from '../gazettes/schemas.ts';
+import { DEFAULT_PERIOD_DAYS, electoralCourt, MAX_PERIOD_DAYS, PeriodQuery, PeriodSchema } from '../gazettes/parts.ts';
 
 const PATH = '/v1/mural-eleitoral/publicacoes';
 const TAG = 'Mural eleitoral';
@@ -41,13 +42,13 @@ const MuralPublication = Type.Object({
 });
 
 function provider(s: Services): MuralSource {
-  if (s.sources.mural) return s.sources.mural;
-  throw new ApiError(
-    'SOURCE_NOT_CONFIGURED',
-    "The electoral bulletin board's search needs a human reCAPTCHA token: it is served by a provider the operator configures (TRAMITA_MURAL_PROVIDER_URL, " +
+  return configuredProvider(s.sources.mural, {
+    source: 'mural',
+    setting: 'TRAMITA_MURAL_PROVIDER_URL',
+    message:
+      "The electoral bulletin board's search needs a human reCAPTCHA token: it is served by a provider the operator configures (TRAMITA_MURAL_PROVIDER_URL, " +
       'docs/providers.md), and none is configured.',
-    { source: 'mural', setting: 'TRAMITA_MURAL_PROVIDER_URL' },
-  );
+  });
 }
 
 function view(r: MuralPublicationRecord, publicUrl: string | undefined, sandbox: boolean) {
@@ -110,19 +111,16 @@ export function muralRoutes(app: FastifyInstance, s: Services): void {
       const p = gazettePeriod(q, { today: brasiliaDay(iso(s.clock.now()))!, maxDays: MAX_PERIOD_DAYS, defaultDays: DEFAULT_PERIOD_DAYS });
       const source = provider(s);
       const listing = `mural:${JSON.stringify([q.parte, q.advogado, oab, tribunal, p])}`;
-      const pagina = decodeCursor<{ pagina: number }>(listing, q.cursor, ['pagina'])?.pagina ?? q.page ?? 1;
-      const found = await source.search({ parte: q.parte, advogado: q.advogado, oab, tribunal, de: p.inicio, ate: p.fim, pagina });
-      const pagination = {
-        limit: Math.max(found.items.length, 1),
-        nextCursor: found.proxima ? encodeCursor(listing, { pagina: pagina + 1 }) : null,
-        page: pagina,
-      };
-      const items = found.items.map((r) => view(r, s.config.publicUrl, source.info.sandbox));
-      return {
-        data: { ...listData(req, s.config, 'items', items, pagination, found.total ?? undefined), periodo: p },
-        meta: { pagination },
-        empty: items.length === 0,
-      };
+      const { data, pagination, rows } = await listSourcePage(req, s.config, {
+        listing,
+        read: async (pagina) => {
+          const found = await source.search({ parte: q.parte, advogado: q.advogado, oab, tribunal, de: p.inicio, ate: p.fim, pagina });
+          return { items: found.items, more: found.proxima, total: found.total ?? undefined };
+        },
+        name: 'items',
+        view: (items) => items.map((r) => view(r, s.config.publicUrl, source.info.sandbox)),
+      });
+      return { data: { ...data, periodo: p }, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 

@@ -8,25 +8,20 @@
  * - `/metrics`: Prometheus text, HTTP series plus the background work (docs/ops/metrics.md).
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { pendingMigrations, ping } from '../../platform/db/database.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import { sourcesStatus } from '../../platform/ports/status.ts';
 import type { Services } from '../../platform/services.ts';
 import { refreshStoreGauges } from './snapshot.ts';
+import { oldestDueJob } from './store.ts';
 
 /** A due job unclaimed this long means no worker is taking jobs (on PostgreSQL: is `tramita worker` running?). */
 const STALLED_AFTER_MS = 5 * 60_000;
 
 async function jobsState(s: Services): Promise<{ estado: 'em_dia' | 'atrasados'; atrasoSegundos: number }> {
   const now = s.clock.now();
-  const row = await s.db
-    .selectFrom('jobs')
-    .select(sql<string | null>`min(run_at)`.as('oldest'))
-    .where('status', '=', 'pending')
-    .where('run_at', '<=', now.toISOString())
-    .executeTakeFirst();
-  const lagMs = row?.oldest ? Math.max(0, now.getTime() - Date.parse(row.oldest)) : 0;
+  const oldest = await oldestDueJob(s.db, now.toISOString());
+  const lagMs = oldest ? Math.max(0, now.getTime() - Date.parse(oldest)) : 0;
   return { estado: lagMs > STALLED_AFTER_MS ? 'atrasados' : 'em_dia', atrasoSegundos: Math.round(lagMs / 1000) };
 }
 

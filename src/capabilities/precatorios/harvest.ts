@@ -16,7 +16,7 @@ import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
 import type { Services } from '../../platform/services.ts';
 import type { PrecatorioRow } from './rows.ts';
-import { precatorioRecord, upsertPrecatorios } from './store.ts';
+import { harvestMark, precatorioRecord, saveHarvestMark, upsertPrecatorios } from './store.ts';
 
 export const PRECATORIO_HARVEST_JOB = 'precatorios.datajud';
 export const PRECATORIO_HARVEST = defineRecurring(PRECATORIO_HARVEST_JOB);
@@ -52,7 +52,7 @@ function rowOfCase(r: CaseRecord): PrecatorioRow {
 
 /** One court: every page since its mark, then the mark moved to the newest update seen. */
 async function harvestCourt(s: Services, court: Court, log: Logger): Promise<number> {
-  const mark = await s.db.selectFrom('precatorio_harvests').selectAll().where('tribunal', '=', court.sigla).executeTakeFirst();
+  const mark = await harvestMark(s.db, court.sigla);
   const since = mark?.desde ?? FIRST_SINCE;
   const origin = {
     fonte: HARVEST_SOURCE,
@@ -72,11 +72,7 @@ async function harvestCourt(s: Services, court: Court, log: Logger): Promise<num
     for (const r of page) if (r.atualizadoEm && r.atualizadoEm > newest) newest = r.atualizadoEm;
   }
   const row = { tribunal: court.sigla, desde: newest, registros: (mark?.registros ?? 0) + count, atualizado_em: iso(s.clock.now()) };
-  await s.db
-    .insertInto('precatorio_harvests')
-    .values(row)
-    .onConflict((oc) => oc.column('tribunal').doUpdateSet(row))
-    .execute();
+  await saveHarvestMark(s.db, row);
   if (count > 0) log.info({ tribunal: court.sigla, registros: count }, 'precatório harvest: court read');
   return count;
 }

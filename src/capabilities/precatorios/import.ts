@@ -12,7 +12,7 @@ import { iso } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Services } from '../../platform/services.ts';
 import { delimiterOf, headerMap, RowError, rowOf, splitCsvLine } from './rows.ts';
-import { precatorioRecord, upsertPrecatorios } from './store.ts';
+import { concludeImport, precatorioRecord, recordImport, upsertPrecatorios } from './store.ts';
 import type { PrecatoriosTable } from '../../platform/db/schema.ts';
 
 export const IMPORT_SOURCE = 'importacao';
@@ -40,20 +40,17 @@ export async function importPrecatorios(
   const total = statSync(file).size;
   const importacaoId = newId('pimp');
   const now = iso(s.clock.now());
-  await s.db
-    .insertInto('precatorio_imports')
-    .values({
-      id: importacaoId,
-      arquivo: path.basename(file),
-      tribunal: o.tribunal,
-      fonte_url: o.fonteUrl ?? null,
-      linhas: 0,
-      aceitas: 0,
-      rejeitadas: 0,
-      iniciado_em: now,
-      concluido_em: null,
-    })
-    .execute();
+  await recordImport(s.db, {
+    id: importacaoId,
+    arquivo: path.basename(file),
+    tribunal: o.tribunal,
+    fonte_url: o.fonteUrl ?? null,
+    linhas: 0,
+    aceitas: 0,
+    rejeitadas: 0,
+    iniciado_em: now,
+    concluido_em: null,
+  });
   const origin = { fonte: IMPORT_SOURCE, tribunal: o.tribunal, fonteUrl: o.fonteUrl ?? null, importacaoId, coletadoEm: now };
   const fingerprint = (doc: string) => s.secrets.fingerprint(doc);
   const report: ImportReport = {
@@ -92,11 +89,12 @@ export async function importPrecatorios(
   }
   if (!map) throw new RowError(`${path.basename(file)} is empty: expected a header line and records`);
   await upsertPrecatorios(s.db, slice);
-  await s.db
-    .updateTable('precatorio_imports')
-    .set({ linhas: report.linhas, aceitas: report.aceitas, rejeitadas: report.rejeitadas, concluido_em: iso(s.clock.now()) })
-    .where('id', '=', importacaoId)
-    .execute();
+  await concludeImport(s.db, importacaoId, {
+    linhas: report.linhas,
+    aceitas: report.aceitas,
+    rejeitadas: report.rejeitadas,
+    concluido_em: iso(s.clock.now()),
+  });
   report.segundos = (performance.now() - started) / 1000;
   return report;
 }

@@ -4,7 +4,7 @@
  * reads (court, budget year, chronological order) with a keyset cursor on `ordenacao`.
  */
 import type { Kysely } from 'kysely';
-import type { DB, PrecatoriosTable } from '../../platform/db/schema.ts';
+import type { DB, PrecatorioHarvestsTable, PrecatorioImportsTable, PrecatoriosTable } from '../../platform/db/schema.ts';
 import { foldText } from '../../platform/text.ts';
 import type { PrecatorioRow } from './rows.ts';
 
@@ -103,4 +103,31 @@ export async function listPrecatorios(db: Kysely<DB>, f: PrecatorioFilter, o: { 
   if (f.numeroProcesso) q = q.where('numero_processo', '=', f.numeroProcesso);
   if (f.credorHash) q = q.where('credor_hash', '=', f.credorHash);
   return q.orderBy('ordenacao').orderBy('id').limit(o.limit).execute();
+}
+
+/** A court's harvest mark: the newest update read so far and the records it brought. */
+export async function harvestMark(db: Kysely<DB>, tribunal: string): Promise<PrecatorioHarvestsTable | undefined> {
+  return db.selectFrom('precatorio_harvests').selectAll().where('tribunal', '=', tribunal).executeTakeFirst();
+}
+
+export async function saveHarvestMark(db: Kysely<DB>, row: PrecatorioHarvestsTable): Promise<void> {
+  await db
+    .insertInto('precatorio_harvests')
+    .values(row)
+    .onConflict((oc) => oc.column('tribunal').doUpdateSet(row))
+    .execute();
+}
+
+/** An import begun: its row, counts at zero, not concluded. */
+export async function recordImport(db: Kysely<DB>, row: PrecatorioImportsTable): Promise<void> {
+  await db.insertInto('precatorio_imports').values(row).execute();
+}
+
+/** An import concluded, with its counts. */
+export async function concludeImport(
+  db: Kysely<DB>,
+  id: string,
+  counts: Pick<PrecatorioImportsTable, 'linhas' | 'aceitas' | 'rejeitadas' | 'concluido_em'>,
+): Promise<void> {
+  await db.updateTable('precatorio_imports').set(counts).where('id', '=', id).execute();
 }

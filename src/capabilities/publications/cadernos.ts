@@ -8,7 +8,6 @@
  * every minute.
  */
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
-import { inLists } from '../../platform/db/in-lists.ts';
 import type { Logger } from 'pino';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import { addMs, iso } from '../../platform/clock.ts';
@@ -18,6 +17,7 @@ import { COURTS } from '../../platform/courts/table.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { NO_TERMINAL, progressReporter } from '../../platform/observability/progress.ts';
 import type { PublicationIngest } from './ingest.ts';
+import { markSynced, syncTimes } from './sync-store.ts';
 
 const FINAL = new Set(['Processado', 'Sem comunicações', 'Cancelado']);
 
@@ -45,7 +45,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
   const days = [brasiliaDayBefore(now, 1), brasiliaDayBefore(now)];
   const wanted = days.flatMap((data) => courts.map((sigla) => ({ sigla, data })));
   const known = await syncTimes(
-    s,
+    s.db,
     wanted.flatMap(({ sigla, data }) => [cadernoKey(sigla, data), attemptKey(sigla, data)]),
   );
   const retryBefore = addMs(now, -s.config.monitorIntervalMs).getTime();
@@ -63,7 +63,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
         await ingest.ingest(items, source.info);
       });
       const final = FINAL.has(info.status);
-      await markSynced(s, final ? cadernoKey(sigla, data) : attemptKey(sigla, data), now);
+      await markSynced(s.db, final ? cadernoKey(sigla, data) : attemptKey(sigla, data), iso(now));
       if (final) summary.ingested++;
       else summary.pending++;
     } catch (err) {
@@ -71,7 +71,7 @@ export async function ingestCadernos(s: Services, ingest: PublicationIngest, now
       budget.noteFailure(err);
       if (err instanceof SourceError) log.warn({ tribunal: sigla, data, failure: err.failure }, 'caderno: DJEN failed');
       else log[backgroundFailureLevel(err)]({ err, tribunal: sigla, data }, 'caderno ingest failed');
-      await markSynced(s, attemptKey(sigla, data), now);
+      await markSynced(s.db, attemptKey(sigla, data), iso(now));
     }
   }
   if (summary.ingested + summary.pending + summary.failed > 0) progress(wanted.length, wanted.length, { ...summary });
@@ -84,25 +84,8 @@ export async function coveredCourts(s: Services, now: Date): Promise<Set<string>
   if (courts.length === 0) return new Set();
   const yesterday = brasiliaDayBefore(now, 1);
   const done = await syncTimes(
-    s,
+    s.db,
     courts.map((sigla) => cadernoKey(sigla, yesterday)),
   );
   return new Set(courts.filter((sigla) => done.has(cadernoKey(sigla, yesterday))));
-}
-
-async function syncTimes(s: Services, keys: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const list of inLists(keys)) {
-    const rows = await s.db.selectFrom('publication_syncs').select(['chave', 'sincronizado_em']).where('chave', 'in', list).execute();
-    for (const r of rows) out.set(r.chave, r.sincronizado_em);
-  }
-  return out;
-}
-
-async function markSynced(s: Services, key: string, now: Date): Promise<void> {
-  await s.db
-    .insertInto('publication_syncs')
-    .values({ chave: key, sincronizado_em: iso(now) })
-    .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
-    .execute();
 }

@@ -20,21 +20,21 @@
  * asks than the share makes in one HORARIA period, monitors hear DJEN late: gauges say so and a warn line
  * (at most one a period) tells the operator to ingest the cadernos (TRAMITA_DJEN_CADERNOS; CaseAskPace).
  */
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { iso } from '../../platform/clock.ts';
 import { brasiliaDayBefore } from '../../platform/format.ts';
-import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
-import { cycleMs, FREQUENCIES, FREQUENCY_UNITS } from '../../platform/monitoring/frequency.ts';
+import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Services } from '../../platform/services.ts';
-import { scheduleNext } from '../monitors/schedules.ts';
+import { scheduleNext } from '../monitors/parts.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
 import { BACKFILL_DAYS } from './polling.ts';
+import { asksNeededPerPeriod, dueCount, dueNumbers } from './polling-store.ts';
+import { markSynced } from './sync-store.ts';
 
 /** Pages of one case's query: a case has at most a few hundred communications in a few days. */
 const MAX_PAGES = 5;
@@ -69,61 +69,6 @@ export interface CasePollSummary {
   events: number;
   /** Numbers still due after the run (0 when none was due). */
   due: number;
-}
-
-/** The live case monitors (of active accounts) of courts no caderno covers: the ones whose numbers are asked of DJEN. */
-function askingMonitors(s: Services, covered: ReadonlySet<string>) {
-  return s.db
-    .selectFrom('case_monitors as m')
-    .where('m.status', '=', 'ATIVO')
-    .where('m.account_id', 'in', activeAccountIds(s.db))
-    .$if(covered.size > 0, (q) => q.where('m.tribunal', 'not in', [...covered]));
-}
-
-/** Those whose number's DJEN ask is due by `now`. */
-const dueMonitors = (s: Services, now: Date, covered: ReadonlySet<string>) => askingMonitors(s, covered).where('m.proxima_diario_em', '<=', iso(now));
-
-/** Up to `limit` distinct due numbers, the least recently asked first (never asked first). */
-async function dueNumbers(s: Services, now: Date, covered: ReadonlySet<string>, limit: number) {
-  return dueMonitors(s, now, covered)
-    .leftJoin('publication_syncs as p', (j) => j.on('p.chave', '=', sql<string>`${'diario:'} || m.numero_cnj`))
-    .select(['m.numero_cnj', 'p.sincronizado_em'])
-    .select((eb) => eb.fn.min('m.tribunal').as('tribunal'))
-    .groupBy(['m.numero_cnj', 'p.sincronizado_em'])
-    .orderBy(sql`p.sincronizado_em is not null`)
-    .orderBy('p.sincronizado_em')
-    .orderBy('m.numero_cnj')
-    .limit(limit)
-    .execute();
-}
-
-async function dueCount(s: Services, now: Date, covered: ReadonlySet<string>): Promise<number> {
-  const row = await dueMonitors(s, now, covered)
-    .select((eb) => eb.fn.count<number | string>('m.numero_cnj').distinct().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/**
- * Asks the monitored numbers need in one HORARIA period: each number once per the shortest period among
- * its live monitors, so H + D/24 + S/168 + M/720 for H numbers followed hourly at best, D daily… (one
- * scan of the live monitors: measured once a period).
- */
-async function asksNeededPerPeriod(s: Services, covered: ReadonlySet<string>): Promise<number> {
-  const units = sql<number>`min(case m.frequencia ${sql.join(
-    // Literals: PostgreSQL would type parameters here as text, and min() would then compare them as text.
-    FREQUENCIES.map((f) => sql`when ${sql.lit(f)} then ${sql.lit(FREQUENCY_UNITS[f])}`),
-    sql` `,
-  )} end)`;
-  const perNumber = askingMonitors(s, covered)
-    .select(['m.numero_cnj', units.as('unidades')])
-    .groupBy('m.numero_cnj');
-  const rows = await s.db
-    .selectFrom(perNumber.as('n'))
-    .select(['n.unidades', (eb) => eb.fn.countAll<number | string>().as('numeros')])
-    .groupBy('n.unidades')
-    .execute();
-  return rows.reduce((sum, r) => sum + Number(r.numeros) / Number(r.unidades), 0);
 }
 
 /**
@@ -162,7 +107,7 @@ export class CaseAskPace {
     telemetry.djenCaseNumbersDue.set(due);
     if (this.#measuredAt === null || now.getTime() - this.#measuredAt >= period) {
       this.#measuredAt = now.getTime();
-      this.#needed = await asksNeededPerPeriod(s, covered);
+      this.#needed = await asksNeededPerPeriod(s.db, covered);
       telemetry.djenCaseAsksPerPeriod.labels('needed').set(this.#needed);
       telemetry.djenCaseAsksPerPeriod.labels('budget').set(perPeriod);
     }
@@ -190,7 +135,7 @@ export interface CycleRun {
 export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { now, budget, covered, log, pace }: CycleRun): Promise<CasePollSummary> {
   const summary: CasePollSummary = { queries: 0, failed: 0, events: 0, due: 0 };
   const limit = Math.min(pace.allowance(s.config, now), budget.max - budget.used);
-  const due = limit > 0 ? await dueNumbers(s, now, covered, limit) : [];
+  const due = limit > 0 ? await dueNumbers(s.db, now, covered, limit) : [];
   const source = s.sources.publications;
   for (const n of due) {
     if (!budget.take()) break;
@@ -207,16 +152,12 @@ export async function pollCaseNumbers(s: Services, ingest: PublicationIngest, { 
     }
     // The ask's time and its monitors' next asks together: a crash between them neither loses an ask nor repeats it.
     await s.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('publication_syncs')
-        .values({ chave: syncKey(n.numero_cnj), sincronizado_em: iso(now) })
-        .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
-        .execute();
+      await markSynced(trx, syncKey(n.numero_cnj), iso(now));
       await scheduleNext(trx, 'proxima_diario_em', [n.numero_cnj], s.config.monitorIntervalMs, now);
     });
   }
   // Fewer were due than the run could ask: what is left is what was not asked, or failed.
-  summary.due = due.length < limit ? due.length - (summary.queries - summary.failed) : await dueCount(s, now, covered);
+  summary.due = due.length < limit ? due.length - (summary.queries - summary.failed) : await dueCount(s.db, now, covered);
   await pace.note(s, covered, summary.due, now, log);
   return summary;
 }

@@ -15,6 +15,7 @@ import type { Services } from '../../platform/services.ts';
 import { NO_TERMINAL, progressReporter } from '../../platform/observability/progress.ts';
 import type { PublicationQuery, PublicationRecord, PublicationSource } from '../../platform/ports/publications.ts';
 import type { PublicationIngest } from './ingest.ts';
+import { createHistory, findHistory, updateHistory } from './history-store.ts';
 
 export const RECENT_DAYS = 30;
 /** DJEN's national gazette starts here; nothing older exists to consolidate. */
@@ -77,28 +78,14 @@ function yearWindows(desde: string, ate: string): { desde: string; ate: string }
 }
 
 export async function oabHistory(s: Services, oab: string): Promise<OabHistoriesTable | undefined> {
-  return s.db.selectFrom('oab_histories').selectAll().where('oab', '=', oab).executeTakeFirst();
+  return findHistory(s.db, oab);
 }
 
 /** The row of this OAB, created (with its consolidation job) on first use. */
 export async function ensureHistory(s: Services, oab: string): Promise<OabHistoriesTable> {
   const now = iso(s.clock.now());
   await s.db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('oab_histories')
-      .values({
-        oab,
-        recente_em: null,
-        consolidacao: 'PENDENTE',
-        consolidado_em: null,
-        paginas: 0,
-        ultimo_erro: null,
-        criado_em: now,
-        atualizado_em: now,
-      })
-      .onConflict((oc) => oc.column('oab').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) await enqueueConsolidation(s, oab, trx);
+    if (await createHistory(trx, oab, now)) await enqueueConsolidation(s, oab, trx);
   });
   return (await oabHistory(s, oab))!;
 }
@@ -121,7 +108,7 @@ export async function syncRecent(s: Services, ingest: PublicationIngest, oab: st
   const r = await source.search({ oab: parseOabKey(oab), desde: brasiliaDayBefore(now, RECENT_DAYS), ate: brasiliaDayBefore(now) }, { signal });
   await ingest.ingest(r.items, source.info);
   const set = { recente_em: iso(now), atualizado_em: iso(now) };
-  await s.db.updateTable('oab_histories').set(set).where('oab', '=', oab).execute();
+  await updateHistory(s.db, oab, set);
   return { ...history, ...set };
 }
 
@@ -131,11 +118,7 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
       const started = s.clock.now();
       const progress = progressReporter(log, 'OAB history consolidation', { out: NO_TERMINAL });
       let publicacoes = 0;
-      await s.db
-        .updateTable('oab_histories')
-        .set({ consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) })
-        .where('oab', '=', oab)
-        .execute();
+      await updateHistory(s.db, oab, { consolidacao: 'EM_ANDAMENTO', atualizado_em: iso(started) });
       const source = s.sources.publications;
       try {
         const r = await fetchHistory(source, { oab: parseOabKey(oab) }, { desde: HISTORY_START, ate: brasiliaDayBefore(started) }, async (items, windows) => {
@@ -144,26 +127,18 @@ export function consolidationJob(s: Services, ingest: PublicationIngest): JobHan
           progress(windows.done, windows.total, { oab, publicacoes });
         });
         const done = iso(s.clock.now());
-        await s.db
-          .updateTable('oab_histories')
-          .set({
-            consolidacao: r.complete ? 'CONCLUIDA' : 'ERRO',
-            consolidado_em: r.complete ? done : null,
-            paginas: r.requests,
-            // The history also covers the recent window.
-            recente_em: done,
-            ultimo_erro: r.complete ? null : 'DJEN capped a single day at 10,000 results; that day stays partial.',
-            atualizado_em: done,
-          })
-          .where('oab', '=', oab)
-          .execute();
+        await updateHistory(s.db, oab, {
+          consolidacao: r.complete ? 'CONCLUIDA' : 'ERRO',
+          consolidado_em: r.complete ? done : null,
+          paginas: r.requests,
+          // The history also covers the recent window.
+          recente_em: done,
+          ultimo_erro: r.complete ? null : 'DJEN capped a single day at 10,000 results; that day stays partial.',
+          atualizado_em: done,
+        });
       } catch (err) {
         const final = job.attempts >= job.max_attempts;
-        await s.db
-          .updateTable('oab_histories')
-          .set({ consolidacao: final ? 'ERRO' : 'PENDENTE', ultimo_erro: (err as Error).message, atualizado_em: iso(s.clock.now()) })
-          .where('oab', '=', oab)
-          .execute();
+        await updateHistory(s.db, oab, { consolidacao: final ? 'ERRO' : 'PENDENTE', ultimo_erro: (err as Error).message, atualizado_em: iso(s.clock.now()) });
         if (!final) throw err;
       }
     },

@@ -8,16 +8,16 @@
  */
 import type { Transaction } from 'kysely';
 import { iso } from '../../platform/clock.ts';
-import type { CaseMonitorsTable, DB, PublicationMatchesTable, PublicationMonitorsTable } from '../../platform/db/schema.ts';
+import type { CaseMonitorsTable, DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { brasiliaDay } from '../../platform/format.ts';
-import { monitorAudience } from '../monitors/store.ts';
-import { pageNews } from '../monitors/court-pages.ts';
+import { monitorAudience, pageNews } from '../monitors/parts.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
 import { MonitorIndex } from './monitor-index.ts';
 import { publicationView, type PublicationLinks } from './present.ts';
+import { countMonitorMatch, indexLawyers, insertPublications, linkMatchEvent, recordMatch, storedStates, updatePublications } from './ingest-store.ts';
 import { lawyerRows, publicationRow, PublicationSearchIndex, searchableText } from './store.ts';
 
 export interface IngestSummary {
@@ -84,49 +84,39 @@ export class PublicationIngest {
   ): Promise<IngestSummary> {
     const now = iso(this.#s.clock.now());
     // The stored item only when it may have changed (`refresh`): it is the largest column.
-    const stored = await trx
-      .selectFrom('publications')
-      .select(['id', 'ativo'])
-      .$if(refresh, (q) => q.select('raw'))
-      .where(
-        'id',
-        'in',
-        records.map((r) => r.id),
-      )
-      .execute();
+    const stored = await storedStates(
+      trx,
+      records.map((r) => r.id),
+      refresh,
+    );
     const known = new Map(stored.map((r) => [r.id, r.ativo]));
     const unseen = records.filter((r) => !known.has(r.id));
-    await this.#updateCancellations(
+    // DJEN cancelled a publication we stored as active: keep it, marked.
+    const cancelled = records.filter((r) => known.get(r.id) === 1 && !r.ativo);
+    await updatePublications(
       trx,
-      records.filter((r) => known.get(r.id) === 1 && !r.ativo),
+      cancelled.map((r) => ({ id: r.id, set: { ativo: 0, cancelamento: JSON.stringify(r.cancelamento), raw: JSON.stringify(r.raw) } })),
     );
     const storedRaw = new Map(stored.map((r) => [r.id, r.raw]));
     const changed = refresh ? records.filter((r) => known.get(r.id) === 1 && r.ativo && storedRaw.get(r.id) !== JSON.stringify(r.raw)) : [];
-    await this.#updateChanged(trx, changed);
+    // Known publications whose item changed: the stored copy, its parties and lawyers replaced, new OABs indexed.
+    await updatePublications(
+      trx,
+      changed.map((r) => ({
+        id: r.id,
+        set: { raw: JSON.stringify(r.raw), destinatarios: JSON.stringify(r.destinatarios), advogados: JSON.stringify(r.advogados) },
+      })),
+    );
+    await indexLawyers(trx, changed.flatMap(lawyerRows));
     // Another writer (a search reading the same gazette day, another worker) may store some of them
     // between the read and the insert: what it stored is not ours to index, match or announce.
-    const inserted =
-      unseen.length === 0
-        ? new Set<string>()
-        : new Set(
-            (
-              await trx
-                .insertInto('publications')
-                .values(unseen.map((r) => publicationRow(r, info, now)))
-                .onConflict((oc) => oc.column('id').doNothing())
-                .returning('id')
-                .execute()
-            ).map((r) => r.id),
-          );
+    const inserted = await insertPublications(
+      trx,
+      unseen.map((r) => publicationRow(r, info, now)),
+    );
     const fresh = unseen.filter((r) => inserted.has(r.id));
     if (fresh.length > 0) {
-      const lawyers = fresh.flatMap(lawyerRows);
-      if (lawyers.length > 0)
-        await trx
-          .insertInto('publication_lawyers')
-          .values(lawyers)
-          .onConflict((oc) => oc.doNothing())
-          .execute();
+      await indexLawyers(trx, fresh.flatMap(lawyerRows));
       await this.#search.add(
         trx,
         fresh.map((r) => ({ id: r.id, texto: searchableText(r) })),
@@ -145,44 +135,11 @@ export class PublicationIngest {
     return { novas: fresh.length, conhecidas: records.length - fresh.length, atualizadas: changed.length, correspondencias, eventos };
   }
 
-  /** Known publications whose item changed: the stored copy, its parties and lawyers replaced, new OABs indexed. */
-  async #updateChanged(trx: Transaction<DB>, changed: PublicationRecord[]): Promise<void> {
-    for (const r of changed) {
-      await trx
-        .updateTable('publications')
-        .set({ raw: JSON.stringify(r.raw), destinatarios: JSON.stringify(r.destinatarios), advogados: JSON.stringify(r.advogados) })
-        .where('id', '=', r.id)
-        .execute();
-    }
-    const lawyers = changed.flatMap(lawyerRows);
-    if (lawyers.length > 0)
-      await trx
-        .insertInto('publication_lawyers')
-        .values(lawyers)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-  }
-
-  /** DJEN cancelled a publication we stored as active: keep it, marked. */
-  async #updateCancellations(trx: Transaction<DB>, cancelled: PublicationRecord[]): Promise<void> {
-    for (const r of cancelled) {
-      await trx
-        .updateTable('publications')
-        .set({ ativo: 0, cancelamento: JSON.stringify(r.cancelamento), raw: JSON.stringify(r.raw) })
-        .where('id', '=', r.id)
-        .execute();
-    }
-  }
-
   /** One match, once: an event when the publication is news to the monitor (active, dated from its `desde` on). */
   async #record(trx: Transaction<DB>, m: PublicationMonitorsTable, r: PublicationRecord, info: SourceInfo, now: string): Promise<'none' | 'history' | 'event'> {
     const news = r.ativo && r.dataDisponibilizacao >= m.desde;
     if (!(await recordMatch(trx, { id: m.id, account_id: m.account_id, origem: m.origem }, r, now))) return 'none';
-    await trx
-      .updateTable('publication_monitors')
-      .set((eb) => ({ publicacoes: eb('publicacoes', '+', 1) }))
-      .where('id', '=', m.id)
-      .execute();
+    await countMonitorMatch(trx, m.id);
     if (!news) return 'history';
     const eventId = await this.#s.events.record(trx, {
       kind: eventKindFor(m),
@@ -201,7 +158,7 @@ export class PublicationIngest {
       },
       raw: r.raw,
     });
-    await trx.updateTable('publication_matches').set({ evento_id: eventId }).where('monitor_id', '=', m.id).where('publicacao_id', '=', r.id).execute();
+    await linkMatchEvent(trx, m.id, r.id, eventId);
     return 'event';
   }
 
@@ -229,33 +186,10 @@ export class PublicationIngest {
       },
       raw: r.raw,
     });
-    await trx.updateTable('publication_matches').set({ evento_id: eventId }).where('monitor_id', '=', m.id).where('publicacao_id', '=', r.id).execute();
+    await linkMatchEvent(trx, m.id, r.id, eventId);
     await pageNews(trx, m.id);
     return 'event';
   }
-}
-
-/** The match row, once per (monitor, publication): false when it was already recorded. */
-async function recordMatch(
-  trx: Transaction<DB>,
-  m: { id: string; account_id: string; origem: PublicationMatchesTable['origem'] },
-  r: PublicationRecord,
-  now: string,
-): Promise<boolean> {
-  const inserted = await trx
-    .insertInto('publication_matches')
-    .values({
-      monitor_id: m.id,
-      publicacao_id: r.id,
-      account_id: m.account_id,
-      origem: m.origem,
-      data_disponibilizacao: r.dataDisponibilizacao,
-      evento_id: null,
-      criado_em: now,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /** `fn` over `items`, one after the other (each writes in the same transaction). */

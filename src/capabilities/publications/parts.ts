@@ -8,6 +8,11 @@ import type { Services } from '../../platform/services.ts';
 import type { PublicationQuery, PublicationSearchOptions } from '../../platform/ports/publications.ts';
 import { PublicationIngest, type IngestSummary } from './ingest.ts';
 import type { PublicationLinks } from './present.ts';
+import { lastSynced, markSynced } from './sync-store.ts';
+
+// What the gazettes (their days' ingest, their search, their views) use of the publication store.
+export type { PublicationIngest } from './ingest.ts';
+export { beforeDay, oabKey, plainText, PublicationSearchIndex, storedPublication, type DayCursor } from './store.ts';
 
 export interface PublicationParts {
   ingest: PublicationIngest;
@@ -28,16 +33,12 @@ export function buildPublicationParts(s: Services): PublicationParts {
     links,
     async syncIfStale(key, query, options) {
       const now = s.clock.now();
-      const last = await s.db.selectFrom('publication_syncs').select('sincronizado_em').where('chave', '=', key).executeTakeFirst();
-      if (last && Date.parse(last.sincronizado_em) > addMs(now, -s.config.caseFreshMinutes * 60_000).getTime()) return null;
+      const last = await lastSynced(s.db, key);
+      if (last && Date.parse(last) > addMs(now, -s.config.caseFreshMinutes * 60_000).getTime()) return null;
       const source = s.sources.publications;
       const found = await source.search(query, options);
       const summary = await ingest.ingest(found.items, source.info);
-      await s.db
-        .insertInto('publication_syncs')
-        .values({ chave: key, sincronizado_em: iso(now) })
-        .onConflict((oc) => oc.column('chave').doUpdateSet({ sincronizado_em: iso(now) }))
-        .execute();
+      await markSynced(s.db, key, iso(now));
       return summary;
     },
   };

@@ -12,12 +12,9 @@
  */
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
-import { inLists } from '../../platform/db/in-lists.ts';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import { iso } from '../../platform/clock.ts';
-import type { DB } from '../../platform/db/schema.ts';
 import { checkCompleted, dueForCheck, failedCheckMessage } from '../../platform/monitoring/checks.ts';
 import type { Services } from '../../platform/services.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
@@ -28,6 +25,7 @@ import { parseOabKey, RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
 import type { PublicationMonitorRow } from './monitors.ts';
 import { watchesDjen } from './monitor-sources.ts';
+import { markMonitorChecks } from './polling-store.ts';
 
 /** DJEN publishes late: each check reads again the days before the previous one (djen.md §5.6). */
 export const BACKFILL_DAYS = 3;
@@ -94,7 +92,12 @@ async function checkGroup(
     if (err instanceof SourceError)
       log.warn({ key: queryKey(monitors[0]), monitors: monitors.length, failure: err.failure }, 'publication monitor check: DJEN failed');
     else log[backgroundFailureLevel(err)]({ err, key: queryKey(monitors[0]) }, 'publication monitor check failed');
-    await recordFailure(s.db, monitors, failedCheckMessage(err, now));
+    await markMonitorChecks(
+      s.db,
+      monitors.map((m) => m.id),
+      // Left due (the next run tries again), with the reason it was not checked.
+      { ultimo_erro: failedCheckMessage(err, now) },
+    );
     telemetry.monitorChecks.labels('publicacoes', 'failed').inc(monitors.length);
     return false;
   }
@@ -140,21 +143,11 @@ function isCovered(m: PublicationMonitorRow, covered: ReadonlySet<string>, every
 
 /** Completed: next check one interval from now. Not `atualizado_em`: a check changes nothing the matcher reads. */
 async function markChecked(s: Services, monitors: readonly PublicationMonitorRow[], now: Date): Promise<void> {
-  for (const ids of inLists(monitors.map((m) => m.id))) {
-    await s.db
-      .updateTable('publication_monitors')
-      .set(checkCompleted(now, s.config.monitorIntervalMs))
-      .where('id', 'in', ids)
-      .where('status', '=', 'ATIVO')
-      .execute();
-  }
-}
-
-/** Leaves the monitors due (the next run tries again) with the reason they were not checked. */
-async function recordFailure(db: Kysely<DB>, monitors: readonly PublicationMonitorRow[], message: string): Promise<void> {
-  for (const ids of inLists(monitors.map((m) => m.id))) {
-    await db.updateTable('publication_monitors').set({ ultimo_erro: message }).where('id', 'in', ids).where('status', '=', 'ATIVO').execute();
-  }
+  await markMonitorChecks(
+    s.db,
+    monitors.map((m) => m.id),
+    checkCompleted(now, s.config.monitorIntervalMs),
+  );
 }
 
 function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {

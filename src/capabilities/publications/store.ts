@@ -3,7 +3,7 @@
  * OAB and publication, the index every listing by lawyer reads) and the full-text index. Readers get
  * `StoredPublication`, the record as the connector gave it plus when it was ingested.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Engine } from '../../platform/db/database.ts';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
 import { foldText, htmlToText } from '../../platform/text.ts';
@@ -180,6 +180,18 @@ export interface DayCursor {
   id: string;
 }
 
+/** Rows after `b` in a newest-first (day, id) listing: an earlier day, or the same day and a lesser id. */
+export function beforeDay<D, T extends keyof D>(
+  eb: ExpressionBuilder<D, T>,
+  columns: { day: 'l.data_disponibilizacao' | 'p.data_disponibilizacao' | 'data_disponibilizacao'; id: 'l.publicacao_id' | 'p.id' | 'id' },
+  b: DayCursor,
+) {
+  // The columns are of the listing's own tables (`publications as p`, `publication_lawyers as l`), unknown to this signature.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  const e = eb as ExpressionBuilder<any, any>;
+  return e.or([e(columns.day, '<', b.data), e.and([e(columns.day, '=', b.data), e(columns.id, '<', b.id)])]);
+}
+
 /** Publications naming one of the OABs, newest first, optionally within [desde, ate] (yyyy-mm-dd), of one gazette and one communication type. */
 export async function publicationsOfOab(
   db: Db,
@@ -193,9 +205,7 @@ export async function publicationsOfOab(
   if (o.ate) q = q.where('l.data_disponibilizacao', '<=', o.ate);
   if (o.before) {
     const b = o.before;
-    q = q.where((eb) =>
-      eb.or([eb('l.data_disponibilizacao', '<', b.data), eb.and([eb('l.data_disponibilizacao', '=', b.data), eb('l.publicacao_id', '<', b.id)])]),
-    );
+    q = q.where((eb) => beforeDay(eb, { day: 'l.data_disponibilizacao', id: 'l.publicacao_id' }, b));
   }
   const rows = await q
     .orderBy('l.data_disponibilizacao', 'desc')
@@ -212,7 +222,7 @@ export async function publicationsOfCase(db: Db, numeroCnj: string, o: { limit: 
   let q = db.selectFrom('publications').selectAll().where('numero_cnj', '=', numeroCnj);
   if (o.before) {
     const b = o.before;
-    q = q.where((eb) => eb.or([eb('data_disponibilizacao', '<', b.data), eb.and([eb('data_disponibilizacao', '=', b.data), eb('id', '<', b.id)])]));
+    q = q.where((eb) => beforeDay(eb, { day: 'data_disponibilizacao', id: 'id' }, b));
   }
   return q.orderBy('data_disponibilizacao', 'desc').orderBy('id', 'desc').limit(o.limit).execute();
 }

@@ -17,6 +17,7 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { parseCpf } from '../../platform/identifiers/cpf-cnpj.ts';
 import { formatNumeroPeca, parseNumeroPeca } from '../../platform/identifiers/peca.ts';
 import type { WarrantQuery, WarrantRecord, WarrantsSource } from '../../platform/ports/warrants.ts';
+import { configuredProvider } from '../../platform/ports/provider.ts';
 import type { Services } from '../../platform/services.ts';
 
 /** Spec §1 rule 6, said to the person who reads the answer. */
@@ -48,13 +49,13 @@ const WarrantAnswer = Type.Object({
 });
 
 function provider(s: Services): WarrantsSource {
-  if (s.sources.warrants) return s.sources.warrants;
-  throw new ApiError(
-    'SOURCE_NOT_CONFIGURED',
-    "Warrants come from a provider the operator configures (TRAMITA_WARRANTS_PROVIDER_URL, docs/providers.md): BNMP's portal sits behind a captcha Tramita " +
+  return configuredProvider(s.sources.warrants, {
+    source: 'mandados',
+    setting: 'TRAMITA_WARRANTS_PROVIDER_URL',
+    message:
+      "Warrants come from a provider the operator configures (TRAMITA_WARRANTS_PROVIDER_URL, docs/providers.md): BNMP's portal sits behind a captcha Tramita " +
       'never solves. None is configured, so there is no answer, and never a NADA_CONSTA.',
-    { source: 'mandados', setting: 'TRAMITA_WARRANTS_PROVIDER_URL' },
-  );
+  });
 }
 
 function warrantView(w: WarrantRecord) {

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfField, html, type Html } from '../html.ts';
-import { field, redirect, sendPage, type ConsoleParts } from '../parts.ts';
+import { auditSignedIn, field, redirect, sendPage, type ConsoleParts } from '../parts.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../passwords.ts';
 import { LOCKOUT_AFTER, LOCKOUT_MS } from '../store.ts';
 import { endSession, origin, preSessionCsrf, preSessionCsrfOk, startSession } from '../session.ts';
@@ -83,7 +83,7 @@ export function authPages(app: FastifyInstance, m: ConsoleParts): void {
   app.post('/sair', async (req, reply) => {
     const who = req.console!;
     await m.store.closeSession(who.token);
-    await m.store.audit({ accountId: who.account.id, userId: who.user.id, actor: who.user.email, action: 'sessao.sair', origin: origin(req) });
+    await auditSignedIn(m, req, 'sessao.sair');
     endSession(req, reply);
     return redirect(reply, '/console/entrar');
   });
@@ -91,14 +91,7 @@ export function authPages(app: FastifyInstance, m: ConsoleParts): void {
   app.post('/sair-de-todos', async (req, reply) => {
     const who = req.console!;
     const ended = await m.store.closeAllSessions(who.user.id);
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'sessao.sair_de_todas',
-      details: { sessoes: ended },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'sessao.sair_de_todas', { details: { sessoes: ended } });
     endSession(req, reply);
     return redirect(reply, '/console/entrar', 'sessoes-encerradas');
   });

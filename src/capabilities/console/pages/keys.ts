@@ -7,8 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfField, html, shownOnce, table, when, type Html } from '../html.ts';
-import { field, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
-import { origin } from '../session.ts';
+import { auditSignedIn, field, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 import { isApiError } from '../../../platform/errors.ts';
 import { mensagem } from '../../../platform/errors-pt.ts';
 
@@ -27,15 +26,7 @@ export function keysPage(app: FastifyInstance, m: ConsoleParts): void {
       throw err;
     });
     if (isApiError(key)) return page(req, reply, m, { error: mensagem(key.code, key.details) }, key.status);
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'chave.criar',
-      target: key.id,
-      details: { nome: name, prefixo: key.prefix },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'chave.criar', { target: key.id, details: { nome: name, prefixo: key.prefix } });
     return page(
       req,
       reply,
@@ -61,15 +52,7 @@ export function keysPage(app: FastifyInstance, m: ConsoleParts): void {
       );
     }
     await m.s.accounts.revokeKey(key.id, who.account.id);
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'chave.revogar',
-      target: key.id,
-      details: { nome: key.name, prefixo: key.prefix },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'chave.revogar', { target: key.id, details: { nome: key.name, prefixo: key.prefix } });
     return redirect(reply, '/console/chaves', 'chave-revogada');
   });
 }

@@ -31,7 +31,7 @@ export function overviewPage(app: FastifyInstance, m: ConsoleParts): void {
     const [balance, spend, requests, sessions] = await Promise.all([
       m.s.accounts.balance(accountId),
       spendByDay(m, accountId, brasiliaDayStart(first)),
-      m.s.db.selectFrom('search_logs').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).execute(),
+      m.store.recentSearches(accountId, 20),
       m.store.sessions(who.user.id),
     ]);
     const days = Array.from({ length: DAYS }, (_, i) => brasiliaDay(brasiliaDayStart(first, i))!);
@@ -95,25 +95,14 @@ ${table(
 }
 
 /**
- * Debits per Brasília day and query type since `since`: summed per UTC hour in SQL (the same
- * `substr` on both engines), then each hour put in its day here (Brasília is UTC−3 all year). Read
+ * Debits per Brasília day and query type since `since`: summed per UTC hour by the store, then each
+ * hour put in its day here (Brasília is UTC−3 all year). Read
  * from the search logs, keyed by (account_id, created_at): each charge's log carries its total and
  * query type, written with its debit rows at the same instant (the ledger is keyed by its statement's
  * order, migration 0029, and has no index by time).
  */
 async function spendByDay(m: ConsoleParts, accountId: string, since: string): Promise<DaySpend[]> {
-  const hours = await m.s.db
-    .selectFrom('search_logs')
-    .select((eb) => [
-      eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hora'),
-      'query_type',
-      eb.fn.sum<number>('charged_centavos').as('centavos'),
-    ])
-    .where('account_id', '=', accountId)
-    .where('charged_centavos', '>', 0)
-    .where('created_at', '>=', since)
-    .groupBy(['hora', 'query_type'])
-    .execute();
+  const hours = await m.store.spendByHour(accountId, since);
   const out = new Map<string, DaySpend>();
   for (const h of hours) {
     const dia = brasiliaDay(`${h.hora}:00:00Z`)!;

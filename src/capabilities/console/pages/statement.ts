@@ -8,7 +8,7 @@ import { statement, type StatementFilter } from '../../../platform/billing/ledge
 import type { LedgerTable } from '../../../platform/db/schema.ts';
 import { brasiliaDayStart, formatReais } from '../../../platform/format.ts';
 import { html, table, when } from '../html.ts';
-import { DAY, filter, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
+import { DAY, filter, filterQuery, olderPage, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 
 const PAGE = 100;
 /** An export reads the ledger this many rows at a time, up to CSV_MAX rows. */
@@ -32,7 +32,7 @@ function filters(req: FastifyRequest): { days: { desde?: string; ate?: string };
 
 function query({ days, f }: ReturnType<typeof filters>): URLSearchParams {
   const tipo = f.kind === 'debit' ? 'debito' : f.kind === 'credit' ? 'credito' : undefined;
-  return new URLSearchParams(Object.entries({ tipo, consulta: f.queryType, ...days }).filter((e): e is [string, string] => e[1] !== undefined));
+  return filterQuery({ tipo, consulta: f.queryType, ...days });
 }
 
 export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
@@ -43,9 +43,7 @@ export function statementPage(app: FastifyInstance, m: ConsoleParts): void {
     const antes = filter(req, 'antes', /^\d{1,15}$/);
     const before = antes ? Number(antes) : undefined;
     const rows = await statement(m.s.db, who.account.id, PAGE + 1, before, f);
-    const shown = rows.slice(0, PAGE);
-    const last = shown.at(-1);
-    const older = rows.length > PAGE && last ? `/console/extrato?${new URLSearchParams([...query(asked), ['antes', String(last.seq)]])}` : null;
+    const { shown, older } = olderPage(rows, PAGE, '/console/extrato', query(asked), (last) => String(last.seq));
     const types = m.s.prices.pricesOf(who.account.plan).map((p) => p.queryType);
     return sendPage(
       req,

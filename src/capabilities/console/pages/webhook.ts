@@ -10,11 +10,9 @@ import { EVENT_KINDS, EVENT_NAMES } from '../../../platform/events/kinds.ts';
 import { brasiliaDayStart } from '../../../platform/format.ts';
 import { enabledKinds } from '../../../platform/webhooks/planner.ts';
 import type { EndpointHealthView } from '../../../platform/webhooks/endpoint-health.ts';
-import { reenableEndpoint, resendDelivery, sendTestDelivery, updateWebhook } from '../../webhooks/actions.ts';
-import { DELIVERY_STATUSES } from '../../webhooks/schemas.ts';
+import { DELIVERY_STATUSES, reenableEndpoint, resendDelivery, sendTestDelivery, updateWebhook } from '../../webhooks/parts.ts';
 import { csrfField, html, shownOnce, table, when, type Html } from '../html.ts';
-import { DAY, field, fields, filter, problemText, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
-import { origin } from '../session.ts';
+import { auditSignedIn, DAY, field, fields, filter, filterQuery, olderPage, problemText, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 
 const FORMATS: PayloadFormat[] = ['NORMALIZED', 'RAW', 'BOTH'];
 const STATUSES = DELIVERY_STATUSES;
@@ -47,12 +45,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       const { config } = await m.s.webhooks.configs.ensure(who.account.id);
       return configPage(req, reply, m, config, { error: problemText(err) }, 400);
     }
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'webhook.alterar',
-      origin: origin(req),
+    await auditSignedIn(m, req, 'webhook.alterar', {
       details: {
         url: change.url,
         formato: change.formato,
@@ -68,14 +61,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
   app.post('/webhook/segredo', async (req, reply) => {
     const who = signedIn(req);
     const { config, secret } = await m.s.webhooks.configs.regenerateSecret(who.account.id);
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'webhook.segredo',
-      details: { prefixo: config.secret_prefix },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'webhook.segredo', { details: { prefixo: config.secret_prefix } });
     return configPage(req, reply, m, config, { shown: secretShown(secret) });
   });
 
@@ -88,14 +74,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       const { config } = await m.s.webhooks.configs.ensure(who.account.id);
       return configPage(req, reply, m, config, { error: problemText(err) }, 422);
     }
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'webhook.teste',
-      details: { entregue: delivered },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'webhook.teste', { details: { entregue: delivered } });
     return redirect(reply, '/console/entregas', delivered ? 'teste-entregue' : 'teste-falhou');
   });
 
@@ -105,14 +84,7 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
     const resend = field(req, 'reenviar') === 'sim';
     const done = await reenableEndpoint(m.s, who.account.id, url, resend);
     if (!done.reenabled) return redirect(reply, '/console/webhook', 'destino-nao-desativado');
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'webhook.reativar',
-      details: { url, reenviadas: done.resent, descartadas: done.discarded },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'webhook.reativar', { details: { url, reenviadas: done.resent, descartadas: done.discarded } });
     return redirect(reply, '/console/webhook', 'destino-reativado');
   });
 
@@ -132,10 +104,8 @@ export function webhookPages(app: FastifyInstance, m: ConsoleParts): void {
       since: desde ? brasiliaDayStart(desde) : undefined,
       until: ate ? brasiliaDayStart(ate, 1) : undefined,
     });
-    const shown = rows.slice(0, PAGE);
+    const { shown, older } = olderPage(rows, PAGE, '/console/entregas', filterQuery({ status, evento, desde, ate }), (last) => last.id);
     const attempts = await m.s.webhooks.deliveries.attempts(shown.map((d) => d.id));
-    const query = new URLSearchParams(Object.entries({ status, evento, desde, ate }).filter((e): e is [string, string] => e[1] !== undefined));
-    const older = rows.length > PAGE ? `/console/entregas?${new URLSearchParams([...query, ['antes', shown.at(-1)!.id]])}` : null;
     return sendPage(
       req,
       reply,
@@ -186,15 +156,7 @@ ${older ? html`<p><a href="${older}">Entregas mais antigas</a></p>` : ''}`,
         404,
       );
     }
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'entrega.reenviar',
-      target: req.params.id,
-      details: { novaEntrega: id },
-      origin: origin(req),
-    });
+    await auditSignedIn(m, req, 'entrega.reenviar', { target: req.params.id, details: { novaEntrega: id } });
     return redirect(reply, '/console/entregas', 'reenvio-criado');
   });
 }

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../platform/db/database.ts';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
 import { searchTokens } from '../../platform/text.ts';
-import { PublicationSearchIndex, type DayCursor } from '../publications/store.ts';
+import { beforeDay, PublicationSearchIndex, type DayCursor } from '../publications/parts.ts';
 
 export interface GazetteFilter {
   /** The store's `fonte` (the source's name: STF, DJE eleitoral). */
@@ -44,7 +44,7 @@ export async function searchGazette(db: Kysely<DB>, engine: Engine, f: GazetteFi
   if (f.palavras && f.palavras.length > 0) q = q.where(sql<boolean>`p.id IN (${new PublicationSearchIndex(engine).idsMatching(f.palavras)})`);
   if (o.before) {
     const b = o.before;
-    q = q.where((eb) => eb.or([eb('p.data_disponibilizacao', '<', b.data), eb.and([eb('p.data_disponibilizacao', '=', b.data), eb('p.id', '<', b.id)])]));
+    q = q.where((eb) => beforeDay(eb, { day: 'p.data_disponibilizacao', id: 'p.id' }, b));
   }
   return q.orderBy('p.data_disponibilizacao', 'desc').orderBy('p.id', 'desc').limit(o.limit).execute();
 }
