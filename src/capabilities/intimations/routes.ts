@@ -18,21 +18,20 @@ import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter,
+  deactivated,
   findLiveMonitor,
   findRemovedMonitor,
-  listMonitors,
   liveMonitorsOf,
   MONITOR_QUERY_TYPES,
-  deactivated,
+  MONITOR_READS,
+  PUBLICATION_MONITORS,
   type PublicationMonitorRow,
-} from '../publications/monitors.ts';
+} from '../publication-monitors/parts.ts';
 import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
 import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
 import { monitorPage } from '../../platform/monitoring/paid-monitor-routes.ts';
-import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
-import type { PublicationParts } from '../publications/parts.ts';
-import { oabOfRequest } from '../publications/oab-params.ts';
-import { findPublication, storedPublication } from '../publications/store.ts';
+import { oabOfRequest } from '../../platform/http/oab-params.ts';
+import { findPublication, storedPublication, type PublicationParts } from '../publications/parts.ts';
 import { dayRange, requestedOabs } from './input.ts';
 import {
   CreatedIntimationMonitors,
@@ -209,7 +208,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         const pagination = { limit: 1, nextCursor: null, page: 1 };
         return { data: listData(req, s.config, 'items', [intimationView(monitor)], pagination, 1), meta: { pagination } };
       }
-      return monitorPage(s, req, 'intimacoes.oab', (db, accountId, f) => listMonitors(db, accountId, 'INTIMACOES', f), intimationView);
+      return monitorPage(s, req, 'intimacoes.oab', MONITOR_READS.INTIMACOES.list, intimationView);
     },
   });
 

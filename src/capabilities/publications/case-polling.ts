@@ -30,7 +30,7 @@ import { cycleMs, FREQUENCIES, FREQUENCY_UNITS } from '../../platform/monitoring
 import { auxiliaryFailed } from '../../platform/observability/auxiliary.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Services } from '../../platform/services.ts';
-import { scheduleNext } from '../monitors/schedules.ts';
+import { scheduleNext } from '../monitors/parts.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';

@@ -10,13 +10,11 @@ import type { Transaction } from 'kysely';
 import { iso } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB, PublicationMatchesTable, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { brasiliaDay } from '../../platform/format.ts';
-import { monitorAudience } from '../monitors/store.ts';
-import { pageNews } from '../monitors/court-pages.ts';
-import type { EventKind } from '../../platform/events/kinds.ts';
+import { monitorAudience, pageNews } from '../monitors/parts.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
-import { MonitorIndex } from './monitor-index.ts';
+import { eventKindFor, MonitorIndex } from '../publication-monitors/parts.ts';
 import { publicationView, type PublicationLinks } from './present.ts';
 import { lawyerRows, publicationRow, PublicationSearchIndex, searchableText } from './store.ts';
 
@@ -35,11 +33,6 @@ export interface IngestSummary {
 
 /** Rows per transaction: large cadernos are ingested in slices, so no transaction holds the writer long. */
 const SLICE = 500;
-
-/** Intimação monitors and process monitors report a gazette movement; term and OAB publication monitors a new publication. */
-export function eventKindFor(m: Pick<PublicationMonitorsTable, 'origem' | 'tipo'>): EventKind {
-  return m.origem === 'INTIMACOES' || m.tipo === 'PROCESSO' ? 'diario_movimentacao_nova' : 'publicacao_judicial_nova';
-}
 
 export class PublicationIngest {
   readonly #s: Services;

@@ -9,6 +9,11 @@ import type { PublicationQuery, PublicationSearchOptions } from '../../platform/
 import { PublicationIngest, type IngestSummary } from './ingest.ts';
 import type { PublicationLinks } from './present.ts';
 
+// What the intimações read of the publications (their matches are publications).
+export { publicationView, type PublicationLinks } from './present.ts';
+export { Publication } from './schemas.ts';
+export { findPublication, publicationsOfOab, storedPublication } from './store.ts';
+
 export interface PublicationParts {
   ingest: PublicationIngest;
   links: PublicationLinks;
