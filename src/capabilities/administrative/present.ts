@@ -2,9 +2,8 @@
  * An administrative process as integrators read it (spec §4.7): newest tramitação first, the body and
  * the source named; and a monitor of one (spec §4.8).
  */
-import { toBrl } from '../../platform/billing/prices.ts';
 import { formatNup } from '../../platform/identifiers/nup.ts';
-import { scheduleFieldsOf } from '../../platform/monitoring/schemas.ts';
+import { checkedMonitorFieldsOf } from '../../platform/monitoring/schemas.ts';
 import type { AdministrativeMovement } from '../../platform/ports/administrative.ts';
 import type { AdministrativeBody } from './bodies.ts';
 import type { AdminMonitorRow } from './monitor-store.ts';
@@ -45,14 +44,7 @@ export function adminMonitorView(m: AdminMonitorRow) {
   return AdminMonitorShape.present({
     id: m.id,
     nup: formatNup(m.nup),
-    frequencia: m.frequencia,
-    webhookUrl: m.webhook_url,
-    status: m.status,
-    situacao: m.situacao,
-    preco: toBrl(m.preco_centavos),
-    verificacoes: m.verificacoes,
-    novidades: m.novidades,
-    ...scheduleFieldsOf(m),
+    ...checkedMonitorFieldsOf(m),
     atualizadoEm: m.atualizado_em,
     removidoEm: m.removido_em,
   });

@@ -19,8 +19,7 @@ import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter,
   deactivated,
-  findLiveMonitor,
-  findRemovedMonitor,
+  findOfTarget,
   liveMonitorsOf,
   MONITOR_QUERY_TYPES,
   MONITOR_READS,
@@ -350,9 +349,9 @@ async function callbackOf(s: Services, accountId: string, webhookUrl: string | n
 /** The account's monitor of this OAB for an update (404, or 422 once removed) or a removal (the removed one again). */
 async function ownMonitor(s: Services, accountId: string, oab: Oab, purpose: 'update' | 'remove'): Promise<PublicationMonitorRow> {
   const target = oabTarget(oab);
-  const live = await findLiveMonitor(s.db, accountId, 'INTIMACOES', target);
+  const live = await findOfTarget(s.db, accountId, 'INTIMACOES', target, 'live');
   if (live) return live;
-  const removed = await findRemovedMonitor(s.db, accountId, 'INTIMACOES', target);
+  const removed = await findOfTarget(s.db, accountId, 'INTIMACOES', target, 'removed');
   if (removed && purpose === 'update') throw deactivated(removed);
   if (removed) return removed;
   throw new ApiError('NOT_FOUND', `No intimação monitor of OAB ${oab.canonical} in this account.`, { oab: oab.canonical });

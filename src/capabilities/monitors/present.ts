@@ -1,7 +1,6 @@
 /** A case monitor as integrators see it (its twins: schemas.ts MonitorShape). */
-import { toBrl } from '../../platform/billing/prices.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
-import { scheduleFieldsOf } from '../../platform/monitoring/schemas.ts';
+import { checkedMonitorFieldsOf } from '../../platform/monitoring/schemas.ts';
 import { MonitorShape } from './schemas.ts';
 import type { MonitorRow } from './store.ts';
 
@@ -11,14 +10,7 @@ export function monitorView(m: MonitorRow) {
     id: m.id,
     numeroCnj: formatCnj(m.numero_cnj),
     tribunal: m.tribunal,
-    frequencia: m.frequencia,
-    webhookUrl: m.webhook_url,
-    status: m.status,
-    situacao: m.situacao,
-    preco: toBrl(m.preco_centavos),
-    verificacoes: m.verificacoes,
-    novidades: m.novidades,
-    ...scheduleFieldsOf(m),
+    ...checkedMonitorFieldsOf(m),
     removidoEm: m.removido_em,
     atualizadoEm: m.atualizado_em,
   });

@@ -79,7 +79,7 @@ function listColumn(list: string[] | null | undefined): string | null {
   return list ? JSON.stringify(list) : null;
 }
 
-/** A change asked of a removed monitor: 409 MONITOR_DEACTIVATED (its matches stay readable). */
+/** A change asked of a removed monitor: MONITOR_DEACTIVATED (its matches stay readable). */
 export function deactivated(m: PublicationMonitorRow): ApiError {
   return new ApiError(
     'MONITOR_DEACTIVATED',

@@ -12,8 +12,7 @@ export { monitorView } from './present.ts';
 export { CourtsField, PublicationMonitor, WebhookUrlField } from './schemas.ts';
 export { watchesDjen } from './sources.ts';
 export {
-  findLiveMonitor,
-  findRemovedMonitor,
+  findOfTarget,
   liveMonitorsOf,
   MONITOR_QUERY_TYPES,
   MONITOR_READS,

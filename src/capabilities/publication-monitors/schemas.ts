@@ -13,28 +13,24 @@ export const WebhookUrlField = webhookUrlField(
   "HTTPS receiver of this monitor's events instead of the account webhook (spec §6, pattern 2; INVALID_WEBHOOK_URL otherwise); null removes it.",
 );
 
-export const CourtsField = Type.Optional(
-  Nullable(
-    Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
-      maxItems: 100,
-      description:
-        'Court siglas (GET /v1/tribunais, e.g. TJSP, TRF4, TRE-SP; 422 UNKNOWN_COURT otherwise): only their publications count. ' +
-        'Absent on create, empty or null: every court.',
-    }),
-  ),
-);
+/** A create's optional list of short values (courts, sources): absent, empty or null means every one. */
+const ListFilterField = (itemMaxLength: number, options: { maxItems: number; description: string; examples?: string[][] }) =>
+  Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: itemMaxLength }), options)));
 
-export const SourcesField = Type.Optional(
-  Nullable(
-    Type.Array(Type.String({ minLength: 1, maxLength: 10 }), {
-      maxItems: 40,
-      description:
-        "Sources to watch (issue 16): `DJEN` (the national gazette), `STF` (the supreme court's DJe), `TSE` or `TRE-<UF>` (the electoral gazette of that " +
-        'court); 400 INVALID_PARAMETER otherwise. Absent on create, empty or null: every source.',
-      examples: [['DJEN', 'STF', 'TSE', 'TRE-SP']],
-    }),
-  ),
-);
+export const CourtsField = ListFilterField(20, {
+  maxItems: 100,
+  description:
+    'Court siglas (GET /v1/tribunais, e.g. TJSP, TRF4, TRE-SP; 422 UNKNOWN_COURT otherwise): only their publications count. ' +
+    'Absent on create, empty or null: every court.',
+});
+
+export const SourcesField = ListFilterField(10, {
+  maxItems: 40,
+  description:
+    "Sources to watch (issue 16): `DJEN` (the national gazette), `STF` (the supreme court's DJe), `TSE` or `TRE-<UF>` (the electoral gazette of that " +
+    'court); 400 INVALID_PARAMETER otherwise. Absent on create, empty or null: every source.',
+  examples: [['DJEN', 'STF', 'TSE', 'TRE-SP']],
+});
 
 export const PublicationMonitor = Type.Object({
   id: Type.String(),

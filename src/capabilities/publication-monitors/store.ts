@@ -44,35 +44,25 @@ export const MONITOR_READS: Record<PublicationMonitorOrigin, MonitorReads<Public
   PUBLICACOES: monitorReads('publication_monitors', { origem: 'PUBLICACOES' }),
 };
 
-/** The account's monitors of this origin and target. */
-function ofTarget(db: Db, accountId: string, origem: PublicationMonitorOrigin, target: Pick<MonitorTarget, 'tipo' | 'valor'>) {
-  return db
-    .selectFrom('publication_monitors')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('origem', '=', origem)
-    .where('tipo', '=', target.tipo)
-    .where('valor', '=', target.valor);
+/** The account's monitors of one origin and type. */
+function ofKind(db: Db, accountId: string, origem: PublicationMonitorOrigin, tipo: PublicationMonitorType) {
+  return db.selectFrom('publication_monitors').selectAll().where('account_id', '=', accountId).where('origem', '=', origem).where('tipo', '=', tipo);
 }
 
-/** The account's one monitor of this target that is not REMOVIDO (a partial unique index keeps it one). */
-export async function findLiveMonitor(
+/**
+ * The account's monitor of this target: the live one (not REMOVIDO; a partial unique index keeps it
+ * one), or the most recently removed one (a removal repeated, or an update too late).
+ */
+export async function findOfTarget(
   db: Db,
   accountId: string,
   origem: PublicationMonitorOrigin,
   target: Pick<MonitorTarget, 'tipo' | 'valor'>,
+  which: 'live' | 'removed',
 ): Promise<PublicationMonitorRow | undefined> {
-  return ofTarget(db, accountId, origem, target).where('status', '<>', 'REMOVIDO').executeTakeFirst();
-}
-
-/** The account's most recently removed monitor of this target (a removal repeated, or an update too late). */
-export async function findRemovedMonitor(
-  db: Db,
-  accountId: string,
-  origem: PublicationMonitorOrigin,
-  target: Pick<MonitorTarget, 'tipo' | 'valor'>,
-): Promise<PublicationMonitorRow | undefined> {
-  return ofTarget(db, accountId, origem, target).where('status', '=', 'REMOVIDO').orderBy('removido_em', 'desc').orderBy('id', 'desc').executeTakeFirst();
+  const q = ofKind(db, accountId, origem, target.tipo).where('valor', '=', target.valor);
+  if (which === 'live') return q.where('status', '<>', 'REMOVIDO').executeTakeFirst();
+  return q.where('status', '=', 'REMOVIDO').orderBy('removido_em', 'desc').orderBy('id', 'desc').executeTakeFirst();
 }
 
 /** Live monitors of the account among these values of one type (reading by OAB). */
@@ -84,15 +74,7 @@ export async function liveMonitorsOf(
   valores: readonly string[],
 ): Promise<PublicationMonitorRow[]> {
   if (valores.length === 0) return [];
-  return db
-    .selectFrom('publication_monitors')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('origem', '=', origem)
-    .where('tipo', '=', tipo)
-    .where('valor', 'in', valores)
-    .where('status', '<>', 'REMOVIDO')
-    .execute();
+  return ofKind(db, accountId, origem, tipo).where('valor', 'in', valores).where('status', '<>', 'REMOVIDO').execute();
 }
 
 /** What the matcher (monitor-index.ts) is built from changed when this moved: how many monitors there are and the latest change. */
