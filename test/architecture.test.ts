@@ -192,22 +192,6 @@ function pastDoors(): string[] {
 
 /** Each entry is an import still to move to its door; the list only shrinks. */
 const KNOWN_PAST_DOORS: string[] = [
-  'capabilities/console/pages/monitors.ts → capabilities/monitors/lifecycle.ts',
-  'capabilities/console/pages/monitors.ts → capabilities/monitors/store.ts',
-  'capabilities/console/pages/monitors.ts → capabilities/radars/patch.ts',
-  'capabilities/index.ts → capabilities/administrative/service.ts',
-  'capabilities/intimations/input.ts → capabilities/publications/oab-params.ts',
-  'capabilities/intimations/present.ts → capabilities/publications/monitor-schemas.ts',
-  'capabilities/intimations/present.ts → capabilities/publications/monitors.ts',
-  'capabilities/intimations/present.ts → capabilities/publications/present.ts',
-  'capabilities/intimations/present.ts → capabilities/publications/schemas.ts',
-  'capabilities/intimations/routes.ts → capabilities/publications/monitors.ts',
-  'capabilities/intimations/routes.ts → capabilities/publications/monitor-lifecycle.ts',
-  'capabilities/intimations/routes.ts → capabilities/publications/oab-params.ts',
-  'capabilities/intimations/routes.ts → capabilities/publications/store.ts',
-  'capabilities/intimations/schemas.ts → capabilities/publications/monitor-schemas.ts',
-  'capabilities/intimations/schemas.ts → capabilities/publications/oab-params.ts',
-  'capabilities/intimations/store.ts → capabilities/publications/store.ts',
   'capabilities/lawyers/oab-search.ts → capabilities/publications/history.ts',
   'capabilities/lawyers/oab-search.ts → capabilities/publications/ingest.ts',
   'capabilities/lawyers/portfolio.ts → capabilities/processes/process-object.ts',
@@ -224,13 +208,6 @@ const KNOWN_PAST_DOORS: string[] = [
   'capabilities/parties/schemas.ts → capabilities/processes/schemas.ts',
   'capabilities/parties/summary.ts → capabilities/processes/present.ts',
   'capabilities/parties/summary.ts → capabilities/processes/store.ts',
-  'capabilities/publication-monitors/input.ts → capabilities/publications/monitors.ts',
-  'capabilities/publication-monitors/input.ts → capabilities/publications/oab-params.ts',
-  'capabilities/publication-monitors/routes.ts → capabilities/publications/monitors.ts',
-  'capabilities/publication-monitors/routes.ts → capabilities/publications/monitor-lifecycle.ts',
-  'capabilities/publication-monitors/routes.ts → capabilities/publications/monitor-sources.ts',
-  'capabilities/publication-monitors/schemas.ts → capabilities/publications/monitor-schemas.ts',
-  'capabilities/publication-monitors/schemas.ts → capabilities/publications/oab-params.ts',
   'capabilities/radars/check.ts → capabilities/processes/store.ts',
   'capabilities/radars/match.ts → capabilities/processes/store.ts',
   'capabilities/search/routes.ts → capabilities/processes/present.ts',
@@ -257,15 +234,10 @@ const SQL = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeIn
 
 /** Files of capabilities, not stores, that still issue SQL; the list only shrinks. */
 const KNOWN_SQL_OUTSIDE_STORES: string[] = [
-  'capabilities/administrative/service.ts',
-  'capabilities/console/pages/monitors.ts',
   'capabilities/events/routes.ts',
   'capabilities/lawyers/oab-search.ts',
   'capabilities/lawyers/portfolio.ts',
   'capabilities/lawyers/routes.ts',
-  'capabilities/monitors/check.ts',
-  'capabilities/monitors/court-pages.ts',
-  'capabilities/monitors/schedules.ts',
   'capabilities/processes/court-documents.ts',
   'capabilities/processes/court-search.ts',
   'capabilities/processes/page-movements.ts',
@@ -273,8 +245,6 @@ const KNOWN_SQL_OUTSIDE_STORES: string[] = [
   'capabilities/processes/routes.ts',
   'capabilities/processes/search-index.ts',
   'capabilities/processes/service.ts',
-  'capabilities/publications/monitor-index.ts',
-  'capabilities/publications/monitors.ts',
   'capabilities/radars/check.ts',
   'capabilities/summaries/gather.ts',
   'capabilities/summaries/job.ts',
@@ -298,7 +268,7 @@ const isPresenter = (file: string) => /(^|\/|-)present(er)?s?\.ts$/.test(file);
 const PRESENTER_EXPORT = /^export\s+(async\s+)?function\s+(present\w*|\w+View)\b/m;
 
 /** Stores that still present; the list only shrinks. */
-const KNOWN_PRESENTING_STORES: string[] = ['capabilities/administrative/monitor-store.ts', 'capabilities/monitors/store.ts'];
+const KNOWN_PRESENTING_STORES: string[] = [];
 
 test('no presenter inside a store: stores neither define nor import presenters', () => {
   const stores = sourceFiles(path.join(SRC, 'capabilities'))

@@ -12,7 +12,7 @@ import type { PaidMonitorRow } from '../src/platform/monitoring/tables.ts';
 import { parseCnjWithCourt } from '../src/platform/identifiers/cnj.ts';
 import { CASE_MONITORS } from '../src/capabilities/monitors/lifecycle.ts';
 import { ADMIN_MONITORS } from '../src/capabilities/administrative/monitor-lifecycle.ts';
-import { PUBLICATION_MONITORS } from '../src/capabilities/publications/monitor-lifecycle.ts';
+import { PUBLICATION_MONITORS } from '../src/capabilities/publication-monitors/lifecycle.ts';
 import { sandboxNups } from '../src/capabilities/administrative/testing.ts';
 import { createHarness, json, type TestAccount } from './harness.ts';
 import { testNow } from './test-date.ts';

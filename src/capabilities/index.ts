@@ -35,7 +35,7 @@ import { webhooksCapability } from './webhooks/capability.ts';
 import { warrantsCapability } from './warrants/capability.ts';
 import { precatoriosCapability } from './precatorios/capability.ts';
 import { administrativeCapability } from './administrative/capability.ts';
-import type { AdministrativeService } from './administrative/service.ts';
+import type { AdministrativeService } from './administrative/parts.ts';
 
 export interface Capabilities {
   /** The platform's own share first, then every capability. */

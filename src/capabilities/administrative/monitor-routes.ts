@@ -9,7 +9,8 @@ import { parseNup } from '../../platform/identifiers/nup.ts';
 import type { Services } from '../../platform/services.ts';
 import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { ADMIN_MONITOR_QUERY_TYPE, ADMIN_MONITORS } from './monitor-lifecycle.ts';
-import { adminMonitorView, findAdminMonitor, listAdminMonitors } from './monitor-store.ts';
+import { ADMIN_MONITOR_READS } from './monitor-store.ts';
+import { adminMonitorView } from './present.ts';
 import { AdminMonitor, CreateAdminMonitorBody } from './schemas.ts';
 import type { AdministrativeService } from './service.ts';
 
@@ -53,7 +54,6 @@ export function adminMonitorRoutes(app: FastifyInstance, s: Services, service: A
       return { nup: nup.digits, frequencia: body.frequencia };
     },
     view: adminMonitorView,
-    find: findAdminMonitor,
-    list: listAdminMonitors,
+    store: ADMIN_MONITOR_READS,
   });
 }

@@ -1,8 +1,13 @@
-/** An administrative process as integrators read it (spec §4.7): newest tramitação first, the body and the source named. */
+/**
+ * An administrative process as integrators read it (spec §4.7): newest tramitação first, the body and
+ * the source named; and a monitor of one (spec §4.8).
+ */
 import { formatNup } from '../../platform/identifiers/nup.ts';
+import { checkedMonitorFieldsOf } from '../../platform/monitoring/schemas.ts';
 import type { AdministrativeMovement } from '../../platform/ports/administrative.ts';
 import type { AdministrativeBody } from './bodies.ts';
-import { TramitacaoShape } from './schemas.ts';
+import type { AdminMonitorRow } from './monitor-store.ts';
+import { AdminMonitorShape, TramitacaoShape } from './schemas.ts';
 import { movementsOf, type ProcessRow } from './store.ts';
 
 /** The official page of the process (public; none for the sandbox's fictitious NUPs). */
@@ -32,4 +37,15 @@ export function processView(row: ProcessRow, body: AdministrativeBody, sandbox: 
     tramitacoes,
     fonte: { nome: row.fonte, url: sandbox ? null : officialPage(row.nup), coletadoEm: row.coletado_em, sandbox },
   };
+}
+
+/** The monitor as integrators see it (its twins: AdminMonitorShape); next check and charge times only while it is ATIVO. */
+export function adminMonitorView(m: AdminMonitorRow) {
+  return AdminMonitorShape.present({
+    id: m.id,
+    nup: formatNup(m.nup),
+    ...checkedMonitorFieldsOf(m),
+    atualizadoEm: m.atualizado_em,
+    removidoEm: m.removido_em,
+  });
 }

@@ -4,15 +4,7 @@ import { Type } from 'typebox';
 import { DAY_TWINS, integratorShape } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
-import {
-  MonitorFrequency,
-  MonitorStatus,
-  PriceField,
-  ScheduleFields,
-  SituationField,
-  STATUS_MEANING,
-  webhookUrlField,
-} from '../../platform/monitoring/schemas.ts';
+import { CheckedMonitorFields, MonitorFrequency, webhookUrlField } from '../../platform/monitoring/schemas.ts';
 
 const NupText = (description: string) => Type.String({ minLength: 1, maxLength: 40, description });
 
@@ -121,14 +113,7 @@ export const CreateAdminMonitorBody = Type.Object(
 const OwnAdminMonitor = Type.Object({
   id: Type.String(),
   nup: Type.String({ description: 'Masked.' }),
-  frequencia: Frequency,
-  webhookUrl: Nullable(Type.String()),
-  status: MonitorStatus(`${STATUS_MEANING}).`),
-  situacao: SituationField,
-  preco: PriceField,
-  verificacoes: Type.Integer(),
-  novidades: Type.Integer({ description: 'New tramitações announced to it, in total.' }),
-  ...ScheduleFields,
+  ...CheckedMonitorFields({ frequencia: Frequency, novidades: 'New tramitações announced to it, in total.' }),
   atualizadoEm: Type.String(),
   removidoEm: Nullable(Type.String()),
 });

@@ -12,7 +12,7 @@ import { formatNup } from '../../platform/identifiers/nup.ts';
 import type { AdministrativeProcessRecord } from '../../platform/ports/administrative.ts';
 import type { Services } from '../../platform/services.ts';
 import type { AdministrativeBody, Bodies } from './bodies.ts';
-import { MONITOR_TYPE } from './monitor-store.ts';
+import { countNews } from './monitor-store.ts';
 import { movementView } from './present.ts';
 import { findProcess, upsertProcess, type ProcessRow } from './store.ts';
 
@@ -60,25 +60,14 @@ export class AdministrativeService {
       const now = iso(s.clock.now());
       const { row, news } = await upsertProcess(trx, record, { unidade: record.nup.slice(0, 5), fonte: s.sources.administrative.info.name, now });
       if (news.length === 0) return row;
-      const monitors = await trx
-        .selectFrom('administrative_monitors')
-        .select(['id', 'account_id', 'webhook_url'])
-        .where('nup', '=', record.nup)
-        .where('status', '=', 'ATIVO')
-        .execute();
-      if (monitors.length === 0) return row;
-      await trx
-        .updateTable('administrative_monitors')
-        .set((eb) => ({ novidades: eb('novidades', '+', news.length), atualizado_em: now }))
-        .where('nup', '=', record.nup)
-        .where('status', '=', 'ATIVO')
-        .execute();
+      const audience = await countNews(trx, record.nup, news.length, now);
+      if (audience.length === 0) return row;
       await s.events.record(trx, {
         kind: 'nova_movimentacao_administrativa',
         numeroCnj: null,
         tribunal: null,
         source: s.sources.administrative.info.name,
-        audience: monitors.map((m) => ({ accountId: m.account_id, monitorType: MONITOR_TYPE, monitorId: m.id, webhookUrl: m.webhook_url })),
+        audience,
         data: {
           nup: formatNup(record.nup),
           nupDigitos: record.nup,

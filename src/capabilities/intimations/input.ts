@@ -7,7 +7,7 @@
 import { ApiError } from '../../platform/errors.ts';
 import { calendarDay } from '../../platform/http/period.ts';
 import { parseOab, parseOabParts, type Oab } from '../../platform/identifiers/oab.ts';
-import { oabOfRequest } from '../publications/oab-params.ts';
+import { oabOfRequest } from '../../platform/http/oab-params.ts';
 
 export const MAX_OABS = 100;
 

@@ -7,10 +7,8 @@ import { Type } from 'typebox';
 import { courtBySigla } from '../../platform/courts/table.ts';
 import { derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
-import { PublicationMonitor } from '../publications/monitor-schemas.ts';
-import { monitorView, type PublicationMonitorRow } from '../publications/monitors.ts';
-import { publicationView, type PublicationLinks } from '../publications/present.ts';
-import { Publication } from '../publications/schemas.ts';
+import { monitorView, PublicationMonitor, type PublicationMonitorRow } from '../publication-monitors/parts.ts';
+import { Publication, publicationView, type PublicationLinks } from '../publications/parts.ts';
 
 export const OabPair = Type.Object({ estado: Type.String(), numero: Type.String() });
 

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { listData, listSchema } from '../../platform/http/list.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { defineRoute } from '../../platform/http/route.ts';
@@ -18,21 +18,19 @@ import type { Services } from '../../platform/services.ts';
 import { periodDebit } from '../../platform/monitoring/renewal.ts';
 import {
   courtFilter,
-  findLiveMonitor,
-  findRemovedMonitor,
-  listMonitors,
+  deactivated,
+  findOfTarget,
   liveMonitorsOf,
   MONITOR_QUERY_TYPES,
-  deactivated,
+  MONITOR_READS,
+  PUBLICATION_MONITORS,
   type PublicationMonitorRow,
-} from '../publications/monitors.ts';
+} from '../publication-monitors/parts.ts';
 import { createMonitorIn, removeMonitor, updateMonitor, type Creation } from '../../platform/monitoring/lifecycle.ts';
 import { webhookUrlOf } from '../../platform/monitoring/webhook-url.ts';
 import { monitorPage } from '../../platform/monitoring/paid-monitor-routes.ts';
-import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
-import type { PublicationParts } from '../publications/parts.ts';
-import { oabOfRequest } from '../publications/oab-params.ts';
-import { findPublication, storedPublication } from '../publications/store.ts';
+import { oabOfRequest } from '../../platform/http/oab-params.ts';
+import { findPublication, storedPublication, type PublicationParts } from '../publications/parts.ts';
 import { dayRange, requestedOabs } from './input.ts';
 import {
   CreatedIntimationMonitors,
@@ -209,7 +207,7 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
         const pagination = { limit: 1, nextCursor: null, page: 1 };
         return { data: listData(req, s.config, 'items', [intimationView(monitor)], pagination, 1), meta: { pagination } };
       }
-      return monitorPage(s, req, 'intimacoes.oab', (db, accountId, f) => listMonitors(db, accountId, 'INTIMACOES', f), intimationView);
+      return monitorPage(s, req, 'intimacoes.oab', MONITOR_READS.INTIMACOES.list, intimationView);
     },
   });
 
@@ -251,18 +249,21 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const read = oabs.filter((o) => monitored.has(o));
       const tipoComunicacao = req.query.tipo_comunicacao;
       const listing = `intimacoes:${listingTag([...read, range.desde ?? '', range.ate ?? '', tipoComunicacao ?? ''])}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<DayPosition>(listing, req.query.cursor, ['data', 'id']);
-      const rows = await intimationsOf(s.db, read, { ...range, tipoComunicacao, limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      const intimacoes = items.map((r) => intimationItem(storedPublication(r), pub.links, read));
+      const shown = await listPage(req, s.config, {
+        listing,
+        keys: ['data', 'id'],
+        read: (limit, before?: DayPosition) => intimationsOf(s.db, read, { ...range, tipoComunicacao, limit, before }),
+        position: (r) => ({ data: r.data_disponibilizacao, id: r.id }),
+        name: 'intimacoes',
+        view: (rows) => rows.map((r) => intimationItem(storedPublication(r), pub.links, read)),
+      });
       const data = {
         oabs: read.map(oabPair),
         missingMonitorings: missingMonitorings.map(oabPair),
         filters: { desde: range.desde ?? null, ate: range.ate ?? null },
-        ...listData(req, s.config, 'intimacoes', intimacoes, pagination),
+        ...shown.data,
       };
-      return { data, meta: { pagination, oabs: read, missingMonitorings }, empty: intimacoes.length === 0 };
+      return { data, meta: { pagination: shown.pagination, oabs: read, missingMonitorings }, empty: shown.rows.length === 0 };
     },
   });
 
@@ -286,24 +287,29 @@ export function intimationRoutes(app: FastifyInstance, s: Services, pub: Publica
       const oabs = named ? requestedOabs(q, 'query').map((o) => o.canonical) : undefined;
       const range = dayRange(q);
       const listing = matchListing(oabs, range);
-      const w = pageWindow(q);
-      const before = decodeCursor<MatchPosition>(listing, q.cursor, ['c', 'p', 'm']);
-      const rows = await matchesOf(s.db, req.auth!.account.id, { ...range, oabs, limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ c: r.criado_em, p: r.publicacao_id, m: r.monitor_id }));
-      const deliveries = await deliveriesOf(
-        s.db,
-        items.filter((r) => r.evento_id).map((r) => ({ eventId: r.evento_id!, monitorId: r.monitor_id })),
-      );
-      const data = items.map((r) => ({
-        monitoramentoId: r.monitor_id,
-        oab: r.oab,
-        correspondidoEm: r.criado_em,
-        notificado: r.evento_id !== null,
-        eventoId: r.evento_id,
-        entrega: (r.evento_id && deliveries.get(`${r.evento_id}|${r.monitor_id}`)) || null,
-        publicacao: intimationItem(storedPublication(r.publication), pub.links, [r.oab]),
-      }));
-      return { data: listData(req, s.config, 'items', data, pagination), meta: { pagination } };
+      const { data, pagination } = await listPage(req, s.config, {
+        listing,
+        keys: ['c', 'p', 'm'],
+        read: (limit, before?: MatchPosition) => matchesOf(s.db, req.auth!.account.id, { ...range, oabs, limit, before }),
+        position: (r) => ({ c: r.criado_em, p: r.publicacao_id, m: r.monitor_id }),
+        name: 'items',
+        view: async (rows) => {
+          const deliveries = await deliveriesOf(
+            s.db,
+            rows.filter((r) => r.evento_id).map((r) => ({ eventId: r.evento_id!, monitorId: r.monitor_id })),
+          );
+          return rows.map((r) => ({
+            monitoramentoId: r.monitor_id,
+            oab: r.oab,
+            correspondidoEm: r.criado_em,
+            notificado: r.evento_id !== null,
+            eventoId: r.evento_id,
+            entrega: (r.evento_id && deliveries.get(`${r.evento_id}|${r.monitor_id}`)) || null,
+            publicacao: intimationItem(storedPublication(r.publication), pub.links, [r.oab]),
+          }));
+        },
+      });
+      return { data, meta: { pagination } };
     },
   });
 
@@ -351,9 +357,9 @@ async function callbackOf(s: Services, accountId: string, webhookUrl: string | n
 /** The account's monitor of this OAB for an update (404, or 422 once removed) or a removal (the removed one again). */
 async function ownMonitor(s: Services, accountId: string, oab: Oab, purpose: 'update' | 'remove'): Promise<PublicationMonitorRow> {
   const target = oabTarget(oab);
-  const live = await findLiveMonitor(s.db, accountId, 'INTIMACOES', target);
+  const live = await findOfTarget(s.db, accountId, 'INTIMACOES', target, 'live');
   if (live) return live;
-  const removed = await findRemovedMonitor(s.db, accountId, 'INTIMACOES', target);
+  const removed = await findOfTarget(s.db, accountId, 'INTIMACOES', target, 'removed');
   if (removed && purpose === 'update') throw deactivated(removed);
   if (removed) return removed;
   throw new ApiError('NOT_FOUND', `No intimação monitor of OAB ${oab.canonical} in this account.`, { oab: oab.canonical });

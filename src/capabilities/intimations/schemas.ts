@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
 import { MonitorStatus, STATUS_FILTER } from '../../platform/monitoring/schemas.ts';
-import { CourtsField, WebhookUrlField } from '../publications/monitor-schemas.ts';
-import { OabFields } from '../publications/oab-params.ts';
+import { OabFields } from '../../platform/http/oab-params.ts';
+import { CourtsField, WebhookUrlField } from '../publication-monitors/parts.ts';
 import { MAX_OABS } from './input.ts';
 import { CreatedIntimationMonitorShape, CreationChargeShape, IntimationMonitorShape, IntimationShape, OabPair } from './present.ts';
 

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, PublicationsTable } from '../../platform/db/schema.ts';
 import type { DayRange } from './input.ts';
-import { publicationsOfOab } from '../publications/store.ts';
+import { publicationsOfOab } from '../publications/parts.ts';
 
 export type DayPosition = { data: string; id: string };
 

@@ -6,7 +6,7 @@
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
-import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
+import { PUBLICATION_MONITORS } from '../publication-monitors/parts.ts';
 import { publicationRecord } from '../publications/testing.ts';
 
 /** Every owner is a new account, so one OAB serves them all. */

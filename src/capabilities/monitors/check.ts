@@ -21,11 +21,8 @@
  */
 import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
-import { inLists } from '../../platform/db/in-lists.ts';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { iso } from '../../platform/clock.ts';
-import type { DB } from '../../platform/db/schema.ts';
 import type { EventKind } from '../../platform/events/kinds.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
@@ -34,7 +31,7 @@ import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseParts } from '../processes/parts.ts';
 import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import { CASE_MONITORS } from './lifecycle.ts';
-import { monitorAudience, type MonitorRow } from './store.ts';
+import { monitorAudience, movementTotals, type MonitorRow } from './store.ts';
 import { dueForCheck, recordCheck, recordFailedCheck } from '../../platform/monitoring/checks.ts';
 import { readCourtPages } from './court-pages.ts';
 
@@ -145,16 +142,6 @@ export function checkEvents(was: Situacao, is: Situacao, newMovements: number): 
   if (newMovements > 0) events.push(['atualizacao_processo_concluida', { novasMovimentacoes: newMovements }]);
   events.push(['processo_verificado', { novasMovimentacoes: newMovements, situacao: is }]);
   return events;
-}
-
-/** `movimentos_total` of the stored cases among `numbers`. */
-async function movementTotals(db: Kysely<DB>, numbers: string[]): Promise<Map<string, number>> {
-  const totals = new Map<string, number>();
-  for (const part of inLists(numbers)) {
-    const rows = await db.selectFrom('cases').select(['numero_cnj', 'movimentos_total']).where('numero_cnj', 'in', part).execute();
-    for (const r of rows) totals.set(r.numero_cnj, r.movimentos_total);
-  }
-  return totals;
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time. */

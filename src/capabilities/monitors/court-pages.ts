@@ -4,22 +4,19 @@
  * its case's page read once per its frequency (`case_monitors.proxima_pagina_em`), whenever DataJud
  * is due. The page's new movements become `nova_movimentacao` there (store.saveDetails), and DataJud's
  * later copy of them is no news. A DJEN communication of the case puts its page first in line
- * (pageNews: a communication usually follows a movement the page already shows).
+ * (store.ts pageNews: a communication usually follows a movement the page already shows).
  *
  * Per court and cycle, at most the reads MONITOR_SHARE of the court host's budget serves until the next
  * cycle (TRAMITA_CONSULTA_REQUESTS_PER_MINUTE, three requests a page) are enqueued, so the enrichment
  * jobs never pile up behind the budget and callers' own lookups keep the other half; the rest wait in
  * line, the most overdue first. A failing page is the enrichment job's to retry.
  */
-import type { Kysely, Transaction } from 'kysely';
 import { iso } from '../../platform/clock.ts';
 import type { Config } from '../../config.ts';
-import type { DB } from '../../platform/db/schema.ts';
-import { dueBy } from '../../platform/monitoring/checks.ts';
 import { cycleMs } from '../../platform/monitoring/frequency.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseParts } from '../processes/parts.ts';
-import { scheduleNext } from './schedules.ts';
+import { pagesDue, scheduleNext } from './store.ts';
 
 /** The share of a court host's request budget that monitors' page reads may take. */
 const MONITOR_SHARE = 0.5;
@@ -47,19 +44,4 @@ export async function readCourtPages(s: Services, cases: CaseParts, now: Date): 
     read += numbers.length;
   }
   return read;
-}
-
-/** Up to `limit` distinct numbers of `court` whose page is due, the most overdue ('' = DJEN news) first. */
-async function pagesDue(db: Kysely<DB>, court: string, now: string, limit: number): Promise<string[]> {
-  const rows: { numero_cnj: string }[] = await dueBy(db, 'case_monitors', 'proxima_pagina_em', now)
-    .select('numero_cnj')
-    .where('tribunal', '=', court)
-    .limit(limit)
-    .execute();
-  return [...new Set(rows.map((r) => r.numero_cnj))];
-}
-
-/** A DJEN communication of the monitor's case arrived: its page is read first at the next cycle. */
-export async function pageNews(trx: Transaction<DB>, monitorId: string): Promise<void> {
-  await trx.updateTable('case_monitors').set({ proxima_pagina_em: '' }).where('id', '=', monitorId).execute();
 }

@@ -1,8 +1,9 @@
 /**
- * The case monitors' door (issue 55 item 3): what other capabilities may use of them. The publication
- * ingest announces a case's DJEN communications to its monitors (their audience, the news mark of their
- * court pages) and the publication cycle schedules each number's next DJEN ask.
+ * What the case monitors let other capabilities use (their door): the publications' ingest and
+ * case polling (a DJEN communication of a monitored case: its audience, its page read first, its
+ * next DJEN ask), the publication monitors' matcher (the live case monitors it matches), and the
+ * console (the account's monitors, their removal).
  */
-export { pageNews } from './court-pages.ts';
-export { scheduleNext } from './schedules.ts';
-export { monitorAudience } from './store.ts';
+export { CASE_MONITORS } from './lifecycle.ts';
+export { activeCaseMonitors, CASE_MONITOR_READS, caseMonitorsVersion, monitorAudience, pageNews, scheduleNext } from './store.ts';
+export type { MonitorRow as CaseMonitorRow } from './store.ts';

@@ -12,7 +12,8 @@ import type { Services } from '../../platform/services.ts';
 import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
 import { CASE_MONITORS, MONITOR_QUERY_TYPE } from './lifecycle.ts';
 import { CreateMonitorBody, Monitor } from './schemas.ts';
-import { findMonitor, listMonitors, monitorView } from './store.ts';
+import { monitorView } from './present.ts';
+import { CASE_MONITOR_READS } from './store.ts';
 
 const TAG = 'Monitoramento';
 const PATH = '/v1/monitoramentos/processos';
@@ -49,8 +50,7 @@ export function monitorRoutes(app: FastifyInstance, s: Services): void {
     },
     target: (body) => ({ cnj: monitoredCase(body), frequencia: body.frequencia }),
     view: monitorView,
-    find: findMonitor,
-    list: listMonitors,
+    store: CASE_MONITOR_READS,
   });
 }
 

@@ -4,32 +4,15 @@
  * publications/case-polling.ts). Each is kept per monitor, one period of the monitor's frequency
  * (scaled by TRAMITA_MONITOR_INTERVAL_MS) after the last read of its case; several accounts may follow
  * one case, and the case is read once when any of them is due, so the shortest frequency among them
- * sets the case's pace.
+ * sets the case's pace. The writes after a read are the store's (store.ts scheduleNext).
  */
-import type { Transaction } from 'kysely';
 import { addMs, iso } from '../../platform/clock.ts';
-import { inLists } from '../../platform/db/in-lists.ts';
-import type { DB, MonitorFrequency } from '../../platform/db/schema.ts';
-import { FREQUENCIES, frequencyMs } from '../../platform/monitoring/frequency.ts';
+import type { MonitorFrequency } from '../../platform/db/schema.ts';
+import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 
 /** The columns of a case monitor's own schedules. */
 export type OwnSchedule = 'proxima_pagina_em' | 'proxima_diario_em';
 const OWN_SCHEDULES: readonly OwnSchedule[] = ['proxima_pagina_em', 'proxima_diario_em'];
-
-/** Each ATIVO monitor of these numbers has `column` next one frequency (its own) from `now`: the numbers were just read. */
-export async function scheduleNext(trx: Transaction<DB>, column: OwnSchedule, numbers: readonly string[], intervalMs: number, now: Date): Promise<void> {
-  for (const part of inLists(numbers)) {
-    for (const frequencia of FREQUENCIES) {
-      await trx
-        .updateTable('case_monitors')
-        .set({ [column]: iso(addMs(now, frequencyMs(frequencia, intervalMs))) })
-        .where('numero_cnj', 'in', part)
-        .where('status', '=', 'ATIVO')
-        .where('frequencia', '=', frequencia)
-        .execute();
-    }
-  }
-}
 
 /**
  * A monitor's frequency changed: a shorter one brings each own schedule to at most one new period from

@@ -3,15 +3,7 @@ import { Type } from 'typebox';
 import { CNJ_TWINS, integratorShape, same } from '../../platform/http/integrator-fields.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PAID_MONITOR_TWINS } from '../../platform/monitoring/paid-monitor-twins.ts';
-import {
-  MonitorFrequency,
-  MonitorStatus,
-  PriceField,
-  ScheduleFields,
-  SituationField,
-  STATUS_MEANING,
-  webhookUrlField,
-} from '../../platform/monitoring/schemas.ts';
+import { CheckedMonitorFields, MonitorFrequency, webhookUrlField } from '../../platform/monitoring/schemas.ts';
 const CnjField = (name: string) =>
   Type.String({ minLength: 1, maxLength: 40, description: `CNJ number, masked or 20 digits (\`${name}\`; send this or its twin).` });
 
@@ -40,14 +32,11 @@ const OwnMonitor = Type.Object({
   id: Type.String(),
   numeroCnj: Type.String({ description: 'Masked CNJ number.' }),
   tribunal: Type.String(),
-  frequencia: MonitorFrequency(),
-  webhookUrl: Nullable(Type.String()),
-  status: MonitorStatus(`${STATUS_MEANING}).`),
-  situacao: SituationField,
-  preco: PriceField,
-  verificacoes: Type.Integer({ description: 'Completed checks.' }),
-  novidades: Type.Integer({ description: 'New movements its checks brought in, in total.' }),
-  ...ScheduleFields,
+  ...CheckedMonitorFields({
+    frequencia: MonitorFrequency(),
+    verificacoes: 'Completed checks.',
+    novidades: 'New movements its checks brought in, in total.',
+  }),
   removidoEm: Nullable(Type.String()),
   atualizadoEm: Type.String(),
 });

@@ -2,15 +2,17 @@
  * What a publication monitor follows, from its create body: a term (`termo`), an OAB (`oab` or
  * `oab_estado` + `oab_numero`) or a case (`numero_cnj`). `tipo` may be left out (inferred from the one
  * given) or name the kind while the value comes in `termo` (`{"tipo": "OAB", "termo": "SP123456"}`).
- * Two kinds at once, or a `tipo` that contradicts the field given, is 400 INVALID_PARAMETER.
+ * Two kinds at once, or a `tipo` that contradicts the field given, is 400 INVALID_PARAMETER. Also the
+ * courts a monitor listens to (`tribunais`, shared with intimação monitors).
  */
 import type { PublicationMonitorType } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { formatCnj, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOab } from '../../platform/identifiers/oab.ts';
 import { foldText } from '../../platform/text.ts';
-import type { MonitorTarget } from '../publications/monitors.ts';
-import { oabOfRequest } from '../publications/oab-params.ts';
+import { requireCourtSigla } from '../../platform/courts/table.ts';
+import { oabOfRequest } from '../../platform/http/oab-params.ts';
+import type { MonitorTarget } from './store.ts';
 
 export const MIN_TERM_LENGTH = 3;
 export const MAX_TERM_LENGTH = 200;
@@ -72,4 +74,11 @@ function required(v: string | undefined, field: string): string {
 
 function conflict(message: string, field: string): ApiError {
   return new ApiError('INVALID_PARAMETER', message, { field, in: 'body' });
+}
+
+/** Court siglas of a request, validated (422 UNKNOWN_COURT naming the item), deduplicated; empty means every court (null). */
+export function courtFilter(siglas: readonly string[] | null | undefined, field = 'tribunais'): string[] | null | undefined {
+  if (siglas === undefined || siglas === null) return siglas;
+  const courts = [...new Set(siglas.map((s, i) => requireCourtSigla(s.trim(), `${field}.${i}`).sigla))].sort();
+  return courts.length === 0 ? null : courts;
 }

@@ -6,11 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../platform/services.ts';
-import { courtFilter, findMonitor, listMonitors, MONITOR_QUERY_TYPES, monitorView } from '../publications/monitors.ts';
 import { paidMonitorRoutes } from '../../platform/monitoring/paid-monitor-routes.ts';
-import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
-import { sourceFilter } from '../publications/monitor-sources.ts';
-import { targetOf } from './input.ts';
+import { courtFilter, targetOf } from './input.ts';
+import { PUBLICATION_MONITORS } from './lifecycle.ts';
+import { monitorView } from './present.ts';
+import { sourceFilter } from './sources.ts';
+import { MONITOR_QUERY_TYPES, MONITOR_READS } from './store.ts';
 import { CreatePublicationMonitorBody, PublicationMonitorView } from './schemas.ts';
 
 const TAG = 'Monitoramento';
@@ -55,7 +56,6 @@ export function publicationMonitorRoutes(app: FastifyInstance, s: Services): voi
     target: (body) => ({ origem: 'PUBLICACOES', target: targetOf(body), tribunais: courtFilter(body.tribunais), fontes: sourceFilter(body.fontes) }) as const,
     view: monitorView,
     created: (c) => ({ ...monitorView(c.monitor), reused: c.kind === 'existing' }),
-    find: (db, accountId, id) => findMonitor(db, accountId, 'PUBLICACOES', id),
-    list: (db, accountId, f) => listMonitors(db, accountId, 'PUBLICACOES', f),
+    store: MONITOR_READS.PUBLICACOES,
   });
 }

@@ -5,7 +5,7 @@
 import type { Harness, TestAccount } from '../../../test/harness.ts';
 import type { RouteFixtures } from '../../../test/route-fixtures.ts';
 import { createMonitor } from '../../platform/monitoring/lifecycle.ts';
-import { PUBLICATION_MONITORS } from '../publications/monitor-lifecycle.ts';
+import { PUBLICATION_MONITORS } from './lifecycle.ts';
 
 let next = 0;
 

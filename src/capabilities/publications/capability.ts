@@ -6,7 +6,7 @@
 import type { Capability } from '../../platform/capability.ts';
 import type { Services } from '../../platform/services.ts';
 import { publicationCycleJob } from './cycle.ts';
-import { PUBLICATION_CYCLE } from './monitor-lifecycle.ts';
+import { PUBLICATION_CYCLE } from '../publication-monitors/parts.ts';
 import { consolidationJob } from './history.ts';
 import { buildPublicationParts, type PublicationParts } from './parts.ts';
 import { publicationRoutes } from './routes.ts';

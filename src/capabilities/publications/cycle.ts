@@ -14,7 +14,7 @@ import { renewAndCheckJob } from '../../platform/monitoring/renewal.ts';
 import type { Services } from '../../platform/services.ts';
 import { coveredCourts, ingestCadernos } from './cadernos.ts';
 import { CycleBudget, queriesPerRun } from './cycle-budget.ts';
-import { PUBLICATION_MONITORS } from './monitor-lifecycle.ts';
+import { PUBLICATION_MONITORS } from '../publication-monitors/parts.ts';
 import type { PublicationIngest } from './ingest.ts';
 import { pollDue } from './polling.ts';
 import { CaseAskPace, pollCaseNumbers } from './case-polling.ts';

@@ -11,11 +11,10 @@ import { iso } from '../../platform/clock.ts';
 import type { CaseMonitorsTable, DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { brasiliaDay } from '../../platform/format.ts';
 import { monitorAudience, pageNews } from '../monitors/parts.ts';
-import type { EventKind } from '../../platform/events/kinds.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin, type SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
-import { MonitorIndex } from './monitor-index.ts';
+import { eventKindFor, MonitorIndex } from '../publication-monitors/parts.ts';
 import { publicationView, type PublicationLinks } from './present.ts';
 import { countMonitorMatch, indexLawyers, insertPublications, linkMatchEvent, recordMatch, storedStates, updatePublications } from './ingest-store.ts';
 import { lawyerRows, publicationRow, PublicationSearchIndex, searchableText } from './store.ts';
@@ -35,11 +34,6 @@ export interface IngestSummary {
 
 /** Rows per transaction: large cadernos are ingested in slices, so no transaction holds the writer long. */
 const SLICE = 500;
-
-/** Intimação monitors and process monitors report a gazette movement; term and OAB publication monitors a new publication. */
-export function eventKindFor(m: Pick<PublicationMonitorsTable, 'origem' | 'tipo'>): EventKind {
-  return m.origem === 'INTIMACOES' || m.tipo === 'PROCESSO' ? 'diario_movimentacao_nova' : 'publicacao_judicial_nova';
-}
 
 export class PublicationIngest {
   readonly #s: Services;

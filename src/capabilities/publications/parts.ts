@@ -14,6 +14,11 @@ import { lastSynced, markSynced } from './sync-store.ts';
 export type { PublicationIngest } from './ingest.ts';
 export { beforeDay, oabKey, plainText, PublicationSearchIndex, storedPublication, type DayCursor } from './store.ts';
 
+// What the intimações read of the publications (their matches are publications).
+export { publicationView, type PublicationLinks } from './present.ts';
+export { Publication } from './schemas.ts';
+export { findPublication, publicationsOfOab } from './store.ts';
+
 export interface PublicationParts {
   ingest: PublicationIngest;
   links: PublicationLinks;

@@ -23,8 +23,7 @@ import { cadernoCourts } from './cadernos.ts';
 import type { CycleBudget } from './cycle-budget.ts';
 import { parseOabKey, RECENT_DAYS } from './history.ts';
 import type { PublicationIngest } from './ingest.ts';
-import type { PublicationMonitorRow } from './monitors.ts';
-import { watchesDjen } from './monitor-sources.ts';
+import { watchesDjen, type PublicationMonitorRow } from '../publication-monitors/parts.ts';
 import { markMonitorChecks } from './polling-store.ts';
 
 /** DJEN publishes late: each check reads again the days before the previous one (djen.md §5.6). */

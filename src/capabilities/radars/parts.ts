@@ -13,3 +13,4 @@ export interface RadarParts {
 export function buildRadarParts(s: Services, cases: CaseParts): RadarParts {
   return { services: s, store: new RadarStore(s.db), cases };
 }
+export { RADARS } from './lifecycle.ts';

@@ -6,3 +6,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 export const activeAccountIds = (db: Kysely<DB> | Transaction<DB>) => db.selectFrom('accounts').select('id').where('status', '=', 'active');
+
+/** How many accounts are active: a matcher built from live monitors is rebuilt when it moves. */
+export async function activeAccountCount(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'active')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -6,18 +6,17 @@
  * defines beside these.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
-import type { DB } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
-import { listData, listSchema } from '../http/list.ts';
-import { decodeCursor, page, pageWindow, type PageParams } from '../http/pagination.ts';
+import { listSchema } from '../http/list.ts';
+import { listPage } from '../http/listing.ts';
+import type { PageParams } from '../http/pagination.ts';
 import { defineRoute, type Outcome } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { createMonitor, creationStatus, removeMonitor, type Creation, type MonitorAsk, type MonitorPlan } from './lifecycle.ts';
 import { periodDebit } from './renewal.ts';
 import { MonitorIdParams, MonitorListQuery, STATUS_FILTER } from './schemas.ts';
-import type { MonitorPosition, PaidMonitorRow } from './tables.ts';
+import type { MonitorPosition, MonitorReads, PaidMonitorRow } from './tables.ts';
 import { webhookUrlOf } from './webhook-url.ts';
 
 /** A listed monitor: its status is one of the three, its creation time orders the pages. */
@@ -54,17 +53,12 @@ export interface PaidMonitorRoutesPlan<R extends ListedMonitorRow, A extends Mon
   view(monitor: R): unknown;
   /** A create's answer; absent, the monitor's view. */
   created?(creation: Creation<R>): unknown;
-  /** The account's monitor `id`, whatever its status; undefined for an unknown id or another account's. */
-  find(db: Kysely<DB>, accountId: string, id: string): Promise<R | undefined>;
-  list: ListMonitors<R>;
+  /** The kind's store reads: the account's monitor by id (404 when absent), its pages. */
+  store: Pick<MonitorReads<R>, 'find' | 'list'>;
 }
 
 /** A page of the account's monitors, newest first; absent `status`: the live ones. */
-export type ListMonitors<R extends ListedMonitorRow> = (
-  db: Kysely<DB>,
-  accountId: string,
-  f: { status?: R['status']; limit: number; before?: MonitorPosition },
-) => Promise<R[]>;
+export type ListMonitors<R extends ListedMonitorRow> = MonitorReads<R>['list'];
 
 /** The answer of a monitors' list route: a page of `listing` (its cursors name it and the status asked), newest first. */
 export async function monitorPage<R extends ListedMonitorRow>(
@@ -75,12 +69,16 @@ export async function monitorPage<R extends ListedMonitorRow>(
   view: (monitor: R) => unknown,
 ): Promise<Outcome> {
   const query = req.query as PageParams & { status?: R['status'] };
-  const named = `${listing}:${query.status ?? 'vivos'}`;
-  const w = pageWindow(query);
-  const before = decodeCursor<MonitorPosition>(named, query.cursor, ['criadoEm', 'id']);
-  const rows = await list(s.db, req.auth!.account.id, { status: query.status, limit: w.read, before });
-  const { items, pagination } = page(rows, w, named, (r) => ({ criadoEm: r.criado_em, id: r.id }));
-  return { data: listData(req, s.config, 'items', items.map(view), pagination), meta: { pagination } };
+  const accountId = req.auth!.account.id;
+  const { data, pagination } = await listPage<R, MonitorPosition>(req as FastifyRequest & { query: PageParams }, s.config, {
+    listing: `${listing}:${query.status ?? 'vivos'}`,
+    keys: ['criadoEm', 'id'],
+    read: (limit, before) => list(s.db, accountId, { status: query.status, limit, before }),
+    position: (r) => ({ criadoEm: r.criado_em, id: r.id }),
+    name: 'items',
+    view: (rows) => rows.map(view),
+  });
+  return { data, meta: { pagination } };
 }
 
 export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorAsk, B extends TSchema>(
@@ -91,7 +89,7 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
   const { path, tag, texts, names } = plan;
   const ListQuery = MonitorListQuery(plan.statusFilter === undefined ? STATUS_FILTER : (plan.statusFilter ?? undefined));
   const own = async (accountId: string, id: string): Promise<R> => {
-    const monitor = await plan.find(s.db, accountId, id);
+    const monitor = await plan.store.find(s.db, accountId, id);
     if (!monitor) throw new ApiError('NOT_FOUND', `No ${plan.noun} "${id}" in this account.`);
     return monitor;
   };
@@ -128,7 +126,7 @@ export function paidMonitorRoutes<R extends ListedMonitorRow, A extends MonitorA
     url: path,
     meta: { class: 'monitor', auth: true, tag, summary: `List ${names.many}, newest first`, description: LIST_DESCRIPTION },
     schema: { querystring: ListQuery, data: listSchema('items', plan.schemas.view) },
-    handler: (req) => monitorPage(s, req, plan.listing, plan.list, plan.view),
+    handler: (req) => monitorPage(s, req, plan.listing, plan.store.list, plan.view),
   });
 
   defineRoute(app, {

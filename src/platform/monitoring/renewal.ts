@@ -50,7 +50,7 @@ export interface RenewalPlan<R extends PaidMonitorRow> {
   queryType(m: R): string;
   /**
    * Whether moving to the next period stamps `atualizado_em`. Publication monitors do not: their
-   * matcher is rebuilt whenever it changes (publications/monitor-index.ts), and a new period changes
+   * matcher is rebuilt whenever it changes (publication-monitors/monitor-index.ts), and a new period changes
    * nothing it matches.
    */
   stampsPeriod: boolean;

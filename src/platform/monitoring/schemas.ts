@@ -1,9 +1,11 @@
 /** The schema pieces every paid-monitor kind shares (spec §4.8), written once: validation and OpenAPI. */
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { Nullable } from '../http/nullable.ts';
 import { PageQuery } from '../http/pagination.ts';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/url-guard.ts';
 import { FREQUENCIES } from './frequency.ts';
+import { toBrl } from '../billing/prices.ts';
+import type { MonitorFrequency as Frequency } from '../db/schema.ts';
 import type { PaidMonitorRow } from './tables.ts';
 
 const described = (description?: string) => (description ? { description } : {});
@@ -75,6 +77,49 @@ export function scheduleFieldsOf(
     proximaCobrancaEm: active ? m.proxima_cobranca_em : null,
     ultimoErro: m.ultimo_erro,
     criadoEm: m.criado_em,
+  };
+}
+
+/**
+ * The view's fields of the kinds checked at a frequency (case and administrative monitors), what
+ * checkedMonitorFieldsOf fills: the kind gives its frequency's schema and what its counters count.
+ */
+export const CheckedMonitorFields = <F extends TSchema>(own: { frequencia: F; verificacoes?: string; novidades: string }) => ({
+  frequencia: own.frequencia,
+  webhookUrl: Nullable(Type.String()),
+  status: MonitorStatus(`${STATUS_MEANING}).`),
+  situacao: SituationField,
+  preco: PriceField,
+  verificacoes: Type.Integer(own.verificacoes === undefined ? {} : { description: own.verificacoes }),
+  novidades: Type.Integer({ description: own.novidades }),
+  ...ScheduleFields,
+});
+
+type ScheduledRow = Parameters<typeof scheduleFieldsOf>[0];
+
+/**
+ * The values the kinds checked at a frequency (case and administrative monitors) show alike, in their
+ * views' order: frequency, webhook, status, what the last check found, price, counters, schedule.
+ */
+export function checkedMonitorFieldsOf<
+  R extends ScheduledRow & {
+    frequencia: Frequency;
+    situacao: string;
+    preco_centavos: number;
+    webhook_url: string | null;
+    verificacoes: number;
+    novidades: number;
+  },
+>(m: R) {
+  return {
+    frequencia: m.frequencia,
+    webhookUrl: m.webhook_url,
+    status: m.status as R['status'],
+    situacao: m.situacao as R['situacao'],
+    preco: toBrl(m.preco_centavos),
+    verificacoes: m.verificacoes,
+    novidades: m.novidades,
+    ...scheduleFieldsOf(m),
   };
 }
 

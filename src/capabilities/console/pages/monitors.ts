@@ -1,22 +1,24 @@
 /**
  * The account's case monitors and radars: status, next check, next charge, and deactivation through
- * the same functions as the API's DELETEs (platform/monitoring/lifecycle.ts removeOwnMonitor, radars/patch.ts
- * deactivateRadar). Both lists newest first, PAGE rows at a time, each with its own "older" link
+ * the same function as the API's DELETEs (platform/monitoring/lifecycle.ts removeOwnMonitor, on each
+ * kind's plan). Both lists newest first, PAGE rows at a time, each with its own "older" link
  * (`?processos_antes=` / `?radares_antes=`: the last row shown, `criado_em~id`) that keeps the other
  * list where it was.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatCnj } from '../../../platform/identifiers/cnj.ts';
-import { removeOwnMonitor } from '../../../platform/monitoring/lifecycle.ts';
-import { CASE_MONITORS } from '../../monitors/lifecycle.ts';
-import { listMonitors } from '../../monitors/store.ts';
-import { deactivateRadar } from '../../radars/patch.ts';
+import { removeOwnMonitor, type MonitorAsk, type MonitorPlan } from '../../../platform/monitoring/lifecycle.ts';
+import { monitorReads, type PaidMonitorRow } from '../../../platform/monitoring/tables.ts';
+import { CASE_MONITOR_READS, CASE_MONITORS } from '../../monitors/parts.ts';
+import { RADARS } from '../../radars/parts.ts';
 import { formatReais } from '../../../platform/format.ts';
 import { csrfField, html, table, when } from '../html.ts';
 import { filter, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
 import { origin } from '../session.ts';
 
 const PAGE = 100;
+/** The radars' counts: every radar, deactivated ones too (the radars' list shows them). */
+const RADAR_READS = monitorReads('radars', {}, 'DESATIVADO');
 const CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z~[A-Za-z0-9_]{1,60}$/;
 
 type List = 'processos' | 'radares';
@@ -49,7 +51,7 @@ export function monitorsPage(app: FastifyInstance, m: ConsoleParts): void {
     const at = cursors(req);
     const radarsAfter = position(at.radares);
     const [monitorRows, radarRows, totals] = await Promise.all([
-      listMonitors(m.s.db, who.account.id, { limit: PAGE + 1, before: position(at.processos) }),
+      CASE_MONITOR_READS.list(m.s.db, who.account.id, { limit: PAGE + 1, before: position(at.processos) }),
       m.radars.store.list(who.account.id, PAGE + 1, radarsAfter && { c: radarsAfter.criadoEm, id: radarsAfter.id }),
       countLists(m, who.account.id),
     ]);
@@ -101,33 +103,30 @@ ${more(radarRows, 'radares', radars, 'Radares mais antigos')}`,
     );
   });
 
-  app.post<{ Params: { id: string } }>('/monitoramentos/processos/:id/desativar', async (req, reply) => {
+  deactivation(app, m, 'processos', CASE_MONITORS, 'monitoramento.desativar', (monitor) => ({ numeroCnj: monitor.numero_cnj }));
+  deactivation(app, m, 'radares', RADARS, 'radar.desativar', (radar) => ({ termo: radar.termo }));
+}
+
+/** POST /monitoramentos/<list>/:id/desativar: the account's monitor of `plan` removed, audited as `action` with `details`. */
+function deactivation<R extends PaidMonitorRow, A extends MonitorAsk>(
+  app: FastifyInstance,
+  m: ConsoleParts,
+  list: List,
+  plan: MonitorPlan<R, A>,
+  action: string,
+  details: (monitor: R) => Record<string, unknown>,
+): void {
+  app.post<{ Params: { id: string } }>(`/monitoramentos/${list}/:id/desativar`, async (req, reply) => {
     const who = signedIn(req);
-    const monitor = await removeOwnMonitor(m.s, CASE_MONITORS, who.account.id, req.params.id);
+    const monitor = await removeOwnMonitor(m.s, plan, who.account.id, req.params.id);
     if (!monitor) return notFound(req, reply);
     await m.store.audit({
       accountId: who.account.id,
       userId: who.user.id,
       actor: who.user.email,
-      action: 'monitoramento.desativar',
+      action,
       target: monitor.id,
-      details: { numeroCnj: monitor.numero_cnj },
-      origin: origin(req),
-    });
-    return redirect(reply, '/console/monitoramentos', 'monitor-desativado');
-  });
-
-  app.post<{ Params: { id: string } }>('/monitoramentos/radares/:id/desativar', async (req, reply) => {
-    const who = signedIn(req);
-    const radar = await deactivateRadar(m.radars, who.account.id, req.params.id);
-    if (!radar) return notFound(req, reply);
-    await m.store.audit({
-      accountId: who.account.id,
-      userId: who.user.id,
-      actor: who.user.email,
-      action: 'radar.desativar',
-      target: radar.id,
-      details: { termo: radar.termo },
+      details: details(monitor),
       origin: origin(req),
     });
     return redirect(reply, '/console/monitoramentos', 'monitor-desativado');
@@ -136,20 +135,8 @@ ${more(radarRows, 'radares', radars, 'Radares mais antigos')}`,
 
 /** How many monitors (removed ones aside, as in the list) and radars the account has. */
 async function countLists(m: ConsoleParts, accountId: string): Promise<{ monitors: number; radars: number }> {
-  const [monitors, radars] = await Promise.all([
-    m.s.db
-      .selectFrom('case_monitors')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .where('status', '<>', 'REMOVIDO')
-      .executeTakeFirstOrThrow(),
-    m.s.db
-      .selectFrom('radars')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { monitors: Number(monitors.n), radars: Number(radars.n) };
+  const [monitors, radars] = await Promise.all([CASE_MONITOR_READS.count(m.s.db, accountId, 'live'), RADAR_READS.count(m.s.db, accountId, 'all')]);
+  return { monitors, radars };
 }
 
 function notFound(req: Parameters<typeof sendPage>[0], reply: Parameters<typeof sendPage>[1]) {

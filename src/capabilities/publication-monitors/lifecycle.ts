@@ -11,7 +11,8 @@ import { newId } from '../../platform/ids.ts';
 import { RENEWAL_PERIOD_MS } from '../../platform/monitoring/frequency.ts';
 import { monitorPlan, type MonitorAsk } from '../../platform/monitoring/lifecycle.ts';
 import type { PublicationMonitorOrigin } from '../../platform/db/schema.ts';
-import { MONITOR_QUERY_TYPES, type MonitorChanges, type MonitorTarget, type PublicationMonitorRow } from './monitors.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { MONITOR_QUERY_TYPES, type MonitorChanges, type MonitorTarget, type PublicationMonitorRow } from './store.ts';
 
 export const PUBLICATION_CYCLE_JOB = 'publicacoes.monitores.ciclo';
 export const PUBLICATION_CYCLE = defineRecurring(PUBLICATION_CYCLE_JOB);
@@ -76,4 +77,13 @@ export const PUBLICATION_MONITORS = monitorPlan<PublicationMonitorRow, Publicati
 /** A JSON list column (courts, sources); null for every one. */
 function listColumn(list: string[] | null | undefined): string | null {
   return list ? JSON.stringify(list) : null;
+}
+
+/** A change asked of a removed monitor: MONITOR_DEACTIVATED (its matches stay readable). */
+export function deactivated(m: PublicationMonitorRow): ApiError {
+  return new ApiError(
+    'MONITOR_DEACTIVATED',
+    `Monitor "${m.id}" was removed at ${m.removido_em}: its matches stay readable, but it can no longer change. Create a new one.`,
+    { id: m.id },
+  );
 }

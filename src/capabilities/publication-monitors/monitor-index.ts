@@ -1,15 +1,18 @@
 /**
- * The live intimação, publication and case monitors as one matcher (platform/matching): built once from the
- * table and rebuilt only when the monitors changed, so ingesting a publication costs one pass over its
+ * The live intimação, publication and case monitors as one matcher (platform/matching): built once
+ * from the tables (their stores: store.ts, the case monitors' through their door) and rebuilt only
+ * when the monitors changed, so ingesting a publication costs one pass over its
  * text whatever the number of monitors. "Changed" is read from the tables themselves (monitor count,
  * latest update, active accounts), so a monitor created by another process is seen at the next batch.
  */
 import type { Kysely } from 'kysely';
 import type { CaseMonitorsTable, DB, PublicationMonitorsTable } from '../../platform/db/schema.ts';
 import { PublicationMatcher } from '../../platform/matching/index.ts';
-import { activeAccountIds } from '../../platform/monitoring/active-accounts.ts';
+import { activeAccountCount } from '../../platform/monitoring/active-accounts.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
-import { monitorSourceOf } from './monitor-sources.ts';
+import { activeCaseMonitors, caseMonitorsVersion } from '../monitors/parts.ts';
+import { monitorSourceOf } from './sources.ts';
+import { activeMonitors, monitorsVersion } from './store.ts';
 
 export interface LiveMonitors {
   /**
@@ -82,38 +85,13 @@ export class MonitorIndex {
   }
 
   async current(): Promise<LiveMonitors> {
-    const v = await this.#db
-      .selectFrom('publication_monitors')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('atualizado_em').as('latest')])
-      .executeTakeFirstOrThrow();
-    const accounts = await this.#db
-      .selectFrom('accounts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'active')
-      .executeTakeFirstOrThrow();
+    const v = await monitorsVersion(this.#db);
+    const accounts = await activeAccountCount(this.#db);
     // Case monitors: how many are live and the latest creation or removal (a check's updates change nothing matched).
-    const c = await this.#db
-      .selectFrom('case_monitors')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('criado_em').as('created'), eb.fn.max('removido_em').as('removed')])
-      .where('status', '=', 'ATIVO')
-      .executeTakeFirstOrThrow();
-    const version = `${v.n}:${v.latest ?? ''}:${accounts.n}:${c.n}:${c.created ?? ''}:${c.removed ?? ''}`;
+    const c = await caseMonitorsVersion(this.#db);
+    const version = `${v.key}:${accounts}:${c.key}`;
     if (version !== this.#version) {
-      // Monitors of deactivated accounts hear nothing (their cycles skip them too).
-      const monitors = await this.#db
-        .selectFrom('publication_monitors as m')
-        .innerJoin('accounts as a', 'a.id', 'm.account_id')
-        .selectAll('m')
-        .where('m.status', '=', 'ATIVO')
-        .where('a.status', '=', 'active')
-        .execute();
-      const caseMonitors = await this.#db
-        .selectFrom('case_monitors')
-        .selectAll()
-        .where('status', '=', 'ATIVO')
-        .where('account_id', 'in', activeAccountIds(this.#db))
-        .execute();
-      this.#live = build(monitors, caseMonitors);
+      this.#live = build(await activeMonitors(this.#db), await activeCaseMonitors(this.#db));
       // A change stamped in the same millisecond as the latest one would not move the version: while the
       // latest change is that recent, the next batch reads the monitors again.
       const latest = [v.latest, c.created].filter(Boolean).map((t) => Date.parse(t as string));
