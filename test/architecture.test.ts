@@ -138,8 +138,6 @@ const KNOWN_CIRCLES = [
     'platform/db/migrations/0029_ledger_by_sequence.ts platform/db/migrations/index.ts platform/db/pg-named.ts',
   // To untangle (type-only arrows back): a leaf for the shared types each time.
   'platform/errors-pt.ts platform/errors.ts',
-  'capabilities/processes/case-cache.ts capabilities/processes/store.ts',
-  'capabilities/processes/refresh.ts capabilities/processes/service.ts',
 ];
 
 test('no circle of imports, type-only ones included, but the known ones named here', () => {
@@ -244,16 +242,10 @@ const KNOWN_PAST_DOORS: string[] = [
   'capabilities/publications/case-polling.ts → capabilities/monitors/schedules.ts',
   'capabilities/publications/ingest.ts → capabilities/monitors/store.ts',
   'capabilities/publications/ingest.ts → capabilities/monitors/court-pages.ts',
-  'capabilities/radars/check.ts → capabilities/processes/store.ts',
-  'capabilities/radars/match.ts → capabilities/processes/store.ts',
   'capabilities/search/routes.ts → capabilities/processes/present.ts',
   'capabilities/search/routes.ts → capabilities/processes/store.ts',
   'capabilities/search/routes.ts → capabilities/processes/court-search.ts',
   'capabilities/search/schemas.ts → capabilities/processes/schemas.ts',
-  'capabilities/summaries/gather.ts → capabilities/processes/store.ts',
-  'capabilities/summaries/job.ts → capabilities/processes/refresh.ts',
-  'capabilities/summaries/offline.ts → capabilities/processes/movement-text.ts',
-  'capabilities/summaries/routes.ts → capabilities/processes/schemas.ts',
 ];
 
 test("capabilities meet only at their doors: another capability's files are imported only through its parts.ts", () => {
@@ -287,13 +279,7 @@ const KNOWN_SQL_OUTSIDE_STORES: string[] = [
   'capabilities/operations/snapshot.ts',
   'capabilities/precatorios/harvest.ts',
   'capabilities/precatorios/import.ts',
-  'capabilities/processes/court-documents.ts',
   'capabilities/processes/court-search.ts',
-  'capabilities/processes/page-movements.ts',
-  'capabilities/processes/refresh.ts',
-  'capabilities/processes/routes.ts',
-  'capabilities/processes/search-index.ts',
-  'capabilities/processes/service.ts',
   'capabilities/publications/cadernos.ts',
   'capabilities/publications/case-polling.ts',
   'capabilities/publications/history.ts',
@@ -302,9 +288,6 @@ const KNOWN_SQL_OUTSIDE_STORES: string[] = [
   'capabilities/publications/monitors.ts',
   'capabilities/publications/parts.ts',
   'capabilities/publications/polling.ts',
-  'capabilities/radars/check.ts',
-  'capabilities/summaries/gather.ts',
-  'capabilities/summaries/job.ts',
 ];
 
 test('no SQL outside a store: capability files that are not stores issue no query', () => {
