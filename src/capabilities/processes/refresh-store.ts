@@ -10,15 +10,13 @@ type Executor = Kysely<DB> | Transaction<DB>;
 /** The statuses of a refresh still waiting on its job. */
 export const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
 
+/** The account's refreshes of the case. */
+const ofAccountCase = (db: Executor, accountId: string, numeroCnj: string) =>
+  db.selectFrom('case_refreshes').selectAll().where('account_id', '=', accountId).where('numero_cnj', '=', numeroCnj);
+
 /** The account's live refresh of the case, if any. */
 export function liveRefresh(db: Executor, accountId: string, numeroCnj: string): Promise<CaseRefreshesTable | undefined> {
-  return db
-    .selectFrom('case_refreshes')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('numero_cnj', '=', numeroCnj)
-    .where('status', 'in', LIVE)
-    .executeTakeFirst();
+  return ofAccountCase(db, accountId, numeroCnj).where('status', 'in', LIVE).executeTakeFirst();
 }
 
 export async function insertRefresh(db: Executor, refresh: CaseRefreshesTable): Promise<void> {
@@ -27,15 +25,7 @@ export async function insertRefresh(db: Executor, refresh: CaseRefreshesTable): 
 
 /** The account's latest refresh of the case. */
 export function latestRefresh(db: Executor, accountId: string, numeroCnj: string): Promise<CaseRefreshesTable | undefined> {
-  return db
-    .selectFrom('case_refreshes')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('numero_cnj', '=', numeroCnj)
-    .orderBy('solicitado_em', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return ofAccountCase(db, accountId, numeroCnj).orderBy('solicitado_em', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 /** How a refresh stands (a summary waiting on it reads this). */
