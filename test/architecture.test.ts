@@ -193,7 +193,6 @@ function pastDoors(): string[] {
 const KNOWN_PAST_DOORS: string[] = [
   'capabilities/console/pages/monitors.ts → capabilities/monitors/lifecycle.ts',
   'capabilities/console/pages/monitors.ts → capabilities/monitors/store.ts',
-  'capabilities/console/pages/monitors.ts → capabilities/radars/patch.ts',
   'capabilities/console/pages/webhook.ts → capabilities/webhooks/actions.ts',
   'capabilities/console/pages/webhook.ts → capabilities/webhooks/schemas.ts',
   'capabilities/courts/routes.ts → capabilities/discovery/routes.ts',

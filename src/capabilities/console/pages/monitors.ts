@@ -1,6 +1,6 @@
 /**
  * The account's case monitors and radars: status, next check, next charge, and deactivation through
- * the same functions as the API's DELETEs (platform/monitoring/lifecycle.ts removeOwnMonitor, radars/patch.ts
+ * the same functions as the API's DELETEs (platform/monitoring/lifecycle.ts removeOwnMonitor, radars/parts.ts
  * deactivateRadar). Both lists newest first, PAGE rows at a time, each with its own "older" link
  * (`?processos_antes=` / `?radares_antes=`: the last row shown, `criado_em~id`) that keeps the other
  * list where it was.
@@ -10,7 +10,7 @@ import { formatCnj } from '../../../platform/identifiers/cnj.ts';
 import { removeOwnMonitor } from '../../../platform/monitoring/lifecycle.ts';
 import { CASE_MONITORS } from '../../monitors/lifecycle.ts';
 import { listMonitors } from '../../monitors/store.ts';
-import { deactivateRadar } from '../../radars/patch.ts';
+import { deactivateRadar } from '../../radars/parts.ts';
 import { formatReais } from '../../../platform/format.ts';
 import { csrfField, html, table, when } from '../html.ts';
 import { filter, redirect, sendPage, signedIn, type ConsoleParts } from '../parts.ts';
