@@ -136,9 +136,6 @@ const KNOWN_CIRCLES = [
     'platform/db/migrations/0005_charge_tables.ts platform/db/migrations/0009_precatorios.ts platform/db/migrations/0013_case_search_rowid.ts ' +
     'platform/db/migrations/0014_case_party_names.ts platform/db/migrations/0017_clustered_movements.ts ' +
     'platform/db/migrations/0029_ledger_by_sequence.ts platform/db/migrations/index.ts platform/db/pg-named.ts',
-  // To untangle (type-only arrows back): a leaf for the shared types each time.
-  'capabilities/processes/case-cache.ts capabilities/processes/store.ts',
-  'capabilities/processes/refresh.ts capabilities/processes/service.ts',
 ];
 
 test('no circle of imports, type-only ones included, but the known ones named here', () => {
@@ -208,16 +205,10 @@ const KNOWN_PAST_DOORS: string[] = [
   'capabilities/parties/schemas.ts → capabilities/processes/schemas.ts',
   'capabilities/parties/summary.ts → capabilities/processes/present.ts',
   'capabilities/parties/summary.ts → capabilities/processes/store.ts',
-  'capabilities/radars/check.ts → capabilities/processes/store.ts',
-  'capabilities/radars/match.ts → capabilities/processes/store.ts',
   'capabilities/search/routes.ts → capabilities/processes/present.ts',
   'capabilities/search/routes.ts → capabilities/processes/store.ts',
   'capabilities/search/routes.ts → capabilities/processes/court-search.ts',
   'capabilities/search/schemas.ts → capabilities/processes/schemas.ts',
-  'capabilities/summaries/gather.ts → capabilities/processes/store.ts',
-  'capabilities/summaries/job.ts → capabilities/processes/refresh.ts',
-  'capabilities/summaries/offline.ts → capabilities/processes/movement-text.ts',
-  'capabilities/summaries/routes.ts → capabilities/processes/schemas.ts',
 ];
 
 test("capabilities meet only at their doors: another capability's files are imported only through its parts.ts", () => {
@@ -238,16 +229,7 @@ const KNOWN_SQL_OUTSIDE_STORES: string[] = [
   'capabilities/lawyers/oab-search.ts',
   'capabilities/lawyers/portfolio.ts',
   'capabilities/lawyers/routes.ts',
-  'capabilities/processes/court-documents.ts',
   'capabilities/processes/court-search.ts',
-  'capabilities/processes/page-movements.ts',
-  'capabilities/processes/refresh.ts',
-  'capabilities/processes/routes.ts',
-  'capabilities/processes/search-index.ts',
-  'capabilities/processes/service.ts',
-  'capabilities/radars/check.ts',
-  'capabilities/summaries/gather.ts',
-  'capabilities/summaries/job.ts',
 ];
 
 test('no SQL outside a store: capability files that are not stores issue no query', () => {

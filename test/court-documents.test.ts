@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { pageText } from '../src/sources/http/body.ts';
 import { createHarness, json } from './harness.ts';
-import { CourtDocumentStore } from '../src/capabilities/processes/court-documents.ts';
+import { CourtDocumentStore } from '../src/capabilities/processes/document-files-store.ts';
 import { refreshStoreGauges } from '../src/capabilities/operations/snapshot.ts';
 import { telemetry } from '../src/platform/observability/telemetry.ts';
 import { caseFeed, monitorCase } from './case-feed.ts';

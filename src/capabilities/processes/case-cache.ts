@@ -1,5 +1,5 @@
 import type { CasesTable } from '../../platform/db/schema.ts';
-import type { StoredCase } from './store.ts';
+import type { StoredCase } from './stored-case.ts';
 import { LruMap } from '../../platform/lru-map.ts';
 
 /**

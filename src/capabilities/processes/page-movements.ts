@@ -14,6 +14,7 @@ import { brasiliaDay, brasiliaDayStart, isoDayOf } from '../../platform/format.t
 import type { MovementRecord } from '../../platform/ports/case-metadata.ts';
 import type { PageMovementRecord } from '../../platform/ports/case-details.ts';
 import { grauOf } from './main-instance.ts';
+import { deleteMovement, insertMovementRows, lowerMovementCount, movementsToMerge, pageOnlyMovements, setMovementText } from './movements-store.ts';
 
 /** A title as compared: no accents, lower case, single spaces, no final punctuation. */
 export function titleKey(title: string): string {
@@ -44,7 +45,7 @@ export async function mergePageMovements(
   grau: string,
   page: readonly PageMovementRecord[],
 ): Promise<{ total: number; added: MovementRecord[] }> {
-  const rows = await trx.selectFrom('case_movements').select(['key', 'grau', 'codigo', 'nome', 'data_hora', 'texto']).where('numero_cnj', '=', n).execute();
+  const rows = await movementsToMerge(trx, n);
   // Coded movements first: a page movement's twin is DataJud's when both exist. Twins are of the same
   // degree: the appeal's "Recebidos os autos" is not the first degree's (issue 52 item 3).
   const pool = new Map<string, typeof rows>();
@@ -62,13 +63,7 @@ export async function mergePageMovements(
     const twin = pool.get(k)?.shift();
     if (twin) {
       if (m.texto !== null && twin.texto !== m.texto) {
-        await trx
-          .updateTable('case_movements')
-          .set({ texto: m.texto })
-          .where('numero_cnj', '=', n)
-          .where('data_hora', '=', twin.data_hora)
-          .where('key', '=', twin.key)
-          .execute();
+        await setMovementText(trx, n, { dataHora: twin.data_hora, key: twin.key }, m.texto);
       }
       continue;
     }
@@ -91,13 +86,7 @@ export async function mergePageMovements(
       texto: m.texto,
     });
   }
-  for (let i = 0; i < fresh.length; i += 100) {
-    await trx
-      .insertInto('case_movements')
-      .values(fresh.slice(i, i + 100))
-      .onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing())
-      .execute();
-  }
+  await insertMovementRows(trx, fresh);
   const added = fresh.map((r) => ({
     key: r.key,
     grau: r.grau,
@@ -116,12 +105,7 @@ export async function mergePageMovements(
  * the keys of the DataJud movements that did: the same movements as before, so no news (issue 43).
  */
 export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: readonly MovementRecord[]): Promise<Set<string>> {
-  const pageRows = await trx
-    .selectFrom('case_movements')
-    .select(['key', 'grau', 'nome', 'data_hora', 'texto'])
-    .where('numero_cnj', '=', n)
-    .where('codigo', '=', '')
-    .execute();
+  const pageRows = await pageOnlyMovements(trx, n);
   const adopted = new Set<string>();
   if (pageRows.length === 0) return adopted;
   for (const m of fresh) {
@@ -130,21 +114,10 @@ export async function adoptPageTexts(trx: Transaction<DB>, n: string, fresh: rea
     const i = pageRows.findIndex((r) => grauOf(r.grau).numero === degree && dayOf(r.data_hora) === dayOf(m.dataHora) && titleKey(r.nome) === titleKey(m.nome));
     if (i < 0) continue;
     const [row] = pageRows.splice(i, 1);
-    await trx
-      .updateTable('case_movements')
-      .set({ texto: row!.texto })
-      .where('numero_cnj', '=', n)
-      .where('data_hora', '=', m.dataHora)
-      .where('key', '=', m.key)
-      .execute();
-    await trx.deleteFrom('case_movements').where('numero_cnj', '=', n).where('data_hora', '=', row!.data_hora).where('key', '=', row!.key).execute();
+    await setMovementText(trx, n, m, row!.texto);
+    await deleteMovement(trx, n, { dataHora: row!.data_hora, key: row!.key });
     adopted.add(m.key);
   }
-  if (adopted.size > 0)
-    await trx
-      .updateTable('cases')
-      .set((eb) => ({ movimentos_total: eb('movimentos_total', '-', adopted.size) }))
-      .where('numero_cnj', '=', n)
-      .execute();
+  if (adopted.size > 0) await lowerMovementCount(trx, n, adopted.size);
   return adopted;
 }

@@ -6,10 +6,18 @@
 import type { Services } from '../../platform/services.ts';
 import { REFRESH, type RefreshDeps } from './refresh.ts';
 import { publicMovement } from './movements.ts';
-import { CaseSearchIndex } from './search-index.ts';
+import { CaseSearchIndex } from './search-index-store.ts';
 import { CaseService } from './service.ts';
 import { CaseStore } from './store.ts';
-import { CourtDocumentStore } from './court-documents.ts';
+import { CourtDocumentStore } from './document-files-store.ts';
+
+// What summaries/ and radars/ use (issue 55 item 3): the stored case, the refresh a summary waits on, a movement's words, the CNJ params.
+export type { CaseStore } from './store.ts';
+export type { StoredCase } from './stored-case.ts';
+export { REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
+export { refreshOutcome } from './refresh-store.ts';
+export { describeMovement } from './movement-text.ts';
+export { CnjParams } from './schemas.ts';
 
 export interface CaseParts extends RefreshDeps {
   search: CaseSearchIndex;

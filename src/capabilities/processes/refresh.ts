@@ -4,7 +4,7 @@
  * each account is charged once, in the transaction that marks its refresh done. A failed refresh is
  * never charged. Public documents become listable when a refresh completes.
  */
-import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
+import { jobHandler } from '../../platform/jobs/job-type.ts';
 import type { Kysely } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import { chargeDeferred, type DeferredCharge } from '../../platform/billing/deferred.ts';
@@ -25,38 +25,18 @@ import { caseOfConsultation } from './consultation-case.ts';
 import type { CaseService } from './service.ts';
 import { grausOf } from './main-instance.ts';
 import type { CaseStore } from './store.ts';
+import { ENRICH, REFRESH } from './refresh-jobs.ts';
+import { insertRefresh, liveRefresh, liveRefreshesOf, updateLiveRefresh, updateLiveRefreshes, updateRefresh } from './refresh-store.ts';
 
-export const REFRESH_JOB = 'processos.atualizar';
+export { ENRICH, ENRICH_JOB, enrichRetryDelayMs, REFRESH, REFRESH_JOB } from './refresh-jobs.ts';
+export { latestRefresh } from './refresh-store.ts';
+
 export const REFRESH_QUERY_TYPE = 'processo.atualizacao';
 /** A refresh is charged when it completes, under its own id (billing/deferred.ts). */
 const REFRESH_CHARGE: DeferredCharge<CaseRefreshesTable> = {
   queryType: REFRESH_QUERY_TYPE,
   requestPath: (r) => `/v1/processos/cnj/${r.numero_cnj}/solicitar-atualizacao`,
 };
-const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
-/** A case asked again of its sources; one live job per case. A failing source is retried after 30 s, 2 min, 8 min, then ERRO. */
-export const REFRESH = defineJob<{ numeroCnj: string }>({
-  kind: REFRESH_JOB,
-  maxAttempts: 4,
-  dedupeKey: ({ numeroCnj }) => `${REFRESH_JOB}:${numeroCnj}`,
-  retryDelayMs: (attempt) => 30_000 * 4 ** (attempt - 1),
-});
-
-export const ENRICH_JOB = 'processos.enriquecer';
-/** Wait before attempt n + 1 of the enrichment job: 15 s, 30 s, 1 min, 2 min. */
-export const enrichRetryDelayMs = (attempt: number) => 15_000 * 2 ** (attempt - 1);
-/**
- * Parties, lawyers and value of a case (enrichJob, below, runs it; the case service enqueues it): of a
- * newly stored case; of a monitored case whose check brought new movements; and, with `documents`, the
- * part of a refresh whose details sources failed while DataJud answered (DESIGN.md §5: the auxiliary
- * work is retried on its own). One live job per case and kind.
- */
-export const ENRICH = defineJob<{ numeroCnj: string; documents?: boolean }>({
-  kind: ENRICH_JOB,
-  maxAttempts: 5,
-  dedupeKey: ({ numeroCnj, documents }) => `${ENRICH_JOB}:${numeroCnj}${documents ? ':documentos' : ''}`,
-  retryDelayMs: enrichRetryDelayMs,
-});
 
 export interface RefreshDeps {
   db: Kysely<DB>;
@@ -75,13 +55,7 @@ export async function requestRefresh(
   r: { accountId: string; numeroCnj: string; requestId: string; priceCentavos: number },
 ): Promise<{ refresh: CaseRefreshesTable; created: boolean }> {
   return d.db.transaction().execute(async (trx) => {
-    const live = await trx
-      .selectFrom('case_refreshes')
-      .selectAll()
-      .where('account_id', '=', r.accountId)
-      .where('numero_cnj', '=', r.numeroCnj)
-      .where('status', 'in', LIVE)
-      .executeTakeFirst();
+    const live = await liveRefresh(trx, r.accountId, r.numeroCnj);
     if (live) return { refresh: live, created: false };
     const refresh: CaseRefreshesTable = {
       id: newId('atu'),
@@ -97,30 +71,17 @@ export async function requestRefresh(
       iniciado_em: null,
       concluido_em: null,
     };
-    await trx.insertInto('case_refreshes').values(refresh).execute();
+    await insertRefresh(trx, refresh);
     // Deduplicated per case: accounts asking for the same case share one upstream round trip.
     await d.enqueue(r.numeroCnj, trx);
     return { refresh, created: true };
   });
 }
 
-/** The account's latest refresh of the case. */
-export async function latestRefresh(db: Kysely<DB>, accountId: string, numeroCnj: string): Promise<CaseRefreshesTable | undefined> {
-  return db
-    .selectFrom('case_refreshes')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('numero_cnj', '=', numeroCnj)
-    .orderBy('solicitado_em', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 export function refreshJob(d: RefreshDeps): JobHandler {
   return jobHandler(REFRESH, {
     async run({ numeroCnj }, { job, log }) {
-      await markLive(d, numeroCnj, { status: 'PROCESSANDO', iniciado_em: iso(d.clock.now()) });
+      await updateLiveRefreshes(d.db, numeroCnj, { status: 'PROCESSANDO', iniciado_em: iso(d.clock.now()) });
       let newMovements: number;
       try {
         newMovements = await fetchAndSave(d, numeroCnj, log);
@@ -130,7 +91,7 @@ export function refreshJob(d: RefreshDeps): JobHandler {
         const final = error.code === 'CASE_NOT_FOUND' || error.code === 'COURT_NOT_COVERED' || job.attempts >= job.max_attempts;
         if (!final) throw err;
         if (error.code === 'INTERNAL_ERROR') log.error({ err, numeroCnj }, 'refresh failed');
-        await markLive(d, numeroCnj, { status: 'ERRO', erro_codigo: error.code, erro_mensagem: error.message, concluido_em: iso(d.clock.now()) });
+        await updateLiveRefreshes(d.db, numeroCnj, { status: 'ERRO', erro_codigo: error.code, erro_mensagem: error.message, concluido_em: iso(d.clock.now()) });
         return;
       }
       await settleAll(d, numeroCnj, newMovements);
@@ -196,22 +157,18 @@ async function fromPage(d: RefreshDeps, numeroCnj: string, details: PromiseSettl
 
 /** Completes each waiting account's refresh with its one charge; an account that can no longer pay gets ERRO. */
 async function settleAll(d: RefreshDeps, numeroCnj: string, newMovements: number): Promise<void> {
-  const waiting = await d.db.selectFrom('case_refreshes').selectAll().where('numero_cnj', '=', numeroCnj).where('status', 'in', LIVE).execute();
+  const waiting = await liveRefreshesOf(d.db, numeroCnj);
   for (const refresh of waiting) {
     try {
       await settleOne(d, refresh, newMovements);
     } catch (err) {
       if (!isApiError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
-      await d.db
-        .updateTable('case_refreshes')
-        .set({
-          status: 'ERRO',
-          erro_codigo: err.code,
-          erro_mensagem: 'The balance no longer covered the refresh when it completed; nothing was charged.',
-          concluido_em: iso(d.clock.now()),
-        })
-        .where('id', '=', refresh.id)
-        .execute();
+      await updateRefresh(d.db, refresh.id, {
+        status: 'ERRO',
+        erro_codigo: err.code,
+        erro_mensagem: 'The balance no longer covered the refresh when it completed; nothing was charged.',
+        concluido_em: iso(d.clock.now()),
+      });
     }
   }
 }
@@ -219,27 +176,18 @@ async function settleAll(d: RefreshDeps, numeroCnj: string, newMovements: number
 async function settleOne(d: RefreshDeps, refresh: CaseRefreshesTable, newMovements: number): Promise<void> {
   await d.db.transaction().execute(async (trx) => {
     const now = iso(d.clock.now());
-    const done = await trx
-      .updateTable('case_refreshes')
-      .set({ status: 'CONCLUIDA', novas_movimentacoes: newMovements, concluido_em: now })
-      .where('id', '=', refresh.id)
-      .where('status', 'in', LIVE)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return; // settled by another worker meanwhile
+    const done = await updateLiveRefresh(trx, refresh.id, { status: 'CONCLUIDA', novas_movimentacoes: newMovements, concluido_em: now });
+    if (!done) return; // settled by another worker meanwhile
     await chargeDeferred(d.ledger, trx, REFRESH_CHARGE, refresh);
-    const row = await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', refresh.numero_cnj).executeTakeFirst();
+    const tribunal = await d.store.tribunalOf(refresh.numero_cnj, trx);
     await d.events.record(trx, {
       kind: 'atualizacao_processo_concluida',
       numeroCnj: refresh.numero_cnj,
-      tribunal: row?.tribunal ?? null,
+      tribunal,
       accountId: refresh.account_id,
-      data: { numeroCnj: refresh.numero_cnj, tribunal: row?.tribunal ?? null, atualizacaoId: refresh.id, novasMovimentacoes: newMovements, concluidaEm: now },
+      data: { numeroCnj: refresh.numero_cnj, tribunal, atualizacaoId: refresh.id, novasMovimentacoes: newMovements, concluidaEm: now },
     });
   });
-}
-
-async function markLive(d: RefreshDeps, numeroCnj: string, set: Partial<CaseRefreshesTable>): Promise<void> {
-  await d.db.updateTable('case_refreshes').set(set).where('numero_cnj', '=', numeroCnj).where('status', 'in', LIVE).execute();
 }
 
 /**

@@ -6,11 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { toBrl } from '../../platform/billing/prices.ts';
 import { iso } from '../../platform/clock.ts';
-import type { CaseRefreshesTable } from '../../platform/db/schema.ts';
+import type { CaseDocumentsTable, CaseRefreshesTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { parsePrefer } from '../../platform/http/prefer.ts';
 import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { formatCnj, parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
@@ -19,7 +19,7 @@ import type { CaseParts } from './parts.ts';
 import { coverPdf } from './pdf.ts';
 import { caseCover, caseCoverJson, sourceMeta } from './present.ts';
 import { latestRefresh, REFRESH_QUERY_TYPE, requestRefresh } from './refresh.ts';
-import type { DetailsMode } from './lookup.ts';
+import type { DetailsMode, Lookup } from './lookup.ts';
 import {
   CnjParams,
   Cover,
@@ -35,6 +35,7 @@ import {
 } from './schemas.ts';
 import { publicMovement } from './movements.ts';
 import { serveDocument } from './court-documents.ts';
+import { restrictDocument } from './documents-store.ts';
 import type { CaseConsultaRecord, CourtDocument } from '../../platform/ports/case-details.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 
@@ -129,19 +130,26 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     schema: { params: CnjParams, querystring: MovementsQuery, data: listSchema('movimentacoes', Movement, { numeroCnj: Type.String() }) },
     handler: async (req) => {
       const cnj = cnjOf(req);
-      const listing = `movimentacoes:${cnj.digits}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ dataHora: string; key: string }>(listing, req.query.cursor, ['dataHora', 'key']);
       const { details, headers } = detailsMode(req);
-      const lookup = await m.service.lookup(cnj, { details });
-      const rows = await m.store.movements(cnj.digits, w.read, before);
-      const { items, pagination } = page(rows, w, listing, (r) => ({ dataHora: r.dataHora, key: r.key }));
-      const total = lookup.stored.row.movimentos_total;
-      return {
-        data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'movimentacoes', items.map(publicMovement), pagination, total) },
-        meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup) },
-        headers,
-      };
+      // The lookup runs once the page asked for is known valid (a bad cursor is a 400 before any source is asked).
+      let lookup: Lookup | undefined;
+      const { data, pagination } = await listPage(req, s.config, {
+        listing: `movimentacoes:${cnj.digits}`,
+        keys: ['dataHora', 'key'],
+        read: async (limit, before?: { dataHora: string; key: string }) => {
+          lookup = await m.service.lookup(cnj, { details });
+          return m.store.movements(cnj.digits, limit, before);
+        },
+        position: (r) => ({ dataHora: r.dataHora, key: r.key }),
+        name: 'movimentacoes',
+        view: (items) => items.map(publicMovement),
+        // Read by listPage after `read`: the stored case's count.
+        get total() {
+          return lookup?.stored.row.movimentos_total;
+        },
+      });
+      const total = lookup!.stored.row.movimentos_total;
+      return { data: { numeroCnj: cnj.masked, ...data }, meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup!) }, headers };
     },
   });
 
@@ -212,6 +220,21 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
     },
   });
 
+  const documentView = (digits: string, d: CaseDocumentsTable) =>
+    PublicDocumentShape.present({
+      id: d.documento_id,
+      titulo: d.titulo,
+      tipo: d.tipo,
+      dataJuntada: d.data_juntada,
+      mimeType: d.mime_type,
+      tamanhoBytes: d.tamanho_bytes,
+      downloadUrl: absoluteUrl(s.config, `/v1/processos/cnj/${digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
+      fonte: d.fonte ?? s.sources.details?.info.name ?? 'provedor',
+      origem: d.origem as 'provedor' | 'visualizador' | 'arquivo',
+      publico: d.restricao === null,
+      restricao: d.restricao,
+    });
+
   defineRoute(app, {
     method: 'GET',
     url: '/v1/processos/cnj/:cnj/documentos-publicos',
@@ -233,34 +256,29 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
           `Request a refresh of ${cnj.masked} (POST /v1/processos/cnj/${cnj.digits}/solicitar-atualizacao) and wait for it to complete.`,
         );
       const all = await m.store.documents(cnj.digits);
-      const w = pageWindow(req.query);
-      const after = decodeCursor<{ i: number }>(`documentos:${cnj.digits}`, req.query.cursor, ['i'])?.i ?? 0;
-      const { items, pagination } = page(all.slice(after, after + w.read), w, `documentos:${cnj.digits}`, () => ({ i: after + w.skip + w.limit }));
-      const documentos = items.map((d) =>
-        PublicDocumentShape.present({
-          id: d.documento_id,
-          titulo: d.titulo,
-          tipo: d.tipo,
-          dataJuntada: d.data_juntada,
-          mimeType: d.mime_type,
-          tamanhoBytes: d.tamanho_bytes,
-          downloadUrl: absoluteUrl(s.config, `/v1/processos/cnj/${cnj.digits}/documentos/${encodeURIComponent(d.documento_id)}/download`),
-          fonte: d.fonte ?? s.sources.details?.info.name ?? 'provedor',
-          origem: d.origem as 'provedor' | 'visualizador' | 'arquivo',
-          publico: d.restricao === null,
-          restricao: d.restricao,
-        }),
-      );
+      const { data, pagination, rows } = await listPage(req, s.config, {
+        listing: `documentos:${cnj.digits}`,
+        keys: ['i'],
+        // Positions in the whole list (it is read whole: a refresh lists at most a court's grid).
+        read: async (limit, after?: { i: number }) => {
+          const from = after?.i ?? 0;
+          return all.slice(from, from + limit).map((d, k) => ({ d, i: from + k }));
+        },
+        position: (last) => ({ i: last.i + 1 }),
+        name: 'documentos',
+        view: (items) => items.map(({ d }) => documentView(cnj.digits, d)),
+        total: all.length,
+      });
       // A court's grid read in part (more pages than read, a page that failed) says so (issue 53).
       const grid = stored.row.consulta ? (JSON.parse(stored.row.consulta) as CaseConsultaRecord).listas?.documentos : undefined;
       return {
-        data: { numeroCnj: cnj.masked, ...listData(req, s.config, 'documentos', documentos, pagination, all.length) },
+        data: { numeroCnj: cnj.masked, ...data },
         meta: {
           documentosEm: stored.row.documentos_em,
           pagination: { ...pagination, total: all.length },
           ...(grid ? { documentosTribunal: { listados: grid.listados, lidos: grid.lidos, parcial: grid.parcial === true } } : {}),
         },
-        empty: documentos.length === 0,
+        empty: rows.length === 0,
       };
     },
   });
@@ -317,7 +335,7 @@ async function courtDocument(m: CaseParts, numeroCnj: string, documentoId: strin
   } catch (err) {
     if (!(err instanceof SourceError) || err.failure !== 'login') throw err;
     const restricao = 'O tribunal pediu login para abrir este documento; o Tramita não o lê.';
-    await m.db.updateTable('case_documents').set({ restricao }).where('numero_cnj', '=', numeroCnj).where('documento_id', '=', documentoId).execute();
+    await restrictDocument(m.db, numeroCnj, documentoId, restricao);
     throw new ApiError('DOCUMENT_NOT_PUBLIC', `${masked}: ${restricao}`);
   }
   if (!read) throw new ApiError('DOCUMENT_NOT_FOUND', `The court's page of ${masked} no longer lists document "${documentoId}".`);

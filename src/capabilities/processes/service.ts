@@ -35,10 +35,11 @@ import type { EventLog } from '../../platform/events/log.ts';
 import { caseTopic, followers } from '../../platform/events/subscriptions.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
-import { ENRICH, enrichRetryDelayMs } from './refresh.ts';
+import { ENRICH, enrichRetryDelayMs } from './refresh-jobs.ts';
 import { asAuxiliary, callerWaiting, deadlineSignal } from '../../platform/request-path.ts';
 import { DEADLINE, pastDeadline, withinDeadline } from './caller-deadline.ts';
 import { announceDocuments } from './document-news.ts';
+import { documentIds } from './documents-store.ts';
 import { settle, unwrap, type Settled } from '../../platform/async/settled.ts';
 
 export interface CaseServiceDeps {
@@ -316,26 +317,14 @@ export class CaseService {
     details: CaseDetailsRecord | null,
     opts: { announce: boolean; documents?: boolean },
   ): Promise<number> {
-    const before = await trx
-      .selectFrom('cases')
-      .select(['detalhes_em', 'tribunal', 'documentos_em', 'sandbox'])
-      .where('numero_cnj', '=', numeroCnj)
-      .executeTakeFirst();
+    const before = await this.#d.store.detailsState(trx, numeroCnj);
     const now = iso(this.#d.clock.now());
     const documents = opts.documents ?? false;
     // The documents listed before (issue 53): those a new list adds are news; the first list is the baseline.
-    const listed =
-      documents && details && before?.documentos_em != null
-        ? new Set((await trx.selectFrom('case_documents').select('documento_id').where('numero_cnj', '=', numeroCnj).execute()).map((r) => r.documento_id))
-        : null;
+    const listed = documents && details && before?.documentos_em != null ? await documentIds(trx, numeroCnj) : null;
     let news = 0;
     if (details) news = await this.#d.store.saveDetails(details, trx, { documents });
-    else
-      await trx
-        .updateTable('cases')
-        .set(documents ? { detalhes_em: now, documentos_em: now } : { detalhes_em: now })
-        .where('numero_cnj', '=', numeroCnj)
-        .execute();
+    else await this.#d.store.markDetailsAsked(trx, numeroCnj, now, { documents });
     const added = listed && details ? details.documentos.filter((d) => !listed.has(d.id)) : [];
     if (added.length > 0 && before) {
       const fonte = added[0]!.fonte ?? this.#d.sources.details?.info.name ?? 'provedor';

@@ -8,30 +8,24 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
-import type { CaseDocumentsTable, CaseMovementsTable, CasesTable, DB } from '../../platform/db/schema.ts';
-import { newId } from '../../platform/ids.ts';
+import type { CaseDocumentsTable, CasesTable, DB } from '../../platform/db/schema.ts';
 import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord, type SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { isParty, type CaseDetailsRecord, type PartyRecord } from '../../platform/ports/case-details.ts';
-import type { CaseSearchIndex } from './search-index.ts';
+import type { CaseSearchIndex } from './search-index-store.ts';
 import { prepared, preparedIn } from '../../platform/db/prepared.ts';
 import { tickLoader } from '../../platform/db/tick-batch.ts';
 import { adoptPageTexts, mergePageMovements } from './page-movements.ts';
 import { CaseCache, STAMP_COLUMNS, stampOf, type Stamped } from './case-cache.ts';
 import { mainInstance } from './main-instance.ts';
+import type { StoredCase, StoredInstance } from './stored-case.ts';
+import { insertMovements, movementKeys, movementOfRow, movementsPage } from './movements-store.ts';
+import { replaceParties } from './parties-store.ts';
+import { documentOf, documentsOf, replaceDocuments } from './documents-store.ts';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
-/** An instance as stored on the case row: its movements live in case_movements. */
-export type StoredInstance = Omit<InstanceRecord, 'movimentos'> & { quantidadeMovimentacoes: number };
-
-/** Read-only: `get` may hand the same object to many requests (CaseCache, below). */
-export interface StoredCase {
-  row: CasesTable;
-  instancias: StoredInstance[];
-  partes: PartyRecord[] | null;
-  ultimaMovimentacao: MovementRecord | null;
-}
+export type { StoredCase, StoredInstance } from './stored-case.ts';
 
 export interface SaveResult {
   newMovements: MovementRecord[];
@@ -116,7 +110,7 @@ export class CaseStore {
     this.#cache.forget(record.numeroCnj);
     const now = iso(this.#clock.now());
     const existing = await trx.selectFrom('cases').select('detalhes_em').where('numero_cnj', '=', record.numeroCnj).executeTakeFirst();
-    const known = new Set((await trx.selectFrom('case_movements').select('key').where('numero_cnj', '=', record.numeroCnj).execute()).map((r) => r.key));
+    const known = await movementKeys(trx, record.numeroCnj);
     const all = record.instancias.flatMap((i) => i.movimentos);
     const fresh = all.filter((m) => !known.has(m.key));
     const main = mainInstance(record);
@@ -212,68 +206,16 @@ export class CaseStore {
       }
     }
     await trx.updateTable('cases').set(set).where('numero_cnj', '=', n).execute();
-    // Through the parties' ids, the lawyers' primary key: there is no index on case_lawyers.numero_cnj.
-    await trx
-      .deleteFrom('case_lawyers')
-      .where('party_id', 'in', (eb) => eb.selectFrom('case_parties').select('id').where('numero_cnj', '=', n))
-      .execute();
-    await trx.deleteFrom('case_parties').where('numero_cnj', '=', n).execute();
-    for (const [posicao, p] of details.partes.entries()) {
-      const id = newId('pty');
-      await trx
-        .insertInto('case_parties')
-        .values({
-          id,
-          numero_cnj: n,
-          posicao,
-          polo: p.polo,
-          tipo: p.tipo,
-          nome: p.nome,
-          tipo_pessoa: p.tipoPessoa,
-          documento: p.documento,
-          grau: p.grau ?? null,
-        })
-        .execute();
-      for (const [i, a] of p.advogados.entries()) {
-        await trx
-          .insertInto('case_lawyers')
-          .values({ party_id: id, numero_cnj: n, posicao: i, nome: a.nome, oab_uf: a.oab?.uf ?? null, oab_numero: a.oab?.numero ?? null })
-          .execute();
-      }
-    }
-    if (opts.documents) {
-      await trx.deleteFrom('case_documents').where('numero_cnj', '=', n).execute();
-      for (const d of details.documentos) {
-        await trx
-          .insertInto('case_documents')
-          .values({
-            numero_cnj: n,
-            documento_id: d.id,
-            titulo: d.titulo,
-            tipo: d.tipo,
-            data_juntada: d.dataJuntada,
-            mime_type: d.mimeType,
-            tamanho_bytes: d.tamanhoBytes,
-            fonte: d.fonte ?? null,
-            origem: d.origem ?? 'provedor',
-            restricao: d.restricao ?? null,
-          })
-          .execute();
-      }
-    }
+    await replaceParties(trx, n, details.partes);
+    if (opts.documents) await replaceDocuments(trx, n, details.documentos);
     const row = await trx.selectFrom('cases').select(['instancias', 'tribunal']).where('numero_cnj', '=', n).executeTakeFirstOrThrow();
     await this.#reindex(trx, n, { numeroCnj: n, tribunal: row.tribunal, instancias: JSON.parse(row.instancias) }, details.partes);
     return news.length;
   }
 
   /** Newest first; `before` is the last row of the previous page. */
-  async movements(numeroCnj: string, limit: number, before?: { dataHora: string; key: string }, db: Executor = this.#db): Promise<MovementRecord[]> {
-    let q = db.selectFrom('case_movements').selectAll().where('numero_cnj', '=', numeroCnj);
-    if (before) {
-      q = q.where((eb) => eb.or([eb('data_hora', '<', before.dataHora), eb.and([eb('data_hora', '=', before.dataHora), eb('key', '<', before.key)])]));
-    }
-    const rows = await q.orderBy('data_hora', 'desc').orderBy('key', 'desc').limit(limit).execute();
-    return rows.map(movementOfRow);
+  movements(numeroCnj: string, limit: number, before?: { dataHora: string; key: string }, db: Executor = this.#db): Promise<MovementRecord[]> {
+    return movementsPage(db, numeroCnj, limit, before);
   }
 
   async parties(numeroCnj: string, db: Executor = this.#db): Promise<PartyRecord[]> {
@@ -291,18 +233,13 @@ export class CaseStore {
     }));
   }
 
-  async documents(numeroCnj: string): Promise<CaseDocumentsTable[]> {
-    return this.#db
-      .selectFrom('case_documents')
-      .selectAll()
-      .where('numero_cnj', '=', numeroCnj)
-      .orderBy('data_juntada', 'desc')
-      .orderBy('documento_id')
-      .execute();
+  /** The public documents its last refresh listed, newest first. */
+  documents(numeroCnj: string): Promise<CaseDocumentsTable[]> {
+    return documentsOf(this.#db, numeroCnj);
   }
 
-  async document(numeroCnj: string, documentoId: string): Promise<CaseDocumentsTable | undefined> {
-    return this.#db.selectFrom('case_documents').selectAll().where('numero_cnj', '=', numeroCnj).where('documento_id', '=', documentoId).executeTakeFirst();
+  document(numeroCnj: string, documentoId: string): Promise<CaseDocumentsTable | undefined> {
+    return documentOf(this.#db, numeroCnj, documentoId);
   }
 
   /**
@@ -329,6 +266,31 @@ export class CaseStore {
     return rows.map((r) => r.numero_cnj);
   }
 
+  /** The numbers among `numeros` that are stored. */
+  async storedAmong(numeros: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.#db.selectFrom('cases').select('numero_cnj').where('numero_cnj', 'in', numeros).execute()).map((r) => r.numero_cnj));
+  }
+
+  /** The stored case's court, null when the case is not stored. */
+  async tribunalOf(numeroCnj: string, db: Executor = this.#db): Promise<string | null> {
+    return (await db.selectFrom('cases').select('tribunal').where('numero_cnj', '=', numeroCnj).executeTakeFirst())?.tribunal ?? null;
+  }
+
+  /** What a save of details compares against: whether (and when) they and the documents were stored before. */
+  detailsState(trx: Executor, numeroCnj: string): Promise<Pick<CasesTable, 'detalhes_em' | 'tribunal' | 'documentos_em' | 'sandbox'> | undefined> {
+    return trx.selectFrom('cases').select(['detalhes_em', 'tribunal', 'documentos_em', 'sandbox']).where('numero_cnj', '=', numeroCnj).executeTakeFirst();
+  }
+
+  /** Records that the details sources were asked and none knows the case (and, with `documents`, that its list is empty). */
+  async markDetailsAsked(trx: Executor, numeroCnj: string, at: string, opts: { documents: boolean }): Promise<void> {
+    this.#cache.forget(numeroCnj);
+    await trx
+      .updateTable('cases')
+      .set(opts.documents ? { detalhes_em: at, documentos_em: at } : { detalhes_em: at })
+      .where('numero_cnj', '=', numeroCnj)
+      .execute();
+  }
+
   async #reindex(
     trx: Executor,
     numeroCnj: string,
@@ -349,41 +311,6 @@ export class CaseStore {
       names.map((p) => p.nome),
     );
   }
-}
-
-async function insertMovements(trx: Transaction<DB>, numeroCnj: string, movements: MovementRecord[]): Promise<void> {
-  // Chunks keep each statement under both engines' bound-parameter limits.
-  for (let i = 0; i < movements.length; i += 100) {
-    const rows: CaseMovementsTable[] = movements.slice(i, i + 100).map((m) => ({
-      numero_cnj: numeroCnj,
-      key: m.key,
-      grau: m.grau,
-      codigo: m.codigo,
-      nome: m.nome,
-      data_hora: m.dataHora,
-      complementos: JSON.stringify(m.complementos),
-      orgao_julgador: m.orgaoJulgador ? JSON.stringify(m.orgaoJulgador) : null,
-      texto: m.texto ?? null,
-    }));
-    await trx
-      .insertInto('case_movements')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['numero_cnj', 'data_hora', 'key']).doNothing())
-      .execute();
-  }
-}
-
-function movementOfRow(r: CaseMovementsTable): MovementRecord {
-  return {
-    key: r.key,
-    grau: r.grau,
-    codigo: r.codigo,
-    nome: r.nome,
-    dataHora: r.data_hora,
-    complementos: JSON.parse(r.complementos),
-    orgaoJulgador: r.orgao_julgador ? JSON.parse(r.orgao_julgador) : null,
-    texto: r.texto,
-  };
 }
 
 function withoutMovements(i: InstanceRecord): StoredInstance {

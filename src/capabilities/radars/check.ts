@@ -16,8 +16,7 @@ import { ApiError, isApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
 import { SourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsSource } from '../../platform/ports/case-details.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import type { StoredCase } from '../processes/store.ts';
+import type { CaseParts, StoredCase } from '../processes/parts.ts';
 import { correspondences, criteriaOf, mayBeInCourts, passesFilters, searchedNames, type Correspondence, type RadarCriteria } from './match.ts';
 import type { RadarParts } from './parts.ts';
 import { correspondenceView } from './present.ts';
@@ -56,7 +55,7 @@ export async function findMatches(cases: CaseParts, details: CaseDetailsSource, 
  * DataJud does not know (yet) are left out and asked again at the next check.
  */
 async function loadCases(m: CaseParts, numbers: string[]): Promise<StoredCase[]> {
-  const inStore = new Set((await m.db.selectFrom('cases').select('numero_cnj').where('numero_cnj', 'in', numbers).execute()).map((r) => r.numero_cnj));
+  const inStore = await m.store.storedAmong(numbers);
   const missing = numbers.filter((n) => !inStore.has(n));
   if (missing.length > 0) await m.service.lookupMany(missing);
   return m.service.withDetails(await m.store.many(numbers));
@@ -110,13 +109,7 @@ export async function checkRadar(m: RadarParts, radar: RadarsTable): Promise<Che
       if (await db.transaction().execute((trx) => recordResult(m, trx, radar, match, baseline))) novos++;
     }
     const now = clock.now();
-    // Conditional on the version read: a PATCH meanwhile (new filters, maybe a new baseline) keeps the radar due.
-    await db
-      .updateTable('radars')
-      .set(checkCompleted(now, frequencyMs(radar.frequencia, config.monitorIntervalMs)))
-      .where('id', '=', radar.id)
-      .where('atualizado_em', '=', radar.atualizado_em)
-      .execute();
+    await m.store.checked(radar, checkCompleted(now, frequencyMs(radar.frequencia, config.monitorIntervalMs)));
     return { novos, linhaDeBase: baseline };
   } catch (err) {
     await m.store.update(radar.id, { ultimo_erro: describeFailure(err) });

@@ -10,7 +10,7 @@ import { formatCnpj, formatCpf, parseCpfCnpj } from '../../platform/identifiers/
 import { foldText } from '../../platform/text.ts';
 import { isParty, type PartyRecord } from '../../platform/ports/case-details.ts';
 import { courtByJTr, courtBySigla } from '../../platform/courts/table.ts';
-import type { StoredCase } from '../processes/store.ts';
+import type { StoredCase } from '../processes/parts.ts';
 
 export type RadarKind = RadarsTable['tipo'];
 

@@ -8,9 +8,7 @@ import { addMs, iso } from '../../platform/clock.ts';
 import type { RadarsTable } from '../../platform/db/schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { frequencyMs } from '../../platform/monitoring/frequency.ts';
-import { removeOwnMonitor } from '../../platform/monitoring/lifecycle.ts';
 import { filterColumns, type FilterInput } from './input.ts';
-import { RADARS } from './lifecycle.ts';
 import { criteriaOf, widens } from './match.ts';
 import type { RadarParts } from './parts.ts';
 
@@ -44,9 +42,4 @@ export function deactivatedError(radar: RadarsTable): ApiError {
     id: radar.id,
     status: radar.status,
   });
-}
-
-/** DESATIVADO (spec §3.2): checks and charges stop, results stay readable; a deactivated radar is returned unchanged. Undefined for another account's id. */
-export async function deactivateRadar(m: RadarParts, accountId: string, id: string): Promise<RadarsTable | undefined> {
-  return removeOwnMonitor(m.services, RADARS, accountId, id);
 }

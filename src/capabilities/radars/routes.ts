@@ -14,8 +14,8 @@ import { defineRoute } from '../../platform/http/route.ts';
 import { parseCnj } from '../../platform/identifiers/cnj.ts';
 import { createRadar } from './create.ts';
 import { RADAR_QUERY_TYPE } from './cycle.ts';
-import type { RadarParts } from './parts.ts';
-import { deactivateRadar, patchRadar } from './patch.ts';
+import { deactivateRadar, type RadarParts } from './parts.ts';
+import { patchRadar } from './patch.ts';
 import { radarView, resultView } from './present.ts';
 import {
   ArchiveBody,

@@ -65,6 +65,11 @@ export class RadarStore {
   }
 
   /** ATIVO radars whose check is due, the most overdue first. */
+  /** Records a completed check, conditional on the version read: a PATCH meanwhile (new filters, maybe a new baseline) keeps the radar due. */
+  async checked(radar: Pick<RadarsTable, 'id' | 'atualizado_em'>, set: Partial<RadarsTable>): Promise<void> {
+    await this.#db.updateTable('radars').set(set).where('id', '=', radar.id).where('atualizado_em', '=', radar.atualizado_em).execute();
+  }
+
   async dueForCheck(now: string, limit: number): Promise<RadarsTable[]> {
     return dueForCheck<RadarsTable>(this.#db, 'radars', now, limit);
   }

@@ -22,6 +22,7 @@ export function summariesCapability(s: Services, cases: CaseParts): Capability {
     events: s.events,
     prices: s.prices,
     store,
+    accounts: s.accounts,
     cases,
     writer: summaryWriter(s),
     freshMinutes: s.config.caseFreshMinutes,

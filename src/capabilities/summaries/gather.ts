@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
-import type { CaseStore } from '../processes/store.ts';
+import type { CaseParts } from '../processes/parts.ts';
+import { linkedPublications } from './store.ts';
 import {
   DECISION_TYPE,
   MAX_DECISION_CHARS,
@@ -16,16 +17,20 @@ import {
   MAX_FACT_PUBLICATIONS,
   type CaseFacts,
   type FactDocument,
-  type FactPublication,
 } from './facts.ts';
 
-export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: string, today: string): Promise<CaseFacts | null> {
+export async function gatherFacts(
+  db: Kysely<DB>,
+  { store, documents: held }: Pick<CaseParts, 'store' | 'documents'>,
+  numeroCnj: string,
+  today: string,
+): Promise<CaseFacts | null> {
   const stored = await store.get(numeroCnj);
   if (!stored) return null;
   const [movimentos, documentos, publicacoes] = await Promise.all([
     store.movements(numeroCnj, MAX_FACT_MOVEMENTS),
     store.documents(numeroCnj),
-    linkedPublications(db, numeroCnj),
+    linkedPublications(db, numeroCnj, MAX_FACT_PUBLICATIONS),
   ]);
   const { row } = stored;
   return {
@@ -55,7 +60,7 @@ export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: s
     movimentosTotal: row.movimentos_total,
     publicacoes,
     documentos: await withDecisionTexts(
-      db,
+      held,
       numeroCnj,
       documentos.map((d) => ({ id: d.documento_id, titulo: d.titulo, tipo: d.tipo, dataJuntada: d.data_juntada })),
     ),
@@ -69,49 +74,20 @@ export async function gatherFacts(db: Kysely<DB>, store: CaseStore, numeroCnj: s
  * The documents, with the texts of the newest decisions Tramita holds (issue 53: court documents
  * downloaded before, in case_document_files; none is asked of a court for a summary).
  */
-async function withDecisionTexts(db: Kysely<DB>, numeroCnj: string, docs: (FactDocument & { id: string })[]): Promise<FactDocument[]> {
+async function withDecisionTexts(held: CaseParts['documents'], numeroCnj: string, docs: (FactDocument & { id: string })[]): Promise<FactDocument[]> {
   const decisions = docs.filter((d) => DECISION_TYPE.test(d.tipo) || DECISION_TYPE.test(d.titulo)).slice(0, MAX_FACT_DECISIONS);
   const texts =
     decisions.length === 0
       ? []
-      : await db
-          .selectFrom('case_document_files')
-          .select(['documento_id', 'texto', 'assinante'])
-          .where('numero_cnj', '=', numeroCnj)
-          .where(
-            'documento_id',
-            'in',
-            decisions.map((d) => d.id),
-          )
-          .where('formato', '=', 'html')
-          .execute();
+      : await held.heldTexts(
+          numeroCnj,
+          decisions.map((d) => d.id),
+        );
   const byId = new Map(texts.map((t) => [t.documento_id, t]));
   return docs.map(({ id, ...d }) => {
-    const held = byId.get(id);
-    return held?.texto ? { ...d, texto: held.texto.slice(0, MAX_DECISION_CHARS), assinante: held.assinante } : d;
+    const text = byId.get(id);
+    return text?.texto ? { ...d, texto: text.texto.slice(0, MAX_DECISION_CHARS), assinante: text.assinante } : d;
   });
-}
-
-/** Active gazette publications that name the case, newest first. */
-async function linkedPublications(db: Kysely<DB>, numeroCnj: string): Promise<FactPublication[]> {
-  const rows = await db
-    .selectFrom('publications')
-    .select(['id', 'data_disponibilizacao', 'tribunal', 'tipo_comunicacao', 'tipo_documento', 'orgao', 'texto'])
-    .where('numero_cnj', '=', numeroCnj)
-    .where('ativo', '=', 1)
-    .orderBy('data_disponibilizacao', 'desc')
-    .orderBy('id', 'desc')
-    .limit(MAX_FACT_PUBLICATIONS)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    data: r.data_disponibilizacao,
-    tribunal: r.tribunal,
-    tipoComunicacao: r.tipo_comunicacao,
-    tipoDocumento: r.tipo_documento,
-    orgao: r.orgao ? (JSON.parse(r.orgao) as { nome: string }).nome : null,
-    texto: r.texto,
-  }));
 }
 
 /** sha256 of the facts that describe the case (not of when they were read). */

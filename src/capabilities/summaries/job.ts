@@ -14,6 +14,7 @@ import { addMs, iso, type Clock } from '../../platform/clock.ts';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { chargeDeferred, type DeferredCharge } from '../../platform/billing/deferred.ts';
 import type { Ledger } from '../../platform/billing/ledger.ts';
+import type { AccountStore } from '../../platform/accounts/store.ts';
 import type { PriceTable } from '../../platform/billing/prices.ts';
 import type { CaseSummariesTable, DB } from '../../platform/db/schema.ts';
 import type { EventLog } from '../../platform/events/log.ts';
@@ -22,8 +23,7 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import { SourceError, TRANSIENT_FAILURES } from '../../platform/ports/source-error.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { REFRESH_QUERY_TYPE, requestRefresh } from '../processes/refresh.ts';
+import { REFRESH_QUERY_TYPE, refreshOutcome, requestRefresh, type CaseParts } from '../processes/parts.ts';
 import { factsFingerprint, gatherFacts } from './gather.ts';
 import { requestPath, statusPath, summaryPath } from './present.ts';
 import { LIVE, type SummaryStore } from './store.ts';
@@ -47,6 +47,8 @@ export interface SummaryDeps {
   events: EventLog;
   prices: PriceTable;
   store: SummaryStore;
+  /** The account's plan prices the refresh a summary asks for. */
+  accounts: Pick<AccountStore, 'get'>;
   cases: CaseParts;
   writer: SummaryWriter;
   freshMinutes: number;
@@ -68,7 +70,7 @@ export function summaryJob(d: SummaryDeps): JobHandler {
       await d.store.update(summary.id, { etapa: 'escrevendo' });
       try {
         await ensureDetails(d, summary.numero_cnj);
-        const facts = await gatherFacts(d.db, d.cases.store, summary.numero_cnj, iso(now).slice(0, 10));
+        const facts = await gatherFacts(d.db, d.cases, summary.numero_cnj, iso(now).slice(0, 10));
         if (!facts) return finish(d, summary, failed(new ApiError('CASE_NOT_FOUND', `Case ${formatCnj(summary.numero_cnj)} is not in the store.`)));
         const w = await d.writer.write(facts);
         return finish(d, summary, {
@@ -114,11 +116,7 @@ function failed(error: ApiError): Updateable<CaseSummariesTable> {
  */
 async function awaitFreshCase(d: SummaryDeps, summary: CaseSummariesTable, now: Date): Promise<Date | 'ended' | undefined> {
   if (summary.refresh_id) {
-    const refresh = await d.db
-      .selectFrom('case_refreshes')
-      .select(['status', 'erro_codigo', 'erro_mensagem'])
-      .where('id', '=', summary.refresh_id)
-      .executeTakeFirst();
+    const refresh = await refreshOutcome(d.db, summary.refresh_id);
     if (refresh?.status === 'ERRO') {
       await finish(d, summary, {
         status: 'ERRO',
@@ -162,7 +160,7 @@ async function ensureDetails(d: SummaryDeps, numeroCnj: string): Promise<void> {
 }
 
 async function priceOfRefresh(d: SummaryDeps, accountId: string): Promise<number | null> {
-  const account = await d.db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
+  const account = await d.accounts.get(accountId);
   try {
     return d.prices.priceFor(account?.plan ?? d.prices.defaultPlan, REFRESH_QUERY_TYPE);
   } catch (err) {
@@ -192,7 +190,7 @@ async function finish(d: SummaryDeps, summary: CaseSummariesTable, set: Updateab
 }
 
 async function callback(d: SummaryDeps, trx: Transaction<DB>, s: CaseSummariesTable): Promise<void> {
-  const tribunal = (await trx.selectFrom('cases').select('tribunal').where('numero_cnj', '=', s.numero_cnj).executeTakeFirst())?.tribunal ?? null;
+  const tribunal = await d.cases.store.tribunalOf(s.numero_cnj, trx);
   await d.events.record(trx, {
     kind: 'resumo_ia_concluido',
     numeroCnj: s.numero_cnj,

@@ -11,7 +11,7 @@ import { formatDateBr, formatReais } from '../../platform/format.ts';
 import { htmlToText } from '../../platform/text.ts';
 import type { CaseFacts, FactInstance, FactMovement, FactParty } from './facts.ts';
 import { LAWYER_POLE, type LawyerRecord } from '../../platform/ports/case-details.ts';
-import { describeMovement as describe } from '../processes/movement-text.ts';
+import { describeMovement as describe } from '../processes/parts.ts';
 import { phaseOf, type Phase } from './phases.ts';
 
 export const OFFLINE_METHOD = 'extrativo-v1';

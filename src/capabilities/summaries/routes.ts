@@ -11,8 +11,7 @@ import { defineRoute, type RouteRequest } from '../../platform/http/route.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
 import { parseCnjWithCourt } from '../../platform/identifiers/cnj.ts';
 import type { Services } from '../../platform/services.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { CnjParams } from '../processes/schemas.ts';
+import { CnjParams, type CaseParts } from '../processes/parts.ts';
 import { factsFingerprint, gatherFacts } from './gather.ts';
 import { SUMMARY, SUMMARY_QUERY_TYPE, SUMMARY_READ_QUERY_TYPE } from './job.ts';
 import { SUMMARY_DISCLAIMER } from './offline.ts';
@@ -138,7 +137,7 @@ export function summaryRoutes(app: FastifyInstance, s: Services, cases: CasePart
             : request(state === 'error' ? 'A execução pedida terminou em ERRO: peça um novo resumo.' : 'Não há resumo deste processo: peça um.');
         return { data: { ...base, conteudo: null, atualizadoEm: null, state, desatualizado: false, proximaAcao }, empty: true };
       }
-      const facts = await gatherFacts(s.db, cases.store, cnj.digits, iso(s.clock.now()).slice(0, 10));
+      const facts = await gatherFacts(s.db, cases, cnj.digits, iso(s.clock.now()).slice(0, 10));
       const desatualizado = facts !== null && summary.entrada_hash !== factsFingerprint(facts);
       return {
         data: {

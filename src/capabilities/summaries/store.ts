@@ -3,6 +3,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseSummariesTable, DB } from '../../platform/db/schema.ts';
 import { newId } from '../../platform/ids.ts';
+import type { FactPublication } from './facts.ts';
 
 export const LIVE = ['PENDENTE', 'PROCESSANDO'] as const;
 
@@ -88,4 +89,26 @@ export class SummaryStore {
     const r = await db.updateTable('case_summaries').set(set).where('id', '=', id).where('status', 'in', LIVE).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
+}
+
+/** Active gazette publications that name the case, newest first. */
+export async function linkedPublications(db: Kysely<DB>, numeroCnj: string, limit: number): Promise<FactPublication[]> {
+  const rows = await db
+    .selectFrom('publications')
+    .select(['id', 'data_disponibilizacao', 'tribunal', 'tipo_comunicacao', 'tipo_documento', 'orgao', 'texto'])
+    .where('numero_cnj', '=', numeroCnj)
+    .where('ativo', '=', 1)
+    .orderBy('data_disponibilizacao', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    data: r.data_disponibilizacao,
+    tribunal: r.tribunal,
+    tipoComunicacao: r.tipo_comunicacao,
+    tipoDocumento: r.tipo_documento,
+    orgao: r.orgao ? (JSON.parse(r.orgao) as { nome: string }).nome : null,
+    texto: r.texto,
+  }));
 }

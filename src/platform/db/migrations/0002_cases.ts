@@ -2,7 +2,7 @@
  * The case store: cases with their instances, movements, parties, lawyers and public documents, the
  * refresh requests of spec §4.3, the full-text index of the term search, and the domain events that
  * monitors and webhooks consume. Full-text search differs per engine (FTS5 / tsvector), behind one
- * interface in capabilities/processes/search-index.ts.
+ * interface in capabilities/processes/search-index-store.ts.
  */
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from '../engine.ts';

@@ -12,7 +12,7 @@ const BATCH = 2000;
 
 export async function up(db: Kysely<any>): Promise<void> {
   // PostgreSQL compares text by the database's collation, which may ignore spaces; the range seek
-  // (search-index.ts) needs byte order, as SQLite's default has.
+  // (search-index-store.ts) needs byte order, as SQLite's default has.
   const nome = engineOf(db) === 'postgres' ? sql`text COLLATE "C"` : sql`text`;
   await db.schema
     .createTable('case_party_names')
