@@ -6,7 +6,6 @@
  */
 import { askedCallback } from '../../platform/http/callback-flag.ts';
 import type { FastifyInstance } from 'fastify';
-import { situacaoOf } from '../processes/process-object.ts';
 import { courtByJTr, requireCourtSigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
@@ -17,14 +16,18 @@ import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOabParts } from '../../platform/identifiers/oab.ts';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import type { Services } from '../../platform/services.ts';
-import { HISTORY_START, syncRecent } from '../publications/history.ts';
-import type { PublicationParts } from '../publications/parts.ts';
-import { oabOfRequest } from '../publications/oab-params.ts';
-import { publicationView } from '../publications/present.ts';
-import { Publication } from '../publications/schemas.ts';
-import { publicationsOfOab, storedPublication } from '../publications/store.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, searchCourts } from '../processes/court-search.ts';
+import {
+  HISTORY_START,
+  oabOfRequest,
+  Publication,
+  publicationsOfOab,
+  publicationView,
+  storedPublication,
+  syncRecent,
+  type PublicationParts,
+} from '../publications/parts.ts';
+import { caseHeadlineRows, situacaoOf, type CaseParts } from '../processes/parts.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, searchCourts } from '../parties/parts.ts';
 import { createOabSearch, findOabSearch, OAB_SEARCH_QUERY_TYPE, oabSearchView } from './oab-search.ts';
 import {
   confirmedActive,
@@ -280,11 +283,7 @@ interface Headline {
  */
 async function headlinesOf(s: Services, numeros: string[]): Promise<Map<string, Headline>> {
   if (numeros.length === 0) return new Map();
-  const [cases, parties, moves] = await Promise.all([
-    s.db.selectFrom('cases').select(['numero_cnj', 'classe_nome', 'data_ajuizamento', 'instancias']).where('numero_cnj', 'in', numeros).execute(),
-    s.db.selectFrom('case_parties').select(['numero_cnj', 'polo', 'nome']).where('numero_cnj', 'in', numeros).orderBy('posicao').execute(),
-    latestMovements(s.db, numeros),
-  ]);
+  const [{ cases, parties }, moves] = await Promise.all([caseHeadlineRows(s.db, numeros), latestMovements(s.db, numeros)]);
   const out = new Map<string, Headline>();
   for (const c of cases) {
     const first = (JSON.parse(c.instancias) as { orgaoJulgador?: { nome?: string } | null }[])[0];

@@ -2,7 +2,7 @@
  * Processes of a party (spec §4.2): `GET /v1/processos?cpf_cnpj=` lists them by page, and
  * `GET /v1/envolvidos/resumo` sums them up. The case-details provider says where a CPF/CNPJ or name
  * appears (DataJud has no parties), and so do the courts' own searches where a consultation offers one
- * (processes/court-search.ts: `meta.fontes`); covers come through the case store's freshness policy.
+ * (court-search.ts: `meta.fontes`); covers come through the case store's freshness policy.
  * Price model (docs/credits.md): one flat charge per page or per summary, whatever the number of
  * cases; an empty answer is free.
  */
@@ -16,11 +16,10 @@ import { listData, ListPagination, listSchema } from '../../platform/http/list.t
 import { Nullable } from '../../platform/http/nullable.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { caseAnswer, sourcesMeta } from '../processes/present.ts';
+import { caseAnswer, sourcesMeta, type CaseParts } from '../processes/parts.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from './schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
-import { COURT_SEARCH_NOTE, searchPartyCases } from '../processes/court-search.ts';
+import { COURT_SEARCH_NOTE, searchPartyCases } from './court-search.ts';
 
 const TAG = 'Envolvidos';
 
@@ -76,13 +75,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const w = pageWindow(req.query);
       const limit = w.limit;
       const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
-      const found = await searchPartyCases(
-        m,
-        { kind: 'documento', documento: doc.value },
-        () => m.service.numbersByDocument(doc.value),
-        { offset, limit },
-        { details: true },
-      );
+      const found = await searchPartyCases(m, { kind: 'documento', documento: doc.value }, { documento: doc.value }, { offset, limit }, { details: true });
       const { numeros: numbers, cases } = found;
       const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
       const processos = cases.map((c) => {
@@ -137,7 +130,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const { cases, fontes } = await searchPartyCases(
         m,
         doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! },
-        () => (doc ? m.service.numbersByDocument(doc.value) : m.service.details().findByName(nome!)),
+        doc ? { documento: doc.value } : { nome: nome! },
         { offset: 0, limit: SUMMARY_MAX_CASES },
         { details: true },
       );

@@ -42,3 +42,11 @@ export function buildPublicationParts(s: Services): PublicationParts {
     },
   };
 }
+
+// What lawyers/ uses (issue 55 item 3): an OAB's history and its recent sync, the OAB parameters, the public view and its schema, an OAB's stored publications.
+export { fetchHistory, HISTORY_START, parseOabKey, syncRecent } from './history.ts';
+export type { PublicationIngest } from './ingest.ts';
+export { OabFields, oabOfRequest } from './oab-params.ts';
+export { publicationView } from './present.ts';
+export { Publication } from './schemas.ts';
+export { publicationsOfOab, storedPublication } from './store.ts';
