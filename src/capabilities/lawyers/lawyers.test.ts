@@ -80,12 +80,29 @@ test('the summary is partial until the history is consolidated, then complete; e
 });
 
 test("GET /v1/advogados/processos lists the OAB's processes deduplicated by CNJ number", async () => {
-  const acc = await h.createAccount({ credits: 100 });
+  const acc = await h.createAccount({ credits: 10_000 });
   const r = json(await h.inject({ method: 'GET', url: `/v1/advogados/processos?${OAB_QS}&limit=100`, headers: acc.headers }));
   const numbers = r.data.processos.map((p: { numeroCnj: string }) => p.numeroCnj);
   assert.ok(numbers.length > 0);
   assert.equal(new Set(numbers).size, numbers.length);
   assert.equal(r.meta.pagination.total, numbers.length);
+  // Page by page, by cursor and by number alike: the same processes in the same order.
+  assert.ok(numbers.length >= 2, 'the example OAB has two processes or more');
+  const walked: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await h.inject({ method: 'GET', url: `/v1/advogados/processos?${OAB_QS}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, headers: acc.headers });
+    assert.equal(res.statusCode, 200, res.body);
+    const page = json(res);
+    walked.push(...page.data.processos.map((p: { numeroCnj: string }) => p.numeroCnj));
+    cursor = page.meta.pagination.nextCursor;
+  } while (cursor);
+  assert.deepEqual(walked, numbers);
+  const second = json(await h.inject({ method: 'GET', url: `/v1/advogados/processos?${OAB_QS}&limit=1&page=2`, headers: acc.headers }));
+  assert.deepEqual(
+    second.data.processos.map((p: { numeroCnj: string }) => p.numeroCnj),
+    [numbers[1]],
+  );
 });
 
 test('an OAB with no publication is an empty, free answer', async () => {

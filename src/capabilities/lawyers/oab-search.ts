@@ -11,7 +11,7 @@ import { chargeDeferred, type DeferredCharge } from '../../platform/billing/defe
 import { defineJob, jobHandler } from '../../platform/jobs/job-type.ts';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import { iso } from '../../platform/clock.ts';
-import type { Selectable, Transaction, Updateable } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import type { DB, OabSearchesTable as Table } from '../../platform/db/schema.ts';
 import { type ApiError, isApiError } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
@@ -21,11 +21,16 @@ import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import { eventOrigin } from '../../platform/ports/case-metadata.ts';
 import type { PublicationRecord } from '../../platform/ports/publications.ts';
-import { fetchHistory, HISTORY_START, parseOabKey } from '../publications/history.ts';
-import type { PublicationIngest } from '../publications/ingest.ts';
-
-/** A search as read from the table (`id` is a number there). */
-type OabSearchesTable = Selectable<Table>;
+import { fetchHistory, HISTORY_START, parseOabKey, type PublicationIngest } from '../publications/parts.ts';
+import {
+  endOabSearch,
+  findOabSearch as findSearchOf,
+  insertOabSearch,
+  oabSearchById,
+  type OabSearchRow as OabSearchesTable,
+  TERMINAL,
+  updateOabSearch,
+} from './oab-search-store.ts';
 
 export const OAB_SEARCH_JOB = 'advogados.oab.busca';
 /** One asynchronous search of an OAB's publications; DJEN's budget makes failures wait minutes. */
@@ -37,7 +42,6 @@ const OAB_SEARCH_CHARGE: DeferredCharge<OabSearchesTable> = {
   requestPath: () => '/v1/advogados/oab/monitorar',
   idPrefix: 'oab-busca',
 };
-const TERMINAL = ['SUCESSO', 'ERRO'] as const;
 
 export interface FoundProcess {
   numeroCnj: string;
@@ -54,36 +58,23 @@ export async function createOabSearch(
   r: { accountId: string; tribunal: string; oab: Oab; permitirParcial: boolean; enviarCallback: boolean; requestId: string; priceCentavos: number },
 ): Promise<OabSearchesTable> {
   return s.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('oab_searches')
-      .values({
-        account_id: r.accountId,
-        tribunal: r.tribunal,
-        oab: r.oab.canonical,
-        permitir_parcial: r.permitirParcial ? 1 : 0,
-        enviar_callback: r.enviarCallback ? 1 : 0,
-        status: 'PENDENTE',
-        paginas: 0,
-        publicacoes: 0,
-        parcial: 0,
-        resultado: null,
-        preco_centavos: r.priceCentavos,
-        request_id: r.requestId,
-        erro_codigo: null,
-        erro_mensagem: null,
-        criado_em: iso(s.clock.now()),
-        iniciado_em: null,
-        concluido_em: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertOabSearch(trx, {
+      account_id: r.accountId,
+      tribunal: r.tribunal,
+      oab: r.oab.canonical,
+      permitir_parcial: r.permitirParcial ? 1 : 0,
+      enviar_callback: r.enviarCallback ? 1 : 0,
+      preco_centavos: r.priceCentavos,
+      request_id: r.requestId,
+      criado_em: iso(s.clock.now()),
+    });
     await s.jobs.add(OAB_SEARCH, { id: Number(row.id) }, trx);
     return row;
   });
 }
 
-export async function findOabSearch(s: Services, accountId: string, id: number): Promise<OabSearchesTable | undefined> {
-  return s.db.selectFrom('oab_searches').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+export function findOabSearch(s: Services, accountId: string, id: number): Promise<OabSearchesTable | undefined> {
+  return findSearchOf(s.db, accountId, id);
 }
 
 /** Processes of the items, grouped by CNJ number (publications without a valid number are not a process). */
@@ -125,13 +116,9 @@ export class ProcessTally {
 export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler {
   return jobHandler(OAB_SEARCH, {
     async run({ id }, { job }) {
-      const search = await s.db.selectFrom('oab_searches').selectAll().where('id', '=', id).executeTakeFirst();
+      const search = await oabSearchById(s.db, id);
       if (!search || (TERMINAL as readonly string[]).includes(search.status)) return;
-      await s.db
-        .updateTable('oab_searches')
-        .set({ status: 'PROCESSANDO', iniciado_em: search.iniciado_em ?? iso(s.clock.now()) })
-        .where('id', '=', id)
-        .execute();
+      await updateOabSearch(s.db, id, { status: 'PROCESSANDO', iniciado_em: search.iniciado_em ?? iso(s.clock.now()) });
       const tally = new ProcessTally();
       let failure: ApiError | null = null;
       let complete = false;
@@ -144,11 +131,11 @@ export function oabSearchJob(s: Services, ingest: PublicationIngest): JobHandler
           async (items) => {
             tally.add(items);
             await ingest.ingest(items, source.info);
-            await s.db.updateTable('oab_searches').set({ publicacoes: tally.publicacoes }).where('id', '=', id).execute();
+            await updateOabSearch(s.db, id, { publicacoes: tally.publicacoes });
           },
         );
         complete = r.complete;
-        await s.db.updateTable('oab_searches').set({ paginas: r.requests }).where('id', '=', id).execute();
+        await updateOabSearch(s.db, id, { paginas: r.requests });
       } catch (err) {
         failure = toApiError(err);
         // A source that may recover gets the job's retries first, unless partial results are welcome.
@@ -173,13 +160,7 @@ async function finish(s: Services, search: OabSearchesTable, set: Updateable<Tab
   const now = iso(s.clock.now());
   try {
     await s.db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable('oab_searches')
-        .set({ ...set, concluido_em: now })
-        .where('id', '=', search.id)
-        .where('status', 'not in', TERMINAL)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) return;
+      if (!(await endOabSearch(trx, Number(search.id), { ...set, concluido_em: now }))) return;
       if (set.status === 'SUCESSO') await chargeDeferred(s.ledger, trx, OAB_SEARCH_CHARGE, search);
       if (search.enviar_callback) await callback(s, trx, { ...search, ...set, concluido_em: now } as OabSearchesTable);
     });

@@ -6,25 +6,20 @@
  */
 import { askedCallback } from '../../platform/http/callback-flag.ts';
 import type { FastifyInstance } from 'fastify';
-import { situacaoOf } from '../processes/process-object.ts';
 import { courtByJTr, requireCourtSigla } from '../../platform/courts/table.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { absoluteUrl } from '../../platform/http/absolute-url.ts';
-import { decodeCursor, page, pageWindow } from '../../platform/http/pagination.ts';
-import { listData, listSchema } from '../../platform/http/list.ts';
+import { listSchema } from '../../platform/http/list.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { formatCnj } from '../../platform/identifiers/cnj.ts';
 import { parseOabParts } from '../../platform/identifiers/oab.ts';
 import { brasiliaDayBefore } from '../../platform/format.ts';
 import type { Services } from '../../platform/services.ts';
-import { HISTORY_START, syncRecent } from '../publications/history.ts';
-import type { PublicationParts } from '../publications/parts.ts';
-import { oabOfRequest } from '../publications/oab-params.ts';
-import { publicationView } from '../publications/present.ts';
-import { Publication } from '../publications/schemas.ts';
-import { publicationsOfOab, storedPublication } from '../publications/store.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, searchCourts } from '../processes/court-search.ts';
+import { HISTORY_START, Publication, publicationsOfOab, publicationView, storedPublication, syncRecent, type PublicationParts } from '../publications/parts.ts';
+import { oabOfRequest } from '../../platform/http/oab-params.ts';
+import { caseHeadlineRows, situacaoOf, type CaseParts } from '../processes/parts.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, searchCourts, type CourtSources } from '../parties/parts.ts';
 import { createOabSearch, findOabSearch, OAB_SEARCH_QUERY_TYPE, oabSearchView } from './oab-search.ts';
 import {
   confirmedActive,
@@ -63,25 +58,44 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
       await syncRecent(s, pub.ingest, oab.canonical);
-      const listing = `advogados.processos:${oab.canonical}`;
-      const w = pageWindow(req.query);
-      const after = decodeCursor<{ i: number }>(listing, req.query.cursor, ['i'])?.i ?? 0;
-      const courts = await searchCourts(cases, { kind: 'oab', oab });
-      const all = withCourtHits(await processesOfOab(s.db, oab), courts.numeros);
-      assertAnswered(courts.fontes, all.length);
-      const slice = all.slice(after, after + w.read);
-      const { items, pagination } = page(slice, w, listing, () => ({ i: after + w.skip + w.limit }));
-      const headlines = await headlinesOf(
-        s,
-        items.map((p) => p.numeroCnj),
-      );
-      const none: Headline = { classe: null, orgaoJulgador: null, anoInicio: null, poloAtivo: null, poloPassivo: null, statusProcessual: null };
-      const data = items.map((p) => ({ ...p, ...(headlines.get(p.numeroCnj) ?? none), numeroCnj: formatCnj(p.numeroCnj), classificacao: p.fontes.join(', ') }));
+      let all: OabProcess[] = [];
+      let fontes: CourtSources | undefined;
+      const { data, pagination, rows } = await listPage(req, s.config, {
+        listing: `advogados.processos:${oab.canonical}`,
+        keys: ['i'],
+        read: async (n, after?: { i: number }) => {
+          const courts = await searchCourts(cases, { kind: 'oab', oab });
+          all = withCourtHits(await processesOfOab(s.db, oab), courts.numeros);
+          assertAnswered(courts.fontes, all.length);
+          fontes = courts.fontes;
+          const start = after?.i ?? 0;
+          return all.slice(start, start + n).map((p, k) => ({ p, i: start + k }));
+        },
+        position: (last) => ({ i: last.i + 1 }),
+        name: 'processos',
+        view: async (items) => {
+          const headlines = await headlinesOf(
+            s,
+            items.map(({ p }) => p.numeroCnj),
+          );
+          const none: Headline = { classe: null, orgaoJulgador: null, anoInicio: null, poloAtivo: null, poloPassivo: null, statusProcessual: null };
+          return items.map(({ p }) => ({
+            ...p,
+            ...(headlines.get(p.numeroCnj) ?? none),
+            numeroCnj: formatCnj(p.numeroCnj),
+            classificacao: p.fontes.join(', '),
+          }));
+        },
+        // Known once read (listPage reads it after `read`).
+        get total() {
+          return all.length;
+        },
+      });
       const advogado = { oab: { estado: oab.uf, numero: oab.numero }, nome: (await nameVariants(s.db, oab))[0]?.nome ?? null };
       return {
-        data: { advogado, ...listData(req, s.config, 'processos', data, pagination, all.length) },
-        meta: { pagination: { ...pagination, total: all.length }, fontes: courts.fontes },
-        empty: data.length === 0,
+        data: { advogado, ...data },
+        meta: { pagination: { ...pagination, total: all.length }, fontes },
+        empty: rows.length === 0,
       };
     },
   });
@@ -104,22 +118,15 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
     handler: async (req) => {
       const oab = oabOfRequest(req.query, 'query');
       await syncRecent(s, pub.ingest, oab.canonical);
-      const listing = `advogados.diarios:${oab.canonical}`;
-      const w = pageWindow(req.query);
-      const before = decodeCursor<{ data: string; id: string }>(listing, req.query.cursor, ['data', 'id']);
-      const rows = await publicationsOfOab(s.db, [oab.canonical], { limit: w.read, before });
-      const { items, pagination } = page(rows, w, listing, (r) => ({ data: r.data_disponibilizacao, id: r.id }));
-      return {
-        data: listData(
-          req,
-          s.config,
-          'items',
-          items.map((r) => publicationView(storedPublication(r), pub.links)),
-          pagination,
-        ),
-        meta: { pagination },
-        empty: items.length === 0,
-      };
+      const { data, pagination, rows } = await listPage(req, s.config, {
+        listing: `advogados.diarios:${oab.canonical}`,
+        keys: ['data', 'id'],
+        read: (limit, before?: { data: string; id: string }) => publicationsOfOab(s.db, [oab.canonical], { limit, before }),
+        position: (r) => ({ data: r.data_disponibilizacao, id: r.id }),
+        name: 'items',
+        view: (items) => items.map((r) => publicationView(storedPublication(r), pub.links)),
+      });
+      return { data, meta: { pagination }, empty: rows.length === 0 };
     },
   });
 
@@ -280,11 +287,7 @@ interface Headline {
  */
 async function headlinesOf(s: Services, numeros: string[]): Promise<Map<string, Headline>> {
   if (numeros.length === 0) return new Map();
-  const [cases, parties, moves] = await Promise.all([
-    s.db.selectFrom('cases').select(['numero_cnj', 'classe_nome', 'data_ajuizamento', 'instancias']).where('numero_cnj', 'in', numeros).execute(),
-    s.db.selectFrom('case_parties').select(['numero_cnj', 'polo', 'nome']).where('numero_cnj', 'in', numeros).orderBy('posicao').execute(),
-    latestMovements(s.db, numeros),
-  ]);
+  const [{ cases, parties }, moves] = await Promise.all([caseHeadlineRows(s.db, numeros), latestMovements(s.db, numeros)]);
   const out = new Map<string, Headline>();
   for (const c of cases) {
     const first = (JSON.parse(c.instancias) as { orgaoJulgador?: { nome?: string } | null }[])[0];

@@ -3,7 +3,7 @@ import { callbackFields } from '../../platform/http/callback-flag.ts';
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { OabFields } from '../publications/oab-params.ts';
+import { OabFields } from '../../platform/http/oab-params.ts';
 
 export const OabQuery = Type.Object({ ...OabFields }, { additionalProperties: false });
 export const OabPageQuery = Type.Object(

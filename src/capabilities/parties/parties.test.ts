@@ -71,3 +71,28 @@ test('GET /v1/envolvidos/resumo sums a party up, by CPF/CNPJ or by name', async 
   const neither = await h.inject({ method: 'GET', url: '/v1/envolvidos/resumo', headers: acc.headers });
   assert.equal(json(neither).error.code, 'MISSING_PARAMETER');
 });
+
+test('a CPF search read by page numbers shows the pages the cursor walks, with their positions (current_page, from, to)', async () => {
+  const acc = await h.createAccount({ credits: 10_000 });
+  const total = dataset.casesByDocument(example.document!).length;
+  const url = (q: string) => `/v1/processos?cpf_cnpj=${example.document}&limit=1&${q}`;
+  const first = json(await h.inject({ method: 'GET', url: url('page=1'), headers: acc.headers }));
+  const byCursor = json(await h.inject({ method: 'GET', url: url(`cursor=${first.meta.pagination.nextCursor}`), headers: acc.headers }));
+  const second = json(await h.inject({ method: 'GET', url: url('page=2'), headers: acc.headers }));
+  const numbers = (body: { data: { processos: { numeroCnj: string }[] } }) => body.data.processos.map((p) => p.numeroCnj);
+  assert.deepEqual(numbers(second), numbers(byCursor));
+  assert.notDeepEqual(numbers(second), numbers(first));
+  assert.deepEqual(
+    [second.data.pagination.current_page, second.data.pagination.from, second.data.pagination.to, second.data.pagination.last_page],
+    [2, 2, 2, total],
+  );
+  assert.equal(second.meta.pagination.page, 2);
+  assert.equal(byCursor.meta.pagination.page, null);
+  const last = json(await h.inject({ method: 'GET', url: url(`page=${total}`), headers: acc.headers }));
+  assert.equal(last.meta.pagination.nextCursor, null);
+  assert.equal(last.data.processos.length, 1);
+  const past = json(await h.inject({ method: 'GET', url: url(`page=${total + 1}`), headers: acc.headers }));
+  assert.deepEqual([past.data.processos, past.data.pagination.from, past.meta.creditsCharged], [[], null, 0]);
+  const foreign = await h.inject({ method: 'GET', url: url(`cursor=${Buffer.from('{"l":"x","p":{"o":1}}').toString('base64url')}`), headers: acc.headers });
+  assert.equal(json(foreign).error.code, 'INVALID_CURSOR');
+});

@@ -2,25 +2,26 @@
  * Processes of a party (spec §4.2): `GET /v1/processos?cpf_cnpj=` lists them by page, and
  * `GET /v1/envolvidos/resumo` sums them up. The case-details provider says where a CPF/CNPJ or name
  * appears (DataJud has no parties), and so do the courts' own searches where a consultation offers one
- * (processes/court-search.ts: `meta.fontes`); covers come through the case store's freshness policy.
+ * (court-search.ts: `meta.fontes`); covers come through the case store's freshness policy.
  * Price model (docs/credits.md): one flat charge per page or per summary, whatever the number of
  * cases; an empty answer is free.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
-import { decodeCursor, encodeCursor, pageWindow } from '../../platform/http/pagination.ts';
+import { pageWindow } from '../../platform/http/pagination.ts';
+import { listPage } from '../../platform/http/listing.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { derived, integratorShape, same } from '../../platform/http/integrator-fields.ts';
-import { listData, ListPagination, listSchema } from '../../platform/http/list.ts';
+import { ListPagination, listSchema } from '../../platform/http/list.ts';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { parseCpfCnpj } from '../../platform/identifiers/cpf-cnpj.ts';
 import type { Services } from '../../platform/services.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { caseAnswer, sourcesMeta } from '../processes/present.ts';
+import { sourcesMeta, type CaseParts } from '../processes/parts.ts';
+import { envolvidoView, partyCaseView } from './present.ts';
 import { PartyCase, PartyQuery, PartySummary, PartySummaryQuery } from './schemas.ts';
 import { summarize, SUMMARY_MAX_CASES } from './summary.ts';
-import { COURT_SEARCH_NOTE, searchPartyCases } from '../processes/court-search.ts';
+import { COURT_SEARCH_NOTE, searchPartyCases, type PartySearch } from './court-search.ts';
 
 const TAG = 'Envolvidos';
 
@@ -72,40 +73,51 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
     },
     handler: async (req) => {
       const doc = parseCpfCnpj(req.query.cpf_cnpj, 'cpf_cnpj');
-      const listing = `processos:${doc.value}`;
       const w = pageWindow(req.query);
-      const limit = w.limit;
-      const offset = decodeCursor<{ o: number }>(listing, req.query.cursor, ['o'])?.o ?? w.skip;
-      const found = await searchPartyCases(
-        m,
-        { kind: 'documento', documento: doc.value },
-        () => m.service.numbersByDocument(doc.value),
-        { offset, limit },
-        { details: true },
-      );
-      const { numeros: numbers, cases } = found;
-      const nextCursor = offset + limit < numbers.length ? encodeCursor(listing, { o: offset + limit }) : null;
-      const processos = cases.map((c) => {
-        const party = c.partes?.find((p) => p.documento === doc.value);
-        // Each a process object, as a cover is (conventions §4.7), with the searched party's role.
-        return { ...caseAnswer(c), envolvimento: party ? { polo: party.polo, tipo: party.tipo || null, nome: party.nome } : null };
+      let found: PartySearch | undefined;
+      let offset = 0;
+      const { data, pagination } = await listPage(req, s.config, {
+        listing: `processos:${doc.value}`,
+        keys: ['o'],
+        // Every number found, from the cursor's position; this page's (the window) looked up and read in the same pass.
+        read: async (n, after?: { o: number }) => {
+          const start = after?.o ?? 0;
+          offset = start + w.skip;
+          found = await searchPartyCases(
+            m,
+            { kind: 'documento', documento: doc.value },
+            { documento: doc.value },
+            { offset, limit: w.limit },
+            { details: true },
+          );
+          return found.numeros.slice(start, start + n).map((numero, k) => ({ numero, o: start + k }));
+        },
+        position: (last) => ({ o: last.o + 1 }),
+        name: 'processos',
+        // The page's numbers that are stored, in order (one the store lacks is left out).
+        view: (items) => {
+          const byNumber = new Map(found!.cases.map((c) => [c.row.numero_cnj, c]));
+          return items.flatMap((r) => (byNumber.has(r.numero) ? [partyCaseView(byNumber.get(r.numero)!, doc.value)] : []));
+        },
+        // Known once read (listPage reads it after `read`).
+        get total() {
+          return found?.numeros.length;
+        },
       });
-      const pagination = { limit, nextCursor, page: w.pageNumber };
-      const named = cases.flatMap((c) => c.partes ?? []).find((p) => p.documento === doc.value);
-      const list = listData(req, s.config, 'processos', processos, pagination, numbers.length);
+      const { cases, numeros, fontes } = found!;
       return {
         data: {
           document: doc.value,
           documentType: doc.kind,
-          envolvido: named ? { nome: named.nome, tipoPessoa: named.tipoPessoa, quantidadeProcessos: numbers.length } : null,
-          ...list,
-          pagination: CpfPaginationShape.present(list.pagination as Static<typeof ListPagination>, { offset, count: processos.length }),
+          envolvido: envolvidoView(cases, doc.value, numeros.length),
+          ...data,
+          pagination: CpfPaginationShape.present(data.pagination as Static<typeof ListPagination>, { offset, count: cases.length }),
         },
         meta: {
-          pagination: { ...pagination, total: numbers.length },
+          pagination: { ...pagination, total: numeros.length },
           consulta: { cpf_cnpj: doc.masked, tipo: doc.kind },
           ...sourcesMeta(s.sources),
-          fontes: found.fontes,
+          fontes,
         },
         empty: cases.length === 0,
       };
@@ -137,7 +149,7 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
       const { cases, fontes } = await searchPartyCases(
         m,
         doc ? { kind: 'documento', documento: doc.value } : { kind: 'nome', nome: nome! },
-        () => (doc ? m.service.numbersByDocument(doc.value) : m.service.details().findByName(nome!)),
+        doc ? { documento: doc.value } : { nome: nome! },
         { offset: 0, limit: SUMMARY_MAX_CASES },
         { details: true },
       );

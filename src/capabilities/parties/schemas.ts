@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/nullable.ts';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { CaseShape } from '../processes/schemas.ts';
+import { CaseShape } from '../processes/parts.ts';
 
 export const PartyQuery = Type.Object(
   {

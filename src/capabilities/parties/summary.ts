@@ -2,8 +2,7 @@
 import { toBrl } from '../../platform/billing/prices.ts';
 import { foldText } from '../../platform/text.ts';
 import { isParty, type PartyRecord } from '../../platform/ports/case-details.ts';
-import { caseSummary } from '../processes/present.ts';
-import type { StoredCase } from '../processes/store.ts';
+import { caseSummary, type StoredCase } from '../processes/parts.ts';
 
 export const SUMMARY_MAX_CASES = 500;
 

@@ -19,9 +19,16 @@ export { refreshOutcome } from './refresh-store.ts';
 export { describeMovement } from './movement-text.ts';
 export { CnjParams } from './schemas.ts';
 
+// What the capabilities built on stored cases use (parties, search, lawyers): a party search's one pass, the case views and schemas.
+export { partyCases, type PartyCases, type PartyCasesAsk } from './party-cases.ts';
+export { caseAnswer, caseSummary, sourcesMeta } from './present.ts';
+export { CaseShape, CaseSummary } from './schemas.ts';
+export { isClosingMovement, situacaoOf } from './process-object.ts';
+export { caseHeadlineRows } from './store.ts';
+
 export interface CaseParts extends RefreshDeps {
   search: CaseSearchIndex;
-  /** TRAMITA_COURT_SEARCH_KEEP_MINUTES: how long a search's fan-out to the courts serves its later pages (court-search.ts). */
+  /** TRAMITA_COURT_SEARCH_KEEP_MINUTES: how long a search's fan-out to the courts serves its later pages (parties/court-search.ts). */
   courtSearchKeepMinutes: number;
   /** The courts' public documents once read (issue 53), bounded by TRAMITA_DOCUMENT_STORE_MAX_MB. */
   documents: CourtDocumentStore;

@@ -321,3 +321,12 @@ function withoutMovements(i: InstanceRecord): StoredInstance {
 function earliest(dates: (string | null)[]): string | null {
   return dates.filter((d): d is string => d !== null).sort()[0] ?? null;
 }
+
+/** What another capability's summary line of stored cases reads (lawyers' processes, conventions §4.8): each case's cover fields and its parties in order. */
+export async function caseHeadlineRows(db: Kysely<DB>, numeros: readonly string[]) {
+  const [cases, parties] = await Promise.all([
+    db.selectFrom('cases').select(['numero_cnj', 'classe_nome', 'data_ajuizamento', 'instancias']).where('numero_cnj', 'in', numeros).execute(),
+    db.selectFrom('case_parties').select(['numero_cnj', 'polo', 'nome']).where('numero_cnj', 'in', numeros).orderBy('posicao').execute(),
+  ]);
+  return { cases, parties };
+}

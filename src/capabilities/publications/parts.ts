@@ -48,3 +48,6 @@ export function buildPublicationParts(s: Services): PublicationParts {
     },
   };
 }
+
+// What lawyers/ uses besides (issue 55 item 3): an OAB's history and its recent sync.
+export { fetchHistory, HISTORY_START, parseOabKey, syncRecent } from './history.ts';

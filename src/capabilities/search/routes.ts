@@ -16,11 +16,9 @@ import { isValidCnpj, isValidCpf, parseCpfCnpj } from '../../platform/identifier
 import type { Services } from '../../platform/services.ts';
 import { isParty } from '../../platform/ports/case-details.ts';
 import { foldText } from '../../platform/text.ts';
-import type { CaseParts } from '../processes/parts.ts';
-import { caseSummary, sourcesMeta } from '../processes/present.ts';
+import { caseSummary, sourcesMeta, type CaseParts, type StoredCase } from '../processes/parts.ts';
+import { assertAnswered, COURT_SEARCH_NOTE, searchCourts, searchPartyCases, type CourtSources } from '../parties/parts.ts';
 import { SearchHit, SearchQuery } from './schemas.ts';
-import type { StoredCase } from '../processes/store.ts';
-import { assertAnswered, COURT_SEARCH_NOTE, searchCourts, searchPartyCases, type CourtSources } from '../processes/court-search.ts';
 
 const TAG = 'Busca';
 /** Cases a name search pulls in from the provider per query (each may cost a DataJud lookup). */
@@ -87,13 +85,7 @@ async function findCases(m: CaseParts, term: string, limit: number, offset: numb
   }
   if (isValidCpf(term) || isValidCnpj(term)) {
     const documento = parseCpfCnpj(term, 'q').value;
-    const found = await searchPartyCases(
-      m,
-      { kind: 'documento', documento },
-      () => m.service.numbersByDocument(documento),
-      { offset, limit },
-      { details: false },
-    );
+    const found = await searchPartyCases(m, { kind: 'documento', documento }, { documento }, { offset, limit }, { details: false });
     return { hits: found.cases.map((c) => ({ c, score: 1 })), more: offset + limit < found.numeros.length, fontes: found.fontes };
   }
   // A party's name reaches the courts on the first page; the cases found join the store (with their parties), where the full-text search finds them.

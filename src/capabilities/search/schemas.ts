@@ -1,7 +1,7 @@
 /** Request and response schemas of the search endpoints (spec §4.2); they feed validation and OpenAPI. */
 import { Type } from 'typebox';
 import { PageQuery } from '../../platform/http/pagination.ts';
-import { CaseSummary } from '../processes/schemas.ts';
+import { CaseSummary } from '../processes/parts.ts';
 
 export const SearchQuery = Type.Object(
   {
