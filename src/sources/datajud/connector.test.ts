@@ -5,7 +5,8 @@ import { COURTS } from '../../platform/courts/table.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from '../http/budget.ts';
 import type { DataJudConnector, DataJudConnectorOptions } from './connector.ts';
-import { DataJudError } from './errors.ts';
+import { isDataJudFailure } from './errors.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 import { FakeDataJud, FakeIndexes, cnjNumber, esResponse, fakeDoc, type Handler } from './testing/fake-datajud.ts';
 import { clockSleep, recordingSleep } from '../testing/sleeps.ts';
 import { connector } from './testing/setup.ts';
@@ -22,7 +23,7 @@ async function setup(t: TestContext, handler: Handler, options: Partial<DataJudC
 
 function isFailure(kind: string) {
   return (err: unknown) => {
-    assert.ok(err instanceof DataJudError, String(err));
+    assert.ok(isDataJudFailure(err), String(err));
     assert.equal(err.failure, kind, err.message);
     return true;
   };
@@ -223,7 +224,7 @@ test('429 with Retry-After: the wait honours it; a Retry-After beyond maxRetryAf
   const slow = await setup(t, () => ({ status: 429, headers: { 'retry-after': '600' }, text: '' }));
   await assert.rejects(
     slow.c.fetchCases([cnjNumber(1, '4', '04')]),
-    (err: unknown) => isFailure('rate_limited')(err) && (err as DataJudError).retryAfterMs === 600_000,
+    (err: unknown) => isFailure('rate_limited')(err) && (err as RetryableSourceError).retryAfterMs === 600_000,
   );
   assert.equal(slow.fake.requests.length, 1);
 });
