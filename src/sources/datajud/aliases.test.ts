@@ -115,10 +115,7 @@ test('TRE-DF: the official alias is kept when it answers; when neither exists th
     ['api_publica_tre-dft', 'api_publica_tre-dft'],
   );
   for (let i = 0; i < 2; i++) {
-    await assert.rejects(
-      c2.fetchCases([numero]),
-      (err: unknown) => isDataJudFailure(err) && err.failure === 'no_index' && /tre-dft.*tre-df/.test(err.message),
-    );
+    await assert.rejects(c2.fetchCases([numero]), (err: unknown) => isDataJudFailure(err) && err.failure === 'no_index' && /tre-dft.*tre-df/.test(err.message));
   }
   assert.equal(neither.requests.length, 4, 'two probes per call: a missing index is not cached');
 });

@@ -96,5 +96,4 @@ export class DjeConnector implements ElectoralGazetteSource {
     await this.#pdf.close();
     await this.#http.close();
   }
-
 }

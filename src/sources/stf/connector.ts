@@ -85,7 +85,14 @@ export class StfConnector implements StfGazetteSource {
   constructor(options: StfConnectorOptions) {
     this.info = { name: 'STF', sandbox: options.sandbox ?? false };
     this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
-    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, source: 'stf', label: 'STF', error: fail, classify: { own } });
+    this.#http = new HttpUpstream({
+      ...options,
+      baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`,
+      source: 'stf',
+      label: 'STF',
+      error: fail,
+      classify: { own },
+    });
   }
 
   async lastDay(signal?: AbortSignal): Promise<string> {
@@ -170,7 +177,6 @@ export class StfConnector implements StfGazetteSource {
     this.#session = Promise.resolve(session);
     return { day, session };
   }
-
 }
 
 /** STF's own cases of the status ladder (classify.ts): a WAF's challenge, and a 422's validation messages. */
