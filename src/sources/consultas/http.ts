@@ -8,7 +8,8 @@
  * A session keeps the cookies the court sets (e-SAJ's and PJe's JSESSIONID) and follows redirects
  * within the court's own host only. No message quotes a page: pages carry names and CPFs.
  */
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
+import type { RetryableSourceError, SourceFailure } from '../../platform/ports/source-error.ts';
+import { isTransientStatus, upstreamError, type ErrorOptions } from '../http/classify.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
 import { HttpUpstream, type UpstreamResponse } from '../http/upstream.ts';
 import { header, pathOnly } from '../http/attempt.ts';
@@ -63,13 +64,8 @@ export function recordConsultaPages(record: (page: RecordedConsultaPage) => void
 }
 
 /** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
-export function consultaError(
-  source: string,
-  failure: SourceFailure,
-  message: string,
-  opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {},
-): RetryableSourceError {
-  return new RetryableSourceError(source, TRANSIENT_FAILURES, failure, message, opts);
+export function consultaError(source: string, failure: SourceFailure, message: string, opts: ErrorOptions = {}): RetryableSourceError {
+  return upstreamError(source)(failure, message, opts);
 }
 
 /** The per-host pool every court's client draws from: two courts on one host share its budget. */
@@ -93,7 +89,7 @@ export class ConsultaHttp {
         source: 'consultas',
         budgetName: `consulta:${new URL(origin).host}`,
         label,
-        error: (failure, message, opts) => consultaError(source, failure, message, opts),
+        error: upstreamError(source),
         perMinute: this.#o.perMinute,
         timeoutMs: this.#o.timeoutMs,
         retryDelaysMs: this.#o.retryDelaysMs,
@@ -204,7 +200,7 @@ export class ConsultaSession {
    * the host's retries would otherwise take for a transient failure: those are checked before retrying.
    */
   #challengedBeforeRetry(upstream: HttpUpstream, raw: UpstreamResponse, path: string): RetryableSourceError | undefined {
-    return raw.status >= 500 || raw.status === 429 ? this.#challenged(upstream.page(raw), raw.status, path) : undefined;
+    return isTransientStatus(raw.status) ? this.#challenged(upstream.page(raw), raw.status, path) : undefined;
   }
 
   #challenged(text: string, status: number, path: string): RetryableSourceError | undefined {

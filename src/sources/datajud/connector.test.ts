@@ -301,14 +301,12 @@ test('no retry runs inside another: shards that keep failing behind 503s cost th
   const indexes = new FakeIndexes();
   const [present] = populate(indexes, 'api_publica_trf4', 'TRF4', '4', '04', 1);
   // Two 503s, then a page with a failed shard, again and again: nested loops would ask 3 × 3 times.
-  const flaky =
-    (): Handler =>
-    (req) => {
-      if (++n % 3 !== 0) return { status: 503, text: '' };
-      const reply = indexes.handler(req) as { json: any };
-      reply.json._shards.failed = 1;
-      return reply;
-    };
+  const flaky = (): Handler => (req) => {
+    if (++n % 3 !== 0) return { status: 503, text: '' };
+    const reply = indexes.handler(req) as { json: any };
+    reply.json._shards.failed = 1;
+    return reply;
+  };
   let n = 0;
   const lookup = await setup(t, flaky());
   await assert.rejects(lookup.c.fetchCases([present, cnjNumber(2, '4', '04')]), isFailure('unavailable'));

@@ -5,52 +5,35 @@
  * where the data came from).
  */
 import type { Config } from '../../config.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
+import { systemClock } from '../../platform/clock.ts';
 import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { AliasResolver, courtOfAlias, routeCnj } from './aliases.ts';
 import { Batcher } from './batcher.ts';
-import { RequestBudget } from '../http/budget.ts';
-import { realSleep, type Sleep } from '../http/waits.ts';
 import { DataJudClient, type EsHit, type EsSearchResult } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
 import { dataJudError, isDataJudFailure } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';
 import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
 import { numeroOf, parseHits } from './parse.ts';
-import { jitteredSchedule, type RetryPolicy } from '../http/backoff.ts';
-import { RequestLoop, type RequestStats } from '../http/loop.ts';
+import { budgetedLoop, type BudgetedConnectorOptions } from '../http/connector-options.ts';
+import type { RequestLoop, RequestStats } from '../http/loop.ts';
 import { DEFAULT_RETRY } from './retry.ts';
-import { bodyLimits, type BodyLimits } from '../http/body.ts';
+import { bodyLimits } from '../http/body.ts';
 
 /** ES `max_result_window` / DataJud's largest page (§6). */
 const MAX_PAGE = 10_000;
 /** Room for one document per grau (G1, G2, JE, TR, …; §8.1) so a batch rarely needs a 2nd page. */
 const HITS_PER_NUMBER = 6;
 
-export interface DataJudConnectorOptions {
+/** Requests in flight at once by default 8; the rest of the shape is every budgeted connector's. */
+export interface DataJudConnectorOptions extends BudgetedConnectorOptions {
   /** e.g. `https://api-publica.datajud.cnj.jus.br`, or the sandbox simulator's URL. */
   baseUrl: string;
   apiKey: string;
-  timeoutMs: number;
-  /** Size of the connector's own budget; ignored when `budget` is given. */
-  requestsPerMinute: number;
   /** Most numbers in one `terms` request. */
   batchSize: number;
-  /** True when `baseUrl` is the sandbox simulator (reported in `info`). */
-  sandbox?: boolean;
-  /** A budget shared with other DataJud users of this process. */
-  budget?: RequestBudget;
-  clock?: Clock;
-  /** Used for backoff and budget waits; tests pass one that does not really wait. */
-  sleep?: Sleep;
-  random?: () => number;
-  retry?: Partial<RetryPolicy>;
   /** How long `fetchCase` gathers concurrent lookups of one alias (default 5 ms). */
   coalesceWindowMs?: number;
-  /** Requests in flight at once (default 8). */
-  maxInFlight?: number;
-  /** Size and idle limits of an answer's body (TRAMITA_UPSTREAM_MAX_BYTES `datajud`). */
-  body?: BodyLimits;
 }
 
 /** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
@@ -81,18 +64,11 @@ export class DataJudConnector implements CaseMetadataSource {
   constructor(options: DataJudConnectorOptions) {
     if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError('DataJudConnector: batchSize must be a positive integer');
     const clock = options.clock ?? systemClock;
-    const sleep = options.sleep ?? realSleep;
     const maxInFlight = options.maxInFlight ?? 8;
     this.info = { name: 'DataJud', sandbox: options.sandbox ?? false };
     this.#batchSize = options.batchSize;
-    this.#loop = new RequestLoop({
-      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'datajud' }),
-      maxInFlight,
-      schedule: jitteredSchedule({ ...DEFAULT_RETRY, ...options.retry }, options.random ?? Math.random),
-      sleep,
-      // The main source: asked once while a caller waits, within its timeout (issue 51); jobs keep the retries.
-      oncePerCaller: true,
-    });
+    // The main source: asked once while a caller waits, within its timeout (issue 51); jobs keep the retries.
+    this.#loop = budgetedLoop(options, 'datajud', { ...DEFAULT_RETRY, ...options.retry }, maxInFlight, { oncePerCaller: true });
     this.#client = new DataJudClient({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,

@@ -7,9 +7,8 @@
  */
 import { tmpdir } from 'node:os';
 import type { Config } from '../../config.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
-import { RequestBudget } from '../http/budget.ts';
-import { realSleep, type Sleep } from '../http/waits.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { realSleep } from '../http/waits.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type {
   CadernoInfo,
@@ -28,38 +27,22 @@ import { closedConnector } from '../../platform/ports/source-error.ts';
 import { toCadernoMetadata, toPublications } from './parse.ts';
 import { PAGE_SIZE, RESULT_CAP, pageParams, searchFilters } from './query.ts';
 import { DEFAULT_DJEN_RETRY, type DjenRetryPolicy } from './retry.ts';
-import { jitteredSchedule } from '../http/backoff.ts';
-import { RequestLoop, type RequestStats, type Tally } from '../http/loop.ts';
+import { budgetedLoop, type BudgetedConnectorOptions } from '../http/connector-options.ts';
+import type { RequestLoop, RequestStats, Tally } from '../http/loop.ts';
 import { RequestPause } from '../http/pause.ts';
 
 export const PUBLIC_DJEN_URL = 'https://comunicaapi.pje.jus.br';
 
-export interface DjenConnectorOptions {
+/** Every budgeted connector's shape (a caderno download gets ten times `timeoutMs`; 2 requests in flight by default: DJEN's quota is per minute, not per connection). */
+export interface DjenConnectorOptions extends BudgetedConnectorOptions<DjenRetryPolicy> {
   /** Default `https://comunicaapi.pje.jus.br`; or the sandbox simulator's URL (a path prefix is kept). */
   baseUrl?: string;
-  /** One request; a caderno download gets ten times this. */
-  timeoutMs: number;
-  /** Size of the connector's own budget; ignored when `budget` is given. */
-  requestsPerMinute: number;
-  /** True when `baseUrl` is the sandbox simulator (reported in `info`). */
-  sandbox?: boolean;
-  /** A budget shared with other DJEN users of this process. */
-  budget?: RequestBudget;
-  clock?: Clock;
-  /** Used for backoff, 429 and budget waits; tests pass one that does not really wait. */
-  sleep?: Sleep;
-  random?: () => number;
-  retry?: Partial<DjenRetryPolicy>;
-  /** Requests in flight at once (default 2: DJEN's quota is per minute, not per connection). */
-  maxInFlight?: number;
   /** Where caderno ZIPs are downloaded to (default os.tmpdir()). */
   tempDir?: string;
   /** Largest JSON page of a caderno read into memory (default: the body limit, `body.maxBytes`). */
   maxCadernoPageBytes?: number;
   /** Most bytes all the pages of a caderno ZIP may unzip to, by the ZIP's size (default: caderno.ts UNZIP_LIMIT). */
   maxCadernoUnzippedBytes?: (zipBytes: number) => number;
-  /** Limits of an API answer's body (TRAMITA_UPSTREAM_MAX_BYTES `djen`). */
-  body?: BodyLimits;
   /** Limits of a caderno ZIP, streamed to disk (TRAMITA_UPSTREAM_MAX_BYTES `djen-caderno`). */
   cadernoBody?: BodyLimits;
 }
@@ -100,12 +83,8 @@ export class DjenConnector implements PublicationSource {
     const retry = { ...DEFAULT_DJEN_RETRY, ...options.retry };
     this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
     const body = options.body ?? bodyLimits('djen');
-    this.#loop = new RequestLoop({
-      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'djen' }),
-      maxInFlight,
+    this.#loop = budgetedLoop(options, 'djen', retry, maxInFlight, {
       rateLimit: { pause, waits: retry.rateLimitWaits, defaultWaitMs: DEFAULT_RETRY_AFTER_MS, maxWaitMs: retry.maxRetryAfterMs },
-      schedule: jitteredSchedule(retry, options.random ?? Math.random),
-      sleep,
     });
     this.#client = new DjenClient({
       baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL,

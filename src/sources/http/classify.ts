@@ -54,6 +54,11 @@ export interface Classifier {
   redact?: (text: string) => string;
 }
 
+/** A status the loop retries (a 5xx, or a 429 after its wait): what no connector reads as an answer. */
+export function isTransientStatus(status: number): boolean {
+  return status >= 500 || status === 429;
+}
+
 /** A request that got no answer: `timeout` when it ran out of time, else `unavailable` (refused, reset, unreachable, DNS). */
 export function unanswered(err: unknown, c: Classifier, what?: string): RetryableSourceError {
   const about = what ? ` ${what}` : '';
@@ -91,7 +96,7 @@ export function statusFailure(raw: UpstreamResponse, c: Classifier, what?: strin
     return c.error('rate_limited', say('rate_limited', wait), { status, retryAfterMs: wait });
   }
   if (status === 401 || status === 403) return c.error('unauthorized', say('unauthorized'), { status, retryable: false });
-  if (status >= 500) return c.error('unavailable', say('unavailable'), { status, retryAfterMs: after() });
+  if (isTransientStatus(status)) return c.error('unavailable', say('unavailable'), { status, retryAfterMs: after() });
   // Any other status: the upstream refused this request; asking again would get the same answer.
   const failure = c.refused?.[status] ?? c.refused?.other ?? 'unavailable';
   return c.error(failure, say(failure), { status, retryable: false });

@@ -14,7 +14,7 @@ import { closedConnector, type RetryableSourceError } from '../../platform/ports
 import type { UpstreamBodySource } from './body-limits.ts';
 import { RequestBudget } from './budget.ts';
 import { header, pathOnly, sendOnce, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from './attempt.ts';
-import { attemptFailure, statusFailure, type Classifier, type UpstreamErrorFactory } from './classify.ts';
+import { attemptFailure, isTransientStatus, statusFailure, type Classifier, type UpstreamErrorFactory } from './classify.ts';
 import { realSleep, type RetryHooks } from './waits.ts';
 import { fixedSchedule, type FixedRetryTuning } from './backoff.ts';
 import { RequestLoop, type Tally } from './loop.ts';
@@ -143,7 +143,7 @@ export class HttpUpstream {
         });
         const refused = o.refuse?.(raw);
         if (refused) throw refused;
-        if (raw.status >= 500 || raw.status === 429) throw this.failure(raw, path);
+        if (isTransientStatus(raw.status)) throw this.failure(raw, path);
         return o.read ? o.read(raw) : raw;
       },
       o.signal,
