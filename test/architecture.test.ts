@@ -95,7 +95,7 @@ const OWN_CLASSIFYING: readonly [string, RegExp][] = [
   ['the Retry-After reader', /from\s+'[^']*http\/retry-after\.ts'/],
 ];
 
-test('no file of sources/ outside sources/http/ classifies failures on its own: classify.ts does, with the connector\'s own cases', () => {
+test("no file of sources/ outside sources/http/ classifies failures on its own: classify.ts does, with the connector's own cases", () => {
   const own = sourceFiles(path.join(SRC, 'sources'))
     .filter((file) => !path.relative(SRC, file).startsWith('sources/http/'))
     .flatMap((file) => {
