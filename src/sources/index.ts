@@ -31,24 +31,31 @@ import type { CaseDetailsSource } from '../platform/ports/case-details.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
-/** Where the sandbox simulator listens, when this process runs it. */
+/** Where the sandbox simulator listens, when this process runs it (the sandbox's own handle extends this). */
 export interface SimulatedUpstreams {
+  /** `url + '/datajud'`: use as DATAJUD_URL. */
   datajudUrl: string;
+  /** `url + '/portal'`: use as TRAMITA_PORTAL_URL. */
   portalUrl: string;
+  /** `url + '/djen'`: use as DJEN_URL (the API lives at `/api/v1/…` below it). */
   djenUrl: string;
-  /** The simulated chat-completions model, up to `/v1`. */
+  /** `url + '/llm/v1'`: the simulated chat-completions model, up to `/v1` (TRAMITA_SUMMARY_URL; model `sandbox-resumo-1`). */
   llmUrl: string;
+  /** `url + '/stf'`: the STF gazette's host (its API lives at `/decisoes-publicacoes/api/public`). */
   stfUrl: string;
+  /** `url + '/dje'`: the electoral gazettes' host (`/dje-consulta/rest/…` below it). */
   djeUrl: string;
+  /** `url + '/provedor/mural'`: a provider speaking docs/providers.md for the mural (TRAMITA_MURAL_PROVIDER_URL). */
   muralProviderUrl: string;
-  /** A warrants provider speaking our protocol (docs/providers.md). */
+  /** `url + '/mandados/tramita'`: a warrants provider speaking docs/providers.md (TRAMITA_WARRANTS_PROVIDER_URL). */
   warrantsProviderUrl: string;
-  /** Protocolo Integrado's imitation, up to `/protocolo`. */
+  /** `url + '/protocolo'`: Protocolo Integrado's imitation (TRAMITA_PROTOCOLO_URL). */
   protocoloUrl: string;
+  /** `url + '/tjrj'`: TJRJ's precatório API (TRAMITA_TJRJ_PRECATORIOS_URL). */
   tjrjPrecatoriosUrl: string;
-  /** The courts' consultation pages (e-SAJ, TJDFT REST), one context per court: `<url>/<sigla>` (lower case). */
+  /** `url + '/consultas'`: the courts' consultation pages (e-SAJ, TJDFT REST), one context per court: `<url>/<sigla>` (lower case). */
   consultasUrl: string;
-  /** PJe's classic consulta pública, one context per court: `<url>/<SIGLA>`. */
+  /** `url + '/pje'`: PJe's classic consulta pública, one context per court: `<url>/<SIGLA>`. */
   pjeUrl: string;
   /** The consultation systems the simulator speaks: courts of the others stay off beside it (unless their URL is set). */
   consultaSystems: readonly string[];

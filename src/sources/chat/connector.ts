@@ -20,7 +20,7 @@ import type { RetryableSourceError } from '../../platform/ports/source-error.ts'
 import type { UpstreamResponse } from '../http/attempt.ts';
 import type { FixedRetryTuning } from '../http/backoff.ts';
 import { upstreamError } from '../http/classify.ts';
-import { HttpUpstream } from '../http/upstream.ts';
+import { HttpUpstream, operatorServer } from '../http/upstream.ts';
 import type { RetryHooks } from '../http/waits.ts';
 import { errorBodyNote, type BodyLimits } from '../http/body.ts';
 
@@ -98,16 +98,12 @@ export class ChatCompletionsConnector implements ChatModel {
     this.info = { name: 'Modelo', sandbox: options.sandbox ?? false, model: options.model };
     this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
     this.#secret = options.apiKey || null;
+    const retries = { retries: 2, retryDelaysMs: [1_000, 4_000], maxRetryAfterMs: 30_000 };
     this.#http = new HttpUpstream({
-      ...options,
+      ...operatorServer(options, { timeoutMs: 120_000, connections: 4, retries }),
       source: SOURCE_NAME,
       label: 'The model server',
       error: modelError,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      connections: options.connections ?? 4,
-      // No budget: the operator runs or pays for the server.
-      unbudgeted: true,
-      retryDefaults: { retries: 2, retryDelaysMs: [1_000, 4_000], maxRetryAfterMs: 30_000 },
       classify: {
         own: (raw, where) => this.#contextExceeded(raw, where),
         // Any other refusal of the request: the server does not take what was sent as it is.

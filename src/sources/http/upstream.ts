@@ -68,6 +68,20 @@ export interface HttpUpstreamOptions extends UpstreamTuning {
   onHeaders?: (headers: ResponseHeaders) => void;
 }
 
+/** What a server the operator runs or pays for (the portal, the model) leaves unset: no budget, and its connector's defaults. */
+export function operatorServer<O extends UpstreamTuning & { connections?: number }>(
+  o: O,
+  defaults: { timeoutMs: number; connections: number; retries: Required<FixedRetryTuning> },
+): O & Pick<HttpUpstreamOptions, 'timeoutMs' | 'connections' | 'unbudgeted' | 'retryDefaults'> {
+  return {
+    ...o,
+    timeoutMs: o.timeoutMs ?? defaults.timeoutMs,
+    connections: o.connections ?? defaults.connections,
+    unbudgeted: true,
+    retryDefaults: defaults.retries,
+  };
+}
+
 /** One request as a connector describes it to HttpUpstream.send. */
 export interface UpstreamRequest<T> {
   signal?: AbortSignal;

@@ -11,7 +11,7 @@ import type { CaseDetailsRecord, CaseDetailsSource } from '../../platform/ports/
 import { header, type UpstreamResponse } from '../http/attempt.ts';
 import type { BodyLimits } from '../http/body.ts';
 import type { FixedRetryTuning } from '../http/backoff.ts';
-import { HttpUpstream, upstreamError } from '../http/upstream.ts';
+import { HttpUpstream, operatorServer, upstreamError } from '../http/upstream.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
 import type { RetryHooks } from '../http/waits.ts';
@@ -54,16 +54,12 @@ export class PortalConnector implements CaseDetailsSource {
     this.#courts = !options.courts || options.courts === 'all' ? 'all' : new Set(options.courts);
     this.#name = options.name ?? 'Portal';
     this.info = { name: 'Portal', sandbox: options.sandbox ?? false };
+    const retries = { retries: 2, retryDelaysMs: [200, 600], maxRetryAfterMs: 2_000 };
     this.#http = new HttpUpstream({
-      ...options,
+      ...operatorServer(options, { timeoutMs: 10_000, connections: 8, retries }),
       source: 'portal',
       label: 'Portal',
       error: portalError,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      connections: options.connections ?? 8,
-      // No budget: the operator runs the provider.
-      unbudgeted: true,
-      retryDefaults: { retries: 2, retryDelaysMs: [200, 600], maxRetryAfterMs: 2_000 },
       // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.
       classify: { hints: { unavailable: '(not expected by the case-details protocol, or the provider failed)' } },
     });
