@@ -26,7 +26,7 @@ export const DISPUTED_ALIASES: Readonly<Record<string, readonly string[]>> = Obj
 
 /**
  * Route one number (masked or bare). Throws ApiError INVALID_CNJ for a malformed number (callers
- * validate first) and DataJudError `no_index` when its court has no DataJud index.
+ * validate first) and DataJud's `no_index` failure when its court has no DataJud index.
  */
 export function routeCnj(numero: string): AliasRoute {
   const cnj = parseCnj(numero);
@@ -60,7 +60,7 @@ export function courtOfAlias(alias: string): Court | undefined {
   return COURT_BY_ALIAS.get(alias);
 }
 
-/** Checks that an alias answers (a `{"size":0}` search); rejects with DataJudError. */
+/** Checks that an alias answers (a `{"size":0}` search); rejects with DataJud's failure. */
 export type AliasProbe = (alias: string, signal?: AbortSignal) => Promise<void>;
 
 /**
