@@ -33,7 +33,10 @@ import { RequestPause } from '../http/pause.ts';
 
 export const PUBLIC_DJEN_URL = 'https://comunicaapi.pje.jus.br';
 
-/** Every budgeted connector's shape (a caderno download gets ten times `timeoutMs`; 2 requests in flight by default: DJEN's quota is per minute, not per connection). */
+/**
+ * Every budgeted connector's shape: a caderno download gets ten times `timeoutMs`; 2 requests in
+ * flight by default (DJEN's quota is per minute, not per connection).
+ */
 export interface DjenConnectorOptions extends BudgetedConnectorOptions<DjenRetryPolicy> {
   /** Default `https://comunicaapi.pje.jus.br`; or the sandbox simulator's URL (a path prefix is kept). */
   baseUrl?: string;
