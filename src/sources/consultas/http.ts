@@ -9,7 +9,7 @@
  * within the court's own host only. No message quotes a page: pages carry names and CPFs.
  */
 import type { RetryableSourceError, SourceFailure } from '../../platform/ports/source-error.ts';
-import { isTransientStatus, upstreamError, type ErrorOptions } from '../http/classify.ts';
+import { isTransientStatus, upstreamError } from '../http/classify.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
 import { HttpUpstream, type UpstreamResponse } from '../http/upstream.ts';
 import { header, pathOnly } from '../http/attempt.ts';
@@ -61,11 +61,6 @@ export function recordConsultaPages(record: (page: RecordedConsultaPage) => void
   return () => {
     if (recorder === record) recorder = null;
   };
-}
-
-/** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
-export function consultaError(source: string, failure: SourceFailure, message: string, opts: ErrorOptions = {}): RetryableSourceError {
-  return upstreamError(source)(failure, message, opts);
 }
 
 /** The per-host pool every court's client draws from: two courts on one host share its budget. */
@@ -147,7 +142,7 @@ export class ConsultaSession {
 
   /** A failure of this court's consultation (for the clients' own checks: a page that is not what it should be). */
   fail(failure: SourceFailure, message: string): RetryableSourceError {
-    return atStep(consultaError(this.#source, failure, `${this.#label}: ${message}`, { retryable: false }), this.#step);
+    return atStep(upstreamError(this.#source)(failure, `${this.#label}: ${message}`, { retryable: false }), this.#step);
   }
 
   async #send(method: 'GET' | 'POST', url: string, o: { signal?: AbortSignal; headers?: Record<string, string>; body?: string }): Promise<ConsultaPage> {
@@ -208,7 +203,7 @@ export class ConsultaSession {
     if (!challenge) return undefined;
     const message = `${this.#label} answered ${pathOnly(path)} with a ${challenge.kind} page (${challenge.reason}); Tramita never passes one.`;
     bodyRefused(this.#source, challenge.kind, message);
-    return consultaError(this.#source, challenge.kind, message, { status, retryable: false });
+    return upstreamError(this.#source)(challenge.kind, message, { status, retryable: false });
   }
 
   #cookieHeader(): Record<string, string> {
