@@ -46,8 +46,8 @@ export interface Classifier {
   own?: (raw: UpstreamResponse, where: string) => RetryableSourceError | undefined;
   /** What a 4xx other than 401/403/429 means to this connector (e.g. 400 → `malformed`); default `unavailable`. */
   refused?: Readonly<Partial<Record<number, SourceFailure>>> & { other?: SourceFailure };
-  /** A sentence added to a failure's message: what the operator may do about it. */
-  hints?: Partial<Record<SourceFailure, string | ((wait: number | undefined) => string)>>;
+  /** A sentence added to a failure's message: what the operator may do about it (`refused`: the last rung's, whatever its failure). */
+  hints?: Partial<Record<SourceFailure | 'refused', string | ((wait: number | undefined) => string)>>;
   /** The wait a 429 without Retry-After means (DJEN: 60 s); default none (the schedule's own backoff). */
   defaultRetryAfterMs?: number;
   /** Applied to every message (the model's key, when a server echoes it). */
@@ -85,7 +85,7 @@ export function statusFailure(raw: UpstreamResponse, c: Classifier, what?: strin
   const own = c.own?.(raw, where);
   if (own) return own;
   const note = redact(errorBodyNote(raw.body));
-  const say = (failure: SourceFailure, wait?: number): string => {
+  const say = (failure: SourceFailure | 'refused', wait?: number): string => {
     const hint = c.hints?.[failure];
     const text = typeof hint === 'function' ? hint(wait) : hint;
     return `${where} ${note}.${text ? ` ${text}` : ''}`;
@@ -99,5 +99,5 @@ export function statusFailure(raw: UpstreamResponse, c: Classifier, what?: strin
   if (isTransientStatus(status)) return c.error('unavailable', say('unavailable'), { status, retryAfterMs: after() });
   // Any other status: the upstream refused this request; asking again would get the same answer.
   const failure = c.refused?.[status] ?? c.refused?.other ?? 'unavailable';
-  return c.error(failure, say(failure), { status, retryable: false });
+  return c.error(failure, say(c.hints?.refused ? 'refused' : failure), { status, retryable: false });
 }

@@ -61,7 +61,7 @@ export class PortalConnector implements CaseDetailsSource {
       label: 'Portal',
       error: portalError,
       // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.
-      classify: { hints: { unavailable: '(not expected by the case-details protocol, or the provider failed)' } },
+      classify: { hints: { refused: 'Not expected by the case-details protocol.' } },
     });
   }
 
