@@ -81,6 +81,32 @@ test("no connector's folder imports another's: what they share is sources/http/ 
   );
 });
 
+/**
+ * One failure classifier (issue 55): "no answer" (undici's and the system's error codes, the timeout
+ * test) and the ladder of statuses (429, 401/403, 5xx, Retry-After) are read in sources/http/ only, and
+ * its failures come from one factory (upstreamError); a connector adds its own cases through
+ * classify.ts's hooks, never a copy of the ladder nor an error class of its own.
+ */
+const OWN_CLASSIFYING: readonly [string, RegExp][] = [
+  ['a network error code', /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w*)\b/],
+  ['the timeout test', /\bisUpstreamTimeout\b/],
+  ['a 429 rung', /status(Code)?\s*={2,3}\s*429\b/],
+  ['a 5xx rung', /status(Code)?\s*(>=\s*5\d\d|>\s*499)\b/],
+  ['a 401/403 rung', /status(Code)?\s*={2,3}\s*401\s*\|\|/],
+  ['the Retry-After reader', /from\s+'[^']*http\/retry-after\.ts'/],
+  ['an error class or constructor of its own (upstreamError is the one factory)', /extends\s+(Retryable)?SourceError\b|new\s+(Retryable)?SourceError\(/],
+];
+
+test("no file of sources/ outside sources/http/ classifies failures on its own: classify.ts does, with the connector's own cases", () => {
+  const own = sourceFiles(path.join(SRC, 'sources'))
+    .filter((file) => !path.relative(SRC, file).startsWith('sources/http/'))
+    .flatMap((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      return OWN_CLASSIFYING.filter(([, re]) => re.test(text)).map(([what]) => `${path.relative(SRC, file)}: ${what}`);
+    });
+  assert.deepEqual(own, []);
+});
+
 test('no circle of value imports', () => {
   const graph = new Map<string, string[]>();
   for (const e of edges()) if (!e.typeOnly) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);

@@ -36,6 +36,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock, type Clock } from '../platform/clock.ts';
+import type { SimulatedUpstreams } from '../sources/index.ts';
 import { generateDataset, type SandboxDataset } from './data/dataset.ts';
 import { dataJudHandler, SandboxDataJud } from './datajud/server.ts';
 import { djenFailure } from './djen/failure.ts';
@@ -76,39 +77,13 @@ export interface SandboxOptions {
   futureDays?: number;
 }
 
-export interface Sandbox {
+export interface Sandbox extends SimulatedUpstreams {
   /** `http://127.0.0.1:<port>` */
   url: string;
-  /** `url + '/datajud'`: use as DATAJUD_URL. */
-  datajudUrl: string;
-  /** `url + '/portal'`: use as TRAMITA_PORTAL_URL. */
-  portalUrl: string;
-  /** `url + '/djen'`: use as DJEN_URL (the API lives at `/api/v1/…` below it). */
-  djenUrl: string;
-  /** `url + '/llm/v1'`: use as TRAMITA_SUMMARY_URL (model `sandbox-resumo-1`). */
-  llmUrl: string;
-  /** `url + '/stf'`: the STF gazette's host (its API lives at `/decisoes-publicacoes/api/public`). */
-  stfUrl: string;
-  /** `url + '/dje'`: the electoral gazettes' host (`/dje-consulta/rest/…` below it). */
-  djeUrl: string;
   /** `url + '/mural'`: the bulletin board's back end (Tramita never searches it: reCAPTCHA). */
   muralUrl: string;
-  /** `url + '/provedor/mural'`: a provider speaking docs/providers.md for the mural (TRAMITA_MURAL_PROVIDER_URL). */
-  muralProviderUrl: string;
-  /** `url + '/mandados/tramita'`: a warrants provider speaking docs/providers.md (TRAMITA_WARRANTS_PROVIDER_URL). */
-  warrantsProviderUrl: string;
-  /** `url + '/protocolo'`: Protocolo Integrado's imitation (TRAMITA_PROTOCOLO_URL). */
-  protocoloUrl: string;
-  /** `url + '/tjrj'`: TJRJ's precatório API (TRAMITA_TJRJ_PRECATORIOS_URL). */
-  tjrjPrecatoriosUrl: string;
-  /** `url + '/pje'`: a PJe court's consulta pública is `${pjeUrl}/<SIGLA>` (scheme, host and context path). */
-  pjeUrl: string;
-  /** `url + '/consultas'`: the courts' consultation pages, one context per court (`/consultas/tjsp`). */
-  consultasUrl: string;
   /** The consultations' misbehaviours (a captcha or an anti-bot page). */
   consultas: SandboxConsultas;
-  /** The consultation systems served under `consultasUrl`. */
-  consultaSystems: readonly string[];
   dataset: SandboxDataset;
   /** The DJEN simulator's communications: publish on demand, examples. */
   djen: SandboxDjen;

@@ -6,18 +6,11 @@
  * is the answer, not a reason to ask someone else.
  */
 import type { SourceInfo } from '../platform/ports/case-metadata.ts';
-import type {
-  CaseDetailsRecord,
-  CaseDetailsSource,
-  CourtDocument,
-  CourtSearchQuery,
-  CourtSearchReport,
-  DetailsOptions,
-} from '../platform/ports/case-details.ts';
+import type * as Port from '../platform/ports/case-details.ts';
 
-type Closable = CaseDetailsSource & { close?(): Promise<void> };
+type Closable = Port.CaseDetailsSource & { close?(): Promise<void> };
 
-export class DetailsChain implements CaseDetailsSource {
+export class DetailsChain implements Port.CaseDetailsSource {
   readonly info: SourceInfo;
   readonly #members: Closable[];
   constructor(members: Closable[]) {
@@ -38,7 +31,7 @@ export class DetailsChain implements CaseDetailsSource {
     return this.#members.some((m) => m.isConsultation?.(source) ?? false);
   }
 
-  async fetchDetails(numeroCnj: string, signal?: AbortSignal, opts?: DetailsOptions): Promise<CaseDetailsRecord | null> {
+  async fetchDetails(numeroCnj: string, signal?: AbortSignal, opts?: Port.DetailsOptions): Promise<Port.CaseDetailsRecord | null> {
     for (const m of this.#members) {
       if (m.covers && !m.covers(numeroCnj)) continue;
       const found = await m.fetchDetails(numeroCnj, signal, opts);
@@ -58,7 +51,7 @@ export class DetailsChain implements CaseDetailsSource {
   }
 
   /** The members that search courts (the consultations), their reports put together. */
-  async searchCourts(query: CourtSearchQuery, signal?: AbortSignal): Promise<CourtSearchReport> {
+  async searchCourts(query: Port.CourtSearchQuery, signal?: AbortSignal): Promise<Port.CourtSearchReport> {
     const reports = await Promise.all(this.#members.flatMap((m) => (m.searchCourts ? [m.searchCourts(query, signal)] : [])));
     return {
       consultadas: reports.flatMap((r) => r.consultadas),
@@ -69,7 +62,7 @@ export class DetailsChain implements CaseDetailsSource {
   }
 
   /** The court-page member covering the number reads it (issue 53); null when none does. */
-  async readDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<CourtDocument | null> {
+  async readDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<Port.CourtDocument | null> {
     for (const m of this.#members) {
       if (!m.readDocument || (m.covers && !m.covers(numeroCnj))) continue;
       const found = await m.readDocument(numeroCnj, documentId, signal);

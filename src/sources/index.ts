@@ -19,6 +19,8 @@ import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
 import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
+import { useSourceProbe } from '../platform/observability/source-health.ts';
+import { probeUpstream } from './http/probe.ts';
 import { bodyLimits } from './http/body.ts';
 import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/connector.ts';
 import type { ConsultaCourt } from './consultas/courts.ts';
@@ -29,24 +31,31 @@ import type { CaseDetailsSource } from '../platform/ports/case-details.ts';
 
 export const PUBLIC_DATAJUD_URL = 'https://api-publica.datajud.cnj.jus.br';
 
-/** Where the sandbox simulator listens, when this process runs it. */
+/** Where the sandbox simulator listens, when this process runs it (the sandbox's own handle extends this). */
 export interface SimulatedUpstreams {
+  /** `url + '/datajud'`: use as DATAJUD_URL. */
   datajudUrl: string;
+  /** `url + '/portal'`: use as TRAMITA_PORTAL_URL. */
   portalUrl: string;
+  /** `url + '/djen'`: use as DJEN_URL (the API lives at `/api/v1/…` below it). */
   djenUrl: string;
-  /** The simulated chat-completions model, up to `/v1`. */
+  /** `url + '/llm/v1'`: the simulated chat-completions model, up to `/v1` (TRAMITA_SUMMARY_URL; model `sandbox-resumo-1`). */
   llmUrl: string;
+  /** `url + '/stf'`: the STF gazette's host (its API lives at `/decisoes-publicacoes/api/public`). */
   stfUrl: string;
+  /** `url + '/dje'`: the electoral gazettes' host (`/dje-consulta/rest/…` below it). */
   djeUrl: string;
+  /** `url + '/provedor/mural'`: a provider speaking docs/providers.md for the mural (TRAMITA_MURAL_PROVIDER_URL). */
   muralProviderUrl: string;
-  /** A warrants provider speaking our protocol (docs/providers.md). */
+  /** `url + '/mandados/tramita'`: a warrants provider speaking docs/providers.md (TRAMITA_WARRANTS_PROVIDER_URL). */
   warrantsProviderUrl: string;
-  /** Protocolo Integrado's imitation, up to `/protocolo`. */
+  /** `url + '/protocolo'`: Protocolo Integrado's imitation (TRAMITA_PROTOCOLO_URL). */
   protocoloUrl: string;
+  /** `url + '/tjrj'`: TJRJ's precatório API (TRAMITA_TJRJ_PRECATORIOS_URL). */
   tjrjPrecatoriosUrl: string;
-  /** The courts' consultation pages (e-SAJ, TJDFT REST), one context per court: `<url>/<sigla>` (lower case). */
+  /** `url + '/consultas'`: the courts' consultation pages (e-SAJ, TJDFT REST), one context per court: `<url>/<sigla>` (lower case). */
   consultasUrl: string;
-  /** PJe's classic consulta pública, one context per court: `<url>/<SIGLA>`. */
+  /** `url + '/pje'`: PJe's classic consulta pública, one context per court: `<url>/<SIGLA>`. */
   pjeUrl: string;
   /** The consultation systems the simulator speaks: courts of the others stay off beside it (unless their URL is set). */
   consultaSystems: readonly string[];
@@ -206,6 +215,8 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   });
   // What the metrics, the logs and the sources' states call each one (platform/observability/upstreams.ts).
   const simulatedUnless = (configured: string | undefined) => simulated !== null && !configured;
+  // The background prober asks a failing source through this stack, classified like every connector's request.
+  useSourceProbe(probeUpstream);
   registerUpstreams([
     { name: 'datajud', baseUrl: datajudUrl, sandbox: simulated !== null },
     // Auxiliary: skipped by request paths while failing, probed in the background (issue 51).

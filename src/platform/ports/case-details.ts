@@ -67,27 +67,34 @@ export interface PublicDocumentRecord {
 
 export type DocumentOrigin = 'provedor' | 'visualizador' | 'arquivo';
 
+/** What a court's document viewer shows of a document (PJe's, sources/consultas/pje/viewer.ts). */
+export interface CourtDocumentText {
+  /** The body's HTML as the court wrote it, without the page's chrome, scripts, styles, comments or forms. */
+  html: string;
+  /** The body as text: one paragraph a line, blanks collapsed. */
+  texto: string;
+  /** The document's own title where it prints one (`DESPACHO`), else null. */
+  titulo: string | null;
+  /** "Assinado eletronicamente por: NAME" (null when the block names nobody). */
+  assinante: string | null;
+  /** The signature instant, ISO with offset (Brasília); null when it does not read. */
+  assinadoEm: string | null;
+  /** "ID do documento" as the page prints it; null when blank. */
+  idDocumento: string | null;
+  /** The 29-digit validation code under the barcode. */
+  codigoValidacao: string | null;
+}
+
 /**
  * A court page's public document as Tramita serves it (issue 53): the viewer's document as the court
  * wrote it, or a file the court stores, byte for byte.
  */
 export type CourtDocument =
-  | {
+  | (CourtDocumentText & {
       formato: 'html';
-      /** The body's HTML without the page's chrome, scripts, styles, comments or forms. */
-      html: string;
-      texto: string;
-      /** The document's own title where it prints one (`DESPACHO`), else null. */
-      titulo: string | null;
-      assinante: string | null;
-      /** ISO instant with offset. */
-      assinadoEm: string | null;
-      /** "ID do documento" as the page prints it. */
-      idDocumento: string | null;
-      codigoValidacao: string | null;
       /** The court's own PDF ("Gerar PDF") when it answered one (`%PDF-`), else null. */
       pdf: Uint8Array | null;
-    }
+    })
   | { formato: 'arquivo'; mimeType: string; nome: string | null; body: Uint8Array };
 
 /** A movement as a court's page prints it: a day (or instant), a title and the text under it. */

@@ -3,6 +3,7 @@
  * (reference/upstream/real/pje-tjma-*.html: the same ids by suffix, classes, labels, nesting and
  * entity-encoded labels), filled with a sandbox case. parity.test.ts holds them to the captures.
  */
+import { UFS } from '../../platform/identifiers/uf.ts';
 import { brasiliaDateTime, formatDateBr } from '../../platform/format.ts';
 import { formatCnj, formatCnpj, formatCpf } from '../../platform/identifiers/index.ts';
 import type { Lawyer, Movement, Party, SandboxCase } from '../data/model.ts';
@@ -36,36 +37,12 @@ const head = (
 	<body>`;
 const foot = '\n\t</body>\n</html>\n';
 
-/** The OAB's UF select, in the real form's order (pje-tjma-listView.html): each option's value is its index. */
-export const PJE_UFS = [
-  'AC',
-  'AL',
-  'AP',
-  'AM',
-  'BA',
-  'CE',
-  'DF',
-  'ES',
-  'GO',
-  'MA',
-  'MT',
-  'MS',
-  'MG',
-  'PA',
-  'PB',
-  'PR',
-  'PE',
-  'PI',
-  'RJ',
-  'RN',
-  'RS',
-  'RO',
-  'RR',
-  'SC',
-  'SP',
-  'SE',
-  'TO',
-];
+/**
+ * The OAB's UF select, in the real form's order (pje-tjma-listView.html): each option's value is its
+ * index. The CNJ's table of UFs (platform/identifiers/uf.ts), but for São Paulo listed before Sergipe,
+ * as the form sorts by name.
+ */
+export const PJE_UFS: readonly string[] = UFS.flatMap((uf) => (uf === 'SE' ? [] : uf === 'SP' ? ['SP', 'SE'] : [uf]));
 
 /** `GET ConsultaPublica/listView.seam`: form fPP with the fields, the search script and the compiled-out captcha of the real page. */
 export function listViewPage(site: PjeSite, month: string): string {

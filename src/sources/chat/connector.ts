@@ -2,10 +2,10 @@
  * The language model (platform/ports/model.ts) through an OpenAI-compatible chat-completions API:
  * hosted services, vLLM, llama.cpp's `llama-server`, Ollama, or the sandbox's simulated model
  * (reference/upstream/wave2.md §A.2). One non-streaming `POST <baseUrl>/chat/completions` per attempt,
- * undici with a dedicated Agent, each attempt under its own timeout, retried on the RequestLoop (no
+ * over HttpUpstream, each attempt under its own timeout, retried on its loop (no
  * budget: the operator runs or pays for the server).
  *
- * Failures become SourceError('modelo', …) (a ChatModelError): 401/403 → unauthorized; 429 →
+ * Failures are classified by sources/http/classify.ts (source `modelo`): 401/403 → unauthorized; 429 →
  * rate_limited (retried when Retry-After is at most maxRetryAfterMs); 5xx and network failures →
  * unavailable and timeouts → timeout (both retried); a 400/413/422 saying the prompt exceeds the
  * context → input_too_long; any other 4xx, a body that is not JSON, no `choices`, no content →
@@ -14,18 +14,15 @@
  * The answer's `<think>…</think>` reasoning (reasoning models put it in `content`) is removed;
  * `reasoning_content` is ignored.
  */
-import type { Agent } from 'undici';
 import type { ChatAnswer, ChatModel, ChatRequest } from '../../platform/ports/model.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
-import { header, sendOnce, upstreamAgent, type UpstreamResponse } from '../http/attempt.ts';
-import { fixedSchedule, type FixedRetryTuning } from '../http/backoff.ts';
-import { RequestLoop } from '../http/loop.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
-import { retryAfterMs } from '../http/retry-after.ts';
-import { isUpstreamTimeout } from '../http/timeout.ts';
-import { realSleep, type RetryHooks } from '../http/waits.ts';
-import { bodyJson, bodyLimits, errorBodyNote, type BodyLimits, type BodyReading } from '../http/body.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
+import type { UpstreamResponse } from '../http/attempt.ts';
+import type { FixedRetryTuning } from '../http/backoff.ts';
+import { upstreamError } from '../http/classify.ts';
+import { HttpUpstream, operatorServer } from '../http/upstream.ts';
+import type { RetryHooks } from '../http/waits.ts';
+import { errorBodyNote, type BodyLimits } from '../http/body.ts';
 
 export const SOURCE_NAME = 'modelo';
 
@@ -50,12 +47,8 @@ export interface ChatCompletionsOptions extends RetryHooks, FixedRetryTuning {
   body?: BodyLimits;
 }
 
-export class ChatModelError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super(SOURCE_NAME, TRANSIENT_FAILURES, failure, message, opts);
-    this.name = 'ChatModelError';
-  }
-}
+/** The model's failures (the one factory, sources/http/classify.ts). */
+export const modelError = upstreamError(SOURCE_NAME);
 
 const DEFAULT_TEMPERATURE = 0.2;
 
@@ -95,35 +88,30 @@ const tokens = (v: unknown): number | null => (typeof v === 'number' && Number.i
 
 export class ChatCompletionsConnector implements ChatModel {
   readonly info: SourceInfo & { model: string };
-  readonly #url: string;
   readonly #apiKey: string;
   /** The configured key, to scrub from messages (the placeholder is no secret). */
   readonly #secret: string | null;
-  readonly #timeoutMs: number;
-  readonly #clock: Clock;
-  readonly #agent: Agent;
-  readonly #loop: RequestLoop;
   /** The model's answers hold the summary of a case (names of its parties): failures never quote them. */
-  readonly #body: BodyReading;
+  readonly #http: HttpUpstream;
 
   constructor(options: ChatCompletionsOptions) {
-    this.#body = {
-      source: SOURCE_NAME,
-      what: 'The model server',
-      limits: options.body ?? bodyLimits('modelo'),
-      fail: (failure, message, opts) => new ChatModelError(failure, message, opts),
-    };
     this.info = { name: 'Modelo', sandbox: options.sandbox ?? false, model: options.model };
-    this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
     this.#secret = options.apiKey || null;
-    this.#timeoutMs = options.timeoutMs ?? 120_000;
-    this.#clock = options.clock ?? systemClock;
-    this.#loop = new RequestLoop({
-      schedule: fixedSchedule(options, { retries: 2, retryDelaysMs: [1_000, 4_000], maxRetryAfterMs: 30_000 }),
-      sleep: options.sleep ?? realSleep,
+    const retries = { retries: 2, retryDelaysMs: [1_000, 4_000], maxRetryAfterMs: 30_000 };
+    this.#http = new HttpUpstream({
+      ...operatorServer(options, { timeoutMs: 120_000, connections: 4, retries }),
+      source: SOURCE_NAME,
+      label: 'The model server',
+      error: modelError,
+      classify: {
+        own: (raw, where) => this.#contextExceeded(raw, where),
+        // Any other refusal of the request: the server does not take what was sent as it is.
+        refused: { other: 'malformed' },
+        hints: { unauthorized: "Check TRAMITA_SUMMARY_API_KEY and the model's access." },
+        redact: (text) => this.#redact(text),
+      },
     });
-    this.#agent = upstreamAgent(this.#timeoutMs, options.connections ?? 4);
   }
 
   async complete(req: ChatRequest): Promise<ChatAnswer> {
@@ -134,27 +122,20 @@ export class ChatCompletionsConnector implements ChatModel {
       max_tokens: req.maxTokens,
       stream: false,
     });
-    return this.#loop.run(async (signal) => {
-      // A body refused by http/body.ts is retried when it was a silence, never when too large or unreadable.
-      const raw = await this.#attempt(body, signal).catch((err: unknown) => {
-        throw signal.aborted || err instanceof ChatModelError ? err : this.#unanswered(err);
-      });
-      if (raw.status >= 200 && raw.status < 300) return this.#answer(raw);
-      throw this.#statusFailure(raw);
-    }, req.signal);
-  }
-
-  /** A request that got no answer: the attempt's timeout, or the server unreachable. */
-  #unanswered(err: unknown): ChatModelError {
-    return isUpstreamTimeout(err)
-      ? new ChatModelError('timeout', `The model did not answer within ${this.#timeoutMs} ms.`)
-      : new ChatModelError('unavailable', `The model server is unreachable: ${this.#redact((err as Error).message)}`);
+    return this.#http.send('POST', '/chat/completions', {
+      signal: req.signal,
+      body,
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
+      read: (raw: UpstreamResponse) => {
+        if (raw.status < 200 || raw.status >= 300) throw this.#http.failure(raw, '/chat/completions');
+        return this.#answer(raw);
+      },
+    });
   }
 
   /** Ends what is in flight (a request or a wait for a retry fails at once) and closes the sockets: see HttpUpstream.close. */
   async close(): Promise<void> {
-    await this.#loop.close(closedConnector(new ChatModelError('unavailable', 'The model connector was closed.', { retryable: false })));
-    await this.#agent.close();
+    await this.#http.close();
   }
 
   /** Never lets the key out, even when a server echoes it. */
@@ -162,25 +143,31 @@ export class ChatCompletionsConnector implements ChatModel {
     return this.#secret ? text.split(this.#secret).join('***') : text;
   }
 
-  /** What a message says of an answer: its size, hash and error type, never its text (see #body). */
+  /** What a message says of an answer: its size, hash and error type, never its text (see #http). */
   #detail(raw: UpstreamResponse): string {
     return this.#redact(errorBodyNote(raw.body));
   }
 
+  /** The model's own case of the ladder: a 413, or a 400/422 saying the prompt exceeds the context. */
+  #contextExceeded(raw: UpstreamResponse, where: string): RetryableSourceError | undefined {
+    const { status } = raw;
+    if (status !== 413 && !((status === 400 || status === 422) && CONTEXT_EXCEEDED.test(raw.body.toString('utf8')))) return undefined;
+    return modelError('input_too_long', `${where}: the prompt does not fit the model's context. ${this.#detail(raw)}`, { status });
+  }
+
   #answer(raw: UpstreamResponse): ChatAnswer {
-    const json = bodyJson(raw.body, this.#body, { retryable: false });
+    const json = this.#http.json(raw, '/chat/completions');
     const r = (typeof json === 'object' && json !== null ? json : {}) as {
       choices?: unknown;
       model?: unknown;
       usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
     };
     if (!Array.isArray(r.choices) || r.choices.length === 0) {
-      throw new ChatModelError('malformed', `The model answered without choices: ${this.#detail(raw)}`, { status: raw.status });
+      throw modelError('malformed', `The model answered without choices: ${this.#detail(raw)}`, { status: raw.status });
     }
     const choice = (r.choices[0] ?? {}) as { message?: { content?: unknown } | null; finish_reason?: unknown };
     const content = contentText(choice.message?.content);
-    if (content === null)
-      throw new ChatModelError('malformed', `The model's first choice has no message content: ${this.#detail(raw)}`, { status: raw.status });
+    if (content === null) throw modelError('malformed', `The model's first choice has no message content: ${this.#detail(raw)}`, { status: raw.status });
     const usage = typeof r.usage === 'object' && r.usage !== null ? r.usage : {};
     return {
       text: stripThinking(content),
@@ -189,34 +176,5 @@ export class ChatCompletionsConnector implements ChatModel {
       promptTokens: tokens(usage.prompt_tokens),
       completionTokens: tokens(usage.completion_tokens),
     };
-  }
-
-  #statusFailure(raw: UpstreamResponse): ChatModelError {
-    const what = `The model server answered HTTP ${raw.status}`;
-    const status = raw.status;
-    if (status === 429)
-      return new ChatModelError('rate_limited', `${what} (rate limited): ${this.#detail(raw)}`, {
-        status,
-        retryAfterMs: retryAfterMs(header(raw, 'retry-after'), this.#clock.now().getTime()),
-      });
-    if (status === 401 || status === 403)
-      return new ChatModelError('unauthorized', `${what}: check TRAMITA_SUMMARY_API_KEY and the model's access. ${this.#detail(raw)}`, { status });
-    if (status >= 500) return new ChatModelError('unavailable', `${what}: ${this.#detail(raw)}`, { status });
-    const text = raw.body.toString('utf8');
-    if (status === 413 || ((status === 400 || status === 422) && CONTEXT_EXCEEDED.test(text))) {
-      return new ChatModelError('input_too_long', `${what}: the prompt does not fit the model's context. ${this.#detail(raw)}`, { status });
-    }
-    return new ChatModelError('malformed', `${what} (the request was refused): ${this.#detail(raw)}`, { status });
-  }
-
-  #attempt(body: string, signal: AbortSignal): Promise<UpstreamResponse> {
-    return sendOnce(this.#agent, this.#url, {
-      method: 'POST',
-      timeoutMs: this.#timeoutMs,
-      reading: this.#body,
-      signal,
-      body,
-      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${this.#apiKey}` },
-    });
   }
 }

@@ -14,7 +14,7 @@ import { isClosedConnector, SourceError } from '../../platform/ports/source-erro
 import { consultaAnomalies, consultaFailed, consultaRead } from '../../platform/observability/consultas.ts';
 import { callerWaiting, deadlineSignal } from '../../platform/request-path.ts';
 import { anomaliesOf, atStep, stepOf } from './anomalies.ts';
-import { consultaError } from './http.ts';
+import { upstreamError } from '../http/classify.ts';
 import type {
   CaseDetailsRecord,
   CaseDetailsSource,
@@ -152,7 +152,7 @@ export class ConsultasConnector implements CaseDetailsSource {
       err instanceof SourceError
         ? err
         : atStep(
-            consultaError(consultaSource(court.sigla), 'malformed', `${consultaLabel(court)}: the page could not be read (${errorName(err)})`, {
+            upstreamError(consultaSource(court.sigla))('malformed', `${consultaLabel(court)}: the page could not be read (${errorName(err)})`, {
               retryable: false,
             }),
             stepOf(err),
@@ -189,7 +189,7 @@ export class ConsultasConnector implements CaseDetailsSource {
         } catch (err) {
           if (!deadline?.expired() || signal?.aborted) throw this.#failed(court, err, signal);
           const late = `${consultaLabel(court)}: no answer to the search within the ${wait!.auxiliaryDeadlineMs} ms a caller waits`;
-          throw this.#failed(court, atStep(consultaError(consultaSource(court.sigla), 'timeout', late), 'busca'), signal);
+          throw this.#failed(court, atStep(upstreamError(consultaSource(court.sigla))('timeout', late), 'busca'), signal);
         }
       }),
     ).finally(() => deadline?.cancel());

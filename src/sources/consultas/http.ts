@@ -8,7 +8,8 @@
  * A session keeps the cookies the court sets (e-SAJ's and PJe's JSESSIONID) and follows redirects
  * within the court's own host only. No message quotes a page: pages carry names and CPFs.
  */
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
+import type { RetryableSourceError, SourceFailure } from '../../platform/ports/source-error.ts';
+import { isTransientStatus, upstreamError } from '../http/classify.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
 import { HttpUpstream, type UpstreamResponse } from '../http/upstream.ts';
 import { header, pathOnly } from '../http/attempt.ts';
@@ -62,16 +63,6 @@ export function recordConsultaPages(record: (page: RecordedConsultaPage) => void
   };
 }
 
-/** A failure of a court's consultation, named `consulta-<sigla>` (its source in errors, logs and `/v1/integrador`). */
-export function consultaError(
-  source: string,
-  failure: SourceFailure,
-  message: string,
-  opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {},
-): RetryableSourceError {
-  return new RetryableSourceError(source, TRANSIENT_FAILURES, failure, message, opts);
-}
-
 /** The per-host pool every court's client draws from: two courts on one host share its budget. */
 export class ConsultaHttp {
   readonly #o: ConsultaHttpOptions;
@@ -93,7 +84,7 @@ export class ConsultaHttp {
         source: 'consultas',
         budgetName: `consulta:${new URL(origin).host}`,
         label,
-        error: (failure, message, opts) => consultaError(source, failure, message, opts),
+        error: upstreamError(source),
         perMinute: this.#o.perMinute,
         timeoutMs: this.#o.timeoutMs,
         retryDelaysMs: this.#o.retryDelaysMs,
@@ -151,7 +142,7 @@ export class ConsultaSession {
 
   /** A failure of this court's consultation (for the clients' own checks: a page that is not what it should be). */
   fail(failure: SourceFailure, message: string): RetryableSourceError {
-    return atStep(consultaError(this.#source, failure, `${this.#label}: ${message}`, { retryable: false }), this.#step);
+    return atStep(upstreamError(this.#source)(failure, `${this.#label}: ${message}`, { retryable: false }), this.#step);
   }
 
   async #send(method: 'GET' | 'POST', url: string, o: { signal?: AbortSignal; headers?: Record<string, string>; body?: string }): Promise<ConsultaPage> {
@@ -204,7 +195,7 @@ export class ConsultaSession {
    * the host's retries would otherwise take for a transient failure: those are checked before retrying.
    */
   #challengedBeforeRetry(upstream: HttpUpstream, raw: UpstreamResponse, path: string): RetryableSourceError | undefined {
-    return raw.status >= 500 || raw.status === 429 ? this.#challenged(upstream.page(raw), raw.status, path) : undefined;
+    return isTransientStatus(raw.status) ? this.#challenged(upstream.page(raw), raw.status, path) : undefined;
   }
 
   #challenged(text: string, status: number, path: string): RetryableSourceError | undefined {
@@ -212,7 +203,7 @@ export class ConsultaSession {
     if (!challenge) return undefined;
     const message = `${this.#label} answered ${pathOnly(path)} with a ${challenge.kind} page (${challenge.reason}); Tramita never passes one.`;
     bodyRefused(this.#source, challenge.kind, message);
-    return consultaError(this.#source, challenge.kind, message, { status, retryable: false });
+    return upstreamError(this.#source)(challenge.kind, message, { status, retryable: false });
   }
 
   #cookieHeader(): Record<string, string> {

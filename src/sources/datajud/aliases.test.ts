@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { courtOfAlias, routeCnj } from './aliases.ts';
-import { DataJudError } from './errors.ts';
+import { isDataJudFailure } from './errors.ts';
 import { FakeDataJud, FakeIndexes, cnjNumber, fakeDoc } from './testing/fake-datajud.ts';
 import { connector } from './testing/setup.ts';
 
@@ -46,7 +46,7 @@ test('STF, the CNJ and the councils have no index: no_index, not retryable', () 
     assert.throws(
       () => routeCnj(cnjNumber(1, j, tr)),
       (err: unknown) => {
-        assert.ok(err instanceof DataJudError);
+        assert.ok(isDataJudFailure(err));
         assert.equal(err.failure, 'no_index');
         assert.equal(err.retryable, false);
         assert.ok(err.message.includes(who), err.message);
@@ -65,8 +65,8 @@ test('a batch with an STF number fails with no_index before any request', async 
     await fake.close();
   });
   const stf = cnjNumber(42, '1', '00');
-  await assert.rejects(c.fetchCases([cnjNumber(1, '4', '04'), stf]), (err: unknown) => err instanceof DataJudError && err.failure === 'no_index');
-  await assert.rejects(c.fetchCase(stf), (err: unknown) => err instanceof DataJudError && err.failure === 'no_index');
+  await assert.rejects(c.fetchCases([cnjNumber(1, '4', '04'), stf]), (err: unknown) => isDataJudFailure(err) && err.failure === 'no_index');
+  await assert.rejects(c.fetchCase(stf), (err: unknown) => isDataJudFailure(err) && err.failure === 'no_index');
   assert.equal(fake.requests.length, 0);
   assert.deepEqual(c.stats(), { requests: 0, retries: 0, failures: 0 });
 });
@@ -115,10 +115,7 @@ test('TRE-DF: the official alias is kept when it answers; when neither exists th
     ['api_publica_tre-dft', 'api_publica_tre-dft'],
   );
   for (let i = 0; i < 2; i++) {
-    await assert.rejects(
-      c2.fetchCases([numero]),
-      (err: unknown) => err instanceof DataJudError && err.failure === 'no_index' && /tre-dft.*tre-df/.test(err.message),
-    );
+    await assert.rejects(c2.fetchCases([numero]), (err: unknown) => isDataJudFailure(err) && err.failure === 'no_index' && /tre-dft.*tre-df/.test(err.message));
   }
   assert.equal(neither.requests.length, 4, 'two probes per call: a missing index is not cached');
 });

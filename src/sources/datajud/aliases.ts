@@ -6,7 +6,7 @@
 import { COURTS, courtBySigla, type Court } from '../../platform/courts/table.ts';
 import { cnjCourtSigla, parseCnj } from '../../platform/identifiers/cnj.ts';
 import { raceAbort } from '../http/concurrency.ts';
-import { DataJudError } from './errors.ts';
+import { dataJudError, isDataJudFailure } from './errors.ts';
 
 export interface AliasRoute {
   /** The 20 bare digits. */
@@ -26,21 +26,21 @@ export const DISPUTED_ALIASES: Readonly<Record<string, readonly string[]>> = Obj
 
 /**
  * Route one number (masked or bare). Throws ApiError INVALID_CNJ for a malformed number (callers
- * validate first) and DataJudError `no_index` when its court has no DataJud index.
+ * validate first) and DataJud's `no_index` failure when its court has no DataJud index.
  */
 export function routeCnj(numero: string): AliasRoute {
   const cnj = parseCnj(numero);
   const sigla = cnjCourtSigla(cnj.segment, cnj.tribunal);
   const court = sigla === undefined ? undefined : courtBySigla(sigla);
   if (!court) {
-    throw new DataJudError(
+    throw dataJudError(
       'no_index',
       `CNJ number ${cnj.masked}: J.TR ${cnj.segment}.${cnj.tribunal} is not a court with a DataJud index (the CNJ and its councils have none).`,
       { retryable: false },
     );
   }
   if (!court.datajudAlias) {
-    throw new DataJudError(
+    throw dataJudError(
       'no_index',
       `CNJ number ${cnj.masked} belongs to ${court.sigla}, which has no DataJud index (datajud.md §4: DataJud does not cover the ${court.sigla}).`,
       { retryable: false },
@@ -60,7 +60,7 @@ export function courtOfAlias(alias: string): Court | undefined {
   return COURT_BY_ALIAS.get(alias);
 }
 
-/** Checks that an alias answers (a `{"size":0}` search); rejects with DataJudError. */
+/** Checks that an alias answers (a `{"size":0}` search); rejects with DataJud's failure. */
 export type AliasProbe = (alias: string, signal?: AbortSignal) => Promise<void>;
 
 /**
@@ -105,10 +105,10 @@ export class AliasResolver {
         await this.#probe(candidate);
         return candidate;
       } catch (err) {
-        if (!(err instanceof DataJudError && err.failure === 'no_index')) throw err;
+        if (!(isDataJudFailure(err) && err.failure === 'no_index')) throw err;
       }
     }
-    throw new DataJudError('no_index', `DataJud has none of the indexes ${candidates.join(', ')} (the spelling of ${alias} is disputed, datajud.md §4).`, {
+    throw dataJudError('no_index', `DataJud has none of the indexes ${candidates.join(', ')} (the spelling of ${alias} is disputed, datajud.md §4).`, {
       retryable: false,
     });
   }

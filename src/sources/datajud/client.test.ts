@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../platform/clock.ts';
-import { SourceError } from '../../platform/ports/source-error.ts';
+import { SourceError, type RetryableSourceError } from '../../platform/ports/source-error.ts';
 import { DataJudClient } from './client.ts';
-import { DataJudError } from './errors.ts';
+import { isDataJudFailure } from './errors.ts';
 import { FakeDataJud, esResponse, indexNotFound, type Reply } from './testing/fake-datajud.ts';
 
 async function withFake(
@@ -25,11 +25,11 @@ async function withFake(
   }
 }
 
-async function failure(promise: Promise<unknown>): Promise<DataJudError> {
+async function failure(promise: Promise<unknown>): Promise<RetryableSourceError> {
   try {
     await promise;
   } catch (err) {
-    assert.ok(err instanceof DataJudError, `expected a DataJudError, got ${String(err)}`);
+    assert.ok(isDataJudFailure(err), `expected a DataJud failure, got ${String(err)}`);
     assert.ok(err instanceof SourceError);
     assert.equal(err.source, 'datajud');
     return err;
@@ -112,7 +112,7 @@ test('a dropped connection or a closed port is unavailable', async () => {
 test("the caller's abort rejects with its reason, not a SourceError", async () => {
   await withFake({ delayMs: 3_000, json: esResponse([]) }, async (client) => {
     const ctl = new AbortController();
-    const pending = client.search('api_publica_trf4', {}, ctl.signal);
+    const pending = client.search('api_publica_trf4', {}, { signal: ctl.signal });
     setTimeout(() => ctl.abort(new Error('caller gave up')), 30);
     await assert.rejects(pending, /caller gave up/);
   });

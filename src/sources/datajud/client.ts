@@ -1,15 +1,17 @@
 /**
  * One DataJud search: `POST <base>/<alias>/_search` with an Elasticsearch query (reference/upstream/
- * datajud.md §2, §5). Maps every failure to a DataJudError and never turns one into "not found".
- * No retries, budget or paging here: see the connector (on sources/http/loop.ts) and paging.ts.
+ * datajud.md §2, §5), through HttpUpstream on the connector's loop (its budget, in-flight limit and
+ * retries). Every failure is classified by sources/http/classify.ts and never turned into "not
+ * found"; DataJud adds only its own case, a missing index (§4). Paging: paging.ts.
  */
-import type { Agent } from 'undici';
-import { networkErrorText, sendOnce, upstreamAgent, type UpstreamResponse } from '../http/attempt.ts';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { bodyJson, bodyLimits, errorBodyNote, type BodyLimits, type BodyReading } from '../http/body.ts';
-import { DataJudError } from './errors.ts';
-import { retryAfterMs } from '../http/retry-after.ts';
-import { isUpstreamTimeout } from '../http/timeout.ts';
+import { bodyJson, type BodyLimits, type BodyReading } from '../http/body.ts';
+import { dataJudError } from './errors.ts';
+import { HttpUpstream } from '../http/upstream.ts';
+import { RequestLoop, type Tally } from '../http/loop.ts';
+import { realSleep } from '../http/waits.ts';
+import type { UpstreamResponse } from '../http/attempt.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 
 /** One hit as this connector needs it; `_source` stays exactly as received. */
 export interface EsHit {
@@ -39,97 +41,65 @@ export interface DataJudClientOptions {
   clock?: Clock;
   /** Size and idle limits of an answer's body (default: the `datajud` defaults of config.ts). */
   body?: BodyLimits;
+  /** The connector's loop (budget, in-flight limit, retries); alone, a client tries each search once. */
+  loop?: RequestLoop;
+}
+
+/** How a search is sent: the caller's signal, its tally, and `once` inside a round of pages (RequestLoop.rounds). */
+export interface SearchOptions {
+  signal?: AbortSignal;
+  tally?: Tally;
+  once?: boolean;
 }
 
 export class DataJudClient {
-  readonly #base: string;
+  readonly #http: HttpUpstream;
   readonly #authorization: string;
-  readonly #timeoutMs: number;
-  readonly #clock: Clock;
-  readonly #agent: Agent;
-  readonly #body: BodyLimits;
 
   constructor(options: DataJudClientOptions) {
-    this.#body = options.body ?? bodyLimits('datajud');
-    this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#authorization = `APIKey ${options.apiKey}`;
-    this.#timeoutMs = options.timeoutMs;
-    this.#clock = options.clock ?? systemClock;
-    this.#agent = upstreamAgent(options.timeoutMs, options.connections ?? 8);
-  }
-
-  /** Runs one search; resolves only with a well-formed ES response, otherwise throws DataJudError. */
-  async search(alias: string, body: unknown, signal?: AbortSignal): Promise<EsSearchResult> {
-    signal?.throwIfAborted();
-    let response: UpstreamResponse;
-    try {
-      response = await this.#post(alias, body, signal);
-    } catch (err) {
-      if (err instanceof DataJudError) throw err;
-      if (signal?.aborted) throw signal.reason;
-      throw networkFailure(alias, this.#timeoutMs, err);
-    }
-    return this.#interpret(alias, response);
-  }
-
-  async close(): Promise<void> {
-    await this.#agent.close();
-  }
-
-  /** One POST under the timeout; the body is always read (even of errors) so the socket goes back to the pool. */
-  #post(alias: string, query: unknown, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
-    return sendOnce(this.#agent, `${this.#base}/${encodeURIComponent(alias)}/_search`, {
-      method: 'POST',
-      timeoutMs: this.#timeoutMs,
-      reading: { ...reading(alias), limits: this.#body },
-      signal,
-      body: JSON.stringify(query),
-      headers: { authorization: this.#authorization, 'content-type': 'application/json', accept: 'application/json' },
+    this.#http = new HttpUpstream({
+      baseUrl: options.baseUrl,
+      source: 'datajud',
+      label: 'DataJud',
+      error: dataJudError,
+      timeoutMs: options.timeoutMs,
+      connections: options.connections ?? 8,
+      clock: options.clock ?? systemClock,
+      body: options.body,
+      loop: options.loop ?? new RequestLoop({ schedule: () => undefined, sleep: realSleep }),
+      classify: {
+        own: missingIndex,
+        hints: { unauthorized: 'The CNJ may have changed its public key: update DATAJUD_API_KEY from https://datajud-wiki.cnj.jus.br/api-publica/acesso.' },
+      },
     });
   }
 
-  #interpret(alias: string, res: UpstreamResponse): EsSearchResult {
-    if (res.status >= 200 && res.status < 300) return parseSearchResponse(alias, res.body);
-    throw failureForStatus(alias, res, this.#clock.now().getTime());
+  /** Runs one search; resolves only with a well-formed ES response, otherwise throws DataJud's failure (classify.ts). */
+  search(alias: string, body: unknown, o: SearchOptions = {}): Promise<EsSearchResult> {
+    return this.#http.send('POST', `/${encodeURIComponent(alias)}/_search`, {
+      ...o,
+      body: JSON.stringify(body),
+      headers: { authorization: this.#authorization, 'content-type': 'application/json', accept: 'application/json' },
+      // Inside the attempt: a malformed body is retried like an outage (§11).
+      read: (raw: UpstreamResponse) => parseSearchResponse(alias, this.#http.ok(raw, `/${alias}/_search`).body),
+    });
   }
+
+  async close(): Promise<void> {
+    await this.#http.close();
+  }
+}
+
+/** DataJud's own case of the ladder (§4): a 404 `index_not_found_exception` is a missing index (e.g. api_publica_stf). */
+function missingIndex(raw: UpstreamResponse, where: string): RetryableSourceError | undefined {
+  if (raw.status !== 404 || !raw.body.includes('index_not_found_exception')) return undefined;
+  return dataJudError('no_index', `DataJud has no such index: ${where}.`, { status: 404 });
 }
 
 /** How the body reader names this alias's answers and raises this connector's errors. */
 function reading(alias: string): Omit<BodyReading, 'limits'> {
-  return { source: 'datajud', what: `DataJud ${alias}`, fail: (failure, message, opts) => new DataJudError(failure, message, opts) };
-}
-
-function networkFailure(alias: string, timeoutMs: number, err: unknown): DataJudError {
-  // The attempt's timer, or undici's own (backstop) and connect timeouts: all timeouts, not outages.
-  if (isUpstreamTimeout(err)) return new DataJudError('timeout', `DataJud ${alias} did not answer within ${timeoutMs} ms.`);
-  return new DataJudError('unavailable', `DataJud ${alias} unreachable: ${networkErrorText(err)}`);
-}
-
-/**
- * Maps a non-2xx answer (§4: 404 index_not_found_exception is a missing index, e.g. api_publica_stf).
- * The message names the error body by size, hash and ES error type, never by its text.
- */
-function failureForStatus(alias: string, res: UpstreamResponse, nowMs: number): DataJudError {
-  const { status } = res;
-  const where = `DataJud ${alias} answered HTTP ${status} ${errorBodyNote(res.body)}`;
-  if (status === 429) {
-    return new DataJudError('rate_limited', where, { status, retryAfterMs: retryAfterMs(res.headers['retry-after'], nowMs) });
-  }
-  if (status === 401 || status === 403) {
-    return new DataJudError(
-      'unauthorized',
-      `${where}. The CNJ may have changed its public key: update DATAJUD_API_KEY from https://datajud-wiki.cnj.jus.br/api-publica/acesso.`,
-      { status },
-    );
-  }
-  if (status === 404 && res.body.includes('index_not_found_exception')) {
-    return new DataJudError('no_index', `DataJud has no index ${alias} (${where}).`, { status });
-  }
-  if (status >= 500) {
-    return new DataJudError('unavailable', where, { status, retryAfterMs: retryAfterMs(res.headers['retry-after'], nowMs) });
-  }
-  // Other 4xx: the upstream refused this query; asking again would get the same answer.
-  return new DataJudError('unavailable', where, { status, retryable: false });
+  return { source: 'datajud', what: `DataJud ${alias}`, fail: dataJudError };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -145,7 +115,7 @@ export function toSearchResult(alias: string, body: unknown): EsSearchResult {
   const outer = isRecord(body) ? body.hits : undefined;
   const list = isRecord(outer) ? outer.hits : undefined;
   if (!isRecord(body) || !Array.isArray(list)) {
-    throw new DataJudError('malformed', `DataJud ${alias} answered JSON without hits.hits: not an Elasticsearch search response.`);
+    throw dataJudError('malformed', `DataJud ${alias} answered JSON without hits.hits: not an Elasticsearch search response.`);
   }
   const shards = isRecord(body._shards) ? body._shards : {};
   const total = isRecord(outer) && isRecord(outer.total) ? outer.total.value : isRecord(outer) ? outer.total : undefined;

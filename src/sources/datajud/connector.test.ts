@@ -5,7 +5,8 @@ import { COURTS } from '../../platform/courts/table.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { RequestBudget } from '../http/budget.ts';
 import type { DataJudConnector, DataJudConnectorOptions } from './connector.ts';
-import { DataJudError } from './errors.ts';
+import { isDataJudFailure } from './errors.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 import { FakeDataJud, FakeIndexes, cnjNumber, esResponse, fakeDoc, type Handler } from './testing/fake-datajud.ts';
 import { clockSleep, recordingSleep } from '../testing/sleeps.ts';
 import { connector } from './testing/setup.ts';
@@ -22,7 +23,7 @@ async function setup(t: TestContext, handler: Handler, options: Partial<DataJudC
 
 function isFailure(kind: string) {
   return (err: unknown) => {
-    assert.ok(err instanceof DataJudError, String(err));
+    assert.ok(isDataJudFailure(err), String(err));
     assert.equal(err.failure, kind, err.message);
     return true;
   };
@@ -223,7 +224,7 @@ test('429 with Retry-After: the wait honours it; a Retry-After beyond maxRetryAf
   const slow = await setup(t, () => ({ status: 429, headers: { 'retry-after': '600' }, text: '' }));
   await assert.rejects(
     slow.c.fetchCases([cnjNumber(1, '4', '04')]),
-    (err: unknown) => isFailure('rate_limited')(err) && (err as DataJudError).retryAfterMs === 600_000,
+    (err: unknown) => isFailure('rate_limited')(err) && (err as RetryableSourceError).retryAfterMs === 600_000,
   );
   assert.equal(slow.fake.requests.length, 1);
 });
@@ -294,4 +295,28 @@ test('abort and close: a caller can give up; close rejects gathering lookups and
   await closing;
   await assert.rejects(c.fetchCases([cnjNumber(1, '4', '04')]), isFailure('unavailable'));
   assert.equal(fake.requests.length, 0);
+});
+
+test('no retry runs inside another: shards that keep failing behind 503s cost the schedule’s attempts, not its square', async (t) => {
+  const indexes = new FakeIndexes();
+  const [present] = populate(indexes, 'api_publica_trf4', 'TRF4', '4', '04', 1);
+  // Two 503s, then a page with a failed shard, again and again: nested loops would ask 3 × 3 times.
+  const flaky = (): Handler => (req) => {
+    if (++n % 3 !== 0) return { status: 503, text: '' };
+    const reply = indexes.handler(req) as { json: any };
+    reply.json._shards.failed = 1;
+    return reply;
+  };
+  let n = 0;
+  const lookup = await setup(t, flaky());
+  await assert.rejects(lookup.c.fetchCases([present, cnjNumber(2, '4', '04')]), isFailure('unavailable'));
+  assert.ok(lookup.fake.requests.length <= 3, `a lookup asked ${lookup.fake.requests.length} times for a schedule of 3 attempts`);
+  assert.equal(lookup.c.stats().failures, 1);
+  n = 0;
+  const scan = await setup(t, flaky());
+  await assert.rejects(async () => {
+    for await (const _ of scan.c.scanUpdatedSince('api_publica_trf4', '2020-01-01T00:00:00Z')) void _;
+  }, isFailure('unavailable'));
+  // The alias is probed first ({"size":0}, one request on its own schedule), then the page's attempts.
+  assert.ok(scan.fake.requests.length <= 1 + 3, `a scan asked ${scan.fake.requests.length} times`);
 });

@@ -5,52 +5,35 @@
  * where the data came from).
  */
 import type { Config } from '../../config.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
+import { systemClock } from '../../platform/clock.ts';
 import type { CaseMetadataSource, CaseRecord, SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { AliasResolver, courtOfAlias, routeCnj } from './aliases.ts';
 import { Batcher } from './batcher.ts';
-import { RequestBudget } from '../http/budget.ts';
-import { realSleep, type Sleep } from '../http/waits.ts';
 import { DataJudClient, type EsHit, type EsSearchResult } from './client.ts';
 import { normalizeDataJudDate } from './dates.ts';
-import { DataJudError } from './errors.ts';
+import { dataJudError, isDataJudFailure } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';
 import { searchPages, SORT_BY_TIMESTAMP } from './paging.ts';
 import { numeroOf, parseHits } from './parse.ts';
-import { jitteredSchedule, type RetryPolicy } from '../http/backoff.ts';
-import { RequestLoop, type RequestStats } from '../http/loop.ts';
+import { budgetedLoop, type BudgetedConnectorOptions } from '../http/connector-options.ts';
+import type { RequestLoop, RequestStats } from '../http/loop.ts';
 import { DEFAULT_RETRY } from './retry.ts';
-import { bodyLimits, type BodyLimits } from '../http/body.ts';
+import { bodyLimits } from '../http/body.ts';
 
 /** ES `max_result_window` / DataJud's largest page (§6). */
 const MAX_PAGE = 10_000;
 /** Room for one document per grau (G1, G2, JE, TR, …; §8.1) so a batch rarely needs a 2nd page. */
 const HITS_PER_NUMBER = 6;
 
-export interface DataJudConnectorOptions {
+/** Requests in flight at once by default 8; the rest of the shape is every budgeted connector's. */
+export interface DataJudConnectorOptions extends BudgetedConnectorOptions {
   /** e.g. `https://api-publica.datajud.cnj.jus.br`, or the sandbox simulator's URL. */
   baseUrl: string;
   apiKey: string;
-  timeoutMs: number;
-  /** Size of the connector's own budget; ignored when `budget` is given. */
-  requestsPerMinute: number;
   /** Most numbers in one `terms` request. */
   batchSize: number;
-  /** True when `baseUrl` is the sandbox simulator (reported in `info`). */
-  sandbox?: boolean;
-  /** A budget shared with other DataJud users of this process. */
-  budget?: RequestBudget;
-  clock?: Clock;
-  /** Used for backoff and budget waits; tests pass one that does not really wait. */
-  sleep?: Sleep;
-  random?: () => number;
-  retry?: Partial<RetryPolicy>;
   /** How long `fetchCase` gathers concurrent lookups of one alias (default 5 ms). */
   coalesceWindowMs?: number;
-  /** Requests in flight at once (default 8). */
-  maxInFlight?: number;
-  /** Size and idle limits of an answer's body (TRAMITA_UPSTREAM_MAX_BYTES `datajud`). */
-  body?: BodyLimits;
 }
 
 /** Connector options from the settings (config.ts); the base URL is passed apart (sandbox or real). */
@@ -81,10 +64,11 @@ export class DataJudConnector implements CaseMetadataSource {
   constructor(options: DataJudConnectorOptions) {
     if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError('DataJudConnector: batchSize must be a positive integer');
     const clock = options.clock ?? systemClock;
-    const sleep = options.sleep ?? realSleep;
     const maxInFlight = options.maxInFlight ?? 8;
     this.info = { name: 'DataJud', sandbox: options.sandbox ?? false };
     this.#batchSize = options.batchSize;
+    // The main source: asked once while a caller waits, within its timeout (issue 51); jobs keep the retries.
+    this.#loop = budgetedLoop(options, 'datajud', { ...DEFAULT_RETRY, ...options.retry }, maxInFlight, { oncePerCaller: true });
     this.#client = new DataJudClient({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -92,14 +76,7 @@ export class DataJudConnector implements CaseMetadataSource {
       connections: maxInFlight,
       clock,
       body: options.body,
-    });
-    this.#loop = new RequestLoop({
-      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'datajud' }),
-      maxInFlight,
-      schedule: jitteredSchedule({ ...DEFAULT_RETRY, ...options.retry }, options.random ?? Math.random),
-      sleep,
-      // The main source: asked once while a caller waits, within its timeout (issue 51); jobs keep the retries.
-      oncePerCaller: true,
+      loop: this.#loop,
     });
     this.#aliases = new AliasResolver((alias) => this.#probe(alias));
     this.#batcher = new Batcher<CaseRecord>({
@@ -181,14 +158,14 @@ export class DataJudConnector implements CaseMetadataSource {
   /** Rejects lookups still gathering, aborts requests in flight, closes the sockets. */
   async close(): Promise<void> {
     if (this.#loop.closing.aborted) return;
-    const closed = closedConnector(new DataJudError('unavailable', 'The DataJud connector was closed.', { retryable: false }));
+    const closed = closedConnector(dataJudError('unavailable', 'The DataJud connector was closed.', { retryable: false }));
     this.#batcher.rejectPending(closed);
     await this.#loop.close(closed);
     await this.#client.close();
   }
 
   #assertOpen(): void {
-    if (this.#loop.closing.aborted) throw new DataJudError('unavailable', 'The DataJud connector is closed.', { retryable: false });
+    if (this.#loop.closing.aborted) throw dataJudError('unavailable', 'The DataJud connector is closed.', { retryable: false });
   }
 
   /** Routes every number first (no_index throws here, before any request), then chunks per alias. */
@@ -218,43 +195,41 @@ export class DataJudConnector implements CaseMetadataSource {
       return await this.#termsLookup(actual, courtOfAlias(alias)?.sigla, numbers, signal);
     } catch (err) {
       // A cached spelling that stopped answering (CNJ renamed the index): probe again next time.
-      if (err instanceof DataJudError && err.failure === 'no_index' && this.#aliases.isDisputed(alias)) this.#aliases.forget(alias);
+      if (isDataJudFailure(err) && err.failure === 'no_index' && this.#aliases.isDisputed(alias)) this.#aliases.forget(alias);
       throw err;
     }
   }
 
   /**
    * Partial shard failures (`_shards.failed > 0`, §7) with numbers missing are retried and then fail
-   * as `unavailable`: a number on a failed shard must never be reported as absent.
+   * as `unavailable`: a number on a failed shard must never be reported as absent. The query's pages
+   * are one round on the loop's one schedule (RequestLoop.rounds): each page a single attempt, the
+   * round retried as a whole, so a failing page costs at most the schedule's attempts, never its square.
    */
-  async #termsLookup(alias: string, tribunal: string | undefined, numbers: string[], signal: AbortSignal): Promise<Map<string, CaseRecord>> {
+  #termsLookup(alias: string, tribunal: string | undefined, numbers: string[], signal: AbortSignal): Promise<Map<string, CaseRecord>> {
     const wanted = new Set(numbers);
     const size = Math.min(MAX_PAGE, numbers.length * HITS_PER_NUMBER);
     const query = { terms: { numeroProcesso: numbers } };
-    for (let attempt = 1; ; attempt++) {
-      const { hits, partial } = await this.#allPages(alias, size, query, signal);
+    return this.#loop.rounds(async (attempt, s) => {
+      const { hits, partial } = await this.#allPages(alias, size, query, s);
       const cases = parseHits(
         hits.filter((hit) => wanted.has(numeroOf(hit._source) ?? '')),
         { tribunal },
       );
       const found = new Map(cases.map((c) => [c.numeroCnj, c]));
       if (!partial || found.size === wanted.size) return found;
-      if (!(await this.#loop.again(attempt, signal))) {
-        const missing = wanted.size - found.size;
-        throw this.#loop.failed(
-          new DataJudError(
-            'unavailable',
-            `DataJud ${alias} answered with failed shards and ${missing} of ${wanted.size} numbers missing, ${attempt} times; they may exist.`,
-          ),
-        );
-      }
-    }
+      const missing = wanted.size - found.size;
+      throw dataJudError(
+        'unavailable',
+        `DataJud ${alias} answered with failed shards and ${missing} of ${wanted.size} numbers missing, ${attempt} times; they may exist.`,
+      );
+    }, signal);
   }
 
   async #allPages(alias: string, size: number, query: unknown, signal: AbortSignal): Promise<{ hits: EsHit[]; partial: boolean }> {
     const hits: EsHit[] = [];
     let partial = false;
-    const fetchPage = (after: readonly unknown[] | undefined) => this.#search(alias, searchBody(size, query, after), signal);
+    const fetchPage = (after: readonly unknown[] | undefined) => this.#client.search(alias, searchBody(size, query, after), { signal, once: true });
     for await (const page of searchPages(fetchPage, size, alias)) {
       for (const hit of page.hits) hits.push(hit);
       partial ||= isPartial(page);
@@ -262,21 +237,18 @@ export class DataJudConnector implements CaseMetadataSource {
     return { hits, partial };
   }
 
-  /** A page with every shard answering; partial pages are asked again, then fail as `unavailable`. */
-  async #completePage(alias: string, body: unknown, signal: AbortSignal): Promise<EsSearchResult> {
-    for (let attempt = 1; ; attempt++) {
-      const page = await this.#search(alias, body, signal);
+  /** A page with every shard answering: a partial page is a transient failure of its request, retried on the loop, then `unavailable`. */
+  #completePage(alias: string, body: unknown, signal: AbortSignal): Promise<EsSearchResult> {
+    return this.#loop.rounds(async (attempt, s) => {
+      const page = await this.#client.search(alias, body, { signal: s, once: true });
       if (!isPartial(page)) return page;
-      if (!(await this.#loop.again(attempt, signal)))
-        throw this.#loop.failed(
-          new DataJudError('unavailable', `DataJud ${alias} answered with failed shards ${attempt} times; the page would be incomplete.`),
-        );
-    }
+      throw dataJudError('unavailable', `DataJud ${alias} answered with failed shards ${attempt} times; the page would be incomplete.`);
+    }, signal);
   }
 
   /** One search on the loop: in-flight limit, budget, retries of transient failures. */
   #search(alias: string, body: unknown, signal?: AbortSignal): Promise<EsSearchResult> {
-    return this.#loop.run((s) => this.#client.search(alias, body, s), signal);
+    return this.#client.search(alias, body, { signal });
   }
 
   /** `{"size":0}`: the cheapest request that tells whether an index exists (§11). */

@@ -1,20 +1,16 @@
 /**
- * The DataJud flavour of SourceError: every failure this connector raises is one of these, so the
- * retry loop can tell a transient failure (retry) from a permanent one (a 400 from a bad query).
+ * DataJud's failures, raised through the one factory (sources/http/classify.ts): a malformed answer is
+ * transient here, unlike elsewhere (reference/upstream/datajud.md §11: retry 429/5xx/timeouts, and a
+ * body cut or garbled by a gateway).
  */
-import { RetryableSourceError, type SourceFailure } from '../../platform/ports/source-error.ts';
+import type { SourceFailure } from '../../platform/ports/source-error.ts';
+import { isSourceFailure, upstreamError } from '../http/classify.ts';
 
 export const SOURCE_NAME = 'datajud';
 
-/** Failures worth another attempt (reference/upstream/datajud.md §11: retry 429/5xx/timeouts). */
 const TRANSIENT: ReadonlySet<SourceFailure> = new Set(['unavailable', 'timeout', 'rate_limited', 'malformed']);
 
-export class DataJudError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super(SOURCE_NAME, TRANSIENT, failure, message, opts);
-  }
-}
+export const dataJudError = upstreamError(SOURCE_NAME, TRANSIENT);
 
-export function isRetryable(err: unknown): err is DataJudError {
-  return err instanceof DataJudError && err.retryable;
-}
+/** Whether `err` is a failure DataJud raised. */
+export const isDataJudFailure = (err: unknown) => isSourceFailure(err, SOURCE_NAME);

@@ -7,7 +7,7 @@
  * the strict cursor (the only way forward).
  */
 import type { EsSearchResult } from './client.ts';
-import { DataJudError } from './errors.ts';
+import { dataJudError } from './errors.ts';
 
 export const SORT_BY_TIMESTAMP = [{ '@timestamp': 'asc' }] as const;
 
@@ -24,7 +24,7 @@ export async function* searchPages(fetchPage: PageFetcher, size: number, alias: 
     if (page.hits.length < size) return;
     const last = page.hits[page.hits.length - 1].sort;
     if (!last || last.length === 0) {
-      throw new DataJudError('malformed', `DataJud ${alias} returned a full page without sort values: search_after cannot continue.`);
+      throw dataJudError('malformed', `DataJud ${alias} returned a full page without sort values: search_after cannot continue.`);
     }
     cursor = nextCursor(last, previousLast);
     previousLast = last;

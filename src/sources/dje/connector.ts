@@ -10,7 +10,7 @@
 import { formatDateBr } from '../../platform/format.ts';
 import type { ElectoralEditionRecord, ElectoralGazetteSource, ElectoralPublicationRecord } from '../../platform/ports/electoral.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamTuning } from '../http/upstream.ts';
 import { describeBody } from '../http/body.ts';
 import { PDF_TIMEOUT_MS, PdfReader, PdfTimeoutError } from './pdf-lines.ts';
 import { splitMaterias } from './split.ts';
@@ -44,12 +44,14 @@ export class DjeConnector implements ElectoralGazetteSource {
   constructor(o: DjeConnectorOptions) {
     this.info = { name: 'DJE eleitoral', sandbox: o.sandbox ?? false };
     this.#pdfTimeoutMs = o.pdfTimeoutMs ?? PDF_TIMEOUT_MS;
-    this.#http = new HttpUpstream({ ...o, source: 'dje-eleitoral', label: 'DJE eleitoral', error: fail });
+    // A 400 or a 404 is a route or a query the gazette does not know: a disagreement, not an outage.
+    const classify = { refused: { 400: 'malformed', 404: 'malformed' } } as const;
+    this.#http = new HttpUpstream({ ...o, source: 'dje-eleitoral', label: 'DJE eleitoral', error: fail, classify });
   }
 
   async editions(tribunal: string, day: string, signal?: AbortSignal): Promise<ElectoralEditionRecord[]> {
     const path = ROUTES.day(tribunal, day);
-    const raw = this.#ok(await this.#http.send('GET', path, { signal }), path);
+    const raw = this.#http.ok(await this.#http.send('GET', path, { signal }), path);
     const json = this.#http.json(raw, path) as Record<string, unknown> | null;
     // `{"2026-03-10": [{"edicao": 123}]}`; a day without editions may come as `{}` or with an empty list.
     const list = json && typeof json === 'object' ? (json[day] ?? []) : null;
@@ -66,7 +68,7 @@ export class DjeConnector implements ElectoralGazetteSource {
 
   async pdf(tribunal: string, numero: number, signal?: AbortSignal): Promise<Buffer> {
     const path = ROUTES.pdf(tribunal, numero);
-    const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: { accept: 'application/pdf' } }), path);
+    const raw = this.#http.ok(await this.#http.send('GET', path, { signal, headers: { accept: 'application/pdf' } }), path);
     // A cut transfer or an error page served with a 200 is no edition.
     if (!raw.body.subarray(0, 5).equals(PDF_MAGIC) || raw.body.lastIndexOf(PDF_END) < raw.body.length - 1024) {
       throw fail('malformed', `DJE eleitoral's edition ${tribunal} ${numero} is not a whole PDF (${describeBody(raw.body)}).`);
@@ -93,12 +95,5 @@ export class DjeConnector implements ElectoralGazetteSource {
   async close(): Promise<void> {
     await this.#pdf.close();
     await this.#http.close();
-  }
-
-  #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
-    if (raw.status === 200) return raw;
-    const what = `DJE eleitoral answered HTTP ${raw.status} for ${path} ${detailOf(raw)}.`;
-    if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
-    throw fail(raw.status === 404 || raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }
 }

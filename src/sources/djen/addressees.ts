@@ -19,7 +19,7 @@ import {
   type PartyRecord,
 } from '../../platform/ports/case-details.ts';
 import type { PublicationRecord, PublicationSource } from '../../platform/ports/publications.ts';
-import { DjenError } from './errors.ts';
+import { djenError } from './errors.ts';
 
 /** Enough pages for any case's communications (100 a page); a case with more keeps the newest 500's addressees. */
 const MAX_PAGES = 5;
@@ -36,7 +36,7 @@ export function djenAddressees(publications: () => PublicationSource): Addressee
     async fetchAddressees(numeroCnj, opts = {}) {
       const djen = publications();
       if (opts.now && djen.readyNow?.() === false)
-        throw new DjenError('rate_limited', "DJEN's per-minute budget is spent for now: the case's addressees are asked in the background.");
+        throw djenError('rate_limited', "DJEN's per-minute budget is spent for now: the case's addressees are asked in the background.");
       const found = await djen.search({ numeroCnj }, { signal: opts.signal, maxPages: MAX_PAGES });
       return addresseesOf(numeroCnj, found.items);
     },

@@ -10,7 +10,8 @@ import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import type { CadernoInfo, CadernoIngestOptions, PublicationRecord } from '../../platform/ports/publications.ts';
 import { bodyJson } from '../http/body.ts';
 import { bodyRefused } from '../../platform/observability/upstreams.ts';
-import { DjenError, malformed, SOURCE_NAME } from './errors.ts';
+import { djenError, isDjenFailure, malformed, SOURCE_NAME } from './errors.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 import { toPublications, type CadernoMetadata } from './parse.ts';
 
 /** `status` of a caderno ready to download; any other is returned without calling the sink. */
@@ -79,7 +80,7 @@ function urlOf(meta: CadernoMetadata, what: string): string {
 }
 
 function isRefusedUrl(err: unknown): boolean {
-  return err instanceof DjenError && !err.retryable && (err.status === 403 || err.status === 404);
+  return isDjenFailure(err) && !err.retryable && (err.status === 403 || err.status === 404);
 }
 
 /** Each `.json` entry in ZIP order: read, parsed, mapped, and awaited by the sink before the next. */
@@ -119,7 +120,7 @@ async function readPages(
 }
 
 /** The ZIP's pages together unzip to more than allowed: refused (a warn line and the refused-bodies metric), never read further. */
-function unzipLimitExceeded(what: string, zipBytes: number, maxUnzipped: number): DjenError {
+function unzipLimitExceeded(what: string, zipBytes: number, maxUnzipped: number): RetryableSourceError {
   const message = `DJEN ${what} unzips to more than ${maxUnzipped} bytes (a ZIP of ${zipBytes} bytes): not read further.`;
   bodyRefused(SOURCE_NAME, 'unzipped_too_large', message);
   return malformed(message);
@@ -130,7 +131,7 @@ interface EntryLimits {
   page: number;
   /** Bytes left for this page under the whole ZIP's limit, and the error when over it. */
   total: number;
-  overTotal(): DjenError;
+  overTotal(): RetryableSourceError;
 }
 
 async function readEntry(zip: ZipFile, entry: Entry, limits: EntryLimits, page: string, signal: AbortSignal | undefined): Promise<Buffer> {
@@ -148,7 +149,7 @@ async function readEntry(zip: ZipFile, entry: Entry, limits: EntryLimits, page: 
       chunks.push(chunk);
     }
   } catch (err) {
-    if (err instanceof DjenError || signal?.aborted) throw err;
+    if (isDjenFailure(err) || signal?.aborted) throw err;
     throw malformed(`DJEN ${page} could not be unzipped (${(err as Error).message.slice(0, 120)}).`);
   } finally {
     stream.destroy();
@@ -157,7 +158,7 @@ async function readEntry(zip: ZipFile, entry: Entry, limits: EntryLimits, page: 
 }
 
 function parseJson(bytes: Buffer, page: string): unknown {
-  return bodyJson(bytes, { source: 'djen', what: `DJEN ${page}`, fail: (failure, message) => new DjenError(failure, message) });
+  return bodyJson(bytes, { source: 'djen', what: `DJEN ${page}`, fail: (failure, message) => djenError(failure, message) });
 }
 
 /** yauzl's failures (not a ZIP, truncated, bad CRC or sizes) are a malformed caderno. */
@@ -165,7 +166,7 @@ async function zipOperation<T>(what: string, run: () => Promise<T>): Promise<T> 
   try {
     return await run();
   } catch (err) {
-    if (err instanceof DjenError) throw err;
+    if (isDjenFailure(err)) throw err;
     throw malformed(`DJEN ${what} is not a readable ZIP: ${(err as Error).message}`);
   }
 }

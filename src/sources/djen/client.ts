@@ -1,16 +1,20 @@
 /**
- * DJEN over HTTP (reference/upstream/djen.md §4): one GET per call, each under its own timeout,
- * every failure mapped to a DjenError and never to "no results". No budget, retries or paging here:
- * see the connector (on sources/http/loop.ts).
+ * DJEN over HTTP (reference/upstream/djen.md §4): GETs through HttpUpstream on the connector's loop
+ * (its budget, 429 pause and retries), every failure classified by sources/http/classify.ts; DJEN adds
+ * only its own cases, CloudFront's geoblock (§3) and a 429's wait of one minute (§4.4). A caderno
+ * download streams to disk under its own timeout, classified the same way. Never "no results".
  */
 import { createWriteStream } from 'node:fs';
 import { interceptors, request, type Agent, type Dispatcher } from 'undici';
-import { systemClock, type Clock } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 import { bodyJson, bodyLimits, describeBody, drainBody, errorBodyNote, readBody, type BodyLimits, type BodyReading } from '../http/body.ts';
-import { DjenError, malformed } from './errors.ts';
-import { retryAfterMs } from '../http/retry-after.ts';
-import { isUpstreamTimeout } from '../http/timeout.ts';
-import { networkErrorText, sendOnce, underTimeout, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from '../http/attempt.ts';
+import { djenError, malformed } from './errors.ts';
+import { attemptFailure, statusFailure, type Classifier } from '../http/classify.ts';
+import { HttpUpstream } from '../http/upstream.ts';
+import { RequestLoop, type Tally } from '../http/loop.ts';
+import { realSleep } from '../http/waits.ts';
+import { underTimeout, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from '../http/attempt.ts';
 
 export interface DjenClientOptions {
   /** e.g. `https://comunicaapi.pje.jus.br`, or the sandbox's `http://127.0.0.1:4010/djen` (a path prefix is kept). */
@@ -26,6 +30,15 @@ export interface DjenClientOptions {
   body?: BodyLimits;
   /** Limits of a caderno ZIP, streamed to disk (default: config.ts's `djen-caderno`). */
   cadernoBody?: BodyLimits;
+  /** The connector's loop (budget, 429 pause, retries); alone, a client tries each request once. */
+  loop?: RequestLoop;
+}
+
+/** How a GET is sent: the caller's signal and tally; a 404 as null when `notFoundIsNull`. */
+export interface DjenGet {
+  signal?: AbortSignal;
+  tally?: Tally;
+  notFoundIsNull?: boolean;
 }
 
 /** djen.md §4.4: "Ao receber um erro 429 orienta-se aguardar 1 minuto". */
@@ -35,11 +48,11 @@ const DOWNLOAD_TIMEOUT_FACTOR = 10;
 export class DjenClient {
   readonly timeoutMs: number;
   readonly #base: string;
-  readonly #clock: Clock;
   readonly #onHeaders: (headers: ResponseHeaders) => void;
   readonly #body: BodyLimits;
   readonly #cadernoBody: BodyLimits;
-  readonly #agent: Agent;
+  readonly #http: HttpUpstream;
+  readonly #downloadAgent: Agent;
   /** Downloads follow redirects: the caderno's temporary URL is another host's (S3-like, §4.6). */
   readonly #downloads: Dispatcher;
 
@@ -47,144 +60,121 @@ export class DjenClient {
     // DJEN_URL may be given as the API base (`…/api/v1`, as djen.md §1 writes it): paths add it back.
     this.#base = options.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
     this.timeoutMs = options.timeoutMs;
-    this.#clock = options.clock ?? systemClock;
     this.#onHeaders = options.onHeaders ?? (() => {});
     this.#body = options.body ?? bodyLimits('djen');
     this.#cadernoBody = options.cadernoBody ?? bodyLimits('djen-caderno');
-    this.#agent = upstreamAgent(options.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR, options.connections ?? 4);
-    this.#downloads = this.#agent.compose(interceptors.redirect({ maxRedirections: 3 }));
+    this.#http = new HttpUpstream({
+      baseUrl: `${this.#base}/api/v1`,
+      source: 'djen',
+      label: 'DJEN',
+      error: djenError,
+      timeoutMs: options.timeoutMs,
+      connections: options.connections ?? 4,
+      clock: options.clock,
+      body: this.#body,
+      onHeaders: this.#onHeaders,
+      loop: options.loop ?? new RequestLoop({ schedule: () => undefined, sleep: realSleep }),
+      classify: {
+        own: geoblock,
+        defaultRetryAfterMs: DEFAULT_RETRY_AFTER_MS,
+        hints: { rate_limited: (wait) => `Rate limited (about 20 requests per minute per IP); retry in ${Math.ceil((wait ?? 0) / 1000)} s.` },
+      },
+    });
+    this.#downloadAgent = upstreamAgent(options.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR, options.connections ?? 4);
+    this.#downloads = this.#downloadAgent.compose(interceptors.redirect({ maxRedirections: 3 }));
   }
 
   /** `<base>/api/v1/<path>?<params>`; `path` segments must already be encoded. */
   url(path: string, params?: URLSearchParams): string {
-    const query = params && params.size > 0 ? `?${params}` : '';
-    return `${this.#base}/api/v1/${path}${query}`;
+    return `${this.#base}/api/v1/${path}${query(params)}`;
   }
 
-  /** A JSON body; null on 404 when `notFoundIsNull`. */
-  async getJson(url: string, what: string, signal?: AbortSignal, opts: { notFoundIsNull?: boolean } = {}): Promise<unknown> {
-    const res = await this.#get(url, 'application/json', what, signal);
-    if (res.status === 404 && opts.notFoundIsNull) return null;
-    if (res.status < 200 || res.status >= 300) throw this.#failure(res, what);
-    return bodyJson(res.body, reading(what));
+  /** `path`'s JSON body read by `read` (inside the attempt); null on 404 when `notFoundIsNull`. */
+  getJson<T>(path: string, params: URLSearchParams | undefined, what: string, read: (json: unknown) => T, o: DjenGet = {}): Promise<T | null> {
+    return this.#get(`/${path}${query(params)}`, 'application/json', o, (raw) => read(bodyJson(raw.body, reading(what))));
   }
 
   /** Bytes of a PDF (the certidão, §4.7); null on 404. */
-  async getPdf(url: string, what: string, signal?: AbortSignal): Promise<Buffer | null> {
-    const res = await this.#get(url, 'application/pdf', what, signal);
-    if (res.status === 404) return null;
-    if (res.status < 200 || res.status >= 300) throw this.#failure(res, what);
-    if (res.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      throw malformed(`DJEN answered ${what} with something that is not a PDF (${describeBody(res.body)}).`);
-    }
-    return res.body;
+  getPdf(path: string, what: string, o: DjenGet = {}): Promise<Buffer | null> {
+    return this.#get(`/${path}`, 'application/pdf', { ...o, notFoundIsNull: true }, (raw) => {
+      if (raw.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
+        throw malformed(`DJEN answered ${what} with something that is not a PDF (${describeBody(raw.body)}).`);
+      }
+      return raw.body;
+    });
   }
 
   /**
    * Streams `url` (absolute, any host) into `file`, overwriting it, under ten times the request
-   * timeout. Never holds the body in memory.
+   * timeout. Never holds the body in memory. One attempt: the caller's loop retries it.
    */
   async download(url: string, file: string, what: string, signal?: AbortSignal): Promise<void> {
     const timeoutMs = this.timeoutMs * DOWNLOAD_TIMEOUT_FACTOR;
-    await this.#withTimeout(what, timeoutMs, signal, async (combined) => {
-      const res = await request(url, { method: 'GET', dispatcher: this.#downloads, signal: combined });
-      this.#onHeaders(res.headers);
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        await drainBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#cadernoBody }, createWriteStream(file, { mode: 0o600 }), combined);
-        return;
-      }
-      const body = await readBody(res, { ...reading(`the caderno file of ${what}`), limits: this.#body }, combined);
-      if (res.statusCode === 403 || res.statusCode === 404) {
-        // The temporary URL lives ≈5 min (§4.6): the caller may ask the metadata again for a new one.
-        throw new DjenError(
-          'unavailable',
-          `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${errorBodyNote(body)}`,
-          { status: res.statusCode, retryable: false },
-        );
-      }
-      throw this.#failure({ status: res.statusCode, headers: res.headers, body }, `the caderno file of ${what}`);
-    });
+    const classifier: Classifier = { ...this.#http.classifier, timeoutMs };
+    const about = `the caderno file of ${what}`;
+    signal?.throwIfAborted();
+    try {
+      await underTimeout(timeoutMs, signal, async (combined) => {
+        const res = await request(url, { method: 'GET', dispatcher: this.#downloads, signal: combined });
+        this.#onHeaders(res.headers);
+        if (res.statusCode >= 200 && res.statusCode < 300) {
+          await drainBody(res, { ...reading(about), limits: this.#cadernoBody }, createWriteStream(file, { mode: 0o600 }), combined);
+          return;
+        }
+        const body = await readBody(res, { ...reading(about), limits: this.#body }, combined);
+        if (res.statusCode === 403 || res.statusCode === 404) {
+          // The temporary URL lives ≈5 min (§4.6): the caller may ask the metadata again for a new one.
+          throw djenError(
+            'unavailable',
+            `The caderno file URL of ${what} was refused (HTTP ${res.statusCode}); temporary URLs expire after about 5 minutes. ${errorBodyNote(body)}`,
+            { status: res.statusCode, retryable: false },
+          );
+        }
+        throw statusFailure({ status: res.statusCode, headers: res.headers, body }, classifier, about);
+      });
+    } catch (err) {
+      throw attemptFailure(err, signal, classifier, about);
+    }
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#http.close();
+    await this.#downloadAgent.close();
   }
 
-  async #get(url: string, accept: string, what: string, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
-    signal?.throwIfAborted();
-    try {
-      // The body is always read (even of errors) so the socket goes back to the pool; within its limits.
-      return await sendOnce(this.#agent, url, {
-        method: 'GET',
-        timeoutMs: this.timeoutMs,
-        reading: { ...reading(what), limits: this.#body },
-        signal,
-        headers: { accept },
-        onHeaders: this.#onHeaders,
-      });
-    } catch (err) {
-      throw unanswered(what, this.timeoutMs, signal, err);
-    }
-  }
-
-  /** Runs `send` under the attempt's timeout (underTimeout); network failures and timeouts become DjenErrors. */
-  async #withTimeout<T>(what: string, timeoutMs: number, signal: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    signal?.throwIfAborted();
-    try {
-      return await underTimeout(timeoutMs, signal, send);
-    } catch (err) {
-      throw unanswered(what, timeoutMs, signal, err);
-    }
-  }
-
-  #failure(res: UpstreamResponse, what: string): DjenError {
-    return failureForStatus(res.status, res.headers, res.body, what, this.#clock.now().getTime());
+  #get<T>(path: string, accept: string, o: DjenGet, read: (raw: UpstreamResponse) => T): Promise<T | null> {
+    return this.#http.send('GET', path, {
+      signal: o.signal,
+      tally: o.tally,
+      headers: { accept },
+      read: (raw: UpstreamResponse) => {
+        if (raw.status === 404 && o.notFoundIsNull) return null;
+        if (raw.status < 200 || raw.status >= 300) throw this.#http.failure(raw, path);
+        return read(raw);
+      },
+    });
   }
 }
 
-/** What a failed request throws: a DjenError as it is, the caller's abort as its reason, else a timeout or no answer. */
-function unanswered(what: string, timeoutMs: number, signal: AbortSignal | undefined, err: unknown): unknown {
-  if (err instanceof DjenError) return err;
-  if (signal?.aborted) return signal.reason;
-  return networkFailure(what, timeoutMs, err);
-}
-
-function networkFailure(what: string, timeoutMs: number, err: unknown): DjenError {
-  // The attempt's timer, or undici's own (backstop) and connect timeouts: all timeouts, not outages.
-  if (isUpstreamTimeout(err)) return new DjenError('timeout', `DJEN did not answer ${what} within ${timeoutMs} ms.`);
-  return new DjenError('unavailable', `DJEN unreachable for ${what}: ${networkErrorText(err)}`);
+function query(params: URLSearchParams | undefined): string {
+  return params && params.size > 0 ? `?${params}` : '';
 }
 
 /** How the body reader names DJEN's answers and raises this connector's errors. */
 function reading(what: string): Omit<BodyReading, 'limits'> {
-  return { source: 'djen', what: `DJEN's answer to ${what}`, fail: (failure, message, opts) => new DjenError(failure, message, opts) };
+  return { source: 'djen', what: `DJEN's answer to ${what}`, fail: djenError };
 }
 
 /**
- * Maps a non-2xx answer. 403 is CloudFront's geoblock (§3), never "no results". The error body is
- * named by size and hash, never quoted (the geoblock's message reaches the integrator).
+ * DJEN's own case of the ladder: a 403 is CloudFront's geoblock (§3), never "no results" nor a key
+ * refused. The message reaches the integrator: it says what to do, and never quotes the body.
  */
-export function failureForStatus(status: number, headers: ResponseHeaders, body: Buffer, what: string, nowMs: number): DjenError {
-  const where = `DJEN answered ${what} with HTTP ${status}`;
-  const text = errorBodyNote(body);
-  if (status === 403) {
-    return new DjenError(
-      'geoblocked',
-      `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic ` +
-        `through a Brazilian egress/relay (DJEN_URL).`,
-      { status },
-    );
-  }
-  if (status === 429) {
-    const wait = retryAfterMs(headers['retry-after'], nowMs) ?? DEFAULT_RETRY_AFTER_MS;
-    return new DjenError('rate_limited', `${where}: rate limited (about 20 requests per minute per IP); retry in ${Math.ceil(wait / 1000)} s.`, {
-      status,
-      retryAfterMs: wait,
-    });
-  }
-  if (status >= 500) {
-    return new DjenError('unavailable', `${where} ${text}`, { status, retryAfterMs: retryAfterMs(headers['retry-after'], nowMs) });
-  }
-  // Other 4xx: DJEN refused this query (e.g. a missing required filter); asking again gets the same answer.
-  return new DjenError('unavailable', `${where} ${text}`, { status, retryable: false });
+function geoblock(raw: UpstreamResponse, where: string): RetryableSourceError | undefined {
+  if (raw.status !== 403) return undefined;
+  return djenError(
+    'geoblocked',
+    `${where}: DJEN (comunicaapi.pje.jus.br) refuses hosts outside Brazil. Run Tramita from a Brazilian network or send DJEN traffic ` +
+      `through a Brazilian egress/relay (DJEN_URL).`,
+    { status: 403 },
+  );
 }

@@ -7,9 +7,8 @@
  */
 import { tmpdir } from 'node:os';
 import type { Config } from '../../config.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
-import { RequestBudget } from '../http/budget.ts';
-import { realSleep, type Sleep } from '../http/waits.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { realSleep } from '../http/waits.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type {
   CadernoInfo,
@@ -23,43 +22,30 @@ import type {
 import { ingestCaderno } from './caderno.ts';
 import { bodyLimits, type BodyLimits } from '../http/body.ts';
 import { DEFAULT_RETRY_AFTER_MS, DjenClient } from './client.ts';
-import { DjenError, malformed } from './errors.ts';
+import { djenError, malformed } from './errors.ts';
 import { closedConnector } from '../../platform/ports/source-error.ts';
 import { toCadernoMetadata, toPublications } from './parse.ts';
 import { PAGE_SIZE, RESULT_CAP, pageParams, searchFilters } from './query.ts';
 import { DEFAULT_DJEN_RETRY, type DjenRetryPolicy } from './retry.ts';
-import { jitteredSchedule } from '../http/backoff.ts';
-import { RequestLoop, type RequestStats, type Tally } from '../http/loop.ts';
+import { budgetedLoop, type BudgetedConnectorOptions } from '../http/connector-options.ts';
+import type { RequestLoop, RequestStats, Tally } from '../http/loop.ts';
 import { RequestPause } from '../http/pause.ts';
 
 export const PUBLIC_DJEN_URL = 'https://comunicaapi.pje.jus.br';
 
-export interface DjenConnectorOptions {
+/**
+ * Every budgeted connector's shape: a caderno download gets ten times `timeoutMs`; 2 requests in
+ * flight by default (DJEN's quota is per minute, not per connection).
+ */
+export interface DjenConnectorOptions extends BudgetedConnectorOptions<DjenRetryPolicy> {
   /** Default `https://comunicaapi.pje.jus.br`; or the sandbox simulator's URL (a path prefix is kept). */
   baseUrl?: string;
-  /** One request; a caderno download gets ten times this. */
-  timeoutMs: number;
-  /** Size of the connector's own budget; ignored when `budget` is given. */
-  requestsPerMinute: number;
-  /** True when `baseUrl` is the sandbox simulator (reported in `info`). */
-  sandbox?: boolean;
-  /** A budget shared with other DJEN users of this process. */
-  budget?: RequestBudget;
-  clock?: Clock;
-  /** Used for backoff, 429 and budget waits; tests pass one that does not really wait. */
-  sleep?: Sleep;
-  random?: () => number;
-  retry?: Partial<DjenRetryPolicy>;
-  /** Requests in flight at once (default 2: DJEN's quota is per minute, not per connection). */
-  maxInFlight?: number;
   /** Where caderno ZIPs are downloaded to (default os.tmpdir()). */
   tempDir?: string;
   /** Largest JSON page of a caderno read into memory (default: the body limit, `body.maxBytes`). */
   maxCadernoPageBytes?: number;
   /** Most bytes all the pages of a caderno ZIP may unzip to, by the ZIP's size (default: caderno.ts UNZIP_LIMIT). */
   maxCadernoUnzippedBytes?: (zipBytes: number) => number;
-  /** Limits of an API answer's body (TRAMITA_UPSTREAM_MAX_BYTES `djen`). */
-  body?: BodyLimits;
   /** Limits of a caderno ZIP, streamed to disk (TRAMITA_UPSTREAM_MAX_BYTES `djen-caderno`). */
   cadernoBody?: BodyLimits;
 }
@@ -100,6 +86,9 @@ export class DjenConnector implements PublicationSource {
     const retry = { ...DEFAULT_DJEN_RETRY, ...options.retry };
     this.info = { name: 'DJEN', sandbox: options.sandbox ?? false };
     const body = options.body ?? bodyLimits('djen');
+    this.#loop = budgetedLoop(options, 'djen', retry, maxInFlight, {
+      rateLimit: { pause, waits: retry.rateLimitWaits, defaultWaitMs: DEFAULT_RETRY_AFTER_MS, maxWaitMs: retry.maxRetryAfterMs },
+    });
     this.#client = new DjenClient({
       baseUrl: options.baseUrl ?? PUBLIC_DJEN_URL,
       timeoutMs: options.timeoutMs,
@@ -108,13 +97,7 @@ export class DjenConnector implements PublicationSource {
       onHeaders: (h) => pause.note(h),
       body,
       cadernoBody: options.cadernoBody,
-    });
-    this.#loop = new RequestLoop({
-      budget: options.budget ?? new RequestBudget({ perMinute: options.requestsPerMinute, clock, sleep, name: 'djen' }),
-      maxInFlight,
-      rateLimit: { pause, waits: retry.rateLimitWaits, defaultWaitMs: DEFAULT_RETRY_AFTER_MS, maxWaitMs: retry.maxRetryAfterMs },
-      schedule: jitteredSchedule(retry, options.random ?? Math.random),
-      sleep,
+      loop: this.#loop,
     });
     this.#tempDir = options.tempDir ?? tmpdir();
     this.#maxEntryBytes = options.maxCadernoPageBytes ?? body.maxBytes;
@@ -155,21 +138,20 @@ export class DjenConnector implements PublicationSource {
     const key = id.trim().replace(/^0+(?=\d)/, '');
     if (!/^\d+$/.test(key)) return null; // DJEN ids are integers: nothing else can exist
     const what = `comunicacao ${key}`;
-    return this.#loop.run(async (s) => {
-      const body = await this.#client.getJson(this.#client.url(`comunicacao/${key}`), what, s, { notFoundIsNull: true });
-      if (body === null) return null;
+    const read = (body: unknown): PublicationRecord | null => {
       const records = toPublications(body, what);
       const match = records.find((r) => r.id === key);
       if (!match && records.length > 0) throw malformed(`DJEN answered ${what} with other communications (${records.map((r) => r.id).join(', ')}).`);
       return match ?? null;
-    }, this.#loop.linked(signal));
+    };
+    return this.#client.getJson(`comunicacao/${key}`, undefined, what, read, { signal, notFoundIsNull: true });
   }
 
   async certidao(hash: string, signal?: AbortSignal): Promise<Uint8Array | null> {
     this.#assertOpen();
     const key = hash.trim();
     if (key === '') return null;
-    const pdf = await this.#loop.run((s) => this.#client.getPdf(this.certidaoUrl(key), `the certidão of ${key}`, s), this.#loop.linked(signal));
+    const pdf = await this.#client.getPdf(`comunicacao/${encodeURIComponent(key)}/certidao`, `the certidão of ${key}`, { signal });
     return pdf && new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.length);
   }
 
@@ -191,13 +173,14 @@ export class DjenConnector implements PublicationSource {
     if (!DAY.test(data)) throw new RangeError(`caderno: ${JSON.stringify(data)} is not a yyyy-mm-dd day`);
     if (meio !== 'D' && meio !== 'E') throw new RangeError(`caderno: meio must be D or E, not ${JSON.stringify(meio)}`);
     const what = `caderno ${sigla} ${data} ${meio}`;
-    const metadataUrl = this.#client.url(`caderno/${encodeURIComponent(sigla)}/${data}/${meio}`);
+    const metadataPath = `caderno/${encodeURIComponent(sigla)}/${data}/${meio}`;
+    const readMetadata = (json: unknown) => toCadernoMetadata(json, sigla, data, meio);
     const signal = this.#loop.linked(options.signal);
     try {
       return await ingestCaderno(
         {
           what,
-          metadata: (s) => this.#loop.run(async (s2) => toCadernoMetadata(await this.#client.getJson(metadataUrl, what, s2), sigla, data, meio), s),
+          metadata: async (s) => (await this.#client.getJson(metadataPath, undefined, what, readMetadata, { signal: s }))!,
           download: (url, file, s) => this.#loop.run((s2) => this.#client.download(url, file, what, s2), s),
           tempDir: this.#tempDir,
           maxEntryBytes: this.#maxEntryBytes,
@@ -220,12 +203,12 @@ export class DjenConnector implements PublicationSource {
   /** Aborts requests in flight (and their waits), closes the sockets. */
   async close(): Promise<void> {
     if (this.#loop.closing.aborted) return;
-    await this.#loop.close(closedConnector(new DjenError('unavailable', 'The DJEN connector was closed.', { retryable: false })));
+    await this.#loop.close(closedConnector(djenError('unavailable', 'The DJEN connector was closed.', { retryable: false })));
     await this.#client.close();
   }
 
   #assertOpen(): void {
-    if (this.#loop.closing.aborted) throw new DjenError('unavailable', 'The DJEN connector is closed.', { retryable: false });
+    if (this.#loop.closing.aborted) throw djenError('unavailable', 'The DJEN connector is closed.', { retryable: false });
   }
 
   /** Pages of one set of filters; true when the last page was short (everything was read). */
@@ -239,9 +222,9 @@ export class DjenConnector implements PublicationSource {
     let received = 0;
     for (let pagina = 1; ; pagina++) {
       if (maxPages !== undefined && pagina > maxPages) return false;
-      const url = this.#client.url('comunicacao', pageParams(filter, pagina));
       const what = `comunicacao page ${pagina}`;
-      const records = await this.#loop.run(async (s) => toPublications(await this.#client.getJson(url, what, s), what), signal, tally);
+      const read = (json: unknown) => toPublications(json, what);
+      const records = (await this.#client.getJson('comunicacao', pageParams(filter, pagina), what, read, { signal, tally }))!;
       onRecords(records);
       received += records.length;
       if (records.length < PAGE_SIZE) return true;

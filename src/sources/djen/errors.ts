@@ -1,21 +1,17 @@
 /**
- * The DJEN flavour of SourceError: every failure this connector raises is one of these, so the retry
- * loop can tell a transient failure (retry) from a permanent one. A failure is never "no results".
+ * DJEN's failures, raised through the one factory (sources/http/classify.ts), so the loop tells a
+ * transient failure (retry) from a permanent one. A failure is never "no results".
  */
-import { RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
+import { isSourceFailure, upstreamError } from '../http/classify.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 
 export const SOURCE_NAME = 'djen';
 
-export class DjenError extends RetryableSourceError {
-  constructor(failure: SourceFailure, message: string, opts: { status?: number; retryAfterMs?: number; retryable?: boolean } = {}) {
-    super(SOURCE_NAME, TRANSIENT_FAILURES, failure, message, opts);
-  }
-}
+export const djenError = upstreamError(SOURCE_NAME);
 
-export function isRetryable(err: unknown): err is DjenError {
-  return err instanceof DjenError && err.retryable;
-}
+/** Whether `err` is a failure DJEN raised. */
+export const isDjenFailure = (err: unknown) => isSourceFailure(err, SOURCE_NAME);
 
-export function malformed(message: string): DjenError {
-  return new DjenError('malformed', message);
+export function malformed(message: string): RetryableSourceError {
+  return djenError('malformed', message);
 }

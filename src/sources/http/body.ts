@@ -41,7 +41,7 @@ export function bodyLimits(source: UpstreamBodySource, config?: Pick<Config, 'up
   };
 }
 
-/** A connector's own error (DataJudError, DjenError, …), so its retry loop knows what it raised. */
+/** The connector's own error (its upstreamError factory, classify.ts), so its retry loop knows what it raised. */
 export type FailureFactory = (failure: SourceFailure, message: string, opts?: { status?: number; retryable?: boolean }) => SourceError;
 
 export interface BodyReading {

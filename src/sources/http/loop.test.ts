@@ -47,8 +47,14 @@ test('an explicit attempts option wins', async () => {
   assert.equal(await attempts((l, send) => l.run(send, undefined, undefined, { attempts: 2 })), 2);
 });
 
-test('again() gives up at once while a caller waits', async () => {
+test('a round of single attempts is retried as a whole on the one schedule, never a retry inside a retry', async () => {
+  assert.equal(await attempts((l, send) => l.rounds((_, s) => l.run(send, s, undefined, { attempts: 1, uncounted: true }))), 5);
+  assert.equal(await attempts((l, send) => whileCallerWaits(WAIT, () => asAuxiliary(() => l.rounds(() => send())))), 1, 'once while a caller waits');
   const l = loop();
-  assert.equal(await whileCallerWaits(WAIT, () => asAuxiliary(() => l.again(1))), false);
-  assert.equal(await l.again(1), true);
+  await assert.rejects(
+    l.rounds((_, s) =>
+      l.run(async () => Promise.reject(new RetryableSourceError('x', TRANSIENT_FAILURES, 'timeout', 't')), s, undefined, { attempts: 1, uncounted: true }),
+    ),
+  );
+  assert.deepEqual(l.stats, { requests: 5, retries: 4, failures: 1 }, 'the round counts its one failure');
 });

@@ -98,31 +98,21 @@ export class RequestLoop {
    * Runs `send` until it succeeds, retrying transient failures; throws the last failure otherwise (an
    * abort: its reason). At most `attempts` attempts: by default one while a caller waits for an
    * auxiliary source or for DataJud (issue 51: retries and backoff belong to background jobs;
-   * platform/request-path.ts), else the schedule's.
+   * platform/request-path.ts), else the schedule's. `uncounted`: a failure is not counted here, because
+   * the caller's round counts it (rounds()).
    */
-  run<T>(send: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, tally?: Tally, opts: { attempts?: number } = {}): Promise<T> {
-    const attempts = opts.attempts ?? (this.#callerWaits() ? 1 : Number.POSITIVE_INFINITY);
-    const result = this.#retrying(send, this.linked(signal), tally, attempts);
-    const settled = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#running.add(settled);
-    void settled.then(() => this.#running.delete(settled));
-    return result;
+  run<T>(send: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, tally?: Tally, opts: { attempts?: number; uncounted?: boolean } = {}): Promise<T> {
+    return this.#tracked(this.#retrying((s) => this.#attempt(send, s, tally), signal, opts));
   }
 
   /**
-   * After `failures` failed tries at something only the connector sees failing (an incomplete
-   * answer): counts a retry and waits the schedule's backoff, or returns false when it gives up.
+   * Runs `round` until it succeeds, on the same schedule as run(): several requests that stand or fall
+   * together (every page of a query), each sent with `once` (one attempt, uncounted), so the round
+   * and not each request is retried and no retry runs inside another. `round` may throw a retryable
+   * failure of its own (an answer only the connector sees is incomplete); it gets the attempt's number.
    */
-  async again(failures: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.#callerWaits()) return false;
-    const wait = this.#schedule(failures, undefined);
-    if (wait === undefined) return false;
-    this.stats.retries++;
-    await this.#sleep(wait, this.linked(signal));
-    return true;
+  rounds<T>(round: (attempt: number, signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.#tracked(this.#retrying((s, attempt) => round(attempt, s), signal, {}));
   }
 
   /** Counts a final failure (once per error; aborts are not failures) and hands it back for `throw`. */
@@ -140,26 +130,43 @@ export class RequestLoop {
     await Promise.all(this.#running);
   }
 
-  async #retrying<T>(send: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, tally: Tally | undefined, attempts: number): Promise<T> {
+  #tracked<T>(result: Promise<T>): Promise<T> {
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running.add(settled);
+    void settled.then(() => this.#running.delete(settled));
+    return result;
+  }
+
+  async #retrying<T>(
+    once: (signal: AbortSignal, attempt: number) => Promise<T>,
+    outer: AbortSignal | undefined,
+    opts: { attempts?: number; uncounted?: boolean },
+  ): Promise<T> {
+    const signal = this.linked(outer);
+    const attempts = opts.attempts ?? (this.#callerWaits() ? 1 : Number.POSITIVE_INFINITY);
+    const fail = (err: unknown): unknown => (opts.uncounted ? err : this.failed(err, signal));
     let failures = 0;
     let rateLimitWaits = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#attempt(send, signal, tally);
+        return await once(signal, attempt);
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        if (!(err instanceof RetryableSourceError) || !err.retryable) throw this.failed(err, signal);
+        if (!(err instanceof RetryableSourceError) || !err.retryable) throw fail(err);
         const limit = this.#rateLimit;
         if (limit && err.failure === 'rate_limited') {
           // The pause, not a sleep here, holds this request and every other until the 429's wait is over.
           limit.pause.pauseFor(Math.min(err.retryAfterMs ?? limit.defaultWaitMs, limit.maxWaitMs));
-          if (attempt >= attempts || ++rateLimitWaits > limit.waits || (err.retryAfterMs ?? 0) > limit.maxWaitMs) throw this.failed(err, signal);
+          if (attempt >= attempts || ++rateLimitWaits > limit.waits || (err.retryAfterMs ?? 0) > limit.maxWaitMs) throw fail(err);
           this.stats.retries++;
           continue;
         }
-        if (attempt >= attempts) throw this.failed(err, signal);
+        if (attempt >= attempts) throw fail(err);
         const wait = this.#schedule(++failures, err.retryAfterMs);
-        if (wait === undefined) throw this.failed(err, signal);
+        if (wait === undefined) throw fail(err);
         this.stats.retries++;
         await this.#sleep(wait, signal);
       }

@@ -10,30 +10,19 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
-import { closedConnector, RetryableSourceError, TRANSIENT_FAILURES, type SourceFailure } from '../../platform/ports/source-error.ts';
+import { closedConnector, type RetryableSourceError } from '../../platform/ports/source-error.ts';
 import type { UpstreamBodySource } from './body-limits.ts';
 import { RequestBudget } from './budget.ts';
-import { header, pathOnly, sendOnce, upstreamAgent, type UpstreamResponse } from './attempt.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
-import { retryAfterMs } from './retry-after.ts';
-import { isUpstreamTimeout } from './timeout.ts';
+import { header, pathOnly, sendOnce, upstreamAgent, type ResponseHeaders, type UpstreamResponse } from './attempt.ts';
+import { attemptFailure, isTransientStatus, statusFailure, type Classifier, type UpstreamErrorFactory } from './classify.ts';
 import { realSleep, type RetryHooks } from './waits.ts';
 import { fixedSchedule, type FixedRetryTuning } from './backoff.ts';
-import { RequestLoop } from './loop.ts';
+import { RequestLoop, type Tally } from './loop.ts';
 import { bodyJson, bodyLimits, errorBodyNote, pageText, type BodyLimits, type BodyReading } from './body.ts';
 
 export type { UpstreamResponse } from './attempt.ts';
 
-export type UpstreamErrorFactory = (
-  failure: SourceFailure,
-  message: string,
-  opts?: { status?: number; retryAfterMs?: number; retryable?: boolean },
-) => RetryableSourceError;
-
-/** A connector's failures, named by its source (`stf`, `dje`, `mural`, `mandados`): transient ones retryable. */
-export function upstreamError(source: string): UpstreamErrorFactory {
-  return (failure, message, opts = {}) => new RetryableSourceError(source, TRANSIENT_FAILURES, failure, message, opts);
-}
+export { upstreamError, type UpstreamErrorFactory } from './classify.ts';
 
 /**
  * How a connector over HttpUpstream may be tuned (each connector's options extend this). Retries:
@@ -61,6 +50,51 @@ export interface HttpUpstreamOptions extends UpstreamTuning {
   label: string;
   /** The connector's own error, so failures carry its source name. */
   error: UpstreamErrorFactory;
+  /** The connector's own cases of the status ladder (classify.ts): what a 4xx means to it, hints, a redaction. */
+  classify?: Pick<Classifier, 'own' | 'refused' | 'hints' | 'defaultRetryAfterMs' | 'redact'>;
+  /**
+   * The connector's own loop when it needs more than a fixed schedule and a budget per minute
+   * (DataJud's in-flight limit and shared budget, DJEN's 429 pause); `perMinute`, `retries`,
+   * `retryDelaysMs` and `maxRetryAfterMs` are then the loop's business.
+   */
+  loop?: RequestLoop;
+  /** No per-minute budget: a server the operator runs (the portal, the model). */
+  unbudgeted?: boolean;
+  /** The schedule's defaults where the connector's differ from the gazettes' (2 retries, 2 s then 8 s, Retry-After ≤ 60 s). */
+  retryDefaults?: Required<FixedRetryTuning>;
+  /** Sockets of the connector's Agent (default 2). */
+  connections?: number;
+  /** Sees the headers of every answer before its body (DJEN's `x-ratelimit-remaining`, pause.ts). */
+  onHeaders?: (headers: ResponseHeaders) => void;
+}
+
+/** What a server the operator runs or pays for (the portal, the model) leaves unset: no budget, and its connector's defaults. */
+export function operatorServer<O extends UpstreamTuning & { connections?: number }>(
+  o: O,
+  defaults: { timeoutMs: number; connections: number; retries: Required<FixedRetryTuning> },
+): O & Pick<HttpUpstreamOptions, 'timeoutMs' | 'connections' | 'unbudgeted' | 'retryDefaults'> {
+  return {
+    ...o,
+    timeoutMs: o.timeoutMs ?? defaults.timeoutMs,
+    connections: o.connections ?? defaults.connections,
+    unbudgeted: true,
+    retryDefaults: defaults.retries,
+  };
+}
+
+/** One request as a connector describes it to HttpUpstream.send. */
+export interface UpstreamRequest<T> {
+  signal?: AbortSignal;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Sees every answer first, whatever its status: a failure it returns is thrown at once, never retried (a challenge page). */
+  refuse?: (raw: UpstreamResponse) => RetryableSourceError | undefined;
+  /** Reads an answer the ladder let through, inside the attempt: a failure it throws is retried when transient (DataJud's malformed). */
+  read?: (raw: UpstreamResponse) => T;
+  /** Counts this request's attempts (a search's `requests`). */
+  tally?: Tally;
+  /** One attempt, no retry: the caller's own loop retries the whole (DataJud's rounds of pages, RequestLoop.rounds). */
+  once?: boolean;
 }
 
 /**
@@ -75,7 +109,7 @@ export class HttpUpstream {
   readonly timeoutMs: number;
   readonly #o: HttpUpstreamOptions;
   readonly #base: string;
-  readonly #clock: Clock;
+  readonly #classifier: Classifier;
   readonly #agent: Agent;
   readonly #body: BodyReading;
   readonly #loop: RequestLoop;
@@ -85,41 +119,62 @@ export class HttpUpstream {
     this.#o = o;
     this.#base = o.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = o.timeoutMs ?? 30_000;
-    this.#clock = o.clock ?? systemClock;
+    this.#classifier = { ...o.classify, error: o.error, label: o.label, timeoutMs: this.timeoutMs, clock: o.clock };
     const sleep = o.sleep ?? realSleep;
-    this.#loop = new RequestLoop({
-      budget: new RequestBudget({ perMinute: o.perMinute ?? 60, sleep, name: o.budgetName ?? o.source }),
-      schedule: fixedSchedule(o, { retries: 2, retryDelaysMs: [2_000, 8_000], maxRetryAfterMs: 60_000 }),
-      sleep,
-    });
+    this.#loop =
+      o.loop ??
+      new RequestLoop({
+        budget: o.unbudgeted ? undefined : new RequestBudget({ perMinute: o.perMinute ?? 60, sleep, name: o.budgetName ?? o.source }),
+        schedule: fixedSchedule(o, o.retryDefaults ?? { retries: 2, retryDelaysMs: [2_000, 8_000], maxRetryAfterMs: 60_000 }),
+        sleep,
+      });
     const ca = o.caFile ? [...rootCertificates, readFileSync(o.caFile, 'utf8')] : undefined;
-    this.#agent = upstreamAgent(this.timeoutMs, 2, ca);
+    this.#agent = upstreamAgent(this.timeoutMs, o.connections ?? 2, ca);
+  }
+
+  /** The Agent's sockets, for a connector's own requests to this upstream (DJEN's streamed downloads). */
+  get agent(): Agent {
+    return this.#agent;
+  }
+
+  /** How this upstream's failures are classified (classify.ts), for a connector's own requests. */
+  get classifier(): Classifier {
+    return this.#classifier;
   }
 
   /**
-   * One request, retried while the failure is transient; the answer when it is neither 5xx nor 429.
-   * `refuse` sees every answer first, whatever its status: a failure it returns is thrown at once,
-   * never retried (a challenge page, which a WAF may send as a 503 or a 429).
+   * One request (`path` under the base URL), retried on the loop while the failure is transient: the
+   * answer when it is neither 5xx nor 429 (what `read` makes of it, when given). Every connector
+   * enters the upstream HTTP stack here (issue 55).
    */
-  async send(
-    method: 'GET' | 'POST',
-    path: string,
-    o: { signal?: AbortSignal; body?: string; headers?: Record<string, string>; refuse?: (raw: UpstreamResponse) => RetryableSourceError | undefined } = {},
-  ): Promise<UpstreamResponse> {
-    return this.#loop.run(async (signal) => {
-      const raw = await this.#attempt(method, path, { ...o, signal }).catch((err: unknown) => {
-        throw signal.aborted || err instanceof RetryableSourceError ? err : this.#unanswered(err, path);
-      });
-      const refused = o.refuse?.(raw);
-      if (refused) throw refused;
-      if (raw.status < 500 && raw.status !== 429) return raw;
-      throw raw.status === 429
-        ? this.#o.error('rate_limited', `${this.#o.label} answered 429 for ${pathOnly(path)}.`, {
-            status: 429,
-            retryAfterMs: retryAfterMs(header(raw, 'retry-after'), this.#clock.now().getTime()),
-          })
-        : this.#o.error('unavailable', `${this.#o.label} answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`, { status: raw.status });
-    }, o.signal);
+  send(method: 'GET' | 'POST', path: string, o?: Omit<UpstreamRequest<UpstreamResponse>, 'read'>): Promise<UpstreamResponse>;
+  send<T>(method: 'GET' | 'POST', path: string, o: UpstreamRequest<T> & { read: (raw: UpstreamResponse) => T }): Promise<T>;
+  send<T>(method: 'GET' | 'POST', path: string, o: UpstreamRequest<T> = {}): Promise<T | UpstreamResponse> {
+    return this.#loop.run(
+      async (signal) => {
+        const raw = await this.#attempt(method, path, { ...o, signal }).catch((err: unknown) => {
+          throw attemptFailure(err, signal, this.#classifier, pathOnly(path));
+        });
+        const refused = o.refuse?.(raw);
+        if (refused) throw refused;
+        if (isTransientStatus(raw.status)) throw this.failure(raw, path);
+        return o.read ? o.read(raw) : raw;
+      },
+      o.signal,
+      o.tally,
+      o.once ? { attempts: 1, uncounted: true } : {},
+    );
+  }
+
+  /** The answer when it is a 200, else the failure its status means (below). */
+  ok(raw: UpstreamResponse, path: string): UpstreamResponse {
+    if (raw.status === 200) return raw;
+    throw this.failure(raw, path);
+  }
+
+  /** The failure an answer the caller does not read means (classify.ts's ladder, with this connector's own cases). */
+  failure(raw: UpstreamResponse, path: string): RetryableSourceError {
+    return statusFailure(raw, this.#classifier, pathOnly(path));
   }
 
   /** The body as JSON (UTF-8, not absurdly nested), or a `malformed` failure naming its size and hash. */
@@ -142,13 +197,6 @@ export class HttpUpstream {
     await this.#agent.close();
   }
 
-  /** A request that got no answer: the attempt's timeout, or the host unreachable. */
-  #unanswered(err: unknown, path: string): RetryableSourceError {
-    return isUpstreamTimeout(err)
-      ? this.#o.error('timeout', `${this.#o.label} did not answer ${pathOnly(path)} within ${this.timeoutMs} ms.`)
-      : this.#o.error('unavailable', `${this.#o.label} unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
-  }
-
   #attempt(method: 'GET' | 'POST', path: string, o: { signal: AbortSignal; body?: string; headers?: Record<string, string> }): Promise<UpstreamResponse> {
     return sendOnce(this.#agent, `${this.#base}${path}`, {
       method,
@@ -157,6 +205,7 @@ export class HttpUpstream {
       signal: o.signal,
       body: o.body,
       headers: { accept: 'application/json', ...o.headers },
+      onHeaders: this.#o.onHeaders,
     });
   }
 }

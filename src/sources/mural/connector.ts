@@ -7,8 +7,8 @@
 import { isValidCnj } from '../../platform/identifiers/cnj.ts';
 import type { MuralDocument, MuralDocumentKind, MuralPage, MuralPublicationRecord, MuralQuery, MuralSource } from '../../platform/ports/mural.ts';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { header, pathOnly } from '../http/attempt.ts';
-import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
+import { header } from '../http/attempt.ts';
+import { detailOf, HttpUpstream, upstreamError, type UpstreamTuning } from '../http/upstream.ts';
 import { describeBody } from '../http/body.ts';
 
 export interface MuralConnectorOptions extends UpstreamTuning {
@@ -61,7 +61,7 @@ export class MuralConnector implements MuralSource {
   constructor(o: MuralConnectorOptions) {
     this.info = { name: 'Mural eleitoral', sandbox: o.sandbox ?? false };
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
-    this.#http = new HttpUpstream({ ...o, source: 'mural', label: 'The mural provider', error: fail });
+    this.#http = new HttpUpstream({ ...o, source: 'mural', label: 'The mural provider', error: fail, classify: { refused: { 400: 'malformed' } } });
   }
 
   async search(q: MuralQuery, signal?: AbortSignal): Promise<MuralPage> {
@@ -77,7 +77,7 @@ export class MuralConnector implements MuralSource {
     }))
       if (v) params.set(k, v);
     const path = `/publicacoes?${params}`;
-    const raw = this.#ok(await this.#http.send('GET', path, { signal, headers: this.#auth }), path);
+    const raw = this.#http.ok(await this.#http.send('GET', path, { signal, headers: this.#auth }), path);
     const json = this.#http.json(raw, path) as { publicacoes?: unknown; proximaPagina?: unknown; total?: unknown } | null;
     if (!json || !Array.isArray(json.publicacoes))
       throw fail('malformed', `The mural provider answered without publicacoes ${detailOf(raw)}.`, { retryable: false });
@@ -88,7 +88,7 @@ export class MuralConnector implements MuralSource {
     const path = `/publicacoes/${encodeURIComponent(id)}/${kind}`;
     const raw = await this.#http.send('GET', path, { signal, headers: { ...this.#auth, accept: 'application/pdf, */*' } });
     if (raw.status === 404) return null;
-    this.#ok(raw, path);
+    this.#http.ok(raw, path);
     const disposition = header(raw, 'content-disposition');
     return {
       contentType: header(raw, 'content-type') ?? 'application/octet-stream',
@@ -99,12 +99,5 @@ export class MuralConnector implements MuralSource {
 
   async close(): Promise<void> {
     await this.#http.close();
-  }
-
-  #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
-    if (raw.status === 200) return raw;
-    const what = `The mural provider answered HTTP ${raw.status} for ${pathOnly(path)} ${detailOf(raw)}.`;
-    if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
-    throw fail(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }
 }

@@ -1,28 +1,20 @@
 /**
  * Case details (parties, lawyers, case value, public documents) from a provider that speaks the
  * case-details protocol (documented in src/sandbox/portal/server.ts): the sandbox simulator, or
- * whatever TRAMITA_PORTAL_URL points at. undici with a dedicated Agent; each attempt has its own
- * timeout; 5xx, network failures, timeouts and 429 are retried twice with a short backoff (on the
- * RequestLoop, no budget: the operator runs the provider).
- * Failures become SourceError('portal', …): network/5xx → unavailable, timeout → timeout,
- * 429 → rate_limited (with retryAfterMs), bad JSON or shape → malformed, 401/403 → unauthorized.
+ * whatever TRAMITA_PORTAL_URL points at, over HttpUpstream (no budget: the operator runs the
+ * provider); 5xx, network failures, timeouts and 429 are retried twice with a short backoff.
+ * Failures are classified by sources/http/classify.ts (source `portal`); bad JSON or shape is malformed.
  * A 404 on a case or a document is the answer "not found" (null), never an error.
  */
-import type { Agent } from 'undici';
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
-import { closedConnector, SourceError, type RetryableSourceError } from '../../platform/ports/source-error.ts';
 import type { CaseDetailsRecord, CaseDetailsSource } from '../../platform/ports/case-details.ts';
-import { header, pathOnly, sendOnce, upstreamAgent, type UpstreamResponse } from '../http/attempt.ts';
-import { bodyJson, bodyLimits, errorBodyNote, type BodyLimits, type BodyReading } from '../http/body.ts';
-import { fixedSchedule, type FixedRetryTuning } from '../http/backoff.ts';
-import { RequestLoop } from '../http/loop.ts';
-import { upstreamError } from '../http/upstream.ts';
+import { header, type UpstreamResponse } from '../http/attempt.ts';
+import type { BodyLimits } from '../http/body.ts';
+import type { FixedRetryTuning } from '../http/backoff.ts';
+import { HttpUpstream, operatorServer, upstreamError } from '../http/upstream.ts';
 import { toCaseDetails, toCaseNumbers } from './wire.ts';
 import { cnjCourtSigla } from '../../platform/identifiers/cnj.ts';
-import { systemClock, type Clock } from '../../platform/clock.ts';
-import { retryAfterMs } from '../http/retry-after.ts';
-import { isUpstreamTimeout } from '../http/timeout.ts';
-import { realSleep, type RetryHooks } from '../http/waits.ts';
+import type { RetryHooks } from '../http/waits.ts';
 
 /** Retries: 2 after the first attempt, waiting 200 then 600 ms; a Retry-After over 2 s is not waited out (rate_limited). */
 export interface PortalConnectorOptions extends RetryHooks, FixedRetryTuning {
@@ -45,12 +37,6 @@ export interface PortalConnectorOptions extends RetryHooks, FixedRetryTuning {
 /** The portal's failures: transient ones (unavailable, timeout, rate_limited) are retried. */
 const portalError = upstreamError('portal');
 
-/**
- * How the body reader names the provider's answers. Its answers carry parties' names and documents:
- * failures name a body by size and hash, never quote it.
- */
-const READING: Omit<BodyReading, 'limits'> = { source: 'portal', what: 'Portal', fail: (failure, message, opts) => portalError(failure, message, opts) };
-
 /** A PDF that ends before its `%%EOF` was cut in transit. */
 function looksComplete(mimeType: string, body: Buffer): boolean {
   if (mimeType !== 'application/pdf') return true;
@@ -59,28 +45,24 @@ function looksComplete(mimeType: string, body: Buffer): boolean {
 
 export class PortalConnector implements CaseDetailsSource {
   readonly info: SourceInfo;
-  readonly #base: string;
-  readonly #timeoutMs: number;
-  readonly #clock: Clock;
-  readonly #agent: Agent;
-  readonly #loop: RequestLoop;
-  readonly #body: BodyReading;
+  /** Its answers carry parties' names and documents: failures name a body by size and hash, never quote it. */
+  readonly #http: HttpUpstream;
   readonly #courts: 'all' | ReadonlySet<string>;
   readonly #name: string;
 
   constructor(options: PortalConnectorOptions) {
     this.#courts = !options.courts || options.courts === 'all' ? 'all' : new Set(options.courts);
     this.#name = options.name ?? 'Portal';
-    this.#body = { ...READING, limits: options.body ?? bodyLimits('portal') };
     this.info = { name: 'Portal', sandbox: options.sandbox ?? false };
-    this.#base = options.baseUrl.replace(/\/+$/, '');
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#clock = options.clock ?? systemClock;
-    this.#loop = new RequestLoop({
-      schedule: fixedSchedule(options, { retries: 2, retryDelaysMs: [200, 600], maxRetryAfterMs: 2_000 }),
-      sleep: options.sleep ?? realSleep,
+    const retries = { retries: 2, retryDelaysMs: [200, 600], maxRetryAfterMs: 2_000 };
+    this.#http = new HttpUpstream({
+      ...operatorServer(options, { timeoutMs: 10_000, connections: 8, retries }),
+      source: 'portal',
+      label: 'Portal',
+      error: portalError,
+      // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.
+      classify: { hints: { refused: 'Not expected by the case-details protocol.' } },
     });
-    this.#agent = upstreamAgent(this.#timeoutMs, options.connections ?? 8);
   }
 
   /** Whether this number's court is one the provider is asked about (TRAMITA_PORTAL_TRIBUNAIS). */
@@ -94,20 +76,21 @@ export class PortalConnector implements CaseDetailsSource {
     const numero = numeroCnj.replace(/\D/g, '');
     if (numero.length !== 20) return null; // no provider knows a number that is not one
     if (!this.serves(numero)) return null; // not a court it covers: its consultation or DJEN gives the parties
-    const raw = await this.#get(`/api/v1/processos/${numero}`, signal, true);
-    return raw && { ...toCaseDetails(this.#json(raw), numero), fonte: this.#name };
+    const path = `/api/v1/processos/${numero}`;
+    const raw = await this.#get(path, signal, true);
+    return raw && { ...toCaseDetails(this.#http.json(raw, path), numero), fonte: this.#name };
   }
 
   async findByDocument(documento: string, signal?: AbortSignal): Promise<string[]> {
     const key = documento.toUpperCase().replace(/[^0-9A-Z]/g, '');
     if (key === '') return [];
-    return toCaseNumbers(this.#json((await this.#get(`/api/v1/partes/processos?${new URLSearchParams({ documento: key })}`, signal, false))!));
+    return this.#numbers(`/api/v1/partes/processos?${new URLSearchParams({ documento: key })}`, signal);
   }
 
   async findByName(nome: string, signal?: AbortSignal): Promise<string[]> {
     const text = nome.trim().replace(/\s+/g, ' ');
     if (!/[\p{L}\p{N}]/u.test(text)) return [];
-    return toCaseNumbers(this.#json((await this.#get(`/api/v1/partes/processos?${new URLSearchParams({ nome: text })}`, signal, false))!));
+    return this.#numbers(`/api/v1/partes/processos?${new URLSearchParams({ nome: text })}`, signal);
   }
 
   async downloadDocument(numeroCnj: string, documentId: string, signal?: AbortSignal): Promise<{ mimeType: string; body: Uint8Array } | null> {
@@ -116,58 +99,25 @@ export class PortalConnector implements CaseDetailsSource {
     const raw = await this.#get(`/api/v1/processos/${numero}/documentos/${encodeURIComponent(documentId)}`, signal, true);
     if (!raw) return null;
     const mimeType = (header(raw, 'content-type') ?? 'application/octet-stream').split(';')[0].trim().toLowerCase();
-    if (!looksComplete(mimeType, raw.body))
-      throw new SourceError('portal', 'malformed', `Portal sent an incomplete ${mimeType} for document ${documentId} of ${numero}.`);
+    if (!looksComplete(mimeType, raw.body)) throw portalError('malformed', `Portal sent an incomplete ${mimeType} for document ${documentId} of ${numero}.`);
     return { mimeType, body: new Uint8Array(raw.body.buffer, raw.body.byteOffset, raw.body.length) };
   }
 
   /** Ends what is in flight (a request or a wait for a retry fails at once) and closes the sockets: see HttpUpstream.close. */
   async close(): Promise<void> {
-    await this.#loop.close(closedConnector(portalError('unavailable', 'The portal connector was closed.', { retryable: false })));
-    await this.#agent.close();
+    await this.#http.close();
   }
 
-  #json(raw: UpstreamResponse): unknown {
-    return bodyJson(raw.body, this.#body);
+  async #numbers(path: string, signal: AbortSignal | undefined): Promise<string[]> {
+    return toCaseNumbers(this.#http.json((await this.#get(path, signal, false))!, path));
   }
 
-  /** GET with retries; resolves with a 200, or null on a 404 when `notFoundIsNull`; throws SourceError otherwise. */
-  async #get(path: string, signal: AbortSignal | undefined, notFoundIsNull: boolean): Promise<UpstreamResponse | null> {
-    return this.#loop.run(async (s) => {
-      // A body refused by http/body.ts is retried when it was a silence, never when too large or unreadable.
-      const raw = await this.#attempt(path, s).catch((err: unknown) => {
-        throw s.aborted || err instanceof SourceError ? err : this.#unanswered(err, path);
-      });
-      if (raw.status === 200) return raw;
-      if (raw.status === 404 && notFoundIsNull) return null;
-      throw this.#statusFailure(raw, path);
-    }, signal);
-  }
-
-  /** A request that got no answer: the attempt's timeout, or the provider unreachable. */
-  #unanswered(err: unknown, path: string): RetryableSourceError {
-    return isUpstreamTimeout(err)
-      ? portalError('timeout', `Portal did not answer ${pathOnly(path)} within ${this.#timeoutMs} ms.`)
-      : portalError('unavailable', `Portal unreachable for ${pathOnly(path)}: ${(err as Error).message}`);
-  }
-
-  #statusFailure(raw: UpstreamResponse, path: string): RetryableSourceError {
-    const what = `Portal answered HTTP ${raw.status} for ${pathOnly(path)}`;
-    if (raw.status === 429)
-      return portalError('rate_limited', `${what}.`, { retryAfterMs: retryAfterMs(header(raw, 'retry-after'), this.#clock.now().getTime()) });
-    if (raw.status === 401 || raw.status === 403) return portalError('unauthorized', `${what} ${errorBodyNote(raw.body)}.`);
-    if (raw.status >= 500) return portalError('unavailable', `${what} ${errorBodyNote(raw.body)}.`);
-    // 400/404 on a lookup, or any other status: the provider does not speak the protocol as documented.
-    return portalError('unavailable', `${what} (not expected by the case-details protocol) ${errorBodyNote(raw.body)}.`);
-  }
-
-  #attempt(path: string, signal: AbortSignal): Promise<UpstreamResponse> {
-    return sendOnce(this.#agent, `${this.#base}${path}`, {
-      method: 'GET',
-      timeoutMs: this.#timeoutMs,
-      reading: this.#body,
+  /** GET with retries; resolves with a 200, or null on a 404 when `notFoundIsNull`; throws the classified failure otherwise. */
+  #get(path: string, signal: AbortSignal | undefined, notFoundIsNull: boolean): Promise<UpstreamResponse | null> {
+    return this.#http.send('GET', path, {
       signal,
       headers: { accept: 'application/json, application/pdf;q=0.9, */*;q=0.5' },
+      read: (raw: UpstreamResponse) => (raw.status === 404 && notFoundIsNull ? null : this.#http.ok(raw, path)),
     });
   }
 }

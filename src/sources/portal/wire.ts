@@ -4,13 +4,14 @@
  * a provider that answers garbage must never look like "no parties" or "not found".
  */
 import { oabOf } from '../../platform/identifiers/oab.ts';
-import { SourceError } from '../../platform/ports/source-error.ts';
+import type { SourceError } from '../../platform/ports/source-error.ts';
+import { upstreamError } from '../http/classify.ts';
 import type { CaseDetailsRecord, LawyerRecord, PartyRecord, PublicDocumentRecord } from '../../platform/ports/case-details.ts';
 
 type Json = Record<string, unknown>;
 
 function malformed(what: string): SourceError {
-  return new SourceError('portal', 'malformed', `Portal answered an unexpected shape: ${what}.`);
+  return upstreamError('portal')('malformed', `Portal answered an unexpected shape: ${what}.`);
 }
 
 function object(v: unknown, what: string): Json {

@@ -31,11 +31,8 @@ export class ProtocoloConnector implements AdministrativeSource {
   async lookup(nup: string, signal?: AbortSignal): Promise<AdministrativeProcessRecord | null> {
     const path = `/documento/detalhes_documento.jsf?protocolo=${nup}`;
     const raw = await this.#http.send('GET', path, { signal, headers: { accept: 'text/html' } });
-    if (raw.status === 403) throw fail('unauthorized', `Protocolo Integrado refused the detail page (HTTP 403).`, { status: 403, retryable: false });
     // An unknown NUP is a page that says so (200); a 404 means the page itself moved: a failure, never "not found".
-    if (raw.status !== 200)
-      throw fail('unavailable', `Protocolo Integrado answered HTTP ${raw.status} for the detail page.`, { status: raw.status, retryable: false });
-    const page = readDetailPage(this.#http.page(raw), nup);
+    const page = readDetailPage(this.#http.page(this.#http.ok(raw, path)), nup);
     if (page.kind === 'found') return page.process;
     if (page.kind === 'not_found') return null;
     if (page.kind === 'captcha')

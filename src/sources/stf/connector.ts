@@ -18,6 +18,7 @@
 import type { SourceInfo } from '../../platform/ports/case-metadata.ts';
 import type { StfGazetteSource, StfPublicationRecord } from '../../platform/ports/stf.ts';
 import { header } from '../http/attempt.ts';
+import type { RetryableSourceError } from '../../platform/ports/source-error.ts';
 import { detailOf, HttpUpstream, upstreamError, type UpstreamResponse, type UpstreamTuning } from '../http/upstream.ts';
 import { readStfItem, StfItemError } from './item.ts';
 
@@ -84,7 +85,14 @@ export class StfConnector implements StfGazetteSource {
   constructor(options: StfConnectorOptions) {
     this.info = { name: 'STF', sandbox: options.sandbox ?? false };
     this.#pageSize = Math.min(PAGE, options.pageSize ?? PAGE);
-    this.#http = new HttpUpstream({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`, source: 'stf', label: 'STF', error: fail });
+    this.#http = new HttpUpstream({
+      ...options,
+      baseUrl: `${options.baseUrl.replace(/\/+$/, '')}${API}`,
+      source: 'stf',
+      label: 'STF',
+      error: fail,
+      classify: { own },
+    });
   }
 
   async lastDay(signal?: AbortSignal): Promise<string> {
@@ -142,7 +150,7 @@ export class StfConnector implements StfGazetteSource {
         body: JSON.stringify(body),
         headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.token },
       });
-      if (raw.status !== 403 || handshakes >= 1) return this.#ok(raw, '/publicacoes');
+      if (raw.status !== 403 || handshakes >= 1) return this.#http.ok(raw, '/publicacoes');
       this.#session = null;
     }
   }
@@ -159,7 +167,7 @@ export class StfConnector implements StfGazetteSource {
   }
 
   async #handshake(signal?: AbortSignal): Promise<{ day: string; session: Session }> {
-    const raw = this.#ok(await this.#http.send('GET', '/ultimo-dje', { signal }), '/ultimo-dje');
+    const raw = this.#http.ok(await this.#http.send('GET', '/ultimo-dje', { signal }), '/ultimo-dje');
     const cookies = [raw.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0].trim());
     const token = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
     if (!token) throw fail('malformed', 'STF opened no session: ultimo-dje set no XSRF-TOKEN cookie.');
@@ -169,17 +177,14 @@ export class StfConnector implements StfGazetteSource {
     this.#session = Promise.resolve(session);
     return { day, session };
   }
+}
 
-  /** A 200, or the failure its status means. */
-  #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
-    if (raw.status === 200) return raw;
-    const what = `STF answered HTTP ${raw.status} for ${path}`;
-    if (raw.status === 202 && header(raw, 'x-amzn-waf-action'))
-      throw fail('unavailable', `${what}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
-    if (raw.status === 403) throw fail('unauthorized', `${what} ${detailOf(raw)}.`, { status: 403, retryable: false });
-    // The 422's messages are the API's own validation texts (capture stf-3.json), never data: quoted.
-    if (raw.status === 422)
-      throw fail('malformed', `${what} (refused the query): ${refusalMessages(raw.body) ?? detailOf(raw)}`, { status: 422, retryable: false });
-    throw fail('unavailable', `${what} ${detailOf(raw)}.`, { status: raw.status, retryable: false });
-  }
+/** STF's own cases of the status ladder (classify.ts): a WAF's challenge, and a 422's validation messages. */
+function own(raw: UpstreamResponse, where: string): RetryableSourceError | undefined {
+  if (raw.status === 202 && header(raw, 'x-amzn-waf-action'))
+    return fail('unavailable', `${where}: a WAF challenge, not data; try again later.`, { status: 202, retryable: false });
+  // The 422's messages are the API's own validation texts (capture stf-3.json), never data: quoted.
+  if (raw.status === 422)
+    return fail('malformed', `${where} (refused the query): ${refusalMessages(raw.body) ?? detailOf(raw)}`, { status: 422, retryable: false });
+  return undefined;
 }

@@ -62,12 +62,7 @@ export class TjrjConnector implements TjrjPrecatorioSource {
 
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
     const raw = await this.#http.send('GET', path, { signal });
-    if (raw.status !== 200)
-      throw fail(raw.status === 401 || raw.status === 403 ? 'unauthorized' : 'unavailable', `TJRJ answered HTTP ${raw.status} for ${pathOnly(path)}.`, {
-        status: raw.status,
-        retryable: false,
-      });
-    return this.#http.json(raw, path);
+    return this.#http.json(this.#http.ok(raw, path), path);
   }
 }
 

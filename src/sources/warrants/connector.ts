@@ -71,7 +71,9 @@ export class WarrantsConnector implements WarrantsSource {
     this.supports = o.protocol === 'predictus' ? ['cpf'] : ['cpf', 'numeroPeca'];
     this.#auth = o.token ? { authorization: `Bearer ${o.token}` } : {};
     // A warrant query is answered once or not at all: a retry after a timeout would repeat a slow provider's work.
-    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, source: 'mandados', label: 'The warrants provider', error: fail });
+    // A 400 is the provider refusing what Tramita already validated: a disagreement, not "nothing found".
+    const classify = { refused: { 400: 'malformed' } } as const;
+    this.#http = new HttpUpstream({ ...o, retries: o.retries ?? 1, source: 'mandados', label: 'The warrants provider', error: fail, classify });
   }
 
   async query(q: WarrantQuery, signal?: AbortSignal): Promise<WarrantRecord[]> {
@@ -84,11 +86,11 @@ export class WarrantsConnector implements WarrantsSource {
         headers: { ...this.#auth, 'content-type': 'application/json' },
       });
       if (raw.status === 204) return [];
-      return this.#list(this.#ok(raw, path), path, (json) => json);
+      return this.#list(this.#http.ok(raw, path), path, (json) => json);
     }
     const path = 'cpf' in q ? `/mandados?cpf=${q.cpf}` : `/mandados?numero_peca=${q.numeroPeca}`;
     const raw = await this.#http.send('GET', path, { signal, headers: this.#auth });
-    return this.#list(this.#ok(raw, path), path, (json) => (json as { mandados?: unknown } | null)?.mandados);
+    return this.#list(this.#http.ok(raw, path), path, (json) => (json as { mandados?: unknown } | null)?.mandados);
   }
 
   async close(): Promise<void> {
@@ -100,13 +102,5 @@ export class WarrantsConnector implements WarrantsSource {
     if (!Array.isArray(list))
       throw fail('malformed', `The warrants provider's answer to ${pathOnly(path)} has no list of warrants (${describeBody(raw.body)}).`, { retryable: false });
     return list.map(toRecord);
-  }
-
-  #ok(raw: UpstreamResponse, path: string): UpstreamResponse {
-    if (raw.status === 200) return raw;
-    const what = `The warrants provider answered HTTP ${raw.status} for ${pathOnly(path)}`;
-    if (raw.status === 401 || raw.status === 403) throw fail('unauthorized', what, { status: raw.status, retryable: false });
-    // A 400 is the provider refusing what Tramita already validated: a disagreement, not "nothing found".
-    throw fail(raw.status === 400 ? 'malformed' : 'unavailable', what, { status: raw.status, retryable: false });
   }
 }

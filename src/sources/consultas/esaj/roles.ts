@@ -91,7 +91,8 @@ const PASSIVO = [
   'requisitad',
 ];
 
-function folded(text: string): string {
+/** Without accents, lower case, trimmed: how e-SAJ's labels, roles and class names are compared. */
+export function folded(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 }
 

@@ -13,26 +13,17 @@
 import { parse } from 'node-html-parser';
 import { brasiliaInstantOfLocal } from '../../../platform/format.ts';
 import { demojibake } from '../html.ts';
+import type { CourtDocumentText } from '../../../platform/ports/case-details.ts';
 
 export class PjeViewerError extends Error {
   override name = 'PjeViewerError';
 }
 
-export interface PjeViewerDocument {
-  /** The body's HTML as the court wrote it, without scripts, styles, comments and forms. */
-  html: string;
-  /** The body as text: one paragraph a line, blanks collapsed. */
-  texto: string;
-  /** `data-titulo` of a "bd" document (`DESPACHO`); null for the legacy editor (its type is the grid's). */
-  titulo: string | null;
-  /** "Assinado eletronicamente por: NAME" (null when the block names nobody). */
-  assinante: string | null;
-  /** The signature instant (ISO, Brasília), null when it does not read. */
-  assinadoEm: string | null;
-  /** "ID do documento" as printed; null when blank (TRF5's "bd" viewer). */
-  idDocumento: string | null;
-  /** The 29-digit validation code under the barcode. */
-  codigoValidacao: string | null;
+/**
+ * The document as the port names it (`titulo`: a "bd" document's `data-titulo`, null for the legacy
+ * editor, whose type is the grid's; `idDocumento` blank in TRF5's "bd" viewer), and its Gerar-PDF form.
+ */
+export interface PjeViewerDocument extends CourtDocumentText {
   /** The Gerar-PDF form: its action and the fields its onclick posts; null when the page has none. */
   pdf: { action: string; fields: [string, string][] } | null;
 }
