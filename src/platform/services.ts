@@ -80,7 +80,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
     asyncRequests: new AsyncRequestStore(db, clock, { retentionHours: config.requestRetentionHours, leaseMs: config.jobLeaseMs }),
     jobs,
     sources: overrides.sources ?? NO_SOURCES,
-    events: new EventLog(clock, planner, (kind, problems) => log.error({ kind, problems }, 'event data does not match its declaration')),
+    events: new EventLog(clock, planner),
     webhooks: {
       configs: new WebhookConfigStore(db, clock, secrets),
       planner,

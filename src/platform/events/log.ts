@@ -39,26 +39,20 @@ interface EventBase {
  */
 export type NewDomainEvent<K extends EventKind = EventKind> = EventBase & EventOf<K>;
 
-/** How a recorded event whose data does not match its declaration is reported outside tests (payload-check.ts). */
-export type DriftReport = (kind: EventKind, problems: string[]) => void;
-
 type Db = Transaction<DB> | Kysely<DB>;
 
 export class EventLog {
   readonly #clock: Clock;
   readonly #deliveries: DeliveryPlanner;
 
-  readonly #drift: DriftReport;
-
-  constructor(clock: Clock, deliveries: DeliveryPlanner, drift: DriftReport = () => {}) {
+  constructor(clock: Clock, deliveries: DeliveryPlanner) {
     this.#clock = clock;
     this.#deliveries = deliveries;
-    this.#drift = drift;
   }
 
   async record<K extends EventKind>(trx: Db, event: NewDomainEvent<K>): Promise<string> {
     const e = event as NewDomainEvent;
-    checkPayload(e.kind, e.data, (problems) => this.#drift(e.kind, problems));
+    checkPayload(e.kind, e.data);
     const id = newId('evt');
     const createdAt = iso(this.#clock.now());
     const source = e.source ?? 'tramita';

@@ -82,12 +82,6 @@ export const telemetry = {
     help: 'Webhook endpoints disabled for failing every delivery through TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS.',
     registers,
   }),
-  eventPayloadsInvalid: new Counter({
-    name: 'tramita_event_payloads_invalid_total',
-    help: "Events recorded with data that does not match their kind's declared schema (platform/events/catalog.ts), by kind: a bug, logged too.",
-    labelNames: ['kind'] as const,
-    registers,
-  }),
   oldestPendingDelivery: new Gauge({
     name: 'tramita_webhook_oldest_pending_seconds',
     help: 'Age of the oldest delivery still PENDENTE (0 when none).',
