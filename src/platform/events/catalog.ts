@@ -29,6 +29,9 @@ type Declared = typeof EVENTS;
 /** The `data` the emitter of `K` passes (its declared schema's type). */
 export type EventData<K extends EventKind> = Static<Declared[K]['payload']>;
 
+/** A movement as `nova_movimentacao` carries it (the case store's presenter returns it). */
+export type EventMovement = EventData<'nova_movimentacao'>['movimentacoes'][number];
+
 /** The recipients the emitter may name: only those its audience rule admits (declare.ts AudienceRule). */
 type Recipients<A> = (A extends { asker: true } ? { accountId?: string } : { accountId?: undefined }) &
   (A extends { named: true } ? { audience?: Audience[] } : { audience?: undefined });
