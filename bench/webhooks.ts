@@ -52,7 +52,13 @@ function ask<T>(child: ChildProcess, type: string): Promise<T> {
 }
 
 function recordEvent(s: Services, trx: Transaction<DB>, accountId: string, seq: number): Promise<unknown> {
-  return s.events.record(trx, { kind: 'nova_movimentacao', numeroCnj: null, tribunal: null, accountId, data: { numeroCnj: null, tribunal: null, seq } });
+  return s.events.record(trx, {
+    kind: 'atualizacao_processo_concluida',
+    numeroCnj: null,
+    tribunal: null,
+    accountId,
+    data: { numeroCnj: null, tribunal: null, novasMovimentacoes: seq },
+  });
 }
 
 async function recordEvents(s: Services, accountId: string, n: number, perTransaction = 250): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md, docs/ops/metrics.md and
- * docs/integrator-fields.md.
+ * Regenerates the docs that are derived from code: docs/errors.md, docs/configuration.md, docs/endpoints.md, docs/coverage.md, docs/ops/metrics.md,
+ * docs/integrator-fields.md and the event catalog of docs/webhooks.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { endpointsMarkdown } from './endpoints.ts';
 import { metricsMarkdown } from './metrics-doc.ts';
 import { coverageMarkdown } from '../src/sources/coverage.ts';
 import { integratorFieldsMarkdown } from './integrator-fields-doc.ts';
+import { webhooksMarkdown } from './events-doc.ts';
 
 export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/errors.md': errorsMarkdown,
@@ -19,6 +20,7 @@ export const GENERATED_DOCS: Record<string, () => string | Promise<string>> = {
   'docs/coverage.md': coverageMarkdown,
   'docs/ops/metrics.md': metricsMarkdown,
   'docs/integrator-fields.md': integratorFieldsMarkdown,
+  'docs/webhooks.md': webhooksMarkdown,
 };
 
 if (import.meta.main) {

@@ -11,7 +11,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config.ts';
-import { EVENT_KINDS, LEGACY_NAMES } from '../src/platform/events/kinds.ts';
+import { EVENTS } from '../src/platform/events/catalog.ts';
+import { deliveredSchema } from '../src/platform/events/declare.ts';
+import { EVENT_NAMES, LEGACY_NAMES } from '../src/platform/events/kinds.ts';
 
 // A JSON Schema or OpenAPI node as parsed JSON, read keyword by keyword; each keyword's shape is checked where it is read.
 // biome-ignore lint/suspicious/noExplicitAny: see above
@@ -200,9 +202,7 @@ function unformattedSource(api: Schema): string {
     ...ops.map((o) => `  ${o.id}: { method: '${o.method}', path: '${o.path}', charged: ${o.charged} },`),
     '};',
     '',
-    '/** The webhook event names Tramita sends (docs/webhooks.md), legacy twins included; receivers must accept others too (spec §6.4). */',
-    `export type EventName =\n${[...Object.keys(EVENT_KINDS), ...Object.values(LEGACY_NAMES)].map((n) => `  | '${n}'`).join('\n')};`,
-    '',
+    ...eventTypes(),
     '/** One method per operation, named by its operationId. */',
     'export abstract class OperationMethods {',
     "  protected abstract call<K extends OperationId>(operation: K, params: Operations[K]['params'] | undefined, options?: CallOptions): " +
@@ -216,6 +216,31 @@ function unformattedSource(api: Schema): string {
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * The events' names and types, from their declarations (src/platform/events/catalog.ts): `data` as a
+ * receiver gets it (the emitter's fields and what the integrator shape adds), and the body as a union
+ * discriminated by `event`. A legacy twin carries its kind's data.
+ */
+function eventTypes(): string[] {
+  const legacy = Object.entries(LEGACY_NAMES).map(([kind, name]) => `  ${name}: EventData['${kind}'];`);
+  return [
+    '/** The webhook event names Tramita sends (docs/webhooks.md), legacy twins included; receivers must accept others too (spec §6.4). */',
+    `export type EventName =\n${[...EVENT_NAMES, ...Object.values(LEGACY_NAMES)].map((n) => `  | '${n}'`).join('\n')};`,
+    '',
+    "/** Each event's `data` as a receiver gets it (src/platform/events/catalog.ts declares them; docs/webhooks.md lists them). */",
+    'export interface EventData {',
+    ...EVENT_NAMES.map((k) => `${doc(EVENTS[k].summary, '  ')}  ${k}: ${tsType(deliveredSchema(EVENTS[k]), '  ')};`),
+    ...legacy,
+    '}',
+    '',
+    "/** A delivery's body (`NORMALIZED`; `BOTH` adds `raw`), discriminated by `event`: `switch (e.event)` narrows `data`. */",
+    'export type TramitaEvent = {',
+    '  [K in keyof EventData]: { id: string; event: K; source: string; created_at: string; data: EventData[K]; raw?: unknown };',
+    '}[keyof EventData];',
+    '',
+  ];
 }
 
 /** The OpenAPI document of a Tramita built in-process (small sandbox, no server started). */

@@ -5783,6 +5783,461 @@ export type EventName =
   | 'teste'
   | 'atualizacao_concluida';
 
+/** Each event's `data` as a receiver gets it (src/platform/events/catalog.ts declares them; docs/webhooks.md lists them). */
+export interface EventData {
+  /** A case became known: stored for the first time, or found by a radar searching by name. */
+  novo_processo: {
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    classe:
+      | null
+      | (
+          | {
+              codigo: string;
+              nome: string;
+            }
+          | string
+        );
+    dataAjuizamento: null | string;
+    radarId?: string;
+    /** The result in `GET /v1/monitoramentos/novos-processos/{id}/resultados`. */
+    resultadoId?: string;
+    termo?: null | string;
+    /** The parties whose document or name matched. */
+    correspondencias?: Array<{
+      nome: string;
+      documento: null | string;
+      polo: string;
+      tipo: string;
+    }>;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /** A radar searching by CPF or CNPJ found a new case naming that party. */
+  novo_processo_envolvido: {
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    classe: null | string;
+    dataAjuizamento: null | string;
+    radarId: string;
+    /** The result in `GET /v1/monitoramentos/novos-processos/{id}/resultados`. */
+    resultadoId: string;
+    termo: null | string;
+    /** The parties whose document or name matched. */
+    correspondencias: Array<{
+      nome: string;
+      documento: null | string;
+      polo: string;
+      tipo: string;
+    }>;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /** New movements of a monitored case (whoever's query or check brought them). */
+  nova_movimentacao: {
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    /** The new movements, newest first. */
+    movimentacoes: Array<{
+      id: string;
+      dataHora: string;
+      /** dd/mm/aaaa in Brasília. */
+      data: string;
+      /** The movement as text. */
+      conteudo: string;
+      [key: string]: unknown;
+    }>;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+    /** The newest movement of `movimentacoes`: its `id`, `data` (dd/mm/aaaa) and `conteudo`. */
+    event_data?: {
+      id: unknown;
+      data: unknown;
+      conteudo: unknown;
+    };
+  };
+  /** The first check of a case monitor found the case at the source (or found it again after not finding it). */
+  processo_encontrado: {
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    monitorId: string;
+    /** ISO 8601 UTC. */
+    verificadoEm: string;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /** A case monitor's check did not find the case at the source (sent once per transition). */
+  processo_nao_encontrado: {
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    monitorId: string;
+    /** ISO 8601 UTC. */
+    verificadoEm: string;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /** A case monitor completed a check; `data.novasMovimentacoes` says whether anything changed. */
+  processo_verificado: {
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    monitorId: string;
+    /** ISO 8601 UTC. */
+    verificadoEm: string;
+    novasMovimentacoes: number;
+    /** `ENCONTRADO` or `NAO_ENCONTRADO`. */
+    situacao: string;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /**
+   * A refresh the account asked for (POST solicitar-atualizacao) completed, or a monitor check updated the case, or the parties of a monitored case arrived
+   * after its first answer (`data.motivo: PARTES`), or a refresh found new public documents of a monitored case (`data.motivo: DOCUMENTOS`).
+   */
+  atualizacao_processo_concluida: {
+    numeroCnj: null | string;
+    tribunal: null | string;
+    novasMovimentacoes?: number;
+    /** The refresh that completed. */
+    atualizacaoId?: string;
+    /** The monitor whose check stored new movements. */
+    monitorId?: string;
+    /** ISO 8601 UTC. */
+    verificadoEm?: string;
+    motivo?: 'PARTES' | 'DOCUMENTOS';
+    /** PARTES: how many parties arrived. */
+    partes?: number;
+    fonte?: null | string;
+    /** DOCUMENTOS: the new public documents. */
+    documentos?: Array<{
+      id: string;
+      titulo: null | string;
+      tipo: null | string;
+      dataJuntada: null | string;
+      fonte: string;
+      /** `visualizador`, `arquivo` or `provedor`. */
+      origem: string;
+      publico: boolean;
+    }>;
+    /** ISO 8601 UTC. */
+    concluidaEm?: string;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /** A new gazette publication (DJEN, the STF's DJe or an electoral DJE, as the monitor's fontes allow) matched a publication monitor by term or OAB. */
+  publicacao_judicial_nova: {
+    numeroCnj: null | string;
+    tribunal: string;
+    /** A case monitor: its id. */
+    monitorId?: string;
+    monitoramento: {
+      id: string;
+      /** `PUBLICACOES`, `INTIMACOES` or `PROCESSOS`. */
+      origem: string;
+      tipo: string;
+      termo: null | string;
+    };
+    publicacao: {
+      id: string;
+      numeroCnj: null | string;
+      numeroCnjFormatado: null | string;
+      tribunal: string;
+      /** yyyy-mm-dd. */
+      dataDisponibilizacao: string;
+      tipoComunicacao: string;
+      tipoDocumento: null | string;
+      /** Plain text. */
+      texto: string;
+      /** The text as the court published it (HTML). */
+      textoHtml: string;
+      destinatarios: Array<{
+        nome: string;
+        polo: string;
+      }>;
+      advogados: Array<{
+        nome: string;
+        oab: null | string;
+      }>;
+      link_publicacao_tribunal: null | string;
+      certidao: null | string;
+      /** This publication in its own route (needs the API key). */
+      link_api: string;
+      [key: string]: unknown;
+    };
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+    /** `publicacao` in the commercial service's gazette shape (reference/integrator-conventions.md §9.3). */
+    movimentacao?: {
+      id: unknown;
+      data: null | string;
+      tipo: unknown;
+      secao: unknown;
+      texto_categoria: unknown;
+      conteudo: unknown;
+      numero_processo: null | string;
+      processo_id: null | string;
+      processo: {
+        numero_novo: null | string;
+      };
+      diario_oficial: null | string;
+      estado: null;
+      pagina: null;
+      envolvidos: Array<{
+        nome: unknown;
+        envolvido_tipo: unknown;
+        oab: null | string;
+      }>;
+      link: unknown;
+      link_api: unknown;
+      link_pdf: unknown;
+      link_publicacao_tribunal: unknown;
+      monitoramento?: Array<{
+        termo: unknown;
+        tipo: unknown;
+        descricao: unknown;
+      }>;
+    };
+  };
+  /** A new gazette communication for an intimação monitor (its OAB, in any spelling) or a publication monitor by process number. */
+  diario_movimentacao_nova: {
+    numeroCnj: null | string;
+    tribunal: string;
+    /** A case monitor: its id. */
+    monitorId?: string;
+    monitoramento: {
+      id: string;
+      /** `PUBLICACOES`, `INTIMACOES` or `PROCESSOS`. */
+      origem: string;
+      tipo: string;
+      termo: null | string;
+    };
+    publicacao: {
+      id: string;
+      numeroCnj: null | string;
+      numeroCnjFormatado: null | string;
+      tribunal: string;
+      /** yyyy-mm-dd. */
+      dataDisponibilizacao: string;
+      tipoComunicacao: string;
+      tipoDocumento: null | string;
+      /** Plain text. */
+      texto: string;
+      /** The text as the court published it (HTML). */
+      textoHtml: string;
+      destinatarios: Array<{
+        nome: string;
+        polo: string;
+      }>;
+      advogados: Array<{
+        nome: string;
+        oab: null | string;
+      }>;
+      link_publicacao_tribunal: null | string;
+      certidao: null | string;
+      /** This publication in its own route (needs the API key). */
+      link_api: string;
+      [key: string]: unknown;
+    };
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+    /** `publicacao` in the commercial service's gazette shape (reference/integrator-conventions.md §9.3). */
+    movimentacao?: {
+      id: unknown;
+      data: null | string;
+      tipo: unknown;
+      secao: unknown;
+      texto_categoria: unknown;
+      conteudo: unknown;
+      numero_processo: null | string;
+      processo_id: null | string;
+      processo: {
+        numero_novo: null | string;
+      };
+      diario_oficial: null | string;
+      estado: null;
+      pagina: null;
+      envolvidos: Array<{
+        nome: unknown;
+        envolvido_tipo: unknown;
+        oab: null | string;
+      }>;
+      link: unknown;
+      link_api: unknown;
+      link_pdf: unknown;
+      link_publicacao_tribunal: unknown;
+      monitoramento?: Array<{
+        termo: unknown;
+        tipo: unknown;
+        descricao: unknown;
+      }>;
+    };
+  };
+  /** An asynchronous OAB publication search (POST /v1/advogados/oab/monitorar, enviar_callback) ended in SUCESSO or ERRO. */
+  resultado_busca_oab_async: {
+    id: number;
+    /** `SUCESSO` or `ERRO`. */
+    status: string;
+    tribunal: string;
+    oab: string;
+    parcial: boolean;
+    /** How many cases were found. */
+    processos: number;
+    statusPath: string;
+    erro: null | {
+      code: string;
+      message: null | string;
+    };
+  };
+  /** An AI summary requested with POST …/resumo-ia/solicitar-atualizacao and `enviar_callback` ended in FINALIZADO or ERRO. */
+  resumo_ia_concluido: {
+    providerRequestId: string;
+    /** The CNJ number, masked (0001234-56.2024.8.26.0100); its digits in `numeroCnjDigitos`. */
+    numeroCnj: string;
+    tribunal: null | string;
+    /** `FINALIZADO` or `ERRO`. */
+    status: string;
+    metodo: null | string;
+    modelo: null | string;
+    concluidoEm: null | string;
+    erro: null | {
+      codigo: string;
+      mensagem: null | string;
+    };
+    resumoPath: string;
+    statusPath: string;
+    /** The 20 digits of `numeroCnj` (which is masked); absent when the event has no case. */
+    numeroCnjDigitos?: string;
+    /** The case as integrators of the commercial service read it: masked number twice, court sigla in `origem`. */
+    processo?: {
+      numero_unico: string;
+      numeroCnj: string;
+      origem: null | string;
+    };
+  };
+  /** New tramitações of an administrative process (by NUP) that an administrative-process monitor follows, whoever's lookup or check found them. */
+  nova_movimentacao_administrativa: {
+    /** The NUP, masked. */
+    nup: string;
+    nupDigitos: string;
+    orgao: null | {
+      sigla: string;
+      nome: string;
+    };
+    assunto: null | string;
+    /** Newest first. */
+    novasTramitacoes: Array<{
+      id: string;
+      dataHora: string;
+      /** dd/mm/aaaa in Brasília. */
+      data: string;
+      operacao: null | string;
+      [key: string]: unknown;
+    }>;
+    quantidadeTramitacoes: number;
+  };
+  /** A lookup of an administrative process asked with `enviar_callback` (POST /v1/processos/administrativos/nup/{nup}) ended in SUCESSO or ERRO. */
+  resultado_processo_async: {
+    requestId: string;
+    /** The NUP, masked. */
+    nup: string;
+    tipo: 'PROCESSO_ADMINISTRATIVO';
+    status: 'SUCESSO' | 'ERRO';
+    /** SUCESSO: the lookup's answer, as the route gives it. */
+    processo?: Record<string, unknown>;
+    /** ERRO: why. */
+    erro?: {
+      code: string;
+      message: string;
+    };
+  };
+  /**
+   * An endpoint of the account (its URL or a monitor's webhook_url) failed every delivery for TRAMITA_WEBHOOK_DISABLE_AFTER_HOURS and was disabled; sent to its
+   * other endpoints (docs/webhooks.md, endpoint health).
+   */
+  webhook_desativado: {
+    numeroCnj: null;
+    tribunal: null;
+    /** The disabled endpoint. */
+    url: string;
+    falhandoDesde: null | string;
+    desativadoEm: null | string;
+    ultimoErro: null | string;
+    mensagem: string;
+  };
+  /** A test delivery asked for with POST /v1/conta/webhook/teste. */
+  teste: {
+    mensagem: string;
+    contaId: string;
+    numeroCnj: null;
+    tribunal: null;
+  };
+  atualizacao_concluida: EventData['atualizacao_processo_concluida'];
+}
+
+/** A delivery's body (`NORMALIZED`; `BOTH` adds `raw`), discriminated by `event`: `switch (e.event)` narrows `data`. */
+export type TramitaEvent = {
+  [K in keyof EventData]: { id: string; event: K; source: string; created_at: string; data: EventData[K]; raw?: unknown };
+}[keyof EventData];
+
 /** One method per operation, named by its operationId. */
 export abstract class OperationMethods {
   protected abstract call<K extends OperationId>(

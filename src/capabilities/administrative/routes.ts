@@ -8,6 +8,7 @@
 import { askedCallback } from '../../platform/http/callback-flag.ts';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import type { EventData } from '../../platform/events/catalog.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import { parseNup, type Nup } from '../../platform/identifiers/nup.ts';
@@ -136,7 +137,13 @@ function checkAskedBody(service: AdministrativeService, nup: Nup, sigla: string,
 }
 
 /** `resultado_processo_async` to the account webhook: the lookup asked with `enviar_callback` ended. */
-async function sendCallback(s: Services, accountId: string, requestId: string, nup: Nup, outcome: Record<string, unknown>): Promise<void> {
+async function sendCallback(
+  s: Services,
+  accountId: string,
+  requestId: string,
+  nup: Nup,
+  outcome: Pick<EventData<'resultado_processo_async'>, 'status' | 'processo' | 'erro'>,
+): Promise<void> {
   await s.db.transaction().execute((trx) =>
     s.events.record(trx, {
       kind: 'resultado_processo_async',

@@ -23,7 +23,7 @@ import { backgroundFailureLevel } from '../../platform/db/outage.ts';
 import { telemetry } from '../../platform/observability/telemetry.ts';
 import type { Logger } from 'pino';
 import { iso } from '../../platform/clock.ts';
-import type { EventKind } from '../../platform/events/kinds.ts';
+import type { EventData, EventOf } from '../../platform/events/catalog.ts';
 import type { JobHandler } from '../../platform/jobs/worker.ts';
 import type { Services } from '../../platform/services.ts';
 import type { CaseRecord } from '../../platform/ports/case-metadata.ts';
@@ -119,14 +119,13 @@ async function completeCheck(s: Services, m: MonitorRow, r: { found: boolean; ne
   return s.db.transaction().execute(async (trx) => {
     if (!(await recordCheck(trx, 'case_monitors', m, { situacao, novidades: r.newMovements }, now, s.config.monitorIntervalMs))) return false;
     const common = { numeroCnj: m.numero_cnj, tribunal: m.tribunal, monitorId: m.id, verificadoEm: iso(now) };
-    for (const [kind, data] of checkEvents(m.situacao, situacao, r.newMovements)) {
+    for (const e of checkEvents(m.situacao, situacao, r.newMovements, common)) {
       await s.events.record(trx, {
-        kind,
+        ...e,
         numeroCnj: m.numero_cnj,
         tribunal: m.tribunal,
         source: s.sources.cases.info.name,
         audience: monitorAudience(m),
-        data: { ...common, ...data },
       });
     }
     return true;
@@ -134,13 +133,18 @@ async function completeCheck(s: Services, m: MonitorRow, r: { found: boolean; ne
 }
 
 /** The monitor's own events for one completed check (spec §6.4), in the order they are recorded. */
-export function checkEvents(was: Situacao, is: Situacao, newMovements: number): [EventKind, Record<string, unknown>][] {
-  const events: [EventKind, Record<string, unknown>][] = [];
-  if (is === 'ENCONTRADO' && was !== 'ENCONTRADO') events.push(['processo_encontrado', {}]);
+export function checkEvents(
+  was: Situacao,
+  is: Situacao,
+  newMovements: number,
+  common: EventData<'processo_encontrado'>,
+): EventOf<'processo_encontrado' | 'processo_nao_encontrado' | 'atualizacao_processo_concluida' | 'processo_verificado'>[] {
+  const events: ReturnType<typeof checkEvents> = [];
+  if (is === 'ENCONTRADO' && was !== 'ENCONTRADO') events.push({ kind: 'processo_encontrado', data: common });
   // Once per transition: a case still missing at the next check is not announced again.
-  if (is === 'NAO_ENCONTRADO' && was !== 'NAO_ENCONTRADO') events.push(['processo_nao_encontrado', {}]);
-  if (newMovements > 0) events.push(['atualizacao_processo_concluida', { novasMovimentacoes: newMovements }]);
-  events.push(['processo_verificado', { novasMovimentacoes: newMovements, situacao: is }]);
+  if (is === 'NAO_ENCONTRADO' && was !== 'NAO_ENCONTRADO') events.push({ kind: 'processo_nao_encontrado', data: common });
+  if (newMovements > 0) events.push({ kind: 'atualizacao_processo_concluida', data: { ...common, novasMovimentacoes: newMovements } });
+  events.push({ kind: 'processo_verificado', data: { ...common, novasMovimentacoes: newMovements, situacao: is } });
   return events;
 }
 

@@ -9,6 +9,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../../platform/clock.ts';
 import type { CaseDocumentsTable, CasesTable, DB } from '../../platform/db/schema.ts';
+import type { EventMovement } from '../../platform/events/catalog.ts';
 import type { EventLog } from '../../platform/events/log.ts';
 import { eventOrigin, type CaseRecord, type InstanceRecord, type MovementRecord, type SourceInfo } from '../../platform/ports/case-metadata.ts';
 import { isParty, type CaseDetailsRecord, type PartyRecord } from '../../platform/ports/case-details.ts';
@@ -39,7 +40,7 @@ export class CaseStore {
   readonly #search: CaseSearchIndex;
   readonly #events: EventLog;
   /** The movements of `nova_movimentacao` events as REST shows them (movements.ts): given, so the store presents nothing itself. */
-  readonly #presentMovement: (m: MovementRecord) => unknown;
+  readonly #presentMovement: (m: MovementRecord) => EventMovement;
   readonly #cache = new CaseCache();
   /** The stamps asked for in one turn, read by one query (db/tick-batch.ts). */
   readonly #stamps: (numeroCnj: string) => Promise<Stamped | undefined>;
@@ -49,7 +50,7 @@ export class CaseStore {
   readonly #parties;
   readonly #lawyers;
   readonly #latestMovement;
-  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog, presentMovement: (m: MovementRecord) => unknown) {
+  constructor(db: Kysely<DB>, clock: Clock, search: CaseSearchIndex, events: EventLog, presentMovement: (m: MovementRecord) => EventMovement) {
     this.#db = db;
     this.#clock = clock;
     this.#search = search;

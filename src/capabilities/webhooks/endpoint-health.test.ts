@@ -42,7 +42,7 @@ async function emit(acc: TestAccount, marker: string, monitorUrl?: string): Prom
         { accountId: acc.accountId },
         ...(monitorUrl ? [{ accountId: acc.accountId, monitorType: 'processo', monitorId: `mon_${marker}`, webhookUrl: monitorUrl }] : []),
       ],
-      data: { numeroCnj: null, tribunal: null, marcador: marker },
+      data: { numeroCnj: null, tribunal: null, atualizacaoId: marker },
     }),
   );
   await h.runJobs();
@@ -60,7 +60,7 @@ async function deliveriesOf(acc: TestAccount, status?: string) {
   return json(res).data.items as any[];
 }
 
-const markers = (received: typeof failing.received) => received.map((d) => d.body.data?.marcador ?? d.body.event);
+const markers = (received: typeof failing.received) => received.map((d) => d.body.data?.atualizacaoId ?? d.body.event);
 
 test('an endpoint failing every delivery for the period is disabled, told to the other endpoint, its deliveries kept and resent on re-enabling', async () => {
   const acc = await h.createAccount();

@@ -71,7 +71,7 @@ async function configured(body: Record<string, unknown> = {}, url = rx.url) {
 }
 
 /** An event for the account, recorded as the stores do (inside a transaction). */
-async function emit(accountId: string, e: Partial<NewDomainEvent> = {}): Promise<string> {
+async function emit(accountId: string, e: Partial<NewDomainEvent<'atualizacao_processo_concluida'>> = {}): Promise<string> {
   return h.services.db.transaction().execute((trx) =>
     h.services.events.record(trx, {
       kind: 'atualizacao_processo_concluida',

@@ -5,36 +5,39 @@
  * account's pull feed, and creates the webhook deliveries with their jobs. So an event exists exactly
  * when its change does, and every delivery it owes is durable from that moment (at least once).
  */
-import { integratorData } from './integrator-shape.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type Clock } from '../clock.ts';
 import type { DB, WebhookConfigsTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { DeliveryPlanner } from '../webhooks/planner.ts';
 import type { Audience } from './audience.ts';
-import type { EventKind } from './kinds.ts';
+import { EVENTS, type EventKind, type EventOf } from './catalog.ts';
+import type { AudienceRule } from './declare.ts';
+import { integratorData } from './integrator-shape.ts';
+import { checkPayload } from './payload-check.ts';
 import { caseTopic } from './subscriptions.ts';
 
 /** One recipient: an account, and the monitor through which it hears (its webhook_url wins over the account's). */
 export type { Audience };
 
-export interface NewDomainEvent {
-  kind: EventKind;
+interface EventBase {
   numeroCnj: string | null;
   tribunal: string | null;
   /** The origin marker of spec §6.3: the upstream behind the change, or `tramita`. */
   source?: string;
-  /** Set for events that belong to one account (the refresh it asked for). */
-  accountId?: string;
-  /** Further recipients known to the caller (a monitor's own status events, a radar's results). */
-  audience?: Audience[];
-  data: Record<string, unknown>;
   /**
    * The upstream record(s) behind the event, for RAW and BOTH payloads: put into the bodies of the
    * deliveries planned here, not stored with the event (migration 0016).
    */
   raw?: unknown;
 }
+
+/**
+ * An event to record: its kind, and `data` of that kind's declared type (catalog.ts). `accountId` (the
+ * account it belongs to) and `audience` (further recipients known to the caller: a monitor's own
+ * events, a radar's results) only where the kind's audience rule admits them.
+ */
+export type NewDomainEvent<K extends EventKind = EventKind> = EventBase & EventOf<K>;
 
 type Db = Transaction<DB> | Kysely<DB>;
 
@@ -47,11 +50,13 @@ export class EventLog {
     this.#deliveries = deliveries;
   }
 
-  async record(trx: Db, e: NewDomainEvent): Promise<string> {
+  async record<K extends EventKind>(trx: Db, event: NewDomainEvent<K>): Promise<string> {
+    const e = event as NewDomainEvent;
+    checkPayload(e.kind, e.data);
     const id = newId('evt');
     const createdAt = iso(this.#clock.now());
     const source = e.source ?? 'tramita';
-    const data = integratorData(e.data);
+    const data = integratorData(EVENTS[e.kind].shape, e.data);
     await trx
       .insertInto('domain_events')
       .values({
@@ -98,7 +103,7 @@ export class EventLog {
   async #audience(trx: Db, e: NewDomainEvent): Promise<Audience[]> {
     const out: Audience[] = [...(e.audience ?? [])];
     if (e.accountId && !out.some((a) => a.accountId === e.accountId && !a.monitorId)) out.push({ accountId: e.accountId });
-    if (e.numeroCnj) {
+    if (e.numeroCnj && (EVENTS[e.kind].audience as AudienceRule).subscribers) {
       const subs = await trx
         .selectFrom('event_subscriptions')
         .select(['account_id', 'monitor_type', 'monitor_id', 'kinds', 'webhook_url'])
