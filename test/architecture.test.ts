@@ -153,8 +153,7 @@ test('config.ts is the ground floor: it imports from src/ only the named leaf mo
 /**
  * Circles counted with type-only imports too (issue 55 item 4): every group of files that reach each
  * other, by any import. The migrations' (the database opens them; some import engine helpers back) is
- * the one meant to stay; the others are known and listed here until their folders are untangled, and
- * any new one fails. Each is named by its sorted files.
+ * the one that stays, named here by its sorted files; any other fails: a leaf for the shared types breaks it.
  */
 const KNOWN_CIRCLES = [
   // Meant to stay: the migrator imports the migrations, which use the engine helpers the database module exports.
@@ -213,14 +212,8 @@ function pastDoors(): string[] {
     .map((e) => `${e.from} → ${e.to}`);
 }
 
-/** Each entry is an import still to move to its door; the list only shrinks. */
-const KNOWN_PAST_DOORS: string[] = [];
-
 test("capabilities meet only at their doors: another capability's files are imported only through its parts.ts", () => {
-  assert.deepEqual(
-    pastDoors().filter((e) => !KNOWN_PAST_DOORS.includes(e)),
-    [],
-  );
+  assert.deepEqual(pastDoors(), []);
 });
 
 /** A store is a file named store.ts or *-store.ts, or any file in a folder named store/. */
@@ -228,17 +221,11 @@ const isStore = (file: string) => /(^|\/|-)store\.ts$/.test(file) || /\/store\//
 /** Kysely's query builders and the sql tag: what only a store writes. Transactions may be opened by whoever coordinates stores. */
 const SQL = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql(<[^>]*>)?`|\bsql\.(raw|ref|table|id|lit|join|val)\(/;
 
-/** Files of capabilities, not stores, that still issue SQL; the list only shrinks. */
-const KNOWN_SQL_OUTSIDE_STORES: string[] = ['capabilities/events/routes.ts'];
-
 test('no SQL outside a store: capability files that are not stores issue no query', () => {
   const outside = sourceFiles(path.join(SRC, 'capabilities'))
     .map((f) => path.relative(SRC, f))
     .filter((f) => !isStore(f) && SQL.test(fs.readFileSync(path.join(SRC, f), 'utf8')));
-  assert.deepEqual(
-    outside.filter((f) => !KNOWN_SQL_OUTSIDE_STORES.includes(f)),
-    [],
-  );
+  assert.deepEqual(outside, []);
 });
 
 /**
@@ -247,9 +234,6 @@ test('no SQL outside a store: capability files that are not stores issue no quer
  */
 const isPresenter = (file: string) => /(^|\/|-)present(er)?s?\.ts$/.test(file);
 const PRESENTER_EXPORT = /^export\s+(async\s+)?function\s+(present\w*|\w+View)\b/m;
-
-/** Stores that still present; the list only shrinks. */
-const KNOWN_PRESENTING_STORES: string[] = [];
 
 test('no presenter inside a store: stores neither define nor import presenters', () => {
   const stores = sourceFiles(path.join(SRC, 'capabilities'))
@@ -261,8 +245,5 @@ test('no presenter inside a store: stores neither define nor import presenters',
       .map((e) => e.from),
   );
   const presenting = stores.filter((f) => importing.has(f) || PRESENTER_EXPORT.test(fs.readFileSync(path.join(SRC, f), 'utf8')));
-  assert.deepEqual(
-    presenting.filter((f) => !KNOWN_PRESENTING_STORES.includes(f)),
-    [],
-  );
+  assert.deepEqual(presenting, []);
 });

@@ -15,6 +15,7 @@ import { Nullable } from '../../platform/http/nullable.ts';
 import { PAGE_LIMIT_MAX } from '../../platform/http/pagination.ts';
 import { defineRoute } from '../../platform/http/route.ts';
 import type { Services } from '../../platform/services.ts';
+import { feedRows, isFeedCursorOf } from './store.ts';
 
 const TAG = 'Eventos';
 const FEED_DEFAULT_LIMIT = 50;
@@ -72,17 +73,8 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
       const acked = (await s.webhooks.configs.get(accountId))?.feed_cursor ?? null;
       const after = cursorOf(req.query.after, 'after') ?? acked ?? undefined;
       const limit = req.query.limit ?? FEED_DEFAULT_LIMIT;
-      let q = s.db
-        .selectFrom('account_events as a')
-        .innerJoin('domain_events as e', 'e.id', 'a.event_id')
-        .select(['a.id as cursor', 'a.monitor_type', 'a.monitor_id', 'e.id', 'e.kind', 'e.source', 'e.created_at', 'e.data'])
-        .where('a.account_id', '=', accountId);
-      if (after) q = q.where('a.id', '>', after);
-      if (settleMs > 0) q = q.where('a.created_at', '<=', iso(addMs(s.clock.now(), -settleMs)));
-      const rows = await q
-        .orderBy('a.id')
-        .limit(limit + 1)
-        .execute();
+      const settledBy = settleMs > 0 ? iso(addMs(s.clock.now(), -settleMs)) : undefined;
+      const rows = await feedRows(s.db, accountId, { after, settledBy, limit: limit + 1 });
       const items = rows.slice(0, limit);
       const nextCursor = items.at(-1)?.cursor ?? after ?? null;
       const hasMore = rows.length > limit;
@@ -124,8 +116,8 @@ export function eventRoutes(app: FastifyInstance, s: Services): void {
     handler: async (req) => {
       const accountId = req.auth!.account.id;
       const cursor = cursorOf(req.body.cursor, 'cursor')!;
-      const known = await s.db.selectFrom('account_events').select('id').where('id', '=', cursor).where('account_id', '=', accountId).executeTakeFirst();
-      if (!known) throw new ApiError('INVALID_CURSOR', "This cursor is not one of this account's events.", { field: 'cursor', in: 'body' });
+      if (!(await isFeedCursorOf(s.db, accountId, cursor)))
+        throw new ApiError('INVALID_CURSOR', "This cursor is not one of this account's events.", { field: 'cursor', in: 'body' });
       const acked = (await s.webhooks.configs.get(accountId))?.feed_cursor ?? null;
       const confirmed = acked !== null && acked > cursor ? acked : cursor;
       await s.webhooks.configs.setFeedCursor(accountId, confirmed);
