@@ -75,6 +75,18 @@ ${rows(partes)}
 </table>`;
 }
 
+/** Both degrees' pages show the last five movements, then every movement in a hidden body; only the rows differ. */
+function movementsTable<M>(moves: readonly M[], rows: (moves: readonly M[]) => string): string {
+  return `<table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
+\t\t\t<tbody id="tabelaUltimasMovimentacoes">
+${rows(moves.slice(0, 5))}
+\t\t\t</tbody>
+\t\t\t<tbody style="display: none;" id="tabelaTodasMovimentacoes">
+${rows(moves)}
+\t\t\t</tbody>
+</table>`;
+}
+
 function partyRows(partes: readonly Party[]): string {
   return partes
     .map((p) => {
@@ -149,14 +161,7 @@ ${header}            </div>
 </div>
 ${partiesSection(c.partes, partyRows)}
 <h2 class="subtitle tituloDoBloco">Movimenta&ccedil;&otilde;es</h2>
-<table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
-\t\t\t<tbody id="tabelaUltimasMovimentacoes">
-${movementRows(movements.slice(0, 5))}
-\t\t\t</tbody>
-\t\t\t<tbody style="display: none;" id="tabelaTodasMovimentacoes">
-${movementRows(movements)}
-\t\t\t</tbody>
-</table>
+${movementsTable(movements, movementRows)}
 </body>\r\n</html>\r\n`;
 }
 
@@ -255,14 +260,7 @@ ${value}                    <div class="col-lg-3 mb-2">
 </div>
 ${partiesSection(c.partes, parties)}
 \t\t\t<h2 class="subtitle">Movimentações</h2>
-<table style="margin-left:15px; margin-top:1px;" align="center" width="98%" border="0" cellspacing="0" cellpadding="1">
-\t\t\t<tbody id="tabelaUltimasMovimentacoes">
-${movements(moves.slice(0, 5))}
-\t\t\t</tbody>
-\t\t\t<tbody style="display: none;" id="tabelaTodasMovimentacoes">
-${movements(moves)}
-\t\t\t</tbody>
-</table>
+${movementsTable(moves, movements)}
 </body>\r\n</html>\r\n`;
 }
 
