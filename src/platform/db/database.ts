@@ -12,10 +12,11 @@ import type { DB } from './schema.ts';
 import { nodeSqliteDialect, registerSqliteRoot } from './sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
 import { GuardedPostgresDialect } from './guarded-driver.ts';
-import { noteStorageFailure, reasonOf } from './outage.ts';
+import { noteStorageFailure, reasonOf, type StorageLog } from './outage.ts';
 import { createPrivateFile, ensurePrivateDir, secureSqliteFiles } from './file-modes.ts';
+import type { Engine } from './engine.ts';
 
-export type Engine = 'sqlite' | 'postgres';
+export type { Engine } from './engine.ts';
 
 export interface Database {
   db: Kysely<DB>;
@@ -35,9 +36,7 @@ export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
 }
 
 /** Where a database reports what goes wrong outside any query (a pooled connection lost while idle). */
-export interface StorageLog {
-  warn(obj: object, msg: string): void;
-}
+export type { StorageLog } from './outage.ts';
 
 export async function openDatabase(
   config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'dbConnectTimeoutMs' | 'pgPreparedStatements'>>,

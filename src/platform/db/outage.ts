@@ -7,6 +7,11 @@
  */
 import { telemetry } from '../observability/telemetry.ts';
 
+/** Where the storage layer writes its warnings (an outage noted, a statement re-prepared): the process's logger. */
+export interface StorageLog {
+  warn(obj: object, msg: string): void;
+}
+
 /** SQLite primary result codes (the low byte of an extended code): BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL. */
 const SQLITE_OUTAGES = new Set([5, 6, 8, 10, 13, 14, 15]);
 

@@ -22,8 +22,7 @@
  * transaction the refusal has already aborted that transaction, which fails as on a lost connection.
  */
 import type pg from 'pg';
-import { noteStorageFailure } from './outage.ts';
-import type { StorageLog } from './database.ts';
+import { noteStorageFailure, type StorageLog } from './outage.ts';
 
 const names = new Map<string, string>();
 
