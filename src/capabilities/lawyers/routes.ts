@@ -86,10 +86,8 @@ export function lawyerRoutes(app: FastifyInstance, s: Services, pub: Publication
             classificacao: p.fontes.join(', '),
           }));
         },
-        // Known once read (listPage reads it after `read`).
-        get total() {
-          return all.length;
-        },
+        // Known once `read` has run: listPage asks after it.
+        total: () => all.length,
       });
       const advogado = { oab: { estado: oab.uf, numero: oab.numero }, nome: (await nameVariants(s.db, oab))[0]?.nome ?? null };
       return {

@@ -99,10 +99,8 @@ export function partyRoutes(app: FastifyInstance, s: Services, m: CaseParts): vo
           const byNumber = new Map(found!.cases.map((c) => [c.row.numero_cnj, c]));
           return items.flatMap((r) => (byNumber.has(r.numero) ? [partyCaseView(byNumber.get(r.numero)!, doc.value)] : []));
         },
-        // Known once read (listPage reads it after `read`).
-        get total() {
-          return found?.numeros.length;
-        },
+        // Known once `read` has run: listPage asks after it.
+        total: () => found?.numeros.length,
       });
       const { cases, numeros, fontes } = found!;
       return {

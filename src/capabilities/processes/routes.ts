@@ -143,10 +143,8 @@ export function caseRoutes(app: FastifyInstance, s: Services, m: CaseParts): voi
         position: (r) => ({ dataHora: r.dataHora, key: r.key }),
         name: 'movimentacoes',
         view: (items) => items.map(publicMovement),
-        // Read by listPage after `read`: the stored case's count.
-        get total() {
-          return lookup?.stored.row.movimentos_total;
-        },
+        // Known once `read` has run: listPage asks after it.
+        total: () => lookup?.stored.row.movimentos_total,
       });
       const total = lookup!.stored.row.movimentos_total;
       return { data: { numeroCnj: cnj.masked, ...data }, meta: { pagination: { ...pagination, total }, ...sourceMeta(lookup!) }, headers };

@@ -22,8 +22,8 @@ export interface Listing<R, P extends Record<string, string | number>> {
   name: string;
   /** The items as answered. */
   view: (rows: R[]) => unknown[] | Promise<unknown[]>;
-  /** Every item the listing has, when known. */
-  total?: number;
+  /** Every item the listing has, when known; a function when only `read` learns it (it is called after). */
+  total?: number | (() => number | undefined);
 }
 
 export async function listPage<R, P extends Record<string, string | number>>(
@@ -34,7 +34,8 @@ export async function listPage<R, P extends Record<string, string | number>>(
   const w = pageWindow(req.query);
   const rows = await l.read(w.read, decodeCursor<P>(l.listing, req.query.cursor, l.keys));
   const { items, pagination } = page(rows, w, l.listing, l.position);
-  return { data: listData(req, config, l.name, await l.view(items), pagination, l.total), pagination, rows: items };
+  const total = typeof l.total === 'function' ? l.total() : l.total;
+  return { data: listData(req, config, l.name, await l.view(items), pagination, total), pagination, rows: items };
 }
 
 /** A listing whose pages are its source's own (a provider's numbered pages): what is particular to one. */
