@@ -26,6 +26,7 @@ import type { RegisteredRoute, RouteSchemas } from './platform/http/route.ts';
 import { httpMetrics } from './platform/observability/metrics.ts';
 import { lazyChildLogger } from './platform/observability/request-logger.ts';
 import { startSourceProber } from './platform/observability/source-health.ts';
+import { probeUpstream } from './sources/http/probe.ts';
 import { upstreamBaseUrl } from './platform/observability/upstreams.ts';
 import type { Services } from './platform/services.ts';
 
@@ -80,7 +81,7 @@ export async function buildApp(services: Services, capabilities: Capabilities, o
   const windows = services.database.engine === 'postgres' ? new SharedWindows(services.db, services.log, config.rateLimitSyncMs) : new LocalWindows();
   app.decorate('tramita', { services, capabilities, routes, metrics: metrics.registry, background, windows });
   // Failing upstreams are asked again in the background until they answer (issue 51).
-  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl });
+  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl, probe: probeUpstream });
   app.addHook('onClose', () => prober.stop());
 
   // Without TRAMITA_PUBLIC_URL absolute URLs point at this server's own address (absolute-url.ts): once

@@ -19,6 +19,7 @@ import { stopOnSignal } from './signals.ts';
 import { serveWorkerMetrics } from './worker-metrics.ts';
 import { assertPortFree } from './startup-failure.ts';
 import { assertPublicUrlKnown } from '../platform/http/absolute-url.ts';
+import { probeUpstream } from '../sources/http/probe.ts';
 import { logUpstreamsTo, upstreamBaseUrl } from '../platform/observability/upstreams.ts';
 import { startSourceProber } from '../platform/observability/source-health.ts';
 import { progressReporter } from '../platform/observability/progress.ts';
@@ -155,7 +156,7 @@ export async function work(config: Config): Promise<number> {
   await scheduleRecurringJobs(s, capabilities);
   const worker = startWorkers(s, capabilities);
   // Failing upstreams are asked again in the background until they answer (issue 51).
-  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl });
+  const prober = startSourceProber({ baseUrlOf: upstreamBaseUrl, probe: probeUpstream });
   const metrics = config.workerMetricsPort ? await serveWorkerMetrics(config.host, config.workerMetricsPort) : undefined;
   log.info(
     { worker: worker.id, engine: database.engine, concurrency: config.workerConcurrency, metrics: metrics && `${metrics.address}/metrics` },

@@ -19,8 +19,6 @@ import { PUBLIC_STF_URL, StfConnector } from './stf/connector.ts';
 import { ProtocoloConnector, PUBLIC_PROTOCOLO_URL } from './protocolo/connector.ts';
 import { PUBLIC_TJRJ_PRECATORIOS_URL, TjrjConnector } from './tjrj/connector.ts';
 import { registerUpstreams } from '../platform/observability/upstreams.ts';
-import { useSourceProbe } from '../platform/observability/source-health.ts';
-import { probeUpstream } from './http/probe.ts';
 import { bodyLimits } from './http/body.ts';
 import { ConsultasConnector, consultaSource, enabledCourts } from './consultas/connector.ts';
 import type { ConsultaCourt } from './consultas/courts.ts';
@@ -215,8 +213,6 @@ export function connectSources(config: Config, simulated: SimulatedUpstreams | n
   });
   // What the metrics, the logs and the sources' states call each one (platform/observability/upstreams.ts).
   const simulatedUnless = (configured: string | undefined) => simulated !== null && !configured;
-  // The background prober asks a failing source through this stack, classified like every connector's request.
-  useSourceProbe(probeUpstream);
   registerUpstreams([
     { name: 'datajud', baseUrl: datajudUrl, sandbox: simulated !== null },
     // Auxiliary: skipped by request paths while failing, probed in the background (issue 51).

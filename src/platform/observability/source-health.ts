@@ -232,25 +232,20 @@ async function claim(name: string, e: Entry): Promise<boolean> {
 
 /**
  * One probe of a failing source: a GET of its base URL, null when it answered, else the failure as the
- * connectors' classifier names it. Given by the layer that speaks HTTP to sources (sources/http/probe.ts,
- * wired by sources/index.ts): platform never imports sources.
+ * connectors' classifier names it. Given by whoever starts the prober (app.ts, cli/serve.ts) from the
+ * layer that speaks HTTP to sources (sources/http/probe.ts): platform never imports sources.
  */
 export type SourceProbe = (name: string, url: string, timeoutMs: number) => Promise<{ failure: string; message: string } | null>;
-
-let probe: SourceProbe | undefined;
-
-/** How the prober asks a source (sources/index.ts gives sources/http's probe). */
-export function useSourceProbe(p: SourceProbe): void {
-  probe = p;
-}
 
 /**
  * The background prober: every tick it adopts the shared states, then asks each failing source whose
  * probe is due (claimed, so one process per period) with the probe (a GET of its base URL): any answer
  * a server gives on purpose makes it healthy (upstreams.ts hears it like any request), silence keeps it
- * failing. Without a probe given (no sources connected), nothing is asked.
+ * failing.
  */
-export function startSourceProber(o: { baseUrlOf(name: string): string | undefined; tickMs?: number; timeoutMs?: number }): { stop(): Promise<void> } {
+export function startSourceProber(o: { baseUrlOf(name: string): string | undefined; probe: SourceProbe; tickMs?: number; timeoutMs?: number }): {
+  stop(): Promise<void>;
+} {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const tickMs = o.tickMs ?? Math.max(250, Math.min(5_000, Math.round(settings.probeMs / 4)));
@@ -260,11 +255,10 @@ export function startSourceProber(o: { baseUrlOf(name: string): string | undefin
     for (const [name, e] of entries) {
       if (stopped || e.state !== 'failing') continue;
       const url = o.baseUrlOf(name);
-      const ask = probe;
-      if (!url || !ask || !(await claim(name, e))) continue;
+      if (!url || !(await claim(name, e))) continue;
       log?.info({ source: name }, `probing failing upstream ${name}`);
       telemetry.upstreamProbes.labels(name).inc();
-      const failed = await ask(name, url, timeoutMs);
+      const failed = await o.probe(name, url, timeoutMs);
       if (failed) log?.info({ source: name, failure: failed.failure }, `failing upstream ${name} still does not answer: ${failed.message}`);
     }
   };
